@@ -1,0 +1,50 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let swiftSettings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "OpenHealthKit",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "OpenHealthKit", targets: ["OpenHealthKit"]),
+        .executable(name: "health", targets: ["health"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .target(
+            name: "OpenHealthKit",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .executableTarget(
+            name: "health",
+            dependencies: [
+                "OpenHealthKit",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "OpenHealthKitTests",
+            dependencies: ["OpenHealthKit"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "healthTests",
+            dependencies: ["health", "OpenHealthKit"],
+            swiftSettings: swiftSettings
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

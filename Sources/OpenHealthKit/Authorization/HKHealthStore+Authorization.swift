@@ -1,0 +1,75 @@
+import Foundation
+
+extension HKHealthStore {
+    /// Asks for permission to write `typesToShare` and read `typesToRead`, as HealthKit's sheet
+    /// does. Only types never asked about are put to the authorization provider; the answers
+    /// are stored. Success means the request was handled, not that access was granted.
+    /// - Throws: `errorInvalidArgument` for empty requests or types that cannot be shared
+    ///   (characteristics are read-only).
+    public func requestAuthorization(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws {
+        guard !typesToShare.isEmpty || !typesToRead.isEmpty else {
+            throw HKError(.errorInvalidArgument, "requestAuthorization needs at least one type")
+        }
+        let decisions = try engine.decisions()
+        let shareAsked = Set(typesToShare.map(\.identifier)).filter { (decisions[$0]?.share ?? .notDetermined) == .notDetermined }
+        let readAsked = Set(typesToRead.map(\.identifier)).filter { (decisions[$0]?.read ?? .notDetermined) == .notDetermined }
+        guard !shareAsked.isEmpty || !readAsked.isEmpty else { return }
+        let request = AuthorizationRequest(bundleIdentifier: engine.bundleIdentifier, appName: engine.configuration.source.name,
+                                           share: shareAsked, read: readAsked)
+        let decision = try await engine.configuration.authorizationProvider.decide(request)
+        var updates: [String: TypeDecision] = [:]
+        for type in shareAsked.union(readAsked) {
+            var entry = decisions[type] ?? TypeDecision()
+            if shareAsked.contains(type) { entry.share = decision.share.contains(type) ? .authorized : .denied }
+            if readAsked.contains(type) { entry.read = decision.read.contains(type) ? .authorized : .denied }
+            updates[type] = entry
+        }
+        try engine.record(updates)
+    }
+
+    /// Callback form of `requestAuthorization(toShare:read:)`.
+    public func requestAuthorization(toShare typesToShare: Set<HKSampleType>?, read typesToRead: Set<HKObjectType>?,
+                                     completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        Task {
+            do {
+                try await requestAuthorization(toShare: typesToShare ?? [], read: typesToRead ?? [])
+                completion(true, nil)
+            } catch {
+                completion(false, error)
+            }
+        }
+    }
+
+    /// Whether asking for these types would show a prompt.
+    public func statusForAuthorizationRequest(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws
+        -> HKAuthorizationRequestStatus {
+        let decisions = try engine.decisions()
+        let undecided = typesToShare.contains { (decisions[$0.identifier]?.share ?? .notDetermined) == .notDetermined }
+            || typesToRead.contains { (decisions[$0.identifier]?.read ?? .notDetermined) == .notDetermined }
+        return undecided ? .shouldRequest : .unnecessary
+    }
+
+    /// Callback form of `statusForAuthorizationRequest(toShare:read:)`.
+    public func getRequestStatusForAuthorization(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>,
+                                                 completion: @escaping @Sendable (HKAuthorizationRequestStatus, (any Error)?) -> Void) {
+        Task {
+            do {
+                completion(try await statusForAuthorizationRequest(toShare: typesToShare, read: typesToRead), nil)
+            } catch {
+                completion(.unknown, error)
+            }
+        }
+    }
+
+    /// The caller's permission to write a type. Read permission is never revealed: a denied
+    /// read looks exactly like no data.
+    public func authorizationStatus(for type: HKObjectType) -> HKAuthorizationStatus {
+        if engine.isOwner { return .sharingAuthorized }
+        guard let decision = try? engine.decisions()[type.identifier] else { return .notDetermined }
+        switch decision.share {
+        case .notDetermined: return .notDetermined
+        case .denied: return .sharingDenied
+        case .authorized: return .sharingAuthorized
+        }
+    }
+}

@@ -1,0 +1,57 @@
+import Foundation
+
+/// Asks a person on the terminal, one question per type, like HealthKit's permission sheet.
+///
+/// Answers are `y`/`yes` to allow; anything else, or end of input, denies. The input and
+/// output are injectable so the prompt can be tested and driven by other programs.
+public struct TerminalAuthorizationProvider: AuthorizationProvider {
+    private let readLine: @Sendable () -> String?
+    private let write: @Sendable (String) -> Void
+
+    /// Prompts on standard input and standard error.
+    public init() {
+        self.init(readLine: { Swift.readLine() },
+                  write: { FileHandle.standardError.write(Data($0.utf8)) })
+    }
+
+    /// Prompts through the given functions.
+    public init(readLine: @escaping @Sendable () -> String?, write: @escaping @Sendable (String) -> Void) {
+        self.readLine = readLine
+        self.write = write
+    }
+
+    public func decide(_ request: AuthorizationRequest) async throws -> AuthorizationDecision {
+        write("\"\(request.appName)\" (\(request.bundleIdentifier)) would like to access your health data.\n")
+        func ask(_ verb: String, _ types: Set<String>) -> Set<String> {
+            var granted = Set<String>()
+            for type in types.sorted() {
+                write("  Allow \(verb) \(HealthTypeNames.displayName(for: type))? [y/N] ")
+                let answer = readLine()?.trimmingCharacters(in: .whitespaces).lowercased() ?? ""
+                if answer == "y" || answer == "yes" { granted.insert(type) }
+            }
+            return granted
+        }
+        let share = ask("writing", request.share)
+        let read = ask("reading", request.read)
+        return AuthorizationDecision(share: share, read: read)
+    }
+}
+
+/// Human names for type identifiers: `HKQuantityTypeIdentifierStepCount` → "Step Count".
+enum HealthTypeNames {
+    static func displayName(for identifier: String) -> String {
+        let prefixes = ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier",
+                        "HKCharacteristicTypeIdentifier", "HKClinicalTypeIdentifier"]
+        var name = identifier
+        for prefix in prefixes where name.hasPrefix(prefix) { name.removeFirst(prefix.count) }
+        if identifier == HKWorkoutTypeIdentifier { return "Workouts" }
+        var words = ""
+        var previous: Character?
+        for character in name {
+            if let previous, character.isUppercase, previous.isLowercase { words.append(" ") }
+            words.append(character)
+            previous = character
+        }
+        return words
+    }
+}

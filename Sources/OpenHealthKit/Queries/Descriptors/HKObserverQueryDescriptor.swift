@@ -1,0 +1,29 @@
+import Foundation
+
+/// The async form of `HKObserverQuery`: a sequence that yields the changed sample types, once
+/// at the start and after every visible change, until the consumer stops iterating.
+public struct HKObserverQueryDescriptor: Sendable {
+    /// The types to observe.
+    public var predicates: [HKSamplePredicate<HKSample>]
+
+    /// Creates a descriptor.
+    public init(predicates: [HKSamplePredicate<HKSample>]) {
+        self.predicates = predicates
+    }
+
+    /// The changed types, as they change.
+    public func results(for healthStore: HKHealthStore) -> AsyncThrowingStream<Set<HKSampleType>, any Error> {
+        AsyncThrowingStream { continuation in
+            let query = HKObserverQuery(queryDescriptors: predicates.map(\.queryDescriptor)) { _, types, completion, error in
+                if let error {
+                    continuation.finish(throwing: error)
+                } else {
+                    continuation.yield(types ?? [])
+                }
+                completion()
+            }
+            continuation.onTermination = { _ in healthStore.stop(query) }
+            healthStore.execute(query)
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import Foundation
+
+/// A sample type, the Swift type its samples have, and an optional predicate: the building
+/// block of HealthKit's Swift-concurrency query descriptors (`HKSamplePredicate`).
+public struct HKSamplePredicate<Sample: HKSample>: Sendable {
+    /// The type to read.
+    public let sampleType: HKSampleType
+    private let box: UncheckedBox<NSPredicate?>
+
+    /// The predicate that limits the samples.
+    public var nsPredicate: NSPredicate? { box.value }
+
+    init(sampleType: HKSampleType, predicate: NSPredicate?) {
+        self.sampleType = sampleType
+        self.box = UncheckedBox(predicate)
+    }
+
+    var queryDescriptor: HKQueryDescriptor { HKQueryDescriptor(sampleType: sampleType, predicate: nsPredicate) }
+}
+
+extension HKSamplePredicate where Sample == HKSample {
+    /// Samples of any sample type.
+    public static func sample(type: HKSampleType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKSample> {
+        HKSamplePredicate(sampleType: type, predicate: predicate)
+    }
+}
+
+extension HKSamplePredicate where Sample == HKQuantitySample {
+    /// Quantity samples of a type.
+    public static func quantitySample(type: HKQuantityType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKQuantitySample> {
+        HKSamplePredicate(sampleType: type, predicate: predicate)
+    }
+}
+
+extension HKSamplePredicate where Sample == HKCategorySample {
+    /// Category samples of a type.
+    public static func categorySample(type: HKCategoryType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKCategorySample> {
+        HKSamplePredicate(sampleType: type, predicate: predicate)
+    }
+}
+
+extension HKSamplePredicate where Sample == HKCorrelation {
+    /// Correlations of a type.
+    public static func correlation(type: HKCorrelationType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKCorrelation> {
+        HKSamplePredicate(sampleType: type, predicate: predicate)
+    }
+}
+
+extension HKSamplePredicate where Sample == HKWorkout {
+    /// Workouts.
+    public static func workout(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKWorkout> {
+        HKSamplePredicate(sampleType: HKWorkoutType(), predicate: predicate)
+    }
+}

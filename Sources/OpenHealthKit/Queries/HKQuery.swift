@@ -1,0 +1,92 @@
+import Foundation
+import Synchronization
+
+/// The abstract superclass of every query (HealthKit's `HKQuery`).
+///
+/// Run a query with `HKHealthStore.execute(_:)`; stop a long-running one with
+/// `HKHealthStore.stop(_:)`. Result handlers are called on a background task, as HealthKit
+/// calls them on a background queue.
+open class HKQuery: NSObject, @unchecked Sendable {
+    /// The type the query reads.
+    public let objectType: HKObjectType?
+    /// The predicate that limits the results.
+    public let predicate: NSPredicate?
+
+    /// The sample type the query reads.
+    public var sampleType: HKSampleType? { objectType as? HKSampleType }
+
+    let lifecycle = QueryLifecycle()
+
+    init(objectType: HKObjectType?, predicate: NSPredicate?) {
+        self.objectType = objectType
+        self.predicate = predicate
+        super.init()
+    }
+
+    /// Runs the query once against the store; long-running queries register themselves.
+    /// Subclasses override this; the base implementation does nothing.
+    func start(in store: HKHealthStore) async {}
+
+    /// Called after a committed change touching `changes`; long-running queries override it.
+    func storeDidChange(_ changes: StoreChangeSet, in store: HKHealthStore) async {}
+
+    /// Makes the query long-running: changes are delivered to `storeDidChange` one at a time,
+    /// in commit order, until the query is stopped.
+    func listen(to store: HKHealthStore) {
+        let (stream, continuation) = AsyncStream.makeStream(of: StoreChangeSet.self)
+        lifecycle.setContinuation(continuation)
+        store.engine.register(self)
+        Task { [self] in
+            for await changes in stream {
+                if lifecycle.isStopped { break }
+                await storeDidChange(changes, in: store)
+            }
+        }
+    }
+
+    /// Queues a change for a long-running query.
+    func enqueue(_ changes: StoreChangeSet) {
+        lifecycle.yield(changes)
+    }
+}
+
+/// Whether a query is running, and its long-running state, behind a lock.
+final class QueryLifecycle: Sendable {
+    private struct State {
+        var stopped = false
+        var continuation: AsyncStream<StoreChangeSet>.Continuation?
+    }
+
+    private let state = Mutex(State())
+
+    var isStopped: Bool { state.withLock { $0.stopped } }
+
+    func stop() {
+        let continuation = state.withLock { state -> AsyncStream<StoreChangeSet>.Continuation? in
+            state.stopped = true
+            defer { state.continuation = nil }
+            return state.continuation
+        }
+        continuation?.finish()
+    }
+
+    func setContinuation(_ continuation: AsyncStream<StoreChangeSet>.Continuation) {
+        state.withLock { $0.continuation = continuation }
+    }
+
+    func yield(_ changes: StoreChangeSet) {
+        _ = state.withLock { $0.continuation }?.yield(changes)
+    }
+}
+
+/// What one committed write changed: per type identifier, the bundle identifiers of the
+/// sources whose samples were added or deleted.
+struct StoreChangeSet: Sendable {
+    var sourcesByType: [String: Set<String>] = [:]
+
+    mutating func insert(type: String, source: String) {
+        sourcesByType[type, default: []].insert(source)
+    }
+
+    var isEmpty: Bool { sourcesByType.isEmpty }
+}

@@ -1,0 +1,90 @@
+import Foundation
+
+/// The pure description of a HealthKit predicate: what `HKQuery.predicateFor…` builds and the
+/// store translates to SQL. Value comparisons on sealed data are checked after decryption;
+/// everything else (type, dates, UUIDs, sources, metadata equality through the keyed index,
+/// workouts, correlations) is decided by SQL.
+indirect enum PredicateNode: Sendable {
+    case constant(Bool)
+    case dates(start: Date?, end: Date?, options: HKQueryOptions)
+    case uuids(Set<UUID>)
+    case sources(Set<String>)
+    case sourceRevisions([RevisionMatch])
+    case devices([HKDevice])
+    case metadataExists(String)
+    case metadataAllowed(key: String, values: [MetadataCodec.Value])
+    case metadataCompare(key: String, operator: HKComparisonOperator, value: MetadataCodec.Value)
+    case quantity(HKComparisonOperator, HKQuantity)
+    case categoryValue(HKComparisonOperator, Int)
+    case categoryValues(Set<Int>)
+    case workoutActivity(HKWorkoutActivityType)
+    case workoutDuration(HKComparisonOperator, TimeInterval)
+    case workoutTotal(WorkoutTotalKind, HKComparisonOperator, HKQuantity)
+    case fromWorkout(UUID)
+    case noCorrelation
+    case and([PredicateNode])
+    case or([PredicateNode])
+    case not(PredicateNode)
+
+    struct RevisionMatch: Sendable, Hashable {
+        var bundleIdentifier: String
+        var version: String?
+        var productType: String?
+    }
+
+    enum WorkoutTotalKind: Sendable {
+        case energyBurned, distance, swimmingStrokeCount, flightsClimbed
+    }
+
+    /// Whether SQL alone decides this node, so no check after decryption is needed.
+    var isExactInSQL: Bool {
+        switch self {
+        case .constant, .dates, .uuids, .sources, .sourceRevisions, .metadataExists, .workoutActivity, .fromWorkout, .noCorrelation:
+            return true
+        case .metadataAllowed(_, let values):
+            return values.allSatisfy { $0.indexForm != nil }
+        case .devices, .metadataCompare, .quantity, .categoryValue, .categoryValues, .workoutDuration, .workoutTotal:
+            return false
+        case .and(let nodes), .or(let nodes):
+            return nodes.allSatisfy(\.isExactInSQL)
+        case .not(let node):
+            return node.isExactInSQL
+        }
+    }
+}
+
+/// The NSPredicate subclass HealthKit's predicate factories return here. Code can combine these
+/// with `NSCompoundPredicate`; the store reads the tree back. Other predicates (block or
+/// format predicates) cannot be translated and make a query fail with `unsupportedPredicate`.
+final class HKQueryPredicate: NSPredicate {
+    let node: PredicateNode
+
+    init(_ node: PredicateNode) {
+        self.node = node
+        super.init(value: true)
+    }
+
+    required init?(coder: NSCoder) { nil }
+
+    /// Reads any NSPredicate built from HealthKit factories and NSCompoundPredicate.
+    static func node(from predicate: NSPredicate?) throws -> PredicateNode {
+        guard let predicate else { return .constant(true) }
+        if let ours = predicate as? HKQueryPredicate { return ours.node }
+        if let compound = predicate as? NSCompoundPredicate {
+            let children = try compound.subpredicates.map { try node(from: $0) }
+            switch compound.compoundPredicateType {
+            case .and: return .and(children)
+            case .or: return .or(children)
+            case .not:
+                guard let first = children.first else { return .constant(true) }
+                return .not(first)
+            @unknown default:
+                throw HealthStoreError(.unsupportedPredicate, "unknown compound predicate type")
+            }
+        }
+        if predicate == NSPredicate(value: true) { return .constant(true) }
+        if predicate == NSPredicate(value: false) { return .constant(false) }
+        throw HealthStoreError(.unsupportedPredicate,
+                               "only predicates from HKQuery.predicateFor… and NSCompoundPredicate can run against the store")
+    }
+}

@@ -1,0 +1,531 @@
+import Foundation
+
+/// How samples from several sources are combined before the statistics are computed.
+enum StatisticsMergeStrategy: Sendable, Hashable {
+    /// Every sample of every source counts: cumulative values are summed across sources and
+    /// discrete statistics run over all sources' samples together.
+    ///
+    /// Source-priority merging (take the highest-priority source that covers each elementary
+    /// time segment, healthkit.md §1.7) will be another case. It plugs in as a pre-pass in
+    /// ``StatisticsEngine/merged(_:by:)`` that turns the rows into non-overlapping, pro-rated
+    /// pieces of the chosen samples; the sweep itself does not change.
+    case sumAllSources
+}
+
+/// The statistics engine behind `HKStatisticsQuery` and `HKStatisticsCollectionQuery`.
+///
+/// The store fetches the rows that match the query's predicate, converts each value to the
+/// type's canonical unit, and passes them here sorted by start. The engine returns numbers in
+/// that canonical unit. It does no I/O.
+///
+/// ## Semantics
+///
+/// - **Membership.** A sample with `end > start` belongs to every interval it overlaps with
+///   positive length (`start < intervalEnd && end > intervalStart`). A zero-length sample at
+///   `t` belongs to the interval with `intervalStart <= t < intervalEnd`.
+/// - **Sum** (`cumulativeSum`). Each sample's value is pro-rated by the fraction of its
+///   duration inside the interval; a zero-length sample counts fully. All sources are summed
+///   (``StatisticsMergeStrategy/sumAllSources``).
+/// - **Average** (`discreteAverage`), by aggregation style:
+///   - `discreteArithmetic`: the arithmetic mean of the values of the samples in the interval;
+///     a sample counts once in each interval it belongs to.
+///   - `discreteTemporallyWeighted`: `Σ vᵢ·wᵢ / Σ wᵢ`, with `wᵢ` the seconds of the sample
+///     inside the interval. Zero-length samples are ignored when the interval also holds a
+///     positive-length sample; when all its samples have zero length, the arithmetic mean.
+///   - `discreteEquivalentContinuousLevel`: `10·log10(Σ wᵢ·10^(Lᵢ/10) / Σ wᵢ)`, same weights
+///     and the same zero-length rule (energy mean of the zero-length samples).
+/// - **Minimum / maximum** over the values of the samples in the interval (zero-length
+///   samples included).
+/// - **Most recent**: the sample with the latest end; ties go to the latest start, then to
+///   the largest value. Its value and whole (unclipped) interval are returned.
+/// - **Duration**: the length of the union of the samples' spans, clipped to the interval.
+/// - **Sources.** With `separateBySource`, every statistic is also computed per source.
+/// - **Order.** Results do not depend on the order of rows with equal starts: such rows are
+///   put in a canonical order (end, value, source) before summing. Unsorted input is sorted.
+///
+/// ## Cost
+///
+/// One sweep over rows and intervals: O(rows + intervals + Σ intervals spanned per sample),
+/// one accumulator on the stack, no allocation per row, and no dictionary unless
+/// `separateBySource` is requested.
+enum StatisticsEngine {
+    /// Computes the statistics of an `HKStatisticsQuery`: one interval.
+    ///
+    /// - Parameters:
+    ///   - samples: The rows matching the predicate, sorted by start (unsorted input is
+    ///     sorted, at a cost).
+    ///   - style: The aggregation style of the quantity type.
+    ///   - options: The statistics to compute.
+    ///   - clip: The predicate's date range. Samples are clipped to it: only the part inside
+    ///     counts toward sums, weights and durations, and samples outside it are ignored. With
+    ///     `nil`, every row counts whole and the result's interval is the samples' span.
+    ///   - merge: How sources are combined.
+    /// - Returns: The statistics, or `nil` when no sample falls in the interval (HealthKit
+    ///   reports "no data" then).
+    /// - Throws: A ``StatisticsError`` when `options` do not suit `style`.
+    static func statistics(
+        of samples: [StatisticsSample],
+        style: HKQuantityAggregationStyle,
+        options: HKStatisticsOptions,
+        clippingTo clip: DateInterval?,
+        merge: StatisticsMergeStrategy = .sumAllSources
+    ) throws(StatisticsError) -> StatisticsBucket? {
+        try HKStatisticsOptions.validate(options, for: style)
+        let rows = merged(normalized(samples), by: merge)
+        guard let firstRow = rows.first else {
+            return nil
+        }
+        let boundaries: [Double]
+        let interval: DateInterval
+        if let clip {
+            let start = clip.start.timeIntervalSinceReferenceDate
+            let end = clip.end.timeIntervalSinceReferenceDate
+            guard end > start else {
+                return nil
+            }
+            boundaries = [start, end]
+            interval = clip
+        } else {
+            var lastEnd = firstRow.start
+            for row in rows where row.end > lastEnd {
+                lastEnd = row.end
+            }
+            boundaries = [-Double.infinity, Double.infinity]
+            interval = DateInterval(
+                start: Date(timeIntervalSinceReferenceDate: firstRow.start),
+                duration: lastEnd - firstRow.start
+            )
+        }
+        var result: StatisticsBucket?
+        sweep(
+            rows,
+            boundaries: boundaries,
+            clipStart: -Double.infinity,
+            clipEnd: Double.infinity,
+            style: style,
+            options: options
+        ) { _, values, bySource in
+            result = StatisticsBucket(index: 0, interval: interval, values: values, valuesBySource: bySource)
+        }
+        return result
+    }
+
+    /// Computes the statistics of an `HKStatisticsCollectionQuery`: one result per grid
+    /// interval that holds at least one sample.
+    ///
+    /// - Parameters:
+    ///   - samples: The rows matching the predicate, sorted by start.
+    ///   - style: The aggregation style of the quantity type.
+    ///   - options: The statistics to compute.
+    ///   - grid: The anchored, calendar-stepped intervals.
+    ///   - range: The predicate's date range. Samples are clipped to it at its two ends (only
+    ///     the part inside counts toward sums, weights and durations); each bucket still
+    ///     reports its whole grid interval. `nil` means unbounded. Either way only the intervals
+    ///     from the one holding the first sample through the one holding the last are
+    ///     computed, so an open-ended range is cheap; list empty intervals of a range with
+    ///     ``StatisticsIntervalGrid/intervals(from:to:)``.
+    ///   - merge: How sources are combined.
+    /// - Returns: The populated buckets and the boundaries that were computed.
+    /// - Throws: A ``StatisticsError`` for invalid options, a date out of range, or more than
+    ///   ``StatisticsIntervalGrid/maximumIntervalCount`` intervals.
+    static func collection(
+        of samples: [StatisticsSample],
+        style: HKQuantityAggregationStyle,
+        options: HKStatisticsOptions,
+        grid: StatisticsIntervalGrid,
+        range: DateInterval?,
+        merge: StatisticsMergeStrategy = .sumAllSources
+    ) throws(StatisticsError) -> StatisticsCollectionResult {
+        try HKStatisticsOptions.validate(options, for: style)
+        let rows = merged(normalized(samples), by: merge)
+        var clipStart = -Double.infinity
+        var clipEnd = Double.infinity
+        if let range {
+            clipStart = range.start.timeIntervalSinceReferenceDate
+            clipEnd = range.end.timeIntervalSinceReferenceDate
+        }
+        // Only the intervals between the first and the last sample inside the range can hold
+        // data, so an open-ended range (distantPast ..< distantFuture) costs nothing extra.
+        var firstIndex = 0
+        var boundaries: [Double] = []
+        if let firstRow = rows.first {
+            var lastEnd = firstRow.start
+            for row in rows where row.end > lastEnd {
+                lastEnd = row.end
+            }
+            let lower = max(clipStart, firstRow.start)
+            if lastEnd < clipEnd {
+                // Through the interval containing the last end, for a zero-length sample there.
+                if lower <= lastEnd {
+                    (firstIndex, boundaries) = try grid.boundaries(covering: lower, through: lastEnd)
+                }
+            } else if lower < clipEnd {
+                (firstIndex, boundaries) = try grid.boundaries(from: lower, to: clipEnd)
+            }
+        }
+        var buckets: [StatisticsBucket] = []
+        if boundaries.count >= 2 && !rows.isEmpty {
+            sweep(
+                rows,
+                boundaries: boundaries,
+                clipStart: clipStart,
+                clipEnd: clipEnd,
+                style: style,
+                options: options
+            ) { j, values, bySource in
+                let interval = DateInterval(
+                    start: Date(timeIntervalSinceReferenceDate: boundaries[j]),
+                    duration: max(0, boundaries[j + 1] - boundaries[j])
+                )
+                buckets.append(
+                    StatisticsBucket(index: firstIndex + j, interval: interval, values: values, valuesBySource: bySource)
+                )
+            }
+        }
+        return StatisticsCollectionResult(grid: grid, firstIndex: firstIndex, boundaries: boundaries, buckets: buckets)
+    }
+
+    // MARK: - Row preparation
+
+    /// Returns the rows sorted by start, with rows of equal start in (end, value, source)
+    /// order. Costs one pass when the input is already sorted without ties.
+    static func normalized(_ samples: [StatisticsSample]) -> [StatisticsSample] {
+        guard samples.count > 1 else {
+            return samples
+        }
+        var isSorted = true
+        var hasTies = false
+        var previous = samples[0].start
+        for i in 1..<samples.count {
+            let start = samples[i].start
+            if start < previous {
+                isSorted = false
+                break
+            }
+            if start == previous {
+                hasTies = true
+            }
+            previous = start
+        }
+        if isSorted && !hasTies {
+            return samples
+        }
+        var rows = samples
+        if !isSorted {
+            rows.sort(by: precedes)
+            return rows
+        }
+        var i = 0
+        while i < rows.count {
+            var j = i + 1
+            while j < rows.count && rows[j].start == rows[i].start {
+                j += 1
+            }
+            if j - i > 1 {
+                rows[i..<j].sort(by: precedes)
+            }
+            i = j
+        }
+        return rows
+    }
+
+    private static func precedes(_ a: StatisticsSample, _ b: StatisticsSample) -> Bool {
+        (a.start, a.end, a.value, a.source) < (b.start, b.end, b.value, b.source)
+    }
+
+    /// Applies the merge strategy to normalized rows; the result stays normalized.
+    static func merged(_ rows: [StatisticsSample], by strategy: StatisticsMergeStrategy) -> [StatisticsSample] {
+        switch strategy {
+        case .sumAllSources:
+            return rows
+        }
+    }
+
+    // MARK: - Sweep
+
+    /// Visits the intervals `[boundaries[j], boundaries[j + 1])` in order and calls `emit` for
+    /// each one that holds a sample. The first and last intervals are clipped to
+    /// `[clipStart, clipEnd)` for membership and weights.
+    private static func sweep(
+        _ rows: [StatisticsSample],
+        boundaries: [Double],
+        clipStart: Double,
+        clipEnd: Double,
+        style: HKQuantityAggregationStyle,
+        options: HKStatisticsOptions,
+        emit: (_ interval: Int, _ values: StatisticsValues, _ bySource: [Int32: StatisticsValues]?) -> Void
+    ) {
+        let intervalCount = boundaries.count - 1
+        guard intervalCount > 0, !rows.isEmpty else {
+            return
+        }
+        let mode = AverageMode(style)
+        let bySource = options.contains(.separateBySource)
+
+        // Per-source slots, resolved once per row before the sweep.
+        var sourceIDs: [Int32] = []
+        var slots: [Int] = []
+        var sourceAccumulators: [Accumulator] = []
+        var touched: [Int] = []
+        if bySource {
+            var slotOf: [Int32: Int] = [:]
+            slots.reserveCapacity(rows.count)
+            var lastSource = rows[0].source
+            var lastSlot = -1
+            for row in rows {
+                if row.source != lastSource || lastSlot < 0 {
+                    // A handful of sources is the norm: scan them before hashing.
+                    if sourceIDs.count <= 8, let slot = sourceIDs.firstIndex(of: row.source) {
+                        lastSlot = slot
+                    } else if sourceIDs.count > 8, let slot = slotOf[row.source] {
+                        lastSlot = slot
+                    } else {
+                        lastSlot = sourceIDs.count
+                        slotOf[row.source] = lastSlot
+                        sourceIDs.append(row.source)
+                    }
+                    lastSource = row.source
+                }
+                slots.append(lastSlot)
+            }
+            sourceAccumulators = Array(repeating: Accumulator(), count: sourceIDs.count)
+            touched.reserveCapacity(sourceIDs.count)
+        }
+
+        // Rows admitted earlier whose end lies beyond the current interval, in row order.
+        var carry: [Int] = []
+        var nextCarry: [Int] = []
+        var next = 0
+        var j = 0
+        rows.withUnsafeBufferPointer { rows in
+            while j < intervalCount {
+                let lower = j == 0 ? max(boundaries[0], clipStart) : boundaries[j]
+                let upper = j == intervalCount - 1 ? min(boundaries[j + 1], clipEnd) : boundaries[j + 1]
+                var total = Accumulator()
+                nextCarry.removeAll(keepingCapacity: true)
+
+                // Carried rows started before `lower` and end after it: they always overlap.
+                for r in carry {
+                    let row = rows[r]
+                    let end = max(row.end, row.start)
+                    total.add(start: row.start, end: end, value: row.value, lower: lower, upper: upper, mode: mode)
+                    if bySource {
+                        let slot = slots[r]
+                        if sourceAccumulators[slot].count == 0 {
+                            touched.append(slot)
+                        }
+                        sourceAccumulators[slot].add(
+                            start: row.start, end: end, value: row.value, lower: lower, upper: upper, mode: mode
+                        )
+                    }
+                    if end > upper {
+                        nextCarry.append(r)
+                    }
+                }
+
+                // Newly admitted rows: every row starting before `upper`.
+                while next < rows.count {
+                    let row = rows[next]
+                    let start = row.start
+                    guard start < upper else {
+                        break
+                    }
+                    let end = max(row.end, start)
+                    let belongs = end > start ? end > lower : start >= lower
+                    if belongs {
+                        total.add(start: start, end: end, value: row.value, lower: lower, upper: upper, mode: mode)
+                        if bySource {
+                            let slot = slots[next]
+                            if sourceAccumulators[slot].count == 0 {
+                                touched.append(slot)
+                            }
+                            sourceAccumulators[slot].add(
+                                start: start, end: end, value: row.value, lower: lower, upper: upper, mode: mode
+                            )
+                        }
+                        if end > upper {
+                            nextCarry.append(next)
+                        }
+                    }
+                    next += 1
+                }
+                swap(&carry, &nextCarry)
+
+                if total.count > 0 {
+                    var perSource: [Int32: StatisticsValues]?
+                    if bySource {
+                        var values: [Int32: StatisticsValues] = [:]
+                        values.reserveCapacity(touched.count)
+                        for slot in touched {
+                            values[sourceIDs[slot]] = sourceAccumulators[slot].values(options: options, mode: mode)
+                            sourceAccumulators[slot] = Accumulator()
+                        }
+                        touched.removeAll(keepingCapacity: true)
+                        perSource = values
+                    }
+                    emit(j, total.values(options: options, mode: mode), perSource)
+                }
+
+                // Skip empty intervals: jump to the interval holding the next row's start.
+                guard carry.isEmpty else {
+                    j += 1
+                    continue
+                }
+                guard next < rows.count else {
+                    break
+                }
+                let t = rows[next].start
+                if j + 2 <= intervalCount && t >= boundaries[j + 2] {
+                    if t >= boundaries[intervalCount] {
+                        break
+                    }
+                    // Largest k with boundaries[k] <= t, in (j + 1, intervalCount).
+                    var lo = j + 2
+                    var hi = intervalCount
+                    while hi - lo > 1 {
+                        let mid = lo + (hi - lo) / 2
+                        if boundaries[mid] <= t {
+                            lo = mid
+                        } else {
+                            hi = mid
+                        }
+                    }
+                    j = lo
+                } else {
+                    j += 1
+                }
+            }
+        }
+    }
+}
+
+extension StatisticsEngine {
+    /// How the average is formed, by aggregation style.
+    fileprivate enum AverageMode: Sendable {
+        case arithmetic
+        case temporallyWeighted
+        case equivalentContinuousLevel
+        case none
+
+        init(_ style: HKQuantityAggregationStyle) {
+            switch style {
+            case .cumulative: self = .none
+            case .discreteArithmetic: self = .arithmetic
+            case .discreteTemporallyWeighted: self = .temporallyWeighted
+            case .discreteEquivalentContinuousLevel: self = .equivalentContinuousLevel
+            }
+        }
+    }
+
+    /// The running totals of one interval (or one source within it).
+    fileprivate struct Accumulator: Sendable {
+        /// Samples added.
+        var count = 0
+        /// Σ pro-rated values.
+        var sum = 0.0
+        /// Σ values.
+        var valueSum = 0.0
+        /// Σ w·v (temporally weighted) or Σ w·10^(v/10) (equivalent continuous level).
+        var weightedSum = 0.0
+        /// Σ w over positive-length samples.
+        var weight = 0.0
+        /// Σ v (or Σ 10^(v/10)) over zero-length samples.
+        var instantSum = 0.0
+        /// Zero-length samples added.
+        var instantCount = 0
+        var minimum = Double.infinity
+        var maximum = -Double.infinity
+        var recentStart = -Double.infinity
+        var recentEnd = -Double.infinity
+        var recentValue = -Double.infinity
+        /// Length of the union of clipped spans so far.
+        var covered = 0.0
+        /// End of that union so far; clipped starts arrive in non-decreasing order.
+        var coveredEnd = -Double.infinity
+
+        /// Adds a sample that belongs to the interval `[lower, upper)`.
+        @inline(__always)
+        mutating func add(start: Double, end: Double, value: Double, lower: Double, upper: Double, mode: AverageMode) {
+            count += 1
+            valueSum += value
+            let length = end - start
+            if length > 0 {
+                let clippedStart = start > lower ? start : lower
+                let clippedEnd = end < upper ? end : upper
+                let w = clippedEnd - clippedStart
+                sum += w == length ? value : value * (w / length)
+                switch mode {
+                case .temporallyWeighted:
+                    weightedSum += value * w
+                    weight += w
+                case .equivalentContinuousLevel:
+                    weightedSum += w * pow(10, value / 10)
+                    weight += w
+                case .arithmetic, .none:
+                    break
+                }
+                if clippedStart >= coveredEnd {
+                    covered += w
+                    coveredEnd = clippedEnd
+                } else if clippedEnd > coveredEnd {
+                    covered += clippedEnd - coveredEnd
+                    coveredEnd = clippedEnd
+                }
+            } else {
+                sum += value
+                instantSum += mode == .equivalentContinuousLevel ? pow(10, value / 10) : value
+                instantCount += 1
+            }
+            if value < minimum {
+                minimum = value
+            }
+            if value > maximum {
+                maximum = value
+            }
+            if end > recentEnd || (end == recentEnd && (start > recentStart || (start == recentStart && value > recentValue))) {
+                recentStart = start
+                recentEnd = end
+                recentValue = value
+            }
+        }
+
+        /// The requested statistics; `nil` fields for an empty accumulator.
+        func values(options: HKStatisticsOptions, mode: AverageMode) -> StatisticsValues {
+            var result = StatisticsValues()
+            guard count > 0 else {
+                return result
+            }
+            if options.contains(.cumulativeSum) {
+                result.sum = sum
+            }
+            if options.contains(.discreteAverage) {
+                switch mode {
+                case .arithmetic, .none:
+                    result.average = valueSum / Double(count)
+                case .temporallyWeighted:
+                    result.average = weight > 0 ? weightedSum / weight : instantSum / Double(instantCount)
+                case .equivalentContinuousLevel:
+                    let energy = weight > 0 ? weightedSum / weight : instantSum / Double(instantCount)
+                    result.average = 10 * log10(energy)
+                }
+            }
+            if options.contains(.discreteMin) {
+                result.minimum = minimum
+            }
+            if options.contains(.discreteMax) {
+                result.maximum = maximum
+            }
+            if options.contains(.mostRecent) {
+                result.mostRecent = recentValue
+                result.mostRecentInterval = DateInterval(
+                    start: Date(timeIntervalSinceReferenceDate: recentStart),
+                    duration: recentEnd - recentStart
+                )
+            }
+            if options.contains(.duration) {
+                result.duration = covered
+            }
+            return result
+        }
+    }
+}

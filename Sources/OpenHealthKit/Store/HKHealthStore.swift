@@ -1,0 +1,237 @@
+import Foundation
+
+/// The access point for all health data (HealthKit's `HKHealthStore`).
+///
+/// `HKHealthStore()` opens the per-user default store (see ``Configuration``), encrypted at
+/// rest, with per-type authorization as in HealthKit. Every method is safe to call from any
+/// task or thread. Completion handlers run on a background task.
+public final class HKHealthStore: NSObject, @unchecked Sendable {
+    let engine: StoreEngine
+
+    /// Opens the default store, as `HKHealthStore()` does in HealthKit. The database is opened
+    /// on first use; errors (a wrong key, a corrupt file) are reported by each call.
+    public override convenience init() {
+        self.init(configuration: .default)
+    }
+
+    /// Opens a store with an explicit configuration (OpenHealthKit API).
+    public init(configuration: Configuration) {
+        engine = StoreEngine(configuration: configuration)
+        super.init()
+    }
+
+    /// Whether health data is available: always true here.
+    public class func isHealthDataAvailable() -> Bool { true }
+
+    /// Opens the database now and reports any problem (wrong key, corrupt or foreign file)
+    /// instead of waiting for the first query (OpenHealthKit API).
+    public func open() throws {
+        _ = try engine.database()
+    }
+
+    /// The configuration the store was opened with.
+    public var configuration: Configuration { engine.configuration }
+
+    /// The earliest date samples may be saved or read for: no limit here.
+    public func earliestPermittedSampleDate() -> Date { .distantPast }
+
+    /// Whether the store supports health records: true.
+    public func supportsHealthRecords() -> Bool { true }
+
+    // MARK: Saving
+
+    /// Saves one object.
+    public func save(_ object: HKObject) async throws {
+        try await save([object])
+    }
+
+    /// Saves objects atomically: either all are stored or none.
+    public func save(_ objects: [HKObject]) async throws {
+        guard !objects.isEmpty else { return }
+        let database = try engine.database()
+        for object in objects {
+            guard let sample = object as? HKSample else { throw HKError(.errorInvalidArgument, "only samples can be saved") }
+            // HealthKit authorizes correlations through the types of their members.
+            if let correlation = sample as? HKCorrelation {
+                for member in correlation.objects { try engine.checkShare(member.sampleType.identifier) }
+            } else {
+                try engine.checkShare(sample.sampleType.identifier)
+            }
+        }
+        let preparer = SamplePreparer(cipher: database.cipher, bundleIdentifier: engine.bundleIdentifier)
+        let prepared = try objects.map(preparer.prepare)
+        let changes = try database.insert(prepared, revision: engine.revision)
+        notify(changes)
+    }
+
+    /// Saves one object and calls `completion` with the outcome.
+    public func save(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        save([object], withCompletion: completion)
+    }
+
+    /// Saves objects and calls `completion` with the outcome.
+    public func save(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        Task {
+            do {
+                try await save(objects)
+                completion(true, nil)
+            } catch {
+                completion(false, error)
+            }
+        }
+    }
+
+    // MARK: Deleting
+
+    /// Deletes one object the caller saved.
+    public func delete(_ object: HKObject) async throws {
+        try await delete([object])
+    }
+
+    /// Deletes objects the caller saved; deletions leave `HKDeletedObject` tombstones for
+    /// anchored queries.
+    public func delete(_ objects: [HKObject]) async throws {
+        guard !objects.isEmpty else { return }
+        for object in objects {
+            if let sample = object as? HKSample { try engine.checkShare(sample.sampleType.identifier) }
+        }
+        let (_, changes) = try engine.database().delete(uuids: objects.map(\.uuid), requester: engine.bundleIdentifier,
+                                                        mayDeleteAny: engine.isOwner, requireAll: true)
+        notify(changes)
+    }
+
+    /// Deletes the objects of a type that match a predicate and that the caller saved.
+    /// - Returns: how many objects were deleted.
+    @discardableResult
+    public func deleteObjects(of objectType: HKObjectType, predicate: NSPredicate) async throws -> Int {
+        try engine.checkShare(objectType.identifier)
+        let database = try engine.database()
+        let scope: ReadScope = engine.isOwner ? .everything : .sources([engine.bundleIdentifier])
+        let node = try HKQueryPredicate.node(from: predicate)
+        let matches = try database.fetchSamples(SampleFetch(types: [objectType.identifier],
+                                                            predicate: SQLPredicate(node, cipher: database.cipher), scope: scope))
+        let (count, changes) = try database.delete(uuids: matches.map(\.uuid), requester: engine.bundleIdentifier,
+                                                   mayDeleteAny: engine.isOwner, requireAll: false)
+        notify(changes)
+        return count
+    }
+
+    /// Deletes the objects with these UUIDs that the caller may delete, of any type
+    /// (OpenHealthKit API, for tools that know only UUIDs). Unknown UUIDs are ignored.
+    /// - Returns: how many objects were deleted.
+    @discardableResult
+    public func deleteObjects(withUUIDs uuids: Set<UUID>) async throws -> Int {
+        let (count, changes) = try engine.database().delete(uuids: Array(uuids), requester: engine.bundleIdentifier,
+                                                           mayDeleteAny: engine.isOwner, requireAll: false)
+        notify(changes)
+        return count
+    }
+
+    /// Deletes one object and calls `completion`.
+    public func delete(_ object: HKObject, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        delete([object], withCompletion: completion)
+    }
+
+    /// Deletes objects and calls `completion`.
+    public func delete(_ objects: [HKObject], withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        Task {
+            do {
+                try await delete(objects)
+                completion(true, nil)
+            } catch {
+                completion(false, error)
+            }
+        }
+    }
+
+    /// Deletes matching objects and calls `completion` with the count.
+    public func deleteObjects(of objectType: HKObjectType, predicate: NSPredicate,
+                              withCompletion completion: @escaping @Sendable (Bool, Int, (any Error)?) -> Void) {
+        let predicate = UncheckedBox(predicate)
+        Task {
+            do {
+                let count = try await deleteObjects(of: objectType, predicate: predicate.value)
+                completion(true, count, nil)
+            } catch {
+                completion(false, 0, error)
+            }
+        }
+    }
+
+    // MARK: Workouts
+
+    /// Associates saved samples with a saved workout.
+    public func add(_ samples: [HKSample], to workout: HKWorkout) async throws {
+        try engine.checkShare(HKWorkoutTypeIdentifier)
+        let changes = try engine.database().associate(sampleUUIDs: samples.map(\.uuid), workoutUUID: workout.uuid,
+                                                      requester: engine.bundleIdentifier, mayModifyAny: engine.isOwner)
+        notify(changes)
+    }
+
+    /// Associates saved samples with a saved workout and calls `completion`.
+    public func add(_ samples: [HKSample], to workout: HKWorkout, completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        Task {
+            do {
+                try await add(samples, to: workout)
+                completion(true, nil)
+            } catch {
+                completion(false, error)
+            }
+        }
+    }
+
+    // MARK: Queries
+
+    /// Runs a query. Results arrive on the query's handlers; long-running queries keep
+    /// delivering until `stop(_:)`.
+    public func execute(_ query: HKQuery) {
+        Task { await query.start(in: self) }
+    }
+
+    /// Stops a long-running query; its handlers are not called afterwards.
+    public func stop(_ query: HKQuery) {
+        query.lifecycle.stop()
+        engine.unregister(query)
+    }
+
+    /// Tells live queries about a committed change.
+    func notify(_ changes: StoreChangeSet) {
+        guard !changes.isEmpty else { return }
+        for query in engine.liveQueries { query.enqueue(changes) }
+    }
+
+    // MARK: Background delivery (accepted for source compatibility; delivery is in-process)
+
+    /// Accepted for compatibility: observer queries already fire in-process on every change.
+    public func enableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency,
+                                         withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        completion(true, nil)
+    }
+
+    /// Accepted for compatibility.
+    public func enableBackgroundDelivery(for type: HKObjectType, frequency: HKUpdateFrequency) async throws {}
+
+    /// Accepted for compatibility.
+    public func disableBackgroundDelivery(for type: HKObjectType, withCompletion completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        completion(true, nil)
+    }
+
+    /// Accepted for compatibility.
+    public func disableAllBackgroundDelivery(completion: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        completion(true, nil)
+    }
+}
+
+/// How often background delivery may wake an app (HealthKit's `HKUpdateFrequency`).
+public enum HKUpdateFrequency: Int, Sendable {
+    case immediate = 1
+    case hourly = 2
+    case daily = 3
+    case weekly = 4
+}
+
+/// Carries a non-Sendable Foundation value (an NSPredicate) into a task that only reads it.
+struct UncheckedBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}

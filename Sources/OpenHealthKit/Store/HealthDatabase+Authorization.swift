@@ -1,0 +1,66 @@
+import Foundation
+import GRDB
+
+/// One app's stored decision about one type: HealthKit's share status plus the read answer
+/// (which HealthKit never reveals to the app).
+struct TypeDecision: Sendable, Equatable {
+    enum Answer: Int64, Sendable {
+        case notDetermined = 0
+        case denied = 1
+        case authorized = 2
+    }
+
+    var share: Answer = .notDetermined
+    var read: Answer = .notDetermined
+}
+
+extension HealthDatabase {
+    /// The decisions recorded for an app, by type identifier.
+    func decisions(for bundleIdentifier: String) throws -> [String: TypeDecision] {
+        try read { db in
+            var result: [String: TypeDecision] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT type, share, read FROM authorization WHERE bundle_identifier = ?",
+                                        arguments: [bundleIdentifier]) {
+                result[row["type"]] = TypeDecision(share: TypeDecision.Answer(rawValue: row["share"]) ?? .notDetermined,
+                                                   read: TypeDecision.Answer(rawValue: row["read"]) ?? .notDetermined)
+            }
+            return result
+        }
+    }
+
+    /// Records decisions; they persist with the store.
+    func record(_ decisions: [String: TypeDecision], for bundleIdentifier: String) throws {
+        try write { db in
+            let now = Date().timeIntervalSinceReferenceDate
+            for (type, decision) in decisions {
+                try db.execute(sql: """
+                    INSERT INTO authorization (bundle_identifier, type, share, read, decided_at) VALUES (?, ?, ?, ?, ?)
+                    ON CONFLICT (bundle_identifier, type) DO UPDATE SET share = excluded.share, read = excluded.read, decided_at = excluded.decided_at
+                    """, arguments: [bundleIdentifier, type, decision.share.rawValue, decision.read.rawValue, now])
+            }
+        }
+    }
+
+    /// Reads a sealed characteristic value (nil when never set).
+    func characteristic(_ type: String) throws -> Data? {
+        try read { db in
+            guard let sealed = try Data.fetchOne(db, sql: "SELECT sealed FROM characteristic WHERE type = ?", arguments: [type]) else {
+                return nil
+            }
+            return try cipher.open(sealed, context: Data(type.utf8))
+        }
+    }
+
+    /// Seals and stores a characteristic value; nil removes it.
+    func setCharacteristic(_ type: String, _ value: Data?) throws {
+        let sealed = try value.map { try cipher.seal($0, context: Data(type.utf8)) }
+        try write { db in
+            if let sealed {
+                try db.execute(sql: "INSERT INTO characteristic (type, sealed) VALUES (?, ?) ON CONFLICT (type) DO UPDATE SET sealed = excluded.sealed",
+                               arguments: [type, sealed])
+            } else {
+                try db.execute(sql: "DELETE FROM characteristic WHERE type = ?", arguments: [type])
+            }
+        }
+    }
+}

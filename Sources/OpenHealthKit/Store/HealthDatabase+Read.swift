@@ -1,0 +1,246 @@
+import Foundation
+import GRDB
+
+/// Which sources' samples a read may see, after authorization: all of them, only some (the
+/// caller's own writes when it may share but not read), or none.
+enum ReadScope: Sendable, Equatable {
+    case everything
+    case sources(Set<String>)
+    case nothing
+
+    func sql(column: String, arguments: inout StatementArguments) -> String {
+        switch self {
+        case .everything:
+            return "1"
+        case .nothing:
+            return "0"
+        case .sources(let bundles):
+            guard !bundles.isEmpty else { return "0" }
+            for bundle in bundles.sorted() { arguments += [bundle] }
+            return "\(column) IN (SELECT id FROM source WHERE bundle_identifier IN (\(SQLPredicate.placeholders(bundles.count))))"
+        }
+    }
+}
+
+/// The sort keys HealthKit queries accept.
+struct SampleOrder: Sendable {
+    enum Key: Sendable { case startDate, endDate }
+    var key: Key
+    var ascending: Bool
+
+    var sql: String {
+        (key == .startDate ? "s.start" : "s.\"end\"") + (ascending ? " ASC" : " DESC")
+    }
+}
+
+/// One read of samples: the types, the translated predicate, what authorization allows, the
+/// order and the limit (0 means none).
+struct SampleFetch {
+    var types: [String]
+    var predicate: SQLPredicate
+    var scope: ReadScope
+    var order: [SampleOrder] = []
+    var limit: Int = 0
+}
+
+extension HealthDatabase {
+    private static let sampleColumns = """
+        s.id, s.uuid, s.type, s.kind, s.start, s."end", s.activity_type, s.anchor, s.sealed,
+        src.bundle_identifier, src.name, src.version, src.product_type, src.os_version
+        """
+
+    /// Fetches samples, deciding value comparisons after decryption where SQL cannot.
+    func fetchSamples(_ fetch: SampleFetch) throws -> [HKSample] {
+        guard fetch.scope != .nothing, !fetch.types.isEmpty else { return [] }
+        return try read { db in try fetchSamples(db, fetch, anchorRange: nil).map(\.sample) }
+    }
+
+    /// The newest change number, after checking that `after` (a caller's anchor) is still
+    /// usable: not older than the deletion history kept, not from the future.
+    func anchorBound(after: Int64?) throws -> Int64 {
+        try read { db in
+            let through = try Self.sequence(db)
+            if let after {
+                let pruned = try Int64.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM store_info WHERE key = 'pruned_through'") ?? 0
+                guard after >= pruned else {
+                    throw HealthStoreError(.anchorExpired, "the anchor is older than the kept deletion history; resynchronise from a nil anchor")
+                }
+                guard after <= through else {
+                    throw HealthStoreError(.invalidAnchor, "the anchor is ahead of this store")
+                }
+            }
+            return through
+        }
+    }
+
+    /// Added samples and deletions with change numbers in `(after, through]`, each with its
+    /// change number, at most `limit` of each (0 = all). A nil `after` means "everything
+    /// currently stored" and reports no deletions.
+    func changes(fetch: SampleFetch, after: Int64?, through: Int64) throws -> ChangeBatch {
+        guard fetch.scope != .nothing, !fetch.types.isEmpty else { return ChangeBatch() }
+        return try read { db in
+            let range = (after ?? 0)...through
+            var batch = ChangeBatch()
+            batch.added = try fetchSamples(db, fetch, anchorRange: range).map { ($0.anchor, $0.sample) }
+            guard after != nil else { return batch }
+            var arguments = StatementArguments()
+            for type in fetch.types { arguments += [type] }
+            arguments += [range.lowerBound, range.upperBound]
+            let scopeSQL = fetch.scope.sql(column: "d.source_id", arguments: &arguments)
+            var sql = """
+                SELECT d.anchor, d.uuid, d.sealed FROM deleted_object d
+                WHERE d.type IN (\(SQLPredicate.placeholders(fetch.types.count))) AND d.anchor > ? AND d.anchor <= ? AND \(scopeSQL)
+                ORDER BY d.anchor
+                """
+            if fetch.limit > 0 { sql += " LIMIT \(fetch.limit)" }
+            for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
+                let uuidBlob: Data = row["uuid"]
+                guard let uuid = UUID(databaseBlob: uuidBlob) else {
+                    throw HealthStoreError(.corruptDatabase, "a deleted object has a malformed UUID")
+                }
+                var metadata: [String: Any]?
+                if let sealed = row["sealed"] as Data? {
+                    metadata = try MetadataCodec.decode(cipher.open(sealed, context: uuidBlob)).mapValues(\.anyValue)
+                }
+                batch.deleted.append((row["anchor"], HKDeletedObject(uuid: uuid, metadata: metadata)))
+            }
+            return batch
+        }
+    }
+
+    private func fetchSamples(_ db: Database, _ fetch: SampleFetch, anchorRange: ClosedRange<Int64>?) throws
+        -> [(sample: HKSample, anchor: Int64)] {
+        var arguments = fetch.predicate.leafArguments
+        var columns = Self.sampleColumns
+        for (index, column) in fetch.predicate.leafColumns.enumerated() { columns += ", \(column) AS p\(index)" }
+        for type in fetch.types { arguments += [type] }
+        var sql = "SELECT \(columns) FROM sample s JOIN source src ON src.id = s.source_id WHERE s.type IN (\(SQLPredicate.placeholders(fetch.types.count)))"
+        sql += " AND " + fetch.predicate.filter
+        arguments += fetch.predicate.arguments
+        sql += " AND " + fetch.scope.sql(column: "s.source_id", arguments: &arguments)
+        if let anchorRange {
+            sql += " AND s.anchor > ? AND s.anchor <= ?"
+            arguments += [anchorRange.lowerBound, anchorRange.upperBound]
+        }
+        let orders = anchorRange != nil ? ["s.anchor"] : fetch.order.map(\.sql) + ["s.id"]
+        sql += " ORDER BY " + orders.joined(separator: ", ")
+        let residual = fetch.predicate.needsResidualCheck
+        if fetch.limit > 0, !residual { sql += " LIMIT \(fetch.limit)" }
+
+        var decoded: [DecodedSampleRow] = []
+        let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        while let row = try cursor.next() {
+            let item = try DecodedSampleRow(row: row, cipher: cipher)
+            if residual {
+                let leaves = (0..<fetch.predicate.leafColumns.count).map { (row["p\($0)"] as Int64? ?? 0) != 0 }
+                let sample = try item.makeSample(members: try members(db, of: item))
+                var evaluator = PredicateEvaluator(sample: sample, sqlLeaves: leaves, metadata: item.metadata)
+                guard evaluator.evaluate(fetch.predicate.node) else { continue }
+                decoded.append(item.with(sample: sample))
+            } else {
+                decoded.append(item)
+            }
+            if fetch.limit > 0, decoded.count >= fetch.limit { break }
+        }
+        return try decoded.map { item in
+            (try item.sample ?? item.makeSample(members: try members(db, of: item)), item.anchor)
+        }
+    }
+
+    /// The member samples of a correlation row (empty for other kinds).
+    private func members(_ db: Database, of item: DecodedSampleRow) throws -> Set<HKSample> {
+        guard item.kind == .correlation else { return [] }
+        let rows = try Row.fetchAll(db, sql: """
+            SELECT \(Self.sampleColumns) FROM sample s JOIN source src ON src.id = s.source_id WHERE s.parent_id = ? ORDER BY s.id
+            """, arguments: [item.rowID])
+        var result = Set<HKSample>()
+        for row in rows {
+            let member = try DecodedSampleRow(row: row, cipher: cipher)
+            result.insert(try member.makeSample(members: try members(db, of: member)))
+        }
+        return result
+    }
+
+    /// The rows a statistics computation needs: start, end, value in the type's canonical
+    /// unit and a small source index, sorted by start; plus the sources by index.
+    func statisticsRows(type: HKQuantityType, predicate: SQLPredicate, scope: ReadScope) throws
+        -> (rows: [StatisticsSample], sources: [Int32: HKSource]) {
+        guard scope != .nothing else { return ([], [:]) }
+        return try read { db in
+            var sourceIndexByRow: [Int64: Int32] = [:]
+            var indexByBundle: [String: Int32] = [:]
+            var sources: [Int32: HKSource] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT id, bundle_identifier, name FROM source ORDER BY id") {
+                let bundle: String = row["bundle_identifier"]
+                let index = indexByBundle[bundle] ?? Int32(indexByBundle.count)
+                indexByBundle[bundle] = index
+                sources[index] = HKSource(name: row["name"], bundleIdentifier: bundle)
+                sourceIndexByRow[row["id"]] = index
+            }
+            if predicate.needsResidualCheck {
+                let samples = try fetchSamples(db, SampleFetch(types: [type.identifier], predicate: predicate, scope: scope,
+                                                               order: [SampleOrder(key: .startDate, ascending: true)]), anchorRange: nil)
+                let rows = samples.compactMap { item -> StatisticsSample? in
+                    guard let sample = item.sample as? HKQuantitySample else { return nil }
+                    return StatisticsSample(start: sample.startDate.timeIntervalSinceReferenceDate,
+                                            end: sample.endDate.timeIntervalSinceReferenceDate,
+                                            value: sample.quantity.doubleValue(for: type.canonicalUnit),
+                                            source: indexByBundle[sample.sourceRevision.source.bundleIdentifier] ?? 0)
+                }
+                return (rows, sources)
+            }
+            var arguments: StatementArguments = [type.identifier]
+            var sql = "SELECT s.start, s.\"end\", s.uuid, s.sealed, s.source_id FROM sample s WHERE s.type = ? AND " + predicate.filter
+            arguments += predicate.arguments
+            sql += " AND " + scope.sql(column: "s.source_id", arguments: &arguments) + " ORDER BY s.start"
+            var rows: [StatisticsSample] = []
+            let statement = try db.makeStatement(sql: sql)
+            let cursor = try Row.fetchCursor(statement, arguments: arguments)
+            while let row = try cursor.next() {
+                let bits = try row.withUnsafeData(atIndex: 2) { uuid -> UInt64 in
+                    try row.withUnsafeData(atIndex: 3) { sealed -> UInt64 in
+                        guard let uuid, let sealed else { throw HealthStoreError(.corruptDatabase, "a sample row has no sealed value") }
+                        return try SamplePayload.primaryBits(of: cipher.open(sealed, context: uuid))
+                    }
+                }
+                rows.append(StatisticsSample(start: row[0], end: row[1], value: Double(bitPattern: bits),
+                                             source: sourceIndexByRow[row[4]] ?? 0))
+            }
+            return (rows, sources)
+        }
+    }
+
+    /// The sources that saved samples of a type matching a predicate.
+    func sources(types: [String], predicate: SQLPredicate, scope: ReadScope) throws -> Set<HKSource> {
+        guard scope != .nothing else { return [] }
+        if predicate.needsResidualCheck {
+            let samples = try fetchSamples(SampleFetch(types: types, predicate: predicate, scope: scope))
+            return Set(samples.map(\.sourceRevision.source))
+        }
+        return try read { db in
+            var arguments = StatementArguments()
+            for type in types { arguments += [type] }
+            var sql = """
+                SELECT src.bundle_identifier, src.name FROM source src WHERE src.id IN (
+                  SELECT DISTINCT s.source_id FROM sample s WHERE s.type IN (\(SQLPredicate.placeholders(types.count))) AND \(predicate.filter)
+                """
+            arguments += predicate.arguments
+            sql += " AND " + scope.sql(column: "s.source_id", arguments: &arguments) + ") ORDER BY src.id"
+            var byBundle: [String: HKSource] = [:]
+            for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
+                let bundle: String = row[0]
+                byBundle[bundle] = HKSource(name: row[1], bundleIdentifier: bundle)
+            }
+            return Set(byBundle.values)
+        }
+    }
+
+    /// Counts the stored samples of each type (for the CLI and tests).
+    func sampleCounts() throws -> [String: Int] {
+        try read { db in
+            var counts: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: "SELECT type, count(*) FROM sample GROUP BY type") { counts[row[0]] = row[1] }
+            return counts
+        }
+    }
+}

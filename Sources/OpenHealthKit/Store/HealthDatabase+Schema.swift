@@ -1,0 +1,83 @@
+import GRDB
+
+extension HealthDatabase {
+    /// The schema, as migrations from the first version on. Never edit a shipped migration:
+    /// add a new one.
+    ///
+    /// In the clear: type identifiers, start and end times, UUIDs, sources, correlation and
+    /// workout links, workout activity types, and the change sequence. Sealed (`sealed`
+    /// columns): values, metadata, devices, workout totals, characteristics. Sync identifiers
+    /// and metadata are findable only through keyed HMACs (`sync_id`, `metadata_index`).
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE store_info (key TEXT PRIMARY KEY NOT NULL, value BLOB NOT NULL);
+                INSERT INTO store_info (key, value) VALUES ('sequence', 0), ('pruned_through', 0);
+                CREATE TABLE source (
+                    id INTEGER PRIMARY KEY,
+                    bundle_identifier TEXT NOT NULL,
+                    name TEXT NOT NULL,
+                    version TEXT,
+                    product_type TEXT,
+                    os_version TEXT NOT NULL,
+                    UNIQUE (bundle_identifier, name, version, product_type, os_version)
+                );
+                CREATE INDEX source_bundle ON source(bundle_identifier);
+                CREATE TABLE sample (
+                    id INTEGER PRIMARY KEY,
+                    uuid BLOB NOT NULL UNIQUE,
+                    type TEXT NOT NULL,
+                    kind INTEGER NOT NULL,
+                    start REAL NOT NULL,
+                    "end" REAL NOT NULL,
+                    source_id INTEGER NOT NULL REFERENCES source(id),
+                    parent_id INTEGER REFERENCES sample(id),
+                    activity_type INTEGER,
+                    anchor INTEGER NOT NULL,
+                    sync_id BLOB,
+                    sync_version INTEGER,
+                    sealed BLOB NOT NULL
+                );
+                CREATE INDEX sample_type_start ON sample(type, start);
+                CREATE INDEX sample_anchor ON sample(anchor);
+                CREATE INDEX sample_parent ON sample(parent_id) WHERE parent_id IS NOT NULL;
+                CREATE INDEX sample_sync ON sample(sync_id) WHERE sync_id IS NOT NULL;
+                CREATE TABLE metadata_index (
+                    sample_id INTEGER NOT NULL REFERENCES sample(id) ON DELETE CASCADE,
+                    key_hash BLOB NOT NULL,
+                    value_hash BLOB
+                );
+                CREATE INDEX metadata_index_lookup ON metadata_index(key_hash, value_hash);
+                CREATE INDEX metadata_index_sample ON metadata_index(sample_id);
+                CREATE TABLE workout_association (
+                    workout_id INTEGER NOT NULL REFERENCES sample(id) ON DELETE CASCADE,
+                    sample_id INTEGER NOT NULL REFERENCES sample(id) ON DELETE CASCADE,
+                    PRIMARY KEY (workout_id, sample_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX workout_association_sample ON workout_association(sample_id);
+                CREATE TABLE deleted_object (
+                    anchor INTEGER PRIMARY KEY,
+                    uuid BLOB NOT NULL,
+                    type TEXT NOT NULL,
+                    source_id INTEGER NOT NULL REFERENCES source(id),
+                    deleted_at REAL NOT NULL,
+                    sealed BLOB
+                );
+                CREATE INDEX deleted_object_deleted_at ON deleted_object(deleted_at);
+                CREATE TABLE authorization (
+                    bundle_identifier TEXT NOT NULL,
+                    type TEXT NOT NULL,
+                    share INTEGER NOT NULL,
+                    read INTEGER NOT NULL,
+                    decided_at REAL NOT NULL,
+                    PRIMARY KEY (bundle_identifier, type)
+                ) WITHOUT ROWID;
+                CREATE TABLE characteristic (type TEXT PRIMARY KEY NOT NULL, sealed BLOB NOT NULL);
+                CREATE TABLE preferred_unit (bundle_identifier TEXT NOT NULL, type TEXT NOT NULL, unit TEXT NOT NULL,
+                                             PRIMARY KEY (bundle_identifier, type)) WITHOUT ROWID;
+                """)
+        }
+        return migrator
+    }()
+}

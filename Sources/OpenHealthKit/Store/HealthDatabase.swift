@@ -1,0 +1,145 @@
+import Crypto
+import Foundation
+import GRDB
+
+/// The SQLite database behind an `HKHealthStore`: schema, key check and the sealed rows.
+///
+/// One writer and many readers: a GRDB `DatabasePool` in WAL mode for a file, a
+/// `DatabaseQueue` in memory. All methods are synchronous and thread-safe; the store calls
+/// them from tasks.
+final class HealthDatabase: Sendable {
+    /// Where a store keeps its data.
+    enum Location: Sendable {
+        case file(URL)
+        case inMemory
+    }
+
+    let writer: any DatabaseWriter
+    let cipher: RecordCipher
+    let storeID: String
+    let displayPath: String
+    let tombstoneRetention: TimeInterval
+
+    private init(writer: any DatabaseWriter, cipher: RecordCipher, storeID: String, displayPath: String, tombstoneRetention: TimeInterval) {
+        self.writer = writer
+        self.cipher = cipher
+        self.storeID = storeID
+        self.displayPath = displayPath
+        self.tombstoneRetention = tombstoneRetention
+    }
+
+    /// Opens (creating when missing) a store. Never overwrites or recreates an existing file:
+    /// a file that is not an OpenHealthKit database, or is corrupt, is reported and left alone.
+    static func open(location: Location, key: StoreKey, tombstoneRetention: TimeInterval) throws -> HealthDatabase {
+        var configuration = Configuration()
+        configuration.label = "OpenHealthKit"
+        configuration.foreignKeysEnabled = true
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        let writer: any DatabaseWriter
+        let displayPath: String
+        switch location {
+        case .inMemory:
+            displayPath = ":memory:"
+            writer = try mapErrors(path: displayPath) { try DatabaseQueue(configuration: configuration) }
+        case .file(let url):
+            displayPath = url.path
+            do {
+                try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw HealthStoreError(.io, "cannot create the folder of \(url.path): \(error.localizedDescription)")
+            }
+            writer = try mapErrors(path: displayPath) { try DatabasePool(path: url.path, configuration: configuration) }
+        }
+        return try mapErrors(path: displayPath) {
+            try writer.write { db in try Self.checkIsOurs(db, path: displayPath) }
+            try Self.migrator.migrate(writer)
+            return try writer.write { db -> HealthDatabase in
+                if try Self.migrator.hasBeenSuperseded(db) {
+                    throw HealthStoreError(.unsupportedSchema, "\(displayPath) was written by a newer OpenHealthKit")
+                }
+                let cipher = try Self.unlock(db, key: key, path: displayPath)
+                let storeID = try Self.storeIdentifier(db)
+                return HealthDatabase(writer: writer, cipher: cipher, storeID: storeID, displayPath: displayPath,
+                                      tombstoneRetention: tombstoneRetention)
+            }
+        }
+    }
+
+    /// Refuses SQLite files that hold other applications' tables.
+    private static func checkIsOurs(_ db: Database, path: String) throws {
+        let tables = try String.fetchAll(db, sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+        guard !tables.isEmpty else { return }
+        guard tables.contains("store_info") else {
+            throw HealthStoreError(.corruptDatabase, "\(path) is an SQLite database but not an OpenHealthKit store")
+        }
+    }
+
+    /// Derives the key and checks it against the sealed constant; creates both on a new store.
+    private static func unlock(_ db: Database, key: StoreKey, path: String) throws -> RecordCipher {
+        let check = try Data.fetchOne(db, sql: "SELECT value FROM store_info WHERE key = 'key_check'")
+        var parameters = try Data.fetchOne(db, sql: "SELECT value FROM store_info WHERE key = 'kdf'")
+            .flatMap { try? JSONDecoder().decode(KeyDerivationParameters.self, from: $0) }
+        if check == nil, parameters == nil, key.needsDerivationParameters {
+            let fresh = KeyDerivationParameters.fresh()
+            try db.execute(sql: "INSERT INTO store_info (key, value) VALUES ('kdf', ?)", arguments: [try JSONEncoder().encode(fresh)])
+            parameters = fresh
+        }
+        let masterKey = try key.masterKey(parameters: parameters, createIfMissing: check == nil)
+        let cipher = RecordCipher(masterKey: masterKey)
+        if let check {
+            guard let opened = try? cipher.open(check, context: RecordCipher.keyCheckContext),
+                  opened == RecordCipher.keyCheckPlaintext else {
+                throw HealthStoreError(.wrongKey, "the key does not open \(path)")
+            }
+        } else {
+            let sealed = try cipher.seal(RecordCipher.keyCheckPlaintext, context: RecordCipher.keyCheckContext)
+            try db.execute(sql: "INSERT INTO store_info (key, value) VALUES ('key_check', ?)", arguments: [sealed])
+        }
+        return cipher
+    }
+
+    private static func storeIdentifier(_ db: Database) throws -> String {
+        if let data = try Data.fetchOne(db, sql: "SELECT value FROM store_info WHERE key = 'store_id'") {
+            return String(decoding: data, as: UTF8.self)
+        }
+        let identifier = UUID().uuidString
+        try db.execute(sql: "INSERT INTO store_info (key, value) VALUES ('store_id', ?)", arguments: [Data(identifier.utf8)])
+        return identifier
+    }
+
+    /// Runs `body`, turning SQLite failures into `HealthStoreError`s that name the file.
+    static func mapErrors<T>(path: String, _ body: () throws -> T) throws -> T {
+        do {
+            return try body()
+        } catch let error as HealthStoreError {
+            throw error
+        } catch let error as HKError {
+            throw error
+        } catch let error as DatabaseError {
+            switch error.resultCode {
+            case .SQLITE_NOTADB, .SQLITE_CORRUPT:
+                throw HealthStoreError(.corruptDatabase, "\(path) is not a readable OpenHealthKit database (SQLite: \(error.resultCode))")
+            case .SQLITE_CONSTRAINT:
+                throw HKError(.errorInvalidArgument, "an object with the same UUID is already saved")
+            case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY:
+                throw HealthStoreError(.io, "cannot open \(path) (SQLite: \(error.resultCode))")
+            default:
+                throw HealthStoreError(.io, "database error on \(path) (SQLite: \(error.resultCode))")
+            }
+        } catch {
+            throw HealthStoreError(.io, "\(path): \(error)")
+        }
+    }
+
+    func read<T>(_ body: (Database) throws -> T) throws -> T {
+        try Self.mapErrors(path: displayPath) { try writer.read(body) }
+    }
+
+    func write<T>(_ body: (Database) throws -> T) throws -> T {
+        try Self.mapErrors(path: displayPath) { try writer.write(body) }
+    }
+}

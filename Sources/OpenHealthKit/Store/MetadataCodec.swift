@@ -1,0 +1,149 @@
+import Foundation
+
+/// Encodes HealthKit metadata (`[String: Any]`) to and from the typed JSON kept inside sealed
+/// records, validates it as HealthKit does (String, number, Bool, Date or HKQuantity values),
+/// and produces the equality keys the keyed metadata index stores.
+enum MetadataCodec {
+    /// One metadata value in the forms HealthKit allows.
+    enum Value: Equatable, Sendable {
+        case string(String)
+        case bool(Bool)
+        case integer(Int64)
+        case double(Double)
+        case date(Date)
+        case quantity(Double, unit: String)
+
+        init(_ any: Any, key: String) throws {
+            switch any {
+            case let value as String: self = .string(value)
+            case let value as Bool: self = .bool(value)
+            case let value as Int: self = .integer(Int64(value))
+            case let value as Int64: self = .integer(value)
+            case let value as Int32: self = .integer(Int64(value))
+            case let value as UInt: self = .integer(Int64(clamping: value))
+            case let value as Double:
+                guard value.isFinite else { throw HKError(.errorInvalidArgument, "metadata value for \(key) is not finite") }
+                self = .double(value)
+            case let value as Float:
+                guard value.isFinite else { throw HKError(.errorInvalidArgument, "metadata value for \(key) is not finite") }
+                self = .double(Double(value))
+            case let value as Date: self = .date(value)
+            case let value as HKQuantity: self = .quantity(value.storedValue, unit: value.storedUnit.unitString)
+            case let value as NSNumber:
+                let type = String(cString: value.objCType)
+                if type == "d" || type == "f" { self = .double(value.doubleValue) }
+                else if type == "c" || type == "B" { self = .bool(value.boolValue) }
+                else { self = .integer(value.int64Value) }
+            default:
+                throw HKError(.errorInvalidArgument, "metadata value for \(key) has unsupported type \(Swift.type(of: any))")
+            }
+        }
+
+        var anyValue: Any {
+            switch self {
+            case .string(let value): return value
+            case .bool(let value): return value
+            case .integer(let value): return Int(value)
+            case .double(let value): return value
+            case .date(let value): return value
+            case .quantity(let value, let unit): return HKQuantity(unit: (try? HKUnit.parse(unit)) ?? .count(), doubleValue: value)
+            }
+        }
+
+        /// The text the keyed index hashes for equality lookups; numbers and Booleans share a
+        /// form so `allowedValues: [true]` finds `1`, as NSNumber equality does in HealthKit.
+        var indexForm: String? {
+            switch self {
+            case .string(let value): return "s:" + value
+            case .bool(let value): return "n:" + (value ? "1" : "0")
+            case .integer(let value): return "n:\(value)"
+            case .double(let value):
+                if value == value.rounded(), abs(value) < 9e15 { return "n:\(Int64(value))" }
+                return "n:\(value)"
+            case .date(let value): return "t:\(value.timeIntervalSinceReferenceDate)"
+            case .quantity: return nil
+            }
+        }
+
+        fileprivate var json: [String: Any] {
+            switch self {
+            case .string(let value): return ["s": value]
+            case .bool(let value): return ["b": value]
+            case .integer(let value): return ["i": value]
+            case .double(let value): return ["d": value]
+            case .date(let value): return ["t": value.timeIntervalSinceReferenceDate]
+            case .quantity(let value, let unit): return ["q": value, "u": unit]
+            }
+        }
+
+        fileprivate init?(json: [String: Any]) {
+            if let value = json["s"] as? String { self = .string(value) }
+            else if let value = json["b"] as? Bool { self = .bool(value) }
+            else if let value = json["i"] as? NSNumber { self = .integer(value.int64Value) }
+            else if let value = json["d"] as? NSNumber { self = .double(value.doubleValue) }
+            else if let value = json["t"] as? NSNumber { self = .date(Date(timeIntervalSinceReferenceDate: value.doubleValue)) }
+            else if let value = json["q"] as? NSNumber, let unit = json["u"] as? String { self = .quantity(value.doubleValue, unit: unit) }
+            else { return nil }
+        }
+    }
+
+    /// Validates and normalises metadata.
+    static func values(_ metadata: [String: Any]) throws -> [String: Value] {
+        var result: [String: Value] = [:]
+        for (key, any) in metadata {
+            guard !key.isEmpty else { throw HKError(.errorInvalidArgument, "metadata keys may not be empty") }
+            result[key] = try Value(any, key: key)
+        }
+        if let version = result[HKMetadataKeySyncVersion] {
+            switch version {
+            case .integer, .double, .bool: break
+            default: throw HKError(.errorInvalidArgument, "HKMetadataKeySyncVersion must be a number")
+            }
+            guard result[HKMetadataKeySyncIdentifier] != nil else {
+                throw HKError(.errorInvalidArgument, "HKMetadataKeySyncVersion requires HKMetadataKeySyncIdentifier")
+            }
+        }
+        if let identifier = result[HKMetadataKeySyncIdentifier] {
+            guard case .string = identifier else { throw HKError(.errorInvalidArgument, "HKMetadataKeySyncIdentifier must be a string") }
+            guard result[HKMetadataKeySyncVersion] != nil else {
+                throw HKError(.errorInvalidArgument, "HKMetadataKeySyncIdentifier requires HKMetadataKeySyncVersion")
+            }
+        }
+        return result
+    }
+
+    static func encode(_ values: [String: Value]) throws -> Data {
+        try JSONSerialization.data(withJSONObject: values.mapValues { $0.json }, options: [.sortedKeys])
+    }
+
+    static func decode(_ data: Data) throws -> [String: Value] {
+        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: [String: Any]] else {
+            throw HealthStoreError(.corruptDatabase, "sealed metadata is not a JSON object")
+        }
+        var result: [String: Value] = [:]
+        for (key, json) in object {
+            guard let value = Value(json: json) else { throw HealthStoreError(.corruptDatabase, "sealed metadata value is malformed") }
+            result[key] = value
+        }
+        return result
+    }
+
+    /// The metadata HealthKit keeps on a deleted object: only the sync identifier and version.
+    static func syncMetadata(_ values: [String: Value]) -> [String: Value] {
+        values.filter { $0.key == HKMetadataKeySyncIdentifier || $0.key == HKMetadataKeySyncVersion }
+    }
+
+    static func syncVersion(_ values: [String: Value]) -> Int64? {
+        switch values[HKMetadataKeySyncVersion] {
+        case .integer(let value): return value
+        case .double(let value): return Int64(value)
+        case .bool(let value): return value ? 1 : 0
+        default: return nil
+        }
+    }
+
+    static func syncIdentifier(_ values: [String: Value]) -> String? {
+        if case .string(let value) = values[HKMetadataKeySyncIdentifier] { return value }
+        return nil
+    }
+}

@@ -1,0 +1,51 @@
+import Crypto
+import Foundation
+
+/// Seals and opens the secret part of every stored record, and computes the keyed hashes that
+/// let SQL find rows by sync identifier or metadata without storing either in the clear.
+///
+/// Two subkeys are derived from the master key with HKDF-SHA256: one for AES-256-GCM sealing,
+/// one for HMAC-SHA256 index hashes. Each sealed record is bound to its row's UUID as
+/// additional authenticated data, so moving a sealed blob to another row fails to open.
+struct RecordCipher: Sendable {
+    private let sealingKey: SymmetricKey
+    private let indexKey: SymmetricKey
+
+    init(masterKey: SymmetricKey) {
+        sealingKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("openhealthkit.records.v1".utf8), outputByteCount: 32)
+        indexKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("openhealthkit.index.v1".utf8), outputByteCount: 32)
+    }
+
+    /// Seals `plaintext`, binding it to `context` (the row's UUID bytes).
+    func seal(_ plaintext: some DataProtocol, context: some DataProtocol) throws -> Data {
+        let box = try AES.GCM.seal(plaintext, using: sealingKey, authenticating: context)
+        guard let combined = box.combined else {
+            throw HealthStoreError(.io, "AES-GCM produced no combined representation")
+        }
+        return combined
+    }
+
+    /// Opens a sealed blob; a wrong key or an altered blob is `tamperedRecord`.
+    func open(_ sealed: some DataProtocol, context: some DataProtocol) throws -> Data {
+        do {
+            let box = try AES.GCM.SealedBox(combined: sealed)
+            return try AES.GCM.open(box, using: sealingKey, authenticating: context)
+        } catch {
+            throw HealthStoreError(.tamperedRecord, "a sealed record failed authentication")
+        }
+    }
+
+    /// A 16-byte keyed hash of `parts`, for indexed equality lookups.
+    func indexHash(_ parts: String...) -> Data {
+        var hmac = HMAC<SHA256>(key: indexKey)
+        for part in parts {
+            hmac.update(data: Data(part.utf8))
+            hmac.update(data: [0])
+        }
+        return Data(hmac.finalize().prefix(16))
+    }
+
+    /// The sealed constant stored with the database to recognise the right key.
+    static let keyCheckPlaintext = Data("OpenHealthKit key check v1".utf8)
+    static let keyCheckContext = Data("store".utf8)
+}

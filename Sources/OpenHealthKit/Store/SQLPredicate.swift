@@ -1,0 +1,161 @@
+import Foundation
+import GRDB
+
+/// A predicate translated to SQL over the `sample` table (aliased `s`).
+///
+/// Sealed values (quantities, category values, workout totals, non-equality metadata
+/// comparisons, devices) cannot be compared in SQL. For those the SQL `filter` is a sound
+/// superset, and every SQL-decidable leaf is also selected as a 0/1 column so that
+/// `PredicateEvaluator` can decide the whole tree on the decrypted sample without a second
+/// query. When `needsResidualCheck` is false the SQL filter is exact and no column is added.
+struct SQLPredicate {
+    var filter: String
+    var arguments: StatementArguments
+    var leafColumns: [String] = []
+    var leafArguments = StatementArguments()
+    let needsResidualCheck: Bool
+    let node: PredicateNode
+
+    init(_ node: PredicateNode, cipher: RecordCipher) {
+        self.node = node
+        self.needsResidualCheck = !node.isExactInSQL
+        var arguments = StatementArguments()
+        self.filter = Self.superset(node, cipher: cipher, arguments: &arguments)
+        self.arguments = arguments
+        if needsResidualCheck {
+            var columns: [String] = []
+            var leafArguments = StatementArguments()
+            Self.collectLeaves(node, cipher: cipher, columns: &columns, arguments: &leafArguments)
+            self.leafColumns = columns
+            self.leafArguments = leafArguments
+        }
+    }
+
+    /// The SQL for one node: exact when the node is, a superset otherwise.
+    private static func superset(_ node: PredicateNode, cipher: RecordCipher, arguments: inout StatementArguments) -> String {
+        if let exact = exactLeaf(node, cipher: cipher, arguments: &arguments) { return exact }
+        switch node {
+        case .and(let nodes):
+            guard !nodes.isEmpty else { return "1" }
+            return "(" + nodes.map { superset($0, cipher: cipher, arguments: &arguments) }.joined(separator: " AND ") + ")"
+        case .or(let nodes):
+            guard !nodes.isEmpty else { return "0" }
+            return "(" + nodes.map { superset($0, cipher: cipher, arguments: &arguments) }.joined(separator: " OR ") + ")"
+        case .not(let inner):
+            if inner.isExactInSQL { return "NOT " + superset(inner, cipher: cipher, arguments: &arguments) }
+            return "1"
+        case .metadataAllowed(let key, _), .metadataCompare(let key, _, _):
+            arguments += [cipher.indexHash("mk", key)]
+            return "s.id IN (SELECT sample_id FROM metadata_index WHERE key_hash = ?)"
+        default:
+            return "1"
+        }
+    }
+
+    /// SQL for a leaf SQL decides exactly, or nil for compound and residual nodes.
+    private static func exactLeaf(_ node: PredicateNode, cipher: RecordCipher, arguments: inout StatementArguments) -> String? {
+        switch node {
+        case .constant(let value):
+            return value ? "1" : "0"
+        case .dates(let start, let end, let options):
+            var parts: [String] = []
+            if let start {
+                parts.append(options.contains(.strictStartDate) ? "s.start >= ?" : "s.\"end\" >= ?")
+                arguments += [start.timeIntervalSinceReferenceDate]
+            }
+            if let end {
+                parts.append(options.contains(.strictEndDate) ? "s.\"end\" <= ?" : "s.start < ?")
+                arguments += [end.timeIntervalSinceReferenceDate]
+            }
+            return parts.isEmpty ? "1" : "(" + parts.joined(separator: " AND ") + ")"
+        case .uuids(let uuids):
+            guard !uuids.isEmpty else { return "0" }
+            for uuid in uuids { arguments += [uuid.databaseBlob] }
+            return "s.uuid IN (" + placeholders(uuids.count) + ")"
+        case .sources(let bundles):
+            guard !bundles.isEmpty else { return "0" }
+            for bundle in bundles.sorted() { arguments += [bundle] }
+            return "s.source_id IN (SELECT id FROM source WHERE bundle_identifier IN (" + placeholders(bundles.count) + "))"
+        case .sourceRevisions(let revisions):
+            guard !revisions.isEmpty else { return "0" }
+            var alternatives: [String] = []
+            for revision in revisions {
+                var parts = ["bundle_identifier = ?"]
+                arguments += [revision.bundleIdentifier]
+                if let version = revision.version { parts.append("version = ?"); arguments += [version] }
+                if let product = revision.productType { parts.append("product_type = ?"); arguments += [product] }
+                alternatives.append("(" + parts.joined(separator: " AND ") + ")")
+            }
+            return "s.source_id IN (SELECT id FROM source WHERE " + alternatives.joined(separator: " OR ") + ")"
+        case .metadataExists(let key):
+            arguments += [cipher.indexHash("mk", key)]
+            return "s.id IN (SELECT sample_id FROM metadata_index WHERE key_hash = ?)"
+        case .metadataAllowed(let key, let values):
+            let forms = values.compactMap(\.indexForm)
+            guard forms.count == values.count else { return nil }
+            guard !forms.isEmpty else { return "0" }
+            arguments += [cipher.indexHash("mk", key)]
+            for form in forms { arguments += [cipher.indexHash("mv", key, form)] }
+            return "s.id IN (SELECT sample_id FROM metadata_index WHERE key_hash = ? AND value_hash IN (" + placeholders(forms.count) + "))"
+        case .workoutActivity(let type):
+            arguments += [Int64(type.rawValue)]
+            return "s.activity_type = ?"
+        case .fromWorkout(let uuid):
+            arguments += [uuid.databaseBlob]
+            return "s.id IN (SELECT a.sample_id FROM workout_association a JOIN sample w ON w.id = a.workout_id WHERE w.uuid = ?)"
+        case .noCorrelation:
+            return "s.parent_id IS NULL"
+        case .and, .or, .not:
+            guard node.isExactInSQL else { return nil }
+            switch node {
+            case .and(let nodes):
+                guard !nodes.isEmpty else { return "1" }
+                return "(" + nodes.compactMap { exactLeaf($0, cipher: cipher, arguments: &arguments) }.joined(separator: " AND ") + ")"
+            case .or(let nodes):
+                guard !nodes.isEmpty else { return "0" }
+                return "(" + nodes.compactMap { exactLeaf($0, cipher: cipher, arguments: &arguments) }.joined(separator: " OR ") + ")"
+            case .not(let inner):
+                return exactLeaf(inner, cipher: cipher, arguments: &arguments).map { "NOT " + $0 }
+            default:
+                return nil
+            }
+        case .devices, .metadataCompare, .quantity, .categoryValue, .categoryValues, .workoutDuration, .workoutTotal:
+            return nil
+        }
+    }
+
+    /// Every exact leaf or exact subtree, in the evaluator's traversal order, as a 0/1 column.
+    private static func collectLeaves(_ node: PredicateNode, cipher: RecordCipher, columns: inout [String],
+                                      arguments: inout StatementArguments) {
+        if node.isExactInSQL, let sql = exactLeaf(node, cipher: cipher, arguments: &arguments) {
+            columns.append("(\(sql))")
+            return
+        }
+        switch node {
+        case .and(let nodes), .or(let nodes):
+            for child in nodes { collectLeaves(child, cipher: cipher, columns: &columns, arguments: &arguments) }
+        case .not(let inner):
+            collectLeaves(inner, cipher: cipher, columns: &columns, arguments: &arguments)
+        default:
+            break
+        }
+    }
+
+    static func placeholders(_ count: Int) -> String {
+        Array(repeating: "?", count: count).joined(separator: ",")
+    }
+}
+
+extension UUID {
+    /// The UUID's 16 bytes, as stored in `sample.uuid`.
+    var databaseBlob: Data {
+        withUnsafeBytes(of: uuid) { Data($0) }
+    }
+
+    init?(databaseBlob data: Data) {
+        guard data.count == 16 else { return nil }
+        var bytes: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &bytes) { $0.copyBytes(from: data) }
+        self.init(uuid: bytes)
+    }
+}

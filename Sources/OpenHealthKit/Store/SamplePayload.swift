@@ -1,0 +1,111 @@
+import Foundation
+
+/// The secret part of a stored sample, before sealing: its value, metadata, device and, for
+/// workouts, totals and events.
+///
+/// Layout (little-endian): format byte, flags byte, 8-byte primary value (a quantity's value
+/// in its type's canonical unit as `Double` bits, or a category value as `Int64`), then for
+/// each flag a 4-byte length and a JSON section. The fixed prefix lets statistics read the
+/// value without touching JSON.
+struct SamplePayload {
+    static let format: UInt8 = 1
+
+    private struct Flags: OptionSet {
+        let rawValue: UInt8
+        static let metadata = Flags(rawValue: 1)
+        static let device = Flags(rawValue: 2)
+        static let extra = Flags(rawValue: 4)
+    }
+
+    var primaryBits: UInt64
+    var metadata: Data?
+    var device: Data?
+    var extra: Data?
+
+    var doubleValue: Double { Double(bitPattern: primaryBits) }
+    var integerValue: Int64 { Int64(bitPattern: primaryBits) }
+
+    init(double: Double, metadata: Data? = nil, device: Data? = nil, extra: Data? = nil) {
+        self.init(primaryBits: double.bitPattern, metadata: metadata, device: device, extra: extra)
+    }
+
+    init(integer: Int64, metadata: Data? = nil, device: Data? = nil, extra: Data? = nil) {
+        self.init(primaryBits: UInt64(bitPattern: integer), metadata: metadata, device: device, extra: extra)
+    }
+
+    init(primaryBits: UInt64, metadata: Data?, device: Data?, extra: Data?) {
+        self.primaryBits = primaryBits
+        self.metadata = metadata
+        self.device = device
+        self.extra = extra
+    }
+
+    func encoded() -> Data {
+        var flags = Flags()
+        if metadata != nil { flags.insert(.metadata) }
+        if device != nil { flags.insert(.device) }
+        if extra != nil { flags.insert(.extra) }
+        var data = Data(capacity: 10 + (metadata?.count ?? 0) + (device?.count ?? 0) + (extra?.count ?? 0) + 12)
+        data.append(Self.format)
+        data.append(flags.rawValue)
+        withUnsafeBytes(of: primaryBits.littleEndian) { data.append(contentsOf: $0) }
+        for section in [metadata, device, extra] {
+            guard let section else { continue }
+            withUnsafeBytes(of: UInt32(section.count).littleEndian) { data.append(contentsOf: $0) }
+            data.append(section)
+        }
+        return data
+    }
+
+    /// Reads only the primary value: the statistics fast path.
+    static func primaryBits(of data: Data) throws -> UInt64 {
+        guard data.count >= 10, data[data.startIndex] == format else {
+            throw HealthStoreError(.corruptDatabase, "sealed sample has an unknown layout")
+        }
+        var bits: UInt64 = 0
+        for index in 0..<8 {
+            bits |= UInt64(data[data.startIndex + 2 + index]) << (8 * UInt64(index))
+        }
+        return bits
+    }
+
+    init(decoding data: Data) throws {
+        let bits = try Self.primaryBits(of: data)
+        let flags = Flags(rawValue: data[data.startIndex + 1])
+        var offset = data.startIndex + 10
+        func section() throws -> Data {
+            guard data.endIndex - offset >= 4 else { throw HealthStoreError(.corruptDatabase, "sealed sample is truncated") }
+            var length = 0
+            for index in 0..<4 { length |= Int(data[offset + index]) << (8 * index) }
+            offset += 4
+            guard data.endIndex - offset >= length else { throw HealthStoreError(.corruptDatabase, "sealed sample is truncated") }
+            defer { offset += length }
+            return data.subdata(in: offset..<(offset + length))
+        }
+        let metadata = flags.contains(.metadata) ? try section() : nil
+        let device = flags.contains(.device) ? try section() : nil
+        let extra = flags.contains(.extra) ? try section() : nil
+        self.init(primaryBits: bits, metadata: metadata, device: device, extra: extra)
+    }
+}
+
+/// Workout details kept in a sealed payload's extra section, in canonical units.
+struct WorkoutExtra: Codable {
+    var duration: Double
+    var energyKilocalories: Double?
+    var distanceMeters: Double?
+    var swimmingStrokes: Double?
+    var flightsClimbed: Double?
+    var events: [Event]?
+
+    struct Event: Codable {
+        var type: Int
+        var start: Double
+        var end: Double
+    }
+}
+
+/// Quantity-sample details kept in the extra section when the count is not 1.
+struct QuantityExtra: Codable {
+    var count: Int
+}

@@ -1,0 +1,112 @@
+import Foundation
+
+/// Validates HealthKit objects as HealthKit does before a save, converts quantities to their
+/// type's canonical unit, and seals what must not be stored in the clear.
+struct SamplePreparer {
+    let cipher: RecordCipher
+    let bundleIdentifier: String
+
+    func prepare(_ object: HKObject) throws -> PreparedSample {
+        guard let sample = object as? HKSample else {
+            throw HKError(.errorInvalidArgument, "only samples can be saved")
+        }
+        let start = sample.startDate.timeIntervalSinceReferenceDate
+        let end = sample.endDate.timeIntervalSinceReferenceDate
+        guard start.isFinite, end.isFinite, end >= start else {
+            throw HKError(.errorInvalidArgument, "\(sample.sampleType.identifier): the end date is before the start date")
+        }
+        let metadataValues = try sample.metadata.map(MetadataCodec.values) ?? [:]
+        let metadata = metadataValues.isEmpty ? nil : try MetadataCodec.encode(metadataValues)
+        let device = try sample.device.map { try JSONEncoder().encode($0) }
+        let kind: SampleKind
+        let payload: SamplePayload
+        var activityType: Int64?
+        var members: [PreparedSample] = []
+
+        switch sample {
+        case let quantitySample as HKQuantitySample:
+            let type = quantitySample.quantityType
+            guard type.isKnown else {
+                throw HKError(.errorInvalidArgument, "\(type.identifier) is not a quantity type OpenHealthKit knows")
+            }
+            guard type.is(compatibleWith: quantitySample.quantity.storedUnit) else {
+                throw HKError(.errorInvalidArgument,
+                              "\(type.identifier): unit \(quantitySample.quantity.storedUnit.unitString) is not compatible with \(type.canonicalUnit.unitString)")
+            }
+            let value = quantitySample.quantity.doubleValue(for: type.canonicalUnit)
+            guard value.isFinite else { throw HKError(.errorInvalidArgument, "\(type.identifier): the quantity is not finite") }
+            let extra = quantitySample.count == 1 ? nil : try JSONEncoder().encode(QuantityExtra(count: quantitySample.count))
+            kind = .quantity
+            payload = SamplePayload(double: value, metadata: metadata, device: device, extra: extra)
+        case let categorySample as HKCategorySample:
+            let identifier = HKCategoryTypeIdentifier(rawValue: categorySample.sampleType.identifier)
+            guard let allowed = CategoryTypeCatalog.allowedValues(for: identifier) else {
+                throw HKError(.errorInvalidArgument, "\(identifier.rawValue) is not a category type OpenHealthKit knows")
+            }
+            guard allowed.contains(categorySample.value) else {
+                throw HKError(.errorInvalidArgument, "\(identifier.rawValue): \(categorySample.value) is not one of the type's values")
+            }
+            kind = .category
+            payload = SamplePayload(integer: Int64(categorySample.value), metadata: metadata, device: device)
+        case let correlation as HKCorrelation:
+            guard HKCorrelationType.known.contains(HKCorrelationTypeIdentifier(rawValue: correlation.sampleType.identifier)) else {
+                throw HKError(.errorInvalidArgument, "\(correlation.sampleType.identifier) is not a correlation type")
+            }
+            guard !correlation.objects.isEmpty else {
+                throw HKError(.errorInvalidArgument, "\(correlation.sampleType.identifier): a correlation needs at least one sample")
+            }
+            let allowed = correlation.correlationType.memberTypes
+            for member in correlation.objects {
+                guard member is HKQuantitySample || member is HKCategorySample else {
+                    throw HKError(.errorInvalidArgument, "a correlation may hold only quantity and category samples")
+                }
+                if let allowed, !allowed.contains(member.sampleType.identifier) {
+                    throw HKError(.errorInvalidArgument, "\(correlation.sampleType.identifier) cannot hold \(member.sampleType.identifier)")
+                }
+                members.append(try prepare(member))
+            }
+            kind = .correlation
+            payload = SamplePayload(integer: 0, metadata: metadata, device: device)
+        case let workout as HKWorkout:
+            func total(_ quantity: HKQuantity?, _ unit: HKUnit, _ name: String) throws -> Double? {
+                guard let quantity else { return nil }
+                guard quantity.is(compatibleWith: unit) else {
+                    throw HKError(.errorInvalidArgument, "workout \(name) must be compatible with \(unit.unitString)")
+                }
+                return quantity.doubleValue(for: unit)
+            }
+            guard workout.duration >= 0, workout.duration.isFinite else {
+                throw HKError(.errorInvalidArgument, "a workout's duration must be zero or more")
+            }
+            let events = workout.workoutEvents?.map { event -> WorkoutExtra.Event in
+                WorkoutExtra.Event(type: event.type.rawValue, start: event.dateInterval.start.timeIntervalSinceReferenceDate,
+                                   end: event.dateInterval.end.timeIntervalSinceReferenceDate)
+            }
+            let extra = WorkoutExtra(duration: workout.duration,
+                                     energyKilocalories: try total(workout.totalEnergyBurned, .kilocalorie(), "energy"),
+                                     distanceMeters: try total(workout.totalDistance, .meter(), "distance"),
+                                     swimmingStrokes: try total(workout.totalSwimmingStrokeCount, .count(), "stroke count"),
+                                     flightsClimbed: try total(workout.totalFlightsClimbed, .count(), "flights climbed"),
+                                     events: events)
+            kind = .workout
+            activityType = Int64(workout.workoutActivityType.rawValue)
+            payload = SamplePayload(integer: 0, metadata: metadata, device: device, extra: try JSONEncoder().encode(extra))
+        default:
+            throw HKError(.errorInvalidArgument, "\(sample.sampleType.identifier) samples cannot be saved")
+        }
+
+        let uuidBlob = sample.uuid.databaseBlob
+        var syncHash: Data?
+        var syncVersion: Int64?
+        if let identifier = MetadataCodec.syncIdentifier(metadataValues) {
+            syncHash = cipher.indexHash("sync", bundleIdentifier, identifier)
+            syncVersion = MetadataCodec.syncVersion(metadataValues)
+        }
+        let index = metadataValues.map { key, value in
+            MetadataIndexEntry(keyHash: cipher.indexHash("mk", key), valueHash: value.indexForm.map { cipher.indexHash("mv", key, $0) })
+        }
+        return PreparedSample(uuid: sample.uuid, type: sample.sampleType.identifier, kind: kind, start: start, end: end,
+                              activityType: activityType, syncHash: syncHash, syncVersion: syncVersion,
+                              sealed: try cipher.seal(payload.encoded(), context: uuidBlob), metadataIndex: index, members: members)
+    }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import Synchronization
+
+/// The shared state behind an `HKHealthStore`: the database (opened on first use, so
+/// `HKHealthStore()` never throws and a bad key surfaces as an error from every call), the
+/// caller's authorization decisions, and the long-running queries to notify after writes.
+final class StoreEngine: Sendable {
+    let configuration: HKHealthStore.Configuration
+    let revision: SourceRevisionRecord
+
+    private struct State {
+        var database: Result<HealthDatabase, any Error>?
+        var decisions: [String: TypeDecision]?
+        var liveQueries: [ObjectIdentifier: HKQuery] = [:]
+    }
+
+    private let state = Mutex(State())
+
+    init(configuration: HKHealthStore.Configuration) {
+        self.configuration = configuration
+        self.revision = SourceRevisionRecord(HKSourceRevision(source: configuration.source, version: configuration.sourceVersion))
+    }
+
+    var bundleIdentifier: String { configuration.source.bundleIdentifier }
+    var isOwner: Bool { configuration.role == .owner }
+
+    /// The open database, opening it on first use.
+    func database() throws -> HealthDatabase {
+        let result = state.withLock { state -> Result<HealthDatabase, any Error> in
+            if let database = state.database { return database }
+            let opened = Result { () throws -> HealthDatabase in
+                let location = configuration.location.databaseLocation
+                let key: StoreKey
+                switch location {
+                case .file(let url):
+                    key = configuration.key ?? .fromEnvironment(databaseDirectory: url.deletingLastPathComponent())
+                case .inMemory:
+                    key = configuration.key ?? .key(.init(size: .bits256))
+                }
+                return try HealthDatabase.open(location: location, key: key, tombstoneRetention: configuration.tombstoneRetention)
+            }
+            state.database = opened
+            return opened
+        }
+        return try result.get()
+    }
+
+    // MARK: Authorization
+
+    func decisions() throws -> [String: TypeDecision] {
+        if let cached = state.withLock({ $0.decisions }) { return cached }
+        let loaded = try database().decisions(for: bundleIdentifier)
+        state.withLock { $0.decisions = loaded }
+        return loaded
+    }
+
+    func record(_ updates: [String: TypeDecision]) throws {
+        try database().record(updates, for: bundleIdentifier)
+        state.withLock { state in
+            var decisions = state.decisions ?? [:]
+            for (type, decision) in updates { decisions[type] = decision }
+            state.decisions = decisions
+        }
+    }
+
+    /// What a read of `type` may see: everything when read is authorized (or for the owner),
+    /// the caller's own samples when it may only share, nothing otherwise.
+    func readScope(for type: String) throws -> ReadScope {
+        if isOwner { return .everything }
+        let decision = try decisions()[type] ?? TypeDecision()
+        if decision.read == .authorized { return .everything }
+        if decision.share == .authorized { return .sources([bundleIdentifier]) }
+        return .nothing
+    }
+
+    /// Throws HealthKit's errors when the caller may not write `type`.
+    func checkShare(_ type: String) throws {
+        if isOwner { return }
+        switch (try decisions()[type] ?? TypeDecision()).share {
+        case .authorized: return
+        case .denied: throw HKError(.errorAuthorizationDenied, "not authorized to share \(type)")
+        case .notDetermined: throw HKError(.errorAuthorizationNotDetermined, "authorization to share \(type) was never requested")
+        }
+    }
+
+    /// Whether a change made by `source` to `type` is visible to the caller.
+    func canSee(type: String, source: String) -> Bool {
+        guard let scope = try? readScope(for: type) else { return false }
+        switch scope {
+        case .everything: return true
+        case .nothing: return false
+        case .sources(let sources): return sources.contains(source)
+        }
+    }
+
+    // MARK: Live queries
+
+    func register(_ query: HKQuery) {
+        state.withLock { $0.liveQueries[ObjectIdentifier(query)] = query }
+    }
+
+    func unregister(_ query: HKQuery) {
+        _ = state.withLock { $0.liveQueries.removeValue(forKey: ObjectIdentifier(query)) }
+    }
+
+    var liveQueries: [HKQuery] {
+        state.withLock { Array($0.liveQueries.values) }
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// The kinds of row in the `sample` table.
+enum SampleKind: Int64, Sendable {
+    case quantity = 1
+    case category = 2
+    case correlation = 3
+    case workout = 4
+}
+
+/// A sample ready for insertion: validated, converted to its type's canonical unit and sealed.
+/// Preparing happens outside the write transaction so sealing never holds the writer lock.
+struct PreparedSample: Sendable {
+    var uuid: UUID
+    var type: String
+    var kind: SampleKind
+    var start: Double
+    var end: Double
+    var activityType: Int64?
+    var syncHash: Data?
+    var syncVersion: Int64?
+    var sealed: Data
+    /// (key hash, value hash or nil when the value has no equality form)
+    var metadataIndex: [MetadataIndexEntry]
+    var members: [PreparedSample]
+}
+
+struct MetadataIndexEntry: Sendable {
+    var keyHash: Data
+    var valueHash: Data?
+}
+
+/// The source revision row a save writes under.
+struct SourceRevisionRecord: Sendable, Hashable {
+    var bundleIdentifier: String
+    var name: String
+    var version: String?
+    var productType: String?
+    var operatingSystemVersion: String
+
+    init(_ revision: HKSourceRevision) {
+        bundleIdentifier = revision.source.bundleIdentifier
+        name = revision.source.name
+        version = revision.version
+        productType = revision.productType
+        let os = revision.operatingSystemVersion
+        operatingSystemVersion = "\(os.majorVersion).\(os.minorVersion).\(os.patchVersion)"
+    }
+
+    init(bundleIdentifier: String, name: String, version: String?, productType: String?, operatingSystemVersion: String) {
+        self.bundleIdentifier = bundleIdentifier
+        self.name = name
+        self.version = version
+        self.productType = productType
+        self.operatingSystemVersion = operatingSystemVersion
+    }
+
+    var revision: HKSourceRevision {
+        let parts = operatingSystemVersion.split(separator: ".").map { Int($0) ?? 0 }
+        let os = OperatingSystemVersion(majorVersion: parts.first ?? 0, minorVersion: parts.count > 1 ? parts[1] : 0,
+                                        patchVersion: parts.count > 2 ? parts[2] : 0)
+        return HKSourceRevision(source: HKSource(name: name, bundleIdentifier: bundleIdentifier), version: version,
+                                productType: productType, operatingSystemVersion: os)
+    }
+}

@@ -1,0 +1,41 @@
+import Foundation
+
+extension HKObjectType {
+    /// Finds a sample type by a name a person types: the full identifier
+    /// (`HKQuantityTypeIdentifierStepCount`), the Swift name (`stepCount`), or `workout`;
+    /// case-insensitive. OpenHealthKit API, used by the `health` CLI and importers.
+    public static func sampleType(named name: String) -> HKSampleType? {
+        let key = name.trimmingCharacters(in: .whitespaces).lowercased()
+        guard !key.isEmpty else { return nil }
+        if key == "workout" || key == "workouts" || key == HKWorkoutTypeIdentifier.lowercased() { return HKWorkoutType() }
+        func matches(_ raw: String, prefix: String) -> Bool {
+            raw.lowercased() == key || raw.dropFirst(prefix.count).lowercased() == key
+        }
+        if let id = HKQuantityTypeIdentifier.allKnown.first(where: { matches($0.rawValue, prefix: "HKQuantityTypeIdentifier") }) {
+            return HKQuantityType(id)
+        }
+        if let id = HKCategoryTypeIdentifier.allKnown.first(where: { matches($0.rawValue, prefix: "HKCategoryTypeIdentifier") }) {
+            return HKCategoryType(id)
+        }
+        if let id = HKCorrelationTypeIdentifier.allKnown.first(where: { matches($0.rawValue, prefix: "HKCorrelationTypeIdentifier") }) {
+            return HKCorrelationType(id)
+        }
+        return nil
+    }
+
+    /// A short display name: "Step Count", "Heart Rate", "Workouts".
+    public var displayName: String { HealthTypeNames.displayName(for: identifier) }
+}
+
+extension HKObjectType {
+    /// Every sample type OpenHealthKit knows: quantity, category and correlation types and
+    /// workouts (OpenHealthKit API).
+    public static var allSampleTypes: [HKSampleType] {
+        var types: [HKSampleType] = HKQuantityTypeIdentifier.allKnown.map { HKQuantityType($0) }
+        let categories = Set(HKCategoryTypeIdentifier.allKnown.map(\.rawValue)).sorted()
+        types += categories.map { HKCategoryType(HKCategoryTypeIdentifier(rawValue: $0)) } as [HKSampleType]
+        types += HKCorrelationTypeIdentifier.allKnown.map { HKCorrelationType($0) } as [HKSampleType]
+        types.append(HKWorkoutType())
+        return types
+    }
+}

@@ -1,0 +1,172 @@
+import ArgumentParser
+import Foundation
+import OpenHealthKit
+
+/// `health demo`: a guided tour on a fresh store in a temporary folder.
+struct DemoCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "demo",
+        abstract: "Create a store in a temporary folder, save a week of realistic samples, and print queries and statistics.")
+
+    @Option(help: "How many days of data to generate.")
+    var days: Int = 7
+
+    @Option(help: ArgumentHelp("Keep the demo store in this folder instead of a temporary one.", valueName: "dir"))
+    var keep: String?
+
+    mutating func validate() throws {
+        guard (1...366).contains(days) else { throw ValidationError("--days must be between 1 and 366") }
+    }
+
+    mutating func run() async throws {
+        let folder = keep.map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("openhealthkit-demo-\(UUID().uuidString)")
+        defer { if keep == nil { try? FileManager.default.removeItem(at: folder) } }
+        let database = folder.appendingPathComponent("health.sqlite")
+        let key = StoreKey.keyFile(folder.appendingPathComponent("health.key"))
+        func app(_ name: String, _ bundle: String, provider: any AuthorizationProvider = OwnerConsentAuthorizationProvider()) -> HKHealthStore {
+            HKHealthStore(configuration: .init(location: .file(database), key: key, source: HKSource(name: name, bundleIdentifier: bundle),
+                                               authorizationProvider: provider))
+        }
+        let phone = app("iPhone Health", "com.example.phone")
+        let watch = app("Watch", "com.example.watch")
+        print("OpenHealthKit demo: an encrypted store at \(database.path)\n")
+
+        let types: Set<HKSampleType> = [HKQuantityType(.stepCount), HKQuantityType(.heartRate), HKQuantityType(.restingHeartRate),
+                                        HKQuantityType(.bodyMass), HKQuantityType(.bloodPressureSystolic),
+                                        HKQuantityType(.bloodPressureDiastolic), HKQuantityType(.bloodGlucose),
+                                        HKCategoryType(.sleepAnalysis), HKObjectType.workoutType()]
+        try await phone.requestAuthorization(toShare: types, read: types)
+        try await watch.requestAuthorization(toShare: types, read: types)
+
+        let calendar = Calendar.current
+        let now = Date()
+        let data = DemoData.generate(days: days, endingAt: now, calendar: calendar)
+        try await phone.save(data.phone)
+        try await watch.save(data.watch)
+        for (workout, rates) in data.watchWorkouts {
+            try await watch.save(workout)
+            try await watch.add(rates, to: workout)
+        }
+        print("Saved \(data.phone.count + data.watch.count + data.watchWorkouts.count) samples from 2 sources over \(days) days.\n")
+
+        let today = calendar.startOfDay(for: now)
+        let start = calendar.date(byAdding: .day, value: -days, to: today) ?? today
+        let range = HKQuery.predicateForSamples(withStart: start, end: today)
+
+        // Steps per day.
+        let steps = try await HKStatisticsCollectionQueryDescriptor(
+            predicate: .quantitySample(type: HKQuantityType(.stepCount), predicate: range), options: .cumulativeSum,
+            anchorDate: today, intervalComponents: DateComponents(day: 1)).result(for: phone)
+        print("Steps per day")
+        var stepRows: [(String, Double?)] = []
+        steps.enumerateStatistics(from: start, to: today) { statistics, _ in
+            stepRows.append((Self.day(statistics.startDate), statistics.sumQuantity()?.doubleValue(for: .count())))
+        }
+        BarChart.lines(stepRows).forEach { print("  " + $0) }
+
+        // Heart rate per day.
+        let bpm = HKUnit.count().unitDivided(by: .minute())
+        let heart = try await HKStatisticsCollectionQueryDescriptor(
+            predicate: .quantitySample(type: HKQuantityType(.heartRate), predicate: range),
+            options: [.discreteAverage, .discreteMin, .discreteMax], anchorDate: today, intervalComponents: DateComponents(day: 1))
+            .result(for: watch)
+        print("\nHeart rate per day (count/min, time-weighted average)")
+        for statistics in heart.statistics() {
+            let average = statistics.averageQuantity()?.doubleValue(for: bpm) ?? 0
+            let low = statistics.minimumQuantity()?.doubleValue(for: bpm) ?? 0
+            let high = statistics.maximumQuantity()?.doubleValue(for: bpm) ?? 0
+            print("  \(Self.day(statistics.startDate))  avg \(String(format: "%.1f", average))  min \(formatNumber(low))  max \(formatNumber(high))")
+        }
+
+        // Latest weight and glucose, in two units each.
+        let newestFirst = [SortDescriptor<HKQuantitySample>(\.startDate, order: .reverse)]
+        if let weight = try await HKSampleQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.bodyMass))],
+                                                          sortDescriptors: newestFirst, limit: 1).result(for: phone).first {
+            print("\nLatest weight: \(formatNumber(weight.quantity.doubleValue(for: .gramUnit(with: .kilo)))) kg"
+                  + " = \(String(format: "%.1f", weight.quantity.doubleValue(for: .pound()))) lb")
+        }
+        if let glucose = try await HKSampleQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.bloodGlucose))],
+                                                           sortDescriptors: newestFirst, limit: 1).result(for: phone).first {
+            let mmol = glucose.quantity.doubleValue(for: HKUnit(from: "mmol<180.15588000005408>/L"))
+            let mg = glucose.quantity.doubleValue(for: HKUnit(from: "mg/dL"))
+            print("Latest fasting glucose: \(String(format: "%.1f", mmol)) mmol/L = \(String(format: "%.0f", mg)) mg/dL")
+        }
+
+        // Last night's sleep by stage.
+        let lastNight = HKQuery.predicateForSamples(withStart: today.addingTimeInterval(-3 * 3600), end: today.addingTimeInterval(8 * 3600))
+        let sleep = try await HKSampleQueryDescriptor(predicates: [.categorySample(type: HKCategoryType(.sleepAnalysis), predicate: lastNight)],
+                                                      sortDescriptors: []).result(for: watch)
+        var minutesByStage: [Int: Double] = [:]
+        for sample in sleep { minutesByStage[sample.value, default: 0] += sample.endDate.timeIntervalSince(sample.startDate) / 60 }
+        print("\nLast night's sleep")
+        for stage in HKCategoryValueSleepAnalysis.allCases where minutesByStage[stage.rawValue] != nil {
+            let minutes = minutesByStage[stage.rawValue] ?? 0
+            print("  \(String(describing: stage).padding(toLength: 12, withPad: " ", startingAt: 0)) \(Int(minutes) / 60) h \(Int(minutes) % 60) min")
+        }
+
+        // Blood pressure readings.
+        let pressure = try await HKCorrelationQueryDescriptor(predicate: .correlation(type: HKCorrelationType(.bloodPressure)))
+            .result(for: phone).suffix(3)
+        print("\nBlood pressure (last \(pressure.count))")
+        for reading in pressure {
+            let systolic = reading.objects(for: HKQuantityType(.bloodPressureSystolic)).first as? HKQuantitySample
+            let diastolic = reading.objects(for: HKQuantityType(.bloodPressureDiastolic)).first as? HKQuantitySample
+            print("  \(formatDate(reading.startDate))  \(formatNumber(systolic?.quantity.doubleValue(for: .millimeterOfMercury()) ?? 0))"
+                  + "/\(formatNumber(diastolic?.quantity.doubleValue(for: .millimeterOfMercury()) ?? 0)) mmHg")
+        }
+
+        // Workouts and the heart rate recorded during the last one.
+        let runs = try await HKSampleQueryDescriptor(predicates: [.workout(HKQuery.predicateForWorkouts(with: .running))],
+                                                     sortDescriptors: [SortDescriptor(\.startDate)]).result(for: watch)
+        print("\nRuns: \(runs.count)")
+        for run in runs { print("  \(formatDate(run.startDate))  \(SampleFormatter.valueText(run, unit: nil))") }
+        if let last = runs.last {
+            let during = try await HKStatisticsQueryDescriptor(
+                predicate: .quantitySample(type: HKQuantityType(.heartRate), predicate: HKQuery.predicateForObjects(from: last)),
+                options: [.discreteAverage, .discreteMax]).result(for: watch)
+            if let during, let average = during.averageQuantity(), let maximum = during.maximumQuantity() {
+                print("  heart rate during the last run: avg \(formatNumber(average.doubleValue(for: bpm).rounded()))"
+                      + ", max \(formatNumber(maximum.doubleValue(for: bpm))) count/min")
+            }
+        }
+
+        // Sources.
+        print("\nSources")
+        for type in [HKQuantityType(.stepCount), HKQuantityType(.heartRate)] {
+            let sources = try await HKSourceQueryDescriptor(predicate: .quantitySample(type: type)).result(for: phone)
+            print("  \(type.displayName): " + sources.map(\.name).joined(separator: ", "))
+        }
+
+        // Incremental sync with deletions.
+        let sync = HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.bodyMass))], anchor: nil)
+        let first = try await sync.result(for: phone)
+        if let newest = first.addedSamples.max(by: { $0.startDate < $1.startDate }) {
+            try await phone.delete(newest)
+            let extra = HKQuantitySample(type: HKQuantityType(.bodyMass), quantity: HKQuantity(unit: .pound(), doubleValue: 159.2),
+                                         start: now, end: now)
+            try await phone.save(extra)
+        }
+        let next = try await HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.bodyMass))],
+                                                             anchor: first.newAnchor).result(for: phone)
+        print("\nAnchored sync of body mass: \(first.addedSamples.count) samples at first; since that anchor"
+              + " \(next.addedSamples.count) added and \(next.deletedObjects.count) deleted")
+
+        // Privacy: an app that was denied reading sees exactly what an empty store shows.
+        let deny = PolicyFileAuthorizationProvider(policy: .init(apps: [:], default: nil))
+        let curious = app("Curious App", "com.example.curious", provider: deny)
+        try await curious.requestAuthorization(toShare: [], read: [HKQuantityType(.heartRate)])
+        let seen = try await HKSampleQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.heartRate))],
+                                                     sortDescriptors: []).result(for: curious)
+        print("An app denied read access sees \(seen.count) heart-rate samples (the watch saved \(data.watch.count { $0 is HKQuantitySample }))."
+              + " It can ask only for its sharing status: \(curious.authorizationStatus(for: HKQuantityType(.heartRate))).")
+        if keep == nil { print("\nThe demo store is deleted on exit; pass --keep DIR to keep it.") }
+    }
+
+    static func day(_ date: Date) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.dateFormat = "EEE yyyy-MM-dd"
+        return formatter.string(from: date)
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import OpenHealthKit
+
+/// A deterministic week (or more) of realistic data from a phone and a watch, for `health demo`.
+struct DemoData {
+    var phone: [HKSample] = []
+    var watch: [HKSample] = []
+    var watchWorkouts: [(workout: HKWorkout, heartRates: [HKQuantitySample])] = []
+
+    /// A small, seeded generator (SplitMix64) so every demo run prints the same numbers shape.
+    struct Random {
+        var state: UInt64
+        mutating func next() -> Double {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+        }
+        mutating func range(_ lower: Double, _ upper: Double) -> Double { lower + (upper - lower) * next() }
+    }
+
+    static func generate(days: Int, endingAt end: Date, calendar: Calendar) -> DemoData {
+        var data = DemoData()
+        var random = Random(state: 20_261_122)
+        let lastMidnight = calendar.startOfDay(for: end)
+        let steps = HKQuantityType(.stepCount)
+        let heartRate = HKQuantityType(.heartRate)
+        let bpm = HKUnit.count().unitDivided(by: .minute())
+        for dayOffset in stride(from: -days, to: 0, by: 1) {
+            guard let day = calendar.date(byAdding: .day, value: dayOffset, to: lastMidnight) else { continue }
+            func at(_ hour: Double) -> Date { day.addingTimeInterval(hour * 3600) }
+            let runs = dayOffset % 2 == 0
+            // Steps from the phone, hour by hour while awake.
+            for hour in 7..<23 {
+                var count = random.range(150, 900)
+                if runs, hour == 7 { count += 5_200 }
+                if hour == 12 || hour == 18 { count += random.range(800, 1_600) }
+                data.phone.append(HKQuantitySample(type: steps, quantity: HKQuantity(unit: .count(), doubleValue: count.rounded()),
+                                                   start: at(Double(hour)), end: at(Double(hour) + 1)))
+            }
+            // Heart rate from the watch every 5 minutes.
+            var workoutRates: [HKQuantitySample] = []
+            for slot in 0..<(24 * 12) {
+                let hour = Double(slot) / 12
+                let asleep = hour < 7 || hour >= 23
+                var rate = asleep ? random.range(50, 58) : random.range(64, 88)
+                let inRun = runs && hour >= 7 && hour < 7 + 35.0 / 60
+                if inRun { rate = random.range(138, 164) }
+                let sample = HKQuantitySample(type: heartRate, quantity: HKQuantity(unit: bpm, doubleValue: rate.rounded()),
+                                              start: at(hour), end: at(hour))
+                data.watch.append(sample)
+                if inRun { workoutRates.append(sample) }
+            }
+            data.watch.append(HKQuantitySample(type: HKQuantityType(.restingHeartRate),
+                                               quantity: HKQuantity(unit: bpm, doubleValue: random.range(54, 59).rounded()),
+                                               start: at(12), end: at(12)))
+            // Morning weight, blood pressure and fasting glucose from the phone (a connected scale and cuff).
+            let kilograms = ((72.8 - 0.05 * Double(days + dayOffset) + random.range(-0.2, 0.2)) * 10).rounded() / 10
+            data.phone.append(HKQuantitySample(type: HKQuantityType(.bodyMass),
+                                               quantity: HKQuantity(unit: .gramUnit(with: .kilo), doubleValue: kilograms),
+                                               start: at(7.1), end: at(7.1)))
+            let systolic = HKQuantitySample(type: HKQuantityType(.bloodPressureSystolic),
+                                            quantity: HKQuantity(unit: .millimeterOfMercury(), doubleValue: random.range(112, 126).rounded()),
+                                            start: at(7.2), end: at(7.2))
+            let diastolic = HKQuantitySample(type: HKQuantityType(.bloodPressureDiastolic),
+                                             quantity: HKQuantity(unit: .millimeterOfMercury(), doubleValue: random.range(72, 82).rounded()),
+                                             start: at(7.2), end: at(7.2))
+            data.phone.append(HKCorrelation(type: HKCorrelationType(.bloodPressure), start: at(7.2), end: at(7.2),
+                                            objects: [systolic, diastolic]))
+            data.phone.append(HKQuantitySample(type: HKQuantityType(.bloodGlucose),
+                                               quantity: HKQuantity(unit: HKUnit(from: "mmol<180.15588000005408>/L"),
+                                                                    doubleValue: (random.range(4.6, 5.6) * 10).rounded() / 10),
+                                               start: at(7.3), end: at(7.3), metadata: [HKMetadataKeyBloodGlucoseMealTime: 1]))
+            // Sleep from the watch: in bed 23:00 until 07:00 the next morning, in stages.
+            data.watch.append(HKCategorySample(type: HKCategoryType(.sleepAnalysis), value: HKCategoryValueSleepAnalysis.inBed.rawValue,
+                                               start: at(23), end: at(31)))
+            var cursor = at(23).addingTimeInterval(random.range(8, 20) * 60)
+            let stages: [HKCategoryValueSleepAnalysis] = [.asleepCore, .asleepDeep, .asleepCore, .asleepREM]
+            var stageIndex = 0
+            while cursor < at(30.8) {
+                let stage = stages[stageIndex % stages.count]
+                let length = (stage == .asleepDeep ? random.range(20, 45) : random.range(25, 55)) * 60
+                let stageEnd = min(cursor.addingTimeInterval(length), at(30.8))
+                data.watch.append(HKCategorySample(type: HKCategoryType(.sleepAnalysis), value: stage.rawValue, start: cursor, end: stageEnd))
+                cursor = stageEnd
+                stageIndex += 1
+            }
+            if runs {
+                let workout = HKWorkout(activityType: .running, start: at(7), end: at(7 + 35.0 / 60), workoutEvents: nil,
+                                        totalEnergyBurned: HKQuantity(unit: .kilocalorie(), doubleValue: random.range(360, 430).rounded()),
+                                        totalDistance: HKQuantity(unit: .meter(), doubleValue: random.range(5_600, 6_400).rounded()),
+                                        metadata: [HKMetadataKeyIndoorWorkout: false])
+                data.watchWorkouts.append((workout, workoutRates))
+            }
+        }
+        return data
+    }
+}

@@ -1,0 +1,124 @@
+import ArgumentParser
+import Foundation
+import OpenHealthKit
+
+/// Options every `health store` command shares: which store, and which key opens it.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("The database file.", discussion:
+        "Default: $OPENHEALTHKIT_STORE, else ~/.local/share/openhealthkit/health.sqlite.", valueName: "path"))
+    var store: String?
+
+    @Option(name: .long, help: ArgumentHelp("A file holding the 256-bit store key (default: health.key beside the database).",
+                                            valueName: "path"))
+    var keyFile: String?
+
+    @Option(name: .long, help: ArgumentHelp("Read the passphrase from this environment variable instead of a key file.",
+                                            valueName: "name"))
+    var passphraseEnv: String?
+
+    /// Opens the store as its owner and reports a wrong key or a bad file at once.
+    func openStore() throws -> HKHealthStore {
+        var configuration = HKHealthStore.Configuration(role: .owner)
+        configuration.source = HKSource(name: "health CLI", bundleIdentifier: "org.openhealthkit.health-cli")
+        if let store { configuration.location = .file(URL(fileURLWithPath: store)) }
+        if let passphraseEnv {
+            guard let passphrase = ProcessInfo.processInfo.environment[passphraseEnv], !passphrase.isEmpty else {
+                throw ValidationError("the environment variable \(passphraseEnv) is not set")
+            }
+            configuration.key = .passphrase(passphrase)
+        } else if let keyFile {
+            configuration.key = .keyFile(URL(fileURLWithPath: keyFile))
+        }
+        let healthStore = HKHealthStore(configuration: configuration)
+        try healthStore.open()
+        return healthStore
+    }
+}
+
+/// Parses the type names people type.
+func parseSampleType(_ name: String) throws -> HKSampleType {
+    guard let type = HKObjectType.sampleType(named: name) else {
+        throw ValidationError("unknown type '\(name)': use a HealthKit name such as stepCount, heartRate, bodyMass, sleepAnalysis or workout")
+    }
+    return type
+}
+
+/// Parses a unit string, with a clear message.
+func parseUnit(_ text: String) throws -> HKUnit {
+    do {
+        return try HKUnit.parse(text)
+    } catch {
+        throw ValidationError("invalid unit '\(text)': \(error)")
+    }
+}
+
+/// Parses ISO 8601 dates and date-times: `2026-11-20`, `2026-11-20T08:30`, `2026-11-20T08:30:00Z`,
+/// `2026-11-20T08:30:00+01:00`; dates and zone-less times are local. `now` and `today` too.
+func parseDate(_ text: String) throws -> Date {
+    let trimmed = text.trimmingCharacters(in: .whitespaces)
+    if trimmed == "now" { return Date() }
+    if trimmed == "today" { return Calendar.current.startOfDay(for: Date()) }
+    let withZone = ISO8601DateFormatter()
+    withZone.formatOptions = [.withInternetDateTime]
+    if let date = withZone.date(from: trimmed) { return date }
+    withZone.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+    if let date = withZone.date(from: trimmed) { return date }
+    let local = DateFormatter()
+    local.locale = Locale(identifier: "en_US_POSIX")
+    local.timeZone = .current
+    for format in ["yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm", "yyyy-MM-dd"] {
+        local.dateFormat = format
+        if let date = local.date(from: trimmed) { return date }
+    }
+    throw ValidationError("invalid date '\(text)': use ISO 8601, e.g. 2026-11-20 or 2026-11-20T08:30:00Z")
+}
+
+/// Formats a date for tables: local time, minutes.
+func formatDate(_ date: Date) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = .current
+    formatter.dateFormat = "yyyy-MM-dd HH:mm"
+    return formatter.string(from: date)
+}
+
+/// Formats a date for JSON: ISO 8601 with zone.
+func isoDate(_ date: Date) -> String {
+    let formatter = ISO8601DateFormatter()
+    formatter.formatOptions = [.withInternetDateTime]
+    return formatter.string(from: date)
+}
+
+/// Formats a number without noise: 72, 5.55, 0.2.
+func formatNumber(_ value: Double) -> String {
+    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+    return String(format: "%.4g", value)
+}
+
+/// Writes to standard error.
+func printError(_ text: String) {
+    FileHandle.standardError.write(Data((text + "\n").utf8))
+}
+
+/// Shows progress on standard error when it is a terminal.
+struct Progress {
+    let label: String
+    let total: Int?
+    private let enabled = isatty(STDERR_FILENO) != 0
+
+    init(_ label: String, total: Int?) {
+        self.label = label
+        self.total = total
+    }
+
+    func update(_ done: Int) {
+        guard enabled else { return }
+        let text = total.map { "\r\(label) \(done)/\($0)" } ?? "\r\(label) \(done)"
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    func finish() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\n".utf8))
+    }
+}
