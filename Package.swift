@@ -37,7 +37,11 @@ let package = Package(
         ),
         .testTarget(
             name: "OpenHealthKitTests",
-            dependencies: ["OpenHealthKit"],
+            dependencies: [
+                "OpenHealthKit",
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

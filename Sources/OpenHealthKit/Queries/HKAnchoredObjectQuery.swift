@@ -58,15 +58,17 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
             } ?? false
         }
         guard relevant else { return }
-        deliver(store, to: updateHandler)
+        deliver(store, to: updateHandler, skipEmpty: true)
     }
 
-    private func deliver(_ store: HKHealthStore, to handler: Handler?) {
+    /// Reads from the current anchor and hands the result over. Updates that found nothing new
+    /// (a save and a delete coalesced into an earlier delivery) are not delivered.
+    private func deliver(_ store: HKHealthStore, to handler: Handler?, skipEmpty: Bool = false) {
         do {
             let result = try AnchoredRead.run(store: store, descriptors: queryDescriptors,
                                               anchor: anchor.withLock { $0 }, limit: limit)
             anchor.withLock { $0 = result.anchor }
-            guard !lifecycle.isStopped else { return }
+            guard !lifecycle.isStopped, !(skipEmpty && result.samples.isEmpty && result.deleted.isEmpty) else { return }
             handler?(self, result.samples, result.deleted, result.anchor, nil)
         } catch {
             guard !lifecycle.isStopped else { return }

@@ -50,8 +50,13 @@ struct DecodedSampleRow {
         switch kind {
         case .quantity:
             let type = HKQuantityType(HKQuantityTypeIdentifier(rawValue: self.type))
-            let quantity = HKQuantity(unit: type.canonicalUnit, doubleValue: payload.doubleValue)
-            let count = try payload.extra.map { try JSONDecoder().decode(QuantityExtra.self, from: $0).count } ?? 1
+            let details = try payload.extra.map(QuantityExtra.init(decoding:)) ?? QuantityExtra()
+            var quantity = HKQuantity(unit: type.canonicalUnit, doubleValue: payload.doubleValue)
+            if let value = details.originalValue, let unitString = details.originalUnit, let unit = try? HKUnit.parse(unitString),
+               unit.isCompatible(with: type.canonicalUnit) {
+                quantity = HKQuantity(unit: unit, doubleValue: value)
+            }
+            let count = details.count ?? 1
             if type.aggregationStyle == .cumulative {
                 return HKCumulativeQuantitySample(type: type, quantity: quantity, count: count, start: start, end: end, uuid: uuid,
                                                   sourceRevision: revision, device: device, metadata: metadata)

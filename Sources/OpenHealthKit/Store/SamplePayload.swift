@@ -105,7 +105,57 @@ struct WorkoutExtra: Codable {
     }
 }
 
-/// Quantity-sample details kept in the extra section when the count is not 1.
-struct QuantityExtra: Codable {
-    var count: Int
+/// Quantity-sample details kept in the extra section: the number of quantities when it is not 1,
+/// and the value and unit the sample was created with when that unit is not the type's
+/// canonical one, so a heart rate saved as 62 count/min reads back as exactly 62 count/min.
+///
+/// Layout: flags byte (1 = count, 2 = original), then an `Int64` count, then a `Double` value,
+/// a 2-byte length and the unit string's UTF-8 bytes. Hand-written because it sits on the
+/// save path of every quantity sample and JSON would cost more than the sealing.
+struct QuantityExtra: Equatable {
+    var count: Int?
+    var originalValue: Double?
+    var originalUnit: String?
+
+    var isEmpty: Bool { count == nil && originalUnit == nil }
+
+    func encoded() -> Data {
+        var data = Data()
+        let hasOriginal = originalValue != nil && originalUnit != nil
+        data.append((count != nil ? 1 : 0) | (hasOriginal ? 2 : 0))
+        if let count { withUnsafeBytes(of: Int64(count).littleEndian) { data.append(contentsOf: $0) } }
+        if hasOriginal, let value = originalValue, let unit = originalUnit {
+            withUnsafeBytes(of: value.bitPattern.littleEndian) { data.append(contentsOf: $0) }
+            let bytes = Array(unit.utf8.prefix(Int(UInt16.max)))
+            withUnsafeBytes(of: UInt16(bytes.count).littleEndian) { data.append(contentsOf: $0) }
+            data.append(contentsOf: bytes)
+        }
+        return data
+    }
+
+    init(count: Int? = nil, originalValue: Double? = nil, originalUnit: String? = nil) {
+        self.count = count
+        self.originalValue = originalValue
+        self.originalUnit = originalUnit
+    }
+
+    init(decoding data: Data) throws {
+        let bytes = [UInt8](data)
+        guard let flags = bytes.first else { throw HealthStoreError(.corruptDatabase, "sealed quantity details are empty") }
+        var offset = 1
+        func integer(_ width: Int) throws -> UInt64 {
+            guard bytes.count - offset >= width else { throw HealthStoreError(.corruptDatabase, "sealed quantity details are truncated") }
+            var value: UInt64 = 0
+            for index in 0..<width { value |= UInt64(bytes[offset + index]) << (8 * UInt64(index)) }
+            offset += width
+            return value
+        }
+        if flags & 1 != 0 { count = Int(Int64(bitPattern: try integer(8))) }
+        if flags & 2 != 0 {
+            originalValue = Double(bitPattern: try integer(8))
+            let length = Int(try integer(2))
+            guard bytes.count - offset >= length else { throw HealthStoreError(.corruptDatabase, "sealed quantity details are truncated") }
+            originalUnit = String(decoding: bytes[offset..<(offset + length)], as: UTF8.self)
+        }
+    }
 }

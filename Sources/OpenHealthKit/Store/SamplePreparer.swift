@@ -35,7 +35,13 @@ struct SamplePreparer {
             }
             let value = quantitySample.quantity.doubleValue(for: type.canonicalUnit)
             guard value.isFinite else { throw HKError(.errorInvalidArgument, "\(type.identifier): the quantity is not finite") }
-            let extra = quantitySample.count == 1 ? nil : try JSONEncoder().encode(QuantityExtra(count: quantitySample.count))
+            var details = QuantityExtra(count: quantitySample.count == 1 ? nil : quantitySample.count)
+            let unit = quantitySample.quantity.storedUnit
+            if !unit.isSameUnit(as: type.canonicalUnit) {
+                details.originalValue = quantitySample.quantity.storedValue
+                details.originalUnit = unit.unitString
+            }
+            let extra = details.isEmpty ? nil : details.encoded()
             kind = .quantity
             payload = SamplePayload(double: value, metadata: metadata, device: device, extra: extra)
         case let categorySample as HKCategorySample:

@@ -21,7 +21,7 @@ extension HKUnit {
     /// - Throws: ``HKUnitError/Kind/incompatibleUnits`` if the dimensions differ;
     ///   ``HKUnitError/Kind/conversionOutOfRange`` if the factor is not a finite non-zero `Double`.
     static func converter(from source: HKUnit, to target: HKUnit) throws(HKUnitError) -> UnitConverter {
-        if source === target || source == target {
+        if source.isSameUnit(as: target) {
             return .identity
         }
         guard source.dimension == target.dimension else {

@@ -8,6 +8,7 @@ public let HKUnitMolarMassBloodGlucose: Double = 180.15588000005408
 // declares `Self`, which is the same type for this final class).
 extension HKUnit {
     // MARK: - Mass
+
     /// The gram with a metric prefix, e.g. `k` for ``HKMetricPrefix/kilo``.
     ///
     /// - Parameter prefix: The metric prefix.
@@ -75,6 +76,7 @@ extension HKUnit {
     }
 
     // MARK: - Length
+
     /// The meter with a metric prefix, e.g. `k` for ``HKMetricPrefix/kilo``.
     ///
     /// - Parameter prefix: The metric prefix.
@@ -119,6 +121,7 @@ extension HKUnit {
     }
 
     // MARK: - Volume
+
     /// The liter with a metric prefix, e.g. `k` for ``HKMetricPrefix/kilo``.
     ///
     /// - Parameter prefix: The metric prefix.
@@ -177,6 +180,7 @@ extension HKUnit {
     }
 
     // MARK: - Pressure
+
     /// The pascal with a metric prefix, e.g. `k` for ``HKMetricPrefix/kilo``.
     ///
     /// - Parameter prefix: The metric prefix.
@@ -230,6 +234,7 @@ extension HKUnit {
     }
 
     // MARK: - Time
+
     /// The second with a metric prefix, e.g. `k` for ``HKMetricPrefix/kilo``.
     ///
     /// - Parameter prefix: The metric prefix.
@@ -267,6 +272,7 @@ extension HKUnit {
     }
 
     // MARK: - Energy
+
     /// The joule with a metric prefix, e.g. `k` for ``HKMetricPrefix/kilo``.
     ///
     /// - Parameter prefix: The metric prefix.
@@ -312,6 +318,7 @@ extension HKUnit {
     }
 
     // MARK: - Temperature
+
     /// The degree Celsius, `degC` (K − 273.15; affine when alone).
     ///
     /// - Returns: The unit.
@@ -334,6 +341,7 @@ extension HKUnit {
     }
 
     // MARK: - Electrical conductance, potential and power
+
     /// The siemens with a metric prefix, e.g. `k` for ``HKMetricPrefix/kilo``.
     ///
     /// - Parameter prefix: The metric prefix.
@@ -380,6 +388,7 @@ extension HKUnit {
     }
 
     // MARK: - Pharmacology
+
     /// The international unit, `IU`. It has no conversion to mass.
     ///
     /// - Returns: The unit.
@@ -388,6 +397,7 @@ extension HKUnit {
     }
 
     // MARK: - Scalars
+
     /// The count, `count`: a pure number.
     ///
     /// - Returns: The unit.
@@ -406,6 +416,7 @@ extension HKUnit {
     }
 
     // MARK: - Hearing sensitivity
+
     /// The decibel hearing level, `dBHL`.
     ///
     /// - Returns: The unit.
@@ -414,6 +425,7 @@ extension HKUnit {
     }
 
     // MARK: - Frequency
+
     /// The hertz with a metric prefix, e.g. `k` for ``HKMetricPrefix/kilo``.
     ///
     /// - Parameter prefix: The metric prefix.
@@ -430,6 +442,7 @@ extension HKUnit {
     }
 
     // MARK: - Optics and angles
+
     /// The diopter, `D`, for lens power.
     ///
     /// - Returns: The unit.
@@ -467,6 +480,7 @@ extension HKUnit {
     }
 
     // MARK: - Illuminance
+
     /// The lux with a metric prefix, e.g. `k` for ``HKMetricPrefix/kilo``.
     ///
     /// - Parameter prefix: The metric prefix.
@@ -483,6 +497,7 @@ extension HKUnit {
     }
 
     // MARK: - Effort
+
     /// Apple's workout effort score, `appleEffortScore`.
     ///
     /// - Returns: The unit.

@@ -204,10 +204,12 @@ public final class HKUnit: NSObject, NSCopying, NSSecureCoding, @unchecked Senda
     /// - Returns: `true` if `object` is an ``HKUnit`` equal to this one.
     public override func isEqual(_ object: Any?) -> Bool {
         guard let other = object as? HKUnit else { return false }
-        if other === self {
-            return true
-        }
-        return cachedHash == other.cachedHash && factorization.isEquivalent(to: other.factorization)
+        return isSameUnit(as: other)
+    }
+
+    /// ``isEqual(_:)`` without the dynamic cast, for hot paths.
+    func isSameUnit(as other: HKUnit) -> Bool {
+        other === self || (cachedHash == other.cachedHash && factorization.isEquivalent(to: other.factorization))
     }
 
     /// A hash consistent with ``isEqual(_:)``.

@@ -25,23 +25,33 @@ struct UnitDimension: Hashable, Sendable {
         case soundPressureLevel
     }
 
-    /// Exponent per axis, indexed by `Axis.rawValue`; unused lanes stay zero.
-    private(set) var exponents: SIMD16<Int64>
+    // One stored exponent per axis. Plain stored properties (not a SIMD vector or an
+    // array) keep `==`, which every conversion performs, to a few integer compares.
+    private var mass: Int = 0
+    private var length: Int = 0
+    private var time: Int = 0
+    private var temperature: Int = 0
+    private var current: Int = 0
+    private var amountOfSubstance: Int = 0
+    private var luminousIntensity: Int = 0
+    private var angle: Int = 0
+    private var internationalUnit: Int = 0
+    private var opticalPower: Int = 0
+    private var prismaticPower: Int = 0
+    private var hearingLevel: Int = 0
+    private var effortScore: Int = 0
+    private var soundPressureLevel: Int = 0
 
     /// The dimension of pure numbers (`count`, `%`, `()`).
-    static let dimensionless = UnitDimension(exponents: .zero)
+    static let dimensionless = UnitDimension()
 
-    private init(exponents: SIMD16<Int64>) {
-        self.exponents = exponents
-    }
+    private init() {}
 
     /// Creates a dimension from axis/exponent pairs, e.g. `[.mass: 1, .length: -1, .time: -2]` for pressure.
     init(_ components: KeyValuePairs<Axis, Int>) {
-        var exponents = SIMD16<Int64>.zero
         for (axis, exponent) in components {
-            exponents[axis.rawValue] &+= Int64(exponent)
+            self[axis] += exponent
         }
-        self.exponents = exponents
     }
 
     /// `self + other × power`, the dimension of `self · other^power`.
@@ -49,11 +59,50 @@ struct UnitDimension: Hashable, Sendable {
     /// Exponents are bounded by ``HKUnitError/maximumExponentMagnitude`` before they get
     /// here, so wrapping arithmetic never actually wraps.
     func adding(_ other: UnitDimension, raisedTo power: Int) -> UnitDimension {
-        UnitDimension(exponents: exponents &+ other.exponents &* SIMD16(repeating: Int64(power)))
+        var result = self
+        for axis in Axis.allCases {
+            result[axis] = self[axis] &+ other[axis] &* power
+        }
+        return result
     }
 
     /// The exponent of one axis.
-    subscript(axis: Axis) -> Int64 {
-        exponents[axis.rawValue]
+    subscript(axis: Axis) -> Int {
+        get {
+            switch axis {
+            case .mass: mass
+            case .length: length
+            case .time: time
+            case .temperature: temperature
+            case .current: current
+            case .amountOfSubstance: amountOfSubstance
+            case .luminousIntensity: luminousIntensity
+            case .angle: angle
+            case .internationalUnit: internationalUnit
+            case .opticalPower: opticalPower
+            case .prismaticPower: prismaticPower
+            case .hearingLevel: hearingLevel
+            case .effortScore: effortScore
+            case .soundPressureLevel: soundPressureLevel
+            }
+        }
+        set {
+            switch axis {
+            case .mass: mass = newValue
+            case .length: length = newValue
+            case .time: time = newValue
+            case .temperature: temperature = newValue
+            case .current: current = newValue
+            case .amountOfSubstance: amountOfSubstance = newValue
+            case .luminousIntensity: luminousIntensity = newValue
+            case .angle: angle = newValue
+            case .internationalUnit: internationalUnit = newValue
+            case .opticalPower: opticalPower = newValue
+            case .prismaticPower: prismaticPower = newValue
+            case .hearingLevel: hearingLevel = newValue
+            case .effortScore: effortScore = newValue
+            case .soundPressureLevel: soundPressureLevel = newValue
+            }
+        }
     }
 }

@@ -7,13 +7,13 @@ struct HKQuantityTests {
     @Test func storesAndConvertsItsValue() throws {
         let heartRate = HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: 72)
         #expect(heartRate.doubleValue(for: HKUnit(from: "count/min")) == 72)
-        #expect(isClose(heartRate.doubleValue(for: HKUnit(from: "count/s")), 1.2))
-        #expect(isClose(try heartRate.value(in: .hertz()), 1.2))
+        #expect(UnitTestSupport.isClose(heartRate.doubleValue(for: HKUnit(from: "count/s")), 1.2))
+        #expect(UnitTestSupport.isClose(try heartRate.value(in: .hertz()), 1.2))
         let glucose = HKQuantity(unit: HKUnit(from: "mg/dL"), doubleValue: 100)
-        #expect(isClose(glucose.doubleValue(for: HKUnit(from: "mmol<180.1558800000541>/L")), 1000 / HKUnitMolarMassBloodGlucose))
+        #expect(UnitTestSupport.isClose(glucose.doubleValue(for: HKUnit(from: "mmol<180.1558800000541>/L")), 1000 / HKUnitMolarMassBloodGlucose))
         let temperature = HKQuantity(unit: .degreeCelsius(), doubleValue: 37)
-        #expect(isClose(temperature.doubleValue(for: .degreeFahrenheit()), 98.6))
-        #expect(isClose(temperature.doubleValue(for: .kelvin()), 310.15))
+        #expect(UnitTestSupport.isClose(temperature.doubleValue(for: .degreeFahrenheit()), 98.6))
+        #expect(UnitTestSupport.isClose(temperature.doubleValue(for: .kelvin()), 310.15))
     }
 
     @Test func sameUnitReturnsTheStoredValueExactly() throws {

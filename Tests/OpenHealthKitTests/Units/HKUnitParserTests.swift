@@ -53,7 +53,7 @@ struct HKUnitParserTests {
         #expect(try HKUnit.parse("kPa") == .pascalUnit(with: .kilo))
         #expect(try HKUnit.parse("hPa") == .pascalUnit(with: .hecto))
         #expect(try HKUnit.parse("kJ") == .jouleUnit(with: .kilo))
-        #expect(isClose(try HKUnit.convert(1, from: HKUnit.parse("mK"), to: .kelvin()), 1e-3))
+        #expect(UnitTestSupport.isClose(try HKUnit.convert(1, from: HKUnit.parse("mK"), to: .kelvin()), 1e-3))
         #expect(try HKUnit.parse("GHz") == .hertzUnit(with: .giga))
         #expect(try HKUnit.parse("TW") == .wattUnit(with: .tera))
         #expect(try HKUnit.parse("nV") == .voltUnit(with: .nano))
@@ -67,7 +67,7 @@ struct HKUnitParserTests {
         let small = try HKUnit.parse("cal")
         let large = try HKUnit.parse("Cal")
         #expect(small != large)
-        #expect(isClose(try HKUnit.convert(1, from: large, to: small), 1000))
+        #expect(UnitTestSupport.isClose(try HKUnit.convert(1, from: large, to: small), 1000))
     }
 
     // MARK: - Structure
@@ -125,15 +125,15 @@ struct HKUnitParserTests {
     // MARK: - Errors, one kind at a time
 
     @Test func emptyStrings() {
-        #expect(parseError("")?.kind == .emptyString)
-        #expect(parseError("   ")?.kind == .emptyString)
-        #expect(parseError("\t")?.kind == .emptyString)
+        #expect(UnitTestSupport.parseError("")?.kind == .emptyString)
+        #expect(UnitTestSupport.parseError("   ")?.kind == .emptyString)
+        #expect(UnitTestSupport.parseError("\t")?.kind == .emptyString)
     }
 
     @Test func tooLongInput() {
-        let error = parseError(String(repeating: "m*", count: 600) + "m")
+        let error = UnitTestSupport.parseError(String(repeating: "m*", count: 600) + "m")
         #expect(error?.kind == .inputTooLong)
-        #expect(parseError(String(repeating: " ", count: 2000) + "m")?.kind == .inputTooLong)
+        #expect(UnitTestSupport.parseError(String(repeating: " ", count: 2000) + "m")?.kind == .inputTooLong)
     }
 
     @Test func unexpectedCharacters() {
@@ -142,7 +142,7 @@ struct HKUnitParserTests {
             ("kg-m", 2), ("m,s", 1), ("‰", 0), ("(m s)", 3),
         ]
         for (input, position) in cases {
-            let error = parseError(input)
+            let error = UnitTestSupport.parseError(input)
             #expect(error?.kind == .unexpectedCharacter, "\(input): \(String(describing: error))")
             #expect(error?.position == position, "\(input): \(String(describing: error))")
         }
@@ -151,7 +151,7 @@ struct HKUnitParserTests {
     @Test func expectedUnit() {
         let cases: [(String, Int)] = [("m*", 2), ("/s", 0), ("kg**m", 3), ("m/", 2), ("*", 0), ("^2", 0), ("m·", 2), ("(/s)", 1)]
         for (input, position) in cases {
-            let error = parseError(input)
+            let error = UnitTestSupport.parseError(input)
             #expect(error?.kind == .expectedUnit, "\(input): \(String(describing: error))")
             #expect(error?.position == position, "\(input)")
         }
@@ -159,20 +159,20 @@ struct HKUnitParserTests {
 
     @Test func unknownUnits() {
         for input in ["furlong", "xyz", "Kcal", "counts", "h", "µ", "G", "MG/DL", "Degc", "kg/furlong", "mol_"] {
-            #expect(parseError(input)?.kind == .unknownUnit, "\(input)")
+            #expect(UnitTestSupport.parseError(input)?.kind == .unknownUnit, "\(input)")
         }
-        #expect(parseError("kg/furlong")?.position == 3)
+        #expect(UnitTestSupport.parseError("kg/furlong")?.position == 3)
     }
 
     @Test func prefixesOnUnitsThatTakeNone() {
         for input in ["kmin", "klb", "mcal", "kcount", "mdegC", "kCal", "cin", "MdBASPL", "mcd"] {
-            #expect(parseError(input)?.kind == .prefixNotAllowed, "\(input)")
+            #expect(UnitTestSupport.parseError(input)?.kind == .prefixNotAllowed, "\(input)")
         }
     }
 
     @Test func missingMolarMass() {
         for input in ["mmol/L", "mol", "mol/L", "kmol"] {
-            #expect(parseError(input)?.kind == .missingMolarMass, "\(input)")
+            #expect(UnitTestSupport.parseError(input)?.kind == .missingMolarMass, "\(input)")
         }
     }
 
@@ -182,35 +182,35 @@ struct HKUnitParserTests {
             "mmol<1.2.3>/L", "m<",
         ]
         for input in inputs {
-            #expect(parseError(input)?.kind == .invalidMolarMass, "\(input)")
+            #expect(UnitTestSupport.parseError(input)?.kind == .invalidMolarMass, "\(input)")
         }
-        #expect(parseError("mol<abc>")?.position == 4)
-        #expect(parseError("mol<180")?.position == 3)
+        #expect(UnitTestSupport.parseError("mol<abc>")?.position == 4)
+        #expect(UnitTestSupport.parseError("mol<180")?.position == 3)
     }
 
     @Test func molarMassOnOtherUnits() {
         for input in ["g<180>", "mg<180>/dL", "count<2>"] {
-            #expect(parseError(input)?.kind == .unexpectedMolarMass, "\(input)")
+            #expect(UnitTestSupport.parseError(input)?.kind == .unexpectedMolarMass, "\(input)")
         }
     }
 
     @Test func missingExponents() {
         for input in ["m^", "m^-", "m^+", "m^x", "m^ 2", "(m)^", "m^/s"] {
-            #expect(parseError(input)?.kind == .missingExponent, "\(input)")
+            #expect(UnitTestSupport.parseError(input)?.kind == .missingExponent, "\(input)")
         }
-        #expect(parseError("kg^")?.position == 3)
+        #expect(UnitTestSupport.parseError("kg^")?.position == 3)
     }
 
     @Test func exponentsOutOfRange() {
         for input in ["m^99999999999999999999", "m^1000001", "m^-1000001", "(m^1000000)^2", "m^1000000*m", "(m^999999)^-999999"] {
-            #expect(parseError(input)?.kind == .exponentOutOfRange, "\(input)")
+            #expect(UnitTestSupport.parseError(input)?.kind == .exponentOutOfRange, "\(input)")
         }
     }
 
     @Test func unbalancedParentheses() {
         let cases: [(String, Int?)] = [("(m", 0), ("m)", 1), ("((m)", 0), ("(m/s", 0), ("ml/(kg*min", 3), (")", nil)]
         for (input, position) in cases {
-            let error = parseError(input)
+            let error = UnitTestSupport.parseError(input)
             if input == ")" {
                 #expect(error?.kind == .expectedUnit)
                 continue
@@ -222,20 +222,20 @@ struct HKUnitParserTests {
 
     @Test func deepNesting() {
         let deep = String(repeating: "(", count: 40) + "m" + String(repeating: ")", count: 40)
-        #expect(parseError(deep)?.kind == .nestingTooDeep)
+        #expect(UnitTestSupport.parseError(deep)?.kind == .nestingTooDeep)
         let allowed = String(repeating: "(", count: 30) + "m" + String(repeating: ")", count: 30)
-        #expect(parseError(allowed) == nil)
-        #expect(parseError(String(repeating: "(", count: 5000))?.kind == .inputTooLong)
-        #expect(parseError(String(repeating: "(", count: 1000))?.kind == .nestingTooDeep)
+        #expect(UnitTestSupport.parseError(allowed) == nil)
+        #expect(UnitTestSupport.parseError(String(repeating: "(", count: 5000))?.kind == .inputTooLong)
+        #expect(UnitTestSupport.parseError(String(repeating: "(", count: 1000))?.kind == .nestingTooDeep)
     }
 
     @Test func errorsDescribeThemselves() {
-        let error = parseError("mol<abc>/L")
+        let error = UnitTestSupport.parseError("mol<abc>/L")
         #expect(error?.description.contains("invalidMolarMass") == true)
         #expect(error?.description.contains("mol<abc>/L") == true)
         #expect(error?.unitString == "mol<abc>/L")
         #expect(error?.targetUnitString == nil)
-        let long = parseError(String(repeating: "x", count: 200))
+        let long = UnitTestSupport.parseError(String(repeating: "x", count: 200))
         #expect(long?.kind == .unknownUnit)
         #expect((long?.description.count ?? 0) < 200)
     }

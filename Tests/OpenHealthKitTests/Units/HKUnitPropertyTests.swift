@@ -15,7 +15,7 @@ struct HKUnitPropertyTests {
     private static let prefixableRoots = UnitRoot.allCases.filter { $0.definition.acceptsPrefix }
     private static let molarMasses: [Double] = [HKUnitMolarMassBloodGlucose, 180.1558800000541, 58.44, 1, 0.5, 1e-5, 342.2965, 6.02e23]
 
-    private static func randomAtom(_ rng: inout SplitMix64) -> Expression {
+    private static func randomAtom(_ rng: inout UnitTestSupport.SplitMix64) -> Expression {
         let root = UnitRoot.allCases.randomElement(using: &rng) ?? .gram
         let definition = root.definition
         var prefix = HKMetricPrefix.none
@@ -41,11 +41,11 @@ struct HKUnitPropertyTests {
         return Expression(text: prefixText + symbol, unit: HKUnit(atom: UnitAtom(root: root, prefix: prefix)))
     }
 
-    private static func space(_ rng: inout SplitMix64) -> String {
+    private static func space(_ rng: inout UnitTestSupport.SplitMix64) -> String {
         Int.random(in: 0..<6, using: &rng) == 0 ? " " : ""
     }
 
-    private static func randomPrimary(_ rng: inout SplitMix64, depth: Int) -> Expression {
+    private static func randomPrimary(_ rng: inout UnitTestSupport.SplitMix64, depth: Int) -> Expression {
         switch Int.random(in: 0..<12, using: &rng) {
         case 0 where depth < 3:
             let inner = randomQuotient(&rng, depth: depth + 1)
@@ -57,7 +57,7 @@ struct HKUnitPropertyTests {
         }
     }
 
-    private static func randomPower(_ rng: inout SplitMix64, depth: Int) -> Expression {
+    private static func randomPower(_ rng: inout UnitTestSupport.SplitMix64, depth: Int) -> Expression {
         var primary = randomPrimary(&rng, depth: depth)
         if Int.random(in: 0..<3, using: &rng) == 0 {
             let power = Int.random(in: -4...4, using: &rng)
@@ -68,7 +68,7 @@ struct HKUnitPropertyTests {
         return primary
     }
 
-    private static func randomProduct(_ rng: inout SplitMix64, depth: Int) -> Expression {
+    private static func randomProduct(_ rng: inout UnitTestSupport.SplitMix64, depth: Int) -> Expression {
         var product = randomPower(&rng, depth: depth)
         for _ in 0..<Int.random(in: 0...2, using: &rng) {
             let factor = randomPower(&rng, depth: depth)
@@ -79,7 +79,7 @@ struct HKUnitPropertyTests {
         return product
     }
 
-    private static func randomQuotient(_ rng: inout SplitMix64, depth: Int) -> Expression {
+    private static func randomQuotient(_ rng: inout UnitTestSupport.SplitMix64, depth: Int) -> Expression {
         var quotient = randomProduct(&rng, depth: depth)
         let divisions = Int.random(in: 0..<10, using: &rng) < 6 ? 1 : Int.random(in: 0...2, using: &rng)
         for _ in 0..<divisions {
@@ -92,7 +92,7 @@ struct HKUnitPropertyTests {
 
     @Test(arguments: [UInt64(1), 42, 0xDEAD_BEEF, 2026])
     func generatedExpressionsParseToTheirUnitAndRoundTrip(seed: UInt64) throws {
-        var rng = SplitMix64(seed: seed)
+        var rng = UnitTestSupport.SplitMix64(seed: seed)
         for _ in 0..<500 {
             let expression = Self.randomQuotient(&rng, depth: 0)
             let parsed = try HKUnit.parse(expression.text)
@@ -117,7 +117,7 @@ struct HKUnitPropertyTests {
         return groups.values.sorted { $0[0].rawValue < $1[0].rawValue }
     }()
 
-    private static func randomAtom(from roots: [UnitRoot], _ rng: inout SplitMix64) -> UnitAtom {
+    private static func randomAtom(from roots: [UnitRoot], _ rng: inout UnitTestSupport.SplitMix64) -> UnitAtom {
         let root = roots.randomElement(using: &rng) ?? roots[0]
         let definition = root.definition
         let prefix = definition.acceptsPrefix ? (HKMetricPrefix.allPrefixes.randomElement(using: &rng) ?? .none) : .none
@@ -127,7 +127,7 @@ struct HKUnitPropertyTests {
 
     @Test(arguments: [UInt64(7), 99, 31337])
     func conversionsBetweenCompatibleUnitsRoundTripAndMatchTheirFactors(seed: UInt64) throws {
-        var rng = SplitMix64(seed: seed)
+        var rng = UnitTestSupport.SplitMix64(seed: seed)
         for _ in 0..<500 {
             var first = HKUnit(factorization: .empty)
             var second = HKUnit(factorization: .empty)
@@ -151,19 +151,19 @@ struct HKUnitPropertyTests {
             guard source.mapping.linearScale != nil, target.mapping.linearScale != nil else {
                 // Affine round trips lose digits to cancellation (258 nK -> -273.1499997 degC),
                 // so only check them through the SI base value.
-                #expect(isClose(target.baseValue(of: there), source.baseValue(of: value), relative: 1e-9))
+                #expect(UnitTestSupport.isClose(target.baseValue(of: there), source.baseValue(of: value), relative: 1e-9))
                 continue
             }
-            #expect(isClose(back, value, relative: 1e-9), "\(source.unitString) <-> \(target.unitString)")
+            #expect(UnitTestSupport.isClose(back, value, relative: 1e-9), "\(source.unitString) <-> \(target.unitString)")
             if expectedFactor.isFinite, expectedFactor != 0 {
-                #expect(isClose(there, value * expectedFactor, relative: 1e-9), "\(source.unitString) -> \(target.unitString)")
+                #expect(UnitTestSupport.isClose(there, value * expectedFactor, relative: 1e-9), "\(source.unitString) -> \(target.unitString)")
             }
         }
     }
 
     @Test(arguments: [UInt64(21), 4242])
     func incompatibleRandomUnitsThrow(seed: UInt64) {
-        var rng = SplitMix64(seed: seed)
+        var rng = UnitTestSupport.SplitMix64(seed: seed)
         var thrown = 0
         for _ in 0..<400 {
             let first = Self.randomQuotient(&rng, depth: 0).unit
@@ -182,7 +182,7 @@ struct HKUnitPropertyTests {
 
     @Test(arguments: [UInt64(3), 11, 12345])
     func randomGarbageThrowsOrRoundTrips(seed: UInt64) {
-        var rng = SplitMix64(seed: seed)
+        var rng = UnitTestSupport.SplitMix64(seed: seed)
         let alphabet: [Character] = Array(
             "gmLlsKSVWHzPaJdcknpfMGTµ%<>()^*./·-+0123456789 _#@!~,;:é😀\u{0}\u{7F}\u{200B}molcountminhrdegCFIUBASPLx"
         )
@@ -209,20 +209,20 @@ struct HKUnitPropertyTests {
 
     @Test(arguments: [UInt64(5), 77])
     func stringsWithAForbiddenCharacterAlwaysThrow(seed: UInt64) {
-        var rng = SplitMix64(seed: seed)
+        var rng = UnitTestSupport.SplitMix64(seed: seed)
         let forbidden: [Character] = ["#", "@", "!", "?", "=", "\u{0}", "😀", "²", "\\", "\"", "'", "$", "&", "|", "~", ","]
         for _ in 0..<1000 {
             var scalars = Array(Self.randomQuotient(&rng, depth: 0).text)
             let position = Int.random(in: 0...scalars.count, using: &rng)
             scalars.insert(forbidden.randomElement(using: &rng) ?? "#", at: position)
             let text = String(scalars)
-            #expect(parseError(text) != nil, "\(text)")
+            #expect(UnitTestSupport.parseError(text) != nil, "\(text)")
         }
     }
 
     @Test(arguments: [UInt64(8), 1234])
     func mutatedExpressionsNeverTrap(seed: UInt64) {
-        var rng = SplitMix64(seed: seed)
+        var rng = UnitTestSupport.SplitMix64(seed: seed)
         let inserts: [Character] = Array("()^*/.·-+0123456789<>mgL %µ")
         for _ in 0..<1500 {
             var characters = Array(Self.randomQuotient(&rng, depth: 0).text)
@@ -249,7 +249,7 @@ struct HKUnitPropertyTests {
     }
 
     @Test func randomUnicodeNeverTraps() {
-        var rng = SplitMix64(seed: 0xC0FFEE)
+        var rng = UnitTestSupport.SplitMix64(seed: 0xC0FFEE)
         for _ in 0..<2000 {
             var view = String.UnicodeScalarView()
             for _ in 0..<Int.random(in: 1...16, using: &rng) {

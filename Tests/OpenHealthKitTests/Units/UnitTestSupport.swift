@@ -2,56 +2,59 @@ import Foundation
 
 @testable import OpenHealthKit
 
-/// Whether two values agree to a relative tolerance (absolute near zero).
-func isClose(_ actual: Double, _ expected: Double, relative tolerance: Double = 1e-9) -> Bool {
-    if actual == expected {
-        return true
-    }
-    let scale = max(abs(actual), abs(expected))
-    if scale < 1e-300 {
-        return true
-    }
-    return abs(actual - expected) <= tolerance * scale
-}
-
-/// The error `HKUnit.parse` throws for `string`, or `nil` if it parses.
-func parseError(_ string: String) -> HKUnitError? {
-    do {
-        _ = try HKUnit.parse(string)
-        return nil
-    } catch {
-        return error
-    }
-}
-
-/// Converts through the internal helper the store uses.
-func convert(_ value: Double, _ source: String, _ target: String) throws -> Double {
-    try HKUnit.convert(value, from: HKUnit.parse(source), to: HKUnit.parse(target))
-}
-
-/// The error a conversion throws, or `nil`.
-func conversionError(_ source: String, _ target: String) -> HKUnitError? {
-    do {
-        _ = try HKUnit.convert(1, from: HKUnit.parse(source), to: HKUnit.parse(target))
-        return nil
-    } catch {
-        return error
-    }
-}
-
-/// SplitMix64: a small, seeded, reproducible generator for the property tests.
-struct SplitMix64: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) {
-        state = seed
+/// Helpers shared by the unit-engine tests.
+enum UnitTestSupport {
+    /// Whether two values agree to a relative tolerance (absolute near zero).
+    static func isClose(_ actual: Double, _ expected: Double, relative tolerance: Double = 1e-9) -> Bool {
+        if actual == expected {
+            return true
+        }
+        let scale = max(abs(actual), abs(expected))
+        if scale < 1e-300 {
+            return true
+        }
+        return abs(actual - expected) <= tolerance * scale
     }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+    /// The error `HKUnit.parse` throws for `string`, or `nil` if it parses.
+    static func parseError(_ string: String) -> HKUnitError? {
+        do {
+            _ = try HKUnit.parse(string)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// Converts through the internal helper the store uses.
+    static func convert(_ value: Double, _ source: String, _ target: String) throws -> Double {
+        try HKUnit.convert(value, from: HKUnit.parse(source), to: HKUnit.parse(target))
+    }
+
+    /// The error a conversion throws, or `nil`.
+    static func conversionError(_ source: String, _ target: String) -> HKUnitError? {
+        do {
+            _ = try HKUnit.convert(1, from: HKUnit.parse(source), to: HKUnit.parse(target))
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    /// SplitMix64: a small, seeded, reproducible generator for the property tests.
+    struct SplitMix64: RandomNumberGenerator {
+        private var state: UInt64
+
+        init(seed: UInt64) {
+            state = seed
+        }
+
+        mutating func next() -> UInt64 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return z ^ (z >> 31)
+        }
     }
 }

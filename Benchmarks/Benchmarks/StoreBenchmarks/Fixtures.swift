@@ -1,0 +1,276 @@
+import Foundation
+import GRDB
+import OpenHealthKit
+
+/// One quantity sample as plain values: what both the store and the ceilings are given.
+/// Times are seconds since the reference date (what the store keeps in `start` / `end`).
+struct SampleRow: Sendable {
+    var uuid: UUID
+    var start: Double
+    var end: Double
+    /// Beats per minute, a whole number from 50 through 150.
+    var beatsPerMinute: Double
+}
+
+/// Deterministic data: the same seed gives the same UUIDs, times and values on every run.
+enum Fixtures {
+    /// 2025-01-01T00:00:00Z, the start of a 365-day year.
+    static let yearStart = Date(timeIntervalSince1970: 1_735_689_600)
+    /// UTC, so days are exactly 86,400 s, as in the SQL ceiling.
+    static let utcCalendar: Calendar = {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = .gmt
+        return calendar
+    }()
+
+    static let heartRate = HKQuantityType(.heartRate)
+    static let beatsPerMinute = HKUnit.count().unitDivided(by: .minute())
+    /// Heart rate's canonical unit (count/s): the store keeps values in it, so the ceilings do too.
+    static let secondsPerMinute = 60.0
+    static let batchSize = 10_000
+    static let saveCount = 1_000_000
+    /// One sample a minute for 365 days.
+    static let yearCount = 365 * 24 * 60
+
+    /// `count` one-minute heart-rate samples from `yearStart` on, one a minute.
+    static func rows(count: Int, seed: UInt64) -> [SampleRow] {
+        var generator = SplitMix64(seed: seed)
+        let origin = yearStart.timeIntervalSinceReferenceDate
+        return (0..<count).map { minute in
+            let uuid = UUID(uuid: uuidBytes(generator.next(), generator.next()))
+            let start = origin + Double(minute) * 60
+            return SampleRow(uuid: uuid, start: start, end: start + 60, beatsPerMinute: Double(50 + generator.next() % 101))
+        }
+    }
+
+    /// Random-looking version-4 UUID bytes from two 64-bit words.
+    private static func uuidBytes(_ high: UInt64, _ low: UInt64) -> uuid_t {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for index in 0..<8 {
+            bytes[index] = UInt8(truncatingIfNeeded: high >> (8 * UInt64(index)))
+            bytes[8 + index] = UInt8(truncatingIfNeeded: low >> (8 * UInt64(index)))
+        }
+        bytes[6] = (bytes[6] & 0x0F) | 0x40
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15])
+    }
+
+    /// The HealthKit objects for `rows`, cut into the batches that are saved one `save` each.
+    static func sampleBatches(_ rows: [SampleRow]) -> [[HKObject]] {
+        stride(from: 0, to: rows.count, by: batchSize).map { offset in
+            rows[offset..<min(offset + batchSize, rows.count)].map { row -> HKObject in
+                HKQuantitySample(type: heartRate, quantity: HKQuantity(unit: beatsPerMinute, doubleValue: row.beatsPerMinute),
+                                 start: Date(timeIntervalSinceReferenceDate: row.start),
+                                 end: Date(timeIntervalSinceReferenceDate: row.end))
+            }
+        }
+    }
+
+    /// Per UTC day of the year: (average, minimum, maximum) in beats per minute, computed
+    /// directly from the rows, to check both sides' answers once before timing them.
+    static func expectedDailyStatistics(_ rows: [SampleRow]) -> [DailyStatistics] {
+        var days: [DailyStatistics] = []
+        let origin = yearStart.timeIntervalSinceReferenceDate
+        var sum = 0.0
+        var count = 0.0
+        var current: DailyStatistics?
+        for row in rows {
+            let day = Int((row.start - origin) / 86_400)
+            if current?.day != day {
+                if var finished = current {
+                    finished.average = sum / count
+                    days.append(finished)
+                }
+                current = DailyStatistics(day: day, average: 0, minimum: row.beatsPerMinute, maximum: row.beatsPerMinute)
+                sum = 0
+                count = 0
+            }
+            sum += row.beatsPerMinute
+            count += 1
+            current?.minimum = min(current?.minimum ?? row.beatsPerMinute, row.beatsPerMinute)
+            current?.maximum = max(current?.maximum ?? row.beatsPerMinute, row.beatsPerMinute)
+        }
+        if var finished = current {
+            finished.average = sum / count
+            days.append(finished)
+        }
+        return days
+    }
+}
+
+/// One day's statistics, in beats per minute.
+struct DailyStatistics: Sendable, Equatable {
+    var day: Int
+    var average: Double
+    var minimum: Double
+    var maximum: Double
+
+    /// Equal up to floating-point rounding (the store weights by duration; SQL sums plainly).
+    func matches(_ other: DailyStatistics) -> Bool {
+        func close(_ a: Double, _ b: Double) -> Bool { abs(a - b) <= 1e-9 * max(1, abs(a), abs(b)) }
+        return day == other.day && close(average, other.average) && close(minimum, other.minimum) && close(maximum, other.maximum)
+    }
+}
+
+struct FixtureMismatch: Error, CustomStringConvertible {
+    var description: String
+}
+
+/// Checks a side's answer against the directly computed one.
+func verify(_ actual: [DailyStatistics], _ expected: [DailyStatistics], side: String) throws {
+    guard actual.count == expected.count else {
+        throw FixtureMismatch(description: "\(side): \(actual.count) days, expected \(expected.count)")
+    }
+    for (got, want) in zip(actual, expected) where !got.matches(want) {
+        throw FixtureMismatch(description: "\(side): day \(want.day) is \(got), expected \(want)")
+    }
+}
+
+/// SplitMix64: a tiny, fast, seedable generator.
+struct SplitMix64: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// A fresh folder under the system's temporary directory, removed by `remove()`.
+struct ScratchFolder: Sendable {
+    let url: URL
+
+    init(_ label: String) throws {
+        url = FileManager.default.temporaryDirectory
+            .appendingPathComponent("openhealthkit-bench-\(label)-\(UUID().uuidString)", isDirectory: true)
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
+
+// MARK: - The store under test (public API only)
+
+enum StoreSide {
+    /// A new, encrypted, file-backed store in `folder`, opened (key created) before any timing.
+    static func openStore(in folder: ScratchFolder) throws -> HKHealthStore {
+        let configuration = HKHealthStore.Configuration(
+            location: .file(folder.url.appendingPathComponent("health.sqlite")),
+            key: .keyFile(folder.url.appendingPathComponent("health.key")),
+            role: .owner)
+        let store = HKHealthStore(configuration: configuration)
+        try store.open()
+        return store
+    }
+
+    static func save(_ batches: [[HKObject]], to store: HKHealthStore) async throws {
+        for batch in batches {
+            try await store.save(batch)
+        }
+    }
+
+    static func descriptor() -> HKStatisticsCollectionQueryDescriptor {
+        var descriptor = HKStatisticsCollectionQueryDescriptor(
+            predicate: .quantitySample(type: Fixtures.heartRate),
+            options: [.discreteAverage, .discreteMin, .discreteMax],
+            anchorDate: Fixtures.yearStart,
+            intervalComponents: DateComponents(day: 1))
+        descriptor.calendar = Fixtures.utcCalendar
+        return descriptor
+    }
+
+    /// The daily statistics through `HKStatisticsCollectionQueryDescriptor`.
+    static func dailyStatistics(_ store: HKHealthStore, _ descriptor: HKStatisticsCollectionQueryDescriptor) async throws
+        -> [DailyStatistics] {
+        let collection = try await descriptor.result(for: store)
+        let origin = Fixtures.yearStart.timeIntervalSinceReferenceDate
+        return collection.statistics().map { statistics in
+            DailyStatistics(day: Int((statistics.startDate.timeIntervalSinceReferenceDate - origin) / 86_400),
+                            average: statistics.averageQuantity()?.doubleValue(for: Fixtures.beatsPerMinute) ?? .nan,
+                            minimum: statistics.minimumQuantity()?.doubleValue(for: Fixtures.beatsPerMinute) ?? .nan,
+                            maximum: statistics.maximumQuantity()?.doubleValue(for: Fixtures.beatsPerMinute) ?? .nan)
+        }
+    }
+}
+
+// MARK: - The ceilings: raw GRDB over a plaintext table shaped like the store's
+
+enum CeilingSide {
+    static let type = "HKQuantityTypeIdentifierHeartRate"
+    /// SampleKind.quantity in the store.
+    static let kind: Int64 = 0
+    static let sourceID: Int64 = 1
+
+    /// A WAL-mode DatabasePool with the same pragmas as the store, and a `sample` table with the
+    /// store's clear columns, the value in the clear instead of the sealed blob, and the same
+    /// UNIQUE uuid and (type, start) index.
+    static func openDatabase(in folder: ScratchFolder) throws -> DatabasePool {
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        let pool = try DatabasePool(path: folder.url.appendingPathComponent("ceiling.sqlite").path, configuration: configuration)
+        try pool.write { db in
+            try db.execute(sql: """
+                CREATE TABLE sample (
+                    id INTEGER PRIMARY KEY,
+                    uuid BLOB NOT NULL UNIQUE,
+                    type TEXT NOT NULL,
+                    kind INTEGER NOT NULL,
+                    start REAL NOT NULL,
+                    "end" REAL NOT NULL,
+                    source_id INTEGER NOT NULL,
+                    anchor INTEGER NOT NULL,
+                    value REAL NOT NULL
+                );
+                CREATE INDEX sample_type_start ON sample(type, start);
+                """)
+        }
+        return pool
+    }
+
+    /// Inserts the rows with one cached prepared statement, `Fixtures.batchSize` rows per transaction.
+    static func insert(_ rows: [SampleRow], into pool: DatabasePool) throws {
+        var anchor: Int64 = 0
+        for offset in stride(from: 0, to: rows.count, by: Fixtures.batchSize) {
+            try pool.write { db in
+                let statement = try db.cachedStatement(sql: """
+                    INSERT INTO sample (uuid, type, kind, start, "end", source_id, anchor, value) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """)
+                for row in rows[offset..<min(offset + Fixtures.batchSize, rows.count)] {
+                    anchor += 1
+                    statement.setUncheckedArguments([row.uuid, type, kind, row.start, row.end, sourceID, anchor,
+                                                     row.beatsPerMinute / Fixtures.secondsPerMinute])
+                    try statement.execute()
+                }
+            }
+        }
+    }
+
+    static let dailySQL = """
+        SELECT CAST((start - ?) / 86400 AS INTEGER) AS day, avg(value), min(value), max(value)
+        FROM sample WHERE type = ? GROUP BY day
+        """
+
+    /// The same daily buckets with SQL's GROUP BY, every row fetched.
+    static func dailyStatistics(_ pool: DatabasePool) throws -> [DailyStatistics] {
+        let origin = Fixtures.yearStart.timeIntervalSinceReferenceDate
+        return try pool.read { db in
+            try Row.fetchAll(db, sql: dailySQL, arguments: [origin, type]).map { row in
+                DailyStatistics(day: row[0],
+                                average: (row[1] as Double) * Fixtures.secondsPerMinute,
+                                minimum: (row[2] as Double) * Fixtures.secondsPerMinute,
+                                maximum: (row[3] as Double) * Fixtures.secondsPerMinute)
+            }
+        }
+    }
+}

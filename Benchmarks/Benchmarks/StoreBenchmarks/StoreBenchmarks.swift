@@ -1,0 +1,161 @@
+import Benchmark
+import Foundation
+import GRDB
+import OpenHealthKit
+import Synchronization
+
+// OpenHealthKit's store against its ceilings, in one run on one machine:
+//
+// - Saving 1,000,000 one-minute heart-rate samples through `HKHealthStore.save(_:)` in batches
+//   of 10,000, into a new encrypted file store per iteration; the ceiling inserts the same rows
+//   (same UUIDs, times and values, in the clear) with a cached prepared GRDB statement, 10,000
+//   rows per transaction, into a WAL DatabasePool with a table shaped like the store's.
+// - A one-year daily statistics collection (average, min, max; UTC days) over 525,600
+//   minute-level heart rates through `HKStatisticsCollectionQueryDescriptor`; the ceiling is
+//   SQL's GROUP BY of the same buckets over the same rows in the clear, fetched whole.
+//
+// Timed: only the saves and the queries. Not timed: building the rows and the HKQuantitySample
+// objects, creating and opening the store or database, and removing them afterwards (each
+// iteration calls startMeasurement()/stopMeasurement() around the timed part). Before timing,
+// each statistics side's answer is checked once against the daily values computed directly.
+
+/// Samples saved or read per second of the timed part of an iteration.
+let samplesPerSecond = BenchmarkMetric.custom("Throughput (samples/s)", polarity: .prefersLarger, useScalingFactor: false)
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, samplesPerSecond],
+        timeUnits: .milliseconds,
+        warmupIterations: 0,
+        maxDuration: .seconds(60),
+        maxIterations: 3
+    )
+    let statistics = Benchmark.Configuration(
+        metrics: [.wallClock, samplesPerSecond],
+        timeUnits: .milliseconds,
+        warmupIterations: 1,
+        maxDuration: .seconds(30),
+        maxIterations: 10
+    )
+
+    // MARK: Save 1M quantity samples
+
+    Benchmark("Save 1M quantity samples (HKHealthStore)") { benchmark, rows in
+        let batches = Fixtures.sampleBatches(rows)
+        let folder = try ScratchFolder("save-store")
+        defer { folder.remove() }
+        let elapsed = try await Timed.storeSave(batches, in: folder, benchmark)
+        benchmark.measurement(samplesPerSecond, Timed.rate(rows.count, elapsed))
+    } setup: {
+        Fixtures.rows(count: Fixtures.saveCount, seed: 1)
+    }
+
+    Benchmark("Save 1M quantity samples (ceiling: raw GRDB prepared inserts)") { benchmark, rows in
+        let folder = try ScratchFolder("save-ceiling")
+        defer { folder.remove() }
+        let elapsed = try Timed.ceilingSave(rows, in: folder, benchmark)
+        benchmark.measurement(samplesPerSecond, Timed.rate(rows.count, elapsed))
+    } setup: {
+        Fixtures.rows(count: Fixtures.saveCount, seed: 1)
+    }
+
+    // MARK: Statistics over a year of minute-level heart rate
+
+    Benchmark("Statistics 1y daily over 525,600 heart rates (HKStatisticsCollectionQuery)",
+              configuration: statistics) { benchmark, fixture in
+        let clock = ContinuousClock()
+        benchmark.startMeasurement()
+        let started = clock.now
+        let days = try await StoreSide.dailyStatistics(fixture.store, fixture.descriptor)
+        let elapsed = started.duration(to: clock.now)
+        benchmark.stopMeasurement()
+        blackHole(days)
+        benchmark.measurement(samplesPerSecond, Timed.rate(Fixtures.yearCount, elapsed))
+    } setup: {
+        let rows = Fixtures.rows(count: Fixtures.yearCount, seed: 2)
+        let folder = try ScratchFolder("statistics-store")
+        Scratch.keep(folder)
+        let store = try StoreSide.openStore(in: folder)
+        try await StoreSide.save(Fixtures.sampleBatches(rows), to: store)
+        let fixture = StoreFixture(store: store, descriptor: StoreSide.descriptor())
+        try verify(try await StoreSide.dailyStatistics(store, fixture.descriptor), Fixtures.expectedDailyStatistics(rows),
+                   side: "HKStatisticsCollectionQuery")
+        return fixture
+    } teardown: {
+        Scratch.removeAll()
+    }
+
+    Benchmark("Statistics 1y daily over 525,600 heart rates (ceiling: SQL GROUP BY)",
+              configuration: statistics) { benchmark, pool in
+        let clock = ContinuousClock()
+        benchmark.startMeasurement()
+        let started = clock.now
+        let days = try CeilingSide.dailyStatistics(pool)
+        let elapsed = started.duration(to: clock.now)
+        benchmark.stopMeasurement()
+        blackHole(days)
+        benchmark.measurement(samplesPerSecond, Timed.rate(Fixtures.yearCount, elapsed))
+    } setup: {
+        let rows = Fixtures.rows(count: Fixtures.yearCount, seed: 2)
+        let folder = try ScratchFolder("statistics-ceiling")
+        Scratch.keep(folder)
+        let pool = try CeilingSide.openDatabase(in: folder)
+        try CeilingSide.insert(rows, into: pool)
+        try verify(try CeilingSide.dailyStatistics(pool), Fixtures.expectedDailyStatistics(rows), side: "SQL GROUP BY")
+        return pool
+    } teardown: {
+        Scratch.removeAll()
+    }
+}
+
+/// The statistics benchmark's state: a store holding the year of heart rates, and the query.
+struct StoreFixture: Sendable {
+    let store: HKHealthStore
+    let descriptor: HKStatisticsCollectionQueryDescriptor
+}
+
+/// The timed parts of the save benchmarks. The store or database lives only inside these
+/// functions, so it is closed before the caller removes its folder.
+enum Timed {
+    static func storeSave(_ batches: [[HKObject]], in folder: ScratchFolder, _ benchmark: Benchmark) async throws -> Duration {
+        let store = try StoreSide.openStore(in: folder)
+        let clock = ContinuousClock()
+        benchmark.startMeasurement()
+        let started = clock.now
+        try await StoreSide.save(batches, to: store)
+        let elapsed = started.duration(to: clock.now)
+        benchmark.stopMeasurement()
+        return elapsed
+    }
+
+    static func ceilingSave(_ rows: [SampleRow], in folder: ScratchFolder, _ benchmark: Benchmark) throws -> Duration {
+        let pool = try CeilingSide.openDatabase(in: folder)
+        let clock = ContinuousClock()
+        benchmark.startMeasurement()
+        let started = clock.now
+        try CeilingSide.insert(rows, into: pool)
+        let elapsed = started.duration(to: clock.now)
+        benchmark.stopMeasurement()
+        return elapsed
+    }
+
+    static func rate(_ count: Int, _ elapsed: Duration) -> Int {
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        return seconds > 0 ? Int((Double(count) / seconds).rounded()) : 0
+    }
+}
+
+/// Folders that outlive one iteration (the statistics fixtures), removed at teardown.
+enum Scratch {
+    private static let folders = Mutex<[ScratchFolder]>([])
+
+    static func keep(_ folder: ScratchFolder) {
+        folders.withLock { $0.append(folder) }
+    }
+
+    static func removeAll() {
+        for folder in folders.withLock({ folders in defer { folders = [] }; return folders }) {
+            folder.remove()
+        }
+    }
+}

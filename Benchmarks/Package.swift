@@ -1,0 +1,34 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+// The benchmarks live in their own package so that building or testing OpenHealthKit never
+// pulls in ordo-one/benchmark. Run them from the repository root with
+//   swift package --package-path Benchmarks benchmark
+// or with scripts/bench.sh.
+let package = Package(
+    name: "OpenHealthKitBenchmarks",
+    platforms: [.macOS(.v15)],
+    dependencies: [
+        // Named, so the product resolves whatever the checkout folder is called.
+        .package(name: "OpenHealthKit", path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+        // For the ceilings: raw GRDB over the same SQLite build the store uses.
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        .executableTarget(
+            name: "StoreBenchmarks",
+            dependencies: [
+                .product(name: "OpenHealthKit", package: "OpenHealthKit"),
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/StoreBenchmarks",
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")],
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
