@@ -48,6 +48,7 @@ struct ImportRecord {
 /// Parses CSV and JSON Lines sample files, naming the line of every error.
 enum SampleImportParser {
     static func parse(_ text: String, isCSV: Bool) throws -> [ImportRecord] {
+        var types: [String: HKSampleType] = [:]
         var records: [ImportRecord] = []
         var header: [String]?
         for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -74,12 +75,12 @@ enum SampleImportParser {
                 }
                 fields = object
             }
-            records.append(try record(fields, line: number))
+            records.append(try record(fields, line: number, types: &types))
         }
         return records
     }
 
-    private static func record(_ fields: [String: Any], line: Int) throws -> ImportRecord {
+    private static func record(_ fields: [String: Any], line: Int, types: inout [String: HKSampleType]) throws -> ImportRecord {
         func string(_ key: String) -> String? {
             switch fields[key] {
             case let text as String: return text.isEmpty ? nil : text
@@ -87,9 +88,10 @@ enum SampleImportParser {
             default: return nil
             }
         }
-        guard let typeName = string("type"), let type = HKObjectType.sampleType(named: typeName) else {
+        guard let typeName = string("type"), let type = types[typeName] ?? HKObjectType.sampleType(named: typeName) else {
             throw ValidationError("line \(line): missing or unknown type")
         }
+        types[typeName] = type
         guard let startText = string("start"), let start = try? parseDate(startText) else {
             throw ValidationError("line \(line): missing or invalid start date")
         }

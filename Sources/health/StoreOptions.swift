@@ -55,38 +55,61 @@ func parseUnit(_ text: String) throws -> HKUnit {
 /// Parses ISO 8601 dates and date-times: `2026-11-20`, `2026-11-20T08:30`, `2026-11-20T08:30:00Z`,
 /// `2026-11-20T08:30:00+01:00`; dates and zone-less times are local. `now` and `today` too.
 func parseDate(_ text: String) throws -> Date {
-    let trimmed = text.trimmingCharacters(in: .whitespaces)
-    if trimmed == "now" { return Date() }
-    if trimmed == "today" { return Calendar.current.startOfDay(for: Date()) }
-    let withZone = ISO8601DateFormatter()
-    withZone.formatOptions = [.withInternetDateTime]
-    if let date = withZone.date(from: trimmed) { return date }
-    withZone.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
-    if let date = withZone.date(from: trimmed) { return date }
-    let local = DateFormatter()
-    local.locale = Locale(identifier: "en_US_POSIX")
-    local.timeZone = .current
-    for format in ["yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm", "yyyy-MM-dd"] {
-        local.dateFormat = format
-        if let date = local.date(from: trimmed) { return date }
-    }
-    throw ValidationError("invalid date '\(text)': use ISO 8601, e.g. 2026-11-20 or 2026-11-20T08:30:00Z")
+    try DateText.shared.parse(text)
 }
 
 /// Formats a date for tables: local time, minutes.
 func formatDate(_ date: Date) -> String {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = .current
-    formatter.dateFormat = "yyyy-MM-dd HH:mm"
-    return formatter.string(from: date)
+    DateText.shared.local(date)
 }
 
 /// Formats a date for JSON: ISO 8601 with zone.
 func isoDate(_ date: Date) -> String {
-    let formatter = ISO8601DateFormatter()
-    formatter.formatOptions = [.withInternetDateTime]
-    return formatter.string(from: date)
+    date.formatted(.iso8601)
+}
+
+/// The date formats of the CLI, built once: Foundation's formatters are costly to create, and
+/// an import parses a date per line.
+final class DateText: @unchecked Sendable {
+    static let shared = DateText()
+
+    private let lock = NSLock()
+    private let localFormatters: [DateFormatter]
+    private let tableFormatter: DateFormatter
+
+    private init() {
+        localFormatters = ["yyyy-MM-dd'T'HH:mm:ss", "yyyy-MM-dd'T'HH:mm", "yyyy-MM-dd HH:mm:ss", "yyyy-MM-dd HH:mm", "yyyy-MM-dd"].map {
+            let formatter = DateFormatter()
+            formatter.locale = Locale(identifier: "en_US_POSIX")
+            formatter.timeZone = .current
+            formatter.dateFormat = $0
+            return formatter
+        }
+        tableFormatter = DateFormatter()
+        tableFormatter.locale = Locale(identifier: "en_US_POSIX")
+        tableFormatter.timeZone = .current
+        tableFormatter.dateFormat = "yyyy-MM-dd HH:mm"
+    }
+
+    func parse(_ text: String) throws -> Date {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        if trimmed == "now" { return Date() }
+        if trimmed == "today" { return Calendar.current.startOfDay(for: Date()) }
+        if let date = try? Date(trimmed, strategy: .iso8601) { return date }
+        if let date = try? Date(trimmed, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true)) { return date }
+        lock.lock()
+        defer { lock.unlock() }
+        for formatter in localFormatters {
+            if let date = formatter.date(from: trimmed) { return date }
+        }
+        throw ValidationError("invalid date '\(text)': use ISO 8601, e.g. 2026-11-20 or 2026-11-20T08:30:00Z")
+    }
+
+    func local(_ date: Date) -> String {
+        lock.lock()
+        defer { lock.unlock() }
+        return tableFormatter.string(from: date)
+    }
 }
 
 /// Formats a number without noise: 72, 5.55, 0.2.

@@ -34,8 +34,10 @@ open class HKObject: NSObject, @unchecked Sendable {
 
     /// The default revision given to objects an app creates.
     static func defaultRevision() -> HKSourceRevision {
-        HKSourceRevision(source: .default(), version: nil)
+        processRevision
     }
+
+    private static let processRevision = HKSourceRevision(source: .default(), version: nil)
 }
 
 /// A deleted object, as reported by anchored object queries (HealthKit's `HKDeletedObject`).

@@ -18,11 +18,17 @@ public final class HKSource: NSObject, @unchecked Sendable {
     /// The source of the running process: `OPENHEALTHKIT_BUNDLE_IDENTIFIER` and
     /// `OPENHEALTHKIT_SOURCE_NAME` when set, otherwise `org.openhealthkit.<process name>`.
     public class func `default`() -> HKSource {
+        processSource
+    }
+
+    /// Read once: every sample an app creates starts with this source, and reading the
+    /// process environment is costly on Linux.
+    private static let processSource: HKSource = {
         let environment = ProcessInfo.processInfo.environment
         let process = ProcessInfo.processInfo.processName
         let bundle = environment["OPENHEALTHKIT_BUNDLE_IDENTIFIER"] ?? "org.openhealthkit.\(process)"
         return HKSource(name: environment["OPENHEALTHKIT_SOURCE_NAME"] ?? process, bundleIdentifier: bundle)
-    }
+    }()
 
     public override func isEqual(_ object: Any?) -> Bool {
         (object as? HKSource)?.bundleIdentifier == bundleIdentifier

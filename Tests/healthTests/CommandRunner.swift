@@ -1,0 +1,62 @@
+import Foundation
+
+/// Runs the built `health` executable as a person would, in a private folder.
+struct CommandRunner {
+    struct Result {
+        var status: Int32
+        var output: String
+        var error: String
+    }
+
+    let folder: URL
+
+    init() {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("health-cli-\(UUID().uuidString)")
+        try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    var store: String { folder.appendingPathComponent("health.sqlite").path }
+
+    /// The `health` binary, built beside the test bundle.
+    static var executable: URL {
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        while !directory.path.isEmpty, directory.path != "/" {
+            let candidate = directory.appendingPathComponent("health")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        return URL(fileURLWithPath: ".build/debug/health")
+    }
+
+    func launch(_ arguments: [String], environment: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
+        let process = Process()
+        process.executableURL = Self.executable
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        env["OPENHEALTHKIT_STORE"] = store
+        env["TZ"] = "UTC"
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let output = Pipe()
+        let error = Pipe()
+        process.standardOutput = output
+        process.standardError = error
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        return (process, output, error)
+    }
+
+    @discardableResult
+    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+        let (process, output, error) = try launch(arguments, environment: environment)
+        let outData = output.fileHandleForReading.readDataToEndOfFile()
+        let errData = error.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Result(status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
+                      error: String(decoding: errData, as: UTF8.self))
+    }
+
+    func remove() {
+        try? FileManager.default.removeItem(at: folder)
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import Testing
+import OpenHealthKit
+
+@Suite("The health command line")
+struct HealthCommandTests {
+    @Test("health demo runs end to end on a temporary store")
+    func demo() throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let result = try runner.run(["demo", "--days", "3"])
+        #expect(result.status == 0, "\(result.error)")
+        for section in ["Steps per day", "Heart rate per day", "Latest weight", "Last night's sleep", "Blood pressure", "Runs:",
+                        "Sources", "Anchored sync of body mass", "denied read access sees 0"] {
+            #expect(result.output.contains(section), "missing \(section)")
+        }
+        #expect(result.output.contains("1 added and 1 deleted"))
+    }
+
+    @Test("add, query (text and JSON, with unit conversion), sources and delete")
+    func addQueryDelete() throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        #expect(try runner.run(["store", "add", "--type", "heartRate", "--value", "72", "--unit", "count/min",
+                                "--start", "2026-11-20T08:00:00Z", "--metadata", "HKWasUserEntered=true"]).status == 0)
+        #expect(try runner.run(["store", "add", "--type", "bodyMass", "--value", "160", "--unit", "lb",
+                                "--start", "2026-11-20T07:00:00Z"]).status == 0)
+        let json = try runner.run(["store", "query", "--type", "bodyMass", "--unit", "kg", "--json"])
+        #expect(json.status == 0)
+        let objects = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])
+        #expect(objects.count == 1)
+        let kilograms = try #require(objects.first?["value"] as? Double)
+        #expect(abs(kilograms - 160 * 0.45359237) < 1e-9)
+        #expect(objects.first?["unit"] as? String == "kg")
+        let heart = try runner.run(["store", "query", "--type", "heartRate"])
+        #expect(heart.output.contains("72 count/min"))
+        let sources = try runner.run(["store", "sources", "--type", "heartRate"])
+        #expect(sources.output.contains("health CLI"))
+        let uuid = try #require(objects.first?["uuid"] as? String)
+        let deleted = try runner.run(["store", "delete", "--uuid", uuid])
+        #expect(deleted.status == 0 && deleted.output.contains("Deleted 1"))
+        #expect(try runner.run(["store", "query", "--type", "bodyMass"]).output.contains("No Body Mass samples"))
+    }
+
+    @Test("stats prints one bar per interval, empty ones included")
+    func stats() throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        for (day, value) in [("2026-11-18", 4000), ("2026-11-20", 8000)] {
+            #expect(try runner.run(["store", "add", "--type", "stepCount", "--value", "\(value)",
+                                    "--start", "\(day)T10:00:00Z", "--end", "\(day)T11:00:00Z"]).status == 0)
+        }
+        let result = try runner.run(["store", "stats", "--type", "stepCount", "--interval", "day", "--from", "2026-11-18", "--to", "2026-11-21"])
+        #expect(result.status == 0, "\(result.error)")
+        let lines = result.output.split(separator: "\n").map(String.init)
+        #expect(lines.count == 4)
+        #expect(lines[1].hasPrefix("2026-11-18") && lines[1].hasSuffix("4000") && lines[1].contains("████████████████████"))
+        #expect(lines[2].hasPrefix("2026-11-19") && lines[2].hasSuffix("–"))
+        #expect(lines[3].hasSuffix("8000") && lines[3].contains(String(repeating: "█", count: 40)))
+        let json = try runner.run(["store", "stats", "--type", "stepCount", "--from", "2026-11-18", "--to", "2026-11-21", "--json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        #expect((document["intervals"] as? [[String: Any]])?.count == 3)
+    }
+
+    @Test("Bad input is a clear message and a non-zero exit", arguments: [
+        (["store", "add", "--type", "nonsense", "--value", "1"], "unknown type"),
+        (["store", "add", "--type", "stepCount", "--value", "1", "--unit", "kg"], "does not fit"),
+        (["store", "add", "--type", "stepCount", "--value", "1", "--unit", "kg//m"], "invalid unit"),
+        (["store", "add", "--type", "stepCount", "--value", "1", "--start", "yesterday-ish"], "invalid date"),
+        (["store", "add", "--type", "sleepAnalysis", "--value", "42"], "not one of the type's values"),
+        (["store", "stats", "--type", "heartRate", "--statistic", "sum"], "not cumulative"),
+        (["store", "stats", "--type", "stepCount", "--interval", "fortnight"], "invalid interval"),
+        (["store", "delete", "--type", "stepCount"], "--all"),
+        (["store", "import", "/nonexistent/file.csv"], "cannot read"),
+    ])
+    func badInput(_ arguments: [String], _ message: String) throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let result = try runner.run(arguments)
+        #expect(result.status != 0)
+        #expect(result.error.contains(message), "stderr was: \(result.error)")
+    }
+
+    @Test("A wrong passphrase is refused with a clear message and the data stays readable")
+    func wrongPassphrase() throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let right = ["HK_PASS": "first passphrase"]
+        #expect(try runner.run(["store", "add", "--passphrase-env", "HK_PASS", "--type", "stepCount", "--value", "5"], environment: right).status == 0)
+        let wrong = try runner.run(["store", "query", "--passphrase-env", "HK_PASS", "--type", "stepCount"], environment: ["HK_PASS": "other"])
+        #expect(wrong.status != 0 && wrong.error.contains("does not open"))
+        let again = try runner.run(["store", "query", "--passphrase-env", "HK_PASS", "--type", "stepCount", "--json"], environment: right)
+        #expect(again.status == 0 && again.output.contains("\"value\" : 5"))
+    }
+
+    @Test("import reads CSV and JSON Lines and names the bad line")
+    func importFiles() throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let csv = runner.folder.appendingPathComponent("steps.csv")
+        try "type,start,end,value,unit\nstepCount,2026-11-20T08:00:00Z,2026-11-20T09:00:00Z,1200,count\nheartRate,2026-11-20T08:00:00Z,,61,count/min\n"
+            .write(to: csv, atomically: true, encoding: .utf8)
+        let imported = try runner.run(["store", "import", csv.path])
+        #expect(imported.status == 0 && imported.output.contains("Imported 2 samples"))
+        let lines = runner.folder.appendingPathComponent("bad.jsonl")
+        try "{\"type\":\"stepCount\",\"start\":\"2026-11-20T10:00:00Z\",\"value\":3}\n{\"type\":\"stepCount\",\"start\":\"oops\",\"value\":3}\n"
+            .write(to: lines, atomically: true, encoding: .utf8)
+        let bad = try runner.run(["store", "import", lines.path])
+        #expect(bad.status != 0 && bad.error.contains("line 2"))
+        let count = try runner.run(["store", "query", "--type", "stepCount", "--json"])
+        #expect((try JSONSerialization.jsonObject(with: Data(count.output.utf8)) as? [Any])?.count == 1)
+    }
+
+    @Test("SIGKILL during a large import keeps whole batches only, and the store stays readable")
+    func killDuringImport() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let file = runner.folder.appendingPathComponent("big.jsonl")
+        var text = ""
+        let base = Date(timeIntervalSince1970: 1_760_000_000)
+        let formatter = ISO8601DateFormatter()
+        for index in 0..<120_000 {
+            text += "{\"type\":\"heartRate\",\"start\":\"\(formatter.string(from: base.addingTimeInterval(Double(index) * 60)))\",\"value\":\(60 + index % 40)}\n"
+        }
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        let batch = 1_000
+        let (process, _, _) = try runner.launch(["store", "import", file.path, "--batch-size", "\(batch)"])
+        // Wait until some batches are committed, then kill without warning.
+        let store = HKHealthStore(configuration: .init(location: .file(URL(fileURLWithPath: runner.store)),
+                                                       key: .keyFile(runner.folder.appendingPathComponent("health.key")),
+                                                       role: .owner))
+        let deadline = Date().addingTimeInterval(60)
+        var seen = 0
+        while Date() < deadline, process.isRunning {
+            if let samples = try? await HKSampleQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.heartRate))],
+                                                                sortDescriptors: [], limit: nil).result(for: store) {
+                seen = samples.count
+                if seen >= 3 * batch { break }
+            }
+            try await Task.sleep(nanoseconds: 20_000_000)
+        }
+        #expect(process.isRunning, "the import finished before it could be interrupted; make the file larger")
+        kill(process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        #expect(process.terminationReason == .uncaughtSignal)
+
+        let reopened = HKHealthStore(configuration: .init(location: .file(URL(fileURLWithPath: runner.store)),
+                                                          key: .keyFile(runner.folder.appendingPathComponent("health.key")),
+                                                          role: .owner))
+        let samples = try await HKSampleQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.heartRate))],
+                                                        sortDescriptors: [SortDescriptor(\.startDate)], limit: nil).result(for: reopened)
+        #expect(samples.count >= seen && samples.count < 120_000)
+        #expect(samples.count % batch == 0, "a half-written batch is visible: \(samples.count)")
+        // Committed samples are whole and in order: the first N lines, every value intact.
+        for (index, sample) in samples.enumerated() where index % 997 == 0 {
+            #expect(sample.startDate == base.addingTimeInterval(Double(index) * 60))
+            #expect(abs(sample.quantity.doubleValue(for: HKUnit(from: "count/min")) - Double(60 + index % 40)) < 1e-9)
+        }
+        // The store accepts new writes after the crash.
+        try await reopened.save(HKQuantitySample(type: HKQuantityType(.heartRate), quantity: HKQuantity(unit: HKUnit(from: "count/min"), doubleValue: 1),
+                                                 start: Date(), end: Date()))
+    }
+}
