@@ -123,6 +123,27 @@ func printError(_ text: String) {
     FileHandle.standardError.write(Data((text + "\n").utf8))
 }
 
+/// Runs `work`, showing a spinner on standard error while it takes longer than half a second,
+/// when standard error is a terminal: for reads over long histories.
+func withActivity<T: Sendable>(_ label: String, _ work: () async throws -> T) async throws -> T {
+    guard isatty(STDERR_FILENO) != 0 else { return try await work() }
+    let spinner = Task {
+        try await Task.sleep(nanoseconds: 500_000_000)
+        let frames = ["|", "/", "-", "\\"]
+        var index = 0
+        while !Task.isCancelled {
+            FileHandle.standardError.write(Data("\r\(label) \(frames[index % frames.count])".utf8))
+            index += 1
+            try await Task.sleep(nanoseconds: 120_000_000)
+        }
+    }
+    defer {
+        spinner.cancel()
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+    return try await work()
+}
+
 /// Shows progress on standard error when it is a terminal.
 struct Progress {
     let label: String

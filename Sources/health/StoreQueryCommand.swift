@@ -45,7 +45,7 @@ struct StoreQueryCommand: AsyncParsableCommand {
         let descriptor = HKSampleQueryDescriptor(predicates: [.sample(type: sampleType, predicate: predicate)],
                                                  sortDescriptors: [SortDescriptor(\.startDate, order: ascending ? .forward : .reverse)],
                                                  limit: limit == 0 ? nil : limit)
-        let samples = try await descriptor.result(for: store)
+        let samples = try await withActivity("Reading") { try await descriptor.result(for: store) }
         if json {
             print(try SampleFormatter.json(samples, unit: displayUnit))
         } else if samples.isEmpty {

@@ -71,7 +71,7 @@ struct StoreStatsCommand: AsyncParsableCommand {
         let descriptor = HKStatisticsCollectionQueryDescriptor(
             predicate: .quantitySample(type: quantityType, predicate: HKQuery.predicateForSamples(withStart: start, end: end)),
             options: options, anchorDate: anchor, intervalComponents: components)
-        let collection = try await descriptor.result(for: store)
+        let collection = try await withActivity("Computing") { try await descriptor.result(for: store) }
         var rows: [(Date, Double?)] = []
         collection.enumerateStatistics(from: start, to: end) { statistics, _ in
             let quantity: HKQuantity?

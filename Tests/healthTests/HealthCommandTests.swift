@@ -161,3 +161,43 @@ struct HealthCommandTests {
                                                  start: Date(), end: Date()))
     }
 }
+
+@Suite("Anchored sync across processes")
+struct CrossProcessSyncTests {
+    @Test("An anchor archived to disk sees additions and deletions made by other processes")
+    func anchorAcrossProcesses() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let configuration = HKHealthStore.Configuration(location: .file(URL(fileURLWithPath: runner.store)),
+                                                        key: .keyFile(runner.folder.appendingPathComponent("health.key")), role: .owner)
+        let anchorFile = runner.folder.appendingPathComponent("anchor.archive")
+        var firstUUID = ""
+        do {
+            let store = HKHealthStore(configuration: configuration)
+            let start = Date(timeIntervalSince1970: 1_763_000_000)
+            let samples = (0..<3).map { index in
+                HKQuantitySample(type: HKQuantityType(.stepCount), quantity: HKQuantity(unit: .count(), doubleValue: Double(100 + index)),
+                                 start: start.addingTimeInterval(Double(index) * 600), end: start.addingTimeInterval(Double(index) * 600 + 60))
+            }
+            try await store.save(samples)
+            let result = try await HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.stepCount))],
+                                                                   anchor: nil).result(for: store)
+            #expect(result.addedSamples.count == 3)
+            try NSKeyedArchiver.archivedData(withRootObject: result.newAnchor, requiringSecureCoding: true).write(to: anchorFile)
+            firstUUID = samples[0].uuid.uuidString
+        }
+        // Other processes change the store.
+        #expect(try runner.run(["store", "delete", "--uuid", firstUUID]).status == 0)
+        #expect(try runner.run(["store", "add", "--type", "stepCount", "--value", "777", "--start", "2026-11-20T08:00:00Z"]).status == 0)
+        // A fresh store object resumes from the archived anchor.
+        let resumed = HKHealthStore(configuration: configuration)
+        let anchor = try #require(try NSKeyedUnarchiver.unarchivedObject(ofClass: HKQueryAnchor.self, from: Data(contentsOf: anchorFile)))
+        let changes = try await HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.stepCount))],
+                                                                anchor: anchor).result(for: resumed)
+        #expect(changes.deletedObjects.map(\.uuid.uuidString) == [firstUUID])
+        #expect(changes.addedSamples.map { $0.quantity.doubleValue(for: .count()) } == [777])
+        let after = try await HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.stepCount))],
+                                                              anchor: changes.newAnchor).result(for: resumed)
+        #expect(after.addedSamples.isEmpty && after.deletedObjects.isEmpty)
+    }
+}
