@@ -10,6 +10,7 @@ extension HKHealthStore {
         guard !typesToShare.isEmpty || !typesToRead.isEmpty else {
             throw HKError(.errorInvalidArgument, "requestAuthorization needs at least one type")
         }
+        try Self.checkRequestable(typesToShare, typesToRead)
         let decisions = try engine.decisions()
         let shareAsked = Set(typesToShare.map(\.identifier)).filter { (decisions[$0]?.share ?? .notDetermined) == .notDetermined }
         let readAsked = Set(typesToRead.map(\.identifier)).filter { (decisions[$0]?.read ?? .notDetermined) == .notDetermined }
@@ -43,6 +44,7 @@ extension HKHealthStore {
     /// Whether asking for these types would show a prompt.
     public func statusForAuthorizationRequest(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws
         -> HKAuthorizationRequestStatus {
+        try Self.checkRequestable(typesToShare, typesToRead)
         let decisions = try engine.decisions()
         let undecided = typesToShare.contains { (decisions[$0.identifier]?.share ?? .notDetermined) == .notDetermined }
             || typesToRead.contains { (decisions[$0.identifier]?.read ?? .notDetermined) == .notDetermined }
@@ -58,6 +60,16 @@ extension HKHealthStore {
             } catch {
                 completion(.unknown, error)
             }
+        }
+    }
+
+    /// HealthKit refuses correlation types in requests: they are authorized through their
+    /// member types (systolic and diastolic pressure, the dietary types).
+    private static func checkRequestable(_ share: Set<HKSampleType>, _ read: Set<HKObjectType>) throws {
+        let correlations = (Array(share) as [HKObjectType] + Array(read)).filter { $0 is HKCorrelationType }.map(\.identifier)
+        guard correlations.isEmpty else {
+            throw HKError(.errorInvalidArgument,
+                          "authorization for \(correlations.sorted().joined(separator: ", ")) is requested through its member types")
         }
     }
 

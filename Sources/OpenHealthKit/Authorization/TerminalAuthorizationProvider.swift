@@ -21,7 +21,11 @@ public struct TerminalAuthorizationProvider: AuthorizationProvider {
     }
 
     public func decide(_ request: AuthorizationRequest) async throws -> AuthorizationDecision {
-        write("\"\(request.appName)\" (\(request.bundleIdentifier)) would like to access your health data.\n")
+        // App names come from the app: strip control characters so they cannot forge the prompt.
+        func printable(_ text: String) -> String {
+            String(String.UnicodeScalarView(text.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }))
+        }
+        write("\"\(printable(request.appName))\" (\(printable(request.bundleIdentifier))) would like to access your health data.\n")
         func ask(_ verb: String, _ types: Set<String>) -> Set<String> {
             var granted = Set<String>()
             for type in types.sorted() {

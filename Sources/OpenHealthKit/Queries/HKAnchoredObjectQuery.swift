@@ -45,50 +45,70 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
     }
 
     override func start(in store: HKHealthStore) async {
-        let long = updateHandler != nil
-        // Register before reading, so a change committed during the first read is not missed.
-        if long { listen(to: store) }
-        deliver(store, to: resultsHandler)
+        guard updateHandler != nil else {
+            deliver(store, to: resultsHandler, skipEmpty: false)
+            return
+        }
+        // The first results are read inside the listening task, so a change committed while
+        // they are read is delivered after them, from the anchor they returned.
+        listen(to: store) { [self] in
+            deliverAll(store, first: true)
+        }
     }
 
     override func storeDidChange(_ changes: StoreChangeSet, in store: HKHealthStore) async {
-        let relevant = queryDescriptors.contains { descriptor in
-            changes.sourcesByType[descriptor.sampleType.identifier]?.contains {
-                store.engine.canSee(type: descriptor.sampleType.identifier, source: $0)
-            } ?? false
+        guard queryDescriptors.contains(where: { store.isVisibleChange(changes, to: $0.sampleType) }) else { return }
+        deliverAll(store, first: false)
+    }
+
+    /// Delivers page after page while pages come back full, so a long-running query with a
+    /// limit does not leave changes waiting for some later, unrelated change.
+    private func deliverAll(_ store: HKHealthStore, first: Bool) {
+        var isFirst = first
+        while true {
+            let count = deliver(store, to: isFirst ? resultsHandler : updateHandler, skipEmpty: !isFirst)
+            isFirst = false
+            guard limit > 0, count >= limit, !lifecycle.isStopped else { return }
         }
-        guard relevant else { return }
-        deliver(store, to: updateHandler, skipEmpty: true)
     }
 
     /// Reads from the current anchor and hands the result over. Updates that found nothing new
     /// (a save and a delete coalesced into an earlier delivery) are not delivered.
-    private func deliver(_ store: HKHealthStore, to handler: Handler?, skipEmpty: Bool = false) {
+    /// - Returns: how many changes were delivered.
+    @discardableResult
+    private func deliver(_ store: HKHealthStore, to handler: Handler?, skipEmpty: Bool) -> Int {
         do {
             let result = try AnchoredRead.run(store: store, descriptors: queryDescriptors,
                                               anchor: anchor.withLock { $0 }, limit: limit)
             anchor.withLock { $0 = result.anchor }
-            guard !lifecycle.isStopped, !(skipEmpty && result.samples.isEmpty && result.deleted.isEmpty) else { return }
+            let count = result.samples.count + result.deleted.count
+            guard !lifecycle.isStopped, !(skipEmpty && count == 0) else { return count }
             handler?(self, result.samples, result.deleted, result.anchor, nil)
+            return count
         } catch {
-            guard !lifecycle.isStopped else { return }
+            guard !lifecycle.isStopped else { return 0 }
             handler?(self, nil, nil, nil, error)
+            return 0
         }
     }
 }
 
 /// One anchored read over descriptors, shared by the callback query and its descriptor.
 enum AnchoredRead {
+    /// Reads every descriptor in one read transaction, so a deletion pruned by another writer
+    /// cannot slip between the anchor check and the reads.
     static func run(store: HKHealthStore, descriptors: [HKQueryDescriptor], anchor: HKQueryAnchor?, limit: Int) throws
         -> (samples: [HKSample], deleted: [HKDeletedObject], anchor: HKQueryAnchor) {
         let database = try store.engine.database()
         let after = try anchor?.position(in: database)
-        let through = try database.anchorBound(after: after)
-        var batches: [ChangeBatch] = []
+        var fetches: [SampleFetch] = []
         for descriptor in descriptors {
             var (_, fetch) = try store.sampleFetch(type: descriptor.sampleType, predicate: descriptor.predicate)
             fetch.limit = limit
-            batches.append(try database.changes(fetch: fetch, after: after, through: through))
+            fetches.append(fetch)
+        }
+        let (batches, through) = try database.readChanges(after: after) { db, through in
+            (try fetches.map { try database.changes(db, fetch: $0, after: after, through: through) }, through)
         }
         let merged = ChangeBatch.merge(batches, limit: limit, through: through)
         return (merged.samples, merged.deleted, HKQueryAnchor(storeID: database.storeID, sequence: merged.anchor))

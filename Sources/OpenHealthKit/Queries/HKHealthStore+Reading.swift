@@ -1,16 +1,39 @@
 import Foundation
 
 extension HKHealthStore {
-    /// The read scope for a sample type, after authorization. A correlation is readable when
-    /// its member types are (HealthKit authorizes correlations through their members).
+    /// The SQL read scope for a type, after authorization.
+    ///
+    /// A correlation is authorized through its member types: SQL admits correlations when any
+    /// member type may be visible, and ``CorrelationVisibility`` then keeps only those whose
+    /// every member type the caller may read (or share, for its own correlations).
     func readScope(for type: HKObjectType) throws -> ReadScope {
-        if let correlation = type as? HKCorrelationType, let members = correlation.memberTypes, !engine.isOwner {
-            let scopes = try members.map { try engine.readScope(for: $0) }
-            if scopes.allSatisfy({ $0 == .everything }) { return .everything }
-            if scopes.contains(.nothing) { return try engine.readScope(for: type.identifier) }
-            return .sources([engine.bundleIdentifier])
+        guard let correlation = type as? HKCorrelationType, !engine.isOwner else {
+            return try engine.readScope(for: type.identifier)
         }
-        return try engine.readScope(for: type.identifier)
+        let scopes = try correlation.memberTypes.map { try engine.readScope(for: $0) }
+        if scopes.allSatisfy({ $0 == .nothing }) { return .nothing }
+        return .everything
+    }
+
+    /// The per-row check for correlations; nil for other types and for the owner.
+    func correlationVisibility(for type: HKObjectType) throws -> CorrelationVisibility? {
+        guard let correlation = type as? HKCorrelationType, !engine.isOwner else { return nil }
+        var scopes: [String: ReadScope] = [:]
+        for member in correlation.memberTypes { scopes[member] = try engine.readScope(for: member) }
+        return CorrelationVisibility(scopes: scopes)
+    }
+
+    /// Whether a change by `source` to samples of `type` is visible to the caller.
+    func canSee(_ type: HKObjectType, source: String) -> Bool {
+        if let correlation = type as? HKCorrelationType {
+            return engine.isOwner || correlation.memberTypes.contains { engine.canSee(type: $0, source: source) }
+        }
+        return engine.canSee(type: type.identifier, source: source)
+    }
+
+    /// Whether `changes` touch `type` in a way the caller may see.
+    func isVisibleChange(_ changes: StoreChangeSet, to type: HKObjectType) -> Bool {
+        changes.sourcesByType[type.identifier]?.contains { canSee(type, source: $0) } ?? false
     }
 
     /// The fetch for one type and predicate, with authorization applied.
@@ -18,8 +41,9 @@ extension HKHealthStore {
         -> (HealthDatabase, SampleFetch) {
         let database = try engine.database()
         let node = try HKQueryPredicate.node(from: predicate)
-        let fetch = SampleFetch(types: [type.identifier], predicate: SQLPredicate(node, cipher: database.cipher),
+        var fetch = SampleFetch(types: [type.identifier], predicate: SQLPredicate(node, cipher: database.cipher),
                                 scope: try readScope(for: type), order: order, limit: limit)
+        fetch.correlationVisibility = try correlationVisibility(for: type)
         return (database, fetch)
     }
 
@@ -32,14 +56,29 @@ extension HKHealthStore {
     /// Reads samples for several descriptors, merged, sorted and limited.
     func readSamples(descriptors: [HKQueryDescriptor], order: [SampleOrder], limit: Int) throws -> [HKSample] {
         var samples: [HKSample] = []
+        var seen = Set<UUID>()
         for descriptor in descriptors {
-            samples += try readSamples(type: descriptor.sampleType, predicate: descriptor.predicate, order: order, limit: limit)
+            for sample in try readSamples(type: descriptor.sampleType, predicate: descriptor.predicate, order: order, limit: limit)
+            where seen.insert(sample.uuid).inserted {
+                samples.append(sample)
+            }
         }
         if descriptors.count > 1 {
             samples.sort { SampleOrder.precedes($0, $1, order) }
             if limit > 0, samples.count > limit { samples = Array(samples.prefix(limit)) }
         }
         return samples
+    }
+}
+
+/// Which correlations a caller may see: those whose every member type it may read, or its own
+/// when it may share those types.
+struct CorrelationVisibility: Sendable {
+    let scopes: [String: ReadScope]
+
+    func admits(_ correlation: HKCorrelation) -> Bool {
+        let source = correlation.sourceRevision.source.bundleIdentifier
+        return correlation.objects.allSatisfy { scopes[$0.sampleType.identifier]?.admits(source: source) ?? false }
     }
 }
 

@@ -42,15 +42,17 @@ public final class HKObserverQuery: HKQuery, @unchecked Sendable {
             updateHandler(self, nil, {}, error)
             return
         }
-        listen(to: store)
-        guard !lifecycle.isStopped else { return }
-        updateHandler(self, Set(queryDescriptors.map(\.sampleType)), {}, nil)
+        listen(to: store) { [self] in
+            guard !lifecycle.isStopped else { return }
+            updateHandler(self, Set(queryDescriptors.map(\.sampleType)), {}, nil)
+        }
     }
 
+    /// Fires for any visible change to an observed type. The descriptors' predicates are not
+    /// evaluated against the change (HealthKit does not say what changed either): follow up
+    /// with an anchored query.
     override func storeDidChange(_ changes: StoreChangeSet, in store: HKHealthStore) async {
-        let changed = Set(queryDescriptors.map(\.sampleType).filter { type in
-            changes.sourcesByType[type.identifier]?.contains { store.engine.canSee(type: type.identifier, source: $0) } ?? false
-        })
+        let changed = Set(queryDescriptors.map(\.sampleType).filter { store.isVisibleChange(changes, to: $0) })
         guard !changed.isEmpty, !lifecycle.isStopped else { return }
         updateHandler(self, changed, {}, nil)
     }

@@ -30,13 +30,16 @@ open class HKQuery: NSObject, @unchecked Sendable {
     /// Called after a committed change touching `changes`; long-running queries override it.
     func storeDidChange(_ changes: StoreChangeSet, in store: HKHealthStore) async {}
 
-    /// Makes the query long-running: changes are delivered to `storeDidChange` one at a time,
-    /// in commit order, until the query is stopped.
-    func listen(to store: HKHealthStore) {
+    /// Makes the query long-running: `initial` runs first, then changes are delivered to
+    /// `storeDidChange` one at a time, in commit order, until the query is stopped. Changes
+    /// committed while `initial` runs wait in the queue, so they are never delivered before or
+    /// alongside the first results.
+    func listen(to store: HKHealthStore, initial: @escaping @Sendable () async -> Void) {
         let (stream, continuation) = AsyncStream.makeStream(of: StoreChangeSet.self)
-        lifecycle.setContinuation(continuation)
+        guard lifecycle.setContinuation(continuation) else { return }
         store.engine.register(self)
         Task { [self] in
+            await initial()
             for await changes in stream {
                 if lifecycle.isStopped { break }
                 await storeDidChange(changes, in: store)
@@ -70,8 +73,16 @@ final class QueryLifecycle: Sendable {
         continuation?.finish()
     }
 
-    func setContinuation(_ continuation: AsyncStream<StoreChangeSet>.Continuation) {
-        state.withLock { $0.continuation = continuation }
+    /// Installs the queue of a long-running query; false (and the queue closed) when the
+    /// query was stopped before it started.
+    func setContinuation(_ continuation: AsyncStream<StoreChangeSet>.Continuation) -> Bool {
+        let accepted = state.withLock { state -> Bool in
+            guard !state.stopped else { return false }
+            state.continuation = continuation
+            return true
+        }
+        if !accepted { continuation.finish() }
+        return accepted
     }
 
     func yield(_ changes: StoreChangeSet) {

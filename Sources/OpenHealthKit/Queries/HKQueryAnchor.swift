@@ -52,11 +52,13 @@ public final class HKQueryAnchor: NSObject, NSSecureCoding, @unchecked Sendable 
 
     public override var description: String { "HKQueryAnchor(\(sequence))" }
 
-    /// The change number to read after, checked against the store.
-    func position(in database: HealthDatabase) throws -> Int64 {
+    /// The change number to read after, checked against the store; nil for the legacy
+    /// `HKAnchoredObjectQueryNoAnchor` value, which means "from the beginning".
+    func position(in database: HealthDatabase) throws -> Int64? {
         guard storeID.isEmpty || storeID == database.storeID else {
             throw HealthStoreError(.invalidAnchor, "the anchor belongs to another store")
         }
+        if storeID.isEmpty, sequence == Int64(HKAnchoredObjectQueryNoAnchor) { return nil }
         return sequence
     }
 }

@@ -22,6 +22,7 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
     private struct Handlers {
         var initial: ResultsHandler?
         var update: UpdateHandler?
+        var grouped: (@Sendable ([HKStatistics], HKStatisticsCollection) -> Void)?
         var calendar: Calendar = .current
         var last: HKStatisticsCollection?
     }
@@ -38,6 +39,12 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
     public var statisticsUpdateHandler: UpdateHandler? {
         get { state.withLock { $0.update } }
         set { state.withLock { $0.update = newValue } }
+    }
+
+    /// Receives every interval changed by one commit at once (the async descriptor's form).
+    var groupedUpdateHandler: (@Sendable ([HKStatistics], HKStatisticsCollection) -> Void)? {
+        get { state.withLock { $0.grouped } }
+        set { state.withLock { $0.grouped = newValue } }
     }
 
     /// The calendar intervals are stepped with (OpenHealthKit API; HealthKit always uses the
@@ -67,7 +74,15 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
     }
 
     override func start(in store: HKHealthStore) async {
-        if statisticsUpdateHandler != nil { listen(to: store) }
+        if statisticsUpdateHandler != nil || groupedUpdateHandler != nil {
+            // The first results are computed inside the listening task, so updates follow them.
+            listen(to: store) { [self] in deliverInitial(store) }
+        } else {
+            deliverInitial(store)
+        }
+    }
+
+    private func deliverInitial(_ store: HKHealthStore) {
         do {
             let collection = try compute(in: store)
             state.withLock { $0.last = collection }
@@ -80,8 +95,7 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
     }
 
     override func storeDidChange(_ changes: StoreChangeSet, in store: HKHealthStore) async {
-        let type = quantityType.identifier
-        guard changes.sourcesByType[type]?.contains(where: { store.engine.canSee(type: type, source: $0) }) ?? false else { return }
+        guard store.isVisibleChange(changes, to: quantityType) else { return }
         do {
             let collection = try compute(in: store)
             let previous = state.withLock { state -> HKStatisticsCollection? in
@@ -98,8 +112,11 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
                 changed.append(HKStatistics(quantityType: quantityType, interval: bucket.interval, values: nil, bySource: nil,
                                             sourceTable: [:]))
             }
-            guard !lifecycle.isStopped, let handler = statisticsUpdateHandler else { return }
-            for statistics in changed { handler(self, statistics, collection, nil) }
+            guard !lifecycle.isStopped, !changed.isEmpty else { return }
+            groupedUpdateHandler?(changed, collection)
+            if let handler = statisticsUpdateHandler {
+                for statistics in changed { handler(self, statistics, collection, nil) }
+            }
         } catch {
             guard !lifecycle.isStopped else { return }
             statisticsUpdateHandler?(self, nil, nil, error)

@@ -41,8 +41,8 @@ struct PredicateEvaluator {
             guard let value = metadata[key], let result = Self.compare(value, expected) else { return false }
             return op.holds(result)
         case .quantity(let op, let quantity):
-            guard let sample = sample as? HKQuantitySample, sample.quantity.is(compatibleWith: quantity.storedUnit) else { return false }
-            return op.holds(sample.quantity.compare(quantity))
+            guard let sample = sample as? HKQuantitySample, let order = try? sample.quantity.compare(to: quantity) else { return false }
+            return op.holds(order)
         case .categoryValue(let op, let value):
             guard let sample = sample as? HKCategorySample else { return false }
             return op.holds(sample.value, value)
@@ -61,8 +61,8 @@ struct PredicateEvaluator {
             case .swimmingStrokeCount: total = workout.totalSwimmingStrokeCount
             case .flightsClimbed: total = workout.totalFlightsClimbed
             }
-            guard let total, total.is(compatibleWith: quantity.storedUnit) else { return false }
-            return op.holds(total.compare(quantity))
+            guard let total, let order = try? total.compare(to: quantity) else { return false }
+            return op.holds(order)
         default:
             return false
         }
@@ -86,10 +86,7 @@ struct PredicateEvaluator {
         case (.date(let a), .date(let b)): return order(a, b)
         case (.quantity(let a, let ua), .quantity(let b, let ub)):
             guard let unitA = try? HKUnit.parse(ua), let unitB = try? HKUnit.parse(ub) else { return nil }
-            let qa = HKQuantity(unit: unitA, doubleValue: a)
-            let qb = HKQuantity(unit: unitB, doubleValue: b)
-            guard qa.is(compatibleWith: unitB) else { return nil }
-            return qa.compare(qb)
+            return try? HKQuantity(unit: unitA, doubleValue: a).compare(to: HKQuantity(unit: unitB, doubleValue: b))
         default:
             guard let a = number(lhs), let b = number(rhs) else { return nil }
             return order(a, b)

@@ -2,24 +2,39 @@ import Foundation
 
 /// Reads the rows of a quantity type and runs the statistics engine over them.
 enum StatisticsRead {
-    /// The date range a predicate restricts samples to, for clipping: a top-level date
-    /// predicate or one inside a top-level AND.
-    static func dateRange(of node: PredicateNode) -> DateInterval? {
+    /// The date range a predicate restricts samples to, for clipping: the intersection of the
+    /// date predicates reachable through ANDs from the top. Open ends are nil.
+    static func dateRange(of node: PredicateNode) -> (start: Date?, end: Date?)? {
         switch node {
         case .dates(let start, let end, _):
-            let lower = start ?? .distantPast
-            let upper = end ?? .distantFuture
-            guard upper >= lower, start != nil || end != nil else { return nil }
-            return DateInterval(start: lower, end: upper)
+            return start == nil && end == nil ? nil : (start, end)
         case .and(let nodes):
-            return nodes.lazy.compactMap(dateRange).first
+            var result: (start: Date?, end: Date?)?
+            for range in nodes.compactMap(dateRange) {
+                guard let current = result else {
+                    result = range
+                    continue
+                }
+                let start = [current.start, range.start].compactMap { $0 }.max()
+                let end = [current.end, range.end].compactMap { $0 }.min()
+                result = (start, end)
+            }
+            return result
         default:
             return nil
         }
     }
 
+    /// A range with open ends closed far away, for the engine (which clips numerically).
+    static func closed(_ range: (start: Date?, end: Date?)?) -> DateInterval? {
+        guard let range else { return nil }
+        let start = range.start ?? .distantPast
+        let end = max(start, range.end ?? .distantFuture)
+        return DateInterval(start: start, end: end)
+    }
+
     static func rows(store: HKHealthStore, type: HKQuantityType, predicate: NSPredicate?) throws
-        -> (rows: [StatisticsSample], sources: [Int32: HKSource], range: DateInterval?) {
+        -> (rows: [StatisticsSample], sources: [Int32: HKSource], range: (start: Date?, end: Date?)?) {
         let (database, fetch) = try store.sampleFetch(type: type, predicate: predicate)
         let (rows, sources) = try database.statisticsRows(type: type, predicate: fetch.predicate, scope: fetch.scope)
         return (rows, sources, dateRange(of: fetch.predicate.node))
@@ -29,18 +44,21 @@ enum StatisticsRead {
         -> HKStatistics {
         try validate(options, type)
         let (rows, sources, range) = try rows(store: store, type: type, predicate: predicate)
-        let clip = range.flatMap { $0.start == .distantPast || $0.end == .distantFuture ? nil : $0 }
+        let clip = closed(range)
         let computed: StatisticsBucket?
         do {
             computed = try StatisticsEngine.statistics(of: rows, style: type.aggregationStyle, options: options, clippingTo: clip)
         } catch {
             throw HKError(.errorInvalidArgument, error.description)
         }
-        guard let bucket = computed else {
+        guard let bucket = computed, let first = rows.first else {
             throw HKError(.errorNoData, "no data available for the specified predicate")
         }
-        return HKStatistics(quantityType: type, interval: bucket.interval, values: bucket.values, bySource: bucket.valuesBySource,
-                            sourceTable: sources)
+        // An open end of the predicate reports the samples' own extent, as HealthKit does.
+        let start = range?.start ?? Date(timeIntervalSinceReferenceDate: first.start)
+        let end = range?.end ?? Date(timeIntervalSinceReferenceDate: rows.map(\.end).max() ?? first.end)
+        return HKStatistics(quantityType: type, interval: DateInterval(start: start, end: max(start, end)), values: bucket.values,
+                            bySource: bucket.valuesBySource, sourceTable: sources)
     }
 
     static func collection(store: HKHealthStore, type: HKQuantityType, predicate: NSPredicate?, options: HKStatisticsOptions,
@@ -55,7 +73,8 @@ enum StatisticsRead {
         let (rows, sources, range) = try rows(store: store, type: type, predicate: predicate)
         let result: StatisticsCollectionResult
         do {
-            result = try StatisticsEngine.collection(of: rows, style: type.aggregationStyle, options: options, grid: grid, range: range)
+            result = try StatisticsEngine.collection(of: rows, style: type.aggregationStyle, options: options, grid: grid,
+                                                     range: closed(range))
         } catch {
             throw HKError(.errorInvalidArgument, error.description)
         }

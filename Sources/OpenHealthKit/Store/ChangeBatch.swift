@@ -11,9 +11,11 @@ struct ChangeBatch {
     static func merge(_ batches: [ChangeBatch], limit: Int, through: Int64)
         -> (samples: [HKSample], deleted: [HKDeletedObject], anchor: Int64) {
         var events: [(anchor: Int64, sample: HKSample?, deleted: HKDeletedObject?)] = []
+        // Each change number is one change: descriptors that overlap must not repeat it.
+        var seen = Set<Int64>()
         for batch in batches {
-            events += batch.added.map { ($0.anchor, $0.sample, nil) }
-            events += batch.deleted.map { ($0.anchor, nil, $0.object) }
+            events += batch.added.filter { seen.insert($0.anchor).inserted }.map { ($0.anchor, $0.sample, nil) }
+            events += batch.deleted.filter { seen.insert($0.anchor).inserted }.map { ($0.anchor, nil, $0.object) }
         }
         events.sort { $0.anchor < $1.anchor }
         var anchor = through

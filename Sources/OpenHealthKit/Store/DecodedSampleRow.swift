@@ -14,45 +14,45 @@ struct DecodedSampleRow {
     let payload: SamplePayload
     let metadata: [String: MetadataCodec.Value]
     let revision: SourceRevisionRecord
-    private(set) var sample: HKSample?
 
-    init(row: Row, cipher: RecordCipher) throws {
-        rowID = row["id"]
-        let uuidBlob: Data = row["uuid"]
+    /// Reads the columns of `HealthDatabase.sampleColumns` and opens the sealed record.
+    init(row: Row, context: DecodingContext) throws {
+        rowID = row[0]
+        let uuidBlob: Data = row[1]
         guard let uuid = UUID(databaseBlob: uuidBlob) else { throw HealthStoreError(.corruptDatabase, "a sample has a malformed UUID") }
         self.uuid = uuid
-        type = row["type"]
-        guard let kind = SampleKind(rawValue: row["kind"]) else { throw HealthStoreError(.corruptDatabase, "a sample has an unknown kind") }
+        type = row[2]
+        guard let kind = SampleKind(rawValue: row[3]) else { throw HealthStoreError(.corruptDatabase, "a sample has an unknown kind") }
         self.kind = kind
-        start = Date(timeIntervalSinceReferenceDate: row["start"])
-        end = Date(timeIntervalSinceReferenceDate: row["end"])
-        activityType = row["activity_type"]
-        anchor = row["anchor"]
-        let sealed: Data = row["sealed"]
-        payload = try SamplePayload(decoding: cipher.open(sealed, context: uuidBlob))
+        let start: Double = row[4]
+        let end: Double = row[5]
+        guard start.isFinite, end.isFinite, end >= start else {
+            throw HealthStoreError(.corruptDatabase, "a stored sample ends before it starts")
+        }
+        self.start = Date(timeIntervalSinceReferenceDate: start)
+        self.end = Date(timeIntervalSinceReferenceDate: end)
+        activityType = row[6]
+        anchor = row[7]
+        let sealed: Data = row[8]
+        let aad = RecordContext(uuid: uuidBlob, type: type, kind: kind, start: start, end: end)
+        payload = try SamplePayload(decoding: context.cipher.open(sealed, context: aad.bytes))
         metadata = try payload.metadata.map(MetadataCodec.decode) ?? [:]
-        revision = SourceRevisionRecord(bundleIdentifier: row["bundle_identifier"], name: row["name"], version: row["version"],
-                                        productType: row["product_type"], operatingSystemVersion: row["os_version"])
+        revision = SourceRevisionRecord(bundleIdentifier: row[9], name: row[10], version: row[11], productType: row[12],
+                                        operatingSystemVersion: row[13])
     }
 
-    func with(sample: HKSample) -> DecodedSampleRow {
-        var copy = self
-        copy.sample = sample
-        return copy
-    }
-
-    /// Builds the HealthKit object; quantity samples carry their value in the type's
-    /// canonical unit and are `HKCumulativeQuantitySample` or `HKDiscreteQuantitySample`.
-    func makeSample(members: Set<HKSample>) throws -> HKSample {
+    /// Builds the HealthKit object; quantity samples carry the value and unit they were saved
+    /// with and are `HKCumulativeQuantitySample` or `HKDiscreteQuantitySample`.
+    func makeSample(members: Set<HKSample>, context: DecodingContext) throws -> HKSample {
         let metadata: [String: Any]? = self.metadata.isEmpty ? nil : self.metadata.mapValues(\.anyValue)
-        let device = try payload.device.map { try JSONDecoder().decode(HKDevice.self, from: $0) }
-        let revision = self.revision.revision
+        let device = try payload.device.map { try context.decoder.decode(HKDevice.self, from: $0) }
+        let revision = context.revision(self.revision)
         switch kind {
         case .quantity:
-            let type = HKQuantityType(HKQuantityTypeIdentifier(rawValue: self.type))
+            let type = context.quantityType(self.type)
             let details = try payload.extra.map(QuantityExtra.init(decoding:)) ?? QuantityExtra()
             var quantity = HKQuantity(unit: type.canonicalUnit, doubleValue: payload.doubleValue)
-            if let value = details.originalValue, let unitString = details.originalUnit, let unit = try? HKUnit.parse(unitString),
+            if let value = details.originalValue, let unitString = details.originalUnit, let unit = context.unit(unitString),
                unit.isCompatible(with: type.canonicalUnit) {
                 quantity = HKQuantity(unit: unit, doubleValue: value)
             }
@@ -64,22 +64,22 @@ struct DecodedSampleRow {
             return HKDiscreteQuantitySample(type: type, quantity: quantity, count: count, start: start, end: end, uuid: uuid,
                                             sourceRevision: revision, device: device, metadata: metadata)
         case .category:
-            return HKCategorySample(type: HKCategoryType(HKCategoryTypeIdentifier(rawValue: type)), value: Int(payload.integerValue),
+            return HKCategorySample(type: context.categoryType(type), value: Int(truncatingIfNeeded: payload.integerValue),
                                     start: start, end: end, uuid: uuid, sourceRevision: revision, device: device, metadata: metadata)
         case .correlation:
             return HKCorrelation(type: HKCorrelationType(HKCorrelationTypeIdentifier(rawValue: type)), start: start, end: end,
                                  objects: members, uuid: uuid, sourceRevision: revision, device: device, metadata: metadata)
         case .workout:
             guard let extraData = payload.extra else { throw HealthStoreError(.corruptDatabase, "a workout has no details") }
-            let extra = try JSONDecoder().decode(WorkoutExtra.self, from: extraData)
-            let activity = HKWorkoutActivityType(rawValue: UInt(activityType ?? Int64(HKWorkoutActivityType.other.rawValue))) ?? .other
+            let extra = try context.decoder.decode(WorkoutExtra.self, from: extraData)
+            let activity = activityType.flatMap { UInt(exactly: $0) }.flatMap(HKWorkoutActivityType.init(rawValue:)) ?? .other
             let totals = WorkoutTotals(
                 energyBurned: extra.energyKilocalories.map { HKQuantity(unit: .kilocalorie(), doubleValue: $0) },
                 distance: extra.distanceMeters.map { HKQuantity(unit: .meter(), doubleValue: $0) },
                 swimmingStrokeCount: extra.swimmingStrokes.map { HKQuantity(unit: .count(), doubleValue: $0) },
                 flightsClimbed: extra.flightsClimbed.map { HKQuantity(unit: .count(), doubleValue: $0) })
             let events = extra.events?.compactMap { event -> HKWorkoutEvent? in
-                guard let type = HKWorkoutEventType(rawValue: event.type), event.end >= event.start else { return nil }
+                guard let type = HKWorkoutEventType(rawValue: event.type), event.start.isFinite, event.end >= event.start else { return nil }
                 return HKWorkoutEvent(type: type, dateInterval: DateInterval(start: Date(timeIntervalSinceReferenceDate: event.start),
                                                                              end: Date(timeIntervalSinceReferenceDate: event.end)),
                                       metadata: nil)

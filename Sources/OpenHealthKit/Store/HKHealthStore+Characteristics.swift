@@ -90,9 +90,12 @@ extension HKHealthStore {
     /// - Throws: `errorInvalidArgument` when the components are not a valid calendar date.
     public func setDateOfBirth(_ components: DateComponents?) throws {
         guard let components else { return try setCharacteristic(.dateOfBirth, nil) }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
         guard let year = components.year, let month = components.month, let day = components.day,
               (1...12).contains(month), (1...31).contains(day), (1800...3000).contains(year),
-              Calendar(identifier: .gregorian).date(from: DateComponents(year: year, month: month, day: day)) != nil else {
+              let date = calendar.date(from: DateComponents(year: year, month: month, day: day)),
+              calendar.dateComponents([.year, .month, .day], from: date) == DateComponents(year: year, month: month, day: day) else {
             throw HKError(.errorInvalidArgument, "a date of birth needs a valid year, month and day")
         }
         try setCharacteristic(.dateOfBirth, String(format: "%04d-%02d-%02d", year, month, day))

@@ -49,15 +49,17 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     public func save(_ objects: [HKObject]) async throws {
         guard !objects.isEmpty else { return }
         let database = try engine.database()
+        var types = Set<String>()
         for object in objects {
             guard let sample = object as? HKSample else { throw HKError(.errorInvalidArgument, "only samples can be saved") }
             // HealthKit authorizes correlations through the types of their members.
             if let correlation = sample as? HKCorrelation {
-                for member in correlation.objects { try engine.checkShare(member.sampleType.identifier) }
+                for member in correlation.objects { types.insert(member.sampleType.identifier) }
             } else {
-                try engine.checkShare(sample.sampleType.identifier)
+                types.insert(sample.sampleType.identifier)
             }
         }
+        for type in types.sorted() { try engine.checkShare(type) }
         let preparer = SamplePreparer(cipher: database.cipher, bundleIdentifier: engine.bundleIdentifier)
         let prepared = try objects.map(preparer.prepare)
         let changes = try database.insert(prepared, revision: engine.revision)
@@ -90,13 +92,11 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
 
     /// Deletes objects the caller saved; deletions leave `HKDeletedObject` tombstones for
     /// anchored queries.
+    /// - Throws: `errorAuthorizationDenied` for objects of other sources or of types the caller
+    ///   may not share; `errorInvalidArgument` for objects not in the store.
     public func delete(_ objects: [HKObject]) async throws {
         guard !objects.isEmpty else { return }
-        for object in objects {
-            if let sample = object as? HKSample { try engine.checkShare(sample.sampleType.identifier) }
-        }
-        let (_, changes) = try engine.database().delete(uuids: objects.map(\.uuid), requester: engine.bundleIdentifier,
-                                                        mayDeleteAny: engine.isOwner, requireAll: true)
+        let (_, changes) = try engine.database().delete(uuids: objects.map(\.uuid), requireAll: true, permission: deletePermission)
         notify(changes)
     }
 
@@ -104,27 +104,49 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     /// - Returns: how many objects were deleted.
     @discardableResult
     public func deleteObjects(of objectType: HKObjectType, predicate: NSPredicate) async throws -> Int {
-        try engine.checkShare(objectType.identifier)
+        if let correlation = objectType as? HKCorrelationType {
+            // Rows are checked one by one below; here the caller must share at least one member type.
+            if !correlation.memberTypes.contains(where: { (try? engine.checkShare($0)) != nil }) {
+                for type in correlation.memberTypes.sorted() { try engine.checkShare(type) }
+            }
+        } else {
+            try engine.checkShare(objectType.identifier)
+        }
         let database = try engine.database()
         let scope: ReadScope = engine.isOwner ? .everything : .sources([engine.bundleIdentifier])
         let node = try HKQueryPredicate.node(from: predicate)
         let matches = try database.fetchSamples(SampleFetch(types: [objectType.identifier],
                                                             predicate: SQLPredicate(node, cipher: database.cipher), scope: scope))
-        let (count, changes) = try database.delete(uuids: matches.map(\.uuid), requester: engine.bundleIdentifier,
-                                                   mayDeleteAny: engine.isOwner, requireAll: false)
+        let (count, changes) = try database.delete(uuids: matches.map(\.uuid), requireAll: false, permission: deletePermission)
         notify(changes)
         return count
     }
 
     /// Deletes the objects with these UUIDs that the caller may delete, of any type
-    /// (OpenHealthKit API, for tools that know only UUIDs). Unknown UUIDs are ignored.
+    /// (OpenHealthKit API, for tools that know only UUIDs). UUIDs that are not in the store, or
+    /// that the caller may not see, are ignored.
     /// - Returns: how many objects were deleted.
+    /// - Throws: `errorAuthorizationDenied` when one of them belongs to another source or to a
+    ///   type the caller may not share.
     @discardableResult
     public func deleteObjects(withUUIDs uuids: Set<UUID>) async throws -> Int {
-        let (count, changes) = try engine.database().delete(uuids: Array(uuids), requester: engine.bundleIdentifier,
-                                                           mayDeleteAny: engine.isOwner, requireAll: false)
+        let (count, changes) = try engine.database().delete(uuids: Array(uuids), requireAll: false, permission: deletePermission)
         notify(changes)
         return count
+    }
+
+    /// Who may delete a row: the owner anything; an app its own objects of types it may share
+    /// (for a correlation, its members' types). Rows the app may not even read are hidden, so
+    /// a delete does not reveal that they exist.
+    private func deletePermission(type: String, source: String, memberTypes: [String]) -> HealthDatabase.DeletePermission {
+        if engine.isOwner { return .allowed }
+        let own = source == engine.bundleIdentifier
+        let typesToShare = memberTypes.isEmpty ? [type] : memberTypes
+        let visible = own || (memberTypes.isEmpty ? engine.canSee(type: type, source: source)
+                                                  : memberTypes.allSatisfy { engine.canSee(type: $0, source: source) })
+        guard visible else { return .hidden }
+        guard own, typesToShare.allSatisfy({ (try? engine.checkShare($0)) != nil }) else { return .denied }
+        return .allowed
     }
 
     /// Deletes one object and calls `completion`.
@@ -164,7 +186,9 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     public func add(_ samples: [HKSample], to workout: HKWorkout) async throws {
         try engine.checkShare(HKWorkoutTypeIdentifier)
         let changes = try engine.database().associate(sampleUUIDs: samples.map(\.uuid), workoutUUID: workout.uuid,
-                                                      requester: engine.bundleIdentifier, mayModifyAny: engine.isOwner)
+                                                      requester: engine.bundleIdentifier, mayModifyAny: engine.isOwner) { type, source in
+            engine.isOwner || source == engine.bundleIdentifier || engine.canSee(type: type, source: source)
+        }
         notify(changes)
     }
 

@@ -8,6 +8,15 @@ enum ReadScope: Sendable, Equatable {
     case sources(Set<String>)
     case nothing
 
+    /// Whether a sample saved by `source` is inside the scope.
+    func admits(source: String) -> Bool {
+        switch self {
+        case .everything: return true
+        case .nothing: return false
+        case .sources(let sources): return sources.contains(source)
+        }
+    }
+
     func sql(column: String, arguments: inout StatementArguments) -> String {
         switch self {
         case .everything:
@@ -41,23 +50,34 @@ struct SampleFetch {
     var scope: ReadScope
     var order: [SampleOrder] = []
     var limit: Int = 0
+    /// For correlation types read by an app: the per-row member check.
+    var correlationVisibility: CorrelationVisibility?
+
+    /// Whether rows are filtered after SQL, so SQL's LIMIT cannot be used.
+    var filtersAfterSQL: Bool { predicate.needsResidualCheck || correlationVisibility != nil }
 }
 
 extension HealthDatabase {
-    private static let sampleColumns = """
+    static let sampleColumns = """
         s.id, s.uuid, s.type, s.kind, s.start, s."end", s.activity_type, s.anchor, s.sealed,
         src.bundle_identifier, src.name, src.version, src.product_type, src.os_version
         """
+    /// The number of columns in `sampleColumns`; predicate leaf columns follow them.
+    static let sampleColumnCount = 14
 
     /// Fetches samples, deciding value comparisons after decryption where SQL cannot.
     func fetchSamples(_ fetch: SampleFetch) throws -> [HKSample] {
         guard fetch.scope != .nothing, !fetch.types.isEmpty else { return [] }
-        return try read { db in try fetchSamples(db, fetch, anchorRange: nil).map(\.sample) }
+        return try read { db in
+            let context = DecodingContext(cipher: cipher)
+            return try fetchSamples(db, fetch, anchorRange: nil, context: context).map(\.sample)
+        }
     }
 
-    /// The newest change number, after checking that `after` (a caller's anchor) is still
-    /// usable: not older than the deletion history kept, not from the future.
-    func anchorBound(after: Int64?) throws -> Int64 {
+    /// Runs `body` in one read transaction after checking that `after` (a caller's anchor) is
+    /// still usable: not older than the deletion history kept, not from the future. `body`
+    /// gets the newest change number, so every read inside sees the same history.
+    func readChanges<T>(after: Int64?, _ body: (Database, Int64) throws -> T) throws -> T {
         try read { db in
             let through = try Self.sequence(db)
             if let after {
@@ -69,50 +89,49 @@ extension HealthDatabase {
                     throw HealthStoreError(.invalidAnchor, "the anchor is ahead of this store")
                 }
             }
-            return through
+            return try body(db, through)
         }
     }
 
     /// Added samples and deletions with change numbers in `(after, through]`, each with its
     /// change number, at most `limit` of each (0 = all). A nil `after` means "everything
-    /// currently stored" and reports no deletions.
-    func changes(fetch: SampleFetch, after: Int64?, through: Int64) throws -> ChangeBatch {
+    /// currently stored" and reports no deletions. Call inside `readChanges`.
+    func changes(_ db: Database, fetch: SampleFetch, after: Int64?, through: Int64) throws -> ChangeBatch {
         guard fetch.scope != .nothing, !fetch.types.isEmpty else { return ChangeBatch() }
-        return try read { db in
-            let range = (after ?? 0)...through
-            var batch = ChangeBatch()
-            batch.added = try fetchSamples(db, fetch, anchorRange: range).map { ($0.anchor, $0.sample) }
-            guard after != nil else { return batch }
-            var arguments = StatementArguments()
-            for type in fetch.types { arguments += [type] }
-            arguments += [range.lowerBound, range.upperBound]
-            let scopeSQL = fetch.scope.sql(column: "d.source_id", arguments: &arguments)
-            var sql = """
-                SELECT d.anchor, d.uuid, d.sealed FROM deleted_object d
-                WHERE d.type IN (\(SQLPredicate.placeholders(fetch.types.count))) AND d.anchor > ? AND d.anchor <= ? AND \(scopeSQL)
-                ORDER BY d.anchor
-                """
-            if fetch.limit > 0 { sql += " LIMIT \(fetch.limit)" }
-            for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
-                let uuidBlob: Data = row["uuid"]
-                guard let uuid = UUID(databaseBlob: uuidBlob) else {
-                    throw HealthStoreError(.corruptDatabase, "a deleted object has a malformed UUID")
-                }
-                var metadata: [String: Any]?
-                if let sealed = row["sealed"] as Data? {
-                    metadata = try MetadataCodec.decode(cipher.open(sealed, context: uuidBlob)).mapValues(\.anyValue)
-                }
-                batch.deleted.append((row["anchor"], HKDeletedObject(uuid: uuid, metadata: metadata)))
+        let range = (after ?? 0)...through
+        var batch = ChangeBatch()
+        let context = DecodingContext(cipher: cipher)
+        batch.added = try fetchSamples(db, fetch, anchorRange: range, context: context).map { ($0.anchor, $0.sample) }
+        guard after != nil else { return batch }
+        var arguments = StatementArguments()
+        for type in fetch.types { arguments += [type] }
+        arguments += [range.lowerBound, range.upperBound]
+        let scopeSQL = fetch.scope.sql(column: "d.source_id", arguments: &arguments)
+        var sql = """
+            SELECT d.anchor, d.uuid, d.sealed FROM deleted_object d
+            WHERE d.type IN (\(SQLPredicate.placeholders(fetch.types.count))) AND d.anchor > ? AND d.anchor <= ? AND \(scopeSQL)
+            ORDER BY d.anchor
+            """
+        if fetch.limit > 0 { sql += " LIMIT \(fetch.limit)" }
+        for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
+            let uuidBlob: Data = row["uuid"]
+            guard let uuid = UUID(databaseBlob: uuidBlob) else {
+                throw HealthStoreError(.corruptDatabase, "a deleted object has a malformed UUID")
             }
-            return batch
+            var metadata: [String: Any]?
+            if let sealed = row["sealed"] as Data? {
+                metadata = try MetadataCodec.decode(cipher.open(sealed, context: uuidBlob)).mapValues(\.anyValue)
+            }
+            batch.deleted.append((row["anchor"], HKDeletedObject(uuid: uuid, metadata: metadata)))
         }
+        return batch
     }
 
-    private func fetchSamples(_ db: Database, _ fetch: SampleFetch, anchorRange: ClosedRange<Int64>?) throws
+    private func fetchSamples(_ db: Database, _ fetch: SampleFetch, anchorRange: ClosedRange<Int64>?, context: DecodingContext) throws
         -> [(sample: HKSample, anchor: Int64)] {
         var arguments = fetch.predicate.leafArguments
         var columns = Self.sampleColumns
-        for (index, column) in fetch.predicate.leafColumns.enumerated() { columns += ", \(column) AS p\(index)" }
+        for column in fetch.predicate.leafColumns { columns += ", \(column)" }
         for type in fetch.types { arguments += [type] }
         var sql = "SELECT \(columns) FROM sample s JOIN source src ON src.id = s.source_id WHERE s.type IN (\(SQLPredicate.placeholders(fetch.types.count)))"
         sql += " AND " + fetch.predicate.filter
@@ -124,39 +143,39 @@ extension HealthDatabase {
         }
         let orders = anchorRange != nil ? ["s.anchor"] : fetch.order.map(\.sql) + ["s.id"]
         sql += " ORDER BY " + orders.joined(separator: ", ")
-        let residual = fetch.predicate.needsResidualCheck
-        if fetch.limit > 0, !residual { sql += " LIMIT \(fetch.limit)" }
+        if fetch.limit > 0, !fetch.filtersAfterSQL { sql += " LIMIT \(fetch.limit)" }
 
-        var decoded: [DecodedSampleRow] = []
-        let cursor = try Row.fetchCursor(db, sql: sql, arguments: arguments)
+        var result: [(sample: HKSample, anchor: Int64)] = []
+        let leafCount = fetch.predicate.leafColumns.count
+        let cursor = try Row.fetchCursor(db.cachedStatement(sql: sql), arguments: arguments)
         while let row = try cursor.next() {
-            let item = try DecodedSampleRow(row: row, cipher: cipher)
-            if residual {
-                let leaves = (0..<fetch.predicate.leafColumns.count).map { (row["p\($0)"] as Int64? ?? 0) != 0 }
-                let sample = try item.makeSample(members: try members(db, of: item))
+            let item = try DecodedSampleRow(row: row, context: context)
+            let sample = try item.makeSample(members: try members(db, of: item, context: context), context: context)
+            if fetch.predicate.needsResidualCheck {
+                let leaves = (0..<leafCount).map { (row[Self.sampleColumnCount + $0] as Int64? ?? 0) != 0 }
                 var evaluator = PredicateEvaluator(sample: sample, sqlLeaves: leaves, metadata: item.metadata)
                 guard evaluator.evaluate(fetch.predicate.node) else { continue }
-                decoded.append(item.with(sample: sample))
-            } else {
-                decoded.append(item)
             }
-            if fetch.limit > 0, decoded.count >= fetch.limit { break }
+            if let visibility = fetch.correlationVisibility, let correlation = sample as? HKCorrelation,
+               !visibility.admits(correlation) {
+                continue
+            }
+            result.append((sample, item.anchor))
+            if fetch.limit > 0, result.count >= fetch.limit { break }
         }
-        return try decoded.map { item in
-            (try item.sample ?? item.makeSample(members: try members(db, of: item)), item.anchor)
-        }
+        return result
     }
 
     /// The member samples of a correlation row (empty for other kinds).
-    private func members(_ db: Database, of item: DecodedSampleRow) throws -> Set<HKSample> {
+    private func members(_ db: Database, of item: DecodedSampleRow, context: DecodingContext) throws -> Set<HKSample> {
         guard item.kind == .correlation else { return [] }
-        let rows = try Row.fetchAll(db, sql: """
+        let statement = try db.cachedStatement(sql: """
             SELECT \(Self.sampleColumns) FROM sample s JOIN source src ON src.id = s.source_id WHERE s.parent_id = ? ORDER BY s.id
-            """, arguments: [item.rowID])
+            """)
         var result = Set<HKSample>()
-        for row in rows {
-            let member = try DecodedSampleRow(row: row, cipher: cipher)
-            result.insert(try member.makeSample(members: try members(db, of: member)))
+        for row in try Row.fetchAll(statement, arguments: [item.rowID]) {
+            let member = try DecodedSampleRow(row: row, context: context)
+            result.insert(try member.makeSample(members: try members(db, of: member, context: context), context: context))
         }
         return result
     }
@@ -179,7 +198,8 @@ extension HealthDatabase {
             }
             if predicate.needsResidualCheck {
                 let samples = try fetchSamples(db, SampleFetch(types: [type.identifier], predicate: predicate, scope: scope,
-                                                               order: [SampleOrder(key: .startDate, ascending: true)]), anchorRange: nil)
+                                                               order: [SampleOrder(key: .startDate, ascending: true)]),
+                                               anchorRange: nil, context: DecodingContext(cipher: cipher))
                 let rows = samples.compactMap { item -> StatisticsSample? in
                     guard let sample = item.sample as? HKQuantitySample else { return nil }
                     return StatisticsSample(start: sample.startDate.timeIntervalSinceReferenceDate,
@@ -190,21 +210,27 @@ extension HealthDatabase {
                 return (rows, sources)
             }
             var arguments: StatementArguments = [type.identifier]
-            var sql = "SELECT s.start, s.\"end\", s.uuid, s.sealed, s.source_id FROM sample s WHERE s.type = ? AND " + predicate.filter
+            var sql = "SELECT s.start, s.\"end\", s.uuid, s.sealed, s.source_id FROM sample s WHERE s.type = ? AND s.kind = 1 AND "
+                + predicate.filter
             arguments += predicate.arguments
             sql += " AND " + scope.sql(column: "s.source_id", arguments: &arguments) + " ORDER BY s.start"
             var rows: [StatisticsSample] = []
             let statement = try db.makeStatement(sql: sql)
             let cursor = try Row.fetchCursor(statement, arguments: arguments)
             while let row = try cursor.next() {
+                let start: Double = row[0]
+                let end: Double = row[1]
+                guard start.isFinite, end.isFinite, end >= start else {
+                    throw HealthStoreError(.corruptDatabase, "a stored sample ends before it starts")
+                }
                 let bits = try row.withUnsafeData(atIndex: 2) { uuid -> UInt64 in
                     try row.withUnsafeData(atIndex: 3) { sealed -> UInt64 in
                         guard let uuid, let sealed else { throw HealthStoreError(.corruptDatabase, "a sample row has no sealed value") }
-                        return try SamplePayload.primaryBits(of: cipher.open(sealed, context: uuid))
+                        let context = RecordContext(uuid: uuid, type: type.identifier, kind: .quantity, start: start, end: end)
+                        return try SamplePayload.primaryBits(of: cipher.open(sealed, context: context.bytes))
                     }
                 }
-                rows.append(StatisticsSample(start: row[0], end: row[1], value: Double(bitPattern: bits),
-                                             source: sourceIndexByRow[row[4]] ?? 0))
+                rows.append(StatisticsSample(start: start, end: end, value: Double(bitPattern: bits), source: sourceIndexByRow[row[4]] ?? 0))
             }
             return (rows, sources)
         }

@@ -36,25 +36,29 @@ extension HealthDatabase {
                     for member in sample.members { try insertRow(member, parent: rowID) }
                 }
 
+                let syncLookup = try db.cachedStatement(sql: "SELECT id, sync_version FROM sample WHERE sync_id = ? AND type = ? AND parent_id IS NULL")
                 for sample in samples {
                     if let syncHash = sample.syncHash {
-                        let existing = try Row.fetchOne(db, sql: "SELECT id, sync_version FROM sample WHERE sync_id = ? AND type = ?",
-                                                        arguments: [syncHash, sample.type])
+                        let existing = try Row.fetchOne(syncLookup, arguments: [syncHash, sample.type])
                         if let existing {
-                            let storedVersion: Int64 = existing["sync_version"] ?? Int64.min
+                            let storedVersion: Int64 = existing[1] ?? Int64.min
                             guard (sample.syncVersion ?? Int64.min) > storedVersion else { continue }
-                            try tombstone(db, rowIDs: [existing["id"]], sequence: &sequence, now: now, changes: &changes)
+                            try tombstone(db, rowIDs: [existing[0]], sequence: &sequence, now: now, changes: &changes)
                         }
                     }
                     try insertRow(sample, parent: nil)
                 }
                 try Self.setSequence(db, sequence)
+                try pruneTombstones(db)
                 return changes
         }
     }
 
     /// Links saved samples to a saved workout.
-    func associate(sampleUUIDs: [UUID], workoutUUID: UUID, requester: String, mayModifyAny: Bool) throws -> StoreChangeSet {
+    /// - Parameter canSee: whether the caller may see a sample of a type saved by a source;
+    ///   samples it may not see are reported as not saved, so their existence does not leak.
+    func associate(sampleUUIDs: [UUID], workoutUUID: UUID, requester: String, mayModifyAny: Bool,
+                   canSee: (_ type: String, _ source: String) -> Bool) throws -> StoreChangeSet {
         try write { db in
             guard let workout = try Row.fetchOne(db, sql: """
                 SELECT s.id, src.bundle_identifier FROM sample s JOIN source src ON src.id = s.source_id WHERE s.uuid = ? AND s.kind = ?
@@ -66,10 +70,14 @@ extension HealthDatabase {
                 throw HKError(.errorAuthorizationDenied, "only the workout's source may add samples to it")
             }
             let workoutID: Int64 = workout["id"]
+            let lookup = try db.cachedStatement(sql: """
+                SELECT s.id, s.type, src.bundle_identifier FROM sample s JOIN source src ON src.id = s.source_id WHERE s.uuid = ?
+                """)
             for uuid in sampleUUIDs {
-                guard let sampleID = try Int64.fetchOne(db, sql: "SELECT id FROM sample WHERE uuid = ?", arguments: [uuid.databaseBlob]) else {
+                guard let row = try Row.fetchOne(lookup, arguments: [uuid.databaseBlob]), canSee(row[1], row[2]) else {
                     throw HKError(.errorInvalidArgument, "a sample to associate is not saved in this store")
                 }
+                let sampleID: Int64 = row[0]
                 try db.execute(sql: "INSERT OR IGNORE INTO workout_association (workout_id, sample_id) VALUES (?, ?)",
                                arguments: [workoutID, sampleID])
             }
@@ -79,77 +87,98 @@ extension HealthDatabase {
         }
     }
 
+    /// Whether a caller may delete a row.
+    enum DeletePermission {
+        /// Delete it.
+        case allowed
+        /// The caller sees it but may not delete it.
+        case denied
+        /// The caller may not even see it: treat it as absent.
+        case hidden
+    }
+
     /// Deletes rows (and the members of deleted correlations), leaving tombstones.
     /// - Parameters:
-    ///   - uuids: the objects to delete; unknown UUIDs are reported as `errorInvalidArgument`
-    ///     when `requireAll` is set (deleting objects by value), ignored otherwise.
-    ///   - requester: the bundle identifier of the caller; only its own objects may be deleted
-    ///     unless `mayDeleteAny` (the store's owner).
-    /// - Returns: how many objects were deleted and the change set.
-    func delete(uuids: [UUID], requester: String, mayDeleteAny: Bool, requireAll: Bool) throws -> (Int, StoreChangeSet) {
+    ///   - uuids: the objects to delete.
+    ///   - requireAll: when set (deleting objects by value), an object that is absent or hidden
+    ///     is `errorInvalidArgument`; otherwise such objects are skipped.
+    ///   - permission: decides each row from its type, its source's bundle identifier and, for
+    ///     a correlation, its members' types.
+    /// - Returns: how many objects were deleted (members not counted) and the change set.
+    func delete(uuids: [UUID], requireAll: Bool,
+                permission: (_ type: String, _ source: String, _ memberTypes: [String]) -> DeletePermission) throws -> (Int, StoreChangeSet) {
         try write { db in
             var rowIDs: [Int64] = []
-            for chunk in uuids.chunked(into: 500) {
+            let unique = Array(Set(uuids))
+            let memberTypes = try db.cachedStatement(sql: "SELECT DISTINCT type FROM sample WHERE parent_id = ?")
+            for chunk in unique.chunked(into: 500) {
                 let rows = try Row.fetchAll(db, sql: """
-                    SELECT s.id, src.bundle_identifier FROM sample s JOIN source src ON src.id = s.source_id
+                    SELECT s.id, s.type, src.bundle_identifier FROM sample s JOIN source src ON src.id = s.source_id
                     WHERE s.uuid IN (\(SQLPredicate.placeholders(chunk.count)))
                     """, arguments: StatementArguments(chunk.map(\.databaseBlob)))
                 for row in rows {
-                    let owner: String = row["bundle_identifier"]
-                    guard mayDeleteAny || owner == requester else {
-                        throw HKError(.errorAuthorizationDenied, "an app may delete only the objects it saved")
+                    let id: Int64 = row[0]
+                    let members = try String.fetchAll(memberTypes, arguments: [id])
+                    switch permission(row[1], row[2], members) {
+                    case .allowed: rowIDs.append(id)
+                    case .denied: throw HKError(.errorAuthorizationDenied, "an app may delete only the objects it saved and may share")
+                    case .hidden: continue
                     }
-                    rowIDs.append(row["id"])
                 }
             }
-            if requireAll, rowIDs.count < Set(uuids).count {
+            if requireAll, rowIDs.count < unique.count {
                 throw HKError(.errorInvalidArgument, "some objects to delete are not in the store")
             }
             var sequence = try Self.sequence(db)
             var changes = StoreChangeSet()
-            let count = try tombstone(db, rowIDs: rowIDs, sequence: &sequence, now: Date().timeIntervalSinceReferenceDate,
-                                      changes: &changes)
+            try tombstone(db, rowIDs: rowIDs, sequence: &sequence, now: Date().timeIntervalSinceReferenceDate, changes: &changes)
             try Self.setSequence(db, sequence)
             try pruneTombstones(db)
-            return (count, changes)
+            return (rowIDs.count, changes)
         }
     }
 
     /// Replaces rows by tombstones that keep the UUID, type, source and sealed sync metadata.
-    @discardableResult
     private func tombstone(_ db: Database, rowIDs: [Int64], sequence: inout Int64, now: Double,
-                           changes: inout StoreChangeSet) throws -> Int {
-        guard !rowIDs.isEmpty else { return 0 }
+                           changes: inout StoreChangeSet) throws {
+        guard !rowIDs.isEmpty else { return }
         var all = rowIDs
         var frontier = rowIDs
         while !frontier.isEmpty {
-            let members = try Int64.fetchAll(db, sql: "SELECT id FROM sample WHERE parent_id IN (\(SQLPredicate.placeholders(frontier.count)))",
-                                             arguments: StatementArguments(frontier))
-            all += members
-            frontier = members
+            var next: [Int64] = []
+            for chunk in frontier.chunked(into: 500) {
+                next += try Int64.fetchAll(db, sql: "SELECT id FROM sample WHERE parent_id IN (\(SQLPredicate.placeholders(chunk.count)))",
+                                           arguments: StatementArguments(Array(chunk)))
+            }
+            all += next
+            frontier = next
         }
+        let select = try db.cachedStatement(sql: """
+            SELECT s.uuid, s.type, s.kind, s.start, s."end", s.source_id, s.sealed, src.bundle_identifier
+            FROM sample s JOIN source src ON src.id = s.source_id WHERE s.id = ?
+            """)
         let insert = try db.cachedStatement(sql: "INSERT INTO deleted_object (anchor, uuid, type, source_id, deleted_at, sealed) VALUES (?, ?, ?, ?, ?, ?)")
+        let remove = try db.cachedStatement(sql: "DELETE FROM sample WHERE id = ?")
         // Members first, so a correlation's parent is deleted after the rows that point at it.
         for rowID in all.reversed() {
-            guard let row = try Row.fetchOne(db, sql: """
-                SELECT s.uuid, s.type, s.source_id, s.sealed, src.bundle_identifier FROM sample s JOIN source src ON src.id = s.source_id WHERE s.id = ?
-                """, arguments: [rowID]) else { continue }
-            let uuidBlob: Data = row["uuid"]
-            let sealed: Data = row["sealed"]
-            let payload = try SamplePayload(decoding: cipher.open(sealed, context: uuidBlob))
+            guard let row = try Row.fetchOne(select, arguments: [rowID]) else { continue }
+            let uuidBlob: Data = row[0]
+            let type: String = row[1]
+            guard let kind = SampleKind(rawValue: row[2]) else { throw HealthStoreError(.corruptDatabase, "a sample has an unknown kind") }
+            let sealed: Data = row[6]
+            let aad = RecordContext(uuid: uuidBlob, type: type, kind: kind, start: row[3], end: row[4])
+            let payload = try SamplePayload(decoding: cipher.open(sealed, context: aad.bytes))
             var sealedSync: Data?
             if let metadata = payload.metadata {
                 let sync = MetadataCodec.syncMetadata(try MetadataCodec.decode(metadata))
                 if !sync.isEmpty { sealedSync = try cipher.seal(try MetadataCodec.encode(sync), context: uuidBlob) }
             }
             sequence += 1
-            let type: String = row["type"]
-            insert.setUncheckedArguments([sequence, uuidBlob, type, row["source_id"] as Int64, now, sealedSync])
+            insert.setUncheckedArguments([sequence, uuidBlob, type, row[5] as Int64, now, sealedSync])
             try insert.execute()
-            try db.execute(sql: "DELETE FROM sample WHERE id = ?", arguments: [rowID])
-            changes.insert(type: type, source: row["bundle_identifier"])
+            try remove.execute(arguments: [rowID])
+            changes.insert(type: type, source: row[7])
         }
-        return rowIDs.count
     }
 
     /// Forgets tombstones older than the retention period and remembers the newest anchor

@@ -52,6 +52,17 @@ final class HealthDatabase: Sendable {
             } catch {
                 throw HealthStoreError(.io, "cannot create the folder of \(url.path): \(error.localizedDescription)")
             }
+            // Look at an existing file read-only first: opening a pool switches the file to WAL,
+            // which must not happen to another application's database.
+            if let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber, size.intValue > 0 {
+                var readOnly = Configuration()
+                readOnly.readonly = true
+                try mapErrors(path: displayPath) {
+                    let queue = try DatabaseQueue(path: url.path, configuration: readOnly)
+                    defer { try? queue.close() }
+                    try queue.read { db in try Self.checkIsOurs(db, path: displayPath) }
+                }
+            }
             writer = try mapErrors(path: displayPath) { try DatabasePool(path: url.path, configuration: configuration) }
         }
         return try mapErrors(path: displayPath) {

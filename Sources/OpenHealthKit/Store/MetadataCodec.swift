@@ -96,8 +96,9 @@ enum MetadataCodec {
         }
         if let version = result[HKMetadataKeySyncVersion] {
             switch version {
-            case .integer, .double, .bool: break
-            default: throw HKError(.errorInvalidArgument, "HKMetadataKeySyncVersion must be a number")
+            case .integer, .bool: break
+            case .double(let value) where Int64(exactly: value) != nil: break
+            default: throw HKError(.errorInvalidArgument, "HKMetadataKeySyncVersion must be a whole number")
             }
             guard result[HKMetadataKeySyncIdentifier] != nil else {
                 throw HKError(.errorInvalidArgument, "HKMetadataKeySyncVersion requires HKMetadataKeySyncIdentifier")
@@ -136,7 +137,7 @@ enum MetadataCodec {
     static func syncVersion(_ values: [String: Value]) -> Int64? {
         switch values[HKMetadataKeySyncVersion] {
         case .integer(let value): return value
-        case .double(let value): return Int64(value)
+        case .double(let value): return Int64(exactly: value)
         case .bool(let value): return value ? 1 : 0
         default: return nil
         }

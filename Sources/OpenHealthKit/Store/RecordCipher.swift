@@ -35,12 +35,14 @@ struct RecordCipher: Sendable {
         }
     }
 
-    /// A 16-byte keyed hash of `parts`, for indexed equality lookups.
+    /// A 16-byte keyed hash of `parts`, for indexed equality lookups. Each part is prefixed
+    /// with its length, so no two different lists of parts hash alike.
     func indexHash(_ parts: String...) -> Data {
         var hmac = HMAC<SHA256>(key: indexKey)
         for part in parts {
-            hmac.update(data: Data(part.utf8))
-            hmac.update(data: [0])
+            let bytes = Array(part.utf8)
+            withUnsafeBytes(of: UInt32(bytes.count).littleEndian) { hmac.update(data: Array($0)) }
+            hmac.update(data: bytes)
         }
         return Data(hmac.finalize().prefix(16))
     }
@@ -48,4 +50,21 @@ struct RecordCipher: Sendable {
     /// The sealed constant stored with the database to recognise the right key.
     static let keyCheckPlaintext = Data("OpenHealthKit key check v1".utf8)
     static let keyCheckContext = Data("store".utf8)
+}
+
+/// The additional authenticated data a sample's sealed record is bound to: its UUID, kind,
+/// start, end and type, which are stored in the clear. Editing any of them outside the store
+/// makes the record fail to open instead of changing what it means.
+struct RecordContext {
+    let bytes: Data
+
+    init(uuid: Data, type: String, kind: SampleKind, start: Double, end: Double) {
+        var data = Data(capacity: uuid.count + 17 + type.utf8.count)
+        data.append(uuid)
+        data.append(UInt8(truncatingIfNeeded: kind.rawValue))
+        withUnsafeBytes(of: start.bitPattern.littleEndian) { data.append(contentsOf: $0) }
+        withUnsafeBytes(of: end.bitPattern.littleEndian) { data.append(contentsOf: $0) }
+        data.append(contentsOf: type.utf8)
+        bytes = data
+    }
 }

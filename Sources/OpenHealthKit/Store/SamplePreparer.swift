@@ -6,6 +6,8 @@ struct SamplePreparer {
     let cipher: RecordCipher
     let bundleIdentifier: String
 
+    private static let encoder = JSONEncoder()
+
     func prepare(_ object: HKObject) throws -> PreparedSample {
         guard let sample = object as? HKSample else {
             throw HKError(.errorInvalidArgument, "only samples can be saved")
@@ -17,7 +19,7 @@ struct SamplePreparer {
         }
         let metadataValues = try sample.metadata.map(MetadataCodec.values) ?? [:]
         let metadata = metadataValues.isEmpty ? nil : try MetadataCodec.encode(metadataValues)
-        let device = try sample.device.map { try JSONEncoder().encode($0) }
+        let device = try sample.device.map { try Self.encoder.encode($0) }
         let kind: SampleKind
         let payload: SamplePayload
         var activityType: Int64?
@@ -33,8 +35,9 @@ struct SamplePreparer {
                 throw HKError(.errorInvalidArgument,
                               "\(type.identifier): unit \(quantitySample.quantity.storedUnit.unitString) is not compatible with \(type.canonicalUnit.unitString)")
             }
-            let value = quantitySample.quantity.doubleValue(for: type.canonicalUnit)
-            guard value.isFinite else { throw HKError(.errorInvalidArgument, "\(type.identifier): the quantity is not finite") }
+            guard let value = try? quantitySample.quantity.value(in: type.canonicalUnit), value.isFinite else {
+                throw HKError(.errorInvalidArgument, "\(type.identifier): the quantity is not finite in \(type.canonicalUnit.unitString)")
+            }
             var details = QuantityExtra(count: quantitySample.count == 1 ? nil : quantitySample.count)
             let unit = quantitySample.quantity.storedUnit
             if !unit.isSameUnit(as: type.canonicalUnit) {
@@ -50,7 +53,7 @@ struct SamplePreparer {
                 throw HKError(.errorInvalidArgument, "\(identifier.rawValue) is not a category type OpenHealthKit knows")
             }
             guard allowed.contains(categorySample.value) else {
-                throw HKError(.errorInvalidArgument, "\(identifier.rawValue): \(categorySample.value) is not one of the type's values")
+                throw HKError(.errorInvalidArgument, "\(identifier.rawValue): the value is not one of the type's values")
             }
             kind = .category
             payload = SamplePayload(integer: Int64(categorySample.value), metadata: metadata, device: device)
@@ -66,7 +69,7 @@ struct SamplePreparer {
                 guard member is HKQuantitySample || member is HKCategorySample else {
                     throw HKError(.errorInvalidArgument, "a correlation may hold only quantity and category samples")
                 }
-                if let allowed, !allowed.contains(member.sampleType.identifier) {
+                if !allowed.contains(member.sampleType.identifier) {
                     throw HKError(.errorInvalidArgument, "\(correlation.sampleType.identifier) cannot hold \(member.sampleType.identifier)")
                 }
                 members.append(try prepare(member))
@@ -76,15 +79,16 @@ struct SamplePreparer {
         case let workout as HKWorkout:
             func total(_ quantity: HKQuantity?, _ unit: HKUnit, _ name: String) throws -> Double? {
                 guard let quantity else { return nil }
-                guard quantity.is(compatibleWith: unit) else {
-                    throw HKError(.errorInvalidArgument, "workout \(name) must be compatible with \(unit.unitString)")
+                guard let value = try? quantity.value(in: unit), value.isFinite else {
+                    throw HKError(.errorInvalidArgument, "workout \(name) must be a finite quantity compatible with \(unit.unitString)")
                 }
-                return quantity.doubleValue(for: unit)
+                return value
             }
             guard workout.duration >= 0, workout.duration.isFinite else {
                 throw HKError(.errorInvalidArgument, "a workout's duration must be zero or more")
             }
             let events = workout.workoutEvents?.map { event -> WorkoutExtra.Event in
+                // DateInterval guarantees end >= start, so events read back are valid too.
                 WorkoutExtra.Event(type: event.type.rawValue, start: event.dateInterval.start.timeIntervalSinceReferenceDate,
                                    end: event.dateInterval.end.timeIntervalSinceReferenceDate)
             }
@@ -96,7 +100,7 @@ struct SamplePreparer {
                                      events: events)
             kind = .workout
             activityType = Int64(workout.workoutActivityType.rawValue)
-            payload = SamplePayload(integer: 0, metadata: metadata, device: device, extra: try JSONEncoder().encode(extra))
+            payload = SamplePayload(integer: 0, metadata: metadata, device: device, extra: try Self.encoder.encode(extra))
         default:
             throw HKError(.errorInvalidArgument, "\(sample.sampleType.identifier) samples cannot be saved")
         }
@@ -113,6 +117,8 @@ struct SamplePreparer {
         }
         return PreparedSample(uuid: sample.uuid, type: sample.sampleType.identifier, kind: kind, start: start, end: end,
                               activityType: activityType, syncHash: syncHash, syncVersion: syncVersion,
-                              sealed: try cipher.seal(payload.encoded(), context: uuidBlob), metadataIndex: index, members: members)
+                              sealed: try cipher.seal(payload.encoded(), context: RecordContext(uuid: uuidBlob, type: sample.sampleType.identifier,
+                                                                                                kind: kind, start: start, end: end).bytes),
+                              metadataIndex: index, members: members)
     }
 }

@@ -8,8 +8,11 @@ final class StoreEngine: Sendable {
     let configuration: HKHealthStore.Configuration
     let revision: SourceRevisionRecord
 
+    /// Opening holds only this lock, so notifying and stopping queries never wait for a
+    /// key derivation or a migration.
+    private let opened = Mutex<Result<HealthDatabase, any Error>?>(nil)
+
     private struct State {
-        var database: Result<HealthDatabase, any Error>?
         var decisions: [String: TypeDecision]?
         var liveQueries: [ObjectIdentifier: HKQuery] = [:]
     }
@@ -24,11 +27,13 @@ final class StoreEngine: Sendable {
     var bundleIdentifier: String { configuration.source.bundleIdentifier }
     var isOwner: Bool { configuration.role == .owner }
 
-    /// The open database, opening it on first use.
+    /// The open database, opening it on first use. Failures that will not go away by
+    /// themselves (wrong key, corrupt or foreign file, newer schema, missing key) are
+    /// remembered; others (a busy or unreadable file) are retried on the next call.
     func database() throws -> HealthDatabase {
-        let result = state.withLock { state -> Result<HealthDatabase, any Error> in
-            if let database = state.database { return database }
-            let opened = Result { () throws -> HealthDatabase in
+        try opened.withLock { cached -> Result<HealthDatabase, any Error> in
+            if let cached { return cached }
+            let result = Result { () throws -> HealthDatabase in
                 let location = configuration.location.databaseLocation
                 let key: StoreKey
                 switch location {
@@ -39,10 +44,16 @@ final class StoreEngine: Sendable {
                 }
                 return try HealthDatabase.open(location: location, key: key, tombstoneRetention: configuration.tombstoneRetention)
             }
-            state.database = opened
-            return opened
-        }
-        return try result.get()
+            switch result {
+            case .success:
+                cached = result
+            case .failure(let error as HealthStoreError) where [.wrongKey, .corruptDatabase, .unsupportedSchema, .keyUnavailable].contains(error.kind):
+                cached = result
+            case .failure:
+                break
+            }
+            return result
+        }.get()
     }
 
     // MARK: Authorization
@@ -50,11 +61,16 @@ final class StoreEngine: Sendable {
     func decisions() throws -> [String: TypeDecision] {
         if let cached = state.withLock({ $0.decisions }) { return cached }
         let loaded = try database().decisions(for: bundleIdentifier)
-        state.withLock { $0.decisions = loaded }
-        return loaded
+        // Keep a copy another task stored meanwhile: it is at least as new as ours.
+        return state.withLock { state in
+            if let current = state.decisions { return current }
+            state.decisions = loaded
+            return loaded
+        }
     }
 
     func record(_ updates: [String: TypeDecision]) throws {
+        _ = try decisions()
         try database().record(updates, for: bundleIdentifier)
         state.withLock { state in
             var decisions = state.decisions ?? [:]
@@ -83,14 +99,10 @@ final class StoreEngine: Sendable {
         }
     }
 
-    /// Whether a change made by `source` to `type` is visible to the caller.
+    /// Whether a sample of `type` saved by `source` is visible to the caller.
     func canSee(type: String, source: String) -> Bool {
         guard let scope = try? readScope(for: type) else { return false }
-        switch scope {
-        case .everything: return true
-        case .nothing: return false
-        case .sources(let sources): return sources.contains(source)
-        }
+        return scope.admits(source: source)
     }
 
     // MARK: Live queries

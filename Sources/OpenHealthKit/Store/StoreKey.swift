@@ -38,6 +38,7 @@ struct KeyDerivationParameters: Codable, Sendable, Equatable {
     var salt: Data
 
     static let defaultRounds = 210_000
+    static let maximumRounds = 10_000_000
 
     static func fresh() -> KeyDerivationParameters {
         KeyDerivationParameters(algorithm: "PBKDF2-HMAC-SHA256", rounds: defaultRounds,
@@ -60,7 +61,10 @@ extension StoreKey {
             guard let parameters else {
                 throw HealthStoreError(.keyUnavailable, "no key-derivation parameters stored for a passphrase")
             }
-            guard parameters.algorithm == "PBKDF2-HMAC-SHA256", parameters.rounds >= KeyDerivationParameters.defaultRounds else {
+            // Bounded both ways: a tampered store must not weaken the key nor stall the open.
+            guard parameters.algorithm == "PBKDF2-HMAC-SHA256",
+                  (KeyDerivationParameters.defaultRounds...KeyDerivationParameters.maximumRounds).contains(parameters.rounds),
+                  parameters.salt.count >= 16 else {
                 throw HealthStoreError(.unsupportedSchema, "unknown key derivation \(parameters.algorithm)")
             }
             do {
@@ -70,7 +74,10 @@ extension StoreKey {
                 throw HealthStoreError(.keyUnavailable, "passphrase key derivation failed: \(error)")
             }
         case .keyFile(let url):
-            if let data = FileManager.default.contents(atPath: url.path) {
+            if FileManager.default.fileExists(atPath: url.path) {
+                guard let data = FileManager.default.contents(atPath: url.path) else {
+                    throw HealthStoreError(.keyUnavailable, "key file \(url.path) exists but cannot be read")
+                }
                 let trimmed = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
                 if data.count == 32 { return SymmetricKey(data: data) }
                 if let decoded = Data(base64Encoded: trimmed), decoded.count == 32 { return SymmetricKey(data: decoded) }
@@ -80,13 +87,28 @@ extension StoreKey {
                 throw HealthStoreError(.keyUnavailable, "key file \(url.path) is missing; the store cannot be opened without it")
             }
             let key = SymmetricKey(size: .bits256)
-            let encoded = key.withUnsafeBytes { Data($0).base64EncodedString() } + "\n"
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-            guard FileManager.default.createFile(atPath: url.path, contents: Data(encoded.utf8),
-                                                 attributes: [.posixPermissions: 0o600]) else {
-                throw HealthStoreError(.keyUnavailable, "cannot create key file \(url.path)")
-            }
+            try Self.createKeyFile(at: url, contents: Data((key.withUnsafeBytes { Data($0).base64EncodedString() } + "\n").utf8))
             return key
+        }
+    }
+
+    /// Creates the key file atomically with mode 0600 from the first byte: `O_CREAT | O_EXCL`
+    /// (never overwriting a key another process just wrote), then `fsync`.
+    private static func createKeyFile(at url: URL, contents: Data) throws {
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw HealthStoreError(.keyUnavailable, "cannot create the folder of key file \(url.path)")
+        }
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
+        guard descriptor >= 0 else {
+            throw HealthStoreError(.keyUnavailable, "cannot create key file \(url.path) (errno \(errno))")
+        }
+        defer { close(descriptor) }
+        let written = contents.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        guard written == contents.count, fsync(descriptor) == 0 else {
+            throw HealthStoreError(.keyUnavailable, "cannot write key file \(url.path)")
         }
     }
 

@@ -127,16 +127,21 @@ public final class HKCorrelationType: HKSampleType, @unchecked Sendable {
         super.init(identifier: identifier.rawValue)
     }
 
-    /// The sample types a correlation of this type may contain; nil means any quantity or category type.
-    var memberTypes: Set<String>? {
+    /// The sample types a correlation of this type may contain: systolic and diastolic blood
+    /// pressure, or the dietary types for food. HealthKit authorizes correlations through
+    /// these types; the correlation types themselves cannot be requested.
+    var memberTypes: Set<String> {
         switch identifier {
         case HKCorrelationTypeIdentifier.bloodPressure.rawValue:
             return [HKQuantityTypeIdentifier.bloodPressureSystolic.rawValue,
                     HKQuantityTypeIdentifier.bloodPressureDiastolic.rawValue]
         default:
-            return nil
+            return Self.dietaryTypes
         }
     }
+
+    private static let dietaryTypes = Set(HKQuantityTypeIdentifier.allKnown.map(\.rawValue)
+        .filter { $0.hasPrefix("HKQuantityTypeIdentifierDietary") })
 }
 
 /// The workout type.

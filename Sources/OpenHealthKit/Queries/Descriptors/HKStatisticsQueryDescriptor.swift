@@ -86,10 +86,11 @@ public struct HKStatisticsCollectionQueryDescriptor: Sendable {
                     continuation.yield(Result(statisticsCollection: collection, updatedStatistics: nil))
                 }
             }
-            query.statisticsUpdateHandler = { _, statistics, collection, error in
-                if let error { continuation.finish(throwing: error) } else if let collection {
-                    continuation.yield(Result(statisticsCollection: collection, updatedStatistics: statistics.map { [$0] }))
-                }
+            query.groupedUpdateHandler = { changed, collection in
+                continuation.yield(Result(statisticsCollection: collection, updatedStatistics: changed))
+            }
+            query.statisticsUpdateHandler = { _, _, _, error in
+                if let error { continuation.finish(throwing: error) }
             }
             continuation.onTermination = { _ in healthStore.stop(query) }
             healthStore.execute(query)
