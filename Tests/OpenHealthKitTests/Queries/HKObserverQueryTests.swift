@@ -27,28 +27,43 @@ struct HKObserverQueryTests {
         #expect(fired.values.count == 4)
     }
 
-    @Test("Changes the caller may not read raise no notification")
+    @Test("Changes by other sources notify only callers that may read them")
     func privacy() async throws {
         let folder = TemporaryFolder()
-        let watch = TestStores.app(folder, bundle: "com.example.watch")
-        try await watch.requestAuthorization(toShare: [HKQuantityType(.heartRate)], read: [])
-        let denied = TestStores.app(folder, bundle: "com.example.other", provider: PolicyFileAuthorizationProvider(policy: .init(apps: [:])))
-        try await denied.requestAuthorization(toShare: [], read: [HKQuantityType(.heartRate)])
-        let fired = Inbox<Set<HKSampleType>>()
-        let query = HKObserverQuery(queryDescriptors: [HKQueryDescriptor(sampleType: HKQuantityType(.heartRate), predicate: nil)]) {
-            _, types, completion, _ in
-            fired.append(types ?? [])
-            completion()
-        }
-        denied.execute(query)
-        #expect(await fired.wait(for: 1).count == 1)
-        // A change through another store object: observers are per store object, so this
-        // checks that the watch's own store would notify and the denied app's does not.
-        try await denied.save([])
-        try await watch.save(Samples.heartRate(70, at: 0))
+        let heartRate = HKQuantityType(.heartRate)
+        var fromWatch = StoreChangeSet()
+        fromWatch.insert(type: heartRate.identifier, source: "com.example.watch")
+        let denied = TestStores.app(folder, bundle: "com.example.denied", provider: PolicyFileAuthorizationProvider(policy: .init(apps: [:])))
+        try await denied.requestAuthorization(toShare: [heartRate], read: [heartRate])
+        let reader = TestStores.app(folder, bundle: "com.example.reader")
+        try await reader.requestAuthorization(toShare: [], read: [heartRate])
+        let writer = TestStores.app(folder, bundle: "com.example.writer",
+                                    provider: PolicyFileAuthorizationProvider(policy: .init(apps: ["com.example.writer": .init(share: ["*"], read: [])])))
+        try await writer.requestAuthorization(toShare: [heartRate], read: [heartRate])
+        #expect(!denied.isVisibleChange(fromWatch, to: heartRate))
+        #expect(reader.isVisibleChange(fromWatch, to: heartRate))
+        #expect(!writer.isVisibleChange(fromWatch, to: heartRate))
+        var own = StoreChangeSet()
+        own.insert(type: heartRate.identifier, source: "com.example.writer")
+        #expect(writer.isVisibleChange(own, to: heartRate))
+
+        // And through a live observer: the reader's observer fires for the change, the denied app's does not.
+        let readerFired = Inbox<Int>()
+        let deniedFired = Inbox<Int>()
+        let readerQuery = HKObserverQuery(sampleType: heartRate, predicate: nil) { _, done, _ in readerFired.append(1); done() }
+        let deniedQuery = HKObserverQuery(sampleType: heartRate, predicate: nil) { _, done, _ in deniedFired.append(1); done() }
+        reader.execute(readerQuery)
+        denied.execute(deniedQuery)
+        #expect(await readerFired.wait(for: 1).count == 1)
+        #expect(await deniedFired.wait(for: 1).count == 1)
+        reader.notify(fromWatch)
+        denied.notify(fromWatch)
+        #expect(await readerFired.wait(for: 2).count == 2)
         try await Task.sleep(nanoseconds: 200_000_000)
-        #expect(fired.values.count == 1)
-        denied.stop(query)
+        #expect(deniedFired.values.count == 1)
+        reader.stop(readerQuery)
+        denied.stop(deniedQuery)
+        withExtendedLifetime(folder) {}
     }
 
     @Test("The async observer descriptor yields the changed types")
