@@ -37,6 +37,12 @@ public struct HKError: Error, Sendable, Hashable, CustomStringConvertible {
         self.message = message
     }
 
+    /// Creates an error with a code, as HealthKit's `HKError(_:userInfo:)`; the reason is
+    /// `NSLocalizedDescriptionKey` from `userInfo` when given.
+    public init(_ code: Code, userInfo: [String: Any] = [:]) {
+        self.init(code, userInfo[NSLocalizedDescriptionKey] as? String ?? "\(code)")
+    }
+
     public var description: String { "HKError(\(code)): \(message)" }
     /// Mirrors `NSError.localizedDescription`.
     public var localizedDescription: String { message }
@@ -54,6 +60,15 @@ public struct HKError: Error, Sendable, Hashable, CustomStringConvertible {
 /// Lets `catch HKError.errorNoData` style pattern matching work on codes.
 public func ~= (code: HKError.Code, error: any Error) -> Bool {
     (error as? HKError)?.code == code
+}
+
+extension HKError: CustomNSError {
+    /// HealthKit's error domain, so `(error as NSError).domain == HKErrorDomain`.
+    public static var errorDomain: String { HKErrorDomain }
+    /// The HealthKit code.
+    public var errorCode: Int { code.rawValue }
+    /// The reason, as `NSLocalizedDescriptionKey`.
+    public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: message] }
 }
 
 /// The domain string HealthKit uses for its `NSError`s.

@@ -159,3 +159,27 @@ struct HKSampleQueryTests {
         #expect(calls.values.isEmpty)
     }
 }
+
+@Suite("HealthKit conveniences")
+struct HealthKitConvenienceTests {
+    @Test("Sleep predicates and HKError bridging behave as in HealthKit")
+    func conveniences() async throws {
+        let store = TestStores.memory()
+        try await store.save([Samples.sleep(.inBed, at: 0, minutes: 480), Samples.sleep(.asleepREM, at: 60, minutes: 30),
+                              Samples.sleep(.awake, at: 3_600, minutes: 5)])
+        let asleep = try await store.runSampleQuery(HKCategoryType(.sleepAnalysis),
+                                                    predicate: HKCategoryValueSleepAnalysis.predicateForSamples(equalTo: HKCategoryValueSleepAnalysis.allAsleepValues))
+        #expect(asleep.compactMap { ($0 as? HKCategorySample)?.value } == [HKCategoryValueSleepAnalysis.asleepREM.rawValue])
+        let error = HKError(.errorNoData)
+        let bridged = error as NSError
+        #expect(bridged.domain == HKErrorDomain && bridged.code == HKError.Code.errorNoData.rawValue)
+        #expect(HKError(.errorInvalidArgument, userInfo: [NSLocalizedDescriptionKey: "why"]).message == "why")
+        do {
+            throw error
+        } catch HKError.errorNoData {
+            // Pattern matching on codes, as `catch HKError.errorNoData` does on Apple platforms.
+        } catch {
+            Issue.record("the code pattern did not match")
+        }
+    }
+}
