@@ -10,6 +10,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "OpenHealthKit", targets: ["OpenHealthKit"]),
+        .library(name: "QRCode", targets: ["QRCode"]),
         .executable(name: "health", targets: ["health"]),
     ],
     dependencies: [
@@ -27,6 +28,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(name: "QRCode", swiftSettings: swiftSettings),
         .executableTarget(
             name: "health",
             dependencies: [
@@ -44,6 +46,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], swiftSettings: swiftSettings),
         .testTarget(
             name: "healthTests",
             dependencies: ["health", "OpenHealthKit"],

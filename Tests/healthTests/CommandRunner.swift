@@ -46,8 +46,18 @@ struct CommandRunner {
         return (process, output, error)
     }
 
+    /// Runs the command to completion on a Dispatch thread, so waiting for it does not hold one
+    /// of the few threads of Swift's cooperative pool.
     @discardableResult
-    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Result {
+    func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Swift.Result { try runBlocking(arguments, environment: environment) })
+            }
+        }
+    }
+
+    private func runBlocking(_ arguments: [String], environment: [String: String]) throws -> Result {
         let (process, output, error) = try launch(arguments, environment: environment)
         let outData = output.fileHandleForReading.readDataToEndOfFile()
         let errData = error.fileHandleForReading.readDataToEndOfFile()

@@ -5,10 +5,10 @@ import OpenHealthKit
 @Suite("The health command line")
 struct HealthCommandTests {
     @Test("health demo runs end to end on a temporary store")
-    func demo() throws {
+    func demo() async throws {
         let runner = CommandRunner()
         defer { runner.remove() }
-        let result = try runner.run(["demo", "--days", "3"])
+        let result = try await runner.run(["demo", "--days", "3"])
         #expect(result.status == 0, "\(result.error)")
         for section in ["Steps per day", "Heart rate per day", "Latest weight", "Last night's sleep", "Blood pressure", "Runs:",
                         "Sources", "Anchored sync of body mass", "denied read access sees 0"] {
@@ -18,46 +18,46 @@ struct HealthCommandTests {
     }
 
     @Test("add, query (text and JSON, with unit conversion), sources and delete")
-    func addQueryDelete() throws {
+    func addQueryDelete() async throws {
         let runner = CommandRunner()
         defer { runner.remove() }
-        #expect(try runner.run(["store", "add", "--type", "heartRate", "--value", "72", "--unit", "count/min",
+        #expect(try await runner.run(["store", "add", "--type", "heartRate", "--value", "72", "--unit", "count/min",
                                 "--start", "2026-11-20T08:00:00Z", "--metadata", "HKWasUserEntered=true"]).status == 0)
-        #expect(try runner.run(["store", "add", "--type", "bodyMass", "--value", "160", "--unit", "lb",
+        #expect(try await runner.run(["store", "add", "--type", "bodyMass", "--value", "160", "--unit", "lb",
                                 "--start", "2026-11-20T07:00:00Z"]).status == 0)
-        let json = try runner.run(["store", "query", "--type", "bodyMass", "--unit", "kg", "--json"])
+        let json = try await runner.run(["store", "query", "--type", "bodyMass", "--unit", "kg", "--json"])
         #expect(json.status == 0)
         let objects = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [[String: Any]])
         #expect(objects.count == 1)
         let kilograms = try #require(objects.first?["value"] as? Double)
         #expect(abs(kilograms - 160 * 0.45359237) < 1e-9)
         #expect(objects.first?["unit"] as? String == "kg")
-        let heart = try runner.run(["store", "query", "--type", "heartRate"])
+        let heart = try await runner.run(["store", "query", "--type", "heartRate"])
         #expect(heart.output.contains("72 count/min"))
-        let sources = try runner.run(["store", "sources", "--type", "heartRate"])
+        let sources = try await runner.run(["store", "sources", "--type", "heartRate"])
         #expect(sources.output.contains("health CLI"))
         let uuid = try #require(objects.first?["uuid"] as? String)
-        let deleted = try runner.run(["store", "delete", "--uuid", uuid])
+        let deleted = try await runner.run(["store", "delete", "--uuid", uuid])
         #expect(deleted.status == 0 && deleted.output.contains("Deleted 1"))
-        #expect(try runner.run(["store", "query", "--type", "bodyMass"]).output.contains("No Body Mass samples"))
+        #expect(try await runner.run(["store", "query", "--type", "bodyMass"]).output.contains("No Body Mass samples"))
     }
 
     @Test("stats prints one bar per interval, empty ones included")
-    func stats() throws {
+    func stats() async throws {
         let runner = CommandRunner()
         defer { runner.remove() }
         for (day, value) in [("2026-11-18", 4000), ("2026-11-20", 8000)] {
-            #expect(try runner.run(["store", "add", "--type", "stepCount", "--value", "\(value)",
+            #expect(try await runner.run(["store", "add", "--type", "stepCount", "--value", "\(value)",
                                     "--start", "\(day)T10:00:00Z", "--end", "\(day)T11:00:00Z"]).status == 0)
         }
-        let result = try runner.run(["store", "stats", "--type", "stepCount", "--interval", "day", "--from", "2026-11-18", "--to", "2026-11-21"])
+        let result = try await runner.run(["store", "stats", "--type", "stepCount", "--interval", "day", "--from", "2026-11-18", "--to", "2026-11-21"])
         #expect(result.status == 0, "\(result.error)")
         let lines = result.output.split(separator: "\n").map(String.init)
         #expect(lines.count == 4)
         #expect(lines[1].hasPrefix("2026-11-18") && lines[1].hasSuffix("4000") && lines[1].contains("████████████████████"))
         #expect(lines[2].hasPrefix("2026-11-19") && lines[2].hasSuffix("–"))
         #expect(lines[3].hasSuffix("8000") && lines[3].contains(String(repeating: "█", count: 40)))
-        let json = try runner.run(["store", "stats", "--type", "stepCount", "--from", "2026-11-18", "--to", "2026-11-21", "--json"])
+        let json = try await runner.run(["store", "stats", "--type", "stepCount", "--from", "2026-11-18", "--to", "2026-11-21", "--json"])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
         #expect((document["intervals"] as? [[String: Any]])?.count == 3)
     }
@@ -73,41 +73,41 @@ struct HealthCommandTests {
         (["store", "delete", "--type", "stepCount"], "--all"),
         (["store", "import", "/nonexistent/file.csv"], "cannot read"),
     ])
-    func badInput(_ arguments: [String], _ message: String) throws {
+    func badInput(_ arguments: [String], _ message: String) async throws {
         let runner = CommandRunner()
         defer { runner.remove() }
-        let result = try runner.run(arguments)
+        let result = try await runner.run(arguments)
         #expect(result.status != 0)
         #expect(result.error.contains(message), "stderr was: \(result.error)")
     }
 
     @Test("A wrong passphrase is refused with a clear message and the data stays readable")
-    func wrongPassphrase() throws {
+    func wrongPassphrase() async throws {
         let runner = CommandRunner()
         defer { runner.remove() }
         let right = ["HK_PASS": "first passphrase"]
-        #expect(try runner.run(["store", "add", "--passphrase-env", "HK_PASS", "--type", "stepCount", "--value", "5"], environment: right).status == 0)
-        let wrong = try runner.run(["store", "query", "--passphrase-env", "HK_PASS", "--type", "stepCount"], environment: ["HK_PASS": "other"])
+        #expect(try await runner.run(["store", "add", "--passphrase-env", "HK_PASS", "--type", "stepCount", "--value", "5"], environment: right).status == 0)
+        let wrong = try await runner.run(["store", "query", "--passphrase-env", "HK_PASS", "--type", "stepCount"], environment: ["HK_PASS": "other"])
         #expect(wrong.status != 0 && wrong.error.contains("does not open"))
-        let again = try runner.run(["store", "query", "--passphrase-env", "HK_PASS", "--type", "stepCount", "--json"], environment: right)
+        let again = try await runner.run(["store", "query", "--passphrase-env", "HK_PASS", "--type", "stepCount", "--json"], environment: right)
         #expect(again.status == 0 && again.output.contains("\"value\" : 5"))
     }
 
     @Test("import reads CSV and JSON Lines and names the bad line")
-    func importFiles() throws {
+    func importFiles() async throws {
         let runner = CommandRunner()
         defer { runner.remove() }
         let csv = runner.folder.appendingPathComponent("steps.csv")
         try "type,start,end,value,unit\nstepCount,2026-11-20T08:00:00Z,2026-11-20T09:00:00Z,1200,count\nheartRate,2026-11-20T08:00:00Z,,61,count/min\n"
             .write(to: csv, atomically: true, encoding: .utf8)
-        let imported = try runner.run(["store", "import", csv.path])
+        let imported = try await runner.run(["store", "import", csv.path])
         #expect(imported.status == 0 && imported.output.contains("Imported 2 samples"))
         let lines = runner.folder.appendingPathComponent("bad.jsonl")
         try "{\"type\":\"stepCount\",\"start\":\"2026-11-20T10:00:00Z\",\"value\":3}\n{\"type\":\"stepCount\",\"start\":\"oops\",\"value\":3}\n"
             .write(to: lines, atomically: true, encoding: .utf8)
-        let bad = try runner.run(["store", "import", lines.path])
+        let bad = try await runner.run(["store", "import", lines.path])
         #expect(bad.status != 0 && bad.error.contains("line 2"))
-        let count = try runner.run(["store", "query", "--type", "stepCount", "--json"])
+        let count = try await runner.run(["store", "query", "--type", "stepCount", "--json"])
         #expect((try JSONSerialization.jsonObject(with: Data(count.output.utf8)) as? [Any])?.count == 1)
     }
 
@@ -187,8 +187,8 @@ struct CrossProcessSyncTests {
             firstUUID = samples[0].uuid.uuidString
         }
         // Other processes change the store.
-        #expect(try runner.run(["store", "delete", "--uuid", firstUUID]).status == 0)
-        #expect(try runner.run(["store", "add", "--type", "stepCount", "--value", "777", "--start", "2026-11-20T08:00:00Z"]).status == 0)
+        #expect(try await runner.run(["store", "delete", "--uuid", firstUUID]).status == 0)
+        #expect(try await runner.run(["store", "add", "--type", "stepCount", "--value", "777", "--start", "2026-11-20T08:00:00Z"]).status == 0)
         // A fresh store object resumes from the archived anchor.
         let resumed = HKHealthStore(configuration: configuration)
         let anchor = try #require(try NSKeyedUnarchiver.unarchivedObject(ofClass: HKQueryAnchor.self, from: Data(contentsOf: anchorFile)))

@@ -25,7 +25,8 @@ enum Fixtures {
 
     static let heartRate = HKQuantityType(.heartRate)
     static let beatsPerMinute = HKUnit.count().unitDivided(by: .minute())
-    /// Heart rate's canonical unit (count/s): the store keeps values in it, so the ceilings do too.
+    /// The ceilings keep values in heart rate's canonical unit, count/s (beats per minute / 60),
+    /// as the store's statistics work in it.
     static let secondsPerMinute = 60.0
     static let batchSize = 10_000
     static let saveCount = 1_000_000
@@ -70,31 +71,27 @@ enum Fixtures {
     /// Per UTC day of the year: (average, minimum, maximum) in beats per minute, computed
     /// directly from the rows, to check both sides' answers once before timing them.
     static func expectedDailyStatistics(_ rows: [SampleRow]) -> [DailyStatistics] {
-        var days: [DailyStatistics] = []
         let origin = yearStart.timeIntervalSinceReferenceDate
+        var days: [DailyStatistics] = []
         var sum = 0.0
         var count = 0.0
-        var current: DailyStatistics?
         for row in rows {
             let day = Int((row.start - origin) / 86_400)
-            if current?.day != day {
-                if var finished = current {
-                    finished.average = sum / count
-                    days.append(finished)
-                }
-                current = DailyStatistics(day: day, average: 0, minimum: row.beatsPerMinute, maximum: row.beatsPerMinute)
+            let value = row.beatsPerMinute
+            if var last = days.last, last.day == day {
+                last.minimum = min(last.minimum, value)
+                last.maximum = max(last.maximum, value)
+                days[days.count - 1] = last
+            } else {
+                if !days.isEmpty { days[days.count - 1].average = sum / count }
+                days.append(DailyStatistics(day: day, average: 0, minimum: value, maximum: value))
                 sum = 0
                 count = 0
             }
-            sum += row.beatsPerMinute
+            sum += value
             count += 1
-            current?.minimum = min(current?.minimum ?? row.beatsPerMinute, row.beatsPerMinute)
-            current?.maximum = max(current?.maximum ?? row.beatsPerMinute, row.beatsPerMinute)
         }
-        if var finished = current {
-            finished.average = sum / count
-            days.append(finished)
-        }
+        if !days.isEmpty { days[days.count - 1].average = sum / count }
         return days
     }
 }

@@ -71,7 +71,7 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
         blackHole(days)
         benchmark.measurement(samplesPerSecond, Timed.rate(Fixtures.yearCount, elapsed))
-    } setup: {
+    } setup: { () async throws -> StoreFixture in
         let rows = Fixtures.rows(count: Fixtures.yearCount, seed: 2)
         let folder = try ScratchFolder("statistics-store")
         Scratch.keep(folder)
@@ -95,7 +95,7 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.stopMeasurement()
         blackHole(days)
         benchmark.measurement(samplesPerSecond, Timed.rate(Fixtures.yearCount, elapsed))
-    } setup: {
+    } setup: { () throws -> DatabasePool in
         let rows = Fixtures.rows(count: Fixtures.yearCount, seed: 2)
         let folder = try ScratchFolder("statistics-ceiling")
         Scratch.keep(folder)
