@@ -185,7 +185,7 @@ extension HealthDatabase {
     func statisticsRows(type: HKQuantityType, predicate: SQLPredicate, scope: ReadScope) throws
         -> (rows: [StatisticsSample], sources: [Int32: HKSource]) {
         guard scope != .nothing else { return ([], [:]) }
-        return try read { db in
+        let (gathered, sourceTable) = try read { db -> (Gathered, [Int32: HKSource]) in
             var sourceIndexByRow: [Int64: Int32] = [:]
             var indexByBundle: [String: Int32] = [:]
             var sources: [Int32: HKSource] = [:]
@@ -201,39 +201,58 @@ extension HealthDatabase {
                                                                order: [SampleOrder(key: .startDate, ascending: true)]),
                                                anchorRange: nil, context: DecodingContext(cipher: cipher))
                 let rows = samples.compactMap { item -> StatisticsSample? in
-                    guard let sample = item.sample as? HKQuantitySample else { return nil }
+                    guard let sample = item.sample as? HKQuantitySample,
+                          let value = try? sample.quantity.value(in: type.canonicalUnit) else { return nil }
                     return StatisticsSample(start: sample.startDate.timeIntervalSinceReferenceDate,
                                             end: sample.endDate.timeIntervalSinceReferenceDate,
-                                            value: sample.quantity.doubleValue(for: type.canonicalUnit),
-                                            source: indexByBundle[sample.sourceRevision.source.bundleIdentifier] ?? 0)
+                                            value: value, source: indexByBundle[sample.sourceRevision.source.bundleIdentifier] ?? 0)
                 }
-                return (rows, sources)
+                return (.decoded(rows), sources)
             }
             var arguments: StatementArguments = [type.identifier]
             var sql = "SELECT s.start, s.\"end\", s.uuid, s.sealed, s.source_id FROM sample s WHERE s.type = ? AND s.kind = 1 AND "
                 + predicate.filter
             arguments += predicate.arguments
             sql += " AND " + scope.sql(column: "s.source_id", arguments: &arguments) + " ORDER BY s.start"
-            var rows: [StatisticsSample] = []
-            let statement = try db.makeStatement(sql: sql)
-            let cursor = try Row.fetchCursor(statement, arguments: arguments)
+            // Gather inside the transaction, decrypt after it (on every core).
+            var batch = SealedValueBatch()
+            let cursor = try Row.fetchCursor(db.makeStatement(sql: sql), arguments: arguments)
             while let row = try cursor.next() {
                 let start: Double = row[0]
                 let end: Double = row[1]
                 guard start.isFinite, end.isFinite, end >= start else {
                     throw HealthStoreError(.corruptDatabase, "a stored sample ends before it starts")
                 }
-                let bits = try row.withUnsafeData(atIndex: 2) { uuid -> UInt64 in
-                    try row.withUnsafeData(atIndex: 3) { sealed -> UInt64 in
-                        guard let uuid, let sealed else { throw HealthStoreError(.corruptDatabase, "a sample row has no sealed value") }
-                        let context = RecordContext(uuid: uuid, type: type.identifier, kind: .quantity, start: start, end: end)
-                        return try SamplePayload.primaryBits(of: cipher.open(sealed, context: context.bytes))
+                try row.withUnsafeData(atIndex: 2) { uuid in
+                    try row.withUnsafeData(atIndex: 3) { sealed in
+                        guard let uuid, let sealed, uuid.count == 16 else {
+                            throw HealthStoreError(.corruptDatabase, "a sample row has no sealed value")
+                        }
+                        batch.append(start: start, end: end, source: sourceIndexByRow[row[4]] ?? 0, uuid: uuid, sealed: sealed)
                     }
                 }
-                rows.append(StatisticsSample(start: start, end: end, value: Double(bitPattern: bits), source: sourceIndexByRow[row[4]] ?? 0))
             }
-            return (rows, sources)
+            return (.sealed(batch), sources)
         }
+        guard case .sealed(let batch) = gathered else {
+            if case .decoded(let rows) = gathered { return (rows, sourceTable) }
+            return ([], sourceTable)
+        }
+        let values = try batch.primaryValues(cipher: cipher, type: type.identifier)
+        var rows: [StatisticsSample] = []
+        rows.reserveCapacity(values.count)
+        for index in values.indices {
+            rows.append(StatisticsSample(start: batch.starts[index], end: batch.ends[index], value: Double(bitPattern: values[index]),
+                                         source: batch.sources[index]))
+        }
+        return (rows, sourceTable)
+    }
+
+
+    /// What a statistics read gathered: decoded rows (after a residual check) or sealed values.
+    private enum Gathered {
+        case decoded([StatisticsSample])
+        case sealed(SealedValueBatch)
     }
 
     /// The sources that saved samples of a type matching a predicate.

@@ -119,8 +119,9 @@ final class Inbox<Value: Sendable>: Sendable {
 
     var values: [Value] { state.withLock { $0 } }
 
-    /// Waits until `count` values arrived (at most `seconds`), polling.
-    func wait(for count: Int, seconds: Double = 10) async -> [Value] {
+    /// Waits until `count` values arrived (at most `seconds`), polling. The limit is generous
+    /// because the whole suite shares a two-thread pool; waits end as soon as values arrive.
+    func wait(for count: Int, seconds: Double = 60) async -> [Value] {
         let deadline = Date().addingTimeInterval(seconds)
         while values.count < count, Date() < deadline {
             try? await Task.sleep(nanoseconds: 10_000_000)
