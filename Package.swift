@@ -29,6 +29,12 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(name: "QRCode", swiftSettings: swiftSettings),
+        .target(
+            name: "CQRImageReader",
+            cxxSettings: [.define("ZX_USE_UTF8")],
+            linkerSettings: [.linkedLibrary("ZXing"), .linkedLibrary("stb")]
+        ),
+        .target(name: "QRImageReader", dependencies: ["CQRImageReader"], swiftSettings: swiftSettings),
         .executableTarget(
             name: "health",
             dependencies: [
@@ -47,11 +53,13 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], swiftSettings: swiftSettings),
+        .testTarget(name: "QRImageReaderTests", dependencies: ["QRImageReader", "QRCode"], swiftSettings: swiftSettings),
         .testTarget(
             name: "healthTests",
             dependencies: ["health", "OpenHealthKit"],
             swiftSettings: swiftSettings
         ),
     ],
-    swiftLanguageModes: [.v6]
+    swiftLanguageModes: [.v6],
+    cxxLanguageStandard: .cxx17
 )

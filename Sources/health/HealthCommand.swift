@@ -1,12 +1,35 @@
 import ArgumentParser
+import Foundation
 
 /// The `health` command: a terminal front end to an OpenHealthKit store.
 @main
 struct HealthCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "health",
-        abstract: "Keep and query health data in an encrypted, HealthKit-compatible store.",
+        abstract: "Keep and query health data in an encrypted, HealthKit-compatible store; verify and issue SMART Health Cards.",
         subcommands: [DemoCommand.self, StoreCommand.self])
+
+    /// Runs the command. `health shc …` keeps its documented exit codes: usage and I/O errors
+    /// exit with 2 (swift-argument-parser would use 64), invalid cards with 1.
+    static func main() async {
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        let isCardCommand = arguments.first == "shc"
+        do {
+            var command = try parseAsRoot(arguments)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            let code = exitCode(for: error)
+            if isCardCommand, code != .success, code.rawValue != 1 {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(2)
+            }
+            exit(withError: error)
+        }
+    }
 }
 
 /// `health store …`: work with a store.
