@@ -11,12 +11,14 @@ let package = Package(
     products: [
         .library(name: "OpenHealthKit", targets: ["OpenHealthKit"]),
         .library(name: "QRCode", targets: ["QRCode"]),
+        .library(name: "SmartHealthCards", targets: ["SmartHealthCards"]),
         .executable(name: "health", targets: ["health"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/swift-extras/swift-extras-base64", from: "1.2.0"),
     ],
     targets: [
         .target(
@@ -35,6 +37,16 @@ let package = Package(
             linkerSettings: [.linkedLibrary("ZXing"), .linkedLibrary("stb")]
         ),
         .target(name: "QRImageReader", dependencies: ["CQRImageReader"], swiftSettings: swiftSettings),
+        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        .target(
+            name: "SmartHealthCards",
+            dependencies: [
+                "CZlib",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ExtrasBase64", package: "swift-extras-base64"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "health",
             dependencies: [
@@ -54,6 +66,11 @@ let package = Package(
         ),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], swiftSettings: swiftSettings),
         .testTarget(name: "QRImageReaderTests", dependencies: ["QRImageReader", "QRCode"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SmartHealthCardsTests",
+            dependencies: ["SmartHealthCards", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "healthTests",
             dependencies: ["health", "OpenHealthKit"],

@@ -1,0 +1,193 @@
+import Foundation
+
+/// Reads every input form a card can arrive in (rule 31), detecting the form by content:
+/// compact JWS text, `.smart-health-card` files, FHIR `$health-cards-issue` `Parameters`
+/// responses, `shc:/` numeric QR text (one line per QR code, legacy `shc:/C/N/` chunks in any
+/// order) and `https://…#{…}` deep links.
+///
+/// Parsing is strict by default (rule 13: whitespace or a byte-order mark around a JWS or QR text
+/// is an error); JSON documents may have JSON whitespace. Each way an input can be wrong is a
+/// typed ``SHCInputError``.
+public enum SHCInput {
+    /// One card read from an input.
+    public struct Card: Sendable, Hashable {
+        /// The compact JWS.
+        public var jws: String
+        /// The form it came in.
+        public var form: SHCInputForm
+        /// How many QR chunks it was assembled from (1 when not chunked).
+        public var chunkCount: Int
+
+        /// Creates a card.
+        public init(jws: String, form: SHCInputForm, chunkCount: Int = 1) {
+            self.jws = jws
+            self.form = form
+            self.chunkCount = chunkCount
+        }
+    }
+
+    /// The JWS strings of every card in `bytes`.
+    public static func cards(from bytes: [UInt8], limits: SHCLimits = .default,
+                             allowSurroundingWhitespace: Bool = false) throws(SHCInputError) -> [String] {
+        try parse(bytes, limits: limits, allowSurroundingWhitespace: allowSurroundingWhitespace).map(\.jws)
+    }
+
+    /// Every card in `bytes`, with the form it came in.
+    ///
+    /// - Parameter allowSurroundingWhitespace: accept whitespace (and a byte-order mark) around JWS
+    ///   and QR text, and blank lines between QR lines, instead of reporting ``SHCInputError/trailingCharacters(offset:)``.
+    public static func parse(_ bytes: [UInt8], limits: SHCLimits = .default,
+                             allowSurroundingWhitespace: Bool = false) throws(SHCInputError) -> [Card] {
+        guard !bytes.isEmpty else { throw .empty }
+        guard bytes.count <= limits.maxInputBytes else { throw .tooLarge(bytes: bytes.count, limit: limits.maxInputBytes) }
+        var content = bytes[...]
+        if content.starts(with: [0xEF, 0xBB, 0xBF]) {
+            guard allowSurroundingWhitespace else { throw .byteOrderMark }
+            content = content.dropFirst(3)
+        }
+        let trimmed = trimmedRange(of: content)
+        guard !trimmed.isEmpty else { throw .empty }
+        let first = content[trimmed.lowerBound]
+
+        if first == UInt8(ascii: "{") {
+            return try parseDocument(content, form: nil, limits: limits)
+        }
+        if !allowSurroundingWhitespace, trimmed != content.indices {
+            throw .trailingCharacters(offset: trimmed.lowerBound != content.startIndex ? content.startIndex : trimmed.upperBound)
+        }
+        let text = content[trimmed]
+        if text.starts(with: Array(SHCNumeric.prefix.utf8)) {
+            return try parseNumericLines(text, lenient: allowSurroundingWhitespace)
+        }
+        if text.starts(with: Array("https://".utf8)) || text.starts(with: Array("HTTPS://".utf8)) {
+            return try parseDeepLink(text, limits: limits)
+        }
+        if text.contains(UInt8(ascii: ".")) {
+            let jws = String(decoding: text, as: UTF8.self)
+            try validateJWS(Array(text), card: 0)
+            return [Card(jws: jws, form: .jws)]
+        }
+        throw .unrecognizedForm
+    }
+
+    /// The range (absolute indexes) of `bytes` without surrounding ASCII whitespace and UTF-8
+    /// byte-order marks.
+    static func trimmedRange(of bytes: ArraySlice<UInt8>) -> Range<Int> {
+        var lower = bytes.startIndex
+        var upper = bytes.endIndex
+        while lower < upper {
+            if isSpace(bytes[lower]) { lower += 1; continue }
+            if upper - lower >= 3, bytes[lower] == 0xEF, bytes[lower + 1] == 0xBB, bytes[lower + 2] == 0xBF { lower += 3; continue }
+            break
+        }
+        while upper > lower {
+            if isSpace(bytes[upper - 1]) { upper -= 1; continue }
+            if upper - lower >= 3, bytes[upper - 3] == 0xEF, bytes[upper - 2] == 0xBB, bytes[upper - 1] == 0xBF { upper -= 3; continue }
+            break
+        }
+        return lower..<upper
+    }
+
+    /// ``trimmedRange(of:)`` of a whole array.
+    static func trimmedRange(of bytes: [UInt8]) -> Range<Int> {
+        trimmedRange(of: bytes[...])
+    }
+
+    @inline(__always)
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D || byte == 0x0B || byte == 0x0C
+    }
+
+    /// Rule 13 for one JWS: three non-empty base64url segments, no padding, nothing around it.
+    static func validateJWS(_ bytes: [UInt8], card: Int) throws(SHCInputError) {
+        if trimmedRange(of: bytes) != bytes.indices {
+            throw .trailingCharacters(offset: isSpace(bytes.first ?? 0) || bytes.first == 0xEF ? 0 : trimmedRange(of: bytes).upperBound)
+        }
+        do {
+            _ = try SHCCompactJWS(bytes)
+        } catch {
+            switch error {
+            case .padding: throw .base64Padding(card: card)
+            case .segmentCount(let count): throw .invalidJWS(card: card, reason: "\(count) segments, expected 3")
+            case .emptySegment(let segment): throw .invalidJWS(card: card, reason: "segment \(segment) is empty")
+            case .invalidCharacter(let offset): throw .invalidJWS(card: card, reason: "character outside base64url at offset \(offset)")
+            case .invalidLength(let segment): throw .invalidJWS(card: card, reason: "segment \(segment) has an impossible base64url length")
+            }
+        }
+    }
+
+    /// A health card file or a `Parameters` response.
+    private static func parseDocument(_ bytes: ArraySlice<UInt8>, form: SHCInputForm?, limits: SHCLimits) throws(SHCInputError) -> [Card] {
+        let json: SHCJSONValue
+        do {
+            json = try SHCJSONValue.parse(Array(bytes), maxDepth: limits.maxJSONDepth)
+        } catch {
+            throw .invalidJSON(error)
+        }
+        var credentials: [SHCJSONValue] = []
+        let detectedForm: SHCInputForm
+        if let list = json["verifiableCredential"] {
+            guard let array = list.arrayValue else { throw .invalidCredentialList }
+            guard !array.isEmpty else { throw .noCredentials }
+            credentials = array
+            detectedForm = form ?? .file
+        } else if json["resourceType"]?.stringValue == "Parameters", form == nil {
+            detectedForm = .parameters
+            if let parameters = json["parameter"] {
+                guard let array = parameters.arrayValue else { throw .invalidCredentialList }
+                for parameter in array {
+                    guard case .object = parameter, let name = parameter["name"]?.stringValue else { throw .invalidCredentialList }
+                    guard name == "verifiableCredential" else { continue }
+                    guard let value = parameter["valueString"] else { throw .invalidCredentialList }
+                    credentials.append(value)
+                }
+            }
+        } else {
+            throw form == .deepLink ? .invalidDeepLink : .notAHealthCardDocument
+        }
+        var cards: [Card] = []
+        for (position, credential) in credentials.enumerated() {
+            guard let jws = credential.stringValue else { throw .credentialNotAString(card: position) }
+            try validateJWS(Array(jws.utf8), card: position)
+            cards.append(Card(jws: jws, form: detectedForm))
+        }
+        return cards
+    }
+
+    /// One or more `shc:/` lines separated by LF or CRLF.
+    private static func parseNumericLines(_ text: ArraySlice<UInt8>, lenient: Bool) throws(SHCInputError) -> [Card] {
+        var chunks: [SHCNumeric.Chunk] = []
+        var lineNumber = 0
+        for rawLine in text.split(separator: 0x0A, omittingEmptySubsequences: false) {
+            defer { lineNumber += 1 }
+            var line = rawLine
+            if line.last == 0x0D { line = line.dropLast() }
+            let trimmed = trimmedRange(of: line)
+            if trimmed != line.indices {
+                guard lenient else {
+                    throw .trailingCharacters(offset: trimmed.isEmpty || trimmed.lowerBound != line.startIndex
+                        ? line.startIndex : trimmed.upperBound)
+                }
+                line = line[trimmed]
+            }
+            if line.isEmpty {
+                guard lenient else { throw .trailingCharacters(offset: line.startIndex) }
+                continue
+            }
+            chunks.append(try SHCNumeric.decode(line, line: lineNumber))
+        }
+        let cards = try SHCNumeric.assemble(chunks)
+        for (position, card) in cards.enumerated() {
+            try validateJWS(Array(card.jws.utf8), card: position)
+        }
+        return cards
+    }
+
+    /// `https://…#<percent-encoded {"verifiableCredential":[…]}>` (rule 39).
+    private static func parseDeepLink(_ text: ArraySlice<UInt8>, limits: SHCLimits) throws(SHCInputError) -> [Card] {
+        guard let hash = text.firstIndex(of: UInt8(ascii: "#")) else { throw .invalidDeepLink }
+        let fragment = String(decoding: text[(hash + 1)...], as: UTF8.self)
+        guard let decoded = fragment.removingPercentEncoding, decoded.hasPrefix("{") else { throw .invalidDeepLink }
+        return try parseDocument(Array(decoded.utf8)[...], form: .deepLink, limits: limits)
+    }
+}

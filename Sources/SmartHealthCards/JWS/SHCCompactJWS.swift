@@ -1,0 +1,72 @@
+import Foundation
+
+/// A compact-serialization JWS split into its three segments (rule 13), with the bytes the
+/// signature covers. Checks only the syntax: three non-empty base64url segments, no padding.
+struct SHCCompactJWS {
+    /// Why the text is not a compact JWS.
+    enum Problem: Error, Equatable {
+        /// Not three segments separated by dots.
+        case segmentCount(Int)
+        /// An empty segment (0 header, 1 payload, 2 signature).
+        case emptySegment(Int)
+        /// A character outside base64url at this offset.
+        case invalidCharacter(offset: Int)
+        /// A `=` padding character at this offset.
+        case padding(offset: Int)
+        /// A segment whose length no byte string encodes to.
+        case invalidLength(segment: Int)
+    }
+
+    let text: [UInt8]
+    let header: [UInt8]
+    let payload: [UInt8]
+    let signature: [UInt8]
+    /// `ASCII(header_b64 + "." + payload_b64)`.
+    let signingInput: ArraySlice<UInt8>
+
+    init(_ text: [UInt8]) throws(Problem) {
+        // Find the two dots with memchr (this runs on every verification).
+        let dots: (Int, Int, Bool)? = text.withUnsafeBufferPointer { buffer in
+            guard let base = buffer.baseAddress, let firstDot = memchr(base, Int32(UInt8(ascii: ".")), buffer.count) else { return nil }
+            let first = UnsafeRawPointer(firstDot) - UnsafeRawPointer(base)
+            guard let secondDot = memchr(base + first + 1, Int32(UInt8(ascii: ".")), buffer.count - first - 1) else { return nil }
+            let second = UnsafeRawPointer(secondDot) - UnsafeRawPointer(base)
+            let third = memchr(base + second + 1, Int32(UInt8(ascii: ".")), buffer.count - second - 1) != nil
+            return (first, second, third)
+        }
+        guard let (first, second, extraDot) = dots, !extraDot, first > 0, second > first + 1, second + 1 < text.count else {
+            throw SHCCompactJWS.diagnose(text)
+        }
+        let decoded: (header: [UInt8], payload: [UInt8], signature: [UInt8])? = text.withUnsafeBufferPointer { buffer in
+            guard let header = Base64URL.decodeFast(UnsafeBufferPointer(rebasing: buffer[0..<first])),
+                  let payload = Base64URL.decodeFast(UnsafeBufferPointer(rebasing: buffer[(first + 1)..<second])),
+                  let signature = Base64URL.decodeFast(UnsafeBufferPointer(rebasing: buffer[(second + 1)...])) else { return nil }
+            return (header, payload, signature)
+        }
+        guard let decoded else { throw SHCCompactJWS.diagnose(text) }
+        self.text = text
+        header = decoded.header
+        payload = decoded.payload
+        signature = decoded.signature
+        signingInput = text[0..<second]
+    }
+
+    /// Finds the first syntax problem of text that failed the fast path.
+    private static func diagnose(_ text: [UInt8]) -> Problem {
+        var dots: [Int] = []
+        for (offset, byte) in text.enumerated() {
+            if byte == UInt8(ascii: ".") {
+                dots.append(offset)
+            } else if !Base64URL.isAlphabet(byte) {
+                return byte == UInt8(ascii: "=") ? .padding(offset: offset) : .invalidCharacter(offset: offset)
+            }
+        }
+        guard dots.count == 2 else { return .segmentCount(dots.count + 1) }
+        let ranges = [0..<dots[0], (dots[0] + 1)..<dots[1], (dots[1] + 1)..<text.count]
+        for (segment, range) in ranges.enumerated() {
+            if range.isEmpty { return .emptySegment(segment) }
+            if range.count % 4 == 1 { return .invalidLength(segment: segment) }
+        }
+        return .invalidLength(segment: 0)
+    }
+}
