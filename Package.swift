@@ -51,6 +51,9 @@ let package = Package(
             name: "health",
             dependencies: [
                 "OpenHealthKit",
+                "SmartHealthCards",
+                "QRCode",
+                "QRImageReader",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

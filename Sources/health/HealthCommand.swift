@@ -7,7 +7,7 @@ struct HealthCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "health",
         abstract: "Keep and query health data in an encrypted, HealthKit-compatible store; verify and issue SMART Health Cards.",
-        subcommands: [DemoCommand.self, StoreCommand.self])
+        subcommands: [DemoCommand.self, StoreCommand.self, ShcCommand.self])
 
     /// Runs the command. `health shc …` keeps its documented exit codes: usage and I/O errors
     /// exit with 2 (swift-argument-parser would use 64), invalid cards with 1.
@@ -21,6 +21,9 @@ struct HealthCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch let error as ShcUsageError {
+            FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
+            Foundation.exit(2)
         } catch {
             let code = exitCode(for: error)
             if isCardCommand, code != .success, code.rawValue != 1 {

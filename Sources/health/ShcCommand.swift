@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import QRImageReader
+import SmartHealthCards
+
+/// `health shc …`: verify, issue, revoke and decode SMART Health Cards.
+///
+/// Exit codes (all `shc` commands): 0 success (for `verify`: every card valid), 1 a card is
+/// invalid, 2 usage or I/O errors.
+struct ShcCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "shc",
+        abstract: "Verify, issue, revoke and decode SMART Health Cards.",
+        subcommands: [ShcVerifyCommand.self, ShcKeygenCommand.self, ShcIssueCommand.self, ShcRevokeCommand.self, ShcDecodeCommand.self])
+}
+
+/// A usage or I/O failure of an `shc` command: printed, then exit code 2.
+struct ShcUsageError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// Reads a command-line input: a file path, or `-` for standard input.
+func readInput(_ path: String) throws -> [UInt8] {
+    if path == "-" {
+        return Array(FileHandle.standardInput.readDataToEndOfFile())
+    }
+    guard let data = FileManager.default.contents(atPath: path) else {
+        throw ShcUsageError("cannot read '\(path)'")
+    }
+    return Array(data)
+}
+
+/// Parses `--at` and similar ISO 8601 instants.
+func parseInstant(_ text: String) throws -> Date {
+    do {
+        return try parseDate(text)
+    } catch {
+        throw ShcUsageError("invalid date '\(text)': use ISO 8601, e.g. 2026-11-20T08:30:00Z")
+    }
+}
+
+/// The card text of an input: the file's bytes, or for a PNG/JPEG/BMP/GIF image the `shc:/` text
+/// of every QR code in it, one per line (read with zxing-cpp).
+func cardText(of path: String) throws -> [UInt8] {
+    let bytes = try readInput(path)
+    guard QRImageReader.isImage(bytes) else { return bytes }
+    let url: URL
+    if path == "-" {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("health-shc-\(UUID().uuidString)")
+        guard FileManager.default.createFile(atPath: url.path, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
+            throw ShcUsageError("cannot buffer the image from standard input")
+        }
+    } else {
+        url = URL(fileURLWithPath: path)
+    }
+    defer { if path == "-" { try? FileManager.default.removeItem(at: url) } }
+    do {
+        let texts = try QRImageReader.texts(inImageAt: url)
+        guard !texts.isEmpty else { throw ShcUsageError("\(path): no QR code found in the image") }
+        return Array(texts.joined(separator: "\n").utf8)
+    } catch let error as ShcUsageError {
+        throw error
+    } catch {
+        throw ShcUsageError("\(error)")
+    }
+}

@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import SmartHealthCards
+
+/// `health shc verify INPUT… [--issuer ISS=DIR]… [--trust-directory FILE] [--at ISO8601] [--json]`.
+struct ShcVerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Verify SMART Health Cards: JWS, .smart-health-card files, $health-cards-issue responses or shc:/ QR text.",
+        discussion: """
+            Each INPUT is a file (its form is detected by content) or - for standard input.
+            Issuer keys come from --issuer ISS=DIR (a folder holding .well-known/jwks.json and optionally .well-known/crl/KID.json);
+            issuers not named there are fetched over HTTPS from ISS/.well-known/jwks.json and cached in ~/.cache/openhealthkit/shc.
+            Exit status: 0 when every card is valid, 1 when any card is invalid, 2 for usage or I/O errors.
+            """)
+
+    @Argument(help: "Files to verify, or - for standard input.")
+    var inputs: [String]
+
+    @Option(name: .customLong("issuer"), help: ArgumentHelp("Resolve issuer ISS offline from DIR.", valueName: "ISS=DIR"))
+    var issuers: [String] = []
+
+    @Option(help: ArgumentHelp("Trust the issuers of a VCI directory file (vci-issuers.json).", valueName: "FILE"))
+    var trustDirectory: String?
+
+    @Option(help: ArgumentHelp("Verify as of this instant instead of now (ISO 8601).", valueName: "ISO8601"))
+    var at: String?
+
+    @Flag(help: "Print a machine-readable JSON report.")
+    var json = false
+
+    func run() async throws {
+        var folders: [String: URL] = [:]
+        for entry in issuers {
+            guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex, entry.index(after: equals) != entry.endIndex else {
+                throw ShcUsageError("--issuer takes ISS=DIR, got '\(entry)'")
+            }
+            let folder = URL(fileURLWithPath: String(entry[entry.index(after: equals)...]))
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw ShcUsageError("--issuer: '\(folder.path)' is not a folder")
+            }
+            folders[String(entry[..<equals])] = folder
+        }
+        var trust: SHCTrustPolicy?
+        if let trustDirectory {
+            do {
+                trust = .directory(try VCIDirectory.load(contentsOf: URL(fileURLWithPath: trustDirectory)))
+            } catch {
+                throw ShcUsageError("--trust-directory: \(error)")
+            }
+        }
+        let now = try at.map(parseInstant) ?? Date()
+        let resolver = CompositeKeyResolver([FolderKeyResolver(folders)])
+        let verifier = SHCVerifier(resolver: resolver, trust: trust, now: now)
+
+        var results: [(input: String, index: Int, report: SHCVerificationReport)] = []
+        var inputFailures: [(input: String, error: String)] = []
+        for input in inputs {
+            let bytes = try cardText(of: input)
+            let cards: [SHCInput.Card]
+            do {
+                cards = try SHCInput.parse(bytes, allowSurroundingWhitespace: input == "-")
+            } catch {
+                inputFailures.append((input, "\(error)"))
+                continue
+            }
+            for (index, card) in cards.enumerated() {
+                results.append((input, index, await verifier.verify(card)))
+            }
+        }
+        let allValid = inputFailures.isEmpty && results.allSatisfy(\.report.isValid)
+        if json {
+            print(try ShcReportFormatter.json(results: results, inputFailures: inputFailures, valid: allValid))
+        } else {
+            for line in ShcReportFormatter.text(results: results, inputFailures: inputFailures) { print(line) }
+        }
+        if !allValid { throw ExitCode(1) }
+    }
+
+    static var cacheDirectory: URL {
+        let environment = ProcessInfo.processInfo.environment
+        let base = environment["XDG_CACHE_HOME"].map { URL(fileURLWithPath: $0) }
+            ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache")
+        return base.appendingPathComponent("openhealthkit/shc")
+    }
+}
