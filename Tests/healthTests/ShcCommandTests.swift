@@ -1,0 +1,145 @@
+import Foundation
+import Testing
+
+/// Where the shared SMART Health Cards vectors are: `OPENHEALTHKIT_SHARED`, else `../shared`
+/// beside the repository root. Absent in a clone elsewhere: those tests are skipped.
+enum SharedVectors {
+    static var root: URL? {
+        if let path = ProcessInfo.processInfo.environment["OPENHEALTHKIT_SHARED"], !path.isEmpty {
+            return URL(fileURLWithPath: path)
+        }
+        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        while directory.path != "/" {
+            let candidate = directory.deletingLastPathComponent().appendingPathComponent("shared")
+            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("vectors/shc").path) { return candidate }
+            directory.deleteLastPathComponent()
+        }
+        return nil
+    }
+
+    static var examples: URL? { root?.appendingPathComponent("vectors/shc/spec-examples") }
+    static let available = root != nil
+    static let missing = Comment(rawValue: "the shared vectors are absent: set OPENHEALTHKIT_SHARED to a copy of ../shared "
+        + "(SMART Health Cards examples from github.com/smart-on-fhir/health-cards, docs/examples)")
+    static let issuer = "https://spec.smarthealth.cards/examples/issuer"
+}
+
+@Suite("health shc: the command-line contract", .enabled(if: SharedVectors.available, SharedVectors.missing))
+struct ShcCommandTests {
+    private func example(_ name: String) throws -> String {
+        try #require(SharedVectors.examples).appendingPathComponent(name).path
+    }
+
+    private var issuerOption: [String] {
+        get throws { ["--issuer", "\(SharedVectors.issuer)=\(try example("issuer"))"] }
+    }
+
+    @Test("The official examples verify offline with the expected outcomes and exit codes")
+    func officialExamples() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let valid = try await runner.run(["shc", "verify", try example("example-00-d-jws.txt"), try example("example-00-e-file.smart-health-card"),
+                                          try example("example-00-f-qr-code-numeric-value-0.txt")] + issuerOption)
+        #expect(valid.status == 0, "\(valid.output)\(valid.error)")
+        #expect(valid.output.components(separatedBy: ": VALID").count == 4)
+        #expect(valid.output.contains("John B. Anyperson"))
+
+        let expiredCertificate = try await runner.run(["shc", "verify", try example("example-01-d-jws.txt")] + issuerOption)
+        #expect(expiredCertificate.status == 0 && expiredCertificate.output.contains("warning [key.x5c.validity"))
+
+        let chunks = try await runner.run(["shc", "verify", try example("example-02-e-file.smart-health-card")] + issuerOption)
+        #expect(chunks.output.contains("signature: valid"))
+
+        let revoked = try await runner.run(["shc", "verify", try example("example-03-d-jws.txt")] + issuerOption + ["--json"])
+        #expect(revoked.status == 1)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(revoked.output.utf8)) as? [String: Any])
+        #expect(document["valid"] as? Bool == false)
+        let report = try #require(((document["cards"] as? [[String: Any]])?.first?["report"]) as? [String: Any])
+        let codes = (report["errors"] as? [[String: Any]])?.compactMap { $0["code"] as? String } ?? []
+        #expect(codes.contains("revocation.revoked"))
+    }
+
+    @Test("Issuing: keygen, issue with a QR image, verify the file and the image, revoke, verify again, decode")
+    func issuerFlow() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let issuerDir = runner.folder.appendingPathComponent("issuer").path
+        let iss = "https://issuer.example.org"
+        let keygen = try await runner.run(["shc", "keygen", "--out", issuerDir])
+        #expect(keygen.status == 0)
+        let kid = try #require(keygen.output.split(separator: "\n").first?.replacingOccurrences(of: "kid: ", with: ""))
+        let attributes = try FileManager.default.attributesOfItem(atPath: issuerDir + "/issuer.private.jwk")
+        #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+
+        let bundle = try #require(SharedVectors.root).appendingPathComponent("fhir/examples/smart-health-cards/covid-vaccines-bundle.json").path
+        let card = runner.folder.appendingPathComponent("card.smart-health-card").path
+        let image = runner.folder.appendingPathComponent("card.png").path
+        let issued = try await runner.run(["shc", "issue", bundle, "--key", issuerDir + "/issuer.private.jwk", "--iss", iss,
+                                           "--rid-secret", "s3cret", "--rid-for", "patient-1", "--out", card, "--qr", image])
+        #expect(issued.status == 0, "\(issued.error)")
+        let rid = try #require(issued.error.split(separator: "\n").first { $0.hasPrefix("rid: ") }?.dropFirst(5))
+
+        for input in [card, image] {
+            let verified = try await runner.run(["shc", "verify", input, "--issuer", "\(iss)=\(issuerDir)"])
+            #expect(verified.status == 0, "\(input): \(verified.output)\(verified.error)")
+        }
+        let decoded = try await runner.run(["shc", "decode", image])
+        #expect(decoded.status == 0 && decoded.output.contains("\"kid\": \"\(kid)\"") && decoded.output.contains("\"rid\""))
+
+        let revoke = try await runner.run(["shc", "revoke", "--dir", issuerDir, "--kid", kid, "--rid", String(rid)])
+        #expect(revoke.status == 0 && revoke.output.contains("version 1"))
+        let after = try await runner.run(["shc", "verify", card, "--issuer", "\(iss)=\(issuerDir)"])
+        #expect(after.status == 1 && after.output.contains("revocation.revoked"))
+    }
+
+    @Test("Usage and I/O errors exit with 2, with a message", arguments: [
+        (["shc", "verify", "/nonexistent/card.txt"], "cannot read"),
+        (["shc", "verify", "--no-such-option", "x"], "Unknown option"),
+        (["shc", "verify", "x", "--issuer", "no-equals-sign"], "ISS=DIR"),
+        (["shc", "verify", "x", "--at", "yesterday-ish"], "invalid date"),
+        (["shc", "revoke", "--dir", "/nonexistent", "--kid", "k", "--rid", "bad rid!"], "not a revocation id"),
+        (["shc", "issue", "/nonexistent.json", "--key", "k.jwk", "--iss", "https://x.example"], "cannot read"),
+    ])
+    func usageErrors(_ arguments: [String], _ message: String) async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let result = try await runner.run(arguments)
+        #expect(result.status == 2)
+        #expect(result.error.contains(message), "stderr: \(result.error)")
+    }
+
+    @Test("A card too long for one version-22 QR code is refused, unless chunking is asked for")
+    func tooLongForOneCode() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let issuerDir = runner.folder.appendingPathComponent("issuer").path
+        #expect(try await runner.run(["shc", "keygen", "--out", issuerDir]).status == 0)
+        // The vaccine bundle with its immunizations repeated: too long for one code.
+        let source = try #require(SharedVectors.root).appendingPathComponent("fhir/examples/smart-health-cards/covid-vaccines-bundle.json")
+        var document = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: source)) as? [String: Any])
+        let entries = try #require(document["entry"] as? [[String: Any]])
+        var generator = SystemRandomNumberGenerator()
+        var copies: [[String: Any]] = []
+        for _ in 0..<12 {
+            for var entry in entries.dropFirst() {
+                // Distinct lot numbers, so the copies do not compress away.
+                if var resource = entry["resource"] as? [String: Any] {
+                    resource["lotNumber"] = String(format: "%016llx", generator.next() as UInt64)
+                    entry["resource"] = resource
+                }
+                copies.append(entry)
+            }
+        }
+        document["entry"] = [entries[0]] + copies
+        let bundle = runner.folder.appendingPathComponent("long-bundle.json").path
+        try JSONSerialization.data(withJSONObject: document).write(to: URL(fileURLWithPath: bundle))
+        let arguments = ["shc", "issue", bundle, "--key", issuerDir + "/issuer.private.jwk", "--iss", "https://issuer.example.org",
+                         "--out", runner.folder.appendingPathComponent("big.txt").path, "--qr", runner.folder.appendingPathComponent("big.svg").path]
+        let refused = try await runner.run(arguments)
+        #expect(refused.status == 2 && refused.error.contains("1195"), "stderr: \(refused.error)")
+        let chunked = try await runner.run(arguments + ["--allow-chunks"])
+        #expect(chunked.status == 0, "stderr: \(chunked.error)")
+        let svgs = try FileManager.default.contentsOfDirectory(atPath: runner.folder.path).filter { $0.hasSuffix(".svg") }
+        #expect(svgs.count >= 2)
+    }
+}
