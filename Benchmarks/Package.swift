@@ -14,6 +14,8 @@ let package = Package(
         .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
         // For the ceilings: raw GRDB over the same SQLite build the store uses.
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // For the card ceilings: raw P-256 (the same swift-crypto the SmartHealthCards module uses).
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         .executableTarget(
@@ -24,6 +26,20 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks/StoreBenchmarks",
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")],
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
+        .executableTarget(
+            name: "CardBenchmarks",
+            dependencies: [
+                .product(name: "SmartHealthCards", package: "OpenHealthKit"),
+                .product(name: "QRCode", package: "OpenHealthKit"),
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Benchmarks/CardBenchmarks",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")],
             plugins: [
                 .plugin(name: "BenchmarkPlugin", package: "benchmark"),

@@ -1,28 +1,57 @@
 #!/usr/bin/env bash
-# Runs the store benchmarks (Benchmarks/, ordo-one/benchmark) and prints their table, then the
+# Runs the benchmarks (Benchmarks/, ordo-one/benchmark) and prints their tables, then the
 # median ratios of each OpenHealthKit benchmark to its ceiling measured in the same run.
 #
-#   scripts/bench.sh                      # all four benchmarks
-#   scripts/bench.sh --filter 'Save.*'    # extra options go to `swift package benchmark`
+#   scripts/bench.sh                      # the store benchmarks (StoreBenchmarks), as before
+#   scripts/bench.sh store                # the same
+#   scripts/bench.sh cards                # the SMART Health Cards benchmarks (CardBenchmarks)
+#   scripts/bench.sh all                  # both executables, one after the other
+#   scripts/bench.sh cards --filter 'Verify.*'   # extra options go to `swift package benchmark`
 #
 # The first run builds the benchmark package in release mode (several minutes on 2 cores);
-# a run takes about 5 minutes. Not part of CI.
+# the store run takes about 5 minutes, the cards run about 2. Not part of CI.
+# The Python jwcrypto figure for the cards is measured separately: scripts/bench-jwcrypto.py.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
+suite="store"
+case "${1:-}" in
+    store|cards|all) suite="$1"; shift ;;
+esac
+case "$suite" in
+    store) products=(StoreBenchmarks) ;;
+    cards) products=(CardBenchmarks) ;;
+    all) products=(StoreBenchmarks CardBenchmarks) ;;
+esac
+
 output="$(mktemp)"
 trap 'rm -f "$output"' EXIT
 
 # Build output goes to stderr so stdout is only the results.
-swift build --package-path Benchmarks -c release -j 1 --product StoreBenchmarks >&2
+for product in "${products[@]}"; do
+    swift build --package-path Benchmarks -c release -j 1 --product "$product" >&2
+done
 
-swift package --package-path Benchmarks benchmark --no-progress "$@" | tee "$output"
+targets=()
+for product in "${products[@]}"; do targets+=(--target "$product"); done
+swift package --package-path Benchmarks benchmark --no-progress "${targets[@]}" "$@" | tee "$output"
 
-# Median (p50) wall clock of each benchmark, and each OpenHealthKit / ceiling ratio.
+# Median (p50) wall clock of each benchmark, and each OpenHealthKit / ceiling ratio. A
+# benchmark's name is the line above its table; a ceiling is named "<base> (ceiling: …)" and
+# pairs with every "<base> (…)" benchmark. Times are compared in nanoseconds whatever unit each
+# table uses (for scaled benchmarks the table shows the time of one scaled iteration).
 awk '
-    /^(Save|Statistics) / { name = $0; next }
+    function nanoseconds(unit) {
+        if (unit == "ns") return 1
+        if (unit == "μs" || unit == "us") return 1e3
+        if (unit == "ms") return 1e6
+        if (unit == "s") return 1e9
+        return 0
+    }
+    /^[^ │╒╞├╘=]/ && !/^(Host|Baseline|Running|Build|Warning|Note|card:)/ { candidate = $0; next }
+    /^╒/ { name = candidate; next }
     /Time \(wall clock\)/ && name != "" {
         n = split($0, cells, "│")
         unit = cells[2]; sub(/.*\(/, "", unit); sub(/\).*/, "", unit)
@@ -41,9 +70,13 @@ awk '
             for (j = 1; j <= count; j++) {
                 ceiling = order[j]
                 if (index(ceiling, base " (ceiling: ") == 1 && time[ceiling] > 0) {
-                    printf "  %s: %s %s vs %s %s -> %.2fx the ceiling time (%.2fx its throughput)\n",
-                        base, time[store], units[store], time[ceiling], units[ceiling],
-                        time[store] / time[ceiling], time[ceiling] / time[store]
+                    ours = time[store] * nanoseconds(units[store])
+                    theirs = time[ceiling] * nanoseconds(units[ceiling])
+                    if (ours <= 0 || theirs <= 0) continue
+                    label = store; if (index(label, base " ") == 1) label = substr(label, length(base) + 2)
+                    printf "  %s %s: %s %s vs %s %s -> %.2fx the ceiling time (%.2fx its throughput)\n",
+                        base, label, time[store], units[store], time[ceiling], units[ceiling],
+                        ours / theirs, theirs / ours
                 }
             }
         }

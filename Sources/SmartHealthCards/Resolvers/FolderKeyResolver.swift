@@ -16,12 +16,7 @@ public struct FolderKeyResolver: IssuerKeyResolver {
     public func keySet(issuer: String) async throws(SHCResolverError) -> SHCJWKSet? {
         guard let folder = folders[issuer] else { return nil }
         let url = folder.appendingPathComponent(".well-known").appendingPathComponent("jwks.json")
-        let bytes: [UInt8]
-        do {
-            bytes = Array(try Data(contentsOf: url))
-        } catch {
-            throw .unreadable(issuer: issuer, resource: url.path, reason: "file not readable")
-        }
+        let bytes = try Self.read(url, issuer: issuer)
         do {
             return try SHCJWKSet(jsonBytes: bytes)
         } catch {
@@ -36,16 +31,19 @@ public struct FolderKeyResolver: IssuerKeyResolver {
         let url = folder.appendingPathComponent(".well-known").appendingPathComponent("crl")
             .appendingPathComponent("\(kid).json")
         guard FileManager.default.fileExists(atPath: url.path) else { return nil }
-        let bytes: [UInt8]
-        do {
-            bytes = Array(try Data(contentsOf: url))
-        } catch {
-            throw .unreadable(issuer: issuer, resource: url.path, reason: "file not readable")
-        }
+        let bytes = try Self.read(url, issuer: issuer)
         do {
             return try SHCRevocationList(jsonBytes: bytes)
         } catch {
             throw .malformedRevocationList(issuer: issuer, kid: kid, error)
+        }
+    }
+
+    private static func read(_ url: URL, issuer: String) throws(SHCResolverError) -> [UInt8] {
+        do {
+            return Array(try Data(contentsOf: url))
+        } catch {
+            throw .unreadable(issuer: issuer, resource: url.path, reason: "file not readable")
         }
     }
 }

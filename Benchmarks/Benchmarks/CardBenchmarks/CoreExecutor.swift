@@ -1,0 +1,56 @@
+import Foundation
+
+/// A task executor with one thread per active processor, for the batch benchmarks.
+///
+/// Why not the default global executor: on Linux, Swift's global concurrent executor is a
+/// Dispatch queue as wide as the number of logical CPUs, and ordo-one/benchmark runs every async
+/// benchmark by blocking one of those threads on a semaphore (`Benchmark.runAsync`) while the
+/// benchmark's task runs. On this 2-core machine that leaves one thread for a task group, so a
+/// batch on the default executor measures one core (CPU busy stayed at 100 % of one core).
+/// In a real program nothing blocks the pool, so the batch runs its task group with this
+/// executor as the preferred one (`withTaskExecutorPreference`): every child task, and every
+/// nonisolated async call inside it such as `SHCVerifier.verify`, runs on these threads, one
+/// per core, as the default executor would run them in an unblocked process. Both sides of the
+/// batch pair use it.
+final class CoreExecutor: TaskExecutor, @unchecked Sendable {
+    static let shared = CoreExecutor(threads: ProcessInfo.processInfo.activeProcessorCount)
+
+    let threadCount: Int
+    private let condition = NSCondition()
+    // Guarded by `condition`.
+    private var jobs: [UnownedJob] = []
+    private var head = 0
+
+    init(threads: Int) {
+        threadCount = max(1, threads)
+        for index in 0..<threadCount {
+            let thread = Thread { [unowned self] in self.work() }
+            thread.name = "CoreExecutor \(index)"
+            thread.start()
+        }
+    }
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    /// Runs jobs forever (the threads live as long as the benchmark process).
+    private func work() {
+        while true {
+            condition.lock()
+            while head == jobs.count { condition.wait() }
+            let job = jobs[head]
+            head += 1
+            if head == jobs.count {
+                jobs.removeAll(keepingCapacity: true)
+                head = 0
+            }
+            condition.unlock()
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
+    }
+}
