@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "OpenHealthKit", targets: ["OpenHealthKit"]),
         .library(name: "QRCode", targets: ["QRCode"]),
         .library(name: "SmartHealthCards", targets: ["SmartHealthCards"]),
+        .library(name: "SmartHealthCardsHTTPS", targets: ["SmartHealthCardsHTTPS"]),
         .executable(name: "health", targets: ["health"]),
     ],
     dependencies: [
@@ -19,6 +20,10 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/swift-extras/swift-extras-base64", from: "1.2.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
+        .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
     ],
     targets: [
         .target(
@@ -47,11 +52,24 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "SmartHealthCardsHTTPS",
+            dependencies: [
+                "SmartHealthCards",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "health",
             dependencies: [
                 "OpenHealthKit",
                 "SmartHealthCards",
+                "SmartHealthCardsHTTPS",
                 "QRCode",
                 "QRImageReader",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -69,6 +87,21 @@ let package = Package(
         ),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], swiftSettings: swiftSettings),
         .testTarget(name: "QRImageReaderTests", dependencies: ["QRImageReader", "QRCode"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "SmartHealthCardsHTTPSTests",
+            dependencies: [
+                "SmartHealthCardsHTTPS",
+                "SmartHealthCards",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "SmartHealthCardsTests",
             dependencies: ["SmartHealthCards", .product(name: "Crypto", package: "swift-crypto")],

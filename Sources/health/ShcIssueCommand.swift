@@ -79,7 +79,8 @@ struct ShcIssueCommand: AsyncParsableCommand {
                 if url.pathExtension == SHCFile.fileExtension {
                     try SHCFile.write([jws], to: url)
                 } else {
-                    try Data((jws + "\n").utf8).write(to: url, options: .atomic)
+                    // Exactly the JWS: rule 13 makes surrounding whitespace an error for verifiers.
+                    try Data(jws.utf8).write(to: url, options: .atomic)
                 }
             } catch {
                 throw ShcUsageError("cannot write \(out): \(error)")

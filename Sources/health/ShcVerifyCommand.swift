@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import SmartHealthCards
+import SmartHealthCardsHTTPS
 
 /// `health shc verify INPUT… [--issuer ISS=DIR]… [--trust-directory FILE] [--at ISO8601] [--json]`.
 struct ShcVerifyCommand: AsyncParsableCommand {
@@ -11,7 +12,8 @@ struct ShcVerifyCommand: AsyncParsableCommand {
             Each INPUT is a file (its form is detected by content) or - for standard input.
             Issuer keys come from --issuer ISS=DIR (a folder holding .well-known/jwks.json and optionally .well-known/crl/KID.json);
             issuers not named there are fetched over HTTPS from ISS/.well-known/jwks.json and cached in ~/.cache/openhealthkit/shc.
-            Exit status: 0 when every card is valid, 1 when any card is invalid, 2 for usage or I/O errors.
+            Exit status: 0 when every card is valid, 1 when any card is invalid, 2 for usage or I/O errors
+            (including issuer keys that could not be fetched).
             """)
 
     @Argument(help: "Files to verify, or - for standard input.")
@@ -51,7 +53,10 @@ struct ShcVerifyCommand: AsyncParsableCommand {
             }
         }
         let now = try at.map(parseInstant) ?? Date()
-        let resolver = CompositeKeyResolver([FolderKeyResolver(folders)])
+        var httpsConfiguration = HTTPSKeyResolver.Configuration()
+        httpsConfiguration.cacheFolder = ShcVerifyCommand.cacheDirectory
+        let https = HTTPSKeyResolver(configuration: httpsConfiguration)
+        let resolver = CompositeKeyResolver([FolderKeyResolver(folders), https])
         let verifier = SHCVerifier(resolver: resolver, trust: trust, now: now)
 
         var results: [(input: String, index: Int, report: SHCVerificationReport)] = []
@@ -69,13 +74,20 @@ struct ShcVerifyCommand: AsyncParsableCommand {
                 results.append((input, index, await verifier.verify(card)))
             }
         }
+        await https.shutdown()
         let allValid = inputFailures.isEmpty && results.allSatisfy(\.report.isValid)
         if json {
             print(try ShcReportFormatter.json(results: results, inputFailures: inputFailures, valid: allValid))
         } else {
             for line in ShcReportFormatter.text(results: results, inputFailures: inputFailures) { print(line) }
         }
-        if !allValid { throw ExitCode(1) }
+        // A card whose keys could not be fetched was not judged: that is an I/O error (2), unless
+        // another card is invalid for what it contains (1).
+        let unreachable: Set<SHCFindingCode> = [.resolverFailed]
+        let judgedInvalid = !inputFailures.isEmpty
+            || results.contains { !$0.report.isValid && !$0.report.errors.allSatisfy { unreachable.contains($0.code) } }
+        if judgedInvalid { throw ExitCode(1) }
+        if !allValid { throw ExitCode(2) }
     }
 
     static var cacheDirectory: URL {

@@ -108,6 +108,23 @@ struct ShcCommandTests {
         #expect(result.error.contains(message), "stderr: \(result.error)")
     }
 
+    @Test("Keys that cannot be fetched are an I/O error (exit 2), not an invalid card")
+    func unreachableIssuer() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        // A JWS whose issuer has no --issuer folder: its keys are fetched over HTTPS from a host
+        // that does not resolve here (.invalid is reserved), so the card cannot be judged.
+        let issuerDir = runner.folder.appendingPathComponent("issuer").path
+        #expect(try await runner.run(["shc", "keygen", "--out", issuerDir]).status == 0)
+        let bundle = try #require(SharedVectors.root).appendingPathComponent("fhir/examples/smart-health-cards/covid-vaccines-bundle.json").path
+        let card = runner.folder.appendingPathComponent("card.txt").path
+        #expect(try await runner.run(["shc", "issue", bundle, "--key", issuerDir + "/issuer.private.jwk",
+                                      "--iss", "https://issuer.invalid", "--out", card]).status == 0)
+        let result = try await runner.run(["shc", "verify", card], environment: ["XDG_CACHE_HOME": runner.folder.path])
+        #expect(result.status == 2, "\(result.output)")
+        #expect(result.output.contains("key.resolver-failed"))
+    }
+
     @Test("A card too long for one version-22 QR code is refused, unless chunking is asked for")
     func tooLongForOneCode() async throws {
         let runner = CommandRunner()
