@@ -78,7 +78,7 @@ enum CardFixtures {
         if let sharedRoot {
             return try bytes(sharedRoot.appendingPathComponent("fhir/examples/smart-health-cards/covid-vaccines-bundle.json"))
         }
-        return Array(EmbeddedBundle.covidVaccines.utf8)
+        return Array(SyntheticBundle.covidVaccines.utf8)
     }
 
     /// The official example 00 card with the example issuer's JWKS and CRL; when the shared
@@ -138,6 +138,8 @@ enum CardFixtures {
 
     static func batchFixture() async throws -> BatchFixture {
         let card = try await verifyFixture()
+        let threads = await CoreExecutor.shared.threadNamesOfChildTasks(CoreExecutor.shared.threadCount)
+        print("batch: \(CoreExecutor.shared.threadCount) child tasks ran on \(threads.sorted())")
         let jwsBytes = Array(card.jws.utf8)
         return BatchFixture(
             verifier: card.verifier,

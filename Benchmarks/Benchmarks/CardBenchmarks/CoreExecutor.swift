@@ -24,8 +24,10 @@ final class CoreExecutor: TaskExecutor, @unchecked Sendable {
     init(threads: Int) {
         threadCount = max(1, threads)
         for index in 0..<threadCount {
-            let thread = Thread { [unowned self] in self.work() }
-            thread.name = "CoreExecutor \(index)"
+            let thread = Thread { [unowned self] in
+                CoreExecutor.nameCurrentThread("core-executor-\(index)")
+                self.work()
+            }
             thread.start()
         }
     }
@@ -36,6 +38,42 @@ final class CoreExecutor: TaskExecutor, @unchecked Sendable {
         jobs.append(job)
         condition.signal()
         condition.unlock()
+    }
+
+    /// The names of the threads that ran `parts` child tasks of a task group preferring this
+    /// executor, each busy for a moment (a check that the batch really runs here, on every core).
+    func threadNamesOfChildTasks(_ parts: Int) async -> Set<String> {
+        await withTaskExecutorPreference(self) {
+            await withTaskGroup(of: String.self) { group in
+                for _ in 0..<parts {
+                    group.addTask {
+                        let deadline = ContinuousClock.now + .milliseconds(20)
+                        while ContinuousClock.now < deadline {}
+                        return CoreExecutor.currentThreadName()
+                    }
+                }
+                return await group.reduce(into: Set<String>()) { $0.insert($1) }
+            }
+        }
+    }
+
+    private static func nameCurrentThread(_ name: String) {
+        #if os(Linux)
+        try? name.write(toFile: "/proc/thread-self/comm", atomically: false, encoding: .utf8)
+        #else
+        _ = pthread_setname_np(name)
+        #endif
+    }
+
+    static func currentThreadName() -> String {
+        #if os(Linux)
+        let name = (try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8)) ?? "?"
+        return name.trimmingCharacters(in: .whitespacesAndNewlines)
+        #else
+        var buffer = [CChar](repeating: 0, count: 64)
+        pthread_getname_np(pthread_self(), &buffer, buffer.count)
+        return String(cString: buffer)
+        #endif
     }
 
     /// Runs jobs forever (the threads live as long as the benchmark process).
