@@ -73,7 +73,8 @@ enum CardFixtures {
         Array(try Data(contentsOf: url))
     }
 
-    /// The covid-vaccines bundle: the shared copy when present, else the embedded one (the same bytes).
+    /// The covid-vaccines bundle from the shared vectors when present, else `SyntheticBundle` (made-up
+    /// data of the same shape: a patient and three immunizations).
     static func covidVaccinesBundle() throws -> [UInt8] {
         if let sharedRoot {
             return try bytes(sharedRoot.appendingPathComponent("fhir/examples/smart-health-cards/covid-vaccines-bundle.json"))
@@ -82,7 +83,7 @@ enum CardFixtures {
     }
 
     /// The official example 00 card with the example issuer's JWKS and CRL; when the shared
-    /// vectors are absent, an equivalent card (same bundle, a `rid`, a key with `crlVersion` 1
+    /// vectors are absent, a similar card (`SyntheticBundle`, a `rid`, a key with `crlVersion` 1
     /// and an empty CRL, so the same steps run) issued with a fresh key.
     static func verifyFixture() async throws -> VerifyFixture {
         let jws: String
@@ -107,7 +108,7 @@ enum CardFixtures {
                 .issue(bundle: try covidVaccinesBundle(), nbf: Date(timeIntervalSince1970: 1_687_450_764.656), rid: "MKyCxh7p6uQ")
             keySet = try SHCJWKSet(jsonBytes: key.publicJWKS)
             resolver = StaticKeyResolver([issuerURL: keySet], revocationLists: [issuerURL: [SHCRevocationList(kid: key.kid)]])
-            origin = "shared vectors absent: a card issued from the embedded covid-vaccines bundle with a fresh key"
+            origin = "shared vectors absent: a card issued from SyntheticBundle with a fresh key"
         }
         let verifier = SHCVerifier(resolver: resolver, now: now)
 
