@@ -10,6 +10,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "OpenHealthKit", targets: ["OpenHealthKit"]),
+        .library(name: "FHIRCore", targets: ["FHIRCore"]),
+        .library(name: "ModelsR4", targets: ["ModelsR4"]),
         .library(name: "QRCode", targets: ["QRCode"]),
         .library(name: "SmartHealthCards", targets: ["SmartHealthCards"]),
         .library(name: "SmartHealthCardsHTTPS", targets: ["SmartHealthCardsHTTPS"]),
@@ -33,6 +35,14 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .target(name: "FHIRCore", swiftSettings: swiftSettings),
+        .target(name: "ModelsR4", dependencies: ["FHIRCore"], swiftSettings: swiftSettings),
+        .target(name: "FHIRModelGenerator", swiftSettings: swiftSettings),
+        .executableTarget(
+            name: "fhir-generate-models",
+            dependencies: ["FHIRModelGenerator"],
             swiftSettings: swiftSettings
         ),
         .target(name: "QRCode", swiftSettings: swiftSettings),
@@ -72,6 +82,8 @@ let package = Package(
                 "SmartHealthCardsHTTPS",
                 "QRCode",
                 "QRImageReader",
+                "FHIRCore",
+                "ModelsR4",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -83,6 +95,13 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(name: "FHIRCoreTests", dependencies: ["FHIRCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "ModelsR4Tests", dependencies: ["ModelsR4", "FHIRCore"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "FHIRModelGeneratorTests",
+            dependencies: ["FHIRModelGenerator"],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], swiftSettings: swiftSettings),

@@ -6,14 +6,14 @@ import Foundation
 struct HealthCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "health",
-        abstract: "Keep and query health data in an encrypted, HealthKit-compatible store; verify and issue SMART Health Cards.",
-        subcommands: [DemoCommand.self, StoreCommand.self, ShcCommand.self])
+        abstract: "Keep and query health data in an encrypted, HealthKit-compatible store; verify and issue SMART Health Cards; validate and format FHIR R4 JSON.",
+        subcommands: [DemoCommand.self, StoreCommand.self, ShcCommand.self, FhirCommand.self])
 
-    /// Runs the command. `health shc …` keeps its documented exit codes: usage and I/O errors
-    /// exit with 2 (swift-argument-parser would use 64), invalid cards with 1.
+    /// Runs the command. `health shc …` and `health fhir …` keep their documented exit codes: usage
+    /// and I/O errors exit with 2 (swift-argument-parser would use 64), invalid input with 1.
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        let isCardCommand = arguments.first == "shc"
+        let isCardCommand = arguments.first == "shc" || arguments.first == "fhir"
         do {
             var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -21,7 +21,7 @@ struct HealthCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
-        } catch let error as ShcUsageError {
+        } catch let error as UsageError {
             FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
             Foundation.exit(2)
         } catch {

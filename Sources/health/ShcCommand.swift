@@ -15,7 +15,7 @@ struct ShcCommand: AsyncParsableCommand {
 }
 
 /// A usage or I/O failure of an `shc` command: printed, then exit code 2.
-struct ShcUsageError: Error, CustomStringConvertible {
+struct UsageError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
@@ -26,7 +26,7 @@ func readInput(_ path: String) throws -> [UInt8] {
         return Array(FileHandle.standardInput.readDataToEndOfFile())
     }
     guard let data = FileManager.default.contents(atPath: path) else {
-        throw ShcUsageError("cannot read '\(path)'")
+        throw UsageError("cannot read '\(path)'")
     }
     return Array(data)
 }
@@ -36,7 +36,7 @@ func parseInstant(_ text: String) throws -> Date {
     do {
         return try parseDate(text)
     } catch {
-        throw ShcUsageError("invalid date '\(text)': use ISO 8601, e.g. 2026-11-20T08:30:00Z")
+        throw UsageError("invalid date '\(text)': use ISO 8601, e.g. 2026-11-20T08:30:00Z")
     }
 }
 
@@ -49,7 +49,7 @@ func cardText(of path: String) throws -> [UInt8] {
     if path == "-" {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("health-shc-\(UUID().uuidString)")
         guard FileManager.default.createFile(atPath: url.path, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
-            throw ShcUsageError("cannot buffer the image from standard input")
+            throw UsageError("cannot buffer the image from standard input")
         }
     } else {
         url = URL(fileURLWithPath: path)
@@ -57,11 +57,11 @@ func cardText(of path: String) throws -> [UInt8] {
     defer { if path == "-" { try? FileManager.default.removeItem(at: url) } }
     do {
         let texts = try QRImageReader.texts(inImageAt: url)
-        guard !texts.isEmpty else { throw ShcUsageError("\(path): no QR code found in the image") }
+        guard !texts.isEmpty else { throw UsageError("\(path): no QR code found in the image") }
         return Array(texts.joined(separator: "\n").utf8)
-    } catch let error as ShcUsageError {
+    } catch let error as UsageError {
         throw error
     } catch {
-        throw ShcUsageError("\(error)")
+        throw UsageError("\(error)")
     }
 }

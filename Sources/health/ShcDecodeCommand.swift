@@ -17,7 +17,7 @@ struct ShcDecodeCommand: AsyncParsableCommand {
         do {
             cards = try SHCInput.parse(bytes, allowSurroundingWhitespace: true)
         } catch {
-            throw ShcUsageError("\(input): \(error)")
+            throw UsageError("\(input): \(error)")
         }
         // A verifier with no keys decodes everything it can; the signature is left unchecked.
         let decoder = SHCVerifier(resolver: StaticKeyResolver([:]), now: Date())

@@ -42,35 +42,35 @@ struct ShcIssueCommand: AsyncParsableCommand {
     var allowChunks = false
 
     func run() async throws {
-        guard (ridSecret == nil) == (ridFor == nil) else { throw ShcUsageError("--rid-secret and --rid-for go together") }
+        guard (ridSecret == nil) == (ridFor == nil) else { throw UsageError("--rid-secret and --rid-for go together") }
         let bundleBytes = try readInput(bundle)
         let issuerKey: SHCIssuerKey
         do {
             issuerKey = try SHCIssuerKey(privateJWKBytes: try readInput(key))
-        } catch let error as ShcUsageError {
+        } catch let error as UsageError {
             throw error
         } catch {
-            throw ShcUsageError("--key: \(error)")
+            throw UsageError("--key: \(error)")
         }
         let issuer: SHCIssuer
         do {
             issuer = try SHCIssuer(key: issuerKey, issuer: iss)
         } catch {
-            throw ShcUsageError("--iss: \(error)")
+            throw UsageError("--iss: \(error)")
         }
         let rid = ridSecret.flatMap { secret in ridFor.map { SHCRevocation.rid(secret: secret, kid: issuerKey.kid, subject: $0) } }
         let jws: String
         do {
             jws = try issuer.issue(bundle: bundleBytes, types: types, nbf: Date(), rid: rid)
         } catch {
-            throw ShcUsageError("cannot issue a card from \(bundle): \(error)")
+            throw UsageError("cannot issue a card from \(bundle): \(error)")
         }
         var qrTexts: [String] = []
         if qr != nil {
             do {
                 qrTexts = try SHCNumeric.encodeForQR(jws, allowLegacyChunking: allowChunks)
             } catch {
-                throw ShcUsageError("\(error)")
+                throw UsageError("\(error)")
             }
         }
         if let out {
@@ -83,7 +83,7 @@ struct ShcIssueCommand: AsyncParsableCommand {
                     try Data(jws.utf8).write(to: url, options: .atomic)
                 }
             } catch {
-                throw ShcUsageError("cannot write \(out): \(error)")
+                throw UsageError("cannot write \(out): \(error)")
             }
         } else {
             print(jws)
@@ -100,7 +100,7 @@ struct ShcIssueCommand: AsyncParsableCommand {
             do {
                 code = try QRCode.smartHealthCard(numeric: text)
             } catch {
-                throw ShcUsageError("\(error)")
+                throw UsageError("\(error)")
             }
             if destination == "-" {
                 if texts.count > 1 { print("QR \(index + 1) of \(texts.count)") }
@@ -116,12 +116,12 @@ struct ShcIssueCommand: AsyncParsableCommand {
             switch url.pathExtension.lowercased() {
             case "svg": bytes = Array(code.svg().utf8)
             case "png": bytes = code.png()
-            default: throw ShcUsageError("--qr: use a .svg or .png file name, or - for the terminal")
+            default: throw UsageError("--qr: use a .svg or .png file name, or - for the terminal")
             }
             do {
                 try Data(bytes).write(to: url, options: .atomic)
             } catch {
-                throw ShcUsageError("cannot write \(url.path): \(error)")
+                throw UsageError("cannot write \(url.path): \(error)")
             }
         }
     }

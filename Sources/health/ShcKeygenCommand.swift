@@ -17,14 +17,14 @@ struct ShcKeygenCommand: AsyncParsableCommand {
         let key = SHCIssuerKey.generate()
         let privateFile = folder.appendingPathComponent("issuer.private.jwk")
         guard !FileManager.default.fileExists(atPath: privateFile.path) else {
-            throw ShcUsageError("\(privateFile.path) already exists: move it away or choose another --out")
+            throw UsageError("\(privateFile.path) already exists: move it away or choose another --out")
         }
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             try key.writePrivateJWK(to: privateFile)
             try SHCWellKnownFolder(root: folder).publish(keys: [key.publicJWK])
         } catch {
-            throw ShcUsageError("cannot write the key into \(folder.path): \(error)")
+            throw UsageError("cannot write the key into \(folder.path): \(error)")
         }
         print("kid: \(key.kid)")
         print("private key: \(privateFile.path)")

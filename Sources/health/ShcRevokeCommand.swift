@@ -21,9 +21,9 @@ struct ShcRevokeCommand: AsyncParsableCommand {
     var issuedBefore: String?
 
     func run() async throws {
-        guard !rid.isEmpty else { throw ShcUsageError("give at least one --rid") }
+        guard !rid.isEmpty else { throw UsageError("give at least one --rid") }
         for value in rid where !SHCRevocation.isValidRid(value) {
-            throw ShcUsageError("'\(value)' is not a revocation id (base64url, at most 24 characters)")
+            throw UsageError("'\(value)' is not a revocation id (base64url, at most 24 characters)")
         }
         let before = try issuedBefore.map(parseInstant)
         let folder = SHCWellKnownFolder(root: URL(fileURLWithPath: dir))
@@ -31,7 +31,7 @@ struct ShcRevokeCommand: AsyncParsableCommand {
         do {
             list = try folder.revoke(rid, kid: kid, issuedBefore: before)
         } catch {
-            throw ShcUsageError("cannot revoke in \(dir): \(error) (is \(kid) a key in \(dir)/.well-known/jwks.json?)")
+            throw UsageError("cannot revoke in \(dir): \(error) (is \(kid) a key in \(dir)/.well-known/jwks.json?)")
         }
         print("revoked \(rid.joined(separator: ", ")) for key \(kid); revocation list version \(list.ctr)")
     }

@@ -35,12 +35,12 @@ struct ShcVerifyCommand: AsyncParsableCommand {
         var folders: [String: URL] = [:]
         for entry in issuers {
             guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex, entry.index(after: equals) != entry.endIndex else {
-                throw ShcUsageError("--issuer takes ISS=DIR, got '\(entry)'")
+                throw UsageError("--issuer takes ISS=DIR, got '\(entry)'")
             }
             let folder = URL(fileURLWithPath: String(entry[entry.index(after: equals)...]))
             var isDirectory: ObjCBool = false
             guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw ShcUsageError("--issuer: '\(folder.path)' is not a folder")
+                throw UsageError("--issuer: '\(folder.path)' is not a folder")
             }
             folders[String(entry[..<equals])] = folder
         }
@@ -49,7 +49,7 @@ struct ShcVerifyCommand: AsyncParsableCommand {
             do {
                 trust = .directory(try VCIDirectory.load(contentsOf: URL(fileURLWithPath: trustDirectory)))
             } catch {
-                throw ShcUsageError("--trust-directory: \(error)")
+                throw UsageError("--trust-directory: \(error)")
             }
         }
         let now = try at.map(parseInstant) ?? Date()

@@ -1,0 +1,65 @@
+/// A FHIR complex value (data type, backbone element or resource) that reads itself from a JSON
+/// object and writes its members back in definition order. Generated code conforms to it.
+public protocol FHIRJSONCodable: Sendable, Hashable {
+    /// Reads the value from the members of one JSON object.
+    init(fhirObject reader: inout FHIRObjectReader) throws(FHIRDecodingError)
+
+    /// Writes the value's members (the caller opens and closes the object).
+    func encode(fhirObject writer: inout JSONWriter)
+}
+
+/// A choice element (`value[x]`): an enum with one case per allowed type.
+public protocol FHIRChoice: Sendable, Hashable {
+    /// Decodes the case named by `key` (`valueQuantity`), or nil if `key` names no allowed type.
+    static func decode(from reader: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self?
+
+    /// Writes the one member (`"valueQuantity": {…}`) and its `_` companion if any.
+    func encode(fhirObject writer: inout JSONWriter)
+}
+
+extension FHIRJSONCodable {
+    /// Decodes a value from a JSON tree.
+    public init(fhirJSON value: JSONValue, options: FHIRDecodingOptions = .strict) throws(FHIRDecodingError) {
+        guard case .object(let object) = value else {
+            throw FHIRDecodingError(reason: .wrongJSONType(expected: "object", found: value.kindName))
+        }
+        var reader = FHIRObjectReader(object, options: options)
+        try self.init(fhirObject: &reader)
+    }
+
+    /// Parses and decodes FHIR JSON text.
+    public init(fhirJSON bytes: [UInt8], options: FHIRDecodingOptions = .strict) throws(FHIRDecodingError) {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(bytes, maximumDepth: options.maximumDepth)
+        } catch {
+            throw FHIRDecodingError(reason: .invalidJSON(error))
+        }
+        try self.init(fhirJSON: value, options: options)
+    }
+
+    /// Parses and decodes FHIR JSON text.
+    public init(fhirJSON text: String, options: FHIRDecodingOptions = .strict) throws(FHIRDecodingError) {
+        try self.init(fhirJSON: Array(text.utf8), options: options)
+    }
+
+    /// The value as FHIR JSON bytes.
+    public func fhirJSONBytes(style: JSONWriter.Style = .compact) -> [UInt8] {
+        var writer = JSONWriter(style: style)
+        writer.beginObject()
+        encode(fhirObject: &writer)
+        writer.endObject()
+        return writer.bytes
+    }
+
+    /// The value as FHIR JSON text.
+    public func fhirJSONString(style: JSONWriter.Style = .compact) -> String {
+        String(decoding: fhirJSONBytes(style: style), as: UTF8.self)
+    }
+
+    /// The value as a JSON tree.
+    public var fhirJSONValue: JSONValue {
+        // The writer's output is always valid JSON, so parsing it back cannot fail.
+        (try? JSONParser.parse(fhirJSONBytes())) ?? .null
+    }
+}

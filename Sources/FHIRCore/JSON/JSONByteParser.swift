@@ -1,0 +1,429 @@
+/// The scanning engine behind ``JSONParser``: a cursor over UTF-8 bytes.
+///
+/// Every read is preceded by an explicit `index < end` check, so any byte sequence either parses or
+/// throws. Nesting is handled with an explicit stack of open containers rather than recursion, so
+/// stack use does not grow with the depth of the document (which is still capped at `maximumDepth`).
+struct JSONByteParser {
+    /// An array or object being filled.
+    private struct Container {
+        var isObject: Bool
+        var elements: [JSONValue] = []
+        var members: [JSONMember] = []
+        /// The name of the member whose value is being parsed.
+        var pendingKey = ""
+        /// Keys seen so far, filled only once an object grows past the linear-check limit.
+        var keySet = Set<String>()
+    }
+
+    private let bytes: UnsafeBufferPointer<UInt8>
+    private let end: Int
+    private let maximumDepth: Int
+    private var index = 0
+    /// Open containers, innermost last.
+    private var containers: [Container] = []
+    /// Reused buffer for strings that contain escapes.
+    private var scratch: [UInt8] = []
+
+    private static let quote = UInt8(ascii: "\"")
+    private static let backslash = UInt8(ascii: "\\")
+    private static let comma = UInt8(ascii: ",")
+    private static let colon = UInt8(ascii: ":")
+    /// Objects up to this many members are checked for duplicate keys linearly; larger ones use a set.
+    private static let linearKeyCheckLimit = 16
+
+    init(input: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+        self.bytes = input
+        self.end = input.count
+        self.maximumDepth = maximumDepth
+    }
+
+    // MARK: Document
+
+    mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+        if end >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
+            index = 3
+        }
+        containers.reserveCapacity(16)
+        skipWhitespace()
+        let value = try parseValues()
+        skipWhitespace()
+        if index < end { throw error(.trailingContent, at: index) }
+        return value
+    }
+
+    @inline(__always)
+    private mutating func skipWhitespace() {
+        while index < end {
+            switch bytes[index] {
+            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+            default: return
+            }
+        }
+    }
+
+    /// Parses one complete value (with everything nested in it) starting at `index`.
+    private mutating func parseValues() throws(JSONParseError) -> JSONValue {
+        while true {
+            // Read the value that starts here; containers are opened and we loop for their content.
+            guard index < end else { throw error(.unexpectedEnd, at: index) }
+            var value: JSONValue
+            let byte = bytes[index]
+            switch byte {
+            case Self.quote:
+                value = .string(try parseString())
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+                value = .number(try parseNumber())
+            case UInt8(ascii: "["):
+                try openContainer(isObject: false)
+                if bytes[index] == UInt8(ascii: "]") {
+                    index += 1
+                    containers.removeLast()
+                    value = .array([])
+                } else {
+                    continue
+                }
+            case UInt8(ascii: "{"):
+                try openContainer(isObject: true)
+                if bytes[index] == UInt8(ascii: "}") {
+                    index += 1
+                    containers.removeLast()
+                    value = .object(JSONObject())
+                } else {
+                    try parseKey()
+                    continue
+                }
+            case UInt8(ascii: "t"):
+                try consumeLiteral("true")
+                value = .bool(true)
+            case UInt8(ascii: "f"):
+                try consumeLiteral("false")
+                value = .bool(false)
+            case UInt8(ascii: "n"):
+                try consumeLiteral("null")
+                value = .null
+            default:
+                throw error(.unexpectedByte(byte), at: index)
+            }
+
+            // Store the finished value in its container; close containers that end here.
+            while true {
+                let top = containers.count - 1
+                if top < 0 { return value }
+                if containers[top].isObject {
+                    let key = containers[top].pendingKey
+                    containers[top].members.append(JSONMember(key: key, value: value))
+                } else {
+                    containers[top].elements.append(value)
+                }
+                skipWhitespace()
+                guard index < end else { throw error(.unexpectedEnd, at: index) }
+                let next = bytes[index]
+                index += 1
+                if next == Self.comma {
+                    skipWhitespace()
+                    if containers[top].isObject {
+                        guard index < end else { throw error(.unexpectedEnd, at: index) }
+                        try parseKey()
+                    }
+                    break
+                }
+                let container = containers.removeLast()
+                if container.isObject && next == UInt8(ascii: "}") {
+                    value = .object(JSONObject(members: container.members))
+                } else if !container.isObject && next == UInt8(ascii: "]") {
+                    value = .array(container.elements)
+                } else {
+                    throw error(.unexpectedByte(next), at: index - 1)
+                }
+            }
+        }
+    }
+
+    private mutating func consumeLiteral(_ literal: StaticString) throws(JSONParseError) {
+        let text = literal.utf8Start
+        for offset in 0..<literal.utf8CodeUnitCount {
+            guard index < end else { throw error(.unexpectedEnd, at: index) }
+            let byte = bytes[index]
+            guard byte == text[offset] else { throw error(.unexpectedByte(byte), at: index) }
+            index += 1
+        }
+    }
+
+    // MARK: Containers
+
+    /// Pushes a container for the bracket at `index` and moves to its first non-blank byte.
+    private mutating func openContainer(isObject: Bool) throws(JSONParseError) {
+        if containers.count >= maximumDepth { throw error(.tooDeep(maximumDepth), at: index) }
+        containers.append(Container(isObject: isObject))
+        index += 1
+        skipWhitespace()
+        guard index < end else { throw error(.unexpectedEnd, at: index) }
+    }
+
+    /// Reads `"key" :` for the innermost object (at a non-blank byte), checking for duplicates.
+    private mutating func parseKey() throws(JSONParseError) {
+        let keyStart = index
+        guard bytes[index] == Self.quote else { throw error(.unexpectedByte(bytes[index]), at: index) }
+        let key = try parseString()
+        let top = containers.count - 1
+        let count = containers[top].members.count
+        if count < Self.linearKeyCheckLimit {
+            for member in containers[top].members where member.key == key {
+                throw error(.duplicateKey(key), at: keyStart)
+            }
+        } else {
+            if containers[top].keySet.isEmpty {
+                containers[top].keySet.reserveCapacity(count * 2)
+                for member in containers[top].members { containers[top].keySet.insert(member.key) }
+            }
+            if !containers[top].keySet.insert(key).inserted { throw error(.duplicateKey(key), at: keyStart) }
+        }
+        containers[top].pendingKey = key
+        skipWhitespace()
+        guard index < end else { throw error(.unexpectedEnd, at: index) }
+        guard bytes[index] == Self.colon else { throw error(.unexpectedByte(bytes[index]), at: index) }
+        index += 1
+        skipWhitespace()
+    }
+
+    // MARK: Strings
+
+    /// Reads a string whose opening quote is at `index`.
+    private mutating func parseString() throws(JSONParseError) -> String {
+        index += 1
+        let start = index
+        while index < end {
+            let byte = bytes[index]
+            if byte == Self.quote {
+                let string = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+                index += 1
+                return string
+            }
+            if byte == Self.backslash { return try parseEscapedString(from: start) }
+            if byte < 0x20 { throw error(.controlCharacterInString, at: index) }
+            if byte >= 0x80 {
+                try skipUTF8Sequence()
+            } else {
+                index += 1
+            }
+        }
+        throw error(.unexpectedEnd, at: index)
+    }
+
+    /// Continues a string at its first backslash, decoding into the scratch buffer.
+    private mutating func parseEscapedString(from start: Int) throws(JSONParseError) -> String {
+        scratch.removeAll(keepingCapacity: true)
+        var runStart = start
+        while index < end {
+            let byte = bytes[index]
+            if byte == Self.quote {
+                appendRun(from: runStart)
+                let string = String(decoding: scratch, as: UTF8.self)
+                index += 1
+                return string
+            }
+            if byte == Self.backslash {
+                appendRun(from: runStart)
+                try parseEscape()
+                runStart = index
+            } else if byte < 0x20 {
+                throw error(.controlCharacterInString, at: index)
+            } else if byte >= 0x80 {
+                try skipUTF8Sequence()
+            } else {
+                index += 1
+            }
+        }
+        throw error(.unexpectedEnd, at: index)
+    }
+
+    @inline(__always)
+    private mutating func appendRun(from runStart: Int) {
+        if runStart < index {
+            scratch.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
+        }
+    }
+
+    /// Decodes the escape whose backslash is at `index` into the scratch buffer.
+    private mutating func parseEscape() throws(JSONParseError) {
+        let escapeStart = index
+        index += 1
+        guard index < end else { throw error(.unexpectedEnd, at: index) }
+        let byte = bytes[index]
+        index += 1
+        switch byte {
+        case Self.quote, Self.backslash, UInt8(ascii: "/"): scratch.append(byte)
+        case UInt8(ascii: "b"): scratch.append(0x08)
+        case UInt8(ascii: "f"): scratch.append(0x0C)
+        case UInt8(ascii: "n"): scratch.append(0x0A)
+        case UInt8(ascii: "r"): scratch.append(0x0D)
+        case UInt8(ascii: "t"): scratch.append(0x09)
+        case UInt8(ascii: "u"):
+            let unit = try parseHex4()
+            let scalar: UInt32
+            if unit >= 0xD800 && unit <= 0xDBFF {
+                // A high surrogate must be followed by an escaped low surrogate.
+                guard index < end else { throw error(.unexpectedEnd, at: index) }
+                guard bytes[index] == Self.backslash else { throw error(.invalidUnicode, at: escapeStart) }
+                guard index + 1 < end else { throw error(.unexpectedEnd, at: index + 1) }
+                guard bytes[index + 1] == UInt8(ascii: "u") else { throw error(.invalidUnicode, at: escapeStart) }
+                index += 2
+                let low = try parseHex4()
+                guard low >= 0xDC00 && low <= 0xDFFF else { throw error(.invalidUnicode, at: escapeStart) }
+                scalar = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00)
+            } else if unit >= 0xDC00 && unit <= 0xDFFF {
+                throw error(.invalidUnicode, at: escapeStart)
+            } else {
+                scalar = unit
+            }
+            appendUTF8(scalar)
+        default:
+            throw error(.invalidEscape, at: escapeStart)
+        }
+    }
+
+    private mutating func parseHex4() throws(JSONParseError) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard index < end else { throw error(.unexpectedEnd, at: index) }
+            let byte = bytes[index]
+            let digit: UInt8
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte &- UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte &- UInt8(ascii: "a") &+ 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte &- UInt8(ascii: "A") &+ 10
+            default: throw error(.invalidEscape, at: index)
+            }
+            value = value << 4 | UInt32(digit)
+            index += 1
+        }
+        return value
+    }
+
+    private mutating func appendUTF8(_ scalar: UInt32) {
+        switch scalar {
+        case 0..<0x80:
+            scratch.append(UInt8(truncatingIfNeeded: scalar))
+        case 0x80..<0x800:
+            scratch.append(0xC0 | UInt8(truncatingIfNeeded: scalar >> 6))
+            scratch.append(0x80 | UInt8(truncatingIfNeeded: scalar & 0x3F))
+        case 0x800..<0x10000:
+            scratch.append(0xE0 | UInt8(truncatingIfNeeded: scalar >> 12))
+            scratch.append(0x80 | UInt8(truncatingIfNeeded: (scalar >> 6) & 0x3F))
+            scratch.append(0x80 | UInt8(truncatingIfNeeded: scalar & 0x3F))
+        default:
+            scratch.append(0xF0 | UInt8(truncatingIfNeeded: scalar >> 18))
+            scratch.append(0x80 | UInt8(truncatingIfNeeded: (scalar >> 12) & 0x3F))
+            scratch.append(0x80 | UInt8(truncatingIfNeeded: (scalar >> 6) & 0x3F))
+            scratch.append(0x80 | UInt8(truncatingIfNeeded: scalar & 0x3F))
+        }
+    }
+
+    /// Validates one multi-byte UTF-8 sequence (RFC 3629) whose lead byte is at `index` and steps past it.
+    @inline(__always)
+    private mutating func skipUTF8Sequence() throws(JSONParseError) {
+        let lead = bytes[index]
+        let length: Int
+        var secondLow: UInt8 = 0x80
+        var secondHigh: UInt8 = 0xBF
+        switch lead {
+        case 0xC2...0xDF: length = 2
+        case 0xE0: length = 3; secondLow = 0xA0
+        case 0xE1...0xEC, 0xEE...0xEF: length = 3
+        case 0xED: length = 3; secondHigh = 0x9F
+        case 0xF0: length = 4; secondLow = 0x90
+        case 0xF1...0xF3: length = 4
+        case 0xF4: length = 4; secondHigh = 0x8F
+        default: throw error(.invalidUnicode, at: index)
+        }
+        guard index + 1 < end else { throw error(.unexpectedEnd, at: end) }
+        let second = bytes[index + 1]
+        guard second >= secondLow && second <= secondHigh else { throw error(.invalidUnicode, at: index) }
+        var offset = 2
+        while offset < length {
+            guard index + offset < end else { throw error(.unexpectedEnd, at: end) }
+            guard bytes[index + offset] & 0xC0 == 0x80 else { throw error(.invalidUnicode, at: index) }
+            offset += 1
+        }
+        index += length
+    }
+
+    // MARK: Numbers
+
+    /// Validates a number against the RFC 8259 grammar and returns its text.
+    private mutating func parseNumber() throws(JSONParseError) -> String {
+        let start = index
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard index < end else { throw error(.unexpectedEnd, at: index) }
+        let first = bytes[index]
+        if first == UInt8(ascii: "0") {
+            index += 1
+            if index < end && isDigit(bytes[index]) { throw error(.invalidNumber, at: index) }
+        } else if isDigit(first) {
+            index += 1
+            skipDigits()
+        } else {
+            throw error(.invalidNumber, at: index)
+        }
+        if index < end && bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            try requireDigits()
+        }
+        if index < end && (bytes[index] | 0x20) == UInt8(ascii: "e") {
+            index += 1
+            if index < end && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) {
+                index += 1
+            }
+            try requireDigits()
+        }
+        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+    }
+
+    @inline(__always)
+    private func isDigit(_ byte: UInt8) -> Bool {
+        byte &- UInt8(ascii: "0") < 10
+    }
+
+    @inline(__always)
+    private mutating func skipDigits() {
+        while index < end && isDigit(bytes[index]) { index += 1 }
+    }
+
+    private mutating func requireDigits() throws(JSONParseError) {
+        guard index < end else { throw error(.unexpectedEnd, at: index) }
+        guard isDigit(bytes[index]) else { throw error(.invalidNumber, at: index) }
+        skipDigits()
+    }
+
+    // MARK: Errors
+
+    /// Builds an error, working out the line and column of `offset` (only on the failure path).
+    @inline(never)
+    private func error(_ reason: JSONParseError.Reason, at offset: Int) -> JSONParseError {
+        let target = min(max(offset, 0), end)
+        var line = 1
+        var column = 1
+        var position = 0
+        if end >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF && target >= 3 {
+            position = 3
+        }
+        while position < target {
+            let byte = bytes[position]
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte == 0x0D {
+                if position + 1 < end && bytes[position + 1] == 0x0A {
+                    // The LF that follows ends the line.
+                } else {
+                    line += 1
+                    column = 1
+                }
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+            position += 1
+        }
+        return JSONParseError(offset: offset, line: line, column: column, reason: reason)
+    }
+}

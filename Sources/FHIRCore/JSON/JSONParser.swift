@@ -1,0 +1,45 @@
+/// A strict RFC 8259 JSON parser producing ``JSONValue`` trees.
+///
+/// - Numbers keep their exact lexical text (``JSONValue/number(_:)``).
+/// - Object members keep their order; a duplicate member name is an error (FHIR forbids them).
+/// - No comments, trailing commas, leading zeros, `NaN`/`Infinity` or single quotes. Whitespace is
+///   only space, tab, CR and LF. A UTF-8 byte-order mark at the very start is skipped.
+/// - The input must be valid UTF-8; `\u` escapes must not be lone surrogates.
+/// - Any value may be the top-level value.
+/// - Arrays and objects may nest at most `maximumDepth` levels; deeper input throws
+///   ``JSONParseError/Reason/tooDeep(_:)`` rather than exhausting the stack. The parser recurses
+///   once per nesting level, so keep the limit moderate: the default of 512 is safe on any thread,
+///   including threads with small stacks.
+public enum JSONParser {
+    /// Parses a complete JSON document from raw UTF-8 bytes.
+    /// - Parameters:
+    ///   - bytes: The UTF-8 encoded document.
+    ///   - maximumDepth: The deepest nesting of arrays and objects accepted.
+    /// - Throws: ``JSONParseError`` with the position and reason of the first problem.
+    public static func parse(_ bytes: UnsafeRawBufferPointer, maximumDepth: Int = 512) throws(JSONParseError) -> JSONValue {
+        var parser = JSONByteParser(input: bytes.assumingMemoryBound(to: UInt8.self), maximumDepth: maximumDepth)
+        return try parser.parseDocument()
+    }
+
+    /// Parses a complete JSON document from UTF-8 bytes.
+    /// - Throws: ``JSONParseError`` with the position and reason of the first problem.
+    public static func parse(_ bytes: [UInt8], maximumDepth: Int = 512) throws(JSONParseError) -> JSONValue {
+        let result = bytes.withUnsafeBytes { buffer in
+            Result { () throws(JSONParseError) -> JSONValue in try parse(buffer, maximumDepth: maximumDepth) }
+        }
+        return try result.get()
+    }
+
+    /// Parses a complete JSON document from a string (its UTF-8 form is parsed).
+    /// - Throws: ``JSONParseError`` with the position and reason of the first problem; offsets are
+    ///   UTF-8 byte offsets into the string.
+    public static func parse(_ text: String, maximumDepth: Int = 512) throws(JSONParseError) -> JSONValue {
+        var text = text
+        let result = text.withUTF8 { buffer in
+            Result { () throws(JSONParseError) -> JSONValue in
+                try parse(UnsafeRawBufferPointer(buffer), maximumDepth: maximumDepth)
+            }
+        }
+        return try result.get()
+    }
+}

@@ -1,0 +1,280 @@
+import Foundation
+import Testing
+@testable import FHIRCore
+
+@Suite("Dates and times")
+struct DateTimeTests {
+    // MARK: FHIRDate
+
+    @Test(arguments: ["2024", "0001", "9999", "1000", "2024-02", "2024-02-29", "2000-02-29", "1999-12-31", "0100-01-01"])
+    func datesRoundTrip(_ text: String) throws {
+        let date = try FHIRDate(text)
+        #expect(date.description == text)
+        #expect(try FHIRDate(fhirJSON: .string(text)) == date)
+        #expect(date.fhirJSON == .string(text))
+        #expect(try DateTime(text).description == text)
+    }
+
+    @Test(arguments: [
+        "", "0000", "202", "20245", "2024-", "2024-1", "2024-13", "2024-00", "2024-02-30", "2023-02-29", "1900-02-29",
+        "2024-04-31", "2024-01-00", "2024-01-32", "2024-01-01T", "2024-01-01 ", "+2024", "2024/01/01", "２０２４",
+    ])
+    func invalidDatesAreRejected(_ text: String) {
+        #expect(throws: FHIRPrimitiveError.self) { try FHIRDate(text) }
+    }
+
+    @Test func dateComponents() throws {
+        let date = try FHIRDate("2024-03")
+        #expect(date.year == 2024 && date.month == 3 && date.day == nil && !date.isFullDate)
+        #expect(try FHIRDate(year: 2024, month: 2, day: 29).description == "2024-02-29")
+        #expect(try FHIRDate(year: 7).description == "0007")
+        #expect(throws: FHIRPrimitiveError.self) { try FHIRDate(year: 2023, month: 2, day: 29) }
+        #expect(throws: FHIRPrimitiveError.self) { try FHIRDate(year: 2023, month: nil, day: 1) }
+        #expect(throws: FHIRPrimitiveError.self) { try FHIRDate(year: 10_000) }
+        #expect(throws: FHIRPrimitiveError.self) { try FHIRDate(year: 0) }
+        #expect(throws: FHIRPrimitiveError(type: "date", reason: "expected a string, found number")) {
+            try FHIRDate(fhirJSON: .number("2024"))
+        }
+    }
+
+    // MARK: FHIRTime
+
+    @Test func times() throws {
+        for text in ["00:00:00", "23:59:59", "12:30:60", "08:15:00.5", "08:15:00.500", "08:15:00.123456789012"] {
+            #expect(try FHIRTime(text).description == text)
+            #expect(try FHIRTime(fhirJSON: .string(text)).fhirJSON == .string(text))
+        }
+        let time = try FHIRTime("08:15:07.500")
+        #expect((time.hour, time.minute, time.second, time.fraction) == (8, 15, 7, "500"))
+        let expectedSeconds: Double = 29_707.5
+        #expect(time.secondsSinceMidnight == expectedSeconds)
+        for text in ["24:00:00", "23:60:00", "23:59:61", "8:15:00", "08:15", "08:15:00.", "08:15:00Z", "08:15:00+01:00", "08-15-00", ""] {
+            #expect(throws: FHIRPrimitiveError.self) { try FHIRTime(text) }
+        }
+        #expect(try FHIRTime(hour: 1, minute: 2, second: 3, fraction: "04").description == "01:02:03.04")
+        #expect(throws: FHIRPrimitiveError.self) { try FHIRTime(hour: 1, minute: 2, second: 3, fraction: "") }
+        #expect(throws: FHIRPrimitiveError.self) { try FHIRTime(hour: 1, minute: 2, second: 3, fraction: "1a") }
+        #expect(throws: FHIRPrimitiveError.self) { try FHIRTime(hour: 24, minute: 0, second: 0) }
+    }
+
+    // MARK: FHIRTimeZone
+
+    @Test func timeZones() throws {
+        #expect(try FHIRTimeZone("Z") == .utc)
+        #expect(try FHIRTimeZone("+00:00") == .offset(sign: .plus, hours: 0, minutes: 0))
+        #expect(try FHIRTimeZone("-00:00") == .offset(sign: .minus, hours: 0, minutes: 0))
+        for text in ["Z", "+00:00", "-00:00", "+14:00", "-14:00", "+05:30", "-09:45", "+13:59"] {
+            #expect(try FHIRTimeZone(text).description == text)
+        }
+        #expect(try FHIRTimeZone("-05:30").secondsFromGMT == -19_800)
+        #expect(try FHIRTimeZone("+14:00").secondsFromGMT == 50_400)
+        #expect(try FHIRTimeZone("-00:00").secondsFromGMT == 0)
+        for text in ["+14:01", "-14:30", "+15:00", "+12:60", "+1:00", "+0100", "z", "UTC", "", "+01:00 "] {
+            #expect(throws: FHIRPrimitiveError.self) { try FHIRTimeZone(text) }
+        }
+        #expect(FHIRTimeZone(secondsFromGMT: 0) == .utc)
+        #expect(FHIRTimeZone(secondsFromGMT: -3600) == .offset(sign: .minus, hours: 1, minutes: 0))
+        #expect(FHIRTimeZone(secondsFromGMT: 30) == nil)
+        #expect(FHIRTimeZone(secondsFromGMT: 15 * 3600) == nil)
+        #expect(FHIRTimeZone.offset(sign: .plus, hours: 14, minutes: 1).isValid == false)
+        #expect(try FHIRTimeZone("+05:30").timeZone?.secondsFromGMT() == 19_800)
+    }
+
+    // MARK: DateTime
+
+    @Test(arguments: [
+        "2024", "2024-02", "2024-02-29", "2024-02-29T13:45:00Z", "2024-02-29T13:45:00.123+05:30",
+        "2016-12-31T23:59:60Z", "2024-01-01T00:00:00-00:00", "2024-01-01T00:00:00+00:00", "2024-06-01T12:00:00.1-14:00",
+        "0001-01-01T00:00:00+14:00", "9999-12-31T23:59:59.9999999999-09:30",
+    ])
+    func dateTimesRoundTrip(_ text: String) throws {
+        let value = try DateTime(text)
+        #expect(value.description == text)
+        #expect(value.fhirJSON == .string(text))
+        #expect(try DateTime(fhirJSON: .string(text)) == value)
+    }
+
+    @Test(arguments: [
+        "2024-02-30", "2024-13", "2024-01-01T24:00:00Z", "2024-01-01T13:45:00", "2024-01-01T13:45Z", "2024-01-01T13:45:00+14:01",
+        "2024-01-01T13:45:00+1400", "2024-01-01T13:45:00.Z", "2024T13:45:00Z", "2024-01T13:45:00Z", "2024-01-01t13:45:00Z",
+        "2024-01-01T13:45:00z", "2024-01-01T13:45:00ZZ", "2024-01-01T13:45:61Z", "2024-01-01T13:45:00Z ", " 2024",
+        "2024-01-01Z", "2024-01-01+01:00", "",
+    ])
+    func invalidDateTimesAreRejected(_ text: String) {
+        #expect(throws: FHIRPrimitiveError.self) { try DateTime(text) }
+    }
+
+    @Test func errorsNameTheProblemNotTheText() {
+        let cases: [(String, String)] = [
+            ("2023-02-29", "day does not exist in that month"),
+            ("2024-13-01", "month is out of range (01-12)"),
+            ("2024-01-01T10:00:00", "a time requires a time zone"),
+            ("2024-01-01T10:00:00+14:01", "time zone offset is out of range (at most 14:00)"),
+            ("2024-01T10:00:00Z", "a time requires a full date"),
+            ("2024-01-01T24:00:00Z", "hour is out of range (00-23)"),
+        ]
+        for (text, reason) in cases {
+            do throws(FHIRPrimitiveError) {
+                _ = try DateTime(text)
+                Issue.record("accepted \(text)")
+            } catch {
+                #expect(error == FHIRPrimitiveError(type: "dateTime", reason: reason))
+                #expect(!error.description.contains(text))
+            }
+        }
+    }
+
+    @Test func dateTimeComponentRules() throws {
+        let date = try FHIRDate("2024-05-06")
+        let time = try FHIRTime("07:08:09")
+        #expect(try DateTime(date: date, time: time, timeZone: .utc).description == "2024-05-06T07:08:09Z")
+        #expect(try DateTime(date: try FHIRDate("2024")).description == "2024")
+        #expect(throws: FHIRPrimitiveError.self) { try DateTime(date: date, time: time) }
+        #expect(throws: FHIRPrimitiveError.self) { try DateTime(date: date, timeZone: .utc) }
+        #expect(throws: FHIRPrimitiveError.self) { try DateTime(date: try FHIRDate("2024-05"), time: time, timeZone: .utc) }
+        #expect(throws: FHIRPrimitiveError.self) {
+            try DateTime(date: date, time: time, timeZone: .offset(sign: .plus, hours: 15, minutes: 0))
+        }
+    }
+
+    // MARK: Instant
+
+    @Test func instants() throws {
+        for text in ["2024-02-29T13:45:00Z", "2024-02-29T13:45:00.123+05:30", "2016-12-31T23:59:60.5-00:00"] {
+            let instant = try Instant(text)
+            #expect(instant.description == text)
+            #expect(try Instant(fhirJSON: .string(text)).fhirJSON == .string(text))
+            #expect(instant.dateTime.description == text)
+        }
+        for text in ["2024", "2024-02", "2024-02-29", "2024-02-29T13:45:00", "2024-02-29T13:45Z", "2024-02-30T13:45:00Z", "2024-02-29T13:45:00+14:30"] {
+            #expect(throws: FHIRPrimitiveError.self) { try Instant(text) }
+        }
+        #expect(throws: FHIRPrimitiveError.self) {
+            try Instant(date: try FHIRDate("2024"), time: try FHIRTime("00:00:00"), timeZone: .utc)
+        }
+    }
+
+    // MARK: Foundation dates
+
+    @Test func asDateGivesStartOfPeriod() throws {
+        #expect(try FHIRDate("1970").asDate() == Date(timeIntervalSince1970: 0))
+        #expect(try FHIRDate("2000-03").asDate() == Date(timeIntervalSince1970: 951_868_800))
+        #expect(try DateTime("2000-03-01").asDate() == Date(timeIntervalSince1970: 951_868_800))
+        #expect(try DateTime("2000-03-01T01:00:00+01:00").asDate() == Date(timeIntervalSince1970: 951_868_800))
+        #expect(try DateTime("2000-02-29T19:00:00-05:00").asDate() == Date(timeIntervalSince1970: 951_868_800))
+        #expect(try Instant("2000-03-01T00:00:00.250Z").asDate() == Date(timeIntervalSince1970: 951_868_800.25))
+        #expect(try Instant("0001-01-01T00:00:00Z").asDate() == Date(timeIntervalSince1970: -62_135_596_800))
+        // A leap second is the first second of the next minute.
+        #expect(try Instant("2016-12-31T23:59:60Z").asDate() == Date(timeIntervalSince1970: 1_483_228_800))
+    }
+
+    @Test func fromFoundationDates() throws {
+        let date = Date(timeIntervalSince1970: 951_868_800.25)
+        #expect(DateTime(date).description == "2000-03-01T00:00:00.250Z")
+        #expect(Instant(date).description == "2000-03-01T00:00:00.250Z")
+        #expect(FHIRDate(date).description == "2000-03-01")
+        let newYork = try #require(TimeZone(secondsFromGMT: -5 * 3600))
+        #expect(DateTime(date, timeZone: newYork).description == "2000-02-29T19:00:00.250-05:00")
+        #expect(FHIRDate(date, timeZone: newYork).description == "2000-02-29")
+        #expect(DateTime(Date(timeIntervalSince1970: 0)).description == "1970-01-01T00:00:00Z")
+        let india = try #require(TimeZone(secondsFromGMT: 19_800))
+        #expect(Instant(Date(timeIntervalSince1970: 0), timeZone: india).description == "1970-01-01T05:30:00+05:30")
+        // Clamped instead of trapping.
+        #expect(DateTime(Date(timeIntervalSince1970: 1e300)).description == "9999-12-31T23:59:59.999Z")
+        #expect(DateTime(Date(timeIntervalSince1970: -1e300)).description == "0001-01-01T00:00:00Z")
+        #expect(DateTime(Date(timeIntervalSince1970: .nan)).description == "1970-01-01T00:00:00Z")
+        #expect(DateTime(Date(timeIntervalSince1970: -0.001)).description == "1969-12-31T23:59:59.999Z")
+    }
+
+    @Test func randomFoundationDatesRoundTrip() throws {
+        var rng = SplitMix64(seed: 0xDA7E)
+        for _ in 0..<3_000 {
+            let milliseconds = rng.int(-62_135_596_800_000...253_402_300_799_999)
+            let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+            let offset = rng.int(-56...56) * 15 * 60
+            let zone = try #require(TimeZone(secondsFromGMT: offset))
+            let value = Instant(date, timeZone: zone)
+            let reparsed = try Instant(value.description)
+            #expect(reparsed == value)
+            let back = try #require(reparsed.asDate())
+            #expect(abs(back.timeIntervalSince1970 - date.timeIntervalSince1970) < 0.0005)
+            #expect(value.timeZone.secondsFromGMT == offset)
+        }
+    }
+
+    // MARK: Random lexical forms
+
+    @Test func randomDateTimesRoundTripAtEveryPrecision() throws {
+        var rng = SplitMix64(seed: 0x71AE)
+        for _ in 0..<10_000 {
+            let year = rng.int(1...9999)
+            let month = rng.int(1...12)
+            let day = rng.int(1...CivilCalendar.daysInMonth(month, year: year))
+            var text = CivilCalendar.padded(year, width: 4)
+            let precision = rng.int(0...3)
+            if precision >= 1 { text += "-" + CivilCalendar.padded(month, width: 2) }
+            if precision >= 2 { text += "-" + CivilCalendar.padded(day, width: 2) }
+            if precision == 3 {
+                text += "T" + CivilCalendar.padded(rng.int(0...23), width: 2) + ":" + CivilCalendar.padded(rng.int(0...59), width: 2)
+                    + ":" + CivilCalendar.padded(rng.int(0...60), width: 2)
+                if rng.chance(0.5) { text += "." + rng.digits(rng.int(1...12)) }
+                text += randomZone(&rng)
+            }
+            let value = try DateTime(text)
+            #expect(value.description == text)
+            if precision == 3 {
+                #expect(try Instant(text).description == text)
+                #expect(value.asDate() != nil)
+            } else {
+                #expect(throws: FHIRPrimitiveError.self) { try Instant(text) }
+                #expect(try FHIRDate(text).description == text)
+            }
+        }
+    }
+
+    @Test func randomCorruptionsNeverCrash() {
+        var rng = SplitMix64(seed: 0xBAD)
+        let alphabet = Array("0123456789-:T.Z+ ".utf8)
+        for _ in 0..<20_000 {
+            var bytes = Array("2024-02-29T13:45:00.123+05:30".utf8)
+            for _ in 0..<rng.int(1...3) {
+                let position = rng.int(0...(bytes.count - 1))
+                switch rng.int(0...2) {
+                case 0: bytes[position] = alphabet[rng.int(0...(alphabet.count - 1))]
+                case 1: bytes.removeSubrange(position...)
+                default: bytes.insert(alphabet[rng.int(0...(alphabet.count - 1))], at: position)
+                }
+                if bytes.isEmpty { break }
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            if let value = try? DateTime(text) {
+                #expect(value.description == text)
+            }
+            if let value = try? Instant(text) {
+                #expect(value.description == text)
+            }
+        }
+    }
+
+    @Test func leapYears() {
+        #expect(CivilCalendar.isLeapYear(2000))
+        #expect(!CivilCalendar.isLeapYear(1900))
+        #expect(CivilCalendar.isLeapYear(2024))
+        #expect(!CivilCalendar.isLeapYear(2023))
+        for days in stride(from: -800_000, through: 3_000_000, by: 997) {
+            let civil = CivilCalendar.civilDate(daysSinceEpoch: days)
+            #expect(CivilCalendar.daysSinceEpoch(year: civil.year, month: civil.month, day: civil.day) == days)
+        }
+    }
+
+    private func randomZone(_ rng: inout SplitMix64) -> String {
+        switch rng.int(0...3) {
+        case 0: return "Z"
+        case 1: return rng.chance(0.5) ? "+00:00" : "-00:00"
+        case 2: return (rng.chance(0.5) ? "+" : "-") + "14:00"
+        default:
+            return (rng.chance(0.5) ? "+" : "-") + CivilCalendar.padded(rng.int(0...13), width: 2) + ":"
+                + CivilCalendar.padded(rng.int(0...59), width: 2)
+        }
+    }
+}
