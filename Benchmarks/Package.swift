@@ -45,6 +45,19 @@ let package = Package(
                 .plugin(name: "BenchmarkPlugin", package: "benchmark"),
             ]
         ),
+        .executableTarget(
+            name: "FHIRBenchmarks",
+            dependencies: [
+                .product(name: "FHIRCore", package: "OpenHealthKit"),
+                .product(name: "ModelsR4", package: "OpenHealthKit"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/FHIRBenchmarks",
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")],
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

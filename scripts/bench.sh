@@ -5,12 +5,14 @@
 #   scripts/bench.sh                      # the store benchmarks (StoreBenchmarks), as before
 #   scripts/bench.sh store                # the same
 #   scripts/bench.sh cards                # the SMART Health Cards benchmarks (CardBenchmarks)
-#   scripts/bench.sh all                  # both executables, one after the other
+#   scripts/bench.sh fhir                 # FHIR R4 decoding/encoding (FHIRBenchmarks)
+#   scripts/bench.sh all                  # every executable, one after the other
 #   scripts/bench.sh cards --filter 'Verify.*'   # extra options go to `swift package benchmark`
 #
 # The first run builds the benchmark package in release mode (several minutes on 2 cores);
 # the store run takes about 5 minutes, the cards run about 3. Not part of CI.
-# The Python jwcrypto figure for the cards is measured separately: scripts/bench-jwcrypto.py.
+# The Python jwcrypto figure for the cards is measured separately: scripts/bench-jwcrypto.py;
+# the Python fhir.resources figure for FHIR decoding: scripts/bench-fhir-resources.py.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -18,12 +20,13 @@ cd "$root"
 
 suite="store"
 case "${1:-}" in
-    store|cards|all) suite="$1"; shift ;;
+    store|cards|fhir|all) suite="$1"; shift ;;
 esac
 case "$suite" in
     store) products=(StoreBenchmarks) ;;
     cards) products=(CardBenchmarks) ;;
-    all) products=(StoreBenchmarks CardBenchmarks) ;;
+    fhir) products=(FHIRBenchmarks) ;;
+    all) products=(StoreBenchmarks CardBenchmarks FHIRBenchmarks) ;;
 esac
 
 output="$(mktemp)"
@@ -39,8 +42,8 @@ for product in "${products[@]}"; do targets+=(--target "$product"); done
 swift package --package-path Benchmarks benchmark --no-progress "${targets[@]}" "$@" | tee "$output"
 
 # Median (p50) wall clock of each benchmark, and each OpenHealthKit / ceiling ratio. A
-# benchmark's name is the line above its table; a ceiling is named "<base> (ceiling: …)" and
-# pairs with every "<base> (…)" benchmark. Times are compared in nanoseconds whatever unit each
+# benchmark's name is the line above its table; a ceiling is named "<base> (ceiling: …)" (or
+# "<base> (floor: …)" where the reference is a lower bar to clear) and pairs with every "<base> (…)" benchmark. Times are compared in nanoseconds whatever unit each
 # table uses (for scaled benchmarks the table shows the time of one scaled iteration).
 awk '
     function nanoseconds(unit) {
@@ -50,7 +53,7 @@ awk '
         if (unit == "s") return 1e9
         return 0
     }
-    /^[^ │╒╞├╘=]/ && !/^(Host|Baseline|Running|Build|Warning|Note|card:)/ { candidate = $0; next }
+    /^[^ │╒╞├╘=]/ && !/^(Host|Baseline|Running|Build|Warning|Note|card:|50-entry|largest)/ { candidate = $0; next }
     /^╒/ { name = candidate; next }
     /Time \(wall clock\)/ && name != "" {
         n = split($0, cells, "│")
@@ -65,11 +68,11 @@ awk '
         print "Median wall clock per iteration (p50), OpenHealthKit against its ceiling:"
         for (i = 1; i <= count; i++) {
             store = order[i]
-            if (store ~ /\(ceiling: /) continue
+            if (store ~ /\((ceiling|floor): /) continue
             base = store; sub(/ \([^(]*\)$/, "", base)
             for (j = 1; j <= count; j++) {
                 ceiling = order[j]
-                if (index(ceiling, base " (ceiling: ") == 1 && time[ceiling] > 0) {
+                if ((index(ceiling, base " (ceiling: ") == 1 || index(ceiling, base " (floor: ") == 1) && time[ceiling] > 0) {
                     ours = time[store] * nanoseconds(units[store])
                     theirs = time[ceiling] * nanoseconds(units[ceiling])
                     if (ours <= 0 || theirs <= 0) continue

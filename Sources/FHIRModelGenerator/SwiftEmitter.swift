@@ -127,6 +127,8 @@ struct SwiftEmitter {
         for variant in choice.variants {
             out += "\(inner)case \(variant.caseName)(\(swiftType(variant.type)))\n"
         }
+        let keys = choice.variants.map { "\"\($0.jsonKey)\"" }.joined(separator: ", ")
+        out += "\n\(inner)public static let variantKeys = [\(keys)]\n"
         out += "\n\(inner)public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {\n"
         out += "\(inner)    switch key {\n"
         for variant in choice.variants {

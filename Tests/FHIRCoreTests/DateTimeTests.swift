@@ -76,6 +76,8 @@ struct DateTimeTests {
         #expect(FHIRTimeZone(secondsFromGMT: -3600) == .offset(sign: .minus, hours: 1, minutes: 0))
         #expect(FHIRTimeZone(secondsFromGMT: 30) == nil)
         #expect(FHIRTimeZone(secondsFromGMT: 15 * 3600) == nil)
+        #expect(FHIRTimeZone(secondsFromGMT: .min) == nil)
+        #expect(FHIRTimeZone(secondsFromGMT: .max) == nil)
         #expect(FHIRTimeZone.offset(sign: .plus, hours: 14, minutes: 1).isValid == false)
         #expect(try FHIRTimeZone("+05:30").timeZone?.secondsFromGMT() == 19_800)
     }

@@ -59,6 +59,11 @@ struct FHIRDecimalTests {
         #expect(FHIRDecimal(1e-5).double == 1e-5)
         #expect(FHIRDecimal(try #require(Decimal(string: "-0.001"))).text == "-0.001")
         #expect(FHIRDecimal(Decimal(42)).text == "42")
+        for extreme in [Decimal.greatestFiniteMagnitude, .leastNonzeroMagnitude, .leastFiniteMagnitude, -Decimal.leastNonzeroMagnitude] {
+            #expect(FHIRDecimal(exactly: extreme) != nil)
+        }
+        #expect(FHIRDecimal(Double.greatestFiniteMagnitude).text == "1.7976931348623157e+308")
+        #expect(FHIRDecimal(5e-324).text == "5e-324")
         #expect(FHIRDecimal(exactly: Double.nan) == nil)
         #expect(FHIRDecimal(exactly: Double.infinity) == nil)
         #expect(FHIRDecimal(exactly: Decimal.nan) == nil)

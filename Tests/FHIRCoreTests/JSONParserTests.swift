@@ -206,6 +206,21 @@ struct JSONParserTests {
         #expect(parseError(String(repeating: "[{\"a\":", count: 50_000))?.reason == .tooDeep(512))
     }
 
+    @Test func maximumDepthDocumentsNeedLittleStack() async {
+        // Nesting is parsed with an explicit stack, so even a small thread stack suffices.
+        let succeeded = await withCheckedContinuation { (continuation: CheckedContinuation<Bool, Never>) in
+            let thread = Thread {
+                let text = String(repeating: "[{\"a\":", count: 256) + "1" + String(repeating: "}]", count: 256)
+                let value = try? JSONParser.parse(text)
+                let written = value.map { JSONWriter.serialize($0, style: .pretty) }
+                continuation.resume(returning: value != nil && written.map { $0.count > text.utf8.count } == true)
+            }
+            thread.stackSize = 512 * 1024
+            thread.start()
+        }
+        #expect(succeeded)
+    }
+
     // MARK: Properties
 
     @Test func randomTreesRoundTripThroughBothStyles() throws {

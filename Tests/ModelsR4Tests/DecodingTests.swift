@@ -129,6 +129,23 @@ struct DecodingTests {
         #expect(copy == observation)
     }
 
+    @Test("a choice element beside a sibling that shares its prefix (amount[x] and amountType)")
+    func choicePrefixSibling() throws {
+        let json = #"{"amountQuantity":{"value":5},"amountType":{"text":"average"},"amountText":"about five"}"#
+        let amount = try SubstanceAmount(fhirJSON: json)
+        #expect(amount.amountType?.text?.string == "average")
+        if case .quantity(let quantity) = amount.amount {
+            #expect(quantity.value?.value?.text == "5")
+        } else {
+            Issue.record("amountQuantity not decoded")
+        }
+        #expect(amount.fhirJSONString() == json)
+        #expect(FHIRValidator().validate(.object(JSONObject(members: [
+            JSONMember(key: "resourceType", value: .string("SubstanceReferenceInformation")),
+            JSONMember(key: "target", value: try JSONParser.parse(#"[{"amountQuantity":{"value":5},"amountType":{"text":"average"}}]"#)),
+        ]))).isEmpty)
+    }
+
     @Test("recursive types (Identifier.assigner → Reference.identifier) nest")
     func recursion() throws {
         let json = #"{"system":"a","assigner":{"identifier":{"system":"b","assigner":{"display":"c"}}}}"#

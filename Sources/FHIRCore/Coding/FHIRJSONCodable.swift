@@ -10,6 +10,9 @@ public protocol FHIRJSONCodable: Sendable, Hashable {
 
 /// A choice element (`value[x]`): an enum with one case per allowed type.
 public protocol FHIRChoice: Sendable, Hashable {
+    /// The member keys of every allowed type (`valueQuantity`, `valueString`, …).
+    static var variantKeys: [String] { get }
+
     /// Decodes the case named by `key` (`valueQuantity`), or nil if `key` names no allowed type.
     static func decode(from reader: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self?
 

@@ -50,14 +50,14 @@ public struct FHIRObjectReader {
     }
 
     /// The member key (without a leading `_`) of the one type present for choice element `base`
-    /// (`value` → `valueQuantity`), or nil if none is.
-    public func choiceKey(_ base: String) throws(FHIRDecodingError) -> String? {
+    /// (`value` → `valueQuantity`), or nil if none is. Only the choice's own keys count, since a
+    /// sibling element may share the prefix (`amount[x]` beside `amountType`).
+    public func choiceKey(_ base: String, variants: [String]) throws(FHIRDecodingError) -> String? {
         var found: String?
         for index in members.indices {
             var name = Substring(members[index].key)
             if name.first == "_" { name = name.dropFirst() }
-            guard name.count > base.count, name.hasPrefix(base),
-                  let next = name.dropFirst(base.count).first, next.isUppercase else { continue }
+            guard name.count > base.count, name.hasPrefix(base), variants.contains(where: { $0 == name }) else { continue }
             let key = String(name)
             if let previous = found, previous != key {
                 throw FHIRDecodingError(path: [.key(base)], reason: .multipleChoiceTypes([previous, key].sorted()))
@@ -173,7 +173,7 @@ public struct FHIRObjectReader {
 
     /// An optional choice element.
     @inlinable public mutating func choice<C: FHIRChoice>(_ base: String) throws(FHIRDecodingError) -> C? {
-        guard let key = try choiceKey(base) else { return nil }
+        guard let key = try choiceKey(base, variants: C.variantKeys) else { return nil }
         return try C.decode(from: &self, key: key)
     }
 

@@ -7,9 +7,9 @@
 /// - The input must be valid UTF-8; `\u` escapes must not be lone surrogates.
 /// - Any value may be the top-level value.
 /// - Arrays and objects may nest at most `maximumDepth` levels; deeper input throws
-///   ``JSONParseError/Reason/tooDeep(_:)`` rather than exhausting the stack. The parser recurses
-///   once per nesting level, so keep the limit moderate: the default of 512 is safe on any thread,
-///   including threads with small stacks.
+///   ``JSONParseError/Reason/tooDeep(_:)``. The parser itself does not recurse (it keeps an explicit
+///   stack of open containers), so its thread-stack use is independent of nesting; the limit
+///   protects code that later walks the tree recursively (equality, the writer, deallocation).
 public enum JSONParser {
     /// Parses a complete JSON document from raw UTF-8 bytes.
     /// - Parameters:

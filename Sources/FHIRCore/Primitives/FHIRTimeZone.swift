@@ -59,7 +59,7 @@ public enum FHIRTimeZone: Sendable, Hashable, CustomStringConvertible {
     /// The zone for an offset: `.utc` for 0, otherwise `±hh:mm`.
     /// Returns `nil` unless the offset is a whole number of minutes within ±14:00.
     public init?(secondsFromGMT seconds: Int) {
-        guard seconds % 60 == 0, abs(seconds) <= 14 * 3600 else { return nil }
+        guard seconds >= -14 * 3600, seconds <= 14 * 3600, seconds % 60 == 0 else { return nil }
         if seconds == 0 {
             self = .utc
             return

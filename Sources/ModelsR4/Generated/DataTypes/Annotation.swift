@@ -43,6 +43,8 @@ public struct Annotation: Element {
         case reference(Reference)
         case string(FHIRPrimitive<FHIRString>)
 
+        public static let variantKeys = ["authorReference", "authorString"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "authorReference": return .reference(try r.requiredElement(key))

@@ -63,6 +63,8 @@ public struct DataRequirement: Element {
         case codeableConcept(CodeableConcept)
         case reference(Reference)
 
+        public static let variantKeys = ["subjectCodeableConcept", "subjectReference"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "subjectCodeableConcept": return .codeableConcept(try r.requiredElement(key))
@@ -157,6 +159,8 @@ public struct DataRequirement: Element {
             case dateTime(FHIRPrimitive<DateTime>)
             case period(Period)
             case duration(Duration)
+
+            public static let variantKeys = ["valueDateTime", "valuePeriod", "valueDuration"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

@@ -86,6 +86,8 @@ public struct Dosage: BackboneElement {
         case boolean(FHIRPrimitive<FHIRBool>)
         case codeableConcept(CodeableConcept)
 
+        public static let variantKeys = ["asNeededBoolean", "asNeededCodeableConcept"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "asNeededBoolean": return .boolean(try r.requiredPrimitive(key, "_asNeededBoolean"))
@@ -141,6 +143,8 @@ public struct Dosage: BackboneElement {
             case range(Range)
             case quantity(Quantity)
 
+            public static let variantKeys = ["doseRange", "doseQuantity"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "doseRange": return .range(try r.requiredElement(key))
@@ -162,6 +166,8 @@ public struct Dosage: BackboneElement {
             case ratio(Ratio)
             case range(Range)
             case quantity(Quantity)
+
+            public static let variantKeys = ["rateRatio", "rateRange", "rateQuantity"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

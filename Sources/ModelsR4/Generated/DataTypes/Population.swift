@@ -50,6 +50,8 @@ public struct Population: BackboneElement {
         case range(Range)
         case codeableConcept(CodeableConcept)
 
+        public static let variantKeys = ["ageRange", "ageCodeableConcept"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "ageRange": return .range(try r.requiredElement(key))

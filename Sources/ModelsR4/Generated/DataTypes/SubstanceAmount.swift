@@ -51,6 +51,8 @@ public struct SubstanceAmount: BackboneElement {
         case range(Range)
         case string(FHIRPrimitive<FHIRString>)
 
+        public static let variantKeys = ["amountQuantity", "amountRange", "amountString"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "amountQuantity": return .quantity(try r.requiredElement(key))

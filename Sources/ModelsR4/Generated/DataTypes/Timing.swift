@@ -129,6 +129,8 @@ public struct Timing: BackboneElement {
             case range(Range)
             case period(Period)
 
+            public static let variantKeys = ["boundsDuration", "boundsRange", "boundsPeriod"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "boundsDuration": return .duration(try r.requiredElement(key))

@@ -53,6 +53,8 @@ public struct TriggerDefinition: Element {
         case date(FHIRPrimitive<FHIRDate>)
         case dateTime(FHIRPrimitive<DateTime>)
 
+        public static let variantKeys = ["timingTiming", "timingReference", "timingDate", "timingDateTime"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "timingTiming": return .timing(try r.requiredElement(key))

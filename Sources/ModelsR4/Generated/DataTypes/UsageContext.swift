@@ -42,6 +42,8 @@ public struct UsageContext: Element {
         case range(Range)
         case reference(Reference)
 
+        public static let variantKeys = ["valueCodeableConcept", "valueQuantity", "valueRange", "valueReference"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "valueCodeableConcept": return .codeableConcept(try r.requiredElement(key))

@@ -244,6 +244,8 @@ public struct ActivityDefinition: DomainResource {
         case codeableConcept(CodeableConcept)
         case reference(Reference)
 
+        public static let variantKeys = ["subjectCodeableConcept", "subjectReference"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "subjectCodeableConcept": return .codeableConcept(try r.requiredElement(key))
@@ -268,6 +270,8 @@ public struct ActivityDefinition: DomainResource {
         case period(Period)
         case range(Range)
         case duration(Duration)
+
+        public static let variantKeys = ["timingTiming", "timingDateTime", "timingAge", "timingPeriod", "timingRange", "timingDuration"]
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -297,6 +301,8 @@ public struct ActivityDefinition: DomainResource {
     public enum ProductX: FHIRChoice {
         case reference(Reference)
         case codeableConcept(CodeableConcept)
+
+        public static let variantKeys = ["productReference", "productCodeableConcept"]
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

@@ -127,6 +127,8 @@ public struct AllergyIntolerance: DomainResource {
         case range(Range)
         case string(FHIRPrimitive<FHIRString>)
 
+        public static let variantKeys = ["onsetDateTime", "onsetAge", "onsetPeriod", "onsetRange", "onsetString"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "onsetDateTime": return .dateTime(try r.requiredPrimitive(key, "_onsetDateTime"))

@@ -352,6 +352,8 @@ public struct AuditEvent: DomainResource {
                 case string(FHIRPrimitive<FHIRString>)
                 case base64Binary(FHIRPrimitive<Base64Binary>)
 
+                public static let variantKeys = ["valueString", "valueBase64Binary"]
+
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
                     case "valueString": return .string(try r.requiredPrimitive(key, "_valueString"))

@@ -141,6 +141,8 @@ public struct BiologicallyDerivedProduct: DomainResource {
             case dateTime(FHIRPrimitive<DateTime>)
             case period(Period)
 
+            public static let variantKeys = ["collectedDateTime", "collectedPeriod"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "collectedDateTime": return .dateTime(try r.requiredPrimitive(key, "_collectedDateTime"))
@@ -205,6 +207,8 @@ public struct BiologicallyDerivedProduct: DomainResource {
             case dateTime(FHIRPrimitive<DateTime>)
             case period(Period)
 
+            public static let variantKeys = ["timeDateTime", "timePeriod"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "timeDateTime": return .dateTime(try r.requiredPrimitive(key, "_timeDateTime"))
@@ -260,6 +264,8 @@ public struct BiologicallyDerivedProduct: DomainResource {
         public enum TimeX: FHIRChoice {
             case dateTime(FHIRPrimitive<DateTime>)
             case period(Period)
+
+            public static let variantKeys = ["timeDateTime", "timePeriod"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

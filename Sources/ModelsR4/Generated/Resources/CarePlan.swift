@@ -296,6 +296,8 @@ public struct CarePlan: DomainResource {
                 case period(Period)
                 case string(FHIRPrimitive<FHIRString>)
 
+                public static let variantKeys = ["scheduledTiming", "scheduledPeriod", "scheduledString"]
+
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
                     case "scheduledTiming": return .timing(try r.requiredElement(key))
@@ -318,6 +320,8 @@ public struct CarePlan: DomainResource {
             public enum ProductX: FHIRChoice {
                 case codeableConcept(CodeableConcept)
                 case reference(Reference)
+
+                public static let variantKeys = ["productCodeableConcept", "productReference"]
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {

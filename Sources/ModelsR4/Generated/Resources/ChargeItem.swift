@@ -167,6 +167,8 @@ public struct ChargeItem: DomainResource {
         case period(Period)
         case timing(Timing)
 
+        public static let variantKeys = ["occurrenceDateTime", "occurrencePeriod", "occurrenceTiming"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "occurrenceDateTime": return .dateTime(try r.requiredPrimitive(key, "_occurrenceDateTime"))
@@ -189,6 +191,8 @@ public struct ChargeItem: DomainResource {
     public enum ProductX: FHIRChoice {
         case reference(Reference)
         case codeableConcept(CodeableConcept)
+
+        public static let variantKeys = ["productReference", "productCodeableConcept"]
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

@@ -351,6 +351,8 @@ public struct Claim: DomainResource {
             case date(FHIRPrimitive<FHIRDate>)
             case period(Period)
 
+            public static let variantKeys = ["timingDate", "timingPeriod"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "timingDate": return .date(try r.requiredPrimitive(key, "_timingDate"))
@@ -374,6 +376,8 @@ public struct Claim: DomainResource {
             case quantity(Quantity)
             case attachment(Attachment)
             case reference(Reference)
+
+            public static let variantKeys = ["valueBoolean", "valueString", "valueQuantity", "valueAttachment", "valueReference"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -451,6 +455,8 @@ public struct Claim: DomainResource {
             case codeableConcept(CodeableConcept)
             case reference(Reference)
 
+            public static let variantKeys = ["diagnosisCodeableConcept", "diagnosisReference"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "diagnosisCodeableConcept": return .codeableConcept(try r.requiredElement(key))
@@ -520,6 +526,8 @@ public struct Claim: DomainResource {
         public enum ProcedureX: FHIRChoice {
             case codeableConcept(CodeableConcept)
             case reference(Reference)
+
+            public static let variantKeys = ["procedureCodeableConcept", "procedureReference"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -639,6 +647,8 @@ public struct Claim: DomainResource {
         public enum LocationX: FHIRChoice {
             case address(Address)
             case reference(Reference)
+
+            public static let variantKeys = ["locationAddress", "locationReference"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -774,6 +784,8 @@ public struct Claim: DomainResource {
             case date(FHIRPrimitive<FHIRDate>)
             case period(Period)
 
+            public static let variantKeys = ["servicedDate", "servicedPeriod"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "servicedDate": return .date(try r.requiredPrimitive(key, "_servicedDate"))
@@ -795,6 +807,8 @@ public struct Claim: DomainResource {
             case codeableConcept(CodeableConcept)
             case address(Address)
             case reference(Reference)
+
+            public static let variantKeys = ["locationCodeableConcept", "locationAddress", "locationReference"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

@@ -448,6 +448,8 @@ public struct ClaimResponse: DomainResource {
             case date(FHIRPrimitive<FHIRDate>)
             case period(Period)
 
+            public static let variantKeys = ["servicedDate", "servicedPeriod"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "servicedDate": return .date(try r.requiredPrimitive(key, "_servicedDate"))
@@ -469,6 +471,8 @@ public struct ClaimResponse: DomainResource {
             case codeableConcept(CodeableConcept)
             case address(Address)
             case reference(Reference)
+
+            public static let variantKeys = ["locationCodeableConcept", "locationAddress", "locationReference"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

@@ -388,6 +388,8 @@ public struct CodeSystem: DomainResource {
                 case dateTime(FHIRPrimitive<DateTime>)
                 case decimal(FHIRPrimitive<FHIRDecimal>)
 
+                public static let variantKeys = ["valueCode", "valueCoding", "valueString", "valueInteger", "valueBoolean", "valueDateTime", "valueDecimal"]
+
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
                     case "valueCode": return .code(try r.requiredPrimitive(key, "_valueCode"))

@@ -184,6 +184,8 @@ public struct Communication: DomainResource {
             case attachment(Attachment)
             case reference(Reference)
 
+            public static let variantKeys = ["contentString", "contentAttachment", "contentReference"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "contentString": return .string(try r.requiredPrimitive(key, "_contentString"))

@@ -148,6 +148,8 @@ public struct CommunicationRequest: DomainResource {
         case dateTime(FHIRPrimitive<DateTime>)
         case period(Period)
 
+        public static let variantKeys = ["occurrenceDateTime", "occurrencePeriod"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "occurrenceDateTime": return .dateTime(try r.requiredPrimitive(key, "_occurrenceDateTime"))
@@ -200,6 +202,8 @@ public struct CommunicationRequest: DomainResource {
             case string(FHIRPrimitive<FHIRString>)
             case attachment(Attachment)
             case reference(Reference)
+
+            public static let variantKeys = ["contentString", "contentAttachment", "contentReference"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

@@ -200,6 +200,8 @@ public struct Composition: DomainResource {
             case identifier(Identifier)
             case reference(Reference)
 
+            public static let variantKeys = ["targetIdentifier", "targetReference"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "targetIdentifier": return .identifier(try r.requiredElement(key))

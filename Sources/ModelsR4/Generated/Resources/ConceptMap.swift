@@ -132,6 +132,8 @@ public struct ConceptMap: DomainResource {
         case uri(FHIRPrimitive<FHIRURI>)
         case canonical(FHIRPrimitive<FHIRCanonical>)
 
+        public static let variantKeys = ["sourceUri", "sourceCanonical"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "sourceUri": return .uri(try r.requiredPrimitive(key, "_sourceUri"))
@@ -152,6 +154,8 @@ public struct ConceptMap: DomainResource {
     public enum TargetX: FHIRChoice {
         case uri(FHIRPrimitive<FHIRURI>)
         case canonical(FHIRPrimitive<FHIRCanonical>)
+
+        public static let variantKeys = ["targetUri", "targetCanonical"]
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

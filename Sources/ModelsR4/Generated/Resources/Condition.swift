@@ -131,6 +131,8 @@ public struct Condition: DomainResource {
         case range(Range)
         case string(FHIRPrimitive<FHIRString>)
 
+        public static let variantKeys = ["onsetDateTime", "onsetAge", "onsetPeriod", "onsetRange", "onsetString"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "onsetDateTime": return .dateTime(try r.requiredPrimitive(key, "_onsetDateTime"))
@@ -160,6 +162,8 @@ public struct Condition: DomainResource {
         case period(Period)
         case range(Range)
         case string(FHIRPrimitive<FHIRString>)
+
+        public static let variantKeys = ["abatementDateTime", "abatementAge", "abatementPeriod", "abatementRange", "abatementString"]
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

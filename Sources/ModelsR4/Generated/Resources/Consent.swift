@@ -114,6 +114,8 @@ public struct Consent: DomainResource {
         case attachment(Attachment)
         case reference(Reference)
 
+        public static let variantKeys = ["sourceAttachment", "sourceReference"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "sourceAttachment": return .attachment(try r.requiredElement(key))

@@ -191,6 +191,8 @@ public struct Contract: DomainResource {
         case codeableConcept(CodeableConcept)
         case reference(Reference)
 
+        public static let variantKeys = ["topicCodeableConcept", "topicReference"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "topicCodeableConcept": return .codeableConcept(try r.requiredElement(key))
@@ -211,6 +213,8 @@ public struct Contract: DomainResource {
     public enum LegallyBindingX: FHIRChoice {
         case attachment(Attachment)
         case reference(Reference)
+
+        public static let variantKeys = ["legallyBindingAttachment", "legallyBindingReference"]
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -360,6 +364,8 @@ public struct Contract: DomainResource {
         public enum TopicX: FHIRChoice {
             case codeableConcept(CodeableConcept)
             case reference(Reference)
+
+            public static let variantKeys = ["topicCodeableConcept", "topicReference"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -569,6 +575,8 @@ public struct Contract: DomainResource {
                     case coding(Coding)
                     case quantity(Quantity)
                     case reference(Reference)
+
+                    public static let variantKeys = ["valueBoolean", "valueDecimal", "valueInteger", "valueDate", "valueDateTime", "valueTime", "valueString", "valueUri", "valueAttachment", "valueCoding", "valueQuantity", "valueReference"]
 
                     public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                         switch key {
@@ -820,6 +828,8 @@ public struct Contract: DomainResource {
                     case codeableConcept(CodeableConcept)
                     case reference(Reference)
 
+                    public static let variantKeys = ["entityCodeableConcept", "entityReference"]
+
                     public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                         switch key {
                         case "entityCodeableConcept": return .codeableConcept(try r.requiredElement(key))
@@ -957,6 +967,8 @@ public struct Contract: DomainResource {
                 case period(Period)
                 case timing(Timing)
 
+                public static let variantKeys = ["occurrenceDateTime", "occurrencePeriod", "occurrenceTiming"]
+
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
                     case "occurrenceDateTime": return .dateTime(try r.requiredPrimitive(key, "_occurrenceDateTime"))
@@ -1091,6 +1103,8 @@ public struct Contract: DomainResource {
             case attachment(Attachment)
             case reference(Reference)
 
+            public static let variantKeys = ["contentAttachment", "contentReference"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "contentAttachment": return .attachment(try r.requiredElement(key))
@@ -1144,6 +1158,8 @@ public struct Contract: DomainResource {
             case attachment(Attachment)
             case reference(Reference)
 
+            public static let variantKeys = ["contentAttachment", "contentReference"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "contentAttachment": return .attachment(try r.requiredElement(key))
@@ -1196,6 +1212,8 @@ public struct Contract: DomainResource {
         public enum ContentX: FHIRChoice {
             case attachment(Attachment)
             case reference(Reference)
+
+            public static let variantKeys = ["contentAttachment", "contentReference"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

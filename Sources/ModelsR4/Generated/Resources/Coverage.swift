@@ -210,6 +210,8 @@ public struct Coverage: DomainResource {
             case quantity(Quantity)
             case money(Money)
 
+            public static let variantKeys = ["valueQuantity", "valueMoney"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "valueQuantity": return .quantity(try r.requiredElement(key))

@@ -120,6 +120,8 @@ public struct CoverageEligibilityRequest: DomainResource {
         case date(FHIRPrimitive<FHIRDate>)
         case period(Period)
 
+        public static let variantKeys = ["servicedDate", "servicedPeriod"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "servicedDate": return .date(try r.requiredPrimitive(key, "_servicedDate"))
@@ -317,6 +319,8 @@ public struct CoverageEligibilityRequest: DomainResource {
             public enum DiagnosisX: FHIRChoice {
                 case codeableConcept(CodeableConcept)
                 case reference(Reference)
+
+                public static let variantKeys = ["diagnosisCodeableConcept", "diagnosisReference"]
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {

@@ -126,6 +126,8 @@ public struct CoverageEligibilityResponse: DomainResource {
         case date(FHIRPrimitive<FHIRDate>)
         case period(Period)
 
+        public static let variantKeys = ["servicedDate", "servicedPeriod"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "servicedDate": return .date(try r.requiredPrimitive(key, "_servicedDate"))
@@ -312,6 +314,8 @@ public struct CoverageEligibilityResponse: DomainResource {
                     case string(FHIRPrimitive<FHIRString>)
                     case money(Money)
 
+                    public static let variantKeys = ["allowedUnsignedInt", "allowedString", "allowedMoney"]
+
                     public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                         switch key {
                         case "allowedUnsignedInt": return .unsignedInt(try r.requiredPrimitive(key, "_allowedUnsignedInt"))
@@ -335,6 +339,8 @@ public struct CoverageEligibilityResponse: DomainResource {
                     case unsignedInt(FHIRPrimitive<FHIRUnsignedInteger>)
                     case string(FHIRPrimitive<FHIRString>)
                     case money(Money)
+
+                    public static let variantKeys = ["usedUnsignedInt", "usedString", "usedMoney"]
 
                     public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                         switch key {

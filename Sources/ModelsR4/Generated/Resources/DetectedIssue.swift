@@ -108,6 +108,8 @@ public struct DetectedIssue: DomainResource {
         case dateTime(FHIRPrimitive<DateTime>)
         case period(Period)
 
+        public static let variantKeys = ["identifiedDateTime", "identifiedPeriod"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "identifiedDateTime": return .dateTime(try r.requiredPrimitive(key, "_identifiedDateTime"))

@@ -147,6 +147,8 @@ public struct DeviceDefinition: DomainResource {
         case string(FHIRPrimitive<FHIRString>)
         case reference(Reference)
 
+        public static let variantKeys = ["manufacturerString", "manufacturerReference"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "manufacturerString": return .string(try r.requiredPrimitive(key, "_manufacturerString"))

@@ -158,6 +158,8 @@ public struct DeviceRequest: DomainResource {
         case reference(Reference)
         case codeableConcept(CodeableConcept)
 
+        public static let variantKeys = ["codeReference", "codeCodeableConcept"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "codeReference": return .reference(try r.requiredElement(key))
@@ -179,6 +181,8 @@ public struct DeviceRequest: DomainResource {
         case dateTime(FHIRPrimitive<DateTime>)
         case period(Period)
         case timing(Timing)
+
+        public static let variantKeys = ["occurrenceDateTime", "occurrencePeriod", "occurrenceTiming"]
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -238,6 +242,8 @@ public struct DeviceRequest: DomainResource {
             case quantity(Quantity)
             case range(Range)
             case boolean(FHIRPrimitive<FHIRBool>)
+
+            public static let variantKeys = ["valueCodeableConcept", "valueQuantity", "valueRange", "valueBoolean"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

@@ -115,6 +115,8 @@ public struct DeviceUseStatement: DomainResource {
         case period(Period)
         case dateTime(FHIRPrimitive<DateTime>)
 
+        public static let variantKeys = ["timingTiming", "timingPeriod", "timingDateTime"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "timingTiming": return .timing(try r.requiredElement(key))

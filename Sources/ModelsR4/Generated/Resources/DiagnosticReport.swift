@@ -133,6 +133,8 @@ public struct DiagnosticReport: DomainResource {
         case dateTime(FHIRPrimitive<DateTime>)
         case period(Period)
 
+        public static let variantKeys = ["effectiveDateTime", "effectivePeriod"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "effectiveDateTime": return .dateTime(try r.requiredPrimitive(key, "_effectiveDateTime"))

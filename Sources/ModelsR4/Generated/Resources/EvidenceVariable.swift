@@ -228,6 +228,8 @@ public struct EvidenceVariable: DomainResource {
             case dataRequirement(DataRequirement)
             case triggerDefinition(TriggerDefinition)
 
+            public static let variantKeys = ["definitionReference", "definitionCanonical", "definitionCodeableConcept", "definitionExpression", "definitionDataRequirement", "definitionTriggerDefinition"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "definitionReference": return .reference(try r.requiredElement(key))
@@ -258,6 +260,8 @@ public struct EvidenceVariable: DomainResource {
             case period(Period)
             case duration(Duration)
             case timing(Timing)
+
+            public static let variantKeys = ["participantEffectiveDateTime", "participantEffectivePeriod", "participantEffectiveDuration", "participantEffectiveTiming"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

@@ -415,6 +415,8 @@ public struct ExplanationOfBenefit: DomainResource {
             case date(FHIRPrimitive<FHIRDate>)
             case period(Period)
 
+            public static let variantKeys = ["timingDate", "timingPeriod"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "timingDate": return .date(try r.requiredPrimitive(key, "_timingDate"))
@@ -438,6 +440,8 @@ public struct ExplanationOfBenefit: DomainResource {
             case quantity(Quantity)
             case attachment(Attachment)
             case reference(Reference)
+
+            public static let variantKeys = ["valueBoolean", "valueString", "valueQuantity", "valueAttachment", "valueReference"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -515,6 +519,8 @@ public struct ExplanationOfBenefit: DomainResource {
             case codeableConcept(CodeableConcept)
             case reference(Reference)
 
+            public static let variantKeys = ["diagnosisCodeableConcept", "diagnosisReference"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "diagnosisCodeableConcept": return .codeableConcept(try r.requiredElement(key))
@@ -584,6 +590,8 @@ public struct ExplanationOfBenefit: DomainResource {
         public enum ProcedureX: FHIRChoice {
             case codeableConcept(CodeableConcept)
             case reference(Reference)
+
+            public static let variantKeys = ["procedureCodeableConcept", "procedureReference"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -685,6 +693,8 @@ public struct ExplanationOfBenefit: DomainResource {
         public enum LocationX: FHIRChoice {
             case address(Address)
             case reference(Reference)
+
+            public static let variantKeys = ["locationAddress", "locationReference"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -828,6 +838,8 @@ public struct ExplanationOfBenefit: DomainResource {
             case date(FHIRPrimitive<FHIRDate>)
             case period(Period)
 
+            public static let variantKeys = ["servicedDate", "servicedPeriod"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "servicedDate": return .date(try r.requiredPrimitive(key, "_servicedDate"))
@@ -849,6 +861,8 @@ public struct ExplanationOfBenefit: DomainResource {
             case codeableConcept(CodeableConcept)
             case address(Address)
             case reference(Reference)
+
+            public static let variantKeys = ["locationCodeableConcept", "locationAddress", "locationReference"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -1183,6 +1197,8 @@ public struct ExplanationOfBenefit: DomainResource {
             case date(FHIRPrimitive<FHIRDate>)
             case period(Period)
 
+            public static let variantKeys = ["servicedDate", "servicedPeriod"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "servicedDate": return .date(try r.requiredPrimitive(key, "_servicedDate"))
@@ -1204,6 +1220,8 @@ public struct ExplanationOfBenefit: DomainResource {
             case codeableConcept(CodeableConcept)
             case address(Address)
             case reference(Reference)
+
+            public static let variantKeys = ["locationCodeableConcept", "locationAddress", "locationReference"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -1583,6 +1601,8 @@ public struct ExplanationOfBenefit: DomainResource {
                 case string(FHIRPrimitive<FHIRString>)
                 case money(Money)
 
+                public static let variantKeys = ["allowedUnsignedInt", "allowedString", "allowedMoney"]
+
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
                     case "allowedUnsignedInt": return .unsignedInt(try r.requiredPrimitive(key, "_allowedUnsignedInt"))
@@ -1605,6 +1625,8 @@ public struct ExplanationOfBenefit: DomainResource {
             public enum UsedX: FHIRChoice {
                 case unsignedInt(FHIRPrimitive<FHIRUnsignedInteger>)
                 case money(Money)
+
+                public static let variantKeys = ["usedUnsignedInt", "usedMoney"]
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {

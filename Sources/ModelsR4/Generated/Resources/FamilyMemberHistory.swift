@@ -135,6 +135,8 @@ public struct FamilyMemberHistory: DomainResource {
         case date(FHIRPrimitive<FHIRDate>)
         case string(FHIRPrimitive<FHIRString>)
 
+        public static let variantKeys = ["bornPeriod", "bornDate", "bornString"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "bornPeriod": return .period(try r.requiredElement(key))
@@ -158,6 +160,8 @@ public struct FamilyMemberHistory: DomainResource {
         case age(Age)
         case range(Range)
         case string(FHIRPrimitive<FHIRString>)
+
+        public static let variantKeys = ["ageAge", "ageRange", "ageString"]
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -184,6 +188,8 @@ public struct FamilyMemberHistory: DomainResource {
         case range(Range)
         case date(FHIRPrimitive<FHIRDate>)
         case string(FHIRPrimitive<FHIRString>)
+
+        public static let variantKeys = ["deceasedBoolean", "deceasedAge", "deceasedRange", "deceasedDate", "deceasedString"]
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -260,6 +266,8 @@ public struct FamilyMemberHistory: DomainResource {
             case range(Range)
             case period(Period)
             case string(FHIRPrimitive<FHIRString>)
+
+            public static let variantKeys = ["onsetAge", "onsetRange", "onsetPeriod", "onsetString"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

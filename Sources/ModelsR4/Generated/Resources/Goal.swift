@@ -126,6 +126,8 @@ public struct Goal: DomainResource {
         case date(FHIRPrimitive<FHIRDate>)
         case codeableConcept(CodeableConcept)
 
+        public static let variantKeys = ["startDate", "startCodeableConcept"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "startDate": return .date(try r.requiredPrimitive(key, "_startDate"))
@@ -190,6 +192,8 @@ public struct Goal: DomainResource {
             case integer(FHIRPrimitive<FHIRInteger>)
             case ratio(Ratio)
 
+            public static let variantKeys = ["detailQuantity", "detailRange", "detailCodeableConcept", "detailString", "detailBoolean", "detailInteger", "detailRatio"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "detailQuantity": return .quantity(try r.requiredElement(key))
@@ -220,6 +224,8 @@ public struct Goal: DomainResource {
         public enum DueX: FHIRChoice {
             case date(FHIRPrimitive<FHIRDate>)
             case duration(Duration)
+
+            public static let variantKeys = ["dueDate", "dueDuration"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

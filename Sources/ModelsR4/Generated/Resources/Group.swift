@@ -149,6 +149,8 @@ public struct Group: DomainResource {
             case range(Range)
             case reference(Reference)
 
+            public static let variantKeys = ["valueCodeableConcept", "valueBoolean", "valueQuantity", "valueRange", "valueReference"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "valueCodeableConcept": return .codeableConcept(try r.requiredElement(key))

@@ -122,6 +122,8 @@ public struct GuidanceResponse: DomainResource {
         case canonical(FHIRPrimitive<FHIRCanonical>)
         case codeableConcept(CodeableConcept)
 
+        public static let variantKeys = ["moduleUri", "moduleCanonical", "moduleCodeableConcept"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "moduleUri": return .uri(try r.requiredPrimitive(key, "_moduleUri"))

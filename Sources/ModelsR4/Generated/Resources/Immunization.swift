@@ -175,6 +175,8 @@ public struct Immunization: DomainResource {
         case dateTime(FHIRPrimitive<DateTime>)
         case string(FHIRPrimitive<FHIRString>)
 
+        public static let variantKeys = ["occurrenceDateTime", "occurrenceString"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "occurrenceDateTime": return .dateTime(try r.requiredPrimitive(key, "_occurrenceDateTime"))
@@ -361,6 +363,8 @@ public struct Immunization: DomainResource {
             case positiveInt(FHIRPrimitive<FHIRPositiveInteger>)
             case string(FHIRPrimitive<FHIRString>)
 
+            public static let variantKeys = ["doseNumberPositiveInt", "doseNumberString"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "doseNumberPositiveInt": return .positiveInt(try r.requiredPrimitive(key, "_doseNumberPositiveInt"))
@@ -381,6 +385,8 @@ public struct Immunization: DomainResource {
         public enum SeriesDosesX: FHIRChoice {
             case positiveInt(FHIRPrimitive<FHIRPositiveInteger>)
             case string(FHIRPrimitive<FHIRString>)
+
+            public static let variantKeys = ["seriesDosesPositiveInt", "seriesDosesString"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

@@ -116,6 +116,8 @@ public struct ImmunizationEvaluation: DomainResource {
         case positiveInt(FHIRPrimitive<FHIRPositiveInteger>)
         case string(FHIRPrimitive<FHIRString>)
 
+        public static let variantKeys = ["doseNumberPositiveInt", "doseNumberString"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "doseNumberPositiveInt": return .positiveInt(try r.requiredPrimitive(key, "_doseNumberPositiveInt"))
@@ -136,6 +138,8 @@ public struct ImmunizationEvaluation: DomainResource {
     public enum SeriesDosesX: FHIRChoice {
         case positiveInt(FHIRPrimitive<FHIRPositiveInteger>)
         case string(FHIRPrimitive<FHIRString>)
+
+        public static let variantKeys = ["seriesDosesPositiveInt", "seriesDosesString"]
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

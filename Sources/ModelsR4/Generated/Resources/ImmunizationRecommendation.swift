@@ -157,6 +157,8 @@ public struct ImmunizationRecommendation: DomainResource {
             case positiveInt(FHIRPrimitive<FHIRPositiveInteger>)
             case string(FHIRPrimitive<FHIRString>)
 
+            public static let variantKeys = ["doseNumberPositiveInt", "doseNumberString"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "doseNumberPositiveInt": return .positiveInt(try r.requiredPrimitive(key, "_doseNumberPositiveInt"))
@@ -177,6 +179,8 @@ public struct ImmunizationRecommendation: DomainResource {
         public enum SeriesDosesX: FHIRChoice {
             case positiveInt(FHIRPrimitive<FHIRPositiveInteger>)
             case string(FHIRPrimitive<FHIRString>)
+
+            public static let variantKeys = ["seriesDosesPositiveInt", "seriesDosesString"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

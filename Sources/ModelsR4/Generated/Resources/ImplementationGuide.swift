@@ -355,6 +355,8 @@ public struct ImplementationGuide: DomainResource {
                 case boolean(FHIRPrimitive<FHIRBool>)
                 case canonical(FHIRPrimitive<FHIRCanonical>)
 
+                public static let variantKeys = ["exampleBoolean", "exampleCanonical"]
+
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
                     case "exampleBoolean": return .boolean(try r.requiredPrimitive(key, "_exampleBoolean"))
@@ -421,6 +423,8 @@ public struct ImplementationGuide: DomainResource {
             public enum NameX: FHIRChoice {
                 case url(FHIRPrimitive<FHIRURI>)
                 case reference(Reference)
+
+                public static let variantKeys = ["nameUrl", "nameReference"]
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
@@ -608,6 +612,8 @@ public struct ImplementationGuide: DomainResource {
             public enum ExampleX: FHIRChoice {
                 case boolean(FHIRPrimitive<FHIRBool>)
                 case canonical(FHIRPrimitive<FHIRCanonical>)
+
+                public static let variantKeys = ["exampleBoolean", "exampleCanonical"]
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {

@@ -199,6 +199,8 @@ public struct Invoice: DomainResource {
             case reference(Reference)
             case codeableConcept(CodeableConcept)
 
+            public static let variantKeys = ["chargeItemReference", "chargeItemCodeableConcept"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "chargeItemReference": return .reference(try r.requiredElement(key))

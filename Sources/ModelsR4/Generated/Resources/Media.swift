@@ -149,6 +149,8 @@ public struct Media: DomainResource {
         case dateTime(FHIRPrimitive<DateTime>)
         case period(Period)
 
+        public static let variantKeys = ["createdDateTime", "createdPeriod"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "createdDateTime": return .dateTime(try r.requiredPrimitive(key, "_createdDateTime"))

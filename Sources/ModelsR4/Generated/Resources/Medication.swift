@@ -130,6 +130,8 @@ public struct Medication: DomainResource {
             case codeableConcept(CodeableConcept)
             case reference(Reference)
 
+            public static let variantKeys = ["itemCodeableConcept", "itemReference"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "itemCodeableConcept": return .codeableConcept(try r.requiredElement(key))

@@ -139,6 +139,8 @@ public struct MedicationAdministration: DomainResource {
         case codeableConcept(CodeableConcept)
         case reference(Reference)
 
+        public static let variantKeys = ["medicationCodeableConcept", "medicationReference"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "medicationCodeableConcept": return .codeableConcept(try r.requiredElement(key))
@@ -159,6 +161,8 @@ public struct MedicationAdministration: DomainResource {
     public enum EffectiveX: FHIRChoice {
         case dateTime(FHIRPrimitive<DateTime>)
         case period(Period)
+
+        public static let variantKeys = ["effectiveDateTime", "effectivePeriod"]
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -266,6 +270,8 @@ public struct MedicationAdministration: DomainResource {
         public enum RateX: FHIRChoice {
             case ratio(Ratio)
             case quantity(Quantity)
+
+            public static let variantKeys = ["rateRatio", "rateQuantity"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

@@ -157,6 +157,8 @@ public struct MedicationDispense: DomainResource {
         case codeableConcept(CodeableConcept)
         case reference(Reference)
 
+        public static let variantKeys = ["statusReasonCodeableConcept", "statusReasonReference"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "statusReasonCodeableConcept": return .codeableConcept(try r.requiredElement(key))
@@ -177,6 +179,8 @@ public struct MedicationDispense: DomainResource {
     public enum MedicationX: FHIRChoice {
         case codeableConcept(CodeableConcept)
         case reference(Reference)
+
+        public static let variantKeys = ["medicationCodeableConcept", "medicationReference"]
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

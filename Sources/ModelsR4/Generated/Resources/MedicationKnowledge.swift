@@ -258,6 +258,8 @@ public struct MedicationKnowledge: DomainResource {
             case codeableConcept(CodeableConcept)
             case reference(Reference)
 
+            public static let variantKeys = ["itemCodeableConcept", "itemReference"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "itemCodeableConcept": return .codeableConcept(try r.requiredElement(key))
@@ -394,6 +396,8 @@ public struct MedicationKnowledge: DomainResource {
             case codeableConcept(CodeableConcept)
             case reference(Reference)
 
+            public static let variantKeys = ["indicationCodeableConcept", "indicationReference"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "indicationCodeableConcept": return .codeableConcept(try r.requiredElement(key))
@@ -486,6 +490,8 @@ public struct MedicationKnowledge: DomainResource {
             public enum CharacteristicX: FHIRChoice {
                 case codeableConcept(CodeableConcept)
                 case quantity(Quantity)
+
+                public static let variantKeys = ["characteristicCodeableConcept", "characteristicQuantity"]
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
@@ -616,6 +622,8 @@ public struct MedicationKnowledge: DomainResource {
             case string(FHIRPrimitive<FHIRString>)
             case quantity(Quantity)
             case base64Binary(FHIRPrimitive<Base64Binary>)
+
+            public static let variantKeys = ["valueCodeableConcept", "valueString", "valueQuantity", "valueBase64Binary"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

@@ -191,6 +191,8 @@ public struct MedicationRequest: DomainResource {
         case boolean(FHIRPrimitive<FHIRBool>)
         case reference(Reference)
 
+        public static let variantKeys = ["reportedBoolean", "reportedReference"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "reportedBoolean": return .boolean(try r.requiredPrimitive(key, "_reportedBoolean"))
@@ -211,6 +213,8 @@ public struct MedicationRequest: DomainResource {
     public enum MedicationX: FHIRChoice {
         case codeableConcept(CodeableConcept)
         case reference(Reference)
+
+        public static let variantKeys = ["medicationCodeableConcept", "medicationReference"]
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -357,6 +361,8 @@ public struct MedicationRequest: DomainResource {
         public enum AllowedX: FHIRChoice {
             case boolean(FHIRPrimitive<FHIRBool>)
             case codeableConcept(CodeableConcept)
+
+            public static let variantKeys = ["allowedBoolean", "allowedCodeableConcept"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

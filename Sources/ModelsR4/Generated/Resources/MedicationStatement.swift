@@ -130,6 +130,8 @@ public struct MedicationStatement: DomainResource {
         case codeableConcept(CodeableConcept)
         case reference(Reference)
 
+        public static let variantKeys = ["medicationCodeableConcept", "medicationReference"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "medicationCodeableConcept": return .codeableConcept(try r.requiredElement(key))
@@ -150,6 +152,8 @@ public struct MedicationStatement: DomainResource {
     public enum EffectiveX: FHIRChoice {
         case dateTime(FHIRPrimitive<DateTime>)
         case period(Period)
+
+        public static let variantKeys = ["effectiveDateTime", "effectivePeriod"]
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

@@ -363,6 +363,8 @@ public struct MedicinalProduct: DomainResource {
             case codeableConcept(CodeableConcept)
             case reference(Reference)
 
+            public static let variantKeys = ["indicationCodeableConcept", "indicationReference"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "indicationCodeableConcept": return .codeableConcept(try r.requiredElement(key))

@@ -213,6 +213,8 @@ public struct MedicinalProductAuthorization: DomainResource {
             case period(Period)
             case dateTime(FHIRPrimitive<DateTime>)
 
+            public static let variantKeys = ["datePeriod", "dateDateTime"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "datePeriod": return .period(try r.requiredElement(key))

@@ -123,6 +123,8 @@ public struct MedicinalProductContraindication: DomainResource {
             case codeableConcept(CodeableConcept)
             case reference(Reference)
 
+            public static let variantKeys = ["medicationCodeableConcept", "medicationReference"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "medicationCodeableConcept": return .codeableConcept(try r.requiredElement(key))

@@ -118,6 +118,8 @@ public struct MedicinalProductInteraction: DomainResource {
             case reference(Reference)
             case codeableConcept(CodeableConcept)
 
+            public static let variantKeys = ["itemReference", "itemCodeableConcept"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "itemReference": return .reference(try r.requiredElement(key))

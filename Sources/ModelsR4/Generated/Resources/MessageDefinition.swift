@@ -158,6 +158,8 @@ public struct MessageDefinition: DomainResource {
         case coding(Coding)
         case uri(FHIRPrimitive<FHIRURI>)
 
+        public static let variantKeys = ["eventCoding", "eventUri"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "eventCoding": return .coding(try r.requiredElement(key))

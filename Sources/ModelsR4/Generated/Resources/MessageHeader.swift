@@ -105,6 +105,8 @@ public struct MessageHeader: DomainResource {
         case coding(Coding)
         case uri(FHIRPrimitive<FHIRURI>)
 
+        public static let variantKeys = ["eventCoding", "eventUri"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "eventCoding": return .coding(try r.requiredElement(key))

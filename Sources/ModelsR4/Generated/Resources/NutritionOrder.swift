@@ -399,6 +399,8 @@ public struct NutritionOrder: DomainResource {
                 case quantity(Quantity)
                 case ratio(Ratio)
 
+                public static let variantKeys = ["rateQuantity", "rateRatio"]
+
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
                     case "rateQuantity": return .quantity(try r.requiredElement(key))

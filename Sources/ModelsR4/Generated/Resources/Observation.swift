@@ -159,6 +159,8 @@ public struct Observation: DomainResource {
         case timing(Timing)
         case instant(FHIRPrimitive<Instant>)
 
+        public static let variantKeys = ["effectiveDateTime", "effectivePeriod", "effectiveTiming", "effectiveInstant"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "effectiveDateTime": return .dateTime(try r.requiredPrimitive(key, "_effectiveDateTime"))
@@ -192,6 +194,8 @@ public struct Observation: DomainResource {
         case time(FHIRPrimitive<FHIRTime>)
         case dateTime(FHIRPrimitive<DateTime>)
         case period(Period)
+
+        public static let variantKeys = ["valueQuantity", "valueCodeableConcept", "valueString", "valueBoolean", "valueInteger", "valueRange", "valueRatio", "valueSampledData", "valueTime", "valueDateTime", "valuePeriod"]
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -338,6 +342,8 @@ public struct Observation: DomainResource {
             case time(FHIRPrimitive<FHIRTime>)
             case dateTime(FHIRPrimitive<DateTime>)
             case period(Period)
+
+            public static let variantKeys = ["valueQuantity", "valueCodeableConcept", "valueString", "valueBoolean", "valueInteger", "valueRange", "valueRatio", "valueSampledData", "valueTime", "valueDateTime", "valuePeriod"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

@@ -123,6 +123,8 @@ public struct Patient: DomainResource {
         case boolean(FHIRPrimitive<FHIRBool>)
         case dateTime(FHIRPrimitive<DateTime>)
 
+        public static let variantKeys = ["deceasedBoolean", "deceasedDateTime"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "deceasedBoolean": return .boolean(try r.requiredPrimitive(key, "_deceasedBoolean"))
@@ -143,6 +145,8 @@ public struct Patient: DomainResource {
     public enum MultipleBirthX: FHIRChoice {
         case boolean(FHIRPrimitive<FHIRBool>)
         case integer(FHIRPrimitive<FHIRInteger>)
+
+        public static let variantKeys = ["multipleBirthBoolean", "multipleBirthInteger"]
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

@@ -184,6 +184,8 @@ public struct PlanDefinition: DomainResource {
         case codeableConcept(CodeableConcept)
         case reference(Reference)
 
+        public static let variantKeys = ["subjectCodeableConcept", "subjectReference"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "subjectCodeableConcept": return .codeableConcept(try r.requiredElement(key))
@@ -298,6 +300,8 @@ public struct PlanDefinition: DomainResource {
                 case quantity(Quantity)
                 case range(Range)
                 case codeableConcept(CodeableConcept)
+
+                public static let variantKeys = ["detailQuantity", "detailRange", "detailCodeableConcept"]
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
@@ -458,6 +462,8 @@ public struct PlanDefinition: DomainResource {
             case codeableConcept(CodeableConcept)
             case reference(Reference)
 
+            public static let variantKeys = ["subjectCodeableConcept", "subjectReference"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "subjectCodeableConcept": return .codeableConcept(try r.requiredElement(key))
@@ -482,6 +488,8 @@ public struct PlanDefinition: DomainResource {
             case duration(Duration)
             case range(Range)
             case timing(Timing)
+
+            public static let variantKeys = ["timingDateTime", "timingAge", "timingPeriod", "timingDuration", "timingRange", "timingTiming"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -511,6 +519,8 @@ public struct PlanDefinition: DomainResource {
         public enum DefinitionX: FHIRChoice {
             case canonical(FHIRPrimitive<FHIRCanonical>)
             case uri(FHIRPrimitive<FHIRURI>)
+
+            public static let variantKeys = ["definitionCanonical", "definitionUri"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -608,6 +618,8 @@ public struct PlanDefinition: DomainResource {
             public enum OffsetX: FHIRChoice {
                 case duration(Duration)
                 case range(Range)
+
+                public static let variantKeys = ["offsetDuration", "offsetRange"]
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {

@@ -176,6 +176,8 @@ public struct Procedure: DomainResource {
         case age(Age)
         case range(Range)
 
+        public static let variantKeys = ["performedDateTime", "performedPeriod", "performedString", "performedAge", "performedRange"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "performedDateTime": return .dateTime(try r.requiredPrimitive(key, "_performedDateTime"))

@@ -102,6 +102,8 @@ public struct Provenance: DomainResource {
         case period(Period)
         case dateTime(FHIRPrimitive<DateTime>)
 
+        public static let variantKeys = ["occurredPeriod", "occurredDateTime"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "occurredPeriod": return .period(try r.requiredElement(key))

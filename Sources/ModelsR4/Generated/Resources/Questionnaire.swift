@@ -289,6 +289,8 @@ public struct Questionnaire: DomainResource {
                 case quantity(Quantity)
                 case reference(Reference)
 
+                public static let variantKeys = ["answerBoolean", "answerDecimal", "answerInteger", "answerDate", "answerDateTime", "answerTime", "answerString", "answerCoding", "answerQuantity", "answerReference"]
+
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
                     case "answerBoolean": return .boolean(try r.requiredPrimitive(key, "_answerBoolean"))
@@ -366,6 +368,8 @@ public struct Questionnaire: DomainResource {
                 case coding(Coding)
                 case reference(Reference)
 
+                public static let variantKeys = ["valueInteger", "valueDate", "valueTime", "valueString", "valueCoding", "valueReference"]
+
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
                     case "valueInteger": return .integer(try r.requiredPrimitive(key, "_valueInteger"))
@@ -436,6 +440,8 @@ public struct Questionnaire: DomainResource {
                 case coding(Coding)
                 case quantity(Quantity)
                 case reference(Reference)
+
+                public static let variantKeys = ["valueBoolean", "valueDecimal", "valueInteger", "valueDate", "valueDateTime", "valueTime", "valueString", "valueUri", "valueAttachment", "valueCoding", "valueQuantity", "valueReference"]
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {

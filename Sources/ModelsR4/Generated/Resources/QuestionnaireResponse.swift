@@ -195,6 +195,8 @@ public struct QuestionnaireResponse: DomainResource {
                 case quantity(Quantity)
                 case reference(Reference)
 
+                public static let variantKeys = ["valueBoolean", "valueDecimal", "valueInteger", "valueDate", "valueDateTime", "valueTime", "valueString", "valueUri", "valueAttachment", "valueCoding", "valueQuantity", "valueReference"]
+
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
                     case "valueBoolean": return .boolean(try r.requiredPrimitive(key, "_valueBoolean"))

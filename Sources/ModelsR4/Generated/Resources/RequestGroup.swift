@@ -239,6 +239,8 @@ public struct RequestGroup: DomainResource {
             case range(Range)
             case timing(Timing)
 
+            public static let variantKeys = ["timingDateTime", "timingAge", "timingPeriod", "timingDuration", "timingRange", "timingTiming"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "timingDateTime": return .dateTime(try r.requiredPrimitive(key, "_timingDateTime"))
@@ -343,6 +345,8 @@ public struct RequestGroup: DomainResource {
             public enum OffsetX: FHIRChoice {
                 case duration(Duration)
                 case range(Range)
+
+                public static let variantKeys = ["offsetDuration", "offsetRange"]
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {

@@ -197,6 +197,8 @@ public struct ResearchDefinition: DomainResource {
         case codeableConcept(CodeableConcept)
         case reference(Reference)
 
+        public static let variantKeys = ["subjectCodeableConcept", "subjectReference"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "subjectCodeableConcept": return .codeableConcept(try r.requiredElement(key))

@@ -194,6 +194,8 @@ public struct ResearchElementDefinition: DomainResource {
         case codeableConcept(CodeableConcept)
         case reference(Reference)
 
+        public static let variantKeys = ["subjectCodeableConcept", "subjectReference"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "subjectCodeableConcept": return .codeableConcept(try r.requiredElement(key))
@@ -292,6 +294,8 @@ public struct ResearchElementDefinition: DomainResource {
             case expression(Expression)
             case dataRequirement(DataRequirement)
 
+            public static let variantKeys = ["definitionCodeableConcept", "definitionCanonical", "definitionExpression", "definitionDataRequirement"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "definitionCodeableConcept": return .codeableConcept(try r.requiredElement(key))
@@ -319,6 +323,8 @@ public struct ResearchElementDefinition: DomainResource {
             case duration(Duration)
             case timing(Timing)
 
+            public static let variantKeys = ["studyEffectiveDateTime", "studyEffectivePeriod", "studyEffectiveDuration", "studyEffectiveTiming"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "studyEffectiveDateTime": return .dateTime(try r.requiredPrimitive(key, "_studyEffectiveDateTime"))
@@ -345,6 +351,8 @@ public struct ResearchElementDefinition: DomainResource {
             case period(Period)
             case duration(Duration)
             case timing(Timing)
+
+            public static let variantKeys = ["participantEffectiveDateTime", "participantEffectivePeriod", "participantEffectiveDuration", "participantEffectiveTiming"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

@@ -129,6 +129,8 @@ public struct RiskAssessment: DomainResource {
         case dateTime(FHIRPrimitive<DateTime>)
         case period(Period)
 
+        public static let variantKeys = ["occurrenceDateTime", "occurrencePeriod"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "occurrenceDateTime": return .dateTime(try r.requiredPrimitive(key, "_occurrenceDateTime"))
@@ -200,6 +202,8 @@ public struct RiskAssessment: DomainResource {
             case decimal(FHIRPrimitive<FHIRDecimal>)
             case range(Range)
 
+            public static let variantKeys = ["probabilityDecimal", "probabilityRange"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "probabilityDecimal": return .decimal(try r.requiredPrimitive(key, "_probabilityDecimal"))
@@ -220,6 +224,8 @@ public struct RiskAssessment: DomainResource {
         public enum WhenX: FHIRChoice {
             case period(Period)
             case range(Range)
+
+            public static let variantKeys = ["whenPeriod", "whenRange"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

@@ -195,6 +195,8 @@ public struct ServiceRequest: DomainResource {
         case ratio(Ratio)
         case range(Range)
 
+        public static let variantKeys = ["quantityQuantity", "quantityRatio", "quantityRange"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "quantityQuantity": return .quantity(try r.requiredElement(key))
@@ -219,6 +221,8 @@ public struct ServiceRequest: DomainResource {
         case period(Period)
         case timing(Timing)
 
+        public static let variantKeys = ["occurrenceDateTime", "occurrencePeriod", "occurrenceTiming"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "occurrenceDateTime": return .dateTime(try r.requiredPrimitive(key, "_occurrenceDateTime"))
@@ -241,6 +245,8 @@ public struct ServiceRequest: DomainResource {
     public enum AsNeededX: FHIRChoice {
         case boolean(FHIRPrimitive<FHIRBool>)
         case codeableConcept(CodeableConcept)
+
+        public static let variantKeys = ["asNeededBoolean", "asNeededCodeableConcept"]
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

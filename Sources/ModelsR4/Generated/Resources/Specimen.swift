@@ -165,6 +165,8 @@ public struct Specimen: DomainResource {
             case dateTime(FHIRPrimitive<DateTime>)
             case period(Period)
 
+            public static let variantKeys = ["collectedDateTime", "collectedPeriod"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "collectedDateTime": return .dateTime(try r.requiredPrimitive(key, "_collectedDateTime"))
@@ -185,6 +187,8 @@ public struct Specimen: DomainResource {
         public enum FastingStatusX: FHIRChoice {
             case codeableConcept(CodeableConcept)
             case duration(Duration)
+
+            public static let variantKeys = ["fastingStatusCodeableConcept", "fastingStatusDuration"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -249,6 +253,8 @@ public struct Specimen: DomainResource {
         public enum TimeX: FHIRChoice {
             case dateTime(FHIRPrimitive<DateTime>)
             case period(Period)
+
+            public static let variantKeys = ["timeDateTime", "timePeriod"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -321,6 +327,8 @@ public struct Specimen: DomainResource {
         public enum AdditiveX: FHIRChoice {
             case codeableConcept(CodeableConcept)
             case reference(Reference)
+
+            public static let variantKeys = ["additiveCodeableConcept", "additiveReference"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

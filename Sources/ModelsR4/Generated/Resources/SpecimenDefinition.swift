@@ -200,6 +200,8 @@ public struct SpecimenDefinition: DomainResource {
                 case quantity(Quantity)
                 case string(FHIRPrimitive<FHIRString>)
 
+                public static let variantKeys = ["minimumVolumeQuantity", "minimumVolumeString"]
+
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
                     case "minimumVolumeQuantity": return .quantity(try r.requiredElement(key))
@@ -251,6 +253,8 @@ public struct SpecimenDefinition: DomainResource {
                 public enum AdditiveX: FHIRChoice {
                     case codeableConcept(CodeableConcept)
                     case reference(Reference)
+
+                    public static let variantKeys = ["additiveCodeableConcept", "additiveReference"]
 
                     public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                         switch key {

@@ -450,6 +450,8 @@ public struct StructureMap: DomainResource {
                     case dosage(Dosage)
                     case meta(Meta)
 
+                    public static let variantKeys = ["defaultValueBase64Binary", "defaultValueBoolean", "defaultValueCanonical", "defaultValueCode", "defaultValueDate", "defaultValueDateTime", "defaultValueDecimal", "defaultValueId", "defaultValueInstant", "defaultValueInteger", "defaultValueMarkdown", "defaultValueOid", "defaultValuePositiveInt", "defaultValueString", "defaultValueTime", "defaultValueUnsignedInt", "defaultValueUri", "defaultValueUrl", "defaultValueUuid", "defaultValueAddress", "defaultValueAge", "defaultValueAnnotation", "defaultValueAttachment", "defaultValueCodeableConcept", "defaultValueCoding", "defaultValueContactPoint", "defaultValueCount", "defaultValueDistance", "defaultValueDuration", "defaultValueHumanName", "defaultValueIdentifier", "defaultValueMoney", "defaultValuePeriod", "defaultValueQuantity", "defaultValueRange", "defaultValueRatio", "defaultValueReference", "defaultValueSampledData", "defaultValueSignature", "defaultValueTiming", "defaultValueContactDetail", "defaultValueContributor", "defaultValueDataRequirement", "defaultValueExpression", "defaultValueParameterDefinition", "defaultValueRelatedArtifact", "defaultValueTriggerDefinition", "defaultValueUsageContext", "defaultValueDosage", "defaultValueMeta"]
+
                     public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                         switch key {
                         case "defaultValueBase64Binary": return .base64Binary(try r.requiredPrimitive(key, "_defaultValueBase64Binary"))
@@ -659,6 +661,8 @@ public struct StructureMap: DomainResource {
                         case boolean(FHIRPrimitive<FHIRBool>)
                         case integer(FHIRPrimitive<FHIRInteger>)
                         case decimal(FHIRPrimitive<FHIRDecimal>)
+
+                        public static let variantKeys = ["valueId", "valueString", "valueBoolean", "valueInteger", "valueDecimal"]
 
                         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                             switch key {

@@ -162,6 +162,8 @@ public struct Substance: DomainResource {
             case codeableConcept(CodeableConcept)
             case reference(Reference)
 
+            public static let variantKeys = ["substanceCodeableConcept", "substanceReference"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "substanceCodeableConcept": return .codeableConcept(try r.requiredElement(key))

@@ -189,6 +189,8 @@ public struct SubstanceSpecification: DomainResource {
             case quantity(Quantity)
             case string(FHIRPrimitive<FHIRString>)
 
+            public static let variantKeys = ["amountQuantity", "amountString"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "amountQuantity": return .quantity(try r.requiredElement(key))
@@ -257,6 +259,8 @@ public struct SubstanceSpecification: DomainResource {
             case reference(Reference)
             case codeableConcept(CodeableConcept)
 
+            public static let variantKeys = ["definingSubstanceReference", "definingSubstanceCodeableConcept"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "definingSubstanceReference": return .reference(try r.requiredElement(key))
@@ -277,6 +281,8 @@ public struct SubstanceSpecification: DomainResource {
         public enum AmountX: FHIRChoice {
             case quantity(Quantity)
             case string(FHIRPrimitive<FHIRString>)
+
+            public static let variantKeys = ["amountQuantity", "amountString"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -696,6 +702,8 @@ public struct SubstanceSpecification: DomainResource {
             case reference(Reference)
             case codeableConcept(CodeableConcept)
 
+            public static let variantKeys = ["substanceReference", "substanceCodeableConcept"]
+
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
                 case "substanceReference": return .reference(try r.requiredElement(key))
@@ -718,6 +726,8 @@ public struct SubstanceSpecification: DomainResource {
             case range(Range)
             case ratio(Ratio)
             case string(FHIRPrimitive<FHIRString>)
+
+            public static let variantKeys = ["amountQuantity", "amountRange", "amountRatio", "amountString"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

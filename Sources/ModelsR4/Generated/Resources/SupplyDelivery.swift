@@ -104,6 +104,8 @@ public struct SupplyDelivery: DomainResource {
         case period(Period)
         case timing(Timing)
 
+        public static let variantKeys = ["occurrenceDateTime", "occurrencePeriod", "occurrenceTiming"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "occurrenceDateTime": return .dateTime(try r.requiredPrimitive(key, "_occurrenceDateTime"))
@@ -160,6 +162,8 @@ public struct SupplyDelivery: DomainResource {
         public enum ItemX: FHIRChoice {
             case codeableConcept(CodeableConcept)
             case reference(Reference)
+
+            public static let variantKeys = ["itemCodeableConcept", "itemReference"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

@@ -121,6 +121,8 @@ public struct SupplyRequest: DomainResource {
         case codeableConcept(CodeableConcept)
         case reference(Reference)
 
+        public static let variantKeys = ["itemCodeableConcept", "itemReference"]
+
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
             case "itemCodeableConcept": return .codeableConcept(try r.requiredElement(key))
@@ -142,6 +144,8 @@ public struct SupplyRequest: DomainResource {
         case dateTime(FHIRPrimitive<DateTime>)
         case period(Period)
         case timing(Timing)
+
+        public static let variantKeys = ["occurrenceDateTime", "occurrencePeriod", "occurrenceTiming"]
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -201,6 +205,8 @@ public struct SupplyRequest: DomainResource {
             case quantity(Quantity)
             case range(Range)
             case boolean(FHIRPrimitive<FHIRBool>)
+
+            public static let variantKeys = ["valueCodeableConcept", "valueQuantity", "valueRange", "valueBoolean"]
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

@@ -436,6 +436,8 @@ public struct ValueSet: DomainResource {
                 case code(FHIRPrimitive<FHIRString>)
                 case dateTime(FHIRPrimitive<DateTime>)
 
+                public static let variantKeys = ["valueString", "valueBoolean", "valueInteger", "valueDecimal", "valueUri", "valueCode", "valueDateTime"]
+
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
                     case "valueString": return .string(try r.requiredPrimitive(key, "_valueString"))
