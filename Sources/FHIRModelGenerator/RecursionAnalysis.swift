@@ -6,7 +6,6 @@ enum RecursionAnalysis {
     static func markIndirections(in types: [TypeDecl]) {
         let all = types.flatMap(\.allTypes)
         var edges: [String: [String]] = [:]
-        var choiceNodes: [String: ChoiceDecl] = [:]
         for type in all {
             var targets: [String] = []
             for property in type.properties where !property.isArray {
@@ -14,7 +13,6 @@ enum RecursionAnalysis {
                 case .element(let swift, _): targets.append(swift)
                 case .choice(let choice):
                     let node = type.qualifiedName + "." + choice.enumName
-                    choiceNodes[node] = choice
                     targets.append(node)
                     edges[node] = choice.variants.compactMap {
                         if case .element(let swift, _) = $0.type { return swift }
@@ -39,7 +37,6 @@ enum RecursionAnalysis {
                 }
             }
         }
-        _ = choiceNodes
     }
 
     /// Tarjan's algorithm; returns a component number for every node on a cycle.

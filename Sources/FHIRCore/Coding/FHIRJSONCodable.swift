@@ -23,22 +23,30 @@ public protocol FHIRChoice: Sendable, Hashable {
 extension FHIRJSONCodable {
     /// Decodes a value from a JSON tree.
     public init(fhirJSON value: JSONValue, options: FHIRDecodingOptions = .strict) throws(FHIRDecodingError) {
-        guard case .object(let object) = value else {
+        guard case .object = value else {
             throw FHIRDecodingError(reason: .wrongJSONType(expected: "object", found: value.kindName))
         }
-        var reader = FHIRObjectReader(object, options: options)
-        try self.init(fhirObject: &reader)
+        try self.init(fhirJSON: JSONWriter.serialize(value), options: options)
     }
 
     /// Parses and decodes FHIR JSON text.
     public init(fhirJSON bytes: [UInt8], options: FHIRDecodingOptions = .strict) throws(FHIRDecodingError) {
-        let value: JSONValue
+        let tape: JSONTape
         do {
-            value = try JSONParser.parse(bytes, maximumDepth: options.maximumDepth)
+            tape = try JSONTape(bytes, maximumDepth: options.maximumDepth)
         } catch {
             throw FHIRDecodingError(reason: .invalidJSON(error))
         }
-        try self.init(fhirJSON: value, options: options)
+        try self.init(fhirJSON: tape, options: options)
+    }
+
+    /// Decodes the top-level object of a parsed document.
+    public init(fhirJSON tape: JSONTape, options: FHIRDecodingOptions = .strict) throws(FHIRDecodingError) {
+        guard tape.nodes[0].kind == .object else {
+            throw FHIRDecodingError(reason: .wrongJSONType(expected: "object", found: tape.kindName(at: 0)))
+        }
+        var reader = FHIRObjectReader(tape: tape, node: 0, options: options)
+        try self.init(fhirObject: &reader)
     }
 
     /// Parses and decodes FHIR JSON text.

@@ -1,52 +1,91 @@
-/// Reads the members of one JSON object for generated `init(fhirObject:)` code. Every member taken is
-/// marked, so ``finish()`` can report members the type does not define.
+/// Reads the members of one JSON object of a ``JSONTape`` for generated `init(fhirObject:)` code.
+/// Member names are compared as bytes, with a 64-bit filter of the names present so that looking
+/// up an absent element (most of a type's elements, in real data) costs a few instructions. Every
+/// member taken is marked, so ``finish()`` can report members the type does not define.
 public struct FHIRObjectReader {
-    @usableFromInline let members: [JSONMember]
+    /// The document.
+    public let tape: JSONTape
+    /// The object's node.
+    public let node: Int
+    @usableFromInline let count: Int
+    @usableFromInline let keyFilter: UInt64
     @usableFromInline var taken: UInt64 = 0
     @usableFromInline var takenBeyond64: [Bool] = []
     /// The options in force, passed on to nested readers.
     public let options: FHIRDecodingOptions
 
-    public init(_ object: JSONObject, options: FHIRDecodingOptions = .strict) {
-        self.members = object.members
+    /// A reader over the object at `node` (the caller checked that it is an object).
+    public init(tape: JSONTape, node: Int, options: FHIRDecodingOptions = .strict) {
+        self.tape = tape
+        self.node = node
         self.options = options
-        if members.count > 64 { takenBeyond64 = Array(repeating: false, count: members.count - 64) }
+        count = Int(tape.nodes[node].length)
+        var filter: UInt64 = 0
+        var key = node + 1
+        for _ in 0..<count {
+            filter |= Self.filterBit(tape, key)
+            key = Int(tape.nodes[key + 1].end)
+        }
+        keyFilter = filter
+        if count > 64 { takenBeyond64 = Array(repeating: false, count: count - 64) }
     }
 
-    @inlinable mutating func mark(_ index: Int) {
-        if index < 64 { taken |= 1 << UInt64(index) } else { takenBeyond64[index - 64] = true }
+    /// A reader over a JSON object given as a tree (it is written out and read back as a tape).
+    public init(_ object: JSONObject, options: FHIRDecodingOptions = .strict) {
+        let bytes = JSONWriter.serialize(.object(object))
+        // The writer's output is always valid JSON whose top level is this object.
+        self.init(tape: (try? JSONTape(bytes, maximumDepth: .max)) ?? .emptyObject, node: 0, options: options)
     }
 
-    @inlinable func isTaken(_ index: Int) -> Bool {
-        index < 64 ? taken & (1 << UInt64(index)) != 0 : takenBeyond64[index - 64]
+    // MARK: The name filter
+
+    @inlinable static func filterBit(length: Int, first: UInt8, last: UInt8) -> UInt64 {
+        1 << UInt64((length &* 7 &+ Int(first) &+ Int(last) &* 3) & 63)
     }
 
-    /// Takes the member named `key`.
-    @inlinable public mutating func take(_ key: String) -> JSONValue? {
-        for index in members.indices where members[index].key == key {
-            mark(index)
-            return members[index].value
+    @usableFromInline static func filterBit(_ tape: JSONTape, _ key: Int) -> UInt64 {
+        let item = tape.nodes[key]
+        if item.kind == .escapedString { return ~0 }
+        let length = Int(item.length)
+        guard length > 0 else { return filterBit(length: 0, first: 0, last: 0) }
+        return filterBit(length: length, first: tape.bytes[Int(item.start)], last: tape.bytes[Int(item.start) + length - 1])
+    }
+
+    @inlinable static func filterBit(_ key: String) -> UInt64 {
+        let utf8 = key.utf8
+        return filterBit(length: utf8.count, first: utf8.first ?? 0, last: utf8.last ?? 0)
+    }
+
+    @inlinable mutating func mark(_ ordinal: Int) {
+        if ordinal < 64 { taken |= 1 << UInt64(ordinal) } else { takenBeyond64[ordinal - 64] = true }
+    }
+
+    @inlinable func isTaken(_ ordinal: Int) -> Bool {
+        ordinal < 64 ? taken & (1 << UInt64(ordinal)) != 0 : takenBeyond64[ordinal - 64]
+    }
+
+    // MARK: Taking members
+
+    /// Takes the member named `key`; returns its value's node.
+    @inlinable public mutating func take(_ key: String) -> Int? {
+        guard keyFilter & Self.filterBit(key) != 0 else { return nil }
+        var keyNode = node + 1
+        for ordinal in 0..<count {
+            if tape.keyEquals(keyNode, key) {
+                mark(ordinal)
+                return keyNode + 1
+            }
+            keyNode = Int(tape.nodes[keyNode + 1].end)
         }
         return nil
     }
 
-    /// Takes a primitive's member and its `_key` companion in one pass.
-    @inlinable public mutating func take(_ key: String, _ companionKey: String) -> (JSONValue?, JSONValue?) {
-        var value: JSONValue?
-        var companion: JSONValue?
-        for index in members.indices {
-            let name = members[index].key
-            if name == key {
-                mark(index)
-                value = members[index].value
-                if companion != nil { break }
-            } else if name == companionKey {
-                mark(index)
-                companion = members[index].value
-                if value != nil { break }
-            }
-        }
-        return (value, companion)
+    /// Takes a primitive's member and its `_key` companion; returns their value nodes.
+    @inlinable public mutating func take(_ key: String, _ companionKey: String) -> (Int?, Int?) {
+        let hasValue = keyFilter & Self.filterBit(key) != 0
+        let hasCompanion = keyFilter & Self.filterBit(companionKey) != 0
+        guard hasValue || hasCompanion else { return (nil, nil) }
+        return (hasValue ? take(key) : nil, hasCompanion ? take(companionKey) : nil)
     }
 
     /// The member key (without a leading `_`) of the one type present for choice element `base`
@@ -54,15 +93,16 @@ public struct FHIRObjectReader {
     /// sibling element may share the prefix (`amount[x]` beside `amountType`).
     public func choiceKey(_ base: String, variants: [String]) throws(FHIRDecodingError) -> String? {
         var found: String?
-        for index in members.indices {
-            var name = Substring(members[index].key)
-            if name.first == "_" { name = name.dropFirst() }
-            guard name.count > base.count, name.hasPrefix(base), variants.contains(where: { $0 == name }) else { continue }
-            let key = String(name)
-            if let previous = found, previous != key {
-                throw FHIRDecodingError(path: [.key(base)], reason: .multipleChoiceTypes([previous, key].sorted()))
+        var keyNode = node + 1
+        for _ in 0..<count {
+            let isCompanion = tape.nodes[keyNode].length > 0 && tape.bytes[Int(tape.nodes[keyNode].start)] == UInt8(ascii: "_")
+            if let variant = variants.first(where: { tape.keyEquals(keyNode, $0, skippingFirstByte: isCompanion) }) {
+                if let previous = found, previous != variant {
+                    throw FHIRDecodingError(path: [.key(base)], reason: .multipleChoiceTypes([previous, variant].sorted()))
+                }
+                found = variant
             }
-            found = key
+            keyNode = Int(tape.nodes[keyNode + 1].end)
         }
         return found
     }
@@ -70,20 +110,27 @@ public struct FHIRObjectReader {
     /// Checks `resourceType` and takes it.
     public mutating func resourceType(_ expected: String) throws(FHIRDecodingError) {
         let found = take("resourceType")
-        guard case .string(let name) = found, name == expected else {
-            throw FHIRDecodingError(reason: .resourceTypeMismatch(expected: expected, found: found?.stringValue))
+        guard let found, tape.nodes[found].kind == .string || tape.nodes[found].kind == .escapedString,
+              tape.string(at: found) == expected else {
+            let name = found.flatMap { tape.scalar(at: $0).stringValue }
+            throw FHIRDecodingError(reason: .resourceTypeMismatch(expected: expected, found: name))
         }
     }
 
     /// The `resourceType` member without taking it.
     public func peekResourceType() throws(FHIRDecodingError) -> String {
-        for member in members where member.key == "resourceType" {
-            guard case .string(let name) = member.value else {
-                throw FHIRDecodingError(
-                    path: [.key("resourceType")], reason: .wrongJSONType(expected: "string", found: member.value.kindName)
-                )
+        var keyNode = node + 1
+        for _ in 0..<count {
+            if tape.keyEquals(keyNode, "resourceType") {
+                let kind = tape.nodes[keyNode + 1].kind
+                guard kind == .string || kind == .escapedString else {
+                    throw FHIRDecodingError(
+                        path: [.key("resourceType")], reason: .wrongJSONType(expected: "string", found: tape.kindName(at: keyNode + 1))
+                    )
+                }
+                return tape.string(at: keyNode + 1)
             }
-            return name
+            keyNode = Int(tape.nodes[keyNode + 1].end)
         }
         throw FHIRDecodingError(reason: .resourceTypeMismatch(expected: "a resource type", found: nil))
     }
@@ -91,35 +138,45 @@ public struct FHIRObjectReader {
     /// Ends reading: in strict mode, the first member nobody took is an error.
     public func finish() throws(FHIRDecodingError) {
         guard options.rejectsUnknownMembers else { return }
-        if members.count < 64, taken == (UInt64(1) << UInt64(members.count)) - 1 { return }
-        for index in members.indices where !isTaken(index) {
-            throw FHIRDecodingError(path: [.key(members[index].key)], reason: .unknownMember)
+        if count < 64, taken == (UInt64(1) << UInt64(count)) - 1 { return }
+        if let member = untakenMembers().first {
+            throw FHIRDecodingError(path: [.key(member.key)], reason: .unknownMember)
         }
     }
 
-    /// The remaining members nobody took (for lenient readers that keep them).
+    /// The members nobody took.
     public func untakenMembers() -> [JSONMember] {
-        members.indices.filter { !isTaken($0) }.map { members[$0] }
+        var result: [JSONMember] = []
+        var keyNode = node + 1
+        for ordinal in 0..<count {
+            if !isTaken(ordinal) {
+                result.append(JSONMember(key: tape.string(at: keyNode), value: tape.value(at: keyNode + 1)))
+            }
+            keyNode = Int(tape.nodes[keyNode + 1].end)
+        }
+        return result
     }
 
-    /// All members, for types that keep the whole object (unknown resources).
+    /// All members as a tree, for types that keep the whole object (unknown resources).
     public mutating func takeAll() -> JSONObject {
-        for index in members.indices { mark(index) }
-        return JSONObject(members: members)
+        for ordinal in 0..<count { mark(ordinal) }
+        return tape.value(at: node).objectValue ?? JSONObject()
     }
 
     // MARK: Complex members
 
-    /// Decodes `value` as `T`, prefixing errors with `component`.
+    /// Decodes the object at `value` as `T`, prefixing errors with `component`.
     @inlinable public func decode<T: FHIRJSONCodable>(
-        _ value: JSONValue, as type: T.Type, at component: FHIRDecodingError.PathComponent
+        _ value: Int, as type: T.Type, at component: FHIRDecodingError.PathComponent
     ) throws(FHIRDecodingError) -> T {
-        guard case .object(let object) = value else {
+        let kind = tape.nodes[value].kind
+        guard kind == .object else {
             throw FHIRDecodingError(
-                path: [component], reason: value == .null ? .nullNotAllowed : .wrongJSONType(expected: "object", found: value.kindName)
+                path: [component],
+                reason: kind == .null ? .nullNotAllowed : .wrongJSONType(expected: "object", found: tape.kindName(at: value))
             )
         }
-        var reader = FHIRObjectReader(object, options: options)
+        var reader = FHIRObjectReader(tape: tape, node: value, options: options)
         do {
             return try T(fhirObject: &reader)
         } catch {
@@ -155,26 +212,52 @@ public struct FHIRObjectReader {
         return try decodeArray(value, key: key)
     }
 
-    @inlinable func decodeArray<T: FHIRJSONCodable>(_ value: JSONValue, key: String) throws(FHIRDecodingError) -> [T] {
-        guard case .array(let items) = value else {
-            throw FHIRDecodingError(path: [.key(key)], reason: .wrongJSONType(expected: "array", found: value.kindName))
+    @inlinable func decodeArray<T: FHIRJSONCodable>(_ value: Int, key: String) throws(FHIRDecodingError) -> [T] {
+        let item = tape.nodes[value]
+        guard item.kind == .array else {
+            throw FHIRDecodingError(path: [.key(key)], reason: .wrongJSONType(expected: "array", found: tape.kindName(at: value)))
         }
         var result: [T] = []
-        result.reserveCapacity(items.count)
-        for (index, item) in items.enumerated() {
+        result.reserveCapacity(Int(item.length))
+        var element = value + 1
+        for index in 0..<Int(item.length) {
             do {
-                result.append(try decode(item, as: T.self, at: .index(index)))
+                result.append(try decode(element, as: T.self, at: .index(index)))
             } catch {
                 throw error.prefixed(.key(key))
             }
+            element = Int(tape.nodes[element].end)
+        }
+        return result
+    }
+
+    /// The element nodes of the array at `value`.
+    @inlinable public func arrayElements(_ value: Int) -> [Int] {
+        var result: [Int] = []
+        let count = Int(tape.nodes[value].length)
+        result.reserveCapacity(count)
+        var element = value + 1
+        for _ in 0..<count {
+            result.append(element)
+            element = Int(tape.nodes[element].end)
         }
         return result
     }
 
     /// An optional choice element.
     @inlinable public mutating func choice<C: FHIRChoice>(_ base: String) throws(FHIRDecodingError) -> C? {
-        guard let key = try choiceKey(base, variants: C.variantKeys) else { return nil }
+        guard keyFilterMayHaveChoice(C.variantKeys), let key = try choiceKey(base, variants: C.variantKeys) else { return nil }
         return try C.decode(from: &self, key: key)
+    }
+
+    /// Whether any variant key (or its `_` companion) may be present, by the name filter.
+    @inlinable func keyFilterMayHaveChoice(_ variants: [String]) -> Bool {
+        for variant in variants {
+            if keyFilter & Self.filterBit(variant) != 0 { return true }
+            let utf8 = variant.utf8
+            if keyFilter & Self.filterBit(length: utf8.count + 1, first: UInt8(ascii: "_"), last: utf8.last ?? 0) != 0 { return true }
+        }
+        return false
     }
 
     /// A required choice element.

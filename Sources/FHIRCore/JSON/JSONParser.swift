@@ -17,29 +17,19 @@ public enum JSONParser {
     ///   - maximumDepth: The deepest nesting of arrays and objects accepted.
     /// - Throws: ``JSONParseError`` with the position and reason of the first problem.
     public static func parse(_ bytes: UnsafeRawBufferPointer, maximumDepth: Int = 512) throws(JSONParseError) -> JSONValue {
-        var parser = JSONByteParser(input: bytes.assumingMemoryBound(to: UInt8.self), maximumDepth: maximumDepth)
-        return try parser.parseDocument()
+        try parse(Array(bytes), maximumDepth: maximumDepth)
     }
 
     /// Parses a complete JSON document from UTF-8 bytes.
     /// - Throws: ``JSONParseError`` with the position and reason of the first problem.
     public static func parse(_ bytes: [UInt8], maximumDepth: Int = 512) throws(JSONParseError) -> JSONValue {
-        let result = bytes.withUnsafeBytes { buffer in
-            Result { () throws(JSONParseError) -> JSONValue in try parse(buffer, maximumDepth: maximumDepth) }
-        }
-        return try result.get()
+        try JSONTape(bytes, maximumDepth: maximumDepth).value(at: 0)
     }
 
     /// Parses a complete JSON document from a string (its UTF-8 form is parsed).
     /// - Throws: ``JSONParseError`` with the position and reason of the first problem; offsets are
     ///   UTF-8 byte offsets into the string.
     public static func parse(_ text: String, maximumDepth: Int = 512) throws(JSONParseError) -> JSONValue {
-        var text = text
-        let result = text.withUTF8 { buffer in
-            Result { () throws(JSONParseError) -> JSONValue in
-                try parse(UnsafeRawBufferPointer(buffer), maximumDepth: maximumDepth)
-            }
-        }
-        return try result.get()
+        try parse(Array(text.utf8), maximumDepth: maximumDepth)
     }
 }

@@ -41,16 +41,28 @@ extension FHIRObjectReader {
         return try makePrimitives(value, companion, key: key, companionKey: companionKey)
     }
 
+    /// The value of one scalar node.
+    @inlinable func primitiveValue<T: FHIRPrimitiveValue>(
+        _ node: Int, path: [FHIRDecodingError.PathComponent]
+    ) throws(FHIRDecodingError) -> T {
+        do {
+            return try T(fhirJSON: tape.scalar(at: node))
+        } catch {
+            throw FHIRDecodingError(path: path, reason: .invalidPrimitive(error))
+        }
+    }
+
     @usableFromInline func makePrimitive<T>(
-        _ value: JSONValue?, _ companion: JSONValue?, key: String, companionKey: String
+        _ value: Int?, _ companion: Int?, key: String, companionKey: String
     ) throws(FHIRDecodingError) -> FHIRPrimitive<T> {
         var primitive = FHIRPrimitive<T>()
         if let value {
-            if case .null = value { throw FHIRDecodingError(path: [.key(key)], reason: .nullNotAllowed) }
-            do {
-                primitive.value = try T(fhirJSON: value)
-            } catch {
-                throw FHIRDecodingError(path: [.key(key)], reason: .invalidPrimitive(error))
+            switch tape.nodes[value].kind {
+            case .null: throw FHIRDecodingError(path: [.key(key)], reason: .nullNotAllowed)
+            case .array, .object:
+                throw FHIRDecodingError(path: [.key(key)], reason: .invalidPrimitive(
+                    FHIRPrimitiveError(type: "primitive", reason: "expected a JSON scalar, found \(tape.kindName(at: value))")))
+            default: primitive.value = try primitiveValue(value, path: [.key(key)])
             }
         }
         if let companion {
@@ -60,23 +72,23 @@ extension FHIRObjectReader {
     }
 
     @usableFromInline func makePrimitives<T>(
-        _ value: JSONValue?, _ companion: JSONValue?, key: String, companionKey: String
+        _ value: Int?, _ companion: Int?, key: String, companionKey: String
     ) throws(FHIRDecodingError) -> [FHIRPrimitive<T>] {
-        var values: [JSONValue] = []
-        var companions: [JSONValue] = []
+        var values: [Int] = []
+        var companions: [Int] = []
         if let value {
-            guard case .array(let items) = value else {
-                throw FHIRDecodingError(path: [.key(key)], reason: .wrongJSONType(expected: "array", found: value.kindName))
+            guard tape.nodes[value].kind == .array else {
+                throw FHIRDecodingError(path: [.key(key)], reason: .wrongJSONType(expected: "array", found: tape.kindName(at: value)))
             }
-            values = items
+            values = arrayElements(value)
         }
         if let companion {
-            guard case .array(let items) = companion else {
+            guard tape.nodes[companion].kind == .array else {
                 throw FHIRDecodingError(
-                    path: [.key(companionKey)], reason: .wrongJSONType(expected: "array", found: companion.kindName)
+                    path: [.key(companionKey)], reason: .wrongJSONType(expected: "array", found: tape.kindName(at: companion))
                 )
             }
-            companions = items
+            companions = arrayElements(companion)
         }
         if value != nil, companion != nil, values.count != companions.count {
             throw FHIRDecodingError(
@@ -89,14 +101,16 @@ extension FHIRObjectReader {
         result.reserveCapacity(count)
         for index in 0..<count {
             var primitive = FHIRPrimitive<T>()
-            if index < values.count, values[index] != .null {
-                do {
-                    primitive.value = try T(fhirJSON: values[index])
-                } catch {
-                    throw FHIRDecodingError(path: [.key(key), .index(index)], reason: .invalidPrimitive(error))
+            if index < values.count {
+                switch tape.nodes[values[index]].kind {
+                case .null: break
+                case .array, .object:
+                    throw FHIRDecodingError(path: [.key(key), .index(index)], reason: .invalidPrimitive(
+                        FHIRPrimitiveError(type: "primitive", reason: "expected a JSON scalar, found \(tape.kindName(at: values[index]))")))
+                default: primitive.value = try primitiveValue(values[index], path: [.key(key), .index(index)])
                 }
             }
-            if index < companions.count, companions[index] != .null {
+            if index < companions.count, tape.nodes[companions[index]].kind != .null {
                 try readCompanion(companions[index], into: &primitive, at: [.key(companionKey), .index(index)])
             }
             result.append(primitive)
@@ -106,12 +120,12 @@ extension FHIRObjectReader {
 
     /// Reads `{"id": …, "extension": […]}` into a primitive.
     @usableFromInline func readCompanion<T>(
-        _ companion: JSONValue, into primitive: inout FHIRPrimitive<T>, at path: [FHIRDecodingError.PathComponent]
+        _ companion: Int, into primitive: inout FHIRPrimitive<T>, at path: [FHIRDecodingError.PathComponent]
     ) throws(FHIRDecodingError) {
-        guard case .object(let object) = companion else {
-            throw FHIRDecodingError(path: path, reason: .wrongJSONType(expected: "object", found: companion.kindName))
+        guard tape.nodes[companion].kind == .object else {
+            throw FHIRDecodingError(path: path, reason: .wrongJSONType(expected: "object", found: tape.kindName(at: companion)))
         }
-        var reader = FHIRObjectReader(object, options: options)
+        var reader = FHIRObjectReader(tape: tape, node: companion, options: options)
         do {
             let id: FHIRPrimitive<FHIRString>? = try reader.primitive("id", "_id")
             primitive.id = id?.value

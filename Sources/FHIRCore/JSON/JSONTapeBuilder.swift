@@ -1,18 +1,17 @@
-/// The scanning engine behind ``JSONParser``: a cursor over UTF-8 bytes.
+/// The scanning engine behind ``JSONParser`` and ``JSONTape``: a cursor over UTF-8 bytes that
+/// validates the whole document and records it as tape nodes (no `String` is created here).
 ///
 /// Every read is preceded by an explicit `index < end` check, so any byte sequence either parses or
 /// throws. Nesting is handled with an explicit stack of open containers rather than recursion, so
 /// stack use does not grow with the depth of the document (which is still capped at `maximumDepth`).
-struct JSONByteParser {
-    /// An array or object being filled.
+struct JSONTapeBuilder {
+    /// An array or object being filled: its node and how many members or elements it has so far.
     private struct Container {
+        var node: Int
         var isObject: Bool
-        var elements: [JSONValue] = []
-        var members: [JSONMember] = []
-        /// The name of the member whose value is being parsed.
-        var pendingKey = ""
+        var count = 0
         /// Keys seen so far, filled only once an object grows past the linear-check limit.
-        var keySet = Set<String>()
+        var keySet: Set<String>?
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -21,8 +20,10 @@ struct JSONByteParser {
     private var index = 0
     /// Open containers, innermost last.
     private var containers: [Container] = []
-    /// Reused buffer for strings that contain escapes.
+    /// Reused buffer for validating strings that contain escapes.
     private var scratch: [UInt8] = []
+    /// The tape being written.
+    private(set) var nodes: [JSONTape.Node] = []
 
     private static let quote = UInt8(ascii: "\"")
     private static let backslash = UInt8(ascii: "\\")
@@ -39,16 +40,18 @@ struct JSONByteParser {
 
     // MARK: Document
 
-    mutating func parseDocument() throws(JSONParseError) -> JSONValue {
+    /// Validates the document and fills ``nodes``.
+    mutating func buildTape() throws(JSONParseError) {
+        guard end < Int(Int32.max) else { throw error(.unexpectedEnd, at: 0) }
         if end >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
             index = 3
         }
         containers.reserveCapacity(16)
+        nodes.reserveCapacity(end / 8 + 4)
         skipWhitespace()
-        let value = try parseValues()
+        try parseValues()
         skipWhitespace()
         if index < end { throw error(.trailingContent, at: index) }
-        return value
     }
 
     @inline(__always)
@@ -61,24 +64,32 @@ struct JSONByteParser {
         }
     }
 
+    @inline(__always)
+    private mutating func append(_ kind: JSONTape.Kind, start: Int, length: Int) {
+        nodes.append(JSONTape.Node(kind: kind, start: Int32(truncatingIfNeeded: start),
+                                   length: Int32(truncatingIfNeeded: length), end: Int32(truncatingIfNeeded: nodes.count + 1)))
+    }
+
     /// Parses one complete value (with everything nested in it) starting at `index`.
-    private mutating func parseValues() throws(JSONParseError) -> JSONValue {
+    private mutating func parseValues() throws(JSONParseError) {
         while true {
             // Read the value that starts here; containers are opened and we loop for their content.
             guard index < end else { throw error(.unexpectedEnd, at: index) }
-            var value: JSONValue
             let byte = bytes[index]
             switch byte {
             case Self.quote:
-                value = .string(try parseString())
+                let start = index + 1
+                let escaped = try scanString()
+                append(escaped ? .escapedString : .string, start: start, length: index - 1 - start)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-                value = .number(try parseNumber())
+                let start = index
+                try scanNumber()
+                append(.number, start: start, length: index - start)
             case UInt8(ascii: "["):
                 try openContainer(isObject: false)
                 if bytes[index] == UInt8(ascii: "]") {
                     index += 1
-                    containers.removeLast()
-                    value = .array([])
+                    closeContainer()
                 } else {
                     continue
                 }
@@ -86,35 +97,29 @@ struct JSONByteParser {
                 try openContainer(isObject: true)
                 if bytes[index] == UInt8(ascii: "}") {
                     index += 1
-                    containers.removeLast()
-                    value = .object(JSONObject())
+                    closeContainer()
                 } else {
                     try parseKey()
                     continue
                 }
             case UInt8(ascii: "t"):
                 try consumeLiteral("true")
-                value = .bool(true)
+                append(.true, start: index - 4, length: 4)
             case UInt8(ascii: "f"):
                 try consumeLiteral("false")
-                value = .bool(false)
+                append(.false, start: index - 5, length: 5)
             case UInt8(ascii: "n"):
                 try consumeLiteral("null")
-                value = .null
+                append(.null, start: index - 4, length: 4)
             default:
                 throw error(.unexpectedByte(byte), at: index)
             }
 
-            // Store the finished value in its container; close containers that end here.
+            // The value is complete: count it in its container; close containers that end here.
             while true {
                 let top = containers.count - 1
-                if top < 0 { return value }
-                if containers[top].isObject {
-                    let key = containers[top].pendingKey
-                    containers[top].members.append(JSONMember(key: key, value: value))
-                } else {
-                    containers[top].elements.append(value)
-                }
+                if top < 0 { return }
+                containers[top].count += 1
                 skipWhitespace()
                 guard index < end else { throw error(.unexpectedEnd, at: index) }
                 let next = bytes[index]
@@ -127,14 +132,11 @@ struct JSONByteParser {
                     }
                     break
                 }
-                let container = containers.removeLast()
-                if container.isObject && next == UInt8(ascii: "}") {
-                    value = .object(JSONObject(members: container.members))
-                } else if !container.isObject && next == UInt8(ascii: "]") {
-                    value = .array(container.elements)
-                } else {
+                let isObject = containers[top].isObject
+                guard (isObject && next == UInt8(ascii: "}")) || (!isObject && next == UInt8(ascii: "]")) else {
                     throw error(.unexpectedByte(next), at: index - 1)
                 }
+                closeContainer()
             }
         }
     }
@@ -154,31 +156,55 @@ struct JSONByteParser {
     /// Pushes a container for the bracket at `index` and moves to its first non-blank byte.
     private mutating func openContainer(isObject: Bool) throws(JSONParseError) {
         if containers.count >= maximumDepth { throw error(.tooDeep(maximumDepth), at: index) }
-        containers.append(Container(isObject: isObject))
+        containers.append(Container(node: nodes.count, isObject: isObject))
+        append(isObject ? .object : .array, start: index, length: 0)
         index += 1
         skipWhitespace()
         guard index < end else { throw error(.unexpectedEnd, at: index) }
+    }
+
+    /// Pops the innermost container and records its member count and where its subtree ends.
+    private mutating func closeContainer() {
+        let container = containers.removeLast()
+        nodes[container.node].length = Int32(truncatingIfNeeded: container.count)
+        nodes[container.node].end = Int32(truncatingIfNeeded: nodes.count)
     }
 
     /// Reads `"key" :` for the innermost object (at a non-blank byte), checking for duplicates.
     private mutating func parseKey() throws(JSONParseError) {
         let keyStart = index
         guard bytes[index] == Self.quote else { throw error(.unexpectedByte(bytes[index]), at: index) }
-        let key = try parseString()
+        let start = index + 1
+        let escaped = try scanString()
+        let length = index - 1 - start
+        let keyNode = nodes.count
+        append(escaped ? .escapedString : .string, start: start, length: length)
         let top = containers.count - 1
-        let count = containers[top].members.count
-        if count < Self.linearKeyCheckLimit {
-            for member in containers[top].members where member.key == key {
-                throw error(.duplicateKey(key), at: keyStart)
+        let count = containers[top].count
+        if count > 0 {
+            if count < Self.linearKeyCheckLimit {
+                // Walk the earlier keys of this object: key, value subtree, next key…
+                var key = containers[top].node + 1
+                while key < keyNode {
+                    if sameKey(key, keyNode) { throw error(.duplicateKey(keyText(keyNode)), at: keyStart) }
+                    key = Int(nodes[key + 1].end)
+                }
+            } else {
+                if containers[top].keySet == nil {
+                    var set = Set<String>()
+                    var key = containers[top].node + 1
+                    while key < keyNode {
+                        set.insert(keyText(key))
+                        key = Int(nodes[key + 1].end)
+                    }
+                    containers[top].keySet = set
+                }
+                let text = keyText(keyNode)
+                if containers[top].keySet?.insert(text).inserted == false {
+                    throw error(.duplicateKey(text), at: keyStart)
+                }
             }
-        } else {
-            if containers[top].keySet.isEmpty {
-                containers[top].keySet.reserveCapacity(count * 2)
-                for member in containers[top].members { containers[top].keySet.insert(member.key) }
-            }
-            if !containers[top].keySet.insert(key).inserted { throw error(.duplicateKey(key), at: keyStart) }
         }
-        containers[top].pendingKey = key
         skipWhitespace()
         guard index < end else { throw error(.unexpectedEnd, at: index) }
         guard bytes[index] == Self.colon else { throw error(.unexpectedByte(bytes[index]), at: index) }
@@ -186,20 +212,45 @@ struct JSONByteParser {
         skipWhitespace()
     }
 
+    /// Whether two key nodes name the same member (escapes resolved when either has any).
+    private func sameKey(_ a: Int, _ b: Int) -> Bool {
+        let x = nodes[a], y = nodes[b]
+        if x.kind == .string && y.kind == .string {
+            guard x.length == y.length else { return false }
+            var offset = 0
+            while offset < Int(x.length) {
+                if bytes[Int(x.start) + offset] != bytes[Int(y.start) + offset] { return false }
+                offset += 1
+            }
+            return true
+        }
+        return keyText(a) == keyText(b)
+    }
+
+    /// The text of a key node (only for duplicate checks and error messages).
+    private func keyText(_ node: Int) -> String {
+        let item = nodes[node]
+        let raw = UnsafeBufferPointer(rebasing: bytes[Int(item.start)..<Int(item.start + item.length)])
+        return item.kind == .escapedString ? JSONTape.unescape(raw) : String(decoding: raw, as: UTF8.self)
+    }
+
     // MARK: Strings
 
-    /// Reads a string whose opening quote is at `index`.
-    private mutating func parseString() throws(JSONParseError) -> String {
+    /// Validates a string whose opening quote is at `index` and steps past its closing quote.
+    /// - Returns: whether it contains escapes.
+    private mutating func scanString() throws(JSONParseError) -> Bool {
         index += 1
         let start = index
         while index < end {
             let byte = bytes[index]
             if byte == Self.quote {
-                let string = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
                 index += 1
-                return string
+                return false
             }
-            if byte == Self.backslash { return try parseEscapedString(from: start) }
+            if byte == Self.backslash {
+                try scanEscapedString(from: start)
+                return true
+            }
             if byte < 0x20 { throw error(.controlCharacterInString, at: index) }
             if byte >= 0x80 {
                 try skipUTF8Sequence()
@@ -210,17 +261,17 @@ struct JSONByteParser {
         throw error(.unexpectedEnd, at: index)
     }
 
-    /// Continues a string at its first backslash, decoding into the scratch buffer.
-    private mutating func parseEscapedString(from start: Int) throws(JSONParseError) -> String {
+    /// Continues a string at its first backslash, validating its escapes (decoded into the scratch
+    /// buffer, which checks surrogate pairs the same way reading does later).
+    private mutating func scanEscapedString(from start: Int) throws(JSONParseError) {
         scratch.removeAll(keepingCapacity: true)
         var runStart = start
         while index < end {
             let byte = bytes[index]
             if byte == Self.quote {
                 appendRun(from: runStart)
-                let string = String(decoding: scratch, as: UTF8.self)
                 index += 1
-                return string
+                return
             }
             if byte == Self.backslash {
                 appendRun(from: runStart)
@@ -350,9 +401,8 @@ struct JSONByteParser {
 
     // MARK: Numbers
 
-    /// Validates a number against the RFC 8259 grammar and returns its text.
-    private mutating func parseNumber() throws(JSONParseError) -> String {
-        let start = index
+    /// Validates a number against the RFC 8259 grammar and steps past it.
+    private mutating func scanNumber() throws(JSONParseError) {
         if bytes[index] == UInt8(ascii: "-") { index += 1 }
         guard index < end else { throw error(.unexpectedEnd, at: index) }
         let first = bytes[index]
@@ -376,7 +426,6 @@ struct JSONByteParser {
             }
             try requireDigits()
         }
-        return String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
     }
 
     @inline(__always)

@@ -1,0 +1,223 @@
+/// A validated JSON document as a flat list of nodes over its bytes: the form FHIR decoding reads.
+///
+/// Parsing to a tape creates no `String`, array or dictionary per value; member names are compared
+/// as bytes, and values become Swift values only when a model asks for them. Nodes are in document
+/// order. An object's node is followed by its members (a key node, then the value's nodes); an
+/// array's by its elements. A container's ``Node/end`` is the index just past its subtree, so a
+/// value is skipped in one step.
+public final class JSONTape: Sendable {
+    /// What a node is.
+    public enum Kind: UInt8, Sendable {
+        case null, `false`, `true`, number, string, escapedString, array, object
+    }
+
+    /// One value (or member name).
+    public struct Node: Sendable {
+        public var kind: Kind
+        /// Byte offset of the content: a string's first byte after the quote, a number's first byte,
+        /// a container's bracket.
+        public var start: Int32
+        /// Byte length for scalars (a string's raw length between the quotes); member or element count
+        /// for containers.
+        public var length: Int32
+        /// The index of the first node after this value's subtree.
+        public var end: Int32
+    }
+
+    /// The document's bytes.
+    public let bytes: [UInt8]
+    /// The nodes; node 0 is the top-level value.
+    public let nodes: [Node]
+
+    /// Parses and validates a document (the same rules as ``JSONParser``).
+    public init(_ bytes: [UInt8], maximumDepth: Int = 512) throws(JSONParseError) {
+        let result = bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(JSONParseError) -> [Node] in
+                var builder = JSONTapeBuilder(input: buffer, maximumDepth: maximumDepth)
+                try builder.buildTape()
+                return builder.nodes
+            }
+        }
+        self.bytes = bytes
+        self.nodes = try result.get()
+    }
+
+    /// The string of a `string` or `escapedString` node (escapes resolved).
+    public func string(at node: Int) -> String {
+        let item = nodes[node]
+        return bytes.withUnsafeBufferPointer { buffer in
+            let raw = UnsafeBufferPointer(rebasing: buffer[Int(item.start)..<Int(item.start + item.length)])
+            return item.kind == .escapedString ? Self.unescape(raw) : String(decoding: raw, as: UTF8.self)
+        }
+    }
+
+    /// The lexical text of a number node.
+    public func numberText(at node: Int) -> String {
+        let item = nodes[node]
+        return bytes.withUnsafeBufferPointer { buffer in
+            String(decoding: UnsafeBufferPointer(rebasing: buffer[Int(item.start)..<Int(item.start + item.length)]), as: UTF8.self)
+        }
+    }
+
+    /// Whether a key node's text equals `key` (compared as UTF-8 bytes, escapes resolved if any).
+    /// With `skippingFirstByte`, the node's first byte (a `_`) is left out of the comparison.
+    @inlinable public func keyEquals(_ node: Int, _ key: String, skippingFirstByte: Bool = false) -> Bool {
+        let item = nodes[node]
+        let skip = skippingFirstByte ? 1 : 0
+        if item.kind == .escapedString { return String(string(at: node).dropFirst(skip)) == key }
+        var key = key
+        return key.withUTF8 { keyBytes in
+            guard keyBytes.count == Int(item.length) - skip else { return false }
+            return bytes.withUnsafeBufferPointer { buffer in
+                var offset = 0
+                let start = Int(item.start) + skip
+                while offset < keyBytes.count {
+                    if buffer[start + offset] != keyBytes[offset] { return false }
+                    offset += 1
+                }
+                return true
+            }
+        }
+    }
+
+    /// A tape holding `{}`.
+    public static let emptyObject: JSONTape = JSONTape(emptyObjectBytes: ())
+
+    private init(emptyObjectBytes: Void) {
+        bytes = Array("{}".utf8)
+        nodes = [Node(kind: .object, start: 0, length: 0, end: 1)]
+    }
+
+    /// The JSON kind name of a node, for error messages.
+    public func kindName(at node: Int) -> String {
+        switch nodes[node].kind {
+        case .null: "null"
+        case .false, .true: "boolean"
+        case .number: "number"
+        case .string, .escapedString: "string"
+        case .array: "array"
+        case .object: "object"
+        }
+    }
+
+    /// A scalar node as a ``JSONValue`` (containers become empty; use ``value(at:)`` for trees).
+    public func scalar(at node: Int) -> JSONValue {
+        switch nodes[node].kind {
+        case .null: .null
+        case .false: .bool(false)
+        case .true: .bool(true)
+        case .number: .number(numberText(at: node))
+        case .string, .escapedString: .string(string(at: node))
+        case .array: .array([])
+        case .object: .object(JSONObject())
+        }
+    }
+
+    /// The value at `node` as a tree. Builds iteratively, so deep documents do not use deep stacks.
+    public func value(at node: Int) -> JSONValue {
+        struct Frame {
+            var isObject: Bool
+            var remaining: Int
+            var elements: [JSONValue] = []
+            var members: [JSONMember] = []
+            var pendingKey = ""
+        }
+        var frames: [Frame] = []
+        var index = node
+        while true {
+            var value: JSONValue
+            let item = nodes[index]
+            switch item.kind {
+            case .array, .object:
+                if item.length == 0 {
+                    value = item.kind == .array ? .array([]) : .object(JSONObject())
+                    index += 1
+                } else {
+                    var frame = Frame(isObject: item.kind == .object, remaining: Int(item.length))
+                    if frame.isObject {
+                        frame.members.reserveCapacity(frame.remaining)
+                        frame.pendingKey = string(at: index + 1)
+                        index += 2
+                    } else {
+                        frame.elements.reserveCapacity(frame.remaining)
+                        index += 1
+                    }
+                    frames.append(frame)
+                    continue
+                }
+            default:
+                value = scalar(at: index)
+                index += 1
+            }
+            // Attach the finished value; finish every container it completes.
+            while let top = frames.indices.last {
+                if frames[top].isObject {
+                    frames[top].members.append(JSONMember(key: frames[top].pendingKey, value: value))
+                } else {
+                    frames[top].elements.append(value)
+                }
+                frames[top].remaining -= 1
+                if frames[top].remaining > 0 {
+                    if frames[top].isObject {
+                        frames[top].pendingKey = string(at: index)
+                        index += 1
+                    }
+                    break
+                }
+                let frame = frames.removeLast()
+                value = frame.isObject ? .object(JSONObject(members: frame.members)) : .array(frame.elements)
+            }
+            if frames.isEmpty { return value }
+        }
+    }
+
+    /// Resolves the escapes of validated raw string bytes.
+    static func unescape(_ raw: UnsafeBufferPointer<UInt8>) -> String {
+        var output: [UInt8] = []
+        output.reserveCapacity(raw.count)
+        var index = 0
+        func hex4(_ at: Int) -> UInt32 {
+            var value: UInt32 = 0
+            for offset in 0..<4 where at + offset < raw.count {
+                let byte = raw[at + offset]
+                let digit: UInt8 = switch byte {
+                case UInt8(ascii: "0")...UInt8(ascii: "9"): byte &- UInt8(ascii: "0")
+                case UInt8(ascii: "a")...UInt8(ascii: "f"): byte &- UInt8(ascii: "a") &+ 10
+                default: byte &- UInt8(ascii: "A") &+ 10
+                }
+                value = value << 4 | UInt32(digit)
+            }
+            return value
+        }
+        while index < raw.count {
+            let byte = raw[index]
+            guard byte == UInt8(ascii: "\\"), index + 1 < raw.count else {
+                output.append(byte)
+                index += 1
+                continue
+            }
+            let escape = raw[index + 1]
+            index += 2
+            switch escape {
+            case UInt8(ascii: "b"): output.append(0x08)
+            case UInt8(ascii: "f"): output.append(0x0C)
+            case UInt8(ascii: "n"): output.append(0x0A)
+            case UInt8(ascii: "r"): output.append(0x0D)
+            case UInt8(ascii: "t"): output.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = hex4(index)
+                index += 4
+                if scalar >= 0xD800 && scalar <= 0xDBFF && index + 6 <= raw.count {
+                    let low = hex4(index + 2)
+                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low &- 0xDC00)
+                    index += 6
+                }
+                if let unicode = Unicode.Scalar(scalar) {
+                    output.append(contentsOf: Array(String(Character(unicode)).utf8))
+                }
+            default: output.append(escape)
+            }
+        }
+        return String(decoding: output, as: UTF8.self)
+    }
+}
