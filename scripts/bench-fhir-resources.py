@@ -42,6 +42,7 @@ This script installs nothing itself: run it with a Python that already has fhir.
 (scripts/fhir-resources-venv.sh makes such a venv).
 """
 import argparse
+import re
 import gc
 import json
 import os
@@ -100,8 +101,33 @@ def first_difference(a, b, path="$"):
     return None if a == b else f"{path}: {a!r:.80} != {b!r:.80}"
 
 
-def bench_file(path: Path, iterations: int, warmup: int) -> dict:
+def first_entries(raw: bytes, count: int) -> bytes:
+    """The first `count` entries of a Bundle, cut from its text so the original formatting stays.
+
+    Cut exactly as the Swift benchmark does (Benchmarks/.../FHIRFixtures.firstEntries): everything
+    up to the last `}` before entry number `count` starts, then a closing `]` and `}`.
+    """
+    text = raw.decode("utf-8")
+    decoder = json.JSONDecoder()
+    match = re.search(r'"entry"\s*:\s*\[\s*', text)
+    if match is None:
+        raise SystemExit("--first-entries: no entry array")
+    starts, position = [], match.end()
+    while len(starts) <= count:
+        while text[position] in " \t\r\n,":
+            position += 1
+        if text[position] == "]":
+            raise SystemExit(f"--first-entries: fewer than {count + 1} entries")
+        starts.append(position)
+        _, position = decoder.raw_decode(text, position)
+    last = text.rindex("}", starts[0], starts[count])
+    return (text[: last + 1] + "\n  ]\n}\n").encode("utf-8")
+
+
+def bench_file(path: Path, iterations: int, warmup: int, first: int | None = None) -> dict:
     raw = path.read_bytes()
+    if first is not None:
+        raw = first_entries(raw, first)
     obj = json.loads(raw)
     resource_type = obj.get("resourceType")
     if not isinstance(resource_type, str):
@@ -136,7 +162,7 @@ def bench_file(path: Path, iterations: int, warmup: int) -> dict:
             "entries_per_s_median": entries / median,
         }
     return {
-        "file": path.name,
+        "file": path.name + (f" (first {first} entries)" if first is not None else ""),
         "path": str(path),
         "bytes": len(raw),
         "resource_type": resource_type,
@@ -173,6 +199,9 @@ def main() -> int:
     parser.add_argument("--warmup", type=int, default=3, help="untimed runs before them (3)")
     parser.add_argument("--disable-gc", action="store_true", help="gc.disable() while timing")
     parser.add_argument("--json", action="store_true", help="print one JSON summary instead")
+    parser.add_argument("--first-entries", type=int, metavar="N",
+                        help="time only the first N entries of each Bundle, cut from its text "
+                             "(the Swift benchmark's 50-entry document is --first-entries 50 of the smallest bundle)")
     args = parser.parse_args()
     if args.iterations < 1 or args.warmup < 0:
         parser.error("--iterations must be >= 1 and --warmup >= 0")
@@ -187,7 +216,7 @@ def main() -> int:
             gc.collect()
             gc.disable()
         try:
-            result = bench_file(path, args.iterations, args.warmup)
+            result = bench_file(path, args.iterations, args.warmup, args.first_entries)
         finally:
             gc.enable()
         results.append(result)

@@ -129,6 +129,7 @@ struct SwiftEmitter {
         }
         let keys = choice.variants.map { "\"\($0.jsonKey)\"" }.joined(separator: ", ")
         out += "\n\(inner)public static let variantKeys = [\(keys)]\n"
+        out += "\(inner)public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)\n"
         out += "\n\(inner)public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {\n"
         out += "\(inner)    switch key {\n"
         for variant in choice.variants {

@@ -51,17 +51,28 @@ enum FHIRFixtures {
               let smallest = sized.min(by: { $0.bytes.count < $1.bytes.count }) else {
             throw CocoaError(.fileNoSuchFile)
         }
-        // The first 50 entries of the smallest bundle, as their own collection Bundle.
-        guard case .object(var object) = try JSONParser.parse(smallest.bytes),
-              case .array(let entries) = object["entry"] ?? .null, entries.count >= 50 else {
-            throw CocoaError(.fileReadCorruptFile)
-        }
-        object["entry"] = .array(Array(entries.prefix(50)))
-        let fifty = JSONWriter.serialize(.object(object))
+        let fifty = try firstEntries(50, of: smallest.bytes)
         return [
             try FHIRDocument(name: "50-entry Synthea bundle", bytes: fifty),
             try FHIRDocument(name: "largest Synthea bundle", bytes: largest.bytes),
         ]
+    }
+
+    /// The first `count` entries of a bundle, cut from its text so the document keeps its original
+    /// formatting (scripts/bench-fhir-resources.py `--first-entries` cuts the same bytes).
+    static func firstEntries(_ count: Int, of bytes: [UInt8]) throws -> [UInt8] {
+        let tape = try JSONTape(bytes)
+        var reader = FHIRObjectReader(tape: tape, node: 0)
+        guard let entries = reader.take("entry"), tape.nodes[entries].kind == .array else {
+            throw CocoaError(.fileReadCorruptFile)
+        }
+        let elements = reader.arrayElements(entries)
+        guard elements.count > count else { throw CocoaError(.fileReadCorruptFile) }
+        let first = Int(tape.nodes[elements[0]].start)
+        // The last entry kept ends at the last `}` before the next entry starts.
+        var last = Int(tape.nodes[elements[count]].start) - 1
+        while last > first, bytes[last] != UInt8(ascii: "}") { last -= 1 }
+        return Array(bytes[..<(last + 1)]) + Array("\n  ]\n}\n".utf8)
     }
 
     static var sharedRoot: URL {

@@ -12,6 +12,8 @@ public protocol FHIRJSONCodable: Sendable, Hashable {
 public protocol FHIRChoice: Sendable, Hashable {
     /// The member keys of every allowed type (`valueQuantity`, `valueString`, …).
     static var variantKeys: [String] { get }
+    /// `FHIRObjectReader.filter(forChoiceKeys: variantKeys)`, computed once.
+    static var variantFilter: UInt64 { get }
 
     /// Decodes the case named by `key` (`valueQuantity`), or nil if `key` names no allowed type.
     static func decode(from reader: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self?

@@ -20,13 +20,7 @@ public struct FHIRObjectReader {
         self.node = node
         self.options = options
         count = Int(tape.nodes[node].length)
-        var filter: UInt64 = 0
-        var key = node + 1
-        for _ in 0..<count {
-            filter |= Self.filterBit(tape, key)
-            key = Int(tape.nodes[key + 1].end)
-        }
-        keyFilter = filter
+        keyFilter = tape.memberFilter(object: node, count: count)
         if count > 64 { takenBeyond64 = Array(repeating: false, count: count - 64) }
     }
 
@@ -39,21 +33,19 @@ public struct FHIRObjectReader {
 
     // MARK: The name filter
 
-    @inlinable static func filterBit(length: Int, first: UInt8, last: UInt8) -> UInt64 {
+    /// The filter bit of a member name with this length, first and last byte.
+    @inlinable public static func filterBit(length: Int, first: UInt8, last: UInt8) -> UInt64 {
         1 << UInt64((length &* 7 &+ Int(first) &+ Int(last) &* 3) & 63)
     }
 
-    @usableFromInline static func filterBit(_ tape: JSONTape, _ key: Int) -> UInt64 {
-        let item = tape.nodes[key]
-        if item.kind == .escapedString { return ~0 }
-        let length = Int(item.length)
-        guard length > 0 else { return filterBit(length: 0, first: 0, last: 0) }
-        return filterBit(length: length, first: tape.bytes[Int(item.start)], last: tape.bytes[Int(item.start) + length - 1])
+    @inlinable static func filterBit(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        guard let first = key.first, let last = key.last else { return filterBit(length: 0, first: 0, last: 0) }
+        return filterBit(length: key.count, first: first, last: last)
     }
 
     @inlinable static func filterBit(_ key: String) -> UInt64 {
-        let utf8 = key.utf8
-        return filterBit(length: utf8.count, first: utf8.first ?? 0, last: utf8.last ?? 0)
+        var key = key
+        return key.withUTF8 { filterBit($0) }
     }
 
     @inlinable mutating func mark(_ ordinal: Int) {
@@ -68,24 +60,19 @@ public struct FHIRObjectReader {
 
     /// Takes the member named `key`; returns its value's node.
     @inlinable public mutating func take(_ key: String) -> Int? {
-        guard keyFilter & Self.filterBit(key) != 0 else { return nil }
-        var keyNode = node + 1
-        for ordinal in 0..<count {
-            if tape.keyEquals(keyNode, key) {
-                mark(ordinal)
-                return keyNode + 1
-            }
-            keyNode = Int(tape.nodes[keyNode + 1].end)
+        var key = key
+        let found = key.withUTF8 { bytes -> (ordinal: Int, value: Int)? in
+            guard keyFilter & Self.filterBit(bytes) != 0 else { return nil }
+            return tape.findMember(object: node, count: count, key: bytes)
         }
-        return nil
+        guard let found else { return nil }
+        mark(found.ordinal)
+        return found.value
     }
 
     /// Takes a primitive's member and its `_key` companion; returns their value nodes.
     @inlinable public mutating func take(_ key: String, _ companionKey: String) -> (Int?, Int?) {
-        let hasValue = keyFilter & Self.filterBit(key) != 0
-        let hasCompanion = keyFilter & Self.filterBit(companionKey) != 0
-        guard hasValue || hasCompanion else { return (nil, nil) }
-        return (hasValue ? take(key) : nil, hasCompanion ? take(companionKey) : nil)
+        (take(key), take(companionKey))
     }
 
     /// The member key (without a leading `_`) of the one type present for choice element `base`
@@ -246,18 +233,21 @@ public struct FHIRObjectReader {
 
     /// An optional choice element.
     @inlinable public mutating func choice<C: FHIRChoice>(_ base: String) throws(FHIRDecodingError) -> C? {
-        guard keyFilterMayHaveChoice(C.variantKeys), let key = try choiceKey(base, variants: C.variantKeys) else { return nil }
+        guard keyFilter & C.variantFilter != 0, let key = try choiceKey(base, variants: C.variantKeys) else { return nil }
         return try C.decode(from: &self, key: key)
     }
 
-    /// Whether any variant key (or its `_` companion) may be present, by the name filter.
-    @inlinable func keyFilterMayHaveChoice(_ variants: [String]) -> Bool {
-        for variant in variants {
-            if keyFilter & Self.filterBit(variant) != 0 { return true }
-            let utf8 = variant.utf8
-            if keyFilter & Self.filterBit(length: utf8.count + 1, first: UInt8(ascii: "_"), last: utf8.last ?? 0) != 0 { return true }
+    /// The name filter bits of a choice's member keys and their `_` companions (generated code
+    /// keeps it in a `static let`).
+    public static func filter(forChoiceKeys keys: [String]) -> UInt64 {
+        var filter: UInt64 = 0
+        for key in keys {
+            let utf8 = Array(key.utf8)
+            guard let first = utf8.first, let last = utf8.last else { continue }
+            filter |= filterBit(length: utf8.count, first: first, last: last)
+            filter |= filterBit(length: utf8.count + 1, first: UInt8(ascii: "_"), last: last)
         }
-        return false
+        return filter
     }
 
     /// A required choice element.

@@ -80,6 +80,59 @@ public final class JSONTape: Sendable {
         }
     }
 
+    /// Finds the member named `key` (UTF-8 bytes) among the `count` members of the object at
+    /// `object`; returns its ordinal and its value's node.
+    @inlinable public func findMember(
+        object: Int, count: Int, key: UnsafeBufferPointer<UInt8>
+    ) -> (ordinal: Int, value: Int)? {
+        nodes.withUnsafeBufferPointer { nodes in
+            bytes.withUnsafeBufferPointer { bytes in
+                var keyNode = object + 1
+                let length = Int32(key.count)
+                for ordinal in 0..<count {
+                    let item = nodes[keyNode]
+                    if item.length == length || item.kind == .escapedString {
+                        if item.kind == .escapedString {
+                            if string(at: keyNode) == String(decoding: key, as: UTF8.self) { return (ordinal, keyNode + 1) }
+                        } else {
+                            var offset = 0
+                            let start = Int(item.start)
+                            while offset < key.count, bytes[start + offset] == key[offset] { offset += 1 }
+                            if offset == key.count { return (ordinal, keyNode + 1) }
+                        }
+                    }
+                    keyNode = Int(nodes[keyNode + 1].end)
+                }
+                return nil
+            }
+        }
+    }
+
+    /// The name filter of an object's members (see `FHIRObjectReader`): one bit per name, chosen by
+    /// its length, first and last byte; all bits for a name with escapes.
+    @inlinable public func memberFilter(object: Int, count: Int) -> UInt64 {
+        nodes.withUnsafeBufferPointer { nodes in
+            bytes.withUnsafeBufferPointer { bytes in
+                var filter: UInt64 = 0
+                var keyNode = object + 1
+                for _ in 0..<count {
+                    let item = nodes[keyNode]
+                    let length = Int(item.length)
+                    if item.kind == .escapedString {
+                        filter = ~0
+                    } else if length > 0 {
+                        filter |= FHIRObjectReader.filterBit(
+                            length: length, first: bytes[Int(item.start)], last: bytes[Int(item.start) + length - 1])
+                    } else {
+                        filter |= FHIRObjectReader.filterBit(length: 0, first: 0, last: 0)
+                    }
+                    keyNode = Int(nodes[keyNode + 1].end)
+                }
+                return filter
+            }
+        }
+    }
+
     /// A tape holding `{}`.
     public static let emptyObject: JSONTape = JSONTape(emptyObjectBytes: ())
 

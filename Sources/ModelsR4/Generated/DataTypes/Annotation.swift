@@ -44,6 +44,7 @@ public struct Annotation: Element {
         case string(FHIRPrimitive<FHIRString>)
 
         public static let variantKeys = ["authorReference", "authorString"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

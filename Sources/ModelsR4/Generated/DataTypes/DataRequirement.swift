@@ -64,6 +64,7 @@ public struct DataRequirement: Element {
         case reference(Reference)
 
         public static let variantKeys = ["subjectCodeableConcept", "subjectReference"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -161,6 +162,7 @@ public struct DataRequirement: Element {
             case duration(Duration)
 
             public static let variantKeys = ["valueDateTime", "valuePeriod", "valueDuration"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

@@ -87,6 +87,7 @@ public struct Dosage: BackboneElement {
         case codeableConcept(CodeableConcept)
 
         public static let variantKeys = ["asNeededBoolean", "asNeededCodeableConcept"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -144,6 +145,7 @@ public struct Dosage: BackboneElement {
             case quantity(Quantity)
 
             public static let variantKeys = ["doseRange", "doseQuantity"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -168,6 +170,7 @@ public struct Dosage: BackboneElement {
             case quantity(Quantity)
 
             public static let variantKeys = ["rateRatio", "rateRange", "rateQuantity"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

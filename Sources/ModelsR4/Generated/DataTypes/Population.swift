@@ -51,6 +51,7 @@ public struct Population: BackboneElement {
         case codeableConcept(CodeableConcept)
 
         public static let variantKeys = ["ageRange", "ageCodeableConcept"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

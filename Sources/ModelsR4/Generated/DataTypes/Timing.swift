@@ -130,6 +130,7 @@ public struct Timing: BackboneElement {
             case period(Period)
 
             public static let variantKeys = ["boundsDuration", "boundsRange", "boundsPeriod"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

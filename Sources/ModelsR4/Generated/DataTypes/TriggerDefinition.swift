@@ -54,6 +54,7 @@ public struct TriggerDefinition: Element {
         case dateTime(FHIRPrimitive<DateTime>)
 
         public static let variantKeys = ["timingTiming", "timingReference", "timingDate", "timingDateTime"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

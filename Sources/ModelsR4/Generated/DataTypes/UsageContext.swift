@@ -43,6 +43,7 @@ public struct UsageContext: Element {
         case reference(Reference)
 
         public static let variantKeys = ["valueCodeableConcept", "valueQuantity", "valueRange", "valueReference"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

@@ -245,6 +245,7 @@ public struct ActivityDefinition: DomainResource {
         case reference(Reference)
 
         public static let variantKeys = ["subjectCodeableConcept", "subjectReference"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -272,6 +273,7 @@ public struct ActivityDefinition: DomainResource {
         case duration(Duration)
 
         public static let variantKeys = ["timingTiming", "timingDateTime", "timingAge", "timingPeriod", "timingRange", "timingDuration"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -303,6 +305,7 @@ public struct ActivityDefinition: DomainResource {
         case codeableConcept(CodeableConcept)
 
         public static let variantKeys = ["productReference", "productCodeableConcept"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

@@ -128,6 +128,7 @@ public struct AllergyIntolerance: DomainResource {
         case string(FHIRPrimitive<FHIRString>)
 
         public static let variantKeys = ["onsetDateTime", "onsetAge", "onsetPeriod", "onsetRange", "onsetString"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

@@ -353,6 +353,7 @@ public struct AuditEvent: DomainResource {
                 case base64Binary(FHIRPrimitive<Base64Binary>)
 
                 public static let variantKeys = ["valueString", "valueBase64Binary"]
+                public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {

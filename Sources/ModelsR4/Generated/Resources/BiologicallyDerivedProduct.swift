@@ -142,6 +142,7 @@ public struct BiologicallyDerivedProduct: DomainResource {
             case period(Period)
 
             public static let variantKeys = ["collectedDateTime", "collectedPeriod"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -208,6 +209,7 @@ public struct BiologicallyDerivedProduct: DomainResource {
             case period(Period)
 
             public static let variantKeys = ["timeDateTime", "timePeriod"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -266,6 +268,7 @@ public struct BiologicallyDerivedProduct: DomainResource {
             case period(Period)
 
             public static let variantKeys = ["timeDateTime", "timePeriod"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

@@ -297,6 +297,7 @@ public struct CarePlan: DomainResource {
                 case string(FHIRPrimitive<FHIRString>)
 
                 public static let variantKeys = ["scheduledTiming", "scheduledPeriod", "scheduledString"]
+                public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
@@ -322,6 +323,7 @@ public struct CarePlan: DomainResource {
                 case reference(Reference)
 
                 public static let variantKeys = ["productCodeableConcept", "productReference"]
+                public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {

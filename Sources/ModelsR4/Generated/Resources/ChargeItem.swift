@@ -168,6 +168,7 @@ public struct ChargeItem: DomainResource {
         case timing(Timing)
 
         public static let variantKeys = ["occurrenceDateTime", "occurrencePeriod", "occurrenceTiming"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -193,6 +194,7 @@ public struct ChargeItem: DomainResource {
         case codeableConcept(CodeableConcept)
 
         public static let variantKeys = ["productReference", "productCodeableConcept"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

@@ -352,6 +352,7 @@ public struct Claim: DomainResource {
             case period(Period)
 
             public static let variantKeys = ["timingDate", "timingPeriod"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -378,6 +379,7 @@ public struct Claim: DomainResource {
             case reference(Reference)
 
             public static let variantKeys = ["valueBoolean", "valueString", "valueQuantity", "valueAttachment", "valueReference"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -456,6 +458,7 @@ public struct Claim: DomainResource {
             case reference(Reference)
 
             public static let variantKeys = ["diagnosisCodeableConcept", "diagnosisReference"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -528,6 +531,7 @@ public struct Claim: DomainResource {
             case reference(Reference)
 
             public static let variantKeys = ["procedureCodeableConcept", "procedureReference"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -649,6 +653,7 @@ public struct Claim: DomainResource {
             case reference(Reference)
 
             public static let variantKeys = ["locationAddress", "locationReference"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -785,6 +790,7 @@ public struct Claim: DomainResource {
             case period(Period)
 
             public static let variantKeys = ["servicedDate", "servicedPeriod"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -809,6 +815,7 @@ public struct Claim: DomainResource {
             case reference(Reference)
 
             public static let variantKeys = ["locationCodeableConcept", "locationAddress", "locationReference"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

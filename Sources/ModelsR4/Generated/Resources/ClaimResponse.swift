@@ -449,6 +449,7 @@ public struct ClaimResponse: DomainResource {
             case period(Period)
 
             public static let variantKeys = ["servicedDate", "servicedPeriod"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -473,6 +474,7 @@ public struct ClaimResponse: DomainResource {
             case reference(Reference)
 
             public static let variantKeys = ["locationCodeableConcept", "locationAddress", "locationReference"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

@@ -142,6 +142,7 @@ public struct ClinicalImpression: DomainResource {
         case period(Period)
 
         public static let variantKeys = ["effectiveDateTime", "effectivePeriod"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

@@ -389,6 +389,7 @@ public struct CodeSystem: DomainResource {
                 case decimal(FHIRPrimitive<FHIRDecimal>)
 
                 public static let variantKeys = ["valueCode", "valueCoding", "valueString", "valueInteger", "valueBoolean", "valueDateTime", "valueDecimal"]
+                public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {

@@ -185,6 +185,7 @@ public struct Communication: DomainResource {
             case reference(Reference)
 
             public static let variantKeys = ["contentString", "contentAttachment", "contentReference"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

@@ -149,6 +149,7 @@ public struct CommunicationRequest: DomainResource {
         case period(Period)
 
         public static let variantKeys = ["occurrenceDateTime", "occurrencePeriod"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -204,6 +205,7 @@ public struct CommunicationRequest: DomainResource {
             case reference(Reference)
 
             public static let variantKeys = ["contentString", "contentAttachment", "contentReference"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

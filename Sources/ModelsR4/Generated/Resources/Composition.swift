@@ -201,6 +201,7 @@ public struct Composition: DomainResource {
             case reference(Reference)
 
             public static let variantKeys = ["targetIdentifier", "targetReference"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

@@ -133,6 +133,7 @@ public struct ConceptMap: DomainResource {
         case canonical(FHIRPrimitive<FHIRCanonical>)
 
         public static let variantKeys = ["sourceUri", "sourceCanonical"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -156,6 +157,7 @@ public struct ConceptMap: DomainResource {
         case canonical(FHIRPrimitive<FHIRCanonical>)
 
         public static let variantKeys = ["targetUri", "targetCanonical"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

@@ -132,6 +132,7 @@ public struct Condition: DomainResource {
         case string(FHIRPrimitive<FHIRString>)
 
         public static let variantKeys = ["onsetDateTime", "onsetAge", "onsetPeriod", "onsetRange", "onsetString"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -164,6 +165,7 @@ public struct Condition: DomainResource {
         case string(FHIRPrimitive<FHIRString>)
 
         public static let variantKeys = ["abatementDateTime", "abatementAge", "abatementPeriod", "abatementRange", "abatementString"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

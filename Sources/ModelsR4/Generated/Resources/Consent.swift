@@ -115,6 +115,7 @@ public struct Consent: DomainResource {
         case reference(Reference)
 
         public static let variantKeys = ["sourceAttachment", "sourceReference"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

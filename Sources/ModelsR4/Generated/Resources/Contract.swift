@@ -192,6 +192,7 @@ public struct Contract: DomainResource {
         case reference(Reference)
 
         public static let variantKeys = ["topicCodeableConcept", "topicReference"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -215,6 +216,7 @@ public struct Contract: DomainResource {
         case reference(Reference)
 
         public static let variantKeys = ["legallyBindingAttachment", "legallyBindingReference"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -366,6 +368,7 @@ public struct Contract: DomainResource {
             case reference(Reference)
 
             public static let variantKeys = ["topicCodeableConcept", "topicReference"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -577,6 +580,7 @@ public struct Contract: DomainResource {
                     case reference(Reference)
 
                     public static let variantKeys = ["valueBoolean", "valueDecimal", "valueInteger", "valueDate", "valueDateTime", "valueTime", "valueString", "valueUri", "valueAttachment", "valueCoding", "valueQuantity", "valueReference"]
+                    public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
                     public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                         switch key {
@@ -829,6 +833,7 @@ public struct Contract: DomainResource {
                     case reference(Reference)
 
                     public static let variantKeys = ["entityCodeableConcept", "entityReference"]
+                    public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
                     public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                         switch key {
@@ -968,6 +973,7 @@ public struct Contract: DomainResource {
                 case timing(Timing)
 
                 public static let variantKeys = ["occurrenceDateTime", "occurrencePeriod", "occurrenceTiming"]
+                public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
@@ -1104,6 +1110,7 @@ public struct Contract: DomainResource {
             case reference(Reference)
 
             public static let variantKeys = ["contentAttachment", "contentReference"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -1159,6 +1166,7 @@ public struct Contract: DomainResource {
             case reference(Reference)
 
             public static let variantKeys = ["contentAttachment", "contentReference"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -1214,6 +1222,7 @@ public struct Contract: DomainResource {
             case reference(Reference)
 
             public static let variantKeys = ["contentAttachment", "contentReference"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

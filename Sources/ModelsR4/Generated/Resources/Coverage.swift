@@ -211,6 +211,7 @@ public struct Coverage: DomainResource {
             case money(Money)
 
             public static let variantKeys = ["valueQuantity", "valueMoney"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

@@ -121,6 +121,7 @@ public struct CoverageEligibilityRequest: DomainResource {
         case period(Period)
 
         public static let variantKeys = ["servicedDate", "servicedPeriod"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -321,6 +322,7 @@ public struct CoverageEligibilityRequest: DomainResource {
                 case reference(Reference)
 
                 public static let variantKeys = ["diagnosisCodeableConcept", "diagnosisReference"]
+                public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {

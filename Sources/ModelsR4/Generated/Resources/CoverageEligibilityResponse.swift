@@ -127,6 +127,7 @@ public struct CoverageEligibilityResponse: DomainResource {
         case period(Period)
 
         public static let variantKeys = ["servicedDate", "servicedPeriod"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -315,6 +316,7 @@ public struct CoverageEligibilityResponse: DomainResource {
                     case money(Money)
 
                     public static let variantKeys = ["allowedUnsignedInt", "allowedString", "allowedMoney"]
+                    public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
                     public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                         switch key {
@@ -341,6 +343,7 @@ public struct CoverageEligibilityResponse: DomainResource {
                     case money(Money)
 
                     public static let variantKeys = ["usedUnsignedInt", "usedString", "usedMoney"]
+                    public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
                     public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                         switch key {

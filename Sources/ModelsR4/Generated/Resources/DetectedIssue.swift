@@ -109,6 +109,7 @@ public struct DetectedIssue: DomainResource {
         case period(Period)
 
         public static let variantKeys = ["identifiedDateTime", "identifiedPeriod"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

@@ -148,6 +148,7 @@ public struct DeviceDefinition: DomainResource {
         case reference(Reference)
 
         public static let variantKeys = ["manufacturerString", "manufacturerReference"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

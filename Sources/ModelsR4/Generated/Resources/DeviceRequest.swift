@@ -159,6 +159,7 @@ public struct DeviceRequest: DomainResource {
         case codeableConcept(CodeableConcept)
 
         public static let variantKeys = ["codeReference", "codeCodeableConcept"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -183,6 +184,7 @@ public struct DeviceRequest: DomainResource {
         case timing(Timing)
 
         public static let variantKeys = ["occurrenceDateTime", "occurrencePeriod", "occurrenceTiming"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -244,6 +246,7 @@ public struct DeviceRequest: DomainResource {
             case boolean(FHIRPrimitive<FHIRBool>)
 
             public static let variantKeys = ["valueCodeableConcept", "valueQuantity", "valueRange", "valueBoolean"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

@@ -116,6 +116,7 @@ public struct DeviceUseStatement: DomainResource {
         case dateTime(FHIRPrimitive<DateTime>)
 
         public static let variantKeys = ["timingTiming", "timingPeriod", "timingDateTime"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

@@ -134,6 +134,7 @@ public struct DiagnosticReport: DomainResource {
         case period(Period)
 
         public static let variantKeys = ["effectiveDateTime", "effectivePeriod"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

@@ -229,6 +229,7 @@ public struct EvidenceVariable: DomainResource {
             case triggerDefinition(TriggerDefinition)
 
             public static let variantKeys = ["definitionReference", "definitionCanonical", "definitionCodeableConcept", "definitionExpression", "definitionDataRequirement", "definitionTriggerDefinition"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -262,6 +263,7 @@ public struct EvidenceVariable: DomainResource {
             case timing(Timing)
 
             public static let variantKeys = ["participantEffectiveDateTime", "participantEffectivePeriod", "participantEffectiveDuration", "participantEffectiveTiming"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

@@ -416,6 +416,7 @@ public struct ExplanationOfBenefit: DomainResource {
             case period(Period)
 
             public static let variantKeys = ["timingDate", "timingPeriod"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -442,6 +443,7 @@ public struct ExplanationOfBenefit: DomainResource {
             case reference(Reference)
 
             public static let variantKeys = ["valueBoolean", "valueString", "valueQuantity", "valueAttachment", "valueReference"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -520,6 +522,7 @@ public struct ExplanationOfBenefit: DomainResource {
             case reference(Reference)
 
             public static let variantKeys = ["diagnosisCodeableConcept", "diagnosisReference"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -592,6 +595,7 @@ public struct ExplanationOfBenefit: DomainResource {
             case reference(Reference)
 
             public static let variantKeys = ["procedureCodeableConcept", "procedureReference"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -695,6 +699,7 @@ public struct ExplanationOfBenefit: DomainResource {
             case reference(Reference)
 
             public static let variantKeys = ["locationAddress", "locationReference"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -839,6 +844,7 @@ public struct ExplanationOfBenefit: DomainResource {
             case period(Period)
 
             public static let variantKeys = ["servicedDate", "servicedPeriod"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -863,6 +869,7 @@ public struct ExplanationOfBenefit: DomainResource {
             case reference(Reference)
 
             public static let variantKeys = ["locationCodeableConcept", "locationAddress", "locationReference"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -1198,6 +1205,7 @@ public struct ExplanationOfBenefit: DomainResource {
             case period(Period)
 
             public static let variantKeys = ["servicedDate", "servicedPeriod"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -1222,6 +1230,7 @@ public struct ExplanationOfBenefit: DomainResource {
             case reference(Reference)
 
             public static let variantKeys = ["locationCodeableConcept", "locationAddress", "locationReference"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -1602,6 +1611,7 @@ public struct ExplanationOfBenefit: DomainResource {
                 case money(Money)
 
                 public static let variantKeys = ["allowedUnsignedInt", "allowedString", "allowedMoney"]
+                public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
@@ -1627,6 +1637,7 @@ public struct ExplanationOfBenefit: DomainResource {
                 case money(Money)
 
                 public static let variantKeys = ["usedUnsignedInt", "usedMoney"]
+                public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {

@@ -136,6 +136,7 @@ public struct FamilyMemberHistory: DomainResource {
         case string(FHIRPrimitive<FHIRString>)
 
         public static let variantKeys = ["bornPeriod", "bornDate", "bornString"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -162,6 +163,7 @@ public struct FamilyMemberHistory: DomainResource {
         case string(FHIRPrimitive<FHIRString>)
 
         public static let variantKeys = ["ageAge", "ageRange", "ageString"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -190,6 +192,7 @@ public struct FamilyMemberHistory: DomainResource {
         case string(FHIRPrimitive<FHIRString>)
 
         public static let variantKeys = ["deceasedBoolean", "deceasedAge", "deceasedRange", "deceasedDate", "deceasedString"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -268,6 +271,7 @@ public struct FamilyMemberHistory: DomainResource {
             case string(FHIRPrimitive<FHIRString>)
 
             public static let variantKeys = ["onsetAge", "onsetRange", "onsetPeriod", "onsetString"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

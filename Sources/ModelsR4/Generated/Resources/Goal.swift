@@ -127,6 +127,7 @@ public struct Goal: DomainResource {
         case codeableConcept(CodeableConcept)
 
         public static let variantKeys = ["startDate", "startCodeableConcept"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -193,6 +194,7 @@ public struct Goal: DomainResource {
             case ratio(Ratio)
 
             public static let variantKeys = ["detailQuantity", "detailRange", "detailCodeableConcept", "detailString", "detailBoolean", "detailInteger", "detailRatio"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -226,6 +228,7 @@ public struct Goal: DomainResource {
             case duration(Duration)
 
             public static let variantKeys = ["dueDate", "dueDuration"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

@@ -150,6 +150,7 @@ public struct Group: DomainResource {
             case reference(Reference)
 
             public static let variantKeys = ["valueCodeableConcept", "valueBoolean", "valueQuantity", "valueRange", "valueReference"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

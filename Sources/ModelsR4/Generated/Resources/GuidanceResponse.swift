@@ -123,6 +123,7 @@ public struct GuidanceResponse: DomainResource {
         case codeableConcept(CodeableConcept)
 
         public static let variantKeys = ["moduleUri", "moduleCanonical", "moduleCodeableConcept"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

@@ -176,6 +176,7 @@ public struct Immunization: DomainResource {
         case string(FHIRPrimitive<FHIRString>)
 
         public static let variantKeys = ["occurrenceDateTime", "occurrenceString"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -364,6 +365,7 @@ public struct Immunization: DomainResource {
             case string(FHIRPrimitive<FHIRString>)
 
             public static let variantKeys = ["doseNumberPositiveInt", "doseNumberString"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -387,6 +389,7 @@ public struct Immunization: DomainResource {
             case string(FHIRPrimitive<FHIRString>)
 
             public static let variantKeys = ["seriesDosesPositiveInt", "seriesDosesString"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

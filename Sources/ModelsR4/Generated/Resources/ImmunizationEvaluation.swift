@@ -117,6 +117,7 @@ public struct ImmunizationEvaluation: DomainResource {
         case string(FHIRPrimitive<FHIRString>)
 
         public static let variantKeys = ["doseNumberPositiveInt", "doseNumberString"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -140,6 +141,7 @@ public struct ImmunizationEvaluation: DomainResource {
         case string(FHIRPrimitive<FHIRString>)
 
         public static let variantKeys = ["seriesDosesPositiveInt", "seriesDosesString"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

@@ -158,6 +158,7 @@ public struct ImmunizationRecommendation: DomainResource {
             case string(FHIRPrimitive<FHIRString>)
 
             public static let variantKeys = ["doseNumberPositiveInt", "doseNumberString"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -181,6 +182,7 @@ public struct ImmunizationRecommendation: DomainResource {
             case string(FHIRPrimitive<FHIRString>)
 
             public static let variantKeys = ["seriesDosesPositiveInt", "seriesDosesString"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

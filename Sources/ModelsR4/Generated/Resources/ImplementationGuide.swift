@@ -356,6 +356,7 @@ public struct ImplementationGuide: DomainResource {
                 case canonical(FHIRPrimitive<FHIRCanonical>)
 
                 public static let variantKeys = ["exampleBoolean", "exampleCanonical"]
+                public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
@@ -425,6 +426,7 @@ public struct ImplementationGuide: DomainResource {
                 case reference(Reference)
 
                 public static let variantKeys = ["nameUrl", "nameReference"]
+                public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
@@ -614,6 +616,7 @@ public struct ImplementationGuide: DomainResource {
                 case canonical(FHIRPrimitive<FHIRCanonical>)
 
                 public static let variantKeys = ["exampleBoolean", "exampleCanonical"]
+                public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {

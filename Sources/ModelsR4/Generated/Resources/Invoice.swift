@@ -200,6 +200,7 @@ public struct Invoice: DomainResource {
             case codeableConcept(CodeableConcept)
 
             public static let variantKeys = ["chargeItemReference", "chargeItemCodeableConcept"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

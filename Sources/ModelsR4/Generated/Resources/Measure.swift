@@ -225,6 +225,7 @@ public struct Measure: DomainResource {
         case reference(Reference)
 
         public static let variantKeys = ["subjectCodeableConcept", "subjectReference"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

@@ -150,6 +150,7 @@ public struct Media: DomainResource {
         case period(Period)
 
         public static let variantKeys = ["createdDateTime", "createdPeriod"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

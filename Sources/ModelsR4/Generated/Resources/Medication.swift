@@ -131,6 +131,7 @@ public struct Medication: DomainResource {
             case reference(Reference)
 
             public static let variantKeys = ["itemCodeableConcept", "itemReference"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

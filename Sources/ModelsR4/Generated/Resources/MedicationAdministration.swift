@@ -140,6 +140,7 @@ public struct MedicationAdministration: DomainResource {
         case reference(Reference)
 
         public static let variantKeys = ["medicationCodeableConcept", "medicationReference"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -163,6 +164,7 @@ public struct MedicationAdministration: DomainResource {
         case period(Period)
 
         public static let variantKeys = ["effectiveDateTime", "effectivePeriod"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -272,6 +274,7 @@ public struct MedicationAdministration: DomainResource {
             case quantity(Quantity)
 
             public static let variantKeys = ["rateRatio", "rateQuantity"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

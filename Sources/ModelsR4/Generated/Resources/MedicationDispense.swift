@@ -158,6 +158,7 @@ public struct MedicationDispense: DomainResource {
         case reference(Reference)
 
         public static let variantKeys = ["statusReasonCodeableConcept", "statusReasonReference"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -181,6 +182,7 @@ public struct MedicationDispense: DomainResource {
         case reference(Reference)
 
         public static let variantKeys = ["medicationCodeableConcept", "medicationReference"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

@@ -259,6 +259,7 @@ public struct MedicationKnowledge: DomainResource {
             case reference(Reference)
 
             public static let variantKeys = ["itemCodeableConcept", "itemReference"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -397,6 +398,7 @@ public struct MedicationKnowledge: DomainResource {
             case reference(Reference)
 
             public static let variantKeys = ["indicationCodeableConcept", "indicationReference"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -492,6 +494,7 @@ public struct MedicationKnowledge: DomainResource {
                 case quantity(Quantity)
 
                 public static let variantKeys = ["characteristicCodeableConcept", "characteristicQuantity"]
+                public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
@@ -624,6 +627,7 @@ public struct MedicationKnowledge: DomainResource {
             case base64Binary(FHIRPrimitive<Base64Binary>)
 
             public static let variantKeys = ["valueCodeableConcept", "valueString", "valueQuantity", "valueBase64Binary"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

@@ -192,6 +192,7 @@ public struct MedicationRequest: DomainResource {
         case reference(Reference)
 
         public static let variantKeys = ["reportedBoolean", "reportedReference"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -215,6 +216,7 @@ public struct MedicationRequest: DomainResource {
         case reference(Reference)
 
         public static let variantKeys = ["medicationCodeableConcept", "medicationReference"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -363,6 +365,7 @@ public struct MedicationRequest: DomainResource {
             case codeableConcept(CodeableConcept)
 
             public static let variantKeys = ["allowedBoolean", "allowedCodeableConcept"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

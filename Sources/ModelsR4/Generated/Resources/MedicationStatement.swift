@@ -131,6 +131,7 @@ public struct MedicationStatement: DomainResource {
         case reference(Reference)
 
         public static let variantKeys = ["medicationCodeableConcept", "medicationReference"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -154,6 +155,7 @@ public struct MedicationStatement: DomainResource {
         case period(Period)
 
         public static let variantKeys = ["effectiveDateTime", "effectivePeriod"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

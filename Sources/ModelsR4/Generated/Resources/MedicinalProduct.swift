@@ -364,6 +364,7 @@ public struct MedicinalProduct: DomainResource {
             case reference(Reference)
 
             public static let variantKeys = ["indicationCodeableConcept", "indicationReference"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

@@ -214,6 +214,7 @@ public struct MedicinalProductAuthorization: DomainResource {
             case dateTime(FHIRPrimitive<DateTime>)
 
             public static let variantKeys = ["datePeriod", "dateDateTime"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

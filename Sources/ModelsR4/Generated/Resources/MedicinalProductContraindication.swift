@@ -124,6 +124,7 @@ public struct MedicinalProductContraindication: DomainResource {
             case reference(Reference)
 
             public static let variantKeys = ["medicationCodeableConcept", "medicationReference"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

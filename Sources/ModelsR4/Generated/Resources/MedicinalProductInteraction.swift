@@ -119,6 +119,7 @@ public struct MedicinalProductInteraction: DomainResource {
             case codeableConcept(CodeableConcept)
 
             public static let variantKeys = ["itemReference", "itemCodeableConcept"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

@@ -159,6 +159,7 @@ public struct MessageDefinition: DomainResource {
         case uri(FHIRPrimitive<FHIRURI>)
 
         public static let variantKeys = ["eventCoding", "eventUri"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

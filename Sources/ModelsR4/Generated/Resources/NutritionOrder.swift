@@ -400,6 +400,7 @@ public struct NutritionOrder: DomainResource {
                 case ratio(Ratio)
 
                 public static let variantKeys = ["rateQuantity", "rateRatio"]
+                public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {

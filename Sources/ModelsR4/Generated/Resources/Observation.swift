@@ -160,6 +160,7 @@ public struct Observation: DomainResource {
         case instant(FHIRPrimitive<Instant>)
 
         public static let variantKeys = ["effectiveDateTime", "effectivePeriod", "effectiveTiming", "effectiveInstant"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -196,6 +197,7 @@ public struct Observation: DomainResource {
         case period(Period)
 
         public static let variantKeys = ["valueQuantity", "valueCodeableConcept", "valueString", "valueBoolean", "valueInteger", "valueRange", "valueRatio", "valueSampledData", "valueTime", "valueDateTime", "valuePeriod"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -344,6 +346,7 @@ public struct Observation: DomainResource {
             case period(Period)
 
             public static let variantKeys = ["valueQuantity", "valueCodeableConcept", "valueString", "valueBoolean", "valueInteger", "valueRange", "valueRatio", "valueSampledData", "valueTime", "valueDateTime", "valuePeriod"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

@@ -124,6 +124,7 @@ public struct Patient: DomainResource {
         case dateTime(FHIRPrimitive<DateTime>)
 
         public static let variantKeys = ["deceasedBoolean", "deceasedDateTime"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -147,6 +148,7 @@ public struct Patient: DomainResource {
         case integer(FHIRPrimitive<FHIRInteger>)
 
         public static let variantKeys = ["multipleBirthBoolean", "multipleBirthInteger"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

@@ -185,6 +185,7 @@ public struct PlanDefinition: DomainResource {
         case reference(Reference)
 
         public static let variantKeys = ["subjectCodeableConcept", "subjectReference"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -302,6 +303,7 @@ public struct PlanDefinition: DomainResource {
                 case codeableConcept(CodeableConcept)
 
                 public static let variantKeys = ["detailQuantity", "detailRange", "detailCodeableConcept"]
+                public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
@@ -463,6 +465,7 @@ public struct PlanDefinition: DomainResource {
             case reference(Reference)
 
             public static let variantKeys = ["subjectCodeableConcept", "subjectReference"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -490,6 +493,7 @@ public struct PlanDefinition: DomainResource {
             case timing(Timing)
 
             public static let variantKeys = ["timingDateTime", "timingAge", "timingPeriod", "timingDuration", "timingRange", "timingTiming"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -521,6 +525,7 @@ public struct PlanDefinition: DomainResource {
             case uri(FHIRPrimitive<FHIRURI>)
 
             public static let variantKeys = ["definitionCanonical", "definitionUri"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -620,6 +625,7 @@ public struct PlanDefinition: DomainResource {
                 case range(Range)
 
                 public static let variantKeys = ["offsetDuration", "offsetRange"]
+                public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {

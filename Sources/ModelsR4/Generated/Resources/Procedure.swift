@@ -177,6 +177,7 @@ public struct Procedure: DomainResource {
         case range(Range)
 
         public static let variantKeys = ["performedDateTime", "performedPeriod", "performedString", "performedAge", "performedRange"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

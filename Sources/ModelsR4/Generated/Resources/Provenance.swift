@@ -103,6 +103,7 @@ public struct Provenance: DomainResource {
         case dateTime(FHIRPrimitive<DateTime>)
 
         public static let variantKeys = ["occurredPeriod", "occurredDateTime"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

@@ -290,6 +290,7 @@ public struct Questionnaire: DomainResource {
                 case reference(Reference)
 
                 public static let variantKeys = ["answerBoolean", "answerDecimal", "answerInteger", "answerDate", "answerDateTime", "answerTime", "answerString", "answerCoding", "answerQuantity", "answerReference"]
+                public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
@@ -369,6 +370,7 @@ public struct Questionnaire: DomainResource {
                 case reference(Reference)
 
                 public static let variantKeys = ["valueInteger", "valueDate", "valueTime", "valueString", "valueCoding", "valueReference"]
+                public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
@@ -442,6 +444,7 @@ public struct Questionnaire: DomainResource {
                 case reference(Reference)
 
                 public static let variantKeys = ["valueBoolean", "valueDecimal", "valueInteger", "valueDate", "valueDateTime", "valueTime", "valueString", "valueUri", "valueAttachment", "valueCoding", "valueQuantity", "valueReference"]
+                public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {

@@ -240,6 +240,7 @@ public struct RequestGroup: DomainResource {
             case timing(Timing)
 
             public static let variantKeys = ["timingDateTime", "timingAge", "timingPeriod", "timingDuration", "timingRange", "timingTiming"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -347,6 +348,7 @@ public struct RequestGroup: DomainResource {
                 case range(Range)
 
                 public static let variantKeys = ["offsetDuration", "offsetRange"]
+                public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {

@@ -198,6 +198,7 @@ public struct ResearchDefinition: DomainResource {
         case reference(Reference)
 
         public static let variantKeys = ["subjectCodeableConcept", "subjectReference"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

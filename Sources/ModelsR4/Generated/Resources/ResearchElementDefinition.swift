@@ -195,6 +195,7 @@ public struct ResearchElementDefinition: DomainResource {
         case reference(Reference)
 
         public static let variantKeys = ["subjectCodeableConcept", "subjectReference"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -295,6 +296,7 @@ public struct ResearchElementDefinition: DomainResource {
             case dataRequirement(DataRequirement)
 
             public static let variantKeys = ["definitionCodeableConcept", "definitionCanonical", "definitionExpression", "definitionDataRequirement"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -324,6 +326,7 @@ public struct ResearchElementDefinition: DomainResource {
             case timing(Timing)
 
             public static let variantKeys = ["studyEffectiveDateTime", "studyEffectivePeriod", "studyEffectiveDuration", "studyEffectiveTiming"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -353,6 +356,7 @@ public struct ResearchElementDefinition: DomainResource {
             case timing(Timing)
 
             public static let variantKeys = ["participantEffectiveDateTime", "participantEffectivePeriod", "participantEffectiveDuration", "participantEffectiveTiming"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

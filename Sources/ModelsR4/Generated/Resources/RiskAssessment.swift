@@ -130,6 +130,7 @@ public struct RiskAssessment: DomainResource {
         case period(Period)
 
         public static let variantKeys = ["occurrenceDateTime", "occurrencePeriod"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -203,6 +204,7 @@ public struct RiskAssessment: DomainResource {
             case range(Range)
 
             public static let variantKeys = ["probabilityDecimal", "probabilityRange"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -226,6 +228,7 @@ public struct RiskAssessment: DomainResource {
             case range(Range)
 
             public static let variantKeys = ["whenPeriod", "whenRange"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

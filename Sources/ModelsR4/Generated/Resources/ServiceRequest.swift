@@ -196,6 +196,7 @@ public struct ServiceRequest: DomainResource {
         case range(Range)
 
         public static let variantKeys = ["quantityQuantity", "quantityRatio", "quantityRange"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -222,6 +223,7 @@ public struct ServiceRequest: DomainResource {
         case timing(Timing)
 
         public static let variantKeys = ["occurrenceDateTime", "occurrencePeriod", "occurrenceTiming"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -247,6 +249,7 @@ public struct ServiceRequest: DomainResource {
         case codeableConcept(CodeableConcept)
 
         public static let variantKeys = ["asNeededBoolean", "asNeededCodeableConcept"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {

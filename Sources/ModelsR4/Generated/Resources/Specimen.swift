@@ -166,6 +166,7 @@ public struct Specimen: DomainResource {
             case period(Period)
 
             public static let variantKeys = ["collectedDateTime", "collectedPeriod"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -189,6 +190,7 @@ public struct Specimen: DomainResource {
             case duration(Duration)
 
             public static let variantKeys = ["fastingStatusCodeableConcept", "fastingStatusDuration"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -255,6 +257,7 @@ public struct Specimen: DomainResource {
             case period(Period)
 
             public static let variantKeys = ["timeDateTime", "timePeriod"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -329,6 +332,7 @@ public struct Specimen: DomainResource {
             case reference(Reference)
 
             public static let variantKeys = ["additiveCodeableConcept", "additiveReference"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

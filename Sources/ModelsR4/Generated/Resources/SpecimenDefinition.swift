@@ -201,6 +201,7 @@ public struct SpecimenDefinition: DomainResource {
                 case string(FHIRPrimitive<FHIRString>)
 
                 public static let variantKeys = ["minimumVolumeQuantity", "minimumVolumeString"]
+                public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
@@ -255,6 +256,7 @@ public struct SpecimenDefinition: DomainResource {
                     case reference(Reference)
 
                     public static let variantKeys = ["additiveCodeableConcept", "additiveReference"]
+                    public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
                     public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                         switch key {

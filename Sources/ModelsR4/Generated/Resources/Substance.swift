@@ -163,6 +163,7 @@ public struct Substance: DomainResource {
             case reference(Reference)
 
             public static let variantKeys = ["substanceCodeableConcept", "substanceReference"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

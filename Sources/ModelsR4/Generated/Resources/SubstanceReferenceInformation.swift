@@ -260,6 +260,7 @@ public struct SubstanceReferenceInformation: DomainResource {
             case string(FHIRPrimitive<FHIRString>)
 
             public static let variantKeys = ["amountQuantity", "amountRange", "amountString"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

@@ -190,6 +190,7 @@ public struct SubstanceSpecification: DomainResource {
             case string(FHIRPrimitive<FHIRString>)
 
             public static let variantKeys = ["amountQuantity", "amountString"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -260,6 +261,7 @@ public struct SubstanceSpecification: DomainResource {
             case codeableConcept(CodeableConcept)
 
             public static let variantKeys = ["definingSubstanceReference", "definingSubstanceCodeableConcept"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -283,6 +285,7 @@ public struct SubstanceSpecification: DomainResource {
             case string(FHIRPrimitive<FHIRString>)
 
             public static let variantKeys = ["amountQuantity", "amountString"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -703,6 +706,7 @@ public struct SubstanceSpecification: DomainResource {
             case codeableConcept(CodeableConcept)
 
             public static let variantKeys = ["substanceReference", "substanceCodeableConcept"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
@@ -728,6 +732,7 @@ public struct SubstanceSpecification: DomainResource {
             case string(FHIRPrimitive<FHIRString>)
 
             public static let variantKeys = ["amountQuantity", "amountRange", "amountRatio", "amountString"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

@@ -105,6 +105,7 @@ public struct SupplyDelivery: DomainResource {
         case timing(Timing)
 
         public static let variantKeys = ["occurrenceDateTime", "occurrencePeriod", "occurrenceTiming"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -164,6 +165,7 @@ public struct SupplyDelivery: DomainResource {
             case reference(Reference)
 
             public static let variantKeys = ["itemCodeableConcept", "itemReference"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

@@ -122,6 +122,7 @@ public struct SupplyRequest: DomainResource {
         case reference(Reference)
 
         public static let variantKeys = ["itemCodeableConcept", "itemReference"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -146,6 +147,7 @@ public struct SupplyRequest: DomainResource {
         case timing(Timing)
 
         public static let variantKeys = ["occurrenceDateTime", "occurrencePeriod", "occurrenceTiming"]
+        public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
@@ -207,6 +209,7 @@ public struct SupplyRequest: DomainResource {
             case boolean(FHIRPrimitive<FHIRBool>)
 
             public static let variantKeys = ["valueCodeableConcept", "valueQuantity", "valueRange", "valueBoolean"]
+            public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {

@@ -437,6 +437,7 @@ public struct ValueSet: DomainResource {
                 case dateTime(FHIRPrimitive<DateTime>)
 
                 public static let variantKeys = ["valueString", "valueBoolean", "valueInteger", "valueDecimal", "valueUri", "valueCode", "valueDateTime"]
+                public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
