@@ -32,6 +32,8 @@ let package = Package(
             name: "OpenHealthKit",
             dependencies: [
                 .product(name: "GRDB", package: "GRDB.swift"),
+                // The SQLite C API GRDB runs on, for reading statistics rows without a Data per column.
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "CryptoExtras", package: "swift-crypto"),
             ],

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// Which sources' samples a read may see, after authorization: all of them, only some (the
 /// caller's own writes when it may share but not read), or none.
@@ -185,7 +186,7 @@ extension HealthDatabase {
     func statisticsRows(type: HKQuantityType, predicate: SQLPredicate, scope: ReadScope) throws
         -> (rows: [StatisticsSample], sources: [Int32: HKSource]) {
         guard scope != .nothing else { return ([], [:]) }
-        let (gathered, sourceTable) = try read { db -> (Gathered, [Int32: HKSource]) in
+        let (prepared, sourceTable) = try read { db -> (Gathered, [Int32: HKSource]) in
             var sourceIndexByRow: [Int64: Int32] = [:]
             var indexByBundle: [String: Int32] = [:]
             var sources: [Int32: HKSource] = [:]
@@ -210,49 +211,108 @@ extension HealthDatabase {
                 return (.decoded(rows), sources)
             }
             var arguments: StatementArguments = [type.identifier]
-            var sql = "SELECT s.start, s.\"end\", s.uuid, s.sealed, s.source_id FROM sample s WHERE s.type = ? AND s.kind = 1 AND "
-                + predicate.filter
+            // Rows in a value block are read from their block; only the others need their record.
+            var sql = """
+                SELECT s.start, s."end", s.uuid, s.block_id, s.block_index, s.source_id,
+                       CASE WHEN s.block_id IS NULL THEN s.sealed END
+                FROM sample s WHERE s.type = ? AND s.kind = 1 AND
+                """ + " " + predicate.filter
             arguments += predicate.arguments
             sql += " AND " + scope.sql(column: "s.source_id", arguments: &arguments) + " ORDER BY s.start"
-            // Gather inside the transaction, decrypt after it (on every core).
-            var batch = SealedValueBatch()
-            let cursor = try Row.fetchCursor(db.makeStatement(sql: sql), arguments: arguments)
-            while let row = try cursor.next() {
-                let start: Double = row[0]
-                let end: Double = row[1]
+            // Gather inside the transaction, decrypt after it (on every core). Columns are read
+            // with the SQLite C API on the statement GRDB steps: no `Data` or `Row` value per column.
+            var gathered = GatheredValues()
+            let statement = try db.makeStatement(sql: sql)
+            let cursor = try Row.fetchCursor(statement, arguments: arguments)
+            let sqlite = statement.sqliteStatement
+            var lastSourceID: Int64 = -1
+            var lastSource: Int32 = 0
+            while try cursor.next() != nil {
+                let start = sqlite3_column_double(sqlite, 0)
+                let end = sqlite3_column_double(sqlite, 1)
                 guard start.isFinite, end.isFinite, end >= start else {
                     throw HealthStoreError(.corruptDatabase, "a stored sample ends before it starts")
                 }
-                try row.withUnsafeData(atIndex: 2) { uuid in
-                    try row.withUnsafeData(atIndex: 3) { sealed in
-                        guard let uuid, let sealed, uuid.count == 16 else {
-                            throw HealthStoreError(.corruptDatabase, "a sample row has no sealed value")
-                        }
-                        batch.append(start: start, end: end, source: sourceIndexByRow[row[4]] ?? 0, uuid: uuid, sealed: sealed)
+                let sourceID = sqlite3_column_int64(sqlite, 5)
+                if sourceID != lastSourceID {
+                    lastSourceID = sourceID
+                    lastSource = sourceIndexByRow[sourceID] ?? 0
+                }
+                guard let uuidBytes = sqlite3_column_blob(sqlite, 2), sqlite3_column_bytes(sqlite, 2) == 16 else {
+                    throw HealthStoreError(.corruptDatabase, "a sample row has a malformed UUID")
+                }
+                let uuid = UnsafeRawBufferPointer(start: uuidBytes, count: 16)
+                if sqlite3_column_type(sqlite, 3) != SQLITE_NULL {
+                    guard sqlite3_column_type(sqlite, 4) == SQLITE_INTEGER else {
+                        throw HealthStoreError(.corruptDatabase, "a sample row has a value block but no entry index")
                     }
+                    gathered.blocked.append(start: start, end: end, source: lastSource, uuid: uuid,
+                                            blockID: sqlite3_column_int64(sqlite, 3), index: sqlite3_column_int64(sqlite, 4))
+                    gathered.inBlock.append(true)
+                } else {
+                    guard let sealedBytes = sqlite3_column_blob(sqlite, 6) else {
+                        throw HealthStoreError(.corruptDatabase, "a sample row has no sealed value")
+                    }
+                    let sealed = UnsafeRawBufferPointer(start: sealedBytes, count: Int(sqlite3_column_bytes(sqlite, 6)))
+                    gathered.sealed.append(start: start, end: end, source: lastSource, uuid: uuid, sealed: sealed)
+                    gathered.inBlock.append(false)
                 }
             }
-            return (.sealed(batch), sources)
+            // The blocks, from the same snapshot as the rows.
+            if !gathered.blocked.blockIDs.isEmpty {
+                let blockStatement = try db.cachedStatement(sql: "SELECT sealed FROM value_block WHERE id = ?")
+                var blocks: [Data] = []
+                blocks.reserveCapacity(gathered.blocked.blockIDs.count)
+                for blockID in gathered.blocked.blockIDs {
+                    guard let sealed = try Data.fetchOne(blockStatement, arguments: [blockID]) else {
+                        throw HealthStoreError(.corruptDatabase, "a sample row points at a missing value block")
+                    }
+                    blocks.append(sealed)
+                }
+                gathered.blocked.setSealedBlocks(blocks)
+            }
+            return (.sealed(gathered), sources)
         }
-        guard case .sealed(let batch) = gathered else {
-            if case .decoded(let rows) = gathered { return (rows, sourceTable) }
+        guard case .sealed(let gathered) = prepared else {
+            if case .decoded(let rows) = prepared { return (rows, sourceTable) }
             return ([], sourceTable)
         }
-        let values = try batch.primaryValues(cipher: cipher, type: type.identifier)
+        let blocked = gathered.blocked
+        let sealed = gathered.sealed
+        let blockedValues = try blocked.primaryValues(cipher: cipher, type: type.identifier)
+        let sealedValues = try sealed.primaryValues(cipher: cipher, type: type.identifier)
+        // Merge the two kinds of row back into the cursor's order (by start).
         var rows: [StatisticsSample] = []
-        rows.reserveCapacity(values.count)
-        for index in values.indices {
-            rows.append(StatisticsSample(start: batch.starts[index], end: batch.ends[index], value: Double(bitPattern: values[index]),
-                                         source: batch.sources[index]))
+        rows.reserveCapacity(gathered.inBlock.count)
+        var nextBlocked = 0
+        var nextSealed = 0
+        for inBlock in gathered.inBlock {
+            if inBlock {
+                rows.append(StatisticsSample(start: blocked.starts[nextBlocked], end: blocked.ends[nextBlocked],
+                                             value: Double(bitPattern: blockedValues[nextBlocked]), source: blocked.sources[nextBlocked]))
+                nextBlocked += 1
+            } else {
+                rows.append(StatisticsSample(start: sealed.starts[nextSealed], end: sealed.ends[nextSealed],
+                                             value: Double(bitPattern: sealedValues[nextSealed]), source: sealed.sources[nextSealed]))
+                nextSealed += 1
+            }
         }
         return (rows, sourceTable)
     }
 
+    /// The rows of a statistics read without a residual check, in cursor order: those read
+    /// from value blocks and those read from their own records, and which is which.
+    private struct GatheredValues {
+        var blocked = BlockedValueBatch()
+        var sealed = SealedValueBatch()
+        /// Per row in cursor order: whether it is the next row of `blocked` (else of `sealed`).
+        var inBlock: [Bool] = []
+    }
 
     /// What a statistics read gathered: decoded rows (after a residual check) or sealed values.
     private enum Gathered {
         case decoded([StatisticsSample])
-        case sealed(SealedValueBatch)
+        case sealed(GatheredValues)
     }
 
     /// The sources that saved samples of a type matching a predicate.

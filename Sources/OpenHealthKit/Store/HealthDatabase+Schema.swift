@@ -8,6 +8,11 @@ extension HealthDatabase {
     /// workout links, workout activity types, and the change sequence. Sealed (`sealed`
     /// columns): values, metadata, devices, workout totals, characteristics. Sync identifiers
     /// and metadata are findable only through keyed HMACs (`sync_id`, `metadata_index`).
+    ///
+    /// v2 adds value blocks (``ValueBlock``): `value_block` holds one sealed block of the
+    /// canonical values of up to 4,096 quantity samples of one type saved together, and a
+    /// sample row points at its entry with `block_id` and `block_index`. Rows saved before v2,
+    /// and rows whose block was dissolved by a deletion, keep NULLs and only their own record.
     static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -76,6 +81,14 @@ extension HealthDatabase {
                 CREATE TABLE characteristic (type TEXT PRIMARY KEY NOT NULL, sealed BLOB NOT NULL);
                 CREATE TABLE preferred_unit (bundle_identifier TEXT NOT NULL, type TEXT NOT NULL, unit TEXT NOT NULL,
                                              PRIMARY KEY (bundle_identifier, type)) WITHOUT ROWID;
+                """)
+        }
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: """
+                CREATE TABLE value_block (id INTEGER PRIMARY KEY, type TEXT NOT NULL, sealed BLOB NOT NULL);
+                ALTER TABLE sample ADD COLUMN block_id INTEGER REFERENCES value_block(id);
+                ALTER TABLE sample ADD COLUMN block_index INTEGER;
+                CREATE INDEX sample_block ON sample(block_id) WHERE block_id IS NOT NULL;
                 """)
         }
         return migrator

@@ -7,24 +7,48 @@ extension HealthDatabase {
     /// A sample whose sync identifier (scoped to its source) is already stored replaces the
     /// stored one when its sync version is higher, leaving a tombstone for the old one, and is
     /// dropped otherwise, as HealthKit does.
+    ///
+    /// The quantity values are also sealed in value blocks (``ValueBlockPlan``) before the
+    /// transaction starts; the blocks are inserted first and each row points at its entry. A
+    /// dropped sample dissolves its block, as a deleted one does (`dissolveBlocks`).
     /// - Returns: the change set for observers (empty when everything was dropped).
     func insert(_ samples: [PreparedSample], revision: SourceRevisionRecord) throws -> StoreChangeSet {
-        try write { db in
+        var samples = samples
+        let plan = try ValueBlockPlan(samples: &samples, cipher: cipher)
+        return try write { db in
                 let sourceID = try Self.sourceID(db, revision)
                 var sequence = try Self.sequence(db)
                 var changes = StoreChangeSet()
                 let statement = try db.cachedStatement(sql: """
-                    INSERT INTO sample (uuid, type, kind, start, "end", source_id, parent_id, activity_type, anchor, sync_id, sync_version, sealed)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                    INSERT INTO sample (uuid, type, kind, start, "end", source_id, parent_id, activity_type, anchor, sync_id, sync_version,
+                                        sealed, block_id, block_index)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
                 let indexStatement = try db.cachedStatement(sql: "INSERT INTO metadata_index (sample_id, key_hash, value_hash) VALUES (?, ?, ?)")
                 let now = Date().timeIntervalSinceReferenceDate
 
+                var blockIDs: [Int64] = []
+                blockIDs.reserveCapacity(plan.blocks.count)
+                let blockStatement = try db.cachedStatement(sql: "INSERT INTO value_block (type, sealed) VALUES (?, ?)")
+                for block in plan.blocks {
+                    blockStatement.setUncheckedArguments([block.type, block.sealed])
+                    try blockStatement.execute()
+                    blockIDs.append(db.lastInsertedRowID)
+                }
+                // Blocks dissolved during this transaction: rows planned for them are stored without one.
+                var dissolved = Set<Int64>()
+
                 func insertRow(_ sample: PreparedSample, parent: Int64?) throws {
                     sequence += 1
+                    var blockID: Int64?
+                    var blockIndex: Int?
+                    if let slot = sample.blockSlot, blockIDs.indices.contains(slot.block), !dissolved.contains(blockIDs[slot.block]) {
+                        blockID = blockIDs[slot.block]
+                        blockIndex = slot.index
+                    }
                     statement.setUncheckedArguments([
                         sample.uuid.databaseBlob, sample.type, sample.kind.rawValue, sample.start, sample.end, sourceID,
-                        parent, sample.activityType, sequence, sample.syncHash, sample.syncVersion, sample.sealed,
+                        parent, sample.activityType, sequence, sample.syncHash, sample.syncVersion, sample.sealed, blockID, blockIndex,
                     ])
                     try statement.execute()
                     let rowID = db.lastInsertedRowID
@@ -42,8 +66,15 @@ extension HealthDatabase {
                         let existing = try Row.fetchOne(syncLookup, arguments: [syncHash, sample.type])
                         if let existing {
                             let storedVersion: Int64 = existing[1] ?? Int64.min
-                            guard (sample.syncVersion ?? Int64.min) > storedVersion else { continue }
-                            try tombstone(db, rowIDs: [existing[0]], sequence: &sequence, now: now, changes: &changes)
+                            guard (sample.syncVersion ?? Int64.min) > storedVersion else {
+                                // Not stored: its block must not keep its value.
+                                let planned = ValueBlockPlan.slots(of: sample).compactMap { slot in
+                                    blockIDs.indices.contains(slot.block) ? blockIDs[slot.block] : nil
+                                }
+                                try dissolveBlocks(db, planned, dissolved: &dissolved)
+                                continue
+                            }
+                            try tombstone(db, rowIDs: [existing[0]], sequence: &sequence, now: now, changes: &changes, dissolved: &dissolved)
                         }
                     }
                     try insertRow(sample, parent: nil)
@@ -51,6 +82,18 @@ extension HealthDatabase {
                 try Self.setSequence(db, sequence)
                 try pruneTombstones(db)
                 return changes
+        }
+    }
+
+    /// Deletes value blocks, first unlinking the rows that still point at them (they fall
+    /// back to their own sealed records), so that no block outlives one of its samples.
+    /// Blocks already in `dissolved` are skipped; the others are added to it.
+    private func dissolveBlocks(_ db: Database, _ blockIDs: some Sequence<Int64>, dissolved: inout Set<Int64>) throws {
+        let unlink = try db.cachedStatement(sql: "UPDATE sample SET block_id = NULL, block_index = NULL WHERE block_id = ?")
+        let remove = try db.cachedStatement(sql: "DELETE FROM value_block WHERE id = ?")
+        for blockID in blockIDs where dissolved.insert(blockID).inserted {
+            try unlink.execute(arguments: [blockID])
+            try remove.execute(arguments: [blockID])
         }
     }
 
@@ -131,16 +174,20 @@ extension HealthDatabase {
             }
             var sequence = try Self.sequence(db)
             var changes = StoreChangeSet()
-            try tombstone(db, rowIDs: rowIDs, sequence: &sequence, now: Date().timeIntervalSinceReferenceDate, changes: &changes)
+            var dissolved = Set<Int64>()
+            try tombstone(db, rowIDs: rowIDs, sequence: &sequence, now: Date().timeIntervalSinceReferenceDate, changes: &changes,
+                          dissolved: &dissolved)
             try Self.setSequence(db, sequence)
             try pruneTombstones(db)
             return (rowIDs.count, changes)
         }
     }
 
-    /// Replaces rows by tombstones that keep the UUID, type, source and sealed sync metadata.
+    /// Replaces rows by tombstones that keep the UUID, type, source and sealed sync metadata,
+    /// and dissolves the value blocks of the deleted rows (`dissolveBlocks`), adding them to
+    /// `dissolved`.
     private func tombstone(_ db: Database, rowIDs: [Int64], sequence: inout Int64, now: Double,
-                           changes: inout StoreChangeSet) throws {
+                           changes: inout StoreChangeSet, dissolved: inout Set<Int64>) throws {
         guard !rowIDs.isEmpty else { return }
         var all = rowIDs
         var frontier = rowIDs
@@ -154,11 +201,12 @@ extension HealthDatabase {
             frontier = next
         }
         let select = try db.cachedStatement(sql: """
-            SELECT s.uuid, s.type, s.kind, s.start, s."end", s.source_id, s.sealed, src.bundle_identifier
+            SELECT s.uuid, s.type, s.kind, s.start, s."end", s.source_id, s.sealed, src.bundle_identifier, s.block_id
             FROM sample s JOIN source src ON src.id = s.source_id WHERE s.id = ?
             """)
         let insert = try db.cachedStatement(sql: "INSERT INTO deleted_object (anchor, uuid, type, source_id, deleted_at, sealed) VALUES (?, ?, ?, ?, ?, ?)")
         let remove = try db.cachedStatement(sql: "DELETE FROM sample WHERE id = ?")
+        var blocks: [Int64] = []
         // Members first, so a correlation's parent is deleted after the rows that point at it.
         for rowID in all.reversed() {
             guard let row = try Row.fetchOne(select, arguments: [rowID]) else { continue }
@@ -177,8 +225,10 @@ extension HealthDatabase {
             insert.setUncheckedArguments([sequence, uuidBlob, type, row[5] as Int64, now, sealedSync])
             try insert.execute()
             try remove.execute(arguments: [rowID])
+            if let blockID = row[8] as Int64?, blocks.last != blockID { blocks.append(blockID) }
             changes.insert(type: type, source: row[7])
         }
+        try dissolveBlocks(db, blocks, dissolved: &dissolved)
     }
 
     /// Forgets tombstones older than the retention period and remembers the newest anchor

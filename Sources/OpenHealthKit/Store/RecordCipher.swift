@@ -4,16 +4,20 @@ import Foundation
 /// Seals and opens the secret part of every stored record, and computes the keyed hashes that
 /// let SQL find rows by sync identifier or metadata without storing either in the clear.
 ///
-/// Two subkeys are derived from the master key with HKDF-SHA256: one for AES-256-GCM sealing,
-/// one for HMAC-SHA256 index hashes. Each sealed record is bound to its row's UUID as
-/// additional authenticated data, so moving a sealed blob to another row fails to open.
+/// Three subkeys are derived from the master key with HKDF-SHA256: one for AES-256-GCM sealing
+/// of records, one for HMAC-SHA256 index hashes, and one for AES-256-GCM sealing of value
+/// blocks (``ValueBlock``). Each sealed record is bound to its row's UUID as additional
+/// authenticated data, so moving a sealed blob to another row fails to open; a value block is
+/// bound to its purpose, type and entry count, and under its own key can never pass for a record.
 struct RecordCipher: Sendable {
     private let sealingKey: SymmetricKey
     private let indexKey: SymmetricKey
+    private let blockKey: SymmetricKey
 
     init(masterKey: SymmetricKey) {
         sealingKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("openhealthkit.records.v1".utf8), outputByteCount: 32)
         indexKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("openhealthkit.index.v1".utf8), outputByteCount: 32)
+        blockKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("openhealthkit.value-blocks.v1".utf8), outputByteCount: 32)
     }
 
     /// Seals `plaintext`, binding it to `context` (the row's UUID bytes).
@@ -32,6 +36,27 @@ struct RecordCipher: Sendable {
             return try AES.GCM.open(box, using: sealingKey, authenticating: context)
         } catch {
             throw HealthStoreError(.tamperedRecord, "a sealed record failed authentication")
+        }
+    }
+
+    /// Seals a value block's plaintext under the block subkey, binding it to `context`
+    /// (``ValueBlock/context(type:count:)``).
+    func sealBlock(_ plaintext: some DataProtocol, context: some DataProtocol) throws -> Data {
+        let box = try AES.GCM.seal(plaintext, using: blockKey, authenticating: context)
+        guard let combined = box.combined else {
+            throw HealthStoreError(.io, "AES-GCM produced no combined representation")
+        }
+        return combined
+    }
+
+    /// Opens a sealed value block; a wrong key, an altered block or a block of another type
+    /// or size is `tamperedRecord`.
+    func openBlock(_ sealed: some DataProtocol, context: some DataProtocol) throws -> Data {
+        do {
+            let box = try AES.GCM.SealedBox(combined: sealed)
+            return try AES.GCM.open(box, using: blockKey, authenticating: context)
+        } catch {
+            throw HealthStoreError(.tamperedRecord, "a sealed value block failed authentication")
         }
     }
 

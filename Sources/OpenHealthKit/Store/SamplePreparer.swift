@@ -119,6 +119,6 @@ struct SamplePreparer {
                               activityType: activityType, syncHash: syncHash, syncVersion: syncVersion,
                               sealed: try cipher.seal(payload.encoded(), context: RecordContext(uuid: uuidBlob, type: sample.sampleType.identifier,
                                                                                                 kind: kind, start: start, end: end).bytes),
-                              metadataIndex: index, members: members)
+                              primaryBits: payload.primaryBits, metadataIndex: index, members: members)
     }
 }

@@ -20,7 +20,8 @@ struct SealedValueBatch: Sendable {
 
     var count: Int { starts.count }
 
-    mutating func append(start: Double, end: Double, source: Int32, uuid: Data, sealed: Data) {
+    /// Adds a row: its clear start, end, source index and UUID (16 bytes), and its sealed record.
+    mutating func append(start: Double, end: Double, source: Int32, uuid: UnsafeRawBufferPointer, sealed: UnsafeRawBufferPointer) {
         starts.append(start)
         ends.append(end)
         sources.append(source)

@@ -20,9 +20,14 @@ struct PreparedSample: Sendable {
     var syncHash: Data?
     var syncVersion: Int64?
     var sealed: Data
+    /// The sealed record's primary value bits (for a quantity, its value in the type's
+    /// canonical unit), which a value block repeats.
+    var primaryBits: UInt64
     /// (key hash, value hash or nil when the value has no equality form)
     var metadataIndex: [MetadataIndexEntry]
     var members: [PreparedSample]
+    /// The value-block entry planned for this sample (``ValueBlockPlan``), if any.
+    var blockSlot: ValueBlockPlan.Slot? = nil
 }
 
 struct MetadataIndexEntry: Sendable {
