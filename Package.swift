@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "QRCode", targets: ["QRCode"]),
         .library(name: "SmartHealthCards", targets: ["SmartHealthCards"]),
         .library(name: "SmartHealthCardsHTTPS", targets: ["SmartHealthCardsHTTPS"]),
+        .library(name: "FhirBlocks", targets: ["FhirBlocks"]),
         .executable(name: "health", targets: ["health"]),
     ],
     dependencies: [
@@ -76,6 +77,15 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(
+            name: "FhirBlocks",
+            dependencies: [
+                "FHIRCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "ExtrasBase64", package: "swift-extras-base64"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "health",
             dependencies: [
@@ -126,6 +136,11 @@ let package = Package(
         .testTarget(
             name: "SmartHealthCardsTests",
             dependencies: ["SmartHealthCards", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "FhirBlocksTests",
+            dependencies: ["FhirBlocks", "FHIRCore"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,0 +1,34 @@
+/// What an audit entry records. The raw value is the subtype code in the FhirBlocks code
+/// system (`urn:fhirblocks:audit-event`).
+public enum AuditEventType: String, Sendable, Hashable, CaseIterable {
+    /// `csi/requestCsiRegistration`.
+    case registration = "csi-registration"
+    /// `csi/fetchPublicClaims`.
+    case publicClaimsRead = "public-claims-read"
+    /// `permission/writePermission` (one entry per permission written).
+    case permissionGrant = "permission-grant"
+    /// `permission/deletePermission`.
+    case permissionRevoke = "permission-revoke"
+    /// A permission listing.
+    case permissionsListed = "permissions-listed"
+    /// `vaca/auth` issued a code.
+    case codeIssued = "code-issued"
+    /// `vaca/access` or the token endpoint issued a token.
+    case tokenIssued = "token-issued"
+    /// Token introspection.
+    case tokenIntrospected = "token-introspected"
+    /// A FHIR interaction under `/fhir`.
+    case fhirAccess = "fhir-access"
+    /// A refused signature, assertion or token.
+    case authenticationFailure = "authentication-failure"
+
+    /// The BALP/R4 `AuditEvent.action`: C, R, U, D or E.
+    public var action: String {
+        switch self {
+        case .registration, .permissionGrant, .codeIssued, .tokenIssued: "C"
+        case .publicClaimsRead, .permissionsListed, .fhirAccess: "R"
+        case .permissionRevoke: "D"
+        case .tokenIntrospected, .authenticationFailure: "E"
+        }
+    }
+}

@@ -1,0 +1,44 @@
+/// A request to grant permissions, as the decision function sees it (built from a verified
+/// `writePermission`).
+public struct GrantRequest: Sendable, Hashable {
+    /// Who grants.
+    public var grantor: CsiGuid
+    /// Who receives (one permission each).
+    public var grantees: [CsiGuid]
+    /// The requested scope.
+    public var scope: PermissionScope
+    /// The requested window.
+    public var window: TimeWindow
+    /// Whose data, when the grantor holds permissions from several wallets; nil means every
+    /// wallet whose permission covers the request.
+    public var patient: CsiGuid?
+    /// Whether `scope.access` was covered by the signature. When not (a legacy payload, §1.10
+    /// item 10) the grant gets `read` plus only the write interactions the grantor itself holds.
+    public var accessIsSigned: Bool
+
+    /// Creates a request.
+    public init(grantor: CsiGuid, grantees: [CsiGuid], scope: PermissionScope, window: TimeWindow, patient: CsiGuid? = nil, accessIsSigned: Bool = true) {
+        self.grantor = grantor
+        self.grantees = grantees
+        self.scope = scope
+        self.window = window
+        self.patient = patient
+        self.accessIsSigned = accessIsSigned
+    }
+
+    /// Builds the request from a `writePermission` body whose signature verified with `quirks`.
+    public init(_ request: WritePermissionRequest, quirks: [CompatQuirk]) throws(SMOACError) {
+        guard let grantor = request.envelope.caller else { throw .malformedRequest("writePermission: bad csiGuid") }
+        var grantees: [CsiGuid] = []
+        for text in request.permission.grantees {
+            guard let grantee = CsiGuid(text) else { throw .malformedRequest("writePermission: a grantee is not a UUID") }
+            if !grantees.contains(grantee) { grantees.append(grantee) }
+        }
+        guard let start = Timestamp(wireText: request.permission.startTime), let end = Timestamp(wireText: request.permission.endTime) else {
+            throw .malformedRequest("writePermission: bad startTime or endTime")
+        }
+        self.init(grantor: grantor, grantees: grantees, scope: try PermissionScope(heartScope: request.permission.heartScope),
+                  window: TimeWindow(notBefore: start, notAfter: end), patient: nil,
+                  accessIsSigned: !quirks.contains(.unsignedAccessType))
+    }
+}

@@ -1,0 +1,45 @@
+import FHIRCore
+import Testing
+@testable import FhirBlocks
+
+@Suite struct AuditEntryTests {
+    static let entry = AuditEntry(type: .fhirAccess, recorded: AppendixA.now, outcome: .success, agent: AppendixA.granter,
+                                  patient: "Patient/123", otherAgents: [AppendixA.grantee], permissionIDs: ["p1"], tokenID: "t1",
+                                  resources: ["Observation/9"], scope: "patient/Observation.rs", quirks: [.bearerWithoutSpace],
+                                  requestHash: String(repeating: "ab", count: 32))
+
+    @Test func canonicalBytesAreSortedCompactJSON() throws {
+        let text = String(decoding: Self.entry.canonicalBytes, as: UTF8.self)
+        #expect(text == #"{"action":"R","agent":"b8565047-08d8-4293-b81e-ec2e9d37db8e","otherAgents":["2cf13cf4-3780-4f2a-9310-23abd3d1596a"],"outcome":0,"patient":"Patient/123","permissionIds":["p1"],"quirks":["bearer-without-space"],"recorded":"2018-01-12T17:03:21.000Z","requestHash":"\#(String(repeating: "ab", count: 32))","resources":["Observation/9"],"scope":"patient/Observation.rs","tokenId":"t1","type":"fhir-access","v":1}"#)
+        #expect(try AuditEntry(canonicalBytes: Self.entry.canonicalBytes) == Self.entry)
+        #expect(Self.entry.leafHash == MerkleHash.leaf(Self.entry.canonicalBytes))
+        let minimal = AuditEntry(type: .registration, recorded: AppendixA.now, agent: AppendixA.granter)
+        #expect(try AuditEntry(canonicalBytes: minimal.canonicalBytes) == minimal)
+    }
+
+    @Test func tamperingIsDetected() throws {
+        let text = String(decoding: Self.entry.canonicalBytes, as: UTF8.self)
+        // A different spelling of the same content is refused.
+        let spaced = text.replacingOccurrences(of: "\"v\":1", with: "\"v\": 1")
+        #expect(throws: AuditEntryError.notCanonical) { try AuditEntry(canonicalBytes: Array(spaced.utf8)) }
+        // Changed content changes the leaf.
+        var changed = Self.entry
+        changed.outcome = .minorFailure
+        #expect(changed.leafHash != Self.entry.leafHash)
+        #expect(throws: AuditEntryError.invalidMember("type")) {
+            try AuditEntry(canonicalBytes: Array(text.replacingOccurrences(of: "fhir-access", with: "fhir-accesz").utf8))
+        }
+        #expect(throws: AuditEntryError.notJSON) { try AuditEntry(canonicalBytes: Array("nope".utf8)) }
+    }
+
+    @Test func auditEventResourceCarriesIdentifiersOnly() throws {
+        let event = Self.entry.auditEvent(observer: "fhirblocks.example")
+        let object = try #require(event.objectValue)
+        #expect(object["resourceType"] == .string("AuditEvent"))
+        #expect(object["action"] == .string("R") && object["outcome"] == .string("0"))
+        #expect(object["agent"]?.arrayValue?.count == 2)
+        #expect(object["entity"]?.arrayValue?.count == 2)
+        let text = JSONWriter.string(event)
+        #expect(text.contains("urn:fhirblocks:permission:p1") && text.contains("urn:fhirblocks:token:t1"))
+    }
+}
