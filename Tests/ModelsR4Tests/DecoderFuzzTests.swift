@@ -1,5 +1,7 @@
 import FHIRCore
 import ModelsR4
+import Foundation
+import Synchronization
 import Testing
 
 /// The decoder and the validator never crash: random mutations of real resources, random bytes,
@@ -75,11 +77,85 @@ struct DecoderFuzzTests {
         let brackets = String(repeating: "[", count: depth) + String(repeating: "]", count: depth)
         let json = #"{"resourceType":"Basic","code":{"text":"x"},"extension":[{"url":"u","valueString":"# + brackets + "}]}"
         #expect(throws: FHIRDecodingError.self) { try ResourceProxy(fhirJSON: json) }
-        // Recursive backbone elements nested within the parser's limit decode and validate.
+        // Recursive backbone elements nested within the element-depth limit decode and validate.
         var item = #"{"linkId":"leaf","type":"display"}"#
-        for level in 0..<100 { item = #"{"linkId":"l\#(level)","type":"group","item":[\#(item)]}"# }
+        for level in 0..<50 { item = #"{"linkId":"l\#(level)","type":"group","item":[\#(item)]}"# }
         let questionnaire = #"{"resourceType":"Questionnaire","status":"draft","item":[\#(item)]}"#
         #expect((try? Questionnaire(fhirJSON: questionnaire)) != nil)
         #expect(FHIRValidator().validate(Array(questionnaire.utf8)).isEmpty)
+    }
+}
+
+@Suite("Decoding limits and companions")
+struct DecodingLimitTests {
+    /// `levels` extensions nested in each other's `extension` arrays, inside a Basic resource.
+    static func nestedExtensions(_ levels: Int) -> String {
+        var inner = #"{"url":"u","valueDosage":{"timing":{"repeat":{"count":1}}}}"#
+        for _ in 0..<levels { inner = #"{"url":"u","extension":[\#(inner)]}"# }
+        return #"{"resourceType":"Basic","code":{"text":"x"},"extension":[\#(inner)]}"#
+    }
+
+    /// Runs `body` on a thread with an 8 MiB stack, Linux's default for threads.
+    static func onSmallStack(_ body: @escaping @Sendable () -> Void) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let thread = Thread {
+                body()
+                continuation.resume()
+            }
+            thread.stackSize = 8 * 1024 * 1024
+            thread.start()
+        }
+    }
+
+    @Test("nesting past maximumElementDepth is a typed error; nesting just inside it decodes on an 8 MiB thread stack (debug build)")
+    func elementDepth() async {
+        let limit = FHIRDecodingOptions.strict.maximumElementDepth
+        let tooDeep = Self.nestedExtensions(limit + 5)
+        let deepest = Self.nestedExtensions(limit - 6)
+        let outcome = Mutex<(Bool, Bool)>((false, false))
+        await Self.onSmallStack {
+            let rejected: Bool
+            do {
+                _ = try ResourceProxy(fhirJSON: tooDeep)
+                rejected = false
+            } catch let error as FHIRDecodingError {
+                if case .tooDeep = error.reason { rejected = true } else { rejected = false }
+            } catch {
+                rejected = false
+            }
+            let decoded = (try? ResourceProxy(fhirJSON: deepest)) != nil
+            outcome.withLock { $0 = (rejected, decoded) }
+        }
+        let (rejected, decoded) = outcome.withLock { $0 }
+        #expect(rejected)
+        #expect(decoded)
+    }
+
+    @Test("empty companions, bare nulls and a companion's own _id are rejected, so decoding never loses them")
+    func companionRules() {
+        func reason(_ json: String) -> FHIRDecodingError.Reason? {
+            do {
+                _ = try ResourceProxy(fhirJSON: json)
+                return nil
+            } catch {
+                return error.reason
+            }
+        }
+        #expect(reason(#"{"resourceType":"Observation","_status":{},"code":{"text":"x"}}"#) == .emptyCompanion)
+        #expect(reason(#"{"resourceType":"Patient","name":[{"given":[null]}]}"#) == .nullNotAllowed)
+        #expect(reason(#"{"resourceType":"Patient","name":[{"given":["a",null],"_given":[null,null]}]}"#) == .nullNotAllowed)
+        #expect(reason(#"{"resourceType":"Patient","name":[{"_given":[null]}]}"#) == .nullNotAllowed)
+        #expect(reason(#"{"resourceType":"Patient","_active":{"id":"a","_id":{"id":"b"}}}"#) == .unknownMember)
+        #expect(reason(#"{"resourceType":"Patient","_active":{"id":1}}"#) == .wrongJSONType(expected: "string", found: "number"))
+        #expect(reason(#"{"resourceType":"Patient","name":[{"given":[null,"b"],"_given":[{"id":"a"},null]}]}"#) == nil)
+    }
+
+    @Test("the validator refuses data types as resources and bare nulls in repeating primitives")
+    func validatorRules() {
+        let validator = FHIRValidator()
+        #expect(validator.validate(Array(#"{"resourceType":"HumanName","family":"x"}"#.utf8)).map(\.message) == [#"unknown resourceType "HumanName""#])
+        #expect(validator.validate(Array(#"{"resourceType":"DomainResource"}"#.utf8)).count == 1)
+        #expect(validator.validate(Array(#"{"resourceType":"Patient","name":[{"given":["a",null],"_given":[{"id":"x"},null]}]}"#.utf8))
+            .map(\.description) == ["error: Patient.name[0].given[1]: null is not allowed here"])
     }
 }

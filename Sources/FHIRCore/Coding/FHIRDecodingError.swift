@@ -26,6 +26,10 @@ public struct FHIRDecodingError: Error, Sendable, Hashable, CustomStringConverti
         case companionLengthMismatch(values: Int, companions: Int)
         /// `null` where FHIR JSON does not allow it.
         case nullNotAllowed
+        /// An empty `_name` companion (`{}`), which FHIR JSON does not allow.
+        case emptyCompanion
+        /// Elements nest deeper than `FHIRDecodingOptions.maximumElementDepth`.
+        case tooDeep(Int)
     }
 
     /// The path from the root, without the root's type name.
@@ -71,6 +75,8 @@ public struct FHIRDecodingError: Error, Sendable, Hashable, CustomStringConverti
         case .companionLengthMismatch(let values, let companions):
             return "\(values) values but \(companions) entries in the _ companion array \(location)"
         case .nullNotAllowed: return "null is not allowed \(location)"
+        case .emptyCompanion: return "an empty _ companion object \(location)"
+        case .tooDeep(let limit): return "elements nest deeper than \(limit) levels \(location)"
         }
     }
 }

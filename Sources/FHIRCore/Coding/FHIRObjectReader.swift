@@ -13,22 +13,39 @@ public struct FHIRObjectReader {
     @usableFromInline var takenBeyond64: [Bool] = []
     /// The options in force, passed on to nested readers.
     public let options: FHIRDecodingOptions
+    /// How many objects enclose this one (0 at the top).
+    public let depth: Int
 
-    /// A reader over the object at `node` (the caller checked that it is an object).
-    public init(tape: JSONTape, node: Int, options: FHIRDecodingOptions = .strict) {
+    /// A reader over the object at `node`; a node that is not an object reads as an empty object.
+    public init(tape: JSONTape, node: Int, options: FHIRDecodingOptions = .strict, depth: Int = 0) {
         self.tape = tape
         self.node = node
         self.options = options
-        count = Int(tape.nodes[node].length)
+        self.depth = depth
+        count = tape.nodes[node].kind == .object ? Int(tape.nodes[node].length) : 0
         keyFilter = tape.memberFilter(object: node, count: count)
         if count > 64 { takenBeyond64 = Array(repeating: false, count: count - 64) }
     }
 
     /// A reader over a JSON object given as a tree (it is written out and read back as a tape).
-    public init(_ object: JSONObject, options: FHIRDecodingOptions = .strict) {
+    /// - Throws: the tree's problems as JSON (duplicate names, malformed number text, nesting
+    ///   deeper than `options.maximumDepth`).
+    public init(_ object: JSONObject, options: FHIRDecodingOptions = .strict) throws(FHIRDecodingError) {
         let bytes = JSONWriter.serialize(.object(object))
-        // The writer's output is always valid JSON whose top level is this object.
-        self.init(tape: (try? JSONTape(bytes, maximumDepth: .max)) ?? .emptyObject, node: 0, options: options)
+        do {
+            self.init(tape: try JSONTape(bytes, maximumDepth: options.maximumDepth), node: 0, options: options)
+        } catch {
+            throw FHIRDecodingError(reason: .invalidJSON(error))
+        }
+    }
+
+    /// A reader for an object nested in this one.
+    /// - Throws: `tooDeep` past `options.maximumElementDepth`.
+    @inlinable public func nested(_ node: Int) throws(FHIRDecodingError) -> FHIRObjectReader {
+        guard depth < options.maximumElementDepth else {
+            throw FHIRDecodingError(reason: .tooDeep(options.maximumElementDepth))
+        }
+        return FHIRObjectReader(tape: tape, node: node, options: options, depth: depth + 1)
     }
 
     // MARK: The name filter
@@ -163,8 +180,8 @@ public struct FHIRObjectReader {
                 reason: kind == .null ? .nullNotAllowed : .wrongJSONType(expected: "object", found: tape.kindName(at: value))
             )
         }
-        var reader = FHIRObjectReader(tape: tape, node: value, options: options)
         do {
+            var reader = try nested(value)
             return try T(fhirObject: &reader)
         } catch {
             throw error.prefixed(component)

@@ -101,17 +101,22 @@ extension FHIRObjectReader {
         result.reserveCapacity(count)
         for index in 0..<count {
             var primitive = FHIRPrimitive<T>()
+            let companionIsNull = index >= companions.count || tape.nodes[companions[index]].kind == .null
             if index < values.count {
                 switch tape.nodes[values[index]].kind {
-                case .null: break
+                case .null:
+                    // A null value is only a placeholder for an item that has a companion.
+                    if companionIsNull { throw FHIRDecodingError(path: [.key(key), .index(index)], reason: .nullNotAllowed) }
                 case .array, .object:
                     throw FHIRDecodingError(path: [.key(key), .index(index)], reason: .invalidPrimitive(
                         FHIRPrimitiveError(type: "primitive", reason: "expected a JSON scalar, found \(tape.kindName(at: values[index]))")))
                 default: primitive.value = try primitiveValue(values[index], path: [.key(key), .index(index)])
                 }
             }
-            if index < companions.count, tape.nodes[companions[index]].kind != .null {
+            if !companionIsNull {
                 try readCompanion(companions[index], into: &primitive, at: [.key(companionKey), .index(index)])
+            } else if index >= values.count {
+                throw FHIRDecodingError(path: [.key(companionKey), .index(index)], reason: .nullNotAllowed)
             }
             result.append(primitive)
         }
@@ -125,10 +130,18 @@ extension FHIRObjectReader {
         guard tape.nodes[companion].kind == .object else {
             throw FHIRDecodingError(path: path, reason: .wrongJSONType(expected: "object", found: tape.kindName(at: companion)))
         }
-        var reader = FHIRObjectReader(tape: tape, node: companion, options: options)
-        do {
-            let id: FHIRPrimitive<FHIRString>? = try reader.primitive("id", "_id")
-            primitive.id = id?.value
+        guard tape.nodes[companion].length > 0 else {
+            throw FHIRDecodingError(path: path, reason: .emptyCompanion)
+        }
+        do throws(FHIRDecodingError) {
+            var reader = try nested(companion)
+            // A companion's id is a plain string: it has no companion of its own.
+            if let id = reader.take("id") {
+                guard tape.nodes[id].kind == .string || tape.nodes[id].kind == .escapedString else {
+                    throw FHIRDecodingError(path: [.key("id")], reason: .wrongJSONType(expected: "string", found: tape.kindName(at: id)))
+                }
+                primitive.id = FHIRString(tape.string(at: id))
+            }
             primitive.extension = try reader.elements("extension")
             try reader.finish()
         } catch {

@@ -59,7 +59,8 @@ struct ValidationWalk {
             return
         }
         let here = path ?? type
-        guard table.types[type] != nil, type.first?.isUppercase == true, !type.contains(".") else {
+        guard table.types[type] != nil, let known = ResourceType(rawValue: type),
+              known != .resource, known != .domainResource else {
             error(here, "unknown resourceType \"\(type)\"")
             return
         }
@@ -110,7 +111,7 @@ struct ValidationWalk {
                 continue
             }
             value(member.value, element: element, kind: valueType, path: memberPath,
-                  isResourceID: isResource && key == "id", hasCompanion: object["_" + key] != nil)
+                  isResourceID: isResource && key == "id", companion: object["_" + key])
         }
         for element in info.elements {
             let keys = Set(present[element.name] ?? [])
@@ -127,8 +128,9 @@ struct ValidationWalk {
     /// A member value for `element`.
     mutating func value(
         _ value: JSONValue, element: ElementTable.ElementInfo, kind: ElementTable.Kind, path: String,
-        isResourceID: Bool, hasCompanion: Bool
+        isResourceID: Bool, companion: JSONValue?
     ) {
+        let hasCompanion = companion != nil
         let repeating = element.max != 1
         if repeating {
             guard case .array(let items) = value else {
@@ -142,7 +144,8 @@ struct ValidationWalk {
             }
             for (index, item) in items.enumerated() {
                 if case .null = item {
-                    if case .primitive = kind, hasCompanion { continue }
+                    if case .primitive = kind, case .array(let companions) = companion ?? .null, index < companions.count,
+                       companions[index] != .null { continue }
                     error(path + "[\(index)]", "null is not allowed here")
                     continue
                 }
