@@ -99,6 +99,20 @@ struct FHIRValidatorTests {
         #expect(warnings(bundle) == ["Bundle.entry[1].resource.performer[3]: relative reference Practitioner/nowhere is not in this Bundle"])
     }
 
+    @Test("Bundle references inside contained resources of entries are checked too; a nested Bundle keeps its own")
+    func nestedBundleReferences() {
+        let bundle = #"""
+            {"resourceType":"Bundle","type":"collection","entry":[
+             {"fullUrl":"resource:0","resource":{"resourceType":"Observation","status":"final","code":{"text":"x"},
+               "contained":[{"resourceType":"Observation","id":"c","status":"final","code":{"text":"y"},"subject":{"reference":"resource:9"}}]}},
+             {"fullUrl":"resource:1","resource":{"resourceType":"Bundle","type":"collection","entry":[
+               {"fullUrl":"resource:0","resource":{"resourceType":"Observation","status":"final","code":{"text":"z"},"subject":{"reference":"resource:0"}}}]}}]}
+            """#
+        #expect(errors(bundle) == [
+            "Bundle.entry[0].resource.contained[0].subject: reference resource:9 names no entry of this Bundle",
+        ])
+    }
+
     @Test("not JSON, not an object, unknown resource types")
     func documentLevel() {
         #expect(errors("{").count == 1)

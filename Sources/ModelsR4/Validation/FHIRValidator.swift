@@ -317,7 +317,9 @@ struct ValidationWalk {
         }
     }
 
-    /// Collects every `Reference.reference` below a resource (without validating again).
+    /// Collects every `Reference.reference` below a resource (without validating again), including
+    /// those in resources nested in it (contained ones, `Parameters` values); a nested Bundle's
+    /// references belong to that Bundle and are checked with it.
     mutating func collectReferences(_ object: JSONObject, path: String) {
         guard case .string(let type) = object["resourceType"] ?? .null, table.types[type] != nil else { return }
         collect(object, type: type, path: path)
@@ -330,6 +332,7 @@ struct ValidationWalk {
             switch element.kind {
             case .complex(let name): target = name
             case .choice: target = chosen.flatMap { ElementTable.primitiveTypes.contains($0) ? nil : $0 }
+            case .resource: target = "Resource"
             default: target = nil
             }
             guard let target else { continue }
@@ -341,6 +344,10 @@ struct ValidationWalk {
             }
             for (item, itemPath) in items {
                 guard let child = item.objectValue else { continue }
+                if target == "Resource" {
+                    if child["resourceType"]?.stringValue != "Bundle" { collectReferences(child, path: itemPath) }
+                    continue
+                }
                 if target == "Reference", case .string(let reference) = child["reference"] ?? .null {
                     references.append((itemPath, reference))
                 }
