@@ -56,3 +56,30 @@ struct JSONTapeTests {
         try lenient.finish()
     }
 }
+
+@Suite("JSONTape member names with escapes")
+struct JSONTapeEscapedNameTests {
+    @Test("escaped names match, filter and count as duplicates by their decoded bytes")
+    func escapedNames() throws {
+        let tape = try JSONTape(Array(#"{"st\u0061tus":"final","\u005fvalueString":{"id":"x"}}"#.utf8))
+        var reader = FHIRObjectReader(tape: tape, node: 0)
+        #expect(reader.take("status").map { tape.string(at: $0) } == "final")
+        #expect(try reader.choiceKey("value", variants: ["valueString", "valueBoolean"]) == "valueString")
+        #expect(throws: JSONParseError.self) { try JSONTape(Array(#"{"a":1,"\u0061":2}"#.utf8)) }
+    }
+
+    @Test("names compare as bytes, not by Unicode equivalence, in small and large objects")
+    func bytesNotEquivalence() throws {
+        // "é" precomposed and decomposed are different member names in JSON.
+        let small = #"{"\#u{E9}":1,"e\#u{301}":2}"#
+        #expect((try? JSONTape(Array(small.utf8))) != nil)
+        let filler = (0..<20).map { #""k\#($0)":0"# }.joined(separator: ",")
+        let large = #"{\#(filler),"\#u{E9}":1,"e\u0301":2}"#
+        #expect((try? JSONTape(Array(large.utf8))) != nil)
+        // The Kelvin sign is not the letter K.
+        let tape = try JSONTape(Array(#"{"\u212Aey":1}"#.utf8))
+        var reader = FHIRObjectReader(tape: tape, node: 0)
+        #expect(reader.take("Key") == nil)
+        #expect(reader.take("\u{212A}ey") != nil)
+    }
+}

@@ -99,7 +99,7 @@ public struct FHIRObjectReader {
         var found: String?
         var keyNode = node + 1
         for _ in 0..<count {
-            let isCompanion = tape.nodes[keyNode].length > 0 && tape.bytes[Int(tape.nodes[keyNode].start)] == UInt8(ascii: "_")
+            let isCompanion = tape.keyFirstByte(keyNode) == UInt8(ascii: "_")
             if let variant = variants.first(where: { tape.keyEquals(keyNode, $0, skippingFirstByte: isCompanion) }) {
                 if let previous = found, previous != variant {
                     throw FHIRDecodingError(path: [.key(base)], reason: .multipleChoiceTypes([previous, variant].sorted()))

@@ -28,18 +28,21 @@ public final class JSONTape: Sendable {
     public let bytes: [UInt8]
     /// The nodes; node 0 is the top-level value.
     public let nodes: [Node]
+    /// The decoded bytes of member names written with escapes, by node (rare in real documents),
+    /// so names always compare as bytes without decoding again.
+    @usableFromInline let escapedKeys: [Int32: [UInt8]]
 
     /// Parses and validates a document (the same rules as ``JSONParser``).
     public init(_ bytes: [UInt8], maximumDepth: Int = 512) throws(JSONParseError) {
         let result = bytes.withUnsafeBufferPointer { buffer in
-            Result { () throws(JSONParseError) -> [Node] in
+            Result { () throws(JSONParseError) -> ([Node], [Int32: [UInt8]]) in
                 var builder = JSONTapeBuilder(input: buffer, maximumDepth: maximumDepth)
                 try builder.buildTape()
-                return builder.nodes
+                return (builder.nodes, builder.escapedKeys)
             }
         }
         self.bytes = bytes
-        self.nodes = try result.get()
+        (self.nodes, self.escapedKeys) = try result.get()
     }
 
     /// The string of a `string` or `escapedString` node (escapes resolved).
@@ -64,7 +67,10 @@ public final class JSONTape: Sendable {
     @inlinable public func keyEquals(_ node: Int, _ key: String, skippingFirstByte: Bool = false) -> Bool {
         let item = nodes[node]
         let skip = skippingFirstByte ? 1 : 0
-        if item.kind == .escapedString { return String(string(at: node).dropFirst(skip)) == key }
+        if item.kind == .escapedString {
+            guard let decoded = escapedKeys[Int32(truncatingIfNeeded: node)], decoded.count >= skip else { return false }
+            return decoded.dropFirst(skip).elementsEqual(key.utf8)
+        }
         var key = key
         return key.withUTF8 { keyBytes in
             guard keyBytes.count == Int(item.length) - skip else { return false }
@@ -93,7 +99,7 @@ public final class JSONTape: Sendable {
                     let item = nodes[keyNode]
                     if item.length == length || item.kind == .escapedString {
                         if item.kind == .escapedString {
-                            if string(at: keyNode) == String(decoding: key, as: UTF8.self) { return (ordinal, keyNode + 1) }
+                            if escapedKeys[Int32(truncatingIfNeeded: keyNode)]?.elementsEqual(key) == true { return (ordinal, keyNode + 1) }
                         } else {
                             var offset = 0
                             let start = Int(item.start)
@@ -118,8 +124,12 @@ public final class JSONTape: Sendable {
                 for _ in 0..<count {
                     let item = nodes[keyNode]
                     let length = Int(item.length)
-                    if item.kind == .escapedString {
-                        filter = ~0
+                    if item.kind == .escapedString, let decoded = escapedKeys[Int32(truncatingIfNeeded: keyNode)] {
+                        if let first = decoded.first, let last = decoded.last {
+                            filter |= FHIRObjectReader.filterBit(length: decoded.count, first: first, last: last)
+                        } else {
+                            filter |= FHIRObjectReader.filterBit(length: 0, first: 0, last: 0)
+                        }
                     } else if length > 0 {
                         filter |= FHIRObjectReader.filterBit(
                             length: length, first: bytes[Int(item.start)], last: bytes[Int(item.start) + length - 1])
@@ -133,12 +143,20 @@ public final class JSONTape: Sendable {
         }
     }
 
+    /// The first byte of a member name, escapes resolved (0 for an empty name).
+    @inlinable public func keyFirstByte(_ node: Int) -> UInt8 {
+        let item = nodes[node]
+        if item.kind == .escapedString { return escapedKeys[Int32(truncatingIfNeeded: node)]?.first ?? 0 }
+        return item.length > 0 ? bytes[Int(item.start)] : 0
+    }
+
     /// A tape holding `{}`.
     public static let emptyObject: JSONTape = JSONTape(emptyObjectBytes: ())
 
     private init(emptyObjectBytes: Void) {
         bytes = Array("{}".utf8)
         nodes = [Node(kind: .object, start: 0, length: 0, end: 1)]
+        escapedKeys = [:]
     }
 
     /// The JSON kind name of a node, for error messages.

@@ -11,7 +11,7 @@ struct JSONTapeBuilder {
         var isObject: Bool
         var count = 0
         /// Keys seen so far, filled only once an object grows past the linear-check limit.
-        var keySet: Set<String>?
+        var keySet: Set<[UInt8]>?
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -24,6 +24,8 @@ struct JSONTapeBuilder {
     private var scratch: [UInt8] = []
     /// The tape being written.
     private(set) var nodes: [JSONTape.Node] = []
+    /// The decoded bytes of every member name that has escapes, by node.
+    private(set) var escapedKeys: [Int32: [UInt8]] = [:]
 
     private static let quote = UInt8(ascii: "\"")
     private static let backslash = UInt8(ascii: "\\")
@@ -179,6 +181,7 @@ struct JSONTapeBuilder {
         let length = index - 1 - start
         let keyNode = nodes.count
         append(escaped ? .escapedString : .string, start: start, length: length)
+        if escaped { escapedKeys[Int32(truncatingIfNeeded: keyNode)] = scratch }
         let top = containers.count - 1
         let count = containers[top].count
         if count > 0 {
@@ -191,17 +194,17 @@ struct JSONTapeBuilder {
                 }
             } else {
                 if containers[top].keySet == nil {
-                    var set = Set<String>()
+                    var set = Set<[UInt8]>()
                     var key = containers[top].node + 1
                     while key < keyNode {
-                        set.insert(keyText(key))
+                        set.insert(keyBytes(key))
                         key = Int(nodes[key + 1].end)
                     }
                     containers[top].keySet = set
                 }
-                let text = keyText(keyNode)
-                if containers[top].keySet?.insert(text).inserted == false {
-                    throw error(.duplicateKey(text), at: keyStart)
+                let bytes = keyBytes(keyNode)
+                if containers[top].keySet?.insert(bytes).inserted == false {
+                    throw error(.duplicateKey(keyText(keyNode)), at: keyStart)
                 }
             }
         }
@@ -224,14 +227,19 @@ struct JSONTapeBuilder {
             }
             return true
         }
-        return keyText(a) == keyText(b)
+        return keyBytes(a) == keyBytes(b)
     }
 
-    /// The text of a key node (only for duplicate checks and error messages).
-    private func keyText(_ node: Int) -> String {
+    /// The decoded bytes of a key node (names compare as bytes, never by Unicode equivalence).
+    private func keyBytes(_ node: Int) -> [UInt8] {
+        if let decoded = escapedKeys[Int32(truncatingIfNeeded: node)] { return decoded }
         let item = nodes[node]
-        let raw = UnsafeBufferPointer(rebasing: bytes[Int(item.start)..<Int(item.start + item.length)])
-        return item.kind == .escapedString ? JSONTape.unescape(raw) : String(decoding: raw, as: UTF8.self)
+        return Array(bytes[Int(item.start)..<Int(item.start + item.length)])
+    }
+
+    /// The text of a key node (for error messages).
+    private func keyText(_ node: Int) -> String {
+        String(decoding: keyBytes(node), as: UTF8.self)
     }
 
     // MARK: Strings
