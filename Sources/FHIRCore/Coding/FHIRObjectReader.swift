@@ -27,18 +27,6 @@ public struct FHIRObjectReader {
         if count > 64 { takenBeyond64 = Array(repeating: false, count: count - 64) }
     }
 
-    /// A reader over a JSON object given as a tree (it is written out and read back as a tape).
-    /// - Throws: the tree's problems as JSON (duplicate names, malformed number text, nesting
-    ///   deeper than `options.maximumDepth`).
-    public init(_ object: JSONObject, options: FHIRDecodingOptions = .strict) throws(FHIRDecodingError) {
-        let bytes = JSONWriter.serialize(.object(object))
-        do {
-            self.init(tape: try JSONTape(bytes, maximumDepth: options.maximumDepth), node: 0, options: options)
-        } catch {
-            throw FHIRDecodingError(reason: .invalidJSON(error))
-        }
-    }
-
     /// A reader for an object nested in this one.
     /// - Throws: `tooDeep` past `options.maximumElementDepth`.
     @inlinable public func nested(_ node: Int) throws(FHIRDecodingError) -> FHIRObjectReader {

@@ -28,9 +28,9 @@ public final class JSONTape: Sendable {
     public let bytes: [UInt8]
     /// The nodes; node 0 is the top-level value.
     public let nodes: [Node]
-    /// The decoded bytes of member names written with escapes, by node (rare in real documents),
-    /// so names always compare as bytes without decoding again.
-    @usableFromInline let escapedKeys: [Int32: [UInt8]]
+    /// The decoded bytes of strings written with escapes, by node (rare in real documents), kept
+    /// from the scan so names compare as bytes and nothing is decoded twice.
+    @usableFromInline let decodedStrings: [Int32: [UInt8]]
 
     /// Parses and validates a document (the same rules as ``JSONParser``).
     public init(_ bytes: [UInt8], maximumDepth: Int = 512) throws(JSONParseError) {
@@ -38,19 +38,21 @@ public final class JSONTape: Sendable {
             Result { () throws(JSONParseError) -> ([Node], [Int32: [UInt8]]) in
                 var builder = JSONTapeBuilder(input: buffer, maximumDepth: maximumDepth)
                 try builder.buildTape()
-                return (builder.nodes, builder.escapedKeys)
+                return (builder.nodes, builder.decodedStrings)
             }
         }
         self.bytes = bytes
-        (self.nodes, self.escapedKeys) = try result.get()
+        (self.nodes, self.decodedStrings) = try result.get()
     }
 
     /// The string of a `string` or `escapedString` node (escapes resolved).
     public func string(at node: Int) -> String {
         let item = nodes[node]
+        if item.kind == .escapedString, let decoded = decodedStrings[Int32(truncatingIfNeeded: node)] {
+            return String(decoding: decoded, as: UTF8.self)
+        }
         return bytes.withUnsafeBufferPointer { buffer in
-            let raw = UnsafeBufferPointer(rebasing: buffer[Int(item.start)..<Int(item.start + item.length)])
-            return item.kind == .escapedString ? Self.unescape(raw) : String(decoding: raw, as: UTF8.self)
+            String(decoding: UnsafeBufferPointer(rebasing: buffer[Int(item.start)..<Int(item.start + item.length)]), as: UTF8.self)
         }
     }
 
@@ -68,7 +70,7 @@ public final class JSONTape: Sendable {
         let item = nodes[node]
         let skip = skippingFirstByte ? 1 : 0
         if item.kind == .escapedString {
-            guard let decoded = escapedKeys[Int32(truncatingIfNeeded: node)], decoded.count >= skip else { return false }
+            guard let decoded = decodedStrings[Int32(truncatingIfNeeded: node)], decoded.count >= skip else { return false }
             return decoded.dropFirst(skip).elementsEqual(key.utf8)
         }
         var key = key
@@ -99,7 +101,7 @@ public final class JSONTape: Sendable {
                     let item = nodes[keyNode]
                     if item.length == length || item.kind == .escapedString {
                         if item.kind == .escapedString {
-                            if escapedKeys[Int32(truncatingIfNeeded: keyNode)]?.elementsEqual(key) == true { return (ordinal, keyNode + 1) }
+                            if decodedStrings[Int32(truncatingIfNeeded: keyNode)]?.elementsEqual(key) == true { return (ordinal, keyNode + 1) }
                         } else {
                             var offset = 0
                             let start = Int(item.start)
@@ -124,7 +126,7 @@ public final class JSONTape: Sendable {
                 for _ in 0..<count {
                     let item = nodes[keyNode]
                     let length = Int(item.length)
-                    if item.kind == .escapedString, let decoded = escapedKeys[Int32(truncatingIfNeeded: keyNode)] {
+                    if item.kind == .escapedString, let decoded = decodedStrings[Int32(truncatingIfNeeded: keyNode)] {
                         if let first = decoded.first, let last = decoded.last {
                             filter |= FHIRObjectReader.filterBit(length: decoded.count, first: first, last: last)
                         } else {
@@ -146,7 +148,7 @@ public final class JSONTape: Sendable {
     /// The first byte of a member name, escapes resolved (0 for an empty name).
     @inlinable public func keyFirstByte(_ node: Int) -> UInt8 {
         let item = nodes[node]
-        if item.kind == .escapedString { return escapedKeys[Int32(truncatingIfNeeded: node)]?.first ?? 0 }
+        if item.kind == .escapedString { return decodedStrings[Int32(truncatingIfNeeded: node)]?.first ?? 0 }
         return item.length > 0 ? bytes[Int(item.start)] : 0
     }
 
@@ -156,7 +158,7 @@ public final class JSONTape: Sendable {
     private init(emptyObjectBytes: Void) {
         bytes = Array("{}".utf8)
         nodes = [Node(kind: .object, start: 0, length: 0, end: 1)]
-        escapedKeys = [:]
+        decodedStrings = [:]
     }
 
     /// The JSON kind name of a node, for error messages.
@@ -240,55 +242,5 @@ public final class JSONTape: Sendable {
             }
             if frames.isEmpty { return value }
         }
-    }
-
-    /// Resolves the escapes of validated raw string bytes.
-    static func unescape(_ raw: UnsafeBufferPointer<UInt8>) -> String {
-        var output: [UInt8] = []
-        output.reserveCapacity(raw.count)
-        var index = 0
-        func hex4(_ at: Int) -> UInt32 {
-            var value: UInt32 = 0
-            for offset in 0..<4 where at + offset < raw.count {
-                let byte = raw[at + offset]
-                let digit: UInt8 = switch byte {
-                case UInt8(ascii: "0")...UInt8(ascii: "9"): byte &- UInt8(ascii: "0")
-                case UInt8(ascii: "a")...UInt8(ascii: "f"): byte &- UInt8(ascii: "a") &+ 10
-                default: byte &- UInt8(ascii: "A") &+ 10
-                }
-                value = value << 4 | UInt32(digit)
-            }
-            return value
-        }
-        while index < raw.count {
-            let byte = raw[index]
-            guard byte == UInt8(ascii: "\\"), index + 1 < raw.count else {
-                output.append(byte)
-                index += 1
-                continue
-            }
-            let escape = raw[index + 1]
-            index += 2
-            switch escape {
-            case UInt8(ascii: "b"): output.append(0x08)
-            case UInt8(ascii: "f"): output.append(0x0C)
-            case UInt8(ascii: "n"): output.append(0x0A)
-            case UInt8(ascii: "r"): output.append(0x0D)
-            case UInt8(ascii: "t"): output.append(0x09)
-            case UInt8(ascii: "u"):
-                var scalar = hex4(index)
-                index += 4
-                if scalar >= 0xD800 && scalar <= 0xDBFF && index + 6 <= raw.count {
-                    let low = hex4(index + 2)
-                    scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low &- 0xDC00)
-                    index += 6
-                }
-                if let unicode = Unicode.Scalar(scalar) {
-                    output.append(contentsOf: Array(String(Character(unicode)).utf8))
-                }
-            default: output.append(escape)
-            }
-        }
-        return String(decoding: output, as: UTF8.self)
     }
 }

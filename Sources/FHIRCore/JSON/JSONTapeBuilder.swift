@@ -24,8 +24,8 @@ struct JSONTapeBuilder {
     private var scratch: [UInt8] = []
     /// The tape being written.
     private(set) var nodes: [JSONTape.Node] = []
-    /// The decoded bytes of every member name that has escapes, by node.
-    private(set) var escapedKeys: [Int32: [UInt8]] = [:]
+    /// The decoded bytes of every string (member name or value) that has escapes, by node.
+    private(set) var decodedStrings: [Int32: [UInt8]] = [:]
 
     private static let quote = UInt8(ascii: "\"")
     private static let backslash = UInt8(ascii: "\\")
@@ -82,6 +82,7 @@ struct JSONTapeBuilder {
             case Self.quote:
                 let start = index + 1
                 let escaped = try scanString()
+                if escaped { decodedStrings[Int32(truncatingIfNeeded: nodes.count)] = scratch }
                 append(escaped ? .escapedString : .string, start: start, length: index - 1 - start)
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 let start = index
@@ -181,7 +182,7 @@ struct JSONTapeBuilder {
         let length = index - 1 - start
         let keyNode = nodes.count
         append(escaped ? .escapedString : .string, start: start, length: length)
-        if escaped { escapedKeys[Int32(truncatingIfNeeded: keyNode)] = scratch }
+        if escaped { decodedStrings[Int32(truncatingIfNeeded: keyNode)] = scratch }
         let top = containers.count - 1
         let count = containers[top].count
         if count > 0 {
@@ -232,7 +233,7 @@ struct JSONTapeBuilder {
 
     /// The decoded bytes of a key node (names compare as bytes, never by Unicode equivalence).
     private func keyBytes(_ node: Int) -> [UInt8] {
-        if let decoded = escapedKeys[Int32(truncatingIfNeeded: node)] { return decoded }
+        if let decoded = decodedStrings[Int32(truncatingIfNeeded: node)] { return decoded }
         let item = nodes[node]
         return Array(bytes[Int(item.start)..<Int(item.start + item.length)])
     }
