@@ -15,7 +15,8 @@ let package = Package(
         .library(name: "QRCode", targets: ["QRCode"]),
         .library(name: "SmartHealthCards", targets: ["SmartHealthCards"]),
         .library(name: "SmartHealthCardsHTTPS", targets: ["SmartHealthCardsHTTPS"]),
-        .library(name: "FhirBlocks", targets: ["FhirBlocks"]),
+        .library(name: "FhirBlocks", targets: ["FhirBlocks", "FhirBlocksClient"]),
+        .library(name: "FhirBlocksServer", targets: ["FhirBlocksServer", "FhirBlocksStore", "FhirBlocksSQLite", "FhirBlocksPostgres"]),
         .executable(name: "health", targets: ["health"]),
     ],
     dependencies: [
@@ -27,6 +28,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-certificates", from: "1.21.1"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/vapor/postgres-nio", from: "1.33.2"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     ],
     targets: [
         .target(
@@ -86,6 +93,51 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        .target(name: "FhirBlocksStore", dependencies: ["FhirBlocks", "FHIRCore"], swiftSettings: swiftSettings),
+        .target(
+            name: "FhirBlocksSQLite",
+            dependencies: ["FhirBlocksStore", "FhirBlocks", .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "FhirBlocksPostgres",
+            dependencies: [
+                "FhirBlocksStore",
+                "FhirBlocks",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "FhirBlocksServer",
+            dependencies: [
+                "FhirBlocks",
+                "FhirBlocksStore",
+                "FhirBlocksSQLite",
+                "FhirBlocksPostgres",
+                "FHIRCore",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
+                .product(name: "Prometheus", package: "swift-prometheus"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .target(
+            name: "FhirBlocksClient",
+            dependencies: [
+                "FhirBlocks",
+                "FHIRCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "health",
             dependencies: [
@@ -96,6 +148,9 @@ let package = Package(
                 "QRImageReader",
                 "FHIRCore",
                 "ModelsR4",
+                "FhirBlocks",
+                "FhirBlocksClient",
+                "FhirBlocksServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings
@@ -141,6 +196,24 @@ let package = Package(
         .testTarget(
             name: "FhirBlocksTests",
             dependencies: ["FhirBlocks", "FHIRCore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "FhirBlocksStoreTests",
+            dependencies: ["FhirBlocksStore", "FhirBlocksSQLite", "FhirBlocksPostgres", "FhirBlocks"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "FhirBlocksServerTests",
+            dependencies: [
+                "FhirBlocksServer",
+                "FhirBlocksClient",
+                "FhirBlocksStore",
+                "FhirBlocks",
+                "FHIRCore",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -82,22 +82,22 @@ struct JSONFields {
 
 extension JSONObject {
     /// Appends a string member.
-    mutating func append(_ key: String, _ value: String) {
+    public mutating func append(_ key: String, _ value: String) {
         members.append(JSONMember(key: key, value: .string(value)))
     }
 
     /// Appends a string member when the value is present.
-    mutating func append(_ key: String, ifPresent value: String?) {
+    public mutating func append(_ key: String, ifPresent value: String?) {
         if let value { append(key, value) }
     }
 
     /// Appends a member.
-    mutating func append(_ key: String, _ value: JSONValue) {
+    public mutating func append(_ key: String, _ value: JSONValue) {
         members.append(JSONMember(key: key, value: value))
     }
 
     /// Appends an array of strings.
-    mutating func append(_ key: String, strings: [String]) {
+    public mutating func append(_ key: String, strings: [String]) {
         members.append(JSONMember(key: key, value: .array(strings.map { .string($0) })))
     }
 }

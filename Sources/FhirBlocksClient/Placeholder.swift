@@ -1,0 +1,1 @@
+// FhirBlocksClient: see the module's other files.

@@ -1,0 +1,1 @@
+// FhirBlocksPostgres: see the module's other files.

@@ -1,0 +1,1 @@
+// FhirBlocksSQLite: see the module's other files.

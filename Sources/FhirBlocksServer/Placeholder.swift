@@ -1,0 +1,1 @@
+// FhirBlocksServer: see the module's other files.

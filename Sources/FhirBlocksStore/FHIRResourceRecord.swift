@@ -1,0 +1,39 @@
+import FhirBlocks
+
+/// A stored FHIR R4 resource: its current version in one patient's compartment.
+public struct FHIRResourceRecord: Sendable, Hashable {
+    /// `resourceType`.
+    public var type: String
+    /// The logical id.
+    public var id: String
+    /// The wallet whose compartment it is in.
+    public var patient: CsiGuid
+    /// The version, from 1.
+    public var versionID: Int
+    /// When this version was written.
+    public var lastUpdated: Timestamp
+    /// The resource JSON as stored (with `id` and `meta.versionId`/`meta.lastUpdated` set).
+    public var json: [UInt8]
+
+    /// Creates a record.
+    public init(type: String, id: String, patient: CsiGuid, versionID: Int, lastUpdated: Timestamp, json: [UInt8]) {
+        self.type = type
+        self.id = id
+        self.patient = patient
+        self.versionID = versionID
+        self.lastUpdated = lastUpdated
+        self.json = json
+    }
+}
+
+/// A resource to create or replace. The store checks `expectedVersion` (nil: must not exist
+/// yet when `create`, anything when not) and writes version `expectedVersion + 1`.
+public struct FHIRResourceWrite: Sendable, Hashable {
+    /// The record to write; its `versionID` must be the previous version + 1 (1 for a create).
+    public var record: FHIRResourceRecord
+
+    /// Creates a write.
+    public init(record: FHIRResourceRecord) {
+        self.record = record
+    }
+}

@@ -1,0 +1,75 @@
+import FhirBlocks
+
+/// The writes of one request, applied by ``TrustStore/commit(_:)`` in one transaction.
+public struct TrustChange: Sendable {
+    /// GUIDs handed out by `util/getGloballyUniqueIdentifier`.
+    public var issuedGuids: [IssuedGuid] = []
+    /// New registrations.
+    public var registrations: [CsiRegistration] = []
+    /// New permissions.
+    public var permissions: [Permission] = []
+    /// Revocations: permission and instant (a permission already revoked keeps its first time).
+    public var revocations: [PermissionRevocation] = []
+    /// New access tokens (stored by hash).
+    public var tokens: [StoredAccessToken] = []
+    /// Tokens revoked (RFC 7009), by hash.
+    public var revokedTokenHashes: [String] = []
+    /// Resources created or replaced (the store assigns the next version).
+    public var resources: [FHIRResourceWrite] = []
+    /// Audit entries to append, in order.
+    public var auditEntries: [PendingAuditEntry] = []
+    /// Signed checkpoints to keep.
+    public var checkpoints: [StoredCheckpoint] = []
+
+    /// An empty change.
+    public init() {}
+
+    /// Whether nothing would be written.
+    public var isEmpty: Bool {
+        issuedGuids.isEmpty && registrations.isEmpty && permissions.isEmpty && revocations.isEmpty && tokens.isEmpty
+            && revokedTokenHashes.isEmpty && resources.isEmpty && auditEntries.isEmpty && checkpoints.isEmpty
+    }
+}
+
+/// A GUID handed out by `util/getGloballyUniqueIdentifier`.
+public struct IssuedGuid: Sendable, Hashable {
+    /// The GUID.
+    public var guid: CsiGuid
+    /// When.
+    public var issuedAt: Timestamp
+
+    /// Creates a record.
+    public init(guid: CsiGuid, issuedAt: Timestamp) {
+        self.guid = guid
+        self.issuedAt = issuedAt
+    }
+}
+
+/// A revocation to store.
+public struct PermissionRevocation: Sendable, Hashable {
+    /// The permission.
+    public var id: PermissionID
+    /// When it stops working.
+    public var revokedAt: Timestamp
+
+    /// Creates a revocation.
+    public init(id: PermissionID, revokedAt: Timestamp) {
+        self.id = id
+        self.revokedAt = revokedAt
+    }
+}
+
+/// An audit entry waiting for its log index.
+public struct PendingAuditEntry: Sendable, Hashable {
+    /// The entry (its canonical bytes are stored and hashed).
+    public var entry: AuditEntry
+    /// Lowercase hex SHA-256 of the request signature, when the request was signed (lets
+    /// `audit/validate` find it). Kept beside the entry, outside the hashed bytes.
+    public var signatureDigest: String?
+
+    /// Creates a pending entry.
+    public init(entry: AuditEntry, signatureDigest: String? = nil) {
+        self.entry = entry
+        self.signatureDigest = signatureDigest
+    }
+}

@@ -1,0 +1,62 @@
+import FhirBlocks
+
+/// Everything the FhirBlocks server keeps, behind one protocol with two real implementations:
+/// SQLite through GRDB (`FhirBlocksSQLite`, the embedded default) and PostgreSQL through
+/// postgres-nio (`FhirBlocksPostgres`). Both pass the same conformance suite
+/// (`Tests/FhirBlocksStoreTests`).
+///
+/// Writes go through ``commit(_:)`` only: one call is one database transaction, so a grant and
+/// the audit entry that records it are stored together or not at all, and an acknowledged
+/// request survives a crash. The audit log is append-only; its indexes are assigned inside the
+/// transaction, densely from 0, in commit order.
+public protocol TrustStore: NonceStore, AuthorizationCodeStore {
+    /// Creates or upgrades the schema. Safe to call on every start.
+    func migrate() async throws(TrustStoreError)
+
+    /// Applies `change` in one transaction and returns the log indexes given to its audit
+    /// entries, in order. Throws ``TrustStoreError/alreadyRegistered(_:)`` (and stores nothing)
+    /// if a registration's csiGuid is already registered.
+    @discardableResult
+    func commit(_ change: TrustChange) async throws(TrustStoreError) -> [Int]
+
+    // MARK: Identities
+
+    /// Whether `util/getGloballyUniqueIdentifier` handed out `guid`.
+    func isIssuedGuid(_ guid: CsiGuid) async throws(TrustStoreError) -> Bool
+    /// The registration of `csi`, if any.
+    func registration(_ csi: CsiGuid) async throws(TrustStoreError) -> CsiRegistration?
+    /// Every registration (the server caches them: they never change).
+    func registrations() async throws(TrustStoreError) -> [CsiRegistration]
+
+    // MARK: Permissions
+
+    /// Every permission, revoked ones included (the ledger is rebuilt from them at start).
+    func permissions() async throws(TrustStoreError) -> [Permission]
+
+    // MARK: Tokens
+
+    /// The token whose SHA-256 is `hash` (``AccessToken/hash(of:)``), if any.
+    func token(hash: String) async throws(TrustStoreError) -> StoredAccessToken?
+
+    // MARK: FHIR resources
+
+    /// The current version of a resource, if stored.
+    func resource(type: String, id: String) async throws(TrustStoreError) -> FHIRResourceRecord?
+    /// The current resources in `patient`'s compartment, optionally of one type, ordered by
+    /// type then id.
+    func resources(patient: CsiGuid, type: String?) async throws(TrustStoreError) -> [FHIRResourceRecord]
+
+    // MARK: Audit log
+
+    /// The number of entries in the log.
+    func auditCount() async throws(TrustStoreError) -> Int
+    /// Up to `limit` entries starting at index `from`, in index order.
+    func auditRecords(from: Int, limit: Int) async throws(TrustStoreError) -> [AuditRecord]
+    /// The entries whose signed request carried a signature with this digest, oldest first.
+    func auditRecords(signatureDigest: String) async throws(TrustStoreError) -> [AuditRecord]
+    /// Every stored checkpoint note, by tree size ascending.
+    func checkpoints() async throws(TrustStoreError) -> [StoredCheckpoint]
+
+    /// Releases connections. The store is not used afterwards.
+    func close() async
+}
