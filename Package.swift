@@ -34,6 +34,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         .target(
@@ -117,7 +118,9 @@ let package = Package(
                 "FhirBlocksSQLite",
                 "FhirBlocksPostgres",
                 "FHIRCore",
+                "ModelsR4",
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "Prometheus", package: "swift-prometheus"),
@@ -151,6 +154,11 @@ let package = Package(
                 "FhirBlocks",
                 "FhirBlocksClient",
                 "FhirBlocksServer",
+                "FhirBlocksStore",
+                "FhirBlocksSQLite",
+                "FhirBlocksPostgres",
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: swiftSettings

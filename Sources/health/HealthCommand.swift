@@ -7,13 +7,13 @@ struct HealthCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "health",
         abstract: "Keep and query health data in an encrypted, HealthKit-compatible store; verify and issue SMART Health Cards; validate and format FHIR R4 JSON.",
-        subcommands: [DemoCommand.self, StoreCommand.self, ShcCommand.self, FhirCommand.self])
+        subcommands: [DemoCommand.self, StoreCommand.self, ShcCommand.self, FhirCommand.self, ServeCommand.self])
 
     /// Runs the command. `health shc …` and `health fhir …` keep their documented exit codes: usage
     /// and I/O errors exit with 2 (swift-argument-parser would use 64), invalid input with 1.
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        let isCardCommand = arguments.first == "shc" || arguments.first == "fhir"
+        let isCardCommand = ["shc", "fhir", "serve"].contains(arguments.first ?? "")
         do {
             var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {

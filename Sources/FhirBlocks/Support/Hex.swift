@@ -1,9 +1,9 @@
 /// Lowercase hexadecimal, for hashes and test vectors.
-enum Hex {
+public enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)
 
     /// Lowercase hex of the bytes.
-    static func encode(_ bytes: some Sequence<UInt8>) -> String {
+    public static func encode(_ bytes: some Sequence<UInt8>) -> String {
         var out: [UInt8] = []
         for byte in bytes {
             out.append(digits[Int(byte >> 4)])
@@ -13,7 +13,7 @@ enum Hex {
     }
 
     /// Bytes of hex text (either case), or nil if it is not an even-length hex string.
-    static func decode(_ text: some StringProtocol) -> [UInt8]? {
+    public static func decode(_ text: some StringProtocol) -> [UInt8]? {
         let utf8 = Array(text.utf8)
         guard utf8.count % 2 == 0 else { return nil }
         var out: [UInt8] = []

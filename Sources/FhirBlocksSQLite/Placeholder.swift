@@ -1,1 +1,0 @@
-// FhirBlocksSQLite: see the module's other files.

@@ -1,0 +1,41 @@
+import GRDB
+
+/// The SQLite schema of the trust store, as GRDB migrations.
+enum SQLiteTrustSchema {
+    static let migrator: DatabaseMigrator = {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE issued_guid (guid TEXT PRIMARY KEY, issued_at INTEGER NOT NULL) WITHOUT ROWID;
+                CREATE TABLE registration (
+                    csi TEXT PRIMARY KEY, spki BLOB NOT NULL, device_id TEXT NOT NULL, application_class TEXT NOT NULL,
+                    claims TEXT NOT NULL, registered_at INTEGER NOT NULL) WITHOUT ROWID;
+                CREATE TABLE permission (
+                    id TEXT PRIMARY KEY, patient TEXT NOT NULL, grantor TEXT NOT NULL, grantee TEXT NOT NULL, scope TEXT NOT NULL,
+                    not_before INTEGER NOT NULL, not_after INTEGER NOT NULL, parent TEXT, granted_at INTEGER NOT NULL,
+                    revoked_at INTEGER) WITHOUT ROWID;
+                CREATE INDEX permission_grantee ON permission (grantee);
+                CREATE TABLE nonce (key TEXT PRIMARY KEY, expires_at INTEGER NOT NULL) WITHOUT ROWID;
+                CREATE TABLE auth_code (
+                    code TEXT PRIMARY KEY, client TEXT NOT NULL, patient TEXT NOT NULL, scope TEXT NOT NULL,
+                    permission_ids TEXT NOT NULL, issued_at INTEGER NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID;
+                CREATE TABLE access_token (
+                    token_hash TEXT PRIMARY KEY, id TEXT NOT NULL, client TEXT NOT NULL, patient TEXT NOT NULL, scope TEXT NOT NULL,
+                    permission_ids TEXT NOT NULL, issued_at INTEGER NOT NULL, expires_at INTEGER NOT NULL,
+                    revoked INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
+                CREATE TABLE fhir_resource (
+                    type TEXT NOT NULL, id TEXT NOT NULL, patient TEXT NOT NULL, version_id INTEGER NOT NULL,
+                    last_updated INTEGER NOT NULL, json BLOB NOT NULL, PRIMARY KEY (type, id)) WITHOUT ROWID;
+                CREATE INDEX fhir_resource_patient ON fhir_resource (patient, type, id);
+                CREATE TABLE fhir_resource_history (
+                    type TEXT NOT NULL, id TEXT NOT NULL, version_id INTEGER NOT NULL, patient TEXT NOT NULL,
+                    last_updated INTEGER NOT NULL, json BLOB NOT NULL, PRIMARY KEY (type, id, version_id)) WITHOUT ROWID;
+                CREATE TABLE audit_entry (
+                    idx INTEGER PRIMARY KEY, leaf_hash BLOB NOT NULL, canonical BLOB NOT NULL, signature_digest TEXT);
+                CREATE INDEX audit_entry_signature ON audit_entry (signature_digest) WHERE signature_digest IS NOT NULL;
+                CREATE TABLE checkpoint (tree_size INTEGER PRIMARY KEY, note TEXT NOT NULL);
+                """)
+        }
+        return migrator
+    }()
+}

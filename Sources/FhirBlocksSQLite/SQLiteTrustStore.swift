@@ -1,0 +1,216 @@
+import FhirBlocks
+import FhirBlocksStore
+import Foundation
+import GRDB
+
+/// The embedded ``TrustStore``: one SQLite file through GRDB (a `DatabasePool` in WAL mode, one
+/// writer and concurrent readers). Each ``commit(_:)`` is one write transaction; with WAL and
+/// `synchronous = NORMAL` a committed transaction survives the process being killed.
+public final class SQLiteTrustStore: TrustStore {
+    private let writer: any DatabaseWriter
+    /// Where the database lives (`:memory:` for an in-memory store).
+    public let path: String
+
+    /// Opens (creating when missing) the database at `path`; its folder is created with mode
+    /// 0700. Call ``migrate()`` before use.
+    public init(path: String) throws(TrustStoreError) {
+        self.path = path
+        var configuration = Configuration()
+        configuration.label = "FhirBlocks"
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = NORMAL")
+        }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            writer = try DatabasePool(path: path, configuration: configuration)
+        } catch {
+            throw .unavailable("cannot open the SQLite database: \(Self.reason(error))")
+        }
+    }
+
+    /// An in-memory store (tests and throw-away servers).
+    public init(inMemory: Void) throws(TrustStoreError) {
+        path = ":memory:"
+        do {
+            writer = try DatabaseQueue()
+        } catch {
+            throw .unavailable("cannot open an in-memory database: \(Self.reason(error))")
+        }
+    }
+
+    public func migrate() async throws(TrustStoreError) {
+        try await run { writer in try SQLiteTrustSchema.migrator.migrate(writer) }
+    }
+
+    public func close() async {
+        try? writer.close()
+    }
+
+    // MARK: Writes
+
+    @discardableResult
+    public func commit(_ change: TrustChange) async throws(TrustStoreError) -> [Int] {
+        if change.isEmpty { return [] }
+        return try await write { db in try SQLiteTrustWriter.apply(change, in: db) }
+    }
+
+    public func insertIfAbsent(_ key: NonceKey, expiresAt: Timestamp, now: Timestamp) async throws(NonceStoreError) -> Bool {
+        do {
+            return try await writer.write { db in
+                let text = key.description
+                if let existing = try Int64.fetchOne(db, sql: "SELECT expires_at FROM nonce WHERE key = ?", arguments: [text]),
+                   existing > now.millisecondsSince1970 {
+                    return false
+                }
+                try db.execute(sql: "INSERT OR REPLACE INTO nonce (key, expires_at) VALUES (?, ?)", arguments: [text, expiresAt.millisecondsSince1970])
+                if Int.random(in: 0..<256) == 0 {
+                    try db.execute(sql: "DELETE FROM nonce WHERE expires_at <= ?", arguments: [now.millisecondsSince1970])
+                    try db.execute(sql: "DELETE FROM auth_code WHERE expires_at <= ?", arguments: [now.millisecondsSince1970])
+                }
+                return true
+            }
+        } catch {
+            throw NonceStoreError(reason: "SQLite: \(Self.reason(error))")
+        }
+    }
+
+    public func put(_ code: AuthorizationCode) async throws(NonceStoreError) {
+        do {
+            try await writer.write { db in
+                try db.execute(sql: """
+                    INSERT INTO auth_code (code, client, patient, scope, permission_ids, issued_at, expires_at)
+                    VALUES (?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [code.code, code.client.rawValue, code.patient.rawValue, code.scope.storageJSON,
+                                     code.permissionIDs.map(\.rawValue).joined(separator: " "),
+                                     code.issuedAt.millisecondsSince1970, code.expiresAt.millisecondsSince1970])
+            }
+        } catch {
+            throw NonceStoreError(reason: "SQLite: \(Self.reason(error))")
+        }
+    }
+
+    public func take(_ code: String) async throws(NonceStoreError) -> AuthorizationCode? {
+        do {
+            return try await writer.write { db -> AuthorizationCode? in
+                guard let row = try Row.fetchOne(db, sql: "SELECT * FROM auth_code WHERE code = ?", arguments: [code]) else { return nil }
+                try db.execute(sql: "DELETE FROM auth_code WHERE code = ?", arguments: [code])
+                return try SQLiteTrustRows.authorizationCode(row)
+            }
+        } catch let error as TrustStoreError {
+            throw NonceStoreError(reason: error.description)
+        } catch {
+            throw NonceStoreError(reason: "SQLite: \(Self.reason(error))")
+        }
+    }
+
+    // MARK: Reads
+
+    public func isIssuedGuid(_ guid: CsiGuid) async throws(TrustStoreError) -> Bool {
+        try await read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM issued_guid WHERE guid = ?", arguments: [guid.rawValue]) ?? false }
+    }
+
+    public func registration(_ csi: CsiGuid) async throws(TrustStoreError) -> CsiRegistration? {
+        try await read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM registration WHERE csi = ?", arguments: [csi.rawValue]).map(SQLiteTrustRows.registration)
+        }
+    }
+
+    public func registrations() async throws(TrustStoreError) -> [CsiRegistration] {
+        try await read { db in try Row.fetchAll(db, sql: "SELECT * FROM registration ORDER BY registered_at, csi").map(SQLiteTrustRows.registration) }
+    }
+
+    public func permissions() async throws(TrustStoreError) -> [Permission] {
+        try await read { db in try Row.fetchAll(db, sql: "SELECT * FROM permission ORDER BY granted_at, id").map(SQLiteTrustRows.permission) }
+    }
+
+    public func token(hash: String) async throws(TrustStoreError) -> StoredAccessToken? {
+        try await read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM access_token WHERE token_hash = ?", arguments: [hash]).map(SQLiteTrustRows.token)
+        }
+    }
+
+    public func resource(type: String, id: String) async throws(TrustStoreError) -> FHIRResourceRecord? {
+        try await read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM fhir_resource WHERE type = ? AND id = ?", arguments: [type, id]).map(SQLiteTrustRows.resource)
+        }
+    }
+
+    public func resources(patient: CsiGuid, type: String?) async throws(TrustStoreError) -> [FHIRResourceRecord] {
+        try await read { db in
+            if let type {
+                return try Row.fetchAll(db, sql: "SELECT * FROM fhir_resource WHERE patient = ? AND type = ? ORDER BY type, id",
+                                        arguments: [patient.rawValue, type]).map(SQLiteTrustRows.resource)
+            }
+            return try Row.fetchAll(db, sql: "SELECT * FROM fhir_resource WHERE patient = ? ORDER BY type, id",
+                                    arguments: [patient.rawValue]).map(SQLiteTrustRows.resource)
+        }
+    }
+
+    public func auditCount() async throws(TrustStoreError) -> Int {
+        try await read { db in try Int.fetchOne(db, sql: "SELECT COUNT(*) FROM audit_entry") ?? 0 }
+    }
+
+    public func auditRecords(from: Int, limit: Int) async throws(TrustStoreError) -> [AuditRecord] {
+        try await read { db in
+            try Row.fetchAll(db, sql: "SELECT idx, leaf_hash, canonical FROM audit_entry WHERE idx >= ? ORDER BY idx LIMIT ?",
+                             arguments: [max(0, from), max(0, limit)]).map(SQLiteTrustRows.audit)
+        }
+    }
+
+    public func auditRecords(signatureDigest: String) async throws(TrustStoreError) -> [AuditRecord] {
+        try await read { db in
+            try Row.fetchAll(db, sql: "SELECT idx, leaf_hash, canonical FROM audit_entry WHERE signature_digest = ? ORDER BY idx",
+                             arguments: [signatureDigest]).map(SQLiteTrustRows.audit)
+        }
+    }
+
+    public func checkpoints() async throws(TrustStoreError) -> [StoredCheckpoint] {
+        try await read { db in
+            try Row.fetchAll(db, sql: "SELECT tree_size, note FROM checkpoint ORDER BY tree_size").map { row in
+                StoredCheckpoint(treeSize: row["tree_size"], note: row["note"])
+            }
+        }
+    }
+
+    // MARK: Plumbing
+
+    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(TrustStoreError) -> T {
+        do {
+            return try await writer.read(body)
+        } catch let error as TrustStoreError {
+            throw error
+        } catch {
+            throw .unavailable("SQLite: \(Self.reason(error))")
+        }
+    }
+
+    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(TrustStoreError) -> T {
+        do {
+            return try await writer.write(body)
+        } catch let error as TrustStoreError {
+            throw error
+        } catch {
+            throw .unavailable("SQLite: \(Self.reason(error))")
+        }
+    }
+
+    private func run(_ body: @escaping @Sendable (any DatabaseWriter) throws -> Void) async throws(TrustStoreError) {
+        let writer = self.writer
+        do {
+            try body(writer)
+        } catch {
+            throw .unavailable("SQLite migration: \(Self.reason(error))")
+        }
+    }
+
+    /// A short reason for a database error: the SQLite result code and message, which name
+    /// tables and constraints but never bound values.
+    static func reason(_ error: any Error) -> String {
+        if let error = error as? DatabaseError {
+            return "\(error.resultCode) \(error.message ?? "")"
+        }
+        return String(describing: type(of: error))
+    }
+}

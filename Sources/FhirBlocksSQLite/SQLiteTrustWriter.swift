@@ -1,0 +1,74 @@
+import FhirBlocks
+import FhirBlocksStore
+import Foundation
+import GRDB
+
+/// Applies a ``TrustChange`` inside one GRDB write transaction.
+enum SQLiteTrustWriter {
+    static func apply(_ change: TrustChange, in db: Database) throws -> [Int] {
+        for issued in change.issuedGuids {
+            try db.execute(sql: "INSERT OR IGNORE INTO issued_guid (guid, issued_at) VALUES (?, ?)",
+                           arguments: [issued.guid.rawValue, issued.issuedAt.millisecondsSince1970])
+        }
+        for registration in change.registrations {
+            if try Bool.fetchOne(db, sql: "SELECT 1 FROM registration WHERE csi = ?", arguments: [registration.csiGuid.rawValue]) == true {
+                throw TrustStoreError.alreadyRegistered(registration.csiGuid.rawValue)
+            }
+            try db.execute(sql: """
+                INSERT INTO registration (csi, spki, device_id, application_class, claims, registered_at) VALUES (?, ?, ?, ?, ?, ?)
+                """, arguments: [registration.csiGuid.rawValue, Data(registration.publicKey.spkiDER), registration.deviceId,
+                                 registration.applicationClass, PublicClaimsStorage.encode(registration.claims),
+                                 registration.registeredAt.millisecondsSince1970])
+        }
+        for permission in change.permissions {
+            try db.execute(sql: """
+                INSERT INTO permission (id, patient, grantor, grantee, scope, not_before, not_after, parent, granted_at, revoked_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [permission.id.rawValue, permission.patient.rawValue, permission.grantor.rawValue, permission.grantee.rawValue,
+                                 permission.scope.storageText, permission.window.notBefore.millisecondsSince1970,
+                                 permission.window.notAfter.millisecondsSince1970, permission.parent?.rawValue,
+                                 permission.grantedAt.millisecondsSince1970, permission.revokedAt?.millisecondsSince1970])
+        }
+        for revocation in change.revocations {
+            try db.execute(sql: "UPDATE permission SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+                           arguments: [revocation.revokedAt.millisecondsSince1970, revocation.id.rawValue])
+        }
+        for token in change.tokens {
+            try db.execute(sql: """
+                INSERT INTO access_token (token_hash, id, client, patient, scope, permission_ids, issued_at, expires_at, revoked)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [token.tokenHash, token.id, token.client.rawValue, token.patient.rawValue, token.scope.storageJSON,
+                                 token.permissionIDs.map(\.rawValue).joined(separator: " "), token.issuedAt.millisecondsSince1970,
+                                 token.expiresAt.millisecondsSince1970, token.revoked])
+        }
+        for hash in change.revokedTokenHashes {
+            try db.execute(sql: "UPDATE access_token SET revoked = 1 WHERE token_hash = ?", arguments: [hash])
+        }
+        for write in change.resources {
+            let record = write.record
+            let current = try Int.fetchOne(db, sql: "SELECT version_id FROM fhir_resource WHERE type = ? AND id = ?", arguments: [record.type, record.id]) ?? 0
+            guard record.versionID == current + 1 else { throw TrustStoreError.conflict("\(record.type)/\(record.id)") }
+            let arguments: StatementArguments = [record.type, record.id, record.patient.rawValue, record.versionID,
+                                                 record.lastUpdated.millisecondsSince1970, Data(record.json)]
+            try db.execute(sql: "INSERT OR REPLACE INTO fhir_resource (type, id, patient, version_id, last_updated, json) VALUES (?, ?, ?, ?, ?, ?)",
+                           arguments: arguments)
+            try db.execute(sql: "INSERT INTO fhir_resource_history (type, id, patient, version_id, last_updated, json) VALUES (?, ?, ?, ?, ?, ?)",
+                           arguments: arguments)
+        }
+        var indexes: [Int] = []
+        if !change.auditEntries.isEmpty {
+            var next = (try Int.fetchOne(db, sql: "SELECT MAX(idx) FROM audit_entry") ?? -1) + 1
+            for pending in change.auditEntries {
+                let bytes = pending.entry.canonicalBytes
+                try db.execute(sql: "INSERT INTO audit_entry (idx, leaf_hash, canonical, signature_digest) VALUES (?, ?, ?, ?)",
+                               arguments: [next, Data(MerkleHash.leaf(bytes).bytes), Data(bytes), pending.signatureDigest])
+                indexes.append(next)
+                next += 1
+            }
+        }
+        for checkpoint in change.checkpoints {
+            try db.execute(sql: "INSERT OR IGNORE INTO checkpoint (tree_size, note) VALUES (?, ?)", arguments: [checkpoint.treeSize, checkpoint.note])
+        }
+        return indexes
+    }
+}

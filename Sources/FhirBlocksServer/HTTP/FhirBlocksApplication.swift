@@ -1,0 +1,73 @@
+import FhirBlocks
+import FhirBlocksStore
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import ServiceLifecycle
+
+/// The FhirBlocks server as a Hummingbird 2 application: the routes of
+/// `docs/fhirblocks-http-api.md` over a ``TrustService``, request size limits, per-request
+/// metrics and logs, a periodic checkpoint signer, and graceful shutdown on SIGINT/SIGTERM
+/// through swift-service-lifecycle (`runService()`).
+public struct FhirBlocksApplication: Sendable {
+    /// The service the routes call.
+    public let service: TrustService
+    /// Where to listen (127.0.0.1 by default).
+    public var host: String
+    /// The port (0: any free port; ``onListening`` receives the bound one).
+    public var port: Int
+    /// How often a checkpoint is signed when the log grew (seconds).
+    public var checkpointPeriodSeconds: Int
+    /// The logger.
+    public var logger: Logger
+    /// Called with the bound port once the server listens.
+    public var onListening: @Sendable (Int) async -> Void
+
+    /// Creates the application.
+    public init(service: TrustService, host: String = "127.0.0.1", port: Int = 8080, checkpointPeriodSeconds: Int = 10,
+                logger: Logger = Logger(label: "fhirblocks"), onListening: @escaping @Sendable (Int) async -> Void = { _ in }) {
+        self.service = service
+        self.host = host
+        self.port = port
+        self.checkpointPeriodSeconds = checkpointPeriodSeconds
+        self.logger = logger
+        self.onListening = onListening
+    }
+
+    /// The Hummingbird application (call `runService()` on it, or add it to a service group).
+    public func makeApplication() -> some ApplicationProtocol {
+        let router = FhirBlocksRouter.make(service: service, logger: logger)
+        let service = self.service
+        let host = self.host
+        let onListening = self.onListening
+        let signer = CheckpointSigner(service: service, periodSeconds: checkpointPeriodSeconds)
+        return Application(router: router,
+                           configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "fhirblocks"),
+                           services: [signer],
+                           onServerRunning: { channel in
+                               let bound = channel.localAddress?.port ?? 0
+                               service.setBoundAddress(host: host, port: bound)
+                               await onListening(bound)
+                           },
+                           logger: logger)
+    }
+
+    /// Runs until SIGINT or SIGTERM, then drains in-flight requests and returns.
+    public func run() async throws {
+        try await makeApplication().runService()
+    }
+}
+
+/// Signs a checkpoint every period when the audit log grew (the "blocks" of §4.2).
+struct CheckpointSigner: Service {
+    let service: TrustService
+    let periodSeconds: Int
+
+    func run() async throws {
+        while !Task.isCancelled && !Task.isShuttingDownGracefully {
+            try? await Task.sleep(for: .seconds(max(1, periodSeconds)))
+            await service.checkpointIfDue(force: true)
+        }
+    }
+}

@@ -1,1 +1,0 @@
-// FhirBlocksServer: see the module's other files.

@@ -1,0 +1,44 @@
+import FhirBlocks
+
+/// How a FhirBlocks server behaves: protocol mode, limits, lifetimes and the audit log's
+/// checkpoint cadence. Where it listens is the HTTP layer's (``FhirBlocksApplication``).
+public struct ServerConfiguration: Sendable {
+    /// `strict` (the default) or `compat` (accepts the legacy clients' quirks, §1.10, and
+    /// audits each one).
+    public var mode: ProtocolMode
+    /// The public base URL (no trailing slash); assertion audiences are checked against it.
+    /// Nil: `http://<host>:<port>` of the bound socket.
+    public var publicURL: String?
+    /// Label filtering policy (§2.7).
+    public var labelPolicy: LabelPolicy
+    /// `dateTime` window and nonce retention (§1.6).
+    public var replayPolicy: ReplayPolicy
+    /// Authorization code lifetime (≤ 60 s).
+    public var codeLifetimeSeconds: Int64
+    /// Access token lifetime (≤ 300 s).
+    public var tokenLifetimeSeconds: Int64
+    /// Sign a checkpoint when this many entries were appended since the last one.
+    public var checkpointEvery: Int
+    /// The name of the log's signing key in checkpoint signature lines.
+    public var checkpointKeyName: String
+    /// The largest request body accepted (bytes).
+    public var maximumBodySize: Int
+    /// The server version reported by `util/ping`.
+    public var version: String
+
+    /// Creates a configuration.
+    public init(mode: ProtocolMode = .strict, publicURL: String? = nil, labelPolicy: LabelPolicy = .default, replayPolicy: ReplayPolicy = .default,
+                codeLifetimeSeconds: Int64 = 60, tokenLifetimeSeconds: Int64 = 300, checkpointEvery: Int = 64,
+                checkpointKeyName: String = "fhirblocks-audit", maximumBodySize: Int = 1 << 20, version: String = "1.0.0") {
+        self.mode = mode
+        self.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+        self.labelPolicy = labelPolicy
+        self.replayPolicy = replayPolicy
+        self.codeLifetimeSeconds = codeLifetimeSeconds
+        self.tokenLifetimeSeconds = tokenLifetimeSeconds
+        self.checkpointEvery = max(1, checkpointEvery)
+        self.checkpointKeyName = checkpointKeyName
+        self.maximumBodySize = maximumBodySize
+        self.version = version
+    }
+}

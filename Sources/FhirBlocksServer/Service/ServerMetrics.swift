@@ -1,0 +1,37 @@
+import CoreMetrics
+import Prometheus
+
+/// The server's metrics (swift-metrics over a Prometheus registry, emitted as text at
+/// `/metrics`): requests by route and status with their durations, tokens issued, audit
+/// entries appended.
+public struct ServerMetrics: Sendable {
+    /// The registry `/metrics` emits.
+    public let registry: PrometheusCollectorRegistry
+    /// The factory the metrics are made with (pass it to `MetricsSystem.bootstrap` to collect
+    /// other libraries' metrics too).
+    public let factory: PrometheusMetricsFactory
+    let tokensIssued: CoreMetrics.Counter
+    let auditEntries: CoreMetrics.Counter
+
+    /// Creates metrics over a new registry.
+    public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
+        self.registry = registry
+        factory = PrometheusMetricsFactory(registry: registry)
+        tokensIssued = CoreMetrics.Counter(label: "fhirblocks_tokens_issued_total", dimensions: [], factory: factory)
+        auditEntries = CoreMetrics.Counter(label: "fhirblocks_audit_entries_total", dimensions: [], factory: factory)
+    }
+
+    /// Records one request.
+    public func recordRequest(route: String, method: String, status: Int, nanoseconds: Int64) {
+        let dimensions = [("route", route), ("method", method), ("status", String(status))]
+        CoreMetrics.Counter(label: "fhirblocks_http_requests_total", dimensions: dimensions, factory: factory).increment()
+        CoreMetrics.Timer(label: "fhirblocks_http_request_duration_seconds", dimensions: [("route", route)], factory: factory).recordNanoseconds(nanoseconds)
+    }
+
+    /// The Prometheus text exposition.
+    public func exposition() -> [UInt8] {
+        var buffer: [UInt8] = []
+        registry.emit(into: &buffer)
+        return buffer
+    }
+}

@@ -1,0 +1,23 @@
+/// A request as the service sees it, independent of the HTTP library: method, path below the
+/// mount point, query parameters, headers (names lowercased) and the collected body.
+public struct ServiceRequest: Sendable {
+    /// `GET`, `POST`…
+    public var method: String
+    /// The path without the `/smoac` prefix, starting with `/`.
+    public var path: String
+    /// Decoded query parameters (the first of each name).
+    public var query: [String: String]
+    /// Header fields with lowercased names.
+    public var headers: [String: String]
+    /// The body bytes.
+    public var body: [UInt8]
+
+    /// Creates a request.
+    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: [UInt8] = []) {
+        self.method = method.uppercased()
+        self.path = path
+        self.query = query
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
+        self.body = body
+    }
+}

@@ -1,0 +1,176 @@
+import FHIRCore
+import FhirBlocks
+import FhirBlocksStore
+
+/// The audit log over HTTP (§4.2): signed checkpoints, entries, inclusion and consistency
+/// proofs, and the FhirBlocks `audit/validate` call.
+extension TrustService {
+    /// The checkpoint origin line: this log's URL.
+    var checkpointOrigin: String { "\(baseURL)/audit" }
+
+    /// Reads new entries from the store into the leaf cache (leaf = hash of the stored bytes).
+    func syncLeaves() async throws(TrustStoreError) {
+        while true {
+            let known = state.withLock { $0.leaves.count }
+            let page = try await store.auditRecords(from: known, limit: 4096)
+            if page.isEmpty { return }
+            state.withLock { state in
+                for record in page where record.index == state.leaves.count {
+                    state.leaves.append(MerkleHash.leaf(record.canonicalBytes))
+                }
+            }
+            if page.count < 4096 { return }
+        }
+    }
+
+    /// Signs and stores a checkpoint of the current tree if `checkpointEvery` entries were
+    /// appended since the last one (or `force` and the tree grew).
+    @discardableResult
+    func checkpointIfDue(force: Bool = false) async -> StoredCheckpoint? {
+        do {
+            try await syncLeaves()
+        } catch {
+            logger.error("audit log sync failed", metadata: ["reason": "\(error.description)"])
+            return nil
+        }
+        let claim: (size: Int, root: MerkleHash)? = state.withLock { state in
+            let grown = state.leaves.count - state.lastCheckpointSize
+            guard !state.signingCheckpoint, grown > 0, force || grown >= configuration.checkpointEvery else { return nil }
+            state.signingCheckpoint = true
+            return (state.leaves.count, MerkleTree.rootHash(leaves: state.leaves))
+        }
+        guard let claim else { return nil }
+        defer { state.withLock { $0.signingCheckpoint = false } }
+        do {
+            let signed = try SignedCheckpoint.sign(Checkpoint(origin: checkpointOrigin, treeSize: claim.size, rootHash: claim.root, timestamp: now),
+                                                   keyName: configuration.checkpointKeyName, key: auditKey)
+            let stored = StoredCheckpoint(treeSize: claim.size, note: signed.text)
+            var change = TrustChange()
+            change.checkpoints = [stored]
+            try await store.commit(change)
+            state.withLock { $0.lastCheckpointSize = max($0.lastCheckpointSize, claim.size) }
+            return stored
+        } catch {
+            logger.error("checkpoint signing failed", metadata: ["reason": "\(error)"])
+            return nil
+        }
+    }
+
+    /// Handles `/audit/…`. Nil if the path is not an audit endpoint.
+    public func handleAudit(_ request: ServiceRequest) async -> ServiceResponse? {
+        switch (request.method, request.path) {
+        case ("GET", "/audit/checkpoint"):
+            await checkpointIfDue(force: true)
+            guard let latest = try? await store.checkpoints().last else {
+                return .error(.unknownTarget("the log is empty"))
+            }
+            return .text(latest.note)
+        case ("GET", "/audit/checkpoints"):
+            guard let all = try? await store.checkpoints() else { return .error(.storageFailure("storage failure")) }
+            return .json(.object(JSONObject(members: [JSONMember(key: "checkpoints", value: .array(all.map { checkpoint in
+                .object(JSONObject(members: [JSONMember(key: "treeSize", value: .number(String(checkpoint.treeSize))),
+                                             JSONMember(key: "note", value: .string(checkpoint.note))]))
+            }))])))
+        case ("GET", "/audit/key"):
+            var object = JSONObject()
+            object.append("keyName", configuration.checkpointKeyName)
+            object.append("origin", checkpointOrigin)
+            object.append("publicKey", auditKey.publicKey.spkiBase64)
+            object.append("jwk", auditKey.publicKey.jwk())
+            return .json(.object(object))
+        case ("GET", "/audit/entries"):
+            return await entries(request)
+        case ("GET", "/audit/proof/inclusion"):
+            return await inclusionProof(request)
+        case ("GET", "/audit/proof/consistency"):
+            return await consistencyProof(request)
+        case ("POST", "/audit/validate"):
+            return await validate(request)
+        default:
+            return nil
+        }
+    }
+
+    func leaves() async -> [MerkleHash]? {
+        do {
+            try await syncLeaves()
+        } catch {
+            return nil
+        }
+        return state.withLock { $0.leaves }
+    }
+
+    func entries(_ request: ServiceRequest) async -> ServiceResponse {
+        let from = Int(request.query["from"] ?? "0") ?? -1
+        let count = Int(request.query["count"] ?? "100") ?? -1
+        guard from >= 0, (1...1000).contains(count) else { return .error(.malformedRequest("from ≥ 0 and 1 ≤ count ≤ 1000")) }
+        guard let records = try? await store.auditRecords(from: from, limit: count), let size = try? await store.auditCount() else {
+            return .error(.storageFailure("storage failure"))
+        }
+        var object = JSONObject()
+        object.append("treeSize", .number(String(size)))
+        object.append("entries", .array(records.map { record in
+            .object(JSONObject(members: [JSONMember(key: "index", value: .number(String(record.index))),
+                                         JSONMember(key: "leafHash", value: .string(record.leafHash.hex)),
+                                         JSONMember(key: "entry", value: .string(Base64Text.encode(record.canonicalBytes)))]))
+        }))
+        return .json(.object(object))
+    }
+
+    func inclusionProof(_ request: ServiceRequest) async -> ServiceResponse {
+        guard let leaves = await leaves() else { return .error(.storageFailure("storage failure")) }
+        guard let index = request.query["index"].flatMap({ Int($0) }) else { return .error(.malformedRequest("\"index\" is required")) }
+        let size = request.query["size"].flatMap { Int($0) } ?? leaves.count
+        guard size >= 1, size <= leaves.count, index >= 0, index < size else { return .error(.unknownTarget("no such index in a tree of that size")) }
+        let prefix = Array(leaves[..<size])
+        guard let proof = try? MerkleTree.inclusionProof(index: index, leaves: prefix) else { return .error(.unknownTarget("no such index")) }
+        var object = JSONObject()
+        object.append("leafIndex", .number(String(index)))
+        object.append("treeSize", .number(String(size)))
+        object.append("leafHash", prefix[index].hex)
+        object.append("rootHash", MerkleTree.rootHash(leaves: prefix).hex)
+        object.append("hashes", strings: proof.map(\.hex))
+        return .json(.object(object))
+    }
+
+    func consistencyProof(_ request: ServiceRequest) async -> ServiceResponse {
+        guard let leaves = await leaves() else { return .error(.storageFailure("storage failure")) }
+        guard let from = request.query["from"].flatMap({ Int($0) }), let to = request.query["to"].flatMap({ Int($0) }) else {
+            return .error(.malformedRequest("\"from\" and \"to\" are required"))
+        }
+        guard from >= 0, from <= to, to <= leaves.count else { return .error(.unknownTarget("no such tree sizes")) }
+        let prefix = Array(leaves[..<to])
+        guard let proof = try? MerkleTree.consistencyProof(oldSize: from, leaves: prefix) else { return .error(.unknownTarget("no such tree sizes")) }
+        var object = JSONObject()
+        object.append("from", .number(String(from)))
+        object.append("to", .number(String(to)))
+        object.append("hashes", strings: proof.map(\.hex))
+        return .json(.object(object))
+    }
+
+    /// `POST /audit/validate` `{"csiGuid","signature"}`: whether a signed request with that
+    /// signature from that csi is in the log, with its inclusion proof and a checkpoint.
+    func validate(_ request: ServiceRequest) async -> ServiceResponse {
+        guard case .object(let object)? = try? JSONParser.parse(request.body, maximumDepth: 4),
+              let csiText = object["csiGuid"]?.stringValue, let csi = CsiGuid(csiText), let signature = object["signature"]?.stringValue else {
+            return .error(.malformedRequest("the body must be {\"csiGuid\", \"signature\"}"))
+        }
+        guard let records = try? await store.auditRecords(signatureDigest: Self.signatureDigest(signature)) else {
+            return .error(.storageFailure("storage failure"))
+        }
+        let match = records.first { record in (try? AuditEntry(canonicalBytes: record.canonicalBytes))?.agent == csi.rawValue }
+        var answer = JSONObject()
+        answer.append("valid", .bool(match != nil))
+        if let match {
+            let checkpoint = await checkpointIfDue(force: true)
+            let latest = (try? await store.checkpoints().last) ?? checkpoint
+            if let latest, let leaves = await leaves(), latest.treeSize <= leaves.count,
+               let proof = try? MerkleTree.inclusionProof(index: match.index, leaves: Array(leaves[..<latest.treeSize])) {
+                answer.append("leafIndex", .number(String(match.index)))
+                answer.append("inclusionProof", strings: proof.map(\.hex))
+                answer.append("checkpoint", latest.note)
+            }
+        }
+        return .json(.object(answer))
+    }
+}

@@ -1,0 +1,68 @@
+import FHIRCore
+import FhirBlocks
+
+/// SMART discovery (§2.1): `/.well-known/smart-configuration` and the CapabilityStatement's
+/// `oauth-uris` extension (the only discovery Python fhirclient reads).
+extension TrustService {
+    /// The SMART configuration document.
+    public func smartConfiguration() -> ServiceResponse {
+        let base = baseURL
+        var object = JSONObject()
+        object.append("issuer", base)
+        object.append("token_endpoint", "\(base)/oauth/token")
+        object.append("introspection_endpoint", "\(base)/oauth/introspect")
+        object.append("revocation_endpoint", "\(base)/oauth/revoke")
+        object.append("management_endpoint", "\(base)/permission/fetchPermissionsPreviouslyGrantedByMe")
+        object.append("grant_types_supported", strings: ["client_credentials", "authorization_code"])
+        object.append("token_endpoint_auth_methods_supported", strings: ["private_key_jwt"])
+        object.append("token_endpoint_auth_signing_alg_values_supported", strings: ["ES256"])
+        object.append("response_types_supported", strings: ["code"])
+        object.append("code_challenge_methods_supported", strings: ["S256"])
+        object.append("scopes_supported", strings: ["patient/*.rs", "patient/*.cruds", "patient/*.read", "patient/*.write",
+                                                     "conf/U", "conf/L", "conf/M", "conf/N", "conf/R", "conf/V", "sens/ETH", "sens/PSY"])
+        object.append("capabilities", strings: ["client-confidential-asymmetric", "permission-patient", "permission-v1", "permission-v2",
+                                                "https://openhealthkit.org/fhirblocks/capability/heart-labels"])
+        return .json(.object(object), headers: [("Access-Control-Allow-Origin", "*")])
+    }
+
+    /// The CapabilityStatement at `/fhir/metadata`.
+    var capabilityStatement: JSONValue {
+        let base = baseURL
+        func uriExtension(_ url: String, _ value: String) -> JSONValue {
+            .object(JSONObject(members: [JSONMember(key: "url", value: .string(url)), JSONMember(key: "valueUri", value: .string(value))]))
+        }
+        var security = JSONObject()
+        security.append("extension", .array([.object(JSONObject(members: [
+            JSONMember(key: "url", value: .string("http://fhir-registry.smarthealthit.org/StructureDefinition/oauth-uris")),
+            JSONMember(key: "extension", value: .array([uriExtension("token", "\(base)/oauth/token"),
+                                                        uriExtension("introspect", "\(base)/oauth/introspect"),
+                                                        uriExtension("revoke", "\(base)/oauth/revoke")])),
+        ]))]))
+        security.append("service", .array([.object(JSONObject(members: [JSONMember(key: "coding", value: .array([.object(JSONObject(members: [
+            JSONMember(key: "system", value: .string("http://terminology.hl7.org/CodeSystem/restful-security-service")),
+            JSONMember(key: "code", value: .string("SMART-on-FHIR")),
+        ]))]))]))]))
+        var rest = JSONObject()
+        rest.append("mode", "server")
+        rest.append("security", .object(security))
+        rest.append("resource", .array(["Patient", "Observation", "Condition", "Consent", "AuditEvent"].map { type in
+            .object(JSONObject(members: [JSONMember(key: "type", value: .string(type)),
+                                         JSONMember(key: "interaction", value: .array(["read", "search-type"].map {
+                                             .object(JSONObject(members: [JSONMember(key: "code", value: .string($0))]))
+                                         }))]))
+        }))
+        var statement = JSONObject()
+        statement.append("resourceType", "CapabilityStatement")
+        statement.append("status", "active")
+        statement.append("date", now.wireText)
+        statement.append("kind", "instance")
+        statement.append("software", .object(JSONObject(members: [JSONMember(key: "name", value: .string("OpenHealthKit FhirBlocks")),
+                                                                  JSONMember(key: "version", value: .string(configuration.version))])))
+        statement.append("implementation", .object(JSONObject(members: [JSONMember(key: "description", value: .string("FhirBlocks protected FHIR endpoint")),
+                                                                        JSONMember(key: "url", value: .string("\(base)/fhir"))])))
+        statement.append("fhirVersion", "4.0.1")
+        statement.append("format", strings: ["json"])
+        statement.append("rest", .array([.object(rest)]))
+        return .object(statement)
+    }
+}

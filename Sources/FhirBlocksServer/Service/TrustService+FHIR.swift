@@ -1,0 +1,266 @@
+import FHIRCore
+import FhirBlocks
+import FhirBlocksStore
+import ModelsR4
+
+/// The protected FHIR R4 endpoint under `/fhir` (§1.4 "FHIR consumption", §2.7): patient
+/// compartment storage and reads, enforcing the token's scopes, confidentiality ceiling and
+/// sensitivity set against each resource's `meta.security`. A resource the token may not see
+/// answers exactly like an absent one.
+extension TrustService {
+    /// Handles `/fhir/…` (`request.path` starts with `/fhir`).
+    public func handleFHIR(_ request: ServiceRequest) async -> ServiceResponse {
+        let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init).dropFirst()
+        let segments = Array(parts)
+        if segments == ["metadata"], request.method == "GET" { return .json(capabilityStatement, contentType: Self.fhirJSON) }
+        if segments == [".well-known", "smart-configuration"], request.method == "GET" { return smartConfiguration() }
+        guard let access = await bearer(request) else {
+            return Self.outcome(status: 401, code: "login", "a valid bearer token is required",
+                                headers: [("WWW-Authenticate", "Bearer realm=\"fhir\", error=\"invalid_token\"")])
+        }
+        switch (request.method, segments.count) {
+        case ("GET", 1):
+            return await search(type: segments[0], request: request, access: access)
+        case ("GET", 2):
+            return await read(type: segments[0], id: segments[1], access: access)
+        case ("PUT", 2):
+            return await write(type: segments[0], id: segments[1], body: request.body, access: access)
+        case ("POST", 1):
+            return await write(type: segments[0], id: nil, body: request.body, access: access)
+        case ("DELETE", 2), ("PATCH", 2):
+            return Self.outcome(status: 405, code: "not-supported", "this server does not delete or patch resources")
+        default:
+            return Self.outcome(status: 404, code: "not-found", "unknown FHIR path")
+        }
+    }
+
+    typealias BearerAccess = (token: StoredAccessToken, grants: [PermissionScope], quirks: [CompatQuirk])
+
+    static let fhirJSON = "application/fhir+json"
+
+    /// Whether any grant covers the type and interaction at all (independent of any resource).
+    func covers(_ grants: [PermissionScope], type: String, interaction: AccessRights) -> Bool {
+        AccessDecision.evaluate(grants: grants, resourceType: type, interaction: interaction,
+                                labels: SecurityLabels(confidentiality: .U, sensitivities: []), policy: configuration.labelPolicy) != .denyNoScope
+    }
+
+    func visible(_ value: JSONValue, type: String, interaction: AccessRights, grants: [PermissionScope]) -> Bool {
+        AccessDecision.evaluate(grants: grants, resourceType: type, interaction: interaction, labels: SecurityLabels(resource: value),
+                                policy: configuration.labelPolicy).isPermitted
+    }
+
+    // MARK: Read
+
+    func read(type: String, id: String, access: BearerAccess) async -> ServiceResponse {
+        guard ResourceScope(type) != nil, Self.isValidID(id) || id == "fbcFhirId" else {
+            return Self.outcome(status: 404, code: "not-found", "unknown resource")
+        }
+        guard covers(access.grants, type: type, interaction: .read) else {
+            await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "insufficient_scope")
+            return Self.outcome(status: 403, code: "forbidden", "the token's scope does not cover reading \(type)")
+        }
+        var quirks = access.quirks
+        var record: FHIRResourceRecord?
+        do {
+            if id == "fbcFhirId", type == "Patient", configuration.mode == .compat {
+                quirks.append(.fbcFhirIdAlias)
+                record = try await store.resources(patient: access.token.patient, type: "Patient").first
+            } else {
+                record = try await store.resource(type: type, id: id)
+            }
+        } catch {
+            return Self.outcome(status: 500, code: "exception", "storage failure")
+        }
+        guard let record, record.patient == access.token.patient, let value = try? JSONParser.parse(record.json),
+              visible(value, type: type, interaction: .read, grants: access.grants) else {
+            await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "not-found", quirks: quirks)
+            return Self.outcome(status: 404, code: "not-found", "\(type)/\(id) is not known")
+        }
+        await auditAccess(access, resources: ["\(type)/\(record.id)"], outcome: .success, quirks: quirks)
+        return ServiceResponse(contentType: Self.fhirJSON, headers: [("ETag", "W/\"\(record.versionID)\"")], body: record.json)
+    }
+
+    // MARK: Search
+
+    func search(type: String, request: ServiceRequest, access: BearerAccess) async -> ServiceResponse {
+        guard ResourceScope(type) != nil else { return Self.outcome(status: 404, code: "not-found", "unknown resource type") }
+        guard covers(access.grants, type: type, interaction: .search) else {
+            await auditAccess(access, resources: [type], outcome: .minorFailure, reason: "insufficient_scope")
+            return Self.outcome(status: 403, code: "forbidden", "the token's scope does not cover searching \(type)")
+        }
+        var matches: [JSONValue] = []
+        if let patientParameter = request.query["patient"] ?? request.query["subject"],
+           !(await isTokenPatient(patientParameter, patient: access.token.patient)) {
+            // Another patient's compartment: nothing to see (as if empty).
+        } else {
+            switch type {
+            case "Consent":
+                let permissions = ledger.permissions.values.filter { $0.patient == access.token.patient }.sorted { $0.grantedAt < $1.grantedAt }
+                let instant = now
+                let ledger = self.ledger
+                for permission in permissions {
+                    let active = (try? ledger.effective(permission.id, at: instant)) != nil
+                    matches.append(ConsentBuilder.consent(for: permission, active: active))
+                }
+            case "AuditEvent":
+                matches = await auditEvents(patient: access.token.patient)
+            default:
+                do {
+                    for record in try await store.resources(patient: access.token.patient, type: type) {
+                        if let value = try? JSONParser.parse(record.json) { matches.append(value) }
+                    }
+                } catch {
+                    return Self.outcome(status: 500, code: "exception", "storage failure")
+                }
+            }
+        }
+        let visibleMatches = matches.filter { visible($0, type: type, interaction: .search, grants: access.grants) }
+        let references = visibleMatches.compactMap { value -> String? in value.objectValue?["id"]?.stringValue.map { "\(type)/\($0)" } }
+        await auditAccess(access, resources: references.isEmpty ? [type] : Array(references.prefix(50)), outcome: .success)
+        var bundle = JSONObject()
+        bundle.append("resourceType", "Bundle")
+        bundle.append("type", "searchset")
+        bundle.append("total", .number(String(visibleMatches.count)))
+        let base = baseURL
+        bundle.append("entry", .array(visibleMatches.map { value in
+            var entry = JSONObject()
+            if let id = value.objectValue?["id"]?.stringValue { entry.append("fullUrl", "\(base)/fhir/\(type)/\(id)") }
+            entry.append("resource", value)
+            entry.append("search", .object(JSONObject(members: [JSONMember(key: "mode", value: .string("match"))])))
+            return .object(entry)
+        }))
+        return .json(.object(bundle), contentType: Self.fhirJSON)
+    }
+
+    /// Whether a `patient` search parameter names the token's patient (its csiGuid, or the id
+    /// of a Patient resource in its compartment, with or without `Patient/`).
+    func isTokenPatient(_ parameter: String, patient: CsiGuid) async -> Bool {
+        let id = parameter.hasPrefix("Patient/") ? String(parameter.dropFirst(8)) : parameter
+        if CsiGuid(id) == patient { return true }
+        guard let record = try? await store.resource(type: "Patient", id: id) else { return false }
+        return record.patient == patient
+    }
+
+    func auditEvents(patient: CsiGuid) async -> [JSONValue] {
+        var events: [JSONValue] = []
+        var from = 0
+        while let page = try? await store.auditRecords(from: from, limit: 1000), !page.isEmpty {
+            for record in page {
+                guard let entry = try? AuditEntry(canonicalBytes: record.canonicalBytes), entry.patient == patient.rawValue else { continue }
+                guard case .object(var event) = entry.auditEvent(observer: baseURL) else { continue }
+                event["id"] = .string("log-\(record.index)")
+                event["extension"] = .array([.object(JSONObject(members: [
+                    JSONMember(key: "url", value: .string("https://openhealthkit.org/fhir/StructureDefinition/fhirblocks-log-index")),
+                    JSONMember(key: "valueInteger", value: .number(String(record.index))),
+                ]))])
+                events.append(.object(event))
+            }
+            from = (page.last?.index ?? from) + 1
+        }
+        return events
+    }
+
+    // MARK: Write
+
+    func write(type: String, id pathID: String?, body: [UInt8], access: BearerAccess) async -> ServiceResponse {
+        guard ResourceScope(type) != nil else { return Self.outcome(status: 404, code: "not-found", "unknown resource type") }
+        guard type != "AuditEvent", type != "Consent" else {
+            return Self.outcome(status: 405, code: "not-supported", "\(type) is written by the server only")
+        }
+        guard case .object(var object)? = try? JSONParser.parse(body, maximumDepth: 64) else {
+            return Self.outcome(status: 400, code: "structure", "the body is not a JSON object")
+        }
+        guard object["resourceType"]?.stringValue == type else {
+            return Self.outcome(status: 400, code: "invalid", "resourceType must be \(type)")
+        }
+        let id: String
+        if let pathID {
+            guard Self.isValidID(pathID) else { return Self.outcome(status: 400, code: "invalid", "the id is not a FHIR id") }
+            if let bodyID = object["id"]?.stringValue, bodyID != pathID {
+                return Self.outcome(status: 400, code: "invalid", "the body's id differs from the URL's")
+            }
+            id = pathID
+        } else {
+            id = random { generator in CsiGuid(randomBytes: (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) }).rawValue }
+        }
+        object["id"] = .string(id)
+        let errors = FHIRValidator().validate(.object(object)).filter { $0.severity == .error }
+        guard errors.isEmpty else {
+            return Self.outcome(status: 422, code: "processing", errors.prefix(20).map(\.description).joined(separator: "; "))
+        }
+        let existing: FHIRResourceRecord?
+        do {
+            existing = try await store.resource(type: type, id: id)
+        } catch {
+            return Self.outcome(status: 500, code: "exception", "storage failure")
+        }
+        if let existing, existing.patient != access.token.patient {
+            // Another compartment's id: refuse without saying whose.
+            return Self.outcome(status: 409, code: "conflict", "\(type)/\(id) cannot be written with this token")
+        }
+        let interaction: AccessRights = existing == nil ? .create : .update
+        guard visible(.object(object), type: type, interaction: interaction, grants: access.grants) else {
+            await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "insufficient_scope")
+            return Self.outcome(status: 403, code: "forbidden", "the token may not write this \(type) with these security labels")
+        }
+        let instant = now
+        let version = (existing?.versionID ?? 0) + 1
+        var meta = object["meta"]?.objectValue ?? JSONObject()
+        meta["versionId"] = .string(String(version))
+        meta["lastUpdated"] = .string(instant.wireText)
+        object["meta"] = .object(meta)
+        let json = JSONWriter.serialize(.object(object))
+        var change = TrustChange()
+        change.resources = [FHIRResourceWrite(record: FHIRResourceRecord(type: type, id: id, patient: access.token.patient, versionID: version,
+                                                                          lastUpdated: instant, json: json))]
+        change.auditEntries = [accessEntry(access, resources: ["\(type)/\(id)"], outcome: .success, reason: existing == nil ? "create" : "update")]
+        do {
+            try await commit(change)
+        } catch {
+            return Self.outcome(status: error.httpStatus == 500 ? 500 : 409, code: "conflict", "the resource could not be stored")
+        }
+        return ServiceResponse(status: existing == nil ? 201 : 200, contentType: Self.fhirJSON,
+                               headers: [("Location", "\(baseURL)/fhir/\(type)/\(id)/_history/\(version)"), ("ETag", "W/\"\(version)\"")],
+                               body: json)
+    }
+
+    // MARK: Audit and outcomes
+
+    func accessEntry(_ access: BearerAccess, resources: [String], outcome: AuditOutcome, reason: String? = nil, quirks: [CompatQuirk] = []) -> PendingAuditEntry {
+        PendingAuditEntry(entry: AuditEntry(type: .fhirAccess, recorded: now, outcome: outcome, agent: access.token.client.rawValue,
+                                            patient: access.token.patient.rawValue, permissionIDs: access.token.permissionIDs.map(\.rawValue),
+                                            tokenID: access.token.id, resources: resources, scope: access.token.scope.text,
+                                            quirks: (access.quirks + quirks).sortedUnique, reason: reason))
+    }
+
+    func auditAccess(_ access: BearerAccess, resources: [String], outcome: AuditOutcome, reason: String? = nil, quirks: [CompatQuirk] = []) async {
+        var change = TrustChange()
+        change.auditEntries = [accessEntry(access, resources: resources, outcome: outcome, reason: reason, quirks: quirks)]
+        do {
+            try await commit(change)
+        } catch {
+            logger.error("audit of a FHIR access failed", metadata: ["reason": "\(error.errorCode)"])
+        }
+    }
+
+    /// An `OperationOutcome` response.
+    static func outcome(status: Int, code: String, _ diagnostics: String, headers: [(String, String)] = []) -> ServiceResponse {
+        var issue = JSONObject()
+        issue.append("severity", status >= 500 ? "fatal" : "error")
+        issue.append("code", code)
+        issue.append("diagnostics", diagnostics)
+        var outcome = JSONObject()
+        outcome.append("resourceType", "OperationOutcome")
+        outcome.append("issue", .array([.object(issue)]))
+        return .json(.object(outcome), status: status, contentType: fhirJSON, headers: headers)
+    }
+
+    /// FHIR `id`: `[A-Za-z0-9\-\.]{1,64}`.
+    static func isValidID(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        return (1...64).contains(utf8.count) && utf8.allSatisfy { byte in
+            (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) || (UInt8(ascii: "a")...UInt8(ascii: "z")).contains(byte)
+                || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) || byte == UInt8(ascii: "-") || byte == UInt8(ascii: ".")
+        }
+    }
+}

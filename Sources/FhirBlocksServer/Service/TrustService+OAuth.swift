@@ -1,0 +1,241 @@
+import FHIRCore
+import FhirBlocks
+import FhirBlocksStore
+
+/// VACA (`vaca/auth`, `vaca/access`, §1.4/§1.8) and the standard OAuth 2.0 endpoints over the
+/// same decisions: the SMART backend-services token endpoint, RFC 7662 introspection and
+/// RFC 7009 revocation (§2.2, §2.6).
+extension TrustService {
+    /// The audiences an assertion may name: this server's VACA and token endpoints.
+    var audiences: Set<String> {
+        let base = baseURL
+        var result: Set<String> = []
+        for path in ["vaca/auth", "vaca/access", "oauth/token"] {
+            result.insert("\(base)/\(path)")
+            result.insert("\(base)/smoac/\(path)")
+        }
+        return result
+    }
+
+    var authorizer: VACAAuthorizer {
+        VACAAuthorizer(codeLifetimeSeconds: configuration.codeLifetimeSeconds, tokenLifetimeSeconds: configuration.tokenLifetimeSeconds,
+                       labelPolicy: configuration.labelPolicy)
+    }
+
+    /// Verifies an assertion against its issuer's registered key.
+    func verifyAssertion(_ text: String, purpose: AssertionPurpose, body: [UInt8], quirks: [CompatQuirk]) async throws(SMOACError) -> VerifiedAssertion {
+        let mode = configuration.mode
+        let assertion: CompactAssertion
+        let issuer: CsiGuid
+        do {
+            assertion = try CompactAssertion(text, mode: mode)
+            issuer = try AssertionValidator.claimedIssuer(of: assertion)
+        } catch {
+            throw error.smoacError(purpose: purpose)
+        }
+        guard let registration = registration(issuer) else {
+            await auditFailure(agent: issuer.rawValue, error: .invalidClient("unknown client"), quirks: quirks, body: body)
+            throw purpose == .clientAuthentication ? .invalidClient("unknown client") : .invalidGrant("assertion: unknown issuer")
+        }
+        do {
+            return try await AssertionValidator(policy: AssertionPolicy(audiences: audiences), mode: mode)
+                .validate(assertion, key: registration.publicKey, registeredDeviceId: registration.deviceId, purpose: purpose, now: now, store: store)
+        } catch {
+            let failure = error.smoacError(purpose: purpose)
+            await auditFailure(agent: issuer.rawValue, error: failure, quirks: quirks, body: body)
+            throw failure
+        }
+    }
+
+    // MARK: VACA
+
+    func vacaAuth(_ body: [UInt8]) async throws(SMOACError) -> ServiceResponse {
+        let parsed = try VacaAuthRequest.parse(body, mode: configuration.mode)
+        let verified = try await verifyAssertion(parsed.value.assertion, purpose: .authorizationGrant, body: body, quirks: parsed.quirks)
+        let instant = now
+        let code: AuthorizationCode
+        do {
+            code = try random { generator throws(SMOACError) in
+                try authorizer.issueCode(for: verified, requestedScope: parsed.value.scope, patient: parsed.value.patient.flatMap(CsiGuid.init),
+                                         ledger: ledger, now: instant, using: &generator)
+            }
+        } catch {
+            await auditFailure(.codeIssued, agent: verified.issuer.rawValue, error: error, quirks: parsed.quirks + verified.quirks, body: body)
+            throw error
+        }
+        do {
+            try await store.put(code)
+        } catch {
+            throw .storageFailure(error.description)
+        }
+        var change = TrustChange()
+        change.auditEntries = [PendingAuditEntry(entry: AuditEntry(type: .codeIssued, recorded: instant, agent: code.client.rawValue,
+                                                                   patient: code.patient.rawValue, permissionIDs: code.permissionIDs.map(\.rawValue),
+                                                                   tokenID: Self.identifier(of: code.code), scope: code.scope.text,
+                                                                   quirks: (parsed.quirks + verified.quirks).sortedUnique,
+                                                                   requestHash: Self.hexSHA256(body)))]
+        try await commit(change)
+        return .message(code.response(at: instant))
+    }
+
+    func vacaAccess(_ body: [UInt8]) async throws(SMOACError) -> ServiceResponse {
+        let parsed = try VacaAccessRequest.parse(body, mode: configuration.mode)
+        let verified = try await verifyAssertion(parsed.value.clientAssertion, purpose: .clientAuthentication, body: body, quirks: parsed.quirks)
+        let taken: AuthorizationCode?
+        do {
+            taken = try await store.take(parsed.value.code)
+        } catch {
+            throw .storageFailure(error.description)
+        }
+        let token = try await mintToken(code: taken, presentedCode: parsed.value.code, assertion: verified, quirks: parsed.quirks, body: body)
+        let bare = configuration.mode == .compat && verified.quirks.contains(.codeBoundAssertion)
+        let response = token.response(at: now).body(bareToken: bare)
+        return ServiceResponse(contentType: bare ? "text/plain; charset=utf-8" : "application/json",
+                               headers: [("Cache-Control", "no-store"), ("Pragma", "no-cache")], body: response.value)
+    }
+
+    /// Redeems a code (taken from the store, or minted on the spot for client credentials),
+    /// stores the token and audits it.
+    func mintToken(code: AuthorizationCode?, presentedCode: String, assertion: VerifiedAssertion, quirks: [CompatQuirk], body: [UInt8]) async throws(SMOACError) -> AccessToken {
+        let instant = now
+        let token: AccessToken
+        do {
+            token = try random { generator throws(SMOACError) in
+                try authorizer.redeem(code, presentedCode: presentedCode, clientAssertion: assertion, ledger: ledger, now: instant, using: &generator)
+            }
+        } catch {
+            await auditFailure(.tokenIssued, agent: assertion.issuer.rawValue, error: error, quirks: quirks + assertion.quirks, body: body)
+            throw error
+        }
+        var change = TrustChange()
+        change.tokens = [StoredAccessToken(token)]
+        change.auditEntries = [PendingAuditEntry(entry: AuditEntry(type: .tokenIssued, recorded: instant, agent: token.client.rawValue,
+                                                                   patient: token.patient.rawValue, permissionIDs: token.permissionIDs.map(\.rawValue),
+                                                                   tokenID: token.id, scope: token.scope.text,
+                                                                   quirks: (quirks + assertion.quirks).sortedUnique, requestHash: Self.hexSHA256(body)))]
+        try await commit(change)
+        metrics.tokensIssued.increment()
+        return token
+    }
+
+    // MARK: OAuth 2.0
+
+    /// `POST /oauth/token`: `client_credentials` with a `private_key_jwt` client assertion
+    /// (SMART backend services), or `authorization_code` (a VACA code) with one.
+    public func token(_ request: ServiceRequest) async -> ServiceResponse {
+        do {
+            let form = try FormBody.parse(request.body, mode: configuration.mode, literalPlusFields: ["client_assertion"])
+            guard let grantType = form.value["grant_type"] else { throw SMOACError.malformedRequest("\"grant_type\" is missing") }
+            guard grantType == "client_credentials" || grantType == "authorization_code" else { throw SMOACError.unsupportedGrantType }
+            guard form.value["client_assertion_type"] == VacaAuthRequest.jwtBearerAssertionType else {
+                throw SMOACError.invalidClient("client_assertion_type must be \(VacaAuthRequest.jwtBearerAssertionType)")
+            }
+            guard let assertionText = form.value["client_assertion"], !assertionText.isEmpty else {
+                throw SMOACError.invalidClient("\"client_assertion\" is missing")
+            }
+            let verified = try await verifyAssertion(assertionText, purpose: .clientAuthentication, body: request.body, quirks: form.quirks)
+            if let clientID = form.value["client_id"], CsiGuid(clientID) != verified.issuer {
+                throw SMOACError.invalidClient("client_id does not match the assertion's issuer")
+            }
+            let token: AccessToken
+            if grantType == "authorization_code" {
+                guard let presented = form.value["code"], !presented.isEmpty else { throw SMOACError.malformedRequest("\"code\" is missing") }
+                let taken: AuthorizationCode?
+                do {
+                    taken = try await store.take(presented)
+                } catch {
+                    throw SMOACError.storageFailure(error.description)
+                }
+                token = try await mintToken(code: taken, presentedCode: presented, assertion: verified, quirks: form.quirks, body: request.body)
+            } else {
+                guard let scope = form.value["scope"], !scope.isEmpty else { throw SMOACError.invalidScope("\"scope\" is missing") }
+                var patient: CsiGuid?
+                if let text = form.value["patient"] {
+                    guard let parsed = CsiGuid(text) else { throw SMOACError.malformedRequest("\"patient\" is not a 36-character UUID") }
+                    patient = parsed
+                }
+                let instant = now
+                let code: AuthorizationCode
+                do {
+                    code = try random { generator throws(SMOACError) in
+                        try authorizer.issueCode(for: verified, requestedScope: scope, patient: patient, ledger: ledger, now: instant, using: &generator)
+                    }
+                } catch {
+                    await auditFailure(.tokenIssued, agent: verified.issuer.rawValue, error: error, quirks: form.quirks, body: request.body)
+                    throw error
+                }
+                token = try await mintToken(code: code, presentedCode: code.code, assertion: verified, quirks: form.quirks, body: request.body)
+            }
+            return ServiceResponse(headers: [("Cache-Control", "no-store"), ("Pragma", "no-cache")], body: token.response(at: now).jsonBytes)
+        } catch let error as SMOACError {
+            return .error(error)
+        } catch {
+            return .error(.malformedRequest("unreadable request"))
+        }
+    }
+
+    /// Resolves a bearer token to its stored record and the grants still usable now; nil when
+    /// missing, unknown, expired, revoked, or no longer backed by a permission.
+    func bearer(_ request: ServiceRequest) async -> (token: StoredAccessToken, grants: [PermissionScope], quirks: [CompatQuirk])? {
+        guard let header = request.headers["authorization"],
+              let presented = BearerCredential.token(fromAuthorization: header, mode: configuration.mode) else { return nil }
+        guard let stored = try? await store.token(hash: AccessToken.hash(of: presented.value)), !stored.revoked else { return nil }
+        let grants = stored.accessToken(presented: presented.value).grants(at: now, ledger: ledger)
+        guard !grants.isEmpty else { return nil }
+        return (stored, grants, presented.quirks)
+    }
+
+    /// `POST /oauth/introspect` (RFC 7662). The caller authenticates with any active bearer token.
+    public func introspect(_ request: ServiceRequest) async -> ServiceResponse {
+        guard let caller = await bearer(request) else {
+            return .error(.invalidClient("introspection needs an active bearer token"))
+        }
+        let form: FormBody
+        do {
+            form = try FormBody.parse(request.body, mode: .strict).value
+        } catch {
+            return .error(error)
+        }
+        guard let presented = form["token"], !presented.isEmpty else { return .error(.malformedRequest("\"token\" is missing")) }
+        var answer = IntrospectionResponse.inactive
+        if let stored = try? await store.token(hash: AccessToken.hash(of: presented)), !stored.revoked {
+            answer = stored.accessToken(presented: presented).introspection(at: now, ledger: ledger)
+        }
+        var change = TrustChange()
+        change.auditEntries = [PendingAuditEntry(entry: AuditEntry(type: .tokenIntrospected, recorded: now, agent: caller.token.client.rawValue,
+                                                                   patient: answer.patient, tokenID: caller.token.id,
+                                                                   reason: answer.active ? nil : "inactive"))]
+        do {
+            try await commit(change)
+        } catch {
+            return .error(error)
+        }
+        return ServiceResponse(headers: [("Cache-Control", "no-store")], body: answer.jsonBytes)
+    }
+
+    /// `POST /oauth/revoke` (RFC 7009): revokes the token given in the form. Always 200.
+    public func revoke(_ request: ServiceRequest) async -> ServiceResponse {
+        guard let form = try? FormBody.parse(request.body, mode: .strict).value, let presented = form["token"], !presented.isEmpty else {
+            return .error(.malformedRequest("\"token\" is missing"))
+        }
+        let hash = AccessToken.hash(of: presented)
+        if let stored = try? await store.token(hash: hash), !stored.revoked {
+            var change = TrustChange()
+            change.revokedTokenHashes = [hash]
+            change.auditEntries = [PendingAuditEntry(entry: AuditEntry(type: .permissionRevoke, recorded: now, agent: stored.client.rawValue,
+                                                                       patient: stored.patient.rawValue, tokenID: stored.id, reason: "token-revoked"))]
+            do {
+                try await commit(change)
+            } catch {
+                return .error(error)
+            }
+        }
+        return ServiceResponse(body: Array("{}".utf8))
+    }
+
+    /// A short identifier of a secret (the first 16 hex digits of its SHA-256), for audit
+    /// entries that must name a code without revealing it.
+    static func identifier(of secret: String) -> String {
+        String(hexSHA256(Array(secret.utf8)).prefix(16))
+    }
+}

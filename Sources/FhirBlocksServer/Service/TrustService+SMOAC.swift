@@ -1,0 +1,225 @@
+import FHIRCore
+import FhirBlocks
+import FhirBlocksStore
+
+/// The SMOAC endpoints of §1.4 (`util/*`, `csi/*`, `permission/*`).
+extension TrustService {
+    /// Dispatches a SMOAC path (`/util/ping`…, already stripped of `/smoac`). Nil if the path is
+    /// not a SMOAC endpoint.
+    public func handleSMOAC(_ request: ServiceRequest) async -> ServiceResponse? {
+        let mode = configuration.mode
+        var path = request.path.hasPrefix("/") ? String(request.path.dropFirst()) : request.path
+        if path == "util/getGUID" { path = SMOACEndpoint.getGloballyUniqueIdentifier.path }
+        var endpointQuirks: [CompatQuirk] = []
+        let endpoint: SMOACEndpoint
+        if let resolved = SMOACEndpoint.resolve(path: path, mode: mode) {
+            endpoint = resolved.value
+            endpointQuirks = resolved.quirks
+        } else if path == SMOACEndpoint.givenByMeAliasPath {
+            // The README's name is served in both modes (the issue asks for both names).
+            endpoint = .fetchPermissionsPreviouslyGrantedByMe
+        } else {
+            return nil
+        }
+        let accepted = endpoint.accepts(method: request.method, mode: mode)
+        guard accepted.value else {
+            return .error(.malformedRequest("\(endpoint.path) takes \(endpoint.method)"))
+        }
+        endpointQuirks += accepted.quirks
+        do {
+            switch endpoint {
+            case .ping:
+                return .message(PingResponse(version: configuration.version))
+            case .getTime:
+                return .message(TimeResponse(currentTime: now))
+            case .getGloballyUniqueIdentifier:
+                return try await issueGuid()
+            case .requestCsiRegistration:
+                return try await register(request.body, quirks: endpointQuirks)
+            case .fetchPublicClaims:
+                return try await fetchPublicClaims(request.body, quirks: endpointQuirks)
+            case .writePermission:
+                return try await writePermission(request.body, quirks: endpointQuirks)
+            case .fetchPermissionsPreviouslyGrantedByMe:
+                return try await listPermissions(FetchPermissionsGrantedByMeRequest.self, body: request.body, quirks: endpointQuirks, grantedByCaller: true)
+            case .fetchPermissionsGivenToMe:
+                return try await listPermissions(FetchPermissionsGivenToMeRequest.self, body: request.body, quirks: endpointQuirks, grantedByCaller: false)
+            case .deletePermission:
+                return try await deletePermission(request.body, quirks: endpointQuirks)
+            case .vacaAuth:
+                return try await vacaAuth(request.body)
+            case .vacaAccess:
+                return try await vacaAccess(request.body)
+            }
+        } catch {
+            return .error(error)
+        }
+    }
+
+    // MARK: util
+
+    func issueGuid() async throws(SMOACError) -> ServiceResponse {
+        let guid = CsiGuid(randomBytes: random { generator in (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) } })
+        var change = TrustChange()
+        change.issuedGuids = [IssuedGuid(guid: guid, issuedAt: now)]
+        try await commit(change)
+        return .message(GuidResponse(guid: guid))
+    }
+
+    // MARK: Signed requests
+
+    /// Parses and authenticates a signed request: JSON shape, registered caller, signature,
+    /// then `dateTime` and nonce. A refusal after the caller is known is audited.
+    func authenticate<Request: SignedRequest>(_ type: Request.Type, body: [UInt8], quirks: [CompatQuirk]) async throws(SMOACError)
+        -> (request: Request, caller: CsiRegistration, quirks: [CompatQuirk]) {
+        let request = try Request(jsonBytes: body)
+        guard let caller = request.envelope.caller else { throw .malformedRequest("\"csiGuid\" is not a 36-character UUID") }
+        guard let registration = registration(caller) else {
+            await auditFailure(agent: caller.rawValue, error: .unknownCsi, quirks: quirks, body: body)
+            throw .unknownCsi
+        }
+        do {
+            let signatureQuirks = try SignedRequestVerifier.verify(request, publicKey: registration.publicKey, mode: configuration.mode)
+            try await ReplayGuard(policy: configuration.replayPolicy).check(request, now: now, store: store)
+            return (request, registration, quirks + signatureQuirks)
+        } catch {
+            await auditFailure(agent: caller.rawValue, error: error, quirks: quirks, body: body)
+            throw error
+        }
+    }
+
+    // MARK: csi
+
+    func register(_ body: [UInt8], quirks: [CompatQuirk]) async throws(SMOACError) -> ServiceResponse {
+        let request = try CsiRegistrationRequest(jsonBytes: body)
+        guard let csi = request.envelope.caller else { throw .malformedRequest("\"csiGuid\" is not a 36-character UUID") }
+        var allQuirks = quirks
+        let key: CsiPublicKey
+        do {
+            let verified = try SignedRequestVerifier.verifyRegistration(request, mode: configuration.mode)
+            key = verified.value
+            allQuirks += verified.quirks
+            try await ReplayGuard(policy: configuration.replayPolicy).check(request, now: now, store: store)
+        } catch {
+            await auditFailure(agent: csi.rawValue, error: error, quirks: quirks, body: body)
+            throw error
+        }
+        if registration(csi) != nil { throw .alreadyRegistered }
+        let issued: Bool
+        do {
+            issued = try await store.isIssuedGuid(csi)
+        } catch {
+            throw .storageFailure(error.description)
+        }
+        if !issued {
+            // Strict: the GUID must come from util/getGloballyUniqueIdentifier (first-come binding
+            // of a server-chosen GUID). Compat accepts a client-chosen one, as old servers did.
+            guard configuration.mode == .compat else {
+                throw .malformedRequest("csiGuid was not issued by util/getGloballyUniqueIdentifier")
+            }
+        }
+        let registration = CsiRegistration(csiGuid: csi, publicKey: key, deviceId: request.deviceId, applicationClass: request.applicationClass,
+                                           claims: request.publicClaims, registeredAt: now)
+        var change = TrustChange()
+        change.registrations = [registration]
+        change.auditEntries = [PendingAuditEntry(entry: AuditEntry(type: .registration, recorded: now, agent: csi.rawValue,
+                                                                   patient: registration.isWallet ? csi.rawValue : nil,
+                                                                   quirks: allQuirks.sortedUnique, requestHash: Self.hexSHA256(body)),
+                                                 signatureDigest: Self.signatureDigest(request.envelope.signature))]
+        try await commit(change)
+        return .message(GuidResponse(guid: csi))
+    }
+
+    func fetchPublicClaims(_ body: [UInt8], quirks: [CompatQuirk]) async throws(SMOACError) -> ServiceResponse {
+        let (request, caller, allQuirks) = try await authenticate(FetchPublicClaimsRequest.self, body: body, quirks: quirks)
+        guard let target = request.target else { throw .malformedRequest("\"desiredCsiGuid\" is not a 36-character UUID") }
+        guard let targetRegistration = registration(target) else { throw .unknownTarget("no such csiGuid") }
+        let linked = target == caller.csiGuid || ledger.permissions.values.contains { permission in
+            (permission.grantor == caller.csiGuid && permission.grantee == target)
+                || (permission.grantor == target && permission.grantee == caller.csiGuid)
+                || (permission.patient == target && permission.grantee == caller.csiGuid)
+        }
+        guard linked else {
+            await auditFailure(.publicClaimsRead, agent: caller.csiGuid.rawValue, error: .notPermitted("no permission links the caller and the target"),
+                               quirks: allQuirks, body: body)
+            throw .notPermitted("no permission links the caller and the target")
+        }
+        var change = TrustChange()
+        change.auditEntries = [PendingAuditEntry(entry: AuditEntry(type: .publicClaimsRead, recorded: now, agent: caller.csiGuid.rawValue,
+                                                                   patient: targetRegistration.isWallet ? target.rawValue : nil,
+                                                                   otherAgents: [target.rawValue], quirks: allQuirks.sortedUnique,
+                                                                   requestHash: Self.hexSHA256(body)),
+                                                 signatureDigest: Self.signatureDigest(request.envelope.signature))]
+        try await commit(change)
+        return .message(PublicClaimsResponse(claims: targetRegistration.claims))
+    }
+
+    // MARK: permission
+
+    func writePermission(_ body: [UInt8], quirks: [CompatQuirk]) async throws(SMOACError) -> ServiceResponse {
+        let (request, caller, allQuirks) = try await authenticate(WritePermissionRequest.self, body: body, quirks: quirks)
+        let grantRequest = try GrantRequest(request, quirks: allQuirks)
+        for grantee in grantRequest.grantees where registration(grantee) == nil {
+            throw .unknownTarget("a grantee is not registered")
+        }
+        let instant = now
+        let authorizations: [GrantAuthorization]
+        do {
+            authorizations = try ledger.authorizeGrant(grantRequest, at: instant)
+        } catch {
+            await auditFailure(.permissionGrant, agent: caller.csiGuid.rawValue, error: error.smoacError, quirks: allQuirks, body: body)
+            throw error.smoacError
+        }
+        var change = TrustChange()
+        let digest = Self.signatureDigest(request.envelope.signature)
+        for authorization in authorizations {
+            let permission = Permission(id: random { PermissionID.random(using: &$0) }, authorization: authorization, grantedAt: instant)
+            change.permissions.append(permission)
+            change.auditEntries.append(PendingAuditEntry(entry: AuditEntry(
+                type: .permissionGrant, recorded: instant, agent: caller.csiGuid.rawValue, patient: permission.patient.rawValue,
+                otherAgents: [permission.grantee.rawValue], permissionIDs: [permission.id.rawValue] + (permission.parent.map { [$0.rawValue] } ?? []),
+                scope: permission.scope.description, quirks: allQuirks.sortedUnique, requestHash: Self.hexSHA256(body)), signatureDigest: digest))
+        }
+        try await commit(change)
+        return .message(WritePermissionResponse(permissionIds: change.permissions.map(\.id.rawValue)))
+    }
+
+    func listPermissions<Request: SignedRequest>(_ type: Request.Type, body: [UInt8], quirks: [CompatQuirk], grantedByCaller: Bool) async throws(SMOACError) -> ServiceResponse {
+        let (request, caller, allQuirks) = try await authenticate(type, body: body, quirks: quirks)
+        let instant = now
+        let ledger = self.ledger
+        let permissions = grantedByCaller ? ledger.granted(by: caller.csiGuid) : ledger.given(to: caller.csiGuid)
+        var change = TrustChange()
+        change.auditEntries = [PendingAuditEntry(entry: AuditEntry(type: .permissionsListed, recorded: instant, agent: caller.csiGuid.rawValue,
+                                                                   permissionIDs: permissions.map(\.id.rawValue), quirks: allQuirks.sortedUnique,
+                                                                   requestHash: Self.hexSHA256(body)),
+                                                 signatureDigest: Self.signatureDigest(request.envelope.signature))]
+        try await commit(change)
+        return .message(PermissionsResponse(permissions: permissions.map { $0.record(at: instant) }))
+    }
+
+    func deletePermission(_ body: [UInt8], quirks: [CompatQuirk]) async throws(SMOACError) -> ServiceResponse {
+        let (request, caller, allQuirks) = try await authenticate(DeletePermissionRequest.self, body: body, quirks: quirks)
+        guard let grantee = request.grantee else { throw .malformedRequest("\"permissionedGuidBeingDeleted\" is not a 36-character UUID") }
+        let instant = now
+        var copy = ledger
+        let revoked = copy.revoke(grantor: caller.csiGuid, grantee: grantee, at: instant)
+        guard !revoked.isEmpty else { throw .unknownTarget("no active permission from the caller to that grantee") }
+        var change = TrustChange()
+        change.revocations = revoked.map { PermissionRevocation(id: $0, revokedAt: instant) }
+        let patients = Set(revoked.compactMap { copy.permissions[$0]?.patient.rawValue }).sorted()
+        change.auditEntries = [PendingAuditEntry(entry: AuditEntry(type: .permissionRevoke, recorded: instant, agent: caller.csiGuid.rawValue,
+                                                                   patient: patients.count == 1 ? patients[0] : nil, otherAgents: [grantee.rawValue],
+                                                                   permissionIDs: revoked.map(\.rawValue), quirks: allQuirks.sortedUnique,
+                                                                   requestHash: Self.hexSHA256(body)),
+                                                 signatureDigest: Self.signatureDigest(request.envelope.signature))]
+        try await commit(change)
+        return .message(DeletePermissionResponse(revokedPermissionIds: revoked.map(\.rawValue)))
+    }
+
+    /// Lowercase hex SHA-256 of the signature's base64 text as sent (what `audit/validate`
+    /// looks up).
+    static func signatureDigest(_ signature: String) -> String {
+        hexSHA256(Array(signature.utf8))
+    }
+}

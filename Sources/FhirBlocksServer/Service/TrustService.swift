@@ -1,0 +1,140 @@
+import Crypto
+import FHIRCore
+import FhirBlocks
+import FhirBlocksStore
+import Logging
+import Synchronization
+
+/// The FhirBlocks server's behaviour, independent of HTTP: every SMOAC, OAuth, FHIR and audit
+/// endpoint as a function from ``ServiceRequest`` to ``ServiceResponse``.
+///
+/// Decisions are the `FhirBlocks` core's (signatures, replay, the permission ledger, VACA,
+/// label filtering, Merkle proofs); this type loads what they need, stores what they return
+/// through one ``TrustStore/commit(_:)`` per request (the audit entry in the same transaction as
+/// the change it records) and answers. The permission ledger and registrations are cached in
+/// memory (loaded at ``start()``, updated after each commit); everything else is read from the
+/// store. Cryptography runs outside the lock, so requests proceed in parallel.
+public final class TrustService: Sendable {
+    /// The store.
+    public let store: any TrustStore
+    /// The configuration.
+    public let configuration: ServerConfiguration
+    /// The audit log's signing key.
+    public let auditKey: CsiSigningKey
+    let clock: TrustClock
+    let logger: Logger
+    let metrics: ServerMetrics
+    let state: Mutex<TrustState>
+
+    /// Creates a service over a migrated store. Call ``start()`` before serving.
+    public init(store: any TrustStore, configuration: ServerConfiguration = ServerConfiguration(), auditKey: CsiSigningKey,
+                clock: TrustClock = .system, logger: Logger = Logger(label: "fhirblocks"), metrics: ServerMetrics = ServerMetrics()) {
+        self.store = store
+        self.configuration = configuration
+        self.auditKey = auditKey
+        self.clock = clock
+        self.logger = logger
+        self.metrics = metrics
+        state = Mutex(TrustState(baseURL: configuration.publicURL ?? "http://127.0.0.1"))
+    }
+
+    /// Loads registrations, permissions and the audit log's leaves from the store.
+    public func start() async throws(TrustStoreError) {
+        let registrations = try await store.registrations()
+        let permissions = try await store.permissions()
+        let checkpoints = try await store.checkpoints()
+        state.withLock { state in
+            for registration in registrations { state.registrations[registration.csiGuid] = registration }
+            state.ledger = PermissionLedger(wallets: Set(registrations.filter(\.isWallet).map(\.csiGuid)), permissions: permissions)
+            state.lastCheckpointSize = checkpoints.last?.treeSize ?? 0
+        }
+        try await syncLeaves()
+    }
+
+    /// Sets the base URL once the socket is bound (when no public URL was configured).
+    public func setBoundAddress(host: String, port: Int) {
+        guard configuration.publicURL == nil else { return }
+        let shownHost = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
+        state.withLock { $0.baseURL = "http://\(shownHost):\(port)" }
+    }
+
+    /// The base URL assertion audiences and discovery use.
+    public var baseURL: String { state.withLock { $0.baseURL } }
+
+    // MARK: Shared plumbing
+
+    var now: Timestamp { clock.now() }
+
+    var ledger: PermissionLedger { state.withLock { $0.ledger } }
+
+    func registration(_ csi: CsiGuid) -> CsiRegistration? { state.withLock { $0.registrations[csi] } }
+
+    func random<T, E: Error>(_ body: (inout SystemRandomNumberGenerator) throws(E) -> T) throws(E) -> T {
+        var generator = SystemRandomNumberGenerator()
+        return try body(&generator)
+    }
+
+    /// Commits `change` and updates the caches. Storage failures become `server_error`.
+    @discardableResult
+    func commit(_ change: TrustChange) async throws(SMOACError) -> [Int] {
+        let indexes: [Int]
+        do {
+            indexes = try await store.commit(change)
+        } catch .alreadyRegistered {
+            throw .alreadyRegistered
+        } catch {
+            logger.error("store commit failed", metadata: ["reason": "\(error.description)"])
+            throw .storageFailure("the change could not be stored")
+        }
+        state.withLock { state in
+            for registration in change.registrations {
+                state.registrations[registration.csiGuid] = registration
+                if registration.isWallet { state.ledger.wallets.insert(registration.csiGuid) }
+            }
+            for permission in change.permissions { state.ledger.insert(permission) }
+            for revocation in change.revocations { _ = state.ledger.revoke(revocation.id, at: revocation.revokedAt) }
+        }
+        if !indexes.isEmpty {
+            metrics.auditEntries.increment(by: indexes.count)
+            await checkpointIfDue()
+        }
+        return indexes
+    }
+
+    /// Records a refused request in the audit log (best effort: a storage failure here is
+    /// logged, and the refusal is still answered).
+    func auditFailure(_ type: AuditEventType = .authenticationFailure, agent: String, error: SMOACError, quirks: [CompatQuirk] = [], body: [UInt8]) async {
+        var change = TrustChange()
+        change.auditEntries = [PendingAuditEntry(entry: AuditEntry(type: type, recorded: now, outcome: .minorFailure, agent: agent,
+                                                                    quirks: quirks.sortedUnique, requestHash: Self.hexSHA256(body),
+                                                                    reason: error.errorCode))]
+        do {
+            try await store.commit(change)
+        } catch {
+            logger.error("audit of a refused request failed", metadata: ["reason": "\(error.description)"])
+        }
+    }
+
+    static func hexSHA256(_ bytes: [UInt8]) -> String {
+        Hex.encode(SHA256.hash(data: bytes))
+    }
+}
+
+/// The mutable part of ``TrustService``.
+struct TrustState: Sendable {
+    var baseURL: String
+    var registrations: [CsiGuid: CsiRegistration] = [:]
+    var ledger = PermissionLedger(wallets: [])
+    var leaves: [MerkleHash] = []
+    var lastCheckpointSize = 0
+    var signingCheckpoint = false
+
+    init(baseURL: String) {
+        self.baseURL = baseURL
+    }
+}
+
+extension Array where Element == CompatQuirk {
+    /// Sorted, without repeats (the audit entry's form).
+    var sortedUnique: [CompatQuirk] { Array(Set(self)).sorted() }
+}

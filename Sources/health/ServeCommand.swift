@@ -1,0 +1,106 @@
+import ArgumentParser
+import FhirBlocks
+import FhirBlocksSQLite
+import FhirBlocksServer
+import FhirBlocksStore
+import Foundation
+import Logging
+import Metrics
+
+/// `health serve`: the FhirBlocks trust server (SMOAC, VACA, OAuth, a protected FHIR endpoint,
+/// the audit log) on 127.0.0.1. With no flags everything is kept in `./health-data/`.
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Run the FhirBlocks trust server (stops cleanly on Ctrl-C or SIGTERM).",
+        discussion: """
+            Storage is SQLite in DATA-DIR/fhirblocks.sqlite unless --database names a PostgreSQL server \
+            (postgres://user:password@host:port/database). The audit log's signing key is DATA-DIR/audit-key.pem (0600), \
+            created on first start. The first line on standard output is "listening on <URL>".
+            """)
+
+    @Option(help: "The address to bind.") var host = "127.0.0.1"
+    @Option(help: "The port (0 picks a free one).") var port = 8080
+    @Option(name: .customLong("data-dir"), help: "Where the SQLite database and the audit key live.") var dataDirectory = "./health-data"
+    @Option(help: "A PostgreSQL URL instead of the embedded SQLite database.") var database: String?
+    @Option(help: "strict (default) or compat (accepts the legacy FhirBlocks clients' quirks and audits them).") var mode = "strict"
+    @Option(name: .customLong("public-url"), help: "The base URL clients use (default http://HOST:PORT).") var publicURL: String?
+    @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
+    @Option(name: .customLong("checkpoint-every"), help: "Sign a checkpoint after this many audit entries.") var checkpointEvery = 64
+
+    func run() async throws {
+        guard let protocolMode = ProtocolMode(rawValue: mode) else { throw UsageError("--mode must be strict or compat") }
+        guard let level = Logger.Level(rawValue: logLevel) else { throw UsageError("--log-level: unknown level \(logLevel)") }
+        guard (0...65535).contains(port) else { throw UsageError("--port must be 0…65535") }
+        LoggingSystem.bootstrap { label in
+            var handler = StreamLogHandler.standardError(label: label)
+            handler.logLevel = level
+            return handler
+        }
+        let logger = Logger(label: "fhirblocks")
+        let metrics = ServerMetrics()
+        MetricsSystem.bootstrap(metrics.factory)
+
+        let folder = URL(fileURLWithPath: dataDirectory)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw UsageError("cannot create \(dataDirectory): \(error.localizedDescription)")
+        }
+        let key = try AuditKeyFile.loadOrCreate(at: folder.appendingPathComponent("audit-key.pem").path)
+
+        let store: any TrustStore
+        do {
+            if let database {
+                _ = database
+                throw UsageError("MERGE-PENDING: PostgresTrustStore")
+            } else {
+                store = try SQLiteTrustStore(path: folder.appendingPathComponent("fhirblocks.sqlite").path)
+            }
+            try await store.migrate()
+        } catch {
+            throw UsageError("cannot open the database: \(error)")
+        }
+        let service = TrustService(store: store, configuration: ServerConfiguration(mode: protocolMode, publicURL: publicURL, checkpointEvery: checkpointEvery),
+                                   auditKey: key, logger: logger, metrics: metrics)
+        do {
+            try await service.start()
+        } catch {
+            throw UsageError("cannot load the server state: \(error)")
+        }
+        let host = self.host
+        let application = FhirBlocksApplication(service: service, host: host, port: port, logger: logger) { bound in
+            FileHandle.standardOutput.write(Data("listening on \(service.baseURL)\n".utf8))
+            logger.info("FhirBlocks server listening", metadata: ["host": "\(host)", "port": "\(bound)", "mode": "\(protocolMode.rawValue)"])
+        }
+        do {
+            try await application.run()
+        } catch {
+            await store.close()
+            throw error
+        }
+        await store.close()
+        logger.info("FhirBlocks server stopped")
+    }
+}
+
+/// The audit log's P-256 signing key as a PEM file readable by its owner only.
+enum AuditKeyFile {
+    static func loadOrCreate(at path: String) throws -> CsiSigningKey {
+        if FileManager.default.fileExists(atPath: path) {
+            let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+            if let permissions = attributes?[.posixPermissions] as? NSNumber, permissions.intValue & 0o077 != 0 {
+                throw UsageError("\(path) is readable by others; chmod 600 it")
+            }
+            guard let text = try? String(contentsOfFile: path, encoding: .utf8), let key = try? CsiSigningKey(pem: text) else {
+                throw UsageError("\(path) is not a P-256 private key in PEM")
+            }
+            return key
+        }
+        let key = CsiSigningKey.generate()
+        guard FileManager.default.createFile(atPath: path, contents: Data(key.pem.utf8), attributes: [.posixPermissions: 0o600]) else {
+            throw UsageError("cannot write \(path)")
+        }
+        return key
+    }
+}
