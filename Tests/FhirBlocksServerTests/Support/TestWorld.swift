@@ -1,0 +1,136 @@
+import Testing
+import FHIRCore
+import FhirBlocks
+import FhirBlocksServer
+import FhirBlocksStore
+import Foundation
+
+/// A server (the real ``TrustService`` on a real store) and helpers that build the requests
+/// the FhirBlocks clients send.
+struct TestWorld: Sendable {
+    static let base = "https://fb.test"
+    let service: TrustService
+    let store: any TrustStore
+    let clock: ScriptedClock
+    let backend: TestBackend
+
+    static func make(_ backend: TestBackend, mode: ProtocolMode = .strict, checkpointEvery: Int = 64) async throws -> TestWorld {
+        let store = try await backend.makeStore()
+        let clock = ScriptedClock(Timestamp(secondsSince1970: 1_800_000_000))
+        let service = TrustService(store: store, configuration: ServerConfiguration(mode: mode, publicURL: base, checkpointEvery: checkpointEvery),
+                                   auditKey: .generate(), clock: clock.trustClock)
+        try await service.start()
+        return TestWorld(service: service, store: store, clock: clock, backend: backend)
+    }
+
+    func close() async { await store.close() }
+
+    var now: Timestamp { clock.now }
+
+    // MARK: Calls
+
+    func smoac(_ path: String, method: String = "POST", body: [UInt8] = []) async -> ServiceResponse {
+        await service.handleSMOAC(ServiceRequest(method: method, path: "/" + path, body: body))
+            ?? ServiceResponse(status: 599, body: Array("no such endpoint".utf8))
+    }
+
+    func json(_ response: ServiceResponse) -> JSONObject {
+        (try? JSONParser.parse(response.body))?.objectValue ?? JSONObject()
+    }
+
+    func envelope(_ party: TestParty, cipherField: SMOACEnvelope.CipherField = .cipher) -> SMOACEnvelope {
+        var generator = SystemRandomNumberGenerator()
+        return SMOACEnvelope(cipherField: cipherField, csiGuid: party.csi.rawValue, dateTime: now.wireText,
+                             nonce: ProtocolNonce.random(using: &generator), signature: "")
+    }
+
+    func signed<Request: SignedRequest>(_ request: Request, by party: TestParty, style: RequestSigner.Style = .strict) throws -> [UInt8] {
+        var request = request
+        try RequestSigner.sign(&request, with: party.key, style: style)
+        return request.jsonBytes
+    }
+
+    /// getGloballyUniqueIdentifier then requestCsiRegistration; returns the registered party.
+    func register(_ party: TestParty, style: RequestSigner.Style = .strict) async throws -> TestParty {
+        let guid = json(await smoac("util/getGloballyUniqueIdentifier", method: "GET"))["guid"]?.stringValue ?? ""
+        var registered = party
+        registered.csi = try #require(CsiGuid(guid))
+        let request = CsiRegistrationRequest(applicationClass: party.applicationClass, envelope: envelope(registered, cipherField: .cipherSpec),
+                                             deviceId: party.deviceId, publicClaims: party.claims, publicKey: party.key.publicKey.spkiBase64)
+        let response = await smoac("csi/requestCsiRegistration", body: try signed(request, by: registered, style: style))
+        try #require(response.status == 200, "registration: \(String(decoding: response.body, as: UTF8.self))")
+        return registered
+    }
+
+    func writePermissionRequest(from granter: TestParty, to grantees: [TestParty], resource: String = "Patient", access: String? = "read",
+                                confidentiality: String = "V", sensitivity: [String] = ["ETH", "SOC"],
+                                start: Timestamp? = nil, end: Timestamp? = nil) -> WritePermissionRequest {
+        WritePermissionRequest(envelope: envelope(granter),
+                               permission: PermissionGrantBody(startTime: (start ?? now.adding(seconds: -3600)).wireText,
+                                                               endTime: (end ?? now.adding(seconds: 30 * 86400)).wireText,
+                                                               timeStamp: now.wireText, grantees: grantees.map(\.csi.rawValue),
+                                                               heartScope: HeartScope(accessType: access, confidentialityScope: confidentiality,
+                                                                                      permissionType: "patient", resourceScope: resource,
+                                                                                      sensitivityScope: sensitivity)))
+    }
+
+    func grant(from granter: TestParty, to grantees: [TestParty], resource: String = "Patient", access: String? = "read",
+               confidentiality: String = "V", sensitivity: [String] = ["ETH", "SOC"], start: Timestamp? = nil, end: Timestamp? = nil) async throws -> ServiceResponse {
+        let request = writePermissionRequest(from: granter, to: grantees, resource: resource, access: access, confidentiality: confidentiality,
+                                             sensitivity: sensitivity, start: start, end: end)
+        return await smoac("permission/writePermission", body: try signed(request, by: granter))
+    }
+
+    // MARK: Assertions and tokens
+
+    func assertion(_ party: TestParty, audience: String, scope: String? = nil, lifetime: Int64 = 120, jti: String? = nil, code: String? = nil,
+                   key: CsiSigningKey? = nil) throws -> String {
+        let iat = now.secondsSince1970
+        let claims = JWTClaims(iss: party.csi.rawValue, sub: party.csi.rawValue, aud: [audience], exp: iat + lifetime, iat: iat,
+                               jti: jti ?? UUID().uuidString, scope: scope, sta: nil, code: code)
+        return try AssertionBuilder.jws(header: JWTHeader(kid: party.csi.rawValue), claims: claims, key: key ?? party.key)
+    }
+
+    static func form(_ fields: [(String, String)]) -> [UInt8] {
+        FormBody(fields: fields.map { (name: $0.0, value: $0.1) }).encoded()
+    }
+
+    func vacaAuth(_ party: TestParty, scope: String, patient: TestParty? = nil, audience: String = "\(base)/vaca/auth") async throws -> ServiceResponse {
+        var fields = [("grant_type", VacaAuthRequest.jwtBearerGrantType),
+                      ("assertion", try assertion(party, audience: audience, scope: scope))]
+        if let patient { fields.append(("patient", patient.csi.rawValue)) }
+        return await smoac("vaca/auth", body: Self.form(fields))
+    }
+
+    func vacaAccess(_ party: TestParty, code: String) async throws -> ServiceResponse {
+        await smoac("vaca/access", body: Self.form([("grant_type", "authorization_code"), ("code", code),
+                                                    ("client_assertion_type", VacaAuthRequest.jwtBearerAssertionType),
+                                                    ("client_assertion", try assertion(party, audience: "\(Self.base)/vaca/access", code: code))]))
+    }
+
+    /// vaca/auth + vaca/access; returns the access token (or fails the test).
+    func vacaToken(_ party: TestParty, scope: String, patient: TestParty? = nil) async throws -> String {
+        let auth = try await vacaAuth(party, scope: scope, patient: patient)
+        try #require(auth.status == 200, "vaca/auth: \(String(decoding: auth.body, as: UTF8.self))")
+        let code = try #require(json(auth)["code"]?.stringValue)
+        let access = try await vacaAccess(party, code: code)
+        try #require(access.status == 200, "vaca/access: \(String(decoding: access.body, as: UTF8.self))")
+        return try #require(json(access)["access_token"]?.stringValue)
+    }
+
+    /// The backend-services token endpoint.
+    func clientCredentials(_ party: TestParty, scope: String, patient: TestParty? = nil) async throws -> ServiceResponse {
+        var fields = [("grant_type", "client_credentials"), ("scope", scope),
+                      ("client_assertion_type", VacaAuthRequest.jwtBearerAssertionType),
+                      ("client_assertion", try assertion(party, audience: "\(Self.base)/oauth/token"))]
+        if let patient { fields.append(("patient", patient.csi.rawValue)) }
+        return await service.token(ServiceRequest(method: "POST", path: "/oauth/token", body: Self.form(fields)))
+    }
+
+    func fhir(_ method: String, _ path: String, token: String?, body: [UInt8] = [], query: [String: String] = [:]) async -> ServiceResponse {
+        var headers: [String: String] = [:]
+        if let token { headers["authorization"] = "Bearer \(token)" }
+        return await service.handleFHIR(ServiceRequest(method: method, path: "/fhir/" + path, query: query, headers: headers, body: body))
+    }
+}
+
