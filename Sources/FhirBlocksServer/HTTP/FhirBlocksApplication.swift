@@ -59,15 +59,19 @@ public struct FhirBlocksApplication: Sendable {
     }
 }
 
-/// Signs a checkpoint every period when the audit log grew (the "blocks" of §4.2).
+/// Signs a checkpoint every period when the audit log grew (the "blocks" of §4.2), and a
+/// last one when the server shuts down gracefully.
 struct CheckpointSigner: Service {
     let service: TrustService
     let periodSeconds: Int
 
     func run() async throws {
-        while !Task.isCancelled && !Task.isShuttingDownGracefully {
-            try? await Task.sleep(for: .seconds(max(1, periodSeconds)))
-            await service.checkpointIfDue(force: true)
+        try? await cancelWhenGracefulShutdown {
+            while !Task.isCancelled {
+                try await Task.sleep(for: .seconds(max(1, periodSeconds)))
+                await service.checkpointIfDue(force: true)
+            }
         }
+        await service.checkpointIfDue(force: true)
     }
 }

@@ -30,7 +30,7 @@ extension TrustService {
         do {
             try await syncLeaves()
         } catch {
-            logger.error("audit log sync failed", metadata: ["reason": "\(error.description)"])
+            if !Task.isCancelled { logger.error("audit log sync failed", metadata: ["reason": "\(error.description)"]) }
             return nil
         }
         let claim: (size: Int, root: MerkleHash)? = state.withLock { state in
@@ -51,7 +51,7 @@ extension TrustService {
             state.withLock { $0.lastCheckpointSize = max($0.lastCheckpointSize, claim.size) }
             return stored
         } catch {
-            logger.error("checkpoint signing failed", metadata: ["reason": "\(error)"])
+            if !Task.isCancelled { logger.error("checkpoint signing failed", metadata: ["reason": "\(error)"]) }
             return nil
         }
     }

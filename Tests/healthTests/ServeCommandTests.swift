@@ -1,0 +1,179 @@
+import AsyncHTTPClient
+import FHIRCore
+import FhirBlocks
+import Foundation
+import NIOCore
+import NIOHTTP1
+import Testing
+
+/// `health serve` as a process: the embedded default, a SIGKILL in the middle of a write load
+/// (no acknowledged grant or audit entry may be lost, and the restarted log must extend the old
+/// one), and a clean stop on SIGTERM.
+@Suite(.serialized) struct ServeCommandTests {
+    /// A running `health serve`.
+    struct Server {
+        let process: Process
+        let url: String
+
+        static func start(_ runner: CommandRunner, extra: [String] = []) async throws -> Server {
+            var arguments = ["serve", "--port", "0", "--data-dir", runner.folder.appendingPathComponent("data").path, "--log-level", "error"]
+            if let database = ProcessInfo.processInfo.environment["OPENHEALTHKIT_SERVE_TEST_DATABASE"] { arguments += ["--database", database] }
+            let (process, output, _) = try runner.launch(arguments + extra)
+            let line: String = try await withCheckedThrowingContinuation { continuation in
+                DispatchQueue.global().async {
+                    var bytes: [UInt8] = []
+                    while true {
+                        let chunk = output.fileHandleForReading.readData(ofLength: 1)
+                        if chunk.isEmpty || chunk.first == UInt8(ascii: "\n") { break }
+                        bytes.append(contentsOf: chunk)
+                    }
+                    continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
+                }
+            }
+            guard line.hasPrefix("listening on ") else {
+                process.terminate()
+                throw TestFailure("health serve did not start: \(line)")
+            }
+            return Server(process: process, url: String(line.dropFirst("listening on ".count)))
+        }
+    }
+
+    struct TestFailure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    static func send(_ method: HTTPMethod, _ url: String, body: [UInt8]? = nil, contentType: String = "application/json") async throws -> (Int, [UInt8]) {
+        var request = HTTPClientRequest(url: url)
+        request.method = method
+        if let body {
+            request.body = .bytes(ByteBuffer(bytes: body))
+            request.headers.add(name: "Content-Type", value: contentType)
+        }
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(20))
+        return (Int(response.status.code), Array(try await response.body.collect(upTo: 8 << 20).readableBytesView))
+    }
+
+    static func object(_ bytes: [UInt8]) -> JSONObject { (try? JSONParser.parse(bytes))?.objectValue ?? JSONObject() }
+
+    static func envelope(_ csi: CsiGuid, cipherField: SMOACEnvelope.CipherField = .cipher) -> SMOACEnvelope {
+        var generator = SystemRandomNumberGenerator()
+        return SMOACEnvelope(cipherField: cipherField, csiGuid: csi.rawValue, dateTime: Timestamp(millisecondsSince1970: Int64(Date().timeIntervalSince1970 * 1000)).wireText,
+                             nonce: ProtocolNonce.random(using: &generator), signature: "")
+    }
+
+    static func register(_ url: String, key: CsiSigningKey, applicationClass: String) async throws -> CsiGuid {
+        let guidText = object(try await send(.GET, "\(url)/util/getGloballyUniqueIdentifier").1)["guid"]?.stringValue ?? ""
+        guard let csi = CsiGuid(guidText) else { throw TestFailure("no GUID") }
+        var request = CsiRegistrationRequest(applicationClass: applicationClass, envelope: envelope(csi, cipherField: .cipherSpec), deviceId: "device-1",
+                                             publicClaims: PublicClaim.legacyEmptyClaims, publicKey: key.publicKey.spkiBase64)
+        try RequestSigner.sign(&request, with: key)
+        let (status, body) = try await send(.POST, "\(url)/csi/requestCsiRegistration", body: request.jsonBytes)
+        guard status == 200 else { throw TestFailure("registration: \(status) \(String(decoding: body, as: UTF8.self))") }
+        return csi
+    }
+
+    static func grant(_ url: String, wallet: CsiGuid, key: CsiSigningKey, to grantee: CsiGuid) async throws -> [String]? {
+        let now = Date().timeIntervalSince1970
+        var request = WritePermissionRequest(
+            envelope: envelope(wallet),
+            permission: PermissionGrantBody(startTime: Timestamp(secondsSince1970: Int64(now) - 60).wireText, endTime: Timestamp(secondsSince1970: Int64(now) + 86400).wireText,
+                                            grantees: [grantee.rawValue],
+                                            heartScope: HeartScope(accessType: "read", confidentialityScope: "N", permissionType: "patient",
+                                                                   resourceScope: "Observation", sensitivityScope: [])))
+        try RequestSigner.sign(&request, with: key)
+        let (status, body) = try await send(.POST, "\(url)/permission/writePermission", body: request.jsonBytes)
+        guard status == 200 else { return nil }
+        return object(body)["permissionIds"]?.arrayValue?.compactMap(\.stringValue)
+    }
+
+    @Test func sigkillUnderLoadLosesNothingAcknowledged() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        var server = try await Server.start(runner)
+        let walletKey = CsiSigningKey.generate()
+        let wallet = try await Self.register(server.url, key: walletKey, applicationClass: "org.fhirblocks.csa")
+        var apps: [CsiGuid] = []
+        for _ in 0..<4 { apps.append(try await Self.register(server.url, key: .generate(), applicationClass: "org.fhirblocks.dapp")) }
+        let before = try await Self.send(.GET, "\(server.url)/audit/checkpoint")
+        #expect(before.0 == 200)
+        let oldCheckpoint = try SignedCheckpoint(text: String(decoding: before.1, as: UTF8.self))
+
+        // Four writers grant as fast as they can; the server is killed after 40 acknowledgements.
+        let url = server.url
+        let pid = server.process.processIdentifier
+        let acknowledged = try await withThrowingTaskGroup(of: [String].self) { group in
+            for app in apps {
+                group.addTask {
+                    var mine: [String] = []
+                    for _ in 0..<200 {
+                        do {
+                            guard let ids = try await Self.grant(url, wallet: wallet, key: walletKey, to: app) else { break }
+                            mine += ids
+                        } catch {
+                            break // the server is gone
+                        }
+                    }
+                    return mine
+                }
+            }
+            group.addTask {
+                try await Task.sleep(for: .milliseconds(1500))
+                kill(pid, SIGKILL)
+                return []
+            }
+            var all: [String] = []
+            for try await ids in group { all += ids }
+            return all
+        }
+        server.process.waitUntilExit()
+        #expect(server.process.terminationReason == .uncaughtSignal)
+        #expect(acknowledged.count >= 4, "too few grants before the kill to mean anything: \(acknowledged.count)")
+
+        // Restart on the same data.
+        server = try await Server.start(runner)
+        defer { server.process.terminate() }
+        var listing = FetchPermissionsGrantedByMeRequest(envelope: Self.envelope(wallet))
+        try RequestSigner.sign(&listing, with: walletKey)
+        let listed = Self.object(try await Self.send(.POST, "\(server.url)/permission/fetchPermissionsPreviouslyGrantedByMe", body: listing.jsonBytes).1)
+        let stored = Set(listed["permissions"]?.arrayValue?.compactMap { $0.objectValue?["permissionId"]?.stringValue } ?? [])
+        #expect(Set(acknowledged).isSubset(of: stored), "lost grants: \(Set(acknowledged).subtracting(stored).count)")
+
+        // Every acknowledged grant has its audit entry, and the new log extends the old one.
+        let after = try SignedCheckpoint(text: String(decoding: try await Self.send(.GET, "\(server.url)/audit/checkpoint").1, as: UTF8.self))
+        var audited: Set<String> = []
+        var from = 0
+        while from < after.checkpoint.treeSize {
+            let page = Self.object(try await Self.send(.GET, "\(server.url)/audit/entries?from=\(from)&count=1000").1)
+            let entries = page["entries"]?.arrayValue ?? []
+            if entries.isEmpty { break }
+            for entry in entries {
+                guard let text = entry.objectValue?["entry"]?.stringValue, let bytes = try? Base64Text.decode(text, alphabet: .standard, padding: .required),
+                      let parsed = try? AuditEntry(canonicalBytes: bytes), parsed.type == .permissionGrant else { continue }
+                audited.formUnion(parsed.permissionIDs)
+            }
+            from += entries.count
+        }
+        #expect(Set(acknowledged).isSubset(of: audited))
+        let proof = Self.object(try await Self.send(.GET, "\(server.url)/audit/proof/consistency?from=\(oldCheckpoint.checkpoint.treeSize)&to=\(after.checkpoint.treeSize)").1)
+        let hashes = proof["hashes"]?.arrayValue?.compactMap { $0.stringValue.flatMap(MerkleHash.init(hex:)) } ?? []
+        #expect(throws: Never.self) {
+            try MerkleTree.verifyConsistency(oldSize: oldCheckpoint.checkpoint.treeSize, newSize: after.checkpoint.treeSize,
+                                             oldRoot: oldCheckpoint.checkpoint.rootHash, newRoot: after.checkpoint.rootHash, proof: hashes)
+        }
+    }
+
+    @Test func sigtermStopsCleanly() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let server = try await Server.start(runner)
+        #expect(try await Self.send(.GET, "\(server.url)/util/ping").0 == 200)
+        // The embedded default keeps its files in the data folder, the key readable by its owner only.
+        let key = runner.folder.appendingPathComponent("data/audit-key.pem").path
+        let permissions = (try FileManager.default.attributesOfItem(atPath: key)[.posixPermissions] as? NSNumber)?.intValue ?? -1
+        #expect(permissions == 0o600)
+        server.process.terminate()
+        server.process.waitUntilExit()
+        #expect(server.process.terminationReason == .exit && server.process.terminationStatus == 0)
+    }
+}
