@@ -16,6 +16,9 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // For the card ceilings: raw P-256 (the same swift-crypto the SmartHealthCards module uses).
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // For the server ceilings: a Hummingbird hello-world route, called through the same client.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
         .executableTarget(
@@ -53,6 +56,21 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/FHIRBenchmarks",
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")],
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
+        .executableTarget(
+            name: "ServerBenchmarks",
+            dependencies: [
+                .product(name: "FhirBlocks", package: "OpenHealthKit"),
+                .product(name: "FhirBlocksServer", package: "OpenHealthKit"),
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            path: "Benchmarks/ServerBenchmarks",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")],
             plugins: [
                 .plugin(name: "BenchmarkPlugin", package: "benchmark"),

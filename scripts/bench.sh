@@ -6,6 +6,7 @@
 #   scripts/bench.sh store                # the same
 #   scripts/bench.sh cards                # the SMART Health Cards benchmarks (CardBenchmarks)
 #   scripts/bench.sh fhir                 # FHIR R4 decoding/encoding (FHIRBenchmarks)
+#   scripts/bench.sh server               # FhirBlocks token issuance and protected reads (ServerBenchmarks)
 #   scripts/bench.sh all                  # every executable, one after the other
 #   scripts/bench.sh cards --filter 'Verify.*'   # extra options go to `swift package benchmark`
 #
@@ -20,13 +21,14 @@ cd "$root"
 
 suite="store"
 case "${1:-}" in
-    store|cards|fhir|all) suite="$1"; shift ;;
+    store|cards|fhir|server|all) suite="$1"; shift ;;
 esac
 case "$suite" in
     store) products=(StoreBenchmarks) ;;
     cards) products=(CardBenchmarks) ;;
     fhir) products=(FHIRBenchmarks) ;;
-    all) products=(StoreBenchmarks CardBenchmarks FHIRBenchmarks) ;;
+    server) products=(ServerBenchmarks) ;;
+    all) products=(StoreBenchmarks CardBenchmarks FHIRBenchmarks ServerBenchmarks) ;;
 esac
 
 output="$(mktemp)"

@@ -1,0 +1,118 @@
+import AsyncHTTPClient
+import FHIRCore
+import FhirBlocks
+import FhirBlocksServer
+import FhirBlocksSQLite
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import NIOHTTP1
+
+/// Both servers, started once per process on 127.0.0.1, and a wallet that granted an app
+/// Observation reads, with one stored Observation.
+actor ServerFixture {
+    static let instance = ServerFixtureHolder()
+
+    static func shared() async throws -> ServerFixture { try await instance.get() }
+
+    let helloURL: String
+    let fhirBlocksURL: String
+    let readToken: String
+    let app: (csi: CsiGuid, key: CsiSigningKey)
+    let client = HTTPClient(eventLoopGroupProvider: .singleton)
+
+    init(helloURL: String, fhirBlocksURL: String, readToken: String, app: (CsiGuid, CsiSigningKey)) {
+        self.helloURL = helloURL
+        self.fhirBlocksURL = fhirBlocksURL
+        self.readToken = readToken
+        self.app = app
+    }
+
+    nonisolated func tokenForm() throws -> [UInt8] {
+        let now = Int64(Date().timeIntervalSince1970)
+        let claims = JWTClaims(iss: app.csi.rawValue, sub: app.csi.rawValue, aud: ["\(fhirBlocksURL)/oauth/token"], exp: now + 120, iat: now,
+                               jti: UUID().uuidString, scope: nil, sta: nil, code: nil)
+        let assertion = try AssertionBuilder.jws(header: JWTHeader(kid: app.csi.rawValue), claims: claims, key: app.key)
+        return FormBody(fields: [(name: "grant_type", value: "client_credentials"), (name: "scope", value: "patient/Observation.rs"),
+                                 (name: "client_assertion_type", value: VacaAuthRequest.jwtBearerAssertionType),
+                                 (name: "client_assertion", value: assertion)]).encoded()
+    }
+
+    nonisolated func get(_ url: String, bearer: String? = nil) async throws -> Int {
+        var request = HTTPClientRequest(url: url)
+        if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
+        let response = try await client.execute(request, timeout: .seconds(10))
+        _ = try await response.body.collect(upTo: 1 << 20)
+        guard response.status == .ok else { throw FixtureError("GET \(url): \(response.status)") }
+        return Int(response.status.code)
+    }
+
+    nonisolated func post(_ url: String, form: [UInt8]) async throws -> Int {
+        var request = HTTPClientRequest(url: url)
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
+        request.body = .bytes(ByteBuffer(bytes: form))
+        let response = try await client.execute(request, timeout: .seconds(10))
+        _ = try await response.body.collect(upTo: 1 << 20)
+        guard response.status == .ok else { throw FixtureError("POST \(url): \(response.status)") }
+        return Int(response.status.code)
+    }
+
+    static func start() async throws -> ServerFixture {
+        var logger = Logger(label: "bench")
+        logger.logLevel = .error
+        // The ceiling: Hummingbird hello-world.
+        let router = Router()
+        router.get("hello") { _, _ in "Hello" }
+        let (helloPorts, helloContinuation) = AsyncStream.makeStream(of: Int.self)
+        let hello = Application(router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+                                onServerRunning: { channel in helloContinuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
+        Task { try await hello.runService() }
+        var helloIterator = helloPorts.makeAsyncIterator()
+        guard let helloPort = await helloIterator.next() else { throw FixtureError("hello-world did not start") }
+
+        // FhirBlocks on SQLite in a temporary folder.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fhirblocks-bench-\(UUID().uuidString)")
+        let store = try SQLiteTrustStore(path: folder.appendingPathComponent("trust.sqlite").path)
+        try await store.migrate()
+        let service = TrustService(store: store, auditKey: .generate(), logger: logger)
+        try await service.start()
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let application = FhirBlocksApplication(service: service, port: 0, logger: logger) { continuation.yield($0) }
+        Task { try await application.run() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next() else { throw FixtureError("FhirBlocks did not start") }
+        let base = "http://127.0.0.1:\(port)"
+
+        // A wallet, an app, a grant, a stored Observation, and a read token.
+        let setup = FixtureSetup(base: base)
+        let walletKey = CsiSigningKey.generate(), appKey = CsiSigningKey.generate()
+        let wallet = try await setup.register(key: walletKey, applicationClass: "org.fhirblocks.csa")
+        let app = try await setup.register(key: appKey, applicationClass: "org.fhirblocks.dapp")
+        try await setup.grant(wallet: wallet, key: walletKey, to: app)
+        let walletToken = try await setup.token(csi: wallet, key: walletKey, scope: "patient/*.cruds conf/V")
+        try await setup.put("\(base)/fhir/Observation/o1", token: walletToken,
+                            body: #"{"resourceType":"Observation","id":"o1","status":"final","code":{"text":"pulse"}}"#)
+        let readToken = try await setup.token(csi: app, key: appKey, scope: "patient/Observation.rs")
+        try await setup.client.shutdown()
+        return ServerFixture(helloURL: "http://127.0.0.1:\(helloPort)/hello", fhirBlocksURL: base, readToken: readToken, app: (app, appKey))
+    }
+}
+
+/// Starts the fixture once.
+actor ServerFixtureHolder {
+    private var fixture: ServerFixture?
+
+    func get() async throws -> ServerFixture {
+        if let fixture { return fixture }
+        let started = try await ServerFixture.start()
+        fixture = started
+        return started
+    }
+}
+
+struct FixtureError: Error, CustomStringConvertible {
+    var description: String
+    init(_ description: String) { self.description = description }
+}
