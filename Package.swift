@@ -207,6 +207,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "FhirBlocksClientTests",
+            dependencies: ["FhirBlocksClient", "FhirBlocks", "FHIRCore"],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "FhirBlocksStoreTests",
             dependencies: ["FhirBlocksStore", "FhirBlocksSQLite", "FhirBlocksPostgres", "FhirBlocks"],
             swiftSettings: swiftSettings

@@ -1,0 +1,148 @@
+import FhirBlocks
+
+/// Re-checks a whole audit log from any ``AuditLogSource`` (§4.2):
+///
+/// 1. every entry's bytes are a canonical ``AuditEntry`` (`AuditEntry(canonicalBytes:)`) and
+///    hash (`MerkleHash.leaf`) to the leaf hash stored beside them;
+/// 2. every checkpoint parses and carries a valid signature by the log's key (the pinned key,
+///    when one is given); a checkpoint that does not verify proves nothing and is reported;
+/// 3. for every validly signed checkpoint, the root of the first `treeSize` stored leaves
+///    (`MerkleTree.rootHash`) equals the checkpoint's root: an entry rewritten together with
+///    its stored leaf hash shows up as the range between the last matching checkpoint and the
+///    first mismatching one;
+/// 4. consecutive signed checkpoints are consistent (the source's consistency proof verifies
+///    with `MerkleTree.verifyConsistency`; with matching roots over one leaf list consistency
+///    holds by construction), and no two checkpoints of one size name different roots;
+/// 5. the log serves every entry it reports and every entry a checkpoint covers.
+///
+/// Checkpoints are read before entries, so a log that grows meanwhile is not taken for a
+/// truncated one. Read failures throw ``AuditLogSourceError``; findings go in the report.
+public struct AuditVerifier: Sendable {
+    /// Entries read per call (1–1000).
+    public var pageSize: Int
+    /// A key the log must be signed with (from a previous run or out of band); nil trusts the
+    /// source's key.
+    public var pinnedKey: CsiPublicKey?
+
+    /// Creates a verifier.
+    public init(pageSize: Int = 1000, pinnedKey: CsiPublicKey? = nil) {
+        self.pageSize = min(max(1, pageSize), 1000)
+        self.pinnedKey = pinnedKey
+    }
+
+    /// Verifies the log `source` serves.
+    public func verify(_ source: some AuditLogSource) async throws(AuditLogSourceError) -> AuditVerificationReport {
+        var problems: [AuditProblem] = []
+
+        // Key and checkpoints first.
+        let logKey = try await source.readKey()
+        var publicKey = logKey.publicKey
+        if let pinnedKey, pinnedKey != logKey.publicKey {
+            problems.append(.unexpectedKey)
+            publicKey = pinnedKey
+        }
+        let notes = try await source.readCheckpoints()
+
+        // Entries.
+        let (records, treeSize, readProblems) = try await readAll(source)
+        problems += readProblems
+        var leaves: [MerkleHash] = []
+        leaves.reserveCapacity(records.count)
+        for record in records {
+            if MerkleHash.leaf(record.entry) != record.leafHash { problems.append(.leafHashMismatch(index: record.index)) }
+            do {
+                _ = try AuditEntry(canonicalBytes: record.entry)
+            } catch {
+                problems.append(.entryNotCanonical(index: record.index, reason: error))
+            }
+            leaves.append(record.leafHash)
+        }
+
+        // Checkpoints: parse, check the signature, keep the valid ones.
+        var valid: [Checkpoint] = []
+        for note in notes {
+            let signed: SignedCheckpoint
+            do {
+                signed = try SignedCheckpoint(text: note.note)
+            } catch {
+                problems.append(.checkpointUnreadable(declaredSize: note.treeSize, reason: error))
+                continue
+            }
+            let stated = signed.checkpoint.treeSize
+            guard (try? signed.verify(keyName: logKey.keyName, publicKey: publicKey)) != nil else {
+                problems.append(.checkpointSignatureInvalid(treeSize: stated))
+                continue
+            }
+            if note.treeSize != stated { problems.append(.checkpointSizeMismatch(declaredSize: note.treeSize, statedSize: stated)) }
+            if let twin = valid.first(where: { $0.treeSize == stated }) {
+                if twin.rootHash != signed.checkpoint.rootHash, !problems.contains(.forkedCheckpoints(treeSize: stated)) {
+                    problems.append(.forkedCheckpoints(treeSize: stated))
+                }
+                continue
+            }
+            valid.append(signed.checkpoint)
+        }
+        valid.sort { $0.treeSize < $1.treeSize }
+        if valid.isEmpty, treeSize > 0 { problems.append(.noValidCheckpoint) }
+
+        // Roots of the stored leaves against each checkpoint.
+        var lastMatching = 0
+        var truncationReported = problems.contains { if case .truncated = $0 { true } else { false } }
+        for checkpoint in valid {
+            guard checkpoint.treeSize <= leaves.count else {
+                if !truncationReported {
+                    problems.append(.truncated(present: leaves.count, expected: checkpoint.treeSize))
+                    truncationReported = true
+                }
+                continue
+            }
+            if MerkleTree.rootHash(leaves: leaves[0..<checkpoint.treeSize]) == checkpoint.rootHash {
+                lastMatching = checkpoint.treeSize
+            } else {
+                problems.append(.rewrittenRange(from: lastMatching, to: checkpoint.treeSize))
+            }
+        }
+
+        // Consistency of consecutive checkpoints, by the source's proofs.
+        for (old, new) in zip(valid, valid.dropFirst()) where old.treeSize > 0 {
+            guard let proof = try await source.readConsistencyProof(from: old.treeSize, to: new.treeSize) else { continue }
+            do {
+                try MerkleTree.verifyConsistency(oldSize: old.treeSize, newSize: new.treeSize, oldRoot: old.rootHash,
+                                                 newRoot: new.rootHash, proof: proof)
+            } catch {
+                // Where both roots match the stored leaves, the pair is consistent by
+                // construction and the proof itself is wrong; report the pair either way.
+                problems.append(.inconsistentCheckpoints(from: old.treeSize, to: new.treeSize))
+            }
+        }
+
+        return AuditVerificationReport(treeSize: treeSize, entriesChecked: records.count,
+                                       verifiedCheckpointSizes: valid.map(\.treeSize), latestCheckpoint: valid.last,
+                                       problems: problems)
+    }
+
+    /// Reads entries `0..<treeSize` page by page, where `treeSize` is what the first page
+    /// reports. Stops at a gap or a misnumbered entry.
+    private func readAll(_ source: some AuditLogSource) async throws(AuditLogSourceError) -> ([AuditLogRecord], Int, [AuditProblem]) {
+        var records: [AuditLogRecord] = []
+        var problems: [AuditProblem] = []
+        let first = try await source.readEntries(from: 0, count: pageSize)
+        let treeSize = max(0, first.treeSize)
+        var page = first
+        reading: while true {
+            for record in page.records where records.count < treeSize {
+                guard record.index == records.count else {
+                    problems.append(.misnumberedEntry(expected: records.count, found: record.index))
+                    break reading
+                }
+                records.append(record)
+            }
+            guard records.count < treeSize, !page.records.isEmpty else { break }
+            page = try await source.readEntries(from: records.count, count: min(pageSize, treeSize - records.count))
+        }
+        if records.count < treeSize, problems.isEmpty {
+            problems.append(.truncated(present: records.count, expected: treeSize))
+        }
+        return (records, treeSize, problems)
+    }
+}

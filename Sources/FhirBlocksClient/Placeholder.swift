@@ -1,1 +1,0 @@
-// FhirBlocksClient: see the module's other files.
