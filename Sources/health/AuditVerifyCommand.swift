@@ -1,0 +1,93 @@
+import ArgumentParser
+import FHIRCore
+import FhirBlocks
+import FhirBlocksClient
+
+/// `health audit verify --server URL [--public-key PEM] [--json]`.
+struct AuditVerifyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "verify",
+        abstract: "Fetch the whole audit log and re-check it: canonical entries, leaf hashes, checkpoint signatures and roots, consistency.",
+        discussion: """
+            Exit status: 0 when the log is intact, 1 when it was tampered with (the first tampered entry or \
+            range is named), 2 when the log cannot be read or on usage errors.
+            """)
+
+    @OptionGroup var server: FhirBlocksServerOption
+
+    @Option(help: ArgumentHelp("Require checkpoints signed by this key (PEM SubjectPublicKeyInfo) instead of trusting /audit/key.", valueName: "FILE"))
+    var publicKey: String?
+
+    @Flag(help: "Print a machine-readable JSON report.")
+    var json = false
+
+    func run() async throws {
+        var pinned: CsiPublicKey?
+        if let publicKey {
+            do {
+                pinned = try CsiPublicKey(pem: String(decoding: try readInput(publicKey), as: UTF8.self))
+            } catch let error as UsageError {
+                throw error
+            } catch {
+                throw UsageError("--public-key: \(error)")
+            }
+        }
+        let verifier = AuditVerifier(pinnedKey: pinned)
+        let report = try await server.withClient { client in
+            do {
+                return try await verifier.verify(AuditClient(client: client))
+            } catch {
+                throw UsageError("cannot read the audit log: \(error)")
+            }
+        }
+        if json {
+            print(FhirBlocksCLI.pretty(Self.json(report)))
+        } else {
+            for line in Self.text(report) { print(line) }
+        }
+        if !report.isIntact { throw ExitCode(1) }
+    }
+
+    static func text(_ report: AuditVerificationReport) -> [String] {
+        var lines: [String] = []
+        let sizes = report.verifiedCheckpointSizes
+        lines.append("\(report.entriesChecked) of \(report.treeSize) entries checked; \(sizes.count) signed checkpoint\(sizes.count == 1 ? "" : "s")"
+                     + (report.latestCheckpoint.map { ", latest at size \($0.treeSize) (\($0.timestamp.wireText))" } ?? ""))
+        if report.uncheckpointedEntries > 0 {
+            lines.append("\(report.uncheckpointedEntries) entries after the latest checkpoint are not yet covered by a signature")
+        }
+        guard let first = report.firstProblem else {
+            lines.append("intact")
+            return lines
+        }
+        lines.append("TAMPERED: \(first)")
+        for problem in report.problems.dropFirst() { lines.append("  also: \(problem)") }
+        return lines
+    }
+
+    static func json(_ report: AuditVerificationReport) -> JSONValue {
+        var members: [JSONMember] = [
+            JSONMember(key: "intact", value: .bool(report.isIntact)),
+            JSONMember(key: "treeSize", value: .number(String(report.treeSize))),
+            JSONMember(key: "entriesChecked", value: .number(String(report.entriesChecked))),
+            JSONMember(key: "checkpointSizes", value: .array(report.verifiedCheckpointSizes.map { .number(String($0)) })),
+        ]
+        if let latest = report.latestCheckpoint {
+            members.append(JSONMember(key: "latestCheckpoint", value: .object(JSONObject(members: [
+                JSONMember(key: "treeSize", value: .number(String(latest.treeSize))),
+                JSONMember(key: "rootHash", value: .string(latest.rootHash.hex)),
+                JSONMember(key: "timestamp", value: .string(latest.timestamp.wireText)),
+            ]))))
+        }
+        if let index = report.firstTamperedIndex {
+            members.append(JSONMember(key: "firstTamperedIndex", value: .number(String(index))))
+        }
+        members.append(JSONMember(key: "problems", value: .array(report.problems.map { problem in
+            var fields = [JSONMember(key: "code", value: .string(problem.code))]
+            if let position = problem.position { fields.append(JSONMember(key: "index", value: .number(String(position)))) }
+            fields.append(JSONMember(key: "description", value: .string(problem.description)))
+            return .object(JSONObject(members: fields))
+        })))
+        return .object(JSONObject(members: members))
+    }
+}
