@@ -117,6 +117,7 @@ let package = Package(
                 "FhirBlocksStore",
                 "FhirBlocksSQLite",
                 "FhirBlocksPostgres",
+                "FhirBlocksClient",
                 "FHIRCore",
                 "ModelsR4",
                 .product(name: "Hummingbird", package: "hummingbird"),

@@ -3,7 +3,7 @@ import FHIRCore
 import FhirBlocks
 import FhirBlocksClient
 
-/// `health audit verify --server URL [--public-key PEM] [--json]`.
+/// `health audit verify --server URL | --database FILE|URL [--data-dir DIR] [--public-key PEM] [--json]`.
 struct AuditVerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
@@ -13,7 +13,14 @@ struct AuditVerifyCommand: AsyncParsableCommand {
             range is named), 2 when the log cannot be read or on usage errors.
             """)
 
-    @OptionGroup var server: FhirBlocksServerOption
+    @Option(help: ArgumentHelp("The FhirBlocks server's base URL (its --public-url).", valueName: "URL"))
+    var server: String?
+
+    @Option(help: ArgumentHelp("Read the log from the server's database instead: its SQLite file, or a postgres:// URL.", valueName: "FILE|URL"))
+    var database: String?
+
+    @Option(name: .customLong("data-dir"), help: ArgumentHelp("With --database: the server's data folder, whose audit-key.pem names the checkpoint key (default: the SQLite file's folder).", valueName: "DIR"))
+    var dataDirectory: String?
 
     @Option(help: ArgumentHelp("Require checkpoints signed by this key (PEM SubjectPublicKeyInfo) instead of trusting /audit/key.", valueName: "FILE"))
     var publicKey: String?
@@ -33,12 +40,20 @@ struct AuditVerifyCommand: AsyncParsableCommand {
             }
         }
         let verifier = AuditVerifier(pinnedKey: pinned)
-        let report = try await server.withClient { client in
-            do {
-                return try await verifier.verify(AuditClient(client: client))
-            } catch {
-                throw UsageError("cannot read the audit log: \(error)")
+        let report: AuditVerificationReport
+        switch (server, database) {
+        case (let server?, nil):
+            report = try await FhirBlocksServerOption(server: server).withClient { client in
+                do {
+                    return try await verifier.verify(AuditClient(client: client))
+                } catch {
+                    throw UsageError("cannot read the audit log: \(error)")
+                }
             }
+        case (nil, let database?):
+            report = try await AuditDatabase.verify(database: database, dataDirectory: dataDirectory, pinned: pinned, with: verifier)
+        default:
+            throw UsageError("give exactly one of --server URL and --database FILE|URL")
         }
         if json {
             print(FhirBlocksCLI.pretty(Self.json(report)))
