@@ -99,9 +99,8 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
         }
         var database: String?
         if let path, !path.isEmpty {
-            let name = try Self.percentDecoded(path, part: "database")
-            guard !name.contains("/") else { throw .invalid("database") }
-            database = name
+            guard !path.contains("/") else { throw .invalid("database") }
+            database = try Self.percentDecoded(path, part: "database")
         }
         var sslMode = SSLMode.prefer
         for pair in query.split(separator: "&") where !pair.isEmpty {

@@ -30,7 +30,7 @@ struct PostgresTrustStoreTests {
         // Nothing listens on port 1 of the loopback address: connections are refused at once and
         // the pool keeps retrying; the store gives up after its connection timeout.
         let store = PostgresTrustStore(url: PostgresURL(host: "127.0.0.1", port: 1, username: "nobody", database: "none", sslMode: .disable),
-                                       connectionTimeout: .seconds(2))
+                                       connectionTimeout: .seconds(2), logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
         let clock = ContinuousClock()
         let start = clock.now
         await #expect(throws: TrustStoreError.self) { try await store.migrate() }
