@@ -116,6 +116,41 @@ struct PostgresTrustStoreTests {
         }
     }
 
+    @Test(.enabled(if: adminURL != nil, "OPENHEALTHKIT_POSTGRES_URL is not set: no PostgreSQL server to test against"))
+    func expiredNoncesAndCodesArePurgedAndHistoryKept() async throws {
+        try await withDatabase { url in
+            let store = PostgresTrustStore(url: url)
+            try await store.migrate()
+            let t0 = Timestamp(millisecondsSince1970: 1_750_000_000_000)
+            let csi = try #require(CsiGuid("7c5b8363-504b-4f83-9d01-caa4e28a156e"))
+            let scope = GrantedScope(grants: [.owner], scopes: [], dropped: [])
+            // The first call purges (nothing yet); the next purge is due a minute later.
+            #expect(try await store.insertIfAbsent(NonceKey(namespace: .smoacNonce, owner: "o", value: "a"), expiresAt: t0.adding(seconds: 5), now: t0))
+            try await store.put(AuthorizationCode(code: "c-old", client: csi, patient: csi, scope: scope, permissionIDs: [], issuedAt: t0,
+                                                  expiresAt: t0.adding(seconds: 5)))
+            try await store.put(AuthorizationCode(code: "c-live", client: csi, patient: csi, scope: scope, permissionIDs: [], issuedAt: t0,
+                                                  expiresAt: t0.adding(seconds: 600)))
+            #expect(try await store.insertIfAbsent(NonceKey(namespace: .smoacNonce, owner: "o", value: "b"), expiresAt: t0.adding(seconds: 600),
+                                                   now: t0.adding(seconds: 30)))
+            #expect(try await count(url, "nonce") == 2)
+            #expect(try await store.insertIfAbsent(NonceKey(namespace: .smoacNonce, owner: "o", value: "c"), expiresAt: t0.adding(seconds: 600),
+                                                   now: t0.adding(seconds: 61)))
+            #expect(try await count(url, "nonce") == 2)
+            #expect(try await count(url, "auth_code") == 1)
+            #expect(try await store.take("c-live")?.code == "c-live")
+
+            var change = TrustChange()
+            for version in 1...3 {
+                change.resources = [FHIRResourceWrite(record: FHIRResourceRecord(type: "Patient", id: "p", patient: csi, versionID: version,
+                                                                                 lastUpdated: t0, json: Array("v\(version)".utf8)))]
+                try await store.commit(change)
+            }
+            #expect(try await count(url, "fhir_resource_history") == 3)
+            #expect(try await count(url, "fhir_resource") == 1)
+            await store.close()
+        }
+    }
+
     // MARK: Helpers
 
     /// A fresh database for one test, dropped afterwards.
@@ -136,12 +171,26 @@ struct PostgresTrustStoreTests {
 
     /// Runs one statement directly (to plant rows the store would never write).
     private func execute(_ url: PostgresURL, _ sql: String) async throws {
+        _ = try await rows(url, sql)
+    }
+
+    /// The number of rows of a table, read directly.
+    private func count(_ url: PostgresURL, _ table: String) async throws -> Int {
+        let result = try await rows(url, "SELECT COUNT(*) FROM \(table)")
+        return try Int(#require(result.first).decode(Int64.self))
+    }
+
+    private func rows(_ url: PostgresURL, _ sql: String) async throws -> [PostgresRow] {
         let client = PostgresClient(configuration: PostgresClient.Configuration(
             host: url.host, port: url.port, username: url.username, password: url.password, database: url.database, tls: .disable))
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask { await client.run() }
-            try await client.query(PostgresQuery(unsafeSQL: sql))
+        return try await withThrowingTaskGroup(of: [PostgresRow]?.self) { group in
+            group.addTask {
+                await client.run()
+                return nil
+            }
+            let rows = try await client.query(PostgresQuery(unsafeSQL: sql)).collect()
             group.cancelAll()
+            return rows
         }
     }
 }

@@ -17,6 +17,7 @@ enum ConformanceChecks {
         ConformanceCheck(name: "a revocation keeps the first time", run: revocationKeepsFirstTime),
         ConformanceCheck(name: "access tokens round-trip and revoke", run: tokensRoundTrip),
         ConformanceCheck(name: "resource versions", run: resourceVersions),
+        ConformanceCheck(name: "concurrent writes of one resource version: exactly one wins", run: resourceConcurrentWrites),
         ConformanceCheck(name: "resources by patient and type, ordered", run: resourcesByPatient),
         ConformanceCheck(name: "audit entries round-trip with dense indexes", run: auditRoundTrip),
         ConformanceCheck(name: "audit records by signature digest", run: auditBySignatureDigest),
@@ -279,6 +280,42 @@ enum ConformanceChecks {
         try await store.commit(otherType)
         #expect(try await store.resource(type: "Condition", id: "bp-1")?.versionID == 1)
         #expect(try await store.resource(type: "Observation", id: "bp-1")?.versionID == 2)
+    }
+
+    static func resourceConcurrentWrites(_ session: StoreSession) async throws {
+        let store = session.store
+        let patient = Fixtures.csi()
+        for version in 1...2 {
+            let outcomes = await withTaskGroup(of: Result<Void, TrustStoreError>.self) { group in
+                for writer in 0..<6 {
+                    group.addTask {
+                        var change = TrustChange()
+                        var record = Fixtures.resource(type: "Observation", id: "race", patient: patient, version: version)
+                        record.json = Array("writer \(writer)".utf8)
+                        change.resources = [FHIRResourceWrite(record: record)]
+                        change.auditEntries = [PendingAuditEntry(entry: Fixtures.auditEntry(agent: "writer-\(writer)"))]
+                        do throws(TrustStoreError) {
+                            try await store.commit(change)
+                            return .success(())
+                        } catch {
+                            return .failure(error)
+                        }
+                    }
+                }
+                var outcomes: [Result<Void, TrustStoreError>] = []
+                for await outcome in group { outcomes.append(outcome) }
+                return outcomes
+            }
+            let failures = outcomes.compactMap { outcome -> TrustStoreError? in
+                if case .failure(let error) = outcome { return error }
+                return nil
+            }
+            #expect(outcomes.count - failures.count == 1, "version \(version)")
+            #expect(failures == Array(repeating: .conflict("Observation/race"), count: 5), "version \(version)")
+            #expect(try await store.resource(type: "Observation", id: "race")?.versionID == version)
+            // Only the winner's audit entry was kept.
+            #expect(try await store.auditCount() == version)
+        }
     }
 
     static func resourcesByPatient(_ session: StoreSession) async throws {
