@@ -5,6 +5,9 @@
 /// an IPv6 address in brackets (`[::1]`). The port defaults to 5432, the user to `postgres`.
 /// The only query parameter read is `sslmode`: `disable`, `prefer` (the default) or `require`;
 /// any other parameter is refused rather than ignored, so a typo is not silently dropped.
+/// Unlike libpq, `prefer` and `require` verify the server's certificate against the system's
+/// trust roots: a server with a self-signed certificate needs `sslmode=disable` (loopback, a
+/// private network) or a certificate the system trusts.
 public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
     /// Whether and how the connection uses TLS.
     public enum SSLMode: String, Sendable, Hashable, CaseIterable {
