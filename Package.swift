@@ -218,6 +218,17 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(
+            name: "FhirBlocksPostgresTests",
+            dependencies: [
+                "FhirBlocksPostgres",
+                "FhirBlocksStore",
+                "FhirBlocks",
+                .product(name: "PostgresNIO", package: "postgres-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
             name: "FhirBlocksServerTests",
             dependencies: [
                 "FhirBlocksServer",

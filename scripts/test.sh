@@ -4,6 +4,11 @@
 # environment under .build/, then runs the Swift test suite with them.
 # Without network access to PyPI the peers cannot be installed: outside CI the peer tests are
 # then reported as skipped; in CI (CI=true) that is an error.
+#
+# The TrustStore conformance suite also runs on PostgreSQL when OPENHEALTHKIT_POSTGRES_URL names
+# a server. When it is not set and PostgreSQL's server is installed (Debian's `postgresql`), a
+# throw-away server is started with scripts/postgres.sh for this run and stopped afterwards;
+# when it is not installed, the PostgreSQL cases are reported as skipped (in CI: an error).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,4 +29,35 @@ if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "import jwcrypto, zxingcpp
     export OPENHEALTHKIT_PEERS_VENV="$PWD/$venv"
 fi
 
-exec swift test "$@"
+pg_state=""
+stop_postgres() {
+    if [ -n "$pg_state" ]; then
+        OPENHEALTHKIT_POSTGRES_STATE="$pg_state" scripts/postgres.sh stop >/dev/null || true
+        rm -rf "$pg_state"
+    fi
+}
+trap stop_postgres EXIT
+if [ -z "${OPENHEALTHKIT_POSTGRES_URL:-}" ]; then
+    if compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null; then
+        pg_state=$(mktemp -d)
+        if url=$(OPENHEALTHKIT_POSTGRES_STATE="$pg_state" scripts/postgres.sh start); then
+            export OPENHEALTHKIT_POSTGRES_URL="$url"
+            echo "PostgreSQL for the store tests: $url"
+        else
+            if [ "${CI:-}" = "true" ]; then
+                echo "error: could not start PostgreSQL for the store tests" >&2
+                exit 1
+            fi
+            echo "warning: could not start PostgreSQL (above); the PostgreSQL store tests will be reported as skipped" >&2
+        fi
+    else
+        if [ "${CI:-}" = "true" ]; then
+            echo "error: PostgreSQL is not installed (apt-get install postgresql) and OPENHEALTHKIT_POSTGRES_URL is not set" >&2
+            exit 1
+        fi
+        echo "note: PostgreSQL's server is not installed (apt-get install postgresql) and OPENHEALTHKIT_POSTGRES_URL is not set;" \
+             "the PostgreSQL store tests will be reported as skipped" >&2
+    fi
+fi
+
+swift test "$@"

@@ -1,1 +1,0 @@
-// FhirBlocksPostgres: see the module's other files.

@@ -1,0 +1,128 @@
+/// The PostgreSQL schema as numbered migrations. ``PostgresTrustStore/migrate()`` applies the
+/// ones above the number recorded in `schema_version`, each in the same transaction as its
+/// version row, under an advisory lock so that two servers starting together do not race.
+///
+/// Times are `bigint` milliseconds since 1970 (``FhirBlocks/Timestamp``). Identifiers are
+/// `text`; sorting uses `COLLATE "C"` (byte order, as SQLite's), wherever an order is promised.
+enum PostgresSchema {
+    /// The key of the advisory lock taken while migrating ("FHIRBLKS" as ASCII).
+    static let migrationLockKey: Int64 = 0x4648_4952_424C_4B53
+
+    /// The statements that create `schema_version`.
+    static let versionTable = """
+        CREATE TABLE IF NOT EXISTS schema_version (
+            version integer PRIMARY KEY,
+            applied_at bigint NOT NULL
+        )
+        """
+
+    /// Migration `n` is `migrations[n - 1]`: a list of statements run in order.
+    static let migrations: [[String]] = [
+        // 1: everything.
+        [
+            """
+            CREATE TABLE issued_guid (
+                guid text PRIMARY KEY,
+                issued_at bigint NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE registration (
+                csi text PRIMARY KEY,
+                spki bytea NOT NULL,
+                device_id text NOT NULL,
+                application_class text NOT NULL,
+                claims text NOT NULL,
+                registered_at bigint NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE permission (
+                id text PRIMARY KEY,
+                patient text NOT NULL,
+                grantor text NOT NULL,
+                grantee text NOT NULL,
+                scope text NOT NULL,
+                not_before bigint NOT NULL,
+                not_after bigint NOT NULL,
+                parent text,
+                granted_at bigint NOT NULL,
+                revoked_at bigint
+            )
+            """,
+            """
+            CREATE TABLE nonce (
+                key text PRIMARY KEY,
+                expires_at bigint NOT NULL
+            )
+            """,
+            "CREATE INDEX nonce_expires_at ON nonce (expires_at)",
+            """
+            CREATE TABLE auth_code (
+                code text PRIMARY KEY,
+                client text NOT NULL,
+                patient text NOT NULL,
+                scope text NOT NULL,
+                permission_ids text[] NOT NULL,
+                issued_at bigint NOT NULL,
+                expires_at bigint NOT NULL
+            )
+            """,
+            "CREATE INDEX auth_code_expires_at ON auth_code (expires_at)",
+            """
+            CREATE TABLE access_token (
+                token_hash text PRIMARY KEY,
+                id text NOT NULL,
+                client text NOT NULL,
+                patient text NOT NULL,
+                scope text NOT NULL,
+                permission_ids text[] NOT NULL,
+                issued_at bigint NOT NULL,
+                expires_at bigint NOT NULL,
+                revoked boolean NOT NULL DEFAULT false
+            )
+            """,
+            """
+            CREATE TABLE fhir_resource (
+                type text NOT NULL,
+                id text NOT NULL,
+                patient text NOT NULL,
+                version_id bigint NOT NULL CHECK (version_id >= 1),
+                last_updated bigint NOT NULL,
+                json bytea NOT NULL,
+                PRIMARY KEY (type, id)
+            )
+            """,
+            "CREATE INDEX fhir_resource_patient ON fhir_resource (patient, type COLLATE \"C\", id COLLATE \"C\")",
+            """
+            CREATE TABLE fhir_resource_history (
+                type text NOT NULL,
+                id text NOT NULL,
+                version_id bigint NOT NULL,
+                patient text NOT NULL,
+                last_updated bigint NOT NULL,
+                json bytea NOT NULL,
+                PRIMARY KEY (type, id, version_id)
+            )
+            """,
+            """
+            CREATE TABLE audit_entry (
+                idx bigint PRIMARY KEY CHECK (idx >= 0),
+                leaf_hash bytea NOT NULL,
+                canonical bytea NOT NULL,
+                signature_digest text
+            )
+            """,
+            "CREATE INDEX audit_entry_signature_digest ON audit_entry (signature_digest) WHERE signature_digest IS NOT NULL",
+            """
+            CREATE TABLE checkpoint (
+                tree_size bigint PRIMARY KEY,
+                note text NOT NULL
+            )
+            """,
+        ],
+    ]
+
+    /// The newest schema version.
+    static var latestVersion: Int { migrations.count }
+}

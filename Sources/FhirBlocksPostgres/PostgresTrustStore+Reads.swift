@@ -1,0 +1,118 @@
+import FhirBlocks
+import FhirBlocksStore
+import NIOCore
+import PostgresNIO
+
+extension PostgresTrustStore {
+    // MARK: Identities
+
+    public func isIssuedGuid(_ guid: CsiGuid) async throws(TrustStoreError) -> Bool {
+        try await withConnection { connection, logger in
+            let rows = try await connection.query("SELECT 1 FROM issued_guid WHERE guid = \(guid.rawValue)", logger: logger).collect()
+            return !rows.isEmpty
+        }
+    }
+
+    public func registration(_ csi: CsiGuid) async throws(TrustStoreError) -> CsiRegistration? {
+        try await withConnection { connection, logger in
+            let rows = try await connection.query("""
+                SELECT csi, spki, device_id, application_class, claims, registered_at FROM registration WHERE csi = \(csi.rawValue)
+                """, logger: logger).collect()
+            return try rows.first.map(PostgresRows.registration)
+        }
+    }
+
+    public func registrations() async throws(TrustStoreError) -> [CsiRegistration] {
+        try await withConnection { connection, logger in
+            let rows = try await connection.query("""
+                SELECT csi, spki, device_id, application_class, claims, registered_at FROM registration ORDER BY csi COLLATE "C"
+                """, logger: logger).collect()
+            return try rows.map(PostgresRows.registration)
+        }
+    }
+
+    // MARK: Permissions
+
+    public func permissions() async throws(TrustStoreError) -> [Permission] {
+        try await withConnection { connection, logger in
+            let rows = try await connection.query("""
+                SELECT id, patient, grantor, grantee, scope, not_before, not_after, parent, granted_at, revoked_at
+                FROM permission ORDER BY granted_at, id COLLATE "C"
+                """, logger: logger).collect()
+            return try rows.map(PostgresRows.permission)
+        }
+    }
+
+    // MARK: Tokens
+
+    public func token(hash: String) async throws(TrustStoreError) -> StoredAccessToken? {
+        try await withConnection { connection, logger in
+            let rows = try await connection.query("""
+                SELECT token_hash, id, client, patient, scope, permission_ids, issued_at, expires_at, revoked
+                FROM access_token WHERE token_hash = \(hash)
+                """, logger: logger).collect()
+            return try rows.first.map(PostgresRows.token)
+        }
+    }
+
+    // MARK: FHIR resources
+
+    public func resource(type: String, id: String) async throws(TrustStoreError) -> FHIRResourceRecord? {
+        try await withConnection { connection, logger in
+            let rows = try await connection.query("""
+                SELECT type, id, patient, version_id, last_updated, json FROM fhir_resource WHERE type = \(type) AND id = \(id)
+                """, logger: logger).collect()
+            return try rows.first.map(PostgresRows.resource)
+        }
+    }
+
+    public func resources(patient: CsiGuid, type: String?) async throws(TrustStoreError) -> [FHIRResourceRecord] {
+        try await withConnection { connection, logger in
+            let rows = try await connection.query("""
+                SELECT type, id, patient, version_id, last_updated, json FROM fhir_resource
+                WHERE patient = \(patient.rawValue) AND (\(type)::text IS NULL OR type = \(type))
+                ORDER BY type COLLATE "C", id COLLATE "C"
+                """, logger: logger).collect()
+            return try rows.map(PostgresRows.resource)
+        }
+    }
+
+    // MARK: Audit log
+
+    public func auditCount() async throws(TrustStoreError) -> Int {
+        try await withConnection { connection, logger in
+            let rows = try await connection.query("SELECT COUNT(*) FROM audit_entry", logger: logger).collect()
+            return try Int(rows.first?.decode(Int64.self) ?? 0)
+        }
+    }
+
+    public func auditRecords(from: Int, limit: Int) async throws(TrustStoreError) -> [AuditRecord] {
+        guard limit > 0 else { return [] }
+        return try await withConnection { connection, logger in
+            let rows = try await connection.query("""
+                SELECT idx, leaf_hash, canonical FROM audit_entry WHERE idx >= \(Int64(max(0, from)))
+                ORDER BY idx LIMIT \(Int64(limit))
+                """, logger: logger).collect()
+            return try rows.map(PostgresRows.auditRecord)
+        }
+    }
+
+    public func auditRecords(signatureDigest: String) async throws(TrustStoreError) -> [AuditRecord] {
+        try await withConnection { connection, logger in
+            let rows = try await connection.query("""
+                SELECT idx, leaf_hash, canonical FROM audit_entry WHERE signature_digest = \(signatureDigest) ORDER BY idx
+                """, logger: logger).collect()
+            return try rows.map(PostgresRows.auditRecord)
+        }
+    }
+
+    public func checkpoints() async throws(TrustStoreError) -> [StoredCheckpoint] {
+        try await withConnection { connection, logger in
+            let rows = try await connection.query("SELECT tree_size, note FROM checkpoint ORDER BY tree_size", logger: logger).collect()
+            return try rows.map { row in
+                let (size, note) = try PostgresRows.decode(row, as: (Int64, String).self, table: "checkpoint")
+                return StoredCheckpoint(treeSize: Int(size), note: note)
+            }
+        }
+    }
+}
