@@ -232,6 +232,9 @@ let package = Package(
             name: "FhirBlocksServerTests",
             dependencies: [
                 "FhirBlocksServer",
+                "FhirBlocksSQLite",
+                "FhirBlocksPostgres",
+                .product(name: "GRDB", package: "GRDB.swift"),
                 "FhirBlocksClient",
                 "FhirBlocksStore",
                 "FhirBlocks",
@@ -250,6 +253,7 @@ let package = Package(
                 "health",
                 "OpenHealthKit",
                 "FhirBlocks",
+                "FhirBlocksPostgres",
                 "FHIRCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),

@@ -43,7 +43,7 @@ struct AuditVerifyCommand: AsyncParsableCommand {
         let report: AuditVerificationReport
         switch (server, database) {
         case (let server?, nil):
-            report = try await FhirBlocksServerOption(server: server).withClient { client in
+            report = try await FhirBlocksServerOption.parse(["--server", server]).withClient { client in
                 do {
                     return try await verifier.verify(AuditClient(client: client))
                 } catch {

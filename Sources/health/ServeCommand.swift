@@ -1,5 +1,6 @@
 import ArgumentParser
 import FhirBlocks
+import FhirBlocksPostgres
 import FhirBlocksSQLite
 import FhirBlocksServer
 import FhirBlocksStore
@@ -52,8 +53,7 @@ struct ServeCommand: AsyncParsableCommand {
         let store: any TrustStore
         do {
             if let database {
-                _ = database
-                throw UsageError("MERGE-PENDING: PostgresTrustStore")
+                store = try PostgresTrustStore(url: database, logger: logger)
             } else {
                 store = try SQLiteTrustStore(path: folder.appendingPathComponent("fhirblocks.sqlite").path)
             }

@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import FHIRCore
 import FhirBlocks
+import FhirBlocksPostgres
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -15,10 +16,10 @@ import Testing
         let process: Process
         let url: String
 
-        static func start(_ runner: CommandRunner, extra: [String] = []) async throws -> Server {
+        static func start(_ runner: CommandRunner, database: String? = nil) async throws -> Server {
             var arguments = ["serve", "--port", "0", "--data-dir", runner.folder.appendingPathComponent("data").path, "--log-level", "error"]
-            if let database = ProcessInfo.processInfo.environment["OPENHEALTHKIT_SERVE_TEST_DATABASE"] { arguments += ["--database", database] }
-            let (process, output, _) = try runner.launch(arguments + extra)
+            if let database { arguments += ["--database", database] }
+            let (process, output, _) = try runner.launch(arguments)
             let line: String = try await withCheckedThrowingContinuation { continuation in
                 DispatchQueue.global().async {
                     var bytes: [UInt8] = []
@@ -87,10 +88,25 @@ import Testing
         return object(body)["permissionIds"]?.arrayValue?.compactMap(\.stringValue)
     }
 
-    @Test func sigkillUnderLoadLosesNothingAcknowledged() async throws {
+    /// The embedded default, and PostgreSQL when `OPENHEALTHKIT_POSTGRES_URL` names a server.
+    static var backends: [String] {
+        ProcessInfo.processInfo.environment["OPENHEALTHKIT_POSTGRES_URL"].map { $0.isEmpty ? ["sqlite"] : ["sqlite", "postgres"] } ?? ["sqlite"]
+    }
+
+    static func database(for backend: String) async throws -> String? {
+        guard backend == "postgres", let admin = ProcessInfo.processInfo.environment["OPENHEALTHKIT_POSTGRES_URL"] else { return nil }
+        let url = try PostgresURL(admin)
+        let name = "k_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try await PostgresDatabaseAdmin.createDatabase(name, adminURL: url)
+        return url.with(database: name).text
+    }
+
+    @Test(arguments: backends)
+    func sigkillUnderLoadLosesNothingAcknowledged(backend: String) async throws {
         let runner = CommandRunner()
         defer { runner.remove() }
-        var server = try await Server.start(runner)
+        let database = try await Self.database(for: backend)
+        var server = try await Server.start(runner, database: database)
         let walletKey = CsiSigningKey.generate()
         let wallet = try await Self.register(server.url, key: walletKey, applicationClass: "org.fhirblocks.csa")
         var apps: [CsiGuid] = []
@@ -131,7 +147,7 @@ import Testing
         #expect(acknowledged.count >= 4, "too few grants before the kill to mean anything: \(acknowledged.count)")
 
         // Restart on the same data.
-        server = try await Server.start(runner)
+        server = try await Server.start(runner, database: database)
         defer { server.process.terminate() }
         var listing = FetchPermissionsGrantedByMeRequest(envelope: Self.envelope(wallet))
         try RequestSigner.sign(&listing, with: walletKey)

@@ -89,7 +89,7 @@ extension TrustService {
         }
         let token = try await mintToken(code: taken, presentedCode: parsed.value.code, assertion: verified, quirks: parsed.quirks, body: body)
         let bare = configuration.mode == .compat && verified.quirks.contains(.codeBoundAssertion)
-        let response = token.response(at: now).body(bareToken: bare)
+        let response = token.response(at: token.issuedAt).body(bareToken: bare)
         return ServiceResponse(contentType: bare ? "text/plain; charset=utf-8" : "application/json",
                                headers: [("Cache-Control", "no-store"), ("Pragma", "no-cache")], body: response.value)
     }
@@ -166,7 +166,7 @@ extension TrustService {
                 }
                 token = try await mintToken(code: code, presentedCode: code.code, assertion: verified, quirks: form.quirks, body: request.body)
             }
-            return ServiceResponse(headers: [("Cache-Control", "no-store"), ("Pragma", "no-cache")], body: token.response(at: now).jsonBytes)
+            return ServiceResponse(headers: [("Cache-Control", "no-store"), ("Pragma", "no-cache")], body: token.response(at: token.issuedAt).jsonBytes)
         } catch let error as SMOACError {
             return .error(error)
         } catch {

@@ -1,8 +1,25 @@
+import FhirBlocksPostgres
 import FhirBlocksStore
+import Foundation
 
-/// Creates a fresh PostgreSQL database per test (filled in when the PostgreSQL store lands).
+/// A fresh PostgreSQL database per test, created through the server named by
+/// `OPENHEALTHKIT_POSTGRES_URL` (the throw-away server `scripts/postgres.sh` starts; it is
+/// deleted with its data after the run, so the test databases are not dropped one by one).
 enum PostgresTestDatabase {
     static func freshStore(adminURL: String) async throws -> any TrustStore {
-        throw TestSkip("MERGE-PENDING: PostgreSQL store")
+        let admin = try PostgresURL(adminURL)
+        let name = "s_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try await PostgresDatabaseAdmin.createDatabase(name, adminURL: admin)
+        let store = PostgresTrustStore(url: admin.with(database: name), connectionTimeout: .seconds(30), maximumConnections: 4)
+        try await store.migrate()
+        return store
+    }
+
+    /// The URL of a fresh, empty database (for a `health serve --database` process).
+    static func freshURL(adminURL: String) async throws -> String {
+        let admin = try PostgresURL(adminURL)
+        let name = "s_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
+        try await PostgresDatabaseAdmin.createDatabase(name, adminURL: admin)
+        return admin.with(database: name).text
     }
 }

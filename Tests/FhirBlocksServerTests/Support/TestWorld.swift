@@ -14,11 +14,14 @@ struct TestWorld: Sendable {
     let clock: ScriptedClock
     let backend: TestBackend
 
-    static func make(_ backend: TestBackend, mode: ProtocolMode = .strict, checkpointEvery: Int = 64) async throws -> TestWorld {
+    /// A world on `backend`. `clock: .system` uses the real clock (for clients that read the
+    /// server's time over HTTP); otherwise a scripted clock the test moves by hand.
+    static func make(_ backend: TestBackend, mode: ProtocolMode = .strict, clock trustClock: TrustClock? = nil, checkpointEvery: Int = 64,
+                     publicURL: String? = base) async throws -> TestWorld {
         let store = try await backend.makeStore()
-        let clock = ScriptedClock(Timestamp(secondsSince1970: 1_800_000_000))
-        let service = TrustService(store: store, configuration: ServerConfiguration(mode: mode, publicURL: base, checkpointEvery: checkpointEvery),
-                                   auditKey: .generate(), clock: clock.trustClock)
+        let clock = ScriptedClock(trustClock?.now() ?? Timestamp(secondsSince1970: 1_800_000_000))
+        let service = TrustService(store: store, configuration: ServerConfiguration(mode: mode, publicURL: publicURL, checkpointEvery: checkpointEvery),
+                                   auditKey: .generate(), clock: trustClock ?? clock.trustClock)
         try await service.start()
         return TestWorld(service: service, store: store, clock: clock, backend: backend)
     }
