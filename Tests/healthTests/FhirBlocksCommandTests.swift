@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+
+/// `health wallet|app|audit` against `health serve`, as a person runs the flow from a terminal
+/// (README walk-through): exit codes and output, and a tampered log found by
+/// `health audit verify --database`.
+@Suite(.serialized) struct FhirBlocksCommandTests {
+    @Test func walletAppAndAuditCommands() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let server = try await ServeCommandTests.Server.start(runner)
+        defer { server.process.terminate() }
+        let url = server.url
+        let folder = runner.folder.path
+        func run(_ arguments: [String]) async throws -> CommandRunner.Result { try await runner.run(arguments) }
+
+        let wallet = try await run(["wallet", "register", "--server", url, "--identity", "\(folder)/w.json", "--first-name", "Alice", "--birth-date", "1970-01-01"])
+        #expect(wallet.status == 0, "\(wallet.error)")
+        let walletCsi = wallet.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let app = try await run(["app", "register", "--server", url, "--identity", "\(folder)/a.json"])
+        let appCsi = app.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(app.status == 0 && walletCsi.count == 36 && appCsi.count == 36)
+        let mode = (try FileManager.default.attributesOfItem(atPath: "\(folder)/w.json")[.posixPermissions] as? NSNumber)?.intValue
+        #expect(mode == 0o600)
+
+        try Data(#"{"resourceType":"Patient","id":"alice","gender":"female"}"#.utf8).write(to: runner.folder.appendingPathComponent("p.json"))
+        #expect(try await run(["wallet", "put", "--server", url, "--identity", "\(folder)/w.json", "\(folder)/p.json"]).status == 0)
+        // Before the grant the app can read nothing: a refusal exits 1.
+        #expect(try await run(["app", "read", "--server", url, "--identity", "\(folder)/a.json", "--scope", "patient/Patient.read", "Patient/alice"]).status == 1)
+        let grant = try await run(["wallet", "grant", "--server", url, "--identity", "\(folder)/w.json", "--to", appCsi, "--resource", "Patient",
+                                   "--access", "read", "--confidentiality", "N", "--from", "2020-01-01T00:00:00Z", "--until", "2099-01-01T00:00:00Z"])
+        #expect(grant.status == 0, "\(grant.error)")
+        let claims = try await run(["app", "claims", "--server", url, "--identity", "\(folder)/a.json", "--wallet", walletCsi])
+        #expect(claims.status == 0 && claims.output.contains("Alice"))
+        let token = try await run(["app", "token", "--server", url, "--identity", "\(folder)/a.json", "--scope", "patient/Patient.read", "--json"])
+        #expect(token.status == 0 && token.output.contains("\"access_token\"") && token.output.contains(walletCsi))
+        let read = try await run(["app", "read", "--server", url, "--identity", "\(folder)/a.json", "--scope", "patient/Patient.read", "Patient/alice"])
+        #expect(read.status == 0 && read.output.contains("\"female\""))
+        // Usage errors exit 2.
+        #expect(try await run(["app", "read", "--server", url, "--identity", "\(folder)/missing.json", "--scope", "x", "Patient/alice"]).status == 2)
+        #expect(try await run(["audit", "verify"]).status == 2)
+
+        let verified = try await run(["audit", "verify", "--server", url])
+        #expect(verified.status == 0 && verified.output.contains("intact"), "\(verified.output)\(verified.error)")
+
+        // Stop the server (a last checkpoint is signed), then check and tamper with the database.
+        server.process.terminate()
+        server.process.waitUntilExit()
+        let database = runner.folder.appendingPathComponent("data/fhirblocks.sqlite").path
+        #expect(try await run(["audit", "verify", "--database", database]).status == 0)
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        sqlite.arguments = ["python3", "-c", """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            row = db.execute("SELECT canonical FROM audit_entry WHERE idx = 3").fetchone()
+            db.execute("UPDATE audit_entry SET canonical = ? WHERE idx = 3", (bytes(row[0]).replace(b'"outcome":0', b'"outcome":4'),))
+            db.commit()
+            """, database]
+        try sqlite.run()
+        sqlite.waitUntilExit()
+        #expect(sqlite.terminationStatus == 0)
+        let tampered = try await run(["audit", "verify", "--database", database, "--json"])
+        #expect(tampered.status == 1 && (tampered.output.contains("\"firstTamperedIndex\" : 3") || tampered.output.contains("\"firstTamperedIndex\": 3")),
+                "\(tampered.output)\(tampered.error)")
+    }
+}
