@@ -352,7 +352,9 @@ struct HTTPSKeyResolverTests {
                 let elapsed = clock.now - start
                 #expect(reason == "no complete answer within 1 s", "\(issuer)")
                 #expect(elapsed >= .milliseconds(900), "\(issuer)")
-                #expect(elapsed < .seconds(4), "\(issuer)")
+                // The reason above proves the timeout fired; this bound only catches a hang (the
+                // stalled server never finishes), not a speed: a loaded CI machine may be slow.
+                #expect(elapsed < .seconds(30), "\(issuer)")
             }
             // Under load the request may still be in the TLS handshake when the time is up.
             #expect(fixture.server.count(fixture.keySetPath) <= 1)
