@@ -13,8 +13,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 venv=".build/peers-venv"
-peers=(jwcrypto zxing-cpp pillow)
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import jwcrypto, zxingcpp, PIL" 2>/dev/null; then
+peers=(jwcrypto zxing-cpp pillow fhirclient)
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import jwcrypto, zxingcpp, PIL, fhirclient" 2>/dev/null; then
     if python3 -m venv "$venv" && "$venv/bin/pip" install --quiet --disable-pip-version-check "${peers[@]}"; then
         echo "peers installed in $venv: ${peers[*]}"
     else
@@ -25,7 +25,7 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import jwcrypto, zxin
         echo "warning: test peers unavailable; peer tests will be reported as skipped" >&2
     fi
 fi
-if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "import jwcrypto, zxingcpp, PIL" 2>/dev/null; then
+if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "import jwcrypto, zxingcpp, PIL, fhirclient" 2>/dev/null; then
     export OPENHEALTHKIT_PEERS_VENV="$PWD/$venv"
 fi
 

@@ -52,7 +52,7 @@ extension TrustService {
     // MARK: Read
 
     func read(type: String, id: String, access: BearerAccess) async -> ServiceResponse {
-        guard ResourceScope(type) != nil, Self.isValidID(id) || id == "fbcFhirId" else {
+        guard ResourceScope(type) != nil, Self.isValidID(id) else {
             return Self.outcome(status: 404, code: "not-found", "unknown resource")
         }
         guard covers(access.grants, type: type, interaction: .read) else {
@@ -67,6 +67,11 @@ extension TrustService {
                 record = try await store.resources(patient: access.token.patient, type: "Patient").first
             } else {
                 record = try await store.resource(type: type, id: id)
+                // The token response's `patient` is the wallet's csiGuid, so SMART clients read
+                // `Patient/<csiGuid>`: that is the compartment's Patient resource.
+                if record == nil, type == "Patient", CsiGuid(id) == access.token.patient {
+                    record = try await store.resources(patient: access.token.patient, type: "Patient").first
+                }
             }
         } catch {
             return Self.outcome(status: 500, code: "exception", "storage failure")

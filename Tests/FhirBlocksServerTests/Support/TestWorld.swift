@@ -122,10 +122,10 @@ struct TestWorld: Sendable {
     }
 
     /// The backend-services token endpoint.
-    func clientCredentials(_ party: TestParty, scope: String, patient: TestParty? = nil) async throws -> ServiceResponse {
+    func clientCredentials(_ party: TestParty, scope: String, patient: TestParty? = nil, audience: String = "\(base)/oauth/token") async throws -> ServiceResponse {
         var fields = [("grant_type", "client_credentials"), ("scope", scope),
                       ("client_assertion_type", VacaAuthRequest.jwtBearerAssertionType),
-                      ("client_assertion", try assertion(party, audience: "\(Self.base)/oauth/token"))]
+                      ("client_assertion", try assertion(party, audience: audience))]
         if let patient { fields.append(("patient", patient.csi.rawValue)) }
         return await service.token(ServiceRequest(method: "POST", path: "/oauth/token", body: Self.form(fields)))
     }
