@@ -90,10 +90,9 @@ enum PostgresSchema {
                 version_id bigint NOT NULL CHECK (version_id >= 1),
                 last_updated bigint NOT NULL,
                 json bytea NOT NULL,
-                PRIMARY KEY (type, id)
+                PRIMARY KEY (patient, type, id)
             )
             """,
-            "CREATE INDEX fhir_resource_patient ON fhir_resource (patient, type COLLATE \"C\", id COLLATE \"C\")",
             """
             CREATE TABLE fhir_resource_history (
                 type text NOT NULL,
@@ -102,7 +101,7 @@ enum PostgresSchema {
                 patient text NOT NULL,
                 last_updated bigint NOT NULL,
                 json bytea NOT NULL,
-                PRIMARY KEY (type, id, version_id)
+                PRIMARY KEY (patient, type, id, version_id)
             )
             """,
             """

@@ -115,15 +115,14 @@ extension PostgresTrustStore {
             written = try await connection.query("""
                 INSERT INTO fhir_resource (type, id, patient, version_id, last_updated, json)
                 VALUES (\(record.type), \(record.id), \(record.patient.rawValue), 1, \(record.lastUpdated.millisecondsSince1970), \(json))
-                ON CONFLICT (type, id) DO NOTHING
+                ON CONFLICT (patient, type, id) DO NOTHING
                 RETURNING version_id
                 """, logger: logger).collect()
         } else {
             written = try await connection.query("""
                 UPDATE fhir_resource
-                SET patient = \(record.patient.rawValue), version_id = \(version),
-                    last_updated = \(record.lastUpdated.millisecondsSince1970), json = \(json)
-                WHERE type = \(record.type) AND id = \(record.id) AND version_id = \(version - 1)
+                SET version_id = \(version), last_updated = \(record.lastUpdated.millisecondsSince1970), json = \(json)
+                WHERE patient = \(record.patient.rawValue) AND type = \(record.type) AND id = \(record.id) AND version_id = \(version - 1)
                 RETURNING version_id
                 """, logger: logger).collect()
         }
@@ -131,7 +130,7 @@ extension PostgresTrustStore {
         try await connection.query("""
             INSERT INTO fhir_resource_history (type, id, version_id, patient, last_updated, json)
             VALUES (\(record.type), \(record.id), \(version), \(record.patient.rawValue), \(record.lastUpdated.millisecondsSince1970), \(json))
-            ON CONFLICT (type, id, version_id) DO NOTHING
+            ON CONFLICT (patient, type, id, version_id) DO NOTHING
             """, logger: logger)
     }
 }

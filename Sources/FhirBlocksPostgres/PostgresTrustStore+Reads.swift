@@ -57,10 +57,11 @@ extension PostgresTrustStore {
 
     // MARK: FHIR resources
 
-    public func resource(type: String, id: String) async throws(TrustStoreError) -> FHIRResourceRecord? {
+    public func resource(patient: CsiGuid, type: String, id: String) async throws(TrustStoreError) -> FHIRResourceRecord? {
         try await withConnection { connection, logger in
             let rows = try await connection.query("""
-                SELECT type, id, patient, version_id, last_updated, json FROM fhir_resource WHERE type = \(type) AND id = \(id)
+                SELECT type, id, patient, version_id, last_updated, json FROM fhir_resource
+                WHERE patient = \(patient.rawValue) AND type = \(type) AND id = \(id)
                 """, logger: logger).collect()
             return try rows.first.map(PostgresRows.resource)
         }

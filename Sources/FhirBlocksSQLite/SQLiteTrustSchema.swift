@@ -25,11 +25,10 @@ enum SQLiteTrustSchema {
                     revoked INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
                 CREATE TABLE fhir_resource (
                     type TEXT NOT NULL, id TEXT NOT NULL, patient TEXT NOT NULL, version_id INTEGER NOT NULL,
-                    last_updated INTEGER NOT NULL, json BLOB NOT NULL, PRIMARY KEY (type, id)) WITHOUT ROWID;
-                CREATE INDEX fhir_resource_patient ON fhir_resource (patient, type, id);
+                    last_updated INTEGER NOT NULL, json BLOB NOT NULL, PRIMARY KEY (patient, type, id)) WITHOUT ROWID;
                 CREATE TABLE fhir_resource_history (
                     type TEXT NOT NULL, id TEXT NOT NULL, version_id INTEGER NOT NULL, patient TEXT NOT NULL,
-                    last_updated INTEGER NOT NULL, json BLOB NOT NULL, PRIMARY KEY (type, id, version_id)) WITHOUT ROWID;
+                    last_updated INTEGER NOT NULL, json BLOB NOT NULL, PRIMARY KEY (patient, type, id, version_id)) WITHOUT ROWID;
                 CREATE TABLE audit_entry (
                     idx INTEGER PRIMARY KEY, leaf_hash BLOB NOT NULL, canonical BLOB NOT NULL, signature_digest TEXT);
                 CREATE INDEX audit_entry_signature ON audit_entry (signature_digest) WHERE signature_digest IS NOT NULL;

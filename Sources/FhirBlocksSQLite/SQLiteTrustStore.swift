@@ -30,6 +30,21 @@ public final class SQLiteTrustStore: TrustStore {
         }
     }
 
+    /// Opens an existing database read-only (for `health audit verify --database`): nothing is
+    /// created, migrated or switched to WAL; writes fail.
+    public init(readOnlyPath path: String) throws(TrustStoreError) {
+        self.path = path
+        var configuration = Configuration()
+        configuration.label = "FhirBlocks (read-only)"
+        configuration.readonly = true
+        configuration.busyMode = .timeout(10)
+        do {
+            writer = try DatabaseQueue(path: path, configuration: configuration)
+        } catch {
+            throw .unavailable("cannot open the SQLite database read-only: \(Self.reason(error))")
+        }
+    }
+
     /// An in-memory store (tests and throw-away servers).
     public init(inMemory: Void) throws(TrustStoreError) {
         path = ":memory:"
@@ -131,9 +146,10 @@ public final class SQLiteTrustStore: TrustStore {
         }
     }
 
-    public func resource(type: String, id: String) async throws(TrustStoreError) -> FHIRResourceRecord? {
+    public func resource(patient: CsiGuid, type: String, id: String) async throws(TrustStoreError) -> FHIRResourceRecord? {
         try await read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM fhir_resource WHERE type = ? AND id = ?", arguments: [type, id]).map(SQLiteTrustRows.resource)
+            try Row.fetchOne(db, sql: "SELECT * FROM fhir_resource WHERE patient = ? AND type = ? AND id = ?",
+                             arguments: [patient.rawValue, type, id]).map(SQLiteTrustRows.resource)
         }
     }
 

@@ -46,7 +46,8 @@ enum SQLiteTrustWriter {
         }
         for write in change.resources {
             let record = write.record
-            let current = try Int.fetchOne(db, sql: "SELECT version_id FROM fhir_resource WHERE type = ? AND id = ?", arguments: [record.type, record.id]) ?? 0
+            let current = try Int.fetchOne(db, sql: "SELECT version_id FROM fhir_resource WHERE patient = ? AND type = ? AND id = ?",
+                                           arguments: [record.patient.rawValue, record.type, record.id]) ?? 0
             guard record.versionID == current + 1 else { throw TrustStoreError.conflict("\(record.type)/\(record.id)") }
             let arguments: StatementArguments = [record.type, record.id, record.patient.rawValue, record.versionID,
                                                  record.lastUpdated.millisecondsSince1970, Data(record.json)]

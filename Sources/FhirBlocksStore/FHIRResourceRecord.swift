@@ -26,8 +26,9 @@ public struct FHIRResourceRecord: Sendable, Hashable {
     }
 }
 
-/// A resource to create or replace. The store checks `expectedVersion` (nil: must not exist
-/// yet when `create`, anything when not) and writes version `expectedVersion + 1`.
+/// A resource to create or replace in its patient's compartment. The record's `versionID` must
+/// be the stored version + 1 (1 for a create); otherwise the commit throws
+/// ``TrustStoreError/conflict(_:)`` and writes nothing.
 public struct FHIRResourceWrite: Sendable, Hashable {
     /// The record to write; its `versionID` must be the previous version + 1 (1 for a create).
     public var record: FHIRResourceRecord

@@ -40,8 +40,10 @@ public protocol TrustStore: NonceStore, AuthorizationCodeStore {
 
     // MARK: FHIR resources
 
-    /// The current version of a resource, if stored.
-    func resource(type: String, id: String) async throws(TrustStoreError) -> FHIRResourceRecord?
+    /// The current version of a resource in `patient`'s compartment, if stored. Ids are
+    /// scoped by compartment: the same `type/id` in two compartments are two resources, so no
+    /// request can learn whether an id exists in another patient's compartment.
+    func resource(patient: CsiGuid, type: String, id: String) async throws(TrustStoreError) -> FHIRResourceRecord?
     /// The current resources in `patient`'s compartment, optionally of one type, ordered by
     /// type then id.
     func resources(patient: CsiGuid, type: String?) async throws(TrustStoreError) -> [FHIRResourceRecord]

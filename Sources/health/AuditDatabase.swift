@@ -25,7 +25,7 @@ enum AuditDatabase {
         }
         let store: any TrustStore
         do {
-            store = isPostgres ? try PostgresTrustStore(url: database) : try SQLiteTrustStore(path: database)
+            store = isPostgres ? try PostgresTrustStore(url: database) : try SQLiteTrustStore(readOnlyPath: database)
         } catch {
             throw UsageError("cannot open the database: \(error)")
         }

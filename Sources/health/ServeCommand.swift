@@ -98,8 +98,15 @@ enum AuditKeyFile {
             return key
         }
         let key = CsiSigningKey.generate()
-        guard FileManager.default.createFile(atPath: path, contents: Data(key.pem.utf8), attributes: [.posixPermissions: 0o600]) else {
-            throw UsageError("cannot write \(path)")
+        // Created 0600 from the start (O_EXCL: never over an existing file), then written.
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
+        guard descriptor >= 0 else { throw UsageError("cannot create \(path)") }
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+        do {
+            try handle.write(contentsOf: Data(key.pem.utf8))
+            try handle.close()
+        } catch {
+            throw UsageError("cannot write \(path): \(error.localizedDescription)")
         }
         return key
     }

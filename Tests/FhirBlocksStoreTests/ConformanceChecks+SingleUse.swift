@@ -117,7 +117,7 @@ extension ConformanceChecks {
         revoked.revokedAt = Fixtures.t0.adding(seconds: 1)
         #expect(try await reopened.permissions() == [revoked])
         #expect(try await reopened.token(hash: token.tokenHash) == token)
-        #expect(try await reopened.resource(type: "Observation", id: "hr-1") == resource)
+        #expect(try await reopened.resource(patient: wallet.csiGuid, type: "Observation", id: "hr-1") == resource)
         #expect(try await reopened.auditCount() == 2)
         #expect(try await reopened.auditRecords(signatureDigest: "sig").map(\.index) == [0])
         #expect(try await reopened.checkpoints() == [StoredCheckpoint(treeSize: 2, note: "checkpoint")])

@@ -43,7 +43,7 @@ enum ConformanceChecks {
         #expect(try await store.registration(Fixtures.csi()) == nil)
         #expect(try await store.isIssuedGuid(Fixtures.csi()) == false)
         #expect(try await store.token(hash: String(repeating: "0", count: 64)) == nil)
-        #expect(try await store.resource(type: "Observation", id: "1") == nil)
+        #expect(try await store.resource(patient: Fixtures.csi(), type: "Observation", id: "1") == nil)
         #expect(try await store.resources(patient: Fixtures.csi(), type: nil).isEmpty)
         #expect(try await store.auditRecords(signatureDigest: "ff").isEmpty)
         #expect(try await store.take("no-such-code") == nil)
@@ -131,7 +131,7 @@ enum ConformanceChecks {
         #expect(try await store.isIssuedGuid(stranger) == false)
         #expect(try await store.permissions().isEmpty)
         #expect(try await store.token(hash: token.tokenHash) == nil)
-        #expect(try await store.resource(type: "Patient", id: "p") == nil)
+        #expect(try await store.resource(patient: first.csiGuid, type: "Patient", id: "p") == nil)
         #expect(try await store.auditCount() == 0)
         #expect(try await store.auditRecords(signatureDigest: "d1").isEmpty)
         #expect(try await store.checkpoints().isEmpty)
@@ -247,13 +247,13 @@ enum ConformanceChecks {
         var create = TrustChange()
         create.resources = [FHIRResourceWrite(record: v1)]
         try await store.commit(create)
-        #expect(try await store.resource(type: "Observation", id: "bp-1") == v1)
+        #expect(try await store.resource(patient: patient, type: "Observation", id: "bp-1") == v1)
 
         let v2 = Fixtures.resource(type: "Observation", id: "bp-1", patient: patient, version: 2)
         var update = TrustChange()
         update.resources = [FHIRResourceWrite(record: v2)]
         try await store.commit(update)
-        let read = try #require(try await store.resource(type: "Observation", id: "bp-1"))
+        let read = try #require(try await store.resource(patient: patient, type: "Observation", id: "bp-1"))
         #expect(read == v2)
         #expect(read.versionID == 2)
         #expect(read.json == v2.json)
@@ -267,19 +267,28 @@ enum ConformanceChecks {
                 try await store.commit(conflicting)
             }
         }
-        #expect(try await store.resource(type: "Observation", id: "bp-1") == v2)
+        #expect(try await store.resource(patient: patient, type: "Observation", id: "bp-1") == v2)
         #expect(try await store.auditCount() == 0)
         // Version 1 of an unknown resource is the only way to create it.
         var skip = TrustChange()
         skip.resources = [FHIRResourceWrite(record: Fixtures.resource(type: "Observation", id: "new", patient: patient, version: 2))]
         await #expect(throws: TrustStoreError.conflict("Observation/new")) { try await store.commit(skip) }
-        #expect(try await store.resource(type: "Observation", id: "new") == nil)
+        #expect(try await store.resource(patient: patient, type: "Observation", id: "new") == nil)
         // Same id, other type: another resource.
         var otherType = TrustChange()
         otherType.resources = [FHIRResourceWrite(record: Fixtures.resource(type: "Condition", id: "bp-1", patient: patient, version: 1))]
         try await store.commit(otherType)
-        #expect(try await store.resource(type: "Condition", id: "bp-1")?.versionID == 1)
-        #expect(try await store.resource(type: "Observation", id: "bp-1")?.versionID == 2)
+        #expect(try await store.resource(patient: patient, type: "Condition", id: "bp-1")?.versionID == 1)
+        #expect(try await store.resource(patient: patient, type: "Observation", id: "bp-1")?.versionID == 2)
+        // Same type and id in another patient's compartment: another resource, and invisible
+        // from the first compartment.
+        let other = Fixtures.csi()
+        var otherPatient = TrustChange()
+        otherPatient.resources = [FHIRResourceWrite(record: Fixtures.resource(type: "Observation", id: "bp-1", patient: other, version: 1))]
+        try await store.commit(otherPatient)
+        #expect(try await store.resource(patient: other, type: "Observation", id: "bp-1")?.versionID == 1)
+        #expect(try await store.resource(patient: patient, type: "Observation", id: "bp-1")?.versionID == 2)
+        #expect(try await store.resources(patient: patient, type: "Observation").map(\.patient).allSatisfy { $0 == patient })
     }
 
     static func resourceConcurrentWrites(_ session: StoreSession) async throws {
@@ -312,7 +321,7 @@ enum ConformanceChecks {
             }
             #expect(outcomes.count - failures.count == 1, "version \(version)")
             #expect(failures == Array(repeating: .conflict("Observation/race"), count: 5), "version \(version)")
-            #expect(try await store.resource(type: "Observation", id: "race")?.versionID == version)
+            #expect(try await store.resource(patient: patient, type: "Observation", id: "race")?.versionID == version)
             // Only the winner's audit entry was kept.
             #expect(try await store.auditCount() == version)
         }

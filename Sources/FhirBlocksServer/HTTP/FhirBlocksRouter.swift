@@ -12,7 +12,7 @@ enum FhirBlocksRouter {
         router.add(middleware: RequestMetricsMiddleware(metrics: service.metrics))
         router.add(middleware: LogRequestsMiddleware(.debug))
 
-        router.get("health") { _, _ in bridge(ServiceResponse.text("{\"status\":\"ok\"}")) }
+        router.get("health") { _, _ in bridge(ServiceResponse(body: Array("{\"status\":\"ok\"}".utf8))) }
         router.get("metrics") { _, _ in
             bridge(ServiceResponse(contentType: "text/plain; version=0.0.4", body: service.metrics.exposition()))
         }

@@ -14,12 +14,16 @@ extension TrustService {
             let known = state.withLock { $0.leaves.count }
             let page = try await store.auditRecords(from: known, limit: 4096)
             if page.isEmpty { return }
-            state.withLock { state in
+            let added = state.withLock { state in
+                let before = state.leaves.count
                 for record in page where record.index == state.leaves.count {
                     state.leaves.append(MerkleHash.leaf(record.canonicalBytes))
                 }
+                return state.leaves.count - before
             }
-            if page.count < 4096 { return }
+            // A short page is the end; a page that adds nothing means a gap in the indexes
+            // (a damaged store), which the verifier reports: stop rather than loop.
+            if page.count < 4096 || added == 0 { return }
         }
     }
 

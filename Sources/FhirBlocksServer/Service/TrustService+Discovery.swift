@@ -13,11 +13,11 @@ extension TrustService {
         object.append("introspection_endpoint", "\(base)/oauth/introspect")
         object.append("revocation_endpoint", "\(base)/oauth/revoke")
         object.append("management_endpoint", "\(base)/permission/fetchPermissionsPreviouslyGrantedByMe")
+        // No authorize endpoint (no app launch): codes come from vaca/auth, so neither
+        // response types nor PKCE methods are advertised.
         object.append("grant_types_supported", strings: ["client_credentials", "authorization_code"])
         object.append("token_endpoint_auth_methods_supported", strings: ["private_key_jwt"])
         object.append("token_endpoint_auth_signing_alg_values_supported", strings: ["ES256"])
-        object.append("response_types_supported", strings: ["code"])
-        object.append("code_challenge_methods_supported", strings: ["S256"])
         object.append("scopes_supported", strings: ["patient/*.rs", "patient/*.cruds", "patient/*.read", "patient/*.write",
                                                      "conf/U", "conf/L", "conf/M", "conf/N", "conf/R", "conf/V", "sens/ETH", "sens/PSY"])
         object.append("capabilities", strings: ["client-confidential-asymmetric", "permission-patient", "permission-v1", "permission-v2",

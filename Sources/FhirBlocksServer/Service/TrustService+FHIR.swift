@@ -56,7 +56,7 @@ extension TrustService {
             return Self.outcome(status: 404, code: "not-found", "unknown resource")
         }
         guard covers(access.grants, type: type, interaction: .read) else {
-            await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "insufficient_scope")
+            try? await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "insufficient_scope")
             return Self.outcome(status: 403, code: "forbidden", "the token's scope does not cover reading \(type)")
         }
         var quirks = access.quirks
@@ -66,7 +66,7 @@ extension TrustService {
                 quirks.append(.fbcFhirIdAlias)
                 record = try await store.resources(patient: access.token.patient, type: "Patient").first
             } else {
-                record = try await store.resource(type: type, id: id)
+                record = try await store.resource(patient: access.token.patient, type: type, id: id)
                 // The token response's `patient` is the wallet's csiGuid, so SMART clients read
                 // `Patient/<csiGuid>`: that is the compartment's Patient resource.
                 if record == nil, type == "Patient", CsiGuid(id) == access.token.patient {
@@ -78,10 +78,15 @@ extension TrustService {
         }
         guard let record, record.patient == access.token.patient, let value = try? JSONParser.parse(record.json),
               visible(value, type: type, interaction: .read, grants: access.grants) else {
-            await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "not-found", quirks: quirks)
+            try? await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "not-found", quirks: quirks)
             return Self.outcome(status: 404, code: "not-found", "\(type)/\(id) is not known")
         }
-        await auditAccess(access, resources: ["\(type)/\(record.id)"], outcome: .success, quirks: quirks)
+        // Nothing is disclosed unless its audit entry is stored.
+        do {
+            try await auditAccess(access, resources: ["\(type)/\(record.id)"], outcome: .success, quirks: quirks)
+        } catch {
+            return Self.outcome(status: 500, code: "exception", "the access could not be audited")
+        }
         return ServiceResponse(contentType: Self.fhirJSON, headers: [("ETag", "W/\"\(record.versionID)\"")], body: record.json)
     }
 
@@ -90,7 +95,7 @@ extension TrustService {
     func search(type: String, request: ServiceRequest, access: BearerAccess) async -> ServiceResponse {
         guard ResourceScope(type) != nil else { return Self.outcome(status: 404, code: "not-found", "unknown resource type") }
         guard covers(access.grants, type: type, interaction: .search) else {
-            await auditAccess(access, resources: [type], outcome: .minorFailure, reason: "insufficient_scope")
+            try? await auditAccess(access, resources: [type], outcome: .minorFailure, reason: "insufficient_scope")
             return Self.outcome(status: 403, code: "forbidden", "the token's scope does not cover searching \(type)")
         }
         var matches: [JSONValue] = []
@@ -121,7 +126,11 @@ extension TrustService {
         }
         let visibleMatches = matches.filter { visible($0, type: type, interaction: .search, grants: access.grants) }
         let references = visibleMatches.compactMap { value -> String? in value.objectValue?["id"]?.stringValue.map { "\(type)/\($0)" } }
-        await auditAccess(access, resources: references.isEmpty ? [type] : Array(references.prefix(50)), outcome: .success)
+        do {
+            try await auditAccess(access, resources: references.isEmpty ? [type] : references, outcome: .success)
+        } catch {
+            return Self.outcome(status: 500, code: "exception", "the access could not be audited")
+        }
         var bundle = JSONObject()
         bundle.append("resourceType", "Bundle")
         bundle.append("type", "searchset")
@@ -142,8 +151,7 @@ extension TrustService {
     func isTokenPatient(_ parameter: String, patient: CsiGuid) async -> Bool {
         let id = parameter.hasPrefix("Patient/") ? String(parameter.dropFirst(8)) : parameter
         if CsiGuid(id) == patient { return true }
-        guard let record = try? await store.resource(type: "Patient", id: id) else { return false }
-        return record.patient == patient
+        return (try? await store.resource(patient: patient, type: "Patient", id: id)) != nil
     }
 
     func auditEvents(patient: CsiGuid) async -> [JSONValue] {
@@ -172,6 +180,12 @@ extension TrustService {
         guard type != "AuditEvent", type != "Consent" else {
             return Self.outcome(status: 405, code: "not-supported", "\(type) is written by the server only")
         }
+        // PUT may create or update, so it needs both; POST creates.
+        let needed: AccessRights = pathID == nil ? .create : [.create, .update]
+        guard covers(access.grants, type: type, interaction: needed) else {
+            try? await auditAccess(access, resources: [pathID.map { "\(type)/\($0)" } ?? type], outcome: .minorFailure, reason: "insufficient_scope")
+            return Self.outcome(status: 403, code: "forbidden", "the token's scope does not cover writing \(type)")
+        }
         guard case .object(var object)? = try? JSONParser.parse(body, maximumDepth: 64) else {
             return Self.outcome(status: 400, code: "structure", "the body is not a JSON object")
         }
@@ -195,17 +209,18 @@ extension TrustService {
         }
         let existing: FHIRResourceRecord?
         do {
-            existing = try await store.resource(type: type, id: id)
+            existing = try await store.resource(patient: access.token.patient, type: type, id: id)
         } catch {
             return Self.outcome(status: 500, code: "exception", "storage failure")
         }
-        if let existing, existing.patient != access.token.patient {
-            // Another compartment's id: refuse without saying whose.
-            return Self.outcome(status: 409, code: "conflict", "\(type)/\(id) cannot be written with this token")
-        }
         let interaction: AccessRights = existing == nil ? .create : .update
-        guard visible(.object(object), type: type, interaction: interaction, grants: access.grants) else {
-            await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "insufficient_scope")
+        // The token must be allowed the new version's labels, and, to replace a version, that
+        // version's labels too (it may not overwrite what it may not see).
+        let existingVisible = existing.map { record in
+            (try? JSONParser.parse(record.json)).map { visible($0, type: type, interaction: [.read, .update], grants: access.grants) } ?? false
+        } ?? true
+        guard visible(.object(object), type: type, interaction: interaction, grants: access.grants), existingVisible else {
+            try? await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "insufficient_labels")
             return Self.outcome(status: 403, code: "forbidden", "the token may not write this \(type) with these security labels")
         }
         let instant = now
@@ -220,12 +235,14 @@ extension TrustService {
                                                                           lastUpdated: instant, json: json))]
         change.auditEntries = [accessEntry(access, resources: ["\(type)/\(id)"], outcome: .success, reason: existing == nil ? "create" : "update")]
         do {
-            try await commit(change)
+            try await storeCommit(change)
+        } catch .conflict {
+            return Self.outcome(status: 409, code: "conflict", "\(type)/\(id) was written concurrently; retry")
         } catch {
-            return Self.outcome(status: error.httpStatus == 500 ? 500 : 409, code: "conflict", "the resource could not be stored")
+            return Self.outcome(status: 500, code: "exception", "the resource could not be stored")
         }
         return ServiceResponse(status: existing == nil ? 201 : 200, contentType: Self.fhirJSON,
-                               headers: [("Location", "\(baseURL)/fhir/\(type)/\(id)/_history/\(version)"), ("ETag", "W/\"\(version)\"")],
+                               headers: [("Location", "\(baseURL)/fhir/\(type)/\(id)"), ("ETag", "W/\"\(version)\"")],
                                body: json)
     }
 
@@ -238,13 +255,16 @@ extension TrustService {
                                             quirks: (access.quirks + quirks).sortedUnique, reason: reason))
     }
 
-    func auditAccess(_ access: BearerAccess, resources: [String], outcome: AuditOutcome, reason: String? = nil, quirks: [CompatQuirk] = []) async {
+    /// Appends the access's audit entry. Successful accesses answer only once it is stored
+    /// (callers turn a failure into 500); refusals call it with `try?`.
+    func auditAccess(_ access: BearerAccess, resources: [String], outcome: AuditOutcome, reason: String? = nil, quirks: [CompatQuirk] = []) async throws(SMOACError) {
         var change = TrustChange()
         change.auditEntries = [accessEntry(access, resources: resources, outcome: outcome, reason: reason, quirks: quirks)]
         do {
             try await commit(change)
         } catch {
             logger.error("audit of a FHIR access failed", metadata: ["reason": "\(error.errorCode)"])
+            throw error
         }
     }
 

@@ -162,6 +162,8 @@ extension TrustService {
                     }
                 } catch {
                     await auditFailure(.tokenIssued, agent: verified.issuer.rawValue, error: error, quirks: form.quirks, body: request.body)
+                    // RFC 6749 §5.2 has no access_denied at the token endpoint: nothing held is invalid_scope.
+                    if case .accessDenied(let reason) = error { throw SMOACError.invalidScope(reason) }
                     throw error
                 }
                 token = try await mintToken(code: code, presentedCode: code.code, assertion: verified, quirks: form.quirks, body: request.body)

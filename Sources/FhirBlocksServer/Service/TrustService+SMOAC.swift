@@ -104,7 +104,10 @@ extension TrustService {
             await auditFailure(agent: csi.rawValue, error: error, quirks: quirks, body: body)
             throw error
         }
-        if registration(csi) != nil { throw .alreadyRegistered }
+        if registration(csi) != nil {
+            await auditFailure(.registration, agent: csi.rawValue, error: .alreadyRegistered, quirks: allQuirks, body: body)
+            throw .alreadyRegistered
+        }
         let issued: Bool
         do {
             issued = try await store.isIssuedGuid(csi)
@@ -115,7 +118,9 @@ extension TrustService {
             // Strict: the GUID must come from util/getGloballyUniqueIdentifier (first-come binding
             // of a server-chosen GUID). Compat accepts a client-chosen one, as old servers did.
             guard configuration.mode == .compat else {
-                throw .malformedRequest("csiGuid was not issued by util/getGloballyUniqueIdentifier")
+                let error = SMOACError.malformedRequest("csiGuid was not issued by util/getGloballyUniqueIdentifier")
+                await auditFailure(.registration, agent: csi.rawValue, error: error, quirks: allQuirks, body: body)
+                throw error
             }
         }
         let registration = CsiRegistration(csiGuid: csi, publicKey: key, deviceId: request.deviceId, applicationClass: request.applicationClass,
@@ -134,11 +139,16 @@ extension TrustService {
         let (request, caller, allQuirks) = try await authenticate(FetchPublicClaimsRequest.self, body: body, quirks: quirks)
         guard let target = request.target else { throw .malformedRequest("\"desiredCsiGuid\" is not a 36-character UUID") }
         guard let targetRegistration = registration(target) else { throw .unknownTarget("no such csiGuid") }
-        let linked = target == caller.csiGuid || ledger.permissions.values.contains { permission in
-            (permission.grantor == caller.csiGuid && permission.grantee == target)
-                || (permission.grantor == target && permission.grantee == caller.csiGuid)
-                || (permission.patient == target && permission.grantee == caller.csiGuid)
-        }
+        // Claims are released to the csi itself, to a holder of a permission in force that
+        // comes from the target (the target is its patient or granted it), and, for an app
+        // target, to whoever holds a permission in force that the app passed on. Granting to a
+        // wallet does not open that wallet's claims, and a revoked or expired link opens nothing.
+        let ledger = self.ledger
+        let instant = now
+        func grantor(of held: HeldPermission) -> CsiGuid? { held.permissionID.flatMap { ledger.permissions[$0]?.grantor } }
+        let linked = target == caller.csiGuid
+            || ledger.held(by: caller.csiGuid, at: instant).contains { $0.permissionID != nil && ($0.patient == target || grantor(of: $0) == target) }
+            || (!targetRegistration.isWallet && ledger.held(by: target, at: instant).contains { grantor(of: $0) == caller.csiGuid })
         guard linked else {
             await auditFailure(.publicClaimsRead, agent: caller.csiGuid.rawValue, error: .notPermitted("no permission links the caller and the target"),
                                quirks: allQuirks, body: body)

@@ -54,7 +54,8 @@ public final class TrustService: Sendable {
     /// Sets the base URL once the socket is bound (when no public URL was configured).
     public func setBoundAddress(host: String, port: Int) {
         guard configuration.publicURL == nil else { return }
-        let shownHost = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
+        var shownHost = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
+        if shownHost.contains(":") { shownHost = "[\(shownHost)]" }   // an IPv6 literal
         state.withLock { $0.baseURL = "http://\(shownHost):\(port)" }
     }
 
@@ -77,15 +78,20 @@ public final class TrustService: Sendable {
     /// Commits `change` and updates the caches. Storage failures become `server_error`.
     @discardableResult
     func commit(_ change: TrustChange) async throws(SMOACError) -> [Int] {
-        let indexes: [Int]
         do {
-            indexes = try await store.commit(change)
+            return try await storeCommit(change)
         } catch .alreadyRegistered {
             throw .alreadyRegistered
         } catch {
             logger.error("store commit failed", metadata: ["reason": "\(error.description)"])
             throw .storageFailure("the change could not be stored")
         }
+    }
+
+    /// Commits `change` and updates the caches, keeping the store's error.
+    @discardableResult
+    func storeCommit(_ change: TrustChange) async throws(TrustStoreError) -> [Int] {
+        let indexes = try await store.commit(change)
         state.withLock { state in
             for registration in change.registrations {
                 state.registrations[registration.csiGuid] = registration

@@ -32,8 +32,10 @@ import Testing
         // A second write of the same id is an update (200, version 2).
         let update = await world.fhir("PUT", "Observation/normal", token: walletToken, body: Self.observation("normal"))
         #expect(update.status == 200 && world.json(update)["meta"]?.objectValue?["versionId"] == .string("2"))
-        // Another wallet cannot overwrite it.
-        #expect(await world.fhir("PUT", "Observation/normal", token: otherToken, body: Self.observation("normal")).status == 409)
+        // Ids are scoped by compartment: another wallet writing the same id creates its own
+        // resource (201, as for any absent id) and leaves this one alone.
+        #expect(await world.fhir("PUT", "Observation/normal", token: otherToken, body: Self.observation("normal")).status == 201)
+        #expect(world.json(await world.fhir("GET", "Observation/normal", token: walletToken))["meta"]?.objectValue?["versionId"] == .string("2"))
 
         // The app may see Observations up to N, with ETH only.
         #expect(try await world.grant(from: wallet, to: [app], resource: "Observation", confidentiality: "N", sensitivity: ["ETH"]).status == 200)
@@ -56,6 +58,14 @@ import Testing
         #expect(ids == ["normal", "eth"] && bundle["total"] == .number("2"))
         // The app's read scope does not allow writing.
         #expect(await world.fhir("PUT", "Observation/new", token: token, body: Self.observation("new")).status == 403)
+        // A writer up to N may not overwrite a restricted resource it cannot see, nor write one.
+        let provider = try await world.register(.app("writer"))
+        #expect(try await world.grant(from: wallet, to: [provider], resource: "Observation", access: "cruds", confidentiality: "N", sensitivity: []).status == 200)
+        let writer = try await world.vacaToken(provider, scope: "patient/Observation.cruds conf/N")
+        #expect(await world.fhir("PUT", "Observation/restricted", token: writer, body: Self.observation("restricted")).status == 403)
+        #expect(await world.fhir("PUT", "Observation/secret", token: writer, body: Self.observation("secret", security: [(Self.confidentiality, "R")])).status == 403)
+        #expect(await world.fhir("PUT", "Observation/plain", token: writer, body: Self.observation("plain")).status == 201)
+        #expect(world.json(await world.fhir("GET", "Observation/restricted", token: walletToken))["meta"]?.objectValue?["security"] != nil)
         // No token / a bad token: 401 with WWW-Authenticate.
         let noToken = await world.fhir("GET", "Observation/normal", token: nil)
         #expect(noToken.status == 401 && noToken.headers.contains { $0.0 == "WWW-Authenticate" })
@@ -78,6 +88,8 @@ import Testing
         #expect(oauth?["extension"]?.arrayValue?.first?.objectValue?["valueUri"] == .string("\(TestWorld.base)/oauth/token"))
         let smart = world.json(world.service.smartConfiguration())
         #expect(smart["token_endpoint"] == .string("\(TestWorld.base)/oauth/token"))
-        #expect(smart["code_challenge_methods_supported"] == .array([.string("S256")]))
+        #expect(smart["token_endpoint_auth_methods_supported"] == .array([.string("private_key_jwt")]))
+        // No authorize endpoint, so no PKCE methods or response types are claimed.
+        #expect(smart["code_challenge_methods_supported"] == nil && smart["authorization_endpoint"] == nil)
     }
 }

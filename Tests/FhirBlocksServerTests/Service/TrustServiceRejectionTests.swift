@@ -85,6 +85,30 @@ import Testing
     }
 
     @Test(arguments: TestBackend.available)
+    func publicClaimsNeedALinkInForce(backend: TestBackend) async throws {
+        let world = try await TestWorld.make(backend)
+        defer { Task { await world.close() } }
+        let victim = try await world.register(.wallet("victim", firstName: "Vera"))
+        let rogue = try await world.register(.wallet("rogue", firstName: "Rex"))
+        let app = try await world.register(.app("a"))
+        func claims(of target: TestParty, by caller: TestParty) async throws -> Int {
+            await world.smoac("csi/fetchPublicClaims", body: try world.signed(FetchPublicClaimsRequest(envelope: world.envelope(caller), desiredCsiGuid: target.csi.rawValue), by: caller)).status
+        }
+        // A wallet may grant to anyone, but granting to a wallet does not open its claims.
+        #expect(try await world.grant(from: rogue, to: [victim]).status == 200)
+        #expect(try await claims(of: victim, by: rogue) == 403)
+        // Its own claims are always readable; the victim (who holds rogue's grant) may read rogue's.
+        #expect(try await claims(of: rogue, by: rogue) == 200)
+        #expect(try await claims(of: rogue, by: victim) == 200)
+        // A grantee reads its granter's claims until the grant is revoked.
+        #expect(try await world.grant(from: victim, to: [app]).status == 200)
+        #expect(try await claims(of: victim, by: app) == 200)
+        let delete = DeletePermissionRequest(envelope: world.envelope(victim), permissionedGuidBeingDeleted: app.csi.rawValue)
+        #expect(await world.smoac("permission/deletePermission", body: try world.signed(delete, by: victim)).status == 200)
+        #expect(try await claims(of: victim, by: app) == 403)
+    }
+
+    @Test(arguments: TestBackend.available)
     func grantRules(backend: TestBackend) async throws {
         let world = try await TestWorld.make(backend)
         defer { Task { await world.close() } }
@@ -159,6 +183,9 @@ import Testing
         ghost.csi = CsiGuid(randomBytes: [3])
         let unknownClient = try await world.clientCredentials(ghost, scope: "patient/Patient.read")
         #expect(unknownClient.status == 401 && error(unknownClient) == "invalid_client")
+        // A known client that holds nothing: invalid_scope (RFC 6749 §5.2), never access_denied.
+        let holdsNothing = try await world.clientCredentials(other, scope: "patient/Patient.read")
+        #expect(holdsNothing.status == 400 && error(holdsNothing) == "invalid_scope")
     }
 
     @Test(arguments: TestBackend.available)
