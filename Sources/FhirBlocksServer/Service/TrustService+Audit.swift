@@ -17,7 +17,9 @@ extension TrustService {
             let added = state.withLock { state in
                 let before = state.leaves.count
                 for record in page where record.index == state.leaves.count {
-                    state.leaves.append(MerkleHash.leaf(record.canonicalBytes))
+                    let leaf = MerkleHash.leaf(record.canonicalBytes)
+                    state.leaves.append(leaf)
+                    state.frontier.append(leaf)
                 }
                 return state.leaves.count - before
             }
@@ -30,9 +32,9 @@ extension TrustService {
     /// Signs and stores a checkpoint of the current tree if `checkpointEvery` entries were
     /// appended since the last one (or `force` and the tree grew).
     @discardableResult
-    func checkpointIfDue(force: Bool = false) async -> StoredCheckpoint? {
+    func checkpointIfDue(force: Bool = false, sync: Bool = true) async -> StoredCheckpoint? {
         do {
-            try await syncLeaves()
+            if sync { try await syncLeaves() }
         } catch {
             if !Task.isCancelled { logger.error("audit log sync failed", metadata: ["reason": "\(error.description)"]) }
             return nil
@@ -41,7 +43,7 @@ extension TrustService {
             let grown = state.leaves.count - state.lastCheckpointSize
             guard !state.signingCheckpoint, grown > 0, force || grown >= configuration.checkpointEvery else { return nil }
             state.signingCheckpoint = true
-            return (state.leaves.count, MerkleTree.rootHash(leaves: state.leaves))
+            return (state.frontier.size, state.frontier.rootHash)
         }
         guard let claim else { return nil }
         defer { state.withLock { $0.signingCheckpoint = false } }

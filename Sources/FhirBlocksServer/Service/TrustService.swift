@@ -92,6 +92,17 @@ public final class TrustService: Sendable {
     @discardableResult
     func storeCommit(_ change: TrustChange) async throws(TrustStoreError) -> [Int] {
         let indexes = try await store.commit(change)
+        // The entries just stored extend the leaf cache directly when they follow it (the usual
+        // case); otherwise the next sync reads them from the store.
+        let appended = state.withLock { state -> Bool in
+            guard let first = indexes.first, first == state.leaves.count, indexes.count == change.auditEntries.count else { return indexes.isEmpty }
+            for pending in change.auditEntries {
+                let leaf = MerkleHash.leaf(pending.entry.canonicalBytes)
+                state.leaves.append(leaf)
+                state.frontier.append(leaf)
+            }
+            return true
+        }
         state.withLock { state in
             for registration in change.registrations {
                 state.registrations[registration.csiGuid] = registration
@@ -102,7 +113,7 @@ public final class TrustService: Sendable {
         }
         if !indexes.isEmpty {
             metrics.auditEntries.increment(by: indexes.count)
-            await checkpointIfDue()
+            await checkpointIfDue(sync: !appended)
         }
         return indexes
     }
@@ -132,6 +143,7 @@ struct TrustState: Sendable {
     var registrations: [CsiGuid: CsiRegistration] = [:]
     var ledger = PermissionLedger(wallets: [])
     var leaves: [MerkleHash] = []
+    var frontier = MerkleFrontier()
     var lastCheckpointSize = 0
     var signingCheckpoint = false
 
