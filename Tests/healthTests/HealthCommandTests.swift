@@ -125,20 +125,15 @@ struct HealthCommandTests {
         try text.write(to: file, atomically: true, encoding: .utf8)
         let batch = 1_000
         let (process, _, _) = try runner.launch(["store", "import", file.path, "--batch-size", "\(batch)"])
-        // Wait until some batches are committed, then kill without warning.
-        let store = HKHealthStore(configuration: .init(location: .file(URL(fileURLWithPath: runner.store)),
-                                                       key: .keyFile(runner.folder.appendingPathComponent("health.key")),
-                                                       role: .owner))
+        // Wait until some batches are committed, then kill without warning. The poll counts
+        // committed rows through a separate read-only SQLite connection (WAL readers never wait
+        // for the importer's write lock, which opening a store to query it may).
         let deadline = Date().addingTimeInterval(60)
         var seen = 0
         while Date() < deadline, process.isRunning {
-            // A cheap poll: at most three batches' worth of samples.
-            if let samples = try? await HKSampleQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.heartRate))],
-                                                                sortDescriptors: [], limit: 3 * batch).result(for: store) {
-                seen = samples.count
-                if seen >= 3 * batch { break }
-            }
-            try await Task.sleep(nanoseconds: 20_000_000)
+            seen = StoreFileProbe.committedRows(runner.store)
+            if seen >= 3 * batch { break }
+            try await Task.sleep(nanoseconds: 10_000_000)
         }
         #expect(process.isRunning, "the import finished before it could be interrupted; make the file larger")
         kill(process.processIdentifier, SIGKILL)
@@ -200,5 +195,30 @@ struct CrossProcessSyncTests {
         let after = try await HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.stepCount))],
                                                               anchor: changes.newAnchor).result(for: resumed)
         #expect(after.addedSamples.isEmpty && after.deletedObjects.isEmpty)
+    }
+}
+
+/// Reads a store file from outside the store, for tests that watch another process write it.
+enum StoreFileProbe {
+    /// The number of rows in the store's `sample` table, read with python3's sqlite3 in
+    /// read-only mode (0 while the database does not exist yet).
+    static func committedRows(_ path: String) -> Int {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "-c", """
+            import sqlite3, sys
+            try:
+                db = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True, timeout=1)
+                print(db.execute("SELECT COUNT(*) FROM sample").fetchone()[0])
+            except Exception:
+                print(0)
+            """, path]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return 0 }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Int(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 }
