@@ -11,10 +11,12 @@ struct ShcRevokeCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The issuer folder (holding .well-known/jwks.json).", valueName: "DIR"))
     var dir: String
 
-    @Option(help: "The key id the card was signed with.")
+    // Key ids and revocation ids are base64url, so they may start with "-": take the next
+    // argument as the value whatever it looks like.
+    @Option(parsing: .unconditional, help: "The key id the card was signed with.")
     var kid: String
 
-    @Option(help: "The revocation id to revoke (repeatable).")
+    @Option(parsing: .unconditionalSingleValue, help: "The revocation id to revoke (repeatable).")
     var rid: [String]
 
     @Option(help: ArgumentHelp("Revoke only cards issued before this instant (ISO 8601).", valueName: "ISO8601"))
