@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     ],
     targets: [
+        // System zlib for the cards' floor (raw inflate of the same payload, beside the signature).
+        .systemLibrary(name: "BenchZlib", path: "Benchmarks/BenchZlib"),
         .executableTarget(
             name: "StoreBenchmarks",
             dependencies: [
@@ -41,6 +43,7 @@ let package = Package(
                 .product(name: "QRCode", package: "OpenHealthKit"),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Crypto", package: "swift-crypto"),
+                "BenchZlib",
             ],
             path: "Benchmarks/CardBenchmarks",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")],

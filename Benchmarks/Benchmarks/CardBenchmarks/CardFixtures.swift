@@ -14,6 +14,10 @@ struct VerifyFixture: Sendable {
     let signingInput: [UInt8]
     let signature: P256.Signing.ECDSASignature
     let publicKey: P256.Signing.PublicKey
+    /// The JWS payload as signed: raw DEFLATE of the claims (for the floor's inflate).
+    let compressedPayload: [UInt8]
+    /// The size of the inflated claims, in bytes.
+    let payloadSize: Int
     /// Where the card came from, printed once by the setup.
     let origin: String
 }
@@ -120,7 +124,8 @@ enum CardFixtures {
 
         // The ceiling's inputs, taken apart here (not timed).
         let segments = jws.split(separator: ".", omittingEmptySubsequences: false)
-        guard segments.count == 3, let headerBytes = base64URLDecode(segments[0]), let signatureBytes = base64URLDecode(segments[2]) else {
+        guard segments.count == 3, let headerBytes = base64URLDecode(segments[0]), let signatureBytes = base64URLDecode(segments[2]),
+              let compressedPayload = base64URLDecode(segments[1]) else {
             throw FixtureError(description: "the benchmark card is not a compact JWS")
         }
         guard let kid = headerKid(headerBytes), let jwk = keySet.keys.first(where: { $0.kid == kid }),
@@ -133,8 +138,11 @@ enum CardFixtures {
         guard publicKey.isValidSignature(signature, for: signingInput) else {
             throw FixtureError(description: "the ceiling's raw P-256 verification fails")
         }
+        guard let payloadSize = RawInflateFloor.inflatedSize(compressedPayload), payloadSize == report.payloadJSON?.count else {
+            throw FixtureError(description: "the floor's raw inflate does not give the verifier's payload")
+        }
         return VerifyFixture(jws: jws, verifier: verifier, signingInput: signingInput, signature: signature,
-                             publicKey: publicKey, origin: origin)
+                             publicKey: publicKey, compressedPayload: compressedPayload, payloadSize: payloadSize, origin: origin)
     }
 
     static func batchFixture() async throws -> BatchFixture {
