@@ -26,6 +26,8 @@ public struct ModelGenerator {
             )
         }
 
+        let typesByName = Dictionary(
+            types.flatMap(\.allTypes).map { ($0.qualifiedName, $0) }, uniquingKeysWith: { first, _ in first })
         var files: [String: String] = [:]
         let resources = types.filter { $0.kind == .resource }
         for type in types {
@@ -37,7 +39,7 @@ public struct ModelGenerator {
             default: conformance = baseName == "BackboneElement" ? "BackboneElement" : "Element"
             }
             let folder = type.kind == .resource ? "Resources" : "DataTypes"
-            files["\(folder)/\(type.swiftName).swift"] = SwiftEmitter.typeFile(type, base: conformance)
+            files["\(folder)/\(type.swiftName).swift"] = SwiftEmitter.typeFile(type, base: conformance, types: typesByName)
         }
         for decl in builder.codeEnums.values {
             files["Codes/\(decl.swiftName).swift"] = SwiftEmitter.codeEnumFile(decl)

@@ -9,9 +9,10 @@ struct SwiftEmitter {
         """
 
     /// `Observation.swift`: the type, its backbone elements and choice enums, and its JSON coding.
-    static func typeFile(_ type: TypeDecl, base: String) -> String {
+    /// `types` holds every type by qualified Swift name (for placeholders of required elements).
+    static func typeFile(_ type: TypeDecl, base: String, types: [String: TypeDecl]) -> String {
         var out = header + "\n"
-        emit(type, conformance: base, indent: "", into: &out)
+        emit(type, conformance: base, indent: "", types: types, into: &out)
         return out
     }
 
@@ -34,7 +35,7 @@ struct SwiftEmitter {
         "\(indent)/// \(text)\n"
     }
 
-    private static func emit(_ type: TypeDecl, conformance: String, indent: String, into out: inout String) {
+    private static func emit(_ type: TypeDecl, conformance: String, indent: String, types: [String: TypeDecl], into out: inout String) {
         out += docLine(type.summary, indent: indent)
         out += "\(indent)public struct \(type.swiftName): \(conformance) {\n"
         let inner = indent + "    "
@@ -59,13 +60,21 @@ struct SwiftEmitter {
         }
         out += "\(inner)}\n"
 
-        // Decoding.
+        // Decoding: a complete value with placeholders for the required elements, then the members
+        // read into it in place. (Assigning stored properties one by one in the initializer makes
+        // the optimizer copy the whole struct at the end, retaining and releasing every member.)
+        let placeholders = required.map { "\(argumentLabel($0)): \(placeholder(for: $0, types: types))" }.joined(separator: ", ")
         out += "\n\(inner)public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {\n"
+        out += "\(inner)    self.init(\(placeholders))\n"
+        out += "\(inner)    try Self.decodeMembers(into: &self, from: &r)\n"
+        out += "\(inner)}\n"
+        out += "\n\(inner)@inline(never)\n"
+        out += "\(inner)private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {\n"
         if type.kind == .resource {
             out += "\(inner)    try r.resourceType(\"\(type.swiftName)\")\n"
         }
         for property in type.properties {
-            out += "\(inner)    self.\(property.swiftName) = try r.\(decodeCall(property))\n"
+            out += "\(inner)    model.\(property.swiftName) = try r.\(decodeCall(property))\n"
         }
         out += "\(inner)    try r.finish()\n\(inner)}\n"
 
@@ -85,9 +94,38 @@ struct SwiftEmitter {
         }
         for nested in type.nested {
             out += "\n"
-            emit(nested, conformance: nested.nestedConformance, indent: inner, into: &out)
+            emit(nested, conformance: nested.nestedConformance, indent: inner, types: types, into: &out)
         }
         out += "\(indent)}\n"
+    }
+
+    /// A value of the property's declared type with nothing in it, overwritten by decoding.
+    /// A property's name as an argument label: keywords need no backticks there, except these three.
+    private static func argumentLabel(_ property: PropertyDecl) -> String {
+        let bare = property.swiftName.replacingOccurrences(of: "`", with: "")
+        return ["inout", "var", "let"].contains(bare) ? property.swiftName : bare
+    }
+
+    private static func placeholder(for property: PropertyDecl, types: [String: TypeDecl]) -> String {
+        property.isArray ? "[]" : placeholder(for: property.type, types: types)
+    }
+
+    private static func placeholder(for type: PropertyType, types: [String: TypeDecl], depth: Int = 0) -> String {
+        precondition(depth < 32, "required elements form a cycle")
+        switch type {
+        case .primitive: return "FHIRPrimitive()"
+        case .element(let swift, _):
+            guard let decl = types[swift] else { preconditionFailure("no type \(swift) for a placeholder") }
+            let required = decl.properties.filter(\.isRequired).sorted { $0.jsonName < $1.jsonName }
+            let arguments = required.map { property in
+                "\(argumentLabel(property)): \(property.isArray ? "[]" : placeholder(for: property.type, types: types, depth: depth + 1))"
+            }
+            return "\(swift)(\(arguments.joined(separator: ", ")))"
+        case .resource: return "ResourceProxy.unrecognized(UnknownResource())"
+        case .choice(let choice):
+            guard let first = choice.variants.first else { preconditionFailure("a choice without types") }
+            return ".\(first.caseName)(\(placeholder(for: first.type, types: types, depth: depth + 1)))"
+        }
     }
 
     private static func decodeCall(_ property: PropertyDecl) -> String {
@@ -135,9 +173,9 @@ struct SwiftEmitter {
         for variant in choice.variants {
             let call: String
             if case .primitive = variant.type {
-                call = "requiredPrimitive(key, \"_\(variant.jsonKey)\")"
+                call = "requiredPrimitive(\"\(variant.jsonKey)\", \"_\(variant.jsonKey)\")"
             } else {
-                call = "requiredElement(key)"
+                call = "requiredElement(\"\(variant.jsonKey)\")"
             }
             out += "\(inner)    case \"\(variant.jsonKey)\": return .\(variant.caseName)(try r.\(call))\n"
         }
@@ -197,10 +235,17 @@ struct SwiftEmitter {
             out += "    case \(caseName(resource)) (\(resource.swiftName))\n".replacingOccurrences(of: " (", with: "(")
         }
         out += "    case unrecognized(UnknownResource)\n\n"
+        out += "    /// The number of each resource type's case, by name: one hash lookup rather than comparing the\n"
+        out += "    /// name with every type's in turn.\n"
+        out += "    private static let caseNumbers: [String: Int] = [\n"
+        for (number, resource) in resources.enumerated() {
+            out += "        \"\(resource.swiftName)\": \(number),\n"
+        }
+        out += "    ]\n\n"
         out += "    public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {\n"
-        out += "        switch try r.peekResourceType() {\n"
-        for resource in resources {
-            out += "        case \"\(resource.swiftName)\": self = .\(caseName(resource))(try \(resource.swiftName)(fhirObject: &r))\n"
+        out += "        switch Self.caseNumbers[try r.peekResourceType()] {\n"
+        for (number, resource) in resources.enumerated() {
+            out += "        case \(number)?: self = .\(caseName(resource))(try \(resource.swiftName)(fhirObject: &r))\n"
         }
         out += "        default: self = .unrecognized(try UnknownResource(fhirObject: &r))\n        }\n    }\n\n"
         out += "    public func encode(fhirObject w: inout JSONWriter) {\n        switch self {\n"

@@ -280,3 +280,38 @@ struct DateTimeTests {
         }
     }
 }
+
+@Suite("Temporal values read in place from a tape")
+struct TemporalTapeDecodingTests {
+    static let texts = [
+        "2013-08-10T04:44:29.043+00:00", "2013-08-10T04:44:29-04:00", "2013-08-10", "2013-08", "2013",
+        "2013-08-10T04:44:29Z", "04:44:29", "04:44:29.5", "2013-13-01", "2013-08-10T25:00:00Z", "2013-08-10T04:44",
+        "", "x", "2013-08-10T04:44:29.043+14:01", "2013-08-10 04:44:29Z", "2013-08-10T04:44:29.043+00:00 ",
+    ]
+
+    /// Each text as a plain JSON string, with its first character escaped, and as a number.
+    static func documents(_ text: String) -> [String] {
+        let escaped = text.isEmpty ? "" : String(format: "\\u%04X", text.unicodeScalars.first!.value) + text.dropFirst()
+        return ["[\"\(text)\"]", "[\"\(escaped)\"]", "[20130810]"]
+    }
+
+    static func outcome<T: FHIRPrimitiveValue>(_ body: () throws(FHIRPrimitiveError) -> T) -> Result<T, FHIRPrimitiveError> {
+        do throws(FHIRPrimitiveError) { return .success(try body()) } catch { return .failure(error) }
+    }
+
+    @Test("dateTime, instant, date and time give the same value or error as decoding the string", arguments: texts)
+    func sameAsString(text: String) throws {
+        for document in Self.documents(text) {
+            let tape = try JSONTape(Array(document.utf8))
+            let value = tape.scalar(at: 1)
+            #expect(Self.outcome { () throws(FHIRPrimitiveError) in try DateTime(fhirJSON: tape, node: 1) }
+                == Self.outcome { () throws(FHIRPrimitiveError) in try DateTime(fhirJSON: value) })
+            #expect(Self.outcome { () throws(FHIRPrimitiveError) in try Instant(fhirJSON: tape, node: 1) }
+                == Self.outcome { () throws(FHIRPrimitiveError) in try Instant(fhirJSON: value) })
+            #expect(Self.outcome { () throws(FHIRPrimitiveError) in try FHIRDate(fhirJSON: tape, node: 1) }
+                == Self.outcome { () throws(FHIRPrimitiveError) in try FHIRDate(fhirJSON: value) })
+            #expect(Self.outcome { () throws(FHIRPrimitiveError) in try FHIRTime(fhirJSON: tape, node: 1) }
+                == Self.outcome { () throws(FHIRPrimitiveError) in try FHIRTime(fhirJSON: value) })
+        }
+    }
+}

@@ -84,6 +84,27 @@ struct JSONParserTests {
         }
     }
 
+    @Test("a repeated key is found at any position, in objects of any size, however either copy is spelled")
+    func duplicatesAtEveryPosition() throws {
+        for size in [1, 2, 5, 15, 16, 17, 40] {
+            let keys = (0..<size).map { "k\($0)" }
+            for position in 0..<size {
+                let repeated = keys[position]
+                // The repeat spelled plainly, or with its first letter escaped, after or before the rest.
+                let escaped = "\\u006B" + repeated.dropFirst()
+                for (first, second) in [(repeated, repeated), (escaped, repeated), (repeated, escaped)] {
+                    var members = keys.map { "\"\($0)\":0" }
+                    members[position] = "\"\(first)\":0"
+                    let text = "{" + (members + ["\"\(second)\":1"]).joined(separator: ",") + "}"
+                    #expect(parseError(text)?.reason == .duplicateKey(repeated))
+                    #expect(throws: JSONParseError.self) { try JSONTape(Array(text.utf8)) }
+                }
+            }
+            let distinct = "{" + keys.map { "\"\($0)\":0" }.joined(separator: ",") + "}"
+            #expect(parseError(distinct) == nil)
+        }
+    }
+
     // MARK: Rejections
 
     @Test(arguments: [

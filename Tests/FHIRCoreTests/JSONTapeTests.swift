@@ -39,6 +39,28 @@ struct JSONTapeTests {
         }
     }
 
+    @Test("each object records the name filter and `_` flag that a pass over its names computes, escapes resolved")
+    func recordedMemberFilters() throws {
+        var random = RandomJSON(seed: 0x51F7)
+        for _ in 0..<500 {
+            let tape = try JSONTape(JSONWriter.serialize(random.document()))
+            for (index, node) in tape.nodes.enumerated() where node.kind == .object {
+                let summary = tape.memberSummary(object: index, count: Int(node.length))
+                #expect(node.memberFilter == summary.filter)
+                #expect(node.hasUnderscoreNames == summary.hasUnderscoreNames)
+                var second: UInt64 = 0
+                var keyNode = index + 1
+                for _ in 0..<Int(node.length) {
+                    second |= Array(tape.string(at: keyNode).utf8).withUnsafeBufferPointer { FHIRObjectReader.secondFilterBit($0) }
+                    keyNode = Int(tape.nodes[keyNode + 1].end)
+                }
+                #expect(node.secondMemberFilter == second)
+            }
+        }
+        let escaped = try JSONTape(Array(#"{"\u005fa":1,"b":2}"#.utf8))
+        #expect(escaped.nodes[0].hasUnderscoreNames)
+    }
+
     @Test("the reader takes members once, by name, and reports the rest")
     func reader() throws {
         let tape = try JSONTape(Array(#"{"resourceType":"Patient","active":true,"_active":{"id":"a"},"extra":[1]}"#.utf8))
@@ -81,5 +103,86 @@ struct JSONTapeEscapedNameTests {
         var reader = FHIRObjectReader(tape: tape, node: 0)
         #expect(reader.take("Key") == nil)
         #expect(reader.take("\u{212A}ey") != nil)
+    }
+}
+
+@Suite("FHIRObjectReader member lookup")
+struct FHIRObjectReaderLookupTests {
+    @Test("members are found in any order: the cursor wraps around, and a member can be taken again")
+    func anyOrder() throws {
+        let names = (0..<12).map { "m\($0)" }
+        for seed in UInt64(1)...40 {
+            var random = SplitMix64(seed: seed)
+            let documentOrder = names.shuffled(using: &random)
+            let text = "{" + documentOrder.map { #""\#($0)":"\#($0)v""# }.joined(separator: ",") + "}"
+            let tape = try JSONTape(Array(text.utf8))
+            var reader = FHIRObjectReader(tape: tape, node: 0)
+            let takeOrder = names.shuffled(using: &random)
+            for name in takeOrder {
+                let value = reader.take(name)
+                #expect(value.map { tape.string(at: $0) } == name + "v")
+            }
+            #expect(reader.take("m3").map { tape.string(at: $0) } == "m3v")
+            #expect(reader.take("m12") == nil)
+            #expect(reader.take("m") == nil)
+            try reader.finish()
+        }
+    }
+
+    @Test("static and dynamic names find the same members, escaped names included")
+    func staticNames() throws {
+        let tape = try JSONTape(Array(#"{"status":"final","\u0063ode":{"text":"x"},"_status":{"id":"s"}}"#.utf8))
+        var reader = FHIRObjectReader(tape: tape, node: 0)
+        let (value, companion) = reader.take("status" as StaticString, "_status" as StaticString)
+        #expect(value.map { tape.string(at: $0) } == "final")
+        #expect(companion.map { tape.kindName(at: $0) } == "object")
+        #expect(reader.take("code" as StaticString).map { tape.kindName(at: $0) } == "object")
+        #expect(reader.take("cod" as StaticString) == nil)
+        try reader.finish()
+    }
+
+    @Test("resourceType is compared as bytes and reported when it differs")
+    func resourceType() throws {
+        let tape = try JSONTape(Array(#"{"resourceType":"Patien\u0074"}"#.utf8))
+        var reader = FHIRObjectReader(tape: tape, node: 0)
+        try reader.resourceType("Patient")
+        var other = FHIRObjectReader(tape: tape, node: 0)
+        #expect(throws: FHIRDecodingError(reason: .resourceTypeMismatch(expected: "Observation", found: "Patient"))) {
+            try other.resourceType("Observation")
+        }
+    }
+}
+
+@Suite("JSONTape word-at-a-time scanning")
+struct JSONTapeBlockScanTests {
+    /// Every special byte at every offset of strings long enough to take the eight-byte path, and
+    /// runs of spaces of every length around it: the tape must agree with the byte-by-byte parser.
+    @Test("strings and whitespace agree with the parser whatever falls in an eight-byte block")
+    func blockBoundaries() throws {
+        let specials: [String] = [#"\""#, #"\\"#, #"\n"#, #"\u0041"#, "é", "€", "😀", "~", "\u{7F}"]
+        for length in 0..<20 {
+            for offset in 0...length {
+                for special in specials {
+                    var text = String(repeating: "a", count: length)
+                    text.insert(contentsOf: special, at: text.index(text.startIndex, offsetBy: offset))
+                    let indent = String(repeating: " ", count: (length + offset) % 19)
+                    let document = "{\n\(indent)\"k\(text)\":\n\(indent)\"\(text)\"\(indent)}\(indent)"
+                    let bytes = Array(document.utf8)
+                    let tape = try JSONTape(bytes)
+                    #expect(tape.value(at: 0) == (try JSONParser.parse(bytes)))
+                }
+            }
+        }
+    }
+
+    @Test("a control character or a missing quote is still an error after a long clean run")
+    func errorsAfterCleanRun() {
+        for length in 0..<20 {
+            let clean = String(repeating: "b", count: length)
+            #expect(throws: JSONParseError.self) { try JSONTape(Array("[\"\(clean)\u{01}\"]".utf8)) }
+            #expect(throws: JSONParseError.self) { try JSONTape(Array("[\"\(clean)".utf8)) }
+            #expect(throws: JSONParseError.self) { try JSONTape(Array("[\"\(clean)\"".utf8) + [0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20, 0x20]) }
+            #expect(throws: JSONParseError.self) { try JSONTape(Array("[\"\(clean)".utf8) + [0xC3, 0x28, 0x22, 0x5D]) }
+        }
     }
 }

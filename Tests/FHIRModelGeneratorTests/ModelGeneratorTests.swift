@@ -28,7 +28,8 @@ struct ModelGeneratorTests {
         let proxy = try #require(generated["ResourceProxy.swift"])
         for path in resources {
             let name = String(path.dropFirst("Resources/".count).dropLast(".swift".count))
-            #expect(proxy.contains("case \"\(name)\":"), "\(name) missing from ResourceProxy")
+            #expect(proxy.contains("        \"\(name)\": "), "\(name) missing from ResourceProxy's table")
+            #expect(proxy.contains("(try \(name)(fhirObject: &r))"), "\(name) missing from ResourceProxy's cases")
         }
         #expect(generated.keys.filter { $0.hasPrefix("DataTypes/") }.count == 39)
     }

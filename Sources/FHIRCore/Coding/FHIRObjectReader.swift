@@ -1,7 +1,9 @@
 /// Reads the members of one JSON object of a ``JSONTape`` for generated `init(fhirObject:)` code.
-/// Member names are compared as bytes, with a 64-bit filter of the names present so that looking
-/// up an absent element (most of a type's elements, in real data) costs a few instructions. Every
-/// member taken is marked, so ``finish()`` can report members the type does not define.
+/// Member names are compared as bytes, behind two independent 64-bit filters of the names present
+/// (recorded by the tape for every object), so that looking up an absent element (most of a
+/// type's elements, in real data) costs a few instructions; a present one is searched for from
+/// just past the last one found. Every member taken is marked, so ``finish()`` can report members
+/// the type does not define.
 public struct FHIRObjectReader {
     /// The document.
     public let tape: JSONTape
@@ -9,8 +11,16 @@ public struct FHIRObjectReader {
     public let node: Int
     @usableFromInline let count: Int
     @usableFromInline let keyFilter: UInt64
+    @usableFromInline let secondKeyFilter: UInt64
+    /// Whether any member name starts with `_`: without one, no primitive has a companion here.
+    @usableFromInline let hasUnderscoreNames: Bool
     @usableFromInline var taken: UInt64 = 0
     @usableFromInline var takenBeyond64: [Bool] = []
+    /// Where the next lookup starts: the key node and ordinal just past the last member found.
+    /// Generated code takes members in definition order, which is the order FHIR serializers
+    /// write them in, so a present member is usually found at the first comparison.
+    @usableFromInline var cursorNode: Int
+    @usableFromInline var cursorOrdinal = 0
     /// The options in force, passed on to nested readers.
     public let options: FHIRDecodingOptions
     /// How many objects enclose this one (0 at the top).
@@ -22,8 +32,19 @@ public struct FHIRObjectReader {
         self.node = node
         self.options = options
         self.depth = depth
-        count = tape.nodes[node].kind == .object ? Int(tape.nodes[node].length) : 0
-        keyFilter = tape.memberFilter(object: node, count: count)
+        cursorNode = node + 1
+        let item = tape.nodes[node]
+        if item.kind == .object {
+            count = Int(item.length)
+            keyFilter = item.memberFilter
+            secondKeyFilter = item.secondMemberFilter
+            hasUnderscoreNames = item.hasUnderscoreNames
+        } else {
+            count = 0
+            keyFilter = 0
+            secondKeyFilter = 0
+            hasUnderscoreNames = false
+        }
         if count > 64 { takenBeyond64 = Array(repeating: false, count: count - 64) }
     }
 
@@ -48,6 +69,14 @@ public struct FHIRObjectReader {
         return filterBit(length: key.count, first: first, last: last)
     }
 
+    /// The bit of a name in the second filter, chosen by its length and its second and
+    /// next-to-last bytes (independent of ``filterBit(length:first:last:)`` for most names).
+    @inlinable public static func secondFilterBit(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
+        let count = key.count
+        guard count > 1 else { return 1 << UInt64((Int(key.first ?? 0) &* 5 &+ count &* 3) & 63) }
+        return 1 << UInt64((Int(key[1]) &* 5 &+ Int(key[count &- 2]) &* 11 &+ count &* 3) & 63)
+    }
+
     @inlinable static func filterBit(_ key: String) -> UInt64 {
         var key = key
         return key.withUTF8 { filterBit($0) }
@@ -66,46 +95,112 @@ public struct FHIRObjectReader {
     /// Takes the member named `key`; returns its value's node.
     @inlinable public mutating func take(_ key: String) -> Int? {
         var key = key
-        let found = key.withUTF8 { bytes -> (ordinal: Int, value: Int)? in
-            guard keyFilter & Self.filterBit(bytes) != 0 else { return nil }
-            return tape.findMember(object: node, count: count, key: bytes)
-        }
-        guard let found else { return nil }
+        return key.withUTF8 { take(utf8: $0) }
+    }
+
+    /// Takes the member named `key` (the form generated code uses: no reference counting, no
+    /// copies of the name).
+    @inlinable public mutating func take(_ key: StaticString) -> Int? {
+        key.withUTF8Buffer { take(utf8: $0) }
+    }
+
+    /// Takes the member whose name is `key`'s bytes.
+    @inlinable mutating func take(utf8 key: UnsafeBufferPointer<UInt8>) -> Int? {
+        guard keyFilter & Self.filterBit(key) != 0, secondKeyFilter & Self.secondFilterBit(key) != 0,
+              let found = findMember(key) else { return nil }
         mark(found.ordinal)
         return found.value
     }
 
+    /// Finds a member by name, starting at the cursor and wrapping around once.
+    @inlinable mutating func findMember(_ key: UnsafeBufferPointer<UInt8>) -> (ordinal: Int, value: Int)? {
+        let tape = tape
+        let count = count
+        let first = node + 1
+        var keyNode = cursorNode
+        var ordinal = cursorOrdinal
+        let found: (ordinal: Int, value: Int, next: Int)? = tape.nodes.withUnsafeBufferPointer { nodes in
+            tape.bytes.withUnsafeBufferPointer { bytes in
+                let length = Int32(key.count)
+                for _ in 0..<count {
+                    if ordinal == count {
+                        keyNode = first
+                        ordinal = 0
+                    }
+                    let item = nodes[keyNode]
+                    let next = Int(nodes[keyNode + 1].end)
+                    if item.kind == .escapedString {
+                        if tape.decodedStrings[Int32(truncatingIfNeeded: keyNode)]?.elementsEqual(key) == true {
+                            return (ordinal, keyNode + 1, next)
+                        }
+                    } else if item.length == length {
+                        var offset = 0
+                        let start = Int(item.start)
+                        while offset < key.count, bytes[start &+ offset] == key[offset] { offset &+= 1 }
+                        if offset == key.count { return (ordinal, keyNode + 1, next) }
+                    }
+                    keyNode = next
+                    ordinal &+= 1
+                }
+                return nil
+            }
+        }
+        guard let found else { return nil }
+        cursorNode = found.next
+        cursorOrdinal = found.ordinal + 1
+        return (found.ordinal, found.value)
+    }
+
     /// Takes a primitive's member and its `_key` companion; returns their value nodes.
-    @inlinable public mutating func take(_ key: String, _ companionKey: String) -> (Int?, Int?) {
-        (take(key), take(companionKey))
+    @inlinable public mutating func take(_ key: StaticString, _ companionKey: StaticString) -> (Int?, Int?) {
+        (take(key), hasUnderscoreNames ? take(companionKey) : nil)
     }
 
     /// The member key (without a leading `_`) of the one type present for choice element `base`
     /// (`value` → `valueQuantity`), or nil if none is. Only the choice's own keys count, since a
     /// sibling element may share the prefix (`amount[x]` beside `amountType`).
     public func choiceKey(_ base: String, variants: [String]) throws(FHIRDecodingError) -> String? {
+        var base = base
+        return try base.withUTF8 { base in
+            Result { () throws(FHIRDecodingError) -> String? in try choiceKey(utf8: base, variants: variants) }
+        }.get()
+    }
+
+    /// `choiceKey` with the base name as bytes. Names are compared as bytes, and a variant only for
+    /// a member whose name (without `_`) starts with the base name.
+    @usableFromInline func choiceKey(utf8 base: UnsafeBufferPointer<UInt8>, variants: [String]) throws(FHIRDecodingError) -> String? {
         var found: String?
         var keyNode = node + 1
         for _ in 0..<count {
+            let item = tape.nodes[keyNode]
+            let next = Int(tape.nodes[keyNode + 1].end)
             let isCompanion = tape.keyFirstByte(keyNode) == UInt8(ascii: "_")
-            if let variant = variants.first(where: { tape.keyEquals(keyNode, $0, skippingFirstByte: isCompanion) }) {
-                if let previous = found, previous != variant {
-                    throw FHIRDecodingError(path: [.key(base)], reason: .multipleChoiceTypes([previous, variant].sorted()))
+            let skip = isCompanion ? 1 : 0
+            // Cheap rejection of names that cannot be `base` + a type name.
+            if item.kind == .escapedString || (Int(item.length) - skip > base.count
+                && tape.bytes.withUnsafeBufferPointer({ bytes in
+                    UnsafeBufferPointer(rebasing: bytes[Int(item.start) + skip..<Int(item.start) + skip + base.count]).elementsEqual(base)
+                })) {
+                if let variant = variants.first(where: { tape.keyEquals(keyNode, $0, skippingFirstByte: isCompanion) }) {
+                    if let previous = found, previous != variant {
+                        throw FHIRDecodingError(
+                            path: [.key(String(decoding: base, as: UTF8.self))], reason: .multipleChoiceTypes([previous, variant].sorted()))
+                    }
+                    found = variant
                 }
-                found = variant
             }
-            keyNode = Int(tape.nodes[keyNode + 1].end)
+            keyNode = next
         }
         return found
     }
 
     /// Checks `resourceType` and takes it.
-    public mutating func resourceType(_ expected: String) throws(FHIRDecodingError) {
-        let found = take("resourceType")
+    public mutating func resourceType(_ expected: StaticString) throws(FHIRDecodingError) {
+        let found = take("resourceType" as StaticString)
         guard let found, tape.nodes[found].kind == .string || tape.nodes[found].kind == .escapedString,
-              tape.string(at: found) == expected else {
+              expected.withUTF8Buffer({ tape.stringEquals(found, $0) }) else {
             let name = found.flatMap { tape.scalar(at: $0).stringValue }
-            throw FHIRDecodingError(reason: .resourceTypeMismatch(expected: expected, found: name))
+            throw FHIRDecodingError(reason: .resourceTypeMismatch(expected: expected.description, found: name))
         }
     }
 
@@ -161,62 +256,73 @@ public struct FHIRObjectReader {
     @inlinable public func decode<T: FHIRJSONCodable>(
         _ value: Int, as type: T.Type, at component: FHIRDecodingError.PathComponent
     ) throws(FHIRDecodingError) -> T {
-        let kind = tape.nodes[value].kind
-        guard kind == .object else {
-            throw FHIRDecodingError(
-                path: [component],
-                reason: kind == .null ? .nullNotAllowed : .wrongJSONType(expected: "object", found: tape.kindName(at: value))
-            )
-        }
         do {
-            var reader = try nested(value)
-            return try T(fhirObject: &reader)
+            return try decodeObject(value, as: T.self)
         } catch {
             throw error.prefixed(component)
         }
     }
 
+    /// Decodes the object at `value` as `T`; errors have paths relative to that object.
+    @inlinable func decodeObject<T: FHIRJSONCodable>(_ value: Int, as type: T.Type) throws(FHIRDecodingError) -> T {
+        let kind = tape.nodes[value].kind
+        guard kind == .object else {
+            throw FHIRDecodingError(reason: kind == .null ? .nullNotAllowed : .wrongJSONType(expected: "object", found: tape.kindName(at: value)))
+        }
+        var reader = try nested(value)
+        return try T(fhirObject: &reader)
+    }
+
+    /// Decodes the member value at `value` as `T`, prefixing errors with `key`.
+    @inlinable func decodeMember<T: FHIRJSONCodable>(_ value: Int, as type: T.Type, key: StaticString) throws(FHIRDecodingError) -> T {
+        do {
+            return try decodeObject(value, as: T.self)
+        } catch {
+            throw error.prefixed(.key(key.description))
+        }
+    }
+
     /// An optional complex member.
-    @inlinable public mutating func element<T: FHIRJSONCodable>(_ key: String) throws(FHIRDecodingError) -> T? {
+    @inlinable public mutating func element<T: FHIRJSONCodable>(_ key: StaticString) throws(FHIRDecodingError) -> T? {
         guard let value = take(key) else { return nil }
-        return try decode(value, as: T.self, at: .key(key))
+        return try decodeMember(value, as: T.self, key: key)
     }
 
     /// A required complex member.
-    @inlinable public mutating func requiredElement<T: FHIRJSONCodable>(_ key: String) throws(FHIRDecodingError) -> T {
+    @inlinable public mutating func requiredElement<T: FHIRJSONCodable>(_ key: StaticString) throws(FHIRDecodingError) -> T {
         guard let value = take(key) else {
-            throw FHIRDecodingError(path: [.key(key)], reason: .missingRequiredElement)
+            throw FHIRDecodingError(path: [.key(key.description)], reason: .missingRequiredElement)
         }
-        return try decode(value, as: T.self, at: .key(key))
+        return try decodeMember(value, as: T.self, key: key)
     }
 
     /// An optional repeating complex member.
-    @inlinable public mutating func elements<T: FHIRJSONCodable>(_ key: String) throws(FHIRDecodingError) -> [T]? {
+    @inlinable public mutating func elements<T: FHIRJSONCodable>(_ key: StaticString) throws(FHIRDecodingError) -> [T]? {
         guard let value = take(key) else { return nil }
         return try decodeArray(value, key: key)
     }
 
     /// A required repeating complex member.
-    @inlinable public mutating func requiredElements<T: FHIRJSONCodable>(_ key: String) throws(FHIRDecodingError) -> [T] {
+    @inlinable public mutating func requiredElements<T: FHIRJSONCodable>(_ key: StaticString) throws(FHIRDecodingError) -> [T] {
         guard let value = take(key) else {
-            throw FHIRDecodingError(path: [.key(key)], reason: .missingRequiredElement)
+            throw FHIRDecodingError(path: [.key(key.description)], reason: .missingRequiredElement)
         }
         return try decodeArray(value, key: key)
     }
 
-    @inlinable func decodeArray<T: FHIRJSONCodable>(_ value: Int, key: String) throws(FHIRDecodingError) -> [T] {
+    @inlinable func decodeArray<T: FHIRJSONCodable>(_ value: Int, key: StaticString) throws(FHIRDecodingError) -> [T] {
         let item = tape.nodes[value]
         guard item.kind == .array else {
-            throw FHIRDecodingError(path: [.key(key)], reason: .wrongJSONType(expected: "array", found: tape.kindName(at: value)))
+            throw FHIRDecodingError(path: [.key(key.description)], reason: .wrongJSONType(expected: "array", found: tape.kindName(at: value)))
         }
         var result: [T] = []
         result.reserveCapacity(Int(item.length))
         var element = value + 1
         for index in 0..<Int(item.length) {
             do {
-                result.append(try decode(element, as: T.self, at: .index(index)))
+                result.append(try decodeObject(element, as: T.self))
             } catch {
-                throw error.prefixed(.key(key))
+                throw error.prefixed(.index(index)).prefixed(.key(key.description))
             }
             element = Int(tape.nodes[element].end)
         }
@@ -237,8 +343,11 @@ public struct FHIRObjectReader {
     }
 
     /// An optional choice element.
-    @inlinable public mutating func choice<C: FHIRChoice>(_ base: String) throws(FHIRDecodingError) -> C? {
-        guard keyFilter & C.variantFilter != 0, let key = try choiceKey(base, variants: C.variantKeys) else { return nil }
+    @inlinable public mutating func choice<C: FHIRChoice>(_ base: StaticString) throws(FHIRDecodingError) -> C? {
+        guard keyFilter & C.variantFilter != 0,
+              let key = try base.withUTF8Buffer({ base in
+                  Result { () throws(FHIRDecodingError) -> String? in try choiceKey(utf8: base, variants: C.variantKeys) }
+              }).get() else { return nil }
         return try C.decode(from: &self, key: key)
     }
 
@@ -256,9 +365,9 @@ public struct FHIRObjectReader {
     }
 
     /// A required choice element.
-    @inlinable public mutating func requiredChoice<C: FHIRChoice>(_ base: String) throws(FHIRDecodingError) -> C {
+    @inlinable public mutating func requiredChoice<C: FHIRChoice>(_ base: StaticString) throws(FHIRDecodingError) -> C {
         guard let value: C = try choice(base) else {
-            throw FHIRDecodingError(path: [.key(base + "[x]")], reason: .missingRequiredElement)
+            throw FHIRDecodingError(path: [.key(base.description + "[x]")], reason: .missingRequiredElement)
         }
         return value
     }

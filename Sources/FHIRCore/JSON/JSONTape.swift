@@ -14,6 +14,8 @@ public final class JSONTape: Sendable {
     /// One value (or member name).
     public struct Node: Sendable {
         public var kind: Kind
+        /// For an object: whether any member name starts with `_` (a primitive's companion).
+        public var hasUnderscoreNames = false
         /// Byte offset of the content: a string's first byte after the quote, a number's first byte,
         /// a container's bracket.
         public var start: Int32
@@ -22,6 +24,19 @@ public final class JSONTape: Sendable {
         public var length: Int32
         /// The index of the first node after this value's subtree.
         public var end: Int32
+        /// For an object: the name filter of its members (see `FHIRObjectReader.filterBit`), one
+        /// bit per name, recorded while the names are scanned; 0 for other nodes.
+        public var memberFilter: UInt64 = 0
+        /// For an object: a second, independent name filter (see `FHIRObjectReader.secondFilterBit`);
+        /// a name must pass both, so a lookup of an absent name rarely has to scan the members.
+        public var secondMemberFilter: UInt64 = 0
+
+        public init(kind: Kind, start: Int32, length: Int32, end: Int32) {
+            self.kind = kind
+            self.start = start
+            self.length = length
+            self.end = end
+        }
     }
 
     /// The document's bytes.
@@ -88,6 +103,18 @@ public final class JSONTape: Sendable {
         }
     }
 
+    /// Whether the string (or member name) at `node` is exactly `text`'s bytes, escapes resolved.
+    @inlinable public func stringEquals(_ node: Int, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
+        let item = nodes[node]
+        if item.kind == .escapedString {
+            return decodedStrings[Int32(truncatingIfNeeded: node)]?.elementsEqual(text) == true
+        }
+        guard Int(item.length) == text.count else { return false }
+        return bytes.withUnsafeBufferPointer { buffer in
+            UnsafeBufferPointer(rebasing: buffer[Int(item.start)..<Int(item.start) + text.count]).elementsEqual(text)
+        }
+    }
+
     /// Finds the member named `key` (UTF-8 bytes) among the `count` members of the object at
     /// `object`; returns its ordinal and its value's node.
     @inlinable public func findMember(
@@ -119,9 +146,16 @@ public final class JSONTape: Sendable {
     /// The name filter of an object's members (see `FHIRObjectReader`): one bit per name, chosen by
     /// its length, first and last byte; all bits for a name with escapes.
     @inlinable public func memberFilter(object: Int, count: Int) -> UInt64 {
+        memberSummary(object: object, count: count).filter
+    }
+
+    /// The name filter of an object's members, and whether any name starts with `_` (a primitive's
+    /// companion), in one pass over the names.
+    @inlinable public func memberSummary(object: Int, count: Int) -> (filter: UInt64, hasUnderscoreNames: Bool) {
         nodes.withUnsafeBufferPointer { nodes in
             bytes.withUnsafeBufferPointer { bytes in
                 var filter: UInt64 = 0
+                var underscore = false
                 var keyNode = object + 1
                 for _ in 0..<count {
                     let item = nodes[keyNode]
@@ -129,18 +163,20 @@ public final class JSONTape: Sendable {
                     if item.kind == .escapedString, let decoded = decodedStrings[Int32(truncatingIfNeeded: keyNode)] {
                         if let first = decoded.first, let last = decoded.last {
                             filter |= FHIRObjectReader.filterBit(length: decoded.count, first: first, last: last)
+                            underscore = underscore || first == UInt8(ascii: "_")
                         } else {
                             filter |= FHIRObjectReader.filterBit(length: 0, first: 0, last: 0)
                         }
                     } else if length > 0 {
-                        filter |= FHIRObjectReader.filterBit(
-                            length: length, first: bytes[Int(item.start)], last: bytes[Int(item.start) + length - 1])
+                        let first = bytes[Int(item.start)]
+                        filter |= FHIRObjectReader.filterBit(length: length, first: first, last: bytes[Int(item.start) + length - 1])
+                        underscore = underscore || first == UInt8(ascii: "_")
                     } else {
                         filter |= FHIRObjectReader.filterBit(length: 0, first: 0, last: 0)
                     }
                     keyNode = Int(nodes[keyNode + 1].end)
                 }
-                return filter
+                return (filter, underscore)
             }
         }
     }

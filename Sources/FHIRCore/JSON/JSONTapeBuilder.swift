@@ -10,7 +10,14 @@ struct JSONTapeBuilder {
         var node: Int
         var isObject: Bool
         var count = 0
-        /// Keys seen so far, filled only once an object grows past the linear-check limit.
+        /// One bit per key seen, chosen by the key's length, first and last byte: a new key whose
+        /// bit is clear cannot be a duplicate, so most keys need no comparison at all.
+        var keyFilter: UInt64 = 0
+        /// The second name filter (`FHIRObjectReader.secondFilterBit`), for readers.
+        var secondKeyFilter: UInt64 = 0
+        /// Whether a key starting with `_` has been seen.
+        var hasUnderscoreNames = false
+        /// Keys seen so far, filled only once a large object has a key whose bit is already set.
         var keySet: Set<[UInt8]>?
     }
 
@@ -18,8 +25,12 @@ struct JSONTapeBuilder {
     private let end: Int
     private let maximumDepth: Int
     private var index = 0
-    /// Open containers, innermost last.
-    private var containers: [Container] = []
+    /// The innermost open container, kept out of the stack so counting a value touches no array.
+    private var current = Container(node: -1, isObject: false)
+    /// How many containers are open (`current` and the ones in `enclosing`).
+    private var depth = 0
+    /// The open containers around `current`, innermost last.
+    private var enclosing: [Container] = []
     /// Reused buffer for validating strings that contain escapes.
     private var scratch: [UInt8] = []
     /// The tape being written.
@@ -48,7 +59,7 @@ struct JSONTapeBuilder {
         if end >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
             index = 3
         }
-        containers.reserveCapacity(16)
+        enclosing.reserveCapacity(16)
         nodes.reserveCapacity(end / 8 + 4)
         skipWhitespace()
         try parseValues()
@@ -58,9 +69,20 @@ struct JSONTapeBuilder {
 
     @inline(__always)
     private mutating func skipWhitespace() {
-        while index < end {
-            switch bytes[index] {
-            case 0x20, 0x0A, 0x0D, 0x09: index += 1
+        var i = index
+        defer { index = i }
+        while i < end {
+            let byte = bytes[i]
+            // Pretty-printed documents indent with runs of spaces: step over them eight at a time.
+            // Read little-endian, the lowest byte of `word` that is not zero is the first byte that
+            // is not a space, so its position gives the length of the run in this block.
+            if byte == 0x20, i &+ 8 <= end, let base = bytes.baseAddress {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) ^ 0x2020_2020_2020_2020
+                i &+= word == 0 ? 8 : word.trailingZeroBitCount &>> 3
+                continue
+            }
+            switch byte {
+            case 0x20, 0x0A, 0x0D, 0x09: i &+= 1
             default: return
             }
         }
@@ -120,22 +142,21 @@ struct JSONTapeBuilder {
 
             // The value is complete: count it in its container; close containers that end here.
             while true {
-                let top = containers.count - 1
-                if top < 0 { return }
-                containers[top].count += 1
+                if depth == 0 { return }
+                current.count += 1
                 skipWhitespace()
                 guard index < end else { throw error(.unexpectedEnd, at: index) }
                 let next = bytes[index]
                 index += 1
                 if next == Self.comma {
                     skipWhitespace()
-                    if containers[top].isObject {
+                    if current.isObject {
                         guard index < end else { throw error(.unexpectedEnd, at: index) }
                         try parseKey()
                     }
                     break
                 }
-                let isObject = containers[top].isObject
+                let isObject = current.isObject
                 guard (isObject && next == UInt8(ascii: "}")) || (!isObject && next == UInt8(ascii: "]")) else {
                     throw error(.unexpectedByte(next), at: index - 1)
                 }
@@ -158,8 +179,10 @@ struct JSONTapeBuilder {
 
     /// Pushes a container for the bracket at `index` and moves to its first non-blank byte.
     private mutating func openContainer(isObject: Bool) throws(JSONParseError) {
-        if containers.count >= maximumDepth { throw error(.tooDeep(maximumDepth), at: index) }
-        containers.append(Container(node: nodes.count, isObject: isObject))
+        if depth >= maximumDepth { throw error(.tooDeep(maximumDepth), at: index) }
+        if depth > 0 { enclosing.append(current) }
+        current = Container(node: nodes.count, isObject: isObject)
+        depth += 1
         append(isObject ? .object : .array, start: index, length: 0)
         index += 1
         skipWhitespace()
@@ -168,9 +191,18 @@ struct JSONTapeBuilder {
 
     /// Pops the innermost container and records its member count and where its subtree ends.
     private mutating func closeContainer() {
-        let container = containers.removeLast()
-        nodes[container.node].length = Int32(truncatingIfNeeded: container.count)
-        nodes[container.node].end = Int32(truncatingIfNeeded: nodes.count)
+        let container = current
+        depth -= 1
+        if depth > 0 { current = enclosing.removeLast() }
+        var node = nodes[container.node]
+        node.length = Int32(truncatingIfNeeded: container.count)
+        node.end = Int32(truncatingIfNeeded: nodes.count)
+        if container.isObject {
+            node.memberFilter = container.keyFilter
+            node.secondMemberFilter = container.secondKeyFilter
+            node.hasUnderscoreNames = container.hasUnderscoreNames
+        }
+        nodes[container.node] = node
     }
 
     /// Reads `"key" :` for the innermost object (at a non-blank byte), checking for duplicates.
@@ -183,28 +215,45 @@ struct JSONTapeBuilder {
         let keyNode = nodes.count
         append(escaped ? .escapedString : .string, start: start, length: length)
         if escaped { decodedStrings[Int32(truncatingIfNeeded: keyNode)] = scratch }
-        let top = containers.count - 1
-        let count = containers[top].count
-        if count > 0 {
-            if count < Self.linearKeyCheckLimit {
+        let count = current.count
+        // The filter bit of the name's decoded bytes (a name with escapes is always checked, but
+        // its bit is recorded so a later plain spelling of it is checked too).
+        let bit: UInt64
+        if escaped, let first = scratch.first, let last = scratch.last {
+            bit = FHIRObjectReader.filterBit(length: scratch.count, first: first, last: last)
+        } else if !escaped, length > 0 {
+            bit = FHIRObjectReader.filterBit(length: length, first: bytes[start], last: bytes[start + length - 1])
+        } else {
+            bit = FHIRObjectReader.filterBit(length: 0, first: 0, last: 0)
+        }
+        let mayRepeat = escaped || current.keyFilter & bit != 0 || current.keySet != nil
+        current.keyFilter |= bit
+        current.secondKeyFilter |= escaped
+            ? scratch.withUnsafeBufferPointer { FHIRObjectReader.secondFilterBit($0) }
+            : FHIRObjectReader.secondFilterBit(UnsafeBufferPointer(rebasing: bytes[start..<start + length]))
+        if (escaped ? scratch.first : (length > 0 ? bytes[start] : nil)) == UInt8(ascii: "_") {
+            current.hasUnderscoreNames = true
+        }
+        if count > 0 && mayRepeat {
+            if count < Self.linearKeyCheckLimit && current.keySet == nil {
                 // Walk the earlier keys of this object: key, value subtree, next key…
-                var key = containers[top].node + 1
+                var key = current.node + 1
                 while key < keyNode {
                     if sameKey(key, keyNode) { throw error(.duplicateKey(keyText(keyNode)), at: keyStart) }
                     key = Int(nodes[key + 1].end)
                 }
             } else {
-                if containers[top].keySet == nil {
+                if current.keySet == nil {
                     var set = Set<[UInt8]>()
-                    var key = containers[top].node + 1
+                    var key = current.node + 1
                     while key < keyNode {
                         set.insert(keyBytes(key))
                         key = Int(nodes[key + 1].end)
                     }
-                    containers[top].keySet = set
+                    current.keySet = set
                 }
                 let bytes = keyBytes(keyNode)
-                if containers[top].keySet?.insert(bytes).inserted == false {
+                if current.keySet?.insert(bytes).inserted == false {
                     throw error(.duplicateKey(keyText(keyNode)), at: keyStart)
                 }
             }
@@ -250,6 +299,29 @@ struct JSONTapeBuilder {
     private mutating func scanString() throws(JSONParseError) -> Bool {
         index += 1
         let start = index
+        // Eight bytes at a time while none of them is a quote, a backslash, a control character
+        // or non-ASCII (SWAR: a byte of `x ^ pattern` is zero where `x` has that byte); the loop
+        // below handles the block that has one.
+        if let base = bytes.baseAddress {
+            let ones: UInt64 = 0x0101_0101_0101_0101
+            let highs: UInt64 = 0x8080_8080_8080_8080
+            while index &+ 8 <= end {
+                let word = UInt64(littleEndian: UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+                let quotes = word ^ (ones &* UInt64(Self.quote))
+                let backslashes = word ^ (ones &* UInt64(Self.backslash))
+                let special = (((quotes &- ones) & ~quotes)
+                    | ((backslashes &- ones) & ~backslashes)
+                    | (word &- ones &* 0x20)
+                    | word) & highs
+                if special != 0 {
+                    // Borrows only reach higher bytes, so the lowest flagged byte is a real one:
+                    // step to it and let the loop below deal with it.
+                    index &+= special.trailingZeroBitCount &>> 3
+                    break
+                }
+                index &+= 8
+            }
+        }
         while index < end {
             let byte = bytes[index]
             if byte == Self.quote {

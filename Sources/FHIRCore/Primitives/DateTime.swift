@@ -46,19 +46,22 @@ public struct DateTime: FHIRPrimitiveValue {
     /// Parses a FHIR dateTime.
     /// - Throws: ``FHIRPrimitiveError`` naming what is wrong (never the text itself).
     public init(_ text: String) throws(FHIRPrimitiveError) {
-        self = try LexicalScanner.scan(text, type: "dateTime") { (scanner) throws(FHIRPrimitiveError) in
-            let date = try FHIRDate.parse(&scanner)
-            guard scanner.consume(UInt8(ascii: "T")) else {
-                try scanner.expectEnd()
-                return DateTime(unchecked: date, time: nil, timeZone: nil)
-            }
-            guard date.isFullDate else { throw scanner.fail("a time requires a full date") }
-            let time = try FHIRTime.parse(&scanner)
-            guard !scanner.isAtEnd else { throw scanner.fail("a time requires a time zone") }
-            let zone = try FHIRTimeZone.parse(&scanner)
+        self = try LexicalScanner.scan(text, type: "dateTime", Self.parseWhole)
+    }
+
+    /// Parses the whole lexical form (nothing may follow it).
+    static func parseWhole(_ scanner: inout LexicalScanner) throws(FHIRPrimitiveError) -> DateTime {
+        let date = try FHIRDate.parse(&scanner)
+        guard scanner.consume(UInt8(ascii: "T")) else {
             try scanner.expectEnd()
-            return DateTime(unchecked: date, time: time, timeZone: zone)
+            return DateTime(unchecked: date, time: nil, timeZone: nil)
         }
+        guard date.isFullDate else { throw scanner.fail("a time requires a full date") }
+        let time = try FHIRTime.parse(&scanner)
+        guard !scanner.isAtEnd else { throw scanner.fail("a time requires a time zone") }
+        let zone = try FHIRTimeZone.parse(&scanner)
+        try scanner.expectEnd()
+        return DateTime(unchecked: date, time: time, timeZone: zone)
     }
 
     /// Decodes a JSON string holding a FHIR dateTime.
@@ -67,6 +70,15 @@ public struct DateTime: FHIRPrimitiveValue {
             throw LexicalScanner.wrongKind("dateTime", expected: "string", found: value)
         }
         try self.init(text)
+    }
+
+    /// Decodes the JSON string at `node` of a tape, scanning its bytes in place (no `String` is made).
+    public init(fhirJSON tape: JSONTape, node: Int) throws(FHIRPrimitiveError) {
+        if let value = try LexicalScanner.scan(tape, node, type: "dateTime", Self.parseWhole) {
+            self = value
+        } else {
+            try self.init(fhirJSON: tape.scalar(at: node))
+        }
     }
 
     /// The dateTime as a JSON string.

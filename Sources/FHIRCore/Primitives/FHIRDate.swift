@@ -30,11 +30,14 @@ public struct FHIRDate: FHIRPrimitiveValue {
     /// Parses the lexical form `YYYY`, `YYYY-MM` or `YYYY-MM-DD`.
     /// - Throws: ``FHIRPrimitiveError`` naming what is wrong (never the text itself).
     public init(_ text: String) throws(FHIRPrimitiveError) {
-        self = try LexicalScanner.scan(text, type: "date") { (scanner) throws(FHIRPrimitiveError) in
-            let date = try FHIRDate.parse(&scanner)
-            try scanner.expectEnd()
-            return date
-        }
+        self = try LexicalScanner.scan(text, type: "date", Self.parseWhole)
+    }
+
+    /// Parses the whole lexical form (nothing may follow it).
+    static func parseWhole(_ scanner: inout LexicalScanner) throws(FHIRPrimitiveError) -> FHIRDate {
+        let date = try FHIRDate.parse(&scanner)
+        try scanner.expectEnd()
+        return date
     }
 
     /// Decodes a JSON string holding a FHIR date.
@@ -43,6 +46,15 @@ public struct FHIRDate: FHIRPrimitiveValue {
             throw LexicalScanner.wrongKind("date", expected: "string", found: value)
         }
         try self.init(text)
+    }
+
+    /// Decodes the JSON string at `node` of a tape, scanning its bytes in place (no `String` is made).
+    public init(fhirJSON tape: JSONTape, node: Int) throws(FHIRPrimitiveError) {
+        if let value = try LexicalScanner.scan(tape, node, type: "date", Self.parseWhole) {
+            self = value
+        } else {
+            try self.init(fhirJSON: tape.scalar(at: node))
+        }
     }
 
     /// The date as a JSON string.

@@ -7,8 +7,18 @@ public protocol FHIRPrimitiveValue: Sendable, Hashable, CustomStringConvertible 
     /// - Throws: ``FHIRPrimitiveError`` when the JSON kind or the lexical form is wrong.
     init(fhirJSON value: JSONValue) throws(FHIRPrimitiveError)
 
+    /// Decodes the value from the JSON scalar at `node` of a parsed document. The default goes
+    /// through ``JSONValue``; types parsed from their bytes (dates and times) read them in place.
+    init(fhirJSON tape: JSONTape, node: Int) throws(FHIRPrimitiveError)
+
     /// The JSON scalar this value encodes to.
     var fhirJSON: JSONValue { get }
+}
+
+extension FHIRPrimitiveValue {
+    public init(fhirJSON tape: JSONTape, node: Int) throws(FHIRPrimitiveError) {
+        try self.init(fhirJSON: tape.scalar(at: node))
+    }
 }
 
 /// A primitive value that could not be read. It names the FHIR type and what was wrong, never the

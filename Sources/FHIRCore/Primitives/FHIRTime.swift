@@ -35,11 +35,14 @@ public struct FHIRTime: FHIRPrimitiveValue {
     /// Parses the lexical form `hh:mm:ss` or `hh:mm:ss.fff…`.
     /// - Throws: ``FHIRPrimitiveError`` naming what is wrong (never the text itself).
     public init(_ text: String) throws(FHIRPrimitiveError) {
-        self = try LexicalScanner.scan(text, type: "time") { (scanner) throws(FHIRPrimitiveError) in
-            let time = try FHIRTime.parse(&scanner)
-            try scanner.expectEnd()
-            return time
-        }
+        self = try LexicalScanner.scan(text, type: "time", Self.parseWhole)
+    }
+
+    /// Parses the whole lexical form (nothing may follow it).
+    static func parseWhole(_ scanner: inout LexicalScanner) throws(FHIRPrimitiveError) -> FHIRTime {
+        let time = try FHIRTime.parse(&scanner)
+        try scanner.expectEnd()
+        return time
     }
 
     /// Decodes a JSON string holding a FHIR time.
@@ -48,6 +51,15 @@ public struct FHIRTime: FHIRPrimitiveValue {
             throw LexicalScanner.wrongKind("time", expected: "string", found: value)
         }
         try self.init(text)
+    }
+
+    /// Decodes the JSON string at `node` of a tape, scanning its bytes in place (no `String` is made).
+    public init(fhirJSON tape: JSONTape, node: Int) throws(FHIRPrimitiveError) {
+        if let value = try LexicalScanner.scan(tape, node, type: "time", Self.parseWhole) {
+            self = value
+        } else {
+            try self.init(fhirJSON: tape.scalar(at: node))
+        }
     }
 
     /// The time as a JSON string.

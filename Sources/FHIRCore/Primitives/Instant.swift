@@ -31,16 +31,19 @@ public struct Instant: FHIRPrimitiveValue {
     /// Parses a FHIR instant.
     /// - Throws: ``FHIRPrimitiveError`` naming what is wrong (never the text itself).
     public init(_ text: String) throws(FHIRPrimitiveError) {
-        self = try LexicalScanner.scan(text, type: "instant") { (scanner) throws(FHIRPrimitiveError) in
-            let date = try FHIRDate.parse(&scanner)
-            guard date.isFullDate else { throw scanner.fail("an instant requires a full date") }
-            try scanner.expect(UInt8(ascii: "T"), "'T' and a time")
-            let time = try FHIRTime.parse(&scanner)
-            guard !scanner.isAtEnd else { throw scanner.fail("an instant requires a time zone") }
-            let zone = try FHIRTimeZone.parse(&scanner)
-            try scanner.expectEnd()
-            return Instant(unchecked: date, time: time, timeZone: zone)
-        }
+        self = try LexicalScanner.scan(text, type: "instant", Self.parseWhole)
+    }
+
+    /// Parses the whole lexical form (nothing may follow it).
+    static func parseWhole(_ scanner: inout LexicalScanner) throws(FHIRPrimitiveError) -> Instant {
+        let date = try FHIRDate.parse(&scanner)
+        guard date.isFullDate else { throw scanner.fail("an instant requires a full date") }
+        try scanner.expect(UInt8(ascii: "T"), "'T' and a time")
+        let time = try FHIRTime.parse(&scanner)
+        guard !scanner.isAtEnd else { throw scanner.fail("an instant requires a time zone") }
+        let zone = try FHIRTimeZone.parse(&scanner)
+        try scanner.expectEnd()
+        return Instant(unchecked: date, time: time, timeZone: zone)
     }
 
     /// Decodes a JSON string holding a FHIR instant.
@@ -49,6 +52,15 @@ public struct Instant: FHIRPrimitiveValue {
             throw LexicalScanner.wrongKind("instant", expected: "string", found: value)
         }
         try self.init(text)
+    }
+
+    /// Decodes the JSON string at `node` of a tape, scanning its bytes in place (no `String` is made).
+    public init(fhirJSON tape: JSONTape, node: Int) throws(FHIRPrimitiveError) {
+        if let value = try LexicalScanner.scan(tape, node, type: "instant", Self.parseWhole) {
+            self = value
+        } else {
+            try self.init(fhirJSON: tape.scalar(at: node))
+        }
     }
 
     /// The instant as a JSON string.

@@ -27,6 +27,26 @@ struct LexicalScanner {
         return try outcome.get()
     }
 
+    /// Runs `body` with a scanner over the bytes of the plain (escape-free) JSON string at `node`
+    /// of a tape; nil, without running it, for any other node (the caller takes the general path).
+    static func scan<Value>(
+        _ tape: JSONTape,
+        _ node: Int,
+        type: String,
+        _ body: (inout LexicalScanner) throws(FHIRPrimitiveError) -> Value
+    ) throws(FHIRPrimitiveError) -> Value? {
+        let item = tape.nodes[node]
+        guard item.kind == .string else { return nil }
+        let outcome = tape.bytes.withUnsafeBufferPointer { buffer in
+            Result { () throws(FHIRPrimitiveError) -> Value in
+                let start = Int(item.start)
+                var scanner = LexicalScanner(bytes: UnsafeBufferPointer(rebasing: buffer[start..<start + Int(item.length)]), type: type)
+                return try body(&scanner)
+            }
+        }
+        return try outcome.get()
+    }
+
     var isAtEnd: Bool { index >= bytes.count }
 
     /// The current byte, or `nil` at the end.

@@ -154,154 +154,305 @@ public indirect enum ResourceProxy: FHIRJSONCodable {
     case visionPrescription(VisionPrescription)
     case unrecognized(UnknownResource)
 
+    /// The number of each resource type's case, by name: one hash lookup rather than comparing the
+    /// name with every type's in turn.
+    private static let caseNumbers: [String: Int] = [
+        "Account": 0,
+        "ActivityDefinition": 1,
+        "AdverseEvent": 2,
+        "AllergyIntolerance": 3,
+        "Appointment": 4,
+        "AppointmentResponse": 5,
+        "AuditEvent": 6,
+        "Basic": 7,
+        "Binary": 8,
+        "BiologicallyDerivedProduct": 9,
+        "BodyStructure": 10,
+        "Bundle": 11,
+        "CapabilityStatement": 12,
+        "CarePlan": 13,
+        "CareTeam": 14,
+        "CatalogEntry": 15,
+        "ChargeItem": 16,
+        "ChargeItemDefinition": 17,
+        "Claim": 18,
+        "ClaimResponse": 19,
+        "ClinicalImpression": 20,
+        "CodeSystem": 21,
+        "Communication": 22,
+        "CommunicationRequest": 23,
+        "CompartmentDefinition": 24,
+        "Composition": 25,
+        "ConceptMap": 26,
+        "Condition": 27,
+        "Consent": 28,
+        "Contract": 29,
+        "Coverage": 30,
+        "CoverageEligibilityRequest": 31,
+        "CoverageEligibilityResponse": 32,
+        "DetectedIssue": 33,
+        "Device": 34,
+        "DeviceDefinition": 35,
+        "DeviceMetric": 36,
+        "DeviceRequest": 37,
+        "DeviceUseStatement": 38,
+        "DiagnosticReport": 39,
+        "DocumentManifest": 40,
+        "DocumentReference": 41,
+        "EffectEvidenceSynthesis": 42,
+        "Encounter": 43,
+        "Endpoint": 44,
+        "EnrollmentRequest": 45,
+        "EnrollmentResponse": 46,
+        "EpisodeOfCare": 47,
+        "EventDefinition": 48,
+        "Evidence": 49,
+        "EvidenceVariable": 50,
+        "ExampleScenario": 51,
+        "ExplanationOfBenefit": 52,
+        "FamilyMemberHistory": 53,
+        "Flag": 54,
+        "Goal": 55,
+        "GraphDefinition": 56,
+        "Group": 57,
+        "GuidanceResponse": 58,
+        "HealthcareService": 59,
+        "ImagingStudy": 60,
+        "Immunization": 61,
+        "ImmunizationEvaluation": 62,
+        "ImmunizationRecommendation": 63,
+        "ImplementationGuide": 64,
+        "InsurancePlan": 65,
+        "Invoice": 66,
+        "Library": 67,
+        "Linkage": 68,
+        "List": 69,
+        "Location": 70,
+        "Measure": 71,
+        "MeasureReport": 72,
+        "Media": 73,
+        "Medication": 74,
+        "MedicationAdministration": 75,
+        "MedicationDispense": 76,
+        "MedicationKnowledge": 77,
+        "MedicationRequest": 78,
+        "MedicationStatement": 79,
+        "MedicinalProduct": 80,
+        "MedicinalProductAuthorization": 81,
+        "MedicinalProductContraindication": 82,
+        "MedicinalProductIndication": 83,
+        "MedicinalProductIngredient": 84,
+        "MedicinalProductInteraction": 85,
+        "MedicinalProductManufactured": 86,
+        "MedicinalProductPackaged": 87,
+        "MedicinalProductPharmaceutical": 88,
+        "MedicinalProductUndesirableEffect": 89,
+        "MessageDefinition": 90,
+        "MessageHeader": 91,
+        "MolecularSequence": 92,
+        "NamingSystem": 93,
+        "NutritionOrder": 94,
+        "Observation": 95,
+        "ObservationDefinition": 96,
+        "OperationDefinition": 97,
+        "OperationOutcome": 98,
+        "Organization": 99,
+        "OrganizationAffiliation": 100,
+        "Parameters": 101,
+        "Patient": 102,
+        "PaymentNotice": 103,
+        "PaymentReconciliation": 104,
+        "Person": 105,
+        "PlanDefinition": 106,
+        "Practitioner": 107,
+        "PractitionerRole": 108,
+        "Procedure": 109,
+        "Provenance": 110,
+        "Questionnaire": 111,
+        "QuestionnaireResponse": 112,
+        "RelatedPerson": 113,
+        "RequestGroup": 114,
+        "ResearchDefinition": 115,
+        "ResearchElementDefinition": 116,
+        "ResearchStudy": 117,
+        "ResearchSubject": 118,
+        "RiskAssessment": 119,
+        "RiskEvidenceSynthesis": 120,
+        "Schedule": 121,
+        "SearchParameter": 122,
+        "ServiceRequest": 123,
+        "Slot": 124,
+        "Specimen": 125,
+        "SpecimenDefinition": 126,
+        "StructureDefinition": 127,
+        "StructureMap": 128,
+        "Subscription": 129,
+        "Substance": 130,
+        "SubstanceNucleicAcid": 131,
+        "SubstancePolymer": 132,
+        "SubstanceProtein": 133,
+        "SubstanceReferenceInformation": 134,
+        "SubstanceSourceMaterial": 135,
+        "SubstanceSpecification": 136,
+        "SupplyDelivery": 137,
+        "SupplyRequest": 138,
+        "Task": 139,
+        "TerminologyCapabilities": 140,
+        "TestReport": 141,
+        "TestScript": 142,
+        "ValueSet": 143,
+        "VerificationResult": 144,
+        "VisionPrescription": 145,
+    ]
+
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-        switch try r.peekResourceType() {
-        case "Account": self = .account(try Account(fhirObject: &r))
-        case "ActivityDefinition": self = .activityDefinition(try ActivityDefinition(fhirObject: &r))
-        case "AdverseEvent": self = .adverseEvent(try AdverseEvent(fhirObject: &r))
-        case "AllergyIntolerance": self = .allergyIntolerance(try AllergyIntolerance(fhirObject: &r))
-        case "Appointment": self = .appointment(try Appointment(fhirObject: &r))
-        case "AppointmentResponse": self = .appointmentResponse(try AppointmentResponse(fhirObject: &r))
-        case "AuditEvent": self = .auditEvent(try AuditEvent(fhirObject: &r))
-        case "Basic": self = .basic(try Basic(fhirObject: &r))
-        case "Binary": self = .binary(try Binary(fhirObject: &r))
-        case "BiologicallyDerivedProduct": self = .biologicallyDerivedProduct(try BiologicallyDerivedProduct(fhirObject: &r))
-        case "BodyStructure": self = .bodyStructure(try BodyStructure(fhirObject: &r))
-        case "Bundle": self = .bundle(try Bundle(fhirObject: &r))
-        case "CapabilityStatement": self = .capabilityStatement(try CapabilityStatement(fhirObject: &r))
-        case "CarePlan": self = .carePlan(try CarePlan(fhirObject: &r))
-        case "CareTeam": self = .careTeam(try CareTeam(fhirObject: &r))
-        case "CatalogEntry": self = .catalogEntry(try CatalogEntry(fhirObject: &r))
-        case "ChargeItem": self = .chargeItem(try ChargeItem(fhirObject: &r))
-        case "ChargeItemDefinition": self = .chargeItemDefinition(try ChargeItemDefinition(fhirObject: &r))
-        case "Claim": self = .claim(try Claim(fhirObject: &r))
-        case "ClaimResponse": self = .claimResponse(try ClaimResponse(fhirObject: &r))
-        case "ClinicalImpression": self = .clinicalImpression(try ClinicalImpression(fhirObject: &r))
-        case "CodeSystem": self = .codeSystem(try CodeSystem(fhirObject: &r))
-        case "Communication": self = .communication(try Communication(fhirObject: &r))
-        case "CommunicationRequest": self = .communicationRequest(try CommunicationRequest(fhirObject: &r))
-        case "CompartmentDefinition": self = .compartmentDefinition(try CompartmentDefinition(fhirObject: &r))
-        case "Composition": self = .composition(try Composition(fhirObject: &r))
-        case "ConceptMap": self = .conceptMap(try ConceptMap(fhirObject: &r))
-        case "Condition": self = .condition(try Condition(fhirObject: &r))
-        case "Consent": self = .consent(try Consent(fhirObject: &r))
-        case "Contract": self = .contract(try Contract(fhirObject: &r))
-        case "Coverage": self = .coverage(try Coverage(fhirObject: &r))
-        case "CoverageEligibilityRequest": self = .coverageEligibilityRequest(try CoverageEligibilityRequest(fhirObject: &r))
-        case "CoverageEligibilityResponse": self = .coverageEligibilityResponse(try CoverageEligibilityResponse(fhirObject: &r))
-        case "DetectedIssue": self = .detectedIssue(try DetectedIssue(fhirObject: &r))
-        case "Device": self = .device(try Device(fhirObject: &r))
-        case "DeviceDefinition": self = .deviceDefinition(try DeviceDefinition(fhirObject: &r))
-        case "DeviceMetric": self = .deviceMetric(try DeviceMetric(fhirObject: &r))
-        case "DeviceRequest": self = .deviceRequest(try DeviceRequest(fhirObject: &r))
-        case "DeviceUseStatement": self = .deviceUseStatement(try DeviceUseStatement(fhirObject: &r))
-        case "DiagnosticReport": self = .diagnosticReport(try DiagnosticReport(fhirObject: &r))
-        case "DocumentManifest": self = .documentManifest(try DocumentManifest(fhirObject: &r))
-        case "DocumentReference": self = .documentReference(try DocumentReference(fhirObject: &r))
-        case "EffectEvidenceSynthesis": self = .effectEvidenceSynthesis(try EffectEvidenceSynthesis(fhirObject: &r))
-        case "Encounter": self = .encounter(try Encounter(fhirObject: &r))
-        case "Endpoint": self = .endpoint(try Endpoint(fhirObject: &r))
-        case "EnrollmentRequest": self = .enrollmentRequest(try EnrollmentRequest(fhirObject: &r))
-        case "EnrollmentResponse": self = .enrollmentResponse(try EnrollmentResponse(fhirObject: &r))
-        case "EpisodeOfCare": self = .episodeOfCare(try EpisodeOfCare(fhirObject: &r))
-        case "EventDefinition": self = .eventDefinition(try EventDefinition(fhirObject: &r))
-        case "Evidence": self = .evidence(try Evidence(fhirObject: &r))
-        case "EvidenceVariable": self = .evidenceVariable(try EvidenceVariable(fhirObject: &r))
-        case "ExampleScenario": self = .exampleScenario(try ExampleScenario(fhirObject: &r))
-        case "ExplanationOfBenefit": self = .explanationOfBenefit(try ExplanationOfBenefit(fhirObject: &r))
-        case "FamilyMemberHistory": self = .familyMemberHistory(try FamilyMemberHistory(fhirObject: &r))
-        case "Flag": self = .flag(try Flag(fhirObject: &r))
-        case "Goal": self = .goal(try Goal(fhirObject: &r))
-        case "GraphDefinition": self = .graphDefinition(try GraphDefinition(fhirObject: &r))
-        case "Group": self = .group(try Group(fhirObject: &r))
-        case "GuidanceResponse": self = .guidanceResponse(try GuidanceResponse(fhirObject: &r))
-        case "HealthcareService": self = .healthcareService(try HealthcareService(fhirObject: &r))
-        case "ImagingStudy": self = .imagingStudy(try ImagingStudy(fhirObject: &r))
-        case "Immunization": self = .immunization(try Immunization(fhirObject: &r))
-        case "ImmunizationEvaluation": self = .immunizationEvaluation(try ImmunizationEvaluation(fhirObject: &r))
-        case "ImmunizationRecommendation": self = .immunizationRecommendation(try ImmunizationRecommendation(fhirObject: &r))
-        case "ImplementationGuide": self = .implementationGuide(try ImplementationGuide(fhirObject: &r))
-        case "InsurancePlan": self = .insurancePlan(try InsurancePlan(fhirObject: &r))
-        case "Invoice": self = .invoice(try Invoice(fhirObject: &r))
-        case "Library": self = .library(try Library(fhirObject: &r))
-        case "Linkage": self = .linkage(try Linkage(fhirObject: &r))
-        case "List": self = .list(try List(fhirObject: &r))
-        case "Location": self = .location(try Location(fhirObject: &r))
-        case "Measure": self = .measure(try Measure(fhirObject: &r))
-        case "MeasureReport": self = .measureReport(try MeasureReport(fhirObject: &r))
-        case "Media": self = .media(try Media(fhirObject: &r))
-        case "Medication": self = .medication(try Medication(fhirObject: &r))
-        case "MedicationAdministration": self = .medicationAdministration(try MedicationAdministration(fhirObject: &r))
-        case "MedicationDispense": self = .medicationDispense(try MedicationDispense(fhirObject: &r))
-        case "MedicationKnowledge": self = .medicationKnowledge(try MedicationKnowledge(fhirObject: &r))
-        case "MedicationRequest": self = .medicationRequest(try MedicationRequest(fhirObject: &r))
-        case "MedicationStatement": self = .medicationStatement(try MedicationStatement(fhirObject: &r))
-        case "MedicinalProduct": self = .medicinalProduct(try MedicinalProduct(fhirObject: &r))
-        case "MedicinalProductAuthorization": self = .medicinalProductAuthorization(try MedicinalProductAuthorization(fhirObject: &r))
-        case "MedicinalProductContraindication": self = .medicinalProductContraindication(try MedicinalProductContraindication(fhirObject: &r))
-        case "MedicinalProductIndication": self = .medicinalProductIndication(try MedicinalProductIndication(fhirObject: &r))
-        case "MedicinalProductIngredient": self = .medicinalProductIngredient(try MedicinalProductIngredient(fhirObject: &r))
-        case "MedicinalProductInteraction": self = .medicinalProductInteraction(try MedicinalProductInteraction(fhirObject: &r))
-        case "MedicinalProductManufactured": self = .medicinalProductManufactured(try MedicinalProductManufactured(fhirObject: &r))
-        case "MedicinalProductPackaged": self = .medicinalProductPackaged(try MedicinalProductPackaged(fhirObject: &r))
-        case "MedicinalProductPharmaceutical": self = .medicinalProductPharmaceutical(try MedicinalProductPharmaceutical(fhirObject: &r))
-        case "MedicinalProductUndesirableEffect": self = .medicinalProductUndesirableEffect(try MedicinalProductUndesirableEffect(fhirObject: &r))
-        case "MessageDefinition": self = .messageDefinition(try MessageDefinition(fhirObject: &r))
-        case "MessageHeader": self = .messageHeader(try MessageHeader(fhirObject: &r))
-        case "MolecularSequence": self = .molecularSequence(try MolecularSequence(fhirObject: &r))
-        case "NamingSystem": self = .namingSystem(try NamingSystem(fhirObject: &r))
-        case "NutritionOrder": self = .nutritionOrder(try NutritionOrder(fhirObject: &r))
-        case "Observation": self = .observation(try Observation(fhirObject: &r))
-        case "ObservationDefinition": self = .observationDefinition(try ObservationDefinition(fhirObject: &r))
-        case "OperationDefinition": self = .operationDefinition(try OperationDefinition(fhirObject: &r))
-        case "OperationOutcome": self = .operationOutcome(try OperationOutcome(fhirObject: &r))
-        case "Organization": self = .organization(try Organization(fhirObject: &r))
-        case "OrganizationAffiliation": self = .organizationAffiliation(try OrganizationAffiliation(fhirObject: &r))
-        case "Parameters": self = .parameters(try Parameters(fhirObject: &r))
-        case "Patient": self = .patient(try Patient(fhirObject: &r))
-        case "PaymentNotice": self = .paymentNotice(try PaymentNotice(fhirObject: &r))
-        case "PaymentReconciliation": self = .paymentReconciliation(try PaymentReconciliation(fhirObject: &r))
-        case "Person": self = .person(try Person(fhirObject: &r))
-        case "PlanDefinition": self = .planDefinition(try PlanDefinition(fhirObject: &r))
-        case "Practitioner": self = .practitioner(try Practitioner(fhirObject: &r))
-        case "PractitionerRole": self = .practitionerRole(try PractitionerRole(fhirObject: &r))
-        case "Procedure": self = .procedure(try Procedure(fhirObject: &r))
-        case "Provenance": self = .provenance(try Provenance(fhirObject: &r))
-        case "Questionnaire": self = .questionnaire(try Questionnaire(fhirObject: &r))
-        case "QuestionnaireResponse": self = .questionnaireResponse(try QuestionnaireResponse(fhirObject: &r))
-        case "RelatedPerson": self = .relatedPerson(try RelatedPerson(fhirObject: &r))
-        case "RequestGroup": self = .requestGroup(try RequestGroup(fhirObject: &r))
-        case "ResearchDefinition": self = .researchDefinition(try ResearchDefinition(fhirObject: &r))
-        case "ResearchElementDefinition": self = .researchElementDefinition(try ResearchElementDefinition(fhirObject: &r))
-        case "ResearchStudy": self = .researchStudy(try ResearchStudy(fhirObject: &r))
-        case "ResearchSubject": self = .researchSubject(try ResearchSubject(fhirObject: &r))
-        case "RiskAssessment": self = .riskAssessment(try RiskAssessment(fhirObject: &r))
-        case "RiskEvidenceSynthesis": self = .riskEvidenceSynthesis(try RiskEvidenceSynthesis(fhirObject: &r))
-        case "Schedule": self = .schedule(try Schedule(fhirObject: &r))
-        case "SearchParameter": self = .searchParameter(try SearchParameter(fhirObject: &r))
-        case "ServiceRequest": self = .serviceRequest(try ServiceRequest(fhirObject: &r))
-        case "Slot": self = .slot(try Slot(fhirObject: &r))
-        case "Specimen": self = .specimen(try Specimen(fhirObject: &r))
-        case "SpecimenDefinition": self = .specimenDefinition(try SpecimenDefinition(fhirObject: &r))
-        case "StructureDefinition": self = .structureDefinition(try StructureDefinition(fhirObject: &r))
-        case "StructureMap": self = .structureMap(try StructureMap(fhirObject: &r))
-        case "Subscription": self = .subscription(try Subscription(fhirObject: &r))
-        case "Substance": self = .substance(try Substance(fhirObject: &r))
-        case "SubstanceNucleicAcid": self = .substanceNucleicAcid(try SubstanceNucleicAcid(fhirObject: &r))
-        case "SubstancePolymer": self = .substancePolymer(try SubstancePolymer(fhirObject: &r))
-        case "SubstanceProtein": self = .substanceProtein(try SubstanceProtein(fhirObject: &r))
-        case "SubstanceReferenceInformation": self = .substanceReferenceInformation(try SubstanceReferenceInformation(fhirObject: &r))
-        case "SubstanceSourceMaterial": self = .substanceSourceMaterial(try SubstanceSourceMaterial(fhirObject: &r))
-        case "SubstanceSpecification": self = .substanceSpecification(try SubstanceSpecification(fhirObject: &r))
-        case "SupplyDelivery": self = .supplyDelivery(try SupplyDelivery(fhirObject: &r))
-        case "SupplyRequest": self = .supplyRequest(try SupplyRequest(fhirObject: &r))
-        case "Task": self = .task(try Task(fhirObject: &r))
-        case "TerminologyCapabilities": self = .terminologyCapabilities(try TerminologyCapabilities(fhirObject: &r))
-        case "TestReport": self = .testReport(try TestReport(fhirObject: &r))
-        case "TestScript": self = .testScript(try TestScript(fhirObject: &r))
-        case "ValueSet": self = .valueSet(try ValueSet(fhirObject: &r))
-        case "VerificationResult": self = .verificationResult(try VerificationResult(fhirObject: &r))
-        case "VisionPrescription": self = .visionPrescription(try VisionPrescription(fhirObject: &r))
+        switch Self.caseNumbers[try r.peekResourceType()] {
+        case 0?: self = .account(try Account(fhirObject: &r))
+        case 1?: self = .activityDefinition(try ActivityDefinition(fhirObject: &r))
+        case 2?: self = .adverseEvent(try AdverseEvent(fhirObject: &r))
+        case 3?: self = .allergyIntolerance(try AllergyIntolerance(fhirObject: &r))
+        case 4?: self = .appointment(try Appointment(fhirObject: &r))
+        case 5?: self = .appointmentResponse(try AppointmentResponse(fhirObject: &r))
+        case 6?: self = .auditEvent(try AuditEvent(fhirObject: &r))
+        case 7?: self = .basic(try Basic(fhirObject: &r))
+        case 8?: self = .binary(try Binary(fhirObject: &r))
+        case 9?: self = .biologicallyDerivedProduct(try BiologicallyDerivedProduct(fhirObject: &r))
+        case 10?: self = .bodyStructure(try BodyStructure(fhirObject: &r))
+        case 11?: self = .bundle(try Bundle(fhirObject: &r))
+        case 12?: self = .capabilityStatement(try CapabilityStatement(fhirObject: &r))
+        case 13?: self = .carePlan(try CarePlan(fhirObject: &r))
+        case 14?: self = .careTeam(try CareTeam(fhirObject: &r))
+        case 15?: self = .catalogEntry(try CatalogEntry(fhirObject: &r))
+        case 16?: self = .chargeItem(try ChargeItem(fhirObject: &r))
+        case 17?: self = .chargeItemDefinition(try ChargeItemDefinition(fhirObject: &r))
+        case 18?: self = .claim(try Claim(fhirObject: &r))
+        case 19?: self = .claimResponse(try ClaimResponse(fhirObject: &r))
+        case 20?: self = .clinicalImpression(try ClinicalImpression(fhirObject: &r))
+        case 21?: self = .codeSystem(try CodeSystem(fhirObject: &r))
+        case 22?: self = .communication(try Communication(fhirObject: &r))
+        case 23?: self = .communicationRequest(try CommunicationRequest(fhirObject: &r))
+        case 24?: self = .compartmentDefinition(try CompartmentDefinition(fhirObject: &r))
+        case 25?: self = .composition(try Composition(fhirObject: &r))
+        case 26?: self = .conceptMap(try ConceptMap(fhirObject: &r))
+        case 27?: self = .condition(try Condition(fhirObject: &r))
+        case 28?: self = .consent(try Consent(fhirObject: &r))
+        case 29?: self = .contract(try Contract(fhirObject: &r))
+        case 30?: self = .coverage(try Coverage(fhirObject: &r))
+        case 31?: self = .coverageEligibilityRequest(try CoverageEligibilityRequest(fhirObject: &r))
+        case 32?: self = .coverageEligibilityResponse(try CoverageEligibilityResponse(fhirObject: &r))
+        case 33?: self = .detectedIssue(try DetectedIssue(fhirObject: &r))
+        case 34?: self = .device(try Device(fhirObject: &r))
+        case 35?: self = .deviceDefinition(try DeviceDefinition(fhirObject: &r))
+        case 36?: self = .deviceMetric(try DeviceMetric(fhirObject: &r))
+        case 37?: self = .deviceRequest(try DeviceRequest(fhirObject: &r))
+        case 38?: self = .deviceUseStatement(try DeviceUseStatement(fhirObject: &r))
+        case 39?: self = .diagnosticReport(try DiagnosticReport(fhirObject: &r))
+        case 40?: self = .documentManifest(try DocumentManifest(fhirObject: &r))
+        case 41?: self = .documentReference(try DocumentReference(fhirObject: &r))
+        case 42?: self = .effectEvidenceSynthesis(try EffectEvidenceSynthesis(fhirObject: &r))
+        case 43?: self = .encounter(try Encounter(fhirObject: &r))
+        case 44?: self = .endpoint(try Endpoint(fhirObject: &r))
+        case 45?: self = .enrollmentRequest(try EnrollmentRequest(fhirObject: &r))
+        case 46?: self = .enrollmentResponse(try EnrollmentResponse(fhirObject: &r))
+        case 47?: self = .episodeOfCare(try EpisodeOfCare(fhirObject: &r))
+        case 48?: self = .eventDefinition(try EventDefinition(fhirObject: &r))
+        case 49?: self = .evidence(try Evidence(fhirObject: &r))
+        case 50?: self = .evidenceVariable(try EvidenceVariable(fhirObject: &r))
+        case 51?: self = .exampleScenario(try ExampleScenario(fhirObject: &r))
+        case 52?: self = .explanationOfBenefit(try ExplanationOfBenefit(fhirObject: &r))
+        case 53?: self = .familyMemberHistory(try FamilyMemberHistory(fhirObject: &r))
+        case 54?: self = .flag(try Flag(fhirObject: &r))
+        case 55?: self = .goal(try Goal(fhirObject: &r))
+        case 56?: self = .graphDefinition(try GraphDefinition(fhirObject: &r))
+        case 57?: self = .group(try Group(fhirObject: &r))
+        case 58?: self = .guidanceResponse(try GuidanceResponse(fhirObject: &r))
+        case 59?: self = .healthcareService(try HealthcareService(fhirObject: &r))
+        case 60?: self = .imagingStudy(try ImagingStudy(fhirObject: &r))
+        case 61?: self = .immunization(try Immunization(fhirObject: &r))
+        case 62?: self = .immunizationEvaluation(try ImmunizationEvaluation(fhirObject: &r))
+        case 63?: self = .immunizationRecommendation(try ImmunizationRecommendation(fhirObject: &r))
+        case 64?: self = .implementationGuide(try ImplementationGuide(fhirObject: &r))
+        case 65?: self = .insurancePlan(try InsurancePlan(fhirObject: &r))
+        case 66?: self = .invoice(try Invoice(fhirObject: &r))
+        case 67?: self = .library(try Library(fhirObject: &r))
+        case 68?: self = .linkage(try Linkage(fhirObject: &r))
+        case 69?: self = .list(try List(fhirObject: &r))
+        case 70?: self = .location(try Location(fhirObject: &r))
+        case 71?: self = .measure(try Measure(fhirObject: &r))
+        case 72?: self = .measureReport(try MeasureReport(fhirObject: &r))
+        case 73?: self = .media(try Media(fhirObject: &r))
+        case 74?: self = .medication(try Medication(fhirObject: &r))
+        case 75?: self = .medicationAdministration(try MedicationAdministration(fhirObject: &r))
+        case 76?: self = .medicationDispense(try MedicationDispense(fhirObject: &r))
+        case 77?: self = .medicationKnowledge(try MedicationKnowledge(fhirObject: &r))
+        case 78?: self = .medicationRequest(try MedicationRequest(fhirObject: &r))
+        case 79?: self = .medicationStatement(try MedicationStatement(fhirObject: &r))
+        case 80?: self = .medicinalProduct(try MedicinalProduct(fhirObject: &r))
+        case 81?: self = .medicinalProductAuthorization(try MedicinalProductAuthorization(fhirObject: &r))
+        case 82?: self = .medicinalProductContraindication(try MedicinalProductContraindication(fhirObject: &r))
+        case 83?: self = .medicinalProductIndication(try MedicinalProductIndication(fhirObject: &r))
+        case 84?: self = .medicinalProductIngredient(try MedicinalProductIngredient(fhirObject: &r))
+        case 85?: self = .medicinalProductInteraction(try MedicinalProductInteraction(fhirObject: &r))
+        case 86?: self = .medicinalProductManufactured(try MedicinalProductManufactured(fhirObject: &r))
+        case 87?: self = .medicinalProductPackaged(try MedicinalProductPackaged(fhirObject: &r))
+        case 88?: self = .medicinalProductPharmaceutical(try MedicinalProductPharmaceutical(fhirObject: &r))
+        case 89?: self = .medicinalProductUndesirableEffect(try MedicinalProductUndesirableEffect(fhirObject: &r))
+        case 90?: self = .messageDefinition(try MessageDefinition(fhirObject: &r))
+        case 91?: self = .messageHeader(try MessageHeader(fhirObject: &r))
+        case 92?: self = .molecularSequence(try MolecularSequence(fhirObject: &r))
+        case 93?: self = .namingSystem(try NamingSystem(fhirObject: &r))
+        case 94?: self = .nutritionOrder(try NutritionOrder(fhirObject: &r))
+        case 95?: self = .observation(try Observation(fhirObject: &r))
+        case 96?: self = .observationDefinition(try ObservationDefinition(fhirObject: &r))
+        case 97?: self = .operationDefinition(try OperationDefinition(fhirObject: &r))
+        case 98?: self = .operationOutcome(try OperationOutcome(fhirObject: &r))
+        case 99?: self = .organization(try Organization(fhirObject: &r))
+        case 100?: self = .organizationAffiliation(try OrganizationAffiliation(fhirObject: &r))
+        case 101?: self = .parameters(try Parameters(fhirObject: &r))
+        case 102?: self = .patient(try Patient(fhirObject: &r))
+        case 103?: self = .paymentNotice(try PaymentNotice(fhirObject: &r))
+        case 104?: self = .paymentReconciliation(try PaymentReconciliation(fhirObject: &r))
+        case 105?: self = .person(try Person(fhirObject: &r))
+        case 106?: self = .planDefinition(try PlanDefinition(fhirObject: &r))
+        case 107?: self = .practitioner(try Practitioner(fhirObject: &r))
+        case 108?: self = .practitionerRole(try PractitionerRole(fhirObject: &r))
+        case 109?: self = .procedure(try Procedure(fhirObject: &r))
+        case 110?: self = .provenance(try Provenance(fhirObject: &r))
+        case 111?: self = .questionnaire(try Questionnaire(fhirObject: &r))
+        case 112?: self = .questionnaireResponse(try QuestionnaireResponse(fhirObject: &r))
+        case 113?: self = .relatedPerson(try RelatedPerson(fhirObject: &r))
+        case 114?: self = .requestGroup(try RequestGroup(fhirObject: &r))
+        case 115?: self = .researchDefinition(try ResearchDefinition(fhirObject: &r))
+        case 116?: self = .researchElementDefinition(try ResearchElementDefinition(fhirObject: &r))
+        case 117?: self = .researchStudy(try ResearchStudy(fhirObject: &r))
+        case 118?: self = .researchSubject(try ResearchSubject(fhirObject: &r))
+        case 119?: self = .riskAssessment(try RiskAssessment(fhirObject: &r))
+        case 120?: self = .riskEvidenceSynthesis(try RiskEvidenceSynthesis(fhirObject: &r))
+        case 121?: self = .schedule(try Schedule(fhirObject: &r))
+        case 122?: self = .searchParameter(try SearchParameter(fhirObject: &r))
+        case 123?: self = .serviceRequest(try ServiceRequest(fhirObject: &r))
+        case 124?: self = .slot(try Slot(fhirObject: &r))
+        case 125?: self = .specimen(try Specimen(fhirObject: &r))
+        case 126?: self = .specimenDefinition(try SpecimenDefinition(fhirObject: &r))
+        case 127?: self = .structureDefinition(try StructureDefinition(fhirObject: &r))
+        case 128?: self = .structureMap(try StructureMap(fhirObject: &r))
+        case 129?: self = .subscription(try Subscription(fhirObject: &r))
+        case 130?: self = .substance(try Substance(fhirObject: &r))
+        case 131?: self = .substanceNucleicAcid(try SubstanceNucleicAcid(fhirObject: &r))
+        case 132?: self = .substancePolymer(try SubstancePolymer(fhirObject: &r))
+        case 133?: self = .substanceProtein(try SubstanceProtein(fhirObject: &r))
+        case 134?: self = .substanceReferenceInformation(try SubstanceReferenceInformation(fhirObject: &r))
+        case 135?: self = .substanceSourceMaterial(try SubstanceSourceMaterial(fhirObject: &r))
+        case 136?: self = .substanceSpecification(try SubstanceSpecification(fhirObject: &r))
+        case 137?: self = .supplyDelivery(try SupplyDelivery(fhirObject: &r))
+        case 138?: self = .supplyRequest(try SupplyRequest(fhirObject: &r))
+        case 139?: self = .task(try Task(fhirObject: &r))
+        case 140?: self = .terminologyCapabilities(try TerminologyCapabilities(fhirObject: &r))
+        case 141?: self = .testReport(try TestReport(fhirObject: &r))
+        case 142?: self = .testScript(try TestScript(fhirObject: &r))
+        case 143?: self = .valueSet(try ValueSet(fhirObject: &r))
+        case 144?: self = .verificationResult(try VerificationResult(fhirObject: &r))
+        case 145?: self = .visionPrescription(try VisionPrescription(fhirObject: &r))
         default: self = .unrecognized(try UnknownResource(fhirObject: &r))
         }
     }

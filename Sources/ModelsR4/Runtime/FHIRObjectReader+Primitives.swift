@@ -3,7 +3,7 @@ import FHIRCore
 extension FHIRObjectReader {
     /// An optional primitive member and its `_key` companion.
     @inlinable public mutating func primitive<T>(
-        _ key: String, _ companionKey: String
+        _ key: StaticString, _ companionKey: StaticString
     ) throws(FHIRDecodingError) -> FHIRPrimitive<T>? {
         let (value, companion) = take(key, companionKey)
         if value == nil && companion == nil { return nil }
@@ -12,18 +12,18 @@ extension FHIRObjectReader {
 
     /// A required primitive member: the value, the companion, or both must be present.
     @inlinable public mutating func requiredPrimitive<T>(
-        _ key: String, _ companionKey: String
+        _ key: StaticString, _ companionKey: StaticString
     ) throws(FHIRDecodingError) -> FHIRPrimitive<T> {
         let (value, companion) = take(key, companionKey)
         if value == nil && companion == nil {
-            throw FHIRDecodingError(path: [.key(key)], reason: .missingRequiredElement)
+            throw FHIRDecodingError(path: [.key(key.description)], reason: .missingRequiredElement)
         }
         return try makePrimitive(value, companion, key: key, companionKey: companionKey)
     }
 
     /// An optional repeating primitive: `"given": ["a", null]` paired with `"_given": [null, {…}]`.
     @inlinable public mutating func primitives<T>(
-        _ key: String, _ companionKey: String
+        _ key: StaticString, _ companionKey: StaticString
     ) throws(FHIRDecodingError) -> [FHIRPrimitive<T>]? {
         let (value, companion) = take(key, companionKey)
         if value == nil && companion == nil { return nil }
@@ -32,92 +32,98 @@ extension FHIRObjectReader {
 
     /// A required repeating primitive.
     @inlinable public mutating func requiredPrimitives<T>(
-        _ key: String, _ companionKey: String
+        _ key: StaticString, _ companionKey: StaticString
     ) throws(FHIRDecodingError) -> [FHIRPrimitive<T>] {
         let (value, companion) = take(key, companionKey)
         if value == nil && companion == nil {
-            throw FHIRDecodingError(path: [.key(key)], reason: .missingRequiredElement)
+            throw FHIRDecodingError(path: [.key(key.description)], reason: .missingRequiredElement)
         }
         return try makePrimitives(value, companion, key: key, companionKey: companionKey)
     }
 
-    /// The value of one scalar node.
+    /// The value of one scalar node, member `key` (item `index` of it, for repeating primitives).
     @inlinable func primitiveValue<T: FHIRPrimitiveValue>(
-        _ node: Int, path: [FHIRDecodingError.PathComponent]
+        _ node: Int, key: StaticString, index: Int? = nil
     ) throws(FHIRDecodingError) -> T {
         do {
-            return try T(fhirJSON: tape.scalar(at: node))
+            return try T(fhirJSON: tape, node: node)
         } catch {
+            let path: [FHIRDecodingError.PathComponent] = index.map { [.key(key.description), .index($0)] } ?? [.key(key.description)]
             throw FHIRDecodingError(path: path, reason: .invalidPrimitive(error))
         }
     }
 
     @usableFromInline func makePrimitive<T>(
-        _ value: Int?, _ companion: Int?, key: String, companionKey: String
+        _ value: Int?, _ companion: Int?, key: StaticString, companionKey: StaticString
     ) throws(FHIRDecodingError) -> FHIRPrimitive<T> {
         var primitive = FHIRPrimitive<T>()
         if let value {
             switch tape.nodes[value].kind {
-            case .null: throw FHIRDecodingError(path: [.key(key)], reason: .nullNotAllowed)
+            case .null: throw FHIRDecodingError(path: [.key(key.description)], reason: .nullNotAllowed)
             case .array, .object:
-                throw FHIRDecodingError(path: [.key(key)], reason: .invalidPrimitive(
+                throw FHIRDecodingError(path: [.key(key.description)], reason: .invalidPrimitive(
                     FHIRPrimitiveError(type: "primitive", reason: "expected a JSON scalar, found \(tape.kindName(at: value))")))
-            default: primitive.value = try primitiveValue(value, path: [.key(key)])
+            default: primitive.value = try primitiveValue(value, key: key)
             }
         }
         if let companion {
-            try readCompanion(companion, into: &primitive, at: [.key(companionKey)])
+            try readCompanion(companion, into: &primitive, at: [.key(companionKey.description)])
         }
         return primitive
     }
 
     @usableFromInline func makePrimitives<T>(
-        _ value: Int?, _ companion: Int?, key: String, companionKey: String
+        _ value: Int?, _ companion: Int?, key: StaticString, companionKey: StaticString
     ) throws(FHIRDecodingError) -> [FHIRPrimitive<T>] {
-        var values: [Int] = []
-        var companions: [Int] = []
+        // Walks both arrays' nodes side by side (no lists of element nodes are built).
+        var valueCount = 0
+        var companionCount = 0
         if let value {
             guard tape.nodes[value].kind == .array else {
-                throw FHIRDecodingError(path: [.key(key)], reason: .wrongJSONType(expected: "array", found: tape.kindName(at: value)))
+                throw FHIRDecodingError(path: [.key(key.description)], reason: .wrongJSONType(expected: "array", found: tape.kindName(at: value)))
             }
-            values = arrayElements(value)
+            valueCount = Int(tape.nodes[value].length)
         }
         if let companion {
             guard tape.nodes[companion].kind == .array else {
                 throw FHIRDecodingError(
-                    path: [.key(companionKey)], reason: .wrongJSONType(expected: "array", found: tape.kindName(at: companion))
+                    path: [.key(companionKey.description)], reason: .wrongJSONType(expected: "array", found: tape.kindName(at: companion))
                 )
             }
-            companions = arrayElements(companion)
+            companionCount = Int(tape.nodes[companion].length)
         }
-        if value != nil, companion != nil, values.count != companions.count {
+        if value != nil, companion != nil, valueCount != companionCount {
             throw FHIRDecodingError(
-                path: [.key(companionKey)],
-                reason: .companionLengthMismatch(values: values.count, companions: companions.count)
+                path: [.key(companionKey.description)],
+                reason: .companionLengthMismatch(values: valueCount, companions: companionCount)
             )
         }
-        let count = Swift.max(values.count, companions.count)
+        let count = Swift.max(valueCount, companionCount)
         var result: [FHIRPrimitive<T>] = []
         result.reserveCapacity(count)
+        var valueNode = (value ?? 0) + 1
+        var companionNode = (companion ?? 0) + 1
         for index in 0..<count {
             var primitive = FHIRPrimitive<T>()
-            let companionIsNull = index >= companions.count || tape.nodes[companions[index]].kind == .null
-            if index < values.count {
-                switch tape.nodes[values[index]].kind {
+            let companionIsNull = index >= companionCount || tape.nodes[companionNode].kind == .null
+            if index < valueCount {
+                switch tape.nodes[valueNode].kind {
                 case .null:
                     // A null value is only a placeholder for an item that has a companion.
-                    if companionIsNull { throw FHIRDecodingError(path: [.key(key), .index(index)], reason: .nullNotAllowed) }
+                    if companionIsNull { throw FHIRDecodingError(path: [.key(key.description), .index(index)], reason: .nullNotAllowed) }
                 case .array, .object:
-                    throw FHIRDecodingError(path: [.key(key), .index(index)], reason: .invalidPrimitive(
-                        FHIRPrimitiveError(type: "primitive", reason: "expected a JSON scalar, found \(tape.kindName(at: values[index]))")))
-                default: primitive.value = try primitiveValue(values[index], path: [.key(key), .index(index)])
+                    throw FHIRDecodingError(path: [.key(key.description), .index(index)], reason: .invalidPrimitive(
+                        FHIRPrimitiveError(type: "primitive", reason: "expected a JSON scalar, found \(tape.kindName(at: valueNode))")))
+                default: primitive.value = try primitiveValue(valueNode, key: key, index: index)
                 }
+                valueNode = Int(tape.nodes[valueNode].end)
             }
             if !companionIsNull {
-                try readCompanion(companions[index], into: &primitive, at: [.key(companionKey), .index(index)])
-            } else if index >= values.count {
-                throw FHIRDecodingError(path: [.key(companionKey), .index(index)], reason: .nullNotAllowed)
+                try readCompanion(companionNode, into: &primitive, at: [.key(companionKey.description), .index(index)])
+            } else if index >= valueCount {
+                throw FHIRDecodingError(path: [.key(companionKey.description), .index(index)], reason: .nullNotAllowed)
             }
+            if index < companionCount { companionNode = Int(tape.nodes[companionNode].end) }
             result.append(primitive)
         }
         return result
@@ -136,14 +142,16 @@ extension FHIRObjectReader {
         do throws(FHIRDecodingError) {
             var reader = try nested(companion)
             // A companion's id is a plain string: it has no companion of its own.
-            if let id = reader.take("id") {
-                guard tape.nodes[id].kind == .string || tape.nodes[id].kind == .escapedString else {
-                    throw FHIRDecodingError(path: [.key("id")], reason: .wrongJSONType(expected: "string", found: tape.kindName(at: id)))
+            var id: FHIRString?
+            if let node = reader.take("id" as StaticString) {
+                guard tape.nodes[node].kind == .string || tape.nodes[node].kind == .escapedString else {
+                    throw FHIRDecodingError(path: [.key("id")], reason: .wrongJSONType(expected: "string", found: tape.kindName(at: node)))
                 }
-                primitive.id = FHIRString(tape.string(at: id))
+                id = FHIRString(tape.string(at: node))
             }
-            primitive.extension = try reader.elements("extension")
+            let extensions: [Extension]? = try reader.elements("extension")
             try reader.finish()
+            primitive.setCompanion(id: id, extension: extensions)
         } catch {
             var located = error
             located.path = path + error.path

@@ -35,18 +35,24 @@ public struct Address: Element {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-        self.id = try r.primitive("id", "_id")
-        self.`extension` = try r.elements("extension")
-        self.use = try r.primitive("use", "_use")
-        self.type = try r.primitive("type", "_type")
-        self.text = try r.primitive("text", "_text")
-        self.line = try r.primitives("line", "_line")
-        self.city = try r.primitive("city", "_city")
-        self.district = try r.primitive("district", "_district")
-        self.state = try r.primitive("state", "_state")
-        self.postalCode = try r.primitive("postalCode", "_postalCode")
-        self.country = try r.primitive("country", "_country")
-        self.period = try r.element("period")
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        model.id = try r.primitive("id", "_id")
+        model.`extension` = try r.elements("extension")
+        model.use = try r.primitive("use", "_use")
+        model.type = try r.primitive("type", "_type")
+        model.text = try r.primitive("text", "_text")
+        model.line = try r.primitives("line", "_line")
+        model.city = try r.primitive("city", "_city")
+        model.district = try r.primitive("district", "_district")
+        model.state = try r.primitive("state", "_state")
+        model.postalCode = try r.primitive("postalCode", "_postalCode")
+        model.country = try r.primitive("country", "_country")
+        model.period = try r.element("period")
         try r.finish()
     }
 

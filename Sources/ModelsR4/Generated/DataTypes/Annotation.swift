@@ -22,11 +22,17 @@ public struct Annotation: Element {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-        self.id = try r.primitive("id", "_id")
-        self.`extension` = try r.elements("extension")
-        self.author = try r.choice("author")
-        self.time = try r.primitive("time", "_time")
-        self.text = try r.requiredPrimitive("text", "_text")
+        self.init(text: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        model.id = try r.primitive("id", "_id")
+        model.`extension` = try r.elements("extension")
+        model.author = try r.choice("author")
+        model.time = try r.primitive("time", "_time")
+        model.text = try r.requiredPrimitive("text", "_text")
         try r.finish()
     }
 
@@ -48,8 +54,8 @@ public struct Annotation: Element {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "authorReference": return .reference(try r.requiredElement(key))
-            case "authorString": return .string(try r.requiredPrimitive(key, "_authorString"))
+            case "authorReference": return .reference(try r.requiredElement("authorReference"))
+            case "authorString": return .string(try r.requiredPrimitive("authorString", "_authorString"))
             default: return nil
             }
         }

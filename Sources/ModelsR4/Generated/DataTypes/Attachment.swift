@@ -31,16 +31,22 @@ public struct Attachment: Element {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-        self.id = try r.primitive("id", "_id")
-        self.`extension` = try r.elements("extension")
-        self.contentType = try r.primitive("contentType", "_contentType")
-        self.language = try r.primitive("language", "_language")
-        self.data = try r.primitive("data", "_data")
-        self.url = try r.primitive("url", "_url")
-        self.size = try r.primitive("size", "_size")
-        self.hash = try r.primitive("hash", "_hash")
-        self.title = try r.primitive("title", "_title")
-        self.creation = try r.primitive("creation", "_creation")
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        model.id = try r.primitive("id", "_id")
+        model.`extension` = try r.elements("extension")
+        model.contentType = try r.primitive("contentType", "_contentType")
+        model.language = try r.primitive("language", "_language")
+        model.data = try r.primitive("data", "_data")
+        model.url = try r.primitive("url", "_url")
+        model.size = try r.primitive("size", "_size")
+        model.hash = try r.primitive("hash", "_hash")
+        model.title = try r.primitive("title", "_title")
+        model.creation = try r.primitive("creation", "_creation")
         try r.finish()
     }
 

@@ -19,10 +19,16 @@ public struct CodeableConcept: Element {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-        self.id = try r.primitive("id", "_id")
-        self.`extension` = try r.elements("extension")
-        self.coding = try r.elements("coding")
-        self.text = try r.primitive("text", "_text")
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        model.id = try r.primitive("id", "_id")
+        model.`extension` = try r.elements("extension")
+        model.coding = try r.elements("coding")
+        model.text = try r.primitive("text", "_text")
         try r.finish()
     }
 

@@ -25,13 +25,19 @@ public struct Coding: Element {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-        self.id = try r.primitive("id", "_id")
-        self.`extension` = try r.elements("extension")
-        self.system = try r.primitive("system", "_system")
-        self.version = try r.primitive("version", "_version")
-        self.code = try r.primitive("code", "_code")
-        self.display = try r.primitive("display", "_display")
-        self.userSelected = try r.primitive("userSelected", "_userSelected")
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        model.id = try r.primitive("id", "_id")
+        model.`extension` = try r.elements("extension")
+        model.system = try r.primitive("system", "_system")
+        model.version = try r.primitive("version", "_version")
+        model.code = try r.primitive("code", "_code")
+        model.display = try r.primitive("display", "_display")
+        model.userSelected = try r.primitive("userSelected", "_userSelected")
         try r.finish()
     }
 

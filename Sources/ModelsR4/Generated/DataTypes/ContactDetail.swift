@@ -19,10 +19,16 @@ public struct ContactDetail: Element {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-        self.id = try r.primitive("id", "_id")
-        self.`extension` = try r.elements("extension")
-        self.name = try r.primitive("name", "_name")
-        self.telecom = try r.elements("telecom")
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        model.id = try r.primitive("id", "_id")
+        model.`extension` = try r.elements("extension")
+        model.name = try r.primitive("name", "_name")
+        model.telecom = try r.elements("telecom")
         try r.finish()
     }
 

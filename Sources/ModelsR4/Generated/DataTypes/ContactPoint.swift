@@ -25,13 +25,19 @@ public struct ContactPoint: Element {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-        self.id = try r.primitive("id", "_id")
-        self.`extension` = try r.elements("extension")
-        self.system = try r.primitive("system", "_system")
-        self.value = try r.primitive("value", "_value")
-        self.use = try r.primitive("use", "_use")
-        self.rank = try r.primitive("rank", "_rank")
-        self.period = try r.element("period")
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        model.id = try r.primitive("id", "_id")
+        model.`extension` = try r.elements("extension")
+        model.system = try r.primitive("system", "_system")
+        model.value = try r.primitive("value", "_value")
+        model.use = try r.primitive("use", "_use")
+        model.rank = try r.primitive("rank", "_rank")
+        model.period = try r.element("period")
         try r.finish()
     }
 

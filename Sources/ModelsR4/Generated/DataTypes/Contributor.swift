@@ -23,11 +23,17 @@ public struct Contributor: Element {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-        self.id = try r.primitive("id", "_id")
-        self.`extension` = try r.elements("extension")
-        self.type = try r.requiredPrimitive("type", "_type")
-        self.name = try r.requiredPrimitive("name", "_name")
-        self.contact = try r.elements("contact")
+        self.init(name: FHIRPrimitive(), type: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        model.id = try r.primitive("id", "_id")
+        model.`extension` = try r.elements("extension")
+        model.type = try r.requiredPrimitive("type", "_type")
+        model.name = try r.requiredPrimitive("name", "_name")
+        model.contact = try r.elements("contact")
         try r.finish()
     }
 

@@ -32,16 +32,22 @@ public struct DataRequirement: Element {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-        self.id = try r.primitive("id", "_id")
-        self.`extension` = try r.elements("extension")
-        self.type = try r.requiredPrimitive("type", "_type")
-        self.profile = try r.primitives("profile", "_profile")
-        self.subject = try r.choice("subject")
-        self.mustSupport = try r.primitives("mustSupport", "_mustSupport")
-        self.codeFilter = try r.elements("codeFilter")
-        self.dateFilter = try r.elements("dateFilter")
-        self.limit = try r.primitive("limit", "_limit")
-        self.sort = try r.elements("sort")
+        self.init(type: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        model.id = try r.primitive("id", "_id")
+        model.`extension` = try r.elements("extension")
+        model.type = try r.requiredPrimitive("type", "_type")
+        model.profile = try r.primitives("profile", "_profile")
+        model.subject = try r.choice("subject")
+        model.mustSupport = try r.primitives("mustSupport", "_mustSupport")
+        model.codeFilter = try r.elements("codeFilter")
+        model.dateFilter = try r.elements("dateFilter")
+        model.limit = try r.primitive("limit", "_limit")
+        model.sort = try r.elements("sort")
         try r.finish()
     }
 
@@ -68,8 +74,8 @@ public struct DataRequirement: Element {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "subjectCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-            case "subjectReference": return .reference(try r.requiredElement(key))
+            case "subjectCodeableConcept": return .codeableConcept(try r.requiredElement("subjectCodeableConcept"))
+            case "subjectReference": return .reference(try r.requiredElement("subjectReference"))
             default: return nil
             }
         }
@@ -102,12 +108,18 @@ public struct DataRequirement: Element {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.path = try r.primitive("path", "_path")
-            self.searchParam = try r.primitive("searchParam", "_searchParam")
-            self.valueSet = try r.primitive("valueSet", "_valueSet")
-            self.code = try r.elements("code")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.path = try r.primitive("path", "_path")
+            model.searchParam = try r.primitive("searchParam", "_searchParam")
+            model.valueSet = try r.primitive("valueSet", "_valueSet")
+            model.code = try r.elements("code")
             try r.finish()
         }
 
@@ -139,11 +151,17 @@ public struct DataRequirement: Element {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.path = try r.primitive("path", "_path")
-            self.searchParam = try r.primitive("searchParam", "_searchParam")
-            self.value = try r.choice("value")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.path = try r.primitive("path", "_path")
+            model.searchParam = try r.primitive("searchParam", "_searchParam")
+            model.value = try r.choice("value")
             try r.finish()
         }
 
@@ -166,9 +184,9 @@ public struct DataRequirement: Element {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "valueDateTime": return .dateTime(try r.requiredPrimitive(key, "_valueDateTime"))
-                case "valuePeriod": return .period(try r.requiredElement(key))
-                case "valueDuration": return .duration(try r.requiredElement(key))
+                case "valueDateTime": return .dateTime(try r.requiredPrimitive("valueDateTime", "_valueDateTime"))
+                case "valuePeriod": return .period(try r.requiredElement("valuePeriod"))
+                case "valueDuration": return .duration(try r.requiredElement("valueDuration"))
                 default: return nil
                 }
             }
@@ -201,10 +219,16 @@ public struct DataRequirement: Element {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.path = try r.requiredPrimitive("path", "_path")
-            self.direction = try r.requiredPrimitive("direction", "_direction")
+            self.init(direction: FHIRPrimitive(), path: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.path = try r.requiredPrimitive("path", "_path")
+            model.direction = try r.requiredPrimitive("direction", "_direction")
             try r.finish()
         }
 

@@ -25,13 +25,19 @@ public struct Distance: Element {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-        self.id = try r.primitive("id", "_id")
-        self.`extension` = try r.elements("extension")
-        self.value = try r.primitive("value", "_value")
-        self.comparator = try r.primitive("comparator", "_comparator")
-        self.unit = try r.primitive("unit", "_unit")
-        self.system = try r.primitive("system", "_system")
-        self.code = try r.primitive("code", "_code")
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        model.id = try r.primitive("id", "_id")
+        model.`extension` = try r.elements("extension")
+        model.value = try r.primitive("value", "_value")
+        model.comparator = try r.primitive("comparator", "_comparator")
+        model.unit = try r.primitive("unit", "_unit")
+        model.system = try r.primitive("system", "_system")
+        model.code = try r.primitive("code", "_code")
         try r.finish()
     }
 

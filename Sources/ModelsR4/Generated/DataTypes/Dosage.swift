@@ -43,22 +43,28 @@ public struct Dosage: BackboneElement {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-        self.id = try r.primitive("id", "_id")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.sequence = try r.primitive("sequence", "_sequence")
-        self.text = try r.primitive("text", "_text")
-        self.additionalInstruction = try r.elements("additionalInstruction")
-        self.patientInstruction = try r.primitive("patientInstruction", "_patientInstruction")
-        self.timing = try r.element("timing")
-        self.asNeeded = try r.choice("asNeeded")
-        self.site = try r.element("site")
-        self.route = try r.element("route")
-        self.method = try r.element("method")
-        self.doseAndRate = try r.elements("doseAndRate")
-        self.maxDosePerPeriod = try r.element("maxDosePerPeriod")
-        self.maxDosePerAdministration = try r.element("maxDosePerAdministration")
-        self.maxDosePerLifetime = try r.element("maxDosePerLifetime")
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        model.id = try r.primitive("id", "_id")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.sequence = try r.primitive("sequence", "_sequence")
+        model.text = try r.primitive("text", "_text")
+        model.additionalInstruction = try r.elements("additionalInstruction")
+        model.patientInstruction = try r.primitive("patientInstruction", "_patientInstruction")
+        model.timing = try r.element("timing")
+        model.asNeeded = try r.choice("asNeeded")
+        model.site = try r.element("site")
+        model.route = try r.element("route")
+        model.method = try r.element("method")
+        model.doseAndRate = try r.elements("doseAndRate")
+        model.maxDosePerPeriod = try r.element("maxDosePerPeriod")
+        model.maxDosePerAdministration = try r.element("maxDosePerAdministration")
+        model.maxDosePerLifetime = try r.element("maxDosePerLifetime")
         try r.finish()
     }
 
@@ -91,8 +97,8 @@ public struct Dosage: BackboneElement {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "asNeededBoolean": return .boolean(try r.requiredPrimitive(key, "_asNeededBoolean"))
-            case "asNeededCodeableConcept": return .codeableConcept(try r.requiredElement(key))
+            case "asNeededBoolean": return .boolean(try r.requiredPrimitive("asNeededBoolean", "_asNeededBoolean"))
+            case "asNeededCodeableConcept": return .codeableConcept(try r.requiredElement("asNeededCodeableConcept"))
             default: return nil
             }
         }
@@ -123,11 +129,17 @@ public struct Dosage: BackboneElement {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.type = try r.element("type")
-            self.dose = try r.choice("dose")
-            self.rate = try r.choice("rate")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.type = try r.element("type")
+            model.dose = try r.choice("dose")
+            model.rate = try r.choice("rate")
             try r.finish()
         }
 
@@ -149,8 +161,8 @@ public struct Dosage: BackboneElement {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "doseRange": return .range(try r.requiredElement(key))
-                case "doseQuantity": return .quantity(try r.requiredElement(key))
+                case "doseRange": return .range(try r.requiredElement("doseRange"))
+                case "doseQuantity": return .quantity(try r.requiredElement("doseQuantity"))
                 default: return nil
                 }
             }
@@ -174,9 +186,9 @@ public struct Dosage: BackboneElement {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "rateRatio": return .ratio(try r.requiredElement(key))
-                case "rateRange": return .range(try r.requiredElement(key))
-                case "rateQuantity": return .quantity(try r.requiredElement(key))
+                case "rateRatio": return .ratio(try r.requiredElement("rateRatio"))
+                case "rateRange": return .range(try r.requiredElement("rateRange"))
+                case "rateQuantity": return .quantity(try r.requiredElement("rateQuantity"))
                 default: return nil
                 }
             }

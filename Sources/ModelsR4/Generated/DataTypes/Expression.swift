@@ -26,13 +26,19 @@ public struct Expression: Element {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-        self.id = try r.primitive("id", "_id")
-        self.`extension` = try r.elements("extension")
-        self.description = try r.primitive("description", "_description")
-        self.name = try r.primitive("name", "_name")
-        self.language = try r.requiredPrimitive("language", "_language")
-        self.expression = try r.primitive("expression", "_expression")
-        self.reference = try r.primitive("reference", "_reference")
+        self.init(language: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        model.id = try r.primitive("id", "_id")
+        model.`extension` = try r.elements("extension")
+        model.description = try r.primitive("description", "_description")
+        model.name = try r.primitive("name", "_name")
+        model.language = try r.requiredPrimitive("language", "_language")
+        model.expression = try r.primitive("expression", "_expression")
+        model.reference = try r.primitive("reference", "_reference")
         try r.finish()
     }
 

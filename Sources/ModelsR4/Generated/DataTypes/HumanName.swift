@@ -29,15 +29,21 @@ public struct HumanName: Element {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-        self.id = try r.primitive("id", "_id")
-        self.`extension` = try r.elements("extension")
-        self.use = try r.primitive("use", "_use")
-        self.text = try r.primitive("text", "_text")
-        self.family = try r.primitive("family", "_family")
-        self.given = try r.primitives("given", "_given")
-        self.prefix = try r.primitives("prefix", "_prefix")
-        self.suffix = try r.primitives("suffix", "_suffix")
-        self.period = try r.element("period")
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        model.id = try r.primitive("id", "_id")
+        model.`extension` = try r.elements("extension")
+        model.use = try r.primitive("use", "_use")
+        model.text = try r.primitive("text", "_text")
+        model.family = try r.primitive("family", "_family")
+        model.given = try r.primitives("given", "_given")
+        model.prefix = try r.primitives("prefix", "_prefix")
+        model.suffix = try r.primitives("suffix", "_suffix")
+        model.period = try r.element("period")
         try r.finish()
     }
 

@@ -27,14 +27,20 @@ public struct Identifier: Element {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-        self.id = try r.primitive("id", "_id")
-        self.`extension` = try r.elements("extension")
-        self.use = try r.primitive("use", "_use")
-        self.type = try r.element("type")
-        self.system = try r.primitive("system", "_system")
-        self.value = try r.primitive("value", "_value")
-        self.period = try r.element("period")
-        self.assigner = try r.element("assigner")
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        model.id = try r.primitive("id", "_id")
+        model.`extension` = try r.elements("extension")
+        model.use = try r.primitive("use", "_use")
+        model.type = try r.element("type")
+        model.system = try r.primitive("system", "_system")
+        model.value = try r.primitive("value", "_value")
+        model.period = try r.element("period")
+        model.assigner = try r.element("assigner")
         try r.finish()
     }
 

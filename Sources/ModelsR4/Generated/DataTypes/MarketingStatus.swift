@@ -30,14 +30,20 @@ public struct MarketingStatus: BackboneElement {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-        self.id = try r.primitive("id", "_id")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.country = try r.requiredElement("country")
-        self.jurisdiction = try r.element("jurisdiction")
-        self.status = try r.requiredElement("status")
-        self.dateRange = try r.requiredElement("dateRange")
-        self.restoreDate = try r.primitive("restoreDate", "_restoreDate")
+        self.init(country: CodeableConcept(), dateRange: Period(), status: CodeableConcept())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        model.id = try r.primitive("id", "_id")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.country = try r.requiredElement("country")
+        model.jurisdiction = try r.element("jurisdiction")
+        model.status = try r.requiredElement("status")
+        model.dateRange = try r.requiredElement("dateRange")
+        model.restoreDate = try r.primitive("restoreDate", "_restoreDate")
         try r.finish()
     }
 

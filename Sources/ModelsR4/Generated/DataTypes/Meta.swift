@@ -27,14 +27,20 @@ public struct Meta: Element {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-        self.id = try r.primitive("id", "_id")
-        self.`extension` = try r.elements("extension")
-        self.versionId = try r.primitive("versionId", "_versionId")
-        self.lastUpdated = try r.primitive("lastUpdated", "_lastUpdated")
-        self.source = try r.primitive("source", "_source")
-        self.profile = try r.primitives("profile", "_profile")
-        self.security = try r.elements("security")
-        self.tag = try r.elements("tag")
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        model.id = try r.primitive("id", "_id")
+        model.`extension` = try r.elements("extension")
+        model.versionId = try r.primitive("versionId", "_versionId")
+        model.lastUpdated = try r.primitive("lastUpdated", "_lastUpdated")
+        model.source = try r.primitive("source", "_source")
+        model.profile = try r.primitives("profile", "_profile")
+        model.security = try r.elements("security")
+        model.tag = try r.elements("tag")
         try r.finish()
     }
 

@@ -19,10 +19,16 @@ public struct Money: Element {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-        self.id = try r.primitive("id", "_id")
-        self.`extension` = try r.elements("extension")
-        self.value = try r.primitive("value", "_value")
-        self.currency = try r.primitive("currency", "_currency")
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        model.id = try r.primitive("id", "_id")
+        model.`extension` = try r.elements("extension")
+        model.value = try r.primitive("value", "_value")
+        model.currency = try r.primitive("currency", "_currency")
         try r.finish()
     }
 

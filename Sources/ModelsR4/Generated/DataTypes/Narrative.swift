@@ -21,10 +21,16 @@ public struct Narrative: Element {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-        self.id = try r.primitive("id", "_id")
-        self.`extension` = try r.elements("extension")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.div = try r.requiredPrimitive("div", "_div")
+        self.init(div: FHIRPrimitive(), status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        model.id = try r.primitive("id", "_id")
+        model.`extension` = try r.elements("extension")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.div = try r.requiredPrimitive("div", "_div")
         try r.finish()
     }
 

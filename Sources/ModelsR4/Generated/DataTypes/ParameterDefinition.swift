@@ -31,15 +31,21 @@ public struct ParameterDefinition: Element {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-        self.id = try r.primitive("id", "_id")
-        self.`extension` = try r.elements("extension")
-        self.name = try r.primitive("name", "_name")
-        self.use = try r.requiredPrimitive("use", "_use")
-        self.min = try r.primitive("min", "_min")
-        self.max = try r.primitive("max", "_max")
-        self.documentation = try r.primitive("documentation", "_documentation")
-        self.type = try r.requiredPrimitive("type", "_type")
-        self.profile = try r.primitive("profile", "_profile")
+        self.init(type: FHIRPrimitive(), use: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        model.id = try r.primitive("id", "_id")
+        model.`extension` = try r.elements("extension")
+        model.name = try r.primitive("name", "_name")
+        model.use = try r.requiredPrimitive("use", "_use")
+        model.min = try r.primitive("min", "_min")
+        model.max = try r.primitive("max", "_max")
+        model.documentation = try r.primitive("documentation", "_documentation")
+        model.type = try r.requiredPrimitive("type", "_type")
+        model.profile = try r.primitive("profile", "_profile")
         try r.finish()
     }
 

@@ -19,10 +19,16 @@ public struct Period: Element {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-        self.id = try r.primitive("id", "_id")
-        self.`extension` = try r.elements("extension")
-        self.start = try r.primitive("start", "_start")
-        self.end = try r.primitive("end", "_end")
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        model.id = try r.primitive("id", "_id")
+        model.`extension` = try r.elements("extension")
+        model.start = try r.primitive("start", "_start")
+        model.end = try r.primitive("end", "_end")
         try r.finish()
     }
 

@@ -25,13 +25,19 @@ public struct Population: BackboneElement {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-        self.id = try r.primitive("id", "_id")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.age = try r.choice("age")
-        self.gender = try r.element("gender")
-        self.race = try r.element("race")
-        self.physiologicalCondition = try r.element("physiologicalCondition")
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        model.id = try r.primitive("id", "_id")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.age = try r.choice("age")
+        model.gender = try r.element("gender")
+        model.race = try r.element("race")
+        model.physiologicalCondition = try r.element("physiologicalCondition")
         try r.finish()
     }
 
@@ -55,8 +61,8 @@ public struct Population: BackboneElement {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "ageRange": return .range(try r.requiredElement(key))
-            case "ageCodeableConcept": return .codeableConcept(try r.requiredElement(key))
+            case "ageRange": return .range(try r.requiredElement("ageRange"))
+            case "ageCodeableConcept": return .codeableConcept(try r.requiredElement("ageCodeableConcept"))
             default: return nil
             }
         }

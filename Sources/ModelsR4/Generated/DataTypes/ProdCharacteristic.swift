@@ -39,20 +39,26 @@ public struct ProdCharacteristic: BackboneElement {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-        self.id = try r.primitive("id", "_id")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.height = try r.element("height")
-        self.width = try r.element("width")
-        self.depth = try r.element("depth")
-        self.weight = try r.element("weight")
-        self.nominalVolume = try r.element("nominalVolume")
-        self.externalDiameter = try r.element("externalDiameter")
-        self.shape = try r.primitive("shape", "_shape")
-        self.color = try r.primitives("color", "_color")
-        self.imprint = try r.primitives("imprint", "_imprint")
-        self.image = try r.elements("image")
-        self.scoring = try r.element("scoring")
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        model.id = try r.primitive("id", "_id")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.height = try r.element("height")
+        model.width = try r.element("width")
+        model.depth = try r.element("depth")
+        model.weight = try r.element("weight")
+        model.nominalVolume = try r.element("nominalVolume")
+        model.externalDiameter = try r.element("externalDiameter")
+        model.shape = try r.primitive("shape", "_shape")
+        model.color = try r.primitives("color", "_color")
+        model.imprint = try r.primitives("imprint", "_imprint")
+        model.image = try r.elements("image")
+        model.scoring = try r.element("scoring")
         try r.finish()
     }
 

@@ -27,13 +27,19 @@ public struct ProductShelfLife: BackboneElement {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-        self.id = try r.primitive("id", "_id")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.element("identifier")
-        self.type = try r.requiredElement("type")
-        self.period = try r.requiredElement("period")
-        self.specialPrecautionsForStorage = try r.elements("specialPrecautionsForStorage")
+        self.init(period: Quantity(), type: CodeableConcept())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        model.id = try r.primitive("id", "_id")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.element("identifier")
+        model.type = try r.requiredElement("type")
+        model.period = try r.requiredElement("period")
+        model.specialPrecautionsForStorage = try r.elements("specialPrecautionsForStorage")
         try r.finish()
     }
 

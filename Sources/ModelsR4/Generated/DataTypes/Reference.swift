@@ -23,12 +23,18 @@ public struct Reference: Element {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-        self.id = try r.primitive("id", "_id")
-        self.`extension` = try r.elements("extension")
-        self.reference = try r.primitive("reference", "_reference")
-        self.type = try r.primitive("type", "_type")
-        self.identifier = try r.element("identifier")
-        self.display = try r.primitive("display", "_display")
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        model.id = try r.primitive("id", "_id")
+        model.`extension` = try r.elements("extension")
+        model.reference = try r.primitive("reference", "_reference")
+        model.type = try r.primitive("type", "_type")
+        model.identifier = try r.element("identifier")
+        model.display = try r.primitive("display", "_display")
         try r.finish()
     }
 

@@ -30,15 +30,21 @@ public struct RelatedArtifact: Element {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-        self.id = try r.primitive("id", "_id")
-        self.`extension` = try r.elements("extension")
-        self.type = try r.requiredPrimitive("type", "_type")
-        self.label = try r.primitive("label", "_label")
-        self.display = try r.primitive("display", "_display")
-        self.citation = try r.primitive("citation", "_citation")
-        self.url = try r.primitive("url", "_url")
-        self.document = try r.element("document")
-        self.resource = try r.primitive("resource", "_resource")
+        self.init(type: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        model.id = try r.primitive("id", "_id")
+        model.`extension` = try r.elements("extension")
+        model.type = try r.requiredPrimitive("type", "_type")
+        model.label = try r.primitive("label", "_label")
+        model.display = try r.primitive("display", "_display")
+        model.citation = try r.primitive("citation", "_citation")
+        model.url = try r.primitive("url", "_url")
+        model.document = try r.element("document")
+        model.resource = try r.primitive("resource", "_resource")
         try r.finish()
     }
 

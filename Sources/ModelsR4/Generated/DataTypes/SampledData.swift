@@ -32,15 +32,21 @@ public struct SampledData: Element {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-        self.id = try r.primitive("id", "_id")
-        self.`extension` = try r.elements("extension")
-        self.origin = try r.requiredElement("origin")
-        self.period = try r.requiredPrimitive("period", "_period")
-        self.factor = try r.primitive("factor", "_factor")
-        self.lowerLimit = try r.primitive("lowerLimit", "_lowerLimit")
-        self.upperLimit = try r.primitive("upperLimit", "_upperLimit")
-        self.dimensions = try r.requiredPrimitive("dimensions", "_dimensions")
-        self.data = try r.primitive("data", "_data")
+        self.init(dimensions: FHIRPrimitive(), origin: Quantity(), period: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        model.id = try r.primitive("id", "_id")
+        model.`extension` = try r.elements("extension")
+        model.origin = try r.requiredElement("origin")
+        model.period = try r.requiredPrimitive("period", "_period")
+        model.factor = try r.primitive("factor", "_factor")
+        model.lowerLimit = try r.primitive("lowerLimit", "_lowerLimit")
+        model.upperLimit = try r.primitive("upperLimit", "_upperLimit")
+        model.dimensions = try r.requiredPrimitive("dimensions", "_dimensions")
+        model.data = try r.primitive("data", "_data")
         try r.finish()
     }
 

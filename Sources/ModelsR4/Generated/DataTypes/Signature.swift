@@ -32,15 +32,21 @@ public struct Signature: Element {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-        self.id = try r.primitive("id", "_id")
-        self.`extension` = try r.elements("extension")
-        self.type = try r.requiredElements("type")
-        self.when = try r.requiredPrimitive("when", "_when")
-        self.who = try r.requiredElement("who")
-        self.onBehalfOf = try r.element("onBehalfOf")
-        self.targetFormat = try r.primitive("targetFormat", "_targetFormat")
-        self.sigFormat = try r.primitive("sigFormat", "_sigFormat")
-        self.data = try r.primitive("data", "_data")
+        self.init(type: [], when: FHIRPrimitive(), who: Reference())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        model.id = try r.primitive("id", "_id")
+        model.`extension` = try r.elements("extension")
+        model.type = try r.requiredElements("type")
+        model.when = try r.requiredPrimitive("when", "_when")
+        model.who = try r.requiredElement("who")
+        model.onBehalfOf = try r.element("onBehalfOf")
+        model.targetFormat = try r.primitive("targetFormat", "_targetFormat")
+        model.sigFormat = try r.primitive("sigFormat", "_sigFormat")
+        model.data = try r.primitive("data", "_data")
         try r.finish()
     }
 

@@ -25,13 +25,19 @@ public struct SubstanceAmount: BackboneElement {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-        self.id = try r.primitive("id", "_id")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.amount = try r.choice("amount")
-        self.amountType = try r.element("amountType")
-        self.amountText = try r.primitive("amountText", "_amountText")
-        self.referenceRange = try r.element("referenceRange")
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        model.id = try r.primitive("id", "_id")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.amount = try r.choice("amount")
+        model.amountType = try r.element("amountType")
+        model.amountText = try r.primitive("amountText", "_amountText")
+        model.referenceRange = try r.element("referenceRange")
         try r.finish()
     }
 
@@ -56,9 +62,9 @@ public struct SubstanceAmount: BackboneElement {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "amountQuantity": return .quantity(try r.requiredElement(key))
-            case "amountRange": return .range(try r.requiredElement(key))
-            case "amountString": return .string(try r.requiredPrimitive(key, "_amountString"))
+            case "amountQuantity": return .quantity(try r.requiredElement("amountQuantity"))
+            case "amountRange": return .range(try r.requiredElement("amountRange"))
+            case "amountString": return .string(try r.requiredPrimitive("amountString", "_amountString"))
             default: return nil
             }
         }
@@ -88,10 +94,16 @@ public struct SubstanceAmount: BackboneElement {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.lowLimit = try r.element("lowLimit")
-            self.highLimit = try r.element("highLimit")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.lowLimit = try r.element("lowLimit")
+            model.highLimit = try r.element("highLimit")
             try r.finish()
         }
 

@@ -23,12 +23,18 @@ public struct Timing: BackboneElement {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-        self.id = try r.primitive("id", "_id")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.event = try r.primitives("event", "_event")
-        self.`repeat` = try r.element("repeat")
-        self.code = try r.element("code")
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        model.id = try r.primitive("id", "_id")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.event = try r.primitives("event", "_event")
+        model.`repeat` = try r.element("repeat")
+        model.code = try r.element("code")
         try r.finish()
     }
 
@@ -83,23 +89,29 @@ public struct Timing: BackboneElement {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.bounds = try r.choice("bounds")
-            self.count = try r.primitive("count", "_count")
-            self.countMax = try r.primitive("countMax", "_countMax")
-            self.duration = try r.primitive("duration", "_duration")
-            self.durationMax = try r.primitive("durationMax", "_durationMax")
-            self.durationUnit = try r.primitive("durationUnit", "_durationUnit")
-            self.frequency = try r.primitive("frequency", "_frequency")
-            self.frequencyMax = try r.primitive("frequencyMax", "_frequencyMax")
-            self.period = try r.primitive("period", "_period")
-            self.periodMax = try r.primitive("periodMax", "_periodMax")
-            self.periodUnit = try r.primitive("periodUnit", "_periodUnit")
-            self.dayOfWeek = try r.primitives("dayOfWeek", "_dayOfWeek")
-            self.timeOfDay = try r.primitives("timeOfDay", "_timeOfDay")
-            self.when = try r.primitives("when", "_when")
-            self.offset = try r.primitive("offset", "_offset")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.bounds = try r.choice("bounds")
+            model.count = try r.primitive("count", "_count")
+            model.countMax = try r.primitive("countMax", "_countMax")
+            model.duration = try r.primitive("duration", "_duration")
+            model.durationMax = try r.primitive("durationMax", "_durationMax")
+            model.durationUnit = try r.primitive("durationUnit", "_durationUnit")
+            model.frequency = try r.primitive("frequency", "_frequency")
+            model.frequencyMax = try r.primitive("frequencyMax", "_frequencyMax")
+            model.period = try r.primitive("period", "_period")
+            model.periodMax = try r.primitive("periodMax", "_periodMax")
+            model.periodUnit = try r.primitive("periodUnit", "_periodUnit")
+            model.dayOfWeek = try r.primitives("dayOfWeek", "_dayOfWeek")
+            model.timeOfDay = try r.primitives("timeOfDay", "_timeOfDay")
+            model.when = try r.primitives("when", "_when")
+            model.offset = try r.primitive("offset", "_offset")
             try r.finish()
         }
 
@@ -134,9 +146,9 @@ public struct Timing: BackboneElement {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "boundsDuration": return .duration(try r.requiredElement(key))
-                case "boundsRange": return .range(try r.requiredElement(key))
-                case "boundsPeriod": return .period(try r.requiredElement(key))
+                case "boundsDuration": return .duration(try r.requiredElement("boundsDuration"))
+                case "boundsRange": return .range(try r.requiredElement("boundsRange"))
+                case "boundsPeriod": return .period(try r.requiredElement("boundsPeriod"))
                 default: return nil
                 }
             }

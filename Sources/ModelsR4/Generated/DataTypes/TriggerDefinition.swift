@@ -26,13 +26,19 @@ public struct TriggerDefinition: Element {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-        self.id = try r.primitive("id", "_id")
-        self.`extension` = try r.elements("extension")
-        self.type = try r.requiredPrimitive("type", "_type")
-        self.name = try r.primitive("name", "_name")
-        self.timing = try r.choice("timing")
-        self.data = try r.elements("data")
-        self.condition = try r.element("condition")
+        self.init(type: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        model.id = try r.primitive("id", "_id")
+        model.`extension` = try r.elements("extension")
+        model.type = try r.requiredPrimitive("type", "_type")
+        model.name = try r.primitive("name", "_name")
+        model.timing = try r.choice("timing")
+        model.data = try r.elements("data")
+        model.condition = try r.element("condition")
         try r.finish()
     }
 
@@ -58,10 +64,10 @@ public struct TriggerDefinition: Element {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "timingTiming": return .timing(try r.requiredElement(key))
-            case "timingReference": return .reference(try r.requiredElement(key))
-            case "timingDate": return .date(try r.requiredPrimitive(key, "_timingDate"))
-            case "timingDateTime": return .dateTime(try r.requiredPrimitive(key, "_timingDateTime"))
+            case "timingTiming": return .timing(try r.requiredElement("timingTiming"))
+            case "timingReference": return .reference(try r.requiredElement("timingReference"))
+            case "timingDate": return .date(try r.requiredPrimitive("timingDate", "_timingDate"))
+            case "timingDateTime": return .dateTime(try r.requiredPrimitive("timingDateTime", "_timingDateTime"))
             default: return nil
             }
         }

@@ -21,10 +21,16 @@ public struct UsageContext: Element {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-        self.id = try r.primitive("id", "_id")
-        self.`extension` = try r.elements("extension")
-        self.code = try r.requiredElement("code")
-        self.value = try r.requiredChoice("value")
+        self.init(code: Coding(), value: .codeableConcept(CodeableConcept()))
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        model.id = try r.primitive("id", "_id")
+        model.`extension` = try r.elements("extension")
+        model.code = try r.requiredElement("code")
+        model.value = try r.requiredChoice("value")
         try r.finish()
     }
 
@@ -47,10 +53,10 @@ public struct UsageContext: Element {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "valueCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-            case "valueQuantity": return .quantity(try r.requiredElement(key))
-            case "valueRange": return .range(try r.requiredElement(key))
-            case "valueReference": return .reference(try r.requiredElement(key))
+            case "valueCodeableConcept": return .codeableConcept(try r.requiredElement("valueCodeableConcept"))
+            case "valueQuantity": return .quantity(try r.requiredElement("valueQuantity"))
+            case "valueRange": return .range(try r.requiredElement("valueRange"))
+            case "valueReference": return .reference(try r.requiredElement("valueReference"))
             default: return nil
             }
         }

@@ -52,26 +52,32 @@ public struct Account: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Account")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.type = try r.element("type")
-        self.name = try r.primitive("name", "_name")
-        self.subject = try r.elements("subject")
-        self.servicePeriod = try r.element("servicePeriod")
-        self.coverage = try r.elements("coverage")
-        self.owner = try r.element("owner")
-        self.description = try r.primitive("description", "_description")
-        self.guarantor = try r.elements("guarantor")
-        self.partOf = try r.element("partOf")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.type = try r.element("type")
+        model.name = try r.primitive("name", "_name")
+        model.subject = try r.elements("subject")
+        model.servicePeriod = try r.element("servicePeriod")
+        model.coverage = try r.elements("coverage")
+        model.owner = try r.element("owner")
+        model.description = try r.primitive("description", "_description")
+        model.guarantor = try r.elements("guarantor")
+        model.partOf = try r.element("partOf")
         try r.finish()
     }
 
@@ -118,11 +124,17 @@ public struct Account: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.coverage = try r.requiredElement("coverage")
-            self.priority = try r.primitive("priority", "_priority")
+            self.init(coverage: Reference())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.coverage = try r.requiredElement("coverage")
+            model.priority = try r.primitive("priority", "_priority")
             try r.finish()
         }
 
@@ -156,12 +168,18 @@ public struct Account: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.party = try r.requiredElement("party")
-            self.onHold = try r.primitive("onHold", "_onHold")
-            self.period = try r.element("period")
+            self.init(party: Reference())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.party = try r.requiredElement("party")
+            model.onHold = try r.primitive("onHold", "_onHold")
+            model.period = try r.element("period")
             try r.finish()
         }
 

@@ -122,61 +122,67 @@ public struct ActivityDefinition: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ActivityDefinition")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.url = try r.primitive("url", "_url")
-        self.identifier = try r.elements("identifier")
-        self.version = try r.primitive("version", "_version")
-        self.name = try r.primitive("name", "_name")
-        self.title = try r.primitive("title", "_title")
-        self.subtitle = try r.primitive("subtitle", "_subtitle")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.experimental = try r.primitive("experimental", "_experimental")
-        self.subject = try r.choice("subject")
-        self.date = try r.primitive("date", "_date")
-        self.publisher = try r.primitive("publisher", "_publisher")
-        self.contact = try r.elements("contact")
-        self.description = try r.primitive("description", "_description")
-        self.useContext = try r.elements("useContext")
-        self.jurisdiction = try r.elements("jurisdiction")
-        self.purpose = try r.primitive("purpose", "_purpose")
-        self.usage = try r.primitive("usage", "_usage")
-        self.copyright = try r.primitive("copyright", "_copyright")
-        self.approvalDate = try r.primitive("approvalDate", "_approvalDate")
-        self.lastReviewDate = try r.primitive("lastReviewDate", "_lastReviewDate")
-        self.effectivePeriod = try r.element("effectivePeriod")
-        self.topic = try r.elements("topic")
-        self.author = try r.elements("author")
-        self.editor = try r.elements("editor")
-        self.reviewer = try r.elements("reviewer")
-        self.endorser = try r.elements("endorser")
-        self.relatedArtifact = try r.elements("relatedArtifact")
-        self.library = try r.primitives("library", "_library")
-        self.kind = try r.primitive("kind", "_kind")
-        self.profile = try r.primitive("profile", "_profile")
-        self.code = try r.element("code")
-        self.intent = try r.primitive("intent", "_intent")
-        self.priority = try r.primitive("priority", "_priority")
-        self.doNotPerform = try r.primitive("doNotPerform", "_doNotPerform")
-        self.timing = try r.choice("timing")
-        self.location = try r.element("location")
-        self.participant = try r.elements("participant")
-        self.product = try r.choice("product")
-        self.quantity = try r.element("quantity")
-        self.dosage = try r.elements("dosage")
-        self.bodySite = try r.elements("bodySite")
-        self.specimenRequirement = try r.elements("specimenRequirement")
-        self.observationRequirement = try r.elements("observationRequirement")
-        self.observationResultRequirement = try r.elements("observationResultRequirement")
-        self.transform = try r.primitive("transform", "_transform")
-        self.dynamicValue = try r.elements("dynamicValue")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.url = try r.primitive("url", "_url")
+        model.identifier = try r.elements("identifier")
+        model.version = try r.primitive("version", "_version")
+        model.name = try r.primitive("name", "_name")
+        model.title = try r.primitive("title", "_title")
+        model.subtitle = try r.primitive("subtitle", "_subtitle")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.experimental = try r.primitive("experimental", "_experimental")
+        model.subject = try r.choice("subject")
+        model.date = try r.primitive("date", "_date")
+        model.publisher = try r.primitive("publisher", "_publisher")
+        model.contact = try r.elements("contact")
+        model.description = try r.primitive("description", "_description")
+        model.useContext = try r.elements("useContext")
+        model.jurisdiction = try r.elements("jurisdiction")
+        model.purpose = try r.primitive("purpose", "_purpose")
+        model.usage = try r.primitive("usage", "_usage")
+        model.copyright = try r.primitive("copyright", "_copyright")
+        model.approvalDate = try r.primitive("approvalDate", "_approvalDate")
+        model.lastReviewDate = try r.primitive("lastReviewDate", "_lastReviewDate")
+        model.effectivePeriod = try r.element("effectivePeriod")
+        model.topic = try r.elements("topic")
+        model.author = try r.elements("author")
+        model.editor = try r.elements("editor")
+        model.reviewer = try r.elements("reviewer")
+        model.endorser = try r.elements("endorser")
+        model.relatedArtifact = try r.elements("relatedArtifact")
+        model.library = try r.primitives("library", "_library")
+        model.kind = try r.primitive("kind", "_kind")
+        model.profile = try r.primitive("profile", "_profile")
+        model.code = try r.element("code")
+        model.intent = try r.primitive("intent", "_intent")
+        model.priority = try r.primitive("priority", "_priority")
+        model.doNotPerform = try r.primitive("doNotPerform", "_doNotPerform")
+        model.timing = try r.choice("timing")
+        model.location = try r.element("location")
+        model.participant = try r.elements("participant")
+        model.product = try r.choice("product")
+        model.quantity = try r.element("quantity")
+        model.dosage = try r.elements("dosage")
+        model.bodySite = try r.elements("bodySite")
+        model.specimenRequirement = try r.elements("specimenRequirement")
+        model.observationRequirement = try r.elements("observationRequirement")
+        model.observationResultRequirement = try r.elements("observationResultRequirement")
+        model.transform = try r.primitive("transform", "_transform")
+        model.dynamicValue = try r.elements("dynamicValue")
         try r.finish()
     }
 
@@ -249,8 +255,8 @@ public struct ActivityDefinition: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "subjectCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-            case "subjectReference": return .reference(try r.requiredElement(key))
+            case "subjectCodeableConcept": return .codeableConcept(try r.requiredElement("subjectCodeableConcept"))
+            case "subjectReference": return .reference(try r.requiredElement("subjectReference"))
             default: return nil
             }
         }
@@ -277,12 +283,12 @@ public struct ActivityDefinition: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "timingTiming": return .timing(try r.requiredElement(key))
-            case "timingDateTime": return .dateTime(try r.requiredPrimitive(key, "_timingDateTime"))
-            case "timingAge": return .age(try r.requiredElement(key))
-            case "timingPeriod": return .period(try r.requiredElement(key))
-            case "timingRange": return .range(try r.requiredElement(key))
-            case "timingDuration": return .duration(try r.requiredElement(key))
+            case "timingTiming": return .timing(try r.requiredElement("timingTiming"))
+            case "timingDateTime": return .dateTime(try r.requiredPrimitive("timingDateTime", "_timingDateTime"))
+            case "timingAge": return .age(try r.requiredElement("timingAge"))
+            case "timingPeriod": return .period(try r.requiredElement("timingPeriod"))
+            case "timingRange": return .range(try r.requiredElement("timingRange"))
+            case "timingDuration": return .duration(try r.requiredElement("timingDuration"))
             default: return nil
             }
         }
@@ -309,8 +315,8 @@ public struct ActivityDefinition: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "productReference": return .reference(try r.requiredElement(key))
-            case "productCodeableConcept": return .codeableConcept(try r.requiredElement(key))
+            case "productReference": return .reference(try r.requiredElement("productReference"))
+            case "productCodeableConcept": return .codeableConcept(try r.requiredElement("productCodeableConcept"))
             default: return nil
             }
         }
@@ -342,11 +348,17 @@ public struct ActivityDefinition: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.requiredPrimitive("type", "_type")
-            self.role = try r.element("role")
+            self.init(type: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.requiredPrimitive("type", "_type")
+            model.role = try r.element("role")
             try r.finish()
         }
 
@@ -379,11 +391,17 @@ public struct ActivityDefinition: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.path = try r.requiredPrimitive("path", "_path")
-            self.expression = try r.requiredElement("expression")
+            self.init(expression: Expression(language: FHIRPrimitive()), path: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.path = try r.requiredPrimitive("path", "_path")
+            model.expression = try r.requiredElement("expression")
             try r.finish()
         }
 

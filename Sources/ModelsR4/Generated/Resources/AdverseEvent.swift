@@ -71,35 +71,41 @@ public struct AdverseEvent: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(actuality: FHIRPrimitive(), subject: Reference())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("AdverseEvent")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.element("identifier")
-        self.actuality = try r.requiredPrimitive("actuality", "_actuality")
-        self.category = try r.elements("category")
-        self.event = try r.element("event")
-        self.subject = try r.requiredElement("subject")
-        self.encounter = try r.element("encounter")
-        self.date = try r.primitive("date", "_date")
-        self.detected = try r.primitive("detected", "_detected")
-        self.recordedDate = try r.primitive("recordedDate", "_recordedDate")
-        self.resultingCondition = try r.elements("resultingCondition")
-        self.location = try r.element("location")
-        self.seriousness = try r.element("seriousness")
-        self.severity = try r.element("severity")
-        self.outcome = try r.element("outcome")
-        self.recorder = try r.element("recorder")
-        self.contributor = try r.elements("contributor")
-        self.suspectEntity = try r.elements("suspectEntity")
-        self.subjectMedicalHistory = try r.elements("subjectMedicalHistory")
-        self.referenceDocument = try r.elements("referenceDocument")
-        self.study = try r.elements("study")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.element("identifier")
+        model.actuality = try r.requiredPrimitive("actuality", "_actuality")
+        model.category = try r.elements("category")
+        model.event = try r.element("event")
+        model.subject = try r.requiredElement("subject")
+        model.encounter = try r.element("encounter")
+        model.date = try r.primitive("date", "_date")
+        model.detected = try r.primitive("detected", "_detected")
+        model.recordedDate = try r.primitive("recordedDate", "_recordedDate")
+        model.resultingCondition = try r.elements("resultingCondition")
+        model.location = try r.element("location")
+        model.seriousness = try r.element("seriousness")
+        model.severity = try r.element("severity")
+        model.outcome = try r.element("outcome")
+        model.recorder = try r.element("recorder")
+        model.contributor = try r.elements("contributor")
+        model.suspectEntity = try r.elements("suspectEntity")
+        model.subjectMedicalHistory = try r.elements("subjectMedicalHistory")
+        model.referenceDocument = try r.elements("referenceDocument")
+        model.study = try r.elements("study")
         try r.finish()
     }
 
@@ -155,11 +161,17 @@ public struct AdverseEvent: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.instance = try r.requiredElement("instance")
-            self.causality = try r.elements("causality")
+            self.init(instance: Reference())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.instance = try r.requiredElement("instance")
+            model.causality = try r.elements("causality")
             try r.finish()
         }
 
@@ -193,13 +205,19 @@ public struct AdverseEvent: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.assessment = try r.element("assessment")
-                self.productRelatedness = try r.primitive("productRelatedness", "_productRelatedness")
-                self.author = try r.element("author")
-                self.method = try r.element("method")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.assessment = try r.element("assessment")
+                model.productRelatedness = try r.primitive("productRelatedness", "_productRelatedness")
+                model.author = try r.element("author")
+                model.method = try r.element("method")
                 try r.finish()
             }
 

@@ -62,31 +62,37 @@ public struct AllergyIntolerance: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(patient: Reference())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("AllergyIntolerance")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.clinicalStatus = try r.element("clinicalStatus")
-        self.verificationStatus = try r.element("verificationStatus")
-        self.type = try r.primitive("type", "_type")
-        self.category = try r.primitives("category", "_category")
-        self.criticality = try r.primitive("criticality", "_criticality")
-        self.code = try r.element("code")
-        self.patient = try r.requiredElement("patient")
-        self.encounter = try r.element("encounter")
-        self.onset = try r.choice("onset")
-        self.recordedDate = try r.primitive("recordedDate", "_recordedDate")
-        self.recorder = try r.element("recorder")
-        self.asserter = try r.element("asserter")
-        self.lastOccurrence = try r.primitive("lastOccurrence", "_lastOccurrence")
-        self.note = try r.elements("note")
-        self.reaction = try r.elements("reaction")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.clinicalStatus = try r.element("clinicalStatus")
+        model.verificationStatus = try r.element("verificationStatus")
+        model.type = try r.primitive("type", "_type")
+        model.category = try r.primitives("category", "_category")
+        model.criticality = try r.primitive("criticality", "_criticality")
+        model.code = try r.element("code")
+        model.patient = try r.requiredElement("patient")
+        model.encounter = try r.element("encounter")
+        model.onset = try r.choice("onset")
+        model.recordedDate = try r.primitive("recordedDate", "_recordedDate")
+        model.recorder = try r.element("recorder")
+        model.asserter = try r.element("asserter")
+        model.lastOccurrence = try r.primitive("lastOccurrence", "_lastOccurrence")
+        model.note = try r.elements("note")
+        model.reaction = try r.elements("reaction")
         try r.finish()
     }
 
@@ -132,11 +138,11 @@ public struct AllergyIntolerance: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "onsetDateTime": return .dateTime(try r.requiredPrimitive(key, "_onsetDateTime"))
-            case "onsetAge": return .age(try r.requiredElement(key))
-            case "onsetPeriod": return .period(try r.requiredElement(key))
-            case "onsetRange": return .range(try r.requiredElement(key))
-            case "onsetString": return .string(try r.requiredPrimitive(key, "_onsetString"))
+            case "onsetDateTime": return .dateTime(try r.requiredPrimitive("onsetDateTime", "_onsetDateTime"))
+            case "onsetAge": return .age(try r.requiredElement("onsetAge"))
+            case "onsetPeriod": return .period(try r.requiredElement("onsetPeriod"))
+            case "onsetRange": return .range(try r.requiredElement("onsetRange"))
+            case "onsetString": return .string(try r.requiredPrimitive("onsetString", "_onsetString"))
             default: return nil
             }
         }
@@ -181,16 +187,22 @@ public struct AllergyIntolerance: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.substance = try r.element("substance")
-            self.manifestation = try r.requiredElements("manifestation")
-            self.description = try r.primitive("description", "_description")
-            self.onset = try r.primitive("onset", "_onset")
-            self.severity = try r.primitive("severity", "_severity")
-            self.exposureRoute = try r.element("exposureRoute")
-            self.note = try r.elements("note")
+            self.init(manifestation: [])
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.substance = try r.element("substance")
+            model.manifestation = try r.requiredElements("manifestation")
+            model.description = try r.primitive("description", "_description")
+            model.onset = try r.primitive("onset", "_onset")
+            model.severity = try r.primitive("severity", "_severity")
+            model.exposureRoute = try r.element("exposureRoute")
+            model.note = try r.elements("note")
             try r.finish()
         }
 

@@ -47,23 +47,29 @@ public struct AppointmentResponse: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(appointment: Reference(), participantStatus: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("AppointmentResponse")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.appointment = try r.requiredElement("appointment")
-        self.start = try r.primitive("start", "_start")
-        self.end = try r.primitive("end", "_end")
-        self.participantType = try r.elements("participantType")
-        self.actor = try r.element("actor")
-        self.participantStatus = try r.requiredPrimitive("participantStatus", "_participantStatus")
-        self.comment = try r.primitive("comment", "_comment")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.appointment = try r.requiredElement("appointment")
+        model.start = try r.primitive("start", "_start")
+        model.end = try r.primitive("end", "_end")
+        model.participantType = try r.elements("participantType")
+        model.actor = try r.element("actor")
+        model.participantStatus = try r.requiredPrimitive("participantStatus", "_participantStatus")
+        model.comment = try r.primitive("comment", "_comment")
         try r.finish()
     }
 

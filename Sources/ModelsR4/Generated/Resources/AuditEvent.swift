@@ -55,26 +55,32 @@ public struct AuditEvent: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(agent: [], recorded: FHIRPrimitive(), source: AuditEvent.Source(observer: Reference()), type: Coding())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("AuditEvent")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.type = try r.requiredElement("type")
-        self.subtype = try r.elements("subtype")
-        self.action = try r.primitive("action", "_action")
-        self.period = try r.element("period")
-        self.recorded = try r.requiredPrimitive("recorded", "_recorded")
-        self.outcome = try r.primitive("outcome", "_outcome")
-        self.outcomeDesc = try r.primitive("outcomeDesc", "_outcomeDesc")
-        self.purposeOfEvent = try r.elements("purposeOfEvent")
-        self.agent = try r.requiredElements("agent")
-        self.source = try r.requiredElement("source")
-        self.entity = try r.elements("entity")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.type = try r.requiredElement("type")
+        model.subtype = try r.elements("subtype")
+        model.action = try r.primitive("action", "_action")
+        model.period = try r.element("period")
+        model.recorded = try r.requiredPrimitive("recorded", "_recorded")
+        model.outcome = try r.primitive("outcome", "_outcome")
+        model.outcomeDesc = try r.primitive("outcomeDesc", "_outcomeDesc")
+        model.purposeOfEvent = try r.elements("purposeOfEvent")
+        model.agent = try r.requiredElements("agent")
+        model.source = try r.requiredElement("source")
+        model.entity = try r.elements("entity")
         try r.finish()
     }
 
@@ -139,20 +145,26 @@ public struct AuditEvent: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.element("type")
-            self.role = try r.elements("role")
-            self.who = try r.element("who")
-            self.altId = try r.primitive("altId", "_altId")
-            self.name = try r.primitive("name", "_name")
-            self.requestor = try r.requiredPrimitive("requestor", "_requestor")
-            self.location = try r.element("location")
-            self.policy = try r.primitives("policy", "_policy")
-            self.media = try r.element("media")
-            self.network = try r.element("network")
-            self.purposeOfUse = try r.elements("purposeOfUse")
+            self.init(requestor: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.element("type")
+            model.role = try r.elements("role")
+            model.who = try r.element("who")
+            model.altId = try r.primitive("altId", "_altId")
+            model.name = try r.primitive("name", "_name")
+            model.requestor = try r.requiredPrimitive("requestor", "_requestor")
+            model.location = try r.element("location")
+            model.policy = try r.primitives("policy", "_policy")
+            model.media = try r.element("media")
+            model.network = try r.element("network")
+            model.purposeOfUse = try r.elements("purposeOfUse")
             try r.finish()
         }
 
@@ -191,11 +203,17 @@ public struct AuditEvent: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.address = try r.primitive("address", "_address")
-                self.type = try r.primitive("type", "_type")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.address = try r.primitive("address", "_address")
+                model.type = try r.primitive("type", "_type")
                 try r.finish()
             }
 
@@ -230,12 +248,18 @@ public struct AuditEvent: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.site = try r.primitive("site", "_site")
-            self.observer = try r.requiredElement("observer")
-            self.type = try r.elements("type")
+            self.init(observer: Reference())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.site = try r.primitive("site", "_site")
+            model.observer = try r.requiredElement("observer")
+            model.type = try r.elements("type")
             try r.finish()
         }
 
@@ -281,18 +305,24 @@ public struct AuditEvent: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.what = try r.element("what")
-            self.type = try r.element("type")
-            self.role = try r.element("role")
-            self.lifecycle = try r.element("lifecycle")
-            self.securityLabel = try r.elements("securityLabel")
-            self.name = try r.primitive("name", "_name")
-            self.description = try r.primitive("description", "_description")
-            self.query = try r.primitive("query", "_query")
-            self.detail = try r.elements("detail")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.what = try r.element("what")
+            model.type = try r.element("type")
+            model.role = try r.element("role")
+            model.lifecycle = try r.element("lifecycle")
+            model.securityLabel = try r.elements("securityLabel")
+            model.name = try r.primitive("name", "_name")
+            model.description = try r.primitive("description", "_description")
+            model.query = try r.primitive("query", "_query")
+            model.detail = try r.elements("detail")
             try r.finish()
         }
 
@@ -331,11 +361,17 @@ public struct AuditEvent: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.type = try r.requiredPrimitive("type", "_type")
-                self.value = try r.requiredChoice("value")
+                self.init(type: FHIRPrimitive(), value: .string(FHIRPrimitive()))
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.type = try r.requiredPrimitive("type", "_type")
+                model.value = try r.requiredChoice("value")
                 try r.finish()
             }
 
@@ -357,8 +393,8 @@ public struct AuditEvent: DomainResource {
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
-                    case "valueString": return .string(try r.requiredPrimitive(key, "_valueString"))
-                    case "valueBase64Binary": return .base64Binary(try r.requiredPrimitive(key, "_valueBase64Binary"))
+                    case "valueString": return .string(try r.requiredPrimitive("valueString", "_valueString"))
+                    case "valueBase64Binary": return .base64Binary(try r.requiredPrimitive("valueBase64Binary", "_valueBase64Binary"))
                     default: return nil
                     }
                 }

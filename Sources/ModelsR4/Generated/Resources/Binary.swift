@@ -28,14 +28,20 @@ public struct Binary: Resource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(contentType: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Binary")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.contentType = try r.requiredPrimitive("contentType", "_contentType")
-        self.securityContext = try r.element("securityContext")
-        self.data = try r.primitive("data", "_data")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.contentType = try r.requiredPrimitive("contentType", "_contentType")
+        model.securityContext = try r.element("securityContext")
+        model.data = try r.primitive("data", "_data")
         try r.finish()
     }
 

@@ -51,26 +51,32 @@ public struct BiologicallyDerivedProduct: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("BiologicallyDerivedProduct")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.productCategory = try r.primitive("productCategory", "_productCategory")
-        self.productCode = try r.element("productCode")
-        self.status = try r.primitive("status", "_status")
-        self.request = try r.elements("request")
-        self.quantity = try r.primitive("quantity", "_quantity")
-        self.parent = try r.elements("parent")
-        self.collection = try r.element("collection")
-        self.processing = try r.elements("processing")
-        self.manipulation = try r.element("manipulation")
-        self.storage = try r.elements("storage")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.productCategory = try r.primitive("productCategory", "_productCategory")
+        model.productCode = try r.element("productCode")
+        model.status = try r.primitive("status", "_status")
+        model.request = try r.elements("request")
+        model.quantity = try r.primitive("quantity", "_quantity")
+        model.parent = try r.elements("parent")
+        model.collection = try r.element("collection")
+        model.processing = try r.elements("processing")
+        model.manipulation = try r.element("manipulation")
+        model.storage = try r.elements("storage")
         try r.finish()
     }
 
@@ -118,12 +124,18 @@ public struct BiologicallyDerivedProduct: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.collector = try r.element("collector")
-            self.source = try r.element("source")
-            self.collected = try r.choice("collected")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.collector = try r.element("collector")
+            model.source = try r.element("source")
+            model.collected = try r.choice("collected")
             try r.finish()
         }
 
@@ -146,8 +158,8 @@ public struct BiologicallyDerivedProduct: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "collectedDateTime": return .dateTime(try r.requiredPrimitive(key, "_collectedDateTime"))
-                case "collectedPeriod": return .period(try r.requiredElement(key))
+                case "collectedDateTime": return .dateTime(try r.requiredPrimitive("collectedDateTime", "_collectedDateTime"))
+                case "collectedPeriod": return .period(try r.requiredElement("collectedPeriod"))
                 default: return nil
                 }
             }
@@ -183,13 +195,19 @@ public struct BiologicallyDerivedProduct: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.description = try r.primitive("description", "_description")
-            self.procedure = try r.element("procedure")
-            self.additive = try r.element("additive")
-            self.time = try r.choice("time")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.description = try r.primitive("description", "_description")
+            model.procedure = try r.element("procedure")
+            model.additive = try r.element("additive")
+            model.time = try r.choice("time")
             try r.finish()
         }
 
@@ -213,8 +231,8 @@ public struct BiologicallyDerivedProduct: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "timeDateTime": return .dateTime(try r.requiredPrimitive(key, "_timeDateTime"))
-                case "timePeriod": return .period(try r.requiredElement(key))
+                case "timeDateTime": return .dateTime(try r.requiredPrimitive("timeDateTime", "_timeDateTime"))
+                case "timePeriod": return .period(try r.requiredElement("timePeriod"))
                 default: return nil
                 }
             }
@@ -246,11 +264,17 @@ public struct BiologicallyDerivedProduct: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.description = try r.primitive("description", "_description")
-            self.time = try r.choice("time")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.description = try r.primitive("description", "_description")
+            model.time = try r.choice("time")
             try r.finish()
         }
 
@@ -272,8 +296,8 @@ public struct BiologicallyDerivedProduct: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "timeDateTime": return .dateTime(try r.requiredPrimitive(key, "_timeDateTime"))
-                case "timePeriod": return .period(try r.requiredElement(key))
+                case "timeDateTime": return .dateTime(try r.requiredPrimitive("timeDateTime", "_timeDateTime"))
+                case "timePeriod": return .period(try r.requiredElement("timePeriod"))
                 default: return nil
                 }
             }
@@ -309,13 +333,19 @@ public struct BiologicallyDerivedProduct: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.description = try r.primitive("description", "_description")
-            self.temperature = try r.primitive("temperature", "_temperature")
-            self.scale = try r.primitive("scale", "_scale")
-            self.duration = try r.element("duration")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.description = try r.primitive("description", "_description")
+            model.temperature = try r.primitive("temperature", "_temperature")
+            model.scale = try r.primitive("scale", "_scale")
+            model.duration = try r.element("duration")
             try r.finish()
         }
 

@@ -46,23 +46,29 @@ public struct BodyStructure: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(patient: Reference())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("BodyStructure")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.active = try r.primitive("active", "_active")
-        self.morphology = try r.element("morphology")
-        self.location = try r.element("location")
-        self.locationQualifier = try r.elements("locationQualifier")
-        self.description = try r.primitive("description", "_description")
-        self.image = try r.elements("image")
-        self.patient = try r.requiredElement("patient")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.active = try r.primitive("active", "_active")
+        model.morphology = try r.element("morphology")
+        model.location = try r.element("location")
+        model.locationQualifier = try r.elements("locationQualifier")
+        model.description = try r.primitive("description", "_description")
+        model.image = try r.elements("image")
+        model.patient = try r.requiredElement("patient")
         try r.finish()
     }
 

@@ -36,18 +36,24 @@ public struct Bundle: Resource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(type: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Bundle")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.identifier = try r.element("identifier")
-        self.type = try r.requiredPrimitive("type", "_type")
-        self.timestamp = try r.primitive("timestamp", "_timestamp")
-        self.total = try r.primitive("total", "_total")
-        self.link = try r.elements("link")
-        self.entry = try r.elements("entry")
-        self.signature = try r.element("signature")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.identifier = try r.element("identifier")
+        model.type = try r.requiredPrimitive("type", "_type")
+        model.timestamp = try r.primitive("timestamp", "_timestamp")
+        model.total = try r.primitive("total", "_total")
+        model.link = try r.elements("link")
+        model.entry = try r.elements("entry")
+        model.signature = try r.element("signature")
         try r.finish()
     }
 
@@ -87,11 +93,17 @@ public struct Bundle: Resource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.relation = try r.requiredPrimitive("relation", "_relation")
-            self.url = try r.requiredPrimitive("url", "_url")
+            self.init(relation: FHIRPrimitive(), url: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.relation = try r.requiredPrimitive("relation", "_relation")
+            model.url = try r.requiredPrimitive("url", "_url")
             try r.finish()
         }
 
@@ -130,15 +142,21 @@ public struct Bundle: Resource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.link = try r.elements("link")
-            self.fullUrl = try r.primitive("fullUrl", "_fullUrl")
-            self.resource = try r.element("resource")
-            self.search = try r.element("search")
-            self.request = try r.element("request")
-            self.response = try r.element("response")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.link = try r.elements("link")
+            model.fullUrl = try r.primitive("fullUrl", "_fullUrl")
+            model.resource = try r.element("resource")
+            model.search = try r.element("search")
+            model.request = try r.element("request")
+            model.response = try r.element("response")
             try r.finish()
         }
 
@@ -172,11 +190,17 @@ public struct Bundle: Resource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.mode = try r.primitive("mode", "_mode")
-                self.score = try r.primitive("score", "_score")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.mode = try r.primitive("mode", "_mode")
+                model.score = try r.primitive("score", "_score")
                 try r.finish()
             }
 
@@ -217,15 +241,21 @@ public struct Bundle: Resource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.method = try r.requiredPrimitive("method", "_method")
-                self.url = try r.requiredPrimitive("url", "_url")
-                self.ifNoneMatch = try r.primitive("ifNoneMatch", "_ifNoneMatch")
-                self.ifModifiedSince = try r.primitive("ifModifiedSince", "_ifModifiedSince")
-                self.ifMatch = try r.primitive("ifMatch", "_ifMatch")
-                self.ifNoneExist = try r.primitive("ifNoneExist", "_ifNoneExist")
+                self.init(method: FHIRPrimitive(), url: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.method = try r.requiredPrimitive("method", "_method")
+                model.url = try r.requiredPrimitive("url", "_url")
+                model.ifNoneMatch = try r.primitive("ifNoneMatch", "_ifNoneMatch")
+                model.ifModifiedSince = try r.primitive("ifModifiedSince", "_ifModifiedSince")
+                model.ifMatch = try r.primitive("ifMatch", "_ifMatch")
+                model.ifNoneExist = try r.primitive("ifNoneExist", "_ifNoneExist")
                 try r.finish()
             }
 
@@ -267,14 +297,20 @@ public struct Bundle: Resource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.status = try r.requiredPrimitive("status", "_status")
-                self.location = try r.primitive("location", "_location")
-                self.etag = try r.primitive("etag", "_etag")
-                self.lastModified = try r.primitive("lastModified", "_lastModified")
-                self.outcome = try r.element("outcome")
+                self.init(status: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.status = try r.requiredPrimitive("status", "_status")
+                model.location = try r.primitive("location", "_location")
+                model.etag = try r.primitive("etag", "_etag")
+                model.lastModified = try r.primitive("lastModified", "_lastModified")
+                model.outcome = try r.element("outcome")
                 try r.finish()
             }
 

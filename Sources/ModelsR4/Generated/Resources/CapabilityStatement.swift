@@ -86,41 +86,47 @@ public struct CapabilityStatement: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(date: FHIRPrimitive(), fhirVersion: FHIRPrimitive(), format: [], kind: FHIRPrimitive(), status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("CapabilityStatement")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.url = try r.primitive("url", "_url")
-        self.version = try r.primitive("version", "_version")
-        self.name = try r.primitive("name", "_name")
-        self.title = try r.primitive("title", "_title")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.experimental = try r.primitive("experimental", "_experimental")
-        self.date = try r.requiredPrimitive("date", "_date")
-        self.publisher = try r.primitive("publisher", "_publisher")
-        self.contact = try r.elements("contact")
-        self.description = try r.primitive("description", "_description")
-        self.useContext = try r.elements("useContext")
-        self.jurisdiction = try r.elements("jurisdiction")
-        self.purpose = try r.primitive("purpose", "_purpose")
-        self.copyright = try r.primitive("copyright", "_copyright")
-        self.kind = try r.requiredPrimitive("kind", "_kind")
-        self.instantiates = try r.primitives("instantiates", "_instantiates")
-        self.imports = try r.primitives("imports", "_imports")
-        self.software = try r.element("software")
-        self.implementation = try r.element("implementation")
-        self.fhirVersion = try r.requiredPrimitive("fhirVersion", "_fhirVersion")
-        self.format = try r.requiredPrimitives("format", "_format")
-        self.patchFormat = try r.primitives("patchFormat", "_patchFormat")
-        self.implementationGuide = try r.primitives("implementationGuide", "_implementationGuide")
-        self.rest = try r.elements("rest")
-        self.messaging = try r.elements("messaging")
-        self.document = try r.elements("document")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.url = try r.primitive("url", "_url")
+        model.version = try r.primitive("version", "_version")
+        model.name = try r.primitive("name", "_name")
+        model.title = try r.primitive("title", "_title")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.experimental = try r.primitive("experimental", "_experimental")
+        model.date = try r.requiredPrimitive("date", "_date")
+        model.publisher = try r.primitive("publisher", "_publisher")
+        model.contact = try r.elements("contact")
+        model.description = try r.primitive("description", "_description")
+        model.useContext = try r.elements("useContext")
+        model.jurisdiction = try r.elements("jurisdiction")
+        model.purpose = try r.primitive("purpose", "_purpose")
+        model.copyright = try r.primitive("copyright", "_copyright")
+        model.kind = try r.requiredPrimitive("kind", "_kind")
+        model.instantiates = try r.primitives("instantiates", "_instantiates")
+        model.imports = try r.primitives("imports", "_imports")
+        model.software = try r.element("software")
+        model.implementation = try r.element("implementation")
+        model.fhirVersion = try r.requiredPrimitive("fhirVersion", "_fhirVersion")
+        model.format = try r.requiredPrimitives("format", "_format")
+        model.patchFormat = try r.primitives("patchFormat", "_patchFormat")
+        model.implementationGuide = try r.primitives("implementationGuide", "_implementationGuide")
+        model.rest = try r.elements("rest")
+        model.messaging = try r.elements("messaging")
+        model.document = try r.elements("document")
         try r.finish()
     }
 
@@ -184,12 +190,18 @@ public struct CapabilityStatement: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.name = try r.requiredPrimitive("name", "_name")
-            self.version = try r.primitive("version", "_version")
-            self.releaseDate = try r.primitive("releaseDate", "_releaseDate")
+            self.init(name: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.name = try r.requiredPrimitive("name", "_name")
+            model.version = try r.primitive("version", "_version")
+            model.releaseDate = try r.primitive("releaseDate", "_releaseDate")
             try r.finish()
         }
 
@@ -224,12 +236,18 @@ public struct CapabilityStatement: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.description = try r.requiredPrimitive("description", "_description")
-            self.url = try r.primitive("url", "_url")
-            self.custodian = try r.element("custodian")
+            self.init(description: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.description = try r.requiredPrimitive("description", "_description")
+            model.url = try r.primitive("url", "_url")
+            model.custodian = try r.element("custodian")
             try r.finish()
         }
 
@@ -274,17 +292,23 @@ public struct CapabilityStatement: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.mode = try r.requiredPrimitive("mode", "_mode")
-            self.documentation = try r.primitive("documentation", "_documentation")
-            self.security = try r.element("security")
-            self.resource = try r.elements("resource")
-            self.interaction = try r.elements("interaction")
-            self.searchParam = try r.elements("searchParam")
-            self.operation = try r.elements("operation")
-            self.compartment = try r.primitives("compartment", "_compartment")
+            self.init(mode: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.mode = try r.requiredPrimitive("mode", "_mode")
+            model.documentation = try r.primitive("documentation", "_documentation")
+            model.security = try r.element("security")
+            model.resource = try r.elements("resource")
+            model.interaction = try r.elements("interaction")
+            model.searchParam = try r.elements("searchParam")
+            model.operation = try r.elements("operation")
+            model.compartment = try r.primitives("compartment", "_compartment")
             try r.finish()
         }
 
@@ -322,12 +346,18 @@ public struct CapabilityStatement: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.cors = try r.primitive("cors", "_cors")
-                self.service = try r.elements("service")
-                self.description = try r.primitive("description", "_description")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.cors = try r.primitive("cors", "_cors")
+                model.service = try r.elements("service")
+                model.description = try r.primitive("description", "_description")
                 try r.finish()
             }
 
@@ -390,26 +420,32 @@ public struct CapabilityStatement: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.type = try r.requiredPrimitive("type", "_type")
-                self.profile = try r.primitive("profile", "_profile")
-                self.supportedProfile = try r.primitives("supportedProfile", "_supportedProfile")
-                self.documentation = try r.primitive("documentation", "_documentation")
-                self.interaction = try r.elements("interaction")
-                self.versioning = try r.primitive("versioning", "_versioning")
-                self.readHistory = try r.primitive("readHistory", "_readHistory")
-                self.updateCreate = try r.primitive("updateCreate", "_updateCreate")
-                self.conditionalCreate = try r.primitive("conditionalCreate", "_conditionalCreate")
-                self.conditionalRead = try r.primitive("conditionalRead", "_conditionalRead")
-                self.conditionalUpdate = try r.primitive("conditionalUpdate", "_conditionalUpdate")
-                self.conditionalDelete = try r.primitive("conditionalDelete", "_conditionalDelete")
-                self.referencePolicy = try r.primitives("referencePolicy", "_referencePolicy")
-                self.searchInclude = try r.primitives("searchInclude", "_searchInclude")
-                self.searchRevInclude = try r.primitives("searchRevInclude", "_searchRevInclude")
-                self.searchParam = try r.elements("searchParam")
-                self.operation = try r.elements("operation")
+                self.init(type: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.type = try r.requiredPrimitive("type", "_type")
+                model.profile = try r.primitive("profile", "_profile")
+                model.supportedProfile = try r.primitives("supportedProfile", "_supportedProfile")
+                model.documentation = try r.primitive("documentation", "_documentation")
+                model.interaction = try r.elements("interaction")
+                model.versioning = try r.primitive("versioning", "_versioning")
+                model.readHistory = try r.primitive("readHistory", "_readHistory")
+                model.updateCreate = try r.primitive("updateCreate", "_updateCreate")
+                model.conditionalCreate = try r.primitive("conditionalCreate", "_conditionalCreate")
+                model.conditionalRead = try r.primitive("conditionalRead", "_conditionalRead")
+                model.conditionalUpdate = try r.primitive("conditionalUpdate", "_conditionalUpdate")
+                model.conditionalDelete = try r.primitive("conditionalDelete", "_conditionalDelete")
+                model.referencePolicy = try r.primitives("referencePolicy", "_referencePolicy")
+                model.searchInclude = try r.primitives("searchInclude", "_searchInclude")
+                model.searchRevInclude = try r.primitives("searchRevInclude", "_searchRevInclude")
+                model.searchParam = try r.elements("searchParam")
+                model.operation = try r.elements("operation")
                 try r.finish()
             }
 
@@ -455,11 +491,17 @@ public struct CapabilityStatement: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.code = try r.requiredPrimitive("code", "_code")
-                    self.documentation = try r.primitive("documentation", "_documentation")
+                    self.init(code: FHIRPrimitive())
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.code = try r.requiredPrimitive("code", "_code")
+                    model.documentation = try r.primitive("documentation", "_documentation")
                     try r.finish()
                 }
 
@@ -496,13 +538,19 @@ public struct CapabilityStatement: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.name = try r.requiredPrimitive("name", "_name")
-                    self.definition = try r.primitive("definition", "_definition")
-                    self.type = try r.requiredPrimitive("type", "_type")
-                    self.documentation = try r.primitive("documentation", "_documentation")
+                    self.init(name: FHIRPrimitive(), type: FHIRPrimitive())
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.name = try r.requiredPrimitive("name", "_name")
+                    model.definition = try r.primitive("definition", "_definition")
+                    model.type = try r.requiredPrimitive("type", "_type")
+                    model.documentation = try r.primitive("documentation", "_documentation")
                     try r.finish()
                 }
 
@@ -539,12 +587,18 @@ public struct CapabilityStatement: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.name = try r.requiredPrimitive("name", "_name")
-                    self.definition = try r.requiredPrimitive("definition", "_definition")
-                    self.documentation = try r.primitive("documentation", "_documentation")
+                    self.init(definition: FHIRPrimitive(), name: FHIRPrimitive())
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.name = try r.requiredPrimitive("name", "_name")
+                    model.definition = try r.requiredPrimitive("definition", "_definition")
+                    model.documentation = try r.primitive("documentation", "_documentation")
                     try r.finish()
                 }
 
@@ -578,11 +632,17 @@ public struct CapabilityStatement: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.code = try r.requiredPrimitive("code", "_code")
-                self.documentation = try r.primitive("documentation", "_documentation")
+                self.init(code: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.code = try r.requiredPrimitive("code", "_code")
+                model.documentation = try r.primitive("documentation", "_documentation")
                 try r.finish()
             }
 
@@ -618,13 +678,19 @@ public struct CapabilityStatement: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.endpoint = try r.elements("endpoint")
-            self.reliableCache = try r.primitive("reliableCache", "_reliableCache")
-            self.documentation = try r.primitive("documentation", "_documentation")
-            self.supportedMessage = try r.elements("supportedMessage")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.endpoint = try r.elements("endpoint")
+            model.reliableCache = try r.primitive("reliableCache", "_reliableCache")
+            model.documentation = try r.primitive("documentation", "_documentation")
+            model.supportedMessage = try r.elements("supportedMessage")
             try r.finish()
         }
 
@@ -658,11 +724,17 @@ public struct CapabilityStatement: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.`protocol` = try r.requiredElement("protocol")
-                self.address = try r.requiredPrimitive("address", "_address")
+                self.init(address: FHIRPrimitive(), protocol: Coding())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.`protocol` = try r.requiredElement("protocol")
+                model.address = try r.requiredPrimitive("address", "_address")
                 try r.finish()
             }
 
@@ -695,11 +767,17 @@ public struct CapabilityStatement: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.mode = try r.requiredPrimitive("mode", "_mode")
-                self.definition = try r.requiredPrimitive("definition", "_definition")
+                self.init(definition: FHIRPrimitive(), mode: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.mode = try r.requiredPrimitive("mode", "_mode")
+                model.definition = try r.requiredPrimitive("definition", "_definition")
                 try r.finish()
             }
 
@@ -735,12 +813,18 @@ public struct CapabilityStatement: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.mode = try r.requiredPrimitive("mode", "_mode")
-            self.documentation = try r.primitive("documentation", "_documentation")
-            self.profile = try r.requiredPrimitive("profile", "_profile")
+            self.init(mode: FHIRPrimitive(), profile: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.mode = try r.requiredPrimitive("mode", "_mode")
+            model.documentation = try r.primitive("documentation", "_documentation")
+            model.profile = try r.requiredPrimitive("profile", "_profile")
             try r.finish()
         }
 

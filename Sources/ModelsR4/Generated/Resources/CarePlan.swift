@@ -78,38 +78,44 @@ public struct CarePlan: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(intent: FHIRPrimitive(), status: FHIRPrimitive(), subject: Reference())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("CarePlan")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.instantiatesCanonical = try r.primitives("instantiatesCanonical", "_instantiatesCanonical")
-        self.instantiatesUri = try r.primitives("instantiatesUri", "_instantiatesUri")
-        self.basedOn = try r.elements("basedOn")
-        self.replaces = try r.elements("replaces")
-        self.partOf = try r.elements("partOf")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.intent = try r.requiredPrimitive("intent", "_intent")
-        self.category = try r.elements("category")
-        self.title = try r.primitive("title", "_title")
-        self.description = try r.primitive("description", "_description")
-        self.subject = try r.requiredElement("subject")
-        self.encounter = try r.element("encounter")
-        self.period = try r.element("period")
-        self.created = try r.primitive("created", "_created")
-        self.author = try r.element("author")
-        self.contributor = try r.elements("contributor")
-        self.careTeam = try r.elements("careTeam")
-        self.addresses = try r.elements("addresses")
-        self.supportingInfo = try r.elements("supportingInfo")
-        self.goal = try r.elements("goal")
-        self.activity = try r.elements("activity")
-        self.note = try r.elements("note")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.instantiatesCanonical = try r.primitives("instantiatesCanonical", "_instantiatesCanonical")
+        model.instantiatesUri = try r.primitives("instantiatesUri", "_instantiatesUri")
+        model.basedOn = try r.elements("basedOn")
+        model.replaces = try r.elements("replaces")
+        model.partOf = try r.elements("partOf")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.intent = try r.requiredPrimitive("intent", "_intent")
+        model.category = try r.elements("category")
+        model.title = try r.primitive("title", "_title")
+        model.description = try r.primitive("description", "_description")
+        model.subject = try r.requiredElement("subject")
+        model.encounter = try r.element("encounter")
+        model.period = try r.element("period")
+        model.created = try r.primitive("created", "_created")
+        model.author = try r.element("author")
+        model.contributor = try r.elements("contributor")
+        model.careTeam = try r.elements("careTeam")
+        model.addresses = try r.elements("addresses")
+        model.supportingInfo = try r.elements("supportingInfo")
+        model.goal = try r.elements("goal")
+        model.activity = try r.elements("activity")
+        model.note = try r.elements("note")
         try r.finish()
     }
 
@@ -173,14 +179,20 @@ public struct CarePlan: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.outcomeCodeableConcept = try r.elements("outcomeCodeableConcept")
-            self.outcomeReference = try r.elements("outcomeReference")
-            self.progress = try r.elements("progress")
-            self.reference = try r.element("reference")
-            self.detail = try r.element("detail")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.outcomeCodeableConcept = try r.elements("outcomeCodeableConcept")
+            model.outcomeReference = try r.elements("outcomeReference")
+            model.progress = try r.elements("progress")
+            model.reference = try r.element("reference")
+            model.detail = try r.element("detail")
             try r.finish()
         }
 
@@ -244,26 +256,32 @@ public struct CarePlan: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.kind = try r.primitive("kind", "_kind")
-                self.instantiatesCanonical = try r.primitives("instantiatesCanonical", "_instantiatesCanonical")
-                self.instantiatesUri = try r.primitives("instantiatesUri", "_instantiatesUri")
-                self.code = try r.element("code")
-                self.reasonCode = try r.elements("reasonCode")
-                self.reasonReference = try r.elements("reasonReference")
-                self.goal = try r.elements("goal")
-                self.status = try r.requiredPrimitive("status", "_status")
-                self.statusReason = try r.element("statusReason")
-                self.doNotPerform = try r.primitive("doNotPerform", "_doNotPerform")
-                self.scheduled = try r.choice("scheduled")
-                self.location = try r.element("location")
-                self.performer = try r.elements("performer")
-                self.product = try r.choice("product")
-                self.dailyAmount = try r.element("dailyAmount")
-                self.quantity = try r.element("quantity")
-                self.description = try r.primitive("description", "_description")
+                self.init(status: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.kind = try r.primitive("kind", "_kind")
+                model.instantiatesCanonical = try r.primitives("instantiatesCanonical", "_instantiatesCanonical")
+                model.instantiatesUri = try r.primitives("instantiatesUri", "_instantiatesUri")
+                model.code = try r.element("code")
+                model.reasonCode = try r.elements("reasonCode")
+                model.reasonReference = try r.elements("reasonReference")
+                model.goal = try r.elements("goal")
+                model.status = try r.requiredPrimitive("status", "_status")
+                model.statusReason = try r.element("statusReason")
+                model.doNotPerform = try r.primitive("doNotPerform", "_doNotPerform")
+                model.scheduled = try r.choice("scheduled")
+                model.location = try r.element("location")
+                model.performer = try r.elements("performer")
+                model.product = try r.choice("product")
+                model.dailyAmount = try r.element("dailyAmount")
+                model.quantity = try r.element("quantity")
+                model.description = try r.primitive("description", "_description")
                 try r.finish()
             }
 
@@ -301,9 +319,9 @@ public struct CarePlan: DomainResource {
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
-                    case "scheduledTiming": return .timing(try r.requiredElement(key))
-                    case "scheduledPeriod": return .period(try r.requiredElement(key))
-                    case "scheduledString": return .string(try r.requiredPrimitive(key, "_scheduledString"))
+                    case "scheduledTiming": return .timing(try r.requiredElement("scheduledTiming"))
+                    case "scheduledPeriod": return .period(try r.requiredElement("scheduledPeriod"))
+                    case "scheduledString": return .string(try r.requiredPrimitive("scheduledString", "_scheduledString"))
                     default: return nil
                     }
                 }
@@ -327,8 +345,8 @@ public struct CarePlan: DomainResource {
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
-                    case "productCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                    case "productReference": return .reference(try r.requiredElement(key))
+                    case "productCodeableConcept": return .codeableConcept(try r.requiredElement("productCodeableConcept"))
+                    case "productReference": return .reference(try r.requiredElement("productReference"))
                     default: return nil
                     }
                 }

@@ -55,28 +55,34 @@ public struct CareTeam: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("CareTeam")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.status = try r.primitive("status", "_status")
-        self.category = try r.elements("category")
-        self.name = try r.primitive("name", "_name")
-        self.subject = try r.element("subject")
-        self.encounter = try r.element("encounter")
-        self.period = try r.element("period")
-        self.participant = try r.elements("participant")
-        self.reasonCode = try r.elements("reasonCode")
-        self.reasonReference = try r.elements("reasonReference")
-        self.managingOrganization = try r.elements("managingOrganization")
-        self.telecom = try r.elements("telecom")
-        self.note = try r.elements("note")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.status = try r.primitive("status", "_status")
+        model.category = try r.elements("category")
+        model.name = try r.primitive("name", "_name")
+        model.subject = try r.element("subject")
+        model.encounter = try r.element("encounter")
+        model.period = try r.element("period")
+        model.participant = try r.elements("participant")
+        model.reasonCode = try r.elements("reasonCode")
+        model.reasonReference = try r.elements("reasonReference")
+        model.managingOrganization = try r.elements("managingOrganization")
+        model.telecom = try r.elements("telecom")
+        model.note = try r.elements("note")
         try r.finish()
     }
 
@@ -128,13 +134,19 @@ public struct CareTeam: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.role = try r.elements("role")
-            self.member = try r.element("member")
-            self.onBehalfOf = try r.element("onBehalfOf")
-            self.period = try r.element("period")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.role = try r.elements("role")
+            model.member = try r.element("member")
+            model.onBehalfOf = try r.element("onBehalfOf")
+            model.period = try r.element("period")
             try r.finish()
         }
 

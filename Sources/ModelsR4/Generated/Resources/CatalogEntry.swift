@@ -57,28 +57,34 @@ public struct CatalogEntry: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(orderable: FHIRPrimitive(), referencedItem: Reference())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("CatalogEntry")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.type = try r.element("type")
-        self.orderable = try r.requiredPrimitive("orderable", "_orderable")
-        self.referencedItem = try r.requiredElement("referencedItem")
-        self.additionalIdentifier = try r.elements("additionalIdentifier")
-        self.classification = try r.elements("classification")
-        self.status = try r.primitive("status", "_status")
-        self.validityPeriod = try r.element("validityPeriod")
-        self.validTo = try r.primitive("validTo", "_validTo")
-        self.lastUpdated = try r.primitive("lastUpdated", "_lastUpdated")
-        self.additionalCharacteristic = try r.elements("additionalCharacteristic")
-        self.additionalClassification = try r.elements("additionalClassification")
-        self.relatedEntry = try r.elements("relatedEntry")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.type = try r.element("type")
+        model.orderable = try r.requiredPrimitive("orderable", "_orderable")
+        model.referencedItem = try r.requiredElement("referencedItem")
+        model.additionalIdentifier = try r.elements("additionalIdentifier")
+        model.classification = try r.elements("classification")
+        model.status = try r.primitive("status", "_status")
+        model.validityPeriod = try r.element("validityPeriod")
+        model.validTo = try r.primitive("validTo", "_validTo")
+        model.lastUpdated = try r.primitive("lastUpdated", "_lastUpdated")
+        model.additionalCharacteristic = try r.elements("additionalCharacteristic")
+        model.additionalClassification = try r.elements("additionalClassification")
+        model.relatedEntry = try r.elements("relatedEntry")
         try r.finish()
     }
 
@@ -128,11 +134,17 @@ public struct CatalogEntry: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.relationtype = try r.requiredPrimitive("relationtype", "_relationtype")
-            self.item = try r.requiredElement("item")
+            self.init(item: Reference(), relationtype: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.relationtype = try r.requiredPrimitive("relationtype", "_relationtype")
+            model.item = try r.requiredElement("item")
             try r.finish()
         }
 

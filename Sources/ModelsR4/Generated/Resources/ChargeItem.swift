@@ -84,41 +84,47 @@ public struct ChargeItem: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(code: CodeableConcept(), status: FHIRPrimitive(), subject: Reference())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ChargeItem")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.definitionUri = try r.primitives("definitionUri", "_definitionUri")
-        self.definitionCanonical = try r.primitives("definitionCanonical", "_definitionCanonical")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.partOf = try r.elements("partOf")
-        self.code = try r.requiredElement("code")
-        self.subject = try r.requiredElement("subject")
-        self.context = try r.element("context")
-        self.occurrence = try r.choice("occurrence")
-        self.performer = try r.elements("performer")
-        self.performingOrganization = try r.element("performingOrganization")
-        self.requestingOrganization = try r.element("requestingOrganization")
-        self.costCenter = try r.element("costCenter")
-        self.quantity = try r.element("quantity")
-        self.bodysite = try r.elements("bodysite")
-        self.factorOverride = try r.primitive("factorOverride", "_factorOverride")
-        self.priceOverride = try r.element("priceOverride")
-        self.overrideReason = try r.primitive("overrideReason", "_overrideReason")
-        self.enterer = try r.element("enterer")
-        self.enteredDate = try r.primitive("enteredDate", "_enteredDate")
-        self.reason = try r.elements("reason")
-        self.service = try r.elements("service")
-        self.product = try r.choice("product")
-        self.account = try r.elements("account")
-        self.note = try r.elements("note")
-        self.supportingInformation = try r.elements("supportingInformation")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.definitionUri = try r.primitives("definitionUri", "_definitionUri")
+        model.definitionCanonical = try r.primitives("definitionCanonical", "_definitionCanonical")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.partOf = try r.elements("partOf")
+        model.code = try r.requiredElement("code")
+        model.subject = try r.requiredElement("subject")
+        model.context = try r.element("context")
+        model.occurrence = try r.choice("occurrence")
+        model.performer = try r.elements("performer")
+        model.performingOrganization = try r.element("performingOrganization")
+        model.requestingOrganization = try r.element("requestingOrganization")
+        model.costCenter = try r.element("costCenter")
+        model.quantity = try r.element("quantity")
+        model.bodysite = try r.elements("bodysite")
+        model.factorOverride = try r.primitive("factorOverride", "_factorOverride")
+        model.priceOverride = try r.element("priceOverride")
+        model.overrideReason = try r.primitive("overrideReason", "_overrideReason")
+        model.enterer = try r.element("enterer")
+        model.enteredDate = try r.primitive("enteredDate", "_enteredDate")
+        model.reason = try r.elements("reason")
+        model.service = try r.elements("service")
+        model.product = try r.choice("product")
+        model.account = try r.elements("account")
+        model.note = try r.elements("note")
+        model.supportingInformation = try r.elements("supportingInformation")
         try r.finish()
     }
 
@@ -172,9 +178,9 @@ public struct ChargeItem: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "occurrenceDateTime": return .dateTime(try r.requiredPrimitive(key, "_occurrenceDateTime"))
-            case "occurrencePeriod": return .period(try r.requiredElement(key))
-            case "occurrenceTiming": return .timing(try r.requiredElement(key))
+            case "occurrenceDateTime": return .dateTime(try r.requiredPrimitive("occurrenceDateTime", "_occurrenceDateTime"))
+            case "occurrencePeriod": return .period(try r.requiredElement("occurrencePeriod"))
+            case "occurrenceTiming": return .timing(try r.requiredElement("occurrenceTiming"))
             default: return nil
             }
         }
@@ -198,8 +204,8 @@ public struct ChargeItem: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "productReference": return .reference(try r.requiredElement(key))
-            case "productCodeableConcept": return .codeableConcept(try r.requiredElement(key))
+            case "productReference": return .reference(try r.requiredElement("productReference"))
+            case "productCodeableConcept": return .codeableConcept(try r.requiredElement("productCodeableConcept"))
             default: return nil
             }
         }
@@ -231,11 +237,17 @@ public struct ChargeItem: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.function = try r.element("function")
-            self.actor = try r.requiredElement("actor")
+            self.init(actor: Reference())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.function = try r.element("function")
+            model.actor = try r.requiredElement("actor")
             try r.finish()
         }
 

@@ -77,38 +77,44 @@ public struct ChargeItemDefinition: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(status: FHIRPrimitive(), url: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ChargeItemDefinition")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.url = try r.requiredPrimitive("url", "_url")
-        self.identifier = try r.elements("identifier")
-        self.version = try r.primitive("version", "_version")
-        self.title = try r.primitive("title", "_title")
-        self.derivedFromUri = try r.primitives("derivedFromUri", "_derivedFromUri")
-        self.partOf = try r.primitives("partOf", "_partOf")
-        self.replaces = try r.primitives("replaces", "_replaces")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.experimental = try r.primitive("experimental", "_experimental")
-        self.date = try r.primitive("date", "_date")
-        self.publisher = try r.primitive("publisher", "_publisher")
-        self.contact = try r.elements("contact")
-        self.description = try r.primitive("description", "_description")
-        self.useContext = try r.elements("useContext")
-        self.jurisdiction = try r.elements("jurisdiction")
-        self.copyright = try r.primitive("copyright", "_copyright")
-        self.approvalDate = try r.primitive("approvalDate", "_approvalDate")
-        self.lastReviewDate = try r.primitive("lastReviewDate", "_lastReviewDate")
-        self.effectivePeriod = try r.element("effectivePeriod")
-        self.code = try r.element("code")
-        self.instance = try r.elements("instance")
-        self.applicability = try r.elements("applicability")
-        self.propertyGroup = try r.elements("propertyGroup")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.url = try r.requiredPrimitive("url", "_url")
+        model.identifier = try r.elements("identifier")
+        model.version = try r.primitive("version", "_version")
+        model.title = try r.primitive("title", "_title")
+        model.derivedFromUri = try r.primitives("derivedFromUri", "_derivedFromUri")
+        model.partOf = try r.primitives("partOf", "_partOf")
+        model.replaces = try r.primitives("replaces", "_replaces")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.experimental = try r.primitive("experimental", "_experimental")
+        model.date = try r.primitive("date", "_date")
+        model.publisher = try r.primitive("publisher", "_publisher")
+        model.contact = try r.elements("contact")
+        model.description = try r.primitive("description", "_description")
+        model.useContext = try r.elements("useContext")
+        model.jurisdiction = try r.elements("jurisdiction")
+        model.copyright = try r.primitive("copyright", "_copyright")
+        model.approvalDate = try r.primitive("approvalDate", "_approvalDate")
+        model.lastReviewDate = try r.primitive("lastReviewDate", "_lastReviewDate")
+        model.effectivePeriod = try r.element("effectivePeriod")
+        model.code = try r.element("code")
+        model.instance = try r.elements("instance")
+        model.applicability = try r.elements("applicability")
+        model.propertyGroup = try r.elements("propertyGroup")
         try r.finish()
     }
 
@@ -168,12 +174,18 @@ public struct ChargeItemDefinition: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.description = try r.primitive("description", "_description")
-            self.language = try r.primitive("language", "_language")
-            self.expression = try r.primitive("expression", "_expression")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.description = try r.primitive("description", "_description")
+            model.language = try r.primitive("language", "_language")
+            model.expression = try r.primitive("expression", "_expression")
             try r.finish()
         }
 
@@ -205,11 +217,17 @@ public struct ChargeItemDefinition: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.applicability = try r.elements("applicability")
-            self.priceComponent = try r.elements("priceComponent")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.applicability = try r.elements("applicability")
+            model.priceComponent = try r.elements("priceComponent")
             try r.finish()
         }
 
@@ -244,13 +262,19 @@ public struct ChargeItemDefinition: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.type = try r.requiredPrimitive("type", "_type")
-                self.code = try r.element("code")
-                self.factor = try r.primitive("factor", "_factor")
-                self.amount = try r.element("amount")
+                self.init(type: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.type = try r.requiredPrimitive("type", "_type")
+                model.code = try r.element("code")
+                model.factor = try r.primitive("factor", "_factor")
+                model.amount = try r.element("amount")
                 try r.finish()
             }
 

@@ -91,42 +91,48 @@ public struct Claim: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(created: FHIRPrimitive(), insurance: [], patient: Reference(), priority: CodeableConcept(), provider: Reference(), status: FHIRPrimitive(), type: CodeableConcept(), use: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Claim")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.type = try r.requiredElement("type")
-        self.subType = try r.element("subType")
-        self.use = try r.requiredPrimitive("use", "_use")
-        self.patient = try r.requiredElement("patient")
-        self.billablePeriod = try r.element("billablePeriod")
-        self.created = try r.requiredPrimitive("created", "_created")
-        self.enterer = try r.element("enterer")
-        self.insurer = try r.element("insurer")
-        self.provider = try r.requiredElement("provider")
-        self.priority = try r.requiredElement("priority")
-        self.fundsReserve = try r.element("fundsReserve")
-        self.related = try r.elements("related")
-        self.prescription = try r.element("prescription")
-        self.originalPrescription = try r.element("originalPrescription")
-        self.payee = try r.element("payee")
-        self.referral = try r.element("referral")
-        self.facility = try r.element("facility")
-        self.careTeam = try r.elements("careTeam")
-        self.supportingInfo = try r.elements("supportingInfo")
-        self.diagnosis = try r.elements("diagnosis")
-        self.procedure = try r.elements("procedure")
-        self.insurance = try r.requiredElements("insurance")
-        self.accident = try r.element("accident")
-        self.item = try r.elements("item")
-        self.total = try r.element("total")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.type = try r.requiredElement("type")
+        model.subType = try r.element("subType")
+        model.use = try r.requiredPrimitive("use", "_use")
+        model.patient = try r.requiredElement("patient")
+        model.billablePeriod = try r.element("billablePeriod")
+        model.created = try r.requiredPrimitive("created", "_created")
+        model.enterer = try r.element("enterer")
+        model.insurer = try r.element("insurer")
+        model.provider = try r.requiredElement("provider")
+        model.priority = try r.requiredElement("priority")
+        model.fundsReserve = try r.element("fundsReserve")
+        model.related = try r.elements("related")
+        model.prescription = try r.element("prescription")
+        model.originalPrescription = try r.element("originalPrescription")
+        model.payee = try r.element("payee")
+        model.referral = try r.element("referral")
+        model.facility = try r.element("facility")
+        model.careTeam = try r.elements("careTeam")
+        model.supportingInfo = try r.elements("supportingInfo")
+        model.diagnosis = try r.elements("diagnosis")
+        model.procedure = try r.elements("procedure")
+        model.insurance = try r.requiredElements("insurance")
+        model.accident = try r.element("accident")
+        model.item = try r.elements("item")
+        model.total = try r.element("total")
         try r.finish()
     }
 
@@ -190,12 +196,18 @@ public struct Claim: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.claim = try r.element("claim")
-            self.relationship = try r.element("relationship")
-            self.reference = try r.element("reference")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.claim = try r.element("claim")
+            model.relationship = try r.element("relationship")
+            model.reference = try r.element("reference")
             try r.finish()
         }
 
@@ -228,11 +240,17 @@ public struct Claim: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.requiredElement("type")
-            self.party = try r.element("party")
+            self.init(type: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.requiredElement("type")
+            model.party = try r.element("party")
             try r.finish()
         }
 
@@ -271,14 +289,20 @@ public struct Claim: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.sequence = try r.requiredPrimitive("sequence", "_sequence")
-            self.provider = try r.requiredElement("provider")
-            self.responsible = try r.primitive("responsible", "_responsible")
-            self.role = try r.element("role")
-            self.qualification = try r.element("qualification")
+            self.init(provider: Reference(), sequence: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.sequence = try r.requiredPrimitive("sequence", "_sequence")
+            model.provider = try r.requiredElement("provider")
+            model.responsible = try r.primitive("responsible", "_responsible")
+            model.role = try r.element("role")
+            model.qualification = try r.element("qualification")
             try r.finish()
         }
 
@@ -322,15 +346,21 @@ public struct Claim: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.sequence = try r.requiredPrimitive("sequence", "_sequence")
-            self.category = try r.requiredElement("category")
-            self.code = try r.element("code")
-            self.timing = try r.choice("timing")
-            self.value = try r.choice("value")
-            self.reason = try r.element("reason")
+            self.init(category: CodeableConcept(), sequence: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.sequence = try r.requiredPrimitive("sequence", "_sequence")
+            model.category = try r.requiredElement("category")
+            model.code = try r.element("code")
+            model.timing = try r.choice("timing")
+            model.value = try r.choice("value")
+            model.reason = try r.element("reason")
             try r.finish()
         }
 
@@ -356,8 +386,8 @@ public struct Claim: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "timingDate": return .date(try r.requiredPrimitive(key, "_timingDate"))
-                case "timingPeriod": return .period(try r.requiredElement(key))
+                case "timingDate": return .date(try r.requiredPrimitive("timingDate", "_timingDate"))
+                case "timingPeriod": return .period(try r.requiredElement("timingPeriod"))
                 default: return nil
                 }
             }
@@ -383,11 +413,11 @@ public struct Claim: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "valueBoolean": return .boolean(try r.requiredPrimitive(key, "_valueBoolean"))
-                case "valueString": return .string(try r.requiredPrimitive(key, "_valueString"))
-                case "valueQuantity": return .quantity(try r.requiredElement(key))
-                case "valueAttachment": return .attachment(try r.requiredElement(key))
-                case "valueReference": return .reference(try r.requiredElement(key))
+                case "valueBoolean": return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
+                case "valueString": return .string(try r.requiredPrimitive("valueString", "_valueString"))
+                case "valueQuantity": return .quantity(try r.requiredElement("valueQuantity"))
+                case "valueAttachment": return .attachment(try r.requiredElement("valueAttachment"))
+                case "valueReference": return .reference(try r.requiredElement("valueReference"))
                 default: return nil
                 }
             }
@@ -430,14 +460,20 @@ public struct Claim: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.sequence = try r.requiredPrimitive("sequence", "_sequence")
-            self.diagnosis = try r.requiredChoice("diagnosis")
-            self.type = try r.elements("type")
-            self.onAdmission = try r.element("onAdmission")
-            self.packageCode = try r.element("packageCode")
+            self.init(diagnosis: .codeableConcept(CodeableConcept()), sequence: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.sequence = try r.requiredPrimitive("sequence", "_sequence")
+            model.diagnosis = try r.requiredChoice("diagnosis")
+            model.type = try r.elements("type")
+            model.onAdmission = try r.element("onAdmission")
+            model.packageCode = try r.element("packageCode")
             try r.finish()
         }
 
@@ -462,8 +498,8 @@ public struct Claim: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "diagnosisCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                case "diagnosisReference": return .reference(try r.requiredElement(key))
+                case "diagnosisCodeableConcept": return .codeableConcept(try r.requiredElement("diagnosisCodeableConcept"))
+                case "diagnosisReference": return .reference(try r.requiredElement("diagnosisReference"))
                 default: return nil
                 }
             }
@@ -503,14 +539,20 @@ public struct Claim: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.sequence = try r.requiredPrimitive("sequence", "_sequence")
-            self.type = try r.elements("type")
-            self.date = try r.primitive("date", "_date")
-            self.procedure = try r.requiredChoice("procedure")
-            self.udi = try r.elements("udi")
+            self.init(procedure: .codeableConcept(CodeableConcept()), sequence: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.sequence = try r.requiredPrimitive("sequence", "_sequence")
+            model.type = try r.elements("type")
+            model.date = try r.primitive("date", "_date")
+            model.procedure = try r.requiredChoice("procedure")
+            model.udi = try r.elements("udi")
             try r.finish()
         }
 
@@ -535,8 +577,8 @@ public struct Claim: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "procedureCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                case "procedureReference": return .reference(try r.requiredElement(key))
+                case "procedureCodeableConcept": return .codeableConcept(try r.requiredElement("procedureCodeableConcept"))
+                case "procedureReference": return .reference(try r.requiredElement("procedureReference"))
                 default: return nil
                 }
             }
@@ -581,16 +623,22 @@ public struct Claim: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.sequence = try r.requiredPrimitive("sequence", "_sequence")
-            self.focal = try r.requiredPrimitive("focal", "_focal")
-            self.identifier = try r.element("identifier")
-            self.coverage = try r.requiredElement("coverage")
-            self.businessArrangement = try r.primitive("businessArrangement", "_businessArrangement")
-            self.preAuthRef = try r.primitives("preAuthRef", "_preAuthRef")
-            self.claimResponse = try r.element("claimResponse")
+            self.init(coverage: Reference(), focal: FHIRPrimitive(), sequence: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.sequence = try r.requiredPrimitive("sequence", "_sequence")
+            model.focal = try r.requiredPrimitive("focal", "_focal")
+            model.identifier = try r.element("identifier")
+            model.coverage = try r.requiredElement("coverage")
+            model.businessArrangement = try r.primitive("businessArrangement", "_businessArrangement")
+            model.preAuthRef = try r.primitives("preAuthRef", "_preAuthRef")
+            model.claimResponse = try r.element("claimResponse")
             try r.finish()
         }
 
@@ -629,12 +677,18 @@ public struct Claim: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.date = try r.requiredPrimitive("date", "_date")
-            self.type = try r.element("type")
-            self.location = try r.choice("location")
+            self.init(date: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.date = try r.requiredPrimitive("date", "_date")
+            model.type = try r.element("type")
+            model.location = try r.choice("location")
             try r.finish()
         }
 
@@ -657,8 +711,8 @@ public struct Claim: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "locationAddress": return .address(try r.requiredElement(key))
-                case "locationReference": return .reference(try r.requiredElement(key))
+                case "locationAddress": return .address(try r.requiredElement("locationAddress"))
+                case "locationReference": return .reference(try r.requiredElement("locationReference"))
                 default: return nil
                 }
             }
@@ -730,30 +784,36 @@ public struct Claim: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.sequence = try r.requiredPrimitive("sequence", "_sequence")
-            self.careTeamSequence = try r.primitives("careTeamSequence", "_careTeamSequence")
-            self.diagnosisSequence = try r.primitives("diagnosisSequence", "_diagnosisSequence")
-            self.procedureSequence = try r.primitives("procedureSequence", "_procedureSequence")
-            self.informationSequence = try r.primitives("informationSequence", "_informationSequence")
-            self.revenue = try r.element("revenue")
-            self.category = try r.element("category")
-            self.productOrService = try r.requiredElement("productOrService")
-            self.modifier = try r.elements("modifier")
-            self.programCode = try r.elements("programCode")
-            self.serviced = try r.choice("serviced")
-            self.location = try r.choice("location")
-            self.quantity = try r.element("quantity")
-            self.unitPrice = try r.element("unitPrice")
-            self.factor = try r.primitive("factor", "_factor")
-            self.net = try r.element("net")
-            self.udi = try r.elements("udi")
-            self.bodySite = try r.element("bodySite")
-            self.subSite = try r.elements("subSite")
-            self.encounter = try r.elements("encounter")
-            self.detail = try r.elements("detail")
+            self.init(productOrService: CodeableConcept(), sequence: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.sequence = try r.requiredPrimitive("sequence", "_sequence")
+            model.careTeamSequence = try r.primitives("careTeamSequence", "_careTeamSequence")
+            model.diagnosisSequence = try r.primitives("diagnosisSequence", "_diagnosisSequence")
+            model.procedureSequence = try r.primitives("procedureSequence", "_procedureSequence")
+            model.informationSequence = try r.primitives("informationSequence", "_informationSequence")
+            model.revenue = try r.element("revenue")
+            model.category = try r.element("category")
+            model.productOrService = try r.requiredElement("productOrService")
+            model.modifier = try r.elements("modifier")
+            model.programCode = try r.elements("programCode")
+            model.serviced = try r.choice("serviced")
+            model.location = try r.choice("location")
+            model.quantity = try r.element("quantity")
+            model.unitPrice = try r.element("unitPrice")
+            model.factor = try r.primitive("factor", "_factor")
+            model.net = try r.element("net")
+            model.udi = try r.elements("udi")
+            model.bodySite = try r.element("bodySite")
+            model.subSite = try r.elements("subSite")
+            model.encounter = try r.elements("encounter")
+            model.detail = try r.elements("detail")
             try r.finish()
         }
 
@@ -794,8 +854,8 @@ public struct Claim: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "servicedDate": return .date(try r.requiredPrimitive(key, "_servicedDate"))
-                case "servicedPeriod": return .period(try r.requiredElement(key))
+                case "servicedDate": return .date(try r.requiredPrimitive("servicedDate", "_servicedDate"))
+                case "servicedPeriod": return .period(try r.requiredElement("servicedPeriod"))
                 default: return nil
                 }
             }
@@ -819,9 +879,9 @@ public struct Claim: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "locationCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                case "locationAddress": return .address(try r.requiredElement(key))
-                case "locationReference": return .reference(try r.requiredElement(key))
+                case "locationCodeableConcept": return .codeableConcept(try r.requiredElement("locationCodeableConcept"))
+                case "locationAddress": return .address(try r.requiredElement("locationAddress"))
+                case "locationReference": return .reference(try r.requiredElement("locationReference"))
                 default: return nil
                 }
             }
@@ -875,21 +935,27 @@ public struct Claim: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.sequence = try r.requiredPrimitive("sequence", "_sequence")
-                self.revenue = try r.element("revenue")
-                self.category = try r.element("category")
-                self.productOrService = try r.requiredElement("productOrService")
-                self.modifier = try r.elements("modifier")
-                self.programCode = try r.elements("programCode")
-                self.quantity = try r.element("quantity")
-                self.unitPrice = try r.element("unitPrice")
-                self.factor = try r.primitive("factor", "_factor")
-                self.net = try r.element("net")
-                self.udi = try r.elements("udi")
-                self.subDetail = try r.elements("subDetail")
+                self.init(productOrService: CodeableConcept(), sequence: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.sequence = try r.requiredPrimitive("sequence", "_sequence")
+                model.revenue = try r.element("revenue")
+                model.category = try r.element("category")
+                model.productOrService = try r.requiredElement("productOrService")
+                model.modifier = try r.elements("modifier")
+                model.programCode = try r.elements("programCode")
+                model.quantity = try r.element("quantity")
+                model.unitPrice = try r.element("unitPrice")
+                model.factor = try r.primitive("factor", "_factor")
+                model.net = try r.element("net")
+                model.udi = try r.elements("udi")
+                model.subDetail = try r.elements("subDetail")
                 try r.finish()
             }
 
@@ -949,20 +1015,26 @@ public struct Claim: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.sequence = try r.requiredPrimitive("sequence", "_sequence")
-                    self.revenue = try r.element("revenue")
-                    self.category = try r.element("category")
-                    self.productOrService = try r.requiredElement("productOrService")
-                    self.modifier = try r.elements("modifier")
-                    self.programCode = try r.elements("programCode")
-                    self.quantity = try r.element("quantity")
-                    self.unitPrice = try r.element("unitPrice")
-                    self.factor = try r.primitive("factor", "_factor")
-                    self.net = try r.element("net")
-                    self.udi = try r.elements("udi")
+                    self.init(productOrService: CodeableConcept(), sequence: FHIRPrimitive())
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.sequence = try r.requiredPrimitive("sequence", "_sequence")
+                    model.revenue = try r.element("revenue")
+                    model.category = try r.element("category")
+                    model.productOrService = try r.requiredElement("productOrService")
+                    model.modifier = try r.elements("modifier")
+                    model.programCode = try r.elements("programCode")
+                    model.quantity = try r.element("quantity")
+                    model.unitPrice = try r.element("unitPrice")
+                    model.factor = try r.primitive("factor", "_factor")
+                    model.net = try r.element("net")
+                    model.udi = try r.elements("udi")
                     try r.finish()
                 }
 

@@ -90,42 +90,48 @@ public struct ClaimResponse: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(created: FHIRPrimitive(), insurer: Reference(), outcome: FHIRPrimitive(), patient: Reference(), status: FHIRPrimitive(), type: CodeableConcept(), use: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ClaimResponse")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.type = try r.requiredElement("type")
-        self.subType = try r.element("subType")
-        self.use = try r.requiredPrimitive("use", "_use")
-        self.patient = try r.requiredElement("patient")
-        self.created = try r.requiredPrimitive("created", "_created")
-        self.insurer = try r.requiredElement("insurer")
-        self.requestor = try r.element("requestor")
-        self.request = try r.element("request")
-        self.outcome = try r.requiredPrimitive("outcome", "_outcome")
-        self.disposition = try r.primitive("disposition", "_disposition")
-        self.preAuthRef = try r.primitive("preAuthRef", "_preAuthRef")
-        self.preAuthPeriod = try r.element("preAuthPeriod")
-        self.payeeType = try r.element("payeeType")
-        self.item = try r.elements("item")
-        self.addItem = try r.elements("addItem")
-        self.adjudication = try r.elements("adjudication")
-        self.total = try r.elements("total")
-        self.payment = try r.element("payment")
-        self.fundsReserve = try r.element("fundsReserve")
-        self.formCode = try r.element("formCode")
-        self.form = try r.element("form")
-        self.processNote = try r.elements("processNote")
-        self.communicationRequest = try r.elements("communicationRequest")
-        self.insurance = try r.elements("insurance")
-        self.error = try r.elements("error")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.type = try r.requiredElement("type")
+        model.subType = try r.element("subType")
+        model.use = try r.requiredPrimitive("use", "_use")
+        model.patient = try r.requiredElement("patient")
+        model.created = try r.requiredPrimitive("created", "_created")
+        model.insurer = try r.requiredElement("insurer")
+        model.requestor = try r.element("requestor")
+        model.request = try r.element("request")
+        model.outcome = try r.requiredPrimitive("outcome", "_outcome")
+        model.disposition = try r.primitive("disposition", "_disposition")
+        model.preAuthRef = try r.primitive("preAuthRef", "_preAuthRef")
+        model.preAuthPeriod = try r.element("preAuthPeriod")
+        model.payeeType = try r.element("payeeType")
+        model.item = try r.elements("item")
+        model.addItem = try r.elements("addItem")
+        model.adjudication = try r.elements("adjudication")
+        model.total = try r.elements("total")
+        model.payment = try r.element("payment")
+        model.fundsReserve = try r.element("fundsReserve")
+        model.formCode = try r.element("formCode")
+        model.form = try r.element("form")
+        model.processNote = try r.elements("processNote")
+        model.communicationRequest = try r.elements("communicationRequest")
+        model.insurance = try r.elements("insurance")
+        model.error = try r.elements("error")
         try r.finish()
     }
 
@@ -193,13 +199,19 @@ public struct ClaimResponse: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.itemSequence = try r.requiredPrimitive("itemSequence", "_itemSequence")
-            self.noteNumber = try r.primitives("noteNumber", "_noteNumber")
-            self.adjudication = try r.requiredElements("adjudication")
-            self.detail = try r.elements("detail")
+            self.init(adjudication: [], itemSequence: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.itemSequence = try r.requiredPrimitive("itemSequence", "_itemSequence")
+            model.noteNumber = try r.primitives("noteNumber", "_noteNumber")
+            model.adjudication = try r.requiredElements("adjudication")
+            model.detail = try r.elements("detail")
             try r.finish()
         }
 
@@ -236,13 +248,19 @@ public struct ClaimResponse: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.category = try r.requiredElement("category")
-                self.reason = try r.element("reason")
-                self.amount = try r.element("amount")
-                self.value = try r.primitive("value", "_value")
+                self.init(category: CodeableConcept())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.category = try r.requiredElement("category")
+                model.reason = try r.element("reason")
+                model.amount = try r.element("amount")
+                model.value = try r.primitive("value", "_value")
                 try r.finish()
             }
 
@@ -281,13 +299,19 @@ public struct ClaimResponse: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.detailSequence = try r.requiredPrimitive("detailSequence", "_detailSequence")
-                self.noteNumber = try r.primitives("noteNumber", "_noteNumber")
-                self.adjudication = try r.requiredElements("adjudication")
-                self.subDetail = try r.elements("subDetail")
+                self.init(adjudication: [], detailSequence: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.detailSequence = try r.requiredPrimitive("detailSequence", "_detailSequence")
+                model.noteNumber = try r.primitives("noteNumber", "_noteNumber")
+                model.adjudication = try r.requiredElements("adjudication")
+                model.subDetail = try r.elements("subDetail")
                 try r.finish()
             }
 
@@ -322,12 +346,18 @@ public struct ClaimResponse: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.subDetailSequence = try r.requiredPrimitive("subDetailSequence", "_subDetailSequence")
-                    self.noteNumber = try r.primitives("noteNumber", "_noteNumber")
-                    self.adjudication = try r.elements("adjudication")
+                    self.init(subDetailSequence: FHIRPrimitive())
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.subDetailSequence = try r.requiredPrimitive("subDetailSequence", "_subDetailSequence")
+                    model.noteNumber = try r.primitives("noteNumber", "_noteNumber")
+                    model.adjudication = try r.elements("adjudication")
                     try r.finish()
                 }
 
@@ -395,27 +425,33 @@ public struct ClaimResponse: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.itemSequence = try r.primitives("itemSequence", "_itemSequence")
-            self.detailSequence = try r.primitives("detailSequence", "_detailSequence")
-            self.subdetailSequence = try r.primitives("subdetailSequence", "_subdetailSequence")
-            self.provider = try r.elements("provider")
-            self.productOrService = try r.requiredElement("productOrService")
-            self.modifier = try r.elements("modifier")
-            self.programCode = try r.elements("programCode")
-            self.serviced = try r.choice("serviced")
-            self.location = try r.choice("location")
-            self.quantity = try r.element("quantity")
-            self.unitPrice = try r.element("unitPrice")
-            self.factor = try r.primitive("factor", "_factor")
-            self.net = try r.element("net")
-            self.bodySite = try r.element("bodySite")
-            self.subSite = try r.elements("subSite")
-            self.noteNumber = try r.primitives("noteNumber", "_noteNumber")
-            self.adjudication = try r.requiredElements("adjudication")
-            self.detail = try r.elements("detail")
+            self.init(adjudication: [], productOrService: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.itemSequence = try r.primitives("itemSequence", "_itemSequence")
+            model.detailSequence = try r.primitives("detailSequence", "_detailSequence")
+            model.subdetailSequence = try r.primitives("subdetailSequence", "_subdetailSequence")
+            model.provider = try r.elements("provider")
+            model.productOrService = try r.requiredElement("productOrService")
+            model.modifier = try r.elements("modifier")
+            model.programCode = try r.elements("programCode")
+            model.serviced = try r.choice("serviced")
+            model.location = try r.choice("location")
+            model.quantity = try r.element("quantity")
+            model.unitPrice = try r.element("unitPrice")
+            model.factor = try r.primitive("factor", "_factor")
+            model.net = try r.element("net")
+            model.bodySite = try r.element("bodySite")
+            model.subSite = try r.elements("subSite")
+            model.noteNumber = try r.primitives("noteNumber", "_noteNumber")
+            model.adjudication = try r.requiredElements("adjudication")
+            model.detail = try r.elements("detail")
             try r.finish()
         }
 
@@ -453,8 +489,8 @@ public struct ClaimResponse: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "servicedDate": return .date(try r.requiredPrimitive(key, "_servicedDate"))
-                case "servicedPeriod": return .period(try r.requiredElement(key))
+                case "servicedDate": return .date(try r.requiredPrimitive("servicedDate", "_servicedDate"))
+                case "servicedPeriod": return .period(try r.requiredElement("servicedPeriod"))
                 default: return nil
                 }
             }
@@ -478,9 +514,9 @@ public struct ClaimResponse: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "locationCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                case "locationAddress": return .address(try r.requiredElement(key))
-                case "locationReference": return .reference(try r.requiredElement(key))
+                case "locationCodeableConcept": return .codeableConcept(try r.requiredElement("locationCodeableConcept"))
+                case "locationAddress": return .address(try r.requiredElement("locationAddress"))
+                case "locationReference": return .reference(try r.requiredElement("locationReference"))
                 default: return nil
                 }
             }
@@ -528,18 +564,24 @@ public struct ClaimResponse: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.productOrService = try r.requiredElement("productOrService")
-                self.modifier = try r.elements("modifier")
-                self.quantity = try r.element("quantity")
-                self.unitPrice = try r.element("unitPrice")
-                self.factor = try r.primitive("factor", "_factor")
-                self.net = try r.element("net")
-                self.noteNumber = try r.primitives("noteNumber", "_noteNumber")
-                self.adjudication = try r.requiredElements("adjudication")
-                self.subDetail = try r.elements("subDetail")
+                self.init(adjudication: [], productOrService: CodeableConcept())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.productOrService = try r.requiredElement("productOrService")
+                model.modifier = try r.elements("modifier")
+                model.quantity = try r.element("quantity")
+                model.unitPrice = try r.element("unitPrice")
+                model.factor = try r.primitive("factor", "_factor")
+                model.net = try r.element("net")
+                model.noteNumber = try r.primitives("noteNumber", "_noteNumber")
+                model.adjudication = try r.requiredElements("adjudication")
+                model.subDetail = try r.elements("subDetail")
                 try r.finish()
             }
 
@@ -590,17 +632,23 @@ public struct ClaimResponse: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.productOrService = try r.requiredElement("productOrService")
-                    self.modifier = try r.elements("modifier")
-                    self.quantity = try r.element("quantity")
-                    self.unitPrice = try r.element("unitPrice")
-                    self.factor = try r.primitive("factor", "_factor")
-                    self.net = try r.element("net")
-                    self.noteNumber = try r.primitives("noteNumber", "_noteNumber")
-                    self.adjudication = try r.requiredElements("adjudication")
+                    self.init(adjudication: [], productOrService: CodeableConcept())
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.productOrService = try r.requiredElement("productOrService")
+                    model.modifier = try r.elements("modifier")
+                    model.quantity = try r.element("quantity")
+                    model.unitPrice = try r.element("unitPrice")
+                    model.factor = try r.primitive("factor", "_factor")
+                    model.net = try r.element("net")
+                    model.noteNumber = try r.primitives("noteNumber", "_noteNumber")
+                    model.adjudication = try r.requiredElements("adjudication")
                     try r.finish()
                 }
 
@@ -641,11 +689,17 @@ public struct ClaimResponse: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.category = try r.requiredElement("category")
-            self.amount = try r.requiredElement("amount")
+            self.init(amount: Money(), category: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.category = try r.requiredElement("category")
+            model.amount = try r.requiredElement("amount")
             try r.finish()
         }
 
@@ -686,15 +740,21 @@ public struct ClaimResponse: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.requiredElement("type")
-            self.adjustment = try r.element("adjustment")
-            self.adjustmentReason = try r.element("adjustmentReason")
-            self.date = try r.primitive("date", "_date")
-            self.amount = try r.requiredElement("amount")
-            self.identifier = try r.element("identifier")
+            self.init(amount: Money(), type: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.requiredElement("type")
+            model.adjustment = try r.element("adjustment")
+            model.adjustmentReason = try r.element("adjustmentReason")
+            model.date = try r.primitive("date", "_date")
+            model.amount = try r.requiredElement("amount")
+            model.identifier = try r.element("identifier")
             try r.finish()
         }
 
@@ -734,13 +794,19 @@ public struct ClaimResponse: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.number = try r.primitive("number", "_number")
-            self.type = try r.primitive("type", "_type")
-            self.text = try r.requiredPrimitive("text", "_text")
-            self.language = try r.element("language")
+            self.init(text: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.number = try r.primitive("number", "_number")
+            model.type = try r.primitive("type", "_type")
+            model.text = try r.requiredPrimitive("text", "_text")
+            model.language = try r.element("language")
             try r.finish()
         }
 
@@ -782,14 +848,20 @@ public struct ClaimResponse: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.sequence = try r.requiredPrimitive("sequence", "_sequence")
-            self.focal = try r.requiredPrimitive("focal", "_focal")
-            self.coverage = try r.requiredElement("coverage")
-            self.businessArrangement = try r.primitive("businessArrangement", "_businessArrangement")
-            self.claimResponse = try r.element("claimResponse")
+            self.init(coverage: Reference(), focal: FHIRPrimitive(), sequence: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.sequence = try r.requiredPrimitive("sequence", "_sequence")
+            model.focal = try r.requiredPrimitive("focal", "_focal")
+            model.coverage = try r.requiredElement("coverage")
+            model.businessArrangement = try r.primitive("businessArrangement", "_businessArrangement")
+            model.claimResponse = try r.element("claimResponse")
             try r.finish()
         }
 
@@ -828,13 +900,19 @@ public struct ClaimResponse: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.itemSequence = try r.primitive("itemSequence", "_itemSequence")
-            self.detailSequence = try r.primitive("detailSequence", "_detailSequence")
-            self.subDetailSequence = try r.primitive("subDetailSequence", "_subDetailSequence")
-            self.code = try r.requiredElement("code")
+            self.init(code: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.itemSequence = try r.primitive("itemSequence", "_itemSequence")
+            model.detailSequence = try r.primitive("detailSequence", "_detailSequence")
+            model.subDetailSequence = try r.primitive("subDetailSequence", "_subDetailSequence")
+            model.code = try r.requiredElement("code")
             try r.finish()
         }
 

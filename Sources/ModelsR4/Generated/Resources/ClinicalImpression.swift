@@ -71,35 +71,41 @@ public struct ClinicalImpression: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(status: FHIRPrimitive(), subject: Reference())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ClinicalImpression")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.statusReason = try r.element("statusReason")
-        self.code = try r.element("code")
-        self.description = try r.primitive("description", "_description")
-        self.subject = try r.requiredElement("subject")
-        self.encounter = try r.element("encounter")
-        self.effective = try r.choice("effective")
-        self.date = try r.primitive("date", "_date")
-        self.assessor = try r.element("assessor")
-        self.previous = try r.element("previous")
-        self.problem = try r.elements("problem")
-        self.investigation = try r.elements("investigation")
-        self.`protocol` = try r.primitives("protocol", "_protocol")
-        self.summary = try r.primitive("summary", "_summary")
-        self.finding = try r.elements("finding")
-        self.prognosisCodeableConcept = try r.elements("prognosisCodeableConcept")
-        self.prognosisReference = try r.elements("prognosisReference")
-        self.supportingInfo = try r.elements("supportingInfo")
-        self.note = try r.elements("note")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.statusReason = try r.element("statusReason")
+        model.code = try r.element("code")
+        model.description = try r.primitive("description", "_description")
+        model.subject = try r.requiredElement("subject")
+        model.encounter = try r.element("encounter")
+        model.effective = try r.choice("effective")
+        model.date = try r.primitive("date", "_date")
+        model.assessor = try r.element("assessor")
+        model.previous = try r.element("previous")
+        model.problem = try r.elements("problem")
+        model.investigation = try r.elements("investigation")
+        model.`protocol` = try r.primitives("protocol", "_protocol")
+        model.summary = try r.primitive("summary", "_summary")
+        model.finding = try r.elements("finding")
+        model.prognosisCodeableConcept = try r.elements("prognosisCodeableConcept")
+        model.prognosisReference = try r.elements("prognosisReference")
+        model.supportingInfo = try r.elements("supportingInfo")
+        model.note = try r.elements("note")
         try r.finish()
     }
 
@@ -146,8 +152,8 @@ public struct ClinicalImpression: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "effectiveDateTime": return .dateTime(try r.requiredPrimitive(key, "_effectiveDateTime"))
-            case "effectivePeriod": return .period(try r.requiredElement(key))
+            case "effectiveDateTime": return .dateTime(try r.requiredPrimitive("effectiveDateTime", "_effectiveDateTime"))
+            case "effectivePeriod": return .period(try r.requiredElement("effectivePeriod"))
             default: return nil
             }
         }
@@ -179,11 +185,17 @@ public struct ClinicalImpression: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.code = try r.requiredElement("code")
-            self.item = try r.elements("item")
+            self.init(code: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.code = try r.requiredElement("code")
+            model.item = try r.elements("item")
             try r.finish()
         }
 
@@ -216,12 +228,18 @@ public struct ClinicalImpression: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.itemCodeableConcept = try r.element("itemCodeableConcept")
-            self.itemReference = try r.element("itemReference")
-            self.basis = try r.primitive("basis", "_basis")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.itemCodeableConcept = try r.element("itemCodeableConcept")
+            model.itemReference = try r.element("itemReference")
+            model.basis = try r.primitive("basis", "_basis")
             try r.finish()
         }
 

@@ -83,41 +83,47 @@ public struct CodeSystem: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(content: FHIRPrimitive(), status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("CodeSystem")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.url = try r.primitive("url", "_url")
-        self.identifier = try r.elements("identifier")
-        self.version = try r.primitive("version", "_version")
-        self.name = try r.primitive("name", "_name")
-        self.title = try r.primitive("title", "_title")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.experimental = try r.primitive("experimental", "_experimental")
-        self.date = try r.primitive("date", "_date")
-        self.publisher = try r.primitive("publisher", "_publisher")
-        self.contact = try r.elements("contact")
-        self.description = try r.primitive("description", "_description")
-        self.useContext = try r.elements("useContext")
-        self.jurisdiction = try r.elements("jurisdiction")
-        self.purpose = try r.primitive("purpose", "_purpose")
-        self.copyright = try r.primitive("copyright", "_copyright")
-        self.caseSensitive = try r.primitive("caseSensitive", "_caseSensitive")
-        self.valueSet = try r.primitive("valueSet", "_valueSet")
-        self.hierarchyMeaning = try r.primitive("hierarchyMeaning", "_hierarchyMeaning")
-        self.compositional = try r.primitive("compositional", "_compositional")
-        self.versionNeeded = try r.primitive("versionNeeded", "_versionNeeded")
-        self.content = try r.requiredPrimitive("content", "_content")
-        self.supplements = try r.primitive("supplements", "_supplements")
-        self.count = try r.primitive("count", "_count")
-        self.filter = try r.elements("filter")
-        self.property = try r.elements("property")
-        self.concept = try r.elements("concept")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.url = try r.primitive("url", "_url")
+        model.identifier = try r.elements("identifier")
+        model.version = try r.primitive("version", "_version")
+        model.name = try r.primitive("name", "_name")
+        model.title = try r.primitive("title", "_title")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.experimental = try r.primitive("experimental", "_experimental")
+        model.date = try r.primitive("date", "_date")
+        model.publisher = try r.primitive("publisher", "_publisher")
+        model.contact = try r.elements("contact")
+        model.description = try r.primitive("description", "_description")
+        model.useContext = try r.elements("useContext")
+        model.jurisdiction = try r.elements("jurisdiction")
+        model.purpose = try r.primitive("purpose", "_purpose")
+        model.copyright = try r.primitive("copyright", "_copyright")
+        model.caseSensitive = try r.primitive("caseSensitive", "_caseSensitive")
+        model.valueSet = try r.primitive("valueSet", "_valueSet")
+        model.hierarchyMeaning = try r.primitive("hierarchyMeaning", "_hierarchyMeaning")
+        model.compositional = try r.primitive("compositional", "_compositional")
+        model.versionNeeded = try r.primitive("versionNeeded", "_versionNeeded")
+        model.content = try r.requiredPrimitive("content", "_content")
+        model.supplements = try r.primitive("supplements", "_supplements")
+        model.count = try r.primitive("count", "_count")
+        model.filter = try r.elements("filter")
+        model.property = try r.elements("property")
+        model.concept = try r.elements("concept")
         try r.finish()
     }
 
@@ -185,13 +191,19 @@ public struct CodeSystem: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.code = try r.requiredPrimitive("code", "_code")
-            self.description = try r.primitive("description", "_description")
-            self.`operator` = try r.requiredPrimitives("operator", "_operator")
-            self.value = try r.requiredPrimitive("value", "_value")
+            self.init(code: FHIRPrimitive(), operator: [], value: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.code = try r.requiredPrimitive("code", "_code")
+            model.description = try r.primitive("description", "_description")
+            model.`operator` = try r.requiredPrimitives("operator", "_operator")
+            model.value = try r.requiredPrimitive("value", "_value")
             try r.finish()
         }
 
@@ -230,13 +242,19 @@ public struct CodeSystem: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.code = try r.requiredPrimitive("code", "_code")
-            self.uri = try r.primitive("uri", "_uri")
-            self.description = try r.primitive("description", "_description")
-            self.type = try r.requiredPrimitive("type", "_type")
+            self.init(code: FHIRPrimitive(), type: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.code = try r.requiredPrimitive("code", "_code")
+            model.uri = try r.primitive("uri", "_uri")
+            model.description = try r.primitive("description", "_description")
+            model.type = try r.requiredPrimitive("type", "_type")
             try r.finish()
         }
 
@@ -278,15 +296,21 @@ public struct CodeSystem: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.code = try r.requiredPrimitive("code", "_code")
-            self.display = try r.primitive("display", "_display")
-            self.definition = try r.primitive("definition", "_definition")
-            self.designation = try r.elements("designation")
-            self.property = try r.elements("property")
-            self.concept = try r.elements("concept")
+            self.init(code: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.code = try r.requiredPrimitive("code", "_code")
+            model.display = try r.primitive("display", "_display")
+            model.definition = try r.primitive("definition", "_definition")
+            model.designation = try r.elements("designation")
+            model.property = try r.elements("property")
+            model.concept = try r.elements("concept")
             try r.finish()
         }
 
@@ -323,12 +347,18 @@ public struct CodeSystem: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.language = try r.primitive("language", "_language")
-                self.use = try r.element("use")
-                self.value = try r.requiredPrimitive("value", "_value")
+                self.init(value: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.language = try r.primitive("language", "_language")
+                model.use = try r.element("use")
+                model.value = try r.requiredPrimitive("value", "_value")
                 try r.finish()
             }
 
@@ -362,11 +392,17 @@ public struct CodeSystem: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.code = try r.requiredPrimitive("code", "_code")
-                self.value = try r.requiredChoice("value")
+                self.init(code: FHIRPrimitive(), value: .code(FHIRPrimitive()))
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.code = try r.requiredPrimitive("code", "_code")
+                model.value = try r.requiredChoice("value")
                 try r.finish()
             }
 
@@ -393,13 +429,13 @@ public struct CodeSystem: DomainResource {
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
-                    case "valueCode": return .code(try r.requiredPrimitive(key, "_valueCode"))
-                    case "valueCoding": return .coding(try r.requiredElement(key))
-                    case "valueString": return .string(try r.requiredPrimitive(key, "_valueString"))
-                    case "valueInteger": return .integer(try r.requiredPrimitive(key, "_valueInteger"))
-                    case "valueBoolean": return .boolean(try r.requiredPrimitive(key, "_valueBoolean"))
-                    case "valueDateTime": return .dateTime(try r.requiredPrimitive(key, "_valueDateTime"))
-                    case "valueDecimal": return .decimal(try r.requiredPrimitive(key, "_valueDecimal"))
+                    case "valueCode": return .code(try r.requiredPrimitive("valueCode", "_valueCode"))
+                    case "valueCoding": return .coding(try r.requiredElement("valueCoding"))
+                    case "valueString": return .string(try r.requiredPrimitive("valueString", "_valueString"))
+                    case "valueInteger": return .integer(try r.requiredPrimitive("valueInteger", "_valueInteger"))
+                    case "valueBoolean": return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
+                    case "valueDateTime": return .dateTime(try r.requiredPrimitive("valueDateTime", "_valueDateTime"))
+                    case "valueDecimal": return .decimal(try r.requiredPrimitive("valueDecimal", "_valueDecimal"))
                     default: return nil
                     }
                 }

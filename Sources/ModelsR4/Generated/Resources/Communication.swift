@@ -76,38 +76,44 @@ public struct Communication: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Communication")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.instantiatesCanonical = try r.primitives("instantiatesCanonical", "_instantiatesCanonical")
-        self.instantiatesUri = try r.primitives("instantiatesUri", "_instantiatesUri")
-        self.basedOn = try r.elements("basedOn")
-        self.partOf = try r.elements("partOf")
-        self.inResponseTo = try r.elements("inResponseTo")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.statusReason = try r.element("statusReason")
-        self.category = try r.elements("category")
-        self.priority = try r.primitive("priority", "_priority")
-        self.medium = try r.elements("medium")
-        self.subject = try r.element("subject")
-        self.topic = try r.element("topic")
-        self.about = try r.elements("about")
-        self.encounter = try r.element("encounter")
-        self.sent = try r.primitive("sent", "_sent")
-        self.received = try r.primitive("received", "_received")
-        self.recipient = try r.elements("recipient")
-        self.sender = try r.element("sender")
-        self.reasonCode = try r.elements("reasonCode")
-        self.reasonReference = try r.elements("reasonReference")
-        self.payload = try r.elements("payload")
-        self.note = try r.elements("note")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.instantiatesCanonical = try r.primitives("instantiatesCanonical", "_instantiatesCanonical")
+        model.instantiatesUri = try r.primitives("instantiatesUri", "_instantiatesUri")
+        model.basedOn = try r.elements("basedOn")
+        model.partOf = try r.elements("partOf")
+        model.inResponseTo = try r.elements("inResponseTo")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.statusReason = try r.element("statusReason")
+        model.category = try r.elements("category")
+        model.priority = try r.primitive("priority", "_priority")
+        model.medium = try r.elements("medium")
+        model.subject = try r.element("subject")
+        model.topic = try r.element("topic")
+        model.about = try r.elements("about")
+        model.encounter = try r.element("encounter")
+        model.sent = try r.primitive("sent", "_sent")
+        model.received = try r.primitive("received", "_received")
+        model.recipient = try r.elements("recipient")
+        model.sender = try r.element("sender")
+        model.reasonCode = try r.elements("reasonCode")
+        model.reasonReference = try r.elements("reasonReference")
+        model.payload = try r.elements("payload")
+        model.note = try r.elements("note")
         try r.finish()
     }
 
@@ -164,10 +170,16 @@ public struct Communication: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.content = try r.requiredChoice("content")
+            self.init(content: .string(FHIRPrimitive()))
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.content = try r.requiredChoice("content")
             try r.finish()
         }
 
@@ -189,9 +201,9 @@ public struct Communication: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "contentString": return .string(try r.requiredPrimitive(key, "_contentString"))
-                case "contentAttachment": return .attachment(try r.requiredElement(key))
-                case "contentReference": return .reference(try r.requiredElement(key))
+                case "contentString": return .string(try r.requiredPrimitive("contentString", "_contentString"))
+                case "contentAttachment": return .attachment(try r.requiredElement("contentAttachment"))
+                case "contentReference": return .reference(try r.requiredElement("contentReference"))
                 default: return nil
                 }
             }

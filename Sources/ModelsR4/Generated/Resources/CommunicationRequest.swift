@@ -74,37 +74,43 @@ public struct CommunicationRequest: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("CommunicationRequest")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.basedOn = try r.elements("basedOn")
-        self.replaces = try r.elements("replaces")
-        self.groupIdentifier = try r.element("groupIdentifier")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.statusReason = try r.element("statusReason")
-        self.category = try r.elements("category")
-        self.priority = try r.primitive("priority", "_priority")
-        self.doNotPerform = try r.primitive("doNotPerform", "_doNotPerform")
-        self.medium = try r.elements("medium")
-        self.subject = try r.element("subject")
-        self.about = try r.elements("about")
-        self.encounter = try r.element("encounter")
-        self.payload = try r.elements("payload")
-        self.occurrence = try r.choice("occurrence")
-        self.authoredOn = try r.primitive("authoredOn", "_authoredOn")
-        self.requester = try r.element("requester")
-        self.recipient = try r.elements("recipient")
-        self.sender = try r.element("sender")
-        self.reasonCode = try r.elements("reasonCode")
-        self.reasonReference = try r.elements("reasonReference")
-        self.note = try r.elements("note")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.basedOn = try r.elements("basedOn")
+        model.replaces = try r.elements("replaces")
+        model.groupIdentifier = try r.element("groupIdentifier")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.statusReason = try r.element("statusReason")
+        model.category = try r.elements("category")
+        model.priority = try r.primitive("priority", "_priority")
+        model.doNotPerform = try r.primitive("doNotPerform", "_doNotPerform")
+        model.medium = try r.elements("medium")
+        model.subject = try r.element("subject")
+        model.about = try r.elements("about")
+        model.encounter = try r.element("encounter")
+        model.payload = try r.elements("payload")
+        model.occurrence = try r.choice("occurrence")
+        model.authoredOn = try r.primitive("authoredOn", "_authoredOn")
+        model.requester = try r.element("requester")
+        model.recipient = try r.elements("recipient")
+        model.sender = try r.element("sender")
+        model.reasonCode = try r.elements("reasonCode")
+        model.reasonReference = try r.elements("reasonReference")
+        model.note = try r.elements("note")
         try r.finish()
     }
 
@@ -153,8 +159,8 @@ public struct CommunicationRequest: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "occurrenceDateTime": return .dateTime(try r.requiredPrimitive(key, "_occurrenceDateTime"))
-            case "occurrencePeriod": return .period(try r.requiredElement(key))
+            case "occurrenceDateTime": return .dateTime(try r.requiredPrimitive("occurrenceDateTime", "_occurrenceDateTime"))
+            case "occurrencePeriod": return .period(try r.requiredElement("occurrencePeriod"))
             default: return nil
             }
         }
@@ -184,10 +190,16 @@ public struct CommunicationRequest: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.content = try r.requiredChoice("content")
+            self.init(content: .string(FHIRPrimitive()))
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.content = try r.requiredChoice("content")
             try r.finish()
         }
 
@@ -209,9 +221,9 @@ public struct CommunicationRequest: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "contentString": return .string(try r.requiredPrimitive(key, "_contentString"))
-                case "contentAttachment": return .attachment(try r.requiredElement(key))
-                case "contentReference": return .reference(try r.requiredElement(key))
+                case "contentString": return .string(try r.requiredPrimitive("contentString", "_contentString"))
+                case "contentAttachment": return .attachment(try r.requiredElement("contentAttachment"))
+                case "contentReference": return .reference(try r.requiredElement("contentReference"))
                 default: return nil
                 }
             }

@@ -64,30 +64,36 @@ public struct Composition: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(author: [], date: FHIRPrimitive(), status: FHIRPrimitive(), title: FHIRPrimitive(), type: CodeableConcept())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Composition")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.element("identifier")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.type = try r.requiredElement("type")
-        self.category = try r.elements("category")
-        self.subject = try r.element("subject")
-        self.encounter = try r.element("encounter")
-        self.date = try r.requiredPrimitive("date", "_date")
-        self.author = try r.requiredElements("author")
-        self.title = try r.requiredPrimitive("title", "_title")
-        self.confidentiality = try r.primitive("confidentiality", "_confidentiality")
-        self.attester = try r.elements("attester")
-        self.custodian = try r.element("custodian")
-        self.relatesTo = try r.elements("relatesTo")
-        self.event = try r.elements("event")
-        self.section = try r.elements("section")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.element("identifier")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.type = try r.requiredElement("type")
+        model.category = try r.elements("category")
+        model.subject = try r.element("subject")
+        model.encounter = try r.element("encounter")
+        model.date = try r.requiredPrimitive("date", "_date")
+        model.author = try r.requiredElements("author")
+        model.title = try r.requiredPrimitive("title", "_title")
+        model.confidentiality = try r.primitive("confidentiality", "_confidentiality")
+        model.attester = try r.elements("attester")
+        model.custodian = try r.element("custodian")
+        model.relatesTo = try r.elements("relatesTo")
+        model.event = try r.elements("event")
+        model.section = try r.elements("section")
         try r.finish()
     }
 
@@ -140,12 +146,18 @@ public struct Composition: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.mode = try r.requiredPrimitive("mode", "_mode")
-            self.time = try r.primitive("time", "_time")
-            self.party = try r.element("party")
+            self.init(mode: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.mode = try r.requiredPrimitive("mode", "_mode")
+            model.time = try r.primitive("time", "_time")
+            model.party = try r.element("party")
             try r.finish()
         }
 
@@ -179,11 +191,17 @@ public struct Composition: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.code = try r.requiredPrimitive("code", "_code")
-            self.target = try r.requiredChoice("target")
+            self.init(code: FHIRPrimitive(), target: .identifier(Identifier()))
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.code = try r.requiredPrimitive("code", "_code")
+            model.target = try r.requiredChoice("target")
             try r.finish()
         }
 
@@ -205,8 +223,8 @@ public struct Composition: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "targetIdentifier": return .identifier(try r.requiredElement(key))
-                case "targetReference": return .reference(try r.requiredElement(key))
+                case "targetIdentifier": return .identifier(try r.requiredElement("targetIdentifier"))
+                case "targetReference": return .reference(try r.requiredElement("targetReference"))
                 default: return nil
                 }
             }
@@ -240,12 +258,18 @@ public struct Composition: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.code = try r.elements("code")
-            self.period = try r.element("period")
-            self.detail = try r.elements("detail")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.code = try r.elements("code")
+            model.period = try r.element("period")
+            model.detail = try r.elements("detail")
             try r.finish()
         }
 
@@ -293,19 +317,25 @@ public struct Composition: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.title = try r.primitive("title", "_title")
-            self.code = try r.element("code")
-            self.author = try r.elements("author")
-            self.focus = try r.element("focus")
-            self.text = try r.element("text")
-            self.mode = try r.primitive("mode", "_mode")
-            self.orderedBy = try r.element("orderedBy")
-            self.entry = try r.elements("entry")
-            self.emptyReason = try r.element("emptyReason")
-            self.section = try r.elements("section")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.title = try r.primitive("title", "_title")
+            model.code = try r.element("code")
+            model.author = try r.elements("author")
+            model.focus = try r.element("focus")
+            model.text = try r.element("text")
+            model.mode = try r.primitive("mode", "_mode")
+            model.orderedBy = try r.element("orderedBy")
+            model.entry = try r.elements("entry")
+            model.emptyReason = try r.element("emptyReason")
+            model.section = try r.elements("section")
             try r.finish()
         }
 

@@ -66,33 +66,39 @@ public struct ConceptMap: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ConceptMap")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.url = try r.primitive("url", "_url")
-        self.identifier = try r.element("identifier")
-        self.version = try r.primitive("version", "_version")
-        self.name = try r.primitive("name", "_name")
-        self.title = try r.primitive("title", "_title")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.experimental = try r.primitive("experimental", "_experimental")
-        self.date = try r.primitive("date", "_date")
-        self.publisher = try r.primitive("publisher", "_publisher")
-        self.contact = try r.elements("contact")
-        self.description = try r.primitive("description", "_description")
-        self.useContext = try r.elements("useContext")
-        self.jurisdiction = try r.elements("jurisdiction")
-        self.purpose = try r.primitive("purpose", "_purpose")
-        self.copyright = try r.primitive("copyright", "_copyright")
-        self.source = try r.choice("source")
-        self.target = try r.choice("target")
-        self.group = try r.elements("group")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.url = try r.primitive("url", "_url")
+        model.identifier = try r.element("identifier")
+        model.version = try r.primitive("version", "_version")
+        model.name = try r.primitive("name", "_name")
+        model.title = try r.primitive("title", "_title")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.experimental = try r.primitive("experimental", "_experimental")
+        model.date = try r.primitive("date", "_date")
+        model.publisher = try r.primitive("publisher", "_publisher")
+        model.contact = try r.elements("contact")
+        model.description = try r.primitive("description", "_description")
+        model.useContext = try r.elements("useContext")
+        model.jurisdiction = try r.elements("jurisdiction")
+        model.purpose = try r.primitive("purpose", "_purpose")
+        model.copyright = try r.primitive("copyright", "_copyright")
+        model.source = try r.choice("source")
+        model.target = try r.choice("target")
+        model.group = try r.elements("group")
         try r.finish()
     }
 
@@ -137,8 +143,8 @@ public struct ConceptMap: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "sourceUri": return .uri(try r.requiredPrimitive(key, "_sourceUri"))
-            case "sourceCanonical": return .canonical(try r.requiredPrimitive(key, "_sourceCanonical"))
+            case "sourceUri": return .uri(try r.requiredPrimitive("sourceUri", "_sourceUri"))
+            case "sourceCanonical": return .canonical(try r.requiredPrimitive("sourceCanonical", "_sourceCanonical"))
             default: return nil
             }
         }
@@ -161,8 +167,8 @@ public struct ConceptMap: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "targetUri": return .uri(try r.requiredPrimitive(key, "_targetUri"))
-            case "targetCanonical": return .canonical(try r.requiredPrimitive(key, "_targetCanonical"))
+            case "targetUri": return .uri(try r.requiredPrimitive("targetUri", "_targetUri"))
+            case "targetCanonical": return .canonical(try r.requiredPrimitive("targetCanonical", "_targetCanonical"))
             default: return nil
             }
         }
@@ -202,15 +208,21 @@ public struct ConceptMap: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.source = try r.primitive("source", "_source")
-            self.sourceVersion = try r.primitive("sourceVersion", "_sourceVersion")
-            self.target = try r.primitive("target", "_target")
-            self.targetVersion = try r.primitive("targetVersion", "_targetVersion")
-            self.element = try r.requiredElements("element")
-            self.unmapped = try r.element("unmapped")
+            self.init(element: [])
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.source = try r.primitive("source", "_source")
+            model.sourceVersion = try r.primitive("sourceVersion", "_sourceVersion")
+            model.target = try r.primitive("target", "_target")
+            model.targetVersion = try r.primitive("targetVersion", "_targetVersion")
+            model.element = try r.requiredElements("element")
+            model.unmapped = try r.element("unmapped")
             try r.finish()
         }
 
@@ -246,12 +258,18 @@ public struct ConceptMap: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.code = try r.primitive("code", "_code")
-                self.display = try r.primitive("display", "_display")
-                self.target = try r.elements("target")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.code = try r.primitive("code", "_code")
+                model.display = try r.primitive("display", "_display")
+                model.target = try r.elements("target")
                 try r.finish()
             }
 
@@ -291,15 +309,21 @@ public struct ConceptMap: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.code = try r.primitive("code", "_code")
-                    self.display = try r.primitive("display", "_display")
-                    self.equivalence = try r.requiredPrimitive("equivalence", "_equivalence")
-                    self.comment = try r.primitive("comment", "_comment")
-                    self.dependsOn = try r.elements("dependsOn")
-                    self.product = try r.elements("product")
+                    self.init(equivalence: FHIRPrimitive())
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.code = try r.primitive("code", "_code")
+                    model.display = try r.primitive("display", "_display")
+                    model.equivalence = try r.requiredPrimitive("equivalence", "_equivalence")
+                    model.comment = try r.primitive("comment", "_comment")
+                    model.dependsOn = try r.elements("dependsOn")
+                    model.product = try r.elements("product")
                     try r.finish()
                 }
 
@@ -339,13 +363,19 @@ public struct ConceptMap: DomainResource {
                     }
 
                     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                        self.id = try r.primitive("id", "_id")
-                        self.`extension` = try r.elements("extension")
-                        self.modifierExtension = try r.elements("modifierExtension")
-                        self.property = try r.requiredPrimitive("property", "_property")
-                        self.system = try r.primitive("system", "_system")
-                        self.value = try r.requiredPrimitive("value", "_value")
-                        self.display = try r.primitive("display", "_display")
+                        self.init(property: FHIRPrimitive(), value: FHIRPrimitive())
+                        try Self.decodeMembers(into: &self, from: &r)
+                    }
+
+                    @inline(never)
+                    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                        model.id = try r.primitive("id", "_id")
+                        model.`extension` = try r.elements("extension")
+                        model.modifierExtension = try r.elements("modifierExtension")
+                        model.property = try r.requiredPrimitive("property", "_property")
+                        model.system = try r.primitive("system", "_system")
+                        model.value = try r.requiredPrimitive("value", "_value")
+                        model.display = try r.primitive("display", "_display")
                         try r.finish()
                     }
 
@@ -385,13 +415,19 @@ public struct ConceptMap: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.mode = try r.requiredPrimitive("mode", "_mode")
-                self.code = try r.primitive("code", "_code")
-                self.display = try r.primitive("display", "_display")
-                self.url = try r.primitive("url", "_url")
+                self.init(mode: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.mode = try r.requiredPrimitive("mode", "_mode")
+                model.code = try r.primitive("code", "_code")
+                model.display = try r.primitive("display", "_display")
+                model.url = try r.primitive("url", "_url")
                 try r.finish()
             }
 

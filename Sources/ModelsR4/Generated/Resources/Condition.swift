@@ -64,32 +64,38 @@ public struct Condition: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(subject: Reference())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Condition")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.clinicalStatus = try r.element("clinicalStatus")
-        self.verificationStatus = try r.element("verificationStatus")
-        self.category = try r.elements("category")
-        self.severity = try r.element("severity")
-        self.code = try r.element("code")
-        self.bodySite = try r.elements("bodySite")
-        self.subject = try r.requiredElement("subject")
-        self.encounter = try r.element("encounter")
-        self.onset = try r.choice("onset")
-        self.abatement = try r.choice("abatement")
-        self.recordedDate = try r.primitive("recordedDate", "_recordedDate")
-        self.recorder = try r.element("recorder")
-        self.asserter = try r.element("asserter")
-        self.stage = try r.elements("stage")
-        self.evidence = try r.elements("evidence")
-        self.note = try r.elements("note")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.clinicalStatus = try r.element("clinicalStatus")
+        model.verificationStatus = try r.element("verificationStatus")
+        model.category = try r.elements("category")
+        model.severity = try r.element("severity")
+        model.code = try r.element("code")
+        model.bodySite = try r.elements("bodySite")
+        model.subject = try r.requiredElement("subject")
+        model.encounter = try r.element("encounter")
+        model.onset = try r.choice("onset")
+        model.abatement = try r.choice("abatement")
+        model.recordedDate = try r.primitive("recordedDate", "_recordedDate")
+        model.recorder = try r.element("recorder")
+        model.asserter = try r.element("asserter")
+        model.stage = try r.elements("stage")
+        model.evidence = try r.elements("evidence")
+        model.note = try r.elements("note")
         try r.finish()
     }
 
@@ -136,11 +142,11 @@ public struct Condition: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "onsetDateTime": return .dateTime(try r.requiredPrimitive(key, "_onsetDateTime"))
-            case "onsetAge": return .age(try r.requiredElement(key))
-            case "onsetPeriod": return .period(try r.requiredElement(key))
-            case "onsetRange": return .range(try r.requiredElement(key))
-            case "onsetString": return .string(try r.requiredPrimitive(key, "_onsetString"))
+            case "onsetDateTime": return .dateTime(try r.requiredPrimitive("onsetDateTime", "_onsetDateTime"))
+            case "onsetAge": return .age(try r.requiredElement("onsetAge"))
+            case "onsetPeriod": return .period(try r.requiredElement("onsetPeriod"))
+            case "onsetRange": return .range(try r.requiredElement("onsetRange"))
+            case "onsetString": return .string(try r.requiredPrimitive("onsetString", "_onsetString"))
             default: return nil
             }
         }
@@ -169,11 +175,11 @@ public struct Condition: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "abatementDateTime": return .dateTime(try r.requiredPrimitive(key, "_abatementDateTime"))
-            case "abatementAge": return .age(try r.requiredElement(key))
-            case "abatementPeriod": return .period(try r.requiredElement(key))
-            case "abatementRange": return .range(try r.requiredElement(key))
-            case "abatementString": return .string(try r.requiredPrimitive(key, "_abatementString"))
+            case "abatementDateTime": return .dateTime(try r.requiredPrimitive("abatementDateTime", "_abatementDateTime"))
+            case "abatementAge": return .age(try r.requiredElement("abatementAge"))
+            case "abatementPeriod": return .period(try r.requiredElement("abatementPeriod"))
+            case "abatementRange": return .range(try r.requiredElement("abatementRange"))
+            case "abatementString": return .string(try r.requiredPrimitive("abatementString", "_abatementString"))
             default: return nil
             }
         }
@@ -209,12 +215,18 @@ public struct Condition: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.summary = try r.element("summary")
-            self.assessment = try r.elements("assessment")
-            self.type = try r.element("type")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.summary = try r.element("summary")
+            model.assessment = try r.elements("assessment")
+            model.type = try r.element("type")
             try r.finish()
         }
 
@@ -246,11 +258,17 @@ public struct Condition: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.code = try r.elements("code")
-            self.detail = try r.elements("detail")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.code = try r.elements("code")
+            model.detail = try r.elements("detail")
             try r.finish()
         }
 

@@ -58,28 +58,34 @@ public struct Consent: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(category: [], scope: CodeableConcept(), status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Consent")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.scope = try r.requiredElement("scope")
-        self.category = try r.requiredElements("category")
-        self.patient = try r.element("patient")
-        self.dateTime = try r.primitive("dateTime", "_dateTime")
-        self.performer = try r.elements("performer")
-        self.organization = try r.elements("organization")
-        self.source = try r.choice("source")
-        self.policy = try r.elements("policy")
-        self.policyRule = try r.element("policyRule")
-        self.verification = try r.elements("verification")
-        self.provision = try r.element("provision")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.scope = try r.requiredElement("scope")
+        model.category = try r.requiredElements("category")
+        model.patient = try r.element("patient")
+        model.dateTime = try r.primitive("dateTime", "_dateTime")
+        model.performer = try r.elements("performer")
+        model.organization = try r.elements("organization")
+        model.source = try r.choice("source")
+        model.policy = try r.elements("policy")
+        model.policyRule = try r.element("policyRule")
+        model.verification = try r.elements("verification")
+        model.provision = try r.element("provision")
         try r.finish()
     }
 
@@ -119,8 +125,8 @@ public struct Consent: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "sourceAttachment": return .attachment(try r.requiredElement(key))
-            case "sourceReference": return .reference(try r.requiredElement(key))
+            case "sourceAttachment": return .attachment(try r.requiredElement("sourceAttachment"))
+            case "sourceReference": return .reference(try r.requiredElement("sourceReference"))
             default: return nil
             }
         }
@@ -151,11 +157,17 @@ public struct Consent: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.authority = try r.primitive("authority", "_authority")
-            self.uri = try r.primitive("uri", "_uri")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.authority = try r.primitive("authority", "_authority")
+            model.uri = try r.primitive("uri", "_uri")
             try r.finish()
         }
 
@@ -189,12 +201,18 @@ public struct Consent: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.verified = try r.requiredPrimitive("verified", "_verified")
-            self.verifiedWith = try r.element("verifiedWith")
-            self.verificationDate = try r.primitive("verificationDate", "_verificationDate")
+            self.init(verified: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.verified = try r.requiredPrimitive("verified", "_verified")
+            model.verifiedWith = try r.element("verifiedWith")
+            model.verificationDate = try r.primitive("verificationDate", "_verificationDate")
             try r.finish()
         }
 
@@ -244,20 +262,26 @@ public struct Consent: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.primitive("type", "_type")
-            self.period = try r.element("period")
-            self.actor = try r.elements("actor")
-            self.action = try r.elements("action")
-            self.securityLabel = try r.elements("securityLabel")
-            self.purpose = try r.elements("purpose")
-            self.`class` = try r.elements("class")
-            self.code = try r.elements("code")
-            self.dataPeriod = try r.element("dataPeriod")
-            self.data = try r.elements("data")
-            self.provision = try r.elements("provision")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.primitive("type", "_type")
+            model.period = try r.element("period")
+            model.actor = try r.elements("actor")
+            model.action = try r.elements("action")
+            model.securityLabel = try r.elements("securityLabel")
+            model.purpose = try r.elements("purpose")
+            model.`class` = try r.elements("class")
+            model.code = try r.elements("code")
+            model.dataPeriod = try r.element("dataPeriod")
+            model.data = try r.elements("data")
+            model.provision = try r.elements("provision")
             try r.finish()
         }
 
@@ -298,11 +322,17 @@ public struct Consent: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.role = try r.requiredElement("role")
-                self.reference = try r.requiredElement("reference")
+                self.init(reference: Reference(), role: CodeableConcept())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.role = try r.requiredElement("role")
+                model.reference = try r.requiredElement("reference")
                 try r.finish()
             }
 
@@ -335,11 +365,17 @@ public struct Consent: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.meaning = try r.requiredPrimitive("meaning", "_meaning")
-                self.reference = try r.requiredElement("reference")
+                self.init(meaning: FHIRPrimitive(), reference: Reference())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.meaning = try r.requiredPrimitive("meaning", "_meaning")
+                model.reference = try r.requiredElement("reference")
                 try r.finish()
             }
 

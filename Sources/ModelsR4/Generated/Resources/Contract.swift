@@ -95,48 +95,54 @@ public struct Contract: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Contract")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.url = try r.primitive("url", "_url")
-        self.version = try r.primitive("version", "_version")
-        self.status = try r.primitive("status", "_status")
-        self.legalState = try r.element("legalState")
-        self.instantiatesCanonical = try r.element("instantiatesCanonical")
-        self.instantiatesUri = try r.primitive("instantiatesUri", "_instantiatesUri")
-        self.contentDerivative = try r.element("contentDerivative")
-        self.issued = try r.primitive("issued", "_issued")
-        self.applies = try r.element("applies")
-        self.expirationType = try r.element("expirationType")
-        self.subject = try r.elements("subject")
-        self.authority = try r.elements("authority")
-        self.domain = try r.elements("domain")
-        self.site = try r.elements("site")
-        self.name = try r.primitive("name", "_name")
-        self.title = try r.primitive("title", "_title")
-        self.subtitle = try r.primitive("subtitle", "_subtitle")
-        self.alias = try r.primitives("alias", "_alias")
-        self.author = try r.element("author")
-        self.scope = try r.element("scope")
-        self.topic = try r.choice("topic")
-        self.type = try r.element("type")
-        self.subType = try r.elements("subType")
-        self.contentDefinition = try r.element("contentDefinition")
-        self.term = try r.elements("term")
-        self.supportingInfo = try r.elements("supportingInfo")
-        self.relevantHistory = try r.elements("relevantHistory")
-        self.signer = try r.elements("signer")
-        self.friendly = try r.elements("friendly")
-        self.legal = try r.elements("legal")
-        self.rule = try r.elements("rule")
-        self.legallyBinding = try r.choice("legallyBinding")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.url = try r.primitive("url", "_url")
+        model.version = try r.primitive("version", "_version")
+        model.status = try r.primitive("status", "_status")
+        model.legalState = try r.element("legalState")
+        model.instantiatesCanonical = try r.element("instantiatesCanonical")
+        model.instantiatesUri = try r.primitive("instantiatesUri", "_instantiatesUri")
+        model.contentDerivative = try r.element("contentDerivative")
+        model.issued = try r.primitive("issued", "_issued")
+        model.applies = try r.element("applies")
+        model.expirationType = try r.element("expirationType")
+        model.subject = try r.elements("subject")
+        model.authority = try r.elements("authority")
+        model.domain = try r.elements("domain")
+        model.site = try r.elements("site")
+        model.name = try r.primitive("name", "_name")
+        model.title = try r.primitive("title", "_title")
+        model.subtitle = try r.primitive("subtitle", "_subtitle")
+        model.alias = try r.primitives("alias", "_alias")
+        model.author = try r.element("author")
+        model.scope = try r.element("scope")
+        model.topic = try r.choice("topic")
+        model.type = try r.element("type")
+        model.subType = try r.elements("subType")
+        model.contentDefinition = try r.element("contentDefinition")
+        model.term = try r.elements("term")
+        model.supportingInfo = try r.elements("supportingInfo")
+        model.relevantHistory = try r.elements("relevantHistory")
+        model.signer = try r.elements("signer")
+        model.friendly = try r.elements("friendly")
+        model.legal = try r.elements("legal")
+        model.rule = try r.elements("rule")
+        model.legallyBinding = try r.choice("legallyBinding")
         try r.finish()
     }
 
@@ -196,8 +202,8 @@ public struct Contract: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "topicCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-            case "topicReference": return .reference(try r.requiredElement(key))
+            case "topicCodeableConcept": return .codeableConcept(try r.requiredElement("topicCodeableConcept"))
+            case "topicReference": return .reference(try r.requiredElement("topicReference"))
             default: return nil
             }
         }
@@ -220,8 +226,8 @@ public struct Contract: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "legallyBindingAttachment": return .attachment(try r.requiredElement(key))
-            case "legallyBindingReference": return .reference(try r.requiredElement(key))
+            case "legallyBindingAttachment": return .attachment(try r.requiredElement("legallyBindingAttachment"))
+            case "legallyBindingReference": return .reference(try r.requiredElement("legallyBindingReference"))
             default: return nil
             }
         }
@@ -262,15 +268,21 @@ public struct Contract: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.requiredElement("type")
-            self.subType = try r.element("subType")
-            self.publisher = try r.element("publisher")
-            self.publicationDate = try r.primitive("publicationDate", "_publicationDate")
-            self.publicationStatus = try r.requiredPrimitive("publicationStatus", "_publicationStatus")
-            self.copyright = try r.primitive("copyright", "_copyright")
+            self.init(publicationStatus: FHIRPrimitive(), type: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.requiredElement("type")
+            model.subType = try r.element("subType")
+            model.publisher = try r.element("publisher")
+            model.publicationDate = try r.primitive("publicationDate", "_publicationDate")
+            model.publicationStatus = try r.requiredPrimitive("publicationStatus", "_publicationStatus")
+            model.copyright = try r.primitive("copyright", "_copyright")
             try r.finish()
         }
 
@@ -326,21 +338,27 @@ public struct Contract: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.identifier = try r.element("identifier")
-            self.issued = try r.primitive("issued", "_issued")
-            self.applies = try r.element("applies")
-            self.topic = try r.choice("topic")
-            self.type = try r.element("type")
-            self.subType = try r.element("subType")
-            self.text = try r.primitive("text", "_text")
-            self.securityLabel = try r.elements("securityLabel")
-            self.offer = try r.requiredElement("offer")
-            self.asset = try r.elements("asset")
-            self.action = try r.elements("action")
-            self.group = try r.elements("group")
+            self.init(offer: Contract.Term.ContractOffer())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.identifier = try r.element("identifier")
+            model.issued = try r.primitive("issued", "_issued")
+            model.applies = try r.element("applies")
+            model.topic = try r.choice("topic")
+            model.type = try r.element("type")
+            model.subType = try r.element("subType")
+            model.text = try r.primitive("text", "_text")
+            model.securityLabel = try r.elements("securityLabel")
+            model.offer = try r.requiredElement("offer")
+            model.asset = try r.elements("asset")
+            model.action = try r.elements("action")
+            model.group = try r.elements("group")
             try r.finish()
         }
 
@@ -372,8 +390,8 @@ public struct Contract: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "topicCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                case "topicReference": return .reference(try r.requiredElement(key))
+                case "topicCodeableConcept": return .codeableConcept(try r.requiredElement("topicCodeableConcept"))
+                case "topicReference": return .reference(try r.requiredElement("topicReference"))
                 default: return nil
                 }
             }
@@ -409,13 +427,19 @@ public struct Contract: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.number = try r.primitives("number", "_number")
-                self.classification = try r.requiredElement("classification")
-                self.category = try r.elements("category")
-                self.control = try r.elements("control")
+                self.init(classification: Coding())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.number = try r.primitives("number", "_number")
+                model.classification = try r.requiredElement("classification")
+                model.category = try r.elements("category")
+                model.control = try r.elements("control")
                 try r.finish()
             }
 
@@ -464,19 +488,25 @@ public struct Contract: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.identifier = try r.elements("identifier")
-                self.party = try r.elements("party")
-                self.topic = try r.element("topic")
-                self.type = try r.element("type")
-                self.decision = try r.element("decision")
-                self.decisionMode = try r.elements("decisionMode")
-                self.answer = try r.elements("answer")
-                self.text = try r.primitive("text", "_text")
-                self.linkId = try r.primitives("linkId", "_linkId")
-                self.securityLabelNumber = try r.primitives("securityLabelNumber", "_securityLabelNumber")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.identifier = try r.elements("identifier")
+                model.party = try r.elements("party")
+                model.topic = try r.element("topic")
+                model.type = try r.element("type")
+                model.decision = try r.element("decision")
+                model.decisionMode = try r.elements("decisionMode")
+                model.answer = try r.elements("answer")
+                model.text = try r.primitive("text", "_text")
+                model.linkId = try r.primitives("linkId", "_linkId")
+                model.securityLabelNumber = try r.primitives("securityLabelNumber", "_securityLabelNumber")
                 try r.finish()
             }
 
@@ -516,11 +546,17 @@ public struct Contract: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.reference = try r.requiredElements("reference")
-                    self.role = try r.requiredElement("role")
+                    self.init(reference: [], role: CodeableConcept())
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.reference = try r.requiredElements("reference")
+                    model.role = try r.requiredElement("role")
                     try r.finish()
                 }
 
@@ -550,10 +586,16 @@ public struct Contract: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.value = try r.requiredChoice("value")
+                    self.init(value: .boolean(FHIRPrimitive()))
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.value = try r.requiredChoice("value")
                     try r.finish()
                 }
 
@@ -584,18 +626,18 @@ public struct Contract: DomainResource {
 
                     public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                         switch key {
-                        case "valueBoolean": return .boolean(try r.requiredPrimitive(key, "_valueBoolean"))
-                        case "valueDecimal": return .decimal(try r.requiredPrimitive(key, "_valueDecimal"))
-                        case "valueInteger": return .integer(try r.requiredPrimitive(key, "_valueInteger"))
-                        case "valueDate": return .date(try r.requiredPrimitive(key, "_valueDate"))
-                        case "valueDateTime": return .dateTime(try r.requiredPrimitive(key, "_valueDateTime"))
-                        case "valueTime": return .time(try r.requiredPrimitive(key, "_valueTime"))
-                        case "valueString": return .string(try r.requiredPrimitive(key, "_valueString"))
-                        case "valueUri": return .uri(try r.requiredPrimitive(key, "_valueUri"))
-                        case "valueAttachment": return .attachment(try r.requiredElement(key))
-                        case "valueCoding": return .coding(try r.requiredElement(key))
-                        case "valueQuantity": return .quantity(try r.requiredElement(key))
-                        case "valueReference": return .reference(try r.requiredElement(key))
+                        case "valueBoolean": return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
+                        case "valueDecimal": return .decimal(try r.requiredPrimitive("valueDecimal", "_valueDecimal"))
+                        case "valueInteger": return .integer(try r.requiredPrimitive("valueInteger", "_valueInteger"))
+                        case "valueDate": return .date(try r.requiredPrimitive("valueDate", "_valueDate"))
+                        case "valueDateTime": return .dateTime(try r.requiredPrimitive("valueDateTime", "_valueDateTime"))
+                        case "valueTime": return .time(try r.requiredPrimitive("valueTime", "_valueTime"))
+                        case "valueString": return .string(try r.requiredPrimitive("valueString", "_valueString"))
+                        case "valueUri": return .uri(try r.requiredPrimitive("valueUri", "_valueUri"))
+                        case "valueAttachment": return .attachment(try r.requiredElement("valueAttachment"))
+                        case "valueCoding": return .coding(try r.requiredElement("valueCoding"))
+                        case "valueQuantity": return .quantity(try r.requiredElement("valueQuantity"))
+                        case "valueReference": return .reference(try r.requiredElement("valueReference"))
                         default: return nil
                         }
                     }
@@ -664,24 +706,30 @@ public struct Contract: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.scope = try r.element("scope")
-                self.type = try r.elements("type")
-                self.typeReference = try r.elements("typeReference")
-                self.subtype = try r.elements("subtype")
-                self.relationship = try r.element("relationship")
-                self.context = try r.elements("context")
-                self.condition = try r.primitive("condition", "_condition")
-                self.periodType = try r.elements("periodType")
-                self.period = try r.elements("period")
-                self.usePeriod = try r.elements("usePeriod")
-                self.text = try r.primitive("text", "_text")
-                self.linkId = try r.primitives("linkId", "_linkId")
-                self.answer = try r.elements("answer")
-                self.securityLabelNumber = try r.primitives("securityLabelNumber", "_securityLabelNumber")
-                self.valuedItem = try r.elements("valuedItem")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.scope = try r.element("scope")
+                model.type = try r.elements("type")
+                model.typeReference = try r.elements("typeReference")
+                model.subtype = try r.elements("subtype")
+                model.relationship = try r.element("relationship")
+                model.context = try r.elements("context")
+                model.condition = try r.primitive("condition", "_condition")
+                model.periodType = try r.elements("periodType")
+                model.period = try r.elements("period")
+                model.usePeriod = try r.elements("usePeriod")
+                model.text = try r.primitive("text", "_text")
+                model.linkId = try r.primitives("linkId", "_linkId")
+                model.answer = try r.elements("answer")
+                model.securityLabelNumber = try r.primitives("securityLabelNumber", "_securityLabelNumber")
+                model.valuedItem = try r.elements("valuedItem")
                 try r.finish()
             }
 
@@ -726,12 +774,18 @@ public struct Contract: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.reference = try r.element("reference")
-                    self.code = try r.elements("code")
-                    self.text = try r.primitive("text", "_text")
+                    self.init()
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.reference = try r.element("reference")
+                    model.code = try r.elements("code")
+                    model.text = try r.primitive("text", "_text")
                     try r.finish()
                 }
 
@@ -787,23 +841,29 @@ public struct Contract: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.entity = try r.choice("entity")
-                    self.identifier = try r.element("identifier")
-                    self.effectiveTime = try r.primitive("effectiveTime", "_effectiveTime")
-                    self.quantity = try r.element("quantity")
-                    self.unitPrice = try r.element("unitPrice")
-                    self.factor = try r.primitive("factor", "_factor")
-                    self.points = try r.primitive("points", "_points")
-                    self.net = try r.element("net")
-                    self.payment = try r.primitive("payment", "_payment")
-                    self.paymentDate = try r.primitive("paymentDate", "_paymentDate")
-                    self.responsible = try r.element("responsible")
-                    self.recipient = try r.element("recipient")
-                    self.linkId = try r.primitives("linkId", "_linkId")
-                    self.securityLabelNumber = try r.primitives("securityLabelNumber", "_securityLabelNumber")
+                    self.init()
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.entity = try r.choice("entity")
+                    model.identifier = try r.element("identifier")
+                    model.effectiveTime = try r.primitive("effectiveTime", "_effectiveTime")
+                    model.quantity = try r.element("quantity")
+                    model.unitPrice = try r.element("unitPrice")
+                    model.factor = try r.primitive("factor", "_factor")
+                    model.points = try r.primitive("points", "_points")
+                    model.net = try r.element("net")
+                    model.payment = try r.primitive("payment", "_payment")
+                    model.paymentDate = try r.primitive("paymentDate", "_paymentDate")
+                    model.responsible = try r.element("responsible")
+                    model.recipient = try r.element("recipient")
+                    model.linkId = try r.primitives("linkId", "_linkId")
+                    model.securityLabelNumber = try r.primitives("securityLabelNumber", "_securityLabelNumber")
                     try r.finish()
                 }
 
@@ -837,8 +897,8 @@ public struct Contract: DomainResource {
 
                     public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                         switch key {
-                        case "entityCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                        case "entityReference": return .reference(try r.requiredElement(key))
+                        case "entityCodeableConcept": return .codeableConcept(try r.requiredElement("entityCodeableConcept"))
+                        case "entityReference": return .reference(try r.requiredElement("entityReference"))
                         default: return nil
                         }
                     }
@@ -912,30 +972,36 @@ public struct Contract: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.doNotPerform = try r.primitive("doNotPerform", "_doNotPerform")
-                self.type = try r.requiredElement("type")
-                self.subject = try r.elements("subject")
-                self.intent = try r.requiredElement("intent")
-                self.linkId = try r.primitives("linkId", "_linkId")
-                self.status = try r.requiredElement("status")
-                self.context = try r.element("context")
-                self.contextLinkId = try r.primitives("contextLinkId", "_contextLinkId")
-                self.occurrence = try r.choice("occurrence")
-                self.requester = try r.elements("requester")
-                self.requesterLinkId = try r.primitives("requesterLinkId", "_requesterLinkId")
-                self.performerType = try r.elements("performerType")
-                self.performerRole = try r.element("performerRole")
-                self.performer = try r.element("performer")
-                self.performerLinkId = try r.primitives("performerLinkId", "_performerLinkId")
-                self.reasonCode = try r.elements("reasonCode")
-                self.reasonReference = try r.elements("reasonReference")
-                self.reason = try r.primitives("reason", "_reason")
-                self.reasonLinkId = try r.primitives("reasonLinkId", "_reasonLinkId")
-                self.note = try r.elements("note")
-                self.securityLabelNumber = try r.primitives("securityLabelNumber", "_securityLabelNumber")
+                self.init(intent: CodeableConcept(), status: CodeableConcept(), type: CodeableConcept())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.doNotPerform = try r.primitive("doNotPerform", "_doNotPerform")
+                model.type = try r.requiredElement("type")
+                model.subject = try r.elements("subject")
+                model.intent = try r.requiredElement("intent")
+                model.linkId = try r.primitives("linkId", "_linkId")
+                model.status = try r.requiredElement("status")
+                model.context = try r.element("context")
+                model.contextLinkId = try r.primitives("contextLinkId", "_contextLinkId")
+                model.occurrence = try r.choice("occurrence")
+                model.requester = try r.elements("requester")
+                model.requesterLinkId = try r.primitives("requesterLinkId", "_requesterLinkId")
+                model.performerType = try r.elements("performerType")
+                model.performerRole = try r.element("performerRole")
+                model.performer = try r.element("performer")
+                model.performerLinkId = try r.primitives("performerLinkId", "_performerLinkId")
+                model.reasonCode = try r.elements("reasonCode")
+                model.reasonReference = try r.elements("reasonReference")
+                model.reason = try r.primitives("reason", "_reason")
+                model.reasonLinkId = try r.primitives("reasonLinkId", "_reasonLinkId")
+                model.note = try r.elements("note")
+                model.securityLabelNumber = try r.primitives("securityLabelNumber", "_securityLabelNumber")
                 try r.finish()
             }
 
@@ -977,9 +1043,9 @@ public struct Contract: DomainResource {
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
-                    case "occurrenceDateTime": return .dateTime(try r.requiredPrimitive(key, "_occurrenceDateTime"))
-                    case "occurrencePeriod": return .period(try r.requiredElement(key))
-                    case "occurrenceTiming": return .timing(try r.requiredElement(key))
+                    case "occurrenceDateTime": return .dateTime(try r.requiredPrimitive("occurrenceDateTime", "_occurrenceDateTime"))
+                    case "occurrencePeriod": return .period(try r.requiredElement("occurrencePeriod"))
+                    case "occurrenceTiming": return .timing(try r.requiredElement("occurrenceTiming"))
                     default: return nil
                     }
                 }
@@ -1012,11 +1078,17 @@ public struct Contract: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.reference = try r.requiredElements("reference")
-                    self.role = try r.element("role")
+                    self.init(reference: [])
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.reference = try r.requiredElements("reference")
+                    model.role = try r.element("role")
                     try r.finish()
                 }
 
@@ -1054,12 +1126,18 @@ public struct Contract: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.requiredElement("type")
-            self.party = try r.requiredElement("party")
-            self.signature = try r.requiredElements("signature")
+            self.init(party: Reference(), signature: [], type: Coding())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.requiredElement("type")
+            model.party = try r.requiredElement("party")
+            model.signature = try r.requiredElements("signature")
             try r.finish()
         }
 
@@ -1090,10 +1168,16 @@ public struct Contract: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.content = try r.requiredChoice("content")
+            self.init(content: .attachment(Attachment()))
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.content = try r.requiredChoice("content")
             try r.finish()
         }
 
@@ -1114,8 +1198,8 @@ public struct Contract: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "contentAttachment": return .attachment(try r.requiredElement(key))
-                case "contentReference": return .reference(try r.requiredElement(key))
+                case "contentAttachment": return .attachment(try r.requiredElement("contentAttachment"))
+                case "contentReference": return .reference(try r.requiredElement("contentReference"))
                 default: return nil
                 }
             }
@@ -1146,10 +1230,16 @@ public struct Contract: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.content = try r.requiredChoice("content")
+            self.init(content: .attachment(Attachment()))
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.content = try r.requiredChoice("content")
             try r.finish()
         }
 
@@ -1170,8 +1260,8 @@ public struct Contract: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "contentAttachment": return .attachment(try r.requiredElement(key))
-                case "contentReference": return .reference(try r.requiredElement(key))
+                case "contentAttachment": return .attachment(try r.requiredElement("contentAttachment"))
+                case "contentReference": return .reference(try r.requiredElement("contentReference"))
                 default: return nil
                 }
             }
@@ -1202,10 +1292,16 @@ public struct Contract: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.content = try r.requiredChoice("content")
+            self.init(content: .attachment(Attachment()))
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.content = try r.requiredChoice("content")
             try r.finish()
         }
 
@@ -1226,8 +1322,8 @@ public struct Contract: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "contentAttachment": return .attachment(try r.requiredElement(key))
-                case "contentReference": return .reference(try r.requiredElement(key))
+                case "contentAttachment": return .attachment(try r.requiredElement("contentAttachment"))
+                case "contentReference": return .reference(try r.requiredElement("contentReference"))
                 default: return nil
                 }
             }

@@ -66,32 +66,38 @@ public struct Coverage: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(beneficiary: Reference(), payor: [], status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Coverage")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.type = try r.element("type")
-        self.policyHolder = try r.element("policyHolder")
-        self.subscriber = try r.element("subscriber")
-        self.subscriberId = try r.primitive("subscriberId", "_subscriberId")
-        self.beneficiary = try r.requiredElement("beneficiary")
-        self.dependent = try r.primitive("dependent", "_dependent")
-        self.relationship = try r.element("relationship")
-        self.period = try r.element("period")
-        self.payor = try r.requiredElements("payor")
-        self.`class` = try r.elements("class")
-        self.order = try r.primitive("order", "_order")
-        self.network = try r.primitive("network", "_network")
-        self.costToBeneficiary = try r.elements("costToBeneficiary")
-        self.subrogation = try r.primitive("subrogation", "_subrogation")
-        self.contract = try r.elements("contract")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.type = try r.element("type")
+        model.policyHolder = try r.element("policyHolder")
+        model.subscriber = try r.element("subscriber")
+        model.subscriberId = try r.primitive("subscriberId", "_subscriberId")
+        model.beneficiary = try r.requiredElement("beneficiary")
+        model.dependent = try r.primitive("dependent", "_dependent")
+        model.relationship = try r.element("relationship")
+        model.period = try r.element("period")
+        model.payor = try r.requiredElements("payor")
+        model.`class` = try r.elements("class")
+        model.order = try r.primitive("order", "_order")
+        model.network = try r.primitive("network", "_network")
+        model.costToBeneficiary = try r.elements("costToBeneficiary")
+        model.subrogation = try r.primitive("subrogation", "_subrogation")
+        model.contract = try r.elements("contract")
         try r.finish()
     }
 
@@ -147,12 +153,18 @@ public struct Coverage: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.requiredElement("type")
-            self.value = try r.requiredPrimitive("value", "_value")
-            self.name = try r.primitive("name", "_name")
+            self.init(type: CodeableConcept(), value: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.requiredElement("type")
+            model.value = try r.requiredPrimitive("value", "_value")
+            model.name = try r.primitive("name", "_name")
             try r.finish()
         }
 
@@ -187,12 +199,18 @@ public struct Coverage: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.element("type")
-            self.value = try r.requiredChoice("value")
-            self.exception = try r.elements("exception")
+            self.init(value: .quantity(Quantity()))
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.element("type")
+            model.value = try r.requiredChoice("value")
+            model.exception = try r.elements("exception")
             try r.finish()
         }
 
@@ -215,8 +233,8 @@ public struct Coverage: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "valueQuantity": return .quantity(try r.requiredElement(key))
-                case "valueMoney": return .money(try r.requiredElement(key))
+                case "valueQuantity": return .quantity(try r.requiredElement("valueQuantity"))
+                case "valueMoney": return .money(try r.requiredElement("valueMoney"))
                 default: return nil
                 }
             }
@@ -248,11 +266,17 @@ public struct Coverage: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.type = try r.requiredElement("type")
-                self.period = try r.element("period")
+                self.init(type: CodeableConcept())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.type = try r.requiredElement("type")
+                model.period = try r.element("period")
                 try r.finish()
             }
 

@@ -62,29 +62,35 @@ public struct CoverageEligibilityRequest: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(created: FHIRPrimitive(), insurer: Reference(), patient: Reference(), purpose: [], status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("CoverageEligibilityRequest")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.priority = try r.element("priority")
-        self.purpose = try r.requiredPrimitives("purpose", "_purpose")
-        self.patient = try r.requiredElement("patient")
-        self.serviced = try r.choice("serviced")
-        self.created = try r.requiredPrimitive("created", "_created")
-        self.enterer = try r.element("enterer")
-        self.provider = try r.element("provider")
-        self.insurer = try r.requiredElement("insurer")
-        self.facility = try r.element("facility")
-        self.supportingInfo = try r.elements("supportingInfo")
-        self.insurance = try r.elements("insurance")
-        self.item = try r.elements("item")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.priority = try r.element("priority")
+        model.purpose = try r.requiredPrimitives("purpose", "_purpose")
+        model.patient = try r.requiredElement("patient")
+        model.serviced = try r.choice("serviced")
+        model.created = try r.requiredPrimitive("created", "_created")
+        model.enterer = try r.element("enterer")
+        model.provider = try r.element("provider")
+        model.insurer = try r.requiredElement("insurer")
+        model.facility = try r.element("facility")
+        model.supportingInfo = try r.elements("supportingInfo")
+        model.insurance = try r.elements("insurance")
+        model.item = try r.elements("item")
         try r.finish()
     }
 
@@ -125,8 +131,8 @@ public struct CoverageEligibilityRequest: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "servicedDate": return .date(try r.requiredPrimitive(key, "_servicedDate"))
-            case "servicedPeriod": return .period(try r.requiredElement(key))
+            case "servicedDate": return .date(try r.requiredPrimitive("servicedDate", "_servicedDate"))
+            case "servicedPeriod": return .period(try r.requiredElement("servicedPeriod"))
             default: return nil
             }
         }
@@ -161,12 +167,18 @@ public struct CoverageEligibilityRequest: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.sequence = try r.requiredPrimitive("sequence", "_sequence")
-            self.information = try r.requiredElement("information")
-            self.appliesToAll = try r.primitive("appliesToAll", "_appliesToAll")
+            self.init(information: Reference(), sequence: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.sequence = try r.requiredPrimitive("sequence", "_sequence")
+            model.information = try r.requiredElement("information")
+            model.appliesToAll = try r.primitive("appliesToAll", "_appliesToAll")
             try r.finish()
         }
 
@@ -201,12 +213,18 @@ public struct CoverageEligibilityRequest: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.focal = try r.primitive("focal", "_focal")
-            self.coverage = try r.requiredElement("coverage")
-            self.businessArrangement = try r.primitive("businessArrangement", "_businessArrangement")
+            self.init(coverage: Reference())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.focal = try r.primitive("focal", "_focal")
+            model.coverage = try r.requiredElement("coverage")
+            model.businessArrangement = try r.primitive("businessArrangement", "_businessArrangement")
             try r.finish()
         }
 
@@ -254,19 +272,25 @@ public struct CoverageEligibilityRequest: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.supportingInfoSequence = try r.primitives("supportingInfoSequence", "_supportingInfoSequence")
-            self.category = try r.element("category")
-            self.productOrService = try r.element("productOrService")
-            self.modifier = try r.elements("modifier")
-            self.provider = try r.element("provider")
-            self.quantity = try r.element("quantity")
-            self.unitPrice = try r.element("unitPrice")
-            self.facility = try r.element("facility")
-            self.diagnosis = try r.elements("diagnosis")
-            self.detail = try r.elements("detail")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.supportingInfoSequence = try r.primitives("supportingInfoSequence", "_supportingInfoSequence")
+            model.category = try r.element("category")
+            model.productOrService = try r.element("productOrService")
+            model.modifier = try r.elements("modifier")
+            model.provider = try r.element("provider")
+            model.quantity = try r.element("quantity")
+            model.unitPrice = try r.element("unitPrice")
+            model.facility = try r.element("facility")
+            model.diagnosis = try r.elements("diagnosis")
+            model.detail = try r.elements("detail")
             try r.finish()
         }
 
@@ -302,10 +326,16 @@ public struct CoverageEligibilityRequest: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.diagnosis = try r.choice("diagnosis")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.diagnosis = try r.choice("diagnosis")
                 try r.finish()
             }
 
@@ -326,8 +356,8 @@ public struct CoverageEligibilityRequest: DomainResource {
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
-                    case "diagnosisCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                    case "diagnosisReference": return .reference(try r.requiredElement(key))
+                    case "diagnosisCodeableConcept": return .codeableConcept(try r.requiredElement("diagnosisCodeableConcept"))
+                    case "diagnosisReference": return .reference(try r.requiredElement("diagnosisReference"))
                     default: return nil
                     }
                 }

@@ -66,30 +66,36 @@ public struct CoverageEligibilityResponse: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(created: FHIRPrimitive(), insurer: Reference(), outcome: FHIRPrimitive(), patient: Reference(), purpose: [], request: Reference(), status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("CoverageEligibilityResponse")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.purpose = try r.requiredPrimitives("purpose", "_purpose")
-        self.patient = try r.requiredElement("patient")
-        self.serviced = try r.choice("serviced")
-        self.created = try r.requiredPrimitive("created", "_created")
-        self.requestor = try r.element("requestor")
-        self.request = try r.requiredElement("request")
-        self.outcome = try r.requiredPrimitive("outcome", "_outcome")
-        self.disposition = try r.primitive("disposition", "_disposition")
-        self.insurer = try r.requiredElement("insurer")
-        self.insurance = try r.elements("insurance")
-        self.preAuthRef = try r.primitive("preAuthRef", "_preAuthRef")
-        self.form = try r.element("form")
-        self.error = try r.elements("error")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.purpose = try r.requiredPrimitives("purpose", "_purpose")
+        model.patient = try r.requiredElement("patient")
+        model.serviced = try r.choice("serviced")
+        model.created = try r.requiredPrimitive("created", "_created")
+        model.requestor = try r.element("requestor")
+        model.request = try r.requiredElement("request")
+        model.outcome = try r.requiredPrimitive("outcome", "_outcome")
+        model.disposition = try r.primitive("disposition", "_disposition")
+        model.insurer = try r.requiredElement("insurer")
+        model.insurance = try r.elements("insurance")
+        model.preAuthRef = try r.primitive("preAuthRef", "_preAuthRef")
+        model.form = try r.element("form")
+        model.error = try r.elements("error")
         try r.finish()
     }
 
@@ -131,8 +137,8 @@ public struct CoverageEligibilityResponse: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "servicedDate": return .date(try r.requiredPrimitive(key, "_servicedDate"))
-            case "servicedPeriod": return .period(try r.requiredElement(key))
+            case "servicedDate": return .date(try r.requiredPrimitive("servicedDate", "_servicedDate"))
+            case "servicedPeriod": return .period(try r.requiredElement("servicedPeriod"))
             default: return nil
             }
         }
@@ -168,13 +174,19 @@ public struct CoverageEligibilityResponse: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.coverage = try r.requiredElement("coverage")
-            self.inforce = try r.primitive("inforce", "_inforce")
-            self.benefitPeriod = try r.element("benefitPeriod")
-            self.item = try r.elements("item")
+            self.init(coverage: Reference())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.coverage = try r.requiredElement("coverage")
+            model.inforce = try r.primitive("inforce", "_inforce")
+            model.benefitPeriod = try r.element("benefitPeriod")
+            model.item = try r.elements("item")
             try r.finish()
         }
 
@@ -230,23 +242,29 @@ public struct CoverageEligibilityResponse: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.category = try r.element("category")
-                self.productOrService = try r.element("productOrService")
-                self.modifier = try r.elements("modifier")
-                self.provider = try r.element("provider")
-                self.excluded = try r.primitive("excluded", "_excluded")
-                self.name = try r.primitive("name", "_name")
-                self.description = try r.primitive("description", "_description")
-                self.network = try r.element("network")
-                self.unit = try r.element("unit")
-                self.term = try r.element("term")
-                self.benefit = try r.elements("benefit")
-                self.authorizationRequired = try r.primitive("authorizationRequired", "_authorizationRequired")
-                self.authorizationSupporting = try r.elements("authorizationSupporting")
-                self.authorizationUrl = try r.primitive("authorizationUrl", "_authorizationUrl")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.category = try r.element("category")
+                model.productOrService = try r.element("productOrService")
+                model.modifier = try r.elements("modifier")
+                model.provider = try r.element("provider")
+                model.excluded = try r.primitive("excluded", "_excluded")
+                model.name = try r.primitive("name", "_name")
+                model.description = try r.primitive("description", "_description")
+                model.network = try r.element("network")
+                model.unit = try r.element("unit")
+                model.term = try r.element("term")
+                model.benefit = try r.elements("benefit")
+                model.authorizationRequired = try r.primitive("authorizationRequired", "_authorizationRequired")
+                model.authorizationSupporting = try r.elements("authorizationSupporting")
+                model.authorizationUrl = try r.primitive("authorizationUrl", "_authorizationUrl")
                 try r.finish()
             }
 
@@ -291,12 +309,18 @@ public struct CoverageEligibilityResponse: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.type = try r.requiredElement("type")
-                    self.allowed = try r.choice("allowed")
-                    self.used = try r.choice("used")
+                    self.init(type: CodeableConcept())
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.type = try r.requiredElement("type")
+                    model.allowed = try r.choice("allowed")
+                    model.used = try r.choice("used")
                     try r.finish()
                 }
 
@@ -320,9 +344,9 @@ public struct CoverageEligibilityResponse: DomainResource {
 
                     public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                         switch key {
-                        case "allowedUnsignedInt": return .unsignedInt(try r.requiredPrimitive(key, "_allowedUnsignedInt"))
-                        case "allowedString": return .string(try r.requiredPrimitive(key, "_allowedString"))
-                        case "allowedMoney": return .money(try r.requiredElement(key))
+                        case "allowedUnsignedInt": return .unsignedInt(try r.requiredPrimitive("allowedUnsignedInt", "_allowedUnsignedInt"))
+                        case "allowedString": return .string(try r.requiredPrimitive("allowedString", "_allowedString"))
+                        case "allowedMoney": return .money(try r.requiredElement("allowedMoney"))
                         default: return nil
                         }
                     }
@@ -347,9 +371,9 @@ public struct CoverageEligibilityResponse: DomainResource {
 
                     public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                         switch key {
-                        case "usedUnsignedInt": return .unsignedInt(try r.requiredPrimitive(key, "_usedUnsignedInt"))
-                        case "usedString": return .string(try r.requiredPrimitive(key, "_usedString"))
-                        case "usedMoney": return .money(try r.requiredElement(key))
+                        case "usedUnsignedInt": return .unsignedInt(try r.requiredPrimitive("usedUnsignedInt", "_usedUnsignedInt"))
+                        case "usedString": return .string(try r.requiredPrimitive("usedString", "_usedString"))
+                        case "usedMoney": return .money(try r.requiredElement("usedMoney"))
                         default: return nil
                         }
                     }
@@ -383,10 +407,16 @@ public struct CoverageEligibilityResponse: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.code = try r.requiredElement("code")
+            self.init(code: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.code = try r.requiredElement("code")
             try r.finish()
         }
 

@@ -54,27 +54,33 @@ public struct DetectedIssue: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("DetectedIssue")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.code = try r.element("code")
-        self.severity = try r.primitive("severity", "_severity")
-        self.patient = try r.element("patient")
-        self.identified = try r.choice("identified")
-        self.author = try r.element("author")
-        self.implicated = try r.elements("implicated")
-        self.evidence = try r.elements("evidence")
-        self.detail = try r.primitive("detail", "_detail")
-        self.reference = try r.primitive("reference", "_reference")
-        self.mitigation = try r.elements("mitigation")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.code = try r.element("code")
+        model.severity = try r.primitive("severity", "_severity")
+        model.patient = try r.element("patient")
+        model.identified = try r.choice("identified")
+        model.author = try r.element("author")
+        model.implicated = try r.elements("implicated")
+        model.evidence = try r.elements("evidence")
+        model.detail = try r.primitive("detail", "_detail")
+        model.reference = try r.primitive("reference", "_reference")
+        model.mitigation = try r.elements("mitigation")
         try r.finish()
     }
 
@@ -113,8 +119,8 @@ public struct DetectedIssue: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "identifiedDateTime": return .dateTime(try r.requiredPrimitive(key, "_identifiedDateTime"))
-            case "identifiedPeriod": return .period(try r.requiredElement(key))
+            case "identifiedDateTime": return .dateTime(try r.requiredPrimitive("identifiedDateTime", "_identifiedDateTime"))
+            case "identifiedPeriod": return .period(try r.requiredElement("identifiedPeriod"))
             default: return nil
             }
         }
@@ -145,11 +151,17 @@ public struct DetectedIssue: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.code = try r.elements("code")
-            self.detail = try r.elements("detail")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.code = try r.elements("code")
+            model.detail = try r.elements("detail")
             try r.finish()
         }
 
@@ -183,12 +195,18 @@ public struct DetectedIssue: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.action = try r.requiredElement("action")
-            self.date = try r.primitive("date", "_date")
-            self.author = try r.element("author")
+            self.init(action: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.action = try r.requiredElement("action")
+            model.date = try r.primitive("date", "_date")
+            model.author = try r.element("author")
             try r.finish()
         }
 

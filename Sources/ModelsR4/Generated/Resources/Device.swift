@@ -81,41 +81,47 @@ public struct Device: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Device")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.definition = try r.element("definition")
-        self.udiCarrier = try r.elements("udiCarrier")
-        self.status = try r.primitive("status", "_status")
-        self.statusReason = try r.elements("statusReason")
-        self.distinctIdentifier = try r.primitive("distinctIdentifier", "_distinctIdentifier")
-        self.manufacturer = try r.primitive("manufacturer", "_manufacturer")
-        self.manufactureDate = try r.primitive("manufactureDate", "_manufactureDate")
-        self.expirationDate = try r.primitive("expirationDate", "_expirationDate")
-        self.lotNumber = try r.primitive("lotNumber", "_lotNumber")
-        self.serialNumber = try r.primitive("serialNumber", "_serialNumber")
-        self.deviceName = try r.elements("deviceName")
-        self.modelNumber = try r.primitive("modelNumber", "_modelNumber")
-        self.partNumber = try r.primitive("partNumber", "_partNumber")
-        self.type = try r.element("type")
-        self.specialization = try r.elements("specialization")
-        self.version = try r.elements("version")
-        self.property = try r.elements("property")
-        self.patient = try r.element("patient")
-        self.owner = try r.element("owner")
-        self.contact = try r.elements("contact")
-        self.location = try r.element("location")
-        self.url = try r.primitive("url", "_url")
-        self.note = try r.elements("note")
-        self.safety = try r.elements("safety")
-        self.parent = try r.element("parent")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.definition = try r.element("definition")
+        model.udiCarrier = try r.elements("udiCarrier")
+        model.status = try r.primitive("status", "_status")
+        model.statusReason = try r.elements("statusReason")
+        model.distinctIdentifier = try r.primitive("distinctIdentifier", "_distinctIdentifier")
+        model.manufacturer = try r.primitive("manufacturer", "_manufacturer")
+        model.manufactureDate = try r.primitive("manufactureDate", "_manufactureDate")
+        model.expirationDate = try r.primitive("expirationDate", "_expirationDate")
+        model.lotNumber = try r.primitive("lotNumber", "_lotNumber")
+        model.serialNumber = try r.primitive("serialNumber", "_serialNumber")
+        model.deviceName = try r.elements("deviceName")
+        model.modelNumber = try r.primitive("modelNumber", "_modelNumber")
+        model.partNumber = try r.primitive("partNumber", "_partNumber")
+        model.type = try r.element("type")
+        model.specialization = try r.elements("specialization")
+        model.version = try r.elements("version")
+        model.property = try r.elements("property")
+        model.patient = try r.element("patient")
+        model.owner = try r.element("owner")
+        model.contact = try r.elements("contact")
+        model.location = try r.element("location")
+        model.url = try r.primitive("url", "_url")
+        model.note = try r.elements("note")
+        model.safety = try r.elements("safety")
+        model.parent = try r.element("parent")
         try r.finish()
     }
 
@@ -184,15 +190,21 @@ public struct Device: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.deviceIdentifier = try r.primitive("deviceIdentifier", "_deviceIdentifier")
-            self.issuer = try r.primitive("issuer", "_issuer")
-            self.jurisdiction = try r.primitive("jurisdiction", "_jurisdiction")
-            self.carrierAIDC = try r.primitive("carrierAIDC", "_carrierAIDC")
-            self.carrierHRF = try r.primitive("carrierHRF", "_carrierHRF")
-            self.entryType = try r.primitive("entryType", "_entryType")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.deviceIdentifier = try r.primitive("deviceIdentifier", "_deviceIdentifier")
+            model.issuer = try r.primitive("issuer", "_issuer")
+            model.jurisdiction = try r.primitive("jurisdiction", "_jurisdiction")
+            model.carrierAIDC = try r.primitive("carrierAIDC", "_carrierAIDC")
+            model.carrierHRF = try r.primitive("carrierHRF", "_carrierHRF")
+            model.entryType = try r.primitive("entryType", "_entryType")
             try r.finish()
         }
 
@@ -229,11 +241,17 @@ public struct Device: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.name = try r.requiredPrimitive("name", "_name")
-            self.type = try r.requiredPrimitive("type", "_type")
+            self.init(name: FHIRPrimitive(), type: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.name = try r.requiredPrimitive("name", "_name")
+            model.type = try r.requiredPrimitive("type", "_type")
             try r.finish()
         }
 
@@ -265,11 +283,17 @@ public struct Device: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.systemType = try r.requiredElement("systemType")
-            self.version = try r.primitive("version", "_version")
+            self.init(systemType: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.systemType = try r.requiredElement("systemType")
+            model.version = try r.primitive("version", "_version")
             try r.finish()
         }
 
@@ -303,12 +327,18 @@ public struct Device: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.element("type")
-            self.component = try r.element("component")
-            self.value = try r.requiredPrimitive("value", "_value")
+            self.init(value: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.element("type")
+            model.component = try r.element("component")
+            model.value = try r.requiredPrimitive("value", "_value")
             try r.finish()
         }
 
@@ -343,12 +373,18 @@ public struct Device: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.requiredElement("type")
-            self.valueQuantity = try r.elements("valueQuantity")
-            self.valueCode = try r.elements("valueCode")
+            self.init(type: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.requiredElement("type")
+            model.valueQuantity = try r.elements("valueQuantity")
+            model.valueCode = try r.elements("valueCode")
             try r.finish()
         }
 

@@ -73,37 +73,43 @@ public struct DeviceDefinition: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("DeviceDefinition")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.udiDeviceIdentifier = try r.elements("udiDeviceIdentifier")
-        self.manufacturer = try r.choice("manufacturer")
-        self.deviceName = try r.elements("deviceName")
-        self.modelNumber = try r.primitive("modelNumber", "_modelNumber")
-        self.type = try r.element("type")
-        self.specialization = try r.elements("specialization")
-        self.version = try r.primitives("version", "_version")
-        self.safety = try r.elements("safety")
-        self.shelfLifeStorage = try r.elements("shelfLifeStorage")
-        self.physicalCharacteristics = try r.element("physicalCharacteristics")
-        self.languageCode = try r.elements("languageCode")
-        self.capability = try r.elements("capability")
-        self.property = try r.elements("property")
-        self.owner = try r.element("owner")
-        self.contact = try r.elements("contact")
-        self.url = try r.primitive("url", "_url")
-        self.onlineInformation = try r.primitive("onlineInformation", "_onlineInformation")
-        self.note = try r.elements("note")
-        self.quantity = try r.element("quantity")
-        self.parentDevice = try r.element("parentDevice")
-        self.material = try r.elements("material")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.udiDeviceIdentifier = try r.elements("udiDeviceIdentifier")
+        model.manufacturer = try r.choice("manufacturer")
+        model.deviceName = try r.elements("deviceName")
+        model.modelNumber = try r.primitive("modelNumber", "_modelNumber")
+        model.type = try r.element("type")
+        model.specialization = try r.elements("specialization")
+        model.version = try r.primitives("version", "_version")
+        model.safety = try r.elements("safety")
+        model.shelfLifeStorage = try r.elements("shelfLifeStorage")
+        model.physicalCharacteristics = try r.element("physicalCharacteristics")
+        model.languageCode = try r.elements("languageCode")
+        model.capability = try r.elements("capability")
+        model.property = try r.elements("property")
+        model.owner = try r.element("owner")
+        model.contact = try r.elements("contact")
+        model.url = try r.primitive("url", "_url")
+        model.onlineInformation = try r.primitive("onlineInformation", "_onlineInformation")
+        model.note = try r.elements("note")
+        model.quantity = try r.element("quantity")
+        model.parentDevice = try r.element("parentDevice")
+        model.material = try r.elements("material")
         try r.finish()
     }
 
@@ -152,8 +158,8 @@ public struct DeviceDefinition: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "manufacturerString": return .string(try r.requiredPrimitive(key, "_manufacturerString"))
-            case "manufacturerReference": return .reference(try r.requiredElement(key))
+            case "manufacturerString": return .string(try r.requiredPrimitive("manufacturerString", "_manufacturerString"))
+            case "manufacturerReference": return .reference(try r.requiredElement("manufacturerReference"))
             default: return nil
             }
         }
@@ -189,12 +195,18 @@ public struct DeviceDefinition: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.deviceIdentifier = try r.requiredPrimitive("deviceIdentifier", "_deviceIdentifier")
-            self.issuer = try r.requiredPrimitive("issuer", "_issuer")
-            self.jurisdiction = try r.requiredPrimitive("jurisdiction", "_jurisdiction")
+            self.init(deviceIdentifier: FHIRPrimitive(), issuer: FHIRPrimitive(), jurisdiction: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.deviceIdentifier = try r.requiredPrimitive("deviceIdentifier", "_deviceIdentifier")
+            model.issuer = try r.requiredPrimitive("issuer", "_issuer")
+            model.jurisdiction = try r.requiredPrimitive("jurisdiction", "_jurisdiction")
             try r.finish()
         }
 
@@ -228,11 +240,17 @@ public struct DeviceDefinition: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.name = try r.requiredPrimitive("name", "_name")
-            self.type = try r.requiredPrimitive("type", "_type")
+            self.init(name: FHIRPrimitive(), type: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.name = try r.requiredPrimitive("name", "_name")
+            model.type = try r.requiredPrimitive("type", "_type")
             try r.finish()
         }
 
@@ -264,11 +282,17 @@ public struct DeviceDefinition: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.systemType = try r.requiredPrimitive("systemType", "_systemType")
-            self.version = try r.primitive("version", "_version")
+            self.init(systemType: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.systemType = try r.requiredPrimitive("systemType", "_systemType")
+            model.version = try r.primitive("version", "_version")
             try r.finish()
         }
 
@@ -300,11 +324,17 @@ public struct DeviceDefinition: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.requiredElement("type")
-            self.description = try r.elements("description")
+            self.init(type: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.requiredElement("type")
+            model.description = try r.elements("description")
             try r.finish()
         }
 
@@ -338,12 +368,18 @@ public struct DeviceDefinition: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.requiredElement("type")
-            self.valueQuantity = try r.elements("valueQuantity")
-            self.valueCode = try r.elements("valueCode")
+            self.init(type: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.requiredElement("type")
+            model.valueQuantity = try r.elements("valueQuantity")
+            model.valueCode = try r.elements("valueCode")
             try r.finish()
         }
 
@@ -378,12 +414,18 @@ public struct DeviceDefinition: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.substance = try r.requiredElement("substance")
-            self.alternate = try r.primitive("alternate", "_alternate")
-            self.allergenicIndicator = try r.primitive("allergenicIndicator", "_allergenicIndicator")
+            self.init(substance: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.substance = try r.requiredElement("substance")
+            model.alternate = try r.primitive("alternate", "_alternate")
+            model.allergenicIndicator = try r.primitive("allergenicIndicator", "_allergenicIndicator")
             try r.finish()
         }
 

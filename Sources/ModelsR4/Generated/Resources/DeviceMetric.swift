@@ -51,25 +51,31 @@ public struct DeviceMetric: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(category: FHIRPrimitive(), type: CodeableConcept())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("DeviceMetric")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.type = try r.requiredElement("type")
-        self.unit = try r.element("unit")
-        self.source = try r.element("source")
-        self.parent = try r.element("parent")
-        self.operationalStatus = try r.primitive("operationalStatus", "_operationalStatus")
-        self.color = try r.primitive("color", "_color")
-        self.category = try r.requiredPrimitive("category", "_category")
-        self.measurementPeriod = try r.element("measurementPeriod")
-        self.calibration = try r.elements("calibration")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.type = try r.requiredElement("type")
+        model.unit = try r.element("unit")
+        model.source = try r.element("source")
+        model.parent = try r.element("parent")
+        model.operationalStatus = try r.primitive("operationalStatus", "_operationalStatus")
+        model.color = try r.primitive("color", "_color")
+        model.category = try r.requiredPrimitive("category", "_category")
+        model.measurementPeriod = try r.element("measurementPeriod")
+        model.calibration = try r.elements("calibration")
         try r.finish()
     }
 
@@ -116,12 +122,18 @@ public struct DeviceMetric: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.primitive("type", "_type")
-            self.state = try r.primitive("state", "_state")
-            self.time = try r.primitive("time", "_time")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.primitive("type", "_type")
+            model.state = try r.primitive("state", "_state")
+            model.time = try r.primitive("time", "_time")
             try r.finish()
         }
 

@@ -80,39 +80,45 @@ public struct DeviceRequest: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(code: .reference(Reference()), intent: FHIRPrimitive(), subject: Reference())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("DeviceRequest")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.instantiatesCanonical = try r.primitives("instantiatesCanonical", "_instantiatesCanonical")
-        self.instantiatesUri = try r.primitives("instantiatesUri", "_instantiatesUri")
-        self.basedOn = try r.elements("basedOn")
-        self.priorRequest = try r.elements("priorRequest")
-        self.groupIdentifier = try r.element("groupIdentifier")
-        self.status = try r.primitive("status", "_status")
-        self.intent = try r.requiredPrimitive("intent", "_intent")
-        self.priority = try r.primitive("priority", "_priority")
-        self.code = try r.requiredChoice("code")
-        self.parameter = try r.elements("parameter")
-        self.subject = try r.requiredElement("subject")
-        self.encounter = try r.element("encounter")
-        self.occurrence = try r.choice("occurrence")
-        self.authoredOn = try r.primitive("authoredOn", "_authoredOn")
-        self.requester = try r.element("requester")
-        self.performerType = try r.element("performerType")
-        self.performer = try r.element("performer")
-        self.reasonCode = try r.elements("reasonCode")
-        self.reasonReference = try r.elements("reasonReference")
-        self.insurance = try r.elements("insurance")
-        self.supportingInfo = try r.elements("supportingInfo")
-        self.note = try r.elements("note")
-        self.relevantHistory = try r.elements("relevantHistory")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.instantiatesCanonical = try r.primitives("instantiatesCanonical", "_instantiatesCanonical")
+        model.instantiatesUri = try r.primitives("instantiatesUri", "_instantiatesUri")
+        model.basedOn = try r.elements("basedOn")
+        model.priorRequest = try r.elements("priorRequest")
+        model.groupIdentifier = try r.element("groupIdentifier")
+        model.status = try r.primitive("status", "_status")
+        model.intent = try r.requiredPrimitive("intent", "_intent")
+        model.priority = try r.primitive("priority", "_priority")
+        model.code = try r.requiredChoice("code")
+        model.parameter = try r.elements("parameter")
+        model.subject = try r.requiredElement("subject")
+        model.encounter = try r.element("encounter")
+        model.occurrence = try r.choice("occurrence")
+        model.authoredOn = try r.primitive("authoredOn", "_authoredOn")
+        model.requester = try r.element("requester")
+        model.performerType = try r.element("performerType")
+        model.performer = try r.element("performer")
+        model.reasonCode = try r.elements("reasonCode")
+        model.reasonReference = try r.elements("reasonReference")
+        model.insurance = try r.elements("insurance")
+        model.supportingInfo = try r.elements("supportingInfo")
+        model.note = try r.elements("note")
+        model.relevantHistory = try r.elements("relevantHistory")
         try r.finish()
     }
 
@@ -163,8 +169,8 @@ public struct DeviceRequest: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "codeReference": return .reference(try r.requiredElement(key))
-            case "codeCodeableConcept": return .codeableConcept(try r.requiredElement(key))
+            case "codeReference": return .reference(try r.requiredElement("codeReference"))
+            case "codeCodeableConcept": return .codeableConcept(try r.requiredElement("codeCodeableConcept"))
             default: return nil
             }
         }
@@ -188,9 +194,9 @@ public struct DeviceRequest: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "occurrenceDateTime": return .dateTime(try r.requiredPrimitive(key, "_occurrenceDateTime"))
-            case "occurrencePeriod": return .period(try r.requiredElement(key))
-            case "occurrenceTiming": return .timing(try r.requiredElement(key))
+            case "occurrenceDateTime": return .dateTime(try r.requiredPrimitive("occurrenceDateTime", "_occurrenceDateTime"))
+            case "occurrencePeriod": return .period(try r.requiredElement("occurrencePeriod"))
+            case "occurrenceTiming": return .timing(try r.requiredElement("occurrenceTiming"))
             default: return nil
             }
         }
@@ -222,11 +228,17 @@ public struct DeviceRequest: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.code = try r.element("code")
-            self.value = try r.choice("value")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.code = try r.element("code")
+            model.value = try r.choice("value")
             try r.finish()
         }
 
@@ -250,10 +262,10 @@ public struct DeviceRequest: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "valueCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                case "valueQuantity": return .quantity(try r.requiredElement(key))
-                case "valueRange": return .range(try r.requiredElement(key))
-                case "valueBoolean": return .boolean(try r.requiredPrimitive(key, "_valueBoolean"))
+                case "valueCodeableConcept": return .codeableConcept(try r.requiredElement("valueCodeableConcept"))
+                case "valueQuantity": return .quantity(try r.requiredElement("valueQuantity"))
+                case "valueRange": return .range(try r.requiredElement("valueRange"))
+                case "valueBoolean": return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
                 default: return nil
                 }
             }

@@ -58,28 +58,34 @@ public struct DeviceUseStatement: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(device: Reference(), status: FHIRPrimitive(), subject: Reference())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("DeviceUseStatement")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.basedOn = try r.elements("basedOn")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.subject = try r.requiredElement("subject")
-        self.derivedFrom = try r.elements("derivedFrom")
-        self.timing = try r.choice("timing")
-        self.recordedOn = try r.primitive("recordedOn", "_recordedOn")
-        self.source = try r.element("source")
-        self.device = try r.requiredElement("device")
-        self.reasonCode = try r.elements("reasonCode")
-        self.reasonReference = try r.elements("reasonReference")
-        self.bodySite = try r.element("bodySite")
-        self.note = try r.elements("note")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.basedOn = try r.elements("basedOn")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.subject = try r.requiredElement("subject")
+        model.derivedFrom = try r.elements("derivedFrom")
+        model.timing = try r.choice("timing")
+        model.recordedOn = try r.primitive("recordedOn", "_recordedOn")
+        model.source = try r.element("source")
+        model.device = try r.requiredElement("device")
+        model.reasonCode = try r.elements("reasonCode")
+        model.reasonReference = try r.elements("reasonReference")
+        model.bodySite = try r.element("bodySite")
+        model.note = try r.elements("note")
         try r.finish()
     }
 
@@ -120,9 +126,9 @@ public struct DeviceUseStatement: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "timingTiming": return .timing(try r.requiredElement(key))
-            case "timingPeriod": return .period(try r.requiredElement(key))
-            case "timingDateTime": return .dateTime(try r.requiredPrimitive(key, "_timingDateTime"))
+            case "timingTiming": return .timing(try r.requiredElement("timingTiming"))
+            case "timingPeriod": return .period(try r.requiredElement("timingPeriod"))
+            case "timingDateTime": return .dateTime(try r.requiredPrimitive("timingDateTime", "_timingDateTime"))
             default: return nil
             }
         }

@@ -67,33 +67,39 @@ public struct DiagnosticReport: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(code: CodeableConcept(), status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("DiagnosticReport")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.basedOn = try r.elements("basedOn")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.category = try r.elements("category")
-        self.code = try r.requiredElement("code")
-        self.subject = try r.element("subject")
-        self.encounter = try r.element("encounter")
-        self.effective = try r.choice("effective")
-        self.issued = try r.primitive("issued", "_issued")
-        self.performer = try r.elements("performer")
-        self.resultsInterpreter = try r.elements("resultsInterpreter")
-        self.specimen = try r.elements("specimen")
-        self.result = try r.elements("result")
-        self.imagingStudy = try r.elements("imagingStudy")
-        self.media = try r.elements("media")
-        self.conclusion = try r.primitive("conclusion", "_conclusion")
-        self.conclusionCode = try r.elements("conclusionCode")
-        self.presentedForm = try r.elements("presentedForm")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.basedOn = try r.elements("basedOn")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.category = try r.elements("category")
+        model.code = try r.requiredElement("code")
+        model.subject = try r.element("subject")
+        model.encounter = try r.element("encounter")
+        model.effective = try r.choice("effective")
+        model.issued = try r.primitive("issued", "_issued")
+        model.performer = try r.elements("performer")
+        model.resultsInterpreter = try r.elements("resultsInterpreter")
+        model.specimen = try r.elements("specimen")
+        model.result = try r.elements("result")
+        model.imagingStudy = try r.elements("imagingStudy")
+        model.media = try r.elements("media")
+        model.conclusion = try r.primitive("conclusion", "_conclusion")
+        model.conclusionCode = try r.elements("conclusionCode")
+        model.presentedForm = try r.elements("presentedForm")
         try r.finish()
     }
 
@@ -138,8 +144,8 @@ public struct DiagnosticReport: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "effectiveDateTime": return .dateTime(try r.requiredPrimitive(key, "_effectiveDateTime"))
-            case "effectivePeriod": return .period(try r.requiredElement(key))
+            case "effectiveDateTime": return .dateTime(try r.requiredPrimitive("effectiveDateTime", "_effectiveDateTime"))
+            case "effectivePeriod": return .period(try r.requiredElement("effectivePeriod"))
             default: return nil
             }
         }
@@ -171,11 +177,17 @@ public struct DiagnosticReport: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.comment = try r.primitive("comment", "_comment")
-            self.link = try r.requiredElement("link")
+            self.init(link: Reference())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.comment = try r.primitive("comment", "_comment")
+            model.link = try r.requiredElement("link")
             try r.finish()
         }
 

@@ -55,27 +55,33 @@ public struct DocumentManifest: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(content: [], status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("DocumentManifest")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.masterIdentifier = try r.element("masterIdentifier")
-        self.identifier = try r.elements("identifier")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.type = try r.element("type")
-        self.subject = try r.element("subject")
-        self.created = try r.primitive("created", "_created")
-        self.author = try r.elements("author")
-        self.recipient = try r.elements("recipient")
-        self.source = try r.primitive("source", "_source")
-        self.description = try r.primitive("description", "_description")
-        self.content = try r.requiredElements("content")
-        self.related = try r.elements("related")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.masterIdentifier = try r.element("masterIdentifier")
+        model.identifier = try r.elements("identifier")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.type = try r.element("type")
+        model.subject = try r.element("subject")
+        model.created = try r.primitive("created", "_created")
+        model.author = try r.elements("author")
+        model.recipient = try r.elements("recipient")
+        model.source = try r.primitive("source", "_source")
+        model.description = try r.primitive("description", "_description")
+        model.content = try r.requiredElements("content")
+        model.related = try r.elements("related")
         try r.finish()
     }
 
@@ -122,11 +128,17 @@ public struct DocumentManifest: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.identifier = try r.element("identifier")
-            self.ref = try r.element("ref")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.identifier = try r.element("identifier")
+            model.ref = try r.element("ref")
             try r.finish()
         }
 

@@ -63,31 +63,37 @@ public struct DocumentReference: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(content: [], status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("DocumentReference")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.masterIdentifier = try r.element("masterIdentifier")
-        self.identifier = try r.elements("identifier")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.docStatus = try r.primitive("docStatus", "_docStatus")
-        self.type = try r.element("type")
-        self.category = try r.elements("category")
-        self.subject = try r.element("subject")
-        self.date = try r.primitive("date", "_date")
-        self.author = try r.elements("author")
-        self.authenticator = try r.element("authenticator")
-        self.custodian = try r.element("custodian")
-        self.relatesTo = try r.elements("relatesTo")
-        self.description = try r.primitive("description", "_description")
-        self.securityLabel = try r.elements("securityLabel")
-        self.content = try r.requiredElements("content")
-        self.context = try r.element("context")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.masterIdentifier = try r.element("masterIdentifier")
+        model.identifier = try r.elements("identifier")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.docStatus = try r.primitive("docStatus", "_docStatus")
+        model.type = try r.element("type")
+        model.category = try r.elements("category")
+        model.subject = try r.element("subject")
+        model.date = try r.primitive("date", "_date")
+        model.author = try r.elements("author")
+        model.authenticator = try r.element("authenticator")
+        model.custodian = try r.element("custodian")
+        model.relatesTo = try r.elements("relatesTo")
+        model.description = try r.primitive("description", "_description")
+        model.securityLabel = try r.elements("securityLabel")
+        model.content = try r.requiredElements("content")
+        model.context = try r.element("context")
         try r.finish()
     }
 
@@ -140,11 +146,17 @@ public struct DocumentReference: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.code = try r.requiredPrimitive("code", "_code")
-            self.target = try r.requiredElement("target")
+            self.init(code: FHIRPrimitive(), target: Reference())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.code = try r.requiredPrimitive("code", "_code")
+            model.target = try r.requiredElement("target")
             try r.finish()
         }
 
@@ -176,11 +188,17 @@ public struct DocumentReference: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.attachment = try r.requiredElement("attachment")
-            self.format = try r.element("format")
+            self.init(attachment: Attachment())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.attachment = try r.requiredElement("attachment")
+            model.format = try r.element("format")
             try r.finish()
         }
 
@@ -221,16 +239,22 @@ public struct DocumentReference: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.encounter = try r.elements("encounter")
-            self.event = try r.elements("event")
-            self.period = try r.element("period")
-            self.facilityType = try r.element("facilityType")
-            self.practiceSetting = try r.element("practiceSetting")
-            self.sourcePatientInfo = try r.element("sourcePatientInfo")
-            self.related = try r.elements("related")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.encounter = try r.elements("encounter")
+            model.event = try r.elements("event")
+            model.period = try r.element("period")
+            model.facilityType = try r.element("facilityType")
+            model.practiceSetting = try r.element("practiceSetting")
+            model.sourcePatientInfo = try r.element("sourcePatientInfo")
+            model.related = try r.elements("related")
             try r.finish()
         }
 

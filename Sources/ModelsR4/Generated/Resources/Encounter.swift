@@ -77,38 +77,44 @@ public struct Encounter: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(class: Coding(), status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Encounter")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.statusHistory = try r.elements("statusHistory")
-        self.`class` = try r.requiredElement("class")
-        self.classHistory = try r.elements("classHistory")
-        self.type = try r.elements("type")
-        self.serviceType = try r.element("serviceType")
-        self.priority = try r.element("priority")
-        self.subject = try r.element("subject")
-        self.episodeOfCare = try r.elements("episodeOfCare")
-        self.basedOn = try r.elements("basedOn")
-        self.participant = try r.elements("participant")
-        self.appointment = try r.elements("appointment")
-        self.period = try r.element("period")
-        self.length = try r.element("length")
-        self.reasonCode = try r.elements("reasonCode")
-        self.reasonReference = try r.elements("reasonReference")
-        self.diagnosis = try r.elements("diagnosis")
-        self.account = try r.elements("account")
-        self.hospitalization = try r.element("hospitalization")
-        self.location = try r.elements("location")
-        self.serviceProvider = try r.element("serviceProvider")
-        self.partOf = try r.element("partOf")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.statusHistory = try r.elements("statusHistory")
+        model.`class` = try r.requiredElement("class")
+        model.classHistory = try r.elements("classHistory")
+        model.type = try r.elements("type")
+        model.serviceType = try r.element("serviceType")
+        model.priority = try r.element("priority")
+        model.subject = try r.element("subject")
+        model.episodeOfCare = try r.elements("episodeOfCare")
+        model.basedOn = try r.elements("basedOn")
+        model.participant = try r.elements("participant")
+        model.appointment = try r.elements("appointment")
+        model.period = try r.element("period")
+        model.length = try r.element("length")
+        model.reasonCode = try r.elements("reasonCode")
+        model.reasonReference = try r.elements("reasonReference")
+        model.diagnosis = try r.elements("diagnosis")
+        model.account = try r.elements("account")
+        model.hospitalization = try r.element("hospitalization")
+        model.location = try r.elements("location")
+        model.serviceProvider = try r.element("serviceProvider")
+        model.partOf = try r.element("partOf")
         try r.finish()
     }
 
@@ -168,11 +174,17 @@ public struct Encounter: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.status = try r.requiredPrimitive("status", "_status")
-            self.period = try r.requiredElement("period")
+            self.init(period: Period(), status: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.status = try r.requiredPrimitive("status", "_status")
+            model.period = try r.requiredElement("period")
             try r.finish()
         }
 
@@ -205,11 +217,17 @@ public struct Encounter: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.`class` = try r.requiredElement("class")
-            self.period = try r.requiredElement("period")
+            self.init(class: Coding(), period: Period())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.`class` = try r.requiredElement("class")
+            model.period = try r.requiredElement("period")
             try r.finish()
         }
 
@@ -242,12 +260,18 @@ public struct Encounter: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.elements("type")
-            self.period = try r.element("period")
-            self.individual = try r.element("individual")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.elements("type")
+            model.period = try r.element("period")
+            model.individual = try r.element("individual")
             try r.finish()
         }
 
@@ -282,12 +306,18 @@ public struct Encounter: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.condition = try r.requiredElement("condition")
-            self.use = try r.element("use")
-            self.rank = try r.primitive("rank", "_rank")
+            self.init(condition: Reference())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.condition = try r.requiredElement("condition")
+            model.use = try r.element("use")
+            model.rank = try r.primitive("rank", "_rank")
             try r.finish()
         }
 
@@ -333,18 +363,24 @@ public struct Encounter: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.preAdmissionIdentifier = try r.element("preAdmissionIdentifier")
-            self.origin = try r.element("origin")
-            self.admitSource = try r.element("admitSource")
-            self.reAdmission = try r.element("reAdmission")
-            self.dietPreference = try r.elements("dietPreference")
-            self.specialCourtesy = try r.elements("specialCourtesy")
-            self.specialArrangement = try r.elements("specialArrangement")
-            self.destination = try r.element("destination")
-            self.dischargeDisposition = try r.element("dischargeDisposition")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.preAdmissionIdentifier = try r.element("preAdmissionIdentifier")
+            model.origin = try r.element("origin")
+            model.admitSource = try r.element("admitSource")
+            model.reAdmission = try r.element("reAdmission")
+            model.dietPreference = try r.elements("dietPreference")
+            model.specialCourtesy = try r.elements("specialCourtesy")
+            model.specialArrangement = try r.elements("specialArrangement")
+            model.destination = try r.element("destination")
+            model.dischargeDisposition = try r.element("dischargeDisposition")
             try r.finish()
         }
 
@@ -387,13 +423,19 @@ public struct Encounter: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.location = try r.requiredElement("location")
-            self.status = try r.primitive("status", "_status")
-            self.physicalType = try r.element("physicalType")
-            self.period = try r.element("period")
+            self.init(location: Reference())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.location = try r.requiredElement("location")
+            model.status = try r.primitive("status", "_status")
+            model.physicalType = try r.element("physicalType")
+            model.period = try r.element("period")
             try r.finish()
         }
 

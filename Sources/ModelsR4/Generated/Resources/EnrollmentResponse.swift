@@ -45,23 +45,29 @@ public struct EnrollmentResponse: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("EnrollmentResponse")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.status = try r.primitive("status", "_status")
-        self.request = try r.element("request")
-        self.outcome = try r.primitive("outcome", "_outcome")
-        self.disposition = try r.primitive("disposition", "_disposition")
-        self.created = try r.primitive("created", "_created")
-        self.organization = try r.element("organization")
-        self.requestProvider = try r.element("requestProvider")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.status = try r.primitive("status", "_status")
+        model.request = try r.element("request")
+        model.outcome = try r.primitive("outcome", "_outcome")
+        model.disposition = try r.primitive("disposition", "_disposition")
+        model.created = try r.primitive("created", "_created")
+        model.organization = try r.element("organization")
+        model.requestProvider = try r.element("requestProvider")
         try r.finish()
     }
 

@@ -55,27 +55,33 @@ public struct EpisodeOfCare: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(patient: Reference(), status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("EpisodeOfCare")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.statusHistory = try r.elements("statusHistory")
-        self.type = try r.elements("type")
-        self.diagnosis = try r.elements("diagnosis")
-        self.patient = try r.requiredElement("patient")
-        self.managingOrganization = try r.element("managingOrganization")
-        self.period = try r.element("period")
-        self.referralRequest = try r.elements("referralRequest")
-        self.careManager = try r.element("careManager")
-        self.team = try r.elements("team")
-        self.account = try r.elements("account")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.statusHistory = try r.elements("statusHistory")
+        model.type = try r.elements("type")
+        model.diagnosis = try r.elements("diagnosis")
+        model.patient = try r.requiredElement("patient")
+        model.managingOrganization = try r.element("managingOrganization")
+        model.period = try r.element("period")
+        model.referralRequest = try r.elements("referralRequest")
+        model.careManager = try r.element("careManager")
+        model.team = try r.elements("team")
+        model.account = try r.elements("account")
         try r.finish()
     }
 
@@ -124,11 +130,17 @@ public struct EpisodeOfCare: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.status = try r.requiredPrimitive("status", "_status")
-            self.period = try r.requiredElement("period")
+            self.init(period: Period(), status: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.status = try r.requiredPrimitive("status", "_status")
+            model.period = try r.requiredElement("period")
             try r.finish()
         }
 
@@ -162,12 +174,18 @@ public struct EpisodeOfCare: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.condition = try r.requiredElement("condition")
-            self.role = try r.element("role")
-            self.rank = try r.primitive("rank", "_rank")
+            self.init(condition: Reference())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.condition = try r.requiredElement("condition")
+            model.role = try r.element("role")
+            model.rank = try r.primitive("rank", "_rank")
             try r.finish()
         }
 

@@ -85,42 +85,48 @@ public struct EvidenceVariable: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(characteristic: [], status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("EvidenceVariable")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.url = try r.primitive("url", "_url")
-        self.identifier = try r.elements("identifier")
-        self.version = try r.primitive("version", "_version")
-        self.name = try r.primitive("name", "_name")
-        self.title = try r.primitive("title", "_title")
-        self.shortTitle = try r.primitive("shortTitle", "_shortTitle")
-        self.subtitle = try r.primitive("subtitle", "_subtitle")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.date = try r.primitive("date", "_date")
-        self.publisher = try r.primitive("publisher", "_publisher")
-        self.contact = try r.elements("contact")
-        self.description = try r.primitive("description", "_description")
-        self.note = try r.elements("note")
-        self.useContext = try r.elements("useContext")
-        self.jurisdiction = try r.elements("jurisdiction")
-        self.copyright = try r.primitive("copyright", "_copyright")
-        self.approvalDate = try r.primitive("approvalDate", "_approvalDate")
-        self.lastReviewDate = try r.primitive("lastReviewDate", "_lastReviewDate")
-        self.effectivePeriod = try r.element("effectivePeriod")
-        self.topic = try r.elements("topic")
-        self.author = try r.elements("author")
-        self.editor = try r.elements("editor")
-        self.reviewer = try r.elements("reviewer")
-        self.endorser = try r.elements("endorser")
-        self.relatedArtifact = try r.elements("relatedArtifact")
-        self.type = try r.primitive("type", "_type")
-        self.characteristic = try r.requiredElements("characteristic")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.url = try r.primitive("url", "_url")
+        model.identifier = try r.elements("identifier")
+        model.version = try r.primitive("version", "_version")
+        model.name = try r.primitive("name", "_name")
+        model.title = try r.primitive("title", "_title")
+        model.shortTitle = try r.primitive("shortTitle", "_shortTitle")
+        model.subtitle = try r.primitive("subtitle", "_subtitle")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.date = try r.primitive("date", "_date")
+        model.publisher = try r.primitive("publisher", "_publisher")
+        model.contact = try r.elements("contact")
+        model.description = try r.primitive("description", "_description")
+        model.note = try r.elements("note")
+        model.useContext = try r.elements("useContext")
+        model.jurisdiction = try r.elements("jurisdiction")
+        model.copyright = try r.primitive("copyright", "_copyright")
+        model.approvalDate = try r.primitive("approvalDate", "_approvalDate")
+        model.lastReviewDate = try r.primitive("lastReviewDate", "_lastReviewDate")
+        model.effectivePeriod = try r.element("effectivePeriod")
+        model.topic = try r.elements("topic")
+        model.author = try r.elements("author")
+        model.editor = try r.elements("editor")
+        model.reviewer = try r.elements("reviewer")
+        model.endorser = try r.elements("endorser")
+        model.relatedArtifact = try r.elements("relatedArtifact")
+        model.type = try r.primitive("type", "_type")
+        model.characteristic = try r.requiredElements("characteristic")
         try r.finish()
     }
 
@@ -193,16 +199,22 @@ public struct EvidenceVariable: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.description = try r.primitive("description", "_description")
-            self.definition = try r.requiredChoice("definition")
-            self.usageContext = try r.elements("usageContext")
-            self.exclude = try r.primitive("exclude", "_exclude")
-            self.participantEffective = try r.choice("participantEffective")
-            self.timeFromStart = try r.element("timeFromStart")
-            self.groupMeasure = try r.primitive("groupMeasure", "_groupMeasure")
+            self.init(definition: .reference(Reference()))
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.description = try r.primitive("description", "_description")
+            model.definition = try r.requiredChoice("definition")
+            model.usageContext = try r.elements("usageContext")
+            model.exclude = try r.primitive("exclude", "_exclude")
+            model.participantEffective = try r.choice("participantEffective")
+            model.timeFromStart = try r.element("timeFromStart")
+            model.groupMeasure = try r.primitive("groupMeasure", "_groupMeasure")
             try r.finish()
         }
 
@@ -233,12 +245,12 @@ public struct EvidenceVariable: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "definitionReference": return .reference(try r.requiredElement(key))
-                case "definitionCanonical": return .canonical(try r.requiredPrimitive(key, "_definitionCanonical"))
-                case "definitionCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                case "definitionExpression": return .expression(try r.requiredElement(key))
-                case "definitionDataRequirement": return .dataRequirement(try r.requiredElement(key))
-                case "definitionTriggerDefinition": return .triggerDefinition(try r.requiredElement(key))
+                case "definitionReference": return .reference(try r.requiredElement("definitionReference"))
+                case "definitionCanonical": return .canonical(try r.requiredPrimitive("definitionCanonical", "_definitionCanonical"))
+                case "definitionCodeableConcept": return .codeableConcept(try r.requiredElement("definitionCodeableConcept"))
+                case "definitionExpression": return .expression(try r.requiredElement("definitionExpression"))
+                case "definitionDataRequirement": return .dataRequirement(try r.requiredElement("definitionDataRequirement"))
+                case "definitionTriggerDefinition": return .triggerDefinition(try r.requiredElement("definitionTriggerDefinition"))
                 default: return nil
                 }
             }
@@ -267,10 +279,10 @@ public struct EvidenceVariable: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "participantEffectiveDateTime": return .dateTime(try r.requiredPrimitive(key, "_participantEffectiveDateTime"))
-                case "participantEffectivePeriod": return .period(try r.requiredElement(key))
-                case "participantEffectiveDuration": return .duration(try r.requiredElement(key))
-                case "participantEffectiveTiming": return .timing(try r.requiredElement(key))
+                case "participantEffectiveDateTime": return .dateTime(try r.requiredPrimitive("participantEffectiveDateTime", "_participantEffectiveDateTime"))
+                case "participantEffectivePeriod": return .period(try r.requiredElement("participantEffectivePeriod"))
+                case "participantEffectiveDuration": return .duration(try r.requiredElement("participantEffectiveDuration"))
+                case "participantEffectiveTiming": return .timing(try r.requiredElement("participantEffectiveTiming"))
                 default: return nil
                 }
             }

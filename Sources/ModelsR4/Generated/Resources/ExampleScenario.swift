@@ -64,32 +64,38 @@ public struct ExampleScenario: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ExampleScenario")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.url = try r.primitive("url", "_url")
-        self.identifier = try r.elements("identifier")
-        self.version = try r.primitive("version", "_version")
-        self.name = try r.primitive("name", "_name")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.experimental = try r.primitive("experimental", "_experimental")
-        self.date = try r.primitive("date", "_date")
-        self.publisher = try r.primitive("publisher", "_publisher")
-        self.contact = try r.elements("contact")
-        self.useContext = try r.elements("useContext")
-        self.jurisdiction = try r.elements("jurisdiction")
-        self.copyright = try r.primitive("copyright", "_copyright")
-        self.purpose = try r.primitive("purpose", "_purpose")
-        self.actor = try r.elements("actor")
-        self.instance = try r.elements("instance")
-        self.process = try r.elements("process")
-        self.workflow = try r.primitives("workflow", "_workflow")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.url = try r.primitive("url", "_url")
+        model.identifier = try r.elements("identifier")
+        model.version = try r.primitive("version", "_version")
+        model.name = try r.primitive("name", "_name")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.experimental = try r.primitive("experimental", "_experimental")
+        model.date = try r.primitive("date", "_date")
+        model.publisher = try r.primitive("publisher", "_publisher")
+        model.contact = try r.elements("contact")
+        model.useContext = try r.elements("useContext")
+        model.jurisdiction = try r.elements("jurisdiction")
+        model.copyright = try r.primitive("copyright", "_copyright")
+        model.purpose = try r.primitive("purpose", "_purpose")
+        model.actor = try r.elements("actor")
+        model.instance = try r.elements("instance")
+        model.process = try r.elements("process")
+        model.workflow = try r.primitives("workflow", "_workflow")
         try r.finish()
     }
 
@@ -147,13 +153,19 @@ public struct ExampleScenario: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.actorId = try r.requiredPrimitive("actorId", "_actorId")
-            self.type = try r.requiredPrimitive("type", "_type")
-            self.name = try r.primitive("name", "_name")
-            self.description = try r.primitive("description", "_description")
+            self.init(actorId: FHIRPrimitive(), type: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.actorId = try r.requiredPrimitive("actorId", "_actorId")
+            model.type = try r.requiredPrimitive("type", "_type")
+            model.name = try r.primitive("name", "_name")
+            model.description = try r.primitive("description", "_description")
             try r.finish()
         }
 
@@ -196,15 +208,21 @@ public struct ExampleScenario: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.resourceId = try r.requiredPrimitive("resourceId", "_resourceId")
-            self.resourceType = try r.requiredPrimitive("resourceType", "_resourceType")
-            self.name = try r.primitive("name", "_name")
-            self.description = try r.primitive("description", "_description")
-            self.version = try r.elements("version")
-            self.containedInstance = try r.elements("containedInstance")
+            self.init(resourceId: FHIRPrimitive(), resourceType: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.resourceId = try r.requiredPrimitive("resourceId", "_resourceId")
+            model.resourceType = try r.requiredPrimitive("resourceType", "_resourceType")
+            model.name = try r.primitive("name", "_name")
+            model.description = try r.primitive("description", "_description")
+            model.version = try r.elements("version")
+            model.containedInstance = try r.elements("containedInstance")
             try r.finish()
         }
 
@@ -240,11 +258,17 @@ public struct ExampleScenario: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.versionId = try r.requiredPrimitive("versionId", "_versionId")
-                self.description = try r.requiredPrimitive("description", "_description")
+                self.init(description: FHIRPrimitive(), versionId: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.versionId = try r.requiredPrimitive("versionId", "_versionId")
+                model.description = try r.requiredPrimitive("description", "_description")
                 try r.finish()
             }
 
@@ -276,11 +300,17 @@ public struct ExampleScenario: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.resourceId = try r.requiredPrimitive("resourceId", "_resourceId")
-                self.versionId = try r.primitive("versionId", "_versionId")
+                self.init(resourceId: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.resourceId = try r.requiredPrimitive("resourceId", "_resourceId")
+                model.versionId = try r.primitive("versionId", "_versionId")
                 try r.finish()
             }
 
@@ -319,14 +349,20 @@ public struct ExampleScenario: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.title = try r.requiredPrimitive("title", "_title")
-            self.description = try r.primitive("description", "_description")
-            self.preConditions = try r.primitive("preConditions", "_preConditions")
-            self.postConditions = try r.primitive("postConditions", "_postConditions")
-            self.step = try r.elements("step")
+            self.init(title: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.title = try r.requiredPrimitive("title", "_title")
+            model.description = try r.primitive("description", "_description")
+            model.preConditions = try r.primitive("preConditions", "_preConditions")
+            model.postConditions = try r.primitive("postConditions", "_postConditions")
+            model.step = try r.elements("step")
             try r.finish()
         }
 
@@ -363,13 +399,19 @@ public struct ExampleScenario: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.process = try r.elements("process")
-                self.pause = try r.primitive("pause", "_pause")
-                self.operation = try r.element("operation")
-                self.alternative = try r.elements("alternative")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.process = try r.elements("process")
+                model.pause = try r.primitive("pause", "_pause")
+                model.operation = try r.element("operation")
+                model.alternative = try r.elements("alternative")
                 try r.finish()
             }
 
@@ -418,19 +460,25 @@ public struct ExampleScenario: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.number = try r.requiredPrimitive("number", "_number")
-                    self.type = try r.primitive("type", "_type")
-                    self.name = try r.primitive("name", "_name")
-                    self.initiator = try r.primitive("initiator", "_initiator")
-                    self.receiver = try r.primitive("receiver", "_receiver")
-                    self.description = try r.primitive("description", "_description")
-                    self.initiatorActive = try r.primitive("initiatorActive", "_initiatorActive")
-                    self.receiverActive = try r.primitive("receiverActive", "_receiverActive")
-                    self.request = try r.element("request")
-                    self.response = try r.element("response")
+                    self.init(number: FHIRPrimitive())
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.number = try r.requiredPrimitive("number", "_number")
+                    model.type = try r.primitive("type", "_type")
+                    model.name = try r.primitive("name", "_name")
+                    model.initiator = try r.primitive("initiator", "_initiator")
+                    model.receiver = try r.primitive("receiver", "_receiver")
+                    model.description = try r.primitive("description", "_description")
+                    model.initiatorActive = try r.primitive("initiatorActive", "_initiatorActive")
+                    model.receiverActive = try r.primitive("receiverActive", "_receiverActive")
+                    model.request = try r.element("request")
+                    model.response = try r.element("response")
                     try r.finish()
                 }
 
@@ -472,12 +520,18 @@ public struct ExampleScenario: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.title = try r.requiredPrimitive("title", "_title")
-                    self.description = try r.primitive("description", "_description")
-                    self.step = try r.elements("step")
+                    self.init(title: FHIRPrimitive())
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.title = try r.requiredPrimitive("title", "_title")
+                    model.description = try r.primitive("description", "_description")
+                    model.step = try r.elements("step")
                     try r.finish()
                 }
 

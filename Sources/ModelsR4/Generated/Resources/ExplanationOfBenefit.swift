@@ -124,58 +124,64 @@ public struct ExplanationOfBenefit: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(created: FHIRPrimitive(), insurance: [], insurer: Reference(), outcome: FHIRPrimitive(), patient: Reference(), provider: Reference(), status: FHIRPrimitive(), type: CodeableConcept(), use: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ExplanationOfBenefit")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.type = try r.requiredElement("type")
-        self.subType = try r.element("subType")
-        self.use = try r.requiredPrimitive("use", "_use")
-        self.patient = try r.requiredElement("patient")
-        self.billablePeriod = try r.element("billablePeriod")
-        self.created = try r.requiredPrimitive("created", "_created")
-        self.enterer = try r.element("enterer")
-        self.insurer = try r.requiredElement("insurer")
-        self.provider = try r.requiredElement("provider")
-        self.priority = try r.element("priority")
-        self.fundsReserveRequested = try r.element("fundsReserveRequested")
-        self.fundsReserve = try r.element("fundsReserve")
-        self.related = try r.elements("related")
-        self.prescription = try r.element("prescription")
-        self.originalPrescription = try r.element("originalPrescription")
-        self.payee = try r.element("payee")
-        self.referral = try r.element("referral")
-        self.facility = try r.element("facility")
-        self.claim = try r.element("claim")
-        self.claimResponse = try r.element("claimResponse")
-        self.outcome = try r.requiredPrimitive("outcome", "_outcome")
-        self.disposition = try r.primitive("disposition", "_disposition")
-        self.preAuthRef = try r.primitives("preAuthRef", "_preAuthRef")
-        self.preAuthRefPeriod = try r.elements("preAuthRefPeriod")
-        self.careTeam = try r.elements("careTeam")
-        self.supportingInfo = try r.elements("supportingInfo")
-        self.diagnosis = try r.elements("diagnosis")
-        self.procedure = try r.elements("procedure")
-        self.precedence = try r.primitive("precedence", "_precedence")
-        self.insurance = try r.requiredElements("insurance")
-        self.accident = try r.element("accident")
-        self.item = try r.elements("item")
-        self.addItem = try r.elements("addItem")
-        self.adjudication = try r.elements("adjudication")
-        self.total = try r.elements("total")
-        self.payment = try r.element("payment")
-        self.formCode = try r.element("formCode")
-        self.form = try r.element("form")
-        self.processNote = try r.elements("processNote")
-        self.benefitPeriod = try r.element("benefitPeriod")
-        self.benefitBalance = try r.elements("benefitBalance")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.type = try r.requiredElement("type")
+        model.subType = try r.element("subType")
+        model.use = try r.requiredPrimitive("use", "_use")
+        model.patient = try r.requiredElement("patient")
+        model.billablePeriod = try r.element("billablePeriod")
+        model.created = try r.requiredPrimitive("created", "_created")
+        model.enterer = try r.element("enterer")
+        model.insurer = try r.requiredElement("insurer")
+        model.provider = try r.requiredElement("provider")
+        model.priority = try r.element("priority")
+        model.fundsReserveRequested = try r.element("fundsReserveRequested")
+        model.fundsReserve = try r.element("fundsReserve")
+        model.related = try r.elements("related")
+        model.prescription = try r.element("prescription")
+        model.originalPrescription = try r.element("originalPrescription")
+        model.payee = try r.element("payee")
+        model.referral = try r.element("referral")
+        model.facility = try r.element("facility")
+        model.claim = try r.element("claim")
+        model.claimResponse = try r.element("claimResponse")
+        model.outcome = try r.requiredPrimitive("outcome", "_outcome")
+        model.disposition = try r.primitive("disposition", "_disposition")
+        model.preAuthRef = try r.primitives("preAuthRef", "_preAuthRef")
+        model.preAuthRefPeriod = try r.elements("preAuthRefPeriod")
+        model.careTeam = try r.elements("careTeam")
+        model.supportingInfo = try r.elements("supportingInfo")
+        model.diagnosis = try r.elements("diagnosis")
+        model.procedure = try r.elements("procedure")
+        model.precedence = try r.primitive("precedence", "_precedence")
+        model.insurance = try r.requiredElements("insurance")
+        model.accident = try r.element("accident")
+        model.item = try r.elements("item")
+        model.addItem = try r.elements("addItem")
+        model.adjudication = try r.elements("adjudication")
+        model.total = try r.elements("total")
+        model.payment = try r.element("payment")
+        model.formCode = try r.element("formCode")
+        model.form = try r.element("form")
+        model.processNote = try r.elements("processNote")
+        model.benefitPeriod = try r.element("benefitPeriod")
+        model.benefitBalance = try r.elements("benefitBalance")
         try r.finish()
     }
 
@@ -255,12 +261,18 @@ public struct ExplanationOfBenefit: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.claim = try r.element("claim")
-            self.relationship = try r.element("relationship")
-            self.reference = try r.element("reference")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.claim = try r.element("claim")
+            model.relationship = try r.element("relationship")
+            model.reference = try r.element("reference")
             try r.finish()
         }
 
@@ -292,11 +304,17 @@ public struct ExplanationOfBenefit: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.element("type")
-            self.party = try r.element("party")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.element("type")
+            model.party = try r.element("party")
             try r.finish()
         }
 
@@ -335,14 +353,20 @@ public struct ExplanationOfBenefit: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.sequence = try r.requiredPrimitive("sequence", "_sequence")
-            self.provider = try r.requiredElement("provider")
-            self.responsible = try r.primitive("responsible", "_responsible")
-            self.role = try r.element("role")
-            self.qualification = try r.element("qualification")
+            self.init(provider: Reference(), sequence: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.sequence = try r.requiredPrimitive("sequence", "_sequence")
+            model.provider = try r.requiredElement("provider")
+            model.responsible = try r.primitive("responsible", "_responsible")
+            model.role = try r.element("role")
+            model.qualification = try r.element("qualification")
             try r.finish()
         }
 
@@ -386,15 +410,21 @@ public struct ExplanationOfBenefit: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.sequence = try r.requiredPrimitive("sequence", "_sequence")
-            self.category = try r.requiredElement("category")
-            self.code = try r.element("code")
-            self.timing = try r.choice("timing")
-            self.value = try r.choice("value")
-            self.reason = try r.element("reason")
+            self.init(category: CodeableConcept(), sequence: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.sequence = try r.requiredPrimitive("sequence", "_sequence")
+            model.category = try r.requiredElement("category")
+            model.code = try r.element("code")
+            model.timing = try r.choice("timing")
+            model.value = try r.choice("value")
+            model.reason = try r.element("reason")
             try r.finish()
         }
 
@@ -420,8 +450,8 @@ public struct ExplanationOfBenefit: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "timingDate": return .date(try r.requiredPrimitive(key, "_timingDate"))
-                case "timingPeriod": return .period(try r.requiredElement(key))
+                case "timingDate": return .date(try r.requiredPrimitive("timingDate", "_timingDate"))
+                case "timingPeriod": return .period(try r.requiredElement("timingPeriod"))
                 default: return nil
                 }
             }
@@ -447,11 +477,11 @@ public struct ExplanationOfBenefit: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "valueBoolean": return .boolean(try r.requiredPrimitive(key, "_valueBoolean"))
-                case "valueString": return .string(try r.requiredPrimitive(key, "_valueString"))
-                case "valueQuantity": return .quantity(try r.requiredElement(key))
-                case "valueAttachment": return .attachment(try r.requiredElement(key))
-                case "valueReference": return .reference(try r.requiredElement(key))
+                case "valueBoolean": return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
+                case "valueString": return .string(try r.requiredPrimitive("valueString", "_valueString"))
+                case "valueQuantity": return .quantity(try r.requiredElement("valueQuantity"))
+                case "valueAttachment": return .attachment(try r.requiredElement("valueAttachment"))
+                case "valueReference": return .reference(try r.requiredElement("valueReference"))
                 default: return nil
                 }
             }
@@ -494,14 +524,20 @@ public struct ExplanationOfBenefit: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.sequence = try r.requiredPrimitive("sequence", "_sequence")
-            self.diagnosis = try r.requiredChoice("diagnosis")
-            self.type = try r.elements("type")
-            self.onAdmission = try r.element("onAdmission")
-            self.packageCode = try r.element("packageCode")
+            self.init(diagnosis: .codeableConcept(CodeableConcept()), sequence: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.sequence = try r.requiredPrimitive("sequence", "_sequence")
+            model.diagnosis = try r.requiredChoice("diagnosis")
+            model.type = try r.elements("type")
+            model.onAdmission = try r.element("onAdmission")
+            model.packageCode = try r.element("packageCode")
             try r.finish()
         }
 
@@ -526,8 +562,8 @@ public struct ExplanationOfBenefit: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "diagnosisCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                case "diagnosisReference": return .reference(try r.requiredElement(key))
+                case "diagnosisCodeableConcept": return .codeableConcept(try r.requiredElement("diagnosisCodeableConcept"))
+                case "diagnosisReference": return .reference(try r.requiredElement("diagnosisReference"))
                 default: return nil
                 }
             }
@@ -567,14 +603,20 @@ public struct ExplanationOfBenefit: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.sequence = try r.requiredPrimitive("sequence", "_sequence")
-            self.type = try r.elements("type")
-            self.date = try r.primitive("date", "_date")
-            self.procedure = try r.requiredChoice("procedure")
-            self.udi = try r.elements("udi")
+            self.init(procedure: .codeableConcept(CodeableConcept()), sequence: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.sequence = try r.requiredPrimitive("sequence", "_sequence")
+            model.type = try r.elements("type")
+            model.date = try r.primitive("date", "_date")
+            model.procedure = try r.requiredChoice("procedure")
+            model.udi = try r.elements("udi")
             try r.finish()
         }
 
@@ -599,8 +641,8 @@ public struct ExplanationOfBenefit: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "procedureCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                case "procedureReference": return .reference(try r.requiredElement(key))
+                case "procedureCodeableConcept": return .codeableConcept(try r.requiredElement("procedureCodeableConcept"))
+                case "procedureReference": return .reference(try r.requiredElement("procedureReference"))
                 default: return nil
                 }
             }
@@ -636,12 +678,18 @@ public struct ExplanationOfBenefit: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.focal = try r.requiredPrimitive("focal", "_focal")
-            self.coverage = try r.requiredElement("coverage")
-            self.preAuthRef = try r.primitives("preAuthRef", "_preAuthRef")
+            self.init(coverage: Reference(), focal: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.focal = try r.requiredPrimitive("focal", "_focal")
+            model.coverage = try r.requiredElement("coverage")
+            model.preAuthRef = try r.primitives("preAuthRef", "_preAuthRef")
             try r.finish()
         }
 
@@ -675,12 +723,18 @@ public struct ExplanationOfBenefit: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.date = try r.primitive("date", "_date")
-            self.type = try r.element("type")
-            self.location = try r.choice("location")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.date = try r.primitive("date", "_date")
+            model.type = try r.element("type")
+            model.location = try r.choice("location")
             try r.finish()
         }
 
@@ -703,8 +757,8 @@ public struct ExplanationOfBenefit: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "locationAddress": return .address(try r.requiredElement(key))
-                case "locationReference": return .reference(try r.requiredElement(key))
+                case "locationAddress": return .address(try r.requiredElement("locationAddress"))
+                case "locationReference": return .reference(try r.requiredElement("locationReference"))
                 default: return nil
                 }
             }
@@ -780,32 +834,38 @@ public struct ExplanationOfBenefit: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.sequence = try r.requiredPrimitive("sequence", "_sequence")
-            self.careTeamSequence = try r.primitives("careTeamSequence", "_careTeamSequence")
-            self.diagnosisSequence = try r.primitives("diagnosisSequence", "_diagnosisSequence")
-            self.procedureSequence = try r.primitives("procedureSequence", "_procedureSequence")
-            self.informationSequence = try r.primitives("informationSequence", "_informationSequence")
-            self.revenue = try r.element("revenue")
-            self.category = try r.element("category")
-            self.productOrService = try r.requiredElement("productOrService")
-            self.modifier = try r.elements("modifier")
-            self.programCode = try r.elements("programCode")
-            self.serviced = try r.choice("serviced")
-            self.location = try r.choice("location")
-            self.quantity = try r.element("quantity")
-            self.unitPrice = try r.element("unitPrice")
-            self.factor = try r.primitive("factor", "_factor")
-            self.net = try r.element("net")
-            self.udi = try r.elements("udi")
-            self.bodySite = try r.element("bodySite")
-            self.subSite = try r.elements("subSite")
-            self.encounter = try r.elements("encounter")
-            self.noteNumber = try r.primitives("noteNumber", "_noteNumber")
-            self.adjudication = try r.elements("adjudication")
-            self.detail = try r.elements("detail")
+            self.init(productOrService: CodeableConcept(), sequence: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.sequence = try r.requiredPrimitive("sequence", "_sequence")
+            model.careTeamSequence = try r.primitives("careTeamSequence", "_careTeamSequence")
+            model.diagnosisSequence = try r.primitives("diagnosisSequence", "_diagnosisSequence")
+            model.procedureSequence = try r.primitives("procedureSequence", "_procedureSequence")
+            model.informationSequence = try r.primitives("informationSequence", "_informationSequence")
+            model.revenue = try r.element("revenue")
+            model.category = try r.element("category")
+            model.productOrService = try r.requiredElement("productOrService")
+            model.modifier = try r.elements("modifier")
+            model.programCode = try r.elements("programCode")
+            model.serviced = try r.choice("serviced")
+            model.location = try r.choice("location")
+            model.quantity = try r.element("quantity")
+            model.unitPrice = try r.element("unitPrice")
+            model.factor = try r.primitive("factor", "_factor")
+            model.net = try r.element("net")
+            model.udi = try r.elements("udi")
+            model.bodySite = try r.element("bodySite")
+            model.subSite = try r.elements("subSite")
+            model.encounter = try r.elements("encounter")
+            model.noteNumber = try r.primitives("noteNumber", "_noteNumber")
+            model.adjudication = try r.elements("adjudication")
+            model.detail = try r.elements("detail")
             try r.finish()
         }
 
@@ -848,8 +908,8 @@ public struct ExplanationOfBenefit: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "servicedDate": return .date(try r.requiredPrimitive(key, "_servicedDate"))
-                case "servicedPeriod": return .period(try r.requiredElement(key))
+                case "servicedDate": return .date(try r.requiredPrimitive("servicedDate", "_servicedDate"))
+                case "servicedPeriod": return .period(try r.requiredElement("servicedPeriod"))
                 default: return nil
                 }
             }
@@ -873,9 +933,9 @@ public struct ExplanationOfBenefit: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "locationCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                case "locationAddress": return .address(try r.requiredElement(key))
-                case "locationReference": return .reference(try r.requiredElement(key))
+                case "locationCodeableConcept": return .codeableConcept(try r.requiredElement("locationCodeableConcept"))
+                case "locationAddress": return .address(try r.requiredElement("locationAddress"))
+                case "locationReference": return .reference(try r.requiredElement("locationReference"))
                 default: return nil
                 }
             }
@@ -912,13 +972,19 @@ public struct ExplanationOfBenefit: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.category = try r.requiredElement("category")
-                self.reason = try r.element("reason")
-                self.amount = try r.element("amount")
-                self.value = try r.primitive("value", "_value")
+                self.init(category: CodeableConcept())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.category = try r.requiredElement("category")
+                model.reason = try r.element("reason")
+                model.amount = try r.element("amount")
+                model.value = try r.primitive("value", "_value")
                 try r.finish()
             }
 
@@ -977,23 +1043,29 @@ public struct ExplanationOfBenefit: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.sequence = try r.requiredPrimitive("sequence", "_sequence")
-                self.revenue = try r.element("revenue")
-                self.category = try r.element("category")
-                self.productOrService = try r.requiredElement("productOrService")
-                self.modifier = try r.elements("modifier")
-                self.programCode = try r.elements("programCode")
-                self.quantity = try r.element("quantity")
-                self.unitPrice = try r.element("unitPrice")
-                self.factor = try r.primitive("factor", "_factor")
-                self.net = try r.element("net")
-                self.udi = try r.elements("udi")
-                self.noteNumber = try r.primitives("noteNumber", "_noteNumber")
-                self.adjudication = try r.elements("adjudication")
-                self.subDetail = try r.elements("subDetail")
+                self.init(productOrService: CodeableConcept(), sequence: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.sequence = try r.requiredPrimitive("sequence", "_sequence")
+                model.revenue = try r.element("revenue")
+                model.category = try r.element("category")
+                model.productOrService = try r.requiredElement("productOrService")
+                model.modifier = try r.elements("modifier")
+                model.programCode = try r.elements("programCode")
+                model.quantity = try r.element("quantity")
+                model.unitPrice = try r.element("unitPrice")
+                model.factor = try r.primitive("factor", "_factor")
+                model.net = try r.element("net")
+                model.udi = try r.elements("udi")
+                model.noteNumber = try r.primitives("noteNumber", "_noteNumber")
+                model.adjudication = try r.elements("adjudication")
+                model.subDetail = try r.elements("subDetail")
                 try r.finish()
             }
 
@@ -1059,22 +1131,28 @@ public struct ExplanationOfBenefit: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.sequence = try r.requiredPrimitive("sequence", "_sequence")
-                    self.revenue = try r.element("revenue")
-                    self.category = try r.element("category")
-                    self.productOrService = try r.requiredElement("productOrService")
-                    self.modifier = try r.elements("modifier")
-                    self.programCode = try r.elements("programCode")
-                    self.quantity = try r.element("quantity")
-                    self.unitPrice = try r.element("unitPrice")
-                    self.factor = try r.primitive("factor", "_factor")
-                    self.net = try r.element("net")
-                    self.udi = try r.elements("udi")
-                    self.noteNumber = try r.primitives("noteNumber", "_noteNumber")
-                    self.adjudication = try r.elements("adjudication")
+                    self.init(productOrService: CodeableConcept(), sequence: FHIRPrimitive())
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.sequence = try r.requiredPrimitive("sequence", "_sequence")
+                    model.revenue = try r.element("revenue")
+                    model.category = try r.element("category")
+                    model.productOrService = try r.requiredElement("productOrService")
+                    model.modifier = try r.elements("modifier")
+                    model.programCode = try r.elements("programCode")
+                    model.quantity = try r.element("quantity")
+                    model.unitPrice = try r.element("unitPrice")
+                    model.factor = try r.primitive("factor", "_factor")
+                    model.net = try r.element("net")
+                    model.udi = try r.elements("udi")
+                    model.noteNumber = try r.primitives("noteNumber", "_noteNumber")
+                    model.adjudication = try r.elements("adjudication")
                     try r.finish()
                 }
 
@@ -1151,27 +1229,33 @@ public struct ExplanationOfBenefit: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.itemSequence = try r.primitives("itemSequence", "_itemSequence")
-            self.detailSequence = try r.primitives("detailSequence", "_detailSequence")
-            self.subDetailSequence = try r.primitives("subDetailSequence", "_subDetailSequence")
-            self.provider = try r.elements("provider")
-            self.productOrService = try r.requiredElement("productOrService")
-            self.modifier = try r.elements("modifier")
-            self.programCode = try r.elements("programCode")
-            self.serviced = try r.choice("serviced")
-            self.location = try r.choice("location")
-            self.quantity = try r.element("quantity")
-            self.unitPrice = try r.element("unitPrice")
-            self.factor = try r.primitive("factor", "_factor")
-            self.net = try r.element("net")
-            self.bodySite = try r.element("bodySite")
-            self.subSite = try r.elements("subSite")
-            self.noteNumber = try r.primitives("noteNumber", "_noteNumber")
-            self.adjudication = try r.elements("adjudication")
-            self.detail = try r.elements("detail")
+            self.init(productOrService: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.itemSequence = try r.primitives("itemSequence", "_itemSequence")
+            model.detailSequence = try r.primitives("detailSequence", "_detailSequence")
+            model.subDetailSequence = try r.primitives("subDetailSequence", "_subDetailSequence")
+            model.provider = try r.elements("provider")
+            model.productOrService = try r.requiredElement("productOrService")
+            model.modifier = try r.elements("modifier")
+            model.programCode = try r.elements("programCode")
+            model.serviced = try r.choice("serviced")
+            model.location = try r.choice("location")
+            model.quantity = try r.element("quantity")
+            model.unitPrice = try r.element("unitPrice")
+            model.factor = try r.primitive("factor", "_factor")
+            model.net = try r.element("net")
+            model.bodySite = try r.element("bodySite")
+            model.subSite = try r.elements("subSite")
+            model.noteNumber = try r.primitives("noteNumber", "_noteNumber")
+            model.adjudication = try r.elements("adjudication")
+            model.detail = try r.elements("detail")
             try r.finish()
         }
 
@@ -1209,8 +1293,8 @@ public struct ExplanationOfBenefit: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "servicedDate": return .date(try r.requiredPrimitive(key, "_servicedDate"))
-                case "servicedPeriod": return .period(try r.requiredElement(key))
+                case "servicedDate": return .date(try r.requiredPrimitive("servicedDate", "_servicedDate"))
+                case "servicedPeriod": return .period(try r.requiredElement("servicedPeriod"))
                 default: return nil
                 }
             }
@@ -1234,9 +1318,9 @@ public struct ExplanationOfBenefit: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "locationCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                case "locationAddress": return .address(try r.requiredElement(key))
-                case "locationReference": return .reference(try r.requiredElement(key))
+                case "locationCodeableConcept": return .codeableConcept(try r.requiredElement("locationCodeableConcept"))
+                case "locationAddress": return .address(try r.requiredElement("locationAddress"))
+                case "locationReference": return .reference(try r.requiredElement("locationReference"))
                 default: return nil
                 }
             }
@@ -1283,18 +1367,24 @@ public struct ExplanationOfBenefit: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.productOrService = try r.requiredElement("productOrService")
-                self.modifier = try r.elements("modifier")
-                self.quantity = try r.element("quantity")
-                self.unitPrice = try r.element("unitPrice")
-                self.factor = try r.primitive("factor", "_factor")
-                self.net = try r.element("net")
-                self.noteNumber = try r.primitives("noteNumber", "_noteNumber")
-                self.adjudication = try r.elements("adjudication")
-                self.subDetail = try r.elements("subDetail")
+                self.init(productOrService: CodeableConcept())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.productOrService = try r.requiredElement("productOrService")
+                model.modifier = try r.elements("modifier")
+                model.quantity = try r.element("quantity")
+                model.unitPrice = try r.element("unitPrice")
+                model.factor = try r.primitive("factor", "_factor")
+                model.net = try r.element("net")
+                model.noteNumber = try r.primitives("noteNumber", "_noteNumber")
+                model.adjudication = try r.elements("adjudication")
+                model.subDetail = try r.elements("subDetail")
                 try r.finish()
             }
 
@@ -1344,17 +1434,23 @@ public struct ExplanationOfBenefit: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.productOrService = try r.requiredElement("productOrService")
-                    self.modifier = try r.elements("modifier")
-                    self.quantity = try r.element("quantity")
-                    self.unitPrice = try r.element("unitPrice")
-                    self.factor = try r.primitive("factor", "_factor")
-                    self.net = try r.element("net")
-                    self.noteNumber = try r.primitives("noteNumber", "_noteNumber")
-                    self.adjudication = try r.elements("adjudication")
+                    self.init(productOrService: CodeableConcept())
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.productOrService = try r.requiredElement("productOrService")
+                    model.modifier = try r.elements("modifier")
+                    model.quantity = try r.element("quantity")
+                    model.unitPrice = try r.element("unitPrice")
+                    model.factor = try r.primitive("factor", "_factor")
+                    model.net = try r.element("net")
+                    model.noteNumber = try r.primitives("noteNumber", "_noteNumber")
+                    model.adjudication = try r.elements("adjudication")
                     try r.finish()
                 }
 
@@ -1395,11 +1491,17 @@ public struct ExplanationOfBenefit: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.category = try r.requiredElement("category")
-            self.amount = try r.requiredElement("amount")
+            self.init(amount: Money(), category: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.category = try r.requiredElement("category")
+            model.amount = try r.requiredElement("amount")
             try r.finish()
         }
 
@@ -1438,15 +1540,21 @@ public struct ExplanationOfBenefit: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.element("type")
-            self.adjustment = try r.element("adjustment")
-            self.adjustmentReason = try r.element("adjustmentReason")
-            self.date = try r.primitive("date", "_date")
-            self.amount = try r.element("amount")
-            self.identifier = try r.element("identifier")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.element("type")
+            model.adjustment = try r.element("adjustment")
+            model.adjustmentReason = try r.element("adjustmentReason")
+            model.date = try r.primitive("date", "_date")
+            model.amount = try r.element("amount")
+            model.identifier = try r.element("identifier")
             try r.finish()
         }
 
@@ -1485,13 +1593,19 @@ public struct ExplanationOfBenefit: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.number = try r.primitive("number", "_number")
-            self.type = try r.primitive("type", "_type")
-            self.text = try r.primitive("text", "_text")
-            self.language = try r.element("language")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.number = try r.primitive("number", "_number")
+            model.type = try r.primitive("type", "_type")
+            model.text = try r.primitive("text", "_text")
+            model.language = try r.element("language")
             try r.finish()
         }
 
@@ -1537,17 +1651,23 @@ public struct ExplanationOfBenefit: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.category = try r.requiredElement("category")
-            self.excluded = try r.primitive("excluded", "_excluded")
-            self.name = try r.primitive("name", "_name")
-            self.description = try r.primitive("description", "_description")
-            self.network = try r.element("network")
-            self.unit = try r.element("unit")
-            self.term = try r.element("term")
-            self.financial = try r.elements("financial")
+            self.init(category: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.category = try r.requiredElement("category")
+            model.excluded = try r.primitive("excluded", "_excluded")
+            model.name = try r.primitive("name", "_name")
+            model.description = try r.primitive("description", "_description")
+            model.network = try r.element("network")
+            model.unit = try r.element("unit")
+            model.term = try r.element("term")
+            model.financial = try r.elements("financial")
             try r.finish()
         }
 
@@ -1586,12 +1706,18 @@ public struct ExplanationOfBenefit: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.type = try r.requiredElement("type")
-                self.allowed = try r.choice("allowed")
-                self.used = try r.choice("used")
+                self.init(type: CodeableConcept())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.type = try r.requiredElement("type")
+                model.allowed = try r.choice("allowed")
+                model.used = try r.choice("used")
                 try r.finish()
             }
 
@@ -1615,9 +1741,9 @@ public struct ExplanationOfBenefit: DomainResource {
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
-                    case "allowedUnsignedInt": return .unsignedInt(try r.requiredPrimitive(key, "_allowedUnsignedInt"))
-                    case "allowedString": return .string(try r.requiredPrimitive(key, "_allowedString"))
-                    case "allowedMoney": return .money(try r.requiredElement(key))
+                    case "allowedUnsignedInt": return .unsignedInt(try r.requiredPrimitive("allowedUnsignedInt", "_allowedUnsignedInt"))
+                    case "allowedString": return .string(try r.requiredPrimitive("allowedString", "_allowedString"))
+                    case "allowedMoney": return .money(try r.requiredElement("allowedMoney"))
                     default: return nil
                     }
                 }
@@ -1641,8 +1767,8 @@ public struct ExplanationOfBenefit: DomainResource {
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
-                    case "usedUnsignedInt": return .unsignedInt(try r.requiredPrimitive(key, "_usedUnsignedInt"))
-                    case "usedMoney": return .money(try r.requiredElement(key))
+                    case "usedUnsignedInt": return .unsignedInt(try r.requiredPrimitive("usedUnsignedInt", "_usedUnsignedInt"))
+                    case "usedMoney": return .money(try r.requiredElement("usedMoney"))
                     default: return nil
                     }
                 }

@@ -68,33 +68,39 @@ public struct FamilyMemberHistory: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(patient: Reference(), relationship: CodeableConcept(), status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("FamilyMemberHistory")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.instantiatesCanonical = try r.primitives("instantiatesCanonical", "_instantiatesCanonical")
-        self.instantiatesUri = try r.primitives("instantiatesUri", "_instantiatesUri")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.dataAbsentReason = try r.element("dataAbsentReason")
-        self.patient = try r.requiredElement("patient")
-        self.date = try r.primitive("date", "_date")
-        self.name = try r.primitive("name", "_name")
-        self.relationship = try r.requiredElement("relationship")
-        self.sex = try r.element("sex")
-        self.born = try r.choice("born")
-        self.age = try r.choice("age")
-        self.estimatedAge = try r.primitive("estimatedAge", "_estimatedAge")
-        self.deceased = try r.choice("deceased")
-        self.reasonCode = try r.elements("reasonCode")
-        self.reasonReference = try r.elements("reasonReference")
-        self.note = try r.elements("note")
-        self.condition = try r.elements("condition")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.instantiatesCanonical = try r.primitives("instantiatesCanonical", "_instantiatesCanonical")
+        model.instantiatesUri = try r.primitives("instantiatesUri", "_instantiatesUri")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.dataAbsentReason = try r.element("dataAbsentReason")
+        model.patient = try r.requiredElement("patient")
+        model.date = try r.primitive("date", "_date")
+        model.name = try r.primitive("name", "_name")
+        model.relationship = try r.requiredElement("relationship")
+        model.sex = try r.element("sex")
+        model.born = try r.choice("born")
+        model.age = try r.choice("age")
+        model.estimatedAge = try r.primitive("estimatedAge", "_estimatedAge")
+        model.deceased = try r.choice("deceased")
+        model.reasonCode = try r.elements("reasonCode")
+        model.reasonReference = try r.elements("reasonReference")
+        model.note = try r.elements("note")
+        model.condition = try r.elements("condition")
         try r.finish()
     }
 
@@ -140,9 +146,9 @@ public struct FamilyMemberHistory: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "bornPeriod": return .period(try r.requiredElement(key))
-            case "bornDate": return .date(try r.requiredPrimitive(key, "_bornDate"))
-            case "bornString": return .string(try r.requiredPrimitive(key, "_bornString"))
+            case "bornPeriod": return .period(try r.requiredElement("bornPeriod"))
+            case "bornDate": return .date(try r.requiredPrimitive("bornDate", "_bornDate"))
+            case "bornString": return .string(try r.requiredPrimitive("bornString", "_bornString"))
             default: return nil
             }
         }
@@ -167,9 +173,9 @@ public struct FamilyMemberHistory: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "ageAge": return .age(try r.requiredElement(key))
-            case "ageRange": return .range(try r.requiredElement(key))
-            case "ageString": return .string(try r.requiredPrimitive(key, "_ageString"))
+            case "ageAge": return .age(try r.requiredElement("ageAge"))
+            case "ageRange": return .range(try r.requiredElement("ageRange"))
+            case "ageString": return .string(try r.requiredPrimitive("ageString", "_ageString"))
             default: return nil
             }
         }
@@ -196,11 +202,11 @@ public struct FamilyMemberHistory: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "deceasedBoolean": return .boolean(try r.requiredPrimitive(key, "_deceasedBoolean"))
-            case "deceasedAge": return .age(try r.requiredElement(key))
-            case "deceasedRange": return .range(try r.requiredElement(key))
-            case "deceasedDate": return .date(try r.requiredPrimitive(key, "_deceasedDate"))
-            case "deceasedString": return .string(try r.requiredPrimitive(key, "_deceasedString"))
+            case "deceasedBoolean": return .boolean(try r.requiredPrimitive("deceasedBoolean", "_deceasedBoolean"))
+            case "deceasedAge": return .age(try r.requiredElement("deceasedAge"))
+            case "deceasedRange": return .range(try r.requiredElement("deceasedRange"))
+            case "deceasedDate": return .date(try r.requiredPrimitive("deceasedDate", "_deceasedDate"))
+            case "deceasedString": return .string(try r.requiredPrimitive("deceasedString", "_deceasedString"))
             default: return nil
             }
         }
@@ -241,14 +247,20 @@ public struct FamilyMemberHistory: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.code = try r.requiredElement("code")
-            self.outcome = try r.element("outcome")
-            self.contributedToDeath = try r.primitive("contributedToDeath", "_contributedToDeath")
-            self.onset = try r.choice("onset")
-            self.note = try r.elements("note")
+            self.init(code: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.code = try r.requiredElement("code")
+            model.outcome = try r.element("outcome")
+            model.contributedToDeath = try r.primitive("contributedToDeath", "_contributedToDeath")
+            model.onset = try r.choice("onset")
+            model.note = try r.elements("note")
             try r.finish()
         }
 
@@ -275,10 +287,10 @@ public struct FamilyMemberHistory: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "onsetAge": return .age(try r.requiredElement(key))
-                case "onsetRange": return .range(try r.requiredElement(key))
-                case "onsetPeriod": return .period(try r.requiredElement(key))
-                case "onsetString": return .string(try r.requiredPrimitive(key, "_onsetString"))
+                case "onsetAge": return .age(try r.requiredElement("onsetAge"))
+                case "onsetRange": return .range(try r.requiredElement("onsetRange"))
+                case "onsetPeriod": return .period(try r.requiredElement("onsetPeriod"))
+                case "onsetString": return .string(try r.requiredPrimitive("onsetString", "_onsetString"))
                 default: return nil
                 }
             }

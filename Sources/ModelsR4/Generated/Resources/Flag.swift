@@ -48,23 +48,29 @@ public struct Flag: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(code: CodeableConcept(), status: FHIRPrimitive(), subject: Reference())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Flag")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.category = try r.elements("category")
-        self.code = try r.requiredElement("code")
-        self.subject = try r.requiredElement("subject")
-        self.period = try r.element("period")
-        self.encounter = try r.element("encounter")
-        self.author = try r.element("author")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.category = try r.elements("category")
+        model.code = try r.requiredElement("code")
+        model.subject = try r.requiredElement("subject")
+        model.period = try r.element("period")
+        model.encounter = try r.element("encounter")
+        model.author = try r.element("author")
         try r.finish()
     }
 

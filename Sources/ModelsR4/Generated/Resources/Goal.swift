@@ -64,31 +64,37 @@ public struct Goal: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(description: CodeableConcept(), lifecycleStatus: FHIRPrimitive(), subject: Reference())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Goal")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.lifecycleStatus = try r.requiredPrimitive("lifecycleStatus", "_lifecycleStatus")
-        self.achievementStatus = try r.element("achievementStatus")
-        self.category = try r.elements("category")
-        self.priority = try r.element("priority")
-        self.description = try r.requiredElement("description")
-        self.subject = try r.requiredElement("subject")
-        self.start = try r.choice("start")
-        self.target = try r.elements("target")
-        self.statusDate = try r.primitive("statusDate", "_statusDate")
-        self.statusReason = try r.primitive("statusReason", "_statusReason")
-        self.expressedBy = try r.element("expressedBy")
-        self.addresses = try r.elements("addresses")
-        self.note = try r.elements("note")
-        self.outcomeCode = try r.elements("outcomeCode")
-        self.outcomeReference = try r.elements("outcomeReference")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.lifecycleStatus = try r.requiredPrimitive("lifecycleStatus", "_lifecycleStatus")
+        model.achievementStatus = try r.element("achievementStatus")
+        model.category = try r.elements("category")
+        model.priority = try r.element("priority")
+        model.description = try r.requiredElement("description")
+        model.subject = try r.requiredElement("subject")
+        model.start = try r.choice("start")
+        model.target = try r.elements("target")
+        model.statusDate = try r.primitive("statusDate", "_statusDate")
+        model.statusReason = try r.primitive("statusReason", "_statusReason")
+        model.expressedBy = try r.element("expressedBy")
+        model.addresses = try r.elements("addresses")
+        model.note = try r.elements("note")
+        model.outcomeCode = try r.elements("outcomeCode")
+        model.outcomeReference = try r.elements("outcomeReference")
         try r.finish()
     }
 
@@ -131,8 +137,8 @@ public struct Goal: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "startDate": return .date(try r.requiredPrimitive(key, "_startDate"))
-            case "startCodeableConcept": return .codeableConcept(try r.requiredElement(key))
+            case "startDate": return .date(try r.requiredPrimitive("startDate", "_startDate"))
+            case "startCodeableConcept": return .codeableConcept(try r.requiredElement("startCodeableConcept"))
             default: return nil
             }
         }
@@ -165,12 +171,18 @@ public struct Goal: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.measure = try r.element("measure")
-            self.detail = try r.choice("detail")
-            self.due = try r.choice("due")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.measure = try r.element("measure")
+            model.detail = try r.choice("detail")
+            model.due = try r.choice("due")
             try r.finish()
         }
 
@@ -198,13 +210,13 @@ public struct Goal: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "detailQuantity": return .quantity(try r.requiredElement(key))
-                case "detailRange": return .range(try r.requiredElement(key))
-                case "detailCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                case "detailString": return .string(try r.requiredPrimitive(key, "_detailString"))
-                case "detailBoolean": return .boolean(try r.requiredPrimitive(key, "_detailBoolean"))
-                case "detailInteger": return .integer(try r.requiredPrimitive(key, "_detailInteger"))
-                case "detailRatio": return .ratio(try r.requiredElement(key))
+                case "detailQuantity": return .quantity(try r.requiredElement("detailQuantity"))
+                case "detailRange": return .range(try r.requiredElement("detailRange"))
+                case "detailCodeableConcept": return .codeableConcept(try r.requiredElement("detailCodeableConcept"))
+                case "detailString": return .string(try r.requiredPrimitive("detailString", "_detailString"))
+                case "detailBoolean": return .boolean(try r.requiredPrimitive("detailBoolean", "_detailBoolean"))
+                case "detailInteger": return .integer(try r.requiredPrimitive("detailInteger", "_detailInteger"))
+                case "detailRatio": return .ratio(try r.requiredElement("detailRatio"))
                 default: return nil
                 }
             }
@@ -232,8 +244,8 @@ public struct Goal: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "dueDate": return .date(try r.requiredPrimitive(key, "_dueDate"))
-                case "dueDuration": return .duration(try r.requiredElement(key))
+                case "dueDate": return .date(try r.requiredPrimitive("dueDate", "_dueDate"))
+                case "dueDuration": return .duration(try r.requiredElement("dueDuration"))
                 default: return nil
                 }
             }

@@ -62,30 +62,36 @@ public struct GraphDefinition: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(name: FHIRPrimitive(), start: FHIRPrimitive(), status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("GraphDefinition")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.url = try r.primitive("url", "_url")
-        self.version = try r.primitive("version", "_version")
-        self.name = try r.requiredPrimitive("name", "_name")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.experimental = try r.primitive("experimental", "_experimental")
-        self.date = try r.primitive("date", "_date")
-        self.publisher = try r.primitive("publisher", "_publisher")
-        self.contact = try r.elements("contact")
-        self.description = try r.primitive("description", "_description")
-        self.useContext = try r.elements("useContext")
-        self.jurisdiction = try r.elements("jurisdiction")
-        self.purpose = try r.primitive("purpose", "_purpose")
-        self.start = try r.requiredPrimitive("start", "_start")
-        self.profile = try r.primitive("profile", "_profile")
-        self.link = try r.elements("link")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.url = try r.primitive("url", "_url")
+        model.version = try r.primitive("version", "_version")
+        model.name = try r.requiredPrimitive("name", "_name")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.experimental = try r.primitive("experimental", "_experimental")
+        model.date = try r.primitive("date", "_date")
+        model.publisher = try r.primitive("publisher", "_publisher")
+        model.contact = try r.elements("contact")
+        model.description = try r.primitive("description", "_description")
+        model.useContext = try r.elements("useContext")
+        model.jurisdiction = try r.elements("jurisdiction")
+        model.purpose = try r.primitive("purpose", "_purpose")
+        model.start = try r.requiredPrimitive("start", "_start")
+        model.profile = try r.primitive("profile", "_profile")
+        model.link = try r.elements("link")
         try r.finish()
     }
 
@@ -143,15 +149,21 @@ public struct GraphDefinition: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.path = try r.primitive("path", "_path")
-            self.sliceName = try r.primitive("sliceName", "_sliceName")
-            self.min = try r.primitive("min", "_min")
-            self.max = try r.primitive("max", "_max")
-            self.description = try r.primitive("description", "_description")
-            self.target = try r.elements("target")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.path = try r.primitive("path", "_path")
+            model.sliceName = try r.primitive("sliceName", "_sliceName")
+            model.min = try r.primitive("min", "_min")
+            model.max = try r.primitive("max", "_max")
+            model.description = try r.primitive("description", "_description")
+            model.target = try r.elements("target")
             try r.finish()
         }
 
@@ -192,14 +204,20 @@ public struct GraphDefinition: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.type = try r.requiredPrimitive("type", "_type")
-                self.params = try r.primitive("params", "_params")
-                self.profile = try r.primitive("profile", "_profile")
-                self.compartment = try r.elements("compartment")
-                self.link = try r.elements("link")
+                self.init(type: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.type = try r.requiredPrimitive("type", "_type")
+                model.params = try r.primitive("params", "_params")
+                model.profile = try r.primitive("profile", "_profile")
+                model.compartment = try r.elements("compartment")
+                model.link = try r.elements("link")
                 try r.finish()
             }
 
@@ -241,14 +259,20 @@ public struct GraphDefinition: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.use = try r.requiredPrimitive("use", "_use")
-                    self.code = try r.requiredPrimitive("code", "_code")
-                    self.rule = try r.requiredPrimitive("rule", "_rule")
-                    self.expression = try r.primitive("expression", "_expression")
-                    self.description = try r.primitive("description", "_description")
+                    self.init(code: FHIRPrimitive(), rule: FHIRPrimitive(), use: FHIRPrimitive())
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.use = try r.requiredPrimitive("use", "_use")
+                    model.code = try r.requiredPrimitive("code", "_code")
+                    model.rule = try r.requiredPrimitive("rule", "_rule")
+                    model.expression = try r.primitive("expression", "_expression")
+                    model.description = try r.primitive("description", "_description")
                     try r.finish()
                 }
 

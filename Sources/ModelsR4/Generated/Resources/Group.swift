@@ -51,25 +51,31 @@ public struct Group: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(actual: FHIRPrimitive(), type: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Group")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.active = try r.primitive("active", "_active")
-        self.type = try r.requiredPrimitive("type", "_type")
-        self.actual = try r.requiredPrimitive("actual", "_actual")
-        self.code = try r.element("code")
-        self.name = try r.primitive("name", "_name")
-        self.quantity = try r.primitive("quantity", "_quantity")
-        self.managingEntity = try r.element("managingEntity")
-        self.characteristic = try r.elements("characteristic")
-        self.member = try r.elements("member")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.active = try r.primitive("active", "_active")
+        model.type = try r.requiredPrimitive("type", "_type")
+        model.actual = try r.requiredPrimitive("actual", "_actual")
+        model.code = try r.element("code")
+        model.name = try r.primitive("name", "_name")
+        model.quantity = try r.primitive("quantity", "_quantity")
+        model.managingEntity = try r.element("managingEntity")
+        model.characteristic = try r.elements("characteristic")
+        model.member = try r.elements("member")
         try r.finish()
     }
 
@@ -121,13 +127,19 @@ public struct Group: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.code = try r.requiredElement("code")
-            self.value = try r.requiredChoice("value")
-            self.exclude = try r.requiredPrimitive("exclude", "_exclude")
-            self.period = try r.element("period")
+            self.init(code: CodeableConcept(), exclude: FHIRPrimitive(), value: .codeableConcept(CodeableConcept()))
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.code = try r.requiredElement("code")
+            model.value = try r.requiredChoice("value")
+            model.exclude = try r.requiredPrimitive("exclude", "_exclude")
+            model.period = try r.element("period")
             try r.finish()
         }
 
@@ -154,11 +166,11 @@ public struct Group: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "valueCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                case "valueBoolean": return .boolean(try r.requiredPrimitive(key, "_valueBoolean"))
-                case "valueQuantity": return .quantity(try r.requiredElement(key))
-                case "valueRange": return .range(try r.requiredElement(key))
-                case "valueReference": return .reference(try r.requiredElement(key))
+                case "valueCodeableConcept": return .codeableConcept(try r.requiredElement("valueCodeableConcept"))
+                case "valueBoolean": return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
+                case "valueQuantity": return .quantity(try r.requiredElement("valueQuantity"))
+                case "valueRange": return .range(try r.requiredElement("valueRange"))
+                case "valueReference": return .reference(try r.requiredElement("valueReference"))
                 default: return nil
                 }
             }
@@ -196,12 +208,18 @@ public struct Group: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.entity = try r.requiredElement("entity")
-            self.period = try r.element("period")
-            self.inactive = try r.primitive("inactive", "_inactive")
+            self.init(entity: Reference())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.entity = try r.requiredElement("entity")
+            model.period = try r.element("period")
+            model.inactive = try r.primitive("inactive", "_inactive")
             try r.finish()
         }
 

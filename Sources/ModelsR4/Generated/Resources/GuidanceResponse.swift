@@ -61,30 +61,36 @@ public struct GuidanceResponse: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(module: .uri(FHIRPrimitive()), status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("GuidanceResponse")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.requestIdentifier = try r.element("requestIdentifier")
-        self.identifier = try r.elements("identifier")
-        self.module = try r.requiredChoice("module")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.subject = try r.element("subject")
-        self.encounter = try r.element("encounter")
-        self.occurrenceDateTime = try r.primitive("occurrenceDateTime", "_occurrenceDateTime")
-        self.performer = try r.element("performer")
-        self.reasonCode = try r.elements("reasonCode")
-        self.reasonReference = try r.elements("reasonReference")
-        self.note = try r.elements("note")
-        self.evaluationMessage = try r.elements("evaluationMessage")
-        self.outputParameters = try r.element("outputParameters")
-        self.result = try r.element("result")
-        self.dataRequirement = try r.elements("dataRequirement")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.requestIdentifier = try r.element("requestIdentifier")
+        model.identifier = try r.elements("identifier")
+        model.module = try r.requiredChoice("module")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.subject = try r.element("subject")
+        model.encounter = try r.element("encounter")
+        model.occurrenceDateTime = try r.primitive("occurrenceDateTime", "_occurrenceDateTime")
+        model.performer = try r.element("performer")
+        model.reasonCode = try r.elements("reasonCode")
+        model.reasonReference = try r.elements("reasonReference")
+        model.note = try r.elements("note")
+        model.evaluationMessage = try r.elements("evaluationMessage")
+        model.outputParameters = try r.element("outputParameters")
+        model.result = try r.element("result")
+        model.dataRequirement = try r.elements("dataRequirement")
         try r.finish()
     }
 
@@ -127,9 +133,9 @@ public struct GuidanceResponse: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "moduleUri": return .uri(try r.requiredPrimitive(key, "_moduleUri"))
-            case "moduleCanonical": return .canonical(try r.requiredPrimitive(key, "_moduleCanonical"))
-            case "moduleCodeableConcept": return .codeableConcept(try r.requiredElement(key))
+            case "moduleUri": return .uri(try r.requiredPrimitive("moduleUri", "_moduleUri"))
+            case "moduleCanonical": return .canonical(try r.requiredPrimitive("moduleCanonical", "_moduleCanonical"))
+            case "moduleCodeableConcept": return .codeableConcept(try r.requiredElement("moduleCodeableConcept"))
             default: return nil
             }
         }

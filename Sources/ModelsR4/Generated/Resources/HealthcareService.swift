@@ -77,39 +77,45 @@ public struct HealthcareService: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("HealthcareService")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.active = try r.primitive("active", "_active")
-        self.providedBy = try r.element("providedBy")
-        self.category = try r.elements("category")
-        self.type = try r.elements("type")
-        self.specialty = try r.elements("specialty")
-        self.location = try r.elements("location")
-        self.name = try r.primitive("name", "_name")
-        self.comment = try r.primitive("comment", "_comment")
-        self.extraDetails = try r.primitive("extraDetails", "_extraDetails")
-        self.photo = try r.element("photo")
-        self.telecom = try r.elements("telecom")
-        self.coverageArea = try r.elements("coverageArea")
-        self.serviceProvisionCode = try r.elements("serviceProvisionCode")
-        self.eligibility = try r.elements("eligibility")
-        self.program = try r.elements("program")
-        self.characteristic = try r.elements("characteristic")
-        self.communication = try r.elements("communication")
-        self.referralMethod = try r.elements("referralMethod")
-        self.appointmentRequired = try r.primitive("appointmentRequired", "_appointmentRequired")
-        self.availableTime = try r.elements("availableTime")
-        self.notAvailable = try r.elements("notAvailable")
-        self.availabilityExceptions = try r.primitive("availabilityExceptions", "_availabilityExceptions")
-        self.endpoint = try r.elements("endpoint")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.active = try r.primitive("active", "_active")
+        model.providedBy = try r.element("providedBy")
+        model.category = try r.elements("category")
+        model.type = try r.elements("type")
+        model.specialty = try r.elements("specialty")
+        model.location = try r.elements("location")
+        model.name = try r.primitive("name", "_name")
+        model.comment = try r.primitive("comment", "_comment")
+        model.extraDetails = try r.primitive("extraDetails", "_extraDetails")
+        model.photo = try r.element("photo")
+        model.telecom = try r.elements("telecom")
+        model.coverageArea = try r.elements("coverageArea")
+        model.serviceProvisionCode = try r.elements("serviceProvisionCode")
+        model.eligibility = try r.elements("eligibility")
+        model.program = try r.elements("program")
+        model.characteristic = try r.elements("characteristic")
+        model.communication = try r.elements("communication")
+        model.referralMethod = try r.elements("referralMethod")
+        model.appointmentRequired = try r.primitive("appointmentRequired", "_appointmentRequired")
+        model.availableTime = try r.elements("availableTime")
+        model.notAvailable = try r.elements("notAvailable")
+        model.availabilityExceptions = try r.primitive("availabilityExceptions", "_availabilityExceptions")
+        model.endpoint = try r.elements("endpoint")
         try r.finish()
     }
 
@@ -168,11 +174,17 @@ public struct HealthcareService: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.code = try r.element("code")
-            self.comment = try r.primitive("comment", "_comment")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.code = try r.element("code")
+            model.comment = try r.primitive("comment", "_comment")
             try r.finish()
         }
 
@@ -207,13 +219,19 @@ public struct HealthcareService: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.daysOfWeek = try r.primitives("daysOfWeek", "_daysOfWeek")
-            self.allDay = try r.primitive("allDay", "_allDay")
-            self.availableStartTime = try r.primitive("availableStartTime", "_availableStartTime")
-            self.availableEndTime = try r.primitive("availableEndTime", "_availableEndTime")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.daysOfWeek = try r.primitives("daysOfWeek", "_daysOfWeek")
+            model.allDay = try r.primitive("allDay", "_allDay")
+            model.availableStartTime = try r.primitive("availableStartTime", "_availableStartTime")
+            model.availableEndTime = try r.primitive("availableEndTime", "_availableEndTime")
             try r.finish()
         }
 
@@ -247,11 +265,17 @@ public struct HealthcareService: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.description = try r.requiredPrimitive("description", "_description")
-            self.during = try r.element("during")
+            self.init(description: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.description = try r.requiredPrimitive("description", "_description")
+            model.during = try r.element("during")
             try r.finish()
         }
 

@@ -71,35 +71,41 @@ public struct ImagingStudy: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(status: FHIRPrimitive(), subject: Reference())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ImagingStudy")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.modality = try r.elements("modality")
-        self.subject = try r.requiredElement("subject")
-        self.encounter = try r.element("encounter")
-        self.started = try r.primitive("started", "_started")
-        self.basedOn = try r.elements("basedOn")
-        self.referrer = try r.element("referrer")
-        self.interpreter = try r.elements("interpreter")
-        self.endpoint = try r.elements("endpoint")
-        self.numberOfSeries = try r.primitive("numberOfSeries", "_numberOfSeries")
-        self.numberOfInstances = try r.primitive("numberOfInstances", "_numberOfInstances")
-        self.procedureReference = try r.element("procedureReference")
-        self.procedureCode = try r.elements("procedureCode")
-        self.location = try r.element("location")
-        self.reasonCode = try r.elements("reasonCode")
-        self.reasonReference = try r.elements("reasonReference")
-        self.note = try r.elements("note")
-        self.description = try r.primitive("description", "_description")
-        self.series = try r.elements("series")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.modality = try r.elements("modality")
+        model.subject = try r.requiredElement("subject")
+        model.encounter = try r.element("encounter")
+        model.started = try r.primitive("started", "_started")
+        model.basedOn = try r.elements("basedOn")
+        model.referrer = try r.element("referrer")
+        model.interpreter = try r.elements("interpreter")
+        model.endpoint = try r.elements("endpoint")
+        model.numberOfSeries = try r.primitive("numberOfSeries", "_numberOfSeries")
+        model.numberOfInstances = try r.primitive("numberOfInstances", "_numberOfInstances")
+        model.procedureReference = try r.element("procedureReference")
+        model.procedureCode = try r.elements("procedureCode")
+        model.location = try r.element("location")
+        model.reasonCode = try r.elements("reasonCode")
+        model.reasonReference = try r.elements("reasonReference")
+        model.note = try r.elements("note")
+        model.description = try r.primitive("description", "_description")
+        model.series = try r.elements("series")
         try r.finish()
     }
 
@@ -176,21 +182,27 @@ public struct ImagingStudy: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.uid = try r.requiredPrimitive("uid", "_uid")
-            self.number = try r.primitive("number", "_number")
-            self.modality = try r.requiredElement("modality")
-            self.description = try r.primitive("description", "_description")
-            self.numberOfInstances = try r.primitive("numberOfInstances", "_numberOfInstances")
-            self.endpoint = try r.elements("endpoint")
-            self.bodySite = try r.element("bodySite")
-            self.laterality = try r.element("laterality")
-            self.specimen = try r.elements("specimen")
-            self.started = try r.primitive("started", "_started")
-            self.performer = try r.elements("performer")
-            self.instance = try r.elements("instance")
+            self.init(modality: Coding(), uid: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.uid = try r.requiredPrimitive("uid", "_uid")
+            model.number = try r.primitive("number", "_number")
+            model.modality = try r.requiredElement("modality")
+            model.description = try r.primitive("description", "_description")
+            model.numberOfInstances = try r.primitive("numberOfInstances", "_numberOfInstances")
+            model.endpoint = try r.elements("endpoint")
+            model.bodySite = try r.element("bodySite")
+            model.laterality = try r.element("laterality")
+            model.specimen = try r.elements("specimen")
+            model.started = try r.primitive("started", "_started")
+            model.performer = try r.elements("performer")
+            model.instance = try r.elements("instance")
             try r.finish()
         }
 
@@ -231,11 +243,17 @@ public struct ImagingStudy: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.function = try r.element("function")
-                self.actor = try r.requiredElement("actor")
+                self.init(actor: Reference())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.function = try r.element("function")
+                model.actor = try r.requiredElement("actor")
                 try r.finish()
             }
 
@@ -272,13 +290,19 @@ public struct ImagingStudy: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.uid = try r.requiredPrimitive("uid", "_uid")
-                self.sopClass = try r.requiredElement("sopClass")
-                self.number = try r.primitive("number", "_number")
-                self.title = try r.primitive("title", "_title")
+                self.init(sopClass: Coding(), uid: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.uid = try r.requiredPrimitive("uid", "_uid")
+                model.sopClass = try r.requiredElement("sopClass")
+                model.number = try r.primitive("number", "_number")
+                model.title = try r.primitive("title", "_title")
                 try r.finish()
             }
 

@@ -89,43 +89,49 @@ public struct Immunization: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(occurrence: .dateTime(FHIRPrimitive()), patient: Reference(), status: FHIRPrimitive(), vaccineCode: CodeableConcept())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Immunization")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.statusReason = try r.element("statusReason")
-        self.vaccineCode = try r.requiredElement("vaccineCode")
-        self.patient = try r.requiredElement("patient")
-        self.encounter = try r.element("encounter")
-        self.occurrence = try r.requiredChoice("occurrence")
-        self.recorded = try r.primitive("recorded", "_recorded")
-        self.primarySource = try r.primitive("primarySource", "_primarySource")
-        self.reportOrigin = try r.element("reportOrigin")
-        self.location = try r.element("location")
-        self.manufacturer = try r.element("manufacturer")
-        self.lotNumber = try r.primitive("lotNumber", "_lotNumber")
-        self.expirationDate = try r.primitive("expirationDate", "_expirationDate")
-        self.site = try r.element("site")
-        self.route = try r.element("route")
-        self.doseQuantity = try r.element("doseQuantity")
-        self.performer = try r.elements("performer")
-        self.note = try r.elements("note")
-        self.reasonCode = try r.elements("reasonCode")
-        self.reasonReference = try r.elements("reasonReference")
-        self.isSubpotent = try r.primitive("isSubpotent", "_isSubpotent")
-        self.subpotentReason = try r.elements("subpotentReason")
-        self.education = try r.elements("education")
-        self.programEligibility = try r.elements("programEligibility")
-        self.fundingSource = try r.element("fundingSource")
-        self.reaction = try r.elements("reaction")
-        self.protocolApplied = try r.elements("protocolApplied")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.statusReason = try r.element("statusReason")
+        model.vaccineCode = try r.requiredElement("vaccineCode")
+        model.patient = try r.requiredElement("patient")
+        model.encounter = try r.element("encounter")
+        model.occurrence = try r.requiredChoice("occurrence")
+        model.recorded = try r.primitive("recorded", "_recorded")
+        model.primarySource = try r.primitive("primarySource", "_primarySource")
+        model.reportOrigin = try r.element("reportOrigin")
+        model.location = try r.element("location")
+        model.manufacturer = try r.element("manufacturer")
+        model.lotNumber = try r.primitive("lotNumber", "_lotNumber")
+        model.expirationDate = try r.primitive("expirationDate", "_expirationDate")
+        model.site = try r.element("site")
+        model.route = try r.element("route")
+        model.doseQuantity = try r.element("doseQuantity")
+        model.performer = try r.elements("performer")
+        model.note = try r.elements("note")
+        model.reasonCode = try r.elements("reasonCode")
+        model.reasonReference = try r.elements("reasonReference")
+        model.isSubpotent = try r.primitive("isSubpotent", "_isSubpotent")
+        model.subpotentReason = try r.elements("subpotentReason")
+        model.education = try r.elements("education")
+        model.programEligibility = try r.elements("programEligibility")
+        model.fundingSource = try r.element("fundingSource")
+        model.reaction = try r.elements("reaction")
+        model.protocolApplied = try r.elements("protocolApplied")
         try r.finish()
     }
 
@@ -180,8 +186,8 @@ public struct Immunization: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "occurrenceDateTime": return .dateTime(try r.requiredPrimitive(key, "_occurrenceDateTime"))
-            case "occurrenceString": return .string(try r.requiredPrimitive(key, "_occurrenceString"))
+            case "occurrenceDateTime": return .dateTime(try r.requiredPrimitive("occurrenceDateTime", "_occurrenceDateTime"))
+            case "occurrenceString": return .string(try r.requiredPrimitive("occurrenceString", "_occurrenceString"))
             default: return nil
             }
         }
@@ -213,11 +219,17 @@ public struct Immunization: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.function = try r.element("function")
-            self.actor = try r.requiredElement("actor")
+            self.init(actor: Reference())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.function = try r.element("function")
+            model.actor = try r.requiredElement("actor")
             try r.finish()
         }
 
@@ -252,13 +264,19 @@ public struct Immunization: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.documentType = try r.primitive("documentType", "_documentType")
-            self.reference = try r.primitive("reference", "_reference")
-            self.publicationDate = try r.primitive("publicationDate", "_publicationDate")
-            self.presentationDate = try r.primitive("presentationDate", "_presentationDate")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.documentType = try r.primitive("documentType", "_documentType")
+            model.reference = try r.primitive("reference", "_reference")
+            model.publicationDate = try r.primitive("publicationDate", "_publicationDate")
+            model.presentationDate = try r.primitive("presentationDate", "_presentationDate")
             try r.finish()
         }
 
@@ -293,12 +311,18 @@ public struct Immunization: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.date = try r.primitive("date", "_date")
-            self.detail = try r.element("detail")
-            self.reported = try r.primitive("reported", "_reported")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.date = try r.primitive("date", "_date")
+            model.detail = try r.element("detail")
+            model.reported = try r.primitive("reported", "_reported")
             try r.finish()
         }
 
@@ -337,14 +361,20 @@ public struct Immunization: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.series = try r.primitive("series", "_series")
-            self.authority = try r.element("authority")
-            self.targetDisease = try r.elements("targetDisease")
-            self.doseNumber = try r.requiredChoice("doseNumber")
-            self.seriesDoses = try r.choice("seriesDoses")
+            self.init(doseNumber: .positiveInt(FHIRPrimitive()))
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.series = try r.primitive("series", "_series")
+            model.authority = try r.element("authority")
+            model.targetDisease = try r.elements("targetDisease")
+            model.doseNumber = try r.requiredChoice("doseNumber")
+            model.seriesDoses = try r.choice("seriesDoses")
             try r.finish()
         }
 
@@ -369,8 +399,8 @@ public struct Immunization: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "doseNumberPositiveInt": return .positiveInt(try r.requiredPrimitive(key, "_doseNumberPositiveInt"))
-                case "doseNumberString": return .string(try r.requiredPrimitive(key, "_doseNumberString"))
+                case "doseNumberPositiveInt": return .positiveInt(try r.requiredPrimitive("doseNumberPositiveInt", "_doseNumberPositiveInt"))
+                case "doseNumberString": return .string(try r.requiredPrimitive("doseNumberString", "_doseNumberString"))
                 default: return nil
                 }
             }
@@ -393,8 +423,8 @@ public struct Immunization: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "seriesDosesPositiveInt": return .positiveInt(try r.requiredPrimitive(key, "_seriesDosesPositiveInt"))
-                case "seriesDosesString": return .string(try r.requiredPrimitive(key, "_seriesDosesString"))
+                case "seriesDosesPositiveInt": return .positiveInt(try r.requiredPrimitive("seriesDosesPositiveInt", "_seriesDosesPositiveInt"))
+                case "seriesDosesString": return .string(try r.requiredPrimitive("seriesDosesString", "_seriesDosesString"))
                 default: return nil
                 }
             }

@@ -60,28 +60,34 @@ public struct ImmunizationEvaluation: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(doseStatus: CodeableConcept(), immunizationEvent: Reference(), patient: Reference(), status: FHIRPrimitive(), targetDisease: CodeableConcept())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ImmunizationEvaluation")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.patient = try r.requiredElement("patient")
-        self.date = try r.primitive("date", "_date")
-        self.authority = try r.element("authority")
-        self.targetDisease = try r.requiredElement("targetDisease")
-        self.immunizationEvent = try r.requiredElement("immunizationEvent")
-        self.doseStatus = try r.requiredElement("doseStatus")
-        self.doseStatusReason = try r.elements("doseStatusReason")
-        self.description = try r.primitive("description", "_description")
-        self.series = try r.primitive("series", "_series")
-        self.doseNumber = try r.choice("doseNumber")
-        self.seriesDoses = try r.choice("seriesDoses")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.patient = try r.requiredElement("patient")
+        model.date = try r.primitive("date", "_date")
+        model.authority = try r.element("authority")
+        model.targetDisease = try r.requiredElement("targetDisease")
+        model.immunizationEvent = try r.requiredElement("immunizationEvent")
+        model.doseStatus = try r.requiredElement("doseStatus")
+        model.doseStatusReason = try r.elements("doseStatusReason")
+        model.description = try r.primitive("description", "_description")
+        model.series = try r.primitive("series", "_series")
+        model.doseNumber = try r.choice("doseNumber")
+        model.seriesDoses = try r.choice("seriesDoses")
         try r.finish()
     }
 
@@ -121,8 +127,8 @@ public struct ImmunizationEvaluation: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "doseNumberPositiveInt": return .positiveInt(try r.requiredPrimitive(key, "_doseNumberPositiveInt"))
-            case "doseNumberString": return .string(try r.requiredPrimitive(key, "_doseNumberString"))
+            case "doseNumberPositiveInt": return .positiveInt(try r.requiredPrimitive("doseNumberPositiveInt", "_doseNumberPositiveInt"))
+            case "doseNumberString": return .string(try r.requiredPrimitive("doseNumberString", "_doseNumberString"))
             default: return nil
             }
         }
@@ -145,8 +151,8 @@ public struct ImmunizationEvaluation: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "seriesDosesPositiveInt": return .positiveInt(try r.requiredPrimitive(key, "_seriesDosesPositiveInt"))
-            case "seriesDosesString": return .string(try r.requiredPrimitive(key, "_seriesDosesString"))
+            case "seriesDosesPositiveInt": return .positiveInt(try r.requiredPrimitive("seriesDosesPositiveInt", "_seriesDosesPositiveInt"))
+            case "seriesDosesString": return .string(try r.requiredPrimitive("seriesDosesString", "_seriesDosesString"))
             default: return nil
             }
         }

@@ -42,20 +42,26 @@ public struct ImmunizationRecommendation: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(date: FHIRPrimitive(), patient: Reference(), recommendation: [])
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ImmunizationRecommendation")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.patient = try r.requiredElement("patient")
-        self.date = try r.requiredPrimitive("date", "_date")
-        self.authority = try r.element("authority")
-        self.recommendation = try r.requiredElements("recommendation")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.patient = try r.requiredElement("patient")
+        model.date = try r.requiredPrimitive("date", "_date")
+        model.authority = try r.element("authority")
+        model.recommendation = try r.requiredElements("recommendation")
         try r.finish()
     }
 
@@ -116,21 +122,27 @@ public struct ImmunizationRecommendation: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.vaccineCode = try r.elements("vaccineCode")
-            self.targetDisease = try r.element("targetDisease")
-            self.contraindicatedVaccineCode = try r.elements("contraindicatedVaccineCode")
-            self.forecastStatus = try r.requiredElement("forecastStatus")
-            self.forecastReason = try r.elements("forecastReason")
-            self.dateCriterion = try r.elements("dateCriterion")
-            self.description = try r.primitive("description", "_description")
-            self.series = try r.primitive("series", "_series")
-            self.doseNumber = try r.choice("doseNumber")
-            self.seriesDoses = try r.choice("seriesDoses")
-            self.supportingImmunization = try r.elements("supportingImmunization")
-            self.supportingPatientInformation = try r.elements("supportingPatientInformation")
+            self.init(forecastStatus: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.vaccineCode = try r.elements("vaccineCode")
+            model.targetDisease = try r.element("targetDisease")
+            model.contraindicatedVaccineCode = try r.elements("contraindicatedVaccineCode")
+            model.forecastStatus = try r.requiredElement("forecastStatus")
+            model.forecastReason = try r.elements("forecastReason")
+            model.dateCriterion = try r.elements("dateCriterion")
+            model.description = try r.primitive("description", "_description")
+            model.series = try r.primitive("series", "_series")
+            model.doseNumber = try r.choice("doseNumber")
+            model.seriesDoses = try r.choice("seriesDoses")
+            model.supportingImmunization = try r.elements("supportingImmunization")
+            model.supportingPatientInformation = try r.elements("supportingPatientInformation")
             try r.finish()
         }
 
@@ -162,8 +174,8 @@ public struct ImmunizationRecommendation: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "doseNumberPositiveInt": return .positiveInt(try r.requiredPrimitive(key, "_doseNumberPositiveInt"))
-                case "doseNumberString": return .string(try r.requiredPrimitive(key, "_doseNumberString"))
+                case "doseNumberPositiveInt": return .positiveInt(try r.requiredPrimitive("doseNumberPositiveInt", "_doseNumberPositiveInt"))
+                case "doseNumberString": return .string(try r.requiredPrimitive("doseNumberString", "_doseNumberString"))
                 default: return nil
                 }
             }
@@ -186,8 +198,8 @@ public struct ImmunizationRecommendation: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "seriesDosesPositiveInt": return .positiveInt(try r.requiredPrimitive(key, "_seriesDosesPositiveInt"))
-                case "seriesDosesString": return .string(try r.requiredPrimitive(key, "_seriesDosesString"))
+                case "seriesDosesPositiveInt": return .positiveInt(try r.requiredPrimitive("seriesDosesPositiveInt", "_seriesDosesPositiveInt"))
+                case "seriesDosesString": return .string(try r.requiredPrimitive("seriesDosesString", "_seriesDosesString"))
                 default: return nil
                 }
             }
@@ -220,11 +232,17 @@ public struct ImmunizationRecommendation: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.code = try r.requiredElement("code")
-                self.value = try r.requiredPrimitive("value", "_value")
+                self.init(code: CodeableConcept(), value: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.code = try r.requiredElement("code")
+                model.value = try r.requiredPrimitive("value", "_value")
                 try r.finish()
             }
 

@@ -74,35 +74,41 @@ public struct ImplementationGuide: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(fhirVersion: [], name: FHIRPrimitive(), packageId: FHIRPrimitive(), status: FHIRPrimitive(), url: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ImplementationGuide")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.url = try r.requiredPrimitive("url", "_url")
-        self.version = try r.primitive("version", "_version")
-        self.name = try r.requiredPrimitive("name", "_name")
-        self.title = try r.primitive("title", "_title")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.experimental = try r.primitive("experimental", "_experimental")
-        self.date = try r.primitive("date", "_date")
-        self.publisher = try r.primitive("publisher", "_publisher")
-        self.contact = try r.elements("contact")
-        self.description = try r.primitive("description", "_description")
-        self.useContext = try r.elements("useContext")
-        self.jurisdiction = try r.elements("jurisdiction")
-        self.copyright = try r.primitive("copyright", "_copyright")
-        self.packageId = try r.requiredPrimitive("packageId", "_packageId")
-        self.license = try r.primitive("license", "_license")
-        self.fhirVersion = try r.requiredPrimitives("fhirVersion", "_fhirVersion")
-        self.dependsOn = try r.elements("dependsOn")
-        self.global = try r.elements("global")
-        self.definition = try r.element("definition")
-        self.manifest = try r.element("manifest")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.url = try r.requiredPrimitive("url", "_url")
+        model.version = try r.primitive("version", "_version")
+        model.name = try r.requiredPrimitive("name", "_name")
+        model.title = try r.primitive("title", "_title")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.experimental = try r.primitive("experimental", "_experimental")
+        model.date = try r.primitive("date", "_date")
+        model.publisher = try r.primitive("publisher", "_publisher")
+        model.contact = try r.elements("contact")
+        model.description = try r.primitive("description", "_description")
+        model.useContext = try r.elements("useContext")
+        model.jurisdiction = try r.elements("jurisdiction")
+        model.copyright = try r.primitive("copyright", "_copyright")
+        model.packageId = try r.requiredPrimitive("packageId", "_packageId")
+        model.license = try r.primitive("license", "_license")
+        model.fhirVersion = try r.requiredPrimitives("fhirVersion", "_fhirVersion")
+        model.dependsOn = try r.elements("dependsOn")
+        model.global = try r.elements("global")
+        model.definition = try r.element("definition")
+        model.manifest = try r.element("manifest")
         try r.finish()
     }
 
@@ -160,12 +166,18 @@ public struct ImplementationGuide: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.uri = try r.requiredPrimitive("uri", "_uri")
-            self.packageId = try r.primitive("packageId", "_packageId")
-            self.version = try r.primitive("version", "_version")
+            self.init(uri: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.uri = try r.requiredPrimitive("uri", "_uri")
+            model.packageId = try r.primitive("packageId", "_packageId")
+            model.version = try r.primitive("version", "_version")
             try r.finish()
         }
 
@@ -199,11 +211,17 @@ public struct ImplementationGuide: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.requiredPrimitive("type", "_type")
-            self.profile = try r.requiredPrimitive("profile", "_profile")
+            self.init(profile: FHIRPrimitive(), type: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.requiredPrimitive("type", "_type")
+            model.profile = try r.requiredPrimitive("profile", "_profile")
             try r.finish()
         }
 
@@ -241,14 +259,20 @@ public struct ImplementationGuide: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.grouping = try r.elements("grouping")
-            self.resource = try r.requiredElements("resource")
-            self.page = try r.element("page")
-            self.parameter = try r.elements("parameter")
-            self.template = try r.elements("template")
+            self.init(resource: [])
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.grouping = try r.elements("grouping")
+            model.resource = try r.requiredElements("resource")
+            model.page = try r.element("page")
+            model.parameter = try r.elements("parameter")
+            model.template = try r.elements("template")
             try r.finish()
         }
 
@@ -282,11 +306,17 @@ public struct ImplementationGuide: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.name = try r.requiredPrimitive("name", "_name")
-                self.description = try r.primitive("description", "_description")
+                self.init(name: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.name = try r.requiredPrimitive("name", "_name")
+                model.description = try r.primitive("description", "_description")
                 try r.finish()
             }
 
@@ -326,15 +356,21 @@ public struct ImplementationGuide: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.reference = try r.requiredElement("reference")
-                self.fhirVersion = try r.primitives("fhirVersion", "_fhirVersion")
-                self.name = try r.primitive("name", "_name")
-                self.description = try r.primitive("description", "_description")
-                self.example = try r.choice("example")
-                self.groupingId = try r.primitive("groupingId", "_groupingId")
+                self.init(reference: Reference())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.reference = try r.requiredElement("reference")
+                model.fhirVersion = try r.primitives("fhirVersion", "_fhirVersion")
+                model.name = try r.primitive("name", "_name")
+                model.description = try r.primitive("description", "_description")
+                model.example = try r.choice("example")
+                model.groupingId = try r.primitive("groupingId", "_groupingId")
                 try r.finish()
             }
 
@@ -360,8 +396,8 @@ public struct ImplementationGuide: DomainResource {
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
-                    case "exampleBoolean": return .boolean(try r.requiredPrimitive(key, "_exampleBoolean"))
-                    case "exampleCanonical": return .canonical(try r.requiredPrimitive(key, "_exampleCanonical"))
+                    case "exampleBoolean": return .boolean(try r.requiredPrimitive("exampleBoolean", "_exampleBoolean"))
+                    case "exampleCanonical": return .canonical(try r.requiredPrimitive("exampleCanonical", "_exampleCanonical"))
                     default: return nil
                     }
                 }
@@ -400,13 +436,19 @@ public struct ImplementationGuide: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.name = try r.requiredChoice("name")
-                self.title = try r.requiredPrimitive("title", "_title")
-                self.generation = try r.requiredPrimitive("generation", "_generation")
-                self.page = try r.elements("page")
+                self.init(generation: FHIRPrimitive(), name: .url(FHIRPrimitive()), title: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.name = try r.requiredChoice("name")
+                model.title = try r.requiredPrimitive("title", "_title")
+                model.generation = try r.requiredPrimitive("generation", "_generation")
+                model.page = try r.elements("page")
                 try r.finish()
             }
 
@@ -430,8 +472,8 @@ public struct ImplementationGuide: DomainResource {
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
-                    case "nameUrl": return .url(try r.requiredPrimitive(key, "_nameUrl"))
-                    case "nameReference": return .reference(try r.requiredElement(key))
+                    case "nameUrl": return .url(try r.requiredPrimitive("nameUrl", "_nameUrl"))
+                    case "nameReference": return .reference(try r.requiredElement("nameReference"))
                     default: return nil
                     }
                 }
@@ -465,11 +507,17 @@ public struct ImplementationGuide: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.code = try r.requiredPrimitive("code", "_code")
-                self.value = try r.requiredPrimitive("value", "_value")
+                self.init(code: FHIRPrimitive(), value: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.code = try r.requiredPrimitive("code", "_code")
+                model.value = try r.requiredPrimitive("value", "_value")
                 try r.finish()
             }
 
@@ -504,12 +552,18 @@ public struct ImplementationGuide: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.code = try r.requiredPrimitive("code", "_code")
-                self.source = try r.requiredPrimitive("source", "_source")
-                self.scope = try r.primitive("scope", "_scope")
+                self.init(code: FHIRPrimitive(), source: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.code = try r.requiredPrimitive("code", "_code")
+                model.source = try r.requiredPrimitive("source", "_source")
+                model.scope = try r.primitive("scope", "_scope")
                 try r.finish()
             }
 
@@ -549,14 +603,20 @@ public struct ImplementationGuide: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.rendering = try r.primitive("rendering", "_rendering")
-            self.resource = try r.requiredElements("resource")
-            self.page = try r.elements("page")
-            self.image = try r.primitives("image", "_image")
-            self.other = try r.primitives("other", "_other")
+            self.init(resource: [])
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.rendering = try r.primitive("rendering", "_rendering")
+            model.resource = try r.requiredElements("resource")
+            model.page = try r.elements("page")
+            model.image = try r.primitives("image", "_image")
+            model.other = try r.primitives("other", "_other")
             try r.finish()
         }
 
@@ -592,12 +652,18 @@ public struct ImplementationGuide: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.reference = try r.requiredElement("reference")
-                self.example = try r.choice("example")
-                self.relativePath = try r.primitive("relativePath", "_relativePath")
+                self.init(reference: Reference())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.reference = try r.requiredElement("reference")
+                model.example = try r.choice("example")
+                model.relativePath = try r.primitive("relativePath", "_relativePath")
                 try r.finish()
             }
 
@@ -620,8 +686,8 @@ public struct ImplementationGuide: DomainResource {
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
-                    case "exampleBoolean": return .boolean(try r.requiredPrimitive(key, "_exampleBoolean"))
-                    case "exampleCanonical": return .canonical(try r.requiredPrimitive(key, "_exampleCanonical"))
+                    case "exampleBoolean": return .boolean(try r.requiredPrimitive("exampleBoolean", "_exampleBoolean"))
+                    case "exampleCanonical": return .canonical(try r.requiredPrimitive("exampleCanonical", "_exampleCanonical"))
                     default: return nil
                     }
                 }
@@ -656,12 +722,18 @@ public struct ImplementationGuide: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.name = try r.requiredPrimitive("name", "_name")
-                self.title = try r.primitive("title", "_title")
-                self.anchor = try r.primitives("anchor", "_anchor")
+                self.init(name: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.name = try r.requiredPrimitive("name", "_name")
+                model.title = try r.primitive("title", "_title")
+                model.anchor = try r.primitives("anchor", "_anchor")
                 try r.finish()
             }
 

@@ -57,29 +57,35 @@ public struct InsurancePlan: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("InsurancePlan")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.status = try r.primitive("status", "_status")
-        self.type = try r.elements("type")
-        self.name = try r.primitive("name", "_name")
-        self.alias = try r.primitives("alias", "_alias")
-        self.period = try r.element("period")
-        self.ownedBy = try r.element("ownedBy")
-        self.administeredBy = try r.element("administeredBy")
-        self.coverageArea = try r.elements("coverageArea")
-        self.contact = try r.elements("contact")
-        self.endpoint = try r.elements("endpoint")
-        self.network = try r.elements("network")
-        self.coverage = try r.elements("coverage")
-        self.plan = try r.elements("plan")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.status = try r.primitive("status", "_status")
+        model.type = try r.elements("type")
+        model.name = try r.primitive("name", "_name")
+        model.alias = try r.primitives("alias", "_alias")
+        model.period = try r.element("period")
+        model.ownedBy = try r.element("ownedBy")
+        model.administeredBy = try r.element("administeredBy")
+        model.coverageArea = try r.elements("coverageArea")
+        model.contact = try r.elements("contact")
+        model.endpoint = try r.elements("endpoint")
+        model.network = try r.elements("network")
+        model.coverage = try r.elements("coverage")
+        model.plan = try r.elements("plan")
         try r.finish()
     }
 
@@ -132,13 +138,19 @@ public struct InsurancePlan: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.purpose = try r.element("purpose")
-            self.name = try r.element("name")
-            self.telecom = try r.elements("telecom")
-            self.address = try r.element("address")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.purpose = try r.element("purpose")
+            model.name = try r.element("name")
+            model.telecom = try r.elements("telecom")
+            model.address = try r.element("address")
             try r.finish()
         }
 
@@ -175,12 +187,18 @@ public struct InsurancePlan: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.requiredElement("type")
-            self.network = try r.elements("network")
-            self.benefit = try r.requiredElements("benefit")
+            self.init(benefit: [], type: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.requiredElement("type")
+            model.network = try r.elements("network")
+            model.benefit = try r.requiredElements("benefit")
             try r.finish()
         }
 
@@ -214,12 +232,18 @@ public struct InsurancePlan: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.type = try r.requiredElement("type")
-                self.requirement = try r.primitive("requirement", "_requirement")
-                self.limit = try r.elements("limit")
+                self.init(type: CodeableConcept())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.type = try r.requiredElement("type")
+                model.requirement = try r.primitive("requirement", "_requirement")
+                model.limit = try r.elements("limit")
                 try r.finish()
             }
 
@@ -250,11 +274,17 @@ public struct InsurancePlan: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.value = try r.element("value")
-                    self.code = try r.element("code")
+                    self.init()
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.value = try r.element("value")
+                    model.code = try r.element("code")
                     try r.finish()
                 }
 
@@ -295,15 +325,21 @@ public struct InsurancePlan: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.identifier = try r.elements("identifier")
-            self.type = try r.element("type")
-            self.coverageArea = try r.elements("coverageArea")
-            self.network = try r.elements("network")
-            self.generalCost = try r.elements("generalCost")
-            self.specificCost = try r.elements("specificCost")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.identifier = try r.elements("identifier")
+            model.type = try r.element("type")
+            model.coverageArea = try r.elements("coverageArea")
+            model.network = try r.elements("network")
+            model.generalCost = try r.elements("generalCost")
+            model.specificCost = try r.elements("specificCost")
             try r.finish()
         }
 
@@ -341,13 +377,19 @@ public struct InsurancePlan: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.type = try r.element("type")
-                self.groupSize = try r.primitive("groupSize", "_groupSize")
-                self.cost = try r.element("cost")
-                self.comment = try r.primitive("comment", "_comment")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.type = try r.element("type")
+                model.groupSize = try r.primitive("groupSize", "_groupSize")
+                model.cost = try r.element("cost")
+                model.comment = try r.primitive("comment", "_comment")
                 try r.finish()
             }
 
@@ -381,11 +423,17 @@ public struct InsurancePlan: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.category = try r.requiredElement("category")
-                self.benefit = try r.elements("benefit")
+                self.init(category: CodeableConcept())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.category = try r.requiredElement("category")
+                model.benefit = try r.elements("benefit")
                 try r.finish()
             }
 
@@ -416,11 +464,17 @@ public struct InsurancePlan: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.type = try r.requiredElement("type")
-                    self.cost = try r.elements("cost")
+                    self.init(type: CodeableConcept())
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.type = try r.requiredElement("type")
+                    model.cost = try r.elements("cost")
                     try r.finish()
                 }
 
@@ -455,13 +509,19 @@ public struct InsurancePlan: DomainResource {
                     }
 
                     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                        self.id = try r.primitive("id", "_id")
-                        self.`extension` = try r.elements("extension")
-                        self.modifierExtension = try r.elements("modifierExtension")
-                        self.type = try r.requiredElement("type")
-                        self.applicability = try r.element("applicability")
-                        self.qualifiers = try r.elements("qualifiers")
-                        self.value = try r.element("value")
+                        self.init(type: CodeableConcept())
+                        try Self.decodeMembers(into: &self, from: &r)
+                    }
+
+                    @inline(never)
+                    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                        model.id = try r.primitive("id", "_id")
+                        model.`extension` = try r.elements("extension")
+                        model.modifierExtension = try r.elements("modifierExtension")
+                        model.type = try r.requiredElement("type")
+                        model.applicability = try r.element("applicability")
+                        model.qualifiers = try r.elements("qualifiers")
+                        model.value = try r.element("value")
                         try r.finish()
                     }
 

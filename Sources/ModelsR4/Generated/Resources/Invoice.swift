@@ -62,31 +62,37 @@ public struct Invoice: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Invoice")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.cancelledReason = try r.primitive("cancelledReason", "_cancelledReason")
-        self.type = try r.element("type")
-        self.subject = try r.element("subject")
-        self.recipient = try r.element("recipient")
-        self.date = try r.primitive("date", "_date")
-        self.participant = try r.elements("participant")
-        self.issuer = try r.element("issuer")
-        self.account = try r.element("account")
-        self.lineItem = try r.elements("lineItem")
-        self.totalPriceComponent = try r.elements("totalPriceComponent")
-        self.totalNet = try r.element("totalNet")
-        self.totalGross = try r.element("totalGross")
-        self.paymentTerms = try r.primitive("paymentTerms", "_paymentTerms")
-        self.note = try r.elements("note")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.cancelledReason = try r.primitive("cancelledReason", "_cancelledReason")
+        model.type = try r.element("type")
+        model.subject = try r.element("subject")
+        model.recipient = try r.element("recipient")
+        model.date = try r.primitive("date", "_date")
+        model.participant = try r.elements("participant")
+        model.issuer = try r.element("issuer")
+        model.account = try r.element("account")
+        model.lineItem = try r.elements("lineItem")
+        model.totalPriceComponent = try r.elements("totalPriceComponent")
+        model.totalNet = try r.element("totalNet")
+        model.totalGross = try r.element("totalGross")
+        model.paymentTerms = try r.primitive("paymentTerms", "_paymentTerms")
+        model.note = try r.elements("note")
         try r.finish()
     }
 
@@ -138,11 +144,17 @@ public struct Invoice: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.role = try r.element("role")
-            self.actor = try r.requiredElement("actor")
+            self.init(actor: Reference())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.role = try r.element("role")
+            model.actor = try r.requiredElement("actor")
             try r.finish()
         }
 
@@ -176,12 +188,18 @@ public struct Invoice: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.sequence = try r.primitive("sequence", "_sequence")
-            self.chargeItem = try r.requiredChoice("chargeItem")
-            self.priceComponent = try r.elements("priceComponent")
+            self.init(chargeItem: .reference(Reference()))
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.sequence = try r.primitive("sequence", "_sequence")
+            model.chargeItem = try r.requiredChoice("chargeItem")
+            model.priceComponent = try r.elements("priceComponent")
             try r.finish()
         }
 
@@ -204,8 +222,8 @@ public struct Invoice: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "chargeItemReference": return .reference(try r.requiredElement(key))
-                case "chargeItemCodeableConcept": return .codeableConcept(try r.requiredElement(key))
+                case "chargeItemReference": return .reference(try r.requiredElement("chargeItemReference"))
+                case "chargeItemCodeableConcept": return .codeableConcept(try r.requiredElement("chargeItemCodeableConcept"))
                 default: return nil
                 }
             }
@@ -241,13 +259,19 @@ public struct Invoice: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.type = try r.requiredPrimitive("type", "_type")
-                self.code = try r.element("code")
-                self.factor = try r.primitive("factor", "_factor")
-                self.amount = try r.element("amount")
+                self.init(type: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.type = try r.requiredPrimitive("type", "_type")
+                model.code = try r.element("code")
+                model.factor = try r.primitive("factor", "_factor")
+                model.amount = try r.element("amount")
                 try r.finish()
             }
 

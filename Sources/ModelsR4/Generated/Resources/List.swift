@@ -57,28 +57,34 @@ public struct List: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(mode: FHIRPrimitive(), status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("List")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.mode = try r.requiredPrimitive("mode", "_mode")
-        self.title = try r.primitive("title", "_title")
-        self.code = try r.element("code")
-        self.subject = try r.element("subject")
-        self.encounter = try r.element("encounter")
-        self.date = try r.primitive("date", "_date")
-        self.source = try r.element("source")
-        self.orderedBy = try r.element("orderedBy")
-        self.note = try r.elements("note")
-        self.entry = try r.elements("entry")
-        self.emptyReason = try r.element("emptyReason")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.mode = try r.requiredPrimitive("mode", "_mode")
+        model.title = try r.primitive("title", "_title")
+        model.code = try r.element("code")
+        model.subject = try r.element("subject")
+        model.encounter = try r.element("encounter")
+        model.date = try r.primitive("date", "_date")
+        model.source = try r.element("source")
+        model.orderedBy = try r.element("orderedBy")
+        model.note = try r.elements("note")
+        model.entry = try r.elements("entry")
+        model.emptyReason = try r.element("emptyReason")
         try r.finish()
     }
 
@@ -131,13 +137,19 @@ public struct List: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.flag = try r.element("flag")
-            self.deleted = try r.primitive("deleted", "_deleted")
-            self.date = try r.primitive("date", "_date")
-            self.item = try r.requiredElement("item")
+            self.init(item: Reference())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.flag = try r.element("flag")
+            model.deleted = try r.primitive("deleted", "_deleted")
+            model.date = try r.primitive("date", "_date")
+            model.item = try r.requiredElement("item")
             try r.finish()
         }
 

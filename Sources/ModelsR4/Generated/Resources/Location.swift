@@ -63,32 +63,38 @@ public struct Location: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Location")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.status = try r.primitive("status", "_status")
-        self.operationalStatus = try r.element("operationalStatus")
-        self.name = try r.primitive("name", "_name")
-        self.alias = try r.primitives("alias", "_alias")
-        self.description = try r.primitive("description", "_description")
-        self.mode = try r.primitive("mode", "_mode")
-        self.type = try r.elements("type")
-        self.telecom = try r.elements("telecom")
-        self.address = try r.element("address")
-        self.physicalType = try r.element("physicalType")
-        self.position = try r.element("position")
-        self.managingOrganization = try r.element("managingOrganization")
-        self.partOf = try r.element("partOf")
-        self.hoursOfOperation = try r.elements("hoursOfOperation")
-        self.availabilityExceptions = try r.primitive("availabilityExceptions", "_availabilityExceptions")
-        self.endpoint = try r.elements("endpoint")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.status = try r.primitive("status", "_status")
+        model.operationalStatus = try r.element("operationalStatus")
+        model.name = try r.primitive("name", "_name")
+        model.alias = try r.primitives("alias", "_alias")
+        model.description = try r.primitive("description", "_description")
+        model.mode = try r.primitive("mode", "_mode")
+        model.type = try r.elements("type")
+        model.telecom = try r.elements("telecom")
+        model.address = try r.element("address")
+        model.physicalType = try r.element("physicalType")
+        model.position = try r.element("position")
+        model.managingOrganization = try r.element("managingOrganization")
+        model.partOf = try r.element("partOf")
+        model.hoursOfOperation = try r.elements("hoursOfOperation")
+        model.availabilityExceptions = try r.primitive("availabilityExceptions", "_availabilityExceptions")
+        model.endpoint = try r.elements("endpoint")
         try r.finish()
     }
 
@@ -144,12 +150,18 @@ public struct Location: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.longitude = try r.requiredPrimitive("longitude", "_longitude")
-            self.latitude = try r.requiredPrimitive("latitude", "_latitude")
-            self.altitude = try r.primitive("altitude", "_altitude")
+            self.init(latitude: FHIRPrimitive(), longitude: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.longitude = try r.requiredPrimitive("longitude", "_longitude")
+            model.latitude = try r.requiredPrimitive("latitude", "_latitude")
+            model.altitude = try r.primitive("altitude", "_altitude")
             try r.finish()
         }
 
@@ -185,13 +197,19 @@ public struct Location: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.daysOfWeek = try r.primitives("daysOfWeek", "_daysOfWeek")
-            self.allDay = try r.primitive("allDay", "_allDay")
-            self.openingTime = try r.primitive("openingTime", "_openingTime")
-            self.closingTime = try r.primitive("closingTime", "_closingTime")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.daysOfWeek = try r.primitives("daysOfWeek", "_daysOfWeek")
+            model.allDay = try r.primitive("allDay", "_allDay")
+            model.openingTime = try r.primitive("openingTime", "_openingTime")
+            model.closingTime = try r.primitive("closingTime", "_closingTime")
             try r.finish()
         }
 

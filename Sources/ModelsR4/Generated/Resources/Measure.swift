@@ -112,56 +112,62 @@ public struct Measure: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Measure")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.url = try r.primitive("url", "_url")
-        self.identifier = try r.elements("identifier")
-        self.version = try r.primitive("version", "_version")
-        self.name = try r.primitive("name", "_name")
-        self.title = try r.primitive("title", "_title")
-        self.subtitle = try r.primitive("subtitle", "_subtitle")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.experimental = try r.primitive("experimental", "_experimental")
-        self.subject = try r.choice("subject")
-        self.date = try r.primitive("date", "_date")
-        self.publisher = try r.primitive("publisher", "_publisher")
-        self.contact = try r.elements("contact")
-        self.description = try r.primitive("description", "_description")
-        self.useContext = try r.elements("useContext")
-        self.jurisdiction = try r.elements("jurisdiction")
-        self.purpose = try r.primitive("purpose", "_purpose")
-        self.usage = try r.primitive("usage", "_usage")
-        self.copyright = try r.primitive("copyright", "_copyright")
-        self.approvalDate = try r.primitive("approvalDate", "_approvalDate")
-        self.lastReviewDate = try r.primitive("lastReviewDate", "_lastReviewDate")
-        self.effectivePeriod = try r.element("effectivePeriod")
-        self.topic = try r.elements("topic")
-        self.author = try r.elements("author")
-        self.editor = try r.elements("editor")
-        self.reviewer = try r.elements("reviewer")
-        self.endorser = try r.elements("endorser")
-        self.relatedArtifact = try r.elements("relatedArtifact")
-        self.library = try r.primitives("library", "_library")
-        self.disclaimer = try r.primitive("disclaimer", "_disclaimer")
-        self.scoring = try r.element("scoring")
-        self.compositeScoring = try r.element("compositeScoring")
-        self.type = try r.elements("type")
-        self.riskAdjustment = try r.primitive("riskAdjustment", "_riskAdjustment")
-        self.rateAggregation = try r.primitive("rateAggregation", "_rateAggregation")
-        self.rationale = try r.primitive("rationale", "_rationale")
-        self.clinicalRecommendationStatement = try r.primitive("clinicalRecommendationStatement", "_clinicalRecommendationStatement")
-        self.improvementNotation = try r.element("improvementNotation")
-        self.definition = try r.primitives("definition", "_definition")
-        self.guidance = try r.primitive("guidance", "_guidance")
-        self.group = try r.elements("group")
-        self.supplementalData = try r.elements("supplementalData")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.url = try r.primitive("url", "_url")
+        model.identifier = try r.elements("identifier")
+        model.version = try r.primitive("version", "_version")
+        model.name = try r.primitive("name", "_name")
+        model.title = try r.primitive("title", "_title")
+        model.subtitle = try r.primitive("subtitle", "_subtitle")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.experimental = try r.primitive("experimental", "_experimental")
+        model.subject = try r.choice("subject")
+        model.date = try r.primitive("date", "_date")
+        model.publisher = try r.primitive("publisher", "_publisher")
+        model.contact = try r.elements("contact")
+        model.description = try r.primitive("description", "_description")
+        model.useContext = try r.elements("useContext")
+        model.jurisdiction = try r.elements("jurisdiction")
+        model.purpose = try r.primitive("purpose", "_purpose")
+        model.usage = try r.primitive("usage", "_usage")
+        model.copyright = try r.primitive("copyright", "_copyright")
+        model.approvalDate = try r.primitive("approvalDate", "_approvalDate")
+        model.lastReviewDate = try r.primitive("lastReviewDate", "_lastReviewDate")
+        model.effectivePeriod = try r.element("effectivePeriod")
+        model.topic = try r.elements("topic")
+        model.author = try r.elements("author")
+        model.editor = try r.elements("editor")
+        model.reviewer = try r.elements("reviewer")
+        model.endorser = try r.elements("endorser")
+        model.relatedArtifact = try r.elements("relatedArtifact")
+        model.library = try r.primitives("library", "_library")
+        model.disclaimer = try r.primitive("disclaimer", "_disclaimer")
+        model.scoring = try r.element("scoring")
+        model.compositeScoring = try r.element("compositeScoring")
+        model.type = try r.elements("type")
+        model.riskAdjustment = try r.primitive("riskAdjustment", "_riskAdjustment")
+        model.rateAggregation = try r.primitive("rateAggregation", "_rateAggregation")
+        model.rationale = try r.primitive("rationale", "_rationale")
+        model.clinicalRecommendationStatement = try r.primitive("clinicalRecommendationStatement", "_clinicalRecommendationStatement")
+        model.improvementNotation = try r.element("improvementNotation")
+        model.definition = try r.primitives("definition", "_definition")
+        model.guidance = try r.primitive("guidance", "_guidance")
+        model.group = try r.elements("group")
+        model.supplementalData = try r.elements("supplementalData")
         try r.finish()
     }
 
@@ -229,8 +235,8 @@ public struct Measure: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "subjectCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-            case "subjectReference": return .reference(try r.requiredElement(key))
+            case "subjectCodeableConcept": return .codeableConcept(try r.requiredElement("subjectCodeableConcept"))
+            case "subjectReference": return .reference(try r.requiredElement("subjectReference"))
             default: return nil
             }
         }
@@ -265,13 +271,19 @@ public struct Measure: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.code = try r.element("code")
-            self.description = try r.primitive("description", "_description")
-            self.population = try r.elements("population")
-            self.stratifier = try r.elements("stratifier")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.code = try r.element("code")
+            model.description = try r.primitive("description", "_description")
+            model.population = try r.elements("population")
+            model.stratifier = try r.elements("stratifier")
             try r.finish()
         }
 
@@ -306,12 +318,18 @@ public struct Measure: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.code = try r.element("code")
-                self.description = try r.primitive("description", "_description")
-                self.criteria = try r.requiredElement("criteria")
+                self.init(criteria: Expression(language: FHIRPrimitive()))
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.code = try r.element("code")
+                model.description = try r.primitive("description", "_description")
+                model.criteria = try r.requiredElement("criteria")
                 try r.finish()
             }
 
@@ -347,13 +365,19 @@ public struct Measure: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.code = try r.element("code")
-                self.description = try r.primitive("description", "_description")
-                self.criteria = try r.element("criteria")
-                self.component = try r.elements("component")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.code = try r.element("code")
+                model.description = try r.primitive("description", "_description")
+                model.criteria = try r.element("criteria")
+                model.component = try r.elements("component")
                 try r.finish()
             }
 
@@ -388,12 +412,18 @@ public struct Measure: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.code = try r.element("code")
-                    self.description = try r.primitive("description", "_description")
-                    self.criteria = try r.requiredElement("criteria")
+                    self.init(criteria: Expression(language: FHIRPrimitive()))
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.code = try r.element("code")
+                    model.description = try r.primitive("description", "_description")
+                    model.criteria = try r.requiredElement("criteria")
                     try r.finish()
                 }
 
@@ -432,13 +462,19 @@ public struct Measure: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.code = try r.element("code")
-            self.usage = try r.elements("usage")
-            self.description = try r.primitive("description", "_description")
-            self.criteria = try r.requiredElement("criteria")
+            self.init(criteria: Expression(language: FHIRPrimitive()))
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.code = try r.element("code")
+            model.usage = try r.elements("usage")
+            model.description = try r.primitive("description", "_description")
+            model.criteria = try r.requiredElement("criteria")
             try r.finish()
         }
 

@@ -55,26 +55,32 @@ public struct MeasureReport: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(measure: FHIRPrimitive(), period: Period(), status: FHIRPrimitive(), type: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MeasureReport")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.type = try r.requiredPrimitive("type", "_type")
-        self.measure = try r.requiredPrimitive("measure", "_measure")
-        self.subject = try r.element("subject")
-        self.date = try r.primitive("date", "_date")
-        self.reporter = try r.element("reporter")
-        self.period = try r.requiredElement("period")
-        self.improvementNotation = try r.element("improvementNotation")
-        self.group = try r.elements("group")
-        self.evaluatedResource = try r.elements("evaluatedResource")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.type = try r.requiredPrimitive("type", "_type")
+        model.measure = try r.requiredPrimitive("measure", "_measure")
+        model.subject = try r.element("subject")
+        model.date = try r.primitive("date", "_date")
+        model.reporter = try r.element("reporter")
+        model.period = try r.requiredElement("period")
+        model.improvementNotation = try r.element("improvementNotation")
+        model.group = try r.elements("group")
+        model.evaluatedResource = try r.elements("evaluatedResource")
         try r.finish()
     }
 
@@ -124,13 +130,19 @@ public struct MeasureReport: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.code = try r.element("code")
-            self.population = try r.elements("population")
-            self.measureScore = try r.element("measureScore")
-            self.stratifier = try r.elements("stratifier")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.code = try r.element("code")
+            model.population = try r.elements("population")
+            model.measureScore = try r.element("measureScore")
+            model.stratifier = try r.elements("stratifier")
             try r.finish()
         }
 
@@ -164,12 +176,18 @@ public struct MeasureReport: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.code = try r.element("code")
-                self.count = try r.primitive("count", "_count")
-                self.subjectResults = try r.element("subjectResults")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.code = try r.element("code")
+                model.count = try r.primitive("count", "_count")
+                model.subjectResults = try r.element("subjectResults")
                 try r.finish()
             }
 
@@ -201,11 +219,17 @@ public struct MeasureReport: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.code = try r.elements("code")
-                self.stratum = try r.elements("stratum")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.code = try r.elements("code")
+                model.stratum = try r.elements("stratum")
                 try r.finish()
             }
 
@@ -239,13 +263,19 @@ public struct MeasureReport: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.value = try r.element("value")
-                    self.component = try r.elements("component")
-                    self.population = try r.elements("population")
-                    self.measureScore = try r.element("measureScore")
+                    self.init()
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.value = try r.element("value")
+                    model.component = try r.elements("component")
+                    model.population = try r.elements("population")
+                    model.measureScore = try r.element("measureScore")
                     try r.finish()
                 }
 
@@ -279,11 +309,17 @@ public struct MeasureReport: DomainResource {
                     }
 
                     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                        self.id = try r.primitive("id", "_id")
-                        self.`extension` = try r.elements("extension")
-                        self.modifierExtension = try r.elements("modifierExtension")
-                        self.code = try r.requiredElement("code")
-                        self.value = try r.requiredElement("value")
+                        self.init(code: CodeableConcept(), value: CodeableConcept())
+                        try Self.decodeMembers(into: &self, from: &r)
+                    }
+
+                    @inline(never)
+                    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                        model.id = try r.primitive("id", "_id")
+                        model.`extension` = try r.elements("extension")
+                        model.modifierExtension = try r.elements("modifierExtension")
+                        model.code = try r.requiredElement("code")
+                        model.value = try r.requiredElement("value")
                         try r.finish()
                     }
 
@@ -316,12 +352,18 @@ public struct MeasureReport: DomainResource {
                     }
 
                     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                        self.id = try r.primitive("id", "_id")
-                        self.`extension` = try r.elements("extension")
-                        self.modifierExtension = try r.elements("modifierExtension")
-                        self.code = try r.element("code")
-                        self.count = try r.primitive("count", "_count")
-                        self.subjectResults = try r.element("subjectResults")
+                        self.init()
+                        try Self.decodeMembers(into: &self, from: &r)
+                    }
+
+                    @inline(never)
+                    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                        model.id = try r.primitive("id", "_id")
+                        model.`extension` = try r.elements("extension")
+                        model.modifierExtension = try r.elements("modifierExtension")
+                        model.code = try r.element("code")
+                        model.count = try r.primitive("count", "_count")
+                        model.subjectResults = try r.element("subjectResults")
                         try r.finish()
                     }
 

@@ -45,23 +45,29 @@ public struct Medication: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Medication")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.code = try r.element("code")
-        self.status = try r.primitive("status", "_status")
-        self.manufacturer = try r.element("manufacturer")
-        self.form = try r.element("form")
-        self.amount = try r.element("amount")
-        self.ingredient = try r.elements("ingredient")
-        self.batch = try r.element("batch")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.code = try r.element("code")
+        model.status = try r.primitive("status", "_status")
+        model.manufacturer = try r.element("manufacturer")
+        model.form = try r.element("form")
+        model.amount = try r.element("amount")
+        model.ingredient = try r.elements("ingredient")
+        model.batch = try r.element("batch")
         try r.finish()
     }
 
@@ -107,12 +113,18 @@ public struct Medication: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.item = try r.requiredChoice("item")
-            self.isActive = try r.primitive("isActive", "_isActive")
-            self.strength = try r.element("strength")
+            self.init(item: .codeableConcept(CodeableConcept()))
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.item = try r.requiredChoice("item")
+            model.isActive = try r.primitive("isActive", "_isActive")
+            model.strength = try r.element("strength")
             try r.finish()
         }
 
@@ -135,8 +147,8 @@ public struct Medication: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "itemCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                case "itemReference": return .reference(try r.requiredElement(key))
+                case "itemCodeableConcept": return .codeableConcept(try r.requiredElement("itemCodeableConcept"))
+                case "itemReference": return .reference(try r.requiredElement("itemReference"))
                 default: return nil
                 }
             }
@@ -168,11 +180,17 @@ public struct Medication: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.lotNumber = try r.primitive("lotNumber", "_lotNumber")
-            self.expirationDate = try r.primitive("expirationDate", "_expirationDate")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.lotNumber = try r.primitive("lotNumber", "_lotNumber")
+            model.expirationDate = try r.primitive("expirationDate", "_expirationDate")
             try r.finish()
         }
 

@@ -71,34 +71,40 @@ public struct MedicationAdministration: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(effective: .dateTime(FHIRPrimitive()), medication: .codeableConcept(CodeableConcept()), status: FHIRPrimitive(), subject: Reference())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicationAdministration")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.instantiates = try r.primitives("instantiates", "_instantiates")
-        self.partOf = try r.elements("partOf")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.statusReason = try r.elements("statusReason")
-        self.category = try r.element("category")
-        self.medication = try r.requiredChoice("medication")
-        self.subject = try r.requiredElement("subject")
-        self.context = try r.element("context")
-        self.supportingInformation = try r.elements("supportingInformation")
-        self.effective = try r.requiredChoice("effective")
-        self.performer = try r.elements("performer")
-        self.reasonCode = try r.elements("reasonCode")
-        self.reasonReference = try r.elements("reasonReference")
-        self.request = try r.element("request")
-        self.device = try r.elements("device")
-        self.note = try r.elements("note")
-        self.dosage = try r.element("dosage")
-        self.eventHistory = try r.elements("eventHistory")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.instantiates = try r.primitives("instantiates", "_instantiates")
+        model.partOf = try r.elements("partOf")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.statusReason = try r.elements("statusReason")
+        model.category = try r.element("category")
+        model.medication = try r.requiredChoice("medication")
+        model.subject = try r.requiredElement("subject")
+        model.context = try r.element("context")
+        model.supportingInformation = try r.elements("supportingInformation")
+        model.effective = try r.requiredChoice("effective")
+        model.performer = try r.elements("performer")
+        model.reasonCode = try r.elements("reasonCode")
+        model.reasonReference = try r.elements("reasonReference")
+        model.request = try r.element("request")
+        model.device = try r.elements("device")
+        model.note = try r.elements("note")
+        model.dosage = try r.element("dosage")
+        model.eventHistory = try r.elements("eventHistory")
         try r.finish()
     }
 
@@ -144,8 +150,8 @@ public struct MedicationAdministration: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "medicationCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-            case "medicationReference": return .reference(try r.requiredElement(key))
+            case "medicationCodeableConcept": return .codeableConcept(try r.requiredElement("medicationCodeableConcept"))
+            case "medicationReference": return .reference(try r.requiredElement("medicationReference"))
             default: return nil
             }
         }
@@ -168,8 +174,8 @@ public struct MedicationAdministration: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "effectiveDateTime": return .dateTime(try r.requiredPrimitive(key, "_effectiveDateTime"))
-            case "effectivePeriod": return .period(try r.requiredElement(key))
+            case "effectiveDateTime": return .dateTime(try r.requiredPrimitive("effectiveDateTime", "_effectiveDateTime"))
+            case "effectivePeriod": return .period(try r.requiredElement("effectivePeriod"))
             default: return nil
             }
         }
@@ -201,11 +207,17 @@ public struct MedicationAdministration: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.function = try r.element("function")
-            self.actor = try r.requiredElement("actor")
+            self.init(actor: Reference())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.function = try r.element("function")
+            model.actor = try r.requiredElement("actor")
             try r.finish()
         }
 
@@ -244,15 +256,21 @@ public struct MedicationAdministration: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.text = try r.primitive("text", "_text")
-            self.site = try r.element("site")
-            self.route = try r.element("route")
-            self.method = try r.element("method")
-            self.dose = try r.element("dose")
-            self.rate = try r.choice("rate")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.text = try r.primitive("text", "_text")
+            model.site = try r.element("site")
+            model.route = try r.element("route")
+            model.method = try r.element("method")
+            model.dose = try r.element("dose")
+            model.rate = try r.choice("rate")
             try r.finish()
         }
 
@@ -278,8 +296,8 @@ public struct MedicationAdministration: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "rateRatio": return .ratio(try r.requiredElement(key))
-                case "rateQuantity": return .quantity(try r.requiredElement(key))
+                case "rateRatio": return .ratio(try r.requiredElement("rateRatio"))
+                case "rateQuantity": return .quantity(try r.requiredElement("rateQuantity"))
                 default: return nil
                 }
             }

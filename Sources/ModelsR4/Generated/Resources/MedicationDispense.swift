@@ -79,39 +79,45 @@ public struct MedicationDispense: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(medication: .codeableConcept(CodeableConcept()), status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicationDispense")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.partOf = try r.elements("partOf")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.statusReason = try r.choice("statusReason")
-        self.category = try r.element("category")
-        self.medication = try r.requiredChoice("medication")
-        self.subject = try r.element("subject")
-        self.context = try r.element("context")
-        self.supportingInformation = try r.elements("supportingInformation")
-        self.performer = try r.elements("performer")
-        self.location = try r.element("location")
-        self.authorizingPrescription = try r.elements("authorizingPrescription")
-        self.type = try r.element("type")
-        self.quantity = try r.element("quantity")
-        self.daysSupply = try r.element("daysSupply")
-        self.whenPrepared = try r.primitive("whenPrepared", "_whenPrepared")
-        self.whenHandedOver = try r.primitive("whenHandedOver", "_whenHandedOver")
-        self.destination = try r.element("destination")
-        self.receiver = try r.elements("receiver")
-        self.note = try r.elements("note")
-        self.dosageInstruction = try r.elements("dosageInstruction")
-        self.substitution = try r.element("substitution")
-        self.detectedIssue = try r.elements("detectedIssue")
-        self.eventHistory = try r.elements("eventHistory")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.partOf = try r.elements("partOf")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.statusReason = try r.choice("statusReason")
+        model.category = try r.element("category")
+        model.medication = try r.requiredChoice("medication")
+        model.subject = try r.element("subject")
+        model.context = try r.element("context")
+        model.supportingInformation = try r.elements("supportingInformation")
+        model.performer = try r.elements("performer")
+        model.location = try r.element("location")
+        model.authorizingPrescription = try r.elements("authorizingPrescription")
+        model.type = try r.element("type")
+        model.quantity = try r.element("quantity")
+        model.daysSupply = try r.element("daysSupply")
+        model.whenPrepared = try r.primitive("whenPrepared", "_whenPrepared")
+        model.whenHandedOver = try r.primitive("whenHandedOver", "_whenHandedOver")
+        model.destination = try r.element("destination")
+        model.receiver = try r.elements("receiver")
+        model.note = try r.elements("note")
+        model.dosageInstruction = try r.elements("dosageInstruction")
+        model.substitution = try r.element("substitution")
+        model.detectedIssue = try r.elements("detectedIssue")
+        model.eventHistory = try r.elements("eventHistory")
         try r.finish()
     }
 
@@ -162,8 +168,8 @@ public struct MedicationDispense: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "statusReasonCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-            case "statusReasonReference": return .reference(try r.requiredElement(key))
+            case "statusReasonCodeableConcept": return .codeableConcept(try r.requiredElement("statusReasonCodeableConcept"))
+            case "statusReasonReference": return .reference(try r.requiredElement("statusReasonReference"))
             default: return nil
             }
         }
@@ -186,8 +192,8 @@ public struct MedicationDispense: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "medicationCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-            case "medicationReference": return .reference(try r.requiredElement(key))
+            case "medicationCodeableConcept": return .codeableConcept(try r.requiredElement("medicationCodeableConcept"))
+            case "medicationReference": return .reference(try r.requiredElement("medicationReference"))
             default: return nil
             }
         }
@@ -219,11 +225,17 @@ public struct MedicationDispense: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.function = try r.element("function")
-            self.actor = try r.requiredElement("actor")
+            self.init(actor: Reference())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.function = try r.element("function")
+            model.actor = try r.requiredElement("actor")
             try r.finish()
         }
 
@@ -259,13 +271,19 @@ public struct MedicationDispense: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.wasSubstituted = try r.requiredPrimitive("wasSubstituted", "_wasSubstituted")
-            self.type = try r.element("type")
-            self.reason = try r.elements("reason")
-            self.responsibleParty = try r.elements("responsibleParty")
+            self.init(wasSubstituted: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.wasSubstituted = try r.requiredPrimitive("wasSubstituted", "_wasSubstituted")
+            model.type = try r.element("type")
+            model.reason = try r.elements("reason")
+            model.responsibleParty = try r.elements("responsibleParty")
             try r.finish()
         }
 

@@ -73,37 +73,43 @@ public struct MedicationKnowledge: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicationKnowledge")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.code = try r.element("code")
-        self.status = try r.primitive("status", "_status")
-        self.manufacturer = try r.element("manufacturer")
-        self.doseForm = try r.element("doseForm")
-        self.amount = try r.element("amount")
-        self.synonym = try r.primitives("synonym", "_synonym")
-        self.relatedMedicationKnowledge = try r.elements("relatedMedicationKnowledge")
-        self.associatedMedication = try r.elements("associatedMedication")
-        self.productType = try r.elements("productType")
-        self.monograph = try r.elements("monograph")
-        self.ingredient = try r.elements("ingredient")
-        self.preparationInstruction = try r.primitive("preparationInstruction", "_preparationInstruction")
-        self.intendedRoute = try r.elements("intendedRoute")
-        self.cost = try r.elements("cost")
-        self.monitoringProgram = try r.elements("monitoringProgram")
-        self.administrationGuidelines = try r.elements("administrationGuidelines")
-        self.medicineClassification = try r.elements("medicineClassification")
-        self.packaging = try r.element("packaging")
-        self.drugCharacteristic = try r.elements("drugCharacteristic")
-        self.contraindication = try r.elements("contraindication")
-        self.regulatory = try r.elements("regulatory")
-        self.kinetics = try r.elements("kinetics")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.code = try r.element("code")
+        model.status = try r.primitive("status", "_status")
+        model.manufacturer = try r.element("manufacturer")
+        model.doseForm = try r.element("doseForm")
+        model.amount = try r.element("amount")
+        model.synonym = try r.primitives("synonym", "_synonym")
+        model.relatedMedicationKnowledge = try r.elements("relatedMedicationKnowledge")
+        model.associatedMedication = try r.elements("associatedMedication")
+        model.productType = try r.elements("productType")
+        model.monograph = try r.elements("monograph")
+        model.ingredient = try r.elements("ingredient")
+        model.preparationInstruction = try r.primitive("preparationInstruction", "_preparationInstruction")
+        model.intendedRoute = try r.elements("intendedRoute")
+        model.cost = try r.elements("cost")
+        model.monitoringProgram = try r.elements("monitoringProgram")
+        model.administrationGuidelines = try r.elements("administrationGuidelines")
+        model.medicineClassification = try r.elements("medicineClassification")
+        model.packaging = try r.element("packaging")
+        model.drugCharacteristic = try r.elements("drugCharacteristic")
+        model.contraindication = try r.elements("contraindication")
+        model.regulatory = try r.elements("regulatory")
+        model.kinetics = try r.elements("kinetics")
         try r.finish()
     }
 
@@ -162,11 +168,17 @@ public struct MedicationKnowledge: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.requiredElement("type")
-            self.reference = try r.requiredElements("reference")
+            self.init(reference: [], type: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.requiredElement("type")
+            model.reference = try r.requiredElements("reference")
             try r.finish()
         }
 
@@ -197,11 +209,17 @@ public struct MedicationKnowledge: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.element("type")
-            self.source = try r.element("source")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.element("type")
+            model.source = try r.element("source")
             try r.finish()
         }
 
@@ -235,12 +253,18 @@ public struct MedicationKnowledge: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.item = try r.requiredChoice("item")
-            self.isActive = try r.primitive("isActive", "_isActive")
-            self.strength = try r.element("strength")
+            self.init(item: .codeableConcept(CodeableConcept()))
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.item = try r.requiredChoice("item")
+            model.isActive = try r.primitive("isActive", "_isActive")
+            model.strength = try r.element("strength")
             try r.finish()
         }
 
@@ -263,8 +287,8 @@ public struct MedicationKnowledge: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "itemCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                case "itemReference": return .reference(try r.requiredElement(key))
+                case "itemCodeableConcept": return .codeableConcept(try r.requiredElement("itemCodeableConcept"))
+                case "itemReference": return .reference(try r.requiredElement("itemReference"))
                 default: return nil
                 }
             }
@@ -300,12 +324,18 @@ public struct MedicationKnowledge: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.requiredElement("type")
-            self.source = try r.primitive("source", "_source")
-            self.cost = try r.requiredElement("cost")
+            self.init(cost: Money(), type: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.requiredElement("type")
+            model.source = try r.primitive("source", "_source")
+            model.cost = try r.requiredElement("cost")
             try r.finish()
         }
 
@@ -337,11 +367,17 @@ public struct MedicationKnowledge: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.element("type")
-            self.name = try r.primitive("name", "_name")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.element("type")
+            model.name = try r.primitive("name", "_name")
             try r.finish()
         }
 
@@ -374,12 +410,18 @@ public struct MedicationKnowledge: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.dosage = try r.elements("dosage")
-            self.indication = try r.choice("indication")
-            self.patientCharacteristics = try r.elements("patientCharacteristics")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.dosage = try r.elements("dosage")
+            model.indication = try r.choice("indication")
+            model.patientCharacteristics = try r.elements("patientCharacteristics")
             try r.finish()
         }
 
@@ -402,8 +444,8 @@ public struct MedicationKnowledge: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "indicationCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                case "indicationReference": return .reference(try r.requiredElement(key))
+                case "indicationCodeableConcept": return .codeableConcept(try r.requiredElement("indicationCodeableConcept"))
+                case "indicationReference": return .reference(try r.requiredElement("indicationReference"))
                 default: return nil
                 }
             }
@@ -436,11 +478,17 @@ public struct MedicationKnowledge: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.type = try r.requiredElement("type")
-                self.dosage = try r.requiredElements("dosage")
+                self.init(dosage: [], type: CodeableConcept())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.type = try r.requiredElement("type")
+                model.dosage = try r.requiredElements("dosage")
                 try r.finish()
             }
 
@@ -472,11 +520,17 @@ public struct MedicationKnowledge: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.characteristic = try r.requiredChoice("characteristic")
-                self.value = try r.primitives("value", "_value")
+                self.init(characteristic: .codeableConcept(CodeableConcept()))
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.characteristic = try r.requiredChoice("characteristic")
+                model.value = try r.primitives("value", "_value")
                 try r.finish()
             }
 
@@ -498,8 +552,8 @@ public struct MedicationKnowledge: DomainResource {
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
-                    case "characteristicCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                    case "characteristicQuantity": return .quantity(try r.requiredElement(key))
+                    case "characteristicCodeableConcept": return .codeableConcept(try r.requiredElement("characteristicCodeableConcept"))
+                    case "characteristicQuantity": return .quantity(try r.requiredElement("characteristicQuantity"))
                     default: return nil
                     }
                 }
@@ -533,11 +587,17 @@ public struct MedicationKnowledge: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.requiredElement("type")
-            self.classification = try r.elements("classification")
+            self.init(type: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.requiredElement("type")
+            model.classification = try r.elements("classification")
             try r.finish()
         }
 
@@ -568,11 +628,17 @@ public struct MedicationKnowledge: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.element("type")
-            self.quantity = try r.element("quantity")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.element("type")
+            model.quantity = try r.element("quantity")
             try r.finish()
         }
 
@@ -603,11 +669,17 @@ public struct MedicationKnowledge: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.element("type")
-            self.value = try r.choice("value")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.element("type")
+            model.value = try r.choice("value")
             try r.finish()
         }
 
@@ -631,10 +703,10 @@ public struct MedicationKnowledge: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "valueCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                case "valueString": return .string(try r.requiredPrimitive(key, "_valueString"))
-                case "valueQuantity": return .quantity(try r.requiredElement(key))
-                case "valueBase64Binary": return .base64Binary(try r.requiredPrimitive(key, "_valueBase64Binary"))
+                case "valueCodeableConcept": return .codeableConcept(try r.requiredElement("valueCodeableConcept"))
+                case "valueString": return .string(try r.requiredPrimitive("valueString", "_valueString"))
+                case "valueQuantity": return .quantity(try r.requiredElement("valueQuantity"))
+                case "valueBase64Binary": return .base64Binary(try r.requiredPrimitive("valueBase64Binary", "_valueBase64Binary"))
                 default: return nil
                 }
             }
@@ -673,13 +745,19 @@ public struct MedicationKnowledge: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.regulatoryAuthority = try r.requiredElement("regulatoryAuthority")
-            self.substitution = try r.elements("substitution")
-            self.schedule = try r.elements("schedule")
-            self.maxDispense = try r.element("maxDispense")
+            self.init(regulatoryAuthority: Reference())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.regulatoryAuthority = try r.requiredElement("regulatoryAuthority")
+            model.substitution = try r.elements("substitution")
+            model.schedule = try r.elements("schedule")
+            model.maxDispense = try r.element("maxDispense")
             try r.finish()
         }
 
@@ -713,11 +791,17 @@ public struct MedicationKnowledge: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.type = try r.requiredElement("type")
-                self.allowed = try r.requiredPrimitive("allowed", "_allowed")
+                self.init(allowed: FHIRPrimitive(), type: CodeableConcept())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.type = try r.requiredElement("type")
+                model.allowed = try r.requiredPrimitive("allowed", "_allowed")
                 try r.finish()
             }
 
@@ -747,10 +831,16 @@ public struct MedicationKnowledge: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.schedule = try r.requiredElement("schedule")
+                self.init(schedule: CodeableConcept())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.schedule = try r.requiredElement("schedule")
                 try r.finish()
             }
 
@@ -781,11 +871,17 @@ public struct MedicationKnowledge: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.quantity = try r.requiredElement("quantity")
-                self.period = try r.element("period")
+                self.init(quantity: Quantity())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.quantity = try r.requiredElement("quantity")
+                model.period = try r.element("period")
                 try r.finish()
             }
 
@@ -819,12 +915,18 @@ public struct MedicationKnowledge: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.areaUnderCurve = try r.elements("areaUnderCurve")
-            self.lethalDose50 = try r.elements("lethalDose50")
-            self.halfLifePeriod = try r.element("halfLifePeriod")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.areaUnderCurve = try r.elements("areaUnderCurve")
+            model.lethalDose50 = try r.elements("lethalDose50")
+            model.halfLifePeriod = try r.element("halfLifePeriod")
             try r.finish()
         }
 

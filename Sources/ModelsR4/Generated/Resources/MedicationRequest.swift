@@ -97,47 +97,53 @@ public struct MedicationRequest: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(intent: FHIRPrimitive(), medication: .codeableConcept(CodeableConcept()), status: FHIRPrimitive(), subject: Reference())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicationRequest")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.statusReason = try r.element("statusReason")
-        self.intent = try r.requiredPrimitive("intent", "_intent")
-        self.category = try r.elements("category")
-        self.priority = try r.primitive("priority", "_priority")
-        self.doNotPerform = try r.primitive("doNotPerform", "_doNotPerform")
-        self.reported = try r.choice("reported")
-        self.medication = try r.requiredChoice("medication")
-        self.subject = try r.requiredElement("subject")
-        self.encounter = try r.element("encounter")
-        self.supportingInformation = try r.elements("supportingInformation")
-        self.authoredOn = try r.primitive("authoredOn", "_authoredOn")
-        self.requester = try r.element("requester")
-        self.performer = try r.element("performer")
-        self.performerType = try r.element("performerType")
-        self.recorder = try r.element("recorder")
-        self.reasonCode = try r.elements("reasonCode")
-        self.reasonReference = try r.elements("reasonReference")
-        self.instantiatesCanonical = try r.primitives("instantiatesCanonical", "_instantiatesCanonical")
-        self.instantiatesUri = try r.primitives("instantiatesUri", "_instantiatesUri")
-        self.basedOn = try r.elements("basedOn")
-        self.groupIdentifier = try r.element("groupIdentifier")
-        self.courseOfTherapyType = try r.element("courseOfTherapyType")
-        self.insurance = try r.elements("insurance")
-        self.note = try r.elements("note")
-        self.dosageInstruction = try r.elements("dosageInstruction")
-        self.dispenseRequest = try r.element("dispenseRequest")
-        self.substitution = try r.element("substitution")
-        self.priorPrescription = try r.element("priorPrescription")
-        self.detectedIssue = try r.elements("detectedIssue")
-        self.eventHistory = try r.elements("eventHistory")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.statusReason = try r.element("statusReason")
+        model.intent = try r.requiredPrimitive("intent", "_intent")
+        model.category = try r.elements("category")
+        model.priority = try r.primitive("priority", "_priority")
+        model.doNotPerform = try r.primitive("doNotPerform", "_doNotPerform")
+        model.reported = try r.choice("reported")
+        model.medication = try r.requiredChoice("medication")
+        model.subject = try r.requiredElement("subject")
+        model.encounter = try r.element("encounter")
+        model.supportingInformation = try r.elements("supportingInformation")
+        model.authoredOn = try r.primitive("authoredOn", "_authoredOn")
+        model.requester = try r.element("requester")
+        model.performer = try r.element("performer")
+        model.performerType = try r.element("performerType")
+        model.recorder = try r.element("recorder")
+        model.reasonCode = try r.elements("reasonCode")
+        model.reasonReference = try r.elements("reasonReference")
+        model.instantiatesCanonical = try r.primitives("instantiatesCanonical", "_instantiatesCanonical")
+        model.instantiatesUri = try r.primitives("instantiatesUri", "_instantiatesUri")
+        model.basedOn = try r.elements("basedOn")
+        model.groupIdentifier = try r.element("groupIdentifier")
+        model.courseOfTherapyType = try r.element("courseOfTherapyType")
+        model.insurance = try r.elements("insurance")
+        model.note = try r.elements("note")
+        model.dosageInstruction = try r.elements("dosageInstruction")
+        model.dispenseRequest = try r.element("dispenseRequest")
+        model.substitution = try r.element("substitution")
+        model.priorPrescription = try r.element("priorPrescription")
+        model.detectedIssue = try r.elements("detectedIssue")
+        model.eventHistory = try r.elements("eventHistory")
         try r.finish()
     }
 
@@ -196,8 +202,8 @@ public struct MedicationRequest: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "reportedBoolean": return .boolean(try r.requiredPrimitive(key, "_reportedBoolean"))
-            case "reportedReference": return .reference(try r.requiredElement(key))
+            case "reportedBoolean": return .boolean(try r.requiredPrimitive("reportedBoolean", "_reportedBoolean"))
+            case "reportedReference": return .reference(try r.requiredElement("reportedReference"))
             default: return nil
             }
         }
@@ -220,8 +226,8 @@ public struct MedicationRequest: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "medicationCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-            case "medicationReference": return .reference(try r.requiredElement(key))
+            case "medicationCodeableConcept": return .codeableConcept(try r.requiredElement("medicationCodeableConcept"))
+            case "medicationReference": return .reference(try r.requiredElement("medicationReference"))
             default: return nil
             }
         }
@@ -262,16 +268,22 @@ public struct MedicationRequest: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.initialFill = try r.element("initialFill")
-            self.dispenseInterval = try r.element("dispenseInterval")
-            self.validityPeriod = try r.element("validityPeriod")
-            self.numberOfRepeatsAllowed = try r.primitive("numberOfRepeatsAllowed", "_numberOfRepeatsAllowed")
-            self.quantity = try r.element("quantity")
-            self.expectedSupplyDuration = try r.element("expectedSupplyDuration")
-            self.performer = try r.element("performer")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.initialFill = try r.element("initialFill")
+            model.dispenseInterval = try r.element("dispenseInterval")
+            model.validityPeriod = try r.element("validityPeriod")
+            model.numberOfRepeatsAllowed = try r.primitive("numberOfRepeatsAllowed", "_numberOfRepeatsAllowed")
+            model.quantity = try r.element("quantity")
+            model.expectedSupplyDuration = try r.element("expectedSupplyDuration")
+            model.performer = try r.element("performer")
             try r.finish()
         }
 
@@ -306,11 +318,17 @@ public struct MedicationRequest: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.quantity = try r.element("quantity")
-                self.duration = try r.element("duration")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.quantity = try r.element("quantity")
+                model.duration = try r.element("duration")
                 try r.finish()
             }
 
@@ -343,11 +361,17 @@ public struct MedicationRequest: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.allowed = try r.requiredChoice("allowed")
-            self.reason = try r.element("reason")
+            self.init(allowed: .boolean(FHIRPrimitive()))
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.allowed = try r.requiredChoice("allowed")
+            model.reason = try r.element("reason")
             try r.finish()
         }
 
@@ -369,8 +393,8 @@ public struct MedicationRequest: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "allowedBoolean": return .boolean(try r.requiredPrimitive(key, "_allowedBoolean"))
-                case "allowedCodeableConcept": return .codeableConcept(try r.requiredElement(key))
+                case "allowedBoolean": return .boolean(try r.requiredPrimitive("allowedBoolean", "_allowedBoolean"))
+                case "allowedCodeableConcept": return .codeableConcept(try r.requiredElement("allowedCodeableConcept"))
                 default: return nil
                 }
             }

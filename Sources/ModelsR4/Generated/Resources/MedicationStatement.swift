@@ -66,32 +66,38 @@ public struct MedicationStatement: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(medication: .codeableConcept(CodeableConcept()), status: FHIRPrimitive(), subject: Reference())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicationStatement")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.basedOn = try r.elements("basedOn")
-        self.partOf = try r.elements("partOf")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.statusReason = try r.elements("statusReason")
-        self.category = try r.element("category")
-        self.medication = try r.requiredChoice("medication")
-        self.subject = try r.requiredElement("subject")
-        self.context = try r.element("context")
-        self.effective = try r.choice("effective")
-        self.dateAsserted = try r.primitive("dateAsserted", "_dateAsserted")
-        self.informationSource = try r.element("informationSource")
-        self.derivedFrom = try r.elements("derivedFrom")
-        self.reasonCode = try r.elements("reasonCode")
-        self.reasonReference = try r.elements("reasonReference")
-        self.note = try r.elements("note")
-        self.dosage = try r.elements("dosage")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.basedOn = try r.elements("basedOn")
+        model.partOf = try r.elements("partOf")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.statusReason = try r.elements("statusReason")
+        model.category = try r.element("category")
+        model.medication = try r.requiredChoice("medication")
+        model.subject = try r.requiredElement("subject")
+        model.context = try r.element("context")
+        model.effective = try r.choice("effective")
+        model.dateAsserted = try r.primitive("dateAsserted", "_dateAsserted")
+        model.informationSource = try r.element("informationSource")
+        model.derivedFrom = try r.elements("derivedFrom")
+        model.reasonCode = try r.elements("reasonCode")
+        model.reasonReference = try r.elements("reasonReference")
+        model.note = try r.elements("note")
+        model.dosage = try r.elements("dosage")
         try r.finish()
     }
 
@@ -135,8 +141,8 @@ public struct MedicationStatement: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "medicationCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-            case "medicationReference": return .reference(try r.requiredElement(key))
+            case "medicationCodeableConcept": return .codeableConcept(try r.requiredElement("medicationCodeableConcept"))
+            case "medicationReference": return .reference(try r.requiredElement("medicationReference"))
             default: return nil
             }
         }
@@ -159,8 +165,8 @@ public struct MedicationStatement: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "effectiveDateTime": return .dateTime(try r.requiredPrimitive(key, "_effectiveDateTime"))
-            case "effectivePeriod": return .period(try r.requiredElement(key))
+            case "effectiveDateTime": return .dateTime(try r.requiredPrimitive("effectiveDateTime", "_effectiveDateTime"))
+            case "effectivePeriod": return .period(try r.requiredElement("effectivePeriod"))
             default: return nil
             }
         }

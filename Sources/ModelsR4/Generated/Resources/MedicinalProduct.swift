@@ -70,35 +70,41 @@ public struct MedicinalProduct: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(name: [])
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicinalProduct")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.type = try r.element("type")
-        self.domain = try r.element("domain")
-        self.combinedPharmaceuticalDoseForm = try r.element("combinedPharmaceuticalDoseForm")
-        self.legalStatusOfSupply = try r.element("legalStatusOfSupply")
-        self.additionalMonitoringIndicator = try r.element("additionalMonitoringIndicator")
-        self.specialMeasures = try r.primitives("specialMeasures", "_specialMeasures")
-        self.paediatricUseIndicator = try r.element("paediatricUseIndicator")
-        self.productClassification = try r.elements("productClassification")
-        self.marketingStatus = try r.elements("marketingStatus")
-        self.pharmaceuticalProduct = try r.elements("pharmaceuticalProduct")
-        self.packagedMedicinalProduct = try r.elements("packagedMedicinalProduct")
-        self.attachedDocument = try r.elements("attachedDocument")
-        self.masterFile = try r.elements("masterFile")
-        self.contact = try r.elements("contact")
-        self.clinicalTrial = try r.elements("clinicalTrial")
-        self.name = try r.requiredElements("name")
-        self.crossReference = try r.elements("crossReference")
-        self.manufacturingBusinessOperation = try r.elements("manufacturingBusinessOperation")
-        self.specialDesignation = try r.elements("specialDesignation")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.type = try r.element("type")
+        model.domain = try r.element("domain")
+        model.combinedPharmaceuticalDoseForm = try r.element("combinedPharmaceuticalDoseForm")
+        model.legalStatusOfSupply = try r.element("legalStatusOfSupply")
+        model.additionalMonitoringIndicator = try r.element("additionalMonitoringIndicator")
+        model.specialMeasures = try r.primitives("specialMeasures", "_specialMeasures")
+        model.paediatricUseIndicator = try r.element("paediatricUseIndicator")
+        model.productClassification = try r.elements("productClassification")
+        model.marketingStatus = try r.elements("marketingStatus")
+        model.pharmaceuticalProduct = try r.elements("pharmaceuticalProduct")
+        model.packagedMedicinalProduct = try r.elements("packagedMedicinalProduct")
+        model.attachedDocument = try r.elements("attachedDocument")
+        model.masterFile = try r.elements("masterFile")
+        model.contact = try r.elements("contact")
+        model.clinicalTrial = try r.elements("clinicalTrial")
+        model.name = try r.requiredElements("name")
+        model.crossReference = try r.elements("crossReference")
+        model.manufacturingBusinessOperation = try r.elements("manufacturingBusinessOperation")
+        model.specialDesignation = try r.elements("specialDesignation")
         try r.finish()
     }
 
@@ -156,12 +162,18 @@ public struct MedicinalProduct: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.productName = try r.requiredPrimitive("productName", "_productName")
-            self.namePart = try r.elements("namePart")
-            self.countryLanguage = try r.elements("countryLanguage")
+            self.init(productName: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.productName = try r.requiredPrimitive("productName", "_productName")
+            model.namePart = try r.elements("namePart")
+            model.countryLanguage = try r.elements("countryLanguage")
             try r.finish()
         }
 
@@ -194,11 +206,17 @@ public struct MedicinalProduct: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.part = try r.requiredPrimitive("part", "_part")
-                self.type = try r.requiredElement("type")
+                self.init(part: FHIRPrimitive(), type: Coding())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.part = try r.requiredPrimitive("part", "_part")
+                model.type = try r.requiredElement("type")
                 try r.finish()
             }
 
@@ -233,12 +251,18 @@ public struct MedicinalProduct: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.country = try r.requiredElement("country")
-                self.jurisdiction = try r.element("jurisdiction")
-                self.language = try r.requiredElement("language")
+                self.init(country: CodeableConcept(), language: CodeableConcept())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.country = try r.requiredElement("country")
+                model.jurisdiction = try r.element("jurisdiction")
+                model.language = try r.requiredElement("language")
                 try r.finish()
             }
 
@@ -279,15 +303,21 @@ public struct MedicinalProduct: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.operationType = try r.element("operationType")
-            self.authorisationReferenceNumber = try r.element("authorisationReferenceNumber")
-            self.effectiveDate = try r.primitive("effectiveDate", "_effectiveDate")
-            self.confidentialityIndicator = try r.element("confidentialityIndicator")
-            self.manufacturer = try r.elements("manufacturer")
-            self.regulator = try r.element("regulator")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.operationType = try r.element("operationType")
+            model.authorisationReferenceNumber = try r.element("authorisationReferenceNumber")
+            model.effectiveDate = try r.primitive("effectiveDate", "_effectiveDate")
+            model.confidentialityIndicator = try r.element("confidentialityIndicator")
+            model.manufacturer = try r.elements("manufacturer")
+            model.regulator = try r.element("regulator")
             try r.finish()
         }
 
@@ -332,16 +362,22 @@ public struct MedicinalProduct: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.identifier = try r.elements("identifier")
-            self.type = try r.element("type")
-            self.intendedUse = try r.element("intendedUse")
-            self.indication = try r.choice("indication")
-            self.status = try r.element("status")
-            self.date = try r.primitive("date", "_date")
-            self.species = try r.element("species")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.identifier = try r.elements("identifier")
+            model.type = try r.element("type")
+            model.intendedUse = try r.element("intendedUse")
+            model.indication = try r.choice("indication")
+            model.status = try r.element("status")
+            model.date = try r.primitive("date", "_date")
+            model.species = try r.element("species")
             try r.finish()
         }
 
@@ -368,8 +404,8 @@ public struct MedicinalProduct: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "indicationCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                case "indicationReference": return .reference(try r.requiredElement(key))
+                case "indicationCodeableConcept": return .codeableConcept(try r.requiredElement("indicationCodeableConcept"))
+                case "indicationReference": return .reference(try r.requiredElement("indicationReference"))
                 default: return nil
                 }
             }

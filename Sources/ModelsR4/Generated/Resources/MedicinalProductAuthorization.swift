@@ -61,31 +61,37 @@ public struct MedicinalProductAuthorization: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicinalProductAuthorization")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.subject = try r.element("subject")
-        self.country = try r.elements("country")
-        self.jurisdiction = try r.elements("jurisdiction")
-        self.status = try r.element("status")
-        self.statusDate = try r.primitive("statusDate", "_statusDate")
-        self.restoreDate = try r.primitive("restoreDate", "_restoreDate")
-        self.validityPeriod = try r.element("validityPeriod")
-        self.dataExclusivityPeriod = try r.element("dataExclusivityPeriod")
-        self.dateOfFirstAuthorization = try r.primitive("dateOfFirstAuthorization", "_dateOfFirstAuthorization")
-        self.internationalBirthDate = try r.primitive("internationalBirthDate", "_internationalBirthDate")
-        self.legalBasis = try r.element("legalBasis")
-        self.jurisdictionalAuthorization = try r.elements("jurisdictionalAuthorization")
-        self.holder = try r.element("holder")
-        self.regulator = try r.element("regulator")
-        self.procedure = try r.element("procedure")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.subject = try r.element("subject")
+        model.country = try r.elements("country")
+        model.jurisdiction = try r.elements("jurisdiction")
+        model.status = try r.element("status")
+        model.statusDate = try r.primitive("statusDate", "_statusDate")
+        model.restoreDate = try r.primitive("restoreDate", "_restoreDate")
+        model.validityPeriod = try r.element("validityPeriod")
+        model.dataExclusivityPeriod = try r.element("dataExclusivityPeriod")
+        model.dateOfFirstAuthorization = try r.primitive("dateOfFirstAuthorization", "_dateOfFirstAuthorization")
+        model.internationalBirthDate = try r.primitive("internationalBirthDate", "_internationalBirthDate")
+        model.legalBasis = try r.element("legalBasis")
+        model.jurisdictionalAuthorization = try r.elements("jurisdictionalAuthorization")
+        model.holder = try r.element("holder")
+        model.regulator = try r.element("regulator")
+        model.procedure = try r.element("procedure")
         try r.finish()
     }
 
@@ -142,14 +148,20 @@ public struct MedicinalProductAuthorization: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.identifier = try r.elements("identifier")
-            self.country = try r.element("country")
-            self.jurisdiction = try r.elements("jurisdiction")
-            self.legalStatusOfSupply = try r.element("legalStatusOfSupply")
-            self.validityPeriod = try r.element("validityPeriod")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.identifier = try r.elements("identifier")
+            model.country = try r.element("country")
+            model.jurisdiction = try r.elements("jurisdiction")
+            model.legalStatusOfSupply = try r.element("legalStatusOfSupply")
+            model.validityPeriod = try r.element("validityPeriod")
             try r.finish()
         }
 
@@ -188,13 +200,19 @@ public struct MedicinalProductAuthorization: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.identifier = try r.element("identifier")
-            self.type = try r.requiredElement("type")
-            self.date = try r.choice("date")
-            self.application = try r.elements("application")
+            self.init(type: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.identifier = try r.element("identifier")
+            model.type = try r.requiredElement("type")
+            model.date = try r.choice("date")
+            model.application = try r.elements("application")
             try r.finish()
         }
 
@@ -218,8 +236,8 @@ public struct MedicinalProductAuthorization: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "datePeriod": return .period(try r.requiredElement(key))
-                case "dateDateTime": return .dateTime(try r.requiredPrimitive(key, "_dateDateTime"))
+                case "datePeriod": return .period(try r.requiredElement("datePeriod"))
+                case "dateDateTime": return .dateTime(try r.requiredPrimitive("dateDateTime", "_dateDateTime"))
                 default: return nil
                 }
             }

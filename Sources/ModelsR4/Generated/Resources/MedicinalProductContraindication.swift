@@ -43,22 +43,28 @@ public struct MedicinalProductContraindication: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicinalProductContraindication")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.subject = try r.elements("subject")
-        self.disease = try r.element("disease")
-        self.diseaseStatus = try r.element("diseaseStatus")
-        self.comorbidity = try r.elements("comorbidity")
-        self.therapeuticIndication = try r.elements("therapeuticIndication")
-        self.otherTherapy = try r.elements("otherTherapy")
-        self.population = try r.elements("population")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.subject = try r.elements("subject")
+        model.disease = try r.element("disease")
+        model.diseaseStatus = try r.element("diseaseStatus")
+        model.comorbidity = try r.elements("comorbidity")
+        model.therapeuticIndication = try r.elements("therapeuticIndication")
+        model.otherTherapy = try r.elements("otherTherapy")
+        model.population = try r.elements("population")
         try r.finish()
     }
 
@@ -102,11 +108,17 @@ public struct MedicinalProductContraindication: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.therapyRelationshipType = try r.requiredElement("therapyRelationshipType")
-            self.medication = try r.requiredChoice("medication")
+            self.init(medication: .codeableConcept(CodeableConcept()), therapyRelationshipType: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.therapyRelationshipType = try r.requiredElement("therapyRelationshipType")
+            model.medication = try r.requiredChoice("medication")
             try r.finish()
         }
 
@@ -128,8 +140,8 @@ public struct MedicinalProductContraindication: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "medicationCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                case "medicationReference": return .reference(try r.requiredElement(key))
+                case "medicationCodeableConcept": return .codeableConcept(try r.requiredElement("medicationCodeableConcept"))
+                case "medicationReference": return .reference(try r.requiredElement("medicationReference"))
                 default: return nil
                 }
             }

@@ -47,24 +47,30 @@ public struct MedicinalProductIndication: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicinalProductIndication")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.subject = try r.elements("subject")
-        self.diseaseSymptomProcedure = try r.element("diseaseSymptomProcedure")
-        self.diseaseStatus = try r.element("diseaseStatus")
-        self.comorbidity = try r.elements("comorbidity")
-        self.intendedEffect = try r.element("intendedEffect")
-        self.duration = try r.element("duration")
-        self.otherTherapy = try r.elements("otherTherapy")
-        self.undesirableEffect = try r.elements("undesirableEffect")
-        self.population = try r.elements("population")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.subject = try r.elements("subject")
+        model.diseaseSymptomProcedure = try r.element("diseaseSymptomProcedure")
+        model.diseaseStatus = try r.element("diseaseStatus")
+        model.comorbidity = try r.elements("comorbidity")
+        model.intendedEffect = try r.element("intendedEffect")
+        model.duration = try r.element("duration")
+        model.otherTherapy = try r.elements("otherTherapy")
+        model.undesirableEffect = try r.elements("undesirableEffect")
+        model.population = try r.elements("population")
         try r.finish()
     }
 
@@ -110,11 +116,17 @@ public struct MedicinalProductIndication: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.therapyRelationshipType = try r.requiredElement("therapyRelationshipType")
-            self.medication = try r.requiredChoice("medication")
+            self.init(medication: .codeableConcept(CodeableConcept()), therapyRelationshipType: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.therapyRelationshipType = try r.requiredElement("therapyRelationshipType")
+            model.medication = try r.requiredChoice("medication")
             try r.finish()
         }
 
@@ -136,8 +148,8 @@ public struct MedicinalProductIndication: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "medicationCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                case "medicationReference": return .reference(try r.requiredElement(key))
+                case "medicationCodeableConcept": return .codeableConcept(try r.requiredElement("medicationCodeableConcept"))
+                case "medicationReference": return .reference(try r.requiredElement("medicationReference"))
                 default: return nil
                 }
             }

@@ -42,21 +42,27 @@ public struct MedicinalProductIngredient: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(role: CodeableConcept())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicinalProductIngredient")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.element("identifier")
-        self.role = try r.requiredElement("role")
-        self.allergenicIndicator = try r.primitive("allergenicIndicator", "_allergenicIndicator")
-        self.manufacturer = try r.elements("manufacturer")
-        self.specifiedSubstance = try r.elements("specifiedSubstance")
-        self.substance = try r.element("substance")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.element("identifier")
+        model.role = try r.requiredElement("role")
+        model.allergenicIndicator = try r.primitive("allergenicIndicator", "_allergenicIndicator")
+        model.manufacturer = try r.elements("manufacturer")
+        model.specifiedSubstance = try r.elements("specifiedSubstance")
+        model.substance = try r.element("substance")
         try r.finish()
     }
 
@@ -103,13 +109,19 @@ public struct MedicinalProductIngredient: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.code = try r.requiredElement("code")
-            self.group = try r.requiredElement("group")
-            self.confidentiality = try r.element("confidentiality")
-            self.strength = try r.elements("strength")
+            self.init(code: CodeableConcept(), group: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.code = try r.requiredElement("code")
+            model.group = try r.requiredElement("group")
+            model.confidentiality = try r.element("confidentiality")
+            model.strength = try r.elements("strength")
             try r.finish()
         }
 
@@ -152,16 +164,22 @@ public struct MedicinalProductIngredient: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.presentation = try r.requiredElement("presentation")
-                self.presentationLowLimit = try r.element("presentationLowLimit")
-                self.concentration = try r.element("concentration")
-                self.concentrationLowLimit = try r.element("concentrationLowLimit")
-                self.measurementPoint = try r.primitive("measurementPoint", "_measurementPoint")
-                self.country = try r.elements("country")
-                self.referenceStrength = try r.elements("referenceStrength")
+                self.init(presentation: Ratio())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.presentation = try r.requiredElement("presentation")
+                model.presentationLowLimit = try r.element("presentationLowLimit")
+                model.concentration = try r.element("concentration")
+                model.concentrationLowLimit = try r.element("concentrationLowLimit")
+                model.measurementPoint = try r.primitive("measurementPoint", "_measurementPoint")
+                model.country = try r.elements("country")
+                model.referenceStrength = try r.elements("referenceStrength")
                 try r.finish()
             }
 
@@ -203,14 +221,20 @@ public struct MedicinalProductIngredient: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.substance = try r.element("substance")
-                    self.strength = try r.requiredElement("strength")
-                    self.strengthLowLimit = try r.element("strengthLowLimit")
-                    self.measurementPoint = try r.primitive("measurementPoint", "_measurementPoint")
-                    self.country = try r.elements("country")
+                    self.init(strength: Ratio())
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.substance = try r.element("substance")
+                    model.strength = try r.requiredElement("strength")
+                    model.strengthLowLimit = try r.element("strengthLowLimit")
+                    model.measurementPoint = try r.primitive("measurementPoint", "_measurementPoint")
+                    model.country = try r.elements("country")
                     try r.finish()
                 }
 
@@ -247,11 +271,17 @@ public struct MedicinalProductIngredient: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.code = try r.requiredElement("code")
-            self.strength = try r.elements("strength")
+            self.init(code: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.code = try r.requiredElement("code")
+            model.strength = try r.elements("strength")
             try r.finish()
         }
 

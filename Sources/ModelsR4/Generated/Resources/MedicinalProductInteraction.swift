@@ -43,22 +43,28 @@ public struct MedicinalProductInteraction: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicinalProductInteraction")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.subject = try r.elements("subject")
-        self.description = try r.primitive("description", "_description")
-        self.interactant = try r.elements("interactant")
-        self.type = try r.element("type")
-        self.effect = try r.element("effect")
-        self.incidence = try r.element("incidence")
-        self.management = try r.element("management")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.subject = try r.elements("subject")
+        model.description = try r.primitive("description", "_description")
+        model.interactant = try r.elements("interactant")
+        model.type = try r.element("type")
+        model.effect = try r.element("effect")
+        model.incidence = try r.element("incidence")
+        model.management = try r.element("management")
         try r.finish()
     }
 
@@ -99,10 +105,16 @@ public struct MedicinalProductInteraction: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.item = try r.requiredChoice("item")
+            self.init(item: .reference(Reference()))
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.item = try r.requiredChoice("item")
             try r.finish()
         }
 
@@ -123,8 +135,8 @@ public struct MedicinalProductInteraction: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "itemReference": return .reference(try r.requiredElement(key))
-                case "itemCodeableConcept": return .codeableConcept(try r.requiredElement(key))
+                case "itemReference": return .reference(try r.requiredElement("itemReference"))
+                case "itemCodeableConcept": return .codeableConcept(try r.requiredElement("itemCodeableConcept"))
                 default: return nil
                 }
             }

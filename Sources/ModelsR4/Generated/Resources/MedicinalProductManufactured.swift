@@ -45,22 +45,28 @@ public struct MedicinalProductManufactured: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(manufacturedDoseForm: CodeableConcept(), quantity: Quantity())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicinalProductManufactured")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.manufacturedDoseForm = try r.requiredElement("manufacturedDoseForm")
-        self.unitOfPresentation = try r.element("unitOfPresentation")
-        self.quantity = try r.requiredElement("quantity")
-        self.manufacturer = try r.elements("manufacturer")
-        self.ingredient = try r.elements("ingredient")
-        self.physicalCharacteristics = try r.element("physicalCharacteristics")
-        self.otherCharacteristics = try r.elements("otherCharacteristics")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.manufacturedDoseForm = try r.requiredElement("manufacturedDoseForm")
+        model.unitOfPresentation = try r.element("unitOfPresentation")
+        model.quantity = try r.requiredElement("quantity")
+        model.manufacturer = try r.elements("manufacturer")
+        model.ingredient = try r.elements("ingredient")
+        model.physicalCharacteristics = try r.element("physicalCharacteristics")
+        model.otherCharacteristics = try r.elements("otherCharacteristics")
         try r.finish()
     }
 

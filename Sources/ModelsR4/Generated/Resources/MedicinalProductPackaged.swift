@@ -48,24 +48,30 @@ public struct MedicinalProductPackaged: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(packageItem: [])
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicinalProductPackaged")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.subject = try r.elements("subject")
-        self.description = try r.primitive("description", "_description")
-        self.legalStatusOfSupply = try r.element("legalStatusOfSupply")
-        self.marketingStatus = try r.elements("marketingStatus")
-        self.marketingAuthorization = try r.element("marketingAuthorization")
-        self.manufacturer = try r.elements("manufacturer")
-        self.batchIdentifier = try r.elements("batchIdentifier")
-        self.packageItem = try r.requiredElements("packageItem")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.subject = try r.elements("subject")
+        model.description = try r.primitive("description", "_description")
+        model.legalStatusOfSupply = try r.element("legalStatusOfSupply")
+        model.marketingStatus = try r.elements("marketingStatus")
+        model.marketingAuthorization = try r.element("marketingAuthorization")
+        model.manufacturer = try r.elements("manufacturer")
+        model.batchIdentifier = try r.elements("batchIdentifier")
+        model.packageItem = try r.requiredElements("packageItem")
         try r.finish()
     }
 
@@ -110,11 +116,17 @@ public struct MedicinalProductPackaged: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.outerPackaging = try r.requiredElement("outerPackaging")
-            self.immediatePackaging = try r.element("immediatePackaging")
+            self.init(outerPackaging: Identifier())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.outerPackaging = try r.requiredElement("outerPackaging")
+            model.immediatePackaging = try r.element("immediatePackaging")
             try r.finish()
         }
 
@@ -167,21 +179,27 @@ public struct MedicinalProductPackaged: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.identifier = try r.elements("identifier")
-            self.type = try r.requiredElement("type")
-            self.quantity = try r.requiredElement("quantity")
-            self.material = try r.elements("material")
-            self.alternateMaterial = try r.elements("alternateMaterial")
-            self.device = try r.elements("device")
-            self.manufacturedItem = try r.elements("manufacturedItem")
-            self.packageItem = try r.elements("packageItem")
-            self.physicalCharacteristics = try r.element("physicalCharacteristics")
-            self.otherCharacteristics = try r.elements("otherCharacteristics")
-            self.shelfLifeStorage = try r.elements("shelfLifeStorage")
-            self.manufacturer = try r.elements("manufacturer")
+            self.init(quantity: Quantity(), type: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.identifier = try r.elements("identifier")
+            model.type = try r.requiredElement("type")
+            model.quantity = try r.requiredElement("quantity")
+            model.material = try r.elements("material")
+            model.alternateMaterial = try r.elements("alternateMaterial")
+            model.device = try r.elements("device")
+            model.manufacturedItem = try r.elements("manufacturedItem")
+            model.packageItem = try r.elements("packageItem")
+            model.physicalCharacteristics = try r.element("physicalCharacteristics")
+            model.otherCharacteristics = try r.elements("otherCharacteristics")
+            model.shelfLifeStorage = try r.elements("shelfLifeStorage")
+            model.manufacturer = try r.elements("manufacturer")
             try r.finish()
         }
 

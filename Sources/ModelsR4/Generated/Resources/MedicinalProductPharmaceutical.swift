@@ -45,22 +45,28 @@ public struct MedicinalProductPharmaceutical: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(administrableDoseForm: CodeableConcept(), routeOfAdministration: [])
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicinalProductPharmaceutical")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.administrableDoseForm = try r.requiredElement("administrableDoseForm")
-        self.unitOfPresentation = try r.element("unitOfPresentation")
-        self.ingredient = try r.elements("ingredient")
-        self.device = try r.elements("device")
-        self.characteristics = try r.elements("characteristics")
-        self.routeOfAdministration = try r.requiredElements("routeOfAdministration")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.administrableDoseForm = try r.requiredElement("administrableDoseForm")
+        model.unitOfPresentation = try r.element("unitOfPresentation")
+        model.ingredient = try r.elements("ingredient")
+        model.device = try r.elements("device")
+        model.characteristics = try r.elements("characteristics")
+        model.routeOfAdministration = try r.requiredElements("routeOfAdministration")
         try r.finish()
     }
 
@@ -103,11 +109,17 @@ public struct MedicinalProductPharmaceutical: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.code = try r.requiredElement("code")
-            self.status = try r.element("status")
+            self.init(code: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.code = try r.requiredElement("code")
+            model.status = try r.element("status")
             try r.finish()
         }
 
@@ -149,16 +161,22 @@ public struct MedicinalProductPharmaceutical: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.code = try r.requiredElement("code")
-            self.firstDose = try r.element("firstDose")
-            self.maxSingleDose = try r.element("maxSingleDose")
-            self.maxDosePerDay = try r.element("maxDosePerDay")
-            self.maxDosePerTreatmentPeriod = try r.element("maxDosePerTreatmentPeriod")
-            self.maxTreatmentPeriod = try r.element("maxTreatmentPeriod")
-            self.targetSpecies = try r.elements("targetSpecies")
+            self.init(code: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.code = try r.requiredElement("code")
+            model.firstDose = try r.element("firstDose")
+            model.maxSingleDose = try r.element("maxSingleDose")
+            model.maxDosePerDay = try r.element("maxDosePerDay")
+            model.maxDosePerTreatmentPeriod = try r.element("maxDosePerTreatmentPeriod")
+            model.maxTreatmentPeriod = try r.element("maxTreatmentPeriod")
+            model.targetSpecies = try r.elements("targetSpecies")
             try r.finish()
         }
 
@@ -194,11 +212,17 @@ public struct MedicinalProductPharmaceutical: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.code = try r.requiredElement("code")
-                self.withdrawalPeriod = try r.elements("withdrawalPeriod")
+                self.init(code: CodeableConcept())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.code = try r.requiredElement("code")
+                model.withdrawalPeriod = try r.elements("withdrawalPeriod")
                 try r.finish()
             }
 
@@ -232,12 +256,18 @@ public struct MedicinalProductPharmaceutical: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.tissue = try r.requiredElement("tissue")
-                    self.value = try r.requiredElement("value")
-                    self.supportingInformation = try r.primitive("supportingInformation", "_supportingInformation")
+                    self.init(tissue: CodeableConcept(), value: Quantity())
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.tissue = try r.requiredElement("tissue")
+                    model.value = try r.requiredElement("value")
+                    model.supportingInformation = try r.primitive("supportingInformation", "_supportingInformation")
                     try r.finish()
                 }
 

@@ -39,20 +39,26 @@ public struct MedicinalProductUndesirableEffect: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicinalProductUndesirableEffect")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.subject = try r.elements("subject")
-        self.symptomConditionEffect = try r.element("symptomConditionEffect")
-        self.classification = try r.element("classification")
-        self.frequencyOfOccurrence = try r.element("frequencyOfOccurrence")
-        self.population = try r.elements("population")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.subject = try r.elements("subject")
+        model.symptomConditionEffect = try r.element("symptomConditionEffect")
+        model.classification = try r.element("classification")
+        model.frequencyOfOccurrence = try r.element("frequencyOfOccurrence")
+        model.population = try r.elements("population")
         try r.finish()
     }
 

@@ -80,39 +80,45 @@ public struct MessageDefinition: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(date: FHIRPrimitive(), event: .coding(Coding()), status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MessageDefinition")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.url = try r.primitive("url", "_url")
-        self.identifier = try r.elements("identifier")
-        self.version = try r.primitive("version", "_version")
-        self.name = try r.primitive("name", "_name")
-        self.title = try r.primitive("title", "_title")
-        self.replaces = try r.primitives("replaces", "_replaces")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.experimental = try r.primitive("experimental", "_experimental")
-        self.date = try r.requiredPrimitive("date", "_date")
-        self.publisher = try r.primitive("publisher", "_publisher")
-        self.contact = try r.elements("contact")
-        self.description = try r.primitive("description", "_description")
-        self.useContext = try r.elements("useContext")
-        self.jurisdiction = try r.elements("jurisdiction")
-        self.purpose = try r.primitive("purpose", "_purpose")
-        self.copyright = try r.primitive("copyright", "_copyright")
-        self.base = try r.primitive("base", "_base")
-        self.parent = try r.primitives("parent", "_parent")
-        self.event = try r.requiredChoice("event")
-        self.category = try r.primitive("category", "_category")
-        self.focus = try r.elements("focus")
-        self.responseRequired = try r.primitive("responseRequired", "_responseRequired")
-        self.allowedResponse = try r.elements("allowedResponse")
-        self.graph = try r.primitives("graph", "_graph")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.url = try r.primitive("url", "_url")
+        model.identifier = try r.elements("identifier")
+        model.version = try r.primitive("version", "_version")
+        model.name = try r.primitive("name", "_name")
+        model.title = try r.primitive("title", "_title")
+        model.replaces = try r.primitives("replaces", "_replaces")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.experimental = try r.primitive("experimental", "_experimental")
+        model.date = try r.requiredPrimitive("date", "_date")
+        model.publisher = try r.primitive("publisher", "_publisher")
+        model.contact = try r.elements("contact")
+        model.description = try r.primitive("description", "_description")
+        model.useContext = try r.elements("useContext")
+        model.jurisdiction = try r.elements("jurisdiction")
+        model.purpose = try r.primitive("purpose", "_purpose")
+        model.copyright = try r.primitive("copyright", "_copyright")
+        model.base = try r.primitive("base", "_base")
+        model.parent = try r.primitives("parent", "_parent")
+        model.event = try r.requiredChoice("event")
+        model.category = try r.primitive("category", "_category")
+        model.focus = try r.elements("focus")
+        model.responseRequired = try r.primitive("responseRequired", "_responseRequired")
+        model.allowedResponse = try r.elements("allowedResponse")
+        model.graph = try r.primitives("graph", "_graph")
         try r.finish()
     }
 
@@ -163,8 +169,8 @@ public struct MessageDefinition: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "eventCoding": return .coding(try r.requiredElement(key))
-            case "eventUri": return .uri(try r.requiredPrimitive(key, "_eventUri"))
+            case "eventCoding": return .coding(try r.requiredElement("eventCoding"))
+            case "eventUri": return .uri(try r.requiredPrimitive("eventUri", "_eventUri"))
             default: return nil
             }
         }
@@ -201,13 +207,19 @@ public struct MessageDefinition: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.code = try r.requiredPrimitive("code", "_code")
-            self.profile = try r.primitive("profile", "_profile")
-            self.min = try r.requiredPrimitive("min", "_min")
-            self.max = try r.primitive("max", "_max")
+            self.init(code: FHIRPrimitive(), min: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.code = try r.requiredPrimitive("code", "_code")
+            model.profile = try r.primitive("profile", "_profile")
+            model.min = try r.requiredPrimitive("min", "_min")
+            model.max = try r.primitive("max", "_max")
             try r.finish()
         }
 
@@ -241,11 +253,17 @@ public struct MessageDefinition: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.message = try r.requiredPrimitive("message", "_message")
-            self.situation = try r.primitive("situation", "_situation")
+            self.init(message: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.message = try r.requiredPrimitive("message", "_message")
+            model.situation = try r.primitive("situation", "_situation")
             try r.finish()
         }
 

@@ -53,26 +53,32 @@ public struct MessageHeader: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(event: .coding(Coding()), source: MessageHeader.MessageSource(endpoint: FHIRPrimitive()))
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MessageHeader")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.event = try r.requiredChoice("event")
-        self.destination = try r.elements("destination")
-        self.sender = try r.element("sender")
-        self.enterer = try r.element("enterer")
-        self.author = try r.element("author")
-        self.source = try r.requiredElement("source")
-        self.responsible = try r.element("responsible")
-        self.reason = try r.element("reason")
-        self.response = try r.element("response")
-        self.focus = try r.elements("focus")
-        self.definition = try r.primitive("definition", "_definition")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.event = try r.requiredChoice("event")
+        model.destination = try r.elements("destination")
+        model.sender = try r.element("sender")
+        model.enterer = try r.element("enterer")
+        model.author = try r.element("author")
+        model.source = try r.requiredElement("source")
+        model.responsible = try r.element("responsible")
+        model.reason = try r.element("reason")
+        model.response = try r.element("response")
+        model.focus = try r.elements("focus")
+        model.definition = try r.primitive("definition", "_definition")
         try r.finish()
     }
 
@@ -110,8 +116,8 @@ public struct MessageHeader: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "eventCoding": return .coding(try r.requiredElement(key))
-            case "eventUri": return .uri(try r.requiredPrimitive(key, "_eventUri"))
+            case "eventCoding": return .coding(try r.requiredElement("eventCoding"))
+            case "eventUri": return .uri(try r.requiredPrimitive("eventUri", "_eventUri"))
             default: return nil
             }
         }
@@ -147,13 +153,19 @@ public struct MessageHeader: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.name = try r.primitive("name", "_name")
-            self.target = try r.element("target")
-            self.endpoint = try r.requiredPrimitive("endpoint", "_endpoint")
-            self.receiver = try r.element("receiver")
+            self.init(endpoint: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.name = try r.primitive("name", "_name")
+            model.target = try r.element("target")
+            model.endpoint = try r.requiredPrimitive("endpoint", "_endpoint")
+            model.receiver = try r.element("receiver")
             try r.finish()
         }
 
@@ -193,14 +205,20 @@ public struct MessageHeader: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.name = try r.primitive("name", "_name")
-            self.software = try r.primitive("software", "_software")
-            self.version = try r.primitive("version", "_version")
-            self.contact = try r.element("contact")
-            self.endpoint = try r.requiredPrimitive("endpoint", "_endpoint")
+            self.init(endpoint: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.name = try r.primitive("name", "_name")
+            model.software = try r.primitive("software", "_software")
+            model.version = try r.primitive("version", "_version")
+            model.contact = try r.element("contact")
+            model.endpoint = try r.requiredPrimitive("endpoint", "_endpoint")
             try r.finish()
         }
 
@@ -238,12 +256,18 @@ public struct MessageHeader: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.identifier = try r.requiredPrimitive("identifier", "_identifier")
-            self.code = try r.requiredPrimitive("code", "_code")
-            self.details = try r.element("details")
+            self.init(code: FHIRPrimitive(), identifier: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.identifier = try r.requiredPrimitive("identifier", "_identifier")
+            model.code = try r.requiredPrimitive("code", "_code")
+            model.details = try r.element("details")
             try r.finish()
         }
 

@@ -62,31 +62,37 @@ public struct MolecularSequence: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(coordinateSystem: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MolecularSequence")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.type = try r.primitive("type", "_type")
-        self.coordinateSystem = try r.requiredPrimitive("coordinateSystem", "_coordinateSystem")
-        self.patient = try r.element("patient")
-        self.specimen = try r.element("specimen")
-        self.device = try r.element("device")
-        self.performer = try r.element("performer")
-        self.quantity = try r.element("quantity")
-        self.referenceSeq = try r.element("referenceSeq")
-        self.variant = try r.elements("variant")
-        self.observedSeq = try r.primitive("observedSeq", "_observedSeq")
-        self.quality = try r.elements("quality")
-        self.readCoverage = try r.primitive("readCoverage", "_readCoverage")
-        self.repository = try r.elements("repository")
-        self.pointer = try r.elements("pointer")
-        self.structureVariant = try r.elements("structureVariant")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.type = try r.primitive("type", "_type")
+        model.coordinateSystem = try r.requiredPrimitive("coordinateSystem", "_coordinateSystem")
+        model.patient = try r.element("patient")
+        model.specimen = try r.element("specimen")
+        model.device = try r.element("device")
+        model.performer = try r.element("performer")
+        model.quantity = try r.element("quantity")
+        model.referenceSeq = try r.element("referenceSeq")
+        model.variant = try r.elements("variant")
+        model.observedSeq = try r.primitive("observedSeq", "_observedSeq")
+        model.quality = try r.elements("quality")
+        model.readCoverage = try r.primitive("readCoverage", "_readCoverage")
+        model.repository = try r.elements("repository")
+        model.pointer = try r.elements("pointer")
+        model.structureVariant = try r.elements("structureVariant")
         try r.finish()
     }
 
@@ -151,18 +157,24 @@ public struct MolecularSequence: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.chromosome = try r.element("chromosome")
-            self.genomeBuild = try r.primitive("genomeBuild", "_genomeBuild")
-            self.orientation = try r.primitive("orientation", "_orientation")
-            self.referenceSeqId = try r.element("referenceSeqId")
-            self.referenceSeqPointer = try r.element("referenceSeqPointer")
-            self.referenceSeqString = try r.primitive("referenceSeqString", "_referenceSeqString")
-            self.strand = try r.primitive("strand", "_strand")
-            self.windowStart = try r.primitive("windowStart", "_windowStart")
-            self.windowEnd = try r.primitive("windowEnd", "_windowEnd")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.chromosome = try r.element("chromosome")
+            model.genomeBuild = try r.primitive("genomeBuild", "_genomeBuild")
+            model.orientation = try r.primitive("orientation", "_orientation")
+            model.referenceSeqId = try r.element("referenceSeqId")
+            model.referenceSeqPointer = try r.element("referenceSeqPointer")
+            model.referenceSeqString = try r.primitive("referenceSeqString", "_referenceSeqString")
+            model.strand = try r.primitive("strand", "_strand")
+            model.windowStart = try r.primitive("windowStart", "_windowStart")
+            model.windowEnd = try r.primitive("windowEnd", "_windowEnd")
             try r.finish()
         }
 
@@ -208,15 +220,21 @@ public struct MolecularSequence: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.start = try r.primitive("start", "_start")
-            self.end = try r.primitive("end", "_end")
-            self.observedAllele = try r.primitive("observedAllele", "_observedAllele")
-            self.referenceAllele = try r.primitive("referenceAllele", "_referenceAllele")
-            self.cigar = try r.primitive("cigar", "_cigar")
-            self.variantPointer = try r.element("variantPointer")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.start = try r.primitive("start", "_start")
+            model.end = try r.primitive("end", "_end")
+            model.observedAllele = try r.primitive("observedAllele", "_observedAllele")
+            model.referenceAllele = try r.primitive("referenceAllele", "_referenceAllele")
+            model.cigar = try r.primitive("cigar", "_cigar")
+            model.variantPointer = try r.element("variantPointer")
             try r.finish()
         }
 
@@ -278,24 +296,30 @@ public struct MolecularSequence: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.requiredPrimitive("type", "_type")
-            self.standardSequence = try r.element("standardSequence")
-            self.start = try r.primitive("start", "_start")
-            self.end = try r.primitive("end", "_end")
-            self.score = try r.element("score")
-            self.method = try r.element("method")
-            self.truthTP = try r.primitive("truthTP", "_truthTP")
-            self.queryTP = try r.primitive("queryTP", "_queryTP")
-            self.truthFN = try r.primitive("truthFN", "_truthFN")
-            self.queryFP = try r.primitive("queryFP", "_queryFP")
-            self.gtFP = try r.primitive("gtFP", "_gtFP")
-            self.precision = try r.primitive("precision", "_precision")
-            self.recall = try r.primitive("recall", "_recall")
-            self.fScore = try r.primitive("fScore", "_fScore")
-            self.roc = try r.element("roc")
+            self.init(type: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.requiredPrimitive("type", "_type")
+            model.standardSequence = try r.element("standardSequence")
+            model.start = try r.primitive("start", "_start")
+            model.end = try r.primitive("end", "_end")
+            model.score = try r.element("score")
+            model.method = try r.element("method")
+            model.truthTP = try r.primitive("truthTP", "_truthTP")
+            model.queryTP = try r.primitive("queryTP", "_queryTP")
+            model.truthFN = try r.primitive("truthFN", "_truthFN")
+            model.queryFP = try r.primitive("queryFP", "_queryFP")
+            model.gtFP = try r.primitive("gtFP", "_gtFP")
+            model.precision = try r.primitive("precision", "_precision")
+            model.recall = try r.primitive("recall", "_recall")
+            model.fScore = try r.primitive("fScore", "_fScore")
+            model.roc = try r.element("roc")
             try r.finish()
         }
 
@@ -348,16 +372,22 @@ public struct MolecularSequence: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.score = try r.primitives("score", "_score")
-                self.numTP = try r.primitives("numTP", "_numTP")
-                self.numFP = try r.primitives("numFP", "_numFP")
-                self.numFN = try r.primitives("numFN", "_numFN")
-                self.precision = try r.primitives("precision", "_precision")
-                self.sensitivity = try r.primitives("sensitivity", "_sensitivity")
-                self.fMeasure = try r.primitives("fMeasure", "_fMeasure")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.score = try r.primitives("score", "_score")
+                model.numTP = try r.primitives("numTP", "_numTP")
+                model.numFP = try r.primitives("numFP", "_numFP")
+                model.numFN = try r.primitives("numFN", "_numFN")
+                model.precision = try r.primitives("precision", "_precision")
+                model.sensitivity = try r.primitives("sensitivity", "_sensitivity")
+                model.fMeasure = try r.primitives("fMeasure", "_fMeasure")
                 try r.finish()
             }
 
@@ -403,15 +433,21 @@ public struct MolecularSequence: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.requiredPrimitive("type", "_type")
-            self.url = try r.primitive("url", "_url")
-            self.name = try r.primitive("name", "_name")
-            self.datasetId = try r.primitive("datasetId", "_datasetId")
-            self.variantsetId = try r.primitive("variantsetId", "_variantsetId")
-            self.readsetId = try r.primitive("readsetId", "_readsetId")
+            self.init(type: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.requiredPrimitive("type", "_type")
+            model.url = try r.primitive("url", "_url")
+            model.name = try r.primitive("name", "_name")
+            model.datasetId = try r.primitive("datasetId", "_datasetId")
+            model.variantsetId = try r.primitive("variantsetId", "_variantsetId")
+            model.readsetId = try r.primitive("readsetId", "_readsetId")
             try r.finish()
         }
 
@@ -452,14 +488,20 @@ public struct MolecularSequence: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.variantType = try r.element("variantType")
-            self.exact = try r.primitive("exact", "_exact")
-            self.length = try r.primitive("length", "_length")
-            self.outer = try r.element("outer")
-            self.inner = try r.element("inner")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.variantType = try r.element("variantType")
+            model.exact = try r.primitive("exact", "_exact")
+            model.length = try r.primitive("length", "_length")
+            model.outer = try r.element("outer")
+            model.inner = try r.element("inner")
             try r.finish()
         }
 
@@ -492,11 +534,17 @@ public struct MolecularSequence: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.start = try r.primitive("start", "_start")
-                self.end = try r.primitive("end", "_end")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.start = try r.primitive("start", "_start")
+                model.end = try r.primitive("end", "_end")
                 try r.finish()
             }
 
@@ -527,11 +575,17 @@ public struct MolecularSequence: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.start = try r.primitive("start", "_start")
-                self.end = try r.primitive("end", "_end")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.start = try r.primitive("start", "_start")
+                model.end = try r.primitive("end", "_end")
                 try r.finish()
             }
 

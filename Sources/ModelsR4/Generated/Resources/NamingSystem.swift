@@ -60,28 +60,34 @@ public struct NamingSystem: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(date: FHIRPrimitive(), kind: FHIRPrimitive(), name: FHIRPrimitive(), status: FHIRPrimitive(), uniqueId: [])
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("NamingSystem")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.name = try r.requiredPrimitive("name", "_name")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.kind = try r.requiredPrimitive("kind", "_kind")
-        self.date = try r.requiredPrimitive("date", "_date")
-        self.publisher = try r.primitive("publisher", "_publisher")
-        self.contact = try r.elements("contact")
-        self.responsible = try r.primitive("responsible", "_responsible")
-        self.type = try r.element("type")
-        self.description = try r.primitive("description", "_description")
-        self.useContext = try r.elements("useContext")
-        self.jurisdiction = try r.elements("jurisdiction")
-        self.usage = try r.primitive("usage", "_usage")
-        self.uniqueId = try r.requiredElements("uniqueId")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.name = try r.requiredPrimitive("name", "_name")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.kind = try r.requiredPrimitive("kind", "_kind")
+        model.date = try r.requiredPrimitive("date", "_date")
+        model.publisher = try r.primitive("publisher", "_publisher")
+        model.contact = try r.elements("contact")
+        model.responsible = try r.primitive("responsible", "_responsible")
+        model.type = try r.element("type")
+        model.description = try r.primitive("description", "_description")
+        model.useContext = try r.elements("useContext")
+        model.jurisdiction = try r.elements("jurisdiction")
+        model.usage = try r.primitive("usage", "_usage")
+        model.uniqueId = try r.requiredElements("uniqueId")
         try r.finish()
     }
 
@@ -137,14 +143,20 @@ public struct NamingSystem: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.requiredPrimitive("type", "_type")
-            self.value = try r.requiredPrimitive("value", "_value")
-            self.preferred = try r.primitive("preferred", "_preferred")
-            self.comment = try r.primitive("comment", "_comment")
-            self.period = try r.element("period")
+            self.init(type: FHIRPrimitive(), value: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.requiredPrimitive("type", "_type")
+            model.value = try r.requiredPrimitive("value", "_value")
+            model.preferred = try r.primitive("preferred", "_preferred")
+            model.comment = try r.primitive("comment", "_comment")
+            model.period = try r.element("period")
             try r.finish()
         }
 

@@ -67,32 +67,38 @@ public struct NutritionOrder: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(dateTime: FHIRPrimitive(), intent: FHIRPrimitive(), patient: Reference(), status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("NutritionOrder")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.instantiatesCanonical = try r.primitives("instantiatesCanonical", "_instantiatesCanonical")
-        self.instantiatesUri = try r.primitives("instantiatesUri", "_instantiatesUri")
-        self.instantiates = try r.primitives("instantiates", "_instantiates")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.intent = try r.requiredPrimitive("intent", "_intent")
-        self.patient = try r.requiredElement("patient")
-        self.encounter = try r.element("encounter")
-        self.dateTime = try r.requiredPrimitive("dateTime", "_dateTime")
-        self.orderer = try r.element("orderer")
-        self.allergyIntolerance = try r.elements("allergyIntolerance")
-        self.foodPreferenceModifier = try r.elements("foodPreferenceModifier")
-        self.excludeFoodModifier = try r.elements("excludeFoodModifier")
-        self.oralDiet = try r.element("oralDiet")
-        self.supplement = try r.elements("supplement")
-        self.enteralFormula = try r.element("enteralFormula")
-        self.note = try r.elements("note")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.instantiatesCanonical = try r.primitives("instantiatesCanonical", "_instantiatesCanonical")
+        model.instantiatesUri = try r.primitives("instantiatesUri", "_instantiatesUri")
+        model.instantiates = try r.primitives("instantiates", "_instantiates")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.intent = try r.requiredPrimitive("intent", "_intent")
+        model.patient = try r.requiredElement("patient")
+        model.encounter = try r.element("encounter")
+        model.dateTime = try r.requiredPrimitive("dateTime", "_dateTime")
+        model.orderer = try r.element("orderer")
+        model.allergyIntolerance = try r.elements("allergyIntolerance")
+        model.foodPreferenceModifier = try r.elements("foodPreferenceModifier")
+        model.excludeFoodModifier = try r.elements("excludeFoodModifier")
+        model.oralDiet = try r.element("oralDiet")
+        model.supplement = try r.elements("supplement")
+        model.enteralFormula = try r.element("enteralFormula")
+        model.note = try r.elements("note")
         try r.finish()
     }
 
@@ -152,15 +158,21 @@ public struct NutritionOrder: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.elements("type")
-            self.schedule = try r.elements("schedule")
-            self.nutrient = try r.elements("nutrient")
-            self.texture = try r.elements("texture")
-            self.fluidConsistencyType = try r.elements("fluidConsistencyType")
-            self.instruction = try r.primitive("instruction", "_instruction")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.elements("type")
+            model.schedule = try r.elements("schedule")
+            model.nutrient = try r.elements("nutrient")
+            model.texture = try r.elements("texture")
+            model.fluidConsistencyType = try r.elements("fluidConsistencyType")
+            model.instruction = try r.primitive("instruction", "_instruction")
             try r.finish()
         }
 
@@ -194,11 +206,17 @@ public struct NutritionOrder: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.modifier = try r.element("modifier")
-                self.amount = try r.element("amount")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.modifier = try r.element("modifier")
+                model.amount = try r.element("amount")
                 try r.finish()
             }
 
@@ -229,11 +247,17 @@ public struct NutritionOrder: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.modifier = try r.element("modifier")
-                self.foodType = try r.element("foodType")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.modifier = try r.element("modifier")
+                model.foodType = try r.element("foodType")
                 try r.finish()
             }
 
@@ -271,14 +295,20 @@ public struct NutritionOrder: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.element("type")
-            self.productName = try r.primitive("productName", "_productName")
-            self.schedule = try r.elements("schedule")
-            self.quantity = try r.element("quantity")
-            self.instruction = try r.primitive("instruction", "_instruction")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.element("type")
+            model.productName = try r.primitive("productName", "_productName")
+            model.schedule = try r.elements("schedule")
+            model.quantity = try r.element("quantity")
+            model.instruction = try r.primitive("instruction", "_instruction")
             try r.finish()
         }
 
@@ -326,18 +356,24 @@ public struct NutritionOrder: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.baseFormulaType = try r.element("baseFormulaType")
-            self.baseFormulaProductName = try r.primitive("baseFormulaProductName", "_baseFormulaProductName")
-            self.additiveType = try r.element("additiveType")
-            self.additiveProductName = try r.primitive("additiveProductName", "_additiveProductName")
-            self.caloricDensity = try r.element("caloricDensity")
-            self.routeofAdministration = try r.element("routeofAdministration")
-            self.administration = try r.elements("administration")
-            self.maxVolumeToDeliver = try r.element("maxVolumeToDeliver")
-            self.administrationInstruction = try r.primitive("administrationInstruction", "_administrationInstruction")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.baseFormulaType = try r.element("baseFormulaType")
+            model.baseFormulaProductName = try r.primitive("baseFormulaProductName", "_baseFormulaProductName")
+            model.additiveType = try r.element("additiveType")
+            model.additiveProductName = try r.primitive("additiveProductName", "_additiveProductName")
+            model.caloricDensity = try r.element("caloricDensity")
+            model.routeofAdministration = try r.element("routeofAdministration")
+            model.administration = try r.elements("administration")
+            model.maxVolumeToDeliver = try r.element("maxVolumeToDeliver")
+            model.administrationInstruction = try r.primitive("administrationInstruction", "_administrationInstruction")
             try r.finish()
         }
 
@@ -376,12 +412,18 @@ public struct NutritionOrder: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.schedule = try r.element("schedule")
-                self.quantity = try r.element("quantity")
-                self.rate = try r.choice("rate")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.schedule = try r.element("schedule")
+                model.quantity = try r.element("quantity")
+                model.rate = try r.choice("rate")
                 try r.finish()
             }
 
@@ -404,8 +446,8 @@ public struct NutritionOrder: DomainResource {
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
-                    case "rateQuantity": return .quantity(try r.requiredElement(key))
-                    case "rateRatio": return .ratio(try r.requiredElement(key))
+                    case "rateQuantity": return .quantity(try r.requiredElement("rateQuantity"))
+                    case "rateRatio": return .ratio(try r.requiredElement("rateRatio"))
                     default: return nil
                     }
                 }

@@ -79,39 +79,45 @@ public struct Observation: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(code: CodeableConcept(), status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Observation")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.basedOn = try r.elements("basedOn")
-        self.partOf = try r.elements("partOf")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.category = try r.elements("category")
-        self.code = try r.requiredElement("code")
-        self.subject = try r.element("subject")
-        self.focus = try r.elements("focus")
-        self.encounter = try r.element("encounter")
-        self.effective = try r.choice("effective")
-        self.issued = try r.primitive("issued", "_issued")
-        self.performer = try r.elements("performer")
-        self.value = try r.choice("value")
-        self.dataAbsentReason = try r.element("dataAbsentReason")
-        self.interpretation = try r.elements("interpretation")
-        self.note = try r.elements("note")
-        self.bodySite = try r.element("bodySite")
-        self.method = try r.element("method")
-        self.specimen = try r.element("specimen")
-        self.device = try r.element("device")
-        self.referenceRange = try r.elements("referenceRange")
-        self.hasMember = try r.elements("hasMember")
-        self.derivedFrom = try r.elements("derivedFrom")
-        self.component = try r.elements("component")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.basedOn = try r.elements("basedOn")
+        model.partOf = try r.elements("partOf")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.category = try r.elements("category")
+        model.code = try r.requiredElement("code")
+        model.subject = try r.element("subject")
+        model.focus = try r.elements("focus")
+        model.encounter = try r.element("encounter")
+        model.effective = try r.choice("effective")
+        model.issued = try r.primitive("issued", "_issued")
+        model.performer = try r.elements("performer")
+        model.value = try r.choice("value")
+        model.dataAbsentReason = try r.element("dataAbsentReason")
+        model.interpretation = try r.elements("interpretation")
+        model.note = try r.elements("note")
+        model.bodySite = try r.element("bodySite")
+        model.method = try r.element("method")
+        model.specimen = try r.element("specimen")
+        model.device = try r.element("device")
+        model.referenceRange = try r.elements("referenceRange")
+        model.hasMember = try r.elements("hasMember")
+        model.derivedFrom = try r.elements("derivedFrom")
+        model.component = try r.elements("component")
         try r.finish()
     }
 
@@ -164,10 +170,10 @@ public struct Observation: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "effectiveDateTime": return .dateTime(try r.requiredPrimitive(key, "_effectiveDateTime"))
-            case "effectivePeriod": return .period(try r.requiredElement(key))
-            case "effectiveTiming": return .timing(try r.requiredElement(key))
-            case "effectiveInstant": return .instant(try r.requiredPrimitive(key, "_effectiveInstant"))
+            case "effectiveDateTime": return .dateTime(try r.requiredPrimitive("effectiveDateTime", "_effectiveDateTime"))
+            case "effectivePeriod": return .period(try r.requiredElement("effectivePeriod"))
+            case "effectiveTiming": return .timing(try r.requiredElement("effectiveTiming"))
+            case "effectiveInstant": return .instant(try r.requiredPrimitive("effectiveInstant", "_effectiveInstant"))
             default: return nil
             }
         }
@@ -201,17 +207,17 @@ public struct Observation: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "valueQuantity": return .quantity(try r.requiredElement(key))
-            case "valueCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-            case "valueString": return .string(try r.requiredPrimitive(key, "_valueString"))
-            case "valueBoolean": return .boolean(try r.requiredPrimitive(key, "_valueBoolean"))
-            case "valueInteger": return .integer(try r.requiredPrimitive(key, "_valueInteger"))
-            case "valueRange": return .range(try r.requiredElement(key))
-            case "valueRatio": return .ratio(try r.requiredElement(key))
-            case "valueSampledData": return .sampledData(try r.requiredElement(key))
-            case "valueTime": return .time(try r.requiredPrimitive(key, "_valueTime"))
-            case "valueDateTime": return .dateTime(try r.requiredPrimitive(key, "_valueDateTime"))
-            case "valuePeriod": return .period(try r.requiredElement(key))
+            case "valueQuantity": return .quantity(try r.requiredElement("valueQuantity"))
+            case "valueCodeableConcept": return .codeableConcept(try r.requiredElement("valueCodeableConcept"))
+            case "valueString": return .string(try r.requiredPrimitive("valueString", "_valueString"))
+            case "valueBoolean": return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
+            case "valueInteger": return .integer(try r.requiredPrimitive("valueInteger", "_valueInteger"))
+            case "valueRange": return .range(try r.requiredElement("valueRange"))
+            case "valueRatio": return .ratio(try r.requiredElement("valueRatio"))
+            case "valueSampledData": return .sampledData(try r.requiredElement("valueSampledData"))
+            case "valueTime": return .time(try r.requiredPrimitive("valueTime", "_valueTime"))
+            case "valueDateTime": return .dateTime(try r.requiredPrimitive("valueDateTime", "_valueDateTime"))
+            case "valuePeriod": return .period(try r.requiredElement("valuePeriod"))
             default: return nil
             }
         }
@@ -259,15 +265,21 @@ public struct Observation: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.low = try r.element("low")
-            self.high = try r.element("high")
-            self.type = try r.element("type")
-            self.appliesTo = try r.elements("appliesTo")
-            self.age = try r.element("age")
-            self.text = try r.primitive("text", "_text")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.low = try r.element("low")
+            model.high = try r.element("high")
+            model.type = try r.element("type")
+            model.appliesTo = try r.elements("appliesTo")
+            model.age = try r.element("age")
+            model.text = try r.primitive("text", "_text")
             try r.finish()
         }
 
@@ -309,14 +321,20 @@ public struct Observation: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.code = try r.requiredElement("code")
-            self.value = try r.choice("value")
-            self.dataAbsentReason = try r.element("dataAbsentReason")
-            self.interpretation = try r.elements("interpretation")
-            self.referenceRange = try r.elements("referenceRange")
+            self.init(code: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.code = try r.requiredElement("code")
+            model.value = try r.choice("value")
+            model.dataAbsentReason = try r.element("dataAbsentReason")
+            model.interpretation = try r.elements("interpretation")
+            model.referenceRange = try r.elements("referenceRange")
             try r.finish()
         }
 
@@ -350,17 +368,17 @@ public struct Observation: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "valueQuantity": return .quantity(try r.requiredElement(key))
-                case "valueCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                case "valueString": return .string(try r.requiredPrimitive(key, "_valueString"))
-                case "valueBoolean": return .boolean(try r.requiredPrimitive(key, "_valueBoolean"))
-                case "valueInteger": return .integer(try r.requiredPrimitive(key, "_valueInteger"))
-                case "valueRange": return .range(try r.requiredElement(key))
-                case "valueRatio": return .ratio(try r.requiredElement(key))
-                case "valueSampledData": return .sampledData(try r.requiredElement(key))
-                case "valueTime": return .time(try r.requiredPrimitive(key, "_valueTime"))
-                case "valueDateTime": return .dateTime(try r.requiredPrimitive(key, "_valueDateTime"))
-                case "valuePeriod": return .period(try r.requiredElement(key))
+                case "valueQuantity": return .quantity(try r.requiredElement("valueQuantity"))
+                case "valueCodeableConcept": return .codeableConcept(try r.requiredElement("valueCodeableConcept"))
+                case "valueString": return .string(try r.requiredPrimitive("valueString", "_valueString"))
+                case "valueBoolean": return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
+                case "valueInteger": return .integer(try r.requiredPrimitive("valueInteger", "_valueInteger"))
+                case "valueRange": return .range(try r.requiredElement("valueRange"))
+                case "valueRatio": return .ratio(try r.requiredElement("valueRatio"))
+                case "valueSampledData": return .sampledData(try r.requiredElement("valueSampledData"))
+                case "valueTime": return .time(try r.requiredPrimitive("valueTime", "_valueTime"))
+                case "valueDateTime": return .dateTime(try r.requiredPrimitive("valueDateTime", "_valueDateTime"))
+                case "valuePeriod": return .period(try r.requiredElement("valuePeriod"))
                 default: return nil
                 }
             }

@@ -56,28 +56,34 @@ public struct ObservationDefinition: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(code: CodeableConcept())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ObservationDefinition")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.category = try r.elements("category")
-        self.code = try r.requiredElement("code")
-        self.identifier = try r.elements("identifier")
-        self.permittedDataType = try r.primitives("permittedDataType", "_permittedDataType")
-        self.multipleResultsAllowed = try r.primitive("multipleResultsAllowed", "_multipleResultsAllowed")
-        self.method = try r.element("method")
-        self.preferredReportName = try r.primitive("preferredReportName", "_preferredReportName")
-        self.quantitativeDetails = try r.element("quantitativeDetails")
-        self.qualifiedInterval = try r.elements("qualifiedInterval")
-        self.validCodedValueSet = try r.element("validCodedValueSet")
-        self.normalCodedValueSet = try r.element("normalCodedValueSet")
-        self.abnormalCodedValueSet = try r.element("abnormalCodedValueSet")
-        self.criticalCodedValueSet = try r.element("criticalCodedValueSet")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.category = try r.elements("category")
+        model.code = try r.requiredElement("code")
+        model.identifier = try r.elements("identifier")
+        model.permittedDataType = try r.primitives("permittedDataType", "_permittedDataType")
+        model.multipleResultsAllowed = try r.primitive("multipleResultsAllowed", "_multipleResultsAllowed")
+        model.method = try r.element("method")
+        model.preferredReportName = try r.primitive("preferredReportName", "_preferredReportName")
+        model.quantitativeDetails = try r.element("quantitativeDetails")
+        model.qualifiedInterval = try r.elements("qualifiedInterval")
+        model.validCodedValueSet = try r.element("validCodedValueSet")
+        model.normalCodedValueSet = try r.element("normalCodedValueSet")
+        model.abnormalCodedValueSet = try r.element("abnormalCodedValueSet")
+        model.criticalCodedValueSet = try r.element("criticalCodedValueSet")
         try r.finish()
     }
 
@@ -129,13 +135,19 @@ public struct ObservationDefinition: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.customaryUnit = try r.element("customaryUnit")
-            self.unit = try r.element("unit")
-            self.conversionFactor = try r.primitive("conversionFactor", "_conversionFactor")
-            self.decimalPrecision = try r.primitive("decimalPrecision", "_decimalPrecision")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.customaryUnit = try r.element("customaryUnit")
+            model.unit = try r.element("unit")
+            model.conversionFactor = try r.primitive("conversionFactor", "_conversionFactor")
+            model.decimalPrecision = try r.primitive("decimalPrecision", "_decimalPrecision")
             try r.finish()
         }
 
@@ -180,17 +192,23 @@ public struct ObservationDefinition: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.category = try r.primitive("category", "_category")
-            self.range = try r.element("range")
-            self.context = try r.element("context")
-            self.appliesTo = try r.elements("appliesTo")
-            self.gender = try r.primitive("gender", "_gender")
-            self.age = try r.element("age")
-            self.gestationalAge = try r.element("gestationalAge")
-            self.condition = try r.primitive("condition", "_condition")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.category = try r.primitive("category", "_category")
+            model.range = try r.element("range")
+            model.context = try r.element("context")
+            model.appliesTo = try r.elements("appliesTo")
+            model.gender = try r.primitive("gender", "_gender")
+            model.age = try r.element("age")
+            model.gestationalAge = try r.element("gestationalAge")
+            model.condition = try r.primitive("condition", "_condition")
             try r.finish()
         }
 

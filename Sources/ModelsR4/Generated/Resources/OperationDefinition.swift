@@ -88,41 +88,47 @@ public struct OperationDefinition: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(code: FHIRPrimitive(), instance: FHIRPrimitive(), kind: FHIRPrimitive(), name: FHIRPrimitive(), status: FHIRPrimitive(), system: FHIRPrimitive(), type: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("OperationDefinition")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.url = try r.primitive("url", "_url")
-        self.version = try r.primitive("version", "_version")
-        self.name = try r.requiredPrimitive("name", "_name")
-        self.title = try r.primitive("title", "_title")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.kind = try r.requiredPrimitive("kind", "_kind")
-        self.experimental = try r.primitive("experimental", "_experimental")
-        self.date = try r.primitive("date", "_date")
-        self.publisher = try r.primitive("publisher", "_publisher")
-        self.contact = try r.elements("contact")
-        self.description = try r.primitive("description", "_description")
-        self.useContext = try r.elements("useContext")
-        self.jurisdiction = try r.elements("jurisdiction")
-        self.purpose = try r.primitive("purpose", "_purpose")
-        self.affectsState = try r.primitive("affectsState", "_affectsState")
-        self.code = try r.requiredPrimitive("code", "_code")
-        self.comment = try r.primitive("comment", "_comment")
-        self.base = try r.primitive("base", "_base")
-        self.resource = try r.primitives("resource", "_resource")
-        self.system = try r.requiredPrimitive("system", "_system")
-        self.type = try r.requiredPrimitive("type", "_type")
-        self.instance = try r.requiredPrimitive("instance", "_instance")
-        self.inputProfile = try r.primitive("inputProfile", "_inputProfile")
-        self.outputProfile = try r.primitive("outputProfile", "_outputProfile")
-        self.parameter = try r.elements("parameter")
-        self.overload = try r.elements("overload")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.url = try r.primitive("url", "_url")
+        model.version = try r.primitive("version", "_version")
+        model.name = try r.requiredPrimitive("name", "_name")
+        model.title = try r.primitive("title", "_title")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.kind = try r.requiredPrimitive("kind", "_kind")
+        model.experimental = try r.primitive("experimental", "_experimental")
+        model.date = try r.primitive("date", "_date")
+        model.publisher = try r.primitive("publisher", "_publisher")
+        model.contact = try r.elements("contact")
+        model.description = try r.primitive("description", "_description")
+        model.useContext = try r.elements("useContext")
+        model.jurisdiction = try r.elements("jurisdiction")
+        model.purpose = try r.primitive("purpose", "_purpose")
+        model.affectsState = try r.primitive("affectsState", "_affectsState")
+        model.code = try r.requiredPrimitive("code", "_code")
+        model.comment = try r.primitive("comment", "_comment")
+        model.base = try r.primitive("base", "_base")
+        model.resource = try r.primitives("resource", "_resource")
+        model.system = try r.requiredPrimitive("system", "_system")
+        model.type = try r.requiredPrimitive("type", "_type")
+        model.instance = try r.requiredPrimitive("instance", "_instance")
+        model.inputProfile = try r.primitive("inputProfile", "_inputProfile")
+        model.outputProfile = try r.primitive("outputProfile", "_outputProfile")
+        model.parameter = try r.elements("parameter")
+        model.overload = try r.elements("overload")
         try r.finish()
     }
 
@@ -205,20 +211,26 @@ public struct OperationDefinition: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.name = try r.requiredPrimitive("name", "_name")
-            self.use = try r.requiredPrimitive("use", "_use")
-            self.min = try r.requiredPrimitive("min", "_min")
-            self.max = try r.requiredPrimitive("max", "_max")
-            self.documentation = try r.primitive("documentation", "_documentation")
-            self.type = try r.primitive("type", "_type")
-            self.targetProfile = try r.primitives("targetProfile", "_targetProfile")
-            self.searchType = try r.primitive("searchType", "_searchType")
-            self.binding = try r.element("binding")
-            self.referencedFrom = try r.elements("referencedFrom")
-            self.part = try r.elements("part")
+            self.init(max: FHIRPrimitive(), min: FHIRPrimitive(), name: FHIRPrimitive(), use: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.name = try r.requiredPrimitive("name", "_name")
+            model.use = try r.requiredPrimitive("use", "_use")
+            model.min = try r.requiredPrimitive("min", "_min")
+            model.max = try r.requiredPrimitive("max", "_max")
+            model.documentation = try r.primitive("documentation", "_documentation")
+            model.type = try r.primitive("type", "_type")
+            model.targetProfile = try r.primitives("targetProfile", "_targetProfile")
+            model.searchType = try r.primitive("searchType", "_searchType")
+            model.binding = try r.element("binding")
+            model.referencedFrom = try r.elements("referencedFrom")
+            model.part = try r.elements("part")
             try r.finish()
         }
 
@@ -259,11 +271,17 @@ public struct OperationDefinition: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.strength = try r.requiredPrimitive("strength", "_strength")
-                self.valueSet = try r.requiredPrimitive("valueSet", "_valueSet")
+                self.init(strength: FHIRPrimitive(), valueSet: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.strength = try r.requiredPrimitive("strength", "_strength")
+                model.valueSet = try r.requiredPrimitive("valueSet", "_valueSet")
                 try r.finish()
             }
 
@@ -295,11 +313,17 @@ public struct OperationDefinition: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.source = try r.requiredPrimitive("source", "_source")
-                self.sourceId = try r.primitive("sourceId", "_sourceId")
+                self.init(source: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.source = try r.requiredPrimitive("source", "_source")
+                model.sourceId = try r.primitive("sourceId", "_sourceId")
                 try r.finish()
             }
 
@@ -331,11 +355,17 @@ public struct OperationDefinition: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.parameterName = try r.primitives("parameterName", "_parameterName")
-            self.comment = try r.primitive("comment", "_comment")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.parameterName = try r.primitives("parameterName", "_parameterName")
+            model.comment = try r.primitive("comment", "_comment")
             try r.finish()
         }
 

@@ -32,16 +32,22 @@ public struct OperationOutcome: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(issue: [])
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("OperationOutcome")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.issue = try r.requiredElements("issue")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.issue = try r.requiredElements("issue")
         try r.finish()
     }
 
@@ -87,15 +93,21 @@ public struct OperationOutcome: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.severity = try r.requiredPrimitive("severity", "_severity")
-            self.code = try r.requiredPrimitive("code", "_code")
-            self.details = try r.element("details")
-            self.diagnostics = try r.primitive("diagnostics", "_diagnostics")
-            self.location = try r.primitives("location", "_location")
-            self.expression = try r.primitives("expression", "_expression")
+            self.init(code: FHIRPrimitive(), severity: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.severity = try r.requiredPrimitive("severity", "_severity")
+            model.code = try r.requiredPrimitive("code", "_code")
+            model.details = try r.element("details")
+            model.diagnostics = try r.primitive("diagnostics", "_diagnostics")
+            model.location = try r.primitives("location", "_location")
+            model.expression = try r.primitives("expression", "_expression")
             try r.finish()
         }
 

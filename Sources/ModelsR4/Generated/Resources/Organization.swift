@@ -49,25 +49,31 @@ public struct Organization: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Organization")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.active = try r.primitive("active", "_active")
-        self.type = try r.elements("type")
-        self.name = try r.primitive("name", "_name")
-        self.alias = try r.primitives("alias", "_alias")
-        self.telecom = try r.elements("telecom")
-        self.address = try r.elements("address")
-        self.partOf = try r.element("partOf")
-        self.contact = try r.elements("contact")
-        self.endpoint = try r.elements("endpoint")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.active = try r.primitive("active", "_active")
+        model.type = try r.elements("type")
+        model.name = try r.primitive("name", "_name")
+        model.alias = try r.primitives("alias", "_alias")
+        model.telecom = try r.elements("telecom")
+        model.address = try r.elements("address")
+        model.partOf = try r.element("partOf")
+        model.contact = try r.elements("contact")
+        model.endpoint = try r.elements("endpoint")
         try r.finish()
     }
 
@@ -116,13 +122,19 @@ public struct Organization: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.purpose = try r.element("purpose")
-            self.name = try r.element("name")
-            self.telecom = try r.elements("telecom")
-            self.address = try r.element("address")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.purpose = try r.element("purpose")
+            model.name = try r.element("name")
+            model.telecom = try r.elements("telecom")
+            model.address = try r.element("address")
             try r.finish()
         }
 

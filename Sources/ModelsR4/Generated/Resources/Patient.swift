@@ -61,31 +61,37 @@ public struct Patient: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Patient")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.active = try r.primitive("active", "_active")
-        self.name = try r.elements("name")
-        self.telecom = try r.elements("telecom")
-        self.gender = try r.primitive("gender", "_gender")
-        self.birthDate = try r.primitive("birthDate", "_birthDate")
-        self.deceased = try r.choice("deceased")
-        self.address = try r.elements("address")
-        self.maritalStatus = try r.element("maritalStatus")
-        self.multipleBirth = try r.choice("multipleBirth")
-        self.photo = try r.elements("photo")
-        self.contact = try r.elements("contact")
-        self.communication = try r.elements("communication")
-        self.generalPractitioner = try r.elements("generalPractitioner")
-        self.managingOrganization = try r.element("managingOrganization")
-        self.link = try r.elements("link")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.active = try r.primitive("active", "_active")
+        model.name = try r.elements("name")
+        model.telecom = try r.elements("telecom")
+        model.gender = try r.primitive("gender", "_gender")
+        model.birthDate = try r.primitive("birthDate", "_birthDate")
+        model.deceased = try r.choice("deceased")
+        model.address = try r.elements("address")
+        model.maritalStatus = try r.element("maritalStatus")
+        model.multipleBirth = try r.choice("multipleBirth")
+        model.photo = try r.elements("photo")
+        model.contact = try r.elements("contact")
+        model.communication = try r.elements("communication")
+        model.generalPractitioner = try r.elements("generalPractitioner")
+        model.managingOrganization = try r.element("managingOrganization")
+        model.link = try r.elements("link")
         try r.finish()
     }
 
@@ -128,8 +134,8 @@ public struct Patient: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "deceasedBoolean": return .boolean(try r.requiredPrimitive(key, "_deceasedBoolean"))
-            case "deceasedDateTime": return .dateTime(try r.requiredPrimitive(key, "_deceasedDateTime"))
+            case "deceasedBoolean": return .boolean(try r.requiredPrimitive("deceasedBoolean", "_deceasedBoolean"))
+            case "deceasedDateTime": return .dateTime(try r.requiredPrimitive("deceasedDateTime", "_deceasedDateTime"))
             default: return nil
             }
         }
@@ -152,8 +158,8 @@ public struct Patient: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "multipleBirthBoolean": return .boolean(try r.requiredPrimitive(key, "_multipleBirthBoolean"))
-            case "multipleBirthInteger": return .integer(try r.requiredPrimitive(key, "_multipleBirthInteger"))
+            case "multipleBirthBoolean": return .boolean(try r.requiredPrimitive("multipleBirthBoolean", "_multipleBirthBoolean"))
+            case "multipleBirthInteger": return .integer(try r.requiredPrimitive("multipleBirthInteger", "_multipleBirthInteger"))
             default: return nil
             }
         }
@@ -194,16 +200,22 @@ public struct Patient: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.relationship = try r.elements("relationship")
-            self.name = try r.element("name")
-            self.telecom = try r.elements("telecom")
-            self.address = try r.element("address")
-            self.gender = try r.primitive("gender", "_gender")
-            self.organization = try r.element("organization")
-            self.period = try r.element("period")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.relationship = try r.elements("relationship")
+            model.name = try r.element("name")
+            model.telecom = try r.elements("telecom")
+            model.address = try r.element("address")
+            model.gender = try r.primitive("gender", "_gender")
+            model.organization = try r.element("organization")
+            model.period = try r.element("period")
             try r.finish()
         }
 
@@ -240,11 +252,17 @@ public struct Patient: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.language = try r.requiredElement("language")
-            self.preferred = try r.primitive("preferred", "_preferred")
+            self.init(language: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.language = try r.requiredElement("language")
+            model.preferred = try r.primitive("preferred", "_preferred")
             try r.finish()
         }
 
@@ -277,11 +295,17 @@ public struct Patient: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.other = try r.requiredElement("other")
-            self.type = try r.requiredPrimitive("type", "_type")
+            self.init(other: Reference(), type: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.other = try r.requiredElement("other")
+            model.type = try r.requiredPrimitive("type", "_type")
             try r.finish()
         }
 

@@ -63,30 +63,36 @@ public struct PaymentReconciliation: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(created: FHIRPrimitive(), paymentAmount: Money(), paymentDate: FHIRPrimitive(), status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("PaymentReconciliation")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.period = try r.element("period")
-        self.created = try r.requiredPrimitive("created", "_created")
-        self.paymentIssuer = try r.element("paymentIssuer")
-        self.request = try r.element("request")
-        self.requestor = try r.element("requestor")
-        self.outcome = try r.primitive("outcome", "_outcome")
-        self.disposition = try r.primitive("disposition", "_disposition")
-        self.paymentDate = try r.requiredPrimitive("paymentDate", "_paymentDate")
-        self.paymentAmount = try r.requiredElement("paymentAmount")
-        self.paymentIdentifier = try r.element("paymentIdentifier")
-        self.detail = try r.elements("detail")
-        self.formCode = try r.element("formCode")
-        self.processNote = try r.elements("processNote")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.period = try r.element("period")
+        model.created = try r.requiredPrimitive("created", "_created")
+        model.paymentIssuer = try r.element("paymentIssuer")
+        model.request = try r.element("request")
+        model.requestor = try r.element("requestor")
+        model.outcome = try r.primitive("outcome", "_outcome")
+        model.disposition = try r.primitive("disposition", "_disposition")
+        model.paymentDate = try r.requiredPrimitive("paymentDate", "_paymentDate")
+        model.paymentAmount = try r.requiredElement("paymentAmount")
+        model.paymentIdentifier = try r.element("paymentIdentifier")
+        model.detail = try r.elements("detail")
+        model.formCode = try r.element("formCode")
+        model.processNote = try r.elements("processNote")
         try r.finish()
     }
 
@@ -153,19 +159,25 @@ public struct PaymentReconciliation: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.identifier = try r.element("identifier")
-            self.predecessor = try r.element("predecessor")
-            self.type = try r.requiredElement("type")
-            self.request = try r.element("request")
-            self.submitter = try r.element("submitter")
-            self.response = try r.element("response")
-            self.date = try r.primitive("date", "_date")
-            self.responsible = try r.element("responsible")
-            self.payee = try r.element("payee")
-            self.amount = try r.element("amount")
+            self.init(type: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.identifier = try r.element("identifier")
+            model.predecessor = try r.element("predecessor")
+            model.type = try r.requiredElement("type")
+            model.request = try r.element("request")
+            model.submitter = try r.element("submitter")
+            model.response = try r.element("response")
+            model.date = try r.primitive("date", "_date")
+            model.responsible = try r.element("responsible")
+            model.payee = try r.element("payee")
+            model.amount = try r.element("amount")
             try r.finish()
         }
 
@@ -204,11 +216,17 @@ public struct PaymentReconciliation: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.primitive("type", "_type")
-            self.text = try r.primitive("text", "_text")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.primitive("type", "_type")
+            model.text = try r.primitive("text", "_text")
             try r.finish()
         }
 

@@ -49,25 +49,31 @@ public struct Person: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Person")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.name = try r.elements("name")
-        self.telecom = try r.elements("telecom")
-        self.gender = try r.primitive("gender", "_gender")
-        self.birthDate = try r.primitive("birthDate", "_birthDate")
-        self.address = try r.elements("address")
-        self.photo = try r.element("photo")
-        self.managingOrganization = try r.element("managingOrganization")
-        self.active = try r.primitive("active", "_active")
-        self.link = try r.elements("link")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.name = try r.elements("name")
+        model.telecom = try r.elements("telecom")
+        model.gender = try r.primitive("gender", "_gender")
+        model.birthDate = try r.primitive("birthDate", "_birthDate")
+        model.address = try r.elements("address")
+        model.photo = try r.element("photo")
+        model.managingOrganization = try r.element("managingOrganization")
+        model.active = try r.primitive("active", "_active")
+        model.link = try r.elements("link")
         try r.finish()
     }
 
@@ -113,11 +119,17 @@ public struct Person: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.target = try r.requiredElement("target")
-            self.assurance = try r.primitive("assurance", "_assurance")
+            self.init(target: Reference())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.target = try r.requiredElement("target")
+            model.assurance = try r.primitive("assurance", "_assurance")
             try r.finish()
         }
 

@@ -92,46 +92,52 @@ public struct PlanDefinition: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("PlanDefinition")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.url = try r.primitive("url", "_url")
-        self.identifier = try r.elements("identifier")
-        self.version = try r.primitive("version", "_version")
-        self.name = try r.primitive("name", "_name")
-        self.title = try r.primitive("title", "_title")
-        self.subtitle = try r.primitive("subtitle", "_subtitle")
-        self.type = try r.element("type")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.experimental = try r.primitive("experimental", "_experimental")
-        self.subject = try r.choice("subject")
-        self.date = try r.primitive("date", "_date")
-        self.publisher = try r.primitive("publisher", "_publisher")
-        self.contact = try r.elements("contact")
-        self.description = try r.primitive("description", "_description")
-        self.useContext = try r.elements("useContext")
-        self.jurisdiction = try r.elements("jurisdiction")
-        self.purpose = try r.primitive("purpose", "_purpose")
-        self.usage = try r.primitive("usage", "_usage")
-        self.copyright = try r.primitive("copyright", "_copyright")
-        self.approvalDate = try r.primitive("approvalDate", "_approvalDate")
-        self.lastReviewDate = try r.primitive("lastReviewDate", "_lastReviewDate")
-        self.effectivePeriod = try r.element("effectivePeriod")
-        self.topic = try r.elements("topic")
-        self.author = try r.elements("author")
-        self.editor = try r.elements("editor")
-        self.reviewer = try r.elements("reviewer")
-        self.endorser = try r.elements("endorser")
-        self.relatedArtifact = try r.elements("relatedArtifact")
-        self.library = try r.primitives("library", "_library")
-        self.goal = try r.elements("goal")
-        self.action = try r.elements("action")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.url = try r.primitive("url", "_url")
+        model.identifier = try r.elements("identifier")
+        model.version = try r.primitive("version", "_version")
+        model.name = try r.primitive("name", "_name")
+        model.title = try r.primitive("title", "_title")
+        model.subtitle = try r.primitive("subtitle", "_subtitle")
+        model.type = try r.element("type")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.experimental = try r.primitive("experimental", "_experimental")
+        model.subject = try r.choice("subject")
+        model.date = try r.primitive("date", "_date")
+        model.publisher = try r.primitive("publisher", "_publisher")
+        model.contact = try r.elements("contact")
+        model.description = try r.primitive("description", "_description")
+        model.useContext = try r.elements("useContext")
+        model.jurisdiction = try r.elements("jurisdiction")
+        model.purpose = try r.primitive("purpose", "_purpose")
+        model.usage = try r.primitive("usage", "_usage")
+        model.copyright = try r.primitive("copyright", "_copyright")
+        model.approvalDate = try r.primitive("approvalDate", "_approvalDate")
+        model.lastReviewDate = try r.primitive("lastReviewDate", "_lastReviewDate")
+        model.effectivePeriod = try r.element("effectivePeriod")
+        model.topic = try r.elements("topic")
+        model.author = try r.elements("author")
+        model.editor = try r.elements("editor")
+        model.reviewer = try r.elements("reviewer")
+        model.endorser = try r.elements("endorser")
+        model.relatedArtifact = try r.elements("relatedArtifact")
+        model.library = try r.primitives("library", "_library")
+        model.goal = try r.elements("goal")
+        model.action = try r.elements("action")
         try r.finish()
     }
 
@@ -189,8 +195,8 @@ public struct PlanDefinition: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "subjectCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-            case "subjectReference": return .reference(try r.requiredElement(key))
+            case "subjectCodeableConcept": return .codeableConcept(try r.requiredElement("subjectCodeableConcept"))
+            case "subjectReference": return .reference(try r.requiredElement("subjectReference"))
             default: return nil
             }
         }
@@ -232,16 +238,22 @@ public struct PlanDefinition: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.category = try r.element("category")
-            self.description = try r.requiredElement("description")
-            self.priority = try r.element("priority")
-            self.start = try r.element("start")
-            self.addresses = try r.elements("addresses")
-            self.documentation = try r.elements("documentation")
-            self.target = try r.elements("target")
+            self.init(description: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.category = try r.element("category")
+            model.description = try r.requiredElement("description")
+            model.priority = try r.element("priority")
+            model.start = try r.element("start")
+            model.addresses = try r.elements("addresses")
+            model.documentation = try r.elements("documentation")
+            model.target = try r.elements("target")
             try r.finish()
         }
 
@@ -278,12 +290,18 @@ public struct PlanDefinition: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.measure = try r.element("measure")
-                self.detail = try r.choice("detail")
-                self.due = try r.element("due")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.measure = try r.element("measure")
+                model.detail = try r.choice("detail")
+                model.due = try r.element("due")
                 try r.finish()
             }
 
@@ -307,9 +325,9 @@ public struct PlanDefinition: DomainResource {
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
-                    case "detailQuantity": return .quantity(try r.requiredElement(key))
-                    case "detailRange": return .range(try r.requiredElement(key))
-                    case "detailCodeableConcept": return .codeableConcept(try r.requiredElement(key))
+                    case "detailQuantity": return .quantity(try r.requiredElement("detailQuantity"))
+                    case "detailRange": return .range(try r.requiredElement("detailRange"))
+                    case "detailCodeableConcept": return .codeableConcept(try r.requiredElement("detailCodeableConcept"))
                     default: return nil
                     }
                 }
@@ -393,36 +411,42 @@ public struct PlanDefinition: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.prefix = try r.primitive("prefix", "_prefix")
-            self.title = try r.primitive("title", "_title")
-            self.description = try r.primitive("description", "_description")
-            self.textEquivalent = try r.primitive("textEquivalent", "_textEquivalent")
-            self.priority = try r.primitive("priority", "_priority")
-            self.code = try r.elements("code")
-            self.reason = try r.elements("reason")
-            self.documentation = try r.elements("documentation")
-            self.goalId = try r.primitives("goalId", "_goalId")
-            self.subject = try r.choice("subject")
-            self.trigger = try r.elements("trigger")
-            self.condition = try r.elements("condition")
-            self.input = try r.elements("input")
-            self.output = try r.elements("output")
-            self.relatedAction = try r.elements("relatedAction")
-            self.timing = try r.choice("timing")
-            self.participant = try r.elements("participant")
-            self.type = try r.element("type")
-            self.groupingBehavior = try r.primitive("groupingBehavior", "_groupingBehavior")
-            self.selectionBehavior = try r.primitive("selectionBehavior", "_selectionBehavior")
-            self.requiredBehavior = try r.primitive("requiredBehavior", "_requiredBehavior")
-            self.precheckBehavior = try r.primitive("precheckBehavior", "_precheckBehavior")
-            self.cardinalityBehavior = try r.primitive("cardinalityBehavior", "_cardinalityBehavior")
-            self.definition = try r.choice("definition")
-            self.transform = try r.primitive("transform", "_transform")
-            self.dynamicValue = try r.elements("dynamicValue")
-            self.action = try r.elements("action")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.prefix = try r.primitive("prefix", "_prefix")
+            model.title = try r.primitive("title", "_title")
+            model.description = try r.primitive("description", "_description")
+            model.textEquivalent = try r.primitive("textEquivalent", "_textEquivalent")
+            model.priority = try r.primitive("priority", "_priority")
+            model.code = try r.elements("code")
+            model.reason = try r.elements("reason")
+            model.documentation = try r.elements("documentation")
+            model.goalId = try r.primitives("goalId", "_goalId")
+            model.subject = try r.choice("subject")
+            model.trigger = try r.elements("trigger")
+            model.condition = try r.elements("condition")
+            model.input = try r.elements("input")
+            model.output = try r.elements("output")
+            model.relatedAction = try r.elements("relatedAction")
+            model.timing = try r.choice("timing")
+            model.participant = try r.elements("participant")
+            model.type = try r.element("type")
+            model.groupingBehavior = try r.primitive("groupingBehavior", "_groupingBehavior")
+            model.selectionBehavior = try r.primitive("selectionBehavior", "_selectionBehavior")
+            model.requiredBehavior = try r.primitive("requiredBehavior", "_requiredBehavior")
+            model.precheckBehavior = try r.primitive("precheckBehavior", "_precheckBehavior")
+            model.cardinalityBehavior = try r.primitive("cardinalityBehavior", "_cardinalityBehavior")
+            model.definition = try r.choice("definition")
+            model.transform = try r.primitive("transform", "_transform")
+            model.dynamicValue = try r.elements("dynamicValue")
+            model.action = try r.elements("action")
             try r.finish()
         }
 
@@ -469,8 +493,8 @@ public struct PlanDefinition: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "subjectCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                case "subjectReference": return .reference(try r.requiredElement(key))
+                case "subjectCodeableConcept": return .codeableConcept(try r.requiredElement("subjectCodeableConcept"))
+                case "subjectReference": return .reference(try r.requiredElement("subjectReference"))
                 default: return nil
                 }
             }
@@ -497,12 +521,12 @@ public struct PlanDefinition: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "timingDateTime": return .dateTime(try r.requiredPrimitive(key, "_timingDateTime"))
-                case "timingAge": return .age(try r.requiredElement(key))
-                case "timingPeriod": return .period(try r.requiredElement(key))
-                case "timingDuration": return .duration(try r.requiredElement(key))
-                case "timingRange": return .range(try r.requiredElement(key))
-                case "timingTiming": return .timing(try r.requiredElement(key))
+                case "timingDateTime": return .dateTime(try r.requiredPrimitive("timingDateTime", "_timingDateTime"))
+                case "timingAge": return .age(try r.requiredElement("timingAge"))
+                case "timingPeriod": return .period(try r.requiredElement("timingPeriod"))
+                case "timingDuration": return .duration(try r.requiredElement("timingDuration"))
+                case "timingRange": return .range(try r.requiredElement("timingRange"))
+                case "timingTiming": return .timing(try r.requiredElement("timingTiming"))
                 default: return nil
                 }
             }
@@ -529,8 +553,8 @@ public struct PlanDefinition: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "definitionCanonical": return .canonical(try r.requiredPrimitive(key, "_definitionCanonical"))
-                case "definitionUri": return .uri(try r.requiredPrimitive(key, "_definitionUri"))
+                case "definitionCanonical": return .canonical(try r.requiredPrimitive("definitionCanonical", "_definitionCanonical"))
+                case "definitionUri": return .uri(try r.requiredPrimitive("definitionUri", "_definitionUri"))
                 default: return nil
                 }
             }
@@ -562,11 +586,17 @@ public struct PlanDefinition: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.kind = try r.requiredPrimitive("kind", "_kind")
-                self.expression = try r.element("expression")
+                self.init(kind: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.kind = try r.requiredPrimitive("kind", "_kind")
+                model.expression = try r.element("expression")
                 try r.finish()
             }
 
@@ -601,12 +631,18 @@ public struct PlanDefinition: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.actionId = try r.requiredPrimitive("actionId", "_actionId")
-                self.relationship = try r.requiredPrimitive("relationship", "_relationship")
-                self.offset = try r.choice("offset")
+                self.init(actionId: FHIRPrimitive(), relationship: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.actionId = try r.requiredPrimitive("actionId", "_actionId")
+                model.relationship = try r.requiredPrimitive("relationship", "_relationship")
+                model.offset = try r.choice("offset")
                 try r.finish()
             }
 
@@ -629,8 +665,8 @@ public struct PlanDefinition: DomainResource {
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
-                    case "offsetDuration": return .duration(try r.requiredElement(key))
-                    case "offsetRange": return .range(try r.requiredElement(key))
+                    case "offsetDuration": return .duration(try r.requiredElement("offsetDuration"))
+                    case "offsetRange": return .range(try r.requiredElement("offsetRange"))
                     default: return nil
                     }
                 }
@@ -663,11 +699,17 @@ public struct PlanDefinition: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.type = try r.requiredPrimitive("type", "_type")
-                self.role = try r.element("role")
+                self.init(type: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.type = try r.requiredPrimitive("type", "_type")
+                model.role = try r.element("role")
                 try r.finish()
             }
 
@@ -698,11 +740,17 @@ public struct PlanDefinition: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.path = try r.primitive("path", "_path")
-                self.expression = try r.element("expression")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.path = try r.primitive("path", "_path")
+                model.expression = try r.element("expression")
                 try r.finish()
             }
 

@@ -49,25 +49,31 @@ public struct Practitioner: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Practitioner")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.active = try r.primitive("active", "_active")
-        self.name = try r.elements("name")
-        self.telecom = try r.elements("telecom")
-        self.address = try r.elements("address")
-        self.gender = try r.primitive("gender", "_gender")
-        self.birthDate = try r.primitive("birthDate", "_birthDate")
-        self.photo = try r.elements("photo")
-        self.qualification = try r.elements("qualification")
-        self.communication = try r.elements("communication")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.active = try r.primitive("active", "_active")
+        model.name = try r.elements("name")
+        model.telecom = try r.elements("telecom")
+        model.address = try r.elements("address")
+        model.gender = try r.primitive("gender", "_gender")
+        model.birthDate = try r.primitive("birthDate", "_birthDate")
+        model.photo = try r.elements("photo")
+        model.qualification = try r.elements("qualification")
+        model.communication = try r.elements("communication")
         try r.finish()
     }
 
@@ -117,13 +123,19 @@ public struct Practitioner: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.identifier = try r.elements("identifier")
-            self.code = try r.requiredElement("code")
-            self.period = try r.element("period")
-            self.issuer = try r.element("issuer")
+            self.init(code: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.identifier = try r.elements("identifier")
+            model.code = try r.requiredElement("code")
+            model.period = try r.element("period")
+            model.issuer = try r.element("issuer")
             try r.finish()
         }
 

@@ -57,29 +57,35 @@ public struct PractitionerRole: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("PractitionerRole")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.active = try r.primitive("active", "_active")
-        self.period = try r.element("period")
-        self.practitioner = try r.element("practitioner")
-        self.organization = try r.element("organization")
-        self.code = try r.elements("code")
-        self.specialty = try r.elements("specialty")
-        self.location = try r.elements("location")
-        self.healthcareService = try r.elements("healthcareService")
-        self.telecom = try r.elements("telecom")
-        self.availableTime = try r.elements("availableTime")
-        self.notAvailable = try r.elements("notAvailable")
-        self.availabilityExceptions = try r.primitive("availabilityExceptions", "_availabilityExceptions")
-        self.endpoint = try r.elements("endpoint")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.active = try r.primitive("active", "_active")
+        model.period = try r.element("period")
+        model.practitioner = try r.element("practitioner")
+        model.organization = try r.element("organization")
+        model.code = try r.elements("code")
+        model.specialty = try r.elements("specialty")
+        model.location = try r.elements("location")
+        model.healthcareService = try r.elements("healthcareService")
+        model.telecom = try r.elements("telecom")
+        model.availableTime = try r.elements("availableTime")
+        model.notAvailable = try r.elements("notAvailable")
+        model.availabilityExceptions = try r.primitive("availabilityExceptions", "_availabilityExceptions")
+        model.endpoint = try r.elements("endpoint")
         try r.finish()
     }
 
@@ -132,13 +138,19 @@ public struct PractitionerRole: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.daysOfWeek = try r.primitives("daysOfWeek", "_daysOfWeek")
-            self.allDay = try r.primitive("allDay", "_allDay")
-            self.availableStartTime = try r.primitive("availableStartTime", "_availableStartTime")
-            self.availableEndTime = try r.primitive("availableEndTime", "_availableEndTime")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.daysOfWeek = try r.primitives("daysOfWeek", "_daysOfWeek")
+            model.allDay = try r.primitive("allDay", "_allDay")
+            model.availableStartTime = try r.primitive("availableStartTime", "_availableStartTime")
+            model.availableEndTime = try r.primitive("availableEndTime", "_availableEndTime")
             try r.finish()
         }
 
@@ -172,11 +184,17 @@ public struct PractitionerRole: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.description = try r.requiredPrimitive("description", "_description")
-            self.during = try r.element("during")
+            self.init(description: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.description = try r.requiredPrimitive("description", "_description")
+            model.during = try r.element("during")
             try r.finish()
         }
 

@@ -87,43 +87,49 @@ public struct Procedure: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(status: FHIRPrimitive(), subject: Reference())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Procedure")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.instantiatesCanonical = try r.primitives("instantiatesCanonical", "_instantiatesCanonical")
-        self.instantiatesUri = try r.primitives("instantiatesUri", "_instantiatesUri")
-        self.basedOn = try r.elements("basedOn")
-        self.partOf = try r.elements("partOf")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.statusReason = try r.element("statusReason")
-        self.category = try r.element("category")
-        self.code = try r.element("code")
-        self.subject = try r.requiredElement("subject")
-        self.encounter = try r.element("encounter")
-        self.performed = try r.choice("performed")
-        self.recorder = try r.element("recorder")
-        self.asserter = try r.element("asserter")
-        self.performer = try r.elements("performer")
-        self.location = try r.element("location")
-        self.reasonCode = try r.elements("reasonCode")
-        self.reasonReference = try r.elements("reasonReference")
-        self.bodySite = try r.elements("bodySite")
-        self.outcome = try r.element("outcome")
-        self.report = try r.elements("report")
-        self.complication = try r.elements("complication")
-        self.complicationDetail = try r.elements("complicationDetail")
-        self.followUp = try r.elements("followUp")
-        self.note = try r.elements("note")
-        self.focalDevice = try r.elements("focalDevice")
-        self.usedReference = try r.elements("usedReference")
-        self.usedCode = try r.elements("usedCode")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.instantiatesCanonical = try r.primitives("instantiatesCanonical", "_instantiatesCanonical")
+        model.instantiatesUri = try r.primitives("instantiatesUri", "_instantiatesUri")
+        model.basedOn = try r.elements("basedOn")
+        model.partOf = try r.elements("partOf")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.statusReason = try r.element("statusReason")
+        model.category = try r.element("category")
+        model.code = try r.element("code")
+        model.subject = try r.requiredElement("subject")
+        model.encounter = try r.element("encounter")
+        model.performed = try r.choice("performed")
+        model.recorder = try r.element("recorder")
+        model.asserter = try r.element("asserter")
+        model.performer = try r.elements("performer")
+        model.location = try r.element("location")
+        model.reasonCode = try r.elements("reasonCode")
+        model.reasonReference = try r.elements("reasonReference")
+        model.bodySite = try r.elements("bodySite")
+        model.outcome = try r.element("outcome")
+        model.report = try r.elements("report")
+        model.complication = try r.elements("complication")
+        model.complicationDetail = try r.elements("complicationDetail")
+        model.followUp = try r.elements("followUp")
+        model.note = try r.elements("note")
+        model.focalDevice = try r.elements("focalDevice")
+        model.usedReference = try r.elements("usedReference")
+        model.usedCode = try r.elements("usedCode")
         try r.finish()
     }
 
@@ -181,11 +187,11 @@ public struct Procedure: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "performedDateTime": return .dateTime(try r.requiredPrimitive(key, "_performedDateTime"))
-            case "performedPeriod": return .period(try r.requiredElement(key))
-            case "performedString": return .string(try r.requiredPrimitive(key, "_performedString"))
-            case "performedAge": return .age(try r.requiredElement(key))
-            case "performedRange": return .range(try r.requiredElement(key))
+            case "performedDateTime": return .dateTime(try r.requiredPrimitive("performedDateTime", "_performedDateTime"))
+            case "performedPeriod": return .period(try r.requiredElement("performedPeriod"))
+            case "performedString": return .string(try r.requiredPrimitive("performedString", "_performedString"))
+            case "performedAge": return .age(try r.requiredElement("performedAge"))
+            case "performedRange": return .range(try r.requiredElement("performedRange"))
             default: return nil
             }
         }
@@ -222,12 +228,18 @@ public struct Procedure: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.function = try r.element("function")
-            self.actor = try r.requiredElement("actor")
-            self.onBehalfOf = try r.element("onBehalfOf")
+            self.init(actor: Reference())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.function = try r.element("function")
+            model.actor = try r.requiredElement("actor")
+            model.onBehalfOf = try r.element("onBehalfOf")
             try r.finish()
         }
 
@@ -260,11 +272,17 @@ public struct Procedure: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.action = try r.element("action")
-            self.manipulated = try r.requiredElement("manipulated")
+            self.init(manipulated: Reference())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.action = try r.element("action")
+            model.manipulated = try r.requiredElement("manipulated")
             try r.finish()
         }
 

@@ -52,25 +52,31 @@ public struct Provenance: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(agent: [], recorded: FHIRPrimitive(), target: [])
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Provenance")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.target = try r.requiredElements("target")
-        self.occurred = try r.choice("occurred")
-        self.recorded = try r.requiredPrimitive("recorded", "_recorded")
-        self.policy = try r.primitives("policy", "_policy")
-        self.location = try r.element("location")
-        self.reason = try r.elements("reason")
-        self.activity = try r.element("activity")
-        self.agent = try r.requiredElements("agent")
-        self.entity = try r.elements("entity")
-        self.signature = try r.elements("signature")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.target = try r.requiredElements("target")
+        model.occurred = try r.choice("occurred")
+        model.recorded = try r.requiredPrimitive("recorded", "_recorded")
+        model.policy = try r.primitives("policy", "_policy")
+        model.location = try r.element("location")
+        model.reason = try r.elements("reason")
+        model.activity = try r.element("activity")
+        model.agent = try r.requiredElements("agent")
+        model.entity = try r.elements("entity")
+        model.signature = try r.elements("signature")
         try r.finish()
     }
 
@@ -107,8 +113,8 @@ public struct Provenance: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "occurredPeriod": return .period(try r.requiredElement(key))
-            case "occurredDateTime": return .dateTime(try r.requiredPrimitive(key, "_occurredDateTime"))
+            case "occurredPeriod": return .period(try r.requiredElement("occurredPeriod"))
+            case "occurredDateTime": return .dateTime(try r.requiredPrimitive("occurredDateTime", "_occurredDateTime"))
             default: return nil
             }
         }
@@ -144,13 +150,19 @@ public struct Provenance: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.element("type")
-            self.role = try r.elements("role")
-            self.who = try r.requiredElement("who")
-            self.onBehalfOf = try r.element("onBehalfOf")
+            self.init(who: Reference())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.element("type")
+            model.role = try r.elements("role")
+            model.who = try r.requiredElement("who")
+            model.onBehalfOf = try r.element("onBehalfOf")
             try r.finish()
         }
 
@@ -187,12 +199,18 @@ public struct Provenance: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.role = try r.requiredPrimitive("role", "_role")
-            self.what = try r.requiredElement("what")
-            self.agent = try r.elements("agent")
+            self.init(role: FHIRPrimitive(), what: Reference())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.role = try r.requiredPrimitive("role", "_role")
+            model.what = try r.requiredElement("what")
+            model.agent = try r.elements("agent")
             try r.finish()
         }
 

@@ -74,37 +74,43 @@ public struct Questionnaire: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Questionnaire")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.url = try r.primitive("url", "_url")
-        self.identifier = try r.elements("identifier")
-        self.version = try r.primitive("version", "_version")
-        self.name = try r.primitive("name", "_name")
-        self.title = try r.primitive("title", "_title")
-        self.derivedFrom = try r.primitives("derivedFrom", "_derivedFrom")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.experimental = try r.primitive("experimental", "_experimental")
-        self.subjectType = try r.primitives("subjectType", "_subjectType")
-        self.date = try r.primitive("date", "_date")
-        self.publisher = try r.primitive("publisher", "_publisher")
-        self.contact = try r.elements("contact")
-        self.description = try r.primitive("description", "_description")
-        self.useContext = try r.elements("useContext")
-        self.jurisdiction = try r.elements("jurisdiction")
-        self.purpose = try r.primitive("purpose", "_purpose")
-        self.copyright = try r.primitive("copyright", "_copyright")
-        self.approvalDate = try r.primitive("approvalDate", "_approvalDate")
-        self.lastReviewDate = try r.primitive("lastReviewDate", "_lastReviewDate")
-        self.effectivePeriod = try r.element("effectivePeriod")
-        self.code = try r.elements("code")
-        self.item = try r.elements("item")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.url = try r.primitive("url", "_url")
+        model.identifier = try r.elements("identifier")
+        model.version = try r.primitive("version", "_version")
+        model.name = try r.primitive("name", "_name")
+        model.title = try r.primitive("title", "_title")
+        model.derivedFrom = try r.primitives("derivedFrom", "_derivedFrom")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.experimental = try r.primitive("experimental", "_experimental")
+        model.subjectType = try r.primitives("subjectType", "_subjectType")
+        model.date = try r.primitive("date", "_date")
+        model.publisher = try r.primitive("publisher", "_publisher")
+        model.contact = try r.elements("contact")
+        model.description = try r.primitive("description", "_description")
+        model.useContext = try r.elements("useContext")
+        model.jurisdiction = try r.elements("jurisdiction")
+        model.purpose = try r.primitive("purpose", "_purpose")
+        model.copyright = try r.primitive("copyright", "_copyright")
+        model.approvalDate = try r.primitive("approvalDate", "_approvalDate")
+        model.lastReviewDate = try r.primitive("lastReviewDate", "_lastReviewDate")
+        model.effectivePeriod = try r.element("effectivePeriod")
+        model.code = try r.elements("code")
+        model.item = try r.elements("item")
         try r.finish()
     }
 
@@ -191,25 +197,31 @@ public struct Questionnaire: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.linkId = try r.requiredPrimitive("linkId", "_linkId")
-            self.definition = try r.primitive("definition", "_definition")
-            self.code = try r.elements("code")
-            self.prefix = try r.primitive("prefix", "_prefix")
-            self.text = try r.primitive("text", "_text")
-            self.type = try r.requiredPrimitive("type", "_type")
-            self.enableWhen = try r.elements("enableWhen")
-            self.enableBehavior = try r.primitive("enableBehavior", "_enableBehavior")
-            self.required = try r.primitive("required", "_required")
-            self.repeats = try r.primitive("repeats", "_repeats")
-            self.readOnly = try r.primitive("readOnly", "_readOnly")
-            self.maxLength = try r.primitive("maxLength", "_maxLength")
-            self.answerValueSet = try r.primitive("answerValueSet", "_answerValueSet")
-            self.answerOption = try r.elements("answerOption")
-            self.initial = try r.elements("initial")
-            self.item = try r.elements("item")
+            self.init(linkId: FHIRPrimitive(), type: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.linkId = try r.requiredPrimitive("linkId", "_linkId")
+            model.definition = try r.primitive("definition", "_definition")
+            model.code = try r.elements("code")
+            model.prefix = try r.primitive("prefix", "_prefix")
+            model.text = try r.primitive("text", "_text")
+            model.type = try r.requiredPrimitive("type", "_type")
+            model.enableWhen = try r.elements("enableWhen")
+            model.enableBehavior = try r.primitive("enableBehavior", "_enableBehavior")
+            model.required = try r.primitive("required", "_required")
+            model.repeats = try r.primitive("repeats", "_repeats")
+            model.readOnly = try r.primitive("readOnly", "_readOnly")
+            model.maxLength = try r.primitive("maxLength", "_maxLength")
+            model.answerValueSet = try r.primitive("answerValueSet", "_answerValueSet")
+            model.answerOption = try r.elements("answerOption")
+            model.initial = try r.elements("initial")
+            model.item = try r.elements("item")
             try r.finish()
         }
 
@@ -258,12 +270,18 @@ public struct Questionnaire: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.question = try r.requiredPrimitive("question", "_question")
-                self.`operator` = try r.requiredPrimitive("operator", "_operator")
-                self.answer = try r.requiredChoice("answer")
+                self.init(answer: .boolean(FHIRPrimitive()), operator: FHIRPrimitive(), question: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.question = try r.requiredPrimitive("question", "_question")
+                model.`operator` = try r.requiredPrimitive("operator", "_operator")
+                model.answer = try r.requiredChoice("answer")
                 try r.finish()
             }
 
@@ -294,16 +312,16 @@ public struct Questionnaire: DomainResource {
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
-                    case "answerBoolean": return .boolean(try r.requiredPrimitive(key, "_answerBoolean"))
-                    case "answerDecimal": return .decimal(try r.requiredPrimitive(key, "_answerDecimal"))
-                    case "answerInteger": return .integer(try r.requiredPrimitive(key, "_answerInteger"))
-                    case "answerDate": return .date(try r.requiredPrimitive(key, "_answerDate"))
-                    case "answerDateTime": return .dateTime(try r.requiredPrimitive(key, "_answerDateTime"))
-                    case "answerTime": return .time(try r.requiredPrimitive(key, "_answerTime"))
-                    case "answerString": return .string(try r.requiredPrimitive(key, "_answerString"))
-                    case "answerCoding": return .coding(try r.requiredElement(key))
-                    case "answerQuantity": return .quantity(try r.requiredElement(key))
-                    case "answerReference": return .reference(try r.requiredElement(key))
+                    case "answerBoolean": return .boolean(try r.requiredPrimitive("answerBoolean", "_answerBoolean"))
+                    case "answerDecimal": return .decimal(try r.requiredPrimitive("answerDecimal", "_answerDecimal"))
+                    case "answerInteger": return .integer(try r.requiredPrimitive("answerInteger", "_answerInteger"))
+                    case "answerDate": return .date(try r.requiredPrimitive("answerDate", "_answerDate"))
+                    case "answerDateTime": return .dateTime(try r.requiredPrimitive("answerDateTime", "_answerDateTime"))
+                    case "answerTime": return .time(try r.requiredPrimitive("answerTime", "_answerTime"))
+                    case "answerString": return .string(try r.requiredPrimitive("answerString", "_answerString"))
+                    case "answerCoding": return .coding(try r.requiredElement("answerCoding"))
+                    case "answerQuantity": return .quantity(try r.requiredElement("answerQuantity"))
+                    case "answerReference": return .reference(try r.requiredElement("answerReference"))
                     default: return nil
                     }
                 }
@@ -344,11 +362,17 @@ public struct Questionnaire: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.value = try r.requiredChoice("value")
-                self.initialSelected = try r.primitive("initialSelected", "_initialSelected")
+                self.init(value: .integer(FHIRPrimitive()))
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.value = try r.requiredChoice("value")
+                model.initialSelected = try r.primitive("initialSelected", "_initialSelected")
                 try r.finish()
             }
 
@@ -374,12 +398,12 @@ public struct Questionnaire: DomainResource {
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
-                    case "valueInteger": return .integer(try r.requiredPrimitive(key, "_valueInteger"))
-                    case "valueDate": return .date(try r.requiredPrimitive(key, "_valueDate"))
-                    case "valueTime": return .time(try r.requiredPrimitive(key, "_valueTime"))
-                    case "valueString": return .string(try r.requiredPrimitive(key, "_valueString"))
-                    case "valueCoding": return .coding(try r.requiredElement(key))
-                    case "valueReference": return .reference(try r.requiredElement(key))
+                    case "valueInteger": return .integer(try r.requiredPrimitive("valueInteger", "_valueInteger"))
+                    case "valueDate": return .date(try r.requiredPrimitive("valueDate", "_valueDate"))
+                    case "valueTime": return .time(try r.requiredPrimitive("valueTime", "_valueTime"))
+                    case "valueString": return .string(try r.requiredPrimitive("valueString", "_valueString"))
+                    case "valueCoding": return .coding(try r.requiredElement("valueCoding"))
+                    case "valueReference": return .reference(try r.requiredElement("valueReference"))
                     default: return nil
                     }
                 }
@@ -414,10 +438,16 @@ public struct Questionnaire: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.value = try r.requiredChoice("value")
+                self.init(value: .boolean(FHIRPrimitive()))
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.value = try r.requiredChoice("value")
                 try r.finish()
             }
 
@@ -448,18 +478,18 @@ public struct Questionnaire: DomainResource {
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
-                    case "valueBoolean": return .boolean(try r.requiredPrimitive(key, "_valueBoolean"))
-                    case "valueDecimal": return .decimal(try r.requiredPrimitive(key, "_valueDecimal"))
-                    case "valueInteger": return .integer(try r.requiredPrimitive(key, "_valueInteger"))
-                    case "valueDate": return .date(try r.requiredPrimitive(key, "_valueDate"))
-                    case "valueDateTime": return .dateTime(try r.requiredPrimitive(key, "_valueDateTime"))
-                    case "valueTime": return .time(try r.requiredPrimitive(key, "_valueTime"))
-                    case "valueString": return .string(try r.requiredPrimitive(key, "_valueString"))
-                    case "valueUri": return .uri(try r.requiredPrimitive(key, "_valueUri"))
-                    case "valueAttachment": return .attachment(try r.requiredElement(key))
-                    case "valueCoding": return .coding(try r.requiredElement(key))
-                    case "valueQuantity": return .quantity(try r.requiredElement(key))
-                    case "valueReference": return .reference(try r.requiredElement(key))
+                    case "valueBoolean": return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
+                    case "valueDecimal": return .decimal(try r.requiredPrimitive("valueDecimal", "_valueDecimal"))
+                    case "valueInteger": return .integer(try r.requiredPrimitive("valueInteger", "_valueInteger"))
+                    case "valueDate": return .date(try r.requiredPrimitive("valueDate", "_valueDate"))
+                    case "valueDateTime": return .dateTime(try r.requiredPrimitive("valueDateTime", "_valueDateTime"))
+                    case "valueTime": return .time(try r.requiredPrimitive("valueTime", "_valueTime"))
+                    case "valueString": return .string(try r.requiredPrimitive("valueString", "_valueString"))
+                    case "valueUri": return .uri(try r.requiredPrimitive("valueUri", "_valueUri"))
+                    case "valueAttachment": return .attachment(try r.requiredElement("valueAttachment"))
+                    case "valueCoding": return .coding(try r.requiredElement("valueCoding"))
+                    case "valueQuantity": return .quantity(try r.requiredElement("valueQuantity"))
+                    case "valueReference": return .reference(try r.requiredElement("valueReference"))
                     default: return nil
                     }
                 }

@@ -52,26 +52,32 @@ public struct QuestionnaireResponse: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("QuestionnaireResponse")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.element("identifier")
-        self.basedOn = try r.elements("basedOn")
-        self.partOf = try r.elements("partOf")
-        self.questionnaire = try r.primitive("questionnaire", "_questionnaire")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.subject = try r.element("subject")
-        self.encounter = try r.element("encounter")
-        self.authored = try r.primitive("authored", "_authored")
-        self.author = try r.element("author")
-        self.source = try r.element("source")
-        self.item = try r.elements("item")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.element("identifier")
+        model.basedOn = try r.elements("basedOn")
+        model.partOf = try r.elements("partOf")
+        model.questionnaire = try r.primitive("questionnaire", "_questionnaire")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.subject = try r.element("subject")
+        model.encounter = try r.element("encounter")
+        model.authored = try r.primitive("authored", "_authored")
+        model.author = try r.element("author")
+        model.source = try r.element("source")
+        model.item = try r.elements("item")
         try r.finish()
     }
 
@@ -124,14 +130,20 @@ public struct QuestionnaireResponse: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.linkId = try r.requiredPrimitive("linkId", "_linkId")
-            self.definition = try r.primitive("definition", "_definition")
-            self.text = try r.primitive("text", "_text")
-            self.answer = try r.elements("answer")
-            self.item = try r.elements("item")
+            self.init(linkId: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.linkId = try r.requiredPrimitive("linkId", "_linkId")
+            model.definition = try r.primitive("definition", "_definition")
+            model.text = try r.primitive("text", "_text")
+            model.answer = try r.elements("answer")
+            model.item = try r.elements("item")
             try r.finish()
         }
 
@@ -164,11 +176,17 @@ public struct QuestionnaireResponse: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.value = try r.choice("value")
-                self.item = try r.elements("item")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.value = try r.choice("value")
+                model.item = try r.elements("item")
                 try r.finish()
             }
 
@@ -200,18 +218,18 @@ public struct QuestionnaireResponse: DomainResource {
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
-                    case "valueBoolean": return .boolean(try r.requiredPrimitive(key, "_valueBoolean"))
-                    case "valueDecimal": return .decimal(try r.requiredPrimitive(key, "_valueDecimal"))
-                    case "valueInteger": return .integer(try r.requiredPrimitive(key, "_valueInteger"))
-                    case "valueDate": return .date(try r.requiredPrimitive(key, "_valueDate"))
-                    case "valueDateTime": return .dateTime(try r.requiredPrimitive(key, "_valueDateTime"))
-                    case "valueTime": return .time(try r.requiredPrimitive(key, "_valueTime"))
-                    case "valueString": return .string(try r.requiredPrimitive(key, "_valueString"))
-                    case "valueUri": return .uri(try r.requiredPrimitive(key, "_valueUri"))
-                    case "valueAttachment": return .attachment(try r.requiredElement(key))
-                    case "valueCoding": return .coding(try r.requiredElement(key))
-                    case "valueQuantity": return .quantity(try r.requiredElement(key))
-                    case "valueReference": return .reference(try r.requiredElement(key))
+                    case "valueBoolean": return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
+                    case "valueDecimal": return .decimal(try r.requiredPrimitive("valueDecimal", "_valueDecimal"))
+                    case "valueInteger": return .integer(try r.requiredPrimitive("valueInteger", "_valueInteger"))
+                    case "valueDate": return .date(try r.requiredPrimitive("valueDate", "_valueDate"))
+                    case "valueDateTime": return .dateTime(try r.requiredPrimitive("valueDateTime", "_valueDateTime"))
+                    case "valueTime": return .time(try r.requiredPrimitive("valueTime", "_valueTime"))
+                    case "valueString": return .string(try r.requiredPrimitive("valueString", "_valueString"))
+                    case "valueUri": return .uri(try r.requiredPrimitive("valueUri", "_valueUri"))
+                    case "valueAttachment": return .attachment(try r.requiredElement("valueAttachment"))
+                    case "valueCoding": return .coding(try r.requiredElement("valueCoding"))
+                    case "valueQuantity": return .quantity(try r.requiredElement("valueQuantity"))
+                    case "valueReference": return .reference(try r.requiredElement("valueReference"))
                     default: return nil
                     }
                 }

@@ -54,27 +54,33 @@ public struct RelatedPerson: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(patient: Reference())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("RelatedPerson")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.active = try r.primitive("active", "_active")
-        self.patient = try r.requiredElement("patient")
-        self.relationship = try r.elements("relationship")
-        self.name = try r.elements("name")
-        self.telecom = try r.elements("telecom")
-        self.gender = try r.primitive("gender", "_gender")
-        self.birthDate = try r.primitive("birthDate", "_birthDate")
-        self.address = try r.elements("address")
-        self.photo = try r.elements("photo")
-        self.period = try r.element("period")
-        self.communication = try r.elements("communication")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.active = try r.primitive("active", "_active")
+        model.patient = try r.requiredElement("patient")
+        model.relationship = try r.elements("relationship")
+        model.name = try r.elements("name")
+        model.telecom = try r.elements("telecom")
+        model.gender = try r.primitive("gender", "_gender")
+        model.birthDate = try r.primitive("birthDate", "_birthDate")
+        model.address = try r.elements("address")
+        model.photo = try r.elements("photo")
+        model.period = try r.element("period")
+        model.communication = try r.elements("communication")
         try r.finish()
     }
 
@@ -122,11 +128,17 @@ public struct RelatedPerson: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.language = try r.requiredElement("language")
-            self.preferred = try r.primitive("preferred", "_preferred")
+            self.init(language: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.language = try r.requiredElement("language")
+            model.preferred = try r.primitive("preferred", "_preferred")
             try r.finish()
         }
 

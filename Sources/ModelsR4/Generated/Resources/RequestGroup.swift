@@ -67,33 +67,39 @@ public struct RequestGroup: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(intent: FHIRPrimitive(), status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("RequestGroup")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.instantiatesCanonical = try r.primitives("instantiatesCanonical", "_instantiatesCanonical")
-        self.instantiatesUri = try r.primitives("instantiatesUri", "_instantiatesUri")
-        self.basedOn = try r.elements("basedOn")
-        self.replaces = try r.elements("replaces")
-        self.groupIdentifier = try r.element("groupIdentifier")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.intent = try r.requiredPrimitive("intent", "_intent")
-        self.priority = try r.primitive("priority", "_priority")
-        self.code = try r.element("code")
-        self.subject = try r.element("subject")
-        self.encounter = try r.element("encounter")
-        self.authoredOn = try r.primitive("authoredOn", "_authoredOn")
-        self.author = try r.element("author")
-        self.reasonCode = try r.elements("reasonCode")
-        self.reasonReference = try r.elements("reasonReference")
-        self.note = try r.elements("note")
-        self.action = try r.elements("action")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.instantiatesCanonical = try r.primitives("instantiatesCanonical", "_instantiatesCanonical")
+        model.instantiatesUri = try r.primitives("instantiatesUri", "_instantiatesUri")
+        model.basedOn = try r.elements("basedOn")
+        model.replaces = try r.elements("replaces")
+        model.groupIdentifier = try r.element("groupIdentifier")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.intent = try r.requiredPrimitive("intent", "_intent")
+        model.priority = try r.primitive("priority", "_priority")
+        model.code = try r.element("code")
+        model.subject = try r.element("subject")
+        model.encounter = try r.element("encounter")
+        model.authoredOn = try r.primitive("authoredOn", "_authoredOn")
+        model.author = try r.element("author")
+        model.reasonCode = try r.elements("reasonCode")
+        model.reasonReference = try r.elements("reasonReference")
+        model.note = try r.elements("note")
+        model.action = try r.elements("action")
         try r.finish()
     }
 
@@ -180,28 +186,34 @@ public struct RequestGroup: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.prefix = try r.primitive("prefix", "_prefix")
-            self.title = try r.primitive("title", "_title")
-            self.description = try r.primitive("description", "_description")
-            self.textEquivalent = try r.primitive("textEquivalent", "_textEquivalent")
-            self.priority = try r.primitive("priority", "_priority")
-            self.code = try r.elements("code")
-            self.documentation = try r.elements("documentation")
-            self.condition = try r.elements("condition")
-            self.relatedAction = try r.elements("relatedAction")
-            self.timing = try r.choice("timing")
-            self.participant = try r.elements("participant")
-            self.type = try r.element("type")
-            self.groupingBehavior = try r.primitive("groupingBehavior", "_groupingBehavior")
-            self.selectionBehavior = try r.primitive("selectionBehavior", "_selectionBehavior")
-            self.requiredBehavior = try r.primitive("requiredBehavior", "_requiredBehavior")
-            self.precheckBehavior = try r.primitive("precheckBehavior", "_precheckBehavior")
-            self.cardinalityBehavior = try r.primitive("cardinalityBehavior", "_cardinalityBehavior")
-            self.resource = try r.element("resource")
-            self.action = try r.elements("action")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.prefix = try r.primitive("prefix", "_prefix")
+            model.title = try r.primitive("title", "_title")
+            model.description = try r.primitive("description", "_description")
+            model.textEquivalent = try r.primitive("textEquivalent", "_textEquivalent")
+            model.priority = try r.primitive("priority", "_priority")
+            model.code = try r.elements("code")
+            model.documentation = try r.elements("documentation")
+            model.condition = try r.elements("condition")
+            model.relatedAction = try r.elements("relatedAction")
+            model.timing = try r.choice("timing")
+            model.participant = try r.elements("participant")
+            model.type = try r.element("type")
+            model.groupingBehavior = try r.primitive("groupingBehavior", "_groupingBehavior")
+            model.selectionBehavior = try r.primitive("selectionBehavior", "_selectionBehavior")
+            model.requiredBehavior = try r.primitive("requiredBehavior", "_requiredBehavior")
+            model.precheckBehavior = try r.primitive("precheckBehavior", "_precheckBehavior")
+            model.cardinalityBehavior = try r.primitive("cardinalityBehavior", "_cardinalityBehavior")
+            model.resource = try r.element("resource")
+            model.action = try r.elements("action")
             try r.finish()
         }
 
@@ -244,12 +256,12 @@ public struct RequestGroup: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "timingDateTime": return .dateTime(try r.requiredPrimitive(key, "_timingDateTime"))
-                case "timingAge": return .age(try r.requiredElement(key))
-                case "timingPeriod": return .period(try r.requiredElement(key))
-                case "timingDuration": return .duration(try r.requiredElement(key))
-                case "timingRange": return .range(try r.requiredElement(key))
-                case "timingTiming": return .timing(try r.requiredElement(key))
+                case "timingDateTime": return .dateTime(try r.requiredPrimitive("timingDateTime", "_timingDateTime"))
+                case "timingAge": return .age(try r.requiredElement("timingAge"))
+                case "timingPeriod": return .period(try r.requiredElement("timingPeriod"))
+                case "timingDuration": return .duration(try r.requiredElement("timingDuration"))
+                case "timingRange": return .range(try r.requiredElement("timingRange"))
+                case "timingTiming": return .timing(try r.requiredElement("timingTiming"))
                 default: return nil
                 }
             }
@@ -285,11 +297,17 @@ public struct RequestGroup: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.kind = try r.requiredPrimitive("kind", "_kind")
-                self.expression = try r.element("expression")
+                self.init(kind: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.kind = try r.requiredPrimitive("kind", "_kind")
+                model.expression = try r.element("expression")
                 try r.finish()
             }
 
@@ -324,12 +342,18 @@ public struct RequestGroup: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.actionId = try r.requiredPrimitive("actionId", "_actionId")
-                self.relationship = try r.requiredPrimitive("relationship", "_relationship")
-                self.offset = try r.choice("offset")
+                self.init(actionId: FHIRPrimitive(), relationship: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.actionId = try r.requiredPrimitive("actionId", "_actionId")
+                model.relationship = try r.requiredPrimitive("relationship", "_relationship")
+                model.offset = try r.choice("offset")
                 try r.finish()
             }
 
@@ -352,8 +376,8 @@ public struct RequestGroup: DomainResource {
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
-                    case "offsetDuration": return .duration(try r.requiredElement(key))
-                    case "offsetRange": return .range(try r.requiredElement(key))
+                    case "offsetDuration": return .duration(try r.requiredElement("offsetDuration"))
+                    case "offsetRange": return .range(try r.requiredElement("offsetRange"))
                     default: return nil
                     }
                 }

@@ -98,48 +98,54 @@ public struct ResearchElementDefinition: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(characteristic: [], status: FHIRPrimitive(), type: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ResearchElementDefinition")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.url = try r.primitive("url", "_url")
-        self.identifier = try r.elements("identifier")
-        self.version = try r.primitive("version", "_version")
-        self.name = try r.primitive("name", "_name")
-        self.title = try r.primitive("title", "_title")
-        self.shortTitle = try r.primitive("shortTitle", "_shortTitle")
-        self.subtitle = try r.primitive("subtitle", "_subtitle")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.experimental = try r.primitive("experimental", "_experimental")
-        self.subject = try r.choice("subject")
-        self.date = try r.primitive("date", "_date")
-        self.publisher = try r.primitive("publisher", "_publisher")
-        self.contact = try r.elements("contact")
-        self.description = try r.primitive("description", "_description")
-        self.comment = try r.primitives("comment", "_comment")
-        self.useContext = try r.elements("useContext")
-        self.jurisdiction = try r.elements("jurisdiction")
-        self.purpose = try r.primitive("purpose", "_purpose")
-        self.usage = try r.primitive("usage", "_usage")
-        self.copyright = try r.primitive("copyright", "_copyright")
-        self.approvalDate = try r.primitive("approvalDate", "_approvalDate")
-        self.lastReviewDate = try r.primitive("lastReviewDate", "_lastReviewDate")
-        self.effectivePeriod = try r.element("effectivePeriod")
-        self.topic = try r.elements("topic")
-        self.author = try r.elements("author")
-        self.editor = try r.elements("editor")
-        self.reviewer = try r.elements("reviewer")
-        self.endorser = try r.elements("endorser")
-        self.relatedArtifact = try r.elements("relatedArtifact")
-        self.library = try r.primitives("library", "_library")
-        self.type = try r.requiredPrimitive("type", "_type")
-        self.variableType = try r.primitive("variableType", "_variableType")
-        self.characteristic = try r.requiredElements("characteristic")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.url = try r.primitive("url", "_url")
+        model.identifier = try r.elements("identifier")
+        model.version = try r.primitive("version", "_version")
+        model.name = try r.primitive("name", "_name")
+        model.title = try r.primitive("title", "_title")
+        model.shortTitle = try r.primitive("shortTitle", "_shortTitle")
+        model.subtitle = try r.primitive("subtitle", "_subtitle")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.experimental = try r.primitive("experimental", "_experimental")
+        model.subject = try r.choice("subject")
+        model.date = try r.primitive("date", "_date")
+        model.publisher = try r.primitive("publisher", "_publisher")
+        model.contact = try r.elements("contact")
+        model.description = try r.primitive("description", "_description")
+        model.comment = try r.primitives("comment", "_comment")
+        model.useContext = try r.elements("useContext")
+        model.jurisdiction = try r.elements("jurisdiction")
+        model.purpose = try r.primitive("purpose", "_purpose")
+        model.usage = try r.primitive("usage", "_usage")
+        model.copyright = try r.primitive("copyright", "_copyright")
+        model.approvalDate = try r.primitive("approvalDate", "_approvalDate")
+        model.lastReviewDate = try r.primitive("lastReviewDate", "_lastReviewDate")
+        model.effectivePeriod = try r.element("effectivePeriod")
+        model.topic = try r.elements("topic")
+        model.author = try r.elements("author")
+        model.editor = try r.elements("editor")
+        model.reviewer = try r.elements("reviewer")
+        model.endorser = try r.elements("endorser")
+        model.relatedArtifact = try r.elements("relatedArtifact")
+        model.library = try r.primitives("library", "_library")
+        model.type = try r.requiredPrimitive("type", "_type")
+        model.variableType = try r.primitive("variableType", "_variableType")
+        model.characteristic = try r.requiredElements("characteristic")
         try r.finish()
     }
 
@@ -199,8 +205,8 @@ public struct ResearchElementDefinition: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "subjectCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-            case "subjectReference": return .reference(try r.requiredElement(key))
+            case "subjectCodeableConcept": return .codeableConcept(try r.requiredElement("subjectCodeableConcept"))
+            case "subjectReference": return .reference(try r.requiredElement("subjectReference"))
             default: return nil
             }
         }
@@ -252,21 +258,27 @@ public struct ResearchElementDefinition: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.definition = try r.requiredChoice("definition")
-            self.usageContext = try r.elements("usageContext")
-            self.exclude = try r.primitive("exclude", "_exclude")
-            self.unitOfMeasure = try r.element("unitOfMeasure")
-            self.studyEffectiveDescription = try r.primitive("studyEffectiveDescription", "_studyEffectiveDescription")
-            self.studyEffective = try r.choice("studyEffective")
-            self.studyEffectiveTimeFromStart = try r.element("studyEffectiveTimeFromStart")
-            self.studyEffectiveGroupMeasure = try r.primitive("studyEffectiveGroupMeasure", "_studyEffectiveGroupMeasure")
-            self.participantEffectiveDescription = try r.primitive("participantEffectiveDescription", "_participantEffectiveDescription")
-            self.participantEffective = try r.choice("participantEffective")
-            self.participantEffectiveTimeFromStart = try r.element("participantEffectiveTimeFromStart")
-            self.participantEffectiveGroupMeasure = try r.primitive("participantEffectiveGroupMeasure", "_participantEffectiveGroupMeasure")
+            self.init(definition: .codeableConcept(CodeableConcept()))
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.definition = try r.requiredChoice("definition")
+            model.usageContext = try r.elements("usageContext")
+            model.exclude = try r.primitive("exclude", "_exclude")
+            model.unitOfMeasure = try r.element("unitOfMeasure")
+            model.studyEffectiveDescription = try r.primitive("studyEffectiveDescription", "_studyEffectiveDescription")
+            model.studyEffective = try r.choice("studyEffective")
+            model.studyEffectiveTimeFromStart = try r.element("studyEffectiveTimeFromStart")
+            model.studyEffectiveGroupMeasure = try r.primitive("studyEffectiveGroupMeasure", "_studyEffectiveGroupMeasure")
+            model.participantEffectiveDescription = try r.primitive("participantEffectiveDescription", "_participantEffectiveDescription")
+            model.participantEffective = try r.choice("participantEffective")
+            model.participantEffectiveTimeFromStart = try r.element("participantEffectiveTimeFromStart")
+            model.participantEffectiveGroupMeasure = try r.primitive("participantEffectiveGroupMeasure", "_participantEffectiveGroupMeasure")
             try r.finish()
         }
 
@@ -300,10 +312,10 @@ public struct ResearchElementDefinition: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "definitionCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                case "definitionCanonical": return .canonical(try r.requiredPrimitive(key, "_definitionCanonical"))
-                case "definitionExpression": return .expression(try r.requiredElement(key))
-                case "definitionDataRequirement": return .dataRequirement(try r.requiredElement(key))
+                case "definitionCodeableConcept": return .codeableConcept(try r.requiredElement("definitionCodeableConcept"))
+                case "definitionCanonical": return .canonical(try r.requiredPrimitive("definitionCanonical", "_definitionCanonical"))
+                case "definitionExpression": return .expression(try r.requiredElement("definitionExpression"))
+                case "definitionDataRequirement": return .dataRequirement(try r.requiredElement("definitionDataRequirement"))
                 default: return nil
                 }
             }
@@ -330,10 +342,10 @@ public struct ResearchElementDefinition: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "studyEffectiveDateTime": return .dateTime(try r.requiredPrimitive(key, "_studyEffectiveDateTime"))
-                case "studyEffectivePeriod": return .period(try r.requiredElement(key))
-                case "studyEffectiveDuration": return .duration(try r.requiredElement(key))
-                case "studyEffectiveTiming": return .timing(try r.requiredElement(key))
+                case "studyEffectiveDateTime": return .dateTime(try r.requiredPrimitive("studyEffectiveDateTime", "_studyEffectiveDateTime"))
+                case "studyEffectivePeriod": return .period(try r.requiredElement("studyEffectivePeriod"))
+                case "studyEffectiveDuration": return .duration(try r.requiredElement("studyEffectiveDuration"))
+                case "studyEffectiveTiming": return .timing(try r.requiredElement("studyEffectiveTiming"))
                 default: return nil
                 }
             }
@@ -360,10 +372,10 @@ public struct ResearchElementDefinition: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "participantEffectiveDateTime": return .dateTime(try r.requiredPrimitive(key, "_participantEffectiveDateTime"))
-                case "participantEffectivePeriod": return .period(try r.requiredElement(key))
-                case "participantEffectiveDuration": return .duration(try r.requiredElement(key))
-                case "participantEffectiveTiming": return .timing(try r.requiredElement(key))
+                case "participantEffectiveDateTime": return .dateTime(try r.requiredPrimitive("participantEffectiveDateTime", "_participantEffectiveDateTime"))
+                case "participantEffectivePeriod": return .period(try r.requiredElement("participantEffectivePeriod"))
+                case "participantEffectiveDuration": return .duration(try r.requiredElement("participantEffectiveDuration"))
+                case "participantEffectiveTiming": return .timing(try r.requiredElement("participantEffectiveTiming"))
                 default: return nil
                 }
             }

@@ -78,39 +78,45 @@ public struct ResearchStudy: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ResearchStudy")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.title = try r.primitive("title", "_title")
-        self.`protocol` = try r.elements("protocol")
-        self.partOf = try r.elements("partOf")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.primaryPurposeType = try r.element("primaryPurposeType")
-        self.phase = try r.element("phase")
-        self.category = try r.elements("category")
-        self.focus = try r.elements("focus")
-        self.condition = try r.elements("condition")
-        self.contact = try r.elements("contact")
-        self.relatedArtifact = try r.elements("relatedArtifact")
-        self.keyword = try r.elements("keyword")
-        self.location = try r.elements("location")
-        self.description = try r.primitive("description", "_description")
-        self.enrollment = try r.elements("enrollment")
-        self.period = try r.element("period")
-        self.sponsor = try r.element("sponsor")
-        self.principalInvestigator = try r.element("principalInvestigator")
-        self.site = try r.elements("site")
-        self.reasonStopped = try r.element("reasonStopped")
-        self.note = try r.elements("note")
-        self.arm = try r.elements("arm")
-        self.objective = try r.elements("objective")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.title = try r.primitive("title", "_title")
+        model.`protocol` = try r.elements("protocol")
+        model.partOf = try r.elements("partOf")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.primaryPurposeType = try r.element("primaryPurposeType")
+        model.phase = try r.element("phase")
+        model.category = try r.elements("category")
+        model.focus = try r.elements("focus")
+        model.condition = try r.elements("condition")
+        model.contact = try r.elements("contact")
+        model.relatedArtifact = try r.elements("relatedArtifact")
+        model.keyword = try r.elements("keyword")
+        model.location = try r.elements("location")
+        model.description = try r.primitive("description", "_description")
+        model.enrollment = try r.elements("enrollment")
+        model.period = try r.element("period")
+        model.sponsor = try r.element("sponsor")
+        model.principalInvestigator = try r.element("principalInvestigator")
+        model.site = try r.elements("site")
+        model.reasonStopped = try r.element("reasonStopped")
+        model.note = try r.elements("note")
+        model.arm = try r.elements("arm")
+        model.objective = try r.elements("objective")
         try r.finish()
     }
 
@@ -172,12 +178,18 @@ public struct ResearchStudy: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.name = try r.requiredPrimitive("name", "_name")
-            self.type = try r.element("type")
-            self.description = try r.primitive("description", "_description")
+            self.init(name: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.name = try r.requiredPrimitive("name", "_name")
+            model.type = try r.element("type")
+            model.description = try r.primitive("description", "_description")
             try r.finish()
         }
 
@@ -209,11 +221,17 @@ public struct ResearchStudy: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.name = try r.primitive("name", "_name")
-            self.type = try r.element("type")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.name = try r.primitive("name", "_name")
+            model.type = try r.element("type")
             try r.finish()
         }
 

@@ -48,23 +48,29 @@ public struct ResearchSubject: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(individual: Reference(), status: FHIRPrimitive(), study: Reference())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ResearchSubject")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.period = try r.element("period")
-        self.study = try r.requiredElement("study")
-        self.individual = try r.requiredElement("individual")
-        self.assignedArm = try r.primitive("assignedArm", "_assignedArm")
-        self.actualArm = try r.primitive("actualArm", "_actualArm")
-        self.consent = try r.element("consent")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.period = try r.element("period")
+        model.study = try r.requiredElement("study")
+        model.individual = try r.requiredElement("individual")
+        model.assignedArm = try r.primitive("assignedArm", "_assignedArm")
+        model.actualArm = try r.primitive("actualArm", "_actualArm")
+        model.consent = try r.element("consent")
         try r.finish()
     }
 

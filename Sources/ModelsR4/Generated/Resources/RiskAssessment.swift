@@ -65,32 +65,38 @@ public struct RiskAssessment: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(status: FHIRPrimitive(), subject: Reference())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("RiskAssessment")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.basedOn = try r.element("basedOn")
-        self.parent = try r.element("parent")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.method = try r.element("method")
-        self.code = try r.element("code")
-        self.subject = try r.requiredElement("subject")
-        self.encounter = try r.element("encounter")
-        self.occurrence = try r.choice("occurrence")
-        self.condition = try r.element("condition")
-        self.performer = try r.element("performer")
-        self.reasonCode = try r.elements("reasonCode")
-        self.reasonReference = try r.elements("reasonReference")
-        self.basis = try r.elements("basis")
-        self.prediction = try r.elements("prediction")
-        self.mitigation = try r.primitive("mitigation", "_mitigation")
-        self.note = try r.elements("note")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.basedOn = try r.element("basedOn")
+        model.parent = try r.element("parent")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.method = try r.element("method")
+        model.code = try r.element("code")
+        model.subject = try r.requiredElement("subject")
+        model.encounter = try r.element("encounter")
+        model.occurrence = try r.choice("occurrence")
+        model.condition = try r.element("condition")
+        model.performer = try r.element("performer")
+        model.reasonCode = try r.elements("reasonCode")
+        model.reasonReference = try r.elements("reasonReference")
+        model.basis = try r.elements("basis")
+        model.prediction = try r.elements("prediction")
+        model.mitigation = try r.primitive("mitigation", "_mitigation")
+        model.note = try r.elements("note")
         try r.finish()
     }
 
@@ -134,8 +140,8 @@ public struct RiskAssessment: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "occurrenceDateTime": return .dateTime(try r.requiredPrimitive(key, "_occurrenceDateTime"))
-            case "occurrencePeriod": return .period(try r.requiredElement(key))
+            case "occurrenceDateTime": return .dateTime(try r.requiredPrimitive("occurrenceDateTime", "_occurrenceDateTime"))
+            case "occurrencePeriod": return .period(try r.requiredElement("occurrencePeriod"))
             default: return nil
             }
         }
@@ -174,15 +180,21 @@ public struct RiskAssessment: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.outcome = try r.element("outcome")
-            self.probability = try r.choice("probability")
-            self.qualitativeRisk = try r.element("qualitativeRisk")
-            self.relativeRisk = try r.primitive("relativeRisk", "_relativeRisk")
-            self.when = try r.choice("when")
-            self.rationale = try r.primitive("rationale", "_rationale")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.outcome = try r.element("outcome")
+            model.probability = try r.choice("probability")
+            model.qualitativeRisk = try r.element("qualitativeRisk")
+            model.relativeRisk = try r.primitive("relativeRisk", "_relativeRisk")
+            model.when = try r.choice("when")
+            model.rationale = try r.primitive("rationale", "_rationale")
             try r.finish()
         }
 
@@ -208,8 +220,8 @@ public struct RiskAssessment: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "probabilityDecimal": return .decimal(try r.requiredPrimitive(key, "_probabilityDecimal"))
-                case "probabilityRange": return .range(try r.requiredElement(key))
+                case "probabilityDecimal": return .decimal(try r.requiredPrimitive("probabilityDecimal", "_probabilityDecimal"))
+                case "probabilityRange": return .range(try r.requiredElement("probabilityRange"))
                 default: return nil
                 }
             }
@@ -232,8 +244,8 @@ public struct RiskAssessment: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "whenPeriod": return .period(try r.requiredElement(key))
-                case "whenRange": return .range(try r.requiredElement(key))
+                case "whenPeriod": return .period(try r.requiredElement("whenPeriod"))
+                case "whenRange": return .range(try r.requiredElement("whenRange"))
                 default: return nil
                 }
             }

@@ -94,46 +94,52 @@ public struct RiskEvidenceSynthesis: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(outcome: Reference(), population: Reference(), status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("RiskEvidenceSynthesis")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.url = try r.primitive("url", "_url")
-        self.identifier = try r.elements("identifier")
-        self.version = try r.primitive("version", "_version")
-        self.name = try r.primitive("name", "_name")
-        self.title = try r.primitive("title", "_title")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.date = try r.primitive("date", "_date")
-        self.publisher = try r.primitive("publisher", "_publisher")
-        self.contact = try r.elements("contact")
-        self.description = try r.primitive("description", "_description")
-        self.note = try r.elements("note")
-        self.useContext = try r.elements("useContext")
-        self.jurisdiction = try r.elements("jurisdiction")
-        self.copyright = try r.primitive("copyright", "_copyright")
-        self.approvalDate = try r.primitive("approvalDate", "_approvalDate")
-        self.lastReviewDate = try r.primitive("lastReviewDate", "_lastReviewDate")
-        self.effectivePeriod = try r.element("effectivePeriod")
-        self.topic = try r.elements("topic")
-        self.author = try r.elements("author")
-        self.editor = try r.elements("editor")
-        self.reviewer = try r.elements("reviewer")
-        self.endorser = try r.elements("endorser")
-        self.relatedArtifact = try r.elements("relatedArtifact")
-        self.synthesisType = try r.element("synthesisType")
-        self.studyType = try r.element("studyType")
-        self.population = try r.requiredElement("population")
-        self.exposure = try r.element("exposure")
-        self.outcome = try r.requiredElement("outcome")
-        self.sampleSize = try r.element("sampleSize")
-        self.riskEstimate = try r.element("riskEstimate")
-        self.certainty = try r.elements("certainty")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.url = try r.primitive("url", "_url")
+        model.identifier = try r.elements("identifier")
+        model.version = try r.primitive("version", "_version")
+        model.name = try r.primitive("name", "_name")
+        model.title = try r.primitive("title", "_title")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.date = try r.primitive("date", "_date")
+        model.publisher = try r.primitive("publisher", "_publisher")
+        model.contact = try r.elements("contact")
+        model.description = try r.primitive("description", "_description")
+        model.note = try r.elements("note")
+        model.useContext = try r.elements("useContext")
+        model.jurisdiction = try r.elements("jurisdiction")
+        model.copyright = try r.primitive("copyright", "_copyright")
+        model.approvalDate = try r.primitive("approvalDate", "_approvalDate")
+        model.lastReviewDate = try r.primitive("lastReviewDate", "_lastReviewDate")
+        model.effectivePeriod = try r.element("effectivePeriod")
+        model.topic = try r.elements("topic")
+        model.author = try r.elements("author")
+        model.editor = try r.elements("editor")
+        model.reviewer = try r.elements("reviewer")
+        model.endorser = try r.elements("endorser")
+        model.relatedArtifact = try r.elements("relatedArtifact")
+        model.synthesisType = try r.element("synthesisType")
+        model.studyType = try r.element("studyType")
+        model.population = try r.requiredElement("population")
+        model.exposure = try r.element("exposure")
+        model.outcome = try r.requiredElement("outcome")
+        model.sampleSize = try r.element("sampleSize")
+        model.riskEstimate = try r.element("riskEstimate")
+        model.certainty = try r.elements("certainty")
         try r.finish()
     }
 
@@ -201,12 +207,18 @@ public struct RiskEvidenceSynthesis: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.description = try r.primitive("description", "_description")
-            self.numberOfStudies = try r.primitive("numberOfStudies", "_numberOfStudies")
-            self.numberOfParticipants = try r.primitive("numberOfParticipants", "_numberOfParticipants")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.description = try r.primitive("description", "_description")
+            model.numberOfStudies = try r.primitive("numberOfStudies", "_numberOfStudies")
+            model.numberOfParticipants = try r.primitive("numberOfParticipants", "_numberOfParticipants")
             try r.finish()
         }
 
@@ -248,16 +260,22 @@ public struct RiskEvidenceSynthesis: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.description = try r.primitive("description", "_description")
-            self.type = try r.element("type")
-            self.value = try r.primitive("value", "_value")
-            self.unitOfMeasure = try r.element("unitOfMeasure")
-            self.denominatorCount = try r.primitive("denominatorCount", "_denominatorCount")
-            self.numeratorCount = try r.primitive("numeratorCount", "_numeratorCount")
-            self.precisionEstimate = try r.elements("precisionEstimate")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.description = try r.primitive("description", "_description")
+            model.type = try r.element("type")
+            model.value = try r.primitive("value", "_value")
+            model.unitOfMeasure = try r.element("unitOfMeasure")
+            model.denominatorCount = try r.primitive("denominatorCount", "_denominatorCount")
+            model.numeratorCount = try r.primitive("numeratorCount", "_numeratorCount")
+            model.precisionEstimate = try r.elements("precisionEstimate")
             try r.finish()
         }
 
@@ -296,13 +314,19 @@ public struct RiskEvidenceSynthesis: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.type = try r.element("type")
-                self.level = try r.primitive("level", "_level")
-                self.from = try r.primitive("from", "_from")
-                self.to = try r.primitive("to", "_to")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.type = try r.element("type")
+                model.level = try r.primitive("level", "_level")
+                model.from = try r.primitive("from", "_from")
+                model.to = try r.primitive("to", "_to")
                 try r.finish()
             }
 
@@ -338,12 +362,18 @@ public struct RiskEvidenceSynthesis: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.rating = try r.elements("rating")
-            self.note = try r.elements("note")
-            self.certaintySubcomponent = try r.elements("certaintySubcomponent")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.rating = try r.elements("rating")
+            model.note = try r.elements("note")
+            model.certaintySubcomponent = try r.elements("certaintySubcomponent")
             try r.finish()
         }
 
@@ -376,12 +406,18 @@ public struct RiskEvidenceSynthesis: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.type = try r.element("type")
-                self.rating = try r.elements("rating")
-                self.note = try r.elements("note")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.type = try r.element("type")
+                model.rating = try r.elements("rating")
+                model.note = try r.elements("note")
                 try r.finish()
             }
 

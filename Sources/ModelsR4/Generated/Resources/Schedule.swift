@@ -46,23 +46,29 @@ public struct Schedule: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(actor: [])
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Schedule")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.active = try r.primitive("active", "_active")
-        self.serviceCategory = try r.elements("serviceCategory")
-        self.serviceType = try r.elements("serviceType")
-        self.specialty = try r.elements("specialty")
-        self.actor = try r.requiredElements("actor")
-        self.planningHorizon = try r.element("planningHorizon")
-        self.comment = try r.primitive("comment", "_comment")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.active = try r.primitive("active", "_active")
+        model.serviceCategory = try r.elements("serviceCategory")
+        model.serviceType = try r.elements("serviceType")
+        model.specialty = try r.elements("specialty")
+        model.actor = try r.requiredElements("actor")
+        model.planningHorizon = try r.element("planningHorizon")
+        model.comment = try r.primitive("comment", "_comment")
         try r.finish()
     }
 

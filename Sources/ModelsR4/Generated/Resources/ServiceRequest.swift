@@ -98,48 +98,54 @@ public struct ServiceRequest: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(intent: FHIRPrimitive(), status: FHIRPrimitive(), subject: Reference())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ServiceRequest")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.instantiatesCanonical = try r.primitives("instantiatesCanonical", "_instantiatesCanonical")
-        self.instantiatesUri = try r.primitives("instantiatesUri", "_instantiatesUri")
-        self.basedOn = try r.elements("basedOn")
-        self.replaces = try r.elements("replaces")
-        self.requisition = try r.element("requisition")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.intent = try r.requiredPrimitive("intent", "_intent")
-        self.category = try r.elements("category")
-        self.priority = try r.primitive("priority", "_priority")
-        self.doNotPerform = try r.primitive("doNotPerform", "_doNotPerform")
-        self.code = try r.element("code")
-        self.orderDetail = try r.elements("orderDetail")
-        self.quantity = try r.choice("quantity")
-        self.subject = try r.requiredElement("subject")
-        self.encounter = try r.element("encounter")
-        self.occurrence = try r.choice("occurrence")
-        self.asNeeded = try r.choice("asNeeded")
-        self.authoredOn = try r.primitive("authoredOn", "_authoredOn")
-        self.requester = try r.element("requester")
-        self.performerType = try r.element("performerType")
-        self.performer = try r.elements("performer")
-        self.locationCode = try r.elements("locationCode")
-        self.locationReference = try r.elements("locationReference")
-        self.reasonCode = try r.elements("reasonCode")
-        self.reasonReference = try r.elements("reasonReference")
-        self.insurance = try r.elements("insurance")
-        self.supportingInfo = try r.elements("supportingInfo")
-        self.specimen = try r.elements("specimen")
-        self.bodySite = try r.elements("bodySite")
-        self.note = try r.elements("note")
-        self.patientInstruction = try r.primitive("patientInstruction", "_patientInstruction")
-        self.relevantHistory = try r.elements("relevantHistory")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.instantiatesCanonical = try r.primitives("instantiatesCanonical", "_instantiatesCanonical")
+        model.instantiatesUri = try r.primitives("instantiatesUri", "_instantiatesUri")
+        model.basedOn = try r.elements("basedOn")
+        model.replaces = try r.elements("replaces")
+        model.requisition = try r.element("requisition")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.intent = try r.requiredPrimitive("intent", "_intent")
+        model.category = try r.elements("category")
+        model.priority = try r.primitive("priority", "_priority")
+        model.doNotPerform = try r.primitive("doNotPerform", "_doNotPerform")
+        model.code = try r.element("code")
+        model.orderDetail = try r.elements("orderDetail")
+        model.quantity = try r.choice("quantity")
+        model.subject = try r.requiredElement("subject")
+        model.encounter = try r.element("encounter")
+        model.occurrence = try r.choice("occurrence")
+        model.asNeeded = try r.choice("asNeeded")
+        model.authoredOn = try r.primitive("authoredOn", "_authoredOn")
+        model.requester = try r.element("requester")
+        model.performerType = try r.element("performerType")
+        model.performer = try r.elements("performer")
+        model.locationCode = try r.elements("locationCode")
+        model.locationReference = try r.elements("locationReference")
+        model.reasonCode = try r.elements("reasonCode")
+        model.reasonReference = try r.elements("reasonReference")
+        model.insurance = try r.elements("insurance")
+        model.supportingInfo = try r.elements("supportingInfo")
+        model.specimen = try r.elements("specimen")
+        model.bodySite = try r.elements("bodySite")
+        model.note = try r.elements("note")
+        model.patientInstruction = try r.primitive("patientInstruction", "_patientInstruction")
+        model.relevantHistory = try r.elements("relevantHistory")
         try r.finish()
     }
 
@@ -200,9 +206,9 @@ public struct ServiceRequest: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "quantityQuantity": return .quantity(try r.requiredElement(key))
-            case "quantityRatio": return .ratio(try r.requiredElement(key))
-            case "quantityRange": return .range(try r.requiredElement(key))
+            case "quantityQuantity": return .quantity(try r.requiredElement("quantityQuantity"))
+            case "quantityRatio": return .ratio(try r.requiredElement("quantityRatio"))
+            case "quantityRange": return .range(try r.requiredElement("quantityRange"))
             default: return nil
             }
         }
@@ -227,9 +233,9 @@ public struct ServiceRequest: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "occurrenceDateTime": return .dateTime(try r.requiredPrimitive(key, "_occurrenceDateTime"))
-            case "occurrencePeriod": return .period(try r.requiredElement(key))
-            case "occurrenceTiming": return .timing(try r.requiredElement(key))
+            case "occurrenceDateTime": return .dateTime(try r.requiredPrimitive("occurrenceDateTime", "_occurrenceDateTime"))
+            case "occurrencePeriod": return .period(try r.requiredElement("occurrencePeriod"))
+            case "occurrenceTiming": return .timing(try r.requiredElement("occurrenceTiming"))
             default: return nil
             }
         }
@@ -253,8 +259,8 @@ public struct ServiceRequest: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "asNeededBoolean": return .boolean(try r.requiredPrimitive(key, "_asNeededBoolean"))
-            case "asNeededCodeableConcept": return .codeableConcept(try r.requiredElement(key))
+            case "asNeededBoolean": return .boolean(try r.requiredPrimitive("asNeededBoolean", "_asNeededBoolean"))
+            case "asNeededCodeableConcept": return .codeableConcept(try r.requiredElement("asNeededCodeableConcept"))
             default: return nil
             }
         }

@@ -55,28 +55,34 @@ public struct Specimen: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Specimen")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.accessionIdentifier = try r.element("accessionIdentifier")
-        self.status = try r.primitive("status", "_status")
-        self.type = try r.element("type")
-        self.subject = try r.element("subject")
-        self.receivedTime = try r.primitive("receivedTime", "_receivedTime")
-        self.parent = try r.elements("parent")
-        self.request = try r.elements("request")
-        self.collection = try r.element("collection")
-        self.processing = try r.elements("processing")
-        self.container = try r.elements("container")
-        self.condition = try r.elements("condition")
-        self.note = try r.elements("note")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.accessionIdentifier = try r.element("accessionIdentifier")
+        model.status = try r.primitive("status", "_status")
+        model.type = try r.element("type")
+        model.subject = try r.element("subject")
+        model.receivedTime = try r.primitive("receivedTime", "_receivedTime")
+        model.parent = try r.elements("parent")
+        model.request = try r.elements("request")
+        model.collection = try r.element("collection")
+        model.processing = try r.elements("processing")
+        model.container = try r.elements("container")
+        model.condition = try r.elements("condition")
+        model.note = try r.elements("note")
         try r.finish()
     }
 
@@ -134,16 +140,22 @@ public struct Specimen: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.collector = try r.element("collector")
-            self.collected = try r.choice("collected")
-            self.duration = try r.element("duration")
-            self.quantity = try r.element("quantity")
-            self.method = try r.element("method")
-            self.bodySite = try r.element("bodySite")
-            self.fastingStatus = try r.choice("fastingStatus")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.collector = try r.element("collector")
+            model.collected = try r.choice("collected")
+            model.duration = try r.element("duration")
+            model.quantity = try r.element("quantity")
+            model.method = try r.element("method")
+            model.bodySite = try r.element("bodySite")
+            model.fastingStatus = try r.choice("fastingStatus")
             try r.finish()
         }
 
@@ -170,8 +182,8 @@ public struct Specimen: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "collectedDateTime": return .dateTime(try r.requiredPrimitive(key, "_collectedDateTime"))
-                case "collectedPeriod": return .period(try r.requiredElement(key))
+                case "collectedDateTime": return .dateTime(try r.requiredPrimitive("collectedDateTime", "_collectedDateTime"))
+                case "collectedPeriod": return .period(try r.requiredElement("collectedPeriod"))
                 default: return nil
                 }
             }
@@ -194,8 +206,8 @@ public struct Specimen: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "fastingStatusCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                case "fastingStatusDuration": return .duration(try r.requiredElement(key))
+                case "fastingStatusCodeableConcept": return .codeableConcept(try r.requiredElement("fastingStatusCodeableConcept"))
+                case "fastingStatusDuration": return .duration(try r.requiredElement("fastingStatusDuration"))
                 default: return nil
                 }
             }
@@ -231,13 +243,19 @@ public struct Specimen: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.description = try r.primitive("description", "_description")
-            self.procedure = try r.element("procedure")
-            self.additive = try r.elements("additive")
-            self.time = try r.choice("time")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.description = try r.primitive("description", "_description")
+            model.procedure = try r.element("procedure")
+            model.additive = try r.elements("additive")
+            model.time = try r.choice("time")
             try r.finish()
         }
 
@@ -261,8 +279,8 @@ public struct Specimen: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "timeDateTime": return .dateTime(try r.requiredPrimitive(key, "_timeDateTime"))
-                case "timePeriod": return .period(try r.requiredElement(key))
+                case "timeDateTime": return .dateTime(try r.requiredPrimitive("timeDateTime", "_timeDateTime"))
+                case "timePeriod": return .period(try r.requiredElement("timePeriod"))
                 default: return nil
                 }
             }
@@ -302,15 +320,21 @@ public struct Specimen: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.identifier = try r.elements("identifier")
-            self.description = try r.primitive("description", "_description")
-            self.type = try r.element("type")
-            self.capacity = try r.element("capacity")
-            self.specimenQuantity = try r.element("specimenQuantity")
-            self.additive = try r.choice("additive")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.identifier = try r.elements("identifier")
+            model.description = try r.primitive("description", "_description")
+            model.type = try r.element("type")
+            model.capacity = try r.element("capacity")
+            model.specimenQuantity = try r.element("specimenQuantity")
+            model.additive = try r.choice("additive")
             try r.finish()
         }
 
@@ -336,8 +360,8 @@ public struct Specimen: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "additiveCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                case "additiveReference": return .reference(try r.requiredElement(key))
+                case "additiveCodeableConcept": return .codeableConcept(try r.requiredElement("additiveCodeableConcept"))
+                case "additiveReference": return .reference(try r.requiredElement("additiveReference"))
                 default: return nil
                 }
             }

@@ -41,21 +41,27 @@ public struct SpecimenDefinition: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("SpecimenDefinition")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.element("identifier")
-        self.typeCollected = try r.element("typeCollected")
-        self.patientPreparation = try r.elements("patientPreparation")
-        self.timeAspect = try r.primitive("timeAspect", "_timeAspect")
-        self.collection = try r.elements("collection")
-        self.typeTested = try r.elements("typeTested")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.element("identifier")
+        model.typeCollected = try r.element("typeCollected")
+        model.patientPreparation = try r.elements("patientPreparation")
+        model.timeAspect = try r.primitive("timeAspect", "_timeAspect")
+        model.collection = try r.elements("collection")
+        model.typeTested = try r.elements("typeTested")
         try r.finish()
     }
 
@@ -109,17 +115,23 @@ public struct SpecimenDefinition: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.isDerived = try r.primitive("isDerived", "_isDerived")
-            self.type = try r.element("type")
-            self.preference = try r.requiredPrimitive("preference", "_preference")
-            self.container = try r.element("container")
-            self.requirement = try r.primitive("requirement", "_requirement")
-            self.retentionTime = try r.element("retentionTime")
-            self.rejectionCriterion = try r.elements("rejectionCriterion")
-            self.handling = try r.elements("handling")
+            self.init(preference: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.isDerived = try r.primitive("isDerived", "_isDerived")
+            model.type = try r.element("type")
+            model.preference = try r.requiredPrimitive("preference", "_preference")
+            model.container = try r.element("container")
+            model.requirement = try r.primitive("requirement", "_requirement")
+            model.retentionTime = try r.element("retentionTime")
+            model.rejectionCriterion = try r.elements("rejectionCriterion")
+            model.handling = try r.elements("handling")
             try r.finish()
         }
 
@@ -167,17 +179,23 @@ public struct SpecimenDefinition: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.material = try r.element("material")
-                self.type = try r.element("type")
-                self.cap = try r.element("cap")
-                self.description = try r.primitive("description", "_description")
-                self.capacity = try r.element("capacity")
-                self.minimumVolume = try r.choice("minimumVolume")
-                self.additive = try r.elements("additive")
-                self.preparation = try r.primitive("preparation", "_preparation")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.material = try r.element("material")
+                model.type = try r.element("type")
+                model.cap = try r.element("cap")
+                model.description = try r.primitive("description", "_description")
+                model.capacity = try r.element("capacity")
+                model.minimumVolume = try r.choice("minimumVolume")
+                model.additive = try r.elements("additive")
+                model.preparation = try r.primitive("preparation", "_preparation")
                 try r.finish()
             }
 
@@ -205,8 +223,8 @@ public struct SpecimenDefinition: DomainResource {
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
-                    case "minimumVolumeQuantity": return .quantity(try r.requiredElement(key))
-                    case "minimumVolumeString": return .string(try r.requiredPrimitive(key, "_minimumVolumeString"))
+                    case "minimumVolumeQuantity": return .quantity(try r.requiredElement("minimumVolumeQuantity"))
+                    case "minimumVolumeString": return .string(try r.requiredPrimitive("minimumVolumeString", "_minimumVolumeString"))
                     default: return nil
                     }
                 }
@@ -236,10 +254,16 @@ public struct SpecimenDefinition: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.additive = try r.requiredChoice("additive")
+                    self.init(additive: .codeableConcept(CodeableConcept()))
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.additive = try r.requiredChoice("additive")
                     try r.finish()
                 }
 
@@ -260,8 +284,8 @@ public struct SpecimenDefinition: DomainResource {
 
                     public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                         switch key {
-                        case "additiveCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                        case "additiveReference": return .reference(try r.requiredElement(key))
+                        case "additiveCodeableConcept": return .codeableConcept(try r.requiredElement("additiveCodeableConcept"))
+                        case "additiveReference": return .reference(try r.requiredElement("additiveReference"))
                         default: return nil
                         }
                     }
@@ -298,13 +322,19 @@ public struct SpecimenDefinition: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.temperatureQualifier = try r.element("temperatureQualifier")
-                self.temperatureRange = try r.element("temperatureRange")
-                self.maxDuration = try r.element("maxDuration")
-                self.instruction = try r.primitive("instruction", "_instruction")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.temperatureQualifier = try r.element("temperatureQualifier")
+                model.temperatureRange = try r.element("temperatureRange")
+                model.maxDuration = try r.element("maxDuration")
+                model.instruction = try r.primitive("instruction", "_instruction")
                 try r.finish()
             }
 

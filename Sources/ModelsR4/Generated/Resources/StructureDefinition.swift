@@ -89,42 +89,48 @@ public struct StructureDefinition: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(abstract: FHIRPrimitive(), kind: FHIRPrimitive(), name: FHIRPrimitive(), status: FHIRPrimitive(), type: FHIRPrimitive(), url: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("StructureDefinition")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.url = try r.requiredPrimitive("url", "_url")
-        self.identifier = try r.elements("identifier")
-        self.version = try r.primitive("version", "_version")
-        self.name = try r.requiredPrimitive("name", "_name")
-        self.title = try r.primitive("title", "_title")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.experimental = try r.primitive("experimental", "_experimental")
-        self.date = try r.primitive("date", "_date")
-        self.publisher = try r.primitive("publisher", "_publisher")
-        self.contact = try r.elements("contact")
-        self.description = try r.primitive("description", "_description")
-        self.useContext = try r.elements("useContext")
-        self.jurisdiction = try r.elements("jurisdiction")
-        self.purpose = try r.primitive("purpose", "_purpose")
-        self.copyright = try r.primitive("copyright", "_copyright")
-        self.keyword = try r.elements("keyword")
-        self.fhirVersion = try r.primitive("fhirVersion", "_fhirVersion")
-        self.mapping = try r.elements("mapping")
-        self.kind = try r.requiredPrimitive("kind", "_kind")
-        self.abstract = try r.requiredPrimitive("abstract", "_abstract")
-        self.context = try r.elements("context")
-        self.contextInvariant = try r.primitives("contextInvariant", "_contextInvariant")
-        self.type = try r.requiredPrimitive("type", "_type")
-        self.baseDefinition = try r.primitive("baseDefinition", "_baseDefinition")
-        self.derivation = try r.primitive("derivation", "_derivation")
-        self.snapshot = try r.element("snapshot")
-        self.differential = try r.element("differential")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.url = try r.requiredPrimitive("url", "_url")
+        model.identifier = try r.elements("identifier")
+        model.version = try r.primitive("version", "_version")
+        model.name = try r.requiredPrimitive("name", "_name")
+        model.title = try r.primitive("title", "_title")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.experimental = try r.primitive("experimental", "_experimental")
+        model.date = try r.primitive("date", "_date")
+        model.publisher = try r.primitive("publisher", "_publisher")
+        model.contact = try r.elements("contact")
+        model.description = try r.primitive("description", "_description")
+        model.useContext = try r.elements("useContext")
+        model.jurisdiction = try r.elements("jurisdiction")
+        model.purpose = try r.primitive("purpose", "_purpose")
+        model.copyright = try r.primitive("copyright", "_copyright")
+        model.keyword = try r.elements("keyword")
+        model.fhirVersion = try r.primitive("fhirVersion", "_fhirVersion")
+        model.mapping = try r.elements("mapping")
+        model.kind = try r.requiredPrimitive("kind", "_kind")
+        model.abstract = try r.requiredPrimitive("abstract", "_abstract")
+        model.context = try r.elements("context")
+        model.contextInvariant = try r.primitives("contextInvariant", "_contextInvariant")
+        model.type = try r.requiredPrimitive("type", "_type")
+        model.baseDefinition = try r.primitive("baseDefinition", "_baseDefinition")
+        model.derivation = try r.primitive("derivation", "_derivation")
+        model.snapshot = try r.element("snapshot")
+        model.differential = try r.element("differential")
         try r.finish()
     }
 
@@ -191,13 +197,19 @@ public struct StructureDefinition: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.identity = try r.requiredPrimitive("identity", "_identity")
-            self.uri = try r.primitive("uri", "_uri")
-            self.name = try r.primitive("name", "_name")
-            self.comment = try r.primitive("comment", "_comment")
+            self.init(identity: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.identity = try r.requiredPrimitive("identity", "_identity")
+            model.uri = try r.primitive("uri", "_uri")
+            model.name = try r.primitive("name", "_name")
+            model.comment = try r.primitive("comment", "_comment")
             try r.finish()
         }
 
@@ -232,11 +244,17 @@ public struct StructureDefinition: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.requiredPrimitive("type", "_type")
-            self.expression = try r.requiredPrimitive("expression", "_expression")
+            self.init(expression: FHIRPrimitive(), type: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.requiredPrimitive("type", "_type")
+            model.expression = try r.requiredPrimitive("expression", "_expression")
             try r.finish()
         }
 
@@ -266,10 +284,16 @@ public struct StructureDefinition: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.element = try r.requiredElements("element")
+            self.init(element: [])
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.element = try r.requiredElements("element")
             try r.finish()
         }
 
@@ -298,10 +322,16 @@ public struct StructureDefinition: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.element = try r.requiredElements("element")
+            self.init(element: [])
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.element = try r.requiredElements("element")
             try r.finish()
         }
 

@@ -69,33 +69,39 @@ public struct StructureMap: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(group: [], name: FHIRPrimitive(), status: FHIRPrimitive(), url: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("StructureMap")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.url = try r.requiredPrimitive("url", "_url")
-        self.identifier = try r.elements("identifier")
-        self.version = try r.primitive("version", "_version")
-        self.name = try r.requiredPrimitive("name", "_name")
-        self.title = try r.primitive("title", "_title")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.experimental = try r.primitive("experimental", "_experimental")
-        self.date = try r.primitive("date", "_date")
-        self.publisher = try r.primitive("publisher", "_publisher")
-        self.contact = try r.elements("contact")
-        self.description = try r.primitive("description", "_description")
-        self.useContext = try r.elements("useContext")
-        self.jurisdiction = try r.elements("jurisdiction")
-        self.purpose = try r.primitive("purpose", "_purpose")
-        self.copyright = try r.primitive("copyright", "_copyright")
-        self.structure = try r.elements("structure")
-        self.`import` = try r.primitives("import", "_import")
-        self.group = try r.requiredElements("group")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.url = try r.requiredPrimitive("url", "_url")
+        model.identifier = try r.elements("identifier")
+        model.version = try r.primitive("version", "_version")
+        model.name = try r.requiredPrimitive("name", "_name")
+        model.title = try r.primitive("title", "_title")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.experimental = try r.primitive("experimental", "_experimental")
+        model.date = try r.primitive("date", "_date")
+        model.publisher = try r.primitive("publisher", "_publisher")
+        model.contact = try r.elements("contact")
+        model.description = try r.primitive("description", "_description")
+        model.useContext = try r.elements("useContext")
+        model.jurisdiction = try r.elements("jurisdiction")
+        model.purpose = try r.primitive("purpose", "_purpose")
+        model.copyright = try r.primitive("copyright", "_copyright")
+        model.structure = try r.elements("structure")
+        model.`import` = try r.primitives("import", "_import")
+        model.group = try r.requiredElements("group")
         try r.finish()
     }
 
@@ -154,13 +160,19 @@ public struct StructureMap: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.url = try r.requiredPrimitive("url", "_url")
-            self.mode = try r.requiredPrimitive("mode", "_mode")
-            self.alias = try r.primitive("alias", "_alias")
-            self.documentation = try r.primitive("documentation", "_documentation")
+            self.init(mode: FHIRPrimitive(), url: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.url = try r.requiredPrimitive("url", "_url")
+            model.mode = try r.requiredPrimitive("mode", "_mode")
+            model.alias = try r.primitive("alias", "_alias")
+            model.documentation = try r.primitive("documentation", "_documentation")
             try r.finish()
         }
 
@@ -205,15 +217,21 @@ public struct StructureMap: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.name = try r.requiredPrimitive("name", "_name")
-            self.extends = try r.primitive("extends", "_extends")
-            self.typeMode = try r.requiredPrimitive("typeMode", "_typeMode")
-            self.documentation = try r.primitive("documentation", "_documentation")
-            self.input = try r.requiredElements("input")
-            self.rule = try r.requiredElements("rule")
+            self.init(input: [], name: FHIRPrimitive(), rule: [], typeMode: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.name = try r.requiredPrimitive("name", "_name")
+            model.extends = try r.primitive("extends", "_extends")
+            model.typeMode = try r.requiredPrimitive("typeMode", "_typeMode")
+            model.documentation = try r.primitive("documentation", "_documentation")
+            model.input = try r.requiredElements("input")
+            model.rule = try r.requiredElements("rule")
             try r.finish()
         }
 
@@ -253,13 +271,19 @@ public struct StructureMap: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.name = try r.requiredPrimitive("name", "_name")
-                self.type = try r.primitive("type", "_type")
-                self.mode = try r.requiredPrimitive("mode", "_mode")
-                self.documentation = try r.primitive("documentation", "_documentation")
+                self.init(mode: FHIRPrimitive(), name: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.name = try r.requiredPrimitive("name", "_name")
+                model.type = try r.primitive("type", "_type")
+                model.mode = try r.requiredPrimitive("mode", "_mode")
+                model.documentation = try r.primitive("documentation", "_documentation")
                 try r.finish()
             }
 
@@ -302,15 +326,21 @@ public struct StructureMap: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.name = try r.requiredPrimitive("name", "_name")
-                self.source = try r.requiredElements("source")
-                self.target = try r.elements("target")
-                self.rule = try r.elements("rule")
-                self.dependent = try r.elements("dependent")
-                self.documentation = try r.primitive("documentation", "_documentation")
+                self.init(name: FHIRPrimitive(), source: [])
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.name = try r.requiredPrimitive("name", "_name")
+                model.source = try r.requiredElements("source")
+                model.target = try r.elements("target")
+                model.rule = try r.elements("rule")
+                model.dependent = try r.elements("dependent")
+                model.documentation = try r.primitive("documentation", "_documentation")
                 try r.finish()
             }
 
@@ -363,20 +393,26 @@ public struct StructureMap: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.context = try r.requiredPrimitive("context", "_context")
-                    self.min = try r.primitive("min", "_min")
-                    self.max = try r.primitive("max", "_max")
-                    self.type = try r.primitive("type", "_type")
-                    self.defaultValue = try r.choice("defaultValue")
-                    self.element = try r.primitive("element", "_element")
-                    self.listMode = try r.primitive("listMode", "_listMode")
-                    self.variable = try r.primitive("variable", "_variable")
-                    self.condition = try r.primitive("condition", "_condition")
-                    self.check = try r.primitive("check", "_check")
-                    self.logMessage = try r.primitive("logMessage", "_logMessage")
+                    self.init(context: FHIRPrimitive())
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.context = try r.requiredPrimitive("context", "_context")
+                    model.min = try r.primitive("min", "_min")
+                    model.max = try r.primitive("max", "_max")
+                    model.type = try r.primitive("type", "_type")
+                    model.defaultValue = try r.choice("defaultValue")
+                    model.element = try r.primitive("element", "_element")
+                    model.listMode = try r.primitive("listMode", "_listMode")
+                    model.variable = try r.primitive("variable", "_variable")
+                    model.condition = try r.primitive("condition", "_condition")
+                    model.check = try r.primitive("check", "_check")
+                    model.logMessage = try r.primitive("logMessage", "_logMessage")
                     try r.finish()
                 }
 
@@ -455,56 +491,56 @@ public struct StructureMap: DomainResource {
 
                     public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                         switch key {
-                        case "defaultValueBase64Binary": return .base64Binary(try r.requiredPrimitive(key, "_defaultValueBase64Binary"))
-                        case "defaultValueBoolean": return .boolean(try r.requiredPrimitive(key, "_defaultValueBoolean"))
-                        case "defaultValueCanonical": return .canonical(try r.requiredPrimitive(key, "_defaultValueCanonical"))
-                        case "defaultValueCode": return .code(try r.requiredPrimitive(key, "_defaultValueCode"))
-                        case "defaultValueDate": return .date(try r.requiredPrimitive(key, "_defaultValueDate"))
-                        case "defaultValueDateTime": return .dateTime(try r.requiredPrimitive(key, "_defaultValueDateTime"))
-                        case "defaultValueDecimal": return .decimal(try r.requiredPrimitive(key, "_defaultValueDecimal"))
-                        case "defaultValueId": return .id(try r.requiredPrimitive(key, "_defaultValueId"))
-                        case "defaultValueInstant": return .instant(try r.requiredPrimitive(key, "_defaultValueInstant"))
-                        case "defaultValueInteger": return .integer(try r.requiredPrimitive(key, "_defaultValueInteger"))
-                        case "defaultValueMarkdown": return .markdown(try r.requiredPrimitive(key, "_defaultValueMarkdown"))
-                        case "defaultValueOid": return .oid(try r.requiredPrimitive(key, "_defaultValueOid"))
-                        case "defaultValuePositiveInt": return .positiveInt(try r.requiredPrimitive(key, "_defaultValuePositiveInt"))
-                        case "defaultValueString": return .string(try r.requiredPrimitive(key, "_defaultValueString"))
-                        case "defaultValueTime": return .time(try r.requiredPrimitive(key, "_defaultValueTime"))
-                        case "defaultValueUnsignedInt": return .unsignedInt(try r.requiredPrimitive(key, "_defaultValueUnsignedInt"))
-                        case "defaultValueUri": return .uri(try r.requiredPrimitive(key, "_defaultValueUri"))
-                        case "defaultValueUrl": return .url(try r.requiredPrimitive(key, "_defaultValueUrl"))
-                        case "defaultValueUuid": return .uuid(try r.requiredPrimitive(key, "_defaultValueUuid"))
-                        case "defaultValueAddress": return .address(try r.requiredElement(key))
-                        case "defaultValueAge": return .age(try r.requiredElement(key))
-                        case "defaultValueAnnotation": return .annotation(try r.requiredElement(key))
-                        case "defaultValueAttachment": return .attachment(try r.requiredElement(key))
-                        case "defaultValueCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                        case "defaultValueCoding": return .coding(try r.requiredElement(key))
-                        case "defaultValueContactPoint": return .contactPoint(try r.requiredElement(key))
-                        case "defaultValueCount": return .count(try r.requiredElement(key))
-                        case "defaultValueDistance": return .distance(try r.requiredElement(key))
-                        case "defaultValueDuration": return .duration(try r.requiredElement(key))
-                        case "defaultValueHumanName": return .humanName(try r.requiredElement(key))
-                        case "defaultValueIdentifier": return .identifier(try r.requiredElement(key))
-                        case "defaultValueMoney": return .money(try r.requiredElement(key))
-                        case "defaultValuePeriod": return .period(try r.requiredElement(key))
-                        case "defaultValueQuantity": return .quantity(try r.requiredElement(key))
-                        case "defaultValueRange": return .range(try r.requiredElement(key))
-                        case "defaultValueRatio": return .ratio(try r.requiredElement(key))
-                        case "defaultValueReference": return .reference(try r.requiredElement(key))
-                        case "defaultValueSampledData": return .sampledData(try r.requiredElement(key))
-                        case "defaultValueSignature": return .signature(try r.requiredElement(key))
-                        case "defaultValueTiming": return .timing(try r.requiredElement(key))
-                        case "defaultValueContactDetail": return .contactDetail(try r.requiredElement(key))
-                        case "defaultValueContributor": return .contributor(try r.requiredElement(key))
-                        case "defaultValueDataRequirement": return .dataRequirement(try r.requiredElement(key))
-                        case "defaultValueExpression": return .expression(try r.requiredElement(key))
-                        case "defaultValueParameterDefinition": return .parameterDefinition(try r.requiredElement(key))
-                        case "defaultValueRelatedArtifact": return .relatedArtifact(try r.requiredElement(key))
-                        case "defaultValueTriggerDefinition": return .triggerDefinition(try r.requiredElement(key))
-                        case "defaultValueUsageContext": return .usageContext(try r.requiredElement(key))
-                        case "defaultValueDosage": return .dosage(try r.requiredElement(key))
-                        case "defaultValueMeta": return .meta(try r.requiredElement(key))
+                        case "defaultValueBase64Binary": return .base64Binary(try r.requiredPrimitive("defaultValueBase64Binary", "_defaultValueBase64Binary"))
+                        case "defaultValueBoolean": return .boolean(try r.requiredPrimitive("defaultValueBoolean", "_defaultValueBoolean"))
+                        case "defaultValueCanonical": return .canonical(try r.requiredPrimitive("defaultValueCanonical", "_defaultValueCanonical"))
+                        case "defaultValueCode": return .code(try r.requiredPrimitive("defaultValueCode", "_defaultValueCode"))
+                        case "defaultValueDate": return .date(try r.requiredPrimitive("defaultValueDate", "_defaultValueDate"))
+                        case "defaultValueDateTime": return .dateTime(try r.requiredPrimitive("defaultValueDateTime", "_defaultValueDateTime"))
+                        case "defaultValueDecimal": return .decimal(try r.requiredPrimitive("defaultValueDecimal", "_defaultValueDecimal"))
+                        case "defaultValueId": return .id(try r.requiredPrimitive("defaultValueId", "_defaultValueId"))
+                        case "defaultValueInstant": return .instant(try r.requiredPrimitive("defaultValueInstant", "_defaultValueInstant"))
+                        case "defaultValueInteger": return .integer(try r.requiredPrimitive("defaultValueInteger", "_defaultValueInteger"))
+                        case "defaultValueMarkdown": return .markdown(try r.requiredPrimitive("defaultValueMarkdown", "_defaultValueMarkdown"))
+                        case "defaultValueOid": return .oid(try r.requiredPrimitive("defaultValueOid", "_defaultValueOid"))
+                        case "defaultValuePositiveInt": return .positiveInt(try r.requiredPrimitive("defaultValuePositiveInt", "_defaultValuePositiveInt"))
+                        case "defaultValueString": return .string(try r.requiredPrimitive("defaultValueString", "_defaultValueString"))
+                        case "defaultValueTime": return .time(try r.requiredPrimitive("defaultValueTime", "_defaultValueTime"))
+                        case "defaultValueUnsignedInt": return .unsignedInt(try r.requiredPrimitive("defaultValueUnsignedInt", "_defaultValueUnsignedInt"))
+                        case "defaultValueUri": return .uri(try r.requiredPrimitive("defaultValueUri", "_defaultValueUri"))
+                        case "defaultValueUrl": return .url(try r.requiredPrimitive("defaultValueUrl", "_defaultValueUrl"))
+                        case "defaultValueUuid": return .uuid(try r.requiredPrimitive("defaultValueUuid", "_defaultValueUuid"))
+                        case "defaultValueAddress": return .address(try r.requiredElement("defaultValueAddress"))
+                        case "defaultValueAge": return .age(try r.requiredElement("defaultValueAge"))
+                        case "defaultValueAnnotation": return .annotation(try r.requiredElement("defaultValueAnnotation"))
+                        case "defaultValueAttachment": return .attachment(try r.requiredElement("defaultValueAttachment"))
+                        case "defaultValueCodeableConcept": return .codeableConcept(try r.requiredElement("defaultValueCodeableConcept"))
+                        case "defaultValueCoding": return .coding(try r.requiredElement("defaultValueCoding"))
+                        case "defaultValueContactPoint": return .contactPoint(try r.requiredElement("defaultValueContactPoint"))
+                        case "defaultValueCount": return .count(try r.requiredElement("defaultValueCount"))
+                        case "defaultValueDistance": return .distance(try r.requiredElement("defaultValueDistance"))
+                        case "defaultValueDuration": return .duration(try r.requiredElement("defaultValueDuration"))
+                        case "defaultValueHumanName": return .humanName(try r.requiredElement("defaultValueHumanName"))
+                        case "defaultValueIdentifier": return .identifier(try r.requiredElement("defaultValueIdentifier"))
+                        case "defaultValueMoney": return .money(try r.requiredElement("defaultValueMoney"))
+                        case "defaultValuePeriod": return .period(try r.requiredElement("defaultValuePeriod"))
+                        case "defaultValueQuantity": return .quantity(try r.requiredElement("defaultValueQuantity"))
+                        case "defaultValueRange": return .range(try r.requiredElement("defaultValueRange"))
+                        case "defaultValueRatio": return .ratio(try r.requiredElement("defaultValueRatio"))
+                        case "defaultValueReference": return .reference(try r.requiredElement("defaultValueReference"))
+                        case "defaultValueSampledData": return .sampledData(try r.requiredElement("defaultValueSampledData"))
+                        case "defaultValueSignature": return .signature(try r.requiredElement("defaultValueSignature"))
+                        case "defaultValueTiming": return .timing(try r.requiredElement("defaultValueTiming"))
+                        case "defaultValueContactDetail": return .contactDetail(try r.requiredElement("defaultValueContactDetail"))
+                        case "defaultValueContributor": return .contributor(try r.requiredElement("defaultValueContributor"))
+                        case "defaultValueDataRequirement": return .dataRequirement(try r.requiredElement("defaultValueDataRequirement"))
+                        case "defaultValueExpression": return .expression(try r.requiredElement("defaultValueExpression"))
+                        case "defaultValueParameterDefinition": return .parameterDefinition(try r.requiredElement("defaultValueParameterDefinition"))
+                        case "defaultValueRelatedArtifact": return .relatedArtifact(try r.requiredElement("defaultValueRelatedArtifact"))
+                        case "defaultValueTriggerDefinition": return .triggerDefinition(try r.requiredElement("defaultValueTriggerDefinition"))
+                        case "defaultValueUsageContext": return .usageContext(try r.requiredElement("defaultValueUsageContext"))
+                        case "defaultValueDosage": return .dosage(try r.requiredElement("defaultValueDosage"))
+                        case "defaultValueMeta": return .meta(try r.requiredElement("defaultValueMeta"))
                         default: return nil
                         }
                     }
@@ -596,17 +632,23 @@ public struct StructureMap: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.context = try r.primitive("context", "_context")
-                    self.contextType = try r.primitive("contextType", "_contextType")
-                    self.element = try r.primitive("element", "_element")
-                    self.variable = try r.primitive("variable", "_variable")
-                    self.listMode = try r.primitives("listMode", "_listMode")
-                    self.listRuleId = try r.primitive("listRuleId", "_listRuleId")
-                    self.transform = try r.primitive("transform", "_transform")
-                    self.parameter = try r.elements("parameter")
+                    self.init()
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.context = try r.primitive("context", "_context")
+                    model.contextType = try r.primitive("contextType", "_contextType")
+                    model.element = try r.primitive("element", "_element")
+                    model.variable = try r.primitive("variable", "_variable")
+                    model.listMode = try r.primitives("listMode", "_listMode")
+                    model.listRuleId = try r.primitive("listRuleId", "_listRuleId")
+                    model.transform = try r.primitive("transform", "_transform")
+                    model.parameter = try r.elements("parameter")
                     try r.finish()
                 }
 
@@ -641,10 +683,16 @@ public struct StructureMap: DomainResource {
                     }
 
                     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                        self.id = try r.primitive("id", "_id")
-                        self.`extension` = try r.elements("extension")
-                        self.modifierExtension = try r.elements("modifierExtension")
-                        self.value = try r.requiredChoice("value")
+                        self.init(value: .id(FHIRPrimitive()))
+                        try Self.decodeMembers(into: &self, from: &r)
+                    }
+
+                    @inline(never)
+                    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                        model.id = try r.primitive("id", "_id")
+                        model.`extension` = try r.elements("extension")
+                        model.modifierExtension = try r.elements("modifierExtension")
+                        model.value = try r.requiredChoice("value")
                         try r.finish()
                     }
 
@@ -668,11 +716,11 @@ public struct StructureMap: DomainResource {
 
                         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                             switch key {
-                            case "valueId": return .id(try r.requiredPrimitive(key, "_valueId"))
-                            case "valueString": return .string(try r.requiredPrimitive(key, "_valueString"))
-                            case "valueBoolean": return .boolean(try r.requiredPrimitive(key, "_valueBoolean"))
-                            case "valueInteger": return .integer(try r.requiredPrimitive(key, "_valueInteger"))
-                            case "valueDecimal": return .decimal(try r.requiredPrimitive(key, "_valueDecimal"))
+                            case "valueId": return .id(try r.requiredPrimitive("valueId", "_valueId"))
+                            case "valueString": return .string(try r.requiredPrimitive("valueString", "_valueString"))
+                            case "valueBoolean": return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
+                            case "valueInteger": return .integer(try r.requiredPrimitive("valueInteger", "_valueInteger"))
+                            case "valueDecimal": return .decimal(try r.requiredPrimitive("valueDecimal", "_valueDecimal"))
                             default: return nil
                             }
                         }
@@ -710,11 +758,17 @@ public struct StructureMap: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.name = try r.requiredPrimitive("name", "_name")
-                    self.variable = try r.requiredPrimitives("variable", "_variable")
+                    self.init(name: FHIRPrimitive(), variable: [])
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.name = try r.requiredPrimitive("name", "_name")
+                    model.variable = try r.requiredPrimitives("variable", "_variable")
                     try r.finish()
                 }
 

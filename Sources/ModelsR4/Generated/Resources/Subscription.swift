@@ -47,22 +47,28 @@ public struct Subscription: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(channel: Subscription.Channel(type: FHIRPrimitive()), criteria: FHIRPrimitive(), reason: FHIRPrimitive(), status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Subscription")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.contact = try r.elements("contact")
-        self.end = try r.primitive("end", "_end")
-        self.reason = try r.requiredPrimitive("reason", "_reason")
-        self.criteria = try r.requiredPrimitive("criteria", "_criteria")
-        self.error = try r.primitive("error", "_error")
-        self.channel = try r.requiredElement("channel")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.contact = try r.elements("contact")
+        model.end = try r.primitive("end", "_end")
+        model.reason = try r.requiredPrimitive("reason", "_reason")
+        model.criteria = try r.requiredPrimitive("criteria", "_criteria")
+        model.error = try r.primitive("error", "_error")
+        model.channel = try r.requiredElement("channel")
         try r.finish()
     }
 
@@ -109,13 +115,19 @@ public struct Subscription: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.requiredPrimitive("type", "_type")
-            self.endpoint = try r.primitive("endpoint", "_endpoint")
-            self.payload = try r.primitive("payload", "_payload")
-            self.header = try r.primitives("header", "_header")
+            self.init(type: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.requiredPrimitive("type", "_type")
+            model.endpoint = try r.primitive("endpoint", "_endpoint")
+            model.payload = try r.primitive("payload", "_payload")
+            model.header = try r.primitives("header", "_header")
             try r.finish()
         }
 

@@ -44,22 +44,28 @@ public struct Substance: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(code: CodeableConcept())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Substance")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.status = try r.primitive("status", "_status")
-        self.category = try r.elements("category")
-        self.code = try r.requiredElement("code")
-        self.description = try r.primitive("description", "_description")
-        self.instance = try r.elements("instance")
-        self.ingredient = try r.elements("ingredient")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.status = try r.primitive("status", "_status")
+        model.category = try r.elements("category")
+        model.code = try r.requiredElement("code")
+        model.description = try r.primitive("description", "_description")
+        model.instance = try r.elements("instance")
+        model.ingredient = try r.elements("ingredient")
         try r.finish()
     }
 
@@ -103,12 +109,18 @@ public struct Substance: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.identifier = try r.element("identifier")
-            self.expiry = try r.primitive("expiry", "_expiry")
-            self.quantity = try r.element("quantity")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.identifier = try r.element("identifier")
+            model.expiry = try r.primitive("expiry", "_expiry")
+            model.quantity = try r.element("quantity")
             try r.finish()
         }
 
@@ -141,11 +153,17 @@ public struct Substance: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.quantity = try r.element("quantity")
-            self.substance = try r.requiredChoice("substance")
+            self.init(substance: .codeableConcept(CodeableConcept()))
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.quantity = try r.element("quantity")
+            model.substance = try r.requiredChoice("substance")
             try r.finish()
         }
 
@@ -167,8 +185,8 @@ public struct Substance: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "substanceCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                case "substanceReference": return .reference(try r.requiredElement(key))
+                case "substanceCodeableConcept": return .codeableConcept(try r.requiredElement("substanceCodeableConcept"))
+                case "substanceReference": return .reference(try r.requiredElement("substanceReference"))
                 default: return nil
                 }
             }

@@ -39,20 +39,26 @@ public struct SubstanceNucleicAcid: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("SubstanceNucleicAcid")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.sequenceType = try r.element("sequenceType")
-        self.numberOfSubunits = try r.primitive("numberOfSubunits", "_numberOfSubunits")
-        self.areaOfHybridisation = try r.primitive("areaOfHybridisation", "_areaOfHybridisation")
-        self.oligoNucleotideType = try r.element("oligoNucleotideType")
-        self.subunit = try r.elements("subunit")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.sequenceType = try r.element("sequenceType")
+        model.numberOfSubunits = try r.primitive("numberOfSubunits", "_numberOfSubunits")
+        model.areaOfHybridisation = try r.primitive("areaOfHybridisation", "_areaOfHybridisation")
+        model.oligoNucleotideType = try r.element("oligoNucleotideType")
+        model.subunit = try r.elements("subunit")
         try r.finish()
     }
 
@@ -104,17 +110,23 @@ public struct SubstanceNucleicAcid: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.subunit = try r.primitive("subunit", "_subunit")
-            self.sequence = try r.primitive("sequence", "_sequence")
-            self.length = try r.primitive("length", "_length")
-            self.sequenceAttachment = try r.element("sequenceAttachment")
-            self.fivePrime = try r.element("fivePrime")
-            self.threePrime = try r.element("threePrime")
-            self.linkage = try r.elements("linkage")
-            self.sugar = try r.elements("sugar")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.subunit = try r.primitive("subunit", "_subunit")
+            model.sequence = try r.primitive("sequence", "_sequence")
+            model.length = try r.primitive("length", "_length")
+            model.sequenceAttachment = try r.element("sequenceAttachment")
+            model.fivePrime = try r.element("fivePrime")
+            model.threePrime = try r.element("threePrime")
+            model.linkage = try r.elements("linkage")
+            model.sugar = try r.elements("sugar")
             try r.finish()
         }
 
@@ -154,13 +166,19 @@ public struct SubstanceNucleicAcid: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.connectivity = try r.primitive("connectivity", "_connectivity")
-                self.identifier = try r.element("identifier")
-                self.name = try r.primitive("name", "_name")
-                self.residueSite = try r.primitive("residueSite", "_residueSite")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.connectivity = try r.primitive("connectivity", "_connectivity")
+                model.identifier = try r.element("identifier")
+                model.name = try r.primitive("name", "_name")
+                model.residueSite = try r.primitive("residueSite", "_residueSite")
                 try r.finish()
             }
 
@@ -195,12 +213,18 @@ public struct SubstanceNucleicAcid: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.identifier = try r.element("identifier")
-                self.name = try r.primitive("name", "_name")
-                self.residueSite = try r.primitive("residueSite", "_residueSite")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.identifier = try r.element("identifier")
+                model.name = try r.primitive("name", "_name")
+                model.residueSite = try r.primitive("residueSite", "_residueSite")
                 try r.finish()
             }
 

@@ -41,21 +41,27 @@ public struct SubstancePolymer: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("SubstancePolymer")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.`class` = try r.element("class")
-        self.geometry = try r.element("geometry")
-        self.copolymerConnectivity = try r.elements("copolymerConnectivity")
-        self.modification = try r.primitives("modification", "_modification")
-        self.monomerSet = try r.elements("monomerSet")
-        self.`repeat` = try r.elements("repeat")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.`class` = try r.element("class")
+        model.geometry = try r.element("geometry")
+        model.copolymerConnectivity = try r.elements("copolymerConnectivity")
+        model.modification = try r.primitives("modification", "_modification")
+        model.monomerSet = try r.elements("monomerSet")
+        model.`repeat` = try r.elements("repeat")
         try r.finish()
     }
 
@@ -96,11 +102,17 @@ public struct SubstancePolymer: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.ratioType = try r.element("ratioType")
-            self.startingMaterial = try r.elements("startingMaterial")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.ratioType = try r.element("ratioType")
+            model.startingMaterial = try r.elements("startingMaterial")
             try r.finish()
         }
 
@@ -134,13 +146,19 @@ public struct SubstancePolymer: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.material = try r.element("material")
-                self.type = try r.element("type")
-                self.isDefining = try r.primitive("isDefining", "_isDefining")
-                self.amount = try r.element("amount")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.material = try r.element("material")
+                model.type = try r.element("type")
+                model.isDefining = try r.primitive("isDefining", "_isDefining")
+                model.amount = try r.element("amount")
                 try r.finish()
             }
 
@@ -178,13 +196,19 @@ public struct SubstancePolymer: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.numberOfUnits = try r.primitive("numberOfUnits", "_numberOfUnits")
-            self.averageMolecularFormula = try r.primitive("averageMolecularFormula", "_averageMolecularFormula")
-            self.repeatUnitAmountType = try r.element("repeatUnitAmountType")
-            self.repeatUnit = try r.elements("repeatUnit")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.numberOfUnits = try r.primitive("numberOfUnits", "_numberOfUnits")
+            model.averageMolecularFormula = try r.primitive("averageMolecularFormula", "_averageMolecularFormula")
+            model.repeatUnitAmountType = try r.element("repeatUnitAmountType")
+            model.repeatUnit = try r.elements("repeatUnit")
             try r.finish()
         }
 
@@ -222,14 +246,20 @@ public struct SubstancePolymer: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.orientationOfPolymerisation = try r.element("orientationOfPolymerisation")
-                self.repeatUnit = try r.primitive("repeatUnit", "_repeatUnit")
-                self.amount = try r.element("amount")
-                self.degreeOfPolymerisation = try r.elements("degreeOfPolymerisation")
-                self.structuralRepresentation = try r.elements("structuralRepresentation")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.orientationOfPolymerisation = try r.element("orientationOfPolymerisation")
+                model.repeatUnit = try r.primitive("repeatUnit", "_repeatUnit")
+                model.amount = try r.element("amount")
+                model.degreeOfPolymerisation = try r.elements("degreeOfPolymerisation")
+                model.structuralRepresentation = try r.elements("structuralRepresentation")
                 try r.finish()
             }
 
@@ -262,11 +292,17 @@ public struct SubstancePolymer: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.degree = try r.element("degree")
-                    self.amount = try r.element("amount")
+                    self.init()
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.degree = try r.element("degree")
+                    model.amount = try r.element("amount")
                     try r.finish()
                 }
 
@@ -299,12 +335,18 @@ public struct SubstancePolymer: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.type = try r.element("type")
-                    self.representation = try r.primitive("representation", "_representation")
-                    self.attachment = try r.element("attachment")
+                    self.init()
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.type = try r.element("type")
+                    model.representation = try r.primitive("representation", "_representation")
+                    model.attachment = try r.element("attachment")
                     try r.finish()
                 }
 

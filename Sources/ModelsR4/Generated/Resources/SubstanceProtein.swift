@@ -37,19 +37,25 @@ public struct SubstanceProtein: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("SubstanceProtein")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.sequenceType = try r.element("sequenceType")
-        self.numberOfSubunits = try r.primitive("numberOfSubunits", "_numberOfSubunits")
-        self.disulfideLinkage = try r.primitives("disulfideLinkage", "_disulfideLinkage")
-        self.subunit = try r.elements("subunit")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.sequenceType = try r.element("sequenceType")
+        model.numberOfSubunits = try r.primitive("numberOfSubunits", "_numberOfSubunits")
+        model.disulfideLinkage = try r.primitives("disulfideLinkage", "_disulfideLinkage")
+        model.subunit = try r.elements("subunit")
         try r.finish()
     }
 
@@ -100,17 +106,23 @@ public struct SubstanceProtein: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.subunit = try r.primitive("subunit", "_subunit")
-            self.sequence = try r.primitive("sequence", "_sequence")
-            self.length = try r.primitive("length", "_length")
-            self.sequenceAttachment = try r.element("sequenceAttachment")
-            self.nTerminalModificationId = try r.element("nTerminalModificationId")
-            self.nTerminalModification = try r.primitive("nTerminalModification", "_nTerminalModification")
-            self.cTerminalModificationId = try r.element("cTerminalModificationId")
-            self.cTerminalModification = try r.primitive("cTerminalModification", "_cTerminalModification")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.subunit = try r.primitive("subunit", "_subunit")
+            model.sequence = try r.primitive("sequence", "_sequence")
+            model.length = try r.primitive("length", "_length")
+            model.sequenceAttachment = try r.element("sequenceAttachment")
+            model.nTerminalModificationId = try r.element("nTerminalModificationId")
+            model.nTerminalModification = try r.primitive("nTerminalModification", "_nTerminalModification")
+            model.cTerminalModificationId = try r.element("cTerminalModificationId")
+            model.cTerminalModification = try r.primitive("cTerminalModification", "_cTerminalModification")
             try r.finish()
         }
 

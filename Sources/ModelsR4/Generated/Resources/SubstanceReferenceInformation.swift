@@ -39,20 +39,26 @@ public struct SubstanceReferenceInformation: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("SubstanceReferenceInformation")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.comment = try r.primitive("comment", "_comment")
-        self.gene = try r.elements("gene")
-        self.geneElement = try r.elements("geneElement")
-        self.classification = try r.elements("classification")
-        self.target = try r.elements("target")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.comment = try r.primitive("comment", "_comment")
+        model.gene = try r.elements("gene")
+        model.geneElement = try r.elements("geneElement")
+        model.classification = try r.elements("classification")
+        model.target = try r.elements("target")
         try r.finish()
     }
 
@@ -94,12 +100,18 @@ public struct SubstanceReferenceInformation: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.geneSequenceOrigin = try r.element("geneSequenceOrigin")
-            self.gene = try r.element("gene")
-            self.source = try r.elements("source")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.geneSequenceOrigin = try r.element("geneSequenceOrigin")
+            model.gene = try r.element("gene")
+            model.source = try r.elements("source")
             try r.finish()
         }
 
@@ -133,12 +145,18 @@ public struct SubstanceReferenceInformation: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.element("type")
-            self.element = try r.element("element")
-            self.source = try r.elements("source")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.element("type")
+            model.element = try r.element("element")
+            model.source = try r.elements("source")
             try r.finish()
         }
 
@@ -174,13 +192,19 @@ public struct SubstanceReferenceInformation: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.domain = try r.element("domain")
-            self.classification = try r.element("classification")
-            self.subtype = try r.elements("subtype")
-            self.source = try r.elements("source")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.domain = try r.element("domain")
+            model.classification = try r.element("classification")
+            model.subtype = try r.elements("subtype")
+            model.source = try r.elements("source")
             try r.finish()
         }
 
@@ -225,17 +249,23 @@ public struct SubstanceReferenceInformation: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.target = try r.element("target")
-            self.type = try r.element("type")
-            self.interaction = try r.element("interaction")
-            self.organism = try r.element("organism")
-            self.organismType = try r.element("organismType")
-            self.amount = try r.choice("amount")
-            self.amountType = try r.element("amountType")
-            self.source = try r.elements("source")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.target = try r.element("target")
+            model.type = try r.element("type")
+            model.interaction = try r.element("interaction")
+            model.organism = try r.element("organism")
+            model.organismType = try r.element("organismType")
+            model.amount = try r.choice("amount")
+            model.amountType = try r.element("amountType")
+            model.source = try r.elements("source")
             try r.finish()
         }
 
@@ -264,9 +294,9 @@ public struct SubstanceReferenceInformation: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "amountQuantity": return .quantity(try r.requiredElement(key))
-                case "amountRange": return .range(try r.requiredElement(key))
-                case "amountString": return .string(try r.requiredPrimitive(key, "_amountString"))
+                case "amountQuantity": return .quantity(try r.requiredElement("amountQuantity"))
+                case "amountRange": return .range(try r.requiredElement("amountRange"))
+                case "amountString": return .string(try r.requiredPrimitive("amountString", "_amountString"))
                 default: return nil
                 }
             }

@@ -55,28 +55,34 @@ public struct SubstanceSourceMaterial: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("SubstanceSourceMaterial")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.sourceMaterialClass = try r.element("sourceMaterialClass")
-        self.sourceMaterialType = try r.element("sourceMaterialType")
-        self.sourceMaterialState = try r.element("sourceMaterialState")
-        self.organismId = try r.element("organismId")
-        self.organismName = try r.primitive("organismName", "_organismName")
-        self.parentSubstanceId = try r.elements("parentSubstanceId")
-        self.parentSubstanceName = try r.primitives("parentSubstanceName", "_parentSubstanceName")
-        self.countryOfOrigin = try r.elements("countryOfOrigin")
-        self.geographicalLocation = try r.primitives("geographicalLocation", "_geographicalLocation")
-        self.developmentStage = try r.element("developmentStage")
-        self.fractionDescription = try r.elements("fractionDescription")
-        self.organism = try r.element("organism")
-        self.partDescription = try r.elements("partDescription")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.sourceMaterialClass = try r.element("sourceMaterialClass")
+        model.sourceMaterialType = try r.element("sourceMaterialType")
+        model.sourceMaterialState = try r.element("sourceMaterialState")
+        model.organismId = try r.element("organismId")
+        model.organismName = try r.primitive("organismName", "_organismName")
+        model.parentSubstanceId = try r.elements("parentSubstanceId")
+        model.parentSubstanceName = try r.primitives("parentSubstanceName", "_parentSubstanceName")
+        model.countryOfOrigin = try r.elements("countryOfOrigin")
+        model.geographicalLocation = try r.primitives("geographicalLocation", "_geographicalLocation")
+        model.developmentStage = try r.element("developmentStage")
+        model.fractionDescription = try r.elements("fractionDescription")
+        model.organism = try r.element("organism")
+        model.partDescription = try r.elements("partDescription")
         try r.finish()
     }
 
@@ -124,11 +130,17 @@ public struct SubstanceSourceMaterial: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.fraction = try r.primitive("fraction", "_fraction")
-            self.materialType = try r.element("materialType")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.fraction = try r.primitive("fraction", "_fraction")
+            model.materialType = try r.element("materialType")
             try r.finish()
         }
 
@@ -171,17 +183,23 @@ public struct SubstanceSourceMaterial: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.family = try r.element("family")
-            self.genus = try r.element("genus")
-            self.species = try r.element("species")
-            self.intraspecificType = try r.element("intraspecificType")
-            self.intraspecificDescription = try r.primitive("intraspecificDescription", "_intraspecificDescription")
-            self.author = try r.elements("author")
-            self.hybrid = try r.element("hybrid")
-            self.organismGeneral = try r.element("organismGeneral")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.family = try r.element("family")
+            model.genus = try r.element("genus")
+            model.species = try r.element("species")
+            model.intraspecificType = try r.element("intraspecificType")
+            model.intraspecificDescription = try r.primitive("intraspecificDescription", "_intraspecificDescription")
+            model.author = try r.elements("author")
+            model.hybrid = try r.element("hybrid")
+            model.organismGeneral = try r.element("organismGeneral")
             try r.finish()
         }
 
@@ -217,11 +235,17 @@ public struct SubstanceSourceMaterial: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.authorType = try r.element("authorType")
-                self.authorDescription = try r.primitive("authorDescription", "_authorDescription")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.authorType = try r.element("authorType")
+                model.authorDescription = try r.primitive("authorDescription", "_authorDescription")
                 try r.finish()
             }
 
@@ -258,14 +282,20 @@ public struct SubstanceSourceMaterial: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.maternalOrganismId = try r.primitive("maternalOrganismId", "_maternalOrganismId")
-                self.maternalOrganismName = try r.primitive("maternalOrganismName", "_maternalOrganismName")
-                self.paternalOrganismId = try r.primitive("paternalOrganismId", "_paternalOrganismId")
-                self.paternalOrganismName = try r.primitive("paternalOrganismName", "_paternalOrganismName")
-                self.hybridType = try r.element("hybridType")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.maternalOrganismId = try r.primitive("maternalOrganismId", "_maternalOrganismId")
+                model.maternalOrganismName = try r.primitive("maternalOrganismName", "_maternalOrganismName")
+                model.paternalOrganismId = try r.primitive("paternalOrganismId", "_paternalOrganismId")
+                model.paternalOrganismName = try r.primitive("paternalOrganismName", "_paternalOrganismName")
+                model.hybridType = try r.element("hybridType")
                 try r.finish()
             }
 
@@ -303,13 +333,19 @@ public struct SubstanceSourceMaterial: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.kingdom = try r.element("kingdom")
-                self.phylum = try r.element("phylum")
-                self.`class` = try r.element("class")
-                self.order = try r.element("order")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.kingdom = try r.element("kingdom")
+                model.phylum = try r.element("phylum")
+                model.`class` = try r.element("class")
+                model.order = try r.element("order")
                 try r.finish()
             }
 
@@ -343,11 +379,17 @@ public struct SubstanceSourceMaterial: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.part = try r.element("part")
-            self.partLocation = try r.element("partLocation")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.part = try r.element("part")
+            model.partLocation = try r.element("partLocation")
             try r.finish()
         }
 

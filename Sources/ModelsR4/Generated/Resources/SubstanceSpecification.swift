@@ -67,34 +67,40 @@ public struct SubstanceSpecification: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("SubstanceSpecification")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.element("identifier")
-        self.type = try r.element("type")
-        self.status = try r.element("status")
-        self.domain = try r.element("domain")
-        self.description = try r.primitive("description", "_description")
-        self.source = try r.elements("source")
-        self.comment = try r.primitive("comment", "_comment")
-        self.moiety = try r.elements("moiety")
-        self.property = try r.elements("property")
-        self.referenceInformation = try r.element("referenceInformation")
-        self.structure = try r.element("structure")
-        self.code = try r.elements("code")
-        self.name = try r.elements("name")
-        self.molecularWeight = try r.elements("molecularWeight")
-        self.relationship = try r.elements("relationship")
-        self.nucleicAcid = try r.element("nucleicAcid")
-        self.polymer = try r.element("polymer")
-        self.protein = try r.element("protein")
-        self.sourceMaterial = try r.element("sourceMaterial")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.element("identifier")
+        model.type = try r.element("type")
+        model.status = try r.element("status")
+        model.domain = try r.element("domain")
+        model.description = try r.primitive("description", "_description")
+        model.source = try r.elements("source")
+        model.comment = try r.primitive("comment", "_comment")
+        model.moiety = try r.elements("moiety")
+        model.property = try r.elements("property")
+        model.referenceInformation = try r.element("referenceInformation")
+        model.structure = try r.element("structure")
+        model.code = try r.elements("code")
+        model.name = try r.elements("name")
+        model.molecularWeight = try r.elements("molecularWeight")
+        model.relationship = try r.elements("relationship")
+        model.nucleicAcid = try r.element("nucleicAcid")
+        model.polymer = try r.element("polymer")
+        model.protein = try r.element("protein")
+        model.sourceMaterial = try r.element("sourceMaterial")
         try r.finish()
     }
 
@@ -158,16 +164,22 @@ public struct SubstanceSpecification: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.role = try r.element("role")
-            self.identifier = try r.element("identifier")
-            self.name = try r.primitive("name", "_name")
-            self.stereochemistry = try r.element("stereochemistry")
-            self.opticalActivity = try r.element("opticalActivity")
-            self.molecularFormula = try r.primitive("molecularFormula", "_molecularFormula")
-            self.amount = try r.choice("amount")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.role = try r.element("role")
+            model.identifier = try r.element("identifier")
+            model.name = try r.primitive("name", "_name")
+            model.stereochemistry = try r.element("stereochemistry")
+            model.opticalActivity = try r.element("opticalActivity")
+            model.molecularFormula = try r.primitive("molecularFormula", "_molecularFormula")
+            model.amount = try r.choice("amount")
             try r.finish()
         }
 
@@ -194,8 +206,8 @@ public struct SubstanceSpecification: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "amountQuantity": return .quantity(try r.requiredElement(key))
-                case "amountString": return .string(try r.requiredPrimitive(key, "_amountString"))
+                case "amountQuantity": return .quantity(try r.requiredElement("amountQuantity"))
+                case "amountString": return .string(try r.requiredPrimitive("amountString", "_amountString"))
                 default: return nil
                 }
             }
@@ -233,14 +245,20 @@ public struct SubstanceSpecification: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.category = try r.element("category")
-            self.code = try r.element("code")
-            self.parameters = try r.primitive("parameters", "_parameters")
-            self.definingSubstance = try r.choice("definingSubstance")
-            self.amount = try r.choice("amount")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.category = try r.element("category")
+            model.code = try r.element("code")
+            model.parameters = try r.primitive("parameters", "_parameters")
+            model.definingSubstance = try r.choice("definingSubstance")
+            model.amount = try r.choice("amount")
             try r.finish()
         }
 
@@ -265,8 +283,8 @@ public struct SubstanceSpecification: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "definingSubstanceReference": return .reference(try r.requiredElement(key))
-                case "definingSubstanceCodeableConcept": return .codeableConcept(try r.requiredElement(key))
+                case "definingSubstanceReference": return .reference(try r.requiredElement("definingSubstanceReference"))
+                case "definingSubstanceCodeableConcept": return .codeableConcept(try r.requiredElement("definingSubstanceCodeableConcept"))
                 default: return nil
                 }
             }
@@ -289,8 +307,8 @@ public struct SubstanceSpecification: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "amountQuantity": return .quantity(try r.requiredElement(key))
-                case "amountString": return .string(try r.requiredPrimitive(key, "_amountString"))
+                case "amountQuantity": return .quantity(try r.requiredElement("amountQuantity"))
+                case "amountString": return .string(try r.requiredPrimitive("amountString", "_amountString"))
                 default: return nil
                 }
             }
@@ -334,17 +352,23 @@ public struct SubstanceSpecification: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.stereochemistry = try r.element("stereochemistry")
-            self.opticalActivity = try r.element("opticalActivity")
-            self.molecularFormula = try r.primitive("molecularFormula", "_molecularFormula")
-            self.molecularFormulaByMoiety = try r.primitive("molecularFormulaByMoiety", "_molecularFormulaByMoiety")
-            self.isotope = try r.elements("isotope")
-            self.molecularWeight = try r.element("molecularWeight")
-            self.source = try r.elements("source")
-            self.representation = try r.elements("representation")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.stereochemistry = try r.element("stereochemistry")
+            model.opticalActivity = try r.element("opticalActivity")
+            model.molecularFormula = try r.primitive("molecularFormula", "_molecularFormula")
+            model.molecularFormulaByMoiety = try r.primitive("molecularFormulaByMoiety", "_molecularFormulaByMoiety")
+            model.isotope = try r.elements("isotope")
+            model.molecularWeight = try r.element("molecularWeight")
+            model.source = try r.elements("source")
+            model.representation = try r.elements("representation")
             try r.finish()
         }
 
@@ -386,14 +410,20 @@ public struct SubstanceSpecification: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.identifier = try r.element("identifier")
-                self.name = try r.element("name")
-                self.substitution = try r.element("substitution")
-                self.halfLife = try r.element("halfLife")
-                self.molecularWeight = try r.element("molecularWeight")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.identifier = try r.element("identifier")
+                model.name = try r.element("name")
+                model.substitution = try r.element("substitution")
+                model.halfLife = try r.element("halfLife")
+                model.molecularWeight = try r.element("molecularWeight")
                 try r.finish()
             }
 
@@ -428,12 +458,18 @@ public struct SubstanceSpecification: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.method = try r.element("method")
-                    self.type = try r.element("type")
-                    self.amount = try r.element("amount")
+                    self.init()
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.method = try r.element("method")
+                    model.type = try r.element("type")
+                    model.amount = try r.element("amount")
                     try r.finish()
                 }
 
@@ -468,12 +504,18 @@ public struct SubstanceSpecification: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.type = try r.element("type")
-                self.representation = try r.primitive("representation", "_representation")
-                self.attachment = try r.element("attachment")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.type = try r.element("type")
+                model.representation = try r.primitive("representation", "_representation")
+                model.attachment = try r.element("attachment")
                 try r.finish()
             }
 
@@ -512,14 +554,20 @@ public struct SubstanceSpecification: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.code = try r.element("code")
-            self.status = try r.element("status")
-            self.statusDate = try r.primitive("statusDate", "_statusDate")
-            self.comment = try r.primitive("comment", "_comment")
-            self.source = try r.elements("source")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.code = try r.element("code")
+            model.status = try r.element("status")
+            model.statusDate = try r.primitive("statusDate", "_statusDate")
+            model.comment = try r.primitive("comment", "_comment")
+            model.source = try r.elements("source")
             try r.finish()
         }
 
@@ -572,20 +620,26 @@ public struct SubstanceSpecification: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.name = try r.requiredPrimitive("name", "_name")
-            self.type = try r.element("type")
-            self.status = try r.element("status")
-            self.preferred = try r.primitive("preferred", "_preferred")
-            self.language = try r.elements("language")
-            self.domain = try r.elements("domain")
-            self.jurisdiction = try r.elements("jurisdiction")
-            self.synonym = try r.elements("synonym")
-            self.translation = try r.elements("translation")
-            self.official = try r.elements("official")
-            self.source = try r.elements("source")
+            self.init(name: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.name = try r.requiredPrimitive("name", "_name")
+            model.type = try r.element("type")
+            model.status = try r.element("status")
+            model.preferred = try r.primitive("preferred", "_preferred")
+            model.language = try r.elements("language")
+            model.domain = try r.elements("domain")
+            model.jurisdiction = try r.elements("jurisdiction")
+            model.synonym = try r.elements("synonym")
+            model.translation = try r.elements("translation")
+            model.official = try r.elements("official")
+            model.source = try r.elements("source")
             try r.finish()
         }
 
@@ -626,12 +680,18 @@ public struct SubstanceSpecification: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.authority = try r.element("authority")
-                self.status = try r.element("status")
-                self.date = try r.primitive("date", "_date")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.authority = try r.element("authority")
+                model.status = try r.element("status")
+                model.date = try r.primitive("date", "_date")
                 try r.finish()
             }
 
@@ -674,16 +734,22 @@ public struct SubstanceSpecification: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.substance = try r.choice("substance")
-            self.relationship = try r.element("relationship")
-            self.isDefining = try r.primitive("isDefining", "_isDefining")
-            self.amount = try r.choice("amount")
-            self.amountRatioLowLimit = try r.element("amountRatioLowLimit")
-            self.amountType = try r.element("amountType")
-            self.source = try r.elements("source")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.substance = try r.choice("substance")
+            model.relationship = try r.element("relationship")
+            model.isDefining = try r.primitive("isDefining", "_isDefining")
+            model.amount = try r.choice("amount")
+            model.amountRatioLowLimit = try r.element("amountRatioLowLimit")
+            model.amountType = try r.element("amountType")
+            model.source = try r.elements("source")
             try r.finish()
         }
 
@@ -710,8 +776,8 @@ public struct SubstanceSpecification: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "substanceReference": return .reference(try r.requiredElement(key))
-                case "substanceCodeableConcept": return .codeableConcept(try r.requiredElement(key))
+                case "substanceReference": return .reference(try r.requiredElement("substanceReference"))
+                case "substanceCodeableConcept": return .codeableConcept(try r.requiredElement("substanceCodeableConcept"))
                 default: return nil
                 }
             }
@@ -736,10 +802,10 @@ public struct SubstanceSpecification: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "amountQuantity": return .quantity(try r.requiredElement(key))
-                case "amountRange": return .range(try r.requiredElement(key))
-                case "amountRatio": return .ratio(try r.requiredElement(key))
-                case "amountString": return .string(try r.requiredPrimitive(key, "_amountString"))
+                case "amountQuantity": return .quantity(try r.requiredElement("amountQuantity"))
+                case "amountRange": return .range(try r.requiredElement("amountRange"))
+                case "amountRatio": return .ratio(try r.requiredElement("amountRatio"))
+                case "amountString": return .string(try r.requiredPrimitive("amountString", "_amountString"))
                 default: return nil
                 }
             }

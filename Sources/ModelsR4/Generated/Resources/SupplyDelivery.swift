@@ -51,26 +51,32 @@ public struct SupplyDelivery: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init()
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("SupplyDelivery")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.basedOn = try r.elements("basedOn")
-        self.partOf = try r.elements("partOf")
-        self.status = try r.primitive("status", "_status")
-        self.patient = try r.element("patient")
-        self.type = try r.element("type")
-        self.suppliedItem = try r.element("suppliedItem")
-        self.occurrence = try r.choice("occurrence")
-        self.supplier = try r.element("supplier")
-        self.destination = try r.element("destination")
-        self.receiver = try r.elements("receiver")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.basedOn = try r.elements("basedOn")
+        model.partOf = try r.elements("partOf")
+        model.status = try r.primitive("status", "_status")
+        model.patient = try r.element("patient")
+        model.type = try r.element("type")
+        model.suppliedItem = try r.element("suppliedItem")
+        model.occurrence = try r.choice("occurrence")
+        model.supplier = try r.element("supplier")
+        model.destination = try r.element("destination")
+        model.receiver = try r.elements("receiver")
         try r.finish()
     }
 
@@ -109,9 +115,9 @@ public struct SupplyDelivery: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "occurrenceDateTime": return .dateTime(try r.requiredPrimitive(key, "_occurrenceDateTime"))
-            case "occurrencePeriod": return .period(try r.requiredElement(key))
-            case "occurrenceTiming": return .timing(try r.requiredElement(key))
+            case "occurrenceDateTime": return .dateTime(try r.requiredPrimitive("occurrenceDateTime", "_occurrenceDateTime"))
+            case "occurrencePeriod": return .period(try r.requiredElement("occurrencePeriod"))
+            case "occurrenceTiming": return .timing(try r.requiredElement("occurrenceTiming"))
             default: return nil
             }
         }
@@ -143,11 +149,17 @@ public struct SupplyDelivery: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.quantity = try r.element("quantity")
-            self.item = try r.choice("item")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.quantity = try r.element("quantity")
+            model.item = try r.choice("item")
             try r.finish()
         }
 
@@ -169,8 +181,8 @@ public struct SupplyDelivery: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "itemCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                case "itemReference": return .reference(try r.requiredElement(key))
+                case "itemCodeableConcept": return .codeableConcept(try r.requiredElement("itemCodeableConcept"))
+                case "itemReference": return .reference(try r.requiredElement("itemReference"))
                 default: return nil
                 }
             }

@@ -61,30 +61,36 @@ public struct SupplyRequest: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(item: .codeableConcept(CodeableConcept()), quantity: Quantity())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("SupplyRequest")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.status = try r.primitive("status", "_status")
-        self.category = try r.element("category")
-        self.priority = try r.primitive("priority", "_priority")
-        self.item = try r.requiredChoice("item")
-        self.quantity = try r.requiredElement("quantity")
-        self.parameter = try r.elements("parameter")
-        self.occurrence = try r.choice("occurrence")
-        self.authoredOn = try r.primitive("authoredOn", "_authoredOn")
-        self.requester = try r.element("requester")
-        self.supplier = try r.elements("supplier")
-        self.reasonCode = try r.elements("reasonCode")
-        self.reasonReference = try r.elements("reasonReference")
-        self.deliverFrom = try r.element("deliverFrom")
-        self.deliverTo = try r.element("deliverTo")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.status = try r.primitive("status", "_status")
+        model.category = try r.element("category")
+        model.priority = try r.primitive("priority", "_priority")
+        model.item = try r.requiredChoice("item")
+        model.quantity = try r.requiredElement("quantity")
+        model.parameter = try r.elements("parameter")
+        model.occurrence = try r.choice("occurrence")
+        model.authoredOn = try r.primitive("authoredOn", "_authoredOn")
+        model.requester = try r.element("requester")
+        model.supplier = try r.elements("supplier")
+        model.reasonCode = try r.elements("reasonCode")
+        model.reasonReference = try r.elements("reasonReference")
+        model.deliverFrom = try r.element("deliverFrom")
+        model.deliverTo = try r.element("deliverTo")
         try r.finish()
     }
 
@@ -126,8 +132,8 @@ public struct SupplyRequest: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "itemCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-            case "itemReference": return .reference(try r.requiredElement(key))
+            case "itemCodeableConcept": return .codeableConcept(try r.requiredElement("itemCodeableConcept"))
+            case "itemReference": return .reference(try r.requiredElement("itemReference"))
             default: return nil
             }
         }
@@ -151,9 +157,9 @@ public struct SupplyRequest: DomainResource {
 
         public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
             switch key {
-            case "occurrenceDateTime": return .dateTime(try r.requiredPrimitive(key, "_occurrenceDateTime"))
-            case "occurrencePeriod": return .period(try r.requiredElement(key))
-            case "occurrenceTiming": return .timing(try r.requiredElement(key))
+            case "occurrenceDateTime": return .dateTime(try r.requiredPrimitive("occurrenceDateTime", "_occurrenceDateTime"))
+            case "occurrencePeriod": return .period(try r.requiredElement("occurrencePeriod"))
+            case "occurrenceTiming": return .timing(try r.requiredElement("occurrenceTiming"))
             default: return nil
             }
         }
@@ -185,11 +191,17 @@ public struct SupplyRequest: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.code = try r.element("code")
-            self.value = try r.choice("value")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.code = try r.element("code")
+            model.value = try r.choice("value")
             try r.finish()
         }
 
@@ -213,10 +225,10 @@ public struct SupplyRequest: DomainResource {
 
             public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                 switch key {
-                case "valueCodeableConcept": return .codeableConcept(try r.requiredElement(key))
-                case "valueQuantity": return .quantity(try r.requiredElement(key))
-                case "valueRange": return .range(try r.requiredElement(key))
-                case "valueBoolean": return .boolean(try r.requiredPrimitive(key, "_valueBoolean"))
+                case "valueCodeableConcept": return .codeableConcept(try r.requiredElement("valueCodeableConcept"))
+                case "valueQuantity": return .quantity(try r.requiredElement("valueQuantity"))
+                case "valueRange": return .range(try r.requiredElement("valueRange"))
+                case "valueBoolean": return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
                 default: return nil
                 }
             }

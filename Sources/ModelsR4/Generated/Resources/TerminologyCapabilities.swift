@@ -80,39 +80,45 @@ public struct TerminologyCapabilities: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(date: FHIRPrimitive(), kind: FHIRPrimitive(), status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("TerminologyCapabilities")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.url = try r.primitive("url", "_url")
-        self.version = try r.primitive("version", "_version")
-        self.name = try r.primitive("name", "_name")
-        self.title = try r.primitive("title", "_title")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.experimental = try r.primitive("experimental", "_experimental")
-        self.date = try r.requiredPrimitive("date", "_date")
-        self.publisher = try r.primitive("publisher", "_publisher")
-        self.contact = try r.elements("contact")
-        self.description = try r.primitive("description", "_description")
-        self.useContext = try r.elements("useContext")
-        self.jurisdiction = try r.elements("jurisdiction")
-        self.purpose = try r.primitive("purpose", "_purpose")
-        self.copyright = try r.primitive("copyright", "_copyright")
-        self.kind = try r.requiredPrimitive("kind", "_kind")
-        self.software = try r.element("software")
-        self.implementation = try r.element("implementation")
-        self.lockedDate = try r.primitive("lockedDate", "_lockedDate")
-        self.codeSystem = try r.elements("codeSystem")
-        self.expansion = try r.element("expansion")
-        self.codeSearch = try r.primitive("codeSearch", "_codeSearch")
-        self.validateCode = try r.element("validateCode")
-        self.translation = try r.element("translation")
-        self.closure = try r.element("closure")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.url = try r.primitive("url", "_url")
+        model.version = try r.primitive("version", "_version")
+        model.name = try r.primitive("name", "_name")
+        model.title = try r.primitive("title", "_title")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.experimental = try r.primitive("experimental", "_experimental")
+        model.date = try r.requiredPrimitive("date", "_date")
+        model.publisher = try r.primitive("publisher", "_publisher")
+        model.contact = try r.elements("contact")
+        model.description = try r.primitive("description", "_description")
+        model.useContext = try r.elements("useContext")
+        model.jurisdiction = try r.elements("jurisdiction")
+        model.purpose = try r.primitive("purpose", "_purpose")
+        model.copyright = try r.primitive("copyright", "_copyright")
+        model.kind = try r.requiredPrimitive("kind", "_kind")
+        model.software = try r.element("software")
+        model.implementation = try r.element("implementation")
+        model.lockedDate = try r.primitive("lockedDate", "_lockedDate")
+        model.codeSystem = try r.elements("codeSystem")
+        model.expansion = try r.element("expansion")
+        model.codeSearch = try r.primitive("codeSearch", "_codeSearch")
+        model.validateCode = try r.element("validateCode")
+        model.translation = try r.element("translation")
+        model.closure = try r.element("closure")
         try r.finish()
     }
 
@@ -172,11 +178,17 @@ public struct TerminologyCapabilities: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.name = try r.requiredPrimitive("name", "_name")
-            self.version = try r.primitive("version", "_version")
+            self.init(name: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.name = try r.requiredPrimitive("name", "_name")
+            model.version = try r.primitive("version", "_version")
             try r.finish()
         }
 
@@ -208,11 +220,17 @@ public struct TerminologyCapabilities: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.description = try r.requiredPrimitive("description", "_description")
-            self.url = try r.primitive("url", "_url")
+            self.init(description: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.description = try r.requiredPrimitive("description", "_description")
+            model.url = try r.primitive("url", "_url")
             try r.finish()
         }
 
@@ -245,12 +263,18 @@ public struct TerminologyCapabilities: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.uri = try r.primitive("uri", "_uri")
-            self.version = try r.elements("version")
-            self.subsumption = try r.primitive("subsumption", "_subsumption")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.uri = try r.primitive("uri", "_uri")
+            model.version = try r.elements("version")
+            model.subsumption = try r.primitive("subsumption", "_subsumption")
             try r.finish()
         }
 
@@ -289,15 +313,21 @@ public struct TerminologyCapabilities: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.code = try r.primitive("code", "_code")
-                self.isDefault = try r.primitive("isDefault", "_isDefault")
-                self.compositional = try r.primitive("compositional", "_compositional")
-                self.language = try r.primitives("language", "_language")
-                self.filter = try r.elements("filter")
-                self.property = try r.primitives("property", "_property")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.code = try r.primitive("code", "_code")
+                model.isDefault = try r.primitive("isDefault", "_isDefault")
+                model.compositional = try r.primitive("compositional", "_compositional")
+                model.language = try r.primitives("language", "_language")
+                model.filter = try r.elements("filter")
+                model.property = try r.primitives("property", "_property")
                 try r.finish()
             }
 
@@ -333,11 +363,17 @@ public struct TerminologyCapabilities: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.code = try r.requiredPrimitive("code", "_code")
-                    self.op = try r.requiredPrimitives("op", "_op")
+                    self.init(code: FHIRPrimitive(), op: [])
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.code = try r.requiredPrimitive("code", "_code")
+                    model.op = try r.requiredPrimitives("op", "_op")
                     try r.finish()
                 }
 
@@ -376,14 +412,20 @@ public struct TerminologyCapabilities: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.hierarchical = try r.primitive("hierarchical", "_hierarchical")
-            self.paging = try r.primitive("paging", "_paging")
-            self.incomplete = try r.primitive("incomplete", "_incomplete")
-            self.parameter = try r.elements("parameter")
-            self.textFilter = try r.primitive("textFilter", "_textFilter")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.hierarchical = try r.primitive("hierarchical", "_hierarchical")
+            model.paging = try r.primitive("paging", "_paging")
+            model.incomplete = try r.primitive("incomplete", "_incomplete")
+            model.parameter = try r.elements("parameter")
+            model.textFilter = try r.primitive("textFilter", "_textFilter")
             try r.finish()
         }
 
@@ -417,11 +459,17 @@ public struct TerminologyCapabilities: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.name = try r.requiredPrimitive("name", "_name")
-                self.documentation = try r.primitive("documentation", "_documentation")
+                self.init(name: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.name = try r.requiredPrimitive("name", "_name")
+                model.documentation = try r.primitive("documentation", "_documentation")
                 try r.finish()
             }
 
@@ -452,10 +500,16 @@ public struct TerminologyCapabilities: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.translations = try r.requiredPrimitive("translations", "_translations")
+            self.init(translations: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.translations = try r.requiredPrimitive("translations", "_translations")
             try r.finish()
         }
 
@@ -484,10 +538,16 @@ public struct TerminologyCapabilities: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.needsMap = try r.requiredPrimitive("needsMap", "_needsMap")
+            self.init(needsMap: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.needsMap = try r.requiredPrimitive("needsMap", "_needsMap")
             try r.finish()
         }
 
@@ -515,10 +575,16 @@ public struct TerminologyCapabilities: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.translation = try r.primitive("translation", "_translation")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.translation = try r.primitive("translation", "_translation")
             try r.finish()
         }
 

@@ -56,27 +56,33 @@ public struct TestReport: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(result: FHIRPrimitive(), status: FHIRPrimitive(), testScript: Reference())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("TestReport")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.element("identifier")
-        self.name = try r.primitive("name", "_name")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.testScript = try r.requiredElement("testScript")
-        self.result = try r.requiredPrimitive("result", "_result")
-        self.score = try r.primitive("score", "_score")
-        self.tester = try r.primitive("tester", "_tester")
-        self.issued = try r.primitive("issued", "_issued")
-        self.participant = try r.elements("participant")
-        self.setup = try r.element("setup")
-        self.test = try r.elements("test")
-        self.teardown = try r.element("teardown")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.element("identifier")
+        model.name = try r.primitive("name", "_name")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.testScript = try r.requiredElement("testScript")
+        model.result = try r.requiredPrimitive("result", "_result")
+        model.score = try r.primitive("score", "_score")
+        model.tester = try r.primitive("tester", "_tester")
+        model.issued = try r.primitive("issued", "_issued")
+        model.participant = try r.elements("participant")
+        model.setup = try r.element("setup")
+        model.test = try r.elements("test")
+        model.teardown = try r.element("teardown")
         try r.finish()
     }
 
@@ -127,12 +133,18 @@ public struct TestReport: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.type = try r.requiredPrimitive("type", "_type")
-            self.uri = try r.requiredPrimitive("uri", "_uri")
-            self.display = try r.primitive("display", "_display")
+            self.init(type: FHIRPrimitive(), uri: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.requiredPrimitive("type", "_type")
+            model.uri = try r.requiredPrimitive("uri", "_uri")
+            model.display = try r.primitive("display", "_display")
             try r.finish()
         }
 
@@ -163,10 +175,16 @@ public struct TestReport: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.action = try r.requiredElements("action")
+            self.init(action: [])
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.action = try r.requiredElements("action")
             try r.finish()
         }
 
@@ -195,11 +213,17 @@ public struct TestReport: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.operation = try r.element("operation")
-                self.assert = try r.element("assert")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.operation = try r.element("operation")
+                model.assert = try r.element("assert")
                 try r.finish()
             }
 
@@ -232,12 +256,18 @@ public struct TestReport: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.result = try r.requiredPrimitive("result", "_result")
-                    self.message = try r.primitive("message", "_message")
-                    self.detail = try r.primitive("detail", "_detail")
+                    self.init(result: FHIRPrimitive())
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.result = try r.requiredPrimitive("result", "_result")
+                    model.message = try r.primitive("message", "_message")
+                    model.detail = try r.primitive("detail", "_detail")
                     try r.finish()
                 }
 
@@ -272,12 +302,18 @@ public struct TestReport: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.result = try r.requiredPrimitive("result", "_result")
-                    self.message = try r.primitive("message", "_message")
-                    self.detail = try r.primitive("detail", "_detail")
+                    self.init(result: FHIRPrimitive())
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.result = try r.requiredPrimitive("result", "_result")
+                    model.message = try r.primitive("message", "_message")
+                    model.detail = try r.primitive("detail", "_detail")
                     try r.finish()
                 }
 
@@ -314,12 +350,18 @@ public struct TestReport: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.name = try r.primitive("name", "_name")
-            self.description = try r.primitive("description", "_description")
-            self.action = try r.requiredElements("action")
+            self.init(action: [])
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.name = try r.primitive("name", "_name")
+            model.description = try r.primitive("description", "_description")
+            model.action = try r.requiredElements("action")
             try r.finish()
         }
 
@@ -350,11 +392,17 @@ public struct TestReport: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.operation = try r.element("operation")
-                self.assert = try r.element("assert")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.operation = try r.element("operation")
+                model.assert = try r.element("assert")
                 try r.finish()
             }
 
@@ -385,10 +433,16 @@ public struct TestReport: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.action = try r.requiredElements("action")
+            self.init(action: [])
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.action = try r.requiredElements("action")
             try r.finish()
         }
 
@@ -416,10 +470,16 @@ public struct TestReport: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.operation = try r.requiredElement("operation")
+                self.init(operation: TestReport.Setup.SetupAction.Operation(result: FHIRPrimitive()))
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.operation = try r.requiredElement("operation")
                 try r.finish()
             }
 

@@ -80,39 +80,45 @@ public struct TestScript: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(name: FHIRPrimitive(), status: FHIRPrimitive(), url: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("TestScript")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.url = try r.requiredPrimitive("url", "_url")
-        self.identifier = try r.element("identifier")
-        self.version = try r.primitive("version", "_version")
-        self.name = try r.requiredPrimitive("name", "_name")
-        self.title = try r.primitive("title", "_title")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.experimental = try r.primitive("experimental", "_experimental")
-        self.date = try r.primitive("date", "_date")
-        self.publisher = try r.primitive("publisher", "_publisher")
-        self.contact = try r.elements("contact")
-        self.description = try r.primitive("description", "_description")
-        self.useContext = try r.elements("useContext")
-        self.jurisdiction = try r.elements("jurisdiction")
-        self.purpose = try r.primitive("purpose", "_purpose")
-        self.copyright = try r.primitive("copyright", "_copyright")
-        self.origin = try r.elements("origin")
-        self.destination = try r.elements("destination")
-        self.metadata = try r.element("metadata")
-        self.fixture = try r.elements("fixture")
-        self.profile = try r.elements("profile")
-        self.variable = try r.elements("variable")
-        self.setup = try r.element("setup")
-        self.test = try r.elements("test")
-        self.teardown = try r.element("teardown")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.url = try r.requiredPrimitive("url", "_url")
+        model.identifier = try r.element("identifier")
+        model.version = try r.primitive("version", "_version")
+        model.name = try r.requiredPrimitive("name", "_name")
+        model.title = try r.primitive("title", "_title")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.experimental = try r.primitive("experimental", "_experimental")
+        model.date = try r.primitive("date", "_date")
+        model.publisher = try r.primitive("publisher", "_publisher")
+        model.contact = try r.elements("contact")
+        model.description = try r.primitive("description", "_description")
+        model.useContext = try r.elements("useContext")
+        model.jurisdiction = try r.elements("jurisdiction")
+        model.purpose = try r.primitive("purpose", "_purpose")
+        model.copyright = try r.primitive("copyright", "_copyright")
+        model.origin = try r.elements("origin")
+        model.destination = try r.elements("destination")
+        model.metadata = try r.element("metadata")
+        model.fixture = try r.elements("fixture")
+        model.profile = try r.elements("profile")
+        model.variable = try r.elements("variable")
+        model.setup = try r.element("setup")
+        model.test = try r.elements("test")
+        model.teardown = try r.element("teardown")
         try r.finish()
     }
 
@@ -173,11 +179,17 @@ public struct TestScript: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.index = try r.requiredPrimitive("index", "_index")
-            self.profile = try r.requiredElement("profile")
+            self.init(index: FHIRPrimitive(), profile: Coding())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.index = try r.requiredPrimitive("index", "_index")
+            model.profile = try r.requiredElement("profile")
             try r.finish()
         }
 
@@ -210,11 +222,17 @@ public struct TestScript: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.index = try r.requiredPrimitive("index", "_index")
-            self.profile = try r.requiredElement("profile")
+            self.init(index: FHIRPrimitive(), profile: Coding())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.index = try r.requiredPrimitive("index", "_index")
+            model.profile = try r.requiredElement("profile")
             try r.finish()
         }
 
@@ -246,11 +264,17 @@ public struct TestScript: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.link = try r.elements("link")
-            self.capability = try r.requiredElements("capability")
+            self.init(capability: [])
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.link = try r.elements("link")
+            model.capability = try r.requiredElements("capability")
             try r.finish()
         }
 
@@ -281,11 +305,17 @@ public struct TestScript: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.url = try r.requiredPrimitive("url", "_url")
-                self.description = try r.primitive("description", "_description")
+                self.init(url: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.url = try r.requiredPrimitive("url", "_url")
+                model.description = try r.primitive("description", "_description")
                 try r.finish()
             }
 
@@ -329,16 +359,22 @@ public struct TestScript: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.required = try r.requiredPrimitive("required", "_required")
-                self.validated = try r.requiredPrimitive("validated", "_validated")
-                self.description = try r.primitive("description", "_description")
-                self.origin = try r.primitives("origin", "_origin")
-                self.destination = try r.primitive("destination", "_destination")
-                self.link = try r.primitives("link", "_link")
-                self.capabilities = try r.requiredPrimitive("capabilities", "_capabilities")
+                self.init(capabilities: FHIRPrimitive(), required: FHIRPrimitive(), validated: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.required = try r.requiredPrimitive("required", "_required")
+                model.validated = try r.requiredPrimitive("validated", "_validated")
+                model.description = try r.primitive("description", "_description")
+                model.origin = try r.primitives("origin", "_origin")
+                model.destination = try r.primitive("destination", "_destination")
+                model.link = try r.primitives("link", "_link")
+                model.capabilities = try r.requiredPrimitive("capabilities", "_capabilities")
                 try r.finish()
             }
 
@@ -379,12 +415,18 @@ public struct TestScript: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.autocreate = try r.requiredPrimitive("autocreate", "_autocreate")
-            self.autodelete = try r.requiredPrimitive("autodelete", "_autodelete")
-            self.resource = try r.element("resource")
+            self.init(autocreate: FHIRPrimitive(), autodelete: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.autocreate = try r.requiredPrimitive("autocreate", "_autocreate")
+            model.autodelete = try r.requiredPrimitive("autodelete", "_autodelete")
+            model.resource = try r.element("resource")
             try r.finish()
         }
 
@@ -429,17 +471,23 @@ public struct TestScript: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.name = try r.requiredPrimitive("name", "_name")
-            self.defaultValue = try r.primitive("defaultValue", "_defaultValue")
-            self.description = try r.primitive("description", "_description")
-            self.expression = try r.primitive("expression", "_expression")
-            self.headerField = try r.primitive("headerField", "_headerField")
-            self.hint = try r.primitive("hint", "_hint")
-            self.path = try r.primitive("path", "_path")
-            self.sourceId = try r.primitive("sourceId", "_sourceId")
+            self.init(name: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.name = try r.requiredPrimitive("name", "_name")
+            model.defaultValue = try r.primitive("defaultValue", "_defaultValue")
+            model.description = try r.primitive("description", "_description")
+            model.expression = try r.primitive("expression", "_expression")
+            model.headerField = try r.primitive("headerField", "_headerField")
+            model.hint = try r.primitive("hint", "_hint")
+            model.path = try r.primitive("path", "_path")
+            model.sourceId = try r.primitive("sourceId", "_sourceId")
             try r.finish()
         }
 
@@ -475,10 +523,16 @@ public struct TestScript: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.action = try r.requiredElements("action")
+            self.init(action: [])
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.action = try r.requiredElements("action")
             try r.finish()
         }
 
@@ -507,11 +561,17 @@ public struct TestScript: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.operation = try r.element("operation")
-                self.assert = try r.element("assert")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.operation = try r.element("operation")
+                model.assert = try r.element("assert")
                 try r.finish()
             }
 
@@ -572,26 +632,32 @@ public struct TestScript: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.type = try r.element("type")
-                    self.resource = try r.primitive("resource", "_resource")
-                    self.label = try r.primitive("label", "_label")
-                    self.description = try r.primitive("description", "_description")
-                    self.accept = try r.primitive("accept", "_accept")
-                    self.contentType = try r.primitive("contentType", "_contentType")
-                    self.destination = try r.primitive("destination", "_destination")
-                    self.encodeRequestUrl = try r.requiredPrimitive("encodeRequestUrl", "_encodeRequestUrl")
-                    self.method = try r.primitive("method", "_method")
-                    self.origin = try r.primitive("origin", "_origin")
-                    self.params = try r.primitive("params", "_params")
-                    self.requestHeader = try r.elements("requestHeader")
-                    self.requestId = try r.primitive("requestId", "_requestId")
-                    self.responseId = try r.primitive("responseId", "_responseId")
-                    self.sourceId = try r.primitive("sourceId", "_sourceId")
-                    self.targetId = try r.primitive("targetId", "_targetId")
-                    self.url = try r.primitive("url", "_url")
+                    self.init(encodeRequestUrl: FHIRPrimitive())
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.type = try r.element("type")
+                    model.resource = try r.primitive("resource", "_resource")
+                    model.label = try r.primitive("label", "_label")
+                    model.description = try r.primitive("description", "_description")
+                    model.accept = try r.primitive("accept", "_accept")
+                    model.contentType = try r.primitive("contentType", "_contentType")
+                    model.destination = try r.primitive("destination", "_destination")
+                    model.encodeRequestUrl = try r.requiredPrimitive("encodeRequestUrl", "_encodeRequestUrl")
+                    model.method = try r.primitive("method", "_method")
+                    model.origin = try r.primitive("origin", "_origin")
+                    model.params = try r.primitive("params", "_params")
+                    model.requestHeader = try r.elements("requestHeader")
+                    model.requestId = try r.primitive("requestId", "_requestId")
+                    model.responseId = try r.primitive("responseId", "_responseId")
+                    model.sourceId = try r.primitive("sourceId", "_sourceId")
+                    model.targetId = try r.primitive("targetId", "_targetId")
+                    model.url = try r.primitive("url", "_url")
                     try r.finish()
                 }
 
@@ -638,11 +704,17 @@ public struct TestScript: DomainResource {
                     }
 
                     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                        self.id = try r.primitive("id", "_id")
-                        self.`extension` = try r.elements("extension")
-                        self.modifierExtension = try r.elements("modifierExtension")
-                        self.field = try r.requiredPrimitive("field", "_field")
-                        self.value = try r.requiredPrimitive("value", "_value")
+                        self.init(field: FHIRPrimitive(), value: FHIRPrimitive())
+                        try Self.decodeMembers(into: &self, from: &r)
+                    }
+
+                    @inline(never)
+                    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                        model.id = try r.primitive("id", "_id")
+                        model.`extension` = try r.elements("extension")
+                        model.modifierExtension = try r.elements("modifierExtension")
+                        model.field = try r.requiredPrimitive("field", "_field")
+                        model.value = try r.requiredPrimitive("value", "_value")
                         try r.finish()
                     }
 
@@ -715,31 +787,37 @@ public struct TestScript: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.label = try r.primitive("label", "_label")
-                    self.description = try r.primitive("description", "_description")
-                    self.direction = try r.primitive("direction", "_direction")
-                    self.compareToSourceId = try r.primitive("compareToSourceId", "_compareToSourceId")
-                    self.compareToSourceExpression = try r.primitive("compareToSourceExpression", "_compareToSourceExpression")
-                    self.compareToSourcePath = try r.primitive("compareToSourcePath", "_compareToSourcePath")
-                    self.contentType = try r.primitive("contentType", "_contentType")
-                    self.expression = try r.primitive("expression", "_expression")
-                    self.headerField = try r.primitive("headerField", "_headerField")
-                    self.minimumId = try r.primitive("minimumId", "_minimumId")
-                    self.navigationLinks = try r.primitive("navigationLinks", "_navigationLinks")
-                    self.`operator` = try r.primitive("operator", "_operator")
-                    self.path = try r.primitive("path", "_path")
-                    self.requestMethod = try r.primitive("requestMethod", "_requestMethod")
-                    self.requestURL = try r.primitive("requestURL", "_requestURL")
-                    self.resource = try r.primitive("resource", "_resource")
-                    self.response = try r.primitive("response", "_response")
-                    self.responseCode = try r.primitive("responseCode", "_responseCode")
-                    self.sourceId = try r.primitive("sourceId", "_sourceId")
-                    self.validateProfileId = try r.primitive("validateProfileId", "_validateProfileId")
-                    self.value = try r.primitive("value", "_value")
-                    self.warningOnly = try r.requiredPrimitive("warningOnly", "_warningOnly")
+                    self.init(warningOnly: FHIRPrimitive())
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.label = try r.primitive("label", "_label")
+                    model.description = try r.primitive("description", "_description")
+                    model.direction = try r.primitive("direction", "_direction")
+                    model.compareToSourceId = try r.primitive("compareToSourceId", "_compareToSourceId")
+                    model.compareToSourceExpression = try r.primitive("compareToSourceExpression", "_compareToSourceExpression")
+                    model.compareToSourcePath = try r.primitive("compareToSourcePath", "_compareToSourcePath")
+                    model.contentType = try r.primitive("contentType", "_contentType")
+                    model.expression = try r.primitive("expression", "_expression")
+                    model.headerField = try r.primitive("headerField", "_headerField")
+                    model.minimumId = try r.primitive("minimumId", "_minimumId")
+                    model.navigationLinks = try r.primitive("navigationLinks", "_navigationLinks")
+                    model.`operator` = try r.primitive("operator", "_operator")
+                    model.path = try r.primitive("path", "_path")
+                    model.requestMethod = try r.primitive("requestMethod", "_requestMethod")
+                    model.requestURL = try r.primitive("requestURL", "_requestURL")
+                    model.resource = try r.primitive("resource", "_resource")
+                    model.response = try r.primitive("response", "_response")
+                    model.responseCode = try r.primitive("responseCode", "_responseCode")
+                    model.sourceId = try r.primitive("sourceId", "_sourceId")
+                    model.validateProfileId = try r.primitive("validateProfileId", "_validateProfileId")
+                    model.value = try r.primitive("value", "_value")
+                    model.warningOnly = try r.requiredPrimitive("warningOnly", "_warningOnly")
                     try r.finish()
                 }
 
@@ -795,12 +873,18 @@ public struct TestScript: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.name = try r.primitive("name", "_name")
-            self.description = try r.primitive("description", "_description")
-            self.action = try r.requiredElements("action")
+            self.init(action: [])
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.name = try r.primitive("name", "_name")
+            model.description = try r.primitive("description", "_description")
+            model.action = try r.requiredElements("action")
             try r.finish()
         }
 
@@ -831,11 +915,17 @@ public struct TestScript: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.operation = try r.element("operation")
-                self.assert = try r.element("assert")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.operation = try r.element("operation")
+                model.assert = try r.element("assert")
                 try r.finish()
             }
 
@@ -866,10 +956,16 @@ public struct TestScript: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.action = try r.requiredElements("action")
+            self.init(action: [])
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.action = try r.requiredElements("action")
             try r.finish()
         }
 
@@ -897,10 +993,16 @@ public struct TestScript: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.operation = try r.requiredElement("operation")
+                self.init(operation: TestScript.Setup.SetupAction.Operation(encodeRequestUrl: FHIRPrimitive()))
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.operation = try r.requiredElement("operation")
                 try r.finish()
             }
 

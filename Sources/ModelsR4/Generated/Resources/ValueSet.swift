@@ -66,33 +66,39 @@ public struct ValueSet: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ValueSet")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.url = try r.primitive("url", "_url")
-        self.identifier = try r.elements("identifier")
-        self.version = try r.primitive("version", "_version")
-        self.name = try r.primitive("name", "_name")
-        self.title = try r.primitive("title", "_title")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.experimental = try r.primitive("experimental", "_experimental")
-        self.date = try r.primitive("date", "_date")
-        self.publisher = try r.primitive("publisher", "_publisher")
-        self.contact = try r.elements("contact")
-        self.description = try r.primitive("description", "_description")
-        self.useContext = try r.elements("useContext")
-        self.jurisdiction = try r.elements("jurisdiction")
-        self.immutable = try r.primitive("immutable", "_immutable")
-        self.purpose = try r.primitive("purpose", "_purpose")
-        self.copyright = try r.primitive("copyright", "_copyright")
-        self.compose = try r.element("compose")
-        self.expansion = try r.element("expansion")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.url = try r.primitive("url", "_url")
+        model.identifier = try r.elements("identifier")
+        model.version = try r.primitive("version", "_version")
+        model.name = try r.primitive("name", "_name")
+        model.title = try r.primitive("title", "_title")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.experimental = try r.primitive("experimental", "_experimental")
+        model.date = try r.primitive("date", "_date")
+        model.publisher = try r.primitive("publisher", "_publisher")
+        model.contact = try r.elements("contact")
+        model.description = try r.primitive("description", "_description")
+        model.useContext = try r.elements("useContext")
+        model.jurisdiction = try r.elements("jurisdiction")
+        model.immutable = try r.primitive("immutable", "_immutable")
+        model.purpose = try r.primitive("purpose", "_purpose")
+        model.copyright = try r.primitive("copyright", "_copyright")
+        model.compose = try r.element("compose")
+        model.expansion = try r.element("expansion")
         try r.finish()
     }
 
@@ -150,13 +156,19 @@ public struct ValueSet: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.lockedDate = try r.primitive("lockedDate", "_lockedDate")
-            self.inactive = try r.primitive("inactive", "_inactive")
-            self.include = try r.requiredElements("include")
-            self.exclude = try r.elements("exclude")
+            self.init(include: [])
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.lockedDate = try r.primitive("lockedDate", "_lockedDate")
+            model.inactive = try r.primitive("inactive", "_inactive")
+            model.include = try r.requiredElements("include")
+            model.exclude = try r.elements("exclude")
             try r.finish()
         }
 
@@ -194,14 +206,20 @@ public struct ValueSet: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.system = try r.primitive("system", "_system")
-                self.version = try r.primitive("version", "_version")
-                self.concept = try r.elements("concept")
-                self.filter = try r.elements("filter")
-                self.valueSet = try r.primitives("valueSet", "_valueSet")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.system = try r.primitive("system", "_system")
+                model.version = try r.primitive("version", "_version")
+                model.concept = try r.elements("concept")
+                model.filter = try r.elements("filter")
+                model.valueSet = try r.primitives("valueSet", "_valueSet")
                 try r.finish()
             }
 
@@ -237,12 +255,18 @@ public struct ValueSet: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.code = try r.requiredPrimitive("code", "_code")
-                    self.display = try r.primitive("display", "_display")
-                    self.designation = try r.elements("designation")
+                    self.init(code: FHIRPrimitive())
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.code = try r.requiredPrimitive("code", "_code")
+                    model.display = try r.primitive("display", "_display")
+                    model.designation = try r.elements("designation")
                     try r.finish()
                 }
 
@@ -276,12 +300,18 @@ public struct ValueSet: DomainResource {
                     }
 
                     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                        self.id = try r.primitive("id", "_id")
-                        self.`extension` = try r.elements("extension")
-                        self.modifierExtension = try r.elements("modifierExtension")
-                        self.language = try r.primitive("language", "_language")
-                        self.use = try r.element("use")
-                        self.value = try r.requiredPrimitive("value", "_value")
+                        self.init(value: FHIRPrimitive())
+                        try Self.decodeMembers(into: &self, from: &r)
+                    }
+
+                    @inline(never)
+                    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                        model.id = try r.primitive("id", "_id")
+                        model.`extension` = try r.elements("extension")
+                        model.modifierExtension = try r.elements("modifierExtension")
+                        model.language = try r.primitive("language", "_language")
+                        model.use = try r.element("use")
+                        model.value = try r.requiredPrimitive("value", "_value")
                         try r.finish()
                     }
 
@@ -319,12 +349,18 @@ public struct ValueSet: DomainResource {
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                    self.id = try r.primitive("id", "_id")
-                    self.`extension` = try r.elements("extension")
-                    self.modifierExtension = try r.elements("modifierExtension")
-                    self.property = try r.requiredPrimitive("property", "_property")
-                    self.op = try r.requiredPrimitive("op", "_op")
-                    self.value = try r.requiredPrimitive("value", "_value")
+                    self.init(op: FHIRPrimitive(), property: FHIRPrimitive(), value: FHIRPrimitive())
+                    try Self.decodeMembers(into: &self, from: &r)
+                }
+
+                @inline(never)
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    model.id = try r.primitive("id", "_id")
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.property = try r.requiredPrimitive("property", "_property")
+                    model.op = try r.requiredPrimitive("op", "_op")
+                    model.value = try r.requiredPrimitive("value", "_value")
                     try r.finish()
                 }
 
@@ -367,15 +403,21 @@ public struct ValueSet: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.identifier = try r.primitive("identifier", "_identifier")
-            self.timestamp = try r.requiredPrimitive("timestamp", "_timestamp")
-            self.total = try r.primitive("total", "_total")
-            self.offset = try r.primitive("offset", "_offset")
-            self.parameter = try r.elements("parameter")
-            self.contains = try r.elements("contains")
+            self.init(timestamp: FHIRPrimitive())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.identifier = try r.primitive("identifier", "_identifier")
+            model.timestamp = try r.requiredPrimitive("timestamp", "_timestamp")
+            model.total = try r.primitive("total", "_total")
+            model.offset = try r.primitive("offset", "_offset")
+            model.parameter = try r.elements("parameter")
+            model.contains = try r.elements("contains")
             try r.finish()
         }
 
@@ -410,11 +452,17 @@ public struct ValueSet: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.name = try r.requiredPrimitive("name", "_name")
-                self.value = try r.choice("value")
+                self.init(name: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.name = try r.requiredPrimitive("name", "_name")
+                model.value = try r.choice("value")
                 try r.finish()
             }
 
@@ -441,13 +489,13 @@ public struct ValueSet: DomainResource {
 
                 public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
                     switch key {
-                    case "valueString": return .string(try r.requiredPrimitive(key, "_valueString"))
-                    case "valueBoolean": return .boolean(try r.requiredPrimitive(key, "_valueBoolean"))
-                    case "valueInteger": return .integer(try r.requiredPrimitive(key, "_valueInteger"))
-                    case "valueDecimal": return .decimal(try r.requiredPrimitive(key, "_valueDecimal"))
-                    case "valueUri": return .uri(try r.requiredPrimitive(key, "_valueUri"))
-                    case "valueCode": return .code(try r.requiredPrimitive(key, "_valueCode"))
-                    case "valueDateTime": return .dateTime(try r.requiredPrimitive(key, "_valueDateTime"))
+                    case "valueString": return .string(try r.requiredPrimitive("valueString", "_valueString"))
+                    case "valueBoolean": return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
+                    case "valueInteger": return .integer(try r.requiredPrimitive("valueInteger", "_valueInteger"))
+                    case "valueDecimal": return .decimal(try r.requiredPrimitive("valueDecimal", "_valueDecimal"))
+                    case "valueUri": return .uri(try r.requiredPrimitive("valueUri", "_valueUri"))
+                    case "valueCode": return .code(try r.requiredPrimitive("valueCode", "_valueCode"))
+                    case "valueDateTime": return .dateTime(try r.requiredPrimitive("valueDateTime", "_valueDateTime"))
                     default: return nil
                     }
                 }
@@ -496,17 +544,23 @@ public struct ValueSet: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.system = try r.primitive("system", "_system")
-                self.abstract = try r.primitive("abstract", "_abstract")
-                self.inactive = try r.primitive("inactive", "_inactive")
-                self.version = try r.primitive("version", "_version")
-                self.code = try r.primitive("code", "_code")
-                self.display = try r.primitive("display", "_display")
-                self.designation = try r.elements("designation")
-                self.contains = try r.elements("contains")
+                self.init()
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.system = try r.primitive("system", "_system")
+                model.abstract = try r.primitive("abstract", "_abstract")
+                model.inactive = try r.primitive("inactive", "_inactive")
+                model.version = try r.primitive("version", "_version")
+                model.code = try r.primitive("code", "_code")
+                model.display = try r.primitive("display", "_display")
+                model.designation = try r.elements("designation")
+                model.contains = try r.elements("contains")
                 try r.finish()
             }
 

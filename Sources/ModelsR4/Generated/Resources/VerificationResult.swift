@@ -58,29 +58,35 @@ public struct VerificationResult: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("VerificationResult")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.target = try r.elements("target")
-        self.targetLocation = try r.primitives("targetLocation", "_targetLocation")
-        self.need = try r.element("need")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.statusDate = try r.primitive("statusDate", "_statusDate")
-        self.validationType = try r.element("validationType")
-        self.validationProcess = try r.elements("validationProcess")
-        self.frequency = try r.element("frequency")
-        self.lastPerformed = try r.primitive("lastPerformed", "_lastPerformed")
-        self.nextScheduled = try r.primitive("nextScheduled", "_nextScheduled")
-        self.failureAction = try r.element("failureAction")
-        self.primarySource = try r.elements("primarySource")
-        self.attestation = try r.element("attestation")
-        self.validator = try r.elements("validator")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.target = try r.elements("target")
+        model.targetLocation = try r.primitives("targetLocation", "_targetLocation")
+        model.need = try r.element("need")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.statusDate = try r.primitive("statusDate", "_statusDate")
+        model.validationType = try r.element("validationType")
+        model.validationProcess = try r.elements("validationProcess")
+        model.frequency = try r.element("frequency")
+        model.lastPerformed = try r.primitive("lastPerformed", "_lastPerformed")
+        model.nextScheduled = try r.primitive("nextScheduled", "_nextScheduled")
+        model.failureAction = try r.element("failureAction")
+        model.primarySource = try r.elements("primarySource")
+        model.attestation = try r.element("attestation")
+        model.validator = try r.elements("validator")
         try r.finish()
     }
 
@@ -139,16 +145,22 @@ public struct VerificationResult: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.who = try r.element("who")
-            self.type = try r.elements("type")
-            self.communicationMethod = try r.elements("communicationMethod")
-            self.validationStatus = try r.element("validationStatus")
-            self.validationDate = try r.primitive("validationDate", "_validationDate")
-            self.canPushUpdates = try r.element("canPushUpdates")
-            self.pushTypeAvailable = try r.elements("pushTypeAvailable")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.who = try r.element("who")
+            model.type = try r.elements("type")
+            model.communicationMethod = try r.elements("communicationMethod")
+            model.validationStatus = try r.element("validationStatus")
+            model.validationDate = try r.primitive("validationDate", "_validationDate")
+            model.canPushUpdates = try r.element("canPushUpdates")
+            model.pushTypeAvailable = try r.elements("pushTypeAvailable")
             try r.finish()
         }
 
@@ -196,17 +208,23 @@ public struct VerificationResult: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.who = try r.element("who")
-            self.onBehalfOf = try r.element("onBehalfOf")
-            self.communicationMethod = try r.element("communicationMethod")
-            self.date = try r.primitive("date", "_date")
-            self.sourceIdentityCertificate = try r.primitive("sourceIdentityCertificate", "_sourceIdentityCertificate")
-            self.proxyIdentityCertificate = try r.primitive("proxyIdentityCertificate", "_proxyIdentityCertificate")
-            self.proxySignature = try r.element("proxySignature")
-            self.sourceSignature = try r.element("sourceSignature")
+            self.init()
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.who = try r.element("who")
+            model.onBehalfOf = try r.element("onBehalfOf")
+            model.communicationMethod = try r.element("communicationMethod")
+            model.date = try r.primitive("date", "_date")
+            model.sourceIdentityCertificate = try r.primitive("sourceIdentityCertificate", "_sourceIdentityCertificate")
+            model.proxyIdentityCertificate = try r.primitive("proxyIdentityCertificate", "_proxyIdentityCertificate")
+            model.proxySignature = try r.element("proxySignature")
+            model.sourceSignature = try r.element("sourceSignature")
             try r.finish()
         }
 
@@ -246,12 +264,18 @@ public struct VerificationResult: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.organization = try r.requiredElement("organization")
-            self.identityCertificate = try r.primitive("identityCertificate", "_identityCertificate")
-            self.attestationSignature = try r.element("attestationSignature")
+            self.init(organization: Reference())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.organization = try r.requiredElement("organization")
+            model.identityCertificate = try r.primitive("identityCertificate", "_identityCertificate")
+            model.attestationSignature = try r.element("attestationSignature")
             try r.finish()
         }
 

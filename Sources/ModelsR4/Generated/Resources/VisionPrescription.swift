@@ -51,23 +51,29 @@ public struct VisionPrescription: DomainResource {
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        self.init(created: FHIRPrimitive(), dateWritten: FHIRPrimitive(), lensSpecification: [], patient: Reference(), prescriber: Reference(), status: FHIRPrimitive())
+        try Self.decodeMembers(into: &self, from: &r)
+    }
+
+    @inline(never)
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("VisionPrescription")
-        self.id = try r.primitive("id", "_id")
-        self.meta = try r.element("meta")
-        self.implicitRules = try r.primitive("implicitRules", "_implicitRules")
-        self.language = try r.primitive("language", "_language")
-        self.text = try r.element("text")
-        self.contained = try r.elements("contained")
-        self.`extension` = try r.elements("extension")
-        self.modifierExtension = try r.elements("modifierExtension")
-        self.identifier = try r.elements("identifier")
-        self.status = try r.requiredPrimitive("status", "_status")
-        self.created = try r.requiredPrimitive("created", "_created")
-        self.patient = try r.requiredElement("patient")
-        self.encounter = try r.element("encounter")
-        self.dateWritten = try r.requiredPrimitive("dateWritten", "_dateWritten")
-        self.prescriber = try r.requiredElement("prescriber")
-        self.lensSpecification = try r.requiredElements("lensSpecification")
+        model.id = try r.primitive("id", "_id")
+        model.meta = try r.element("meta")
+        model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
+        model.language = try r.primitive("language", "_language")
+        model.text = try r.element("text")
+        model.contained = try r.elements("contained")
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.status = try r.requiredPrimitive("status", "_status")
+        model.created = try r.requiredPrimitive("created", "_created")
+        model.patient = try r.requiredElement("patient")
+        model.encounter = try r.element("encounter")
+        model.dateWritten = try r.requiredPrimitive("dateWritten", "_dateWritten")
+        model.prescriber = try r.requiredElement("prescriber")
+        model.lensSpecification = try r.requiredElements("lensSpecification")
         try r.finish()
     }
 
@@ -136,23 +142,29 @@ public struct VisionPrescription: DomainResource {
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-            self.id = try r.primitive("id", "_id")
-            self.`extension` = try r.elements("extension")
-            self.modifierExtension = try r.elements("modifierExtension")
-            self.product = try r.requiredElement("product")
-            self.eye = try r.requiredPrimitive("eye", "_eye")
-            self.sphere = try r.primitive("sphere", "_sphere")
-            self.cylinder = try r.primitive("cylinder", "_cylinder")
-            self.axis = try r.primitive("axis", "_axis")
-            self.prism = try r.elements("prism")
-            self.add = try r.primitive("add", "_add")
-            self.power = try r.primitive("power", "_power")
-            self.backCurve = try r.primitive("backCurve", "_backCurve")
-            self.diameter = try r.primitive("diameter", "_diameter")
-            self.duration = try r.element("duration")
-            self.color = try r.primitive("color", "_color")
-            self.brand = try r.primitive("brand", "_brand")
-            self.note = try r.elements("note")
+            self.init(eye: FHIRPrimitive(), product: CodeableConcept())
+            try Self.decodeMembers(into: &self, from: &r)
+        }
+
+        @inline(never)
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            model.id = try r.primitive("id", "_id")
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.product = try r.requiredElement("product")
+            model.eye = try r.requiredPrimitive("eye", "_eye")
+            model.sphere = try r.primitive("sphere", "_sphere")
+            model.cylinder = try r.primitive("cylinder", "_cylinder")
+            model.axis = try r.primitive("axis", "_axis")
+            model.prism = try r.elements("prism")
+            model.add = try r.primitive("add", "_add")
+            model.power = try r.primitive("power", "_power")
+            model.backCurve = try r.primitive("backCurve", "_backCurve")
+            model.diameter = try r.primitive("diameter", "_diameter")
+            model.duration = try r.element("duration")
+            model.color = try r.primitive("color", "_color")
+            model.brand = try r.primitive("brand", "_brand")
+            model.note = try r.elements("note")
             try r.finish()
         }
 
@@ -196,11 +208,17 @@ public struct VisionPrescription: DomainResource {
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
-                self.id = try r.primitive("id", "_id")
-                self.`extension` = try r.elements("extension")
-                self.modifierExtension = try r.elements("modifierExtension")
-                self.amount = try r.requiredPrimitive("amount", "_amount")
-                self.base = try r.requiredPrimitive("base", "_base")
+                self.init(amount: FHIRPrimitive(), base: FHIRPrimitive())
+                try Self.decodeMembers(into: &self, from: &r)
+            }
+
+            @inline(never)
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                model.id = try r.primitive("id", "_id")
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.amount = try r.requiredPrimitive("amount", "_amount")
+                model.base = try r.requiredPrimitive("base", "_base")
                 try r.finish()
             }
 
