@@ -45,8 +45,11 @@ struct SwiftEmitter {
         }
         for property in type.properties {
             out += docLine(property.summary, indent: inner)
+            // `Indirect` holds an optional: a required property that closed a cycle would make
+            // every value infinite, so recursion analysis only ever marks optional ones.
+            precondition(!property.indirect || !property.isRequired, "\(property.fhirPath) is required and indirect")
             let wrapper = property.indirect ? "@Indirect " : ""
-            let initial = property.indirect && !property.isRequired ? " = nil" : ""
+            let initial = property.indirect ? " = nil" : ""
             out += "\(inner)\(wrapper)public var \(property.swiftName): \(declaredType(property))\(initial)\n"
         }
         // Initializer with the required elements, alphabetically (as FHIRModels orders them).

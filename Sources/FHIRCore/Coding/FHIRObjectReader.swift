@@ -77,11 +77,6 @@ public struct FHIRObjectReader {
         return 1 << UInt64((Int(key[1]) &* 5 &+ Int(key[count &- 2]) &* 11 &+ count &* 3) & 63)
     }
 
-    @inlinable static func filterBit(_ key: String) -> UInt64 {
-        var key = key
-        return key.withUTF8 { filterBit($0) }
-    }
-
     @inlinable mutating func mark(_ ordinal: Int) {
         if ordinal < 64 { taken |= 1 << UInt64(ordinal) } else { takenBeyond64[ordinal - 64] = true }
     }
@@ -251,17 +246,6 @@ public struct FHIRObjectReader {
     }
 
     // MARK: Complex members
-
-    /// Decodes the object at `value` as `T`, prefixing errors with `component`.
-    @inlinable public func decode<T: FHIRJSONCodable>(
-        _ value: Int, as type: T.Type, at component: FHIRDecodingError.PathComponent
-    ) throws(FHIRDecodingError) -> T {
-        do {
-            return try decodeObject(value, as: T.self)
-        } catch {
-            throw error.prefixed(component)
-        }
-    }
 
     /// Decodes the object at `value` as `T`; errors have paths relative to that object.
     @inlinable func decodeObject<T: FHIRJSONCodable>(_ value: Int, as type: T.Type) throws(FHIRDecodingError) -> T {

@@ -115,42 +115,10 @@ public final class JSONTape: Sendable {
         }
     }
 
-    /// Finds the member named `key` (UTF-8 bytes) among the `count` members of the object at
-    /// `object`; returns its ordinal and its value's node.
-    @inlinable public func findMember(
-        object: Int, count: Int, key: UnsafeBufferPointer<UInt8>
-    ) -> (ordinal: Int, value: Int)? {
-        nodes.withUnsafeBufferPointer { nodes in
-            bytes.withUnsafeBufferPointer { bytes in
-                var keyNode = object + 1
-                let length = Int32(key.count)
-                for ordinal in 0..<count {
-                    let item = nodes[keyNode]
-                    if item.length == length || item.kind == .escapedString {
-                        if item.kind == .escapedString {
-                            if decodedStrings[Int32(truncatingIfNeeded: keyNode)]?.elementsEqual(key) == true { return (ordinal, keyNode + 1) }
-                        } else {
-                            var offset = 0
-                            let start = Int(item.start)
-                            while offset < key.count, bytes[start + offset] == key[offset] { offset += 1 }
-                            if offset == key.count { return (ordinal, keyNode + 1) }
-                        }
-                    }
-                    keyNode = Int(nodes[keyNode + 1].end)
-                }
-                return nil
-            }
-        }
-    }
-
-    /// The name filter of an object's members (see `FHIRObjectReader`): one bit per name, chosen by
-    /// its length, first and last byte; all bits for a name with escapes.
-    @inlinable public func memberFilter(object: Int, count: Int) -> UInt64 {
-        memberSummary(object: object, count: count).filter
-    }
-
-    /// The name filter of an object's members, and whether any name starts with `_` (a primitive's
-    /// companion), in one pass over the names.
+    /// The name filter of an object's members (one bit per name, chosen by its length, first and
+    /// last byte, escapes resolved), and whether any name starts with `_` (a primitive's
+    /// companion), in one pass over the names. The tape records the same for every object while
+    /// scanning (``Node/memberFilter``, ``Node/hasUnderscoreNames``); this recomputes it.
     @inlinable public func memberSummary(object: Int, count: Int) -> (filter: UInt64, hasUnderscoreNames: Bool) {
         nodes.withUnsafeBufferPointer { nodes in
             bytes.withUnsafeBufferPointer { bytes in
