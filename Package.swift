@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "QRCode", targets: ["QRCode"]),
         .library(name: "SmartHealthCards", targets: ["SmartHealthCards"]),
         .library(name: "SmartHealthCardsHTTPS", targets: ["SmartHealthCardsHTTPS"]),
+        .library(name: "HealthRecords", targets: ["HealthRecords"]),
         .library(name: "FhirBlocks", targets: ["FhirBlocks", "FhirBlocksClient"]),
         .library(name: "FhirBlocksServer", targets: ["FhirBlocksServer", "FhirBlocksStore", "FhirBlocksSQLite", "FhirBlocksPostgres"]),
         .executable(name: "health", targets: ["health"]),
@@ -86,6 +87,11 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .target(
+            name: "HealthRecords",
+            dependencies: ["OpenHealthKit", "SmartHealthCards", "FHIRCore", "ModelsR4"],
+            swiftSettings: swiftSettings
+        ),
+        .target(
             name: "FhirBlocks",
             dependencies: [
                 "FHIRCore",
@@ -146,6 +152,7 @@ let package = Package(
             name: "health",
             dependencies: [
                 "OpenHealthKit",
+                "HealthRecords",
                 "SmartHealthCards",
                 "SmartHealthCardsHTTPS",
                 "QRCode",
@@ -171,6 +178,12 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "HealthRecordsTests",
+            dependencies: ["HealthRecords", "OpenHealthKit", "SmartHealthCards", "FHIRCore", "ModelsR4",
+                           .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "FHIRCoreTests", dependencies: ["FHIRCore"], swiftSettings: swiftSettings),

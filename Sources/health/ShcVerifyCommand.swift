@@ -19,45 +19,13 @@ struct ShcVerifyCommand: AsyncParsableCommand {
     @Argument(help: "Files to verify, or - for standard input.")
     var inputs: [String]
 
-    @Option(name: .customLong("issuer"), help: ArgumentHelp("Resolve issuer ISS offline from DIR.", valueName: "ISS=DIR"))
-    var issuers: [String] = []
-
-    @Option(help: ArgumentHelp("Trust the issuers of a VCI directory file (vci-issuers.json).", valueName: "FILE"))
-    var trustDirectory: String?
-
-    @Option(help: ArgumentHelp("Verify as of this instant instead of now (ISO 8601).", valueName: "ISO8601"))
-    var at: String?
+    @OptionGroup var verification: CardVerifierOptions
 
     @Flag(help: "Print a machine-readable JSON report.")
     var json = false
 
     func run() async throws {
-        var folders: [String: URL] = [:]
-        for entry in issuers {
-            guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex, entry.index(after: equals) != entry.endIndex else {
-                throw UsageError("--issuer takes ISS=DIR, got '\(entry)'")
-            }
-            let folder = URL(fileURLWithPath: String(entry[entry.index(after: equals)...]))
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-                throw UsageError("--issuer: '\(folder.path)' is not a folder")
-            }
-            folders[String(entry[..<equals])] = folder
-        }
-        var trust: SHCTrustPolicy?
-        if let trustDirectory {
-            do {
-                trust = .directory(try VCIDirectory.load(contentsOf: URL(fileURLWithPath: trustDirectory)))
-            } catch {
-                throw UsageError("--trust-directory: \(error)")
-            }
-        }
-        let now = try at.map(parseInstant) ?? Date()
-        var httpsConfiguration = HTTPSKeyResolver.Configuration()
-        httpsConfiguration.cacheFolder = ShcVerifyCommand.cacheDirectory
-        let https = HTTPSKeyResolver(configuration: httpsConfiguration)
-        let resolver = CompositeKeyResolver([FolderKeyResolver(folders), https])
-        let verifier = SHCVerifier(resolver: resolver, trust: trust, now: now)
+        let (verifier, https) = try verification.makeVerifier()
 
         var results: [(input: String, index: Int, report: SHCVerificationReport)] = []
         var inputFailures: [(input: String, error: String)] = []

@@ -44,6 +44,11 @@ public struct AuthorizationDecision: Sendable, Hashable {
 public protocol AuthorizationProvider: Sendable {
     /// Decides a request. Throwing fails `requestAuthorization` with that error.
     func decide(_ request: AuthorizationRequest) async throws -> AuthorizationDecision
+
+    /// Chooses which verifiable clinical records to share with an app for one execution of
+    /// ``HKVerifiableClinicalRecordQuery`` (HealthKit's "Share Once" sheet). Only called when
+    /// some record matches. The default shares nothing.
+    func decideVerifiableRecordShare(_ request: VerifiableRecordShareRequest) async throws -> VerifiableRecordShareDecision
 }
 
 /// The default provider for a store owned by the calling user: it grants everything asked,

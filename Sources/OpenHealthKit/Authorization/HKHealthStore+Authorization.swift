@@ -66,6 +66,15 @@ extension HKHealthStore {
     /// HealthKit refuses correlation types in requests: they are authorized through their
     /// member types (systolic and diastolic pressure, the dietary types).
     private static func checkRequestable(_ share: Set<HKSampleType>, _ read: Set<HKObjectType>) throws {
+        // Clinical records come from providers: apps read them and never write them.
+        let clinical = share.filter { $0 is HKClinicalType }.map(\.identifier)
+        guard clinical.isEmpty else {
+            throw HKError(.errorInvalidArgument, "clinical types cannot be shared, only read: \(clinical.sorted().joined(separator: ", "))")
+        }
+        // Verifiable records are shared record by record through HKVerifiableClinicalRecordQuery.
+        guard !share.contains(where: { $0 is HKVerifiableClinicalRecordType }), !read.contains(where: { $0 is HKVerifiableClinicalRecordType }) else {
+            throw HKError(.errorInvalidArgument, "verifiable clinical records are shared per record through HKVerifiableClinicalRecordQuery")
+        }
         let correlations = (Array(share) as [HKObjectType] + Array(read)).filter { $0 is HKCorrelationType }.map(\.identifier)
         guard correlations.isEmpty else {
             throw HKError(.errorInvalidArgument,

@@ -11,7 +11,44 @@ import Foundation
 /// }
 /// ```
 /// `"*"` grants every requested type. Apps not listed get `default` (deny all when absent).
+///
+/// Verifiable clinical records are shared per query by rules: a record is shared when it
+/// satisfies every field a rule gives (absent fields match anything) for any rule of the app
+/// (`verifiableRecords`) or, for apps not listed, of `defaultVerifiableRecords`. With no rule the
+/// query is declined.
+///
+/// ```json
+/// "verifiableRecords": {
+///   "com.example.venue": [{ "issuers": ["https://spec.smarthealth.cards/examples/issuer"],
+///                           "recordTypes": ["https://smarthealth.cards#immunization"] }]
+/// }
+/// ```
 public struct PolicyFileAuthorizationProvider: AuthorizationProvider {
+    /// Which verifiable records one rule shares: those from one of `issuers`, carrying every
+    /// one of `recordTypes`, and among `records` (UUIDs); an absent field matches anything.
+    public struct VerifiableRecordRule: Codable, Sendable, Hashable {
+        /// Issuer identifiers (`iss` URLs).
+        public var issuers: [String]?
+        /// Record types the record must all carry.
+        public var recordTypes: [String]?
+        /// Record UUIDs.
+        public var records: [UUID]?
+
+        /// Creates a rule.
+        public init(issuers: [String]? = nil, recordTypes: [String]? = nil, records: [UUID]? = nil) {
+            self.issuers = issuers
+            self.recordTypes = recordTypes
+            self.records = records
+        }
+
+        func matches(_ record: HKVerifiableClinicalRecord) -> Bool {
+            if let issuers, !issuers.contains(record.issuerIdentifier) { return false }
+            if let recordTypes, !recordTypes.allSatisfy(record.recordTypes.contains) { return false }
+            if let records, !records.contains(record.uuid) { return false }
+            return true
+        }
+    }
+
     /// One app's grants.
     public struct Grants: Codable, Sendable, Hashable {
         /// Types the app may write, or `"*"`.
@@ -32,11 +69,18 @@ public struct PolicyFileAuthorizationProvider: AuthorizationProvider {
         public var apps: [String: Grants]
         /// Grants for apps not listed.
         public var `default`: Grants?
+        /// Verifiable-record rules per bundle identifier.
+        public var verifiableRecords: [String: [VerifiableRecordRule]]?
+        /// Verifiable-record rules for apps not listed in `verifiableRecords`.
+        public var defaultVerifiableRecords: [VerifiableRecordRule]?
 
         /// Creates a policy.
-        public init(apps: [String: Grants], default: Grants? = nil) {
+        public init(apps: [String: Grants], default: Grants? = nil, verifiableRecords: [String: [VerifiableRecordRule]]? = nil,
+                    defaultVerifiableRecords: [VerifiableRecordRule]? = nil) {
             self.apps = apps
             self.default = `default`
+            self.verifiableRecords = verifiableRecords
+            self.defaultVerifiableRecords = defaultVerifiableRecords
         }
     }
 
@@ -67,5 +111,12 @@ public struct PolicyFileAuthorizationProvider: AuthorizationProvider {
             allowed.contains("*") ? asked : asked.intersection(allowed)
         }
         return AuthorizationDecision(share: granted(request.share, grants.share), read: granted(request.read, grants.read))
+    }
+
+    public func decideVerifiableRecordShare(_ request: VerifiableRecordShareRequest) async throws -> VerifiableRecordShareDecision {
+        guard let rules = policy.verifiableRecords?[request.bundleIdentifier] ?? policy.defaultVerifiableRecords, !rules.isEmpty else {
+            return .decline
+        }
+        return .share(Set(request.records.filter { record in rules.contains { $0.matches(record) } }.map(\.uuid)))
     }
 }

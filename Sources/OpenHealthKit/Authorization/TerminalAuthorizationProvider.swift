@@ -39,6 +39,30 @@ public struct TerminalAuthorizationProvider: AuthorizationProvider {
         let read = ask("reading", request.read)
         return AuthorizationDecision(share: share, read: read)
     }
+
+    /// Lists the matching records and asks which to share once: numbers separated by spaces or
+    /// commas, `all`, or nothing (or end of input) to decline.
+    public func decideVerifiableRecordShare(_ request: VerifiableRecordShareRequest) async throws -> VerifiableRecordShareDecision {
+        func printable(_ text: String) -> String {
+            String(String.UnicodeScalarView(text.unicodeScalars.filter { !CharacterSet.controlCharacters.contains($0) }))
+        }
+        write("\"\(printable(request.appName))\" (\(printable(request.bundleIdentifier))) asks for your verifiable health records, once:\n")
+        for (index, record) in request.records.enumerated() {
+            let date = record.relevantDate.formatted(.iso8601.year().month().day())
+            let items = record.itemNames.map(printable).joined(separator: ", ")
+            write("  \(index + 1). \(date) \(items) (issuer \(printable(record.issuerIdentifier)))\n")
+        }
+        write("  Share which? [numbers, all, or nothing to decline] ")
+        let answer = (readLine() ?? "").trimmingCharacters(in: .whitespaces).lowercased()
+        if answer.isEmpty || answer == "n" || answer == "no" { return .decline }
+        if answer == "all" || answer == "a" { return .share(Set(request.records.map(\.uuid))) }
+        var chosen = Set<UUID>()
+        for token in answer.split(whereSeparator: { $0 == " " || $0 == "," }) {
+            guard let number = Int(token), request.records.indices.contains(number - 1) else { continue }
+            chosen.insert(request.records[number - 1].uuid)
+        }
+        return chosen.isEmpty ? .decline : .share(chosen)
+    }
 }
 
 /// Human names for type identifiers: `HKQuantityTypeIdentifierStepCount` → "Step Count".

@@ -63,6 +63,9 @@ struct PredicateEvaluator {
             }
             guard let total, let order = try? total.compare(to: quantity) else { return false }
             return op.holds(order)
+        case .fhirResource(let type, let identifier):
+            guard let resource = (sample as? HKClinicalRecord)?.fhirResource, resource.resourceType.rawValue == type else { return false }
+            return identifier.map { $0 == resource.identifier } ?? true
         default:
             return false
         }

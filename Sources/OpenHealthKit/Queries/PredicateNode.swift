@@ -22,6 +22,8 @@ indirect enum PredicateNode: Sendable {
     case workoutTotal(WorkoutTotalKind, HKComparisonOperator, HKQuantity)
     case fromWorkout(UUID)
     case noCorrelation
+    /// Clinical records whose FHIR resource has this type and (when given) id.
+    case fhirResource(type: String, identifier: String?)
     case and([PredicateNode])
     case or([PredicateNode])
     case not(PredicateNode)
@@ -43,7 +45,7 @@ indirect enum PredicateNode: Sendable {
             return true
         case .metadataAllowed(_, let values):
             return values.allSatisfy { $0.indexForm != nil }
-        case .devices, .metadataCompare, .quantity, .categoryValue, .categoryValues, .workoutDuration, .workoutTotal:
+        case .devices, .metadataCompare, .quantity, .categoryValue, .categoryValues, .workoutDuration, .workoutTotal, .fhirResource:
             return false
         case .and(let nodes), .or(let nodes):
             return nodes.allSatisfy(\.isExactInSQL)

@@ -69,6 +69,19 @@ struct DecodedSampleRow {
         case .correlation:
             return HKCorrelation(type: HKCorrelationType(HKCorrelationTypeIdentifier(rawValue: type)), start: start, end: end,
                                  objects: members, uuid: uuid, sourceRevision: revision, device: device, metadata: metadata)
+        case .clinicalRecord:
+            guard let extraData = payload.extra else { throw HealthStoreError(.corruptDatabase, "a clinical record has no details") }
+            let details = try ClinicalRecordDetails(decoding: extraData)
+            let version = (try? HKFHIRVersion(fhirVersionString: details.fhirVersion)) ?? HKFHIRVersion.primaryR4()
+            let resource = HKFHIRResource(resourceType: HKFHIRResourceType(rawValue: details.resourceType), identifier: details.identifier,
+                                          data: details.data, sourceURL: details.sourceURL.flatMap(URL.init(string:)), fhirVersion: version)
+            return HKClinicalRecord(type: HKClinicalType(HKClinicalTypeIdentifier(rawValue: type)), startDate: start, endDate: end,
+                                    displayName: details.displayName, fhirResource: resource, uuid: uuid, sourceRevision: revision,
+                                    metadata: metadata)
+        case .verifiableRecord:
+            guard let extraData = payload.extra else { throw HealthStoreError(.corruptDatabase, "a verifiable record has no details") }
+            let details = try context.decoder.decode(VerifiableRecordDetails.self, from: extraData)
+            return HKVerifiableClinicalRecord(details: details, relevantDate: start, uuid: uuid, sourceRevision: revision)
         case .workout:
             guard let extraData = payload.extra else { throw HealthStoreError(.corruptDatabase, "a workout has no details") }
             let extra = try context.decoder.decode(WorkoutExtra.self, from: extraData)

@@ -52,6 +52,12 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
         var types = Set<String>()
         for object in objects {
             guard let sample = object as? HKSample else { throw HKError(.errorInvalidArgument, "only samples can be saved") }
+            if sample is HKClinicalRecord || sample is HKVerifiableClinicalRecord {
+                // Health records come from providers and cards, through the owner's import.
+                guard engine.isOwner else {
+                    throw HKError(.errorAuthorizationDenied, "apps cannot save clinical or verifiable records")
+                }
+            }
             // HealthKit authorizes correlations through the types of their members.
             if let correlation = sample as? HKCorrelation {
                 for member in correlation.objects { types.insert(member.sampleType.identifier) }

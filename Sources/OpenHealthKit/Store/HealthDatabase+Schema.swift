@@ -13,6 +13,8 @@ extension HealthDatabase {
     /// canonical values of up to 4,096 quantity samples of one type saved together, and a
     /// sample row points at its entry with `block_id` and `block_index`. Rows saved before v2,
     /// and rows whose block was dissolved by a deletion, keep NULLs and only their own record.
+    ///
+    /// v3 adds the log of verifiable clinical records shared with apps.
     static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -89,6 +91,20 @@ extension HealthDatabase {
                 ALTER TABLE sample ADD COLUMN block_id INTEGER REFERENCES value_block(id);
                 ALTER TABLE sample ADD COLUMN block_index INTEGER;
                 CREATE INDEX sample_block ON sample(block_id) WHERE block_id IS NOT NULL;
+                """)
+        }
+        // v3: the log of verifiable records shared with apps (per query, one time): who, when,
+        // and, sealed, which records.
+        migrator.registerMigration("v3") { db in
+            try db.execute(sql: """
+                CREATE TABLE verifiable_record_share (
+                    id INTEGER PRIMARY KEY,
+                    bundle_identifier TEXT NOT NULL,
+                    app_name TEXT NOT NULL,
+                    shared_at REAL NOT NULL,
+                    declined INTEGER NOT NULL,
+                    sealed BLOB NOT NULL
+                );
                 """)
         }
         return migrator

@@ -119,7 +119,7 @@ struct SQLPredicate {
             default:
                 return nil
             }
-        case .devices, .metadataCompare, .quantity, .categoryValue, .categoryValues, .workoutDuration, .workoutTotal:
+        case .devices, .metadataCompare, .quantity, .categoryValue, .categoryValues, .workoutDuration, .workoutTotal, .fhirResource:
             return nil
         }
     }

@@ -24,6 +24,7 @@ struct SamplePreparer {
         let payload: SamplePayload
         var activityType: Int64?
         var members: [PreparedSample] = []
+        var healthRecordKey: Data?
 
         switch sample {
         case let quantitySample as HKQuantitySample:
@@ -101,6 +102,27 @@ struct SamplePreparer {
             kind = .workout
             activityType = Int64(workout.workoutActivityType.rawValue)
             payload = SamplePayload(integer: 0, metadata: metadata, device: device, extra: try Self.encoder.encode(extra))
+        case let record as HKClinicalRecord:
+            guard HKClinicalType.known.contains(record.clinicalType.clinicalTypeIdentifier) else {
+                throw HKError(.errorInvalidArgument, "\(record.sampleType.identifier) is not a clinical type")
+            }
+            guard let resource = record.fhirResource else {
+                throw HKError(.errorInvalidArgument, "a clinical record needs its FHIR resource")
+            }
+            let details = ClinicalRecordDetails(displayName: record.displayName, resourceType: resource.resourceType.rawValue,
+                                                identifier: resource.identifier, sourceURL: resource.sourceURL?.absoluteString,
+                                                fhirVersion: resource.fhirVersion.stringRepresentation, data: resource.data)
+            kind = .clinicalRecord
+            payload = SamplePayload(integer: 0, metadata: metadata, device: device, extra: details.encoded())
+            healthRecordKey = cipher.indexHash("fhir", bundleIdentifier, resource.resourceType.rawValue, resource.identifier)
+        case let record as HKVerifiableClinicalRecord:
+            guard !record.dataRepresentation.isEmpty else {
+                throw HKError(.errorInvalidArgument, "a verifiable record needs its data")
+            }
+            kind = .verifiableRecord
+            payload = SamplePayload(integer: 0, metadata: metadata, device: device,
+                                    extra: try Self.encoder.encode(VerifiableRecordDetails(record)))
+            healthRecordKey = cipher.indexHash("card", String(decoding: record.dataRepresentation, as: UTF8.self))
         default:
             throw HKError(.errorInvalidArgument, "\(sample.sampleType.identifier) samples cannot be saved")
         }
@@ -108,17 +130,21 @@ struct SamplePreparer {
         let uuidBlob = sample.uuid.databaseBlob
         var syncHash: Data?
         var syncVersion: Int64?
-        if let identifier = MetadataCodec.syncIdentifier(metadataValues) {
+        if let healthRecordKey {
+            syncHash = healthRecordKey
+        } else if let identifier = MetadataCodec.syncIdentifier(metadataValues) {
             syncHash = cipher.indexHash("sync", bundleIdentifier, identifier)
             syncVersion = MetadataCodec.syncVersion(metadataValues)
         }
         let index = metadataValues.map { key, value in
             MetadataIndexEntry(keyHash: cipher.indexHash("mk", key), valueHash: value.indexForm.map { cipher.indexHash("mv", key, $0) })
         }
-        return PreparedSample(uuid: sample.uuid, type: sample.sampleType.identifier, kind: kind, start: start, end: end,
+        var prepared = PreparedSample(uuid: sample.uuid, type: sample.sampleType.identifier, kind: kind, start: start, end: end,
                               activityType: activityType, syncHash: syncHash, syncVersion: syncVersion,
                               sealed: try cipher.seal(payload.encoded(), context: RecordContext(uuid: uuidBlob, type: sample.sampleType.identifier,
                                                                                                 kind: kind, start: start, end: end).bytes),
                               primaryBits: payload.primaryBits, metadataIndex: index, members: members)
+        prepared.replacesSameKey = healthRecordKey != nil
+        return prepared
     }
 }

@@ -6,6 +6,8 @@ enum SampleKind: Int64, Sendable {
     case category = 2
     case correlation = 3
     case workout = 4
+    case clinicalRecord = 5
+    case verifiableRecord = 6
 }
 
 /// A sample ready for insertion: validated, converted to its type's canonical unit and sealed.
@@ -28,6 +30,10 @@ struct PreparedSample: Sendable {
     var members: [PreparedSample]
     /// The value-block entry planned for this sample (``ValueBlockPlan``), if any.
     var blockSlot: ValueBlockPlan.Slot? = nil
+    /// Whether a stored sample with the same `syncHash` is replaced whatever its version: health
+    /// records are keyed by source, resource type and id (or by card), and importing one again
+    /// replaces it.
+    var replacesSameKey = false
 }
 
 struct MetadataIndexEntry: Sendable {

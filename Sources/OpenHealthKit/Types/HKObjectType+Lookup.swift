@@ -20,6 +20,9 @@ extension HKObjectType {
         if let id = HKCorrelationTypeIdentifier.allKnown.first(where: { matches($0.rawValue, prefix: "HKCorrelationTypeIdentifier") }) {
             return HKCorrelationType(id)
         }
+        if let id = HKClinicalTypeIdentifier.allKnown.first(where: { matches($0.rawValue, prefix: "HKClinicalTypeIdentifier") }) {
+            return HKClinicalType(id)
+        }
         return nil
     }
 

@@ -58,6 +58,10 @@ open class HKObjectType: NSObject, @unchecked Sendable {
         if identifier.hasPrefix("HKCorrelationTypeIdentifier") {
             return correlationType(forIdentifier: HKCorrelationTypeIdentifier(rawValue: identifier))
         }
+        if identifier.hasPrefix("HKClinicalTypeIdentifier") {
+            return clinicalType(forIdentifier: HKClinicalTypeIdentifier(rawValue: identifier))
+        }
+        if identifier == HKVerifiableClinicalRecordType.identifierString { return HKVerifiableClinicalRecordType() }
         if identifier.hasPrefix("HKCharacteristicTypeIdentifier") {
             return characteristicType(forIdentifier: HKCharacteristicTypeIdentifier(rawValue: identifier))
         }

@@ -52,3 +52,10 @@ extension HKSamplePredicate where Sample == HKWorkout {
         HKSamplePredicate(sampleType: HKWorkoutType(), predicate: predicate)
     }
 }
+
+extension HKSamplePredicate where Sample == HKClinicalRecord {
+    /// Clinical records of a type.
+    public static func clinicalRecord(type: HKClinicalType, predicate: NSPredicate? = nil) -> HKSamplePredicate<HKClinicalRecord> {
+        HKSamplePredicate(sampleType: type, predicate: predicate)
+    }
+}

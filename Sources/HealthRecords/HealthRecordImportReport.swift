@@ -1,0 +1,40 @@
+import Foundation
+import OpenHealthKit
+
+/// What one import stored, skipped and refused.
+public struct HealthRecordImportReport: Sendable {
+    /// One resource or card that was not stored, and why.
+    public struct Refusal: Sendable, Hashable {
+        /// The input it came from.
+        public var input: String
+        /// Where in the input: `entry[3] Observation/abc`, `card 1`…
+        public var location: String
+        /// Why: the validator's problems, the verifier's findings, or another reason.
+        public var reasons: [String]
+    }
+
+    /// The records stored, in input order.
+    public var stored: [HKSample] = []
+    /// Resources that are not clinical records (Patient, Encounter…), counted by resource type.
+    public var skipped: [String: Int] = [:]
+    /// What was refused.
+    public var refusals: [Refusal] = []
+    /// Inputs that could not be read at all, with the reason.
+    public var unreadable: [(input: String, reason: String)] = []
+    /// Cards that could not be judged because their issuer's keys could not be fetched.
+    public var unreachableIssuers = 0
+
+    /// Creates an empty report.
+    public init() {}
+
+    /// How many records were stored per clinical type identifier (and
+    /// `HKVerifiableClinicalRecordTypeIdentifier` for cards).
+    public var storedByType: [String: Int] {
+        var counts: [String: Int] = [:]
+        for sample in stored { counts[sample.sampleType.identifier, default: 0] += 1 }
+        return counts
+    }
+
+    /// Whether everything was stored.
+    public var isComplete: Bool { refusals.isEmpty && unreadable.isEmpty && unreachableIssuers == 0 }
+}

@@ -1,0 +1,175 @@
+import FHIRCore
+import Foundation
+import ModelsR4
+import OpenHealthKit
+import SmartHealthCards
+
+/// Brings clinical records and health cards into a store, as the owner: FHIR resources (one, a
+/// Bundle's entries, NDJSON) become ``HKClinicalRecord``s filed by ``ClinicalRecordClassifier``,
+/// and SMART Health Cards become ``HKVerifiableClinicalRecord``s once they verify.
+///
+/// R4 resources are validated first (an invalid one is refused with its problems); DSTU2 ones
+/// are stored as received. A card is verified exactly as `health shc verify` does, with the
+/// same resolvers and trust policy, and is never stored unless it is valid (and, under a trust
+/// policy, from a trusted issuer). Importing the same resource or card again replaces it.
+public struct HealthRecordImporter: Sendable {
+    /// How the import files what it reads.
+    public struct Options: Sendable {
+        /// The FHIR version of the resources (4.0.1 unless said otherwise).
+        public var fhirVersion: HKFHIRVersion
+        /// The provider the records come from; nil names them "Health Records" (resources) or
+        /// after the issuer (cards).
+        public var sourceName: String?
+        /// The FHIR base URL the resources come from: a record's `sourceURL` is this base +
+        /// `/Type/id`. Without it, a Bundle entry's absolute `fullUrl` is used.
+        public var sourceURL: URL?
+        /// The time of the import: the date of a record whose resource has none.
+        public var now: Date
+
+        /// Creates options.
+        public init(fhirVersion: HKFHIRVersion = .primaryR4(), sourceName: String? = nil, sourceURL: URL? = nil, now: Date = Date()) {
+            self.fhirVersion = fhirVersion
+            self.sourceName = sourceName
+            self.sourceURL = sourceURL
+            self.now = now
+        }
+    }
+
+    /// The store the records go to (opened as its owner).
+    public let store: HKHealthStore
+    /// Verifies cards.
+    public let verifier: SHCVerifier
+    /// How to file what is read.
+    public let options: Options
+
+    /// Creates an importer.
+    public init(store: HKHealthStore, verifier: SHCVerifier, options: Options = Options()) {
+        self.store = store
+        self.verifier = verifier
+        self.options = options
+    }
+
+    /// Imports one input's bytes (`name` is how the report refers to it) into the store, adding
+    /// to `report`. Everything that can be stored is stored, in one transaction per input.
+    public func importInput(_ bytes: [UInt8], named name: String, into report: inout HealthRecordImportReport) async throws {
+        let input: HealthRecordInput
+        do {
+            input = try HealthRecordInput.read(bytes, validate: options.fhirVersion.fhirRelease == .r4 ? Self.validateR4 : nil)
+        } catch {
+            report.unreadable.append((name, error.description))
+            return
+        }
+        switch input {
+        case .resources(let slices, let problems):
+            if !problems.isEmpty {
+                report.refusals.append(.init(input: name, location: "document", reasons: problems))
+            }
+            let records = records(from: slices, input: name, report: &report)
+            try await save(records, sourceName: options.sourceName ?? "Health Records")
+            report.stored += records
+        case .cards(let cardBytes):
+            let cards: [SHCInput.Card]
+            do {
+                cards = try SHCInput.parse(cardBytes, allowSurroundingWhitespace: true)
+            } catch {
+                report.unreadable.append((name, HealthRecordImportError.unreadableCard("\(error)").description))
+                return
+            }
+            for (index, card) in cards.enumerated() {
+                let verification = await verifier.verify(card)
+                let location = "card \(index + 1)"
+                guard verification.isAccepted, let record = Self.verifiableRecord(card: card, report: verification, now: options.now) else {
+                    if !verification.errors.isEmpty, verification.errors.allSatisfy({ $0.code == .resolverFailed }) {
+                        report.unreachableIssuers += 1
+                    }
+                    var reasons = verification.errors.map(\.description)
+                    if verification.isValid, verification.issuerTrusted == false { reasons.append("the issuer is not trusted") }
+                    if reasons.isEmpty { reasons.append("the card has no readable summary") }
+                    report.refusals.append(.init(input: name, location: location, reasons: reasons))
+                    continue
+                }
+                let sourceName = options.sourceName ?? verification.issuerName ?? URL(string: record.issuerIdentifier)?.host ?? "SMART Health Cards"
+                try await save([record], sourceName: sourceName)
+                report.stored.append(record)
+            }
+        }
+    }
+
+    /// The records of the clinical resources; everything else is counted as skipped or refused.
+    func records(from slices: [FHIRResourceSlice], input: String, report: inout HealthRecordImportReport) -> [HKClinicalRecord] {
+        var records: [HKClinicalRecord] = []
+        for slice in slices {
+            let resourceType = slice.resourceType
+            guard let clinicalType = ClinicalRecordClassifier.clinicalType(of: slice.resource) else {
+                report.skipped[resourceType, default: 0] += 1
+                continue
+            }
+            let identifier = slice.resource["id"]?.stringValue ?? slice.fullURL.flatMap(Self.identifier(fromFullURL:))
+            let location = "\(slice.location) \(resourceType)\(identifier.map { "/\($0)" } ?? "")"
+            guard slice.issues.isEmpty else {
+                report.refusals.append(.init(input: input, location: location, reasons: slice.issues))
+                continue
+            }
+            guard let identifier, !identifier.isEmpty else {
+                report.refusals.append(.init(input: input, location: location, reasons: ["the resource has no id"]))
+                continue
+            }
+            let description = ClinicalRecordDescription(resource: slice.resource)
+            let start = description.startDate ?? options.now
+            let resource = HKFHIRResource(resourceType: HKFHIRResourceType(rawValue: resourceType), identifier: identifier,
+                                          data: Data(slice.bytes), sourceURL: sourceURL(resourceType: resourceType, id: identifier, fullURL: slice.fullURL),
+                                          fhirVersion: options.fhirVersion)
+            records.append(HKClinicalRecord(type: HKClinicalType(clinicalType), startDate: start, endDate: max(start, description.endDate ?? start),
+                                            displayName: description.displayName, fhirResource: resource))
+        }
+        return records
+    }
+
+    private func save(_ records: [HKSample], sourceName: String) async throws {
+        guard !records.isEmpty else { return }
+        try await store.saveHealthRecords(records, source: Self.source(named: sourceName))
+    }
+
+    /// The source records are stored under: the provider's name, and a bundle identifier made from it.
+    public static func source(named name: String) -> HKSource {
+        let slug = String(name.lowercased().unicodeScalars.map { scalar -> Character in
+            scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || scalar == "." ) ? Character(scalar) : "-"
+        })
+        return HKSource(name: name, bundleIdentifier: "org.openhealthkit.records.\(slug)")
+    }
+
+    private func sourceURL(resourceType: String, id: String, fullURL: String?) -> URL? {
+        if let base = options.sourceURL {
+            var text = base.absoluteString
+            while text.hasSuffix("/") { text.removeLast() }
+            return URL(string: "\(text)/\(resourceType)/\(id)")
+        }
+        guard let fullURL, fullURL.hasPrefix("http://") || fullURL.hasPrefix("https://") else { return nil }
+        return URL(string: fullURL)
+    }
+
+    /// `urn:uuid:X` → X; an absolute URL's last path segment.
+    static func identifier(fromFullURL fullURL: String) -> String? {
+        if fullURL.hasPrefix("urn:uuid:") { return String(fullURL.dropFirst("urn:uuid:".count)) }
+        if fullURL.hasPrefix("urn:oid:") { return String(fullURL.dropFirst("urn:oid:".count)) }
+        return fullURL.split(separator: "/").last.map(String.init)
+    }
+
+    /// The R4 validator (ModelsR4's `FHIRValidator`), as problems.
+    @Sendable public static func validateR4(_ value: JSONValue) -> [ValidationProblem] {
+        FHIRValidator().validate(value).map {
+            ValidationProblem(isError: $0.severity == .error, path: $0.path, message: $0.message)
+        }
+    }
+
+    /// The HealthKit record of a verified card.
+    public static func verifiableRecord(card: SHCInput.Card, report: SHCVerificationReport, now: Date) -> HKVerifiableClinicalRecord? {
+        guard let summary = report.summary, let issuer = summary.issuer else { return nil }
+        let issued = summary.issuedDate ?? now
+        return HKVerifiableClinicalRecord(
+            recordTypes: summary.recordTypes, issuerIdentifier: issuer,
+            subject: HKVerifiableClinicalRecordSubject(fullName: summary.subjectName ?? "", dateOfBirthComponents: summary.birthDate?.dateComponents),
+            issuedDate: issued, relevantDate: summary.relevantDate ?? issued, expirationDate: summary.expirationDate,
+            itemNames: summary.itemNames, sourceType: .smartHealthCard, dataRepresentation: Data(card.jws.utf8))
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+
+extension HKHealthStore {
+    /// Saves clinical and verifiable records under their provider's source (OpenHealthKit API,
+    /// for the store's owner: apps cannot write health records).
+    ///
+    /// A clinical record replaces the stored record of the same source, resource type and
+    /// resource id, and a verifiable record the stored record of the same card, leaving a
+    /// deleted object for anchored queries: importing again duplicates nothing. All records are
+    /// stored, or none.
+    /// - Throws: `errorAuthorizationDenied` for an app; `errorInvalidArgument` for other samples.
+    public func saveHealthRecords(_ records: [HKSample], source: HKSource) async throws {
+        guard engine.isOwner else { throw HKError(.errorAuthorizationDenied, "only the store's owner can save health records") }
+        guard !records.isEmpty else { return }
+        guard records.allSatisfy({ $0 is HKClinicalRecord || $0 is HKVerifiableClinicalRecord }) else {
+            throw HKError(.errorInvalidArgument, "saveHealthRecords takes clinical and verifiable records only")
+        }
+        let database = try engine.database()
+        let preparer = SamplePreparer(cipher: database.cipher, bundleIdentifier: source.bundleIdentifier)
+        let prepared = try records.map(preparer.prepare)
+        let changes = try database.insert(prepared, revision: SourceRevisionRecord(HKSourceRevision(source: source, version: nil)))
+        notify(changes)
+    }
+
+    /// Every recorded execution of a verifiable-record query by an app, oldest first
+    /// (OpenHealthKit API, for the store's owner).
+    public func verifiableRecordShares() async throws -> [HKVerifiableRecordShare] {
+        guard engine.isOwner else { throw HKError(.errorAuthorizationDenied, "only the store's owner can list shares") }
+        return try engine.database().shares()
+    }
+
+    /// Runs a verifiable-record query: the matching records, then, for an app, the person's
+    /// one-time choice among them, recorded in the share log. The owner gets every match.
+    func shareVerifiableRecords(recordTypes: [String], sourceTypes: [HKVerifiableClinicalRecordSourceType],
+                                predicate: NSPredicate?) async throws -> [HKVerifiableClinicalRecord] {
+        let database = try engine.database()
+        let node = try HKQueryPredicate.node(from: predicate)
+        let fetch = SampleFetch(types: [HKVerifiableClinicalRecordType.identifierString], predicate: SQLPredicate(node, cipher: database.cipher),
+                                scope: .everything, order: [SampleOrder(key: .startDate, ascending: true)])
+        let matches = try database.fetchSamples(fetch).compactMap { $0 as? HKVerifiableClinicalRecord }.filter { record in
+            guard let sourceType = record.sourceType, sourceTypes.contains(sourceType) else { return false }
+            return recordTypes.allSatisfy(record.recordTypes.contains)
+        }
+        if engine.isOwner { return matches }
+        guard !matches.isEmpty else { return [] }
+        let request = VerifiableRecordShareRequest(bundleIdentifier: engine.bundleIdentifier, appName: engine.configuration.source.name,
+                                                   recordTypes: recordTypes, records: matches)
+        let decision = try await engine.configuration.authorizationProvider.decideVerifiableRecordShare(request)
+        switch decision {
+        case .decline:
+            try database.recordShare(bundleIdentifier: request.bundleIdentifier, appName: request.appName, records: [], declined: true,
+                                     at: Date())
+            throw HKError(.errorUserCanceled, "the person declined to share verifiable records")
+        case .share(let chosen):
+            let shared = matches.filter { chosen.contains($0.uuid) }
+            try database.recordShare(bundleIdentifier: request.bundleIdentifier, appName: request.appName, records: shared.map(\.uuid),
+                                     declined: false, at: Date())
+            return shared
+        }
+    }
+}

@@ -1,0 +1,9 @@
+import ArgumentParser
+
+/// `health records …`: clinical records and verifiable health records in the store.
+struct RecordsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "records",
+        abstract: "Import, list and show clinical records (FHIR) and verifiable health records (SMART Health Cards); list what was shared.",
+        subcommands: [RecordsImportCommand.self, RecordsListCommand.self, RecordsShowCommand.self, RecordsSharesCommand.self])
+}

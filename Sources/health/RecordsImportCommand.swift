@@ -1,0 +1,87 @@
+import ArgumentParser
+import Foundation
+import HealthRecords
+import OpenHealthKit
+
+/// `health records import FILE… [--fhir-version 4.0.1|1.0.2] [--source-name NAME] [--source-url URL]
+/// [--issuer ISS=DIR]… [--trust-directory FILE] [--at ISO8601] [--json]`.
+struct RecordsImportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import FHIR resources, Bundles, NDJSON and SMART Health Cards into the store.",
+        discussion: """
+            FILE is a FHIR resource, a Bundle (each entry), NDJSON, or a SMART Health Card in any form `health shc verify` \
+            takes (JWS, .smart-health-card, $health-cards-issue response, shc:/ text, QR image); the form is detected by \
+            content, and - reads standard input. R4 resources are validated; DSTU2 (--fhir-version 1.0.2) are stored as \
+            received. Cards are verified first and never stored when invalid. Importing the same resource (same source, \
+            type and id) or card again replaces it.
+            Exit status: 0 when everything was stored, 1 when anything was refused (the rest is still stored), 2 for usage \
+            or I/O errors.
+            """)
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: "Files to import, or - for standard input.")
+    var files: [String]
+
+    @Option(help: ArgumentHelp("The FHIR version of the resources: 4.0.1 (R4) or 1.0.2 (DSTU2).", valueName: "version"))
+    var fhirVersion = "4.0.1"
+
+    @Option(help: ArgumentHelp("The provider the records come from (their source).", valueName: "NAME"))
+    var sourceName: String?
+
+    @Option(help: ArgumentHelp("The FHIR base URL the resources come from (a record's URL is URL/Type/id).", valueName: "URL"))
+    var sourceUrl: String?
+
+    @OptionGroup var verification: CardVerifierOptions
+
+    @Flag(help: "Print a JSON report.")
+    var json = false
+
+    func run() async throws {
+        guard !files.isEmpty else { throw UsageError("give at least one FILE") }
+        let version: HKFHIRVersion
+        do {
+            version = try HKFHIRVersion(fhirVersionString: fhirVersion)
+        } catch {
+            throw UsageError("--fhir-version takes 4.0.1 or 1.0.2, got '\(fhirVersion)'")
+        }
+        guard version.fhirRelease == .r4 || version.fhirRelease == .dstu2 else {
+            throw UsageError("--fhir-version takes 4.0.1 or 1.0.2, got '\(fhirVersion)'")
+        }
+        var baseURL: URL?
+        if let sourceUrl {
+            guard let url = URL(string: sourceUrl), let scheme = url.scheme, ["http", "https"].contains(scheme.lowercased()) else {
+                throw UsageError("--source-url takes an http or https URL, got '\(sourceUrl)'")
+            }
+            baseURL = url
+        }
+        if let sourceName, sourceName.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw UsageError("--source-name must not be empty")
+        }
+        // Read everything first: a missing file is a usage error before anything is stored.
+        var inputs: [(name: String, bytes: [UInt8])] = []
+        for file in files { inputs.append((file, try cardText(of: file))) }
+        let store = try storeOptions.openStore()
+        let (verifier, https) = try verification.makeVerifier()
+        let importer = HealthRecordImporter(store: store, verifier: verifier,
+                                            options: .init(fhirVersion: version, sourceName: sourceName, sourceURL: baseURL, now: Date()))
+        var report = HealthRecordImportReport()
+        do {
+            for input in inputs {
+                try await importer.importInput(input.bytes, named: input.name, into: &report)
+            }
+        } catch {
+            await https.shutdown()
+            throw error
+        }
+        await https.shutdown()
+        if json {
+            print(RecordsFormatter.importJSON(report))
+        } else {
+            for line in RecordsFormatter.importText(report) { print(line) }
+        }
+        if !report.refusals.isEmpty { throw ExitCode(1) }
+        if !report.unreadable.isEmpty || report.unreachableIssuers > 0 { throw ExitCode(2) }
+    }
+}

@@ -1,0 +1,118 @@
+import Foundation
+import Testing
+
+@Suite("health records: the command-line contract")
+struct RecordsCommandTests {
+    static let observation = """
+        {"resourceType":"Observation","id":"a1c","status":"final","code":{"text":"Hemoglobin A1c"},\
+        "effectiveDateTime":"2024-03-03T08:00:00Z","valueQuantity":{"value":6.30,"unit":"%"}}
+        """
+    static let allergy = """
+        {"resourceType":"AllergyIntolerance","id":"al1","patient":{"reference":"Patient/p1"},\
+        "code":{"coding":[{"system":"http://snomed.info/sct","code":"91936005","display":"Allergy to penicillin"}]},"recordedDate":"2019-05-01"}
+        """
+    static let patient = #"{"resourceType":"Patient","id":"p1"}"#
+
+    private func write(_ runner: CommandRunner, _ name: String, _ text: String) throws -> String {
+        let url = runner.folder.appendingPathComponent(name)
+        try Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    private func bundle(_ resources: [String]) -> String {
+        #"{"resourceType":"Bundle","type":"collection","entry":["# + resources.map { #"{"resource":"# + $0 + "}" }.joined(separator: ",") + "]}"
+    }
+
+    @Test("import a Bundle: stored per type, skipped counted, list, show, JSON; importing again replaces")
+    func importListShow() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let file = try write(runner, "bundle.json", bundle([Self.observation, Self.allergy, Self.patient]))
+        let imported = try await runner.run(["records", "import", file, "--source-name", "Good Health Clinic",
+                                             "--source-url", "https://fhir.goodhealth.example/r4"])
+        #expect(imported.status == 0, "\(imported.output)\(imported.error)")
+        #expect(imported.output.contains("stored 2 records"))
+        #expect(imported.output.contains("labResultRecord: 1") && imported.output.contains("allergyRecord: 1"))
+        #expect(imported.output.contains("skipped 1 resource that are not clinical records (Patient 1)"))
+
+        let list = try await runner.run(["records", "list", "--json"])
+        #expect(list.status == 0)
+        let records = try #require(try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [[String: Any]])
+        #expect(records.count == 2)
+        let lab = try #require(records.first { $0["type"] as? String == "labResultRecord" })
+        #expect(lab["name"] as? String == "Hemoglobin A1c")
+        #expect(lab["source"] as? String == "Good Health Clinic")
+        #expect(lab["sourceURL"] as? String == "https://fhir.goodhealth.example/r4/Observation/a1c")
+        #expect(lab["start"] as? String == "2024-03-03T08:00:00Z")
+
+        let uuid = try #require(lab["uuid"] as? String)
+        let show = try await runner.run(["records", "show", uuid])
+        #expect(show.status == 0)
+        #expect(show.output.contains("\"value\": 6.30"), "decimals as received")
+        #expect(show.output.contains("resource: Observation/a1c (FHIR 4.0.1)"))
+
+        let onlyAllergies = try await runner.run(["records", "list", "--type", "allergyRecord"])
+        #expect(onlyAllergies.output.contains("Allergy to penicillin") && !onlyAllergies.output.contains("Hemoglobin"))
+
+        let again = try await runner.run(["records", "import", file, "--source-name", "Good Health Clinic"])
+        #expect(again.status == 0)
+        let after = try await runner.run(["records", "list", "--json"])
+        #expect((try JSONSerialization.jsonObject(with: Data(after.output.utf8)) as? [[String: Any]])?.count == 2, "replaced, not duplicated")
+
+        let json = try await runner.run(["records", "import", file, "--json"])
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any])
+        #expect(report["complete"] as? Bool == true)
+        #expect((report["stored"] as? [String: Any])?["labResultRecord"] as? Int == 1)
+    }
+
+    @Test("exit 1 when anything is refused (the rest is stored), 2 for usage and I/O errors")
+    func exitCodes() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let broken = Self.observation.replacingOccurrences(of: "\"status\":\"final\",", with: "")
+        let file = try write(runner, "mixed.json", bundle([broken, Self.allergy]))
+        let mixed = try await runner.run(["records", "import", file])
+        #expect(mixed.status == 1)
+        #expect(mixed.output.contains("stored 1 record"))
+        #expect(mixed.output.contains("refused \(file) entry[0] Observation/a1c:"))
+        #expect(mixed.output.contains("status"))
+
+        #expect(try await runner.run(["records", "import", runner.folder.appendingPathComponent("missing.json").path]).status == 2)
+        #expect(try await runner.run(["records", "import", file, "--fhir-version", "3.0.2"]).status == 2)
+        #expect(try await runner.run(["records", "import", file, "--source-url", "ftp://x"]).status == 2)
+        #expect(try await runner.run(["records", "list", "--type", "heartRate"]).status == 2)
+        let garbage = try write(runner, "garbage.json", "{\"hello\": 1}")
+        #expect(try await runner.run(["records", "import", garbage]).status == 2)
+        #expect(try await runner.run(["records", "show", UUID().uuidString]).status == 1)
+        #expect(try await runner.run(["records", "show", "not-a-uuid"]).status == 2)
+
+        // DSTU2 is stored as received, without R4 validation.
+        let dstu2 = try write(runner, "dstu2.json", #"{"resourceType":"MedicationOrder","id":"mo1","dateWritten":"2015-01-15","medicationCodeableConcept":{"text":"Amoxicillin"}}"#)
+        let imported = try await runner.run(["records", "import", dstu2, "--fhir-version", "1.0.2"])
+        #expect(imported.status == 0 && imported.output.contains("medicationRecord: 1"))
+        let listed = try await runner.run(["records", "list", "--type", "medicationRecord", "--json"])
+        #expect(listed.output.contains("\"fhirVersion\": \"1.0.2\""))
+    }
+
+    @Test("cards are verified exactly as health shc verify; the revoked example is refused; shares are listed",
+          .enabled(if: SharedVectors.available, SharedVectors.missing))
+    func cards() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let examples = try #require(SharedVectors.examples)
+        let issuer = ["--issuer", "\(SharedVectors.issuer)=\(examples.appendingPathComponent("issuer").path)"]
+        let imported = try await runner.run(["records", "import", examples.appendingPathComponent("example-00-e-file.smart-health-card").path,
+                                             examples.appendingPathComponent("example-03-d-jws.txt").path] + issuer)
+        #expect(imported.status == 1, "\(imported.output)\(imported.error)")
+        #expect(imported.output.contains("verifiable: 1"))
+        #expect(imported.output.contains("revocation.revoked"))
+        let list = try await runner.run(["records", "list", "--type", "verifiable"])
+        #expect(list.output.contains("Moderna COVID-19 vaccine"))
+        let uuid = try #require(list.output.split(separator: " ").first.map(String.init))
+        let show = try await runner.run(["records", "show", uuid])
+        #expect(show.output.contains("subject: John B. Anyperson, born 1951-01-20"))
+        #expect(show.output.contains("issuer: \(SharedVectors.issuer)"))
+        let shares = try await runner.run(["records", "shares", "--json"])
+        #expect(shares.status == 0 && shares.output.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
+    }
+}
