@@ -169,6 +169,8 @@ let package = Package(
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
+            // A Synthea patient for `health demo` (Apache-2.0; see Resources/README.md).
+            resources: [.copy("Resources")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -65,6 +65,23 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "RecordsBenchmarks",
+            dependencies: [
+                .product(name: "HealthRecords", package: "OpenHealthKit"),
+                .product(name: "OpenHealthKit", package: "OpenHealthKit"),
+                .product(name: "SmartHealthCards", package: "OpenHealthKit"),
+                .product(name: "FHIRCore", package: "OpenHealthKit"),
+                .product(name: "ModelsR4", package: "OpenHealthKit"),
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ],
+            path: "Benchmarks/RecordsBenchmarks",
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")],
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
+        .executableTarget(
             name: "ServerBenchmarks",
             dependencies: [
                 .product(name: "FhirBlocks", package: "OpenHealthKit"),

@@ -7,6 +7,8 @@
 #   scripts/bench.sh cards                # the SMART Health Cards benchmarks (CardBenchmarks)
 #   scripts/bench.sh fhir                 # FHIR R4 decoding/encoding (FHIRBenchmarks)
 #   scripts/bench.sh server               # FhirBlocks token issuance and protected reads (ServerBenchmarks)
+#   scripts/bench.sh records              # importing the largest Synthea bundle (RecordsBenchmarks), then
+#                                         # `health records import` of the same file with the release binary
 #   scripts/bench.sh all                  # every executable, one after the other
 #   scripts/bench.sh cards --filter 'Verify.*'   # extra options go to `swift package benchmark`
 #
@@ -21,14 +23,15 @@ cd "$root"
 
 suite="store"
 case "${1:-}" in
-    store|cards|fhir|server|all) suite="$1"; shift ;;
+    store|cards|fhir|server|records|all) suite="$1"; shift ;;
 esac
 case "$suite" in
     store) products=(StoreBenchmarks) ;;
     cards) products=(CardBenchmarks) ;;
     fhir) products=(FHIRBenchmarks) ;;
     server) products=(ServerBenchmarks) ;;
-    all) products=(StoreBenchmarks CardBenchmarks FHIRBenchmarks ServerBenchmarks) ;;
+    records) products=(RecordsBenchmarks) ;;
+    all) products=(StoreBenchmarks CardBenchmarks FHIRBenchmarks ServerBenchmarks RecordsBenchmarks) ;;
 esac
 
 output="$(mktemp)"
@@ -87,3 +90,23 @@ awk '
         }
     }
 ' "$output"
+
+# The path a person runs: `health records import` of the same bundle with the release binary,
+# into a new store each time (process start, key creation and migration included), five runs.
+if [ "$suite" = "records" ] || [ "$suite" = "all" ]; then
+    shared="${OPENHEALTHKIT_SHARED:-$root/../shared}"
+    bundle=$(ls -S "$shared"/fhir/examples/synthea-r4/*.json | head -1)
+    swift build -c release --product health >&2
+    health="$(swift build -c release --show-bin-path)/health"
+    echo ""
+    echo "health records import $(basename "$bundle") (release binary, new store per run):"
+    for run in 1 2 3 4 5; do
+        scratch=$(mktemp -d)
+        start=$(date +%s.%N)
+        OPENHEALTHKIT_STORE="$scratch/health.sqlite" "$health" records import "$bundle" --json > "$scratch/report.json"
+        end=$(date +%s.%N)
+        stored=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['storedCount'])" "$scratch/report.json")
+        awk -v s="$start" -v e="$end" -v n="$stored" 'BEGIN { printf "  run: %.1f ms, %d records, %.0f records/s\n", (e - s) * 1000, n, n / (e - s) }'
+        rm -rf "$scratch"
+    done
+fi

@@ -6,7 +6,7 @@ import OpenHealthKit
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Create a store in a temporary folder, save a week of realistic samples, and print queries and statistics.")
+        abstract: "Create a store in a temporary folder, save a week of realistic samples, import health records and a health card, and print queries and statistics.")
 
     @Option(help: "How many days of data to generate.")
     var days: Int = 7
@@ -160,6 +160,7 @@ struct DemoCommand: AsyncParsableCommand {
                                                      sortDescriptors: []).result(for: curious)
         print("An app denied read access sees \(seen.count) heart-rate samples (the watch saved \(data.watch.count { $0 is HKQuantitySample }))."
               + " It can ask only for its sharing status: \(curious.authorizationStatus(for: HKQuantityType(.heartRate))).")
+        try await DemoHealthRecords.run(database: database, key: key)
         if keep == nil { print("\nThe demo store is deleted on exit; pass --keep DIR to keep it.") }
     }
 

@@ -115,4 +115,38 @@ struct RecordsCommandTests {
         let shares = try await runner.run(["records", "shares", "--json"])
         #expect(shares.status == 0 && shares.output.trimmingCharacters(in: .whitespacesAndNewlines) == "[]")
     }
+
+    @Test("a card issued here imports from its QR image, and importing it again stores nothing new")
+    func qrImage() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let issuerDir = runner.folder.appendingPathComponent("issuer").path
+        let iss = "https://issuer.example.org"
+        #expect(try await runner.run(["shc", "keygen", "--out", issuerDir]).status == 0)
+        let bundle = try write(runner, "bundle.json", """
+            {"resourceType":"Bundle","type":"collection","entry":[
+            {"fullUrl":"resource:0","resource":{"resourceType":"Patient","name":[{"family":"Anyperson","given":["Jane"]}],"birthDate":"1961-01-20"}},
+            {"fullUrl":"resource:1","resource":{"resourceType":"Immunization","status":"completed","vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"207"}]},"patient":{"reference":"resource:0"},"occurrenceDateTime":"2021-01-01"}}]}
+            """)
+        let image = runner.folder.appendingPathComponent("card.png").path
+        let issued = try await runner.run(["shc", "issue", bundle, "--key", issuerDir + "/issuer.private.jwk", "--iss", iss, "--qr", image,
+                                           "--out", runner.folder.appendingPathComponent("card.smart-health-card").path])
+        #expect(issued.status == 0, "\(issued.error)")
+        for _ in 0..<2 {
+            let imported = try await runner.run(["records", "import", image, "--issuer", "\(iss)=\(issuerDir)"])
+            #expect(imported.status == 0, "\(imported.output)\(imported.error)")
+            #expect(imported.output.contains("verifiable: 1"))
+        }
+        let list = try await runner.run(["records", "list", "--type", "verifiable", "--json"])
+        let cards = try #require(try JSONSerialization.jsonObject(with: Data(list.output.utf8)) as? [[String: Any]])
+        #expect(cards.count == 1)
+        #expect(cards.first?["subject"] as? String == "Jane Anyperson")
+        #expect(cards.first?["issuer"] as? String == iss)
+        // A card signed by a key the issuer folder does not hold is refused.
+        let other = runner.folder.appendingPathComponent("other").path
+        #expect(try await runner.run(["shc", "keygen", "--out", other]).status == 0)
+        let refused = try await runner.run(["records", "import", runner.folder.appendingPathComponent("card.smart-health-card").path,
+                                            "--issuer", "\(iss)=\(other)"])
+        #expect(refused.status == 1)
+    }
 }

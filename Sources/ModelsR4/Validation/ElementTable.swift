@@ -21,6 +21,8 @@ struct ElementTable: Sendable {
     struct TypeInfo: Sendable {
         var elements: [ElementInfo] = []
         var byName: [String: Int] = [:]
+        /// Each choice element's JSON names (`valueQuantity`…) → (element index, the chosen type).
+        var choiceNames: [String: (element: Int, type: String)] = [:]
     }
 
     private(set) var types: [String: TypeInfo] = [:]
@@ -60,6 +62,13 @@ struct ElementTable: Sendable {
                     kind: kind, valueSet: fields[5].isEmpty ? nil : fields[5]
                 )
                 var typeInfo = types[type] ?? TypeInfo()
+                if case .choice(let options) = kind {
+                    for option in options {
+                        let typeName = option.split(separator: ".").last.map(String.init) ?? option
+                        let jsonName = info.name + typeName.prefix(1).uppercased() + typeName.dropFirst()
+                        if typeInfo.choiceNames[jsonName] == nil { typeInfo.choiceNames[jsonName] = (typeInfo.elements.count, option) }
+                    }
+                }
                 typeInfo.byName[info.name] = typeInfo.elements.count
                 typeInfo.elements.append(info)
                 types[type] = typeInfo
@@ -80,15 +89,7 @@ struct ElementTable: Sendable {
     func element(_ key: String, in type: String) -> (ElementInfo, String?)? {
         guard let info = types[type] else { return nil }
         if let index = info.byName[key] { return (info.elements[index], nil) }
-        for element in info.elements {
-            guard case .choice(let options) = element.kind, key.hasPrefix(element.name), key.count > element.name.count
-            else { continue }
-            let suffix = key.dropFirst(element.name.count)
-            for option in options {
-                let typeName = option.split(separator: ".").last.map(String.init) ?? option
-                if typeName.prefix(1).uppercased() + typeName.dropFirst() == suffix { return (element, option) }
-            }
-        }
+        if let choice = info.choiceNames[key] { return (info.elements[choice.element], choice.type) }
         return nil
     }
 }
