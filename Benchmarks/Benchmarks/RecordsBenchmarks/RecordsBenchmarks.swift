@@ -3,7 +3,8 @@ import FHIRCore
 import Foundation
 import GRDB
 import HealthRecords
-import ModelsR4
+import struct ModelsR4.Bundle
+import struct ModelsR4.FHIRValidator
 import OpenHealthKit
 import SmartHealthCards
 
@@ -61,9 +62,45 @@ let benchmarks: @Sendable () -> Void = {
         try RecordsFixture.load()
     }
 
+    // A floor for any importer that reads what it stores: decoding the bundle with ModelsR4 (less work
+    // than validating it: no regexes, cardinality or reference checks), then the ceiling's inserts.
+    Benchmark("Import the largest Synthea bundle (floor: ModelsR4 decode, then the same raw GRDB inserts)") { benchmark, fixture in
+        let folder = try Scratch("floor")
+        defer { folder.remove() }
+        let pool = try RawInserts.open(in: folder)
+        let clock = ContinuousClock()
+        benchmark.startMeasurement()
+        let started = clock.now
+        blackHole(try ModelsR4.Bundle(fhirJSON: fixture.bytes))
+        try RawInserts.insert(fixture.clinical, into: pool)
+        let elapsed = started.duration(to: clock.now)
+        benchmark.stopMeasurement()
+        try pool.close()
+        benchmark.measurement(resourcesPerSecond, Scratch.rate(fixture.clinical.count, elapsed))
+    } setup: {
+        try RecordsFixture.load()
+    }
+
     Benchmark("Import the largest Synthea bundle (ceiling: raw GRDB inserts of the same JSON blobs)") { benchmark, fixture in
         let folder = try Scratch("ceiling")
         defer { folder.remove() }
+        let pool = try RawInserts.open(in: folder)
+        let clock = ContinuousClock()
+        benchmark.startMeasurement()
+        let started = clock.now
+        try RawInserts.insert(fixture.clinical, into: pool)
+        let elapsed = started.duration(to: clock.now)
+        benchmark.stopMeasurement()
+        try pool.close()
+        benchmark.measurement(resourcesPerSecond, Scratch.rate(fixture.clinical.count, elapsed))
+    } setup: {
+        try RecordsFixture.load()
+    }
+}
+
+/// The ceiling: the clinical resources' JSON bytes inserted in the clear, one transaction.
+enum RawInserts {
+    static func open(in folder: Scratch) throws -> DatabasePool {
         let pool = try DatabasePool(path: folder.url.appendingPathComponent("raw.sqlite").path)
         try pool.write { db in
             try db.execute(sql: """
@@ -72,23 +109,18 @@ let benchmarks: @Sendable () -> Void = {
                 CREATE INDEX record_type_start ON record(type, start);
                 """)
         }
-        let clock = ContinuousClock()
-        benchmark.startMeasurement()
-        let started = clock.now
+        return pool
+    }
+
+    static func insert(_ resources: [RecordsFixture.Resource], into pool: DatabasePool) throws {
         try pool.write { db in
             let statement = try db.cachedStatement(sql: "INSERT INTO record (uuid, type, start, \"end\", data) VALUES (?, ?, ?, ?, ?)")
-            for resource in fixture.clinical {
+            for resource in resources {
                 let uuid = withUnsafeBytes(of: UUID().uuid) { Data($0) }
                 statement.setUncheckedArguments([uuid, resource.type, resource.start, resource.start, resource.data])
                 try statement.execute()
             }
         }
-        let elapsed = started.duration(to: clock.now)
-        benchmark.stopMeasurement()
-        try pool.close()
-        benchmark.measurement(resourcesPerSecond, Scratch.rate(fixture.clinical.count, elapsed))
-    } setup: {
-        try RecordsFixture.load()
     }
 }
 
