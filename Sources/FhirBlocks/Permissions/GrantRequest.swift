@@ -30,9 +30,10 @@ public struct GrantRequest: Sendable, Hashable {
     public init(_ request: WritePermissionRequest, quirks: [CompatQuirk]) throws(SMOACError) {
         guard let grantor = request.envelope.caller else { throw .malformedRequest("writePermission: bad csiGuid") }
         var grantees: [CsiGuid] = []
+        var seen = Set<CsiGuid>()   // linear de-duplication, however many grantees are sent
         for text in request.permission.grantees {
             guard let grantee = CsiGuid(text) else { throw .malformedRequest("writePermission: a grantee is not a UUID") }
-            if !grantees.contains(grantee) { grantees.append(grantee) }
+            if seen.insert(grantee).inserted { grantees.append(grantee) }
         }
         guard let start = Timestamp(wireText: request.permission.startTime), let end = Timestamp(wireText: request.permission.endTime) else {
             throw .malformedRequest("writePermission: bad startTime or endTime")

@@ -9,9 +9,10 @@ public struct ScopeRequest: Sendable, Hashable {
     public init(_ text: String) {
         scopes = []
         malformed = []
+        var seen = Set<SmartScope>()   // linear de-duplication, whatever the scope string's length
         for token in text.split(separator: " ", omittingEmptySubsequences: true).map(String.init) {
             if let scope = SmartScope(token) {
-                if !scopes.contains(scope) { scopes.append(scope) }
+                if seen.insert(scope).inserted { scopes.append(scope) }
             } else {
                 malformed.append(token)
             }
@@ -37,7 +38,9 @@ public struct ScopeRequest: Sendable, Hashable {
         let requested = PermissionScope(permissionType: .patient, resource: .all, access: .all,
                                         confidentialityCeiling: requestedCeiling(policy: policy), sensitivities: requestedSensitivities)
         var grants: [PermissionScope] = []
+        var grantSet = Set<PermissionScope>()
         var resourceScopes: [SmartScope] = []
+        var resourceScopeSet = Set<SmartScope>()
         var dropped = malformed
         for scope in scopes {
             guard case .resource(let resourceScope) = scope else {
@@ -59,11 +62,11 @@ public struct ScopeRequest: Sendable, Hashable {
             for permission in held {
                 guard let grant = wanted.intersection(permission) else { continue }
                 matched = true
-                if !grants.contains(grant) {
+                if grantSet.insert(grant).inserted {
                     grants.append(grant)
                     let output = SmartScope.resource(ResourceAccessScope(context: grant.permissionType, resource: grant.resource,
                                                                          access: grant.access, syntax: resourceScope.syntax))
-                    if !resourceScopes.contains(output) { resourceScopes.append(output) }
+                    if resourceScopeSet.insert(output).inserted { resourceScopes.append(output) }
                 }
             }
             if !matched { dropped.append(scope.description) }

@@ -398,6 +398,7 @@ final class SHCJSONTape: @unchecked Sendable {
             append(.object, index, index)
             index += 1
             var count: Int32 = 0
+            var seenKeys: Set<[UInt8]>?
             skipWhitespace(bytes)
             if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
                 index += 1
@@ -410,11 +411,28 @@ final class SHCJSONTape: @unchecked Sendable {
                     let keyIndex = tokens.count
                     try parseString(bytes)
                     tokens[keyIndex].key = classify(bytes, tokens[keyIndex])
-                    // Duplicate member names.
-                    var earlier = position + 1
-                    for _ in 0..<count {
-                        if equalKeys(bytes, earlier, keyIndex) { throw SHCJSONError(.duplicateKey, at: keyOffset) }
-                        earlier = Int(tokens[earlier + 1].next)
+                    // Duplicate member names: compared with the earlier names while an object is
+                    // small (every real card's are), through a set of the decoded names past that,
+                    // so an object of n members costs O(n), not O(n²) unescapings.
+                    if count < Self.directKeyComparisons {
+                        var earlier = position + 1
+                        for _ in 0..<count {
+                            if equalKeys(bytes, earlier, keyIndex) { throw SHCJSONError(.duplicateKey, at: keyOffset) }
+                            earlier = Int(tokens[earlier + 1].next)
+                        }
+                    } else {
+                        if seenKeys == nil {
+                            var names = Set<[UInt8]>()
+                            var earlier = position + 1
+                            for _ in 0..<count {
+                                names.insert(decodedKey(bytes, earlier))
+                                earlier = Int(tokens[earlier + 1].next)
+                            }
+                            seenKeys = names
+                        }
+                        if seenKeys?.insert(decodedKey(bytes, keyIndex)).inserted == false {
+                            throw SHCJSONError(.duplicateKey, at: keyOffset)
+                        }
                     }
                     skipWhitespace(bytes)
                     guard index < bytes.count else { throw SHCJSONError(.unexpectedEnd, at: index) }
@@ -450,12 +468,22 @@ final class SHCJSONTape: @unchecked Sendable {
             }
         }
 
+        /// Up to this many members, a new name is compared with each earlier one.
+        static let directKeyComparisons: Int32 = 16
+
+        /// A member name's bytes with its escapes resolved.
+        func decodedKey(_ bytes: UnsafeBufferPointer<UInt8>, _ token: Int) -> [UInt8] {
+            let key = tokens[token]
+            let raw = Array(bytes[Int(key.start)..<Int(key.end)])
+            return key.escaped ? Array(SHCJSONTape.unescape(raw[...]).utf8) : raw
+        }
+
         func equalKeys(_ bytes: UnsafeBufferPointer<UInt8>, _ lhs: Int, _ rhs: Int) -> Bool {
             let a = tokens[lhs], b = tokens[rhs]
             if a.escaped || b.escaped {
-                let tapeA = SHCJSONTape.unescape(Array(bytes[Int(a.start)..<Int(a.end)])[...])
-                let tapeB = SHCJSONTape.unescape(Array(bytes[Int(b.start)..<Int(b.end)])[...])
-                return tapeA == tapeB
+                // Names are equal when their code points are (RFC 8259), not when Swift's String
+                // equality (canonical equivalence) says so.
+                return decodedKey(bytes, lhs) == decodedKey(bytes, rhs)
             }
             guard a.end - a.start == b.end - b.start else { return false }
             var i = Int(a.start), j = Int(b.start)
