@@ -65,34 +65,13 @@ let benchmarks: @Sendable () -> Void = {
     // A floor for any importer that reads what it stores: decoding the bundle with ModelsR4 (less work
     // than validating it: no regexes, cardinality or reference checks), then the ceiling's inserts.
     Benchmark("Import the largest Synthea bundle (floor: ModelsR4 decode, then the same raw GRDB inserts)") { benchmark, fixture in
-        let folder = try Scratch("floor")
-        defer { folder.remove() }
-        let pool = try RawInserts.open(in: folder)
-        let clock = ContinuousClock()
-        benchmark.startMeasurement()
-        let started = clock.now
-        blackHole(try ModelsR4.Bundle(fhirJSON: fixture.bytes))
-        try RawInserts.insert(fixture.clinical, into: pool)
-        let elapsed = started.duration(to: clock.now)
-        benchmark.stopMeasurement()
-        try pool.close()
-        benchmark.measurement(resourcesPerSecond, Scratch.rate(fixture.clinical.count, elapsed))
+        try RawInserts.measure(benchmark, fixture, label: "floor") { blackHole(try ModelsR4.Bundle(fhirJSON: fixture.bytes)) }
     } setup: {
         try RecordsFixture.load()
     }
 
     Benchmark("Import the largest Synthea bundle (ceiling: raw GRDB inserts of the same JSON blobs)") { benchmark, fixture in
-        let folder = try Scratch("ceiling")
-        defer { folder.remove() }
-        let pool = try RawInserts.open(in: folder)
-        let clock = ContinuousClock()
-        benchmark.startMeasurement()
-        let started = clock.now
-        try RawInserts.insert(fixture.clinical, into: pool)
-        let elapsed = started.duration(to: clock.now)
-        benchmark.stopMeasurement()
-        try pool.close()
-        benchmark.measurement(resourcesPerSecond, Scratch.rate(fixture.clinical.count, elapsed))
+        try RawInserts.measure(benchmark, fixture, label: "ceiling") {}
     } setup: {
         try RecordsFixture.load()
     }
@@ -110,6 +89,22 @@ enum RawInserts {
                 """)
         }
         return pool
+    }
+
+    /// Times `before` (nothing, or the floor's decode) and the inserts into a new database.
+    static func measure(_ benchmark: Benchmark, _ fixture: RecordsFixture, label: String, before: () throws -> Void) throws {
+        let folder = try Scratch(label)
+        defer { folder.remove() }
+        let pool = try open(in: folder)
+        let clock = ContinuousClock()
+        benchmark.startMeasurement()
+        let started = clock.now
+        try before()
+        try insert(fixture.clinical, into: pool)
+        let elapsed = started.duration(to: clock.now)
+        benchmark.stopMeasurement()
+        try pool.close()
+        benchmark.measurement(resourcesPerSecond, Scratch.rate(fixture.clinical.count, elapsed))
     }
 
     static func insert(_ resources: [RecordsFixture.Resource], into pool: DatabasePool) throws {
