@@ -14,6 +14,13 @@
 int ohk_read_qr_codes(const char *path, char *out, unsigned long capacity) {
     if (path == nullptr || out == nullptr || capacity == 0) return -1;
     int width = 0, height = 0, channels = 0;
+    // Read the dimensions from the header before decoding: a small file can claim a huge image
+    // (an image bomb), and decoding would allocate all of it.
+    if (!stbi_info(path, &width, &height, &channels)) return -1;
+    if (width <= 0 || height <= 0 || width > OHK_QR_IMAGE_MAX_SIDE || height > OHK_QR_IMAGE_MAX_SIDE
+        || (long long)width * (long long)height > OHK_QR_IMAGE_MAX_PIXELS) {
+        return -3;
+    }
     std::unique_ptr<stbi_uc, void (*)(void *)> pixels(stbi_load(path, &width, &height, &channels, 1), stbi_image_free);
     if (!pixels || width <= 0 || height <= 0) return -1;
 

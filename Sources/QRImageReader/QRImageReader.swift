@@ -12,11 +12,15 @@ public enum QRImageReader {
         case unreadableImage(path: String)
         /// The image holds more text than the reader accepts.
         case tooMuchText(path: String)
+        /// The image's header claims more pixels than a QR code needs (16 megapixels, or a side
+        /// over 10,000 pixels): it is refused without being decoded.
+        case imageTooLarge(path: String)
 
         public var description: String {
             switch self {
             case .unreadableImage(let path): "\(path) is not a readable PNG, JPEG, BMP or GIF image"
             case .tooMuchText(let path): "\(path) holds more QR text than can be read at once"
+            case .imageTooLarge(let path): "\(path) is larger than any QR code image needs (over 16 megapixels or 10,000 pixels a side); not decoded"
             }
         }
     }
@@ -32,6 +36,7 @@ public enum QRImageReader {
         let count = url.path.withCString { ohk_read_qr_codes($0, &buffer, UInt(buffer.count)) }
         switch count {
         case -2: throw .tooMuchText(path: url.path)
+        case -3: throw .imageTooLarge(path: url.path)
         case ..<0: throw .unreadableImage(path: url.path)
         case 0: return []
         default:

@@ -34,4 +34,44 @@ struct QRImageReaderTests {
         #expect(throws: QRImageReader.Failure.self) { try QRImageReader.texts(inImageAt: URL(fileURLWithPath: "/nonexistent.png")) }
         #expect(!QRImageReader.isImage(Array("shc:/0123".utf8)))
     }
+
+    /// A PNG whose header claims `width` × `height` grey pixels, with one IDAT of a few zeros:
+    /// a stand-in for an image bomb (a small file that would decode to gigabytes).
+    static func claimedPNG(width: UInt32, height: UInt32) -> [UInt8] {
+        func crc32(_ bytes: [UInt8]) -> UInt32 {
+            var crc: UInt32 = 0xFFFF_FFFF
+            for byte in bytes {
+                crc ^= UInt32(byte)
+                for _ in 0..<8 { crc = (crc >> 1) ^ (0xEDB8_8320 & (0 &- (crc & 1))) }
+            }
+            return ~crc
+        }
+        func bigEndian(_ value: UInt32) -> [UInt8] { [UInt8(value >> 24), UInt8(value >> 16 & 0xFF), UInt8(value >> 8 & 0xFF), UInt8(value & 0xFF)] }
+        func chunk(_ type: String, _ data: [UInt8]) -> [UInt8] {
+            let body = Array(type.utf8) + data
+            return bigEndian(UInt32(data.count)) + body + bigEndian(crc32(body))
+        }
+        let header = bigEndian(width) + bigEndian(height) + [8, 0, 0, 0, 0]   // 8-bit greyscale
+        let zlibZeros: [UInt8] = [0x78, 0x9C, 0x63, 0x00, 0x00, 0x00, 0x01, 0x00, 0x01]
+        return [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header) + chunk("IDAT", zlibZeros) + chunk("IEND", [])
+    }
+
+    @Test("An image whose header claims more than 16 megapixels is refused before it is decoded")
+    func imageBomb() throws {
+        for (width, height) in [(20_000, 20_000), (4_001, 4_000), (12_000, 10)] as [(UInt32, UInt32)] {
+            let file = temporaryFile("bomb.png")
+            defer { try? FileManager.default.removeItem(at: file) }
+            try Data(Self.claimedPNG(width: width, height: height)).write(to: file)
+            #expect(throws: QRImageReader.Failure.imageTooLarge(path: file.path)) { try QRImageReader.texts(inImageAt: file) }
+        }
+        // Within the limits the same kind of file is decoded (and found unreadable or empty), not refused.
+        let small = temporaryFile("small.png")
+        defer { try? FileManager.default.removeItem(at: small) }
+        try Data(Self.claimedPNG(width: 64, height: 64)).write(to: small)
+        do {
+            #expect(try QRImageReader.texts(inImageAt: small).isEmpty)
+        } catch {
+            #expect(error != .imageTooLarge(path: small.path))
+        }
+    }
 }

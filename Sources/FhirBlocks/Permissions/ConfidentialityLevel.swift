@@ -17,7 +17,8 @@ public enum ConfidentialityLevel: String, Sendable, Hashable, CaseIterable, Comp
     /// The THO code system URI.
     public static let system = "http://terminology.hl7.org/CodeSystem/v3-Confidentiality"
     /// Code system URIs accepted when reading labels (THO and the older FHIR v3 URI).
-    public static let systems: Set<String> = [system, "http://hl7.org/fhir/v3/Confidentiality"]
+    /// Every spelling of the system: the canonical URL, the R4 one, and the OID form.
+    public static let systems: Set<String> = [system, "http://hl7.org/fhir/v3/Confidentiality", "urn:oid:2.16.840.1.113883.5.25"]
 
     /// The ordinal 0 (U) … 5 (V).
     public var rank: Int {

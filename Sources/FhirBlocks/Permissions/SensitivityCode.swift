@@ -8,7 +8,8 @@ public struct SensitivityCode: Sendable, Hashable, Comparable, CustomStringConve
     /// The THO code system URI.
     public static let system = "http://terminology.hl7.org/CodeSystem/v3-ActCode"
     /// Code system URIs accepted when reading labels (THO and the older FHIR v3 URI).
-    public static let systems: Set<String> = [system, "http://hl7.org/fhir/v3/ActCode"]
+    /// Every spelling of the system: the canonical URL, the R4 one, and the OID form.
+    public static let systems: Set<String> = [system, "http://hl7.org/fhir/v3/ActCode", "urn:oid:2.16.840.1.113883.5.4"]
 
     /// The codes of _ActInformationSensitivityPolicy listed in the doc.
     public static let known: [SensitivityCode] = ["ETH", "GDIS", "HIV", "PSY", "SCA", "SDV", "SEX", "STD", "SOC", "TBOO", "BH", "SUD", "PSYTHPN"]

@@ -75,6 +75,12 @@ extension StoreKey {
             }
         case .keyFile(let url):
             if FileManager.default.fileExists(atPath: url.path) {
+                // A key others can read is no secret: refuse it, as identity files are refused.
+                if let mode = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.posixPermissions] as? NSNumber,
+                   mode.intValue & 0o077 != 0 {
+                    throw HealthStoreError(.keyUnavailable, "key file \(url.path) is open to other users (mode \(String(mode.intValue, radix: 8))); "
+                        + "make it private with chmod 600")
+                }
                 guard let data = FileManager.default.contents(atPath: url.path) else {
                     throw HealthStoreError(.keyUnavailable, "key file \(url.path) exists but cannot be read")
                 }

@@ -105,6 +105,31 @@ import Testing
         #expect(AccessDecision.evaluate(grants: [Self.held(.all, .v1Read, .L)], resourceType: "Observation", interaction: .read, labels: none) == .denyConfidentiality)
     }
 
+    @Test("labels in the OID form of both systems are read; a label without a system fails closed")
+    func labelSpellingsFailClosed() {
+        let grant = Self.held(.all, .v1Read, .N, [])
+        let oidR = SecurityLabels(resource: Self.resource("Observation", security: [("urn:oid:2.16.840.1.113883.5.25", "R")]))
+        #expect(oidR.confidentiality == .R)
+        #expect(AccessDecision.evaluate(grants: [grant], resourceType: "Observation", interaction: .read, labels: oidR) == .denyConfidentiality)
+        let oidHIV = SecurityLabels(resource: Self.resource("Observation", security: [("urn:oid:2.16.840.1.113883.5.4", "HIV")]))
+        #expect(oidHIV.sensitivities.map(\.description) == ["HIV"])
+        #expect(AccessDecision.evaluate(grants: [grant], resourceType: "Observation", interaction: .read, labels: oidHIV) != .permit)
+        // No system: whose code "R" is cannot be told, so the most restrictive reading, even for a V ceiling with every sensitivity.
+        let bare = JSONValue.object(JSONObject(members: [
+            JSONMember(key: "resourceType", value: .string("Observation")),
+            JSONMember(key: "meta", value: .object(JSONObject(members: [JSONMember(key: "security", value: .array([
+                .object(JSONObject(members: [JSONMember(key: "code", value: .string("R"))])),
+            ]))]))),
+        ]))
+        let labels = SecurityLabels(resource: bare)
+        #expect(labels.confidentiality == .V)
+        let everything = Self.held(.all, .v1Read, .V, SensitivityCode.known.map(\.description))
+        #expect(AccessDecision.evaluate(grants: [everything], resourceType: "Observation", interaction: .read, labels: labels) != .permit)
+        // Other systems (purpose-of-use, observation values) are not access labels: ignored as before.
+        let other = SecurityLabels(resource: Self.resource("Observation", security: [("http://terminology.hl7.org/CodeSystem/v3-ObservationValue", "SUBSETTED")]))
+        #expect(other.confidentiality == nil && other.sensitivities.isEmpty)
+    }
+
     @Test func sensitivitySetFilters() {
         let grant = Self.held(.all, .v1Read, .V, ["ETH"])
         let eth = SecurityLabels(resource: Self.resource("Condition", security: [(SensitivityCode.system, "ETH")]))

@@ -90,6 +90,24 @@ struct EncryptionAtRestTests {
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
     }
 
+    @Test("A key file other users can read or write is refused, and works again once private")
+    func openKeyFileRefused() async throws {
+        let folder = TemporaryFolder()
+        try await TestStores.owner(folder).save(Samples.steps(10, at: 0))
+        for mode in [0o644, 0o640, 0o602] {
+            try FileManager.default.setAttributes([.posixPermissions: mode], ofItemAtPath: folder.keyFile.path)
+            do {
+                try TestStores.owner(folder).open()
+                Issue.record("a key file with mode \(String(mode, radix: 8)) was accepted")
+            } catch let error as HealthStoreError {
+                #expect(error.kind == .keyUnavailable)
+                #expect(error.description.contains("chmod 600"))
+            }
+        }
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: folder.keyFile.path)
+        #expect(try await TestStores.owner(folder).runSampleQuery(HKQuantityType(.stepCount)).count == 1)
+    }
+
     @Test("A corrupted database file is reported and left untouched")
     func corruptFile() async throws {
         let folder = TemporaryFolder()
