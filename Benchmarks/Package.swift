@@ -82,6 +82,20 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "ParsingBenchmarks",
+            dependencies: [
+                .product(name: "FhirBlocks", package: "OpenHealthKit"),
+                .product(name: "SmartHealthCards", package: "OpenHealthKit"),
+                .product(name: "FHIRCore", package: "OpenHealthKit"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/ParsingBenchmarks",
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")],
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
+        .executableTarget(
             name: "ServerBenchmarks",
             dependencies: [
                 .product(name: "FhirBlocks", package: "OpenHealthKit"),

@@ -7,6 +7,7 @@
 #   scripts/bench.sh cards                # the SMART Health Cards benchmarks (CardBenchmarks)
 #   scripts/bench.sh fhir                 # FHIR R4 decoding/encoding (FHIRBenchmarks)
 #   scripts/bench.sh server               # FhirBlocks token issuance and protected reads (ServerBenchmarks)
+#   scripts/bench.sh parsing              # unauthenticated parsers on adversarial 64 KiB and 1 MiB inputs (ParsingBenchmarks)
 #   scripts/bench.sh records              # importing the largest Synthea bundle (RecordsBenchmarks), then
 #                                         # `health records import` of the same file with the release binary
 #   scripts/bench.sh all                  # every executable, one after the other
@@ -23,7 +24,7 @@ cd "$root"
 
 suite="store"
 case "${1:-}" in
-    store|cards|fhir|server|records|all) suite="$1"; shift ;;
+    store|cards|fhir|server|records|parsing|all) suite="$1"; shift ;;
 esac
 case "$suite" in
     store) products=(StoreBenchmarks) ;;
@@ -31,7 +32,8 @@ case "$suite" in
     fhir) products=(FHIRBenchmarks) ;;
     server) products=(ServerBenchmarks) ;;
     records) products=(RecordsBenchmarks) ;;
-    all) products=(StoreBenchmarks CardBenchmarks FHIRBenchmarks ServerBenchmarks RecordsBenchmarks) ;;
+    parsing) products=(ParsingBenchmarks) ;;
+    all) products=(StoreBenchmarks CardBenchmarks FHIRBenchmarks ServerBenchmarks RecordsBenchmarks ParsingBenchmarks) ;;
 esac
 
 output="$(mktemp)"
@@ -69,6 +71,17 @@ awk '
     }
     END {
         if (count == 0) exit
+        # Size pairs (ParsingBenchmarks): each "<name>, 1 MiB" against "<name>, 64 KiB" (goal: at most 20x).
+        for (i = 1; i <= count; i++) {
+            large = order[i]
+            if (large !~ /, 1 MiB$/) continue
+            small = large; sub(/, 1 MiB$/, ", 64 KiB", small)
+            if (!(small in time) || time[small] <= 0) continue
+            if (!printedSizes) { print ""; print "Median time of the 1 MiB input against the 64 KiB one (16x is linear; the goal is at most 20x):"; printedSizes = 1 }
+            a = time[large] * nanoseconds(units[large]); b = time[small] * nanoseconds(units[small])
+            base = large; sub(/, 1 MiB$/, "", base)
+            printf "  %s: %s %s vs %s %s -> %.1fx\n", base, time[large], units[large], time[small], units[small], a / b
+        }
         print ""
         print "Median wall clock per iteration (p50), OpenHealthKit against its ceiling:"
         for (i = 1; i <= count; i++) {

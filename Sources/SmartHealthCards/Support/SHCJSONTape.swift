@@ -422,7 +422,9 @@ final class SHCJSONTape: @unchecked Sendable {
                         }
                     } else {
                         if seenKeys == nil {
-                            var names = Set<[UInt8]>()
+                            // Sized for the rest of the input (about one member per 12 bytes), so a
+                            // large object never rehashes as it grows.
+                            var names = Set<[UInt8]>(minimumCapacity: min((bytes.count - index) / 12 + Int(count), 1 << 22))
                             var earlier = position + 1
                             for _ in 0..<count {
                                 names.insert(decodedKey(bytes, earlier))

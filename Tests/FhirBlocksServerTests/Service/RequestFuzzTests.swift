@@ -84,4 +84,32 @@ import Testing
         #expect(world.json(await world.smoac("util/ping", method: "GET"))["name"] == .string("fhirblocks-smoac"))
         #expect(await world.fhir("GET", "Patient", token: token).status == 200)
     }
+
+    /// The shapes that made parsing quadratic before authentication: forms of many fields, a
+    /// repeat at the very end, long scope strings, many grantees, JSON with many (escaped) keys.
+    /// Each is answered with a client error (or a refusal) and the service keeps working.
+    @Test func adversarialShapesAreRefusedAndCheap() async throws {
+        let world = try await TestWorld.make(.sqlite)
+        defer { Task { await world.close() } }
+        let app = try await world.register(.app("a"))
+        let manyFields = Array((0..<20_000).map { "f\($0)=x" }.joined(separator: "&").utf8)
+        let repeatAtEnd = manyFields + Array("&f0=again".utf8)
+        let longScope = TestWorld.form([("grant_type", "client_credentials"),
+                                        ("scope", (0..<8_000).map { $0 % 2 == 0 ? "patient/Patient.read" : "conf/X" }.joined(separator: " ")),
+                                        ("client_assertion_type", VacaAuthRequest.jwtBearerAssertionType),
+                                        ("client_assertion", try world.assertion(app, audience: "\(TestWorld.base)/oauth/token"))])
+        let manyKeys = Array(("{" + (0..<20_000).map { "\"\\u006b\($0)\":\($0)" }.joined(separator: ",") + "}").utf8)
+        for body in [manyFields, repeatAtEnd] {
+            let auth = await world.smoac("vaca/auth", body: body)
+            #expect((400..<500).contains(auth.status))
+            let token = await world.service.token(ServiceRequest(method: "POST", path: "/oauth/token", body: body))
+            #expect((400..<500).contains(token.status))
+        }
+        let scoped = await world.service.token(ServiceRequest(method: "POST", path: "/oauth/token", body: longScope))
+        #expect(scoped.status < 500)
+        for path in ["csi/requestCsiRegistration", "permission/writePermission", "csi/fetchPublicClaims"] {
+            #expect((400..<500).contains(await world.smoac(path, body: manyKeys).status), "\(path)")
+        }
+        #expect(world.json(await world.smoac("util/ping", method: "GET"))["name"] == .string("fhirblocks-smoac"))
+    }
 }
