@@ -15,6 +15,13 @@ struct HealthCommandTests {
             #expect(result.output.contains(section), "missing \(section)")
         }
         #expect(result.output.contains("1 added and 1 deleted"))
+        // Health records: a Synthea patient's records by type, a card issued and verified, an app
+        // reading lab results, a venue shared one card once.
+        #expect(result.output.contains("Health records from a provider (a Synthea patient): 59 clinical records"))
+        #expect(result.output.contains("labResultRecord      30"))
+        #expect(result.output.contains("A SMART Health Card, verified and stored: Pfizer-BioNTech COVID-19 vaccine"))
+        #expect(result.output.contains("The records app reads the latest lab results:"))
+        #expect(result.output.contains("was shared 1 (shares on record: 1)"))
     }
 
     @Test("add, query (text and JSON, with unit conversion), sources and delete")
