@@ -25,7 +25,7 @@ let resourcesPerSecond = BenchmarkMetric.custom("Throughput (resources/s)", pola
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, resourcesPerSecond],
-        timeUnits: .milliseconds,
+        timeUnits: .microseconds,
         warmupIterations: 1,
         maxDuration: .seconds(20),
         maxIterations: 20

@@ -64,12 +64,11 @@ extension HealthDatabase {
                 // Health records: same key whatever the clinical type (an Observation may move from lab to vital).
                 let replaceLookup = try db.cachedStatement(sql: "SELECT id FROM sample WHERE sync_id = ? AND kind = ? AND parent_id IS NULL")
                 for sample in samples {
-                    if let syncHash = sample.syncHash {
-                        let existing = sample.replacesSameKey ? nil : try Row.fetchOne(syncLookup, arguments: [syncHash, sample.type])
-                        if sample.replacesSameKey {
-                            let rowIDs = try Int64.fetchAll(replaceLookup, arguments: [syncHash, sample.kind.rawValue])
-                            try tombstone(db, rowIDs: rowIDs, sequence: &sequence, now: now, changes: &changes, dissolved: &dissolved)
-                        } else if let existing {
+                    if let syncHash = sample.syncHash, sample.replacesSameKey {
+                        let rowIDs = try Int64.fetchAll(replaceLookup, arguments: [syncHash, sample.kind.rawValue])
+                        try tombstone(db, rowIDs: rowIDs, sequence: &sequence, now: now, changes: &changes, dissolved: &dissolved)
+                    } else if let syncHash = sample.syncHash {
+                        if let existing = try Row.fetchOne(syncLookup, arguments: [syncHash, sample.type]) {
                             let storedVersion: Int64 = existing[1] ?? Int64.min
                             guard (sample.syncVersion ?? Int64.min) > storedVersion else {
                                 // Not stored: its block must not keep its value.
