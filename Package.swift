@@ -19,6 +19,10 @@ let package = Package(
         .library(name: "FhirBlocks", targets: ["FhirBlocks", "FhirBlocksClient"]),
         .library(name: "FhirBlocksServer", targets: ["FhirBlocksServer", "FhirBlocksStore", "FhirBlocksSQLite", "FhirBlocksPostgres"]),
         .executable(name: "health", targets: ["health"]),
+        // zxing-cpp and stb_image behind a C interface, as a library `QRImageReader` loads at run
+        // time: the `health` tool and every other module build without them (a fresh machine
+        // lacks `libzxing-dev` and `libstb-dev`); only reading a QR image needs this product.
+        .library(name: "OpenHealthKitQRImages", type: .dynamic, targets: ["CQRImageReader"]),
     ],
     dependencies: [
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -63,7 +67,7 @@ let package = Package(
             cxxSettings: [.define("ZX_USE_UTF8")],
             linkerSettings: [.linkedLibrary("ZXing"), .linkedLibrary("stb")]
         ),
-        .target(name: "QRImageReader", dependencies: ["CQRImageReader"], swiftSettings: swiftSettings),
+        .target(name: "QRImageReader", swiftSettings: swiftSettings),
         .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "SmartHealthCards",

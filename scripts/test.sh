@@ -1,5 +1,8 @@
 #!/usr/bin/env bash
-# The project's test command (README, .ci/run): prepares the interoperability peers that some
+# The project's test command (README, .ci/run). On a fresh machine it is all the set-up: it
+# installs the Debian packages the tests need beyond the demo's build (zxing-cpp and stb_image
+# for the QR image library, PostgreSQL's server, Python's venv) when they are missing, then
+# prepares the interoperability peers that some
 # tests compare against (Python jwcrypto for JWS, zxing-cpp for QR images) in a virtual
 # environment under .build/, then runs the Swift test suite with them.
 # Without network access to PyPI the peers cannot be installed: outside CI the peer tests are
@@ -11,6 +14,27 @@
 # when it is not installed, the PostgreSQL cases are reported as skipped (in CI: an error).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+
+# Debian packages, each installed only when what the tests use from it is missing.
+missing=()
+[ -f /usr/include/ZXing/ReadBarcode.h ] || missing+=(libzxing-dev)
+[ -f /usr/include/stb/stb_image.h ] || missing+=(libstb-dev)
+compgen -G "/usr/lib/postgresql/*/bin/initdb" >/dev/null || missing+=(postgresql)
+python3 -c "import ensurepip, venv" 2>/dev/null || missing+=(python3-venv)
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing the Debian packages the tests need: ${missing[*]}"
+    if [ "$(id -u)" = "0" ]; then
+        apt_get=(apt-get)
+    elif command -v sudo >/dev/null && sudo -n true 2>/dev/null; then
+        apt_get=(sudo apt-get)
+    else
+        echo "error: the tests need these Debian packages and this user cannot install them: sudo apt-get install ${missing[*]}" >&2
+        exit 2
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    "${apt_get[@]}" update -qq
+    "${apt_get[@]}" install -y -qq "${missing[@]}" >/dev/null
+fi
 
 venv=".build/peers-venv"
 peers=(jwcrypto zxing-cpp pillow fhirclient)

@@ -1,8 +1,8 @@
-import CQRImageReader
 import Foundation
 
 /// Reads QR codes from image files (PNG, JPEG, BMP, GIF) with zxing-cpp from Debian
-/// (`libzxing-dev`, images loaded by `libstb-dev`), through a small C++ shim with a C interface.
+/// (`libzxing-dev`, images loaded by `libstb-dev`), through a small C++ shim with a C interface
+/// that is loaded at run time (the `OpenHealthKitQRImages` library; see ``Failure/readerUnavailable(reason:)``).
 ///
 /// This sits at the edge (it reads files); the `QRCode` module that draws codes stays pure.
 public enum QRImageReader {
@@ -15,15 +15,23 @@ public enum QRImageReader {
         /// The image's header claims more pixels than a QR code needs (16 megapixels, or a side
         /// over 10,000 pixels): it is refused without being decoded.
         case imageTooLarge(path: String)
+        /// zxing-cpp is not installed, or the `OpenHealthKitQRImages` library that wraps it was not
+        /// built: the reason says which, and what to install and build.
+        case readerUnavailable(reason: String)
 
         public var description: String {
             switch self {
             case .unreadableImage(let path): "\(path) is not a readable PNG, JPEG, BMP or GIF image"
             case .tooMuchText(let path): "\(path) holds more QR text than can be read at once"
             case .imageTooLarge(let path): "\(path) is larger than any QR code image needs (over 16 megapixels or 10,000 pixels a side); not decoded"
+            case .readerUnavailable(let reason): reason
             }
         }
     }
+
+    /// Whether zxing-cpp can be loaded in this process; when it cannot, the reason and the
+    /// commands that fix it.
+    public static var availability: Result<Void, Failure> { QRReaderLibrary.shared.map { _ in () } }
 
     /// The most text read from one image: ample for SMART Health Cards (a version-22 code holds
     /// under 3 KB; chunked cards span a few codes).
@@ -31,9 +39,14 @@ public enum QRImageReader {
 
     /// The texts of every QR code in the image, in the order zxing-cpp finds them.
     /// - Returns: an empty array when the image holds no QR code.
+    /// - Throws: ``Failure/readerUnavailable(reason:)`` when zxing-cpp cannot be loaded, before the
+    ///   file is opened.
     public static func texts(inImageAt url: URL) throws(Failure) -> [String] {
+        let library = try QRReaderLibrary.shared.get()
         var buffer = [CChar](repeating: 0, count: capacity)
-        let count = url.path.withCString { ohk_read_qr_codes($0, &buffer, UInt(buffer.count)) }
+        let count = url.path.withCString { path in
+            buffer.withUnsafeMutableBufferPointer { library.read(path, $0.baseAddress, UInt($0.count)) }
+        }
         switch count {
         case -2: throw .tooMuchText(path: url.path)
         case -3: throw .imageTooLarge(path: url.path)

@@ -28,9 +28,9 @@ struct CommandRunner {
         return URL(fileURLWithPath: ".build/debug/health")
     }
 
-    func launch(_ arguments: [String], environment: [String: String] = [:]) throws -> (Process, Pipe, Pipe) {
+    func launch(_ arguments: [String], environment: [String: String] = [:], executable: URL = Self.executable) throws -> (Process, Pipe, Pipe) {
         let process = Process()
-        process.executableURL = Self.executable
+        process.executableURL = executable
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         env["OPENHEALTHKIT_STORE"] = store
@@ -49,21 +49,34 @@ struct CommandRunner {
     /// Runs the command to completion on a Dispatch thread, so waiting for it does not hold one
     /// of the few threads of Swift's cooperative pool.
     @discardableResult
-    func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> Result {
+    func run(_ arguments: [String], environment: [String: String] = [:], executable: URL = Self.executable) async throws -> Result {
         try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
-                continuation.resume(with: Swift.Result { try runBlocking(arguments, environment: environment) })
+                continuation.resume(with: Swift.Result { try runBlocking(arguments, environment: environment, executable: executable) })
             }
         }
     }
 
-    private func runBlocking(_ arguments: [String], environment: [String: String]) throws -> Result {
-        let (process, output, error) = try launch(arguments, environment: environment)
+    /// Reads standard error on a second thread while standard output is read on this one: read
+    /// one after the other, a child that fills the other pipe (64 KiB) would block, and so would
+    /// the reader.
+    private func runBlocking(_ arguments: [String], environment: [String: String], executable: URL) throws -> Result {
+        let (process, output, error) = try launch(arguments, environment: environment, executable: executable)
+        let errorRead = DispatchGroup()
+        let errBox = DataBox()
+        DispatchQueue.global().async(group: errorRead) { errBox.data = error.fileHandleForReading.readDataToEndOfFile() }
         let outData = output.fileHandleForReading.readDataToEndOfFile()
-        let errData = error.fileHandleForReading.readDataToEndOfFile()
+        errorRead.wait()
+        let errData = errBox.data
         process.waitUntilExit()
         return Result(status: process.terminationStatus, output: String(decoding: outData, as: UTF8.self),
                       error: String(decoding: errData, as: UTF8.self))
+    }
+
+    /// Standard error's bytes, written by the reading thread before the group it runs in is left
+    /// and read only after waiting on that group.
+    private final class DataBox: @unchecked Sendable {
+        var data = Data()
     }
 
     func remove() {

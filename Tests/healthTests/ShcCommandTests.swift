@@ -86,6 +86,14 @@ struct ShcCommandTests {
         let decoded = try await runner.run(["shc", "decode", image])
         #expect(decoded.status == 0 && decoded.output.contains("\"kid\": \"\(kid)\"") && decoded.output.contains("\"rid\""))
 
+        // Without zxing-cpp's library the image is an I/O error that says what to install; the
+        // card file still verifies (the reader is loaded only for images).
+        let noReader = ["OPENHEALTHKIT_QR_LIBRARY": runner.folder.appendingPathComponent("missing.so").path]
+        let unreadable = try await runner.run(["shc", "verify", image, "--issuer", "\(iss)=\(issuerDir)"], environment: noReader)
+        #expect(unreadable.status == 2 && unreadable.error.contains("apt-get install libzxing-dev libstb-dev"), "\(unreadable.error)")
+        let fileOnly = try await runner.run(["shc", "verify", card, "--issuer", "\(iss)=\(issuerDir)"], environment: noReader)
+        #expect(fileOnly.status == 0, "\(fileOnly.output)\(fileOnly.error)")
+
         let revoke = try await runner.run(["shc", "revoke", "--dir", issuerDir, "--kid", kid, "--rid", String(rid)])
         #expect(revoke.status == 0 && revoke.output.contains("version 1"), "\(revoke.output)\(revoke.error)")
         let after = try await runner.run(["shc", "verify", card, "--issuer", "\(iss)=\(issuerDir)"])
