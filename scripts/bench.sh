@@ -4,7 +4,9 @@
 #
 #   scripts/bench.sh                      # the store benchmarks (StoreBenchmarks), as before
 #   scripts/bench.sh store                # the same
-#   scripts/bench.sh cards                # the SMART Health Cards benchmarks (CardBenchmarks)
+#   scripts/bench.sh cards                # the SMART Health Cards benchmarks (CardBenchmarks), then
+#                                         # `health shc verify` of one file of 1,000, 2,000 and 4,000 cards
+#                                         # with the release binary, against the in-process batch rate
 #   scripts/bench.sh fhir                 # FHIR R4 decoding/encoding (FHIRBenchmarks)
 #   scripts/bench.sh server               # FhirBlocks token issuance and protected reads (ServerBenchmarks)
 #   scripts/bench.sh parsing              # unauthenticated parsers on adversarial 64 KiB and 1 MiB inputs (ParsingBenchmarks)
@@ -122,4 +124,49 @@ if [ "$suite" = "records" ] || [ "$suite" = "all" ]; then
         awk -v s="$start" -v e="$end" -v n="$stored" 'BEGIN { printf "  run: %.1f ms, %d records, %.0f records/s\n", (e - s) * 1000, n, n / (e - s) }'
         rm -rf "$scratch"
     done
+fi
+
+# The path a person runs for cards: `health shc verify` of one `.smart-health-card` file holding
+# 1,000, 2,000 and 4,000 copies of the official example 00 (the card the in-process benchmarks
+# verify), offline against the example issuer's folder, with the release binary; three runs
+# each, end to end (process start, reading, verifying on every core, the whole report written).
+# Compared with the in-process batch ("Verify 1,000 cards on every core (SHCVerifier)", this
+# run's median above); the goal is at least 0.8x its rate for 4,000 cards.
+if [ "$suite" = "cards" ] || [ "$suite" = "all" ]; then
+    shared="${OPENHEALTHKIT_SHARED:-$root/../shared}"
+    examples="$shared/vectors/shc/spec-examples"
+    swift build -c release --product health >&2
+    health="$(swift build -c release --show-bin-path)/health"
+    scratch=$(mktemp -d)
+    in_process=$(awk '
+        /^Verify 1,000 cards on every core \(SHCVerifier\)$/ { name = 1; next }
+        name && /Time \(wall clock\)/ {
+            n = split($0, cells, "│"); unit = cells[2]; sub(/.*\(/, "", unit); sub(/\).*/, "", unit)
+            p50 = cells[5]; gsub(/ /, "", p50)
+            scale = (unit == "ms") ? 1e-3 : (unit == "μs" || unit == "us") ? 1e-6 : (unit == "s") ? 1 : 0
+            if (scale > 0) printf "%.0f", 1000 / (p50 * scale)
+            exit
+        }' "$output")
+    echo ""
+    echo "health shc verify of one file of N cards (release binary, offline issuer folder, report to /dev/null):"
+    for count in 1000 2000 4000; do
+        python3 -c '
+import json, sys
+jws = open(sys.argv[1]).read().strip()
+json.dump({"verifiableCredential": [jws] * int(sys.argv[2])}, open(sys.argv[3], "w"))
+' "$examples/example-00-d-jws.txt" "$count" "$scratch/cards-$count.smart-health-card"
+        for run in 1 2 3; do
+            start=$(date +%s.%N)
+            "$health" shc verify "$scratch/cards-$count.smart-health-card" --at 2025-01-01T00:00:00Z \
+                --issuer "https://spec.smarthealth.cards/examples/issuer=$examples/issuer" > /dev/null
+            end=$(date +%s.%N)
+            awk -v s="$start" -v e="$end" -v n="$count" -v ref="${in_process:-0}" 'BEGIN {
+                rate = n / (e - s)
+                printf "  %d cards: %.0f ms, %.0f cards/s", n, (e - s) * 1000, rate
+                if (ref > 0) printf " vs in-process batch %d cards/s -> %.2fx (goal for 4,000: >= 0.8x)", ref, rate / ref
+                printf "\n"
+            }'
+        done
+    done
+    rm -rf "$scratch"
 fi

@@ -10,12 +10,11 @@ struct HealthCommand: AsyncParsableCommand {
         subcommands: [DemoCommand.self, StoreCommand.self, RecordsCommand.self, ShcCommand.self, FhirCommand.self, ServeCommand.self, WalletCommand.self,
                       AppCommand.self, AuditCommand.self])
 
-    /// Runs the command. `health shc …`, `health fhir …`, `health records …`, `health serve …`, `health wallet …`,
-    /// `health app …` and `health audit …` keep their documented exit codes: usage and I/O errors exit with 2
-    /// (swift-argument-parser would use 64), invalid input, a refusal or a failed check with 1.
+    /// Runs the command with one exit-status convention for every subcommand (README, "Exit
+    /// status"): 0 success or valid; 1 refused, invalid or tampered; 2 a usage or I/O error
+    /// (swift-argument-parser's own usage errors, 64, become 2).
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
-        let isCardCommand = ["shc", "fhir", "records", "serve", "wallet", "app", "audit"].contains(arguments.first ?? "")
         do {
             var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -25,14 +24,19 @@ struct HealthCommand: AsyncParsableCommand {
             }
         } catch let error as UsageError {
             FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
-            Foundation.exit(2)
+            Foundation.exit(CLIExitStatus.usageOrIO.rawValue)
+        } catch let error as InputRefused {
+            FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
+            Foundation.exit(CLIExitStatus.refused.rawValue)
         } catch {
             let code = exitCode(for: error)
-            if isCardCommand, code != .success, code.rawValue != 1 {
+            switch CLIExitStatus(parserCode: code, error: error) {
+            case .success, .refused:
+                exit(withError: error)
+            case .usageOrIO:
                 FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                Foundation.exit(2)
+                Foundation.exit(CLIExitStatus.usageOrIO.rawValue)
             }
-            exit(withError: error)
         }
     }
 }

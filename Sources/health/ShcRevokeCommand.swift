@@ -32,6 +32,10 @@ struct ShcRevokeCommand: AsyncParsableCommand {
         let list: SHCRevocationList
         do {
             list = try folder.revoke(rid, kid: kid, issuedBefore: before)
+        } catch .ridAlreadyListed(let listed) {
+            throw UsageError("\(listed) is already revoked for key \(kid) in \(dir) (a revocation list names each rid once)")
+        } catch .existingFileUnreadable(let path) {
+            throw UsageError("cannot revoke in \(dir): \(path) exists but does not read; it is left unchanged")
         } catch {
             throw UsageError("cannot revoke in \(dir): \(error) (is \(kid) a key in \(dir)/.well-known/jwks.json?)")
         }

@@ -12,8 +12,9 @@ struct ShcVerifyCommand: AsyncParsableCommand {
             Each INPUT is a file (its form is detected by content) or - for standard input.
             Issuer keys come from --issuer ISS=DIR (a folder holding .well-known/jwks.json and optionally .well-known/crl/KID.json);
             issuers not named there are fetched over HTTPS from ISS/.well-known/jwks.json and cached in ~/.cache/openhealthkit/shc.
-            Exit status: 0 when every card is valid, 1 when any card is invalid, 2 for usage or I/O errors
-            (including issuer keys that could not be fetched).
+            Cards are verified on every core and reported in order as they are done.
+            Exit status: 0 when every card is valid, 1 when any card is invalid (including one whose issuer's keys
+            could not be fetched), 2 for usage or I/O errors.
             """)
 
     @Argument(help: "Files to verify, or - for standard input.")
@@ -26,36 +27,37 @@ struct ShcVerifyCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (verifier, https) = try verification.makeVerifier()
-
-        var results: [(input: String, index: Int, report: SHCVerificationReport)] = []
-        var inputFailures: [(input: String, error: String)] = []
-        for input in inputs {
-            let bytes = try cardText(of: input)
-            let cards: [SHCInput.Card]
-            do {
-                cards = try SHCInput.parse(bytes, allowSurroundingWhitespace: input == "-")
-            } catch {
-                inputFailures.append((input, "\(error)"))
-                continue
+        var output = ShcReportWriter(json: json)
+        var allValid = true
+        do {
+            for input in inputs {
+                let bytes = try cardText(of: input)
+                let cards: [SHCInput.Card]
+                do {
+                    cards = try SHCInput.parse(bytes, allowSurroundingWhitespace: input == "-")
+                } catch {
+                    allValid = false
+                    output.inputFailure(input: input, error: "\(error)")
+                    continue
+                }
+                // Reports are written as each chunk of cards is verified (on every core).
+                try await verifier.verifyAll(cards) { firstIndex, reports in
+                    for (offset, report) in reports.enumerated() {
+                        if !report.isValid { allValid = false }
+                        try output.card(input: input, index: firstIndex + offset, of: cards.count, report: report)
+                    }
+                    output.flush()
+                }
             }
-            for (index, card) in cards.enumerated() {
-                results.append((input, index, await verifier.verify(card)))
-            }
+        } catch {
+            await https.shutdown()
+            throw error
         }
         await https.shutdown()
-        let allValid = inputFailures.isEmpty && results.allSatisfy(\.report.isValid)
-        if json {
-            print(try ShcReportFormatter.json(results: results, inputFailures: inputFailures, valid: allValid))
-        } else {
-            for line in ShcReportFormatter.text(results: results, inputFailures: inputFailures) { print(line) }
-        }
-        // A card whose keys could not be fetched was not judged: that is an I/O error (2), unless
-        // another card is invalid for what it contains (1).
-        let unreachable: Set<SHCFindingCode> = [.resolverFailed]
-        let judgedInvalid = !inputFailures.isEmpty
-            || results.contains { !$0.report.isValid && !$0.report.errors.allSatisfy { unreachable.contains($0.code) } }
-        if judgedInvalid { throw ExitCode(1) }
-        if !allValid { throw ExitCode(2) }
+        output.finish(valid: allValid)
+        // Every card printed as INVALID exits 1, whatever the cause (a card whose issuer's keys
+        // could not be fetched is not verified: it is INVALID, with key.resolver-failed).
+        if !allValid { throw ExitCode(1) }
     }
 
     static var cacheDirectory: URL {

@@ -61,17 +61,17 @@ enum SampleImportParser {
                 guard let columns = header else {
                     header = cells.map { $0.lowercased() }
                     for required in ["type", "start", "value"] where !(header ?? []).contains(required) {
-                        throw ValidationError("line \(number): the CSV header needs a '\(required)' column")
+                        throw InputRefused("line \(number): the CSV header needs a '\(required)' column")
                     }
                     continue
                 }
                 guard cells.count == columns.count else {
-                    throw ValidationError("line \(number): expected \(columns.count) fields, found \(cells.count)")
+                    throw InputRefused("line \(number): expected \(columns.count) fields, found \(cells.count)")
                 }
                 fields = Dictionary(zip(columns, cells), uniquingKeysWith: { first, _ in first })
             } else {
                 guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else {
-                    throw ValidationError("line \(number): not a JSON object")
+                    throw InputRefused("line \(number): not a JSON object")
                 }
                 fields = object
             }
@@ -89,26 +89,26 @@ enum SampleImportParser {
             }
         }
         guard let typeName = string("type"), let type = types[typeName] ?? HKObjectType.sampleType(named: typeName) else {
-            throw ValidationError("line \(line): missing or unknown type")
+            throw InputRefused("line \(line): missing or unknown type")
         }
         types[typeName] = type
         guard let startText = string("start"), let start = try? parseDate(startText) else {
-            throw ValidationError("line \(line): missing or invalid start date")
+            throw InputRefused("line \(line): missing or invalid start date")
         }
         let end = try string("end").map { text -> Date in
-            guard let date = try? parseDate(text) else { throw ValidationError("line \(line): invalid end date") }
+            guard let date = try? parseDate(text) else { throw InputRefused("line \(line): invalid end date") }
             return date
         } ?? start
-        guard end >= start else { throw ValidationError("line \(line): the end is before the start") }
+        guard end >= start else { throw InputRefused("line \(line): the end is before the start") }
         guard let valueText = string("value"), let value = Double(valueText), value.isFinite else {
-            throw ValidationError("line \(line): missing or invalid value")
+            throw InputRefused("line \(line): missing or invalid value")
         }
         switch type {
         case let quantityType as HKQuantityType:
             let unit: HKUnit
             if let unitText = string("unit") {
                 guard let parsed = try? HKUnit.parse(unitText), quantityType.is(compatibleWith: parsed) else {
-                    throw ValidationError("line \(line): unit '\(unitText)' does not fit \(quantityType.displayName)")
+                    throw InputRefused("line \(line): unit '\(unitText)' does not fit \(quantityType.displayName)")
                 }
                 unit = parsed
             } else {
@@ -117,10 +117,10 @@ enum SampleImportParser {
             return ImportRecord(sample: HKQuantitySample(type: quantityType, quantity: HKQuantity(unit: unit, doubleValue: value),
                                                          start: start, end: end))
         case let categoryType as HKCategoryType:
-            guard let raw = Int(exactly: value) else { throw ValidationError("line \(line): a category value must be a whole number") }
+            guard let raw = Int(exactly: value) else { throw InputRefused("line \(line): a category value must be a whole number") }
             return ImportRecord(sample: HKCategorySample(type: categoryType, value: raw, start: start, end: end))
         default:
-            throw ValidationError("line \(line): \(type.displayName) cannot be imported from this format")
+            throw InputRefused("line \(line): \(type.displayName) cannot be imported from this format")
         }
     }
 }

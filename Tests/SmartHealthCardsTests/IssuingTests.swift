@@ -171,6 +171,27 @@ import Testing
         #expect(crlText.contains(#""ctr": 2"#))
         #expect(throws: SHCFileError.invalidRid) { try folder.revoke(["bad rid"], kid: key.kid) }
 
+        // A rid listed already, or twice in one update, is refused and nothing is written.
+        let crlURL = root.appendingPathComponent(".well-known/crl/\(key.kid).json")
+        let jwksURL = root.appendingPathComponent(".well-known/jwks.json")
+        let before = try Data(contentsOf: crlURL)
+        #expect(throws: SHCFileError.ridAlreadyListed("Other1")) { try folder.revoke(["Other1"], kid: key.kid) }
+        #expect(throws: SHCFileError.ridAlreadyListed("Twice")) { try folder.revoke(["Twice", "Twice"], kid: key.kid) }
+        #expect(try Data(contentsOf: crlURL) == before)
+
+        // A published file that does not read is left as it is: a revocation or a key is never
+        // lost to a fresh list or key set written over it.
+        try Data("{ not json".utf8).write(to: crlURL)
+        #expect(throws: SHCFileError.existingFileUnreadable(path: crlURL.path)) { try folder.revoke(["New1"], kid: key.kid) }
+        #expect(try Data(contentsOf: crlURL) == Data("{ not json".utf8))
+        try before.write(to: crlURL)
+        let jwks = try Data(contentsOf: jwksURL)
+        try Data("[]".utf8).write(to: jwksURL)
+        #expect(throws: SHCFileError.existingFileUnreadable(path: jwksURL.path)) { try folder.publish(keys: [SHCIssuerKey.generate().publicJWK]) }
+        #expect(throws: SHCFileError.existingFileUnreadable(path: jwksURL.path)) { try folder.unpublish(kid: key.kid) }
+        #expect(try Data(contentsOf: jwksURL) == Data("[]".utf8))
+        try jwks.write(to: jwksURL)
+
         // Removing a compromised key: every card it signed fails.
         try folder.unpublish(kid: key.kid)
         #expect(Set(await verifier.verify(jws).errors.map(\.code)) == [.keyNotFound])
@@ -181,6 +202,8 @@ import Testing
         try list.revoke(["a", "b"])
         #expect(list.ctr == 1)
         #expect(String(decoding: list.json.serialized(), as: UTF8.self) == #"{"kid":"k1","method":"rid","ctr":1,"rids":["a","b"]}"#)
+        #expect(throws: SHCIssueError.ridAlreadyListed("b")) { try list.revoke(["c", "b"]) }
+        #expect(list.ctr == 1 && list.entries.count == 2)
         let lenient = try SHCRevocationList(jsonBytes: Array(#"{"kid":"k1","method":"rid","ctr":"3","rids":["a.10"]}"#.utf8))
         #expect(lenient.ctr == 3)
         #expect(lenient.ctrWasString)

@@ -69,12 +69,11 @@ struct HealthCommandTests {
         #expect((document["intervals"] as? [[String: Any]])?.count == 3)
     }
 
-    @Test("Bad input is a clear message and a non-zero exit", arguments: [
+    @Test("Bad arguments and unreadable files are a clear message and exit 2", arguments: [
         (["store", "add", "--type", "nonsense", "--value", "1"], "unknown type"),
         (["store", "add", "--type", "stepCount", "--value", "1", "--unit", "kg"], "does not fit"),
         (["store", "add", "--type", "stepCount", "--value", "1", "--unit", "kg//m"], "invalid unit"),
         (["store", "add", "--type", "stepCount", "--value", "1", "--start", "yesterday-ish"], "invalid date"),
-        (["store", "add", "--type", "sleepAnalysis", "--value", "42"], "not one of the type's values"),
         (["store", "stats", "--type", "heartRate", "--statistic", "sum"], "not cumulative"),
         (["store", "stats", "--type", "stepCount", "--interval", "fortnight"], "invalid interval"),
         (["store", "delete", "--type", "stepCount"], "--all"),
@@ -84,8 +83,17 @@ struct HealthCommandTests {
         let runner = CommandRunner()
         defer { runner.remove() }
         let result = try await runner.run(arguments)
-        #expect(result.status != 0)
+        #expect(result.status == 2)
         #expect(result.error.contains(message), "stderr was: \(result.error)")
+    }
+
+    @Test("A value the store refuses exits 1")
+    func refusedValue() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let result = try await runner.run(["store", "add", "--type", "sleepAnalysis", "--value", "42"])
+        #expect(result.status == 1)
+        #expect(result.error.contains("not one of the type's values"), "stderr was: \(result.error)")
     }
 
     @Test("A wrong passphrase is refused with a clear message and the data stays readable")
@@ -95,7 +103,7 @@ struct HealthCommandTests {
         let right = ["HK_PASS": "first passphrase"]
         #expect(try await runner.run(["store", "add", "--passphrase-env", "HK_PASS", "--type", "stepCount", "--value", "5"], environment: right).status == 0)
         let wrong = try await runner.run(["store", "query", "--passphrase-env", "HK_PASS", "--type", "stepCount"], environment: ["HK_PASS": "other"])
-        #expect(wrong.status != 0 && wrong.error.contains("does not open"))
+        #expect(wrong.status == 1 && wrong.error.contains("does not open"))
         let again = try await runner.run(["store", "query", "--passphrase-env", "HK_PASS", "--type", "stepCount", "--json"], environment: right)
         #expect(again.status == 0 && again.output.contains("\"value\" : 5"))
     }
@@ -113,7 +121,7 @@ struct HealthCommandTests {
         try "{\"type\":\"stepCount\",\"start\":\"2026-11-20T10:00:00Z\",\"value\":3}\n{\"type\":\"stepCount\",\"start\":\"oops\",\"value\":3}\n"
             .write(to: lines, atomically: true, encoding: .utf8)
         let bad = try await runner.run(["store", "import", lines.path])
-        #expect(bad.status != 0 && bad.error.contains("line 2"))
+        #expect(bad.status == 1 && bad.error.contains("line 2"))
         let count = try await runner.run(["store", "query", "--type", "stepCount", "--json"])
         #expect((try JSONSerialization.jsonObject(with: Data(count.output.utf8)) as? [Any])?.count == 1)
     }

@@ -98,6 +98,48 @@ struct ShcCommandTests {
         #expect(revoke.status == 0 && revoke.output.contains("version 1"), "\(revoke.output)\(revoke.error)")
         let after = try await runner.run(["shc", "verify", card, "--issuer", "\(iss)=\(issuerDir)"])
         #expect(after.status == 1 && after.output.contains("revocation.revoked"), "\(after.output)\(after.error)")
+        let twice = try await runner.run(["shc", "revoke", "--dir", issuerDir, "--kid", kid, "--rid", String(rid)])
+        #expect(twice.status == 2 && twice.error.contains("already revoked"), "\(twice.error)")
+    }
+
+    @Test("One file of many cards: every card reported once, in order, numbered, text and streamed JSON")
+    func manyCardsInOneFile() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let valid = try String(contentsOfFile: try example("example-00-d-jws.txt"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        let revoked = try String(contentsOfFile: try example("example-03-d-jws.txt"), encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
+        // 611 cards (more than two of the verifier's chunks); the 601st is revoked.
+        let jwss = Array(repeating: valid, count: 600) + [revoked] + Array(repeating: valid, count: 10)
+        let file = runner.folder.appendingPathComponent("many.smart-health-card")
+        try JSONSerialization.data(withJSONObject: ["verifiableCredential": jwss]).write(to: file)
+        let garbage = runner.folder.appendingPathComponent("garbage.txt")
+        try "not a card".write(to: garbage, atomically: true, encoding: .utf8)
+
+        let text = try await runner.run(["shc", "verify", file.path, garbage.path] + issuerOption)
+        #expect(text.status == 1)
+        let verdicts = text.output.split(separator: "\n").filter { !$0.hasPrefix(" ") }
+        #expect(verdicts.count == 612)
+        for (index, line) in verdicts.prefix(611).enumerated() {
+            let expected = "\(file.path) #\(index + 1): \(index == 600 ? "INVALID" : "VALID")"
+            guard line == expected else {
+                Issue.record("line \(index): \(line), expected \(expected)")
+                break
+            }
+        }
+        #expect(verdicts.last?.hasPrefix("\(garbage.path): INVALID INPUT") == true)
+
+        let json = try await runner.run(["shc", "verify", file.path, garbage.path, "--json"] + issuerOption)
+        #expect(json.status == 1)
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.output.utf8)) as? [String: Any], "\(json.output.prefix(300))")
+        let cards = try #require(document["cards"] as? [[String: Any]])
+        #expect(cards.map { $0["index"] as? Int } == Array(0..<611))
+        #expect(cards.map { ($0["report"] as? [String: Any])?["isValid"] as? Bool } == (0..<611).map { $0 != 600 })
+        #expect((document["inputErrors"] as? [[String: Any]])?.map { $0["input"] as? String } == [garbage.path])
+        #expect(document["valid"] as? Bool == false)
+
+        let none = try await runner.run(["shc", "verify", garbage.path, "--json"])
+        let empty = try #require(try JSONSerialization.jsonObject(with: Data(none.output.utf8)) as? [String: Any], "\(none.output)")
+        #expect((empty["cards"] as? [Any])?.isEmpty == true && none.status == 1)
     }
 
     @Test("A key id or revocation id that starts with \"-\" is taken as the option's value")
@@ -128,7 +170,7 @@ struct ShcCommandTests {
         #expect(result.error.contains(message), "stderr: \(result.error)")
     }
 
-    @Test("Keys that cannot be fetched are an I/O error (exit 2), not an invalid card")
+    @Test("A card whose issuer's keys cannot be fetched is INVALID and exits 1, like every INVALID card")
     func unreachableIssuer() async throws {
         let runner = CommandRunner()
         defer { runner.remove() }
@@ -141,8 +183,8 @@ struct ShcCommandTests {
         #expect(try await runner.run(["shc", "issue", bundle, "--key", issuerDir + "/issuer.private.jwk",
                                       "--iss", "https://issuer.invalid", "--out", card]).status == 0)
         let result = try await runner.run(["shc", "verify", card], environment: ["XDG_CACHE_HOME": runner.folder.path])
-        #expect(result.status == 2, "\(result.output)")
-        #expect(result.output.contains("key.resolver-failed"))
+        #expect(result.status == 1, "\(result.output)")
+        #expect(result.output.contains("INVALID") && result.output.contains("key.resolver-failed"))
     }
 
     @Test("A card too long for one version-22 QR code is refused, unless chunking is asked for")

@@ -20,6 +20,8 @@ public enum SHCIssueError: Error, Equatable, Sendable, CustomStringConvertible {
     case signingFailed
     /// A chunk count that is not between 1 and 99, or too small for the JWS.
     case invalidChunkCount(Int)
+    /// A rid the revocation list already lists, or given twice (a CRL lists each rid once, rule 43).
+    case ridAlreadyListed(String)
 
     /// A one-line description.
     public var description: String {
@@ -34,6 +36,7 @@ public enum SHCIssueError: Error, Equatable, Sendable, CustomStringConvertible {
         case .tooLongForSingleQR(let length, let maximum): "JWS of \(length) characters exceeds the single-QR maximum of \(maximum)"
         case .signingFailed: "signing failed"
         case .invalidChunkCount(let count): "invalid chunk count \(count)"
+        case .ridAlreadyListed(let rid): "rid \(rid) is already in the revocation list (each rid is listed once)"
         }
     }
 }

@@ -3,8 +3,11 @@ import Foundation
 /// A per-key revocation list (rule 41), published at `<iss>/.well-known/crl/<kid>.json`:
 /// `{"kid":…,"method":"rid","ctr":N,"rids":["rid", "rid.timestamp", …]}`.
 ///
-/// Reading is lenient (a numeric-string `ctr`, malformed entries, duplicates and an empty list are
-/// accepted and recorded in ``problems``); writing is strict.
+/// Reading is lenient where the specification's examples are (a numeric-string `ctr`, an empty
+/// list: warnings in ``problems``) and strict where its rules are: a malformed entry (a rid that
+/// is not base64url or is longer than 24 characters, a bad timestamp) or a rid listed twice is an
+/// error in ``problems``, which makes every card checked against the list invalid, as the
+/// reference validator does. Writing is strict.
 public struct SHCRevocationList: Sendable, Hashable {
     /// One revoked rid, optionally limited to cards issued before a time.
     public struct Entry: Sendable, Hashable, CustomStringConvertible {
@@ -148,12 +151,17 @@ public struct SHCRevocationList: Sendable, Hashable {
     /// Adds revocations and increments `ctr` once (one update of the published list).
     ///
     /// - Parameters:
-    ///   - rids: the revocation ids to add; each must be base64url of at most 24 characters.
+    ///   - rids: the revocation ids to add; each must be base64url of at most 24 characters, not
+    ///     listed yet, and given once (``SHCIssueError/ridAlreadyListed(_:)``).
     ///   - issuedBefore: when given, only cards issued before this time are revoked (the entry gets
     ///     a `.timestamp` suffix, whole seconds rounded up so that cards issued before it are covered).
     public mutating func revoke(_ rids: [String], issuedBefore: Date? = nil) throws(SHCIssueError) {
         for rid in rids where !SHCRevocation.isValidRid(rid[...]) {
             throw .invalidRid
+        }
+        var listed = Set(entries.map(\.rid))
+        for rid in rids where !listed.insert(rid).inserted {
+            throw .ridAlreadyListed(rid)
         }
         let timestamp = issuedBefore.map { Int64($0.timeIntervalSince1970.rounded(.up)) }
         entries.append(contentsOf: rids.map { Entry(rid: $0, timestamp: timestamp) })

@@ -26,7 +26,7 @@ public struct SHCWellKnownFolder: Sendable {
     /// a key with the same `kid` is replaced, others are kept (old keys stay published while their
     /// cards are relevant, rule 8).
     public func publish(keys: [SHCJWK]) throws(SHCFileError) {
-        var keySet = (try? readKeySet()) ?? SHCJWKSet(keys: [])
+        var keySet = try existingKeySet() ?? SHCJWKSet(keys: [])
         for key in keys {
             if let index = keySet.keys.firstIndex(where: { $0.kid == key.kid }) {
                 keySet.keys[index] = key
@@ -39,9 +39,16 @@ public struct SHCWellKnownFolder: Sendable {
 
     /// Removes a key from the published JWKS (a compromised key is removed at once, rule 8).
     public func unpublish(kid: String) throws(SHCFileError) {
-        var keySet = (try? readKeySet()) ?? SHCJWKSet(keys: [])
+        var keySet = try existingKeySet() ?? SHCJWKSet(keys: [])
         keySet.keys.removeAll { $0.kid == kid }
         try write(keySet.serialized(), to: jwksURL)
+    }
+
+    /// The published JWKS for an update: nil when there is none yet; a file that exists but does
+    /// not read is an error, never replaced.
+    private func existingKeySet() throws(SHCFileError) -> SHCJWKSet? {
+        guard FileManager.default.fileExists(atPath: jwksURL.path) else { return nil }
+        do { return try readKeySet() } catch { throw .existingFileUnreadable(path: jwksURL.path) }
     }
 
     /// The published JWKS.
@@ -70,12 +77,16 @@ public struct SHCWellKnownFolder: Sendable {
     /// - Returns: the published list.
     @discardableResult
     public func revoke(_ rids: [String], kid: String, issuedBefore: Date? = nil) throws(SHCFileError) -> SHCRevocationList {
-        guard let keySet = try? readKeySet(), keySet.keys.contains(where: { $0.kid == kid }) else {
+        guard let keySet = try existingKeySet(), keySet.keys.contains(where: { $0.kid == kid }) else {
             throw .writeFailed(path: jwksURL.path)
         }
-        var list = (try? readRevocationList(kid: kid)) ?? SHCRevocationList(kid: kid, ctr: 0)
+        let existing: SHCRevocationList?
+        do { existing = try readRevocationList(kid: kid) } catch { throw .existingFileUnreadable(path: try crlURL(kid: kid).path) }
+        var list = existing ?? SHCRevocationList(kid: kid, ctr: 0)
         do {
             try list.revoke(rids, issuedBefore: issuedBefore)
+        } catch .ridAlreadyListed(let rid) {
+            throw .ridAlreadyListed(rid)
         } catch {
             throw .invalidRid
         }

@@ -76,8 +76,8 @@
 /// | `revocation.crl-kid` | 43 | error | The CRL's `kid` differs from the key's. |
 /// | `revocation.crl-method` | 43 | error | The CRL's `method` is neither `rid` nor the legacy `hash-fhir` (rule 44). |
 /// | `revocation.crl-ctr` | 43 | error | The CRL's `ctr` differs from the key's `crlVersion`. |
-/// | `revocation.crl-entry` | 43 | warning | A CRL entry is not `rid` or `rid.timestamp` with a base64url rid of at most 24 characters. |
-/// | `revocation.crl-duplicate` | 43 | warning | The CRL lists a rid twice. |
+/// | `revocation.crl-entry` | 43 | error | A CRL entry is not `rid` or `rid.timestamp` with a base64url rid of at most 24 characters: the list breaks rule 43, and no card is accepted against it. |
+/// | `revocation.crl-duplicate` | 43 | error | The CRL lists a rid twice (rule 43): no card is accepted against it. |
 /// | `revocation.crl-empty` | 43 | warning | The CRL's `rids` is empty. |
 /// | `revocation.revoked` | 42 | error | The card's `rid` is revoked (listed without timestamp, or `nbf` before the entry's timestamp). |
 /// | `trust.untrusted` | 55 | warning | The issuer is not trusted by the configured trust policy. |
@@ -282,7 +282,7 @@ public enum SHCFindingCode: String, Sendable, Hashable, Codable, CaseIterable {
     /// Whether the code is an error or a warning.
     public var severity: SHCFinding.Severity {
         switch self {
-        case .payloadNotMinified, .nbfFuture, .vcJSONLD, .claimsUnexpected, .bundleType, .minimizationID, .minimizationMeta, .minimizationText, .minimizationCodeableConceptText, .minimizationCodingDisplay, .keyCoordinateLength, .x5cFormat, .x5cValidity, .x5cSAN, .crlLenient, .crlEntry, .crlDuplicate, .crlEmpty, .issuerUntrusted, .qrChunked:
+        case .payloadNotMinified, .nbfFuture, .vcJSONLD, .claimsUnexpected, .bundleType, .minimizationID, .minimizationMeta, .minimizationText, .minimizationCodeableConceptText, .minimizationCodingDisplay, .keyCoordinateLength, .x5cFormat, .x5cValidity, .x5cSAN, .crlLenient, .crlEmpty, .issuerUntrusted, .qrChunked:
             .warning
         default:
             .error
