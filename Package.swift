@@ -42,9 +42,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
+        // What several modules need and none should write for itself: the civil calendar and
+        // secret files (0600 from creation, fsync, atomic link or rename). Internal to the package.
+        .target(name: "CommonSupport", swiftSettings: swiftSettings),
         .target(
             name: "OpenHealthKit",
             dependencies: [
+                "CommonSupport",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The SQLite C API GRDB runs on, for reading statistics rows without a Data per column.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -53,7 +57,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "FHIRCore", swiftSettings: swiftSettings),
+        .target(name: "FHIRCore", dependencies: ["CommonSupport"], swiftSettings: swiftSettings),
         .target(name: "ModelsR4", dependencies: ["FHIRCore"], swiftSettings: swiftSettings),
         .target(name: "FHIRModelGenerator", swiftSettings: swiftSettings),
         .executableTarget(
@@ -72,6 +76,7 @@ let package = Package(
         .target(
             name: "SmartHealthCards",
             dependencies: [
+                "CommonSupport",
                 "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
@@ -81,6 +86,7 @@ let package = Package(
         .target(
             name: "SmartHealthCardsHTTPS",
             dependencies: [
+                "CommonSupport",
                 "SmartHealthCards",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -98,6 +104,7 @@ let package = Package(
         .target(
             name: "FhirBlocks",
             dependencies: [
+                "CommonSupport",
                 "FHIRCore",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
@@ -123,6 +130,7 @@ let package = Package(
         .target(
             name: "FhirBlocksServer",
             dependencies: [
+                "CommonSupport",
                 "FhirBlocks",
                 "FhirBlocksStore",
                 "FhirBlocksSQLite",
@@ -143,6 +151,7 @@ let package = Package(
         .target(
             name: "FhirBlocksClient",
             dependencies: [
+                "CommonSupport",
                 "FhirBlocks",
                 "FHIRCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -155,6 +164,7 @@ let package = Package(
         .executableTarget(
             name: "health",
             dependencies: [
+                "CommonSupport",
                 "OpenHealthKit",
                 "HealthRecords",
                 "SmartHealthCards",
@@ -192,7 +202,8 @@ let package = Package(
                            .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "FHIRCoreTests", dependencies: ["FHIRCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "CommonSupportTests", dependencies: ["CommonSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "FHIRCoreTests", dependencies: ["FHIRCore", "CommonSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ModelsR4Tests", dependencies: ["ModelsR4", "FHIRCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "FHIRModelGeneratorTests",

@@ -1,3 +1,4 @@
+import CommonSupport
 import FHIRCore
 import FhirBlocks
 
@@ -69,13 +70,22 @@ public struct CsiIdentity: Sendable {
     public func save(to path: String, overwrite: Bool = false) throws(CsiIdentityError) {
         var bytes = JSONWriter.serialize(fileJSON, style: .pretty)
         bytes.append(UInt8(ascii: "\n"))
-        try PrivateFile.save(bytes, to: path, overwrite: overwrite)
+        do {
+            try SecretFile.save(bytes, to: path, replacing: overwrite)
+        } catch {
+            throw CsiIdentityError(error)
+        }
     }
 
     /// Reads an identity file written by ``save(to:overwrite:)``, after checking that it is a
     /// regular file of the current user with mode 0600 or narrower.
     public static func load(from path: String) throws(CsiIdentityError) -> CsiIdentity {
-        let bytes = try PrivateFile.load(path, maximumSize: maximumFileSize)
+        let bytes: [UInt8]
+        do {
+            bytes = try SecretFile.load(path, maximumSize: maximumFileSize)
+        } catch {
+            throw CsiIdentityError(error)
+        }
         return try CsiIdentity(fileBytes: bytes, path: path)
     }
 

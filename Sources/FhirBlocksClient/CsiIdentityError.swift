@@ -1,3 +1,5 @@
+import CommonSupport
+
 /// Why an identity file could not be read or written. Never contains key material or the
 /// file's contents.
 public enum CsiIdentityError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -29,6 +31,22 @@ public enum CsiIdentityError: Error, Sendable, Hashable, CustomStringConvertible
             "identity file \(path) is readable or writable by others (mode \(String(mode, radix: 8, uppercase: false))); it holds a private key: run chmod 600 \(path)"
         case .tooLarge(let path): "identity file \(path) is too large to be an identity"
         case .malformed(let path, let reason): "identity file \(path) is not a FhirBlocks identity: \(reason)"
+        }
+    }
+}
+
+extension CsiIdentityError {
+    /// The identity-file error for a secret-file error.
+    init(_ error: SecretFileError) {
+        switch error {
+        case .alreadyExists(let path): self = .alreadyExists(path: path)
+        case .cannotWrite(let path, let reason): self = .cannotWrite(path: path, reason: reason)
+        case .missing(let path): self = .cannotRead(path: path, reason: "No such file or directory")
+        case .cannotRead(let path, let reason): self = .cannotRead(path: path, reason: reason)
+        case .notARegularFile(let path): self = .notARegularFile(path: path)
+        case .notOwner(let path): self = .notOwner(path: path)
+        case .insecurePermissions(let path, let mode): self = .insecurePermissions(path: path, mode: mode)
+        case .tooLarge(let path, _): self = .tooLarge(path: path)
         }
     }
 }

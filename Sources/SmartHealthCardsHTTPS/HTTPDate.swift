@@ -1,3 +1,4 @@
+import CommonSupport
 import Foundation
 
 /// HTTP dates (RFC 9110 §5.6.7): the preferred IMF-fixdate and the two obsolete forms a
@@ -36,22 +37,12 @@ enum HTTPDate {
               let hour = Int(clock[0]), let minute = Int(clock[1]), let second = Int(clock[2]),
               (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second),
               (1...31).contains(day), (1...9999).contains(year) else { return nil }
-        let days = daysFromCivil(year: year, month: month, day: day)
+        let days = CivilCalendar.daysSinceEpoch(year: year, month: month, day: day)
         let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + second)
         return Date(timeIntervalSince1970: TimeInterval(seconds))
     }
 
     private static func monthNumber(_ token: String) -> Int? {
         months.firstIndex(of: token.lowercased()).map { $0 + 1 }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's algorithm).
-    private static func daysFromCivil(year: Int, month: Int, day: Int) -> Int {
-        let shiftedYear = month <= 2 ? year - 1 : year
-        let era = (shiftedYear >= 0 ? shiftedYear : shiftedYear - 399) / 400
-        let yearOfEra = shiftedYear - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
     }
 }

@@ -43,12 +43,12 @@ struct ServeCommand: AsyncParsableCommand {
         MetricsSystem.bootstrap(metrics.factory)
 
         let folder = URL(fileURLWithPath: dataDirectory)
+        let key: CsiSigningKey
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            key = try AuditSigningKeyFile.loadOrCreate(in: folder.path)
         } catch {
-            throw UsageError("cannot create \(dataDirectory): \(error.localizedDescription)")
+            throw UsageError("\(error)")
         }
-        let key = try AuditKeyFile.loadOrCreate(at: folder.appendingPathComponent("audit-key.pem").path)
 
         let store: any TrustStore
         do {
@@ -81,33 +81,5 @@ struct ServeCommand: AsyncParsableCommand {
         }
         await store.close()
         logger.info("FhirBlocks server stopped")
-    }
-}
-
-/// The audit log's P-256 signing key as a PEM file readable by its owner only.
-enum AuditKeyFile {
-    static func loadOrCreate(at path: String) throws -> CsiSigningKey {
-        if FileManager.default.fileExists(atPath: path) {
-            let attributes = try? FileManager.default.attributesOfItem(atPath: path)
-            if let permissions = attributes?[.posixPermissions] as? NSNumber, permissions.intValue & 0o077 != 0 {
-                throw UsageError("\(path) is readable by others; chmod 600 it")
-            }
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8), let key = try? CsiSigningKey(pem: text) else {
-                throw UsageError("\(path) is not a P-256 private key in PEM")
-            }
-            return key
-        }
-        let key = CsiSigningKey.generate()
-        // Created 0600 from the start (O_EXCL: never over an existing file), then written.
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { throw UsageError("cannot create \(path)") }
-        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
-        do {
-            try handle.write(contentsOf: Data(key.pem.utf8))
-            try handle.close()
-        } catch {
-            throw UsageError("cannot write \(path): \(error.localizedDescription)")
-        }
-        return key
     }
 }

@@ -1,3 +1,4 @@
+import CommonSupport
 import ArgumentParser
 import Foundation
 import QRImageReader
@@ -48,8 +49,10 @@ func cardText(of path: String) throws -> [UInt8] {
     let url: URL
     if path == "-" {
         url = FileManager.default.temporaryDirectory.appendingPathComponent("health-shc-\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: url.path, contents: Data(bytes), attributes: [.posixPermissions: 0o600]) else {
-            throw UsageError("cannot buffer the image from standard input")
+        do {
+            try SecretFile.save(bytes, to: url.path, replacing: false)
+        } catch {
+            throw UsageError("cannot buffer the image from standard input: \(error)")
         }
     } else {
         url = URL(fileURLWithPath: path)

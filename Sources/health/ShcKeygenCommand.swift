@@ -1,3 +1,4 @@
+import CommonSupport
 import ArgumentParser
 import Foundation
 import SmartHealthCards
@@ -16,13 +17,13 @@ struct ShcKeygenCommand: AsyncParsableCommand {
         let folder = URL(fileURLWithPath: out)
         let key = SHCIssuerKey.generate()
         let privateFile = folder.appendingPathComponent("issuer.private.jwk")
-        guard !FileManager.default.fileExists(atPath: privateFile.path) else {
-            throw UsageError("\(privateFile.path) already exists: move it away or choose another --out")
-        }
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try SecretFile.createFolder(folder.path)
+            // Never over an existing key: the kernel refuses an existing file (no check-then-write race).
             try key.writePrivateJWK(to: privateFile)
             try SHCWellKnownFolder(root: folder).publish(keys: [key.publicJWK])
+        } catch SHCFileError.alreadyExists {
+            throw UsageError("\(privateFile.path) already exists: move it away or choose another --out")
         } catch {
             throw UsageError("cannot write the key into \(folder.path): \(error)")
         }

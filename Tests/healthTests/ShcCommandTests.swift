@@ -70,6 +70,18 @@ struct ShcCommandTests {
         let kid = try #require(keygen.output.split(separator: "\n").first?.replacingOccurrences(of: "kid: ", with: ""))
         let attributes = try FileManager.default.attributesOfItem(atPath: issuerDir + "/issuer.private.jwk")
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        // A second keygen into the same folder leaves the key as it is.
+        let key = try Data(contentsOf: URL(fileURLWithPath: issuerDir + "/issuer.private.jwk"))
+        let again = try await runner.run(["shc", "keygen", "--out", issuerDir])
+        #expect(again.status == 2 && again.error.contains("already exists"), "\(again.error)")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: issuerDir + "/issuer.private.jwk")) == key)
+        // Under a umask that takes nothing away, the key is still private from its creation.
+        let open = runner.folder.appendingPathComponent("open-umask").path
+        let permissive = try await runner.run(["-c", "umask 000; exec \"$0\" shc keygen --out \"$1\"", CommandRunner.executable.path, open],
+                                              executable: URL(fileURLWithPath: "/bin/sh"))
+        #expect(permissive.status == 0, "\(permissive.error)")
+        let openAttributes = try FileManager.default.attributesOfItem(atPath: open + "/issuer.private.jwk")
+        #expect((openAttributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
 
         let bundle = try #require(SharedVectors.root).appendingPathComponent("fhir/examples/smart-health-cards/covid-vaccines-bundle.json").path
         let card = runner.folder.appendingPathComponent("card.smart-health-card").path

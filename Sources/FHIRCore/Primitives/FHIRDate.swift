@@ -1,3 +1,4 @@
+import CommonSupport
 import Foundation
 
 /// A FHIR `date`: a year, a year and month, or a full date, with no time and no time zone.

@@ -1,3 +1,5 @@
+import CommonSupport
+
 /// A FHIR `time`: a time of day `hh:mm:ss` with optional fractional seconds and no time zone.
 ///
 /// Hours 00-23, minutes 00-59, seconds 00-60 (60 allows a leap second). The fraction digits are

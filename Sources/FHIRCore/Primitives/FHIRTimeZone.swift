@@ -1,3 +1,4 @@
+import CommonSupport
 import Foundation
 
 /// The time zone designator of a FHIR `dateTime` or `instant`: `Z` or `±hh:mm`.

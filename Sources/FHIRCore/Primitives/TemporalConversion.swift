@@ -1,3 +1,4 @@
+import CommonSupport
 import Foundation
 
 /// Conversion between FHIR temporal values and Foundation `Date`, by integer arithmetic on the

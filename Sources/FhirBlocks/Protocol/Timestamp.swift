@@ -1,3 +1,5 @@
+import CommonSupport
+
 /// A point in time as the protocol carries it: milliseconds since 1970-01-01T00:00:00Z (UTC).
 ///
 /// The pure core never reads a clock; callers pass `now` as a `Timestamp`.
@@ -66,9 +68,9 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         guard let year = number(0..<4), let month = number(5..<7), let day = number(8..<10),
               let hour = number(11..<13), let minute = number(14..<16), let second = number(17..<19),
               let millisecond = number(20..<23) else { return nil }
-        guard year >= 1, (1...12).contains(month), day >= 1, day <= Self.daysInMonth(year: year, month: month),
+        guard year >= 1, (1...12).contains(month), day >= 1, day <= Int64(CivilCalendar.daysInMonth(Int(month), year: Int(year))),
               hour < 24, minute < 60, second < 60 else { return nil }
-        let days = Self.daysFromCivil(year: year, month: month, day: day)
+        let days = Int64(CivilCalendar.daysSinceEpoch(year: Int(year), month: Int(month), day: Int(day)))
         millisecondsSince1970 = ((days * 86_400 + hour * 3_600 + minute * 60 + second) * 1000) + millisecond
     }
 
@@ -77,15 +79,12 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         let clamped = min(max(millisecondsSince1970, Self.minimumWire), Self.maximumWire)
         var (days, millisOfDay) = clamped.quotientAndRemainder(dividingBy: 86_400_000)
         if millisOfDay < 0 { millisOfDay += 86_400_000; days -= 1 }
-        let (year, month, day) = Self.civilFromDays(days)
+        let (year, month, day) = CivilCalendar.civilDate(daysSinceEpoch: Int(days))
         let hour = millisOfDay / 3_600_000
         let minute = millisOfDay / 60_000 % 60
         let second = millisOfDay / 1000 % 60
         let millisecond = millisOfDay % 1000
-        func pad(_ value: Int64, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
+        func pad(_ value: some BinaryInteger, _ width: Int) -> String { CivilCalendar.padded(Int(value), width: width) }
         return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(millisecond, 3))Z"
     }
 
@@ -94,36 +93,4 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     private static let minimumWire: Int64 = -62_135_596_800_000 // 0001-01-01T00:00:00.000Z
     private static let maximumWire: Int64 = 253_402_300_799_999 // 9999-12-31T23:59:59.999Z
-
-    private static func isLeap(_ year: Int64) -> Bool { year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) }
-
-    private static func daysInMonth(year: Int64, month: Int64) -> Int64 {
-        switch month {
-        case 2: isLeap(year) ? 29 : 28
-        case 4, 6, 9, 11: 30
-        default: 31
-        }
-    }
-
-    /// Days since 1970-01-01 of a proleptic Gregorian date (H. Hinnant's algorithm).
-    private static func daysFromCivil(year: Int64, month: Int64, day: Int64) -> Int64 {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yearOfEra = y - era * 400
-        let dayOfYear = (153 * (month + (month > 2 ? -3 : 9)) + 2) / 5 + day - 1
-        let dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear
-        return era * 146_097 + dayOfEra - 719_468
-    }
-
-    private static func civilFromDays(_ days: Int64) -> (Int64, Int64, Int64) {
-        let z = days + 719_468
-        let era = (z >= 0 ? z : z - 146_096) / 146_097
-        let dayOfEra = z - era * 146_097
-        let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365
-        let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
-        let mp = (5 * dayOfYear + 2) / 153
-        let day = dayOfYear - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
 }

@@ -1,3 +1,4 @@
+import CommonSupport
 import Crypto
 import CryptoExtras
 import Foundation
@@ -74,47 +75,34 @@ extension StoreKey {
                 throw HealthStoreError(.keyUnavailable, "passphrase key derivation failed: \(error)")
             }
         case .keyFile(let url):
-            if FileManager.default.fileExists(atPath: url.path) {
-                // A key others can read is no secret: refuse it, as identity files are refused.
-                if let mode = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.posixPermissions] as? NSNumber,
-                   mode.intValue & 0o077 != 0 {
-                    throw HealthStoreError(.keyUnavailable, "key file \(url.path) is open to other users (mode \(String(mode.intValue, radix: 8))); "
-                        + "make it private with chmod 600")
-                }
-                guard let data = FileManager.default.contents(atPath: url.path) else {
-                    throw HealthStoreError(.keyUnavailable, "key file \(url.path) exists but cannot be read")
-                }
+            // A key others can read is no secret: it is refused, as identity files are
+            // (SecretFile checks the owner, the mode and that it is a regular file).
+            do {
+                let data = Data(try SecretFile.load(url.path, maximumSize: 4096))
                 let trimmed = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
                 if data.count == 32 { return SymmetricKey(data: data) }
                 if let decoded = Data(base64Encoded: trimmed), decoded.count == 32 { return SymmetricKey(data: decoded) }
                 throw HealthStoreError(.keyUnavailable, "key file \(url.path) does not hold a 256-bit key")
+            } catch let error as SecretFileError {
+                guard case .missing = error else {
+                    throw HealthStoreError(.keyUnavailable, "key file: \(error)")
+                }
             }
             guard createIfMissing else {
                 throw HealthStoreError(.keyUnavailable, "key file \(url.path) is missing; the store cannot be opened without it")
             }
             let key = SymmetricKey(size: .bits256)
-            try Self.createKeyFile(at: url, contents: Data((key.withUnsafeBytes { Data($0).base64EncodedString() } + "\n").utf8))
+            // Mode 0600 from the first byte, never over a key another process just wrote
+            // (SecretFile: exclusive temporary file, fsync, link): if one did, its key is used.
+            do {
+                try SecretFile.createFolder(url.deletingLastPathComponent().path)
+                try SecretFile.save(Data((key.withUnsafeBytes { Data($0).base64EncodedString() } + "\n").utf8), to: url.path, replacing: false)
+            } catch .alreadyExists {
+                return try masterKey(parameters: parameters, createIfMissing: false)
+            } catch {
+                throw HealthStoreError(.keyUnavailable, "cannot create key file: \(error)")
+            }
             return key
-        }
-    }
-
-    /// Creates the key file atomically with mode 0600 from the first byte: `O_CREAT | O_EXCL`
-    /// (never overwriting a key another process just wrote), then `fsync`.
-    private static func createKeyFile(at url: URL, contents: Data) throws {
-        do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw HealthStoreError(.keyUnavailable, "cannot create the folder of key file \(url.path)")
-        }
-        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_EXCL, 0o600)
-        guard descriptor >= 0 else {
-            throw HealthStoreError(.keyUnavailable, "cannot create key file \(url.path) (errno \(errno))")
-        }
-        defer { close(descriptor) }
-        let written = contents.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        guard written == contents.count, fsync(descriptor) == 0 else {
-            throw HealthStoreError(.keyUnavailable, "cannot write key file \(url.path)")
         }
     }
 

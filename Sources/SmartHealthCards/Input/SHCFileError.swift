@@ -8,6 +8,8 @@ public enum SHCFileError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidRid
     /// A deep-link base that is not `https://` or already has a fragment (rule 39).
     case insecureDeepLinkBase
+    /// The file exists and is not written over (a private key).
+    case alreadyExists(path: String)
     /// A rid the revocation list already lists, or given twice.
     case ridAlreadyListed(String)
     /// A published file (the JWKS or a CRL) exists but cannot be read: it is left as it is rather
@@ -21,6 +23,7 @@ public enum SHCFileError: Error, Equatable, Sendable, CustomStringConvertible {
         case .writeFailed(let path): "cannot write \(path)"
         case .invalidRid: "rids must be 1-24 base64url characters"
         case .insecureDeepLinkBase: "a deep-link base must be an https URL without a fragment"
+        case .alreadyExists(let path): "\(path) already exists; it is left as it is"
         case .ridAlreadyListed(let rid): "rid \(rid) is already in the revocation list (each rid is listed once)"
         case .existingFileUnreadable(let path): "\(path) exists but is not readable as published: left unchanged"
         }

@@ -1,3 +1,4 @@
+import CommonSupport
 import Crypto
 import Foundation
 
@@ -100,11 +101,16 @@ public struct SHCIssuerKey: Sendable {
         SHCJWKSet(keys: [publicJWK]).serialized()
     }
 
-    /// Writes ``privateJWK`` to a new file readable only by its owner (mode 0600).
+    /// Writes ``privateJWK`` to a new file readable only by its owner: mode 0600 from creation,
+    /// written completely and synced before it appears, never over an existing file
+    /// (``SHCFileError/alreadyExists(path:)``).
     public func writePrivateJWK(to url: URL) throws(SHCFileError) {
-        let path = url.path
-        guard FileManager.default.createFile(atPath: path, contents: Data(privateJWK), attributes: [.posixPermissions: 0o600]) else {
-            throw .writeFailed(path: path)
+        do {
+            try SecretFile.save(privateJWK, to: url.path, replacing: false)
+        } catch .alreadyExists(let path) {
+            throw .alreadyExists(path: path)
+        } catch {
+            throw .writeFailed(path: url.path)
         }
     }
 }

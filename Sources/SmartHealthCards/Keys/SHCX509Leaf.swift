@@ -1,3 +1,4 @@
+import CommonSupport
 import Foundation
 
 /// What a verifier needs from the leaf certificate of a JWK's `x5c` chain (rules 9-10): its
@@ -95,7 +96,7 @@ public struct SHCX509Leaf: Sendable, Hashable {
         func pair(_ index: Int) -> Int { digits[index] * 10 + digits[index + 1] }
         let month = pair(2), day = pair(4), hour = pair(6), minute = pair(8), second = pair(10)
         guard (1...12).contains(month), (1...31).contains(day), hour < 24, minute < 60, second < 61 else { return nil }
-        let days = SHCCivilDate.daysSinceEpoch(year: year, month: month, day: day)
+        let days = CivilCalendar.daysSinceEpoch(year: year, month: month, day: day)
         return Date(timeIntervalSince1970: Double(days * 86_400 + hour * 3_600 + minute * 60 + second))
     }
 

@@ -1,3 +1,4 @@
+import CommonSupport
 import Foundation
 
 /// A FHIR `date` with its precision (year, year-month or full date), like the date-of-birth
@@ -51,7 +52,7 @@ public struct SHCPartialDate: Sendable, Hashable, Encodable, CustomStringConvert
 
     /// The first instant of the date in UTC.
     public var startDate: Date {
-        let days = SHCCivilDate.daysSinceEpoch(year: year, month: month ?? 1, day: day ?? 1)
+        let days = CivilCalendar.daysSinceEpoch(year: year, month: month ?? 1, day: day ?? 1)
         return Date(timeIntervalSince1970: Double(days) * 86_400)
     }
 

@@ -1,12 +1,14 @@
-/// Proleptic Gregorian calendar arithmetic on plain integers (no Foundation calendars), used to
-/// validate dates and convert between FHIR temporal values and `Date`.
-enum CivilCalendar {
-    static func isLeapYear(_ year: Int) -> Bool {
+/// Proleptic Gregorian calendar arithmetic on plain integers (no Foundation calendars), shared by
+/// every module that reads or writes dates by hand: FHIR temporal values, card dates and
+/// certificates, HTTP dates, FhirBlocks timestamps. Exact for any year an `Int` day count holds.
+package enum CivilCalendar {
+    /// Whether `year` is a leap year.
+    package static func isLeapYear(_ year: Int) -> Bool {
         year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
     }
 
     /// Days in `month` (1-12) of `year`.
-    static func daysInMonth(_ month: Int, year: Int) -> Int {
+    package static func daysInMonth(_ month: Int, year: Int) -> Int {
         switch month {
         case 2: isLeapYear(year) ? 29 : 28
         case 4, 6, 9, 11: 30
@@ -15,7 +17,7 @@ enum CivilCalendar {
     }
 
     /// Days from 1970-01-01 to the given date (Howard Hinnant's `days_from_civil`).
-    static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
+    package static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
         let y = month <= 2 ? year - 1 : year
         let era = (y >= 0 ? y : y - 399) / 400
         let yearOfEra = y - era * 400
@@ -26,7 +28,7 @@ enum CivilCalendar {
     }
 
     /// The date `days` after 1970-01-01 (Howard Hinnant's `civil_from_days`).
-    static func civilDate(daysSinceEpoch days: Int) -> (year: Int, month: Int, day: Int) {
+    package static func civilDate(daysSinceEpoch days: Int) -> (year: Int, month: Int, day: Int) {
         let z = days + 719_468
         let era = (z >= 0 ? z : z - 146_096) / 146_097
         let dayOfEra = z - era * 146_097
@@ -40,7 +42,7 @@ enum CivilCalendar {
     }
 
     /// Zero-padded decimal text of `value` with at least `width` digits (value must be ≥ 0).
-    static func padded(_ value: Int, width: Int) -> String {
+    package static func padded(_ value: Int, width: Int) -> String {
         let digits = String(value)
         return digits.count >= width ? digits : String(repeating: "0", count: width - digits.count) + digits
     }

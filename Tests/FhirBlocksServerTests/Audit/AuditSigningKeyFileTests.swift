@@ -1,0 +1,54 @@
+import FhirBlocks
+import FhirBlocksServer
+import Foundation
+import Testing
+
+@Suite("The audit log's signing key file")
+struct AuditSigningKeyFileTests {
+    private static func folder() -> String {
+        FileManager.default.temporaryDirectory.appendingPathComponent("audit-key-\(UUID().uuidString)/data").path
+    }
+
+    @Test("Created once, private, and the same key on every later start")
+    func createdOnceAndKept() throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let first = try AuditSigningKeyFile.loadOrCreate(in: folder)
+        let path = folder + "/" + AuditSigningKeyFile.fileName
+        #expect((try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+        #expect((try FileManager.default.attributesOfItem(atPath: folder)[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+        let second = try AuditSigningKeyFile.loadOrCreate(in: folder)
+        #expect(second.publicKey.spkiBase64 == first.publicKey.spkiBase64)
+    }
+
+    @Test("Servers starting together agree on one key")
+    func concurrentStarts() async throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        let keys = await withTaskGroup(of: String?.self) { group in
+            for _ in 0..<8 { group.addTask { try? AuditSigningKeyFile.loadOrCreate(in: folder).publicKey.spkiBase64 } }
+            var keys: [String?] = []
+            for await key in group { keys.append(key) }
+            return keys
+        }
+        #expect(keys.count == 8 && Set(keys).count == 1 && keys.first != nil)
+    }
+
+    @Test("A key file others can read, or one that is not a key, is refused and left as it is")
+    func refusals() throws {
+        let folder = Self.folder()
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        _ = try AuditSigningKeyFile.loadOrCreate(in: folder)
+        let path = folder + "/" + AuditSigningKeyFile.fileName
+        try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: path)
+        #expect { try AuditSigningKeyFile.loadOrCreate(in: folder) } throws: { error in
+            "\(error)".contains("chmod 600")
+        }
+        try Data("not a key".utf8).write(to: URL(fileURLWithPath: path))
+        try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
+        #expect { try AuditSigningKeyFile.loadOrCreate(in: folder) } throws: { error in
+            "\(error)".contains("not a P-256 private key")
+        }
+        #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("not a key".utf8))
+    }
+}
