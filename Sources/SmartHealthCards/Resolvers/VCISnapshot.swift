@@ -1,5 +1,6 @@
 import Crypto
 import Foundation
+import X509
 
 /// The VCI directory's signed daily snapshot (`logs/vci_snapshot.json`): every listed issuer with
 /// its keys and CRLs, usable offline as a trust list and as an ``IssuerKeyResolver``.
@@ -57,17 +58,11 @@ public struct VCISnapshot: IssuerKeyResolver, Hashable {
     ///
     /// Only the signature is checked, not the certificate's own validity or issuer.
     public static func isValidSignature(snapshot: [UInt8], signature: [UInt8], certificate: [UInt8]) -> Bool {
-        guard let der = certificateDER(certificate), let leaf = SHCX509Leaf(der: der),
-              let key = try? P521.Signing.PublicKey(x963Representation: leaf.subjectPublicKey),
+        let text = String(decoding: certificate, as: UTF8.self)
+        let parsed = text.contains("-----BEGIN CERTIFICATE-----") ? try? Certificate(pemEncoded: text) : try? Certificate(derEncoded: certificate)
+        guard let parsed, let key = P521.Signing.PublicKey(parsed.publicKey),
               let ecdsa = try? P521.Signing.ECDSASignature(derRepresentation: signature) else { return false }
         return key.isValidSignature(ecdsa, for: SHA512.hash(data: snapshot))
-    }
-
-    private static func certificateDER(_ bytes: [UInt8]) -> [UInt8]? {
-        let text = String(decoding: bytes, as: UTF8.self)
-        guard text.contains("-----BEGIN CERTIFICATE-----") else { return bytes }
-        let body = text.split(whereSeparator: \.isNewline).filter { !$0.hasPrefix("-----") }.joined()
-        return Data(base64Encoded: body).map(Array.init)
     }
 
     /// The keys the snapshot holds for `issuer`, or nil when it is not in the snapshot.
