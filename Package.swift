@@ -190,9 +190,11 @@ let package = Package(
             resources: [.copy("Resources")],
             swiftSettings: swiftSettings
         ),
+        // What the tests share: a seedable generator, a clock they move, an inbox to wait on.
+        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(
             name: "OpenHealthKitTests",
-            dependencies: [
+            dependencies: ["TestSupport", 
                 "OpenHealthKit",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -201,23 +203,23 @@ let package = Package(
         ),
         .testTarget(
             name: "HealthRecordsTests",
-            dependencies: ["HealthRecords", "OpenHealthKit", "SmartHealthCards", "FHIRCore", "ModelsR4",
+            dependencies: ["TestSupport", "HealthRecords", "OpenHealthKit", "SmartHealthCards", "FHIRCore", "ModelsR4",
                            .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "CommonSupportTests", dependencies: ["CommonSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "FHIRCoreTests", dependencies: ["FHIRCore", "CommonSupport"], swiftSettings: swiftSettings),
-        .testTarget(name: "ModelsR4Tests", dependencies: ["ModelsR4", "FHIRCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "CommonSupportTests", dependencies: ["TestSupport", "CommonSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "FHIRCoreTests", dependencies: ["TestSupport", "FHIRCore", "CommonSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "ModelsR4Tests", dependencies: ["TestSupport", "ModelsR4", "FHIRCore"], swiftSettings: swiftSettings),
         .testTarget(
             name: "FHIRModelGeneratorTests",
-            dependencies: ["FHIRModelGenerator"],
+            dependencies: ["TestSupport", "FHIRModelGenerator"],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "QRCodeTests", dependencies: ["QRCode"], swiftSettings: swiftSettings),
-        .testTarget(name: "QRImageReaderTests", dependencies: ["QRImageReader", "QRCode"], swiftSettings: swiftSettings),
+        .testTarget(name: "QRCodeTests", dependencies: ["TestSupport", "QRCode"], swiftSettings: swiftSettings),
+        .testTarget(name: "QRImageReaderTests", dependencies: ["TestSupport", "QRImageReader", "QRCode"], swiftSettings: swiftSettings),
         .testTarget(
             name: "SmartHealthCardsHTTPSTests",
-            dependencies: [
+            dependencies: ["TestSupport", 
                 "SmartHealthCardsHTTPS",
                 "SmartHealthCards",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -232,27 +234,27 @@ let package = Package(
         ),
         .testTarget(
             name: "SmartHealthCardsTests",
-            dependencies: ["SmartHealthCards", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["TestSupport", "SmartHealthCards", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "FhirBlocksTests",
-            dependencies: ["FhirBlocks", "FHIRCore"],
+            dependencies: ["TestSupport", "FhirBlocks", "FHIRCore"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "FhirBlocksClientTests",
-            dependencies: ["FhirBlocksClient", "FhirBlocks", "FHIRCore"],
+            dependencies: ["TestSupport", "FhirBlocksClient", "FhirBlocks", "FHIRCore"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "FhirBlocksStoreTests",
-            dependencies: ["FhirBlocksStore", "FhirBlocksSQLite", "FhirBlocksPostgres", "FhirBlocks"],
+            dependencies: ["TestSupport", "FhirBlocksStore", "FhirBlocksSQLite", "FhirBlocksPostgres", "FhirBlocks"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "FhirBlocksPostgresTests",
-            dependencies: [
+            dependencies: ["TestSupport", 
                 "FhirBlocksPostgres",
                 "FhirBlocksStore",
                 "FhirBlocks",
@@ -263,7 +265,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FhirBlocksServerTests",
-            dependencies: [
+            dependencies: ["TestSupport", 
                 "FhirBlocksServer",
                 "FhirBlocksSQLite",
                 "FhirBlocksPostgres",
@@ -282,7 +284,7 @@ let package = Package(
         ),
         .testTarget(
             name: "healthTests",
-            dependencies: [
+            dependencies: ["TestSupport", 
                 "health",
                 "OpenHealthKit",
                 "FhirBlocks",

@@ -60,6 +60,15 @@ public final class HTTPSKeyResolver: IssuerKeyResolver {
     private struct State {
         var isShutDown = false
         var staleCopies: [StaleCopy] = []
+        /// Told when the client this resolver owns has shut down after the resolver was released
+        /// without ``shutdown()`` (tests wait on it instead of sleeping).
+        var releasedClientShutDown: (@Sendable ((any Error)?) -> Void)?
+    }
+
+    /// Sets what is told when the owned client has shut down after a release without
+    /// ``shutdown()``: the error, or nil.
+    func onReleasedClientShutdown(_ observer: @escaping @Sendable ((any Error)?) -> Void) {
+        state.withLock { $0.releasedClientShutDown = observer }
     }
 
     /// Creates a resolver with its own `HTTPClient` (see ``Configuration/httpClientConfiguration``);
@@ -100,8 +109,8 @@ public final class HTTPSKeyResolver: IssuerKeyResolver {
     }
 
     deinit {
-        let needsShutdown = ownsClient && state.withLock { !$0.isShutDown }
-        if needsShutdown { client.shutdown(queue: .global()) { _ in } }
+        let (needsShutdown, observer) = state.withLock { (ownsClient && !$0.isShutDown, $0.releasedClientShutDown) }
+        if needsShutdown { client.shutdown(queue: .global()) { error in observer?(error) } }
     }
 
     /// Shuts down the client the resolver created; does nothing for a client passed in, or when

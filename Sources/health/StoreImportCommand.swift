@@ -21,6 +21,9 @@ struct StoreImportCommand: AsyncParsableCommand {
     @Option(help: "Samples per transaction.")
     var batchSize: Int = 5_000
 
+    @Flag(help: "Print a line \"Imported N/TOTAL\" to standard error after each committed batch.")
+    var progress = false
+
     mutating func run() async throws {
         guard batchSize > 0 else { throw ValidationError("--batch-size must be positive") }
         guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
@@ -28,7 +31,7 @@ struct StoreImportCommand: AsyncParsableCommand {
         }
         let records = try SampleImportParser.parse(text, isCSV: file.lowercased().hasSuffix(".csv"))
         let store = try storeOptions.openStore()
-        let progress = Progress("Imported", total: records.count)
+        let progress = Progress("Imported", total: records.count, lines: self.progress)
         var saved = 0
         for batch in stride(from: 0, to: records.count, by: batchSize).map({ records[$0..<min($0 + batchSize, records.count)] }) {
             try await store.save(batch.map(\.sample))

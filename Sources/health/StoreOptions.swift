@@ -148,21 +148,25 @@ func withActivity<T: Sendable>(_ label: String, _ work: () async throws -> T) as
 struct Progress {
     let label: String
     let total: Int?
-    private let enabled = isatty(STDERR_FILENO) != 0
+    /// On a terminal: one line rewritten in place.
+    private let interactive = isatty(STDERR_FILENO) != 0
+    /// Asked for (`--progress`): a line per update, for a program reading standard error.
+    private let lines: Bool
 
-    init(_ label: String, total: Int?) {
+    init(_ label: String, total: Int?, lines: Bool = false) {
         self.label = label
         self.total = total
+        self.lines = lines
     }
 
     func update(_ done: Int) {
-        guard enabled else { return }
-        let text = total.map { "\r\(label) \(done)/\($0)" } ?? "\r\(label) \(done)"
-        FileHandle.standardError.write(Data(text.utf8))
+        guard interactive || lines else { return }
+        let counts = total.map { "\(done)/\($0)" } ?? "\(done)"
+        FileHandle.standardError.write(Data((lines ? "\(label) \(counts)\n" : "\r\(label) \(counts)").utf8))
     }
 
     func finish() {
-        guard enabled else { return }
+        guard interactive, !lines else { return }
         FileHandle.standardError.write(Data("\n".utf8))
     }
 }

@@ -2,6 +2,7 @@ import CommonSupport
 import Foundation
 import Testing
 @testable import FHIRCore
+import TestSupport
 
 @Suite("Dates and times")
 struct DateTimeTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FHIRCore
+import TestSupport
 
 @Suite("FHIRDecimal")
 struct FHIRDecimalTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import FHIRCore
+import TestSupport
 
 @Suite("FHIR integers")
 struct FHIRIntegerTests {

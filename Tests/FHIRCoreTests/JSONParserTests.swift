@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FHIRCore
+import TestSupport
 
 /// The parse error for `text`, or `nil` if it parses.
 func parseError(_ text: String, maximumDepth: Int = 512) -> JSONParseError? {

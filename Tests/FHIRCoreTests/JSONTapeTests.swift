@@ -1,5 +1,6 @@
 import FHIRCore
 import Testing
+import TestSupport
 
 @Suite("JSONTape")
 struct JSONTapeTests {

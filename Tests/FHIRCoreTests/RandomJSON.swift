@@ -1,4 +1,5 @@
 import FHIRCore
+import TestSupport
 
 /// Generates random JSON trees with unusual strings (escapes, controls, astral plane), numbers in
 /// every lexical form and occasional deep nesting.

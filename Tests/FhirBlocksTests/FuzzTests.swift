@@ -1,6 +1,7 @@
 import FHIRCore
 import Testing
 @testable import FhirBlocks
+import TestSupport
 
 /// Random and mutated inputs to every parser never crash; failures are typed errors (the
 /// parsers use typed throws, so the error type is checked by the compiler; these tests check

@@ -3,6 +3,7 @@ import ModelsR4
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 
 /// The decoder and the validator never crash: random mutations of real resources, random bytes,
 /// wrong JSON kinds everywhere and deep nesting either decode or throw a typed error.

@@ -1,5 +1,6 @@
 import Foundation
 @testable import QRCode
+import TestSupport
 
 /// Where the tests find shared data, the peer decoder and scratch space.
 enum QRTestSupport {

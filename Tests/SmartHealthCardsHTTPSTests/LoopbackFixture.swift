@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 @_spi(Testing) @testable import SmartHealthCardsHTTPS
 
 /// A running loopback server, its authority, and resolvers that trust it; stopped by

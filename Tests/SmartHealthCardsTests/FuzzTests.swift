@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import SmartHealthCards
+import TestSupport
 
 /// A small deterministic generator (SplitMix64) so failures reproduce.
 struct SeededGenerator: RandomNumberGenerator {

@@ -139,31 +139,39 @@ struct HealthCommandTests {
         }
         try text.write(to: file, atomically: true, encoding: .utf8)
         let batch = 1_000
-        // Kill the import once three batches are committed. The watch runs on a Dispatch thread
-        // (a busy cooperative pool under the full suite must not delay it) and counts rows
-        // through a read-only SQLite connection. If the import still wins the race on a loaded
-        // machine, the store is removed and the run repeated (up to 5 times).
+        // Kill the import once it reports three committed batches (`--progress` prints a line to
+        // standard error after each commit), read on a Dispatch thread so a busy cooperative
+        // pool cannot delay the kill. If the import still wins the race on a loaded machine,
+        // the store is removed and the run repeated (up to 5 times).
         var seen = 0
         var killed = false
         for _ in 0..<5 where !killed {
             try? FileManager.default.removeItem(atPath: runner.store)
             for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: runner.store + suffix) }
-            let (process, _, _) = try runner.launch(["store", "import", file.path, "--batch-size", "\(batch)"])
-            let store = runner.store
+            let (process, _, error) = try runner.launch(["store", "import", file.path, "--batch-size", "\(batch)", "--progress"])
             seen = await withCheckedContinuation { continuation in
                 DispatchQueue.global().async {
-                    var rows = 0
-                    let deadline = Date().addingTimeInterval(120)
-                    while Date() < deadline, process.isRunning {
-                        rows = StoreFileProbe.committedRows(store)
-                        if rows >= 3 * batch {
-                            kill(process.processIdentifier, SIGKILL)
-                            break
+                    var committed = 0
+                    var pending = Data()
+                    let reader = error.fileHandleForReading
+                    reading: while true {
+                        let chunk = reader.availableData
+                        if chunk.isEmpty { break }   // the import ended
+                        pending.append(chunk)
+                        while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                            let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self)
+                            pending.removeSubrange(pending.startIndex...newline)
+                            if line.hasPrefix("Imported "), let count = Int(line.dropFirst(9).prefix { $0 != "/" }) {
+                                committed = count
+                                if committed >= 3 * batch {
+                                    kill(process.processIdentifier, SIGKILL)
+                                    break reading
+                                }
+                            }
                         }
-                        usleep(5_000)
                     }
                     process.waitUntilExit()
-                    continuation.resume(returning: rows)
+                    continuation.resume(returning: committed)
                 }
             }
             killed = process.terminationReason == .uncaughtSignal
@@ -225,30 +233,5 @@ struct CrossProcessSyncTests {
         let after = try await HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.stepCount))],
                                                               anchor: changes.newAnchor).result(for: resumed)
         #expect(after.addedSamples.isEmpty && after.deletedObjects.isEmpty)
-    }
-}
-
-/// Reads a store file from outside the store, for tests that watch another process write it.
-enum StoreFileProbe {
-    /// The number of rows in the store's `sample` table, read with python3's sqlite3 in
-    /// read-only mode (0 while the database does not exist yet).
-    static func committedRows(_ path: String) -> Int {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", """
-            import sqlite3, sys
-            try:
-                db = sqlite3.connect("file:" + sys.argv[1] + "?mode=ro", uri=True, timeout=1)
-                print(db.execute("SELECT COUNT(*) FROM sample").fetchone()[0])
-            except Exception:
-                print(0)
-            """, path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return 0 }
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Int(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
     }
 }

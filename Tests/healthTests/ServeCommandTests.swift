@@ -3,6 +3,7 @@ import FHIRCore
 import FhirBlocks
 import FhirBlocksPostgres
 import Foundation
+import TestSupport
 import NIOCore
 import NIOHTTP1
 import Testing
@@ -118,6 +119,9 @@ import Testing
         // Four writers grant as fast as they can; the server is killed after 40 acknowledgements.
         let url = server.url
         let pid = server.process.processIdentifier
+        // The server is killed by the first client to see 40 acknowledged grants: under load,
+        // with grants in flight, and without waiting on the wall clock.
+        let acknowledgements = Inbox<Void>()
         let acknowledged = try await withThrowingTaskGroup(of: [String].self) { group in
             for app in apps {
                 group.addTask {
@@ -126,17 +130,13 @@ import Testing
                         do {
                             guard let ids = try await Self.grant(url, wallet: wallet, key: walletKey, to: app) else { break }
                             mine += ids
+                            if acknowledgements.appendCounting(()) == 40 { kill(pid, SIGKILL) }
                         } catch {
                             break // the server is gone
                         }
                     }
                     return mine
                 }
-            }
-            group.addTask {
-                try await Task.sleep(for: .milliseconds(1500))
-                kill(pid, SIGKILL)
-                return []
             }
             var all: [String] = []
             for try await ids in group { all += ids }

@@ -38,12 +38,15 @@ open class HKQuery: NSObject, @unchecked Sendable {
         let (stream, continuation) = AsyncStream.makeStream(of: StoreChangeSet.self)
         guard lifecycle.setContinuation(continuation) else { return }
         store.engine.register(self)
+        lifecycle.beginRun()
         Task { [self] in
             await initial()
             for await changes in stream {
                 if lifecycle.isStopped { break }
                 await storeDidChange(changes, in: store)
+                lifecycle.didProcessChange()
             }
+            lifecycle.endRun()
         }
     }
 
@@ -54,13 +57,81 @@ open class HKQuery: NSObject, @unchecked Sendable {
 }
 
 /// Whether a query is running, and its long-running state, behind a lock.
+///
+/// It also counts the query's runs in progress (an execution, a long-running query's delivery
+/// loop) and the changes it has processed, so that a caller (the tests) can wait for a query to
+/// be idle, or to have handled a change, instead of sleeping.
 final class QueryLifecycle: Sendable {
+    private struct Waiter {
+        var isSatisfied: @Sendable (_ activeRuns: Int, _ processed: Int) -> Bool
+        var continuation: CheckedContinuation<Void, Never>
+    }
+
     private struct State {
         var stopped = false
         var continuation: AsyncStream<StoreChangeSet>.Continuation?
+        var activeRuns = 0
+        var processed = 0
+        var waiters: [Waiter] = []
+
+        /// Removes and returns the waiters whose condition now holds.
+        mutating func satisfiedWaiters() -> [CheckedContinuation<Void, Never>] {
+            var ready: [CheckedContinuation<Void, Never>] = []
+            waiters.removeAll { waiter in
+                guard waiter.isSatisfied(activeRuns, processed) else { return false }
+                ready.append(waiter.continuation)
+                return true
+            }
+            return ready
+        }
     }
 
     private let state = Mutex(State())
+
+    /// A run starts (counted before its task is created, so a waiter never sees a gap).
+    func beginRun() {
+        state.withLock { $0.activeRuns += 1 }
+    }
+
+    /// A run ended: its handlers will not be called by it again.
+    func endRun() {
+        let ready = state.withLock { state in
+            state.activeRuns -= 1
+            return state.satisfiedWaiters()
+        }
+        for continuation in ready { continuation.resume() }
+    }
+
+    /// A long-running query finished handling one committed change (whether or not it called a handler).
+    func didProcessChange() {
+        let ready = state.withLock { state in
+            state.processed += 1
+            return state.satisfiedWaiters()
+        }
+        for continuation in ready { continuation.resume() }
+    }
+
+    /// Returns when no run of the query is in progress: after ``HKHealthStore/stop(_:)`` this
+    /// means no handler will be called again.
+    func waitUntilIdle() async {
+        await wait { activeRuns, _ in activeRuns == 0 }
+    }
+
+    /// Returns when the query has handled at least `count` committed changes.
+    func waitUntilProcessed(_ count: Int) async {
+        await wait { _, processed in processed >= count }
+    }
+
+    private func wait(until condition: @escaping @Sendable (Int, Int) -> Bool) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state -> Bool in
+                if condition(state.activeRuns, state.processed) { return true }
+                state.waiters.append(Waiter(isSatisfied: condition, continuation: continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
 
     var isStopped: Bool { state.withLock { $0.stopped } }
 

@@ -29,12 +29,16 @@ extension HKHealthStore {
         /// How long deletions are remembered for anchored queries (default 90 days). Anchors
         /// older than that fail with `HealthStoreError.anchorExpired`.
         public var tombstoneRetention: TimeInterval
+        /// Where the store reads the time: when a sample is saved or deleted, when a deletion is
+        /// old enough to forget, when an authorization or a share is recorded. The system clock
+        /// by default; tests pass a clock they move instead of waiting.
+        public var now: @Sendable () -> Date
 
         /// Creates a configuration.
         public init(location: Location = .defaultLocation, key: StoreKey? = nil, source: HKSource = .default(),
                     sourceVersion: String? = nil, role: Role = .app,
                     authorizationProvider: any AuthorizationProvider = OwnerConsentAuthorizationProvider(),
-                    tombstoneRetention: TimeInterval = 90 * 86_400) {
+                    tombstoneRetention: TimeInterval = 90 * 86_400, now: @escaping @Sendable () -> Date = { Date() }) {
             self.location = location
             self.key = key
             self.source = source
@@ -42,6 +46,7 @@ extension HKHealthStore {
             self.role = role
             self.authorizationProvider = authorizationProvider
             self.tombstoneRetention = tombstoneRetention
+            self.now = now
         }
 
         /// The per-user default store for an app.

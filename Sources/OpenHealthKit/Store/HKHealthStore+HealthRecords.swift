@@ -49,12 +49,12 @@ extension HKHealthStore {
         switch decision {
         case .decline:
             try database.recordShare(bundleIdentifier: request.bundleIdentifier, appName: request.appName, records: [], declined: true,
-                                     at: Date())
+                                     at: database.now())
             throw HKError(.errorUserCanceled, "the person declined to share verifiable records")
         case .share(let chosen):
             let shared = matches.filter { chosen.contains($0.uuid) }
             try database.recordShare(bundleIdentifier: request.bundleIdentifier, appName: request.appName, records: shared.map(\.uuid),
-                                     declined: false, at: Date())
+                                     declined: false, at: database.now())
             return shared
         }
     }

@@ -215,7 +215,11 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     /// Runs a query. Results arrive on the query's handlers; long-running queries keep
     /// delivering until `stop(_:)`.
     public func execute(_ query: HKQuery) {
-        Task { await query.start(in: self) }
+        query.lifecycle.beginRun()
+        Task {
+            await query.start(in: self)
+            query.lifecycle.endRun()
+        }
     }
 
     /// Stops a long-running query; its handlers are not called afterwards.

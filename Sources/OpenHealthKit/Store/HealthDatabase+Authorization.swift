@@ -31,7 +31,7 @@ extension HealthDatabase {
     /// Records decisions; they persist with the store.
     func record(_ decisions: [String: TypeDecision], for bundleIdentifier: String) throws {
         try write { db in
-            let now = Date().timeIntervalSinceReferenceDate
+            let now = now().timeIntervalSinceReferenceDate
             for (type, decision) in decisions {
                 try db.execute(sql: """
                     INSERT INTO authorization (bundle_identifier, type, share, read, decided_at) VALUES (?, ?, ?, ?, ?)

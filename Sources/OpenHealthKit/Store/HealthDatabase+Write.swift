@@ -25,7 +25,7 @@ extension HealthDatabase {
                     VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                     """)
                 let indexStatement = try db.cachedStatement(sql: "INSERT INTO metadata_index (sample_id, key_hash, value_hash) VALUES (?, ?, ?)")
-                let now = Date().timeIntervalSinceReferenceDate
+                let now = now().timeIntervalSinceReferenceDate
 
                 var blockIDs: [Int64] = []
                 blockIDs.reserveCapacity(plan.blocks.count)
@@ -179,7 +179,7 @@ extension HealthDatabase {
             var sequence = try Self.sequence(db)
             var changes = StoreChangeSet()
             var dissolved = Set<Int64>()
-            try tombstone(db, rowIDs: rowIDs, sequence: &sequence, now: Date().timeIntervalSinceReferenceDate, changes: &changes,
+            try tombstone(db, rowIDs: rowIDs, sequence: &sequence, now: now().timeIntervalSinceReferenceDate, changes: &changes,
                           dissolved: &dissolved)
             try Self.setSequence(db, sequence)
             try pruneTombstones(db)
@@ -238,7 +238,7 @@ extension HealthDatabase {
     /// Forgets tombstones older than the retention period and remembers the newest anchor
     /// forgotten, so older anchors are refused instead of silently missing deletions.
     func pruneTombstones(_ db: Database) throws {
-        let cutoff = Date().timeIntervalSinceReferenceDate - tombstoneRetention
+        let cutoff = now().timeIntervalSinceReferenceDate - tombstoneRetention
         guard let newest = try Int64.fetchOne(db, sql: "SELECT max(anchor) FROM deleted_object WHERE deleted_at < ?", arguments: [cutoff]) else {
             return
         }

@@ -19,18 +19,23 @@ final class HealthDatabase: Sendable {
     let storeID: String
     let displayPath: String
     let tombstoneRetention: TimeInterval
+    /// The store's clock (``HKHealthStore/Configuration/now``).
+    let now: @Sendable () -> Date
 
-    private init(writer: any DatabaseWriter, cipher: RecordCipher, storeID: String, displayPath: String, tombstoneRetention: TimeInterval) {
+    private init(writer: any DatabaseWriter, cipher: RecordCipher, storeID: String, displayPath: String, tombstoneRetention: TimeInterval,
+                 now: @escaping @Sendable () -> Date) {
         self.writer = writer
         self.cipher = cipher
         self.storeID = storeID
         self.displayPath = displayPath
         self.tombstoneRetention = tombstoneRetention
+        self.now = now
     }
 
     /// Opens (creating when missing) a store. Never overwrites or recreates an existing file:
     /// a file that is not an OpenHealthKit database, or is corrupt, is reported and left alone.
-    static func open(location: Location, key: StoreKey, tombstoneRetention: TimeInterval) throws -> HealthDatabase {
+    static func open(location: Location, key: StoreKey, tombstoneRetention: TimeInterval,
+                     now: @escaping @Sendable () -> Date = { Date() }) throws -> HealthDatabase {
         var configuration = Configuration()
         configuration.label = "OpenHealthKit"
         configuration.foreignKeysEnabled = true
@@ -75,7 +80,7 @@ final class HealthDatabase: Sendable {
                 let cipher = try Self.unlock(db, key: key, path: displayPath)
                 let storeID = try Self.storeIdentifier(db)
                 return HealthDatabase(writer: writer, cipher: cipher, storeID: storeID, displayPath: displayPath,
-                                      tombstoneRetention: tombstoneRetention)
+                                      tombstoneRetention: tombstoneRetention, now: now)
             }
         }
     }

@@ -42,7 +42,8 @@ final class StoreEngine: Sendable {
                 case .inMemory:
                     key = configuration.key ?? .key(.init(size: .bits256))
                 }
-                return try HealthDatabase.open(location: location, key: key, tombstoneRetention: configuration.tombstoneRetention)
+                return try HealthDatabase.open(location: location, key: key, tombstoneRetention: configuration.tombstoneRetention,
+                                             now: configuration.now)
             }
             switch result {
             case .success:

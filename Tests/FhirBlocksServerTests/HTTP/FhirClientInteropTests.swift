@@ -3,6 +3,7 @@ import FhirBlocks
 import FhirBlocksServer
 import Foundation
 import Testing
+import TestSupport
 
 /// A real SMART on FHIR client, Python `fhirclient` (scripts/fhirclient-backend.py), against
 /// the server over loopback: discovery from /metadata, backend-services token with an ES256
@@ -13,29 +14,30 @@ struct FhirClientInteropTests {
     @Test func fhirclientBackendServices() async throws {
         let world = try await TestWorld.make(.sqlite, clock: .system, publicURL: nil)
         let server = try await RunningServer.start(world.service)
-        defer { Task { await server.stop(); await world.close() } }
-        let wallet = try await world.register(.wallet("w", firstName: "Alice"))
-        let app = try await world.register(.app("a"))
-        let walletToken = try #require(world.json(try await world.clientCredentials(wallet, scope: "patient/*.cruds conf/V", audience: "\(server.baseURL)/oauth/token"))["access_token"]?.stringValue)
-        #expect(await world.fhir("PUT", "Patient/alice", token: walletToken,
-                                 body: Array(#"{"resourceType":"Patient","id":"alice","name":[{"family":"Test","given":["Alice"]}],"gender":"female"}"#.utf8)).status == 201)
-        #expect(await world.fhir("PUT", "Observation/o1", token: walletToken,
-                                 body: Array(#"{"resourceType":"Observation","id":"o1","status":"final","code":{"text":"pulse"},"valueQuantity":{"value":61.0,"unit":"/min"}}"#.utf8)).status == 201)
-        #expect(try await world.grant(from: wallet, to: [app], resource: "*", confidentiality: "N", sensitivity: []).status == 200)
+        try await withTeardown({ await server.stop(); await world.close() }) {
+            let wallet = try await world.register(.wallet("w", firstName: "Alice"))
+            let app = try await world.register(.app("a"))
+            let walletToken = try #require(world.json(try await world.clientCredentials(wallet, scope: "patient/*.cruds conf/V", audience: "\(server.baseURL)/oauth/token"))["access_token"]?.stringValue)
+            #expect(await world.fhir("PUT", "Patient/alice", token: walletToken,
+                                     body: Array(#"{"resourceType":"Patient","id":"alice","name":[{"family":"Test","given":["Alice"]}],"gender":"female"}"#.utf8)).status == 201)
+            #expect(await world.fhir("PUT", "Observation/o1", token: walletToken,
+                                     body: Array(#"{"resourceType":"Observation","id":"o1","status":"final","code":{"text":"pulse"},"valueQuantity":{"value":61.0,"unit":"/min"}}"#.utf8)).status == 201)
+            #expect(try await world.grant(from: wallet, to: [app], resource: "*", confidentiality: "N", sensitivity: []).status == 200)
 
-        let jwt = try world.assertion(app, audience: "\(server.baseURL)/oauth/token")
-        let output = try await FhirClientPeer.run(["\(server.baseURL)/fhir", app.csi.rawValue, jwt, "patient/Patient.read patient/Observation.read"])
-        #expect(output.status == 0, "\(output.error)")
-        let result = try #require(try JSONParser.parse(Array(output.output.utf8)).objectValue)
-        #expect(result["ready"] == .bool(true))
-        #expect(result["patient_id"] == .string(wallet.csi.rawValue))
-        #expect(result["patient"]?.objectValue?["id"] == .string("alice"))
-        let observations = result["observations"]?.arrayValue ?? []
-        #expect(observations.count == 1 && observations.first?.objectValue?["id"] == .string("o1"))
+            let jwt = try world.assertion(app, audience: "\(server.baseURL)/oauth/token")
+            let output = try await FhirClientPeer.run(["\(server.baseURL)/fhir", app.csi.rawValue, jwt, "patient/Patient.read patient/Observation.read"])
+            #expect(output.status == 0, "\(output.error)")
+            let result = try #require(try JSONParser.parse(Array(output.output.utf8)).objectValue)
+            #expect(result["ready"] == .bool(true))
+            #expect(result["patient_id"] == .string(wallet.csi.rawValue))
+            #expect(result["patient"]?.objectValue?["id"] == .string("alice"))
+            let observations = result["observations"]?.arrayValue ?? []
+            #expect(observations.count == 1 && observations.first?.objectValue?["id"] == .string("o1"))
 
-        // A second run with the same assertion is a replay: fhirclient reports the refusal.
-        let replay = try await FhirClientPeer.run(["\(server.baseURL)/fhir", app.csi.rawValue, jwt, "patient/Patient.read"])
-        #expect(replay.status != 0)
+            // A second run with the same assertion is a replay: fhirclient reports the refusal.
+            let replay = try await FhirClientPeer.run(["\(server.baseURL)/fhir", app.csi.rawValue, jwt, "patient/Patient.read"])
+            #expect(replay.status != 0)
+        }
     }
 }
 

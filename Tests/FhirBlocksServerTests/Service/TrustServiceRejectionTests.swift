@@ -14,209 +14,209 @@ import Testing
 
     @Test(arguments: TestBackend.available)
     func signedEnvelopeRejections(backend: TestBackend) async throws {
-        let world = try await TestWorld.make(backend)
-        defer { Task { await world.close() } }
-        let wallet = try await world.register(.wallet("w", firstName: "A"))
-        let app = try await world.register(.app("a"))
-        let request = FetchPermissionsGivenToMeRequest(envelope: world.envelope(app))
+        try await TestWorld.with(backend) { world in
+            let wallet = try await world.register(.wallet("w", firstName: "A"))
+            let app = try await world.register(.app("a"))
+            let request = FetchPermissionsGivenToMeRequest(envelope: world.envelope(app))
 
-        // Bad signature: signed by another key.
-        var forged = request
-        try RequestSigner.sign(&forged, with: wallet.key)
-        let badSignature = await world.smoac("permission/fetchPermissionsGivenToMe", body: forged.jsonBytes)
-        #expect(badSignature.status == 401 && error(badSignature) == "invalid_signature")
+            // Bad signature: signed by another key.
+            var forged = request
+            try RequestSigner.sign(&forged, with: wallet.key)
+            let badSignature = await world.smoac("permission/fetchPermissionsGivenToMe", body: forged.jsonBytes)
+            #expect(badSignature.status == 401 && error(badSignature) == "invalid_signature")
 
-        // Unknown csi.
-        var stranger = TestParty.app("stranger")
-        stranger.csi = CsiGuid(randomBytes: [9, 9, 9])
-        let unknown = await world.smoac("permission/fetchPermissionsGivenToMe",
-                                        body: try world.signed(FetchPermissionsGivenToMeRequest(envelope: world.envelope(stranger)), by: stranger))
-        #expect(unknown.status == 401 && error(unknown) == "unknown_csi")
+            // Unknown csi.
+            var stranger = TestParty.app("stranger")
+            stranger.csi = CsiGuid(randomBytes: [9, 9, 9])
+            let unknown = await world.smoac("permission/fetchPermissionsGivenToMe",
+                                            body: try world.signed(FetchPermissionsGivenToMeRequest(envelope: world.envelope(stranger)), by: stranger))
+            #expect(unknown.status == 401 && error(unknown) == "unknown_csi")
 
-        // Stale dateTime (more than 300 s away).
-        var stale = FetchPermissionsGivenToMeRequest(envelope: world.envelope(app))
-        stale.envelope.dateTime = world.now.adding(seconds: -301).wireText
-        let staleResponse = await world.smoac("permission/fetchPermissionsGivenToMe", body: try world.signed(stale, by: app))
-        #expect(staleResponse.status == 401 && error(staleResponse) == "stale_date_time")
+            // Stale dateTime (more than 300 s away).
+            var stale = FetchPermissionsGivenToMeRequest(envelope: world.envelope(app))
+            stale.envelope.dateTime = world.now.adding(seconds: -301).wireText
+            let staleResponse = await world.smoac("permission/fetchPermissionsGivenToMe", body: try world.signed(stale, by: app))
+            #expect(staleResponse.status == 401 && error(staleResponse) == "stale_date_time")
 
-        // Replayed nonce: the same signed body twice.
-        let once = try world.signed(request, by: app)
-        #expect(await world.smoac("permission/fetchPermissionsGivenToMe", body: once).status == 200)
-        let replay = await world.smoac("permission/fetchPermissionsGivenToMe", body: once)
-        #expect(replay.status == 401 && error(replay) == "replayed_nonce")
+            // Replayed nonce: the same signed body twice.
+            let once = try world.signed(request, by: app)
+            #expect(await world.smoac("permission/fetchPermissionsGivenToMe", body: once).status == 200)
+            let replay = await world.smoac("permission/fetchPermissionsGivenToMe", body: once)
+            #expect(replay.status == 401 && error(replay) == "replayed_nonce")
 
-        // Malformed JSON.
-        let malformed = await world.smoac("permission/fetchPermissionsGivenToMe", body: Array("{\"csiGuid\":".utf8))
-        #expect(malformed.status == 400 && error(malformed) == "invalid_request")
+            // Malformed JSON.
+            let malformed = await world.smoac("permission/fetchPermissionsGivenToMe", body: Array("{\"csiGuid\":".utf8))
+            #expect(malformed.status == 400 && error(malformed) == "invalid_request")
 
-        // A GET endpoint called with POST is refused in strict mode.
-        #expect(await world.smoac("util/ping", method: "POST").status == 400)
+            // A GET endpoint called with POST is refused in strict mode.
+            #expect(await world.smoac("util/ping", method: "POST").status == 400)
 
-        // Each refusal after the caller was named is in the audit log.
-        let records = try await world.store.auditRecords(from: 0, limit: 100)
-        let reasons = records.compactMap { try? AuditEntry(canonicalBytes: $0.canonicalBytes) }.compactMap(\.reason)
-        #expect(reasons.contains("invalid_signature") && reasons.contains("unknown_csi") && reasons.contains("stale_date_time")
-                && reasons.contains("replayed_nonce"))
+            // Each refusal after the caller was named is in the audit log.
+            let records = try await world.store.auditRecords(from: 0, limit: 100)
+            let reasons = records.compactMap { try? AuditEntry(canonicalBytes: $0.canonicalBytes) }.compactMap(\.reason)
+            #expect(reasons.contains("invalid_signature") && reasons.contains("unknown_csi") && reasons.contains("stale_date_time")
+                    && reasons.contains("replayed_nonce"))
+        }
     }
 
     @Test(arguments: TestBackend.available)
     func registrationRules(backend: TestBackend) async throws {
-        let world = try await TestWorld.make(backend)
-        defer { Task { await world.close() } }
-        let app = try await world.register(.app("a"))
-        // The same csiGuid again: 409.
-        let again = CsiRegistrationRequest(applicationClass: app.applicationClass, envelope: world.envelope(app, cipherField: .cipherSpec),
-                                           deviceId: app.deviceId, publicClaims: app.claims, publicKey: app.key.publicKey.spkiBase64)
-        let conflict = await world.smoac("csi/requestCsiRegistration", body: try world.signed(again, by: app))
-        #expect(conflict.status == 409 && error(conflict) == "already_registered")
-        // Strict: a GUID the server did not hand out is refused.
-        var invented = TestParty.app("invented")
-        invented.csi = CsiGuid(randomBytes: [1, 2, 3, 4])
-        let request = CsiRegistrationRequest(applicationClass: invented.applicationClass, envelope: world.envelope(invented, cipherField: .cipherSpec),
-                                             deviceId: invented.deviceId, publicClaims: invented.claims, publicKey: invented.key.publicKey.spkiBase64)
-        #expect(await world.smoac("csi/requestCsiRegistration", body: try world.signed(request, by: invented)).status == 400)
-        // Proof of possession: signed with a key other than the one presented.
-        let guid = world.json(await world.smoac("util/getGloballyUniqueIdentifier", method: "GET"))["guid"]?.stringValue ?? ""
-        var thief = TestParty.app("thief")
-        thief.csi = try #require(CsiGuid(guid))
-        let stolen = CsiRegistrationRequest(applicationClass: thief.applicationClass, envelope: world.envelope(thief, cipherField: .cipherSpec),
-                                            deviceId: thief.deviceId, publicClaims: thief.claims, publicKey: app.key.publicKey.spkiBase64)
-        #expect(await world.smoac("csi/requestCsiRegistration", body: try world.signed(stolen, by: thief)).status == 401)
+        try await TestWorld.with(backend) { world in
+            let app = try await world.register(.app("a"))
+            // The same csiGuid again: 409.
+            let again = CsiRegistrationRequest(applicationClass: app.applicationClass, envelope: world.envelope(app, cipherField: .cipherSpec),
+                                               deviceId: app.deviceId, publicClaims: app.claims, publicKey: app.key.publicKey.spkiBase64)
+            let conflict = await world.smoac("csi/requestCsiRegistration", body: try world.signed(again, by: app))
+            #expect(conflict.status == 409 && error(conflict) == "already_registered")
+            // Strict: a GUID the server did not hand out is refused.
+            var invented = TestParty.app("invented")
+            invented.csi = CsiGuid(randomBytes: [1, 2, 3, 4])
+            let request = CsiRegistrationRequest(applicationClass: invented.applicationClass, envelope: world.envelope(invented, cipherField: .cipherSpec),
+                                                 deviceId: invented.deviceId, publicClaims: invented.claims, publicKey: invented.key.publicKey.spkiBase64)
+            #expect(await world.smoac("csi/requestCsiRegistration", body: try world.signed(request, by: invented)).status == 400)
+            // Proof of possession: signed with a key other than the one presented.
+            let guid = world.json(await world.smoac("util/getGloballyUniqueIdentifier", method: "GET"))["guid"]?.stringValue ?? ""
+            var thief = TestParty.app("thief")
+            thief.csi = try #require(CsiGuid(guid))
+            let stolen = CsiRegistrationRequest(applicationClass: thief.applicationClass, envelope: world.envelope(thief, cipherField: .cipherSpec),
+                                                deviceId: thief.deviceId, publicClaims: thief.claims, publicKey: app.key.publicKey.spkiBase64)
+            #expect(await world.smoac("csi/requestCsiRegistration", body: try world.signed(stolen, by: thief)).status == 401)
+        }
     }
 
     @Test(arguments: TestBackend.available)
     func publicClaimsNeedALinkInForce(backend: TestBackend) async throws {
-        let world = try await TestWorld.make(backend)
-        defer { Task { await world.close() } }
-        let victim = try await world.register(.wallet("victim", firstName: "Vera"))
-        let rogue = try await world.register(.wallet("rogue", firstName: "Rex"))
-        let app = try await world.register(.app("a"))
-        func claims(of target: TestParty, by caller: TestParty) async throws -> Int {
-            await world.smoac("csi/fetchPublicClaims", body: try world.signed(FetchPublicClaimsRequest(envelope: world.envelope(caller), desiredCsiGuid: target.csi.rawValue), by: caller)).status
+        try await TestWorld.with(backend) { world in
+            let victim = try await world.register(.wallet("victim", firstName: "Vera"))
+            let rogue = try await world.register(.wallet("rogue", firstName: "Rex"))
+            let app = try await world.register(.app("a"))
+            func claims(of target: TestParty, by caller: TestParty) async throws -> Int {
+                await world.smoac("csi/fetchPublicClaims", body: try world.signed(FetchPublicClaimsRequest(envelope: world.envelope(caller), desiredCsiGuid: target.csi.rawValue), by: caller)).status
+            }
+            // A wallet may grant to anyone, but granting to a wallet does not open its claims.
+            #expect(try await world.grant(from: rogue, to: [victim]).status == 200)
+            #expect(try await claims(of: victim, by: rogue) == 403)
+            // Its own claims are always readable; the victim (who holds rogue's grant) may read rogue's.
+            #expect(try await claims(of: rogue, by: rogue) == 200)
+            #expect(try await claims(of: rogue, by: victim) == 200)
+            // A grantee reads its granter's claims until the grant is revoked.
+            #expect(try await world.grant(from: victim, to: [app]).status == 200)
+            #expect(try await claims(of: victim, by: app) == 200)
+            let delete = DeletePermissionRequest(envelope: world.envelope(victim), permissionedGuidBeingDeleted: app.csi.rawValue)
+            #expect(await world.smoac("permission/deletePermission", body: try world.signed(delete, by: victim)).status == 200)
+            #expect(try await claims(of: victim, by: app) == 403)
         }
-        // A wallet may grant to anyone, but granting to a wallet does not open its claims.
-        #expect(try await world.grant(from: rogue, to: [victim]).status == 200)
-        #expect(try await claims(of: victim, by: rogue) == 403)
-        // Its own claims are always readable; the victim (who holds rogue's grant) may read rogue's.
-        #expect(try await claims(of: rogue, by: rogue) == 200)
-        #expect(try await claims(of: rogue, by: victim) == 200)
-        // A grantee reads its granter's claims until the grant is revoked.
-        #expect(try await world.grant(from: victim, to: [app]).status == 200)
-        #expect(try await claims(of: victim, by: app) == 200)
-        let delete = DeletePermissionRequest(envelope: world.envelope(victim), permissionedGuidBeingDeleted: app.csi.rawValue)
-        #expect(await world.smoac("permission/deletePermission", body: try world.signed(delete, by: victim)).status == 200)
-        #expect(try await claims(of: victim, by: app) == 403)
     }
 
     @Test(arguments: TestBackend.available)
     func grantRules(backend: TestBackend) async throws {
-        let world = try await TestWorld.make(backend)
-        defer { Task { await world.close() } }
-        let wallet = try await world.register(.wallet("w", firstName: "A"))
-        let app = try await world.register(.app("a"))
-        let provider = try await world.register(.app("p"))
-        // An app holding nothing cannot grant.
-        #expect(try await world.grant(from: app, to: [provider]).status == 403)
-        // A window already over is refused as malformed.
-        let over = try await world.grant(from: wallet, to: [app], start: world.now.adding(seconds: -7200), end: world.now.adding(seconds: -3600))
-        #expect(over.status == 400 && error(over) == "invalid_request")
-        // Wallet grants for 1 day; the app may not pass on a longer window.
-        #expect(try await world.grant(from: wallet, to: [app], end: world.now.adding(seconds: 86400)).status == 200)
-        #expect(try await world.grant(from: app, to: [provider], end: world.now.adding(seconds: 2 * 86400)).status == 403)
-        #expect(try await world.grant(from: app, to: [provider], end: world.now.adding(seconds: 3600)).status == 200)
-        // An unregistered grantee is 404.
-        var ghost = TestParty.app("ghost")
-        ghost.csi = CsiGuid(randomBytes: [7])
-        #expect(try await world.grant(from: wallet, to: [ghost]).status == 404)
-        // Once the wallet's grant expires, the provider's permission is dead too.
-        world.clock.advance(seconds: 86400 + 1)
-        #expect(try await world.vacaAuth(provider, scope: "patient/Patient.read").status == 403)
-        // Deleting a permission that does not exist is 404.
-        let delete = DeletePermissionRequest(envelope: world.envelope(wallet), permissionedGuidBeingDeleted: ghost.csi.rawValue)
-        #expect(await world.smoac("permission/deletePermission", body: try world.signed(delete, by: wallet)).status == 404)
+        try await TestWorld.with(backend) { world in
+            let wallet = try await world.register(.wallet("w", firstName: "A"))
+            let app = try await world.register(.app("a"))
+            let provider = try await world.register(.app("p"))
+            // An app holding nothing cannot grant.
+            #expect(try await world.grant(from: app, to: [provider]).status == 403)
+            // A window already over is refused as malformed.
+            let over = try await world.grant(from: wallet, to: [app], start: world.now.adding(seconds: -7200), end: world.now.adding(seconds: -3600))
+            #expect(over.status == 400 && error(over) == "invalid_request")
+            // Wallet grants for 1 day; the app may not pass on a longer window.
+            #expect(try await world.grant(from: wallet, to: [app], end: world.now.adding(seconds: 86400)).status == 200)
+            #expect(try await world.grant(from: app, to: [provider], end: world.now.adding(seconds: 2 * 86400)).status == 403)
+            #expect(try await world.grant(from: app, to: [provider], end: world.now.adding(seconds: 3600)).status == 200)
+            // An unregistered grantee is 404.
+            var ghost = TestParty.app("ghost")
+            ghost.csi = CsiGuid(randomBytes: [7])
+            #expect(try await world.grant(from: wallet, to: [ghost]).status == 404)
+            // Once the wallet's grant expires, the provider's permission is dead too.
+            world.clock.advance(seconds: 86400 + 1)
+            #expect(try await world.vacaAuth(provider, scope: "patient/Patient.read").status == 403)
+            // Deleting a permission that does not exist is 404.
+            let delete = DeletePermissionRequest(envelope: world.envelope(wallet), permissionedGuidBeingDeleted: ghost.csi.rawValue)
+            #expect(await world.smoac("permission/deletePermission", body: try world.signed(delete, by: wallet)).status == 404)
+        }
     }
 
     @Test(arguments: TestBackend.available)
     func vacaRejections(backend: TestBackend) async throws {
-        let world = try await TestWorld.make(backend)
-        defer { Task { await world.close() } }
-        let wallet = try await world.register(.wallet("w", firstName: "A"))
-        let app = try await world.register(.app("a"))
-        let other = try await world.register(.app("o"))
-        #expect(try await world.grant(from: wallet, to: [app]).status == 200)
+        try await TestWorld.with(backend) { world in
+            let wallet = try await world.register(.wallet("w", firstName: "A"))
+            let app = try await world.register(.app("a"))
+            let other = try await world.register(.app("o"))
+            #expect(try await world.grant(from: wallet, to: [app]).status == 200)
 
-        // An assertion for another audience.
-        let wrongAudience = try await world.vacaAuth(app, scope: "patient/Patient.read", audience: "https://elsewhere.example/vaca/auth")
-        #expect(wrongAudience.status == 400 && error(wrongAudience) == "invalid_grant")
-        // Scope the app does not hold.
-        let escalation = try await world.vacaAuth(app, scope: "patient/Observation.read")
-        #expect(escalation.status == 400 && error(escalation) == "invalid_scope")
-        // A replayed assertion (same jti).
-        let assertion = try world.assertion(app, audience: "\(TestWorld.base)/vaca/auth", scope: "patient/Patient.read", jti: "fixed")
-        let form = TestWorld.form([("grant_type", VacaAuthRequest.jwtBearerGrantType), ("assertion", assertion)])
-        #expect(await world.smoac("vaca/auth", body: form).status == 200)
-        #expect(await world.smoac("vaca/auth", body: form).status == 400)
-        // An assertion signed with another key.
-        let forged = try world.assertion(app, audience: "\(TestWorld.base)/vaca/auth", scope: "patient/Patient.read", key: other.key)
-        #expect(await world.smoac("vaca/auth", body: TestWorld.form([("grant_type", VacaAuthRequest.jwtBearerGrantType), ("assertion", forged)])).status == 400)
+            // An assertion for another audience.
+            let wrongAudience = try await world.vacaAuth(app, scope: "patient/Patient.read", audience: "https://elsewhere.example/vaca/auth")
+            #expect(wrongAudience.status == 400 && error(wrongAudience) == "invalid_grant")
+            // Scope the app does not hold.
+            let escalation = try await world.vacaAuth(app, scope: "patient/Observation.read")
+            #expect(escalation.status == 400 && error(escalation) == "invalid_scope")
+            // A replayed assertion (same jti).
+            let assertion = try world.assertion(app, audience: "\(TestWorld.base)/vaca/auth", scope: "patient/Patient.read", jti: "fixed")
+            let form = TestWorld.form([("grant_type", VacaAuthRequest.jwtBearerGrantType), ("assertion", assertion)])
+            #expect(await world.smoac("vaca/auth", body: form).status == 200)
+            #expect(await world.smoac("vaca/auth", body: form).status == 400)
+            // An assertion signed with another key.
+            let forged = try world.assertion(app, audience: "\(TestWorld.base)/vaca/auth", scope: "patient/Patient.read", key: other.key)
+            #expect(await world.smoac("vaca/auth", body: TestWorld.form([("grant_type", VacaAuthRequest.jwtBearerGrantType), ("assertion", forged)])).status == 400)
 
-        // A code is single-use and bound to its client, and expires after 60 s.
-        let code = try #require(world.json(try await world.vacaAuth(app, scope: "patient/Patient.read"))["code"]?.stringValue)
-        let stolen = try await world.vacaAccess(other, code: code)
-        #expect(stolen.status == 400 && error(stolen) == "invalid_grant")
-        // (the failed attempt consumed it: codes are taken atomically before the checks)
-        #expect(try await world.vacaAccess(app, code: code).status == 400)
-        let late = try #require(world.json(try await world.vacaAuth(app, scope: "patient/Patient.read"))["code"]?.stringValue)
-        world.clock.advance(seconds: 61)
-        #expect(try await world.vacaAccess(app, code: late).status == 400)
-        let fresh = try #require(world.json(try await world.vacaAuth(app, scope: "patient/Patient.read"))["code"]?.stringValue)
-        #expect(try await world.vacaAccess(app, code: fresh).status == 200)
-        #expect(try await world.vacaAccess(app, code: fresh).status == 400)
+            // A code is single-use and bound to its client, and expires after 60 s.
+            let code = try #require(world.json(try await world.vacaAuth(app, scope: "patient/Patient.read"))["code"]?.stringValue)
+            let stolen = try await world.vacaAccess(other, code: code)
+            #expect(stolen.status == 400 && error(stolen) == "invalid_grant")
+            // (the failed attempt consumed it: codes are taken atomically before the checks)
+            #expect(try await world.vacaAccess(app, code: code).status == 400)
+            let late = try #require(world.json(try await world.vacaAuth(app, scope: "patient/Patient.read"))["code"]?.stringValue)
+            world.clock.advance(seconds: 61)
+            #expect(try await world.vacaAccess(app, code: late).status == 400)
+            let fresh = try #require(world.json(try await world.vacaAuth(app, scope: "patient/Patient.read"))["code"]?.stringValue)
+            #expect(try await world.vacaAccess(app, code: fresh).status == 200)
+            #expect(try await world.vacaAccess(app, code: fresh).status == 400)
 
-        // Token endpoint: unknown grant type, bad assertion type, unknown client.
-        let unsupported = await world.service.token(ServiceRequest(method: "POST", path: "/oauth/token", body: TestWorld.form([("grant_type", "password")])))
-        #expect(unsupported.status == 400 && error(unsupported) == "unsupported_grant_type")
-        let badType = await world.service.token(ServiceRequest(method: "POST", path: "/oauth/token",
-                                                               body: TestWorld.form([("grant_type", "client_credentials"), ("client_assertion_type", "x"), ("client_assertion", "y")])))
-        #expect(badType.status == 401 && error(badType) == "invalid_client")
-        var ghost = TestParty.app("ghost")
-        ghost.csi = CsiGuid(randomBytes: [3])
-        let unknownClient = try await world.clientCredentials(ghost, scope: "patient/Patient.read")
-        #expect(unknownClient.status == 401 && error(unknownClient) == "invalid_client")
-        // A known client that holds nothing: invalid_scope (RFC 6749 §5.2), never access_denied.
-        let holdsNothing = try await world.clientCredentials(other, scope: "patient/Patient.read")
-        #expect(holdsNothing.status == 400 && error(holdsNothing) == "invalid_scope")
+            // Token endpoint: unknown grant type, bad assertion type, unknown client.
+            let unsupported = await world.service.token(ServiceRequest(method: "POST", path: "/oauth/token", body: TestWorld.form([("grant_type", "password")])))
+            #expect(unsupported.status == 400 && error(unsupported) == "unsupported_grant_type")
+            let badType = await world.service.token(ServiceRequest(method: "POST", path: "/oauth/token",
+                                                                   body: TestWorld.form([("grant_type", "client_credentials"), ("client_assertion_type", "x"), ("client_assertion", "y")])))
+            #expect(badType.status == 401 && error(badType) == "invalid_client")
+            var ghost = TestParty.app("ghost")
+            ghost.csi = CsiGuid(randomBytes: [3])
+            let unknownClient = try await world.clientCredentials(ghost, scope: "patient/Patient.read")
+            #expect(unknownClient.status == 401 && error(unknownClient) == "invalid_client")
+            // A known client that holds nothing: invalid_scope (RFC 6749 §5.2), never access_denied.
+            let holdsNothing = try await world.clientCredentials(other, scope: "patient/Patient.read")
+            #expect(holdsNothing.status == 400 && error(holdsNothing) == "invalid_scope")
+        }
     }
 
     @Test(arguments: TestBackend.available)
     func tokenLifetimeIntrospectionAndRevocation(backend: TestBackend) async throws {
-        let world = try await TestWorld.make(backend)
-        defer { Task { await world.close() } }
-        let wallet = try await world.register(.wallet("w", firstName: "A"))
-        let app = try await world.register(.app("a"))
-        #expect(try await world.grant(from: wallet, to: [app]).status == 200)
-        let response = world.json(try await world.clientCredentials(app, scope: "patient/Patient.read"))
-        let token = try #require(response["access_token"]?.stringValue)
-        #expect(response["expires_in"] == .number("300") && response["token_type"] == .string("bearer") && response["patient"] == .string(wallet.csi.rawValue))
+        try await TestWorld.with(backend) { world in
+            let wallet = try await world.register(.wallet("w", firstName: "A"))
+            let app = try await world.register(.app("a"))
+            #expect(try await world.grant(from: wallet, to: [app]).status == 200)
+            let response = world.json(try await world.clientCredentials(app, scope: "patient/Patient.read"))
+            let token = try #require(response["access_token"]?.stringValue)
+            #expect(response["expires_in"] == .number("300") && response["token_type"] == .string("bearer") && response["patient"] == .string(wallet.csi.rawValue))
 
-        func introspect(_ token: String, with bearer: String) async -> JSONObject {
-            world.json(await world.service.introspect(ServiceRequest(method: "POST", path: "/oauth/introspect", headers: ["authorization": "Bearer \(bearer)"],
-                                                                   body: TestWorld.form([("token", token)]))))
+            func introspect(_ token: String, with bearer: String) async -> JSONObject {
+                world.json(await world.service.introspect(ServiceRequest(method: "POST", path: "/oauth/introspect", headers: ["authorization": "Bearer \(bearer)"],
+                                                                       body: TestWorld.form([("token", token)]))))
+            }
+            let active = await introspect(token, with: token)
+            #expect(active["active"] == .bool(true) && active["client_id"] == .string(app.csi.rawValue) && active["scope"] == response["scope"])
+            #expect(await introspect("nonsense", with: token)["active"] == .bool(false))
+            // Without a bearer token, introspection is refused.
+            #expect(await world.service.introspect(ServiceRequest(method: "POST", path: "/oauth/introspect", body: TestWorld.form([("token", token)]))).status == 401)
+
+            // RFC 7009 revocation kills it.
+            let second = try #require(world.json(try await world.clientCredentials(app, scope: "patient/Patient.read"))["access_token"]?.stringValue)
+            #expect(await world.service.revoke(ServiceRequest(method: "POST", path: "/oauth/revoke", body: TestWorld.form([("token", second)]))).status == 200)
+            #expect(await introspect(second, with: token)["active"] == .bool(false))
+            #expect(await world.fhir("GET", "Patient", token: second).status == 401)
+
+            // After 300 s the first token is expired.
+            world.clock.advance(seconds: 300)
+            #expect(await world.fhir("GET", "Patient", token: token).status == 401)
         }
-        let active = await introspect(token, with: token)
-        #expect(active["active"] == .bool(true) && active["client_id"] == .string(app.csi.rawValue) && active["scope"] == response["scope"])
-        #expect(await introspect("nonsense", with: token)["active"] == .bool(false))
-        // Without a bearer token, introspection is refused.
-        #expect(await world.service.introspect(ServiceRequest(method: "POST", path: "/oauth/introspect", body: TestWorld.form([("token", token)]))).status == 401)
-
-        // RFC 7009 revocation kills it.
-        let second = try #require(world.json(try await world.clientCredentials(app, scope: "patient/Patient.read"))["access_token"]?.stringValue)
-        #expect(await world.service.revoke(ServiceRequest(method: "POST", path: "/oauth/revoke", body: TestWorld.form([("token", second)]))).status == 200)
-        #expect(await introspect(second, with: token)["active"] == .bool(false))
-        #expect(await world.fhir("GET", "Patient", token: second).status == 401)
-
-        // After 300 s the first token is expired.
-        world.clock.advance(seconds: 300)
-        #expect(await world.fhir("GET", "Patient", token: token).status == 401)
     }
 }

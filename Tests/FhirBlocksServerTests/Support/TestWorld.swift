@@ -28,6 +28,21 @@ struct TestWorld: Sendable {
 
     func close() async { await store.close() }
 
+    /// Runs `body` with a new world and closes it afterwards, whether `body` returns or throws:
+    /// the teardown is awaited, never left to a detached task.
+    static func with<Result>(_ backend: TestBackend, mode: ProtocolMode = .strict, clock trustClock: TrustClock? = nil, checkpointEvery: Int = 64,
+                             publicURL: String? = base, _ body: (TestWorld) async throws -> Result) async throws -> Result {
+        let world = try await make(backend, mode: mode, clock: trustClock, checkpointEvery: checkpointEvery, publicURL: publicURL)
+        do {
+            let result = try await body(world)
+            await world.close()
+            return result
+        } catch {
+            await world.close()
+            throw error
+        }
+    }
+
     var now: Timestamp { clock.now }
 
     // MARK: Calls

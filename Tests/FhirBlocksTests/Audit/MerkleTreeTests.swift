@@ -1,5 +1,6 @@
 import Testing
 @testable import FhirBlocks
+import TestSupport
 
 /// RFC 6962 / 9162 hashing, inclusion and consistency proofs.
 @Suite struct MerkleTreeTests {

@@ -1,5 +1,6 @@
 import Testing
 @testable import FhirBlocks
+import TestSupport
 
 /// The permission algebra: delegation, time windows, revocation (§1.8).
 @Suite struct PermissionLedgerTests {

@@ -1,6 +1,7 @@
 import FHIRCore
 import Testing
 @testable import FhirBlocks
+import TestSupport
 
 @Suite struct ScopeAndLabelTests {
     static func held(_ resource: ResourceScope = .type("Patient"), _ access: AccessRights = .v1Read, _ conf: ConfidentialityLevel = .V,

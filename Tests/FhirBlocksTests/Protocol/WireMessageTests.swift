@@ -1,6 +1,7 @@
 import FHIRCore
 import Testing
 @testable import FhirBlocks
+import TestSupport
 
 @Suite struct WireMessageTests {
     @Test func registrationBodyUsesTheCatalogueNames() throws {

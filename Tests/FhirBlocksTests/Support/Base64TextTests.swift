@@ -1,5 +1,6 @@
 import Testing
 @testable import FhirBlocks
+import TestSupport
 
 @Suite struct Base64TextTests {
     @Test func roundTripsEveryLength() throws {

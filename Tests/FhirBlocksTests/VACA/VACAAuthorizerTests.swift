@@ -1,5 +1,6 @@
 import Testing
 @testable import FhirBlocks
+import TestSupport
 
 /// vaca/auth → code → vaca/access → token → introspection, and every rejection on the way.
 @Suite struct VACAAuthorizerTests {

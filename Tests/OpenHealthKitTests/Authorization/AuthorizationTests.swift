@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenHealthKit
+import TestSupport
 
 @Suite("Authorization: per type, read and share separate, denied reads look like no data")
 struct AuthorizationTests {

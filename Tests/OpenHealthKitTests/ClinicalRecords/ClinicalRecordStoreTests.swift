@@ -1,6 +1,7 @@
 import Foundation
 @testable import OpenHealthKit
 import Testing
+import TestSupport
 
 @Suite("Clinical records in the store: types, authorization, queries, replacement")
 struct ClinicalRecordStoreTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenHealthKit
+import TestSupport
 
 @Suite("Anchored object queries: incremental sync with deletions")
 struct HKAnchoredObjectQueryTests {
@@ -90,15 +91,19 @@ struct HKAnchoredObjectQueryTests {
         }
 
         let folder = TemporaryFolder()
+        let clock = TestClock()
         let store = HKHealthStore(configuration: .init(location: .file(folder.database), key: .keyFile(folder.keyFile),
                                                        source: HKSource(name: "O", bundleIdentifier: "o"), role: .owner,
-                                                       tombstoneRetention: 0))
+                                                       tombstoneRetention: 60, now: clock.reader))
         let samples = [Samples.steps(1, at: 0), Samples.steps(2, at: 60)]
         try await store.save(samples)
         let old = try await store.runAnchoredQuery(Self.steps, anchor: nil).anchor
         try await store.delete(samples[0])
-        try await Task.sleep(nanoseconds: 20_000_000)
-        try await store.delete(samples[1])  // prunes the first tombstone (retention 0)
+        // Within the retention the first deletion is kept, and the anchor still works.
+        clock.advance(by: 59)
+        _ = try await store.runAnchoredQuery(Self.steps, anchor: old)
+        clock.advance(by: 2)
+        try await store.delete(samples[1])  // prunes the first tombstone (now 61 s old)
         await #expect { _ = try await store.runAnchoredQuery(Self.steps, anchor: old) } throws: {
             ($0 as? HealthStoreError)?.kind == .anchorExpired
         }
@@ -127,8 +132,9 @@ struct HKAnchoredObjectQueryTests {
         #expect(received.first?.added == [second.uuid])
         #expect(received.last?.deleted == [second.uuid])
         store.stop(query)
+        await query.lifecycle.waitUntilIdle()
         try await store.save(Samples.steps(3, at: 120))
-        try await Task.sleep(nanoseconds: 200_000_000)
+        await query.lifecycle.waitUntilIdle()
         #expect(updates.values.count == 2)
     }
 

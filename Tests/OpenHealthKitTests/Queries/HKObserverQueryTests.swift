@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenHealthKit
+import TestSupport
 
 @Suite("Observer queries")
 struct HKObserverQueryTests {
@@ -22,8 +23,11 @@ struct HKObserverQueryTests {
         try await store.delete(sample)
         #expect(await fired.wait(for: 4).count == 4)
         store.stop(query)
+        // Once the stopped query is idle nothing of it runs any more: the save below can only
+        // reach it if stop() left it registered.
+        await query.lifecycle.waitUntilIdle()
         try await store.save(Samples.steps(3, at: 120))
-        try await Task.sleep(nanoseconds: 200_000_000)
+        await query.lifecycle.waitUntilIdle()
         #expect(fired.values.count == 4)
     }
 
@@ -59,7 +63,8 @@ struct HKObserverQueryTests {
         reader.notify(fromWatch)
         denied.notify(fromWatch)
         #expect(await readerFired.wait(for: 2).count == 2)
-        try await Task.sleep(nanoseconds: 200_000_000)
+        // The denied app's query has handled the change, and did not fire for it.
+        await deniedQuery.lifecycle.waitUntilProcessed(1)
         #expect(deniedFired.values.count == 1)
         reader.stop(readerQuery)
         denied.stop(deniedQuery)

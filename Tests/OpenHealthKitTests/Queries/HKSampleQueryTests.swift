@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenHealthKit
+import TestSupport
 
 @Suite("Sample queries and predicates")
 struct HKSampleQueryTests {
@@ -155,7 +156,7 @@ struct HKSampleQueryTests {
         }
         store.stop(query)
         store.execute(query)
-        try await Task.sleep(nanoseconds: 200_000_000)
+        await query.lifecycle.waitUntilIdle()
         #expect(calls.values.isEmpty)
     }
 }

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import OpenHealthKit
+import TestSupport
 
 struct StatisticsEnginePropertyTests {
     typealias Support = StatisticsTestSupport

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import OpenHealthKit
+import TestSupport
 
 /// Calendars, dates and samples shared by the statistics tests.
 enum StatisticsTestSupport {
@@ -56,5 +57,5 @@ enum StatisticsTestSupport {
     }
 
     /// The shared seeded generator.
-    typealias SplitMix64 = OpenHealthKitTests.SplitMix64
+    typealias SplitMix64 = TestSupport.SplitMix64
 }

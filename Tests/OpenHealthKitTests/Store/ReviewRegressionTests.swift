@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import OpenHealthKit
+import TestSupport
 
 /// Cases found in review of the store: each would have been wrong before its fix.
 @Suite("Store edge cases")

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import OpenHealthKit
+import TestSupport
 
 /// The decoders of stored bytes meet damaged or hostile input: every one must throw or
 /// decode, never crash or hang, and every valid encoding must round-trip.

@@ -2,6 +2,7 @@ import Foundation
 import GRDB
 import Testing
 @testable import OpenHealthKit
+import TestSupport
 
 @Suite("Value blocks: statistics over values sealed per save")
 struct ValueBlockTests {

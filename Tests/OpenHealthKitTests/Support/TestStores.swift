@@ -1,3 +1,4 @@
+import TestSupport
 import Foundation
 @testable import OpenHealthKit
 
@@ -111,23 +112,3 @@ extension HKHealthStore {
     }
 }
 
-/// Collects values delivered by long-running handlers and lets a test wait for them.
-final class Inbox<Value: Sendable>: Sendable {
-    private let state = Mutex<[Value]>([])
-
-    func append(_ value: Value) { state.withLock { $0.append(value) } }
-
-    var values: [Value] { state.withLock { $0 } }
-
-    /// Waits until `count` values arrived (at most `seconds`), polling. The limit is generous
-    /// because the whole suite shares a two-thread pool; waits end as soon as values arrive.
-    func wait(for count: Int, seconds: Double = 60) async -> [Value] {
-        let deadline = Date().addingTimeInterval(seconds)
-        while values.count < count, Date() < deadline {
-            try? await Task.sleep(nanoseconds: 10_000_000)
-        }
-        return values
-    }
-}
-
-import Synchronization

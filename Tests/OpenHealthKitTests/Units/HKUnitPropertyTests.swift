@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import OpenHealthKit
+import TestSupport
 
 /// Property tests: unit expressions generated from the grammar must parse to the unit built
 /// with the algebra and round-trip through `unitString`; garbage must throw, never trap.

@@ -1,6 +1,7 @@
 import Foundation
 
 @testable import OpenHealthKit
+import TestSupport
 
 /// Helpers shared by the unit-engine tests.
 enum UnitTestSupport {
@@ -42,5 +43,5 @@ enum UnitTestSupport {
     }
 
     /// The shared seeded generator.
-    typealias SplitMix64 = OpenHealthKitTests.SplitMix64
+    typealias SplitMix64 = TestSupport.SplitMix64
 }
