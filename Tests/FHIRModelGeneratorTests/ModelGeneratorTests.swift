@@ -1,6 +1,7 @@
 import FHIRModelGenerator
 import Foundation
 import Testing
+import TestSupport
 
 /// The committed `Sources/ModelsR4/Generated` is exactly what the generator makes from the R4
 /// definitions today, so nobody edits generated code by hand and a generator change is committed
@@ -57,11 +58,8 @@ enum GeneratorFixtures {
         return nil
     }()
 
-    static let definitions: URL = {
-        let shared = ProcessInfo.processInfo.environment["OPENHEALTHKIT_SHARED"].flatMap { $0.isEmpty ? nil : URL(fileURLWithPath: $0) }
-            ?? (repositoryRoot ?? URL(fileURLWithPath: "/nonexistent")).deletingLastPathComponent().appendingPathComponent("shared")
-        return shared.appendingPathComponent("fhir/r4/hl7.fhir.r4.core-4.0.1/package")
-    }()
+    /// The R4 definitions package, from `../shared` (too large to commit: see TestData.r4Definitions).
+    static let definitions: URL = TestData.r4Definitions ?? URL(fileURLWithPath: "/nonexistent")
 
     static var available: Bool { FileManager.default.fileExists(atPath: definitions.path) }
 

@@ -1,30 +1,16 @@
 import Foundation
 import Testing
+import TestSupport
 
-/// The shared FHIR examples and SMART Health Card vectors (`../shared` beside the repository, or
-/// `$OPENHEALTHKIT_SHARED`), never copied here. Absent in a clone elsewhere: those tests skip.
+/// The FHIR examples and SMART Health Card vectors, committed under `Tests/Vectors` (TestData).
 enum SharedData {
     static let missing = Comment(rawValue: """
         shared data not found: set OPENHEALTHKIT_SHARED or put shared/ beside the repository (public sources: \
         hl7.org/fhir/R4 and /DSTU2 "Examples" (CC0), Synthea sample data (Apache-2.0), github.com/smart-on-fhir/health-cards examples)
         """)
 
-    static let root: URL? = {
-        if let path = ProcessInfo.processInfo.environment["OPENHEALTHKIT_SHARED"], !path.isEmpty {
-            return URL(fileURLWithPath: path)
-        }
-        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while folder.path != "/" {
-            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
-                let shared = folder.deletingLastPathComponent().appendingPathComponent("shared")
-                let present = FileManager.default.fileExists(atPath: shared.appendingPathComponent("fhir/examples").path)
-                    && FileManager.default.fileExists(atPath: shared.appendingPathComponent("vectors/shc").path)
-                return present ? shared : nil
-            }
-            folder = folder.deletingLastPathComponent()
-        }
-        return nil
-    }()
+    /// The committed vectors (`Tests/Vectors`, see TestData).
+    static let root: URL? = TestData.vectors
 
     static var available: Bool { root != nil }
 

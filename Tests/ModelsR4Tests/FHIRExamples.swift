@@ -1,9 +1,9 @@
 import FHIRCore
 import Foundation
 import Testing
+import TestSupport
 
-/// Finds the shared FHIR data (`shared/fhir`) without copying it into the repo:
-/// `$OPENHEALTHKIT_SHARED`, else `../shared` beside the repository root.
+/// Test data, committed under `Tests/Vectors` (see TestData in Tests/TestSupport).
 enum FHIRExamples {
     static let skipReason: Comment = """
         shared FHIR examples not found: set OPENHEALTHKIT_SHARED or put shared/ beside the repository \
@@ -11,21 +11,8 @@ enum FHIRExamples {
         package, and Synthea sample data at synthetichealth.github.io/synthea-sample-data)
         """
 
-    static let sharedRoot: URL? = {
-        if let path = ProcessInfo.processInfo.environment["OPENHEALTHKIT_SHARED"], !path.isEmpty {
-            let url = URL(fileURLWithPath: path)
-            return FileManager.default.fileExists(atPath: url.appendingPathComponent("fhir").path) ? url : nil
-        }
-        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while folder.path != "/" {
-            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) {
-                let shared = folder.deletingLastPathComponent().appendingPathComponent("shared")
-                return FileManager.default.fileExists(atPath: shared.appendingPathComponent("fhir").path) ? shared : nil
-            }
-            folder = folder.deletingLastPathComponent()
-        }
-        return nil
-    }()
+    /// The committed vectors (`Tests/Vectors`, see TestData).
+    static let sharedRoot: URL? = TestData.vectors
 
     static var available: Bool { sharedRoot != nil }
 
@@ -33,8 +20,9 @@ enum FHIRExamples {
         (sharedRoot ?? URL(fileURLWithPath: "/nonexistent")).appendingPathComponent("fhir/examples")
     }
 
+    /// The R4 definitions package, from `../shared` (not committed: see TestData.r4Definitions).
     static var definitions: URL {
-        (sharedRoot ?? URL(fileURLWithPath: "/nonexistent")).appendingPathComponent("fhir/r4/hl7.fhir.r4.core-4.0.1/package")
+        TestData.r4Definitions ?? URL(fileURLWithPath: "/nonexistent")
     }
 
     /// JSON file names in one examples folder (`r4-spec`, `synthea-r4`), sorted; empty when absent.

@@ -8,20 +8,8 @@ enum QRTestSupport {
     static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The shared test data: `$OPENHEALTHKIT_SHARED`, else `../shared` beside the repository root.
-    static let sharedDirectory: URL? = {
-        let candidate: URL
-        if let path = ProcessInfo.processInfo.environment["OPENHEALTHKIT_SHARED"], !path.isEmpty {
-            candidate = URL(fileURLWithPath: path)
-        } else {
-            candidate = repositoryRoot.deletingLastPathComponent().appendingPathComponent("shared")
-        }
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: candidate.path, isDirectory: &isDirectory), isDirectory.boolValue else {
-            return nil
-        }
-        return candidate
-    }()
+    /// The committed vectors (`Tests/Vectors`, see TestData).
+    static let sharedDirectory: URL? = TestData.vectors
 
     /// The official SMART Health Cards examples (github.com/smart-on-fhir/health-cards, docs/examples).
     static let specExamples: URL? = sharedDirectory.map {

@@ -1,9 +1,8 @@
 import Foundation
 import Testing
+import TestSupport
 
-/// Finds the shared test vectors (`shared/vectors/shc`) without copying them into the repo:
-/// `$OPENHEALTHKIT_SHARED`, else `../shared` beside the repository root (found by walking up from
-/// this file to the folder holding `Package.swift`).
+/// Test data, committed under `Tests/Vectors` (see TestData in Tests/TestSupport).
 enum Fixtures {
     static let skipReason: Comment = """
         shared SMART Health Card vectors not found: set OPENHEALTHKIT_SHARED or put shared/ beside \
@@ -11,25 +10,11 @@ enum Fixtures {
         gh-pages branch, and github.com/the-commons-project/vci-directory)
         """
 
-    static let sharedRoot: URL? = {
-        if let path = ProcessInfo.processInfo.environment["OPENHEALTHKIT_SHARED"], !path.isEmpty {
-            let url = URL(fileURLWithPath: path)
-            return FileManager.default.fileExists(atPath: url.appendingPathComponent("vectors/shc").path) ? url : nil
-        }
-        guard let repository = repositoryRoot else { return nil }
-        let shared = repository.deletingLastPathComponent().appendingPathComponent("shared")
-        return FileManager.default.fileExists(atPath: shared.appendingPathComponent("vectors/shc").path) ? shared : nil
-    }()
+    /// The committed vectors (`Tests/Vectors`, see TestData).
+    static let sharedRoot: URL? = TestData.vectors
 
-    /// The folder holding `Package.swift`, walking up from this source file.
-    static let repositoryRoot: URL? = {
-        var folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while folder.path != "/" {
-            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("Package.swift").path) { return folder }
-            folder = folder.deletingLastPathComponent()
-        }
-        return nil
-    }()
+    /// The folder holding `Package.swift`.
+    static let repositoryRoot: URL? = TestData.repositoryRoot
 
     static var available: Bool { sharedRoot != nil }
 

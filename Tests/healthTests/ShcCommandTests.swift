@@ -1,21 +1,11 @@
 import Foundation
 import Testing
+import TestSupport
 
-/// Where the shared SMART Health Cards vectors are: `OPENHEALTHKIT_SHARED`, else `../shared`
-/// beside the repository root. Absent in a clone elsewhere: those tests are skipped.
+/// Test data, committed under `Tests/Vectors` (see TestData in Tests/TestSupport).
 enum SharedVectors {
-    static var root: URL? {
-        if let path = ProcessInfo.processInfo.environment["OPENHEALTHKIT_SHARED"], !path.isEmpty {
-            return URL(fileURLWithPath: path)
-        }
-        var directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        while directory.path != "/" {
-            let candidate = directory.deletingLastPathComponent().appendingPathComponent("shared")
-            if FileManager.default.fileExists(atPath: candidate.appendingPathComponent("vectors/shc").path) { return candidate }
-            directory.deleteLastPathComponent()
-        }
-        return nil
-    }
+    /// The committed vectors (`Tests/Vectors`, see TestData).
+    static var root: URL? { TestData.vectors }
 
     static var examples: URL? { root?.appendingPathComponent("vectors/shc/spec-examples") }
     static let available = root != nil
