@@ -16,6 +16,7 @@ let package = Package(
         .library(name: "SmartHealthCards", targets: ["SmartHealthCards"]),
         .library(name: "SmartHealthCardsHTTPS", targets: ["SmartHealthCardsHTTPS"]),
         .library(name: "HealthRecords", targets: ["HealthRecords"]),
+        .library(name: "SampleFiles", targets: ["SampleFiles"]),
         .library(name: "FhirBlocks", targets: ["FhirBlocks", "FhirBlocksClient"]),
         .library(name: "FhirBlocksServer", targets: ["FhirBlocksServer", "FhirBlocksStore", "FhirBlocksSQLite", "FhirBlocksPostgres"]),
         .executable(name: "health", targets: ["health"]),
@@ -41,6 +42,7 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
     ],
     targets: [
         // What several modules need and none should write for itself: the civil calendar and
@@ -97,6 +99,12 @@ let package = Package(
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        // Samples from CSV and JSON Lines files (what `health store import` reads).
+        .target(
+            name: "SampleFiles",
+            dependencies: ["OpenHealthKit", .product(name: "CSV", package: "CSV.swift")],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -168,6 +176,7 @@ let package = Package(
             name: "health",
             dependencies: [
                 "CommonSupport",
+                "SampleFiles",
                 "OpenHealthKit",
                 "HealthRecords",
                 "SmartHealthCards",
@@ -207,6 +216,7 @@ let package = Package(
                            .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "SampleFilesTests", dependencies: ["TestSupport", "SampleFiles", "OpenHealthKit"], swiftSettings: swiftSettings),
         .testTarget(name: "CommonSupportTests", dependencies: ["TestSupport", "CommonSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "FHIRCoreTests", dependencies: ["TestSupport", "FHIRCore", "CommonSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ModelsR4Tests", dependencies: ["TestSupport", "ModelsR4", "FHIRCore"], swiftSettings: swiftSettings),
