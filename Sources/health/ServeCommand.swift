@@ -42,32 +42,16 @@ struct ServeCommand: AsyncParsableCommand {
         let metrics = ServerMetrics()
         MetricsSystem.bootstrap(metrics.factory)
 
-        let folder = URL(fileURLWithPath: dataDirectory)
-        let key: CsiSigningKey
+        let deployment: TrustServerDeployment
         do {
-            key = try AuditSigningKeyFile.loadOrCreate(in: folder.path)
+            deployment = try await TrustServerDeployment.open(
+                dataDirectory: dataDirectory, storage: database.map { .postgres(url: $0) } ?? .sqlite,
+                configuration: ServerConfiguration(mode: protocolMode, publicURL: publicURL, checkpointEvery: checkpointEvery),
+                logger: logger, metrics: metrics)
         } catch {
             throw UsageError("\(error)")
         }
-
-        let store: any TrustStore
-        do {
-            if let database {
-                store = try PostgresTrustStore(url: database, logger: logger)
-            } else {
-                store = try SQLiteTrustStore(path: folder.appendingPathComponent("fhirblocks.sqlite").path)
-            }
-            try await store.migrate()
-        } catch {
-            throw UsageError("cannot open the database: \(error)")
-        }
-        let service = TrustService(store: store, configuration: ServerConfiguration(mode: protocolMode, publicURL: publicURL, checkpointEvery: checkpointEvery),
-                                   auditKey: key, logger: logger, metrics: metrics)
-        do {
-            try await service.start()
-        } catch {
-            throw UsageError("cannot load the server state: \(error)")
-        }
+        let service = deployment.service
         let host = self.host
         let application = FhirBlocksApplication(service: service, host: host, port: port, logger: logger) { bound in
             FileHandle.standardOutput.write(Data("listening on \(service.baseURL)\n".utf8))
@@ -76,10 +60,10 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             try await application.run()
         } catch {
-            await store.close()
+            await deployment.close()
             throw error
         }
-        await store.close()
+        await deployment.close()
         logger.info("FhirBlocks server stopped")
     }
 }

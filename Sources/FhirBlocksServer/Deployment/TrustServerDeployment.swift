@@ -1,0 +1,72 @@
+import FhirBlocks
+import FhirBlocksPostgres
+import FhirBlocksSQLite
+import FhirBlocksStore
+import Logging
+
+/// A FhirBlocks trust server put together from its data folder: the audit signing key
+/// (``AuditSigningKeyFile``), the store (SQLite in the folder, or PostgreSQL), migrated, and the
+/// ``TrustService`` started on it. `health serve` runs one; so can any program embedding the server.
+public struct TrustServerDeployment: Sendable {
+    /// Where the server keeps its records.
+    public enum Storage: Sendable, Hashable {
+        /// `fhirblocks.sqlite` in the data folder.
+        case sqlite
+        /// A PostgreSQL database (`postgres://user:password@host:port/database`).
+        case postgres(url: String)
+    }
+
+    /// Why the server could not be put together. The message names the part, never a secret.
+    public enum Failure: Error, Sendable, CustomStringConvertible {
+        /// The audit key file or the data folder.
+        case auditKey(AuditSigningKeyFile.Failure)
+        /// The database could not be opened or migrated.
+        case database(String)
+        /// The stored state could not be loaded (audit log, checkpoints).
+        case state(String)
+
+        public var description: String {
+            switch self {
+            case .auditKey(let failure): "\(failure)"
+            case .database(let reason): "cannot open the database: \(reason)"
+            case .state(let reason): "cannot load the server state: \(reason)"
+            }
+        }
+    }
+
+    /// The running service.
+    public let service: TrustService
+    /// Its store; ``close()`` closes it.
+    public let store: any TrustStore
+
+    /// Opens the store, loads or creates the audit key in `dataDirectory`, and starts the service.
+    public static func open(dataDirectory: String, storage: Storage, configuration: ServerConfiguration,
+                            logger: Logger = Logger(label: "fhirblocks"), metrics: ServerMetrics = ServerMetrics())
+        async throws(Failure) -> TrustServerDeployment {
+        let key: CsiSigningKey
+        do { key = try AuditSigningKeyFile.loadOrCreate(in: dataDirectory) } catch { throw .auditKey(error) }
+        let store: any TrustStore
+        do {
+            switch storage {
+            case .sqlite: store = try SQLiteTrustStore(path: dataDirectory + "/fhirblocks.sqlite")
+            case .postgres(let url): store = try PostgresTrustStore(url: url, logger: logger)
+            }
+            try await store.migrate()
+        } catch {
+            throw .database("\(error)")
+        }
+        let service = TrustService(store: store, configuration: configuration, auditKey: key, logger: logger, metrics: metrics)
+        do {
+            try await service.start()
+        } catch {
+            await store.close()
+            throw .state("\(error)")
+        }
+        return TrustServerDeployment(service: service, store: store)
+    }
+
+    /// Closes the store.
+    public func close() async {
+        await store.close()
+    }
+}
