@@ -1,3 +1,4 @@
+import CommonSupport
 import Foundation
 
 /// A FHIR `base64Binary`, a JSON string of base64 text.
@@ -15,7 +16,7 @@ public struct Base64Binary: FHIRPrimitiveValue {
 
     /// Encodes bytes as standard base64 with padding.
     public init(data: Data) {
-        self.string = data.base64EncodedString()
+        self.string = Base64URL.encodeStandard(data)
     }
 
     /// Decodes a JSON string.
@@ -32,7 +33,7 @@ public struct Base64Binary: FHIRPrimitiveValue {
         let compact = string.utf8.contains(where: Self.isWhitespace)
             ? String(decoding: string.utf8.filter { !Self.isWhitespace($0) }, as: UTF8.self)
             : string
-        return Data(base64Encoded: compact)
+        return Base64URL.decodeStandard(compact).map { Data($0) }
     }
 
     /// The value as a JSON string.

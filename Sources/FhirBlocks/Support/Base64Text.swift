@@ -2,10 +2,10 @@ import ExtrasBase64
 
 /// Base64 (RFC 4648 §4) and base64url (§5) text as the FhirBlocks wire uses it.
 ///
-/// Encoding uses ExtrasBase64. Decoding is written out here so that every rejection is a typed
-/// ``Base64DecodingError`` with an offset, and so that the accepted alphabet and padding are
-/// chosen per call (legacy clients send standard padded base64 where JOSE wants unpadded
-/// base64url). Decoding is canonical: the unused low bits of the last character must be zero.
+/// Encoding and decoding use ExtrasBase64. The checks around it are written here so that every
+/// rejection is a typed ``Base64DecodingError`` with an offset, and so that the accepted alphabet
+/// and padding are chosen per call (legacy clients send standard padded base64 where JOSE wants
+/// unpadded base64url). Decoding is canonical: the unused low bits of the last character must be zero.
 public enum Base64Text {
     /// Which characters encode the values 62 and 63.
     public enum Alphabet: Sendable, Hashable {
@@ -66,23 +66,22 @@ public enum Base64Text {
         if remainder == 1 { throw .invalidLength(end) }
         if padCount > 0 && (4 - remainder) % 4 != padCount { throw .invalidPadding(offset: end) }
 
-        var output: [UInt8] = []
-        output.reserveCapacity(end / 4 * 3 + 2)
-        var accumulator: UInt32 = 0
-        var bits = 0
-        for offset in 0..<end {
-            guard let value = sextet(input[offset], alphabet: alphabet) else {
-                throw .invalidCharacter(offset: offset)
-            }
-            accumulator = (accumulator << 6) | UInt32(value)
-            bits += 6
-            if bits >= 8 {
-                bits -= 8
-                output.append(UInt8(truncatingIfNeeded: accumulator >> UInt32(bits)))
-                accumulator &= (1 << UInt32(bits)) - 1
-            }
+        // The alphabet is checked here (so a rejection names its offset, and `.either` may mix
+        // both pairs); the decoding itself is ExtrasBase64's.
+        var body = Array(input[0..<end])
+        for offset in body.indices {
+            let byte = body[offset]
+            guard sextet(byte, alphabet: alphabet) != nil else { throw .invalidCharacter(offset: offset) }
+            if byte == UInt8(ascii: "+") { body[offset] = UInt8(ascii: "-") } else if byte == UInt8(ascii: "/") { body[offset] = UInt8(ascii: "_") }
         }
-        if accumulator != 0 { throw .nonCanonical }
+        // Canonical: the bits the last character carries beyond the last whole byte are zero.
+        if let last = body.last, let value = sextet(last, alphabet: .url) {
+            let unusedBits: UInt8 = remainder == 2 ? 0x0F : remainder == 3 ? 0x03 : 0
+            if value & unusedBits != 0 { throw .nonCanonical }
+        }
+        guard let output = try? Base64.decode(bytes: body, options: [.base64UrlAlphabet, .omitPaddingCharacter]) else {
+            throw .invalidLength(end)
+        }
         return output
     }
 

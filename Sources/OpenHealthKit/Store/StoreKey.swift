@@ -81,7 +81,7 @@ extension StoreKey {
                 let data = Data(try SecretFile.load(url.path, maximumSize: 4096))
                 let trimmed = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
                 if data.count == 32 { return SymmetricKey(data: data) }
-                if let decoded = Data(base64Encoded: trimmed), decoded.count == 32 { return SymmetricKey(data: decoded) }
+                if let decoded = Base64URL.decodeStandard(trimmed), decoded.count == 32 { return SymmetricKey(data: decoded) }
                 throw HealthStoreError(.keyUnavailable, "key file \(url.path) does not hold a 256-bit key")
             } catch let error as SecretFileError {
                 guard case .missing = error else {
@@ -96,7 +96,7 @@ extension StoreKey {
             // (SecretFile: exclusive temporary file, fsync, link): if one did, its key is used.
             do {
                 try SecretFile.createFolder(url.deletingLastPathComponent().path)
-                try SecretFile.save(Data((key.withUnsafeBytes { Data($0).base64EncodedString() } + "\n").utf8), to: url.path, replacing: false)
+                try SecretFile.save(Data((key.withUnsafeBytes { Base64URL.encodeStandard($0) } + "\n").utf8), to: url.path, replacing: false)
             } catch .alreadyExists {
                 return try masterKey(parameters: parameters, createIfMissing: false)
             } catch {

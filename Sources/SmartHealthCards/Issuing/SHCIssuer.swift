@@ -1,3 +1,4 @@
+import CommonSupport
 import Crypto
 import Foundation
 

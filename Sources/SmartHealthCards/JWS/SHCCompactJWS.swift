@@ -1,3 +1,4 @@
+import CommonSupport
 import Foundation
 
 /// A compact-serialization JWS split into its three segments (rule 13), with the bytes the
@@ -38,9 +39,9 @@ struct SHCCompactJWS {
             throw SHCCompactJWS.diagnose(text)
         }
         let decoded: (header: [UInt8], payload: [UInt8], signature: [UInt8])? = text.withUnsafeBufferPointer { buffer in
-            guard let header = Base64URL.decodeFast(UnsafeBufferPointer(rebasing: buffer[0..<first])),
-                  let payload = Base64URL.decodeFast(UnsafeBufferPointer(rebasing: buffer[(first + 1)..<second])),
-                  let signature = Base64URL.decodeFast(UnsafeBufferPointer(rebasing: buffer[(second + 1)...])) else { return nil }
+            guard let header = Base64URL.decodeStrict(UnsafeBufferPointer(rebasing: buffer[0..<first])),
+                  let payload = Base64URL.decodeStrict(UnsafeBufferPointer(rebasing: buffer[(first + 1)..<second])),
+                  let signature = Base64URL.decodeStrict(UnsafeBufferPointer(rebasing: buffer[(second + 1)...])) else { return nil }
             return (header, payload, signature)
         }
         guard let decoded else { throw SHCCompactJWS.diagnose(text) }

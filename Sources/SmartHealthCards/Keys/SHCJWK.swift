@@ -1,3 +1,4 @@
+import CommonSupport
 import Crypto
 import Foundation
 
@@ -127,7 +128,7 @@ public struct SHCJWK: Sendable, Hashable {
                 problems.append(SHCFinding(.x5cFormat, "\(keyName) has an x5c that is not a non-empty array of strings"))
             } else {
                 x5c = certificates
-                if let der = Data(base64Encoded: certificates[0]), let parsed = SHCX509Leaf(der: Array(der)) {
+                if let der = Base64URL.decodeStandard(certificates[0]), let parsed = SHCX509Leaf(der: der) {
                     leaf = parsed
                     if let xBytes = x.flatMap({ try? Base64URL.decode($0) }), let yBytes = y.flatMap({ try? Base64URL.decode($0) }),
                        parsed.subjectPublicKey == [0x04] + xBytes + yBytes {

@@ -1,3 +1,4 @@
+import CommonSupport
 import Foundation
 
 /// Keys read from folders laid out like an issuer's web root: `<folder>/.well-known/jwks.json` and

@@ -1,3 +1,4 @@
+import CommonSupport
 import Crypto
 
 /// Revocation identifiers (rules 40 and 44).

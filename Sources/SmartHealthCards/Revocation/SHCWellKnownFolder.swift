@@ -1,3 +1,4 @@
+import CommonSupport
 import Foundation
 
 /// An issuer's published folder, laid out as served under `<iss>`: `.well-known/jwks.json` and

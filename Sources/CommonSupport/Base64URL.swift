@@ -1,0 +1,82 @@
+import ExtrasBase64
+
+/// Strict base64url (RFC 4648 §5) without padding, as JWS and JWK use it, and standard base64 for
+/// certificates and key files: every module's base64, through ExtrasBase64.
+package enum Base64URL {
+    /// Why a base64url text was rejected.
+    package enum Problem: Error, Equatable {
+        /// A character outside `A–Z a–z 0–9 - _` at this offset.
+        case invalidCharacter(offset: Int)
+        /// A `=` padding character at this offset.
+        case padding(offset: Int)
+        /// A length that no byte string encodes to (length mod 4 == 1).
+        case invalidLength
+    }
+
+    /// Whether `byte` is in the base64url alphabet.
+    @inline(__always)
+    package static func isAlphabet(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"):
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// The first problem of `bytes` as unpadded base64url, if any.
+    package static func problem(in bytes: some Collection<UInt8>) -> Problem? {
+        var offset = 0
+        for byte in bytes {
+            if !isAlphabet(byte) {
+                return byte == UInt8(ascii: "=") ? .padding(offset: offset) : .invalidCharacter(offset: offset)
+            }
+            offset += 1
+        }
+        return offset % 4 == 1 ? .invalidLength : nil
+    }
+
+    /// Decodes unpadded base64url with ExtrasBase64. ExtrasBase64 itself accepts `=` in the last
+    /// quartet; JWS forbids padding, so those two places are checked first. The exact problem
+    /// (and its offset) is looked for only when decoding fails.
+    package static func decode(_ bytes: some Collection<UInt8>) throws(Problem) -> [UInt8] {
+        let decoded = bytes.withContiguousStorageIfAvailable { decodeStrict($0) } ?? decodeStrict(Array(bytes))
+        guard let decoded else { throw problem(in: bytes) ?? .invalidLength }
+        return decoded
+    }
+
+    /// Decodes a segment in place (a JWS part of a larger buffer); nil when it is not strict,
+    /// unpadded base64url.
+    package static func decodeStrict(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        let count = input.count
+        guard count % 4 != 1 else { return nil }
+        if count >= 1, input[count - 1] == UInt8(ascii: "=") { return nil }
+        if count >= 2, input[count - 2] == UInt8(ascii: "=") { return nil }
+        return try? Base64.decode(bytes: input, options: [.base64UrlAlphabet, .omitPaddingCharacter])
+    }
+
+    private static func decodeStrict(_ bytes: [UInt8]) -> [UInt8]? {
+        bytes.withUnsafeBufferPointer { decodeStrict($0) }
+    }
+
+    /// Decodes unpadded base64url text.
+    package static func decode(_ string: String) throws(Problem) -> [UInt8] {
+        try decode(Array(string.utf8))
+    }
+
+    /// Encodes bytes as unpadded base64url.
+    package static func encode(_ bytes: some Collection<UInt8>) -> String {
+        Base64.encodeToString(bytes: bytes, options: [.base64UrlAlphabet, .omitPaddingCharacter])
+    }
+
+    /// Decodes standard, padded base64 (RFC 4648 §4), as X.509 `x5c` members and key files hold it.
+    package static func decodeStandard(_ text: some StringProtocol) -> [UInt8]? {
+        try? Base64.decode(string: String(text))
+    }
+
+    /// Encodes bytes as standard, padded base64.
+    package static func encodeStandard(_ bytes: some Collection<UInt8>) -> String {
+        Base64.encodeToString(bytes: bytes)
+    }
+}
