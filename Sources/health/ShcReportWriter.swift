@@ -1,3 +1,4 @@
+import CommonSupport
 import Foundation
 import SmartHealthCards
 
@@ -92,7 +93,8 @@ struct ShcReportWriter {
         if let summary = report.summary {
             if let name = summary.subjectName {
                 let born = summary.birthDate.map { date in
-                    [String(format: "%04d", date.year), date.month.map { String(format: "%02d", $0) }, date.day.map { String(format: "%02d", $0) }]
+                    [CivilCalendar.padded(date.year, width: 4), date.month.map { CivilCalendar.padded($0, width: 2) },
+                     date.day.map { CivilCalendar.padded($0, width: 2) }]
                         .compactMap { $0 }.joined(separator: "-")
                 }
                 lines.append("  subject: \(name)\(born.map { ", born \($0)" } ?? "")")

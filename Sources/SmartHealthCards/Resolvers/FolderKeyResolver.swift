@@ -1,12 +1,21 @@
 import CommonSupport
 import Foundation
+import Synchronization
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Keys read from folders laid out like an issuer's web root: `<folder>/.well-known/jwks.json` and
 /// optionally `<folder>/.well-known/crl/<kid>.json`, one folder per issuer URL.
 ///
-/// Files are read on every call, so a folder can be updated while the resolver is in use.
+/// A folder can be updated while the resolver is in use: each call looks at the file (its inode,
+/// size and modification time, one `stat`) and reads and parses it again only when it changed,
+/// so verifying many cards against one folder parses its keys once.
 public struct FolderKeyResolver: IssuerKeyResolver {
     private let folders: [String: URL]
+    private let parsed = ParsedFiles()
 
     /// Creates a resolver from the folder of each issuer URL.
     public init(_ folders: [String: URL]) {
@@ -17,9 +26,13 @@ public struct FolderKeyResolver: IssuerKeyResolver {
     public func keySet(issuer: String) async throws(SHCResolverError) -> SHCJWKSet? {
         guard let folder = folders[issuer] else { return nil }
         let url = folder.appendingPathComponent(".well-known").appendingPathComponent("jwks.json")
+        let identity = FileIdentity(path: url.path)
+        if let identity, case .keySet(let keySet)? = parsed.value(for: url.path, identity: identity) { return keySet }
         let bytes = try Self.read(url, issuer: issuer)
         do {
-            return try SHCJWKSet(jsonBytes: bytes)
+            let keySet = try SHCJWKSet(jsonBytes: bytes)
+            if let identity { parsed.store(.keySet(keySet), for: url.path, identity: identity) }
+            return keySet
         } catch {
             throw .malformedKeySet(issuer: issuer, error)
         }
@@ -31,10 +44,13 @@ public struct FolderKeyResolver: IssuerKeyResolver {
         guard let folder = folders[issuer], !kid.isEmpty, kid.utf8.allSatisfy(Base64URL.isAlphabet) else { return nil }
         let url = folder.appendingPathComponent(".well-known").appendingPathComponent("crl")
             .appendingPathComponent("\(kid).json")
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        guard let identity = FileIdentity(path: url.path) else { return nil }
+        if case .revocationList(let list)? = parsed.value(for: url.path, identity: identity) { return list }
         let bytes = try Self.read(url, issuer: issuer)
         do {
-            return try SHCRevocationList(jsonBytes: bytes)
+            let list = try SHCRevocationList(jsonBytes: bytes)
+            parsed.store(.revocationList(list), for: url.path, identity: identity)
+            return list
         } catch {
             throw .malformedRevocationList(issuer: issuer, kid: kid, error)
         }
@@ -46,5 +62,53 @@ public struct FolderKeyResolver: IssuerKeyResolver {
         } catch {
             throw .unreadable(issuer: issuer, resource: url.path, reason: "file not readable")
         }
+    }
+}
+
+/// What identifies a file's contents without reading them: device, inode, size and modification
+/// time. A file replaced by rename gets a new inode; one rewritten in place a new time or size.
+struct FileIdentity: Hashable, Sendable {
+    let device: UInt64
+    let inode: UInt64
+    let size: Int64
+    let seconds: Int
+    let nanoseconds: Int
+
+    /// The identity of the regular file at `path`; nil when there is none.
+    init?(path: String) {
+        var status = stat()
+        guard stat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        device = UInt64(status.st_dev)
+        inode = UInt64(status.st_ino)
+        size = Int64(status.st_size)
+        #if canImport(Darwin)
+        seconds = status.st_mtimespec.tv_sec
+        nanoseconds = status.st_mtimespec.tv_nsec
+        #else
+        seconds = status.st_mtim.tv_sec
+        nanoseconds = status.st_mtim.tv_nsec
+        #endif
+    }
+}
+
+/// The files a ``FolderKeyResolver`` has parsed, with the identity each was parsed at.
+private final class ParsedFiles: Sendable {
+    enum Value {
+        case keySet(SHCJWKSet)
+        case revocationList(SHCRevocationList)
+    }
+
+    private let entries = Mutex<[String: (identity: FileIdentity, value: Value)]>([:])
+
+    /// The parsed value of `path`, when the file is still the one parsed.
+    func value(for path: String, identity: FileIdentity) -> Value? {
+        entries.withLock { entries in
+            guard let entry = entries[path], entry.identity == identity else { return nil }
+            return entry.value
+        }
+    }
+
+    func store(_ value: Value, for path: String, identity: FileIdentity) {
+        entries.withLock { $0[path] = (identity, value) }
     }
 }
