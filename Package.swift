@@ -47,7 +47,14 @@ let package = Package(
     targets: [
         // What several modules need and none should write for itself: the civil calendar and
         // secret files (0600 from creation, fsync, atomic link or rename). Internal to the package.
-        .target(name: "CommonSupport", dependencies: [.product(name: "ExtrasBase64", package: "swift-extras-base64")], swiftSettings: swiftSettings),
+        .target(
+            name: "CommonSupport",
+            dependencies: [
+                .product(name: "ExtrasBase64", package: "swift-extras-base64"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "OpenHealthKit",
             dependencies: [

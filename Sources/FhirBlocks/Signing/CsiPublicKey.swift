@@ -1,3 +1,4 @@
+import CommonSupport
 import Crypto
 import FHIRCore
 
@@ -68,15 +69,8 @@ public struct CsiPublicKey: Sendable, Hashable {
         }
         guard try member("kty") == "EC", try member("crv") == "P-256" else { throw .jwkUnsupportedKeyType }
         guard object["d"] == nil else { throw .jwkHasPrivateMember }
-        let xText = try member("x")
-        let yText = try member("y")
-        guard let x = try? Base64Text.decode(xText, alphabet: .url, padding: .forbidden),
-              let y = try? Base64Text.decode(yText, alphabet: .url, padding: .forbidden),
-              x.count == 32, y.count == 32,
-              let key = try? P256.Signing.PublicKey(rawRepresentation: x + y) else {
-            throw .jwkInvalidCoordinates
-        }
-        self.init(key)
+        guard let parsed = P256JWK.publicKey(x: try member("x"), y: try member("y")) else { throw .jwkInvalidCoordinates }
+        self.init(parsed.key)
     }
 
     /// Reads a public JWK from JSON text.
@@ -99,12 +93,12 @@ public struct CsiPublicKey: Sendable, Hashable {
     /// The public JWK `{"kty":"EC","crv":"P-256","x":…,"y":…}` plus `kid`, `use: sig`, `alg: ES256`
     /// when a `kid` is given.
     public func jwk(kid: String? = nil) -> JSONValue {
-        let raw = Array(key.rawRepresentation)
+        let (x, y) = P256JWK.coordinates(of: key)
         var object = JSONObject()
         object.append("kty", "EC")
         object.append("crv", "P-256")
-        object.append("x", Base64Text.encodeURL(raw[0..<32]))
-        object.append("y", Base64Text.encodeURL(raw[32..<64]))
+        object.append("x", x)
+        object.append("y", y)
         if let kid {
             object.append("kid", kid)
             object.append("use", "sig")
@@ -114,11 +108,7 @@ public struct CsiPublicKey: Sendable, Hashable {
     }
 
     /// The RFC 7638 JWK thumbprint (SHA-256, base64url): a `kid` that names this key.
-    public var thumbprint: String {
-        let raw = Array(key.rawRepresentation)
-        let canonical = "{\"crv\":\"P-256\",\"kty\":\"EC\",\"x\":\"\(Base64Text.encodeURL(raw[0..<32]))\",\"y\":\"\(Base64Text.encodeURL(raw[32..<64]))\"}"
-        return Base64Text.encodeURL(Array(SHA256.hash(data: Array(canonical.utf8))))
-    }
+    public var thumbprint: String { P256JWK.thumbprint(of: key) }
 
     // MARK: Verifying
 

@@ -15,8 +15,7 @@ public struct SHCIssuerKey: Sendable {
     /// Wraps a private key.
     public init(privateKey: P256.Signing.PrivateKey, crlVersion: Int? = nil) {
         self.privateKey = privateKey
-        let raw = Array(privateKey.publicKey.rawRepresentation)
-        kid = SHCJWK.thumbprint(kty: "EC", crv: "P-256", x: Base64URL.encode(raw[0..<32]), y: Base64URL.encode(raw[32..<64]))
+        kid = P256JWK.thumbprint(of: privateKey.publicKey)
         self.crlVersion = crlVersion
     }
 
@@ -37,9 +36,8 @@ public struct SHCIssuerKey: Sendable {
             throw .invalidPrivateKey("d must be a 32-byte base64url P-256 scalar")
         }
         self.init(privateKey: key, crlVersion: json["crlVersion"]?.doubleValue.map { Int($0) })
-        let raw = Array(key.publicKey.rawRepresentation)
         if let x = json["x"]?.stringValue, let y = json["y"]?.stringValue {
-            guard x == Base64URL.encode(raw[0..<32]), y == Base64URL.encode(raw[32..<64]) else {
+            guard (x, y) == P256JWK.coordinates(of: key.publicKey) else {
                 throw .invalidPrivateKey("x/y do not belong to d")
             }
         }
@@ -69,8 +67,7 @@ public struct SHCIssuerKey: Sendable {
     }
 
     private var coordinates: (x: String, y: String) {
-        let raw = Array(privateKey.publicKey.rawRepresentation)
-        return (Base64URL.encode(raw[0..<32]), Base64URL.encode(raw[32..<64]))
+        P256JWK.coordinates(of: privateKey.publicKey)
     }
 
     /// The public JWK as the examples publish it: `kty`, `kid`, `use`, `alg`, `crv`, `x`, `y`, and

@@ -70,14 +70,12 @@ public struct SHCJWK: Sendable, Hashable {
         if hasPrivateMember { problems.append(SHCFinding(.keyPrivate, "\(keyName) publishes the private member \"d\"")) }
 
         var publicKey: P256.Signing.PublicKey?
-        if let x, let y, let xBytes = try? Base64URL.decode(x), let yBytes = try? Base64URL.decode(y),
-           (1...32).contains(xBytes.count), (1...32).contains(yBytes.count) {
-            // Some production issuers drop leading zero bytes; accept them, padded, with a warning.
-            if xBytes.count < 32 || yBytes.count < 32 {
+        // Some production issuers drop leading zero bytes; accept them, padded, with a warning.
+        if let x, let y, let parsed = P256JWK.publicKey(x: x, y: y, acceptingShortCoordinates: true) {
+            if parsed.shortened {
                 problems.append(SHCFinding(.keyCoordinateLength, "\(keyName) has x/y shorter than 32 bytes (leading zeros dropped)"))
             }
-            let padded = [UInt8](repeating: 0, count: 32 - xBytes.count) + xBytes + [UInt8](repeating: 0, count: 32 - yBytes.count) + yBytes
-            publicKey = try? P256.Signing.PublicKey(rawRepresentation: padded)
+            publicKey = parsed.key
         }
         if crv == "P-256" || crv == nil, publicKey == nil {
             problems.append(SHCFinding(.keyCoordinates, "\(keyName) has no valid P-256 point in x/y"))
@@ -157,10 +155,7 @@ public struct SHCJWK: Sendable, Hashable {
     /// The RFC 7638 SHA-256 thumbprint of an EC key: base64url of SHA-256 over
     /// `{"crv":…,"kty":…,"x":…,"y":…}` (members in lexicographic order, no whitespace).
     public static func thumbprint(kty: String, crv: String, x: String, y: String) -> String {
-        let canonical = SHCJSONValue.object([
-            .init("crv", .string(crv)), .init("kty", .string(kty)), .init("x", .string(x)), .init("y", .string(y)),
-        ]).serialized()
-        return Base64URL.encode(Array(SHA256.hash(data: canonical)))
+        P256JWK.thumbprint(kty: kty, crv: crv, x: x, y: y)
     }
 
     /// Whether this key passes every key rule (2-4, 7) and so may verify cards.
