@@ -11,6 +11,9 @@ package enum Base64URL {
         case padding(offset: Int)
         /// A length that no byte string encodes to (length mod 4 == 1).
         case invalidLength
+        /// The last character carries bits beyond the last byte that are not zero: another text
+        /// decodes to the same bytes (RFC 4648 §3.5), which a strict decoder refuses.
+        case nonCanonical
     }
 
     /// Whether `byte` is in the base64url alphabet.
@@ -28,17 +31,48 @@ package enum Base64URL {
     /// The first problem of `bytes` as unpadded base64url, if any.
     package static func problem(in bytes: some Collection<UInt8>) -> Problem? {
         var offset = 0
+        var last: UInt8?
         for byte in bytes {
             if !isAlphabet(byte) {
                 return byte == UInt8(ascii: "=") ? .padding(offset: offset) : .invalidCharacter(offset: offset)
             }
             offset += 1
+            last = byte
         }
-        return offset % 4 == 1 ? .invalidLength : nil
+        if offset % 4 == 1 { return .invalidLength }
+        if let last, !isCanonicalEnd(last, count: offset) { return .nonCanonical }
+        return nil
     }
 
-    /// Decodes unpadded base64url with ExtrasBase64. ExtrasBase64 itself accepts `=` in the last
-    /// quartet; JWS forbids padding, so those two places are checked first. The exact problem
+    /// Whether the last character of a text of `count` characters leaves the bits beyond the last
+    /// whole byte zero (always true when `count` is a multiple of four).
+    @inline(__always)
+    package static func isCanonicalEnd(_ last: UInt8, count: Int) -> Bool {
+        let unused: UInt8
+        switch count % 4 {
+        case 2: unused = 0x0F
+        case 3: unused = 0x03
+        default: return true
+        }
+        return sextet(last) & unused == 0
+    }
+
+    /// The value of a base64url character (0xFF outside the alphabet).
+    @inline(__always)
+    private static func sextet(_ byte: UInt8) -> UInt8 {
+        switch byte {
+        case UInt8(ascii: "A")...UInt8(ascii: "Z"): byte - UInt8(ascii: "A")
+        case UInt8(ascii: "a")...UInt8(ascii: "z"): byte - UInt8(ascii: "a") + 26
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0") + 52
+        case UInt8(ascii: "-"): 62
+        case UInt8(ascii: "_"): 63
+        default: 0xFF
+        }
+    }
+
+    /// Decodes unpadded, canonical base64url with ExtrasBase64. ExtrasBase64 itself accepts `=` in
+    /// the last quartet and stray bits in the last character; JWS forbids padding and a strict
+    /// decoder refuses the bits (RFC 4648 §3.5), so those are checked first. The exact problem
     /// (and its offset) is looked for only when decoding fails.
     package static func decode(_ bytes: some Collection<UInt8>) throws(Problem) -> [UInt8] {
         let decoded = bytes.withContiguousStorageIfAvailable { decodeStrict($0) } ?? decodeStrict(Array(bytes))
@@ -53,6 +87,7 @@ package enum Base64URL {
         guard count % 4 != 1 else { return nil }
         if count >= 1, input[count - 1] == UInt8(ascii: "=") { return nil }
         if count >= 2, input[count - 2] == UInt8(ascii: "=") { return nil }
+        if count > 0, !isCanonicalEnd(input[count - 1], count: count) { return nil }
         return try? Base64.decode(bytes: input, options: [.base64UrlAlphabet, .omitPaddingCharacter])
     }
 

@@ -32,3 +32,17 @@ struct Base64URLTests {
         #expect(Base64URL.problem(in: Array(text.utf8)) == problem)
     }
 }
+
+@Suite("Canonical base64url")
+struct CanonicalBase64URLTests {
+    @Test("Stray bits in the last character are refused: one byte string, one text")
+    func strayBits() throws {
+        // "QQ" is "A"; "QR" decodes to the same byte with a stray bit set.
+        #expect(try Base64URL.decode("QQ") == [0x41])
+        #expect(throws: Base64URL.Problem.nonCanonical) { try Base64URL.decode("QR") }
+        #expect(try Base64URL.decode("QUI") == [0x41, 0x42])
+        #expect(throws: Base64URL.Problem.nonCanonical) { try Base64URL.decode("QUJ") }
+        #expect(throws: CompactJWS.Problem.nonCanonical(segment: 2)) { try CompactJWS(Array("e30.e30.QR".utf8)) }
+        #expect(try CompactJWS(Array("e30.e30.QQ".utf8)).signature == [0x41])
+    }
+}

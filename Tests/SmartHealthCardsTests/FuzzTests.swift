@@ -1,3 +1,4 @@
+import CommonSupport
 import Foundation
 import Testing
 @testable import SmartHealthCards
@@ -48,8 +49,8 @@ struct SeededGenerator: RandomNumberGenerator {
             if bytes != original, report.isValid {
                 // Only a change that decodes to the same bytes (unused low bits of a segment's last
                 // base64url character) can leave a card valid.
-                let decoded = try? SHCCompactJWS(bytes)
-                let originalDecoded = try SHCCompactJWS(original)
+                let decoded = try? CompactJWS(bytes)
+                let originalDecoded = try CompactJWS(original)
                 #expect(decoded?.header == originalDecoded.header && decoded?.payload == originalDecoded.payload
                         && decoded?.signature == originalDecoded.signature)
             }

@@ -1,3 +1,4 @@
+import CommonSupport
 import Crypto
 import Foundation
 import Testing
@@ -275,7 +276,7 @@ struct SpecIssuingTests {
         let issuer = try SHCIssuer(key: try Self.specKey(), issuer: Fixtures.specIssuer)
         let jws = try issuer.issue(bundle: try Fixtures.bytes(Fixtures.example(0, "a-fhirBundle.json")),
                                    nbf: Date(timeIntervalSince1970: 1687450764.656), rid: "MKyCxh7p6uQ")
-        let compact = try SHCCompactJWS(Array(jws.utf8))
+        let compact = try CompactJWS(Array(jws.utf8))
         #expect(try RawDeflate.inflate(compact.payload, limit: 1 << 20) == (try Fixtures.bytes(Fixtures.example(0, "c-jws-payload-minified.json"))))
         #expect(compact.header == Array(#"{"zip":"DEF","alg":"ES256","kid":"3Kfdg-XwP-7gXyywtUfUADwBumDOPKMQx-iELL11W9s"}"#.utf8))
         let report = await SpecExampleTests.verifier().verify(jws)
@@ -288,7 +289,7 @@ struct SpecIssuingTests {
         let jws = try issuer.issue(bundle: try Fixtures.bytes(Fixtures.example(3, "a-fhirBundle.json")),
                                    nbf: Date(timeIntervalSince1970: 1687450764.657), exp: Date(timeIntervalSince1970: 1718986764.657),
                                    rid: "vwAjHdarZuc")
-        let compact = try SHCCompactJWS(Array(jws.utf8))
+        let compact = try CompactJWS(Array(jws.utf8))
         #expect(try RawDeflate.inflate(compact.payload, limit: 1 << 20) == (try Fixtures.bytes(Fixtures.example(3, "c-jws-payload-minified.json"))))
     }
 

@@ -1,3 +1,4 @@
+import CommonSupport
 import Foundation
 import Testing
 @testable import SmartHealthCards
@@ -148,7 +149,7 @@ struct SpecExampleTests {
 
     @Test func minifiedPayloadsMatchTheInflatedJWS() throws {
         for number in 0...3 {
-            let jws = try SHCCompactJWS(Array(try Fixtures.text(Fixtures.example(number, "d-jws.txt")).utf8))
+            let jws = try CompactJWS(Array(try Fixtures.text(Fixtures.example(number, "d-jws.txt")).utf8))
             let inflated = try RawDeflate.inflate(jws.payload, limit: 1 << 20)
             #expect(inflated == (try Fixtures.bytes(Fixtures.example(number, "c-jws-payload-minified.json"))))
         }

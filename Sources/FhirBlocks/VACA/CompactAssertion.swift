@@ -1,3 +1,4 @@
+import CommonSupport
 import FHIRCore
 
 /// A JWT assertion split and decoded, before any check of its claims (§1.4, §1.5).
@@ -32,15 +33,21 @@ public struct CompactAssertion: Sendable, Hashable {
         guard parts.allSatisfy({ !$0.isEmpty }) else { throw .malformed("empty part") }
         var quirks: [CompatQuirk] = []
         var decoded: [[UInt8]] = []
-        for (index, part) in parts.enumerated() {
-            let bytes = Array(part)
-            if let strict = try? Base64Text.decode(utf8: bytes, alphabet: .url, padding: .forbidden) {
-                decoded.append(strict)
-            } else if mode == .compat, let legacy = try? Base64Text.decode(utf8: bytes, alphabet: .either, padding: .optional) {
-                decoded.append(legacy)
-                if !quirks.contains(.legacyJWTEncoding) { quirks.append(.legacyJWTEncoding) }
-            } else {
-                throw .malformed("part \(index + 1) is not \(mode == .strict ? "base64url without padding" : "base64")")
+        // RFC 7515 compact JWS, read as every module reads it; only what that refuses is looked
+        // at part by part, for the error and for compat mode's legacy base64.
+        if let jws = try? CompactJWS(utf8) {
+            decoded = [jws.header, jws.payload, jws.signature]
+        } else {
+            for (index, part) in parts.enumerated() {
+                let bytes = Array(part)
+                if let strict = try? Base64Text.decode(utf8: bytes, alphabet: .url, padding: .forbidden) {
+                    decoded.append(strict)
+                } else if mode == .compat, let legacy = try? Base64Text.decode(utf8: bytes, alphabet: .either, padding: .optional) {
+                    decoded.append(legacy)
+                    if !quirks.contains(.legacyJWTEncoding) { quirks.append(.legacyJWTEncoding) }
+                } else {
+                    throw .malformed("part \(index + 1) is not \(mode == .strict ? "base64url without padding" : "base64")")
+    }
             }
         }
         let headerJSON: JSONValue

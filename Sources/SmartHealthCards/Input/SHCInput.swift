@@ -1,3 +1,4 @@
+import CommonSupport
 import Foundation
 
 /// Reads every input form a card can arrive in (rule 31), detecting the form by content:
@@ -104,7 +105,7 @@ public enum SHCInput {
             throw .trailingCharacters(offset: isSpace(bytes.first ?? 0) || bytes.first == 0xEF ? 0 : trimmedRange(of: bytes).upperBound)
         }
         do {
-            _ = try SHCCompactJWS(bytes)
+            _ = try CompactJWS(bytes)
         } catch {
             switch error {
             case .padding: throw .base64Padding(card: card)
@@ -112,6 +113,7 @@ public enum SHCInput {
             case .emptySegment(let segment): throw .invalidJWS(card: card, reason: "segment \(segment) is empty")
             case .invalidCharacter(let offset): throw .invalidJWS(card: card, reason: "character outside base64url at offset \(offset)")
             case .invalidLength(let segment): throw .invalidJWS(card: card, reason: "segment \(segment) has an impossible base64url length")
+            case .nonCanonical(let segment): throw .invalidJWS(card: card, reason: "segment \(segment) is not canonical base64url (stray bits in its last character)")
             }
         }
     }

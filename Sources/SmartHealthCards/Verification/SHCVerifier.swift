@@ -180,7 +180,7 @@ public struct SHCVerifier: Sendable {
     // MARK: - Steps
 
     /// Rule 13: surrounding characters, padding and segment syntax.
-    private func parseJWS(_ input: [UInt8], into report: inout SHCVerificationReport) -> SHCCompactJWS? {
+    private func parseJWS(_ input: [UInt8], into report: inout SHCVerificationReport) -> CompactJWS? {
         var text = input
         let trimmed = SHCInput.trimmedRange(of: input)
         if trimmed != input.indices {
@@ -197,7 +197,7 @@ public struct SHCVerifier: Sendable {
             }
         }
         do {
-            return try SHCCompactJWS(text)
+            return try CompactJWS(text)
         } catch {
             let reason: String
             switch error {
@@ -206,6 +206,7 @@ public struct SHCVerifier: Sendable {
             case .invalidCharacter(let offset): reason = "has a character outside base64url at offset \(offset)"
             case .padding(let offset): reason = "has a '=' inside a segment at offset \(offset)"
             case .invalidLength(let segment): reason = "has a \(["header", "payload", "signature"][segment]) segment of impossible base64url length"
+            case .nonCanonical(let segment): reason = "has a \(["header", "payload", "signature"][segment]) segment whose last character carries stray bits (not canonical base64url)"
             }
             report.add(.jwsFormat, "the JWS \(reason)")
             return nil

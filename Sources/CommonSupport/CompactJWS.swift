@@ -1,11 +1,15 @@
-import CommonSupport
-import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
-/// A compact-serialization JWS split into its three segments (rule 13), with the bytes the
-/// signature covers. Checks only the syntax: three non-empty base64url segments, no padding.
-struct SHCCompactJWS {
+/// A compact-serialization JWS (RFC 7515 §7.1) split into its three decoded segments, with the
+/// bytes the signature covers. Checks only the syntax: three non-empty base64url segments, no
+/// padding. SMART Health Cards (rule 13) and FhirBlocks' JWT assertions both read JWS through it.
+package struct CompactJWS: Sendable {
     /// Why the text is not a compact JWS.
-    enum Problem: Error, Equatable {
+    package enum Problem: Error, Equatable, Sendable {
         /// Not three segments separated by dots.
         case segmentCount(Int)
         /// An empty segment (0 header, 1 payload, 2 signature).
@@ -16,16 +20,18 @@ struct SHCCompactJWS {
         case padding(offset: Int)
         /// A segment whose length no byte string encodes to.
         case invalidLength(segment: Int)
+        /// A segment whose last character carries non-zero bits beyond its last byte.
+        case nonCanonical(segment: Int)
     }
 
-    let text: [UInt8]
-    let header: [UInt8]
-    let payload: [UInt8]
-    let signature: [UInt8]
+    package let text: [UInt8]
+    package let header: [UInt8]
+    package let payload: [UInt8]
+    package let signature: [UInt8]
     /// `ASCII(header_b64 + "." + payload_b64)`.
-    let signingInput: ArraySlice<UInt8>
+    package let signingInput: ArraySlice<UInt8>
 
-    init(_ text: [UInt8]) throws(Problem) {
+    package init(_ text: [UInt8]) throws(Problem) {
         // Find the two dots with memchr (this runs on every verification).
         let dots: (Int, Int, Bool)? = text.withUnsafeBufferPointer { buffer in
             guard let base = buffer.baseAddress, let firstDot = memchr(base, Int32(UInt8(ascii: ".")), buffer.count) else { return nil }
@@ -36,7 +42,7 @@ struct SHCCompactJWS {
             return (first, second, third)
         }
         guard let (first, second, extraDot) = dots, !extraDot, first > 0, second > first + 1, second + 1 < text.count else {
-            throw SHCCompactJWS.diagnose(text)
+            throw CompactJWS.diagnose(text)
         }
         let decoded: (header: [UInt8], payload: [UInt8], signature: [UInt8])? = text.withUnsafeBufferPointer { buffer in
             guard let header = Base64URL.decodeStrict(UnsafeBufferPointer(rebasing: buffer[0..<first])),
@@ -44,7 +50,7 @@ struct SHCCompactJWS {
                   let signature = Base64URL.decodeStrict(UnsafeBufferPointer(rebasing: buffer[(second + 1)...])) else { return nil }
             return (header, payload, signature)
         }
-        guard let decoded else { throw SHCCompactJWS.diagnose(text) }
+        guard let decoded else { throw CompactJWS.diagnose(text) }
         self.text = text
         header = decoded.header
         payload = decoded.payload
@@ -67,6 +73,7 @@ struct SHCCompactJWS {
         for (segment, range) in ranges.enumerated() {
             if range.isEmpty { return .emptySegment(segment) }
             if range.count % 4 == 1 { return .invalidLength(segment: segment) }
+            if !Base64URL.isCanonicalEnd(text[range.upperBound - 1], count: range.count) { return .nonCanonical(segment: segment) }
         }
         return .invalidLength(segment: 0)
     }
