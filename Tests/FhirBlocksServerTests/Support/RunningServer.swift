@@ -1,6 +1,8 @@
 import AsyncHTTPClient
 import FhirBlocksServer
 import Foundation
+import HTTPTypes
+import HummingbirdTesting
 import Logging
 import NIOCore
 import NIOHTTP1
@@ -46,5 +48,32 @@ struct HTTPExchange {
         let response = try await HTTPClient.shared.execute(request, timeout: .seconds(30))
         let buffer = try await response.body.collect(upTo: 16 << 20)
         return (Int(response.status.code), response.headers.map { ($0.name, $0.value) }, Array(buffer.readableBytesView))
+    }
+}
+
+/// The same exchanges straight into the application's router (HummingbirdTesting's `.router`
+/// mode), for tests where a socket adds nothing: the routes, middleware and service run as
+/// they do behind the server, without binding a port.
+struct RouterExchange: Sendable {
+    let client: any TestClientProtocol
+
+    /// Runs `body` with an exchange into a new application of `service`.
+    static func with<Value: Sendable>(_ service: TrustService, _ body: @Sendable (RouterExchange) async throws -> Value) async throws -> Value {
+        var logger = Logger(label: "fhirblocks-test")
+        logger.logLevel = .warning
+        let application = FhirBlocksApplication(service: service, checkpointPeriodSeconds: 1, logger: logger).makeApplication()
+        return try await application.test(.router) { client in try await body(RouterExchange(client: client)) }
+    }
+
+    func send(_ method: NIOHTTP1.HTTPMethod, _ path: String, headers: [(String, String)] = [], body: [UInt8]? = nil) async throws
+        -> (status: Int, headers: [(String, String)], body: [UInt8]) {
+        var fields = HTTPFields()
+        for (name, value) in headers {
+            guard let fieldName = HTTPField.Name(name) else { throw TestSkip("bad header name \(name)") }
+            fields.append(HTTPField(name: fieldName, value: value))
+        }
+        let response = try await client.executeRequest(uri: path, method: HTTPRequest.Method(rawValue: method.rawValue) ?? .get,
+                                                       headers: fields, body: body.map { ByteBuffer(bytes: $0) })
+        return (Int(response.status.code), response.headers.map { ($0.name.rawName, $0.value) }, Array(response.body.readableBytesView))
     }
 }
