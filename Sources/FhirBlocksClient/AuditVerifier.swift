@@ -2,7 +2,7 @@ import FhirBlocks
 
 /// Re-checks a whole audit log from any ``AuditLogSource`` (§4.2):
 ///
-/// 1. every entry's bytes are a canonical ``AuditEntry`` (`AuditEntry(canonicalBytes:)`) and
+/// 1. every entry's bytes are a canonical `AuditEntry` (`AuditEntry(canonicalBytes:)`) and
 ///    hash (`MerkleHash.leaf`) to the leaf hash stored beside them;
 /// 2. every checkpoint parses and carries a valid signature by the log's key (the pinned key,
 ///    when one is given); a checkpoint that does not verify proves nothing and is reported;

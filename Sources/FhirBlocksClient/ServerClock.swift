@@ -18,7 +18,7 @@ public final class ServerClock: Sendable {
         self.localClock = localClock
     }
 
-    /// The system clock as a ``Timestamp``.
+    /// The system clock as a `Timestamp`.
     public static let systemTime: @Sendable () -> Timestamp = {
         Timestamp(millisecondsSince1970: Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)))
     }

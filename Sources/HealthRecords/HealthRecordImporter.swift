@@ -5,8 +5,8 @@ import OpenHealthKit
 import SmartHealthCards
 
 /// Brings clinical records and health cards into a store, as the owner: FHIR resources (one, a
-/// Bundle's entries, NDJSON) become ``HKClinicalRecord``s filed by ``ClinicalRecordClassifier``,
-/// and SMART Health Cards become ``HKVerifiableClinicalRecord``s once they verify.
+/// Bundle's entries, NDJSON) become `HKClinicalRecord`s filed by ``ClinicalRecordClassifier``,
+/// and SMART Health Cards become `HKVerifiableClinicalRecord`s once they verify.
 ///
 /// R4 resources are validated first (an invalid one is refused with its problems); DSTU2 ones
 /// are stored as received. A card is verified exactly as `health shc verify` does, with the

@@ -30,7 +30,9 @@ public enum HealthRecordInput: Sendable {
     /// object with `verifiableCredential` is a `.smart-health-card` file; several JSON objects,
     /// one per line, are NDJSON; anything else is handed to the card reader (JWS, `shc:/` text).
     ///
-    /// - Parameter validator: checks each resource (R4); nil stores resources as received (DSTU2).
+    /// - Parameters:
+    ///   - bytes: the file's contents.
+    ///   - validator: checks each resource (R4); nil stores resources as received (DSTU2).
     public static func read(_ bytes: [UInt8], validate validator: (@Sendable (JSONValue) -> [ValidationProblem])?) throws(HealthRecordImportError)
         -> HealthRecordInput {
         guard let first = bytes.firstIndex(where: { !Self.isSpace($0) }) else { throw .empty }

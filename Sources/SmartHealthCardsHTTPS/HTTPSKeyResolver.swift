@@ -20,7 +20,7 @@ import Synchronization
 ///
 /// **Issuer URLs** are checked before any network access (rule 6): `https`, no trailing `/`, a
 /// host, no user info, query, fragment or dot segments. A bad one is
-/// ``SHCResolverError/unreadable(issuer:resource:reason:)`` with the reason. The resolver only
+/// `SHCResolverError.unreadable(issuer:resource:reason:)` with the reason. The resolver only
 /// ever fetches the documents of the issuer it is asked about (rule 33).
 ///
 /// **Fetching**: TLS with full certificate and host name verification against the system trust
@@ -40,7 +40,7 @@ import Synchronization
 /// **Answers**: a JWKS that cannot be fetched (a 404 included) is `.unreadable`; a CRL answered
 /// with 404 or 410 is nil ("no CRL"); bodies that do not parse are `.malformedKeySet` /
 /// `.malformedRevocationList`. The resolver never returns nil for a JWKS: it knows every https
-/// issuer, so put it last in a ``CompositeKeyResolver``.
+/// issuer, so put it last in a `CompositeKeyResolver`.
 ///
 /// **Client lifetime**: ``init(configuration:)`` creates an `HTTPClient` that the resolver owns;
 /// call ``shutdown()`` when done (if the resolver is released without it, the client is shut

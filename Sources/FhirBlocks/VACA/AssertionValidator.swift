@@ -19,7 +19,7 @@ public struct AssertionValidator: Sendable {
         self.mode = mode
     }
 
-    /// The issuer an assertion claims, to look up its key before ``validate``.
+    /// The issuer an assertion claims, to look up its key before ``validate(_:key:registeredDeviceId:purpose:now:store:)``.
     public static func claimedIssuer(of assertion: CompactAssertion) throws(AssertionError) -> CsiGuid {
         guard let iss = assertion.claims.iss else { throw .missingClaim("iss") }
         guard let issuer = CsiGuid(iss) else { throw .invalidClaim("iss") }

@@ -2,7 +2,7 @@ import FhirBlocks
 import FhirBlocksClient
 import FhirBlocksStore
 
-/// Serves a server's audit log straight from its database, so ``AuditVerifier`` can re-check
+/// Serves a server's audit log straight from its database, so `AuditVerifier` can re-check
 /// it without the server running (`health audit verify --database`). The checkpoint key is
 /// the audit key's public half, given by the caller (the database does not hold it).
 public struct StoreAuditLogSource: AuditLogSource {

@@ -10,7 +10,7 @@ import Synchronization
 ///
 /// Decisions are the `FhirBlocks` core's (signatures, replay, the permission ledger, VACA,
 /// label filtering, Merkle proofs); this type loads what they need, stores what they return
-/// through one ``TrustStore/commit(_:)`` per request (the audit entry in the same transaction as
+/// through one `TrustStore.commit(_:)` per request (the audit entry in the same transaction as
 /// the change it records) and answers. The permission ledger and registrations are cached in
 /// memory (loaded at ``start()``, updated after each commit); everything else is read from the
 /// store. Cryptography runs outside the lock, so requests proceed in parallel.

@@ -51,7 +51,7 @@ public final class HKUnit: NSObject, NSCopying, NSSecureCoding, @unchecked Senda
     let mapping: UnitMapping
     private let cachedHash: Int
 
-    /// The canonical string for the unit, which ``init(from:)`` accepts.
+    /// The canonical string for the unit, which `HKUnit(from:)` accepts.
     ///
     /// HealthKit: "a unique string representation for the unit that could be used with
     /// unitFromString". See the type documentation for the format.

@@ -35,8 +35,11 @@ public enum SHCInput {
 
     /// Every card in `bytes`, with the form it came in.
     ///
-    /// - Parameter allowSurroundingWhitespace: accept whitespace (and a byte-order mark) around JWS
-    ///   and QR text, and blank lines between QR lines, instead of reporting ``SHCInputError/trailingCharacters(offset:)``.
+    /// - Parameters:
+    ///   - bytes: the input, in any of the forms above.
+    ///   - limits: the size limits (the longest JWS, the most cards).
+    ///   - allowSurroundingWhitespace: accept whitespace (and a byte-order mark) around JWS and QR
+    ///     text, and blank lines between QR lines, instead of reporting ``SHCInputError/trailingCharacters(offset:)``.
     public static func parse(_ bytes: [UInt8], limits: SHCLimits = .default,
                              allowSurroundingWhitespace: Bool = false) throws(SHCInputError) -> [Card] {
         guard !bytes.isEmpty else { throw .empty }

@@ -39,7 +39,9 @@ public enum SHCNumeric {
     /// Deprecated multi-QR chunking (rule 49, deprecated since spec 1.3.0): `shc:/C/N/…` texts with
     /// balanced chunks of at most 1191 characters (a 1200-character JWS becomes 2 × 600).
     ///
-    /// - Parameter count: the number of chunks; by default the fewest that respect the limit.
+    /// - Parameters:
+    ///   - jws: the card's compact JWS.
+    ///   - count: the number of chunks; by default the fewest that respect the limit.
     public static func legacyChunks(_ jws: String, count: Int? = nil) throws(SHCIssueError) -> [String] {
         let characters = Array(jws.utf8)
         let minimum = max(1, (characters.count + maximumChunkLength - 1) / maximumChunkLength)

@@ -31,7 +31,7 @@ public struct SHCIssuer: Sendable {
     ///   - types: extra `vc.type` values (e.g. the deprecated `#immunization`); `#health-card` is always first.
     ///   - nbf: the issuance time (written in seconds with millisecond precision).
     ///   - exp: an expiration time, if the card should expire (usually not).
-    ///   - rid: a revocation id (see ``SHCRevocation/rid(secret:kid:subject:)``).
+    ///   - rid: a revocation id (see `SHCRevocation.rid(secret:kid:subject:)`).
     ///   - fhirVersion: the FHIR version of the bundle.
     ///   - minimizer: how to minimize the bundle; nil to use it as given.
     /// - Returns: the compact JWS.
@@ -43,7 +43,7 @@ public struct SHCIssuer: Sendable {
         return try issue(bundle: json, types: types, nbf: nbf, exp: exp, rid: rid, fhirVersion: fhirVersion, minimizer: minimizer)
     }
 
-    /// Issues a card from a FHIR Bundle value (see ``issue(bundle:types:nbf:exp:rid:fhirVersion:minimizer:)-(Array<UInt8>,_,_,_,_,_,_)``).
+    /// Issues a card from a FHIR Bundle value (see the `issue(bundle:…)` above, which takes the bundle's bytes).
     public func issue(bundle: SHCJSONValue, types: [String] = [], nbf: Date, exp: Date? = nil, rid: String? = nil,
                       fhirVersion: String = "4.0.1",
                       minimizer: SHCBundleMinimizer? = SHCBundleMinimizer()) throws(SHCIssueError) -> String {

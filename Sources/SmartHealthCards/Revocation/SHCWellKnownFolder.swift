@@ -74,7 +74,10 @@ public struct SHCWellKnownFolder: Sendable {
     /// Revokes rids of key `kid` in one update: the CRL gets the entries and `ctr` + 1 (starting at
     /// 1), and the key's `crlVersion` in the JWKS is set to the new `ctr`.
     ///
-    /// - Parameter issuedBefore: limit the revocation to cards issued before this time.
+    /// - Parameters:
+    ///   - rids: the revocation ids to add (each base64url, at most 24 characters, not listed yet).
+    ///   - kid: the key whose list is updated (a key of the published JWKS).
+    ///   - issuedBefore: limit the revocation to cards issued before this time.
     /// - Returns: the published list.
     @discardableResult
     public func revoke(_ rids: [String], kid: String, issuedBefore: Date? = nil) throws(SHCFileError) -> SHCRevocationList {
