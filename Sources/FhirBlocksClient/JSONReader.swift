@@ -1,16 +1,17 @@
 import FHIRCore
 
-/// Typed reads of one JSON object of an answer, with errors that name the member, never its value.
+/// Typed reads of one JSON object of an answer (FHIRCore's `JSONObjectFields`), with errors that
+/// name the member, never its value.
 struct JSONReader {
-    let object: JSONObject
+    let fields: JSONObjectFields
     let endpoint: String
     let context: String
 
     init(_ value: JSONValue, endpoint: String, context: String = "body") throws(FhirBlocksClientError) {
-        guard let object = value.objectValue else {
+        guard let fields = JSONObjectFields(value) else {
             throw .malformedResponse(endpoint: endpoint, reason: "\(context) is a JSON \(value.kindName), not an object")
         }
-        self.object = object
+        self.fields = fields
         self.endpoint = endpoint
         self.context = context
     }
@@ -26,41 +27,37 @@ struct JSONReader {
         try self.init(value, endpoint: endpoint)
     }
 
-    private func fail(_ name: String, _ what: String) -> FhirBlocksClientError {
-        .malformedResponse(endpoint: endpoint, reason: "\(context).\(name) \(what)")
+    var object: JSONObject { fields.object }
+
+    /// The answer error for a member that could not be read.
+    private func malformed(_ failure: JSONObjectFields.Failure) -> FhirBlocksClientError {
+        switch failure {
+        case .missing(let member): .malformedResponse(endpoint: endpoint, reason: "\(context).\(member) is missing")
+        case .wrongKind(let member, let expected, _): .malformedResponse(endpoint: endpoint, reason: "\(context).\(member) is not \(expected)")
+        }
     }
 
     func string(_ name: String) throws(FhirBlocksClientError) -> String {
-        guard let value = object[name] else { throw fail(name, "is missing") }
-        guard let text = value.stringValue else { throw fail(name, "is not a string") }
-        return text
+        do { return try fields.string(name) } catch { throw malformed(error) }
     }
 
     func optionalString(_ name: String) throws(FhirBlocksClientError) -> String? {
-        guard let value = object[name], value != .null else { return nil }
-        guard let text = value.stringValue else { throw fail(name, "is not a string") }
-        return text
+        do { return try fields.optionalString(name) } catch { throw malformed(error) }
     }
 
     func integer(_ name: String) throws(FhirBlocksClientError) -> Int {
-        guard let value = object[name] else { throw fail(name, "is missing") }
-        guard case .number(let text) = value, let number = Int(text) else { throw fail(name, "is not an integer") }
-        return number
+        let value: Int64
+        do { value = try fields.integer(name) } catch { throw malformed(error) }
+        guard let integer = Int(exactly: value) else { throw malformed(.wrongKind(member: name, expected: "an integer", found: nil)) }
+        return integer
     }
 
     func array(_ name: String) throws(FhirBlocksClientError) -> [JSONValue] {
-        guard let value = object[name] else { throw fail(name, "is missing") }
-        guard let array = value.arrayValue else { throw fail(name, "is not an array") }
-        return array
+        do { return try fields.array(name) } catch { throw malformed(error) }
     }
 
     func strings(_ name: String) throws(FhirBlocksClientError) -> [String] {
-        var result: [String] = []
-        for (index, element) in try array(name).enumerated() {
-            guard let text = element.stringValue else { throw fail("\(name)[\(index)]", "is not a string") }
-            result.append(text)
-        }
-        return result
+        do { return try fields.stringArray(name) } catch { throw malformed(error) }
     }
 
     func reader(_ value: JSONValue, context: String) throws(FhirBlocksClientError) -> JSONReader {

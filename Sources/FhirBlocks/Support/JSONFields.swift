@@ -1,60 +1,51 @@
 import FHIRCore
 
-/// Typed access to the members of one JSON object of a request, with errors that name the
-/// member and the message but never repeat a value.
+/// Typed access to the members of one JSON object of a request (FHIRCore's `JSONObjectFields`),
+/// with errors that name the member and the message but never repeat a value.
 struct JSONFields {
-    let object: JSONObject
+    let fields: JSONObjectFields
     /// What is being read, for example `"csi/requestCsiRegistration"` or `"permission.heartScope"`.
     let context: String
 
     init(_ value: JSONValue, context: String) throws(SMOACError) {
-        guard let object = value.objectValue else {
+        guard let fields = JSONObjectFields(value) else {
             throw .malformedRequest("\(context): expected a JSON object, found \(value.kindName)")
         }
-        self.object = object
+        self.fields = fields
         self.context = context
     }
 
-    func has(_ key: String) -> Bool { object[key] != nil }
+    var object: JSONObject { fields.object }
+
+    /// The request error for a member that could not be read.
+    private func refused(_ failure: JSONObjectFields.Failure) -> SMOACError {
+        switch failure {
+        case .missing(let member): .malformedRequest("\(context): \"\(member)\" is missing")
+        case .wrongKind(let member, let expected, let found):
+            .malformedRequest("\(context): \"\(member)\" must be \(expected)" + (found.map { ", found \($0)" } ?? ""))
+        }
+    }
+
+    func has(_ key: String) -> Bool { fields.has(key) }
 
     func string(_ key: String) throws(SMOACError) -> String {
-        guard let value = object[key] else { throw .malformedRequest("\(context): \"\(key)\" is missing") }
-        guard let text = value.stringValue else {
-            throw .malformedRequest("\(context): \"\(key)\" must be a string, found \(value.kindName)")
-        }
-        return text
+        do { return try fields.string(key) } catch { throw refused(error) }
     }
 
     func optionalString(_ key: String) throws(SMOACError) -> String? {
-        guard let value = object[key], value != .null else { return nil }
-        guard let text = value.stringValue else {
-            throw .malformedRequest("\(context): \"\(key)\" must be a string, found \(value.kindName)")
-        }
-        return text
+        do { return try fields.optionalString(key) } catch { throw refused(error) }
     }
 
     func array(_ key: String) throws(SMOACError) -> [JSONValue] {
-        guard let value = object[key] else { throw .malformedRequest("\(context): \"\(key)\" is missing") }
-        guard let array = value.arrayValue else {
-            throw .malformedRequest("\(context): \"\(key)\" must be an array, found \(value.kindName)")
-        }
-        return array
+        do { return try fields.array(key) } catch { throw refused(error) }
     }
 
     func stringArray(_ key: String) throws(SMOACError) -> [String] {
-        var result: [String] = []
-        for (index, element) in try array(key).enumerated() {
-            guard let text = element.stringValue else {
-                throw .malformedRequest("\(context): \"\(key)[\(index)]\" must be a string, found \(element.kindName)")
-            }
-            result.append(text)
-        }
-        return result
+        do { return try fields.stringArray(key) } catch { throw refused(error) }
     }
 
     func optionalStringArray(_ key: String) throws(SMOACError) -> [String]? {
-        guard let value = object[key], value != .null else { return nil }
-        return try stringArray(key)
+        do { return try fields.optionalStringArray(key) } catch { throw refused(error) }
     }
 
     func fields(_ key: String) throws(SMOACError) -> JSONFields {
@@ -64,19 +55,11 @@ struct JSONFields {
 
     /// A JSON number that is an integer (`"300"`, not `"300.5"`), or nil when absent.
     func optionalInteger(_ key: String) throws(SMOACError) -> Int64? {
-        guard let value = object[key], value != .null else { return nil }
-        guard case .number(let text) = value, let integer = Int64(text) else {
-            throw .malformedRequest("\(context): \"\(key)\" must be an integer")
-        }
-        return integer
+        do { return try fields.optionalInteger(key) } catch { throw refused(error) }
     }
 
     func optionalBool(_ key: String) throws(SMOACError) -> Bool? {
-        guard let value = object[key], value != .null else { return nil }
-        guard case .bool(let flag) = value else {
-            throw .malformedRequest("\(context): \"\(key)\" must be a boolean, found \(value.kindName)")
-        }
-        return flag
+        do { return try fields.optionalBool(key) } catch { throw refused(error) }
     }
 }
 
