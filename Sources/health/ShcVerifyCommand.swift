@@ -27,11 +27,19 @@ struct ShcVerifyCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (verifier, https) = try verification.makeVerifier()
+        // Every input is read before anything is printed: one that cannot be read is an I/O error
+        // (exit 2) with no partial report.
+        let texts: [(String, [UInt8])]
+        do {
+            texts = try inputs.map { input in (input, try cardText(of: input)) }
+        } catch {
+            await https.shutdown()
+            throw error
+        }
         var output = ShcReportWriter(json: json)
         var allValid = true
         do {
-            for input in inputs {
-                let bytes = try cardText(of: input)
+            for (input, bytes) in texts {
                 let cards: [SHCInput.Card]
                 do {
                     cards = try SHCInput.parse(bytes, allowSurroundingWhitespace: input == "-")

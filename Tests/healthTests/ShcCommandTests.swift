@@ -33,6 +33,9 @@ struct ShcCommandTests {
         #expect(valid.status == 0, "\(valid.output)\(valid.error)")
         #expect(valid.output.components(separatedBy: ": VALID").count == 4)
         #expect(valid.output.contains("John B. Anyperson"))
+        // An input that cannot be read is an I/O error before anything is reported.
+        let unreadable = try await runner.run(["shc", "verify", try example("example-00-d-jws.txt"), "/nonexistent/card.txt"] + issuerOption)
+        #expect(unreadable.status == 2 && unreadable.output.isEmpty && unreadable.error.contains("cannot read"), "\(unreadable.output)")
 
         let expiredCertificate = try await runner.run(["shc", "verify", try example("example-01-d-jws.txt")] + issuerOption)
         #expect(expiredCertificate.status == 0 && expiredCertificate.output.contains("warning [key.x5c.validity"))
