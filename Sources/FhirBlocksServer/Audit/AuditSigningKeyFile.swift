@@ -28,33 +28,35 @@ public enum AuditSigningKeyFile {
     /// starting together agree on one key: the file is linked into place only if absent.
     public static func loadOrCreate(in folder: String) throws(Failure) -> CsiSigningKey {
         let path = folder + "/" + fileName
+        let bytes: [UInt8]
         do {
             try SecretFile.createFolder(folder)
-            return try load(path)
+            bytes = try SecretFile.load(path, maximumSize: 8192)
         } catch .missing {
-            let key = CsiSigningKey.generate()
-            do {
-                try SecretFile.save(Array(key.pem.utf8), to: path, replacing: false)
-                return key
-            } catch .alreadyExists {
-                return try loadExisting(path)
-            } catch {
-                throw .unusable("\(error)")
-            }
+            return try create(at: path)
+        } catch {
+            throw .unusable("\(error)")
+        }
+        return try key(from: bytes, path: path)
+    }
+
+    /// Creates the key file; when another process created it first, its key is used.
+    private static func create(at path: String) throws(Failure) -> CsiSigningKey {
+        let key = CsiSigningKey.generate()
+        do {
+            try SecretFile.save(Array(key.pem.utf8), to: path, replacing: false)
+            return key
+        } catch .alreadyExists {
+            let bytes: [UInt8]
+            do { bytes = try SecretFile.load(path, maximumSize: 8192) } catch { throw .unusable("\(error)") }
+            return try self.key(from: bytes, path: path)
         } catch {
             throw .unusable("\(error)")
         }
     }
 
-    private static func load(_ path: String) throws(SecretFileError) -> CsiSigningKey {
-        let bytes = try SecretFile.load(path, maximumSize: 8192)
-        guard let key = try? CsiSigningKey(pem: String(decoding: bytes, as: UTF8.self)) else {
-            throw .cannotRead(path: path, reason: "not a P-256 private key in PEM")
-        }
+    private static func key(from bytes: [UInt8], path: String) throws(Failure) -> CsiSigningKey {
+        guard let key = try? CsiSigningKey(pem: String(decoding: bytes, as: UTF8.self)) else { throw .notAKey(path: path) }
         return key
-    }
-
-    private static func loadExisting(_ path: String) throws(Failure) -> CsiSigningKey {
-        do { return try load(path) } catch { throw .unusable("\(error)") }
     }
 }

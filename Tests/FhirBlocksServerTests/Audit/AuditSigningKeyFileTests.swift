@@ -46,9 +46,7 @@ struct AuditSigningKeyFileTests {
         }
         try Data("not a key".utf8).write(to: URL(fileURLWithPath: path))
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
-        #expect { try AuditSigningKeyFile.loadOrCreate(in: folder) } throws: { error in
-            "\(error)".contains("not a P-256 private key")
-        }
+        #expect(throws: AuditSigningKeyFile.Failure.notAKey(path: path)) { try AuditSigningKeyFile.loadOrCreate(in: folder) }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("not a key".utf8))
     }
 }
