@@ -22,15 +22,16 @@ public final class Inbox<Value: Sendable>: Sendable {
     /// Adds a value and returns how many there are with it: exactly one caller sees each count.
     @discardableResult
     public func appendCounting(_ value: Value) -> Int {
-        let (ready, values) = state.withLock { state in
+        // The values are copied out only for waiters that are woken, not on every append.
+        let (ready, values, count) = state.withLock { state in
             state.values.append(value)
             let count = state.values.count
             let ready = state.waiters.filter { $0.count <= count }.map(\.continuation)
             state.waiters.removeAll { $0.count <= count }
-            return (ready, state.values)
+            return (ready, ready.isEmpty ? [] : state.values, count)
         }
         for continuation in ready { continuation.resume(returning: values) }
-        return values.count
+        return count
     }
 
     /// Every value so far.

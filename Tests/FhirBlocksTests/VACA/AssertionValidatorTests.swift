@@ -101,7 +101,7 @@ import Testing
         // A legacy assertion (standard base64, DER signature over the payload) is refused in strict
         // mode: by its encoding when a part is padded or has `+` or `/` (always here: the header
         // below is 28 bytes, so padded), and otherwise by its signature. (Without padding or those
-        // characters, standard base64 is also base64url: about 1 random legacy assertion in 100.)
+        // characters, standard base64 is also base64url: rare for a random signature, not impossible.)
         let padded = try AssertionBuilder.legacy(headerJSON: "{\"alg\":\"ES256\", \"typ\":\"jwt\"}",
                                                  payloadJSON: JSONWriter.string(Self.claims().json), key: Self.key)
         #expect(throws: AssertionError.self) { try CompactAssertion(padded, mode: .strict) }
