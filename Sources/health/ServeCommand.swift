@@ -28,11 +28,20 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("public-url"), help: "The base URL clients use (default http://HOST:PORT).") var publicURL: String?
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
     @Option(name: .customLong("checkpoint-every"), help: "Sign a checkpoint after this many audit entries.") var checkpointEvery = 64
+    @Option(name: .customLong("idle-timeout"), help: "Close a connection idle (or with an unfinished request header) this many seconds.")
+    var idleTimeout = ConnectionLimits.default.idleTimeoutSeconds
+    @Option(name: .customLong("max-connections"), help: "Open connections in all.") var maximumConnections = ConnectionLimits.default.maximumConnections
+    @Option(name: .customLong("max-connections-per-address"), help: "Open connections from one IP address.")
+    var maximumConnectionsPerAddress = ConnectionLimits.default.maximumConnectionsPerAddress
 
     func run() async throws {
         guard let protocolMode = ProtocolMode(rawValue: mode) else { throw UsageError("--mode must be strict or compat") }
         guard let level = Logger.Level(rawValue: logLevel) else { throw UsageError("--log-level: unknown level \(logLevel)") }
         guard (0...65535).contains(port) else { throw UsageError("--port must be 0…65535") }
+        guard idleTimeout > 0, idleTimeout.isFinite else { throw UsageError("--idle-timeout must be a positive number of seconds") }
+        guard maximumConnections > 0, maximumConnectionsPerAddress > 0 else { throw UsageError("--max-connections and --max-connections-per-address must be positive") }
+        let limits = ConnectionLimits(idleTimeoutSeconds: idleTimeout, maximumConnections: maximumConnections,
+                                      maximumConnectionsPerAddress: maximumConnectionsPerAddress)
         LoggingSystem.bootstrap { label in
             var handler = StreamLogHandler.standardError(label: label)
             handler.logLevel = level
@@ -53,7 +62,7 @@ struct ServeCommand: AsyncParsableCommand {
         }
         let service = deployment.service
         let host = self.host
-        let application = FhirBlocksApplication(service: service, host: host, port: port, logger: logger) { bound in
+        let application = FhirBlocksApplication(service: service, host: host, port: port, connectionLimits: limits, logger: logger) { bound in
             FileHandle.standardOutput.write(Data("listening on \(service.baseURL)\n".utf8))
             logger.info("FhirBlocks server listening", metadata: ["host": "\(host)", "port": "\(bound)", "mode": "\(protocolMode.rawValue)"])
         }

@@ -7,8 +7,8 @@ import NIOCore
 import ServiceLifecycle
 
 /// The FhirBlocks server as a Hummingbird 2 application: the routes of
-/// `docs/fhirblocks-http-api.md` over a ``TrustService``, request size limits, per-request
-/// metrics and logs, a periodic checkpoint signer, and graceful shutdown on SIGINT/SIGTERM
+/// `docs/fhirblocks-http-api.md` over a ``TrustService``, request size limits, connection
+/// limits and an idle timeout (``ConnectionLimits``), per-request metrics and logs, a periodic checkpoint signer, and graceful shutdown on SIGINT/SIGTERM
 /// through swift-service-lifecycle (`runService()`).
 public struct FhirBlocksApplication: Sendable {
     /// The service the routes call.
@@ -19,6 +19,8 @@ public struct FhirBlocksApplication: Sendable {
     public var port: Int
     /// How often a checkpoint is signed when the log grew (seconds).
     public var checkpointPeriodSeconds: Int
+    /// The idle timeout and the caps on open connections.
+    public var connectionLimits: ConnectionLimits
     /// The logger.
     public var logger: Logger
     /// Called with the bound port once the server listens.
@@ -26,11 +28,13 @@ public struct FhirBlocksApplication: Sendable {
 
     /// Creates the application.
     public init(service: TrustService, host: String = "127.0.0.1", port: Int = 8080, checkpointPeriodSeconds: Int = 10,
+                connectionLimits: ConnectionLimits = .default,
                 logger: Logger = Logger(label: "fhirblocks"), onListening: @escaping @Sendable (Int) async -> Void = { _ in }) {
         self.service = service
         self.host = host
         self.port = port
         self.checkpointPeriodSeconds = checkpointPeriodSeconds
+        self.connectionLimits = connectionLimits
         self.logger = logger
         self.onListening = onListening
     }
@@ -42,7 +46,12 @@ public struct FhirBlocksApplication: Sendable {
         let host = self.host
         let onListening = self.onListening
         let signer = CheckpointSigner(service: service, periodSeconds: checkpointPeriodSeconds)
+        let refused = service.metrics.connectionsRefused
+        let admission = ConnectionAdmission(limits: connectionLimits) { refused.increment() }
+        let idleTimeout = TimeAmount.nanoseconds(Int64(connectionLimits.idleTimeoutSeconds * 1_000_000_000))
         return Application(router: router,
+                           server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionAdmissionHandler(admission: admission)],
+                                                               idleTimeout: idleTimeout)),
                            configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "fhirblocks"),
                            services: [signer],
                            onServerRunning: { channel in

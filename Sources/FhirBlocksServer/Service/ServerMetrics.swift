@@ -3,7 +3,7 @@ import Prometheus
 
 /// The server's metrics (swift-metrics over a Prometheus registry, emitted as text at
 /// `/metrics`): requests by route and status with their durations, tokens issued, audit
-/// entries appended.
+/// entries appended, connections refused by the connection limits.
 public struct ServerMetrics: Sendable {
     /// The registry `/metrics` emits.
     public let registry: PrometheusCollectorRegistry
@@ -12,6 +12,7 @@ public struct ServerMetrics: Sendable {
     public let factory: PrometheusMetricsFactory
     let tokensIssued: CoreMetrics.Counter
     let auditEntries: CoreMetrics.Counter
+    let connectionsRefused: CoreMetrics.Counter
 
     /// Creates metrics over a new registry.
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
@@ -19,6 +20,7 @@ public struct ServerMetrics: Sendable {
         factory = PrometheusMetricsFactory(registry: registry)
         tokensIssued = CoreMetrics.Counter(label: "fhirblocks_tokens_issued_total", dimensions: [], factory: factory)
         auditEntries = CoreMetrics.Counter(label: "fhirblocks_audit_entries_total", dimensions: [], factory: factory)
+        connectionsRefused = CoreMetrics.Counter(label: "fhirblocks_connections_refused_total", dimensions: [], factory: factory)
     }
 
     /// Records one request.

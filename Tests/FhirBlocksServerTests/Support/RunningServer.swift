@@ -14,11 +14,12 @@ struct RunningServer: Sendable {
     let task: Task<Void, any Error>
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
-    static func start(_ service: TrustService) async throws -> RunningServer {
+    static func start(_ service: TrustService, connectionLimits: ConnectionLimits = .default) async throws -> RunningServer {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         var logger = Logger(label: "fhirblocks-test")
         logger.logLevel = .warning
-        let application = FhirBlocksApplication(service: service, host: "127.0.0.1", port: 0, checkpointPeriodSeconds: 1, logger: logger) { port in
+        let application = FhirBlocksApplication(service: service, host: "127.0.0.1", port: 0, checkpointPeriodSeconds: 1,
+                                               connectionLimits: connectionLimits, logger: logger) { port in
             continuation.yield(port)
             continuation.finish()
         }
