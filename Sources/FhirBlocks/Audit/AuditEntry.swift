@@ -11,6 +11,11 @@ import FHIRCore
 public struct AuditEntry: Sendable, Hashable {
     /// The event.
     public var type: AuditEventType
+    /// The BALP/R4 `AuditEvent.action` (C, R, U, D or E): the type's own
+    /// (``AuditEventType/action``) unless the entry says more, as a FHIR write does (`C` for a
+    /// create, `U` for an update). It is part of the canonical bytes, so each entry keeps the
+    /// action it was logged with.
+    public var action: String
     /// When it happened.
     public var recorded: Timestamp
     /// Success or failure.
@@ -39,8 +44,9 @@ public struct AuditEntry: Sendable, Hashable {
     /// Creates an entry.
     public init(type: AuditEventType, recorded: Timestamp, outcome: AuditOutcome = .success, agent: String, patient: String? = nil,
                 otherAgents: [String] = [], permissionIDs: [String] = [], tokenID: String? = nil, resources: [String] = [],
-                scope: String? = nil, quirks: [CompatQuirk] = [], requestHash: String? = nil, reason: String? = nil) {
+                scope: String? = nil, quirks: [CompatQuirk] = [], requestHash: String? = nil, reason: String? = nil, action: String? = nil) {
         self.type = type
+        self.action = action ?? type.action
         self.recorded = recorded
         self.outcome = outcome
         self.agent = agent
@@ -58,7 +64,7 @@ public struct AuditEntry: Sendable, Hashable {
     /// The canonical JSON value (members sorted).
     public var canonicalJSON: JSONValue {
         var object = JSONObject()
-        object.append("action", type.action)
+        object.append("action", action)
         object.append("agent", agent)
         if !otherAgents.isEmpty { object.append("otherAgents", strings: otherAgents) }
         object.append("outcome", .number(String(outcome.rawValue)))
@@ -108,6 +114,8 @@ public struct AuditEntry: Sendable, Hashable {
         }
         guard object["v"] == .number("1") else { throw .invalidMember("v") }
         guard let type = AuditEventType(rawValue: try string("type")) else { throw .invalidMember("type") }
+        let action = try string("action")
+        guard AuditEventType.actions.contains(action) else { throw .invalidMember("action") }
         guard let recorded = Timestamp(wireText: try string("recorded")) else { throw .invalidMember("recorded") }
         guard case .number(let outcomeText)? = object["outcome"], let outcomeCode = Int(outcomeText),
               let outcome = AuditOutcome(rawValue: outcomeCode) else { throw .invalidMember("outcome") }
@@ -119,7 +127,7 @@ public struct AuditEntry: Sendable, Hashable {
         self.init(type: type, recorded: recorded, outcome: outcome, agent: try string("agent"), patient: try optionalString("patient"),
                   otherAgents: try strings("otherAgents"), permissionIDs: try strings("permissionIds"), tokenID: try optionalString("tokenId"),
                   resources: try strings("resources"), scope: try optionalString("scope"), quirks: quirks,
-                  requestHash: try optionalString("requestHash"), reason: try optionalString("reason"))
+                  requestHash: try optionalString("requestHash"), reason: try optionalString("reason"), action: action)
         guard canonicalBytes == bytes else { throw .notCanonical }
     }
 
@@ -140,7 +148,7 @@ public struct AuditEntry: Sendable, Hashable {
         event.append("type", type == .fhirAccess ? coding("http://terminology.hl7.org/CodeSystem/audit-event-type", "rest")
                                                  : coding("urn:fhirblocks:audit-event", type.rawValue))
         event.append("subtype", .array([coding("urn:fhirblocks:audit-event", type.rawValue)]))
-        event.append("action", type.action)
+        event.append("action", action)
         event.append("recorded", recorded.wireText)
         event.append("outcome", String(outcome.rawValue))
         var agents: [JSONValue] = []

@@ -22,7 +22,11 @@ public enum AuditEventType: String, Sendable, Hashable, CaseIterable {
     /// A refused signature, assertion or token.
     case authenticationFailure = "authentication-failure"
 
-    /// The BALP/R4 `AuditEvent.action`: C, R, U, D or E.
+    /// The five `AuditEvent.action` codes.
+    public static let actions: Set<String> = ["C", "R", "U", "D", "E"]
+
+    /// The BALP/R4 `AuditEvent.action` of an event of this type: C, R, U, D or E. A FHIR
+    /// access is `R` (read) here; its entry says `C` or `U` for a write.
     public var action: String {
         switch self {
         case .registration, .permissionGrant, .codeIssued, .tokenIssued: "C"

@@ -38,6 +38,13 @@ extension TrustService {
 
     static let fhirJSON = "application/fhir+json"
 
+    /// Whether nothing in the compartment is hidden from the token in a way a write could
+    /// reveal: the token is the patient's own wallet's (its client is the patient). A grantee's
+    /// token never is, whatever its labels.
+    func isOwnerToken(_ access: BearerAccess) -> Bool {
+        access.token.client == access.token.patient
+    }
+
     /// Whether any grant covers the type and interaction at all (independent of any resource).
     func covers(_ grants: [PermissionScope], type: String, interaction: AccessRights) -> Bool {
         AccessDecision.evaluate(grants: grants, resourceType: type, interaction: interaction,
@@ -182,8 +189,10 @@ extension TrustService {
         }
         // PUT may create or update, so it needs both; POST creates.
         let needed: AccessRights = pathID == nil ? .create : [.create, .update]
+        let attempted = pathID == nil ? "C" : "U"
         guard covers(access.grants, type: type, interaction: needed) else {
-            try? await auditAccess(access, resources: [pathID.map { "\(type)/\($0)" } ?? type], outcome: .minorFailure, reason: "insufficient_scope")
+            try? await auditAccess(access, resources: [pathID.map { "\(type)/\($0)" } ?? type], outcome: .minorFailure, reason: "insufficient_scope",
+                                   action: attempted)
             return Self.outcome(status: 403, code: "forbidden", "the token's scope does not cover writing \(type)")
         }
         guard case .object(var object)? = try? JSONParser.parse(body, maximumDepth: 64) else {
@@ -219,8 +228,17 @@ extension TrustService {
         let existingVisible = existing.map { record in
             (try? JSONParser.parse(record.json)).map { visible($0, type: type, interaction: [.read, .update], grants: access.grants) } ?? false
         } ?? true
+        // A PUT to an id a grantee cannot see must not tell a hidden resource from a missing
+        // one, so a grantee may not create with a client-chosen id: both answer 405, FHIR's
+        // answer when update-as-create is not allowed, and the grantee creates with POST. The
+        // patient's own wallet keeps update-as-create (nothing of its own is kept from it).
+        if pathID != nil, existing == nil || !existingVisible, !isOwnerToken(access) {
+            try? await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "update_create_not_allowed", action: attempted)
+            return Self.outcome(status: 405, code: "not-supported",
+                                "a grantee may not create a \(type) with a client-chosen id; create it with POST")
+        }
         guard visible(.object(object), type: type, interaction: interaction, grants: access.grants), existingVisible else {
-            try? await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "insufficient_labels")
+            try? await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "insufficient_labels", action: attempted)
             return Self.outcome(status: 403, code: "forbidden", "the token may not write this \(type) with these security labels")
         }
         let instant = now
@@ -233,7 +251,7 @@ extension TrustService {
         var change = TrustChange()
         change.resources = [FHIRResourceWrite(record: FHIRResourceRecord(type: type, id: id, patient: access.token.patient, versionID: version,
                                                                           lastUpdated: instant, json: json))]
-        change.auditEntries = [accessEntry(access, resources: ["\(type)/\(id)"], outcome: .success, reason: existing == nil ? "create" : "update")]
+        change.auditEntries = [accessEntry(access, resources: ["\(type)/\(id)"], outcome: .success, action: existing == nil ? "C" : "U")]
         do {
             try await storeCommit(change)
         } catch .conflict {
@@ -248,18 +266,20 @@ extension TrustService {
 
     // MARK: Audit and outcomes
 
-    func accessEntry(_ access: BearerAccess, resources: [String], outcome: AuditOutcome, reason: String? = nil, quirks: [CompatQuirk] = []) -> PendingAuditEntry {
+    func accessEntry(_ access: BearerAccess, resources: [String], outcome: AuditOutcome, reason: String? = nil, quirks: [CompatQuirk] = [],
+                     action: String? = nil) -> PendingAuditEntry {
         PendingAuditEntry(entry: AuditEntry(type: .fhirAccess, recorded: now, outcome: outcome, agent: access.token.client.rawValue,
                                             patient: access.token.patient.rawValue, permissionIDs: access.token.permissionIDs.map(\.rawValue),
                                             tokenID: access.token.id, resources: resources, scope: access.token.scope.text,
-                                            quirks: (access.quirks + quirks).sortedUnique, reason: reason))
+                                            quirks: (access.quirks + quirks).sortedUnique, reason: reason, action: action))
     }
 
     /// Appends the access's audit entry. Successful accesses answer only once it is stored
     /// (callers turn a failure into 500); refusals call it with `try?`.
-    func auditAccess(_ access: BearerAccess, resources: [String], outcome: AuditOutcome, reason: String? = nil, quirks: [CompatQuirk] = []) async throws(SMOACError) {
+    func auditAccess(_ access: BearerAccess, resources: [String], outcome: AuditOutcome, reason: String? = nil, quirks: [CompatQuirk] = [],
+                     action: String? = nil) async throws(SMOACError) {
         var change = TrustChange()
-        change.auditEntries = [accessEntry(access, resources: resources, outcome: outcome, reason: reason, quirks: quirks)]
+        change.auditEntries = [accessEntry(access, resources: resources, outcome: outcome, reason: reason, quirks: quirks, action: action)]
         do {
             try await commit(change)
         } catch {

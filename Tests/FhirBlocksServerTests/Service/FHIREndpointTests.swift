@@ -61,10 +61,25 @@ import Testing
             let provider = try await world.register(.app("writer"))
             #expect(try await world.grant(from: wallet, to: [provider], resource: "Observation", access: "cruds", confidentiality: "N", sensitivity: []).status == 200)
             let writer = try await world.vacaToken(provider, scope: "patient/Observation.cruds conf/N")
-            #expect(await world.fhir("PUT", "Observation/restricted", token: writer, body: Self.observation("restricted")).status == 403)
-            #expect(await world.fhir("PUT", "Observation/secret", token: writer, body: Self.observation("secret", security: [(Self.confidentiality, "R")])).status == 403)
-            #expect(await world.fhir("PUT", "Observation/plain", token: writer, body: Self.observation("plain")).status == 201)
+            // A PUT to a resource it cannot see answers exactly as a PUT to a missing id: a
+            // grantee may not create with a client-chosen id (405), so neither tells it anything.
+            let hiddenPut = await world.fhir("PUT", "Observation/restricted", token: writer, body: Self.observation("restricted"))
+            let missingPut = await world.fhir("PUT", "Observation/missing", token: writer, body: Self.observation("missing"))
+            #expect(hiddenPut.status == 405 && missingPut.status == 405)
+            #expect(hiddenPut.body == missingPut.body && hiddenPut.headers.map(\.0) == missingPut.headers.map(\.0))
+            #expect(await world.fhir("POST", "Observation", token: writer, body: Self.observation("secret", security: [(Self.confidentiality, "R")])).status == 403)
+            let created = await world.fhir("POST", "Observation", token: writer, body: Self.observation("plain"))
+            #expect(created.status == 201)
+            // It updates what it can see.
+            let plainID = try #require(world.json(created)["id"]?.stringValue)
+            #expect(await world.fhir("PUT", "Observation/\(plainID)", token: writer, body: Self.observation(plainID)).status == 200)
             #expect(world.json(await world.fhir("GET", "Observation/restricted", token: walletToken))["meta"]?.objectValue?["security"] != nil)
+            #expect(await world.fhir("GET", "Observation/missing", token: walletToken).status == 404)
+            // Each write is audited with its own action: C for a create, U for an update.
+            let entries = try await world.store.auditRecords(from: 0, limit: 10_000).compactMap { try? AuditEntry(canonicalBytes: $0.canonicalBytes) }
+                .filter { $0.type == .fhirAccess && $0.outcome == .success && $0.resources == ["Observation/\(plainID)"] }
+            #expect(entries.map(\.action) == ["C", "U"])
+            #expect(entries.map { $0.auditEvent(observer: "x").objectValue?["action"] } == [.string("C"), .string("U")])
             // No token / a bad token: 401 with WWW-Authenticate.
             let noToken = await world.fhir("GET", "Observation/normal", token: nil)
             #expect(noToken.status == 401 && noToken.headers.contains { $0.0 == "WWW-Authenticate" })

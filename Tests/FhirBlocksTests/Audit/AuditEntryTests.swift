@@ -17,6 +17,23 @@ import Testing
         #expect(try AuditEntry(canonicalBytes: minimal.canonicalBytes) == minimal)
     }
 
+    /// A write's entry keeps its own action (C or U) in its bytes and reads back with it;
+    /// an entry logged before actions were stored (the type's action) reads back unchanged.
+    @Test func actionIsPartOfTheEntry() throws {
+        var created = Self.entry
+        created.action = "C"
+        let text = String(decoding: created.canonicalBytes, as: UTF8.self)
+        #expect(text.hasPrefix(#"{"action":"C","#))
+        #expect(try AuditEntry(canonicalBytes: created.canonicalBytes).action == "C")
+        #expect(created.leafHash != Self.entry.leafHash)
+        #expect(AuditEntry(type: .fhirAccess, recorded: AppendixA.now, agent: "a", action: "U").auditEvent(observer: "o").objectValue?["action"] == .string("U"))
+        // The default is the type's action, so earlier entries' bytes are what they were.
+        #expect(try AuditEntry(canonicalBytes: Self.entry.canonicalBytes).action == "R")
+        #expect(throws: AuditEntryError.invalidMember("action")) {
+            try AuditEntry(canonicalBytes: Array(text.replacingOccurrences(of: #""action":"C""#, with: #""action":"X""#).utf8))
+        }
+    }
+
     @Test func tamperingIsDetected() throws {
         let text = String(decoding: Self.entry.canonicalBytes, as: UTF8.self)
         // A different spelling of the same content is refused.
