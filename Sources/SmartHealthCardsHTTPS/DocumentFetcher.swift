@@ -51,6 +51,7 @@ struct DocumentFetcher: Sendable {
         var current = url
         var redirects = 0
         while true {
+            try await requirePermittedAddress(current)
             var request = HTTPClientRequest(url: current)
             request.method = .GET
             request.headers.add(name: "Accept", value: "application/json")
@@ -92,6 +93,29 @@ struct DocumentFetcher: Sendable {
             }
         }
     }
+
+    /// Refuses, before any connection, a URL whose host resolves to a non-public address
+    /// (unless the configuration allows them). The reason is the same whatever the address and
+    /// port, so a card cannot be used to probe the verifier's own network.
+    private func requirePermittedAddress(_ url: String) async throws {
+        guard !configuration.allowsPrivateAddresses else { return }
+        guard let host = URL(string: url)?.host, !host.isEmpty else {
+            throw FetchFailure(reason: "the URL has no host", allowsStaleCopy: false)
+        }
+        let addresses: [NetworkAddress]
+        do {
+            addresses = try await HostAddressLookup.addresses(of: host)
+        } catch let failure as HostAddressLookup.Failure {
+            throw FetchFailure(reason: failure.reason, allowsStaleCopy: true)
+        }
+        guard addresses.allSatisfy(\.isPublic) else {
+            throw FetchFailure(reason: Self.privateAddressRefusal, allowsStaleCopy: false)
+        }
+    }
+
+    /// The one reason given for a host on a loopback, private or link-local network.
+    static let privateAddressRefusal =
+        "the issuer's host is on a loopback, private or link-local network, which is not fetched from (map the issuer to a folder, or allow private addresses explicitly)"
 
     /// The https URL a redirect response points at, or the reason it is not followed.
     private func redirectTarget(of response: HTTPClientResponse, from current: String, redirectsSoFar: Int) throws -> String {

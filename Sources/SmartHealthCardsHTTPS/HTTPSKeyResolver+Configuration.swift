@@ -36,6 +36,13 @@ extension HTTPSKeyResolver {
         public var onStaleCopy: (@Sendable (StaleCopy) -> Void)?
         /// The `User-Agent` sent with every request.
         public var userAgent: String
+        /// Whether documents may be fetched from a host that resolves to a loopback, private,
+        /// link-local or otherwise non-public address. False by default: a card's `iss` is
+        /// untrusted input, and the resolver checks every address of the issuer's host (and of
+        /// each redirect's) before connecting, refusing with one reason that says nothing about
+        /// the address or port. Allow it for an issuer on your own network, or map such an
+        /// issuer to a folder instead.
+        public var allowsPrivateAddresses: Bool
 
         /// Creates a configuration; every parameter has the documented default.
         public init(
@@ -47,7 +54,8 @@ extension HTTPSKeyResolver {
             cacheFolder: URL? = nil,
             useStaleCopiesWhenOffline: Bool = true,
             onStaleCopy: (@Sendable (StaleCopy) -> Void)? = nil,
-            userAgent: String = "OpenHealthKit-SmartHealthCards"
+            userAgent: String = "OpenHealthKit-SmartHealthCards",
+            allowsPrivateAddresses: Bool = false
         ) {
             self.requestTimeout = requestTimeout
             self.connectTimeout = connectTimeout
@@ -58,6 +66,7 @@ extension HTTPSKeyResolver {
             self.useStaleCopiesWhenOffline = useStaleCopiesWhenOffline
             self.onStaleCopy = onStaleCopy
             self.userAgent = userAgent
+            self.allowsPrivateAddresses = allowsPrivateAddresses
         }
 
         /// The `HTTPClient` configuration the resolver uses for a client it creates: full

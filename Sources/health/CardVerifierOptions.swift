@@ -4,7 +4,7 @@ import SmartHealthCards
 import SmartHealthCardsHTTPS
 
 /// How SMART Health Cards are verified: `--issuer ISS=DIR`, `--trust-directory FILE`, `--at
-/// ISO8601`. Shared by `health shc verify` and `health records import`, so a card is judged the
+/// ISO8601`, `--allow-private-issuers`. Shared by `health shc verify` and `health records import`, so a card is judged the
 /// same way by both.
 struct CardVerifierOptions: ParsableArguments {
     @Option(name: .customLong("issuer"), help: ArgumentHelp("Resolve issuer ISS offline from DIR.", valueName: "ISS=DIR"))
@@ -15,6 +15,10 @@ struct CardVerifierOptions: ParsableArguments {
 
     @Option(help: ArgumentHelp("Verify as of this instant instead of now (ISO 8601).", valueName: "ISO8601"))
     var at: String?
+
+    @Flag(name: .customLong("allow-private-issuers"),
+          help: "Fetch issuer keys from loopback, private and link-local addresses too (refused by default: a card's issuer URL is untrusted).")
+    var allowPrivateIssuers = false
 
     /// The verifier, and the HTTPS resolver to shut down when done.
     func makeVerifier() throws -> (SHCVerifier, HTTPSKeyResolver) {
@@ -41,6 +45,7 @@ struct CardVerifierOptions: ParsableArguments {
         let now = try at.map(parseInstant) ?? Date()
         var httpsConfiguration = HTTPSKeyResolver.Configuration()
         httpsConfiguration.cacheFolder = ShcVerifyCommand.cacheDirectory
+        httpsConfiguration.allowsPrivateAddresses = allowPrivateIssuers
         let https = HTTPSKeyResolver(configuration: httpsConfiguration)
         let resolver = CompositeKeyResolver([FolderKeyResolver(folders), https])
         return (SHCVerifier(resolver: resolver, trust: trust, now: now), https)

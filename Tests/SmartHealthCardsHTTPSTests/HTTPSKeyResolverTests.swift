@@ -508,7 +508,7 @@ struct HTTPSKeyResolverTests {
     func passedInClient() async throws {
         try await withLoopbackServer { fixture async throws in
             fixture.server.route(fixture.keySetPath, .init(body: TestDocuments.keySet().json))
-            let configuration = HTTPSKeyResolver.Configuration(requestTimeout: .seconds(5))
+            let configuration = HTTPSKeyResolver.Configuration(requestTimeout: .seconds(5), allowsPrivateAddresses: true)
             let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup,
                                     configuration: configuration.httpClientConfiguration(additionalTrustRoots: [fixture.authority.root]))
             let resolver = HTTPSKeyResolver(configuration: configuration, httpClient: client)
@@ -573,11 +573,36 @@ struct HTTPSKeyResolverTests {
         }
     }
 
+    @Test("an issuer on a loopback or private address is refused before any connection, with one reason")
+    func privateAddressesRefused() async throws {
+        try await withLoopbackServer { fixture async throws in
+            fixture.server.route(fixture.keySetPath, .init(body: TestDocuments.keySet().json))
+            let port = fixture.server.port
+            // The default configuration: the loopback issuer, by address and by name, and a
+            // closed port, all get the same reason, and nothing reaches the server.
+            let resolver = HTTPSKeyResolver(configuration: .init(requestTimeout: .seconds(5), connectTimeout: .seconds(2)))
+            var reasons: [String?] = []
+            for issuer in [fixture.issuer, "https://localhost:\(port)/issuer", "https://[::1]:\(port)/issuer", "https://127.0.0.1:1/issuer",
+                           "https://10.0.0.1/issuer"] {
+                reasons.append(await failure { _ = try await resolver.keySet(issuer: issuer) })
+                reasons.append(await failure { _ = try await resolver.revocationList(issuer: issuer, kid: "abc") })
+            }
+            #expect(reasons.allSatisfy { $0 == DocumentFetcher.privateAddressRefusal }, "\(reasons)")
+            #expect(fixture.server.count(fixture.keySetPath) == 0)
+            await resolver.shutdown()
+            // Allowed explicitly, the same issuer is fetched.
+            let allowed = fixture.resolver()
+            #expect(try await allowed.keySet(issuer: fixture.issuer)?.keys.count == 1)
+            #expect(fixture.server.count(fixture.keySetPath) == 1)
+            await allowed.shutdown()
+        }
+    }
+
     @Test("the production client does not trust the test authority")
     func systemTrustOnly() async throws {
         try await withLoopbackServer { fixture async throws in
             fixture.server.route(fixture.keySetPath, .init(body: TestDocuments.keySet().json))
-            let resolver = HTTPSKeyResolver(configuration: .init(requestTimeout: .seconds(5), connectTimeout: .seconds(2)))
+            let resolver = HTTPSKeyResolver(configuration: .init(requestTimeout: .seconds(5), connectTimeout: .seconds(2), allowsPrivateAddresses: true))
             let reason = await failure { _ = try await resolver.keySet(issuer: fixture.issuer) }
             #expect(reason?.hasPrefix("TLS failed") == true)
             await resolver.shutdown()

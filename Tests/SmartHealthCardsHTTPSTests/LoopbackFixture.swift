@@ -17,11 +17,14 @@ struct LoopbackFixture: Sendable {
     /// The CRL path of ``issuer`` for `kid`.
     func revocationListPath(_ kid: String) -> String { "/issuer/.well-known/crl/\(kid).json" }
 
-    /// A resolver trusting the test authority, with short timeouts unless told otherwise.
+    /// A resolver trusting the test authority, with short timeouts unless told otherwise, and
+    /// allowed to fetch from the loopback server.
     func resolver(_ configuration: HTTPSKeyResolver.Configuration = .init(requestTimeout: .seconds(5), connectTimeout: .seconds(2)),
                   clock: TestClock? = nil) -> HTTPSKeyResolver {
-        HTTPSKeyResolver(configuration: configuration, additionalTrustRoots: [authority.root],
-                         now: { clock?.now ?? Date() })
+        var configuration = configuration
+        configuration.allowsPrivateAddresses = true
+        return HTTPSKeyResolver(configuration: configuration, additionalTrustRoots: [authority.root],
+                                now: { clock?.now ?? Date() })
     }
 }
 

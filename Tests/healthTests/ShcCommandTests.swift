@@ -192,6 +192,32 @@ struct ShcCommandTests {
         #expect(result.output.contains("INVALID") && result.output.contains("key.resolver-failed"))
     }
 
+    @Test("A card whose issuer is on a loopback or private address is INVALID without any connection, unless allowed")
+    func privateIssuerAddress() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let issuerDir = runner.folder.appendingPathComponent("issuer").path
+        #expect(try await runner.run(["shc", "keygen", "--out", issuerDir]).status == 0)
+        let bundle = try #require(SharedVectors.root).appendingPathComponent("fhir/examples/smart-health-cards/covid-vaccines-bundle.json").path
+        var outputs: [String] = []
+        // Closed ports and hosts that may or may not exist answer alike: nothing is tried, so
+        // nothing about the address or port shows.
+        for iss in ["https://127.0.0.1:1", "https://localhost:9", "https://192.168.0.1"] {
+            let card = runner.folder.appendingPathComponent("card.txt").path
+            #expect(try await runner.run(["shc", "issue", bundle, "--key", issuerDir + "/issuer.private.jwk", "--iss", iss, "--out", card]).status == 0)
+            let result = try await runner.run(["shc", "verify", card], environment: ["XDG_CACHE_HOME": runner.folder.path])
+            #expect(result.status == 1, "\(result.output)")
+            #expect(result.output.contains("loopback, private or link-local network"), "\(result.output)")
+            outputs.append(result.output.split(separator: "\n").filter { $0.contains("error [") }.joined().replacingOccurrences(of: iss, with: "ISS"))
+        }
+        #expect(Set(outputs).count == 1, "\(outputs)")
+        // Allowed explicitly, the closed port is tried (and fails as a connection failure).
+        let card = runner.folder.appendingPathComponent("card.txt").path
+        #expect(try await runner.run(["shc", "issue", bundle, "--key", issuerDir + "/issuer.private.jwk", "--iss", "https://127.0.0.1:1", "--out", card]).status == 0)
+        let allowed = try await runner.run(["shc", "verify", card, "--allow-private-issuers"], environment: ["XDG_CACHE_HOME": runner.folder.path])
+        #expect(allowed.status == 1 && !allowed.output.contains("loopback, private or link-local network"), "\(allowed.output)")
+    }
+
     @Test("A card too long for one version-22 QR code is refused, unless chunking is asked for")
     func tooLongForOneCode() async throws {
         let runner = CommandRunner()
