@@ -29,10 +29,11 @@ public struct AppClient: Sendable {
         try await session.fetchPublicClaims(of: wallet)
     }
 
-    /// Passes permissions on: grants each grantee `scope` during `window` (within what the app
-    /// itself holds; the server refuses escalation). Returns the permission ids.
-    public func grant(to grantees: [CsiGuid], scope: PermissionScope, window: TimeWindow) async throws(FhirBlocksClientError) -> [String] {
-        try await session.writePermission(to: grantees, scope: scope, window: window)
+    /// Passes permissions on: grants each grantee `scope` over `patient`'s data during `window`
+    /// (within what the app itself holds from that patient; the server refuses escalation).
+    /// Returns the permission ids.
+    public func grant(to grantees: [CsiGuid], scope: PermissionScope, window: TimeWindow, patient: CsiGuid) async throws(FhirBlocksClientError) -> [String] {
+        try await session.writePermission(to: grantees, scope: scope, window: window, patient: patient)
     }
 
     /// Revokes every grant from this app to `grantee`.

@@ -76,13 +76,15 @@ public struct CsiSession: Sendable {
     }
 
     /// A signed `permission/writePermission` granting each grantee `scope` during `window`
-    /// (`accessType` included, as strict mode requires).
-    public func writePermissionRequest(to grantees: [CsiGuid], scope: PermissionScope, window: TimeWindow) throws(FhirBlocksClientError) -> WritePermissionRequest {
+    /// (`accessType` included, as strict mode requires), over `patient`'s data (nil: the
+    /// caller's own, for a wallet).
+    public func writePermissionRequest(to grantees: [CsiGuid], scope: PermissionScope, window: TimeWindow,
+                                       patient: CsiGuid? = nil) throws(FhirBlocksClientError) -> WritePermissionRequest {
         guard !grantees.isEmpty else { throw .invalidRequest("no grantee") }
         guard !window.isEmpty else { throw .invalidRequest("the time window is empty (the end must be after the start)") }
         let body = PermissionGrantBody(startTime: window.notBefore.wireText, endTime: window.notAfter.wireText,
                                        timeStamp: client.clock.now().wireText, grantees: grantees.map(\.rawValue),
-                                       heartScope: scope.heartScope)
+                                       heartScope: scope.heartScope, patientCsiGuid: patient?.rawValue)
         return try signed(WritePermissionRequest(envelope: Self.blankEnvelope, permission: body))
     }
 
@@ -110,11 +112,12 @@ public struct CsiSession: Sendable {
         return try await client.send(try fetchPublicClaimsRequest(of: target), expecting: PublicClaimsResponse.self).claims
     }
 
-    /// `permission/writePermission`: grants each grantee `scope` during `window`. Returns the
-    /// new permission ids.
-    public func writePermission(to grantees: [CsiGuid], scope: PermissionScope, window: TimeWindow) async throws(FhirBlocksClientError) -> [String] {
+    /// `permission/writePermission`: grants each grantee `scope` during `window` over
+    /// `patient`'s data (nil: the caller's own, for a wallet). Returns the new permission ids.
+    public func writePermission(to grantees: [CsiGuid], scope: PermissionScope, window: TimeWindow,
+                                patient: CsiGuid? = nil) async throws(FhirBlocksClientError) -> [String] {
         try await client.synchronizeClockIfNeeded()
-        return try await client.send(try writePermissionRequest(to: grantees, scope: scope, window: window),
+        return try await client.send(try writePermissionRequest(to: grantees, scope: scope, window: window, patient: patient),
                                      expecting: WritePermissionResponse.self).permissionIds
     }
 

@@ -153,7 +153,8 @@ enum FhirBlocksCLI {
         }
         let id = record.permissionId.map { "\($0) " } ?? ""
         let status = record.status.map { " \($0)" } ?? ""
-        return "\(id)\(record.grantingCsiGuid) → \(record.permissionedCsiGuids.joined(separator: ",")) \(scope) [\(record.startTime), \(record.endTime))\(status)"
+        let patient = record.patientCsiGuid.map { " patient \($0)" } ?? ""
+        return "\(id)\(record.grantingCsiGuid) → \(record.permissionedCsiGuids.joined(separator: ",")) \(scope) [\(record.startTime), \(record.endTime))\(status)\(patient)"
     }
 
     /// Reads a JSON file (or `-`).

@@ -36,6 +36,16 @@ import Testing
         #expect(token.status == 0 && token.output.contains("\"access_token\"") && token.output.contains(walletCsi))
         let read = try await run(["app", "read", "--server", url, "--identity", "\(folder)/a.json", "--scope", "patient/Patient.read", "Patient/alice"])
         #expect(read.status == 0 && read.output.contains("\"female\""))
+        // The app passes the wallet's data on, naming the patient; listings show whose data.
+        let provider = try await run(["app", "register", "--server", url, "--identity", "\(folder)/p-app.json"])
+        let providerCsi = provider.output.trimmingCharacters(in: .whitespacesAndNewlines)
+        let passOn = ["app", "grant", "--server", url, "--identity", "\(folder)/a.json", "--to", providerCsi, "--resource", "Patient", "--access", "read",
+                      "--confidentiality", "N", "--from", "2020-01-01T00:00:00Z", "--until", "2098-01-01T00:00:00Z"]
+        #expect(try await run(passOn).status == 2)   // --patient is required
+        let passed = try await run(passOn + ["--patient", walletCsi])
+        #expect(passed.status == 0, "\(passed.error)")
+        let listed = try await run(["wallet", "permissions", "--server", url, "--identity", "\(folder)/w.json"])
+        #expect(listed.status == 0 && listed.output.contains("patient \(walletCsi)"), "\(listed.output)")
         // Usage errors exit 2.
         #expect(try await run(["app", "read", "--server", url, "--identity", "\(folder)/missing.json", "--scope", "x", "Patient/alice"]).status == 2)
         #expect(try await run(["audit", "verify"]).status == 2)

@@ -9,25 +9,32 @@ public struct GrantRequest: Sendable, Hashable {
     public var scope: PermissionScope
     /// The requested window.
     public var window: TimeWindow
-    /// Whose data, when the grantor holds permissions from several wallets; nil means every
-    /// wallet whose permission covers the request.
+    /// Whose data. Nil: a wallet's own data when the grantor is a wallet; otherwise every
+    /// wallet whose permission covers the request if ``allowsImplicitPatients`` (the legacy
+    /// behaviour, compat mode), else the grant is refused (``PermissionDenial/patientNotNamed``).
     public var patient: CsiGuid?
+    /// Whether a grantor that is not a wallet may leave ``patient`` out and pass on the data of
+    /// every patient it holds a covering permission from (compat mode only).
+    public var allowsImplicitPatients: Bool
     /// Whether `scope.access` was covered by the signature. When not (a legacy payload, §1.10
     /// item 10) the grant gets `read` plus only the write interactions the grantor itself holds.
     public var accessIsSigned: Bool
 
     /// Creates a request.
-    public init(grantor: CsiGuid, grantees: [CsiGuid], scope: PermissionScope, window: TimeWindow, patient: CsiGuid? = nil, accessIsSigned: Bool = true) {
+    public init(grantor: CsiGuid, grantees: [CsiGuid], scope: PermissionScope, window: TimeWindow, patient: CsiGuid? = nil, accessIsSigned: Bool = true,
+                allowsImplicitPatients: Bool = false) {
         self.grantor = grantor
         self.grantees = grantees
         self.scope = scope
         self.window = window
         self.patient = patient
         self.accessIsSigned = accessIsSigned
+        self.allowsImplicitPatients = allowsImplicitPatients
     }
 
-    /// Builds the request from a `writePermission` body whose signature verified with `quirks`.
-    public init(_ request: WritePermissionRequest, quirks: [CompatQuirk]) throws(SMOACError) {
+    /// Builds the request from a `writePermission` body whose signature verified with `quirks`;
+    /// `mode` decides whether a grantor that is not a wallet may leave the patient out.
+    public init(_ request: WritePermissionRequest, quirks: [CompatQuirk], mode: ProtocolMode = .strict) throws(SMOACError) {
         guard let grantor = request.envelope.caller else { throw .malformedRequest("writePermission: bad csiGuid") }
         var grantees: [CsiGuid] = []
         var seen = Set<CsiGuid>()   // linear de-duplication, however many grantees are sent
@@ -38,8 +45,13 @@ public struct GrantRequest: Sendable, Hashable {
         guard let start = Timestamp(wireText: request.permission.startTime), let end = Timestamp(wireText: request.permission.endTime) else {
             throw .malformedRequest("writePermission: bad startTime or endTime")
         }
+        var patient: CsiGuid?
+        if let text = request.permission.patientCsiGuid {
+            guard let named = CsiGuid(text) else { throw .malformedRequest("writePermission: patientCsiGuid is not a UUID") }
+            patient = named
+        }
         self.init(grantor: grantor, grantees: grantees, scope: try PermissionScope(heartScope: request.permission.heartScope),
-                  window: TimeWindow(notBefore: start, notAfter: end), patient: nil,
-                  accessIsSigned: !quirks.contains(.unsignedAccessType))
+                  window: TimeWindow(notBefore: start, notAfter: end), patient: patient,
+                  accessIsSigned: !quirks.contains(.unsignedAccessType), allowsImplicitPatients: mode == .compat)
     }
 }

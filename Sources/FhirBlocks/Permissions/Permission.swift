@@ -52,6 +52,6 @@ public struct Permission: Sendable, Hashable, Identifiable {
     public func record(at instant: Timestamp) -> PermissionRecord {
         PermissionRecord(permissionId: id.rawValue, grantingCsiGuid: grantor.rawValue, permissionedCsiGuids: [grantee.rawValue],
                          startTime: window.notBefore.wireText, endTime: window.notAfter.wireText, heartScope: scope.heartScope,
-                         status: isRevoked(at: instant) ? "revoked" : "active")
+                         status: isRevoked(at: instant) ? "revoked" : "active", patientCsiGuid: patient.rawValue)
     }
 }

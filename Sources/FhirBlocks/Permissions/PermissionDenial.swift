@@ -20,12 +20,15 @@ public enum PermissionDenial: Error, Sendable, Hashable, CustomStringConvertible
     case brokenChain(PermissionID)
     /// The permission belongs to another grantee or patient than the one checking it.
     case notHolder(PermissionID)
+    /// A grantor that is not a wallet passes on a patient's data without naming the patient
+    /// (strict mode).
+    case patientNotNamed
 
     /// The protocol error this denial answers with (403, or 404 for an unknown permission).
     public var smoacError: SMOACError {
         switch self {
         case .unknownPermission: .unknownTarget(description)
-        case .invalidTimeWindow: .malformedRequest(description)
+        case .invalidTimeWindow, .patientNotNamed: .malformedRequest(description)
         default: .notPermitted(description)
         }
     }
@@ -41,6 +44,7 @@ public enum PermissionDenial: Error, Sendable, Hashable, CustomStringConvertible
         case .unknownPermission(let id): "permission \(id) does not exist"
         case .brokenChain(let id): "permission \(id) has no valid chain to a wallet"
         case .notHolder(let id): "permission \(id) is not held by this client for this patient"
+        case .patientNotNamed: "name the patient whose data is passed on (permission.patientCsiGuid)"
         }
     }
 }

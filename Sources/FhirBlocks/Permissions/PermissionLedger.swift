@@ -103,15 +103,28 @@ public struct PermissionLedger: Sendable {
     /// May `request.grantor` grant this? Returns one authorization per (grantee, patient): a
     /// wallet may grant anything about its own data; anyone else only a subset of a permission
     /// in force that they hold, inside its window (§1.8). Throws the reason otherwise.
+    ///
+    /// Whose data: the patient the request names; else a wallet's own data (a caregiver's
+    /// wallet granting to its app never passes on the patients it cares for); else, for other
+    /// grantors, every patient they hold a covering permission from only when the request
+    /// allows it (compat), and ``PermissionDenial/patientNotNamed`` otherwise.
     public func authorizeGrant(_ request: GrantRequest, at now: Timestamp) throws(PermissionDenial) -> [GrantAuthorization] {
         guard !request.window.isEmpty, request.window.notAfter > now else { throw .invalidTimeWindow }
         guard !request.grantees.contains(request.grantor) else { throw .selfGrant }
+        var patient = request.patient
+        if patient == nil {
+            if wallets.contains(request.grantor) {
+                patient = request.grantor
+            } else if !request.allowsImplicitPatients {
+                throw .patientNotNamed
+            }
+        }
 
-        var candidates = held(by: request.grantor, patient: request.patient, at: now)
+        var candidates = held(by: request.grantor, patient: patient, at: now)
         var denial: PermissionDenial?
         if candidates.isEmpty {
             // Explain why nothing is held: a revoked or expired permission beats "none at all".
-            for permission in given(to: request.grantor) where request.patient == nil || permission.patient == request.patient {
+            for permission in given(to: request.grantor) where patient == nil || permission.patient == patient {
                 do {
                     _ = try effective(permission.id, at: now)
                 } catch {

@@ -17,15 +17,21 @@ public struct PermissionGrantBody: Sendable, Hashable {
     public var permissionedCsiGuid: String?
     /// The scope.
     public var heartScope: HeartScope
+    /// Whose data is passed on (extension member): the patient's wallet csiGuid. Absent, a
+    /// wallet grants its own data; in strict mode anyone else must name the patient. It is
+    /// signed (the strict payload only).
+    public var patientCsiGuid: String?
 
     /// Creates a body with the array form.
-    public init(startTime: String, endTime: String, timeStamp: String? = nil, grantees: [String], heartScope: HeartScope) {
+    public init(startTime: String, endTime: String, timeStamp: String? = nil, grantees: [String], heartScope: HeartScope,
+                patientCsiGuid: String? = nil) {
         self.startTime = startTime
         self.endTime = endTime
         self.timeStamp = timeStamp
         self.permissionedCsiGuids = grantees
         self.permissionedCsiGuid = nil
         self.heartScope = heartScope
+        self.patientCsiGuid = patientCsiGuid
     }
 
     /// The grantees in order, whichever form carried them.
@@ -50,6 +56,10 @@ public struct PermissionGrantBody: Sendable, Hashable {
             throw .malformedRequest("\(fields.context): \"permissionedCsiGuids\" is missing")
         }
         heartScope = try HeartScope(fields: try fields.fields("heartScope"))
+        patientCsiGuid = try fields.optionalString("patientCsiGuid")
+        if let patientCsiGuid, CsiGuid(patientCsiGuid) == nil {
+            throw .malformedRequest("\(fields.context): \"patientCsiGuid\" is not a 36-character UUID")
+        }
         guard !grantees.isEmpty else { throw .malformedRequest("\(fields.context): no grantee") }
         for grantee in grantees where CsiGuid(grantee) == nil {
             throw .malformedRequest("\(fields.context): a grantee is not a 36-character UUID")
@@ -64,6 +74,7 @@ public struct PermissionGrantBody: Sendable, Hashable {
         if let permissionedCsiGuids { object.append("permissionedCsiGuids", strings: permissionedCsiGuids) }
         object.append("permissionedCsiGuid", ifPresent: permissionedCsiGuid)
         object.append("heartScope", heartScope.json)
+        object.append("patientCsiGuid", ifPresent: patientCsiGuid)
         return .object(object)
     }
 }

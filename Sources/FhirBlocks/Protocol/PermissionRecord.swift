@@ -18,10 +18,12 @@ public struct PermissionRecord: Sendable, Hashable {
     public var heartScope: HeartScope?
     /// `active` or `revoked` (extension member).
     public var status: String?
+    /// Whose data the permission is about: the patient's wallet csiGuid (extension member).
+    public var patientCsiGuid: String?
 
     /// Creates a record.
     public init(permissionId: String?, grantingCsiGuid: String, permissionedCsiGuids: [String], startTime: String,
-                endTime: String, heartScope: HeartScope?, status: String?) {
+                endTime: String, heartScope: HeartScope?, status: String?, patientCsiGuid: String? = nil) {
         self.permissionId = permissionId
         self.grantingCsiGuid = grantingCsiGuid
         self.permissionedCsiGuids = permissionedCsiGuids
@@ -29,6 +31,7 @@ public struct PermissionRecord: Sendable, Hashable {
         self.endTime = endTime
         self.heartScope = heartScope
         self.status = status
+        self.patientCsiGuid = patientCsiGuid
     }
 
     init(json: JSONValue, context: String) throws(SMOACError) {
@@ -40,6 +43,7 @@ public struct PermissionRecord: Sendable, Hashable {
         endTime = try fields.string("endTime")
         heartScope = fields.has("heartScope") ? try HeartScope(fields: try fields.fields("heartScope")) : nil
         status = try fields.optionalString("status")
+        patientCsiGuid = try fields.optionalString("patientCsiGuid")
     }
 
     var json: JSONValue {
@@ -51,6 +55,7 @@ public struct PermissionRecord: Sendable, Hashable {
         object.append("endTime", endTime)
         if let heartScope { object.append("heartScope", heartScope.json) }
         object.append("status", ifPresent: status)
+        object.append("patientCsiGuid", ifPresent: patientCsiGuid)
         return .object(object)
     }
 }

@@ -44,6 +44,9 @@ public enum CompatQuirk: String, Sendable, Hashable, CaseIterable, Comparable {
     case x963PublicKey = "x963-public-key"
     /// §1.4: `Patient/fbcFhirId` used as an alias for the token's patient.
     case fbcFhirIdAlias = "fbc-fhir-id-alias"
+    /// §1.8: a grantor that is not a wallet passes on data without naming the patient, so the
+    /// grant covers every patient it holds a covering permission from (the legacy behaviour).
+    case implicitPatients = "implicit-patients"
 
     public static func < (lhs: CompatQuirk, rhs: CompatQuirk) -> Bool { lhs.rawValue < rhs.rawValue }
 }

@@ -167,8 +167,12 @@ extension TrustService {
     // MARK: permission
 
     func writePermission(_ body: [UInt8], quirks: [CompatQuirk]) async throws(SMOACError) -> ServiceResponse {
-        let (request, caller, allQuirks) = try await authenticate(WritePermissionRequest.self, body: body, quirks: quirks)
-        let grantRequest = try GrantRequest(request, quirks: allQuirks)
+        let (request, caller, verifiedQuirks) = try await authenticate(WritePermissionRequest.self, body: body, quirks: quirks)
+        let grantRequest = try GrantRequest(request, quirks: verifiedQuirks, mode: configuration.mode)
+        var allQuirks = verifiedQuirks
+        if grantRequest.allowsImplicitPatients, grantRequest.patient == nil, !ledger.wallets.contains(caller.csiGuid) {
+            allQuirks.append(.implicitPatients)
+        }
         for grantee in grantRequest.grantees where registration(grantee) == nil {
             throw .unknownTarget("a grantee is not registered")
         }

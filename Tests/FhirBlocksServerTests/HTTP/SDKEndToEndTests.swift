@@ -39,11 +39,12 @@ import TestSupport
             // 7. the app passes Observation reads on to the provider.
             var narrower = scope
             narrower.resource = .type("Observation")
-            #expect(try await app.grant(to: [provider.identity.csiGuid], scope: narrower, window: TimeWindow(notBefore: window.notBefore, notAfter: now.adding(seconds: 3600))).count == 1)
+            #expect(try await app.grant(to: [provider.identity.csiGuid], scope: narrower, window: TimeWindow(notBefore: window.notBefore, notAfter: now.adding(seconds: 3600)),
+                                        patient: wallet.identity.csiGuid).count == 1)
             // …but not more than it holds.
             var wider = scope
             wider.access = .all
-            await #expect(throws: FhirBlocksClientError.self) { try await app.grant(to: [provider.identity.csiGuid], scope: wider, window: window) }
+            await #expect(throws: FhirBlocksClientError.self) { try await app.grant(to: [provider.identity.csiGuid], scope: wider, window: window, patient: wallet.identity.csiGuid) }
             // 8–9. VACA.
             let token = try await app.token(scope: "patient/Patient.read patient/Observation.read", wallet: wallet.identity.csiGuid)
             #expect(token.patient == wallet.identity.csiGuid.rawValue && token.expiresIn == 300)

@@ -31,10 +31,13 @@ import Testing
             let claims = world.json(await world.smoac("csi/fetchPublicClaims", body: try world.signed(claimsAgain, by: app)))
             #expect(claims["claims"]?.arrayValue?[1].objectValue?["value"] == .string("Alice"))
             // 7. the app passes a narrower permission on to the provider.
-            let passed = try await world.grant(from: app, to: [provider], confidentiality: "N", sensitivity: [])
+            // It names the patient whose data it passes on (strict mode refuses a grant without).
+            let unnamed = try await world.grant(from: app, to: [provider], confidentiality: "N", sensitivity: [])
+            #expect(unnamed.status == 400 && String(decoding: unnamed.body, as: UTF8.self).contains("patientCsiGuid"))
+            let passed = try await world.grant(from: app, to: [provider], confidentiality: "N", sensitivity: [], patient: wallet)
             #expect(passed.status == 200, "\(String(decoding: passed.body, as: UTF8.self))")
             // …but not a wider one (scope escalation).
-            #expect(try await world.grant(from: app, to: [provider], resource: "*").status == 403)
+            #expect(try await world.grant(from: app, to: [provider], resource: "*", patient: wallet).status == 403)
 
             // The wallet stores its Patient resource with a token over its own data.
             let walletToken = try #require(world.json(try await world.clientCredentials(wallet, scope: "patient/*.cruds conf/V sens/ETH sens/SOC"))["access_token"]?.stringValue)

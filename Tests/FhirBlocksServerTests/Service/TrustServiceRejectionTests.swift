@@ -115,14 +115,14 @@ import Testing
             let app = try await world.register(.app("a"))
             let provider = try await world.register(.app("p"))
             // An app holding nothing cannot grant.
-            #expect(try await world.grant(from: app, to: [provider]).status == 403)
+            #expect(try await world.grant(from: app, to: [provider], patient: wallet).status == 403)
             // A window already over is refused as malformed.
             let over = try await world.grant(from: wallet, to: [app], start: world.now.adding(seconds: -7200), end: world.now.adding(seconds: -3600))
             #expect(over.status == 400 && error(over) == "invalid_request")
             // Wallet grants for 1 day; the app may not pass on a longer window.
             #expect(try await world.grant(from: wallet, to: [app], end: world.now.adding(seconds: 86400)).status == 200)
-            #expect(try await world.grant(from: app, to: [provider], end: world.now.adding(seconds: 2 * 86400)).status == 403)
-            #expect(try await world.grant(from: app, to: [provider], end: world.now.adding(seconds: 3600)).status == 200)
+            #expect(try await world.grant(from: app, to: [provider], end: world.now.adding(seconds: 2 * 86400), patient: wallet).status == 403)
+            #expect(try await world.grant(from: app, to: [provider], end: world.now.adding(seconds: 3600), patient: wallet).status == 200)
             // An unregistered grantee is 404.
             var ghost = TestParty.app("ghost")
             ghost.csi = CsiGuid(randomBytes: [7])

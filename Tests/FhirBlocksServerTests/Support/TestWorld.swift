@@ -82,20 +82,22 @@ struct TestWorld: Sendable {
 
     func writePermissionRequest(from granter: TestParty, to grantees: [TestParty], resource: String = "Patient", access: String? = "read",
                                 confidentiality: String = "V", sensitivity: [String] = ["ETH", "SOC"],
-                                start: Timestamp? = nil, end: Timestamp? = nil) -> WritePermissionRequest {
+                                start: Timestamp? = nil, end: Timestamp? = nil, patient: TestParty? = nil) -> WritePermissionRequest {
         WritePermissionRequest(envelope: envelope(granter),
                                permission: PermissionGrantBody(startTime: (start ?? now.adding(seconds: -3600)).wireText,
                                                                endTime: (end ?? now.adding(seconds: 30 * 86400)).wireText,
                                                                timeStamp: now.wireText, grantees: grantees.map(\.csi.rawValue),
                                                                heartScope: HeartScope(accessType: access, confidentialityScope: confidentiality,
                                                                                       permissionType: "patient", resourceScope: resource,
-                                                                                      sensitivityScope: sensitivity)))
+                                                                                      sensitivityScope: sensitivity),
+                                                               patientCsiGuid: patient?.csi.rawValue))
     }
 
     func grant(from granter: TestParty, to grantees: [TestParty], resource: String = "Patient", access: String? = "read",
-               confidentiality: String = "V", sensitivity: [String] = ["ETH", "SOC"], start: Timestamp? = nil, end: Timestamp? = nil) async throws -> ServiceResponse {
+               confidentiality: String = "V", sensitivity: [String] = ["ETH", "SOC"], start: Timestamp? = nil, end: Timestamp? = nil,
+               patient: TestParty? = nil) async throws -> ServiceResponse {
         let request = writePermissionRequest(from: granter, to: grantees, resource: resource, access: access, confidentiality: confidentiality,
-                                             sensitivity: sensitivity, start: start, end: end)
+                                             sensitivity: sensitivity, start: start, end: end, patient: patient)
         return await smoac("permission/writePermission", body: try signed(request, by: granter))
     }
 

@@ -50,7 +50,7 @@ import TestSupport
     @Test func appDelegatesASubsetWithinItsWindow() throws {
         var (ledger, root) = try Self.walletGrantsApp()
         let request = GrantRequest(grantor: Self.app, grantees: [Self.provider, Self.caregiver],
-                                   scope: Self.scope("Observation", .read, .N, ["ETH"]), window: Self.window(1, 10))
+                                   scope: Self.scope("Observation", .read, .N, ["ETH"]), window: Self.window(1, 10), patient: Self.wallet)
         let written = try Self.write(&ledger, request, now: at(Self.day), id: "a")
         #expect(written.count == 2)
         #expect(written.allSatisfy { $0.parent == root.id && $0.patient == Self.wallet && $0.scope.isSubset(of: root.scope) })
@@ -67,14 +67,14 @@ import TestSupport
         ]
         for scope in escalations {
             #expect(throws: PermissionDenial.scopeEscalation) {
-                try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: scope, window: Self.window(1, 2)), at: at(Self.day))
+                try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: scope, window: Self.window(1, 2), patient: Self.wallet), at: at(Self.day))
             }
         }
         // A provider that received Observation only cannot pass on every resource type.
         var chained = ledger
-        _ = try Self.write(&chained, GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope("Observation"), window: Self.window(1, 5)), now: at(Self.day), id: "p")
+        _ = try Self.write(&chained, GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope("Observation"), window: Self.window(1, 5), patient: Self.wallet), now: at(Self.day), id: "p")
         #expect(throws: PermissionDenial.scopeEscalation) {
-            try chained.authorizeGrant(GrantRequest(grantor: Self.provider, grantees: [Self.caregiver], scope: Self.scope("*"), window: Self.window(1, 2)), at: at(Self.day))
+            try chained.authorizeGrant(GrantRequest(grantor: Self.provider, grantees: [Self.caregiver], scope: Self.scope("*"), window: Self.window(1, 2), patient: Self.wallet), at: at(Self.day))
         }
     }
 
@@ -82,30 +82,30 @@ import TestSupport
         let (ledger, _) = try Self.walletGrantsApp()
         for window in [Self.window(1, 31), Self.window(-1, 5)] {
             #expect(throws: PermissionDenial.outsideTimeWindow) {
-                try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope(), window: window), at: at(Self.day))
+                try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope(), window: window, patient: Self.wallet), at: at(Self.day))
             }
         }
         // After the app's permission expired, it holds nothing in force.
         #expect(throws: PermissionDenial.outsideTimeWindow) {
-            try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope(), window: Self.window(31, 32)), at: at(30 * Self.day))
+            try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope(), window: Self.window(31, 32), patient: Self.wallet), at: at(30 * Self.day))
         }
         // An empty or past window is invalid.
         #expect(throws: PermissionDenial.invalidTimeWindow) {
-            try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope(), window: Self.window(5, 5)), at: at(Self.day))
+            try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope(), window: Self.window(5, 5), patient: Self.wallet), at: at(Self.day))
         }
         #expect(throws: PermissionDenial.invalidTimeWindow) {
             try ledger.authorizeGrant(GrantRequest(grantor: Self.wallet, grantees: [Self.app], scope: Self.scope(), window: Self.window(0, 1)), at: at(2 * Self.day))
         }
         // A delegated permission is not in force outside its own window.
         var chained = ledger
-        let written = try Self.write(&chained, GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope(), window: Self.window(2, 3)), now: at(Self.day), id: "p")
+        let written = try Self.write(&chained, GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope(), window: Self.window(2, 3), patient: Self.wallet), now: at(Self.day), id: "p")
         #expect(throws: PermissionDenial.outsideTimeWindow) { try chained.effective(written[0].id, at: at(Self.day)) }
         #expect(throws: PermissionDenial.outsideTimeWindow) { try chained.effective(written[0].id, at: at(3 * Self.day)) }
     }
 
     @Test func revokedPermissionIsRejectedAndCascades() throws {
         var (ledger, root) = try Self.walletGrantsApp()
-        let delegated = try Self.write(&ledger, GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope(), window: Self.window(1, 5)), now: at(Self.day), id: "p")
+        let delegated = try Self.write(&ledger, GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope(), window: Self.window(1, 5), patient: Self.wallet), now: at(Self.day), id: "p")
         let revoked = ledger.revoke(grantor: Self.wallet, grantee: Self.app, at: at(2 * Self.day))
         #expect(revoked == [root.id])
         let revokedAgain = ledger.revoke(grantor: Self.wallet, grantee: Self.app, at: at(2 * Self.day))
@@ -115,7 +115,7 @@ import TestSupport
         #expect(throws: PermissionDenial.revoked(root.id)) { try ledger.effective(root.id, at: at(2 * Self.day)) }
         #expect(throws: PermissionDenial.revoked(root.id)) { try ledger.effective(delegated[0].id, at: at(2 * Self.day)) }
         #expect(throws: PermissionDenial.revoked(root.id)) {
-            try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.caregiver], scope: Self.scope(), window: Self.window(3, 4)), at: at(3 * Self.day))
+            try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.caregiver], scope: Self.scope(), window: Self.window(3, 4), patient: Self.wallet), at: at(3 * Self.day))
         }
         let revokedByID = ledger.revoke(root.id, at: at(9))
         #expect(!revokedByID)
@@ -124,10 +124,10 @@ import TestSupport
     @Test func otherRejections() throws {
         let (ledger, _) = try Self.walletGrantsApp()
         #expect(throws: PermissionDenial.selfGrant) {
-            try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.app], scope: Self.scope(), window: Self.window(1, 2)), at: at(Self.day))
+            try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.app], scope: Self.scope(), window: Self.window(1, 2), patient: Self.wallet), at: at(Self.day))
         }
         #expect(throws: PermissionDenial.noPermissionHeld) {
-            try ledger.authorizeGrant(GrantRequest(grantor: Self.provider, grantees: [Self.caregiver], scope: Self.scope(), window: Self.window(1, 2)), at: at(Self.day))
+            try ledger.authorizeGrant(GrantRequest(grantor: Self.provider, grantees: [Self.caregiver], scope: Self.scope(), window: Self.window(1, 2), patient: Self.wallet), at: at(Self.day))
         }
         #expect(throws: PermissionDenial.unknownPermission(PermissionID("nope"))) { try ledger.effective(PermissionID("nope"), at: at(0)) }
         // A "root" written by a non-wallet is not a chain.
@@ -151,11 +151,11 @@ import TestSupport
         var (ledger, _) = try Self.walletGrantsApp()
         // The app holds read only; an unsigned "write" yields read.
         let fromApp = try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope("*", .v1Write),
-                                                             window: Self.window(1, 2), accessIsSigned: false), at: at(Self.day))
+                                                             window: Self.window(1, 2), patient: Self.wallet, accessIsSigned: false), at: at(Self.day))
         #expect(fromApp.first?.scope.access == .v1Read)
         // Signed, the same request is an escalation.
         #expect(throws: PermissionDenial.scopeEscalation) {
-            try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope("*", .v1Write), window: Self.window(1, 2)), at: at(Self.day))
+            try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope("*", .v1Write), window: Self.window(1, 2), patient: Self.wallet), at: at(Self.day))
         }
         // The wallet holds everything: an unsigned "write" yields read and write.
         let fromWallet = try ledger.authorizeGrant(GrantRequest(grantor: Self.wallet, grantees: [Self.caregiver], scope: Self.scope("*", .v1Write),
@@ -170,11 +170,34 @@ import TestSupport
     @Test func severalPatientsAreDelegatedSeparately() throws {
         var (ledger, _) = try Self.walletGrantsApp()
         _ = try Self.write(&ledger, GrantRequest(grantor: Self.otherWallet, grantees: [Self.app], scope: Self.scope(), window: Self.window(0, 30)), now: at(0), id: "o")
-        let both = try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope(), window: Self.window(1, 2)), at: at(Self.day))
-        #expect(Set(both.map(\.patient)) == [Self.wallet, Self.otherWallet])
+        // Strict: the app must name whose data it passes on.
+        #expect(throws: PermissionDenial.patientNotNamed) {
+            try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope(), window: Self.window(1, 2)), at: at(Self.day))
+        }
         let one = try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope(), window: Self.window(1, 2),
                                                          patient: Self.otherWallet), at: at(Self.day))
         #expect(one.map(\.patient) == [Self.otherWallet])
+        // The legacy behaviour (compat): every patient the app holds a covering permission from.
+        let both = try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope(), window: Self.window(1, 2),
+                                                          allowsImplicitPatients: true), at: at(Self.day))
+        #expect(Set(both.map(\.patient)) == [Self.wallet, Self.otherWallet])
+    }
+
+    /// A caregiver's wallet holding another patient's permission grants its own app: the grant
+    /// covers the caregiver's own data only, unless it names the other patient.
+    @Test func aWalletGrantCoversItsOwnData() throws {
+        var (ledger, _) = try Self.walletGrantsApp()
+        ledger.wallets.insert(Self.otherWallet)
+        _ = try Self.write(&ledger, GrantRequest(grantor: Self.otherWallet, grantees: [Self.wallet], scope: Self.scope("Observation"), window: Self.window(0, 30)),
+                           now: at(0), id: "care")
+        for implicit in [false, true] {
+            let own = try ledger.authorizeGrant(GrantRequest(grantor: Self.wallet, grantees: [Self.caregiver], scope: Self.scope("Observation"),
+                                                             window: Self.window(1, 2), allowsImplicitPatients: implicit), at: at(Self.day))
+            #expect(own.map(\.patient) == [Self.wallet])
+        }
+        let named = try ledger.authorizeGrant(GrantRequest(grantor: Self.wallet, grantees: [Self.caregiver], scope: Self.scope("Observation"),
+                                                           window: Self.window(1, 2), patient: Self.otherWallet), at: at(Self.day))
+        #expect(named.map(\.patient) == [Self.otherWallet] && named.first?.parent != nil)
     }
 
     @Test func tokenGrantsAreRecheckedAgainstRevocation() throws {
@@ -205,7 +228,7 @@ import TestSupport
                                            scope: Self.scope(resources.randomElement(using: &random) ?? "*", accesses.randomElement(using: &random) ?? .read,
                                                              ConfidentialityLevel.allCases.randomElement(using: &random) ?? .N, sens.randomElement(using: &random) ?? []),
                                            window: Self.window(start, start + Int64.random(in: 1...20, using: &random)),
-                                           accessIsSigned: Bool.random(using: &random))
+                                           accessIsSigned: Bool.random(using: &random), allowsImplicitPatients: true)
                 let now = at(Int64.random(in: 0...10, using: &random) * Self.day)
                 guard let written = try? Self.write(&ledger, request, now: now, id: "\(round)-\(step)") else { continue }
                 for permission in written {
