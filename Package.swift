@@ -309,6 +309,7 @@ let package = Package(
                 "health",
                 "OpenHealthKit",
                 "FhirBlocks",
+                "FhirBlocksClient",
                 "FhirBlocksPostgres",
                 "FHIRCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -3,17 +3,25 @@ import FhirBlocks
 
 /// The audit log endpoints of a FhirBlocks server (`/audit/*`, §4.2): checkpoints, the signing
 /// key, entries and proofs. It is an ``AuditLogSource``, so ``AuditVerifier`` can re-check the
-/// whole log over HTTP. No authentication is needed.
+/// whole log over HTTP.
+///
+/// Checkpoints, leaf hashes and proofs need no authentication. Entries' content comes only
+/// with a bearer token, and only for the entries its holder may read: a wallet's own token
+/// (the entries about it), any client's token (its own actions), or an auditor's
+/// `system/AuditEvent.rs` token (every entry).
 public struct AuditClient: AuditLogSource {
     /// The most entries one `/audit/entries` call returns.
     public static let maximumPageSize = 1000
-
     /// The server connection.
     public let client: FhirBlocksClient
+    /// The bearer token sent with `/audit/entries`, if any.
+    public let accessToken: String?
 
-    /// Creates an audit client.
-    public init(client: FhirBlocksClient) {
+    /// Creates an audit client; with `accessToken`, entries the token may read come with
+    /// their content.
+    public init(client: FhirBlocksClient, accessToken: String? = nil) {
         self.client = client
+        self.accessToken = accessToken
     }
 
     /// `GET /audit/checkpoint`: the latest signed checkpoint (the server signs one for the
@@ -58,15 +66,20 @@ public struct AuditClient: AuditLogSource {
             throw .invalidRequest("entries: from ≥ 0 and 1 ≤ count ≤ \(Self.maximumPageSize)")
         }
         let path = "audit/entries"
-        let body = try JSONReader(try await client.getJSON(path, query: [("from", String(from)), ("count", String(count))]), endpoint: path)
+        let body = try JSONReader(try await client.getJSON(path, query: [("from", String(from)), ("count", String(count))], bearer: accessToken),
+                                  endpoint: path)
         var records: [AuditLogRecord] = []
         for (offset, element) in try body.array("entries").enumerated() {
             let item = try body.reader(element, context: "entries[\(offset)]")
             guard let leaf = MerkleHash(hex: try item.string("leafHash")) else {
                 throw .malformedResponse(endpoint: path, reason: "entries[\(offset)].leafHash is not 64 hex digits")
             }
-            guard let bytes = try? Base64Text.decode(try item.string("entry"), alphabet: .standard, padding: .required) else {
-                throw .malformedResponse(endpoint: path, reason: "entries[\(offset)].entry is not base64")
+            var bytes: [UInt8]?
+            if let text = try item.optionalString("entry") {
+                guard let decoded = try? Base64Text.decode(text, alphabet: .standard, padding: .required) else {
+                    throw .malformedResponse(endpoint: path, reason: "entries[\(offset)].entry is not base64")
+                }
+                bytes = decoded
             }
             records.append(AuditLogRecord(index: try item.integer("index"), leafHash: leaf, entry: bytes))
         }

@@ -4,8 +4,11 @@ import FhirBlocks
 public struct AuditVerificationReport: Sendable, Hashable {
     /// The number of entries the log reported.
     public var treeSize: Int
-    /// The number of entries read and checked.
+    /// The number of entries read and checked (their leaf hashes against the checkpoints).
     public var entriesChecked: Int
+    /// How many of those the source served as leaf hashes only, without content (entries the
+    /// reader may not see): their bytes could not be checked against their leaf hashes.
+    public var entriesWithheld: Int
     /// The sizes of the validly signed checkpoints, ascending, without duplicates.
     public var verifiedCheckpointSizes: [Int]
     /// The largest validly signed checkpoint.
@@ -16,9 +19,11 @@ public struct AuditVerificationReport: Sendable, Hashable {
     /// Creates a report. Problems are sorted by the entry index they point at; a rewritten
     /// range that contains an entry-level finding sorts right after that finding (which names
     /// the entry precisely), and findings about checkpoints or keys come last.
-    public init(treeSize: Int, entriesChecked: Int, verifiedCheckpointSizes: [Int], latestCheckpoint: Checkpoint?, problems: [AuditProblem]) {
+    public init(treeSize: Int, entriesChecked: Int, verifiedCheckpointSizes: [Int], latestCheckpoint: Checkpoint?, problems: [AuditProblem],
+                entriesWithheld: Int = 0) {
         self.treeSize = treeSize
         self.entriesChecked = entriesChecked
+        self.entriesWithheld = entriesWithheld
         self.verifiedCheckpointSizes = verifiedCheckpointSizes
         self.latestCheckpoint = latestCheckpoint
         let entryIndexes = problems.compactMap { problem -> Int? in

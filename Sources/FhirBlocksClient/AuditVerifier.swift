@@ -2,8 +2,11 @@ import FhirBlocks
 
 /// Re-checks a whole audit log from any ``AuditLogSource`` (§4.2):
 ///
-/// 1. every entry's bytes are a canonical `AuditEntry` (`AuditEntry(canonicalBytes:)`) and
-///    hash (`MerkleHash.leaf`) to the leaf hash stored beside them;
+/// 1. every entry's bytes the source releases are a canonical `AuditEntry`
+///    (`AuditEntry(canonicalBytes:)`) and hash (`MerkleHash.leaf`) to the leaf hash stored
+///    beside them (a server releases only the entries the reader may see; the others are
+///    checked through their leaf hashes alone, counted in
+///    ``AuditVerificationReport/entriesWithheld``);
 /// 2. every checkpoint parses and carries a valid signature by the log's key (the pinned key,
 ///    when one is given); a checkpoint that does not verify proves nothing and is reported;
 /// 3. for every validly signed checkpoint, the root of the first `treeSize` stored leaves
@@ -50,14 +53,19 @@ public struct AuditVerifier: Sendable {
         problems += readProblems
         var leaves: [MerkleHash] = []
         leaves.reserveCapacity(records.count)
+        var withheld = 0
         for record in records {
-            if MerkleHash.leaf(record.entry) != record.leafHash { problems.append(.leafHashMismatch(index: record.index)) }
+            leaves.append(record.leafHash)
+            guard let bytes = record.entry else {
+                withheld += 1
+                continue
+            }
+            if MerkleHash.leaf(bytes) != record.leafHash { problems.append(.leafHashMismatch(index: record.index)) }
             do {
-                _ = try AuditEntry(canonicalBytes: record.entry)
+                _ = try AuditEntry(canonicalBytes: bytes)
             } catch {
                 problems.append(.entryNotCanonical(index: record.index, reason: error))
             }
-            leaves.append(record.leafHash)
         }
 
         // Checkpoints: parse, check the signature, keep the valid ones.
@@ -120,7 +128,7 @@ public struct AuditVerifier: Sendable {
 
         return AuditVerificationReport(treeSize: treeSize, entriesChecked: records.count,
                                        verifiedCheckpointSizes: valid.map(\.treeSize), latestCheckpoint: valid.last,
-                                       problems: problems)
+                                       problems: problems, entriesWithheld: withheld)
     }
 
     /// Reads entries `0..<treeSize` page by page, where `treeSize` is what the first page

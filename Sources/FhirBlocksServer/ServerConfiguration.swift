@@ -25,11 +25,15 @@ public struct ServerConfiguration: Sendable {
     public var maximumBodySize: Int
     /// The server version reported by `util/ping`.
     public var version: String
+    /// Registered clients that may read every audit entry with a `system/AuditEvent.rs`
+    /// token (everyone else sees only the entries about them, §4.2).
+    public var auditors: Set<CsiGuid>
 
     /// Creates a configuration.
     public init(mode: ProtocolMode = .strict, publicURL: String? = nil, labelPolicy: LabelPolicy = .default, replayPolicy: ReplayPolicy = .default,
                 codeLifetimeSeconds: Int64 = 60, tokenLifetimeSeconds: Int64 = 300, checkpointEvery: Int = 64,
-                checkpointKeyName: String = "fhirblocks-audit", maximumBodySize: Int = 1 << 20, version: String = "1.0.0") {
+                checkpointKeyName: String = "fhirblocks-audit", maximumBodySize: Int = 1 << 20, version: String = "1.0.0",
+                auditors: Set<CsiGuid> = []) {
         self.mode = mode
         self.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         self.labelPolicy = labelPolicy
@@ -40,5 +44,6 @@ public struct ServerConfiguration: Sendable {
         self.checkpointKeyName = checkpointKeyName
         self.maximumBodySize = maximumBodySize
         self.version = version
+        self.auditors = auditors
     }
 }

@@ -3,12 +3,16 @@ import FHIRCore
 import FhirBlocks
 import FhirBlocksClient
 
-/// `health audit verify --server URL | --database FILE|URL [--data-dir DIR] [--public-key PEM] [--json]`.
+/// `health audit verify --server URL [--identity FILE] | --database FILE|URL [--data-dir DIR] [--public-key PEM] [--json]`.
 struct AuditVerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
         abstract: "Fetch the whole audit log and re-check it: canonical entries, leaf hashes, checkpoint signatures and roots, consistency.",
         discussion: """
+            Over --server, checkpoints, leaf hashes and proofs are public, but an entry's content is released \
+            only to the patient it concerns, the agent that acted and auditors: without --identity the entries are \
+            checked through their leaf hashes alone. With --identity of a client the server lists as an auditor \
+            (health serve --auditor CSI), every entry is checked in full. \
             Exit status: 0 when the log is intact, 1 when it was tampered with (the first tampered entry or \
             range is named), 2 when the log cannot be read or on usage errors.
             """)
@@ -21,6 +25,9 @@ struct AuditVerifyCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("data-dir"), help: ArgumentHelp("With --database: the server's data folder, whose audit-key.pem names the checkpoint key (default: the SQLite file's folder).", valueName: "DIR"))
     var dataDirectory: String?
+
+    @Option(help: ArgumentHelp("With --server: an auditor's identity file; its system/AuditEvent.rs token reads every entry's content.", valueName: "FILE"))
+    var identity: String?
 
     @Option(help: ArgumentHelp("Require checkpoints signed by this key (PEM SubjectPublicKeyInfo) instead of trusting /audit/key.", valueName: "FILE"))
     var publicKey: String?
@@ -43,14 +50,20 @@ struct AuditVerifyCommand: AsyncParsableCommand {
         let report: AuditVerificationReport
         switch (server, database) {
         case (let server?, nil):
+            let auditor = try identity.map { try FhirBlocksIdentityOption.parse(["--identity", $0]).load() }
             report = try await FhirBlocksServerOption.parse(["--server", server]).withClient { client in
+                var token: String?
+                if let auditor {
+                    token = try await CsiSession(client: client, identity: auditor).clientCredentialsToken(scope: PermissionScope.auditorScopeText).accessToken
+                }
                 do {
-                    return try await verifier.verify(AuditClient(client: client))
+                    return try await verifier.verify(AuditClient(client: client, accessToken: token))
                 } catch {
                     throw UsageError("cannot read the audit log: \(error)")
                 }
             }
         case (nil, let database?):
+            guard identity == nil else { throw UsageError("--identity goes with --server") }
             report = try await AuditDatabase.verify(database: database, dataDirectory: dataDirectory, pinned: pinned, with: verifier)
         default:
             throw UsageError("give exactly one of --server URL and --database FILE|URL")
@@ -68,6 +81,9 @@ struct AuditVerifyCommand: AsyncParsableCommand {
         let sizes = report.verifiedCheckpointSizes
         lines.append("\(report.entriesChecked) of \(report.treeSize) entries checked; \(sizes.count) signed checkpoint\(sizes.count == 1 ? "" : "s")"
                      + (report.latestCheckpoint.map { ", latest at size \($0.treeSize) (\($0.timestamp.wireText))" } ?? ""))
+        if report.entriesWithheld > 0 {
+            lines.append("\(report.entriesWithheld) entries were served as leaf hashes only (their content is for the patient, the agent and auditors)")
+        }
         if report.uncheckpointedEntries > 0 {
             lines.append("\(report.uncheckpointedEntries) entries after the latest checkpoint are not yet covered by a signature")
         }
@@ -85,6 +101,7 @@ struct AuditVerifyCommand: AsyncParsableCommand {
             JSONMember(key: "intact", value: .bool(report.isIntact)),
             JSONMember(key: "treeSize", value: .number(String(report.treeSize))),
             JSONMember(key: "entriesChecked", value: .number(String(report.entriesChecked))),
+            JSONMember(key: "entriesWithheld", value: .number(String(report.entriesWithheld))),
             JSONMember(key: "checkpointSizes", value: .array(report.verifiedCheckpointSizes.map { .number(String($0)) })),
         ]
         if let latest = report.latestCheckpoint {

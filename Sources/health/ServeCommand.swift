@@ -28,6 +28,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("public-url"), help: "The base URL clients use (default http://HOST:PORT).") var publicURL: String?
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
     @Option(name: .customLong("checkpoint-every"), help: "Sign a checkpoint after this many audit entries.") var checkpointEvery = 64
+    @Option(name: .customLong("auditor"), help: ArgumentHelp("A registered client that may read every audit entry (repeatable).", valueName: "CSI"))
+    var auditors: [String] = []
     @Option(name: .customLong("idle-timeout"), help: "Close a connection idle (or with an unfinished request header) this many seconds.")
     var idleTimeout = ConnectionLimits.default.idleTimeoutSeconds
     @Option(name: .customLong("max-connections"), help: "Open connections in all.") var maximumConnections = ConnectionLimits.default.maximumConnections
@@ -40,6 +42,11 @@ struct ServeCommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw UsageError("--port must be 0…65535") }
         guard idleTimeout > 0, idleTimeout.isFinite else { throw UsageError("--idle-timeout must be a positive number of seconds") }
         guard maximumConnections > 0, maximumConnectionsPerAddress > 0 else { throw UsageError("--max-connections and --max-connections-per-address must be positive") }
+        var auditorGuids: Set<CsiGuid> = []
+        for text in auditors {
+            guard let csi = CsiGuid(text) else { throw UsageError("--auditor must be a csiGuid (a 36-character UUID)") }
+            auditorGuids.insert(csi)
+        }
         let limits = ConnectionLimits(idleTimeoutSeconds: idleTimeout, maximumConnections: maximumConnections,
                                       maximumConnectionsPerAddress: maximumConnectionsPerAddress)
         LoggingSystem.bootstrap { label in
@@ -55,7 +62,7 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             deployment = try await TrustServerDeployment.open(
                 dataDirectory: dataDirectory, storage: database.map { .postgres(url: $0) } ?? .sqlite,
-                configuration: ServerConfiguration(mode: protocolMode, publicURL: publicURL, checkpointEvery: checkpointEvery),
+                configuration: ServerConfiguration(mode: protocolMode, publicURL: publicURL, checkpointEvery: checkpointEvery, auditors: auditorGuids),
                 logger: logger, metrics: metrics)
         } catch {
             throw UsageError("\(error)")

@@ -140,11 +140,23 @@ struct AuditVerifierTests {
     @Test func nonCanonicalEntryIsReported() async throws {
         var log = try TestLog(count: 6, checkpointSizes: [6])
         // Same members, another spelling (a space after the opening brace), leaf hash recomputed.
-        let spaced = [UInt8(ascii: "{"), UInt8(ascii: " ")] + log.records[2].entry.dropFirst()
+        let spaced = [UInt8(ascii: "{"), UInt8(ascii: " ")] + (log.records[2].entry ?? []).dropFirst()
         log.records[2] = AuditLogRecord(index: 2, leafHash: MerkleHash.leaf(Array(spaced)), entry: Array(spaced))
         let report = try await AuditVerifier().verify(log.source())
         #expect(report.firstProblem == .entryNotCanonical(index: 2, reason: .notCanonical))
         #expect(report.problems.contains(.rewrittenRange(from: 0, to: 6)))
+    }
+
+    /// Entries served as leaf hashes only are checked through the tree: an intact log stays
+    /// intact, and a withheld entry whose leaf was rewritten is still caught by the roots.
+    @Test func withheldEntriesAreCheckedThroughTheirLeaves() async throws {
+        var log = try TestLog(count: 6, checkpointSizes: [6])
+        for index in [1, 4] { log.records[index].entry = nil }
+        let intact = try await AuditVerifier().verify(log.source())
+        #expect(intact.isIntact && intact.entriesWithheld == 2 && intact.entriesChecked == 6)
+        log.records[4].leafHash = MerkleHash.leaf(Array("forged".utf8))
+        let report = try await AuditVerifier().verify(log.source())
+        #expect(report.firstProblem == .rewrittenRange(from: 0, to: 6))
     }
 
     @Test func forgedCheckpointSignatureIsRefused() async throws {

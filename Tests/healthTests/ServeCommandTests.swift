@@ -1,6 +1,7 @@
 import AsyncHTTPClient
 import FHIRCore
 import FhirBlocks
+import FhirBlocksClient
 import FhirBlocksPostgres
 import Foundation
 import TestSupport
@@ -155,21 +156,34 @@ import Testing
         let stored = Set(listed["permissions"]?.arrayValue?.compactMap { $0.objectValue?["permissionId"]?.stringValue } ?? [])
         #expect(Set(acknowledged).isSubset(of: stored), "lost grants: \(Set(acknowledged).subtracting(stored).count)")
 
-        // Every acknowledged grant has its audit entry, and the new log extends the old one.
+        // Every acknowledged grant has its audit entry (read by the wallet, whose entries they
+        // are: anonymously the log serves leaf hashes only), and the new log extends the old one.
         let after = try SignedCheckpoint(text: String(decoding: try await Self.send(.GET, "\(server.url)/audit/checkpoint").1, as: UTF8.self))
+        let client = try FhirBlocksClient(baseURL: server.url)
+        let identity = CsiIdentity(csiGuid: wallet, key: walletKey, deviceId: "serve-test", applicationClass: "org.fhirblocks.csa")
         var audited: Set<String> = []
-        var from = 0
-        while from < after.checkpoint.treeSize {
-            let page = Self.object(try await Self.send(.GET, "\(server.url)/audit/entries?from=\(from)&count=1000").1)
-            let entries = page["entries"]?.arrayValue ?? []
-            if entries.isEmpty { break }
-            for entry in entries {
-                guard let text = entry.objectValue?["entry"]?.stringValue, let bytes = try? Base64Text.decode(text, alphabet: .standard, padding: .required),
-                      let parsed = try? AuditEntry(canonicalBytes: bytes), parsed.type == .permissionGrant else { continue }
-                audited.formUnion(parsed.permissionIDs)
+        var withheld = 0
+        do {
+            let token = try await CsiSession(client: client, identity: identity).clientCredentialsToken(scope: "patient/*.rs", patient: wallet)
+            let anonymous = try await AuditClient(client: client).entries(from: 0, count: 10)
+            withheld = anonymous.records.filter { $0.entry == nil }.count
+            let reader = AuditClient(client: client, accessToken: token.accessToken)
+            var from = 0
+            while from < after.checkpoint.treeSize {
+                let page = try await reader.entries(from: from, count: 1000)
+                if page.records.isEmpty { break }
+                for record in page.records {
+                    guard let bytes = record.entry, let parsed = try? AuditEntry(canonicalBytes: bytes), parsed.type == .permissionGrant else { continue }
+                    audited.formUnion(parsed.permissionIDs)
+                }
+                from += page.records.count
             }
-            from += entries.count
+        } catch {
+            try? await client.shutdown()
+            throw error
         }
+        try await client.shutdown()
+        #expect(withheld == 10)
         #expect(Set(acknowledged).isSubset(of: audited))
         let proof = Self.object(try await Self.send(.GET, "\(server.url)/audit/proof/consistency?from=\(oldCheckpoint.checkpoint.treeSize)&to=\(after.checkpoint.treeSize)").1)
         let hashes = proof["hashes"]?.arrayValue?.compactMap { $0.stringValue.flatMap(MerkleHash.init(hex:)) } ?? []

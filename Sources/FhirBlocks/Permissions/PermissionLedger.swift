@@ -12,9 +12,13 @@ public struct PermissionLedger: Sendable {
     public var wallets: Set<CsiGuid>
     /// The longest delegation chain followed (wallet → app → provider is 2).
     public var maximumChainDepth: Int
+    /// The csiGuids the server lists as auditors: each holds ``PermissionScope/auditor`` over
+    /// itself (a token for `system/AuditEvent.rs` reads every audit entry).
+    public var auditors: Set<CsiGuid>
 
     /// Creates a ledger.
-    public init(wallets: Set<CsiGuid>, permissions: [Permission] = [], maximumChainDepth: Int = 8) {
+    public init(wallets: Set<CsiGuid>, permissions: [Permission] = [], maximumChainDepth: Int = 8, auditors: Set<CsiGuid> = []) {
+        self.auditors = auditors
         self.wallets = wallets
         self.permissions = Dictionary(permissions.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
         self.maximumChainDepth = maximumChainDepth
@@ -92,6 +96,9 @@ public struct PermissionLedger: Sendable {
         if wallets.contains(csi), patient == nil || patient == csi {
             result.append(HeldPermission(patient: csi, holder: csi, scope: .owner, window: .always, permissionID: nil, chain: []))
         }
+        if auditors.contains(csi), patient == nil || patient == csi {
+            result.append(HeldPermission(patient: csi, holder: csi, scope: .auditor, window: .always, permissionID: nil, chain: []))
+        }
         for permission in given(to: csi) where patient == nil || permission.patient == patient {
             if let held = try? effective(permission.id, at: instant) { result.append(held) }
         }
@@ -120,7 +127,8 @@ public struct PermissionLedger: Sendable {
             }
         }
 
-        var candidates = held(by: request.grantor, patient: patient, at: now)
+        // The auditor scope is the server's to give, never passed on.
+        var candidates = held(by: request.grantor, patient: patient, at: now).filter { $0.scope != .auditor }
         var denial: PermissionDenial?
         if candidates.isEmpty {
             // Explain why nothing is held: a revoked or expired permission beats "none at all".
@@ -176,6 +184,7 @@ public struct PermissionLedger: Sendable {
                             patient: CsiGuid, at instant: Timestamp) -> [PermissionScope] {
         var inForce: [PermissionScope] = []
         if client == patient, wallets.contains(client) { inForce.append(.owner) }
+        if client == patient, auditors.contains(client) { inForce.append(.auditor) }
         for id in permissionIDs {
             guard let held = try? effective(id, at: instant), held.holder == client, held.patient == patient else { continue }
             inForce.append(held.scope)

@@ -25,6 +25,14 @@ public struct PermissionScope: Sendable, Hashable, CustomStringConvertible {
     public static let owner = PermissionScope(permissionType: .patient, resource: .all, access: .all,
                                               confidentialityCeiling: .V, sensitivities: .all)
 
+    /// Reading the whole audit log (`system/AuditEvent.rs`): what a client the server lists as
+    /// an auditor holds.
+    public static let auditor = PermissionScope(permissionType: .system, resource: .type("AuditEvent"), access: [.read, .search],
+                                                confidentialityCeiling: .V, sensitivities: .all)
+
+    /// The scope an auditor asks the token endpoint for.
+    public static let auditorScopeText = "system/AuditEvent.rs"
+
     /// Reads a wire `heartScope`. `accessType` absent means `read`. Unknown codes are
     /// `malformedRequest`.
     public init(heartScope: HeartScope) throws(SMOACError) {

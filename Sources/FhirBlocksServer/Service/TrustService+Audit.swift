@@ -3,7 +3,9 @@ import FhirBlocks
 import FhirBlocksStore
 
 /// The audit log over HTTP (§4.2): signed checkpoints, entries, inclusion and consistency
-/// proofs, and the FhirBlocks `audit/validate` call.
+/// proofs, and the FhirBlocks `audit/validate` call. Everything that proves the log is public;
+/// an entry's content is released only to the readers ``AuditReader`` allows (the patient it
+/// concerns, the agent that acted, auditors).
 extension TrustService {
     /// The checkpoint origin line: this log's URL.
     var checkpointOrigin: String { "\(baseURL)/audit" }
@@ -106,19 +108,43 @@ extension TrustService {
         return state.withLock { $0.leaves }
     }
 
+    /// Who reads: anonymous without an `Authorization` header; nil when a bearer token is
+    /// presented but is not active.
+    func auditReader(_ request: ServiceRequest) async -> AuditReader? {
+        guard request.headers["authorization"] != nil else { return .anonymous }
+        guard let access = await bearer(request) else { return nil }
+        return auditReader(access)
+    }
+
+    /// The reader a token stands for: an auditor (a listed client with the auditor scope), a
+    /// wallet over its own data, or a client reading about its own actions.
+    func auditReader(_ access: BearerAccess) -> AuditReader {
+        let client = access.token.client
+        if configuration.auditors.contains(client), access.grants.contains(where: { $0.isSubset(of: .auditor) }) { return .auditor }
+        if client == access.token.patient, ledger.wallets.contains(client) { return .patient(client) }
+        return .agent(client)
+    }
+
     func entries(_ request: ServiceRequest) async -> ServiceResponse {
         let from = Int(request.query["from"] ?? "0") ?? -1
         let count = Int(request.query["count"] ?? "100") ?? -1
         guard from >= 0, (1...1000).contains(count) else { return .error(.malformedRequest("from ≥ 0 and 1 ≤ count ≤ 1000")) }
+        guard let reader = await auditReader(request) else {
+            return .error(.invalidClient("the bearer token is not active; send none to read leaf hashes only"))
+        }
         guard let records = try? await store.auditRecords(from: from, limit: count), let size = try? await store.auditCount() else {
             return .error(.storageFailure("storage failure"))
         }
         var object = JSONObject()
         object.append("treeSize", .number(String(size)))
         object.append("entries", .array(records.map { record in
-            .object(JSONObject(members: [JSONMember(key: "index", value: .number(String(record.index))),
-                                         JSONMember(key: "leafHash", value: .string(record.leafHash.hex)),
-                                         JSONMember(key: "entry", value: .string(Base64Text.encode(record.canonicalBytes)))]))
+            var members = [JSONMember(key: "index", value: .number(String(record.index))),
+                           JSONMember(key: "leafHash", value: .string(record.leafHash.hex))]
+            // An auditor gets the stored bytes whatever they hold (a damaged entry included).
+            let released = reader == .auditor
+                || (try? AuditEntry(canonicalBytes: record.canonicalBytes)).map(reader.maySee) == true
+            if released { members.append(JSONMember(key: "entry", value: .string(Base64Text.encode(record.canonicalBytes)))) }
+            return .object(JSONObject(members: members))
         }))
         return .json(.object(object))
     }

@@ -112,7 +112,13 @@ extension TrustService {
         } else {
             switch type {
             case "Consent":
-                let permissions = ledger.permissions.values.filter { $0.patient == access.token.patient }.sorted { $0.grantedAt < $1.grantedAt }
+                // The patient's wallet sees every permission about it; a grantee only those it
+                // granted or received, not the other grantees'.
+                let client = access.token.client
+                let isPatient = auditReader(access) == .patient(access.token.patient)
+                let permissions = ledger.permissions.values
+                    .filter { $0.patient == access.token.patient && (isPatient || $0.grantee == client || $0.grantor == client) }
+                    .sorted { $0.grantedAt < $1.grantedAt }
                 let instant = now
                 let ledger = self.ledger
                 for permission in permissions {
@@ -120,7 +126,7 @@ extension TrustService {
                     matches.append(ConsentBuilder.consent(for: permission, active: active))
                 }
             case "AuditEvent":
-                matches = await auditEvents(patient: access.token.patient)
+                matches = await auditEvents(patient: access.token.patient, reader: auditReader(access))
             default:
                 do {
                     for record in try await store.resources(patient: access.token.patient, type: type) {
@@ -161,12 +167,14 @@ extension TrustService {
         return (try? await store.resource(patient: patient, type: "Patient", id: id)) != nil
     }
 
-    func auditEvents(patient: CsiGuid) async -> [JSONValue] {
+    /// The audit entries about `patient` that `reader` may see, as AuditEvents.
+    func auditEvents(patient: CsiGuid, reader: AuditReader) async -> [JSONValue] {
         var events: [JSONValue] = []
         var from = 0
         while let page = try? await store.auditRecords(from: from, limit: 1000), !page.isEmpty {
             for record in page {
-                guard let entry = try? AuditEntry(canonicalBytes: record.canonicalBytes), entry.patient == patient.rawValue else { continue }
+                guard let entry = try? AuditEntry(canonicalBytes: record.canonicalBytes), entry.patient == patient.rawValue,
+                      reader.maySee(entry) else { continue }
                 guard case .object(var event) = entry.auditEvent(observer: baseURL) else { continue }
                 event["id"] = .string("log-\(record.index)")
                 event["extension"] = .array([.object(JSONObject(members: [

@@ -45,7 +45,8 @@ public final class TrustService: Sendable {
         let checkpoints = try await store.checkpoints()
         state.withLock { state in
             for registration in registrations { state.registrations[registration.csiGuid] = registration }
-            state.ledger = PermissionLedger(wallets: Set(registrations.filter(\.isWallet).map(\.csiGuid)), permissions: permissions)
+            state.ledger = PermissionLedger(wallets: Set(registrations.filter(\.isWallet).map(\.csiGuid)), permissions: permissions,
+                                            auditors: configuration.auditors)
             state.lastCheckpointSize = checkpoints.last?.treeSize ?? 0
         }
         try await syncLeaves()

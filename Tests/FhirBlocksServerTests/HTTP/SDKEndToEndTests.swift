@@ -68,16 +68,24 @@ import TestSupport
                 .objectValue?["value"] == .string(provider.identity.csiGuid.rawValue) })
 
             // The whole log verifies over HTTP, and over the database with the server's key.
+            // Anonymously every entry is a leaf hash only; the wallet reads its own entries in full.
             let report = try await AuditVerifier().verify(AuditClient(client: client))
             #expect(report.isIntact, "\(report.problems)")
-            #expect(report.entriesChecked >= 20 && !report.verifiedCheckpointSizes.isEmpty)
+            #expect(report.entriesChecked >= 20 && !report.verifiedCheckpointSizes.isEmpty && report.entriesWithheld == report.entriesChecked)
+            let walletReader = AuditClient(client: client, accessToken: try await wallet.token().accessToken)
+            let asWallet = try await AuditVerifier().verify(walletReader)
+            #expect(asWallet.isIntact && asWallet.entriesWithheld > 0 && asWallet.entriesWithheld < asWallet.entriesChecked)
+            let released = try await walletReader.entries(from: 0, count: 1000).records.compactMap { $0.entry.flatMap { try? AuditEntry(canonicalBytes: $0) } }
+            #expect(released.allSatisfy { $0.patient == wallet.identity.csiGuid.rawValue || $0.agent == wallet.identity.csiGuid.rawValue })
             let key = AuditLogKey(keyName: world.service.configuration.checkpointKeyName, publicKey: world.service.auditKey.publicKey)
             #expect(try await AuditVerifier().verify(StoreAuditLogSource(store: world.store, key: key)).isIntact)
 
             // Tampering with a stored entry (SQLite: rewrite its bytes in the file) is found, at its index.
             if backend == .sqlite, let sqlite = world.store as? SQLiteTrustStore {
+                // An entry about the wallet inside the checkpointed range, so the wallet can read it.
                 let checkpointed = try #require(report.verifiedCheckpointSizes.last)
-                let victim = checkpointed / 2
+                let about = try await world.store.auditRecords(from: checkpointed / 2, limit: checkpointed - checkpointed / 2)
+                let victim = try #require(about.first { (try? AuditEntry(canonicalBytes: $0.canonicalBytes))?.patient == wallet.identity.csiGuid.rawValue }?.index)
                 let queue = try DatabaseQueue(path: sqlite.path)
                 try await queue.write { db in
                     let bytes = try #require(try Data.fetchOne(db, sql: "SELECT canonical FROM audit_entry WHERE idx = ?", arguments: [victim]))
@@ -85,7 +93,7 @@ import TestSupport
                     try db.execute(sql: "UPDATE audit_entry SET canonical = ? WHERE idx = ?", arguments: [Data(rewritten.utf8), victim])
                 }
                 try queue.close()
-                let tampered = try await AuditVerifier().verify(AuditClient(client: client))
+                let tampered = try await AuditVerifier().verify(walletReader)
                 #expect(!tampered.isIntact && tampered.firstTamperedIndex == victim, "\(tampered.problems)")
                 #expect(try await AuditVerifier().verify(StoreAuditLogSource(store: world.store, key: key)).firstTamperedIndex == victim)
             }

@@ -34,6 +34,18 @@ import Testing
         }
     }
 
+    /// Whose entries each reader may read.
+    @Test func readersSeeWhatConcernsThem() {
+        let patient = csi(number: 1), agent = csi(number: 2), other = csi(number: 3)
+        let entry = AuditEntry(type: .fhirAccess, recorded: AppendixA.now, agent: agent.rawValue, patient: patient.rawValue)
+        #expect(AuditReader.patient(patient).maySee(entry) && AuditReader.agent(agent).maySee(entry) && AuditReader.auditor.maySee(entry))
+        #expect(!AuditReader.anonymous.maySee(entry) && !AuditReader.agent(other).maySee(entry) && !AuditReader.patient(other).maySee(entry))
+        // A wallet's own actions about nobody in particular (its registration) are its own.
+        #expect(AuditReader.patient(patient).maySee(AuditEntry(type: .registration, recorded: AppendixA.now, agent: patient.rawValue)))
+        // A grantee never reads other agents' entries about the patient, even with the patient's csi as agent id elsewhere.
+        #expect(!AuditReader.agent(patient).maySee(AuditEntry(type: .fhirAccess, recorded: AppendixA.now, agent: agent.rawValue, patient: patient.rawValue)))
+    }
+
     @Test func tamperingIsDetected() throws {
         let text = String(decoding: Self.entry.canonicalBytes, as: UTF8.self)
         // A different spelling of the same content is refused.

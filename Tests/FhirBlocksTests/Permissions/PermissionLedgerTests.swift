@@ -200,6 +200,21 @@ import TestSupport
         #expect(named.map(\.patient) == [Self.otherWallet] && named.first?.parent != nil)
     }
 
+    /// A listed auditor holds the auditor scope over itself, gets it on a token, and cannot
+    /// pass it on; nobody else holds it.
+    @Test func auditorsHoldTheAuditorScopeAndCannotPassItOn() throws {
+        var (ledger, _) = try Self.walletGrantsApp()
+        ledger.auditors = [Self.caregiver]
+        #expect(ledger.held(by: Self.caregiver, at: at(0)).map(\.scope) == [.auditor])
+        #expect(!ledger.held(by: Self.app, at: at(0)).contains { $0.scope == .auditor })
+        #expect(ledger.tokenGrants([.auditor], permissionIDs: [], client: Self.caregiver, patient: Self.caregiver, at: at(0)) == [.auditor])
+        #expect(ledger.tokenGrants([.auditor], permissionIDs: [], client: Self.app, patient: Self.app, at: at(0)).isEmpty)
+        #expect(throws: PermissionDenial.noPermissionHeld) {
+            try ledger.authorizeGrant(GrantRequest(grantor: Self.caregiver, grantees: [Self.provider], scope: .auditor, window: Self.window(1, 2),
+                                                   patient: Self.caregiver), at: at(Self.day))
+        }
+    }
+
     @Test func tokenGrantsAreRecheckedAgainstRevocation() throws {
         var (ledger, root) = try Self.walletGrantsApp()
         let grants = [Self.scope("Observation", .read, .N, ["ETH"])]
