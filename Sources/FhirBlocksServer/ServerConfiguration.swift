@@ -46,4 +46,22 @@ public struct ServerConfiguration: Sendable {
         self.version = version
         self.auditors = auditors
     }
+
+    /// Why this configuration must not be served on `host`, or nil. Compat mode accepts the
+    /// legacy payloads, which sign too little (a claims lookup and a revocation sign the same
+    /// bytes; a grant's `accessType` is unsigned): they are safe only where nobody can change a
+    /// request on the way. So compat is served on loopback, or behind TLS (an `https`
+    /// ``publicURL``), never as plain HTTP to the network.
+    public func transportProblem(host: String) -> String? {
+        guard mode == .compat else { return nil }
+        if Self.isLoopback(host) { return nil }
+        if let publicURL, publicURL.lowercased().hasPrefix("https://") { return nil }
+        return "compat mode is served only on loopback or behind TLS: bind 127.0.0.1, or give --public-url https://… for the TLS proxy in front"
+    }
+
+    /// Whether `host` is a loopback name or address.
+    static func isLoopback(_ host: String) -> Bool {
+        let lower = host.lowercased()
+        return lower == "localhost" || lower == "::1" || lower == "[::1]" || lower.hasPrefix("127.")
+    }
 }

@@ -47,6 +47,8 @@ struct ServeCommand: AsyncParsableCommand {
             guard let csi = CsiGuid(text) else { throw UsageError("--auditor must be a csiGuid (a 36-character UUID)") }
             auditorGuids.insert(csi)
         }
+        let configuration = ServerConfiguration(mode: protocolMode, publicURL: publicURL, checkpointEvery: checkpointEvery, auditors: auditorGuids)
+        if let problem = configuration.transportProblem(host: host) { throw UsageError(problem) }
         let limits = ConnectionLimits(idleTimeoutSeconds: idleTimeout, maximumConnections: maximumConnections,
                                       maximumConnectionsPerAddress: maximumConnectionsPerAddress)
         LoggingSystem.bootstrap { label in
@@ -62,7 +64,7 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             deployment = try await TrustServerDeployment.open(
                 dataDirectory: dataDirectory, storage: database.map { .postgres(url: $0) } ?? .sqlite,
-                configuration: ServerConfiguration(mode: protocolMode, publicURL: publicURL, checkpointEvery: checkpointEvery, auditors: auditorGuids),
+                configuration: configuration,
                 logger: logger, metrics: metrics)
         } catch {
             throw UsageError("\(error)")

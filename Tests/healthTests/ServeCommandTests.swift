@@ -193,6 +193,14 @@ import Testing
         }
     }
 
+    @Test func compatRefusesPlainHTTPBeyondLoopback() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let result = try await runner.run(["serve", "--mode", "compat", "--host", "0.0.0.0", "--port", "0",
+                                           "--data-dir", runner.folder.appendingPathComponent("data").path])
+        #expect(result.status == 2 && result.error.contains("compat mode is served only on loopback or behind TLS"), "\(result.error)")
+    }
+
     @Test func sigtermStopsCleanly() async throws {
         let runner = CommandRunner()
         defer { runner.remove() }

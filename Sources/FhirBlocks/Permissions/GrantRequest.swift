@@ -17,7 +17,7 @@ public struct GrantRequest: Sendable, Hashable {
     /// every patient it holds a covering permission from (compat mode only).
     public var allowsImplicitPatients: Bool
     /// Whether `scope.access` was covered by the signature. When not (a legacy payload, §1.10
-    /// item 10) the grant gets `read` plus only the write interactions the grantor itself holds.
+    /// item 10) the grant is read only, whatever `accessType` says.
     public var accessIsSigned: Bool
 
     /// Creates a request.

@@ -149,8 +149,9 @@ public struct PermissionLedger: Sendable {
         for candidate in candidates where chosen[candidate.patient] == nil {
             var scope = request.scope
             if !request.accessIsSigned {
-                // Unsigned accessType: read, plus the write interactions the grantor itself holds.
-                scope.access = AccessRights.v1Read.union(request.scope.access.intersection(AccessRights.v1Write).intersection(candidate.scope.access))
+                // Unsigned accessType (a legacy payload): anyone on the path could have changed
+                // it, so it grants read only, whatever it says.
+                scope.access = AccessRights.v1Read
             }
             guard scope.isSubset(of: candidate.scope) else {
                 if denial == nil || denial == .outsideTimeWindow { denial = .scopeEscalation }

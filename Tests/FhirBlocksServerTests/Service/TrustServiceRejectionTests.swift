@@ -108,6 +108,37 @@ import Testing
         }
     }
 
+    /// Compat: the legacy payloads of fetchPublicClaims and deletePermission are the same bytes,
+    /// so a captured claims lookup verifies as a revocation; its nonce is spent, because nonces
+    /// are single-use across every endpoint. A legacy grant's unsigned accessType grants read only.
+    @Test(arguments: TestBackend.available)
+    func compatCrossEndpointReplayAndUnsignedAccess(backend: TestBackend) async throws {
+        try await TestWorld.with(backend, mode: .compat) { world in
+            let wallet = try await world.register(.wallet("w", firstName: "A"))
+            let app = try await world.register(.app("a"))
+            #expect(try await world.grant(from: wallet, to: [app]).status == 200)
+            var lookup = FetchPublicClaimsRequest(envelope: world.envelope(wallet), desiredCsiGuid: app.csi.rawValue)
+            try RequestSigner.sign(&lookup, with: wallet.key, style: .legacy)
+            #expect(await world.smoac("csi/fetchPublicClaims", body: lookup.jsonBytes).status == 200)
+            let replayed = DeletePermissionRequest(envelope: lookup.envelope, permissionedGuidBeingDeleted: app.csi.rawValue)
+            let refused = await world.smoac("permission/deletePermission", body: replayed.jsonBytes)
+            #expect(refused.status == 401 && error(refused) == "replayed_nonce", "\(String(decoding: refused.body, as: UTF8.self))")
+            let permissions = world.json(await world.smoac("permission/fetchPermissionsPreviouslyGrantedByMe",
+                                                           body: try world.signed(FetchPermissionsGrantedByMeRequest(envelope: world.envelope(wallet)), by: wallet)))
+            #expect(permissions["permissions"]?.arrayValue?.first?.objectValue?["status"] == .string("active"))
+
+            // A legacy grant (accessType outside the signature) asking for write gets read only.
+            let writer = try await world.register(.app("writer"))
+            var legacyGrant = world.writePermissionRequest(from: wallet, to: [writer], resource: "Observation", access: "write")
+            try RequestSigner.sign(&legacyGrant, with: wallet.key, style: .legacy)
+            #expect(await world.smoac("permission/writePermission", body: legacyGrant.jsonBytes).status == 200)
+            let listed = world.json(await world.smoac("permission/fetchPermissionsGivenToMe",
+                                                      body: try world.signed(FetchPermissionsGivenToMeRequest(envelope: world.envelope(writer)), by: writer)))
+            let accessType = listed["permissions"]?.arrayValue?.first?.objectValue?["heartScope"]?.objectValue?["accessType"]?.stringValue
+            #expect(accessType == "read", "\(listed)")
+        }
+    }
+
     @Test(arguments: TestBackend.available)
     func grantRules(backend: TestBackend) async throws {
         try await TestWorld.with(backend) { world in

@@ -147,7 +147,7 @@ import TestSupport
         #expect(throws: PermissionDenial.brokenChain(PermissionID("c1"))) { try forged.effective(PermissionID("c1"), at: at(Self.day)) }
     }
 
-    @Test func unsignedAccessTypeIsReducedToWhatTheGrantorHolds() throws {
+    @Test func unsignedAccessTypeGrantsReadOnly() throws {
         var (ledger, _) = try Self.walletGrantsApp()
         // The app holds read only; an unsigned "write" yields read.
         let fromApp = try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope("*", .v1Write),
@@ -157,10 +157,11 @@ import TestSupport
         #expect(throws: PermissionDenial.scopeEscalation) {
             try ledger.authorizeGrant(GrantRequest(grantor: Self.app, grantees: [Self.provider], scope: Self.scope("*", .v1Write), window: Self.window(1, 2), patient: Self.wallet), at: at(Self.day))
         }
-        // The wallet holds everything: an unsigned "write" yields read and write.
+        // Even from the wallet, which holds everything, an unsigned "write" yields read only:
+        // the legacy payload leaves accessType outside the signature.
         let fromWallet = try ledger.authorizeGrant(GrantRequest(grantor: Self.wallet, grantees: [Self.caregiver], scope: Self.scope("*", .v1Write),
                                                                 window: Self.window(1, 2), accessIsSigned: false), at: at(Self.day))
-        #expect(fromWallet.first?.scope.access == .all)
+        #expect(fromWallet.first?.scope.access == .v1Read)
         // From a writePermission body verified with the unsigned-access quirk.
         let request = try GrantRequest(AppendixA.writePermissionRequest(), quirks: [.legacySignedPayload, .unsignedAccessType])
         #expect(!request.accessIsSigned && request.scope.access == .v1Write)
