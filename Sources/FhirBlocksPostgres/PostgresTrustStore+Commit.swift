@@ -25,6 +25,9 @@ extension PostgresTrustStore {
     }
 
     private static func apply(_ change: TrustChange, on connection: PostgresConnection, logger: Logger) async throws -> [Int] {
+        if let cutoff = change.issuedGuidsExpiringBefore {
+            try await connection.query("DELETE FROM issued_guid WHERE issued_at < \(cutoff.millisecondsSince1970)", logger: logger)
+        }
         for issued in change.issuedGuids {
             try await connection.query("""
                 INSERT INTO issued_guid (guid, issued_at) VALUES (\(issued.guid.rawValue), \(issued.issuedAt.millisecondsSince1970))

@@ -6,10 +6,13 @@ import PostgresNIO
 extension PostgresTrustStore {
     // MARK: Identities
 
-    public func isIssuedGuid(_ guid: CsiGuid) async throws(TrustStoreError) -> Bool {
+    public func issuedGuid(_ guid: CsiGuid) async throws(TrustStoreError) -> IssuedGuid? {
         try await withConnection { connection, logger in
-            let rows = try await connection.query("SELECT 1 FROM issued_guid WHERE guid = \(guid.rawValue)", logger: logger).collect()
-            return !rows.isEmpty
+            for try await issuedAt in try await connection.query("SELECT issued_at FROM issued_guid WHERE guid = \(guid.rawValue)", logger: logger)
+                .decode(Int64.self) {
+                return IssuedGuid(guid: guid, issuedAt: Timestamp(millisecondsSince1970: issuedAt))
+            }
+            return nil
         }
     }
 

@@ -122,8 +122,11 @@ public final class SQLiteTrustStore: TrustStore {
 
     // MARK: Reads
 
-    public func isIssuedGuid(_ guid: CsiGuid) async throws(TrustStoreError) -> Bool {
-        try await read { db in try Bool.fetchOne(db, sql: "SELECT 1 FROM issued_guid WHERE guid = ?", arguments: [guid.rawValue]) ?? false }
+    public func issuedGuid(_ guid: CsiGuid) async throws(TrustStoreError) -> IssuedGuid? {
+        try await read { db in
+            try Int64.fetchOne(db, sql: "SELECT issued_at FROM issued_guid WHERE guid = ?", arguments: [guid.rawValue])
+                .map { IssuedGuid(guid: guid, issuedAt: Timestamp(millisecondsSince1970: $0)) }
+        }
     }
 
     public func registration(_ csi: CsiGuid) async throws(TrustStoreError) -> CsiRegistration? {

@@ -6,6 +6,9 @@ import GRDB
 /// Applies a ``TrustChange`` inside one GRDB write transaction.
 enum SQLiteTrustWriter {
     static func apply(_ change: TrustChange, in db: Database) throws -> [Int] {
+        if let cutoff = change.issuedGuidsExpiringBefore {
+            try db.execute(sql: "DELETE FROM issued_guid WHERE issued_at < ?", arguments: [cutoff.millisecondsSince1970])
+        }
         for issued in change.issuedGuids {
             try db.execute(sql: "INSERT OR IGNORE INTO issued_guid (guid, issued_at) VALUES (?, ?)",
                            arguments: [issued.guid.rawValue, issued.issuedAt.millisecondsSince1970])

@@ -25,6 +25,9 @@ public struct ServerConfiguration: Sendable {
     public var maximumBodySize: Int
     /// The server version reported by `util/ping`.
     public var version: String
+    /// How long a GUID from `util/getGloballyUniqueIdentifier` may be used to register
+    /// (seconds); older ones are forgotten.
+    public var guidLifetimeSeconds: Int64
     /// Registered clients that may read every audit entry with a `system/AuditEvent.rs`
     /// token (everyone else sees only the entries about them, §4.2).
     public var auditors: Set<CsiGuid>
@@ -33,7 +36,8 @@ public struct ServerConfiguration: Sendable {
     public init(mode: ProtocolMode = .strict, publicURL: String? = nil, labelPolicy: LabelPolicy = .default, replayPolicy: ReplayPolicy = .default,
                 codeLifetimeSeconds: Int64 = 60, tokenLifetimeSeconds: Int64 = 300, checkpointEvery: Int = 64,
                 checkpointKeyName: String = "fhirblocks-audit", maximumBodySize: Int = 1 << 20, version: String = "1.0.0",
-                auditors: Set<CsiGuid> = []) {
+                auditors: Set<CsiGuid> = [], guidLifetimeSeconds: Int64 = 600) {
+        self.guidLifetimeSeconds = max(1, guidLifetimeSeconds)
         self.mode = mode
         self.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
         self.labelPolicy = labelPolicy

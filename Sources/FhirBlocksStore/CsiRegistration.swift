@@ -26,6 +26,13 @@ public struct CsiRegistration: Sendable, Hashable {
         self.registeredAt = registeredAt
     }
 
+    /// The same registration with no claims (what the server keeps in memory).
+    public var withoutClaims: CsiRegistration {
+        var copy = self
+        copy.claims = []
+        return copy
+    }
+
     /// Whether this identity is a patient's wallet (CSA): its application class names a wallet
     /// (`csa`, `wallet` or `healthwallet`, any case, as the whole class or its last dotted
     /// part). Everything else is an app. A wallet is the patient of its own data.

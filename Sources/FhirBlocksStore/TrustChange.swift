@@ -4,6 +4,9 @@ import FhirBlocks
 public struct TrustChange: Sendable {
     /// GUIDs handed out by `util/getGloballyUniqueIdentifier`.
     public var issuedGuids: [IssuedGuid] = []
+    /// Forget every issued GUID handed out before this instant (an unused GUID expires; a
+    /// registered one no longer needs its row), so anonymous callers cannot grow the table.
+    public var issuedGuidsExpiringBefore: Timestamp?
     /// New registrations.
     public var registrations: [CsiRegistration] = []
     /// New permissions.
@@ -26,7 +29,7 @@ public struct TrustChange: Sendable {
 
     /// Whether nothing would be written.
     public var isEmpty: Bool {
-        issuedGuids.isEmpty && registrations.isEmpty && permissions.isEmpty && revocations.isEmpty && tokens.isEmpty
+        issuedGuids.isEmpty && issuedGuidsExpiringBefore == nil && registrations.isEmpty && permissions.isEmpty && revocations.isEmpty && tokens.isEmpty
             && revokedTokenHashes.isEmpty && resources.isEmpty && auditEntries.isEmpty && checkpoints.isEmpty
     }
 }

@@ -21,8 +21,8 @@ public protocol TrustStore: NonceStore, AuthorizationCodeStore {
 
     // MARK: Identities
 
-    /// Whether `util/getGloballyUniqueIdentifier` handed out `guid`.
-    func isIssuedGuid(_ guid: CsiGuid) async throws(TrustStoreError) -> Bool
+    /// The GUID `util/getGloballyUniqueIdentifier` handed out, with when, if it is still kept.
+    func issuedGuid(_ guid: CsiGuid) async throws(TrustStoreError) -> IssuedGuid?
     /// The registration of `csi`, if any.
     func registration(_ csi: CsiGuid) async throws(TrustStoreError) -> CsiRegistration?
     /// Every registration (the server caches them: they never change).
@@ -61,4 +61,11 @@ public protocol TrustStore: NonceStore, AuthorizationCodeStore {
 
     /// Releases connections. The store is not used afterwards.
     func close() async
+}
+
+extension TrustStore {
+    /// Whether `util/getGloballyUniqueIdentifier` handed out `guid` (and it is still kept).
+    public func isIssuedGuid(_ guid: CsiGuid) async throws(TrustStoreError) -> Bool {
+        try await issuedGuid(guid) != nil
+    }
 }

@@ -11,6 +11,7 @@ enum ConformanceChecks {
         ConformanceCheck(name: "an empty change writes nothing", run: emptyChange),
         ConformanceCheck(name: "migrate twice is harmless", run: migrateTwice),
         ConformanceCheck(name: "registrations and issued GUIDs round-trip", run: registrationsRoundTrip),
+        ConformanceCheck(name: "issued GUIDs expire", run: issuedGuidsExpire),
         ConformanceCheck(name: "a duplicate registration is rejected and nothing of its change stored", run: duplicateRegistration),
         ConformanceCheck(name: "a csiGuid registered twice in one change is rejected", run: duplicateWithinChange),
         ConformanceCheck(name: "permissions round-trip", run: permissionsRoundTrip),
@@ -32,6 +33,24 @@ enum ConformanceChecks {
     ]
 
     // MARK: Basics
+
+    static func issuedGuidsExpire(_ session: StoreSession) async throws {
+        let store = session.store
+        let old = Fixtures.csi(), recent = Fixtures.csi(), new = Fixtures.csi()
+        var first = TrustChange()
+        first.issuedGuids = [IssuedGuid(guid: old, issuedAt: Fixtures.t0), IssuedGuid(guid: recent, issuedAt: Fixtures.t0.adding(seconds: 500))]
+        try await store.commit(first)
+        #expect(try await store.issuedGuid(recent)?.issuedAt == Fixtures.t0.adding(seconds: 500))
+        // Issuing another GUID at t0+700 with a 600 s lifetime forgets the one from t0 only.
+        var second = TrustChange()
+        second.issuedGuids = [IssuedGuid(guid: new, issuedAt: Fixtures.t0.adding(seconds: 700))]
+        second.issuedGuidsExpiringBefore = Fixtures.t0.adding(seconds: 100)
+        #expect(!second.isEmpty)
+        try await store.commit(second)
+        #expect(try await store.issuedGuid(old) == nil)
+        #expect(try await store.isIssuedGuid(recent))
+        #expect(try await store.isIssuedGuid(new))
+    }
 
     static func emptyStore(_ session: StoreSession) async throws {
         let store = session.store

@@ -40,11 +40,19 @@ public struct AuditEntry: Sendable, Hashable {
     public var requestHash: String?
     /// A short reason code for a failure (for example `invalid_signature`), no free text.
     public var reason: String?
+    /// How many events the entry stands for, when it aggregates several (refusals of callers
+    /// that could not be verified are counted, not attributed); nil for one event.
+    public var count: Int?
+
+    /// The agent of an aggregate entry for callers that could not be verified.
+    public static let unverifiedAgent = "unverified"
 
     /// Creates an entry.
     public init(type: AuditEventType, recorded: Timestamp, outcome: AuditOutcome = .success, agent: String, patient: String? = nil,
                 otherAgents: [String] = [], permissionIDs: [String] = [], tokenID: String? = nil, resources: [String] = [],
-                scope: String? = nil, quirks: [CompatQuirk] = [], requestHash: String? = nil, reason: String? = nil, action: String? = nil) {
+                scope: String? = nil, quirks: [CompatQuirk] = [], requestHash: String? = nil, reason: String? = nil, action: String? = nil,
+                count: Int? = nil) {
+        self.count = count
         self.type = type
         self.action = action ?? type.action
         self.recorded = recorded
@@ -66,6 +74,7 @@ public struct AuditEntry: Sendable, Hashable {
         var object = JSONObject()
         object.append("action", action)
         object.append("agent", agent)
+        if let count { object.append("count", .number(String(count))) }
         if !otherAgents.isEmpty { object.append("otherAgents", strings: otherAgents) }
         object.append("outcome", .number(String(outcome.rawValue)))
         object.append("patient", ifPresent: patient)
@@ -116,6 +125,11 @@ public struct AuditEntry: Sendable, Hashable {
         guard let type = AuditEventType(rawValue: try string("type")) else { throw .invalidMember("type") }
         let action = try string("action")
         guard AuditEventType.actions.contains(action) else { throw .invalidMember("action") }
+        var count: Int?
+        if let member = object["count"] {
+            guard case .number(let text) = member, let value = Int(text), value > 0 else { throw .invalidMember("count") }
+            count = value
+        }
         guard let recorded = Timestamp(wireText: try string("recorded")) else { throw .invalidMember("recorded") }
         guard case .number(let outcomeText)? = object["outcome"], let outcomeCode = Int(outcomeText),
               let outcome = AuditOutcome(rawValue: outcomeCode) else { throw .invalidMember("outcome") }
@@ -127,7 +141,7 @@ public struct AuditEntry: Sendable, Hashable {
         self.init(type: type, recorded: recorded, outcome: outcome, agent: try string("agent"), patient: try optionalString("patient"),
                   otherAgents: try strings("otherAgents"), permissionIDs: try strings("permissionIds"), tokenID: try optionalString("tokenId"),
                   resources: try strings("resources"), scope: try optionalString("scope"), quirks: quirks,
-                  requestHash: try optionalString("requestHash"), reason: try optionalString("reason"), action: action)
+                  requestHash: try optionalString("requestHash"), reason: try optionalString("reason"), action: action, count: count)
         guard canonicalBytes == bytes else { throw .notCanonical }
     }
 
@@ -151,6 +165,7 @@ public struct AuditEntry: Sendable, Hashable {
         event.append("action", action)
         event.append("recorded", recorded.wireText)
         event.append("outcome", String(outcome.rawValue))
+        if let count { event.append("outcomeDesc", "\(count) requests refused") }
         var agents: [JSONValue] = []
         var requestor = JSONObject()
         requestor.append("who", identifierReference(agent))

@@ -31,10 +31,26 @@ public struct PublicClaim: Sendable, Hashable {
         return .object(object)
     }
 
+    /// The most claims a list may hold (a wallet sends five).
+    public static let maximumCount = 64
+    /// The most bytes (UTF-8 keys and values together) a list may hold: claims are kept for as
+    /// long as the registration, so their size is bounded like everything an anonymous caller
+    /// can store.
+    public static let maximumTotalBytes = 16 * 1024
+
     static func list(from values: [JSONValue], context: String) throws(SMOACError) -> [PublicClaim] {
+        guard values.count <= maximumCount else {
+            throw .malformedRequest("\(context): more than \(maximumCount) claims")
+        }
         var claims: [PublicClaim] = []
+        var total = 0
         for (index, element) in values.enumerated() {
-            claims.append(try PublicClaim(json: element, context: "\(context)[\(index)]"))
+            let claim = try PublicClaim(json: element, context: "\(context)[\(index)]")
+            total += claim.key.utf8.count + claim.value.utf8.count
+            guard total <= maximumTotalBytes else {
+                throw .malformedRequest("\(context): the claims are larger than \(maximumTotalBytes) bytes")
+            }
+            claims.append(claim)
         }
         return claims
     }

@@ -68,8 +68,9 @@ public struct FhirBlocksApplication: Sendable {
     }
 }
 
-/// Signs a checkpoint every period when the audit log grew (the "blocks" of §4.2), and a
-/// last one when the server shuts down gracefully.
+/// Every period, writes the counted refusals of unverified callers (``RefusalTally``) and signs
+/// a checkpoint when the audit log grew (the "blocks" of §4.2); both once more when the server
+/// shuts down gracefully.
 struct CheckpointSigner: Service {
     let service: TrustService
     let periodSeconds: Int
@@ -78,9 +79,11 @@ struct CheckpointSigner: Service {
         try? await cancelWhenGracefulShutdown {
             while !Task.isCancelled {
                 try await Task.sleep(for: .seconds(max(1, periodSeconds)))
+                await service.flushRefusals()
                 await service.checkpointIfDue(force: true)
             }
         }
+        await service.flushRefusals()
         await service.checkpointIfDue(force: true)
     }
 }

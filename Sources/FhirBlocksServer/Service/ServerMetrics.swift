@@ -30,6 +30,11 @@ public struct ServerMetrics: Sendable {
         CoreMetrics.Timer(label: "fhirblocks_http_request_duration_seconds", dimensions: [("route", route)], factory: factory).recordNanoseconds(nanoseconds)
     }
 
+    /// Counts a refusal of a caller that could not be verified.
+    func unverifiedRefusals(reason: String) {
+        CoreMetrics.Counter(label: "fhirblocks_unverified_refusals_total", dimensions: [("reason", reason)], factory: factory).increment()
+    }
+
     /// The Prometheus text exposition.
     public func exposition() -> [UInt8] {
         var buffer: [UInt8] = []

@@ -34,7 +34,7 @@ extension TrustService {
             throw error.smoacError(purpose: purpose)
         }
         guard let registration = registration(issuer) else {
-            await auditFailure(agent: issuer.rawValue, error: .invalidClient("unknown client"), quirks: quirks, body: body)
+            tallyUnverifiedRefusal(error: .invalidClient("unknown client"))
             throw purpose == .clientAuthentication ? .invalidClient("unknown client") : .invalidGrant("assertion: unknown issuer")
         }
         do {
@@ -42,7 +42,7 @@ extension TrustService {
                 .validate(assertion, key: registration.publicKey, registeredDeviceId: registration.deviceId, purpose: purpose, now: now, store: store)
         } catch {
             let failure = error.smoacError(purpose: purpose)
-            await auditFailure(agent: issuer.rawValue, error: failure, quirks: quirks, body: body)
+            tallyUnverifiedRefusal(error: failure)
             throw failure
         }
     }

@@ -60,8 +60,11 @@ extension TrustService {
 
     func issueGuid() async throws(SMOACError) -> ServiceResponse {
         let guid = CsiGuid(randomBytes: random { generator in (0..<16).map { _ in UInt8.random(in: 0...255, using: &generator) } })
+        let instant = now
         var change = TrustChange()
-        change.issuedGuids = [IssuedGuid(guid: guid, issuedAt: now)]
+        change.issuedGuids = [IssuedGuid(guid: guid, issuedAt: instant)]
+        // Unused GUIDs expire: each issue forgets the ones older than their lifetime.
+        change.issuedGuidsExpiringBefore = instant.adding(seconds: -configuration.guidLifetimeSeconds)
         try await commit(change)
         return .message(GuidResponse(guid: guid))
     }
@@ -75,7 +78,7 @@ extension TrustService {
         let request = try Request(jsonBytes: body)
         guard let caller = request.envelope.caller else { throw .malformedRequest("\"csiGuid\" is not a 36-character UUID") }
         guard let registration = registration(caller) else {
-            await auditFailure(agent: caller.rawValue, error: .unknownCsi, quirks: quirks, body: body)
+            tallyUnverifiedRefusal(error: .unknownCsi)
             throw .unknownCsi
         }
         do {
@@ -83,7 +86,7 @@ extension TrustService {
             try await ReplayGuard(policy: configuration.replayPolicy).check(request, now: now, store: store)
             return (request, registration, quirks + signatureQuirks)
         } catch {
-            await auditFailure(agent: caller.rawValue, error: error, quirks: quirks, body: body)
+            tallyUnverifiedRefusal(error: error)
             throw error
         }
     }
@@ -101,16 +104,18 @@ extension TrustService {
             allQuirks += verified.quirks
             try await ReplayGuard(policy: configuration.replayPolicy).check(request, now: now, store: store)
         } catch {
-            await auditFailure(agent: csi.rawValue, error: error, quirks: quirks, body: body)
+            tallyUnverifiedRefusal(.registration, error: error)
             throw error
         }
         if registration(csi) != nil {
-            await auditFailure(.registration, agent: csi.rawValue, error: .alreadyRegistered, quirks: allQuirks, body: body)
+            // A registration is signed by the key it brings: it proves nothing about who owns the csiGuid.
+            tallyUnverifiedRefusal(.registration, error: .alreadyRegistered)
             throw .alreadyRegistered
         }
         let issued: Bool
         do {
-            issued = try await store.isIssuedGuid(csi)
+            let notBefore = now.adding(seconds: -configuration.guidLifetimeSeconds)
+            issued = try await store.issuedGuid(csi).map { $0.issuedAt >= notBefore } ?? false
         } catch {
             throw .storageFailure(error.description)
         }
@@ -118,8 +123,8 @@ extension TrustService {
             // Strict: the GUID must come from util/getGloballyUniqueIdentifier (first-come binding
             // of a server-chosen GUID). Compat accepts a client-chosen one, as old servers did.
             guard configuration.mode == .compat else {
-                let error = SMOACError.malformedRequest("csiGuid was not issued by util/getGloballyUniqueIdentifier")
-                await auditFailure(.registration, agent: csi.rawValue, error: error, quirks: allQuirks, body: body)
+                let error = SMOACError.malformedRequest("csiGuid was not issued by util/getGloballyUniqueIdentifier, or has expired (ask for a new one)")
+                tallyUnverifiedRefusal(.registration, error: error)
                 throw error
             }
         }
@@ -160,8 +165,15 @@ extension TrustService {
                                                                    otherAgents: [target.rawValue], quirks: allQuirks.sortedUnique,
                                                                    requestHash: Self.hexSHA256(body)),
                                                  signatureDigest: Self.signatureDigest(request.envelope.signature))]
+        let stored: CsiRegistration?
+        do {
+            stored = try await store.registration(target)
+        } catch {
+            throw .storageFailure(error.description)
+        }
+        guard let claims = stored?.claims else { throw .unknownTarget("no such csiGuid") }
         try await commit(change)
-        return .message(PublicClaimsResponse(claims: targetRegistration.claims))
+        return .message(PublicClaimsResponse(claims: claims))
     }
 
     // MARK: permission

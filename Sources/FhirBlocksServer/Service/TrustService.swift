@@ -24,6 +24,7 @@ public final class TrustService: Sendable {
     let clock: TrustClock
     let logger: Logger
     let metrics: ServerMetrics
+    let refusals = RefusalTally()
     let state: Mutex<TrustState>
 
     /// Creates a service over a migrated store. Call ``start()`` before serving.
@@ -44,7 +45,7 @@ public final class TrustService: Sendable {
         let permissions = try await store.permissions()
         let checkpoints = try await store.checkpoints()
         state.withLock { state in
-            for registration in registrations { state.registrations[registration.csiGuid] = registration }
+            for registration in registrations { state.registrations[registration.csiGuid] = registration.withoutClaims }
             state.ledger = PermissionLedger(wallets: Set(registrations.filter(\.isWallet).map(\.csiGuid)), permissions: permissions,
                                             auditors: configuration.auditors)
             state.lastCheckpointSize = checkpoints.last?.treeSize ?? 0
@@ -69,6 +70,9 @@ public final class TrustService: Sendable {
 
     var ledger: PermissionLedger { state.withLock { $0.ledger } }
 
+    /// The cached registration of `csi`: its key, device and class, without its claims (which
+    /// stay in the store and are read only when released, so registrations cost memory by
+    /// their count, not by the size of what they claim).
     func registration(_ csi: CsiGuid) -> CsiRegistration? { state.withLock { $0.registrations[csi] } }
 
     func random<T, E: Error>(_ body: (inout SystemRandomNumberGenerator) throws(E) -> T) throws(E) -> T {
@@ -106,7 +110,7 @@ public final class TrustService: Sendable {
         }
         state.withLock { state in
             for registration in change.registrations {
-                state.registrations[registration.csiGuid] = registration
+                state.registrations[registration.csiGuid] = registration.withoutClaims
                 if registration.isWallet { state.ledger.wallets.insert(registration.csiGuid) }
             }
             for permission in change.permissions { state.ledger.insert(permission) }
@@ -121,6 +125,33 @@ public final class TrustService: Sendable {
 
     /// Records a refused request in the audit log (best effort: a storage failure here is
     /// logged, and the refusal is still answered).
+    /// Counts a refusal of a caller that could not be verified (see ``RefusalTally``): nothing
+    /// is written per request, and nobody named in the request is blamed.
+    func tallyUnverifiedRefusal(_ type: AuditEventType = .authenticationFailure, error: SMOACError) {
+        refusals.record(type, reason: error.errorCode)
+        metrics.unverifiedRefusals(reason: error.errorCode)
+    }
+
+    /// Writes the refusals counted since the last call as aggregate audit entries (agent
+    /// `unverified`, with their count). The checkpoint signer calls it every period and at
+    /// shutdown.
+    public func flushRefusals() async {
+        let drained = refusals.drain()
+        guard !drained.isEmpty else { return }
+        let instant = now
+        var change = TrustChange()
+        change.auditEntries = drained.map { item in
+            PendingAuditEntry(entry: AuditEntry(type: item.key.type, recorded: instant, outcome: .minorFailure, agent: AuditEntry.unverifiedAgent,
+                                                reason: item.key.reason, count: item.count))
+        }
+        do {
+            _ = try await commit(change)
+        } catch {
+            refusals.restore(drained)
+            logger.error("audit of refused requests failed", metadata: ["reason": "\(error.errorCode)"])
+        }
+    }
+
     func auditFailure(_ type: AuditEventType = .authenticationFailure, agent: String, error: SMOACError, quirks: [CompatQuirk] = [], body: [UInt8]) async {
         var change = TrustChange()
         change.auditEntries = [PendingAuditEntry(entry: AuditEntry(type: type, recorded: now, outcome: .minorFailure, agent: agent,

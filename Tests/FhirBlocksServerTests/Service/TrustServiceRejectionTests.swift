@@ -51,11 +51,20 @@ import Testing
             // A GET endpoint called with POST is refused in strict mode.
             #expect(await world.smoac("util/ping", method: "POST").status == 400)
 
-            // Each refusal after the caller was named is in the audit log.
-            let records = try await world.store.auditRecords(from: 0, limit: 100)
-            let reasons = records.compactMap { try? AuditEntry(canonicalBytes: $0.canonicalBytes) }.compactMap(\.reason)
-            #expect(reasons.contains("invalid_signature") && reasons.contains("unknown_csi") && reasons.contains("stale_date_time")
-                    && reasons.contains("replayed_nonce"))
+            // None of these callers was verified: nothing is logged in the name of the csiGuid a
+            // request carries (the forged one names the app, signed by another key)…
+            let before = try await world.store.auditRecords(from: 0, limit: 100).compactMap { try? AuditEntry(canonicalBytes: $0.canonicalBytes) }
+            #expect(!before.contains { $0.outcome != .success && ($0.agent == app.csi.rawValue || $0.agent == stranger.csi.rawValue) })
+            // …many more refusals cost no more log…
+            for _ in 0..<50 { _ = await world.smoac("permission/fetchPermissionsGivenToMe", body: forged.jsonBytes) }
+            // …and each period the refusals are written as counts, one entry per reason.
+            await world.service.flushRefusals()
+            let after = try await world.store.auditRecords(from: 0, limit: 100).compactMap { try? AuditEntry(canonicalBytes: $0.canonicalBytes) }
+            let counted = Dictionary(after.filter { $0.agent == AuditEntry.unverifiedAgent }.map { ($0.reason ?? "", $0.count ?? 0) }, uniquingKeysWith: +)
+            #expect(counted == ["invalid_signature": 51, "unknown_csi": 1, "stale_date_time": 1, "replayed_nonce": 1], "\(counted)")
+            #expect(after.count - before.count == 4)
+            await world.service.flushRefusals()
+            #expect(try await world.store.auditCount() == after.count)
         }
     }
 
@@ -136,6 +145,40 @@ import Testing
                                                       body: try world.signed(FetchPermissionsGivenToMeRequest(envelope: world.envelope(writer)), by: writer)))
             let accessType = listed["permissions"]?.arrayValue?.first?.objectValue?["heartScope"]?.objectValue?["accessType"]?.stringValue
             #expect(accessType == "read", "\(listed)")
+        }
+    }
+
+    /// What an anonymous caller can make the server keep is bounded: an unused GUID expires,
+    /// and a registration's claims have a size cap.
+    @Test(arguments: TestBackend.available)
+    func anonymousGrowthIsBounded(backend: TestBackend) async throws {
+        try await TestWorld.with(backend) { world in
+            // A GUID older than its lifetime (600 s) no longer registers.
+            let guid = try #require(world.json(await world.smoac("util/getGloballyUniqueIdentifier", method: "GET"))["guid"]?.stringValue)
+            world.clock.advance(seconds: 601)
+            var late = TestParty.wallet("late", firstName: "L")
+            late.csi = try #require(CsiGuid(guid))
+            let request = CsiRegistrationRequest(applicationClass: late.applicationClass, envelope: world.envelope(late, cipherField: .cipherSpec),
+                                                 deviceId: late.deviceId, publicClaims: late.claims, publicKey: late.key.publicKey.spkiBase64)
+            let refused = await world.smoac("csi/requestCsiRegistration", body: try world.signed(request, by: late))
+            #expect(refused.status == 400 && String(decoding: refused.body, as: UTF8.self).contains("expired"))
+            // …and the next GUID issued forgets it.
+            _ = await world.smoac("util/getGloballyUniqueIdentifier", method: "GET")
+            #expect(try await world.store.isIssuedGuid(late.csi) == false)
+
+            // Claims: at most 64, at most 16 KiB in all.
+            for claims in [(0..<65).map { PublicClaim(key: "k\($0)", value: "v") },
+                           [PublicClaim(key: "Note", value: String(repeating: "x", count: 17 * 1024))]] {
+                var party = TestParty.wallet("big", firstName: "B")
+                party.claims = claims
+                let fresh = try #require(CsiGuid(world.json(await world.smoac("util/getGloballyUniqueIdentifier", method: "GET"))["guid"]?.stringValue ?? ""))
+                party.csi = fresh
+                let big = CsiRegistrationRequest(applicationClass: party.applicationClass, envelope: world.envelope(party, cipherField: .cipherSpec),
+                                                 deviceId: party.deviceId, publicClaims: party.claims, publicKey: party.key.publicKey.spkiBase64)
+                let answer = await world.smoac("csi/requestCsiRegistration", body: try world.signed(big, by: party))
+                #expect(answer.status == 400 && error(answer) == "invalid_request", "\(String(decoding: answer.body, as: UTF8.self))")
+                #expect(try await world.store.registration(fresh) == nil)
+            }
         }
     }
 

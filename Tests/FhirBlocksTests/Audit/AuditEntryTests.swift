@@ -46,6 +46,21 @@ import Testing
         #expect(!AuditReader.agent(patient).maySee(AuditEntry(type: .fhirAccess, recorded: AppendixA.now, agent: agent.rawValue, patient: patient.rawValue)))
     }
 
+    /// An aggregate entry keeps its count in its bytes; a count must be a positive integer.
+    @Test func countIsPartOfTheEntry() throws {
+        let aggregate = AuditEntry(type: .authenticationFailure, recorded: AppendixA.now, outcome: .minorFailure,
+                                   agent: AuditEntry.unverifiedAgent, reason: "invalid_signature", count: 51)
+        let text = String(decoding: aggregate.canonicalBytes, as: UTF8.self)
+        #expect(text.contains(#""count":51"#))
+        #expect(try AuditEntry(canonicalBytes: aggregate.canonicalBytes) == aggregate)
+        #expect(aggregate.auditEvent(observer: "o").objectValue?["outcomeDesc"] == .string("51 requests refused"))
+        for bad in [#""count":0"#, #""count":-1"#, #""count":"51""#] {
+            #expect(throws: AuditEntryError.invalidMember("count")) {
+                try AuditEntry(canonicalBytes: Array(text.replacingOccurrences(of: #""count":51"#, with: bad).utf8))
+            }
+        }
+    }
+
     @Test func tamperingIsDetected() throws {
         let text = String(decoding: Self.entry.canonicalBytes, as: UTF8.self)
         // A different spelling of the same content is refused.
