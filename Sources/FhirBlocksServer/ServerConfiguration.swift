@@ -25,6 +25,12 @@ public struct ServerConfiguration: Sendable {
     public var maximumBodySize: Int
     /// The server version reported by `util/ping`.
     public var version: String
+    /// The rate one IP address may send at (every route but `/health`), 200/s with a burst of
+    /// 1,000 by default.
+    public var rateLimitPerAddress: RateLimit
+    /// The rate one verified identity (csiGuid) may make signed requests and assertions at,
+    /// 100/s with a burst of 1,000 by default.
+    public var rateLimitPerIdentity: RateLimit
     /// How long a GUID from `util/getGloballyUniqueIdentifier` may be used to register
     /// (seconds); older ones are forgotten.
     public var guidLifetimeSeconds: Int64
@@ -36,7 +42,11 @@ public struct ServerConfiguration: Sendable {
     public init(mode: ProtocolMode = .strict, publicURL: String? = nil, labelPolicy: LabelPolicy = .default, replayPolicy: ReplayPolicy = .default,
                 codeLifetimeSeconds: Int64 = 60, tokenLifetimeSeconds: Int64 = 300, checkpointEvery: Int = 64,
                 checkpointKeyName: String = "fhirblocks-audit", maximumBodySize: Int = 1 << 20, version: String = "1.0.0",
-                auditors: Set<CsiGuid> = [], guidLifetimeSeconds: Int64 = 600) {
+                auditors: Set<CsiGuid> = [], guidLifetimeSeconds: Int64 = 600,
+                rateLimitPerAddress: RateLimit = RateLimit(perSecond: 200, burst: 1000),
+                rateLimitPerIdentity: RateLimit = RateLimit(perSecond: 100, burst: 1000)) {
+        self.rateLimitPerAddress = rateLimitPerAddress
+        self.rateLimitPerIdentity = rateLimitPerIdentity
         self.guidLifetimeSeconds = max(1, guidLifetimeSeconds)
         self.mode = mode
         self.publicURL = publicURL.map { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }

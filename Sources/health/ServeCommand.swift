@@ -30,6 +30,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("checkpoint-every"), help: "Sign a checkpoint after this many audit entries.") var checkpointEvery = 64
     @Option(name: .customLong("auditor"), help: ArgumentHelp("A registered client that may read every audit entry (repeatable).", valueName: "CSI"))
     var auditors: [String] = []
+    @Option(name: .customLong("rate-per-address"), help: "Requests per second one IP address may send (bursts of 5×).")
+    var ratePerAddress: Double = 200
+    @Option(name: .customLong("rate-per-identity"), help: "Signed requests and assertions per second one csiGuid may send (bursts of 10×).")
+    var ratePerIdentity: Double = 100
     @Option(name: .customLong("idle-timeout"), help: "Close a connection idle (or with an unfinished request header) this many seconds.")
     var idleTimeout = ConnectionLimits.default.idleTimeoutSeconds
     @Option(name: .customLong("max-connections"), help: "Open connections in all.") var maximumConnections = ConnectionLimits.default.maximumConnections
@@ -47,7 +51,12 @@ struct ServeCommand: AsyncParsableCommand {
             guard let csi = CsiGuid(text) else { throw UsageError("--auditor must be a csiGuid (a 36-character UUID)") }
             auditorGuids.insert(csi)
         }
-        let configuration = ServerConfiguration(mode: protocolMode, publicURL: publicURL, checkpointEvery: checkpointEvery, auditors: auditorGuids)
+        guard ratePerAddress >= 1, ratePerIdentity >= 1, ratePerAddress.isFinite, ratePerIdentity.isFinite else {
+            throw UsageError("--rate-per-address and --rate-per-identity must be at least 1")
+        }
+        let configuration = ServerConfiguration(mode: protocolMode, publicURL: publicURL, checkpointEvery: checkpointEvery, auditors: auditorGuids,
+                                                rateLimitPerAddress: RateLimit(perSecond: ratePerAddress, burst: ratePerAddress * 5),
+                                                rateLimitPerIdentity: RateLimit(perSecond: ratePerIdentity, burst: ratePerIdentity * 10))
         if let problem = configuration.transportProblem(host: host) { throw UsageError(problem) }
         let limits = ConnectionLimits(idleTimeoutSeconds: idleTimeout, maximumConnections: maximumConnections,
                                       maximumConnectionsPerAddress: maximumConnectionsPerAddress)

@@ -34,6 +34,8 @@ public enum SMOACError: Error, Sendable, Hashable, CustomStringConvertible {
     case accessDenied(String)
     /// 500: a storage adapter failed.
     case storageFailure(String)
+    /// 429: too many requests from this address or identity; retry after the given seconds.
+    case rateLimited(retryAfterSeconds: Int)
 
     /// The HTTP status code.
     public var httpStatus: Int {
@@ -44,6 +46,7 @@ public enum SMOACError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unknownTarget: 404
         case .alreadyRegistered: 409
         case .storageFailure: 500
+        case .rateLimited: 429
         }
     }
 
@@ -64,6 +67,7 @@ public enum SMOACError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unsupportedGrantType: "unsupported_grant_type"
         case .accessDenied: "access_denied"
         case .storageFailure: "server_error"
+        case .rateLimited: "too_many_requests"
         }
     }
 
@@ -79,6 +83,7 @@ public enum SMOACError: Error, Sendable, Hashable, CustomStringConvertible {
         case .replayedNonce: "the nonce was already used"
         case .alreadyRegistered: "the csiGuid is already registered"
         case .unsupportedGrantType: "unsupported grant_type"
+        case .rateLimited(let seconds): "too many requests; retry in \(seconds) s"
         }
     }
 

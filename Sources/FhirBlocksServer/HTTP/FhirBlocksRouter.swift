@@ -7,9 +7,10 @@ import NIOCore
 /// Builds the router: every path of `docs/fhirblocks-http-api.md`, bridged to the
 /// ``TrustService`` through ``ServiceRequest``/``ServiceResponse``.
 enum FhirBlocksRouter {
-    static func make(service: TrustService, logger: Logger) -> Router<BasicRequestContext> {
-        let router = Router(context: BasicRequestContext.self)
+    static func make(service: TrustService, logger: Logger) -> Router<FhirBlocksRequestContext> {
+        let router = Router(context: FhirBlocksRequestContext.self)
         router.add(middleware: RequestMetricsMiddleware(metrics: service.metrics))
+        router.add(middleware: RateLimitMiddleware(service: service))
         router.add(middleware: LogRequestsMiddleware(.debug))
 
         router.get("health") { _, _ in bridge(ServiceResponse(body: Array("{\"status\":\"ok\"}".utf8))) }
@@ -72,7 +73,7 @@ enum FhirBlocksRouter {
 
     /// Collects the body (refusing more than `limit` bytes with 413), builds the service
     /// request, and converts the answer.
-    static func handle(_ request: Request, context: BasicRequestContext, limit: Int, stripPrefix: String? = nil,
+    static func handle(_ request: Request, context: FhirBlocksRequestContext, limit: Int, stripPrefix: String? = nil,
                        _ body: @Sendable (ServiceRequest) async -> ServiceResponse) async throws -> Response {
         var request = request
         let bytes: [UInt8]

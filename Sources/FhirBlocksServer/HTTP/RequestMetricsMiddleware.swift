@@ -3,7 +3,7 @@ import Hummingbird
 /// Counts and times every request into ``ServerMetrics``, labelled by the matched route
 /// pattern (never the concrete path, which may carry identifiers).
 struct RequestMetricsMiddleware: RouterMiddleware {
-    typealias Context = BasicRequestContext
+    typealias Context = FhirBlocksRequestContext
     let metrics: ServerMetrics
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {

@@ -30,6 +30,11 @@ public struct ServerMetrics: Sendable {
         CoreMetrics.Timer(label: "fhirblocks_http_request_duration_seconds", dimensions: [("route", route)], factory: factory).recordNanoseconds(nanoseconds)
     }
 
+    /// Counts a request refused by a rate limit (`kind`: address or identity).
+    func rateLimited(kind: String) {
+        CoreMetrics.Counter(label: "fhirblocks_rate_limited_total", dimensions: [("kind", kind)], factory: factory).increment()
+    }
+
     /// Counts a refusal of a caller that could not be verified.
     func unverifiedRefusals(reason: String) {
         CoreMetrics.Counter(label: "fhirblocks_unverified_refusals_total", dimensions: [("reason", reason)], factory: factory).increment()

@@ -35,6 +35,7 @@ public struct ServiceResponse: Sendable {
     public static func error(_ error: SMOACError) -> ServiceResponse {
         var headers: [(String, String)] = [("Cache-Control", "no-store")]
         if error.httpStatus == 401 { headers.append(("WWW-Authenticate", "Bearer error=\"\(error.errorCode)\"")) }
+        if case .rateLimited(let seconds) = error { headers.append(("Retry-After", String(seconds))) }
         return ServiceResponse(status: error.httpStatus, headers: headers, body: error.body.jsonBytes)
     }
 

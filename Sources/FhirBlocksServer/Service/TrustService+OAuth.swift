@@ -37,14 +37,17 @@ extension TrustService {
             tallyUnverifiedRefusal(error: .invalidClient("unknown client"))
             throw purpose == .clientAuthentication ? .invalidClient("unknown client") : .invalidGrant("assertion: unknown issuer")
         }
+        let verified: VerifiedAssertion
         do {
-            return try await AssertionValidator(policy: AssertionPolicy(audiences: audiences), mode: mode)
+            verified = try await AssertionValidator(policy: AssertionPolicy(audiences: audiences), mode: mode)
                 .validate(assertion, key: registration.publicKey, registeredDeviceId: registration.deviceId, purpose: purpose, now: now, store: store)
         } catch {
             let failure = error.smoacError(purpose: purpose)
             tallyUnverifiedRefusal(error: failure)
             throw failure
         }
+        try requireWithinRate(issuer)
+        return verified
     }
 
     // MARK: VACA

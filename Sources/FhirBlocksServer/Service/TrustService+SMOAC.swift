@@ -84,7 +84,10 @@ extension TrustService {
         do {
             let signatureQuirks = try SignedRequestVerifier.verify(request, publicKey: registration.publicKey, mode: configuration.mode)
             try await ReplayGuard(policy: configuration.replayPolicy).check(request, now: now, store: store)
+            try requireWithinRate(caller)
             return (request, registration, quirks + signatureQuirks)
+        } catch .rateLimited(let retryAfter) {
+            throw .rateLimited(retryAfterSeconds: retryAfter)
         } catch {
             tallyUnverifiedRefusal(error: error)
             throw error

@@ -25,6 +25,8 @@ public final class TrustService: Sendable {
     let logger: Logger
     let metrics: ServerMetrics
     let refusals = RefusalTally()
+    let addressLimiter: RateLimiter
+    let identityLimiter: RateLimiter
     let state: Mutex<TrustState>
 
     /// Creates a service over a migrated store. Call ``start()`` before serving.
@@ -36,6 +38,8 @@ public final class TrustService: Sendable {
         self.clock = clock
         self.logger = logger
         self.metrics = metrics
+        addressLimiter = RateLimiter(limit: configuration.rateLimitPerAddress)
+        identityLimiter = RateLimiter(limit: configuration.rateLimitPerIdentity)
         state = Mutex(TrustState(baseURL: configuration.publicURL ?? "http://127.0.0.1"))
     }
 
@@ -125,6 +129,15 @@ public final class TrustService: Sendable {
 
     /// Records a refused request in the audit log (best effort: a storage failure here is
     /// logged, and the refusal is still answered).
+    /// Takes one request from `csi`'s allowance (after its signature or assertion verified, so
+    /// nobody can spend another's): `rateLimited` when it is used up.
+    func requireWithinRate(_ csi: CsiGuid) throws(SMOACError) {
+        if let retryAfter = identityLimiter.take(csi.rawValue, now: now) {
+            metrics.rateLimited(kind: "identity")
+            throw .rateLimited(retryAfterSeconds: retryAfter)
+        }
+    }
+
     /// Counts a refusal of a caller that could not be verified (see ``RefusalTally``): nothing
     /// is written per request, and nobody named in the request is blamed.
     func tallyUnverifiedRefusal(_ type: AuditEventType = .authenticationFailure, error: SMOACError) {

@@ -17,10 +17,12 @@ struct TestWorld: Sendable {
     /// A world on `backend`. `clock: .system` uses the real clock (for clients that read the
     /// server's time over HTTP); otherwise a scripted clock the test moves by hand.
     static func make(_ backend: TestBackend, mode: ProtocolMode = .strict, clock trustClock: TrustClock? = nil, checkpointEvery: Int = 64,
-                     publicURL: String? = base) async throws -> TestWorld {
+                     publicURL: String? = base, configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TestWorld {
         let store = try await backend.makeStore()
         let clock = ScriptedClock(trustClock?.now() ?? Timestamp(secondsSince1970: 1_800_000_000))
-        let service = TrustService(store: store, configuration: ServerConfiguration(mode: mode, publicURL: publicURL, checkpointEvery: checkpointEvery),
+        var configuration = ServerConfiguration(mode: mode, publicURL: publicURL, checkpointEvery: checkpointEvery)
+        configure(&configuration)
+        let service = TrustService(store: store, configuration: configuration,
                                    auditKey: .generate(), clock: trustClock ?? clock.trustClock)
         try await service.start()
         return TestWorld(service: service, store: store, clock: clock, backend: backend)

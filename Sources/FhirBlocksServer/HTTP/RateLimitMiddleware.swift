@@ -1,0 +1,20 @@
+import FhirBlocks
+import Hummingbird
+
+/// Answers 429 (`Retry-After`) to an address that sends faster than its ``RateLimit``, before
+/// any parsing or authentication. `/health` is never limited.
+struct RateLimitMiddleware: RouterMiddleware {
+    typealias Context = FhirBlocksRequestContext
+    let service: TrustService
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if request.uri.path == "/health" { return try await next(request, context) }
+        let address = context.remoteAddress?.ipAddress ?? "local"
+        if let retryAfter = service.addressLimiter.take(address, now: service.now) {
+            service.metrics.rateLimited(kind: "address")
+            let refusal = ServiceResponse.error(.rateLimited(retryAfterSeconds: retryAfter))
+            return FhirBlocksRouter.bridge(refusal)
+        }
+        return try await next(request, context)
+    }
+}
