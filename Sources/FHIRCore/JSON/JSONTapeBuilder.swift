@@ -17,8 +17,10 @@ struct JSONTapeBuilder {
         var secondKeyFilter: UInt64 = 0
         /// Whether a key starting with `_` has been seen.
         var hasUnderscoreNames = false
-        /// Keys seen so far, filled only once a large object has a key whose bit is already set.
-        var keySet: Set<[UInt8]>?
+        /// Keys seen so far by the hash of their decoded bytes (the first key node with that
+        /// hash), filled only once a large object has a key whose bit is already set. No key is
+        /// copied: a hit is confirmed by comparing the two keys' bytes.
+        var keyIndex: [Int: Int32]?
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -226,7 +228,7 @@ struct JSONTapeBuilder {
         } else {
             bit = FHIRObjectReader.filterBit(length: 0, first: 0, last: 0)
         }
-        let mayRepeat = escaped || current.keyFilter & bit != 0 || current.keySet != nil
+        let mayRepeat = escaped || current.keyFilter & bit != 0 || current.keyIndex != nil
         current.keyFilter |= bit
         current.secondKeyFilter |= escaped
             ? scratch.withUnsafeBufferPointer { FHIRObjectReader.secondFilterBit($0) }
@@ -235,26 +237,29 @@ struct JSONTapeBuilder {
             current.hasUnderscoreNames = true
         }
         if count > 0 && mayRepeat {
-            if count < Self.linearKeyCheckLimit && current.keySet == nil {
-                // Walk the earlier keys of this object: key, value subtree, next key…
-                var key = current.node + 1
-                while key < keyNode {
-                    if sameKey(key, keyNode) { throw error(.duplicateKey(keyText(keyNode)), at: keyStart) }
-                    key = Int(nodes[key + 1].end)
-                }
+            if count < Self.linearKeyCheckLimit && current.keyIndex == nil {
+                if let duplicate = earlierKey(equalTo: keyNode) { throw error(.duplicateKey(keyText(duplicate)), at: keyStart) }
             } else {
-                if current.keySet == nil {
-                    var set = Set<[UInt8]>()
+                if current.keyIndex == nil {
+                    var index: [Int: Int32] = [:]
+                    index.reserveCapacity(count * 2)
                     var key = current.node + 1
                     while key < keyNode {
-                        set.insert(keyBytes(key))
+                        let hash = keyHash(key)
+                        if index[hash] == nil { index[hash] = Int32(truncatingIfNeeded: key) }
                         key = Int(nodes[key + 1].end)
                     }
-                    current.keySet = set
+                    current.keyIndex = index
                 }
-                let bytes = keyBytes(keyNode)
-                if current.keySet?.insert(bytes).inserted == false {
-                    throw error(.duplicateKey(keyText(keyNode)), at: keyStart)
+                let hash = keyHash(keyNode)
+                if let seen = current.keyIndex?[hash] {
+                    // The same hash: the same name, or (rarely) another name that collides, for
+                    // which every earlier key is compared.
+                    if sameKey(Int(seen), keyNode) || earlierKey(equalTo: keyNode) != nil {
+                        throw error(.duplicateKey(keyText(keyNode)), at: keyStart)
+                    }
+                } else {
+                    current.keyIndex?[hash] = Int32(truncatingIfNeeded: keyNode)
                 }
             }
         }
@@ -278,6 +283,29 @@ struct JSONTapeBuilder {
             return true
         }
         return keyBytes(a) == keyBytes(b)
+    }
+
+    /// The first earlier key of the current object with the same bytes as `keyNode`, if any
+    /// (walking key, value subtree, next key…).
+    private func earlierKey(equalTo keyNode: Int) -> Int? {
+        var key = current.node + 1
+        while key < keyNode {
+            if sameKey(key, keyNode) { return key }
+            key = Int(nodes[key + 1].end)
+        }
+        return nil
+    }
+
+    /// The hash of a key node's decoded bytes, without copying them.
+    private func keyHash(_ node: Int) -> Int {
+        var hasher = Hasher()
+        if let decoded = decodedStrings[Int32(truncatingIfNeeded: node)] {
+            decoded.withUnsafeBytes { hasher.combine(bytes: $0) }
+        } else {
+            let item = nodes[node]
+            hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[Int(item.start)..<Int(item.start + item.length)])))
+        }
+        return hasher.finalize()
     }
 
     /// The decoded bytes of a key node (names compare as bytes, never by Unicode equivalence).
