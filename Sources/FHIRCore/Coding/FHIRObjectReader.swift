@@ -125,7 +125,7 @@ public struct FHIRObjectReader {
                     let item = nodes[keyNode]
                     let next = Int(nodes[keyNode + 1].end)
                     if item.kind == .escapedString {
-                        if tape.decodedStrings[Int32(truncatingIfNeeded: keyNode)]?.elementsEqual(key) == true {
+                        if tape.decodedBytes[item.decodedRange].elementsEqual(key) {
                             return (ordinal, keyNode + 1, next)
                         }
                     } else if item.length == length {

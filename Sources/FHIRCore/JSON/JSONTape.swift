@@ -25,11 +25,24 @@ public final class JSONTape: Sendable {
         /// The index of the first node after this value's subtree.
         public var end: Int32
         /// For an object: the name filter of its members (see `FHIRObjectReader.filterBit`), one
-        /// bit per name, recorded while the names are scanned; 0 for other nodes.
+        /// bit per name, recorded while the names are scanned. For an `escapedString`: where its
+        /// decoded bytes are (``decodedRange``). 0 for other nodes.
         public var memberFilter: UInt64 = 0
         /// For an object: a second, independent name filter (see `FHIRObjectReader.secondFilterBit`);
         /// a name must pass both, so a lookup of an absent name rarely has to scan the members.
         public var secondMemberFilter: UInt64 = 0
+
+        /// For an `escapedString` node: the range of ``JSONTape/decodedBytes`` holding its
+        /// decoded bytes (kept in ``memberFilter``, which only objects use otherwise).
+        @inlinable public var decodedRange: Range<Int> {
+            get {
+                let offset = Int(truncatingIfNeeded: memberFilter & 0xFFFF_FFFF)
+                return offset..<offset + Int(truncatingIfNeeded: memberFilter >> 32)
+            }
+            set {
+                memberFilter = UInt64(truncatingIfNeeded: newValue.lowerBound) | UInt64(truncatingIfNeeded: newValue.count) << 32
+            }
+        }
 
         public init(kind: Kind, start: Int32, length: Int32, end: Int32) {
             self.kind = kind
@@ -43,28 +56,34 @@ public final class JSONTape: Sendable {
     public let bytes: [UInt8]
     /// The nodes; node 0 is the top-level value.
     public let nodes: [Node]
-    /// The decoded bytes of strings written with escapes, by node (rare in real documents), kept
-    /// from the scan so names compare as bytes and nothing is decoded twice.
-    @usableFromInline let decodedStrings: [Int32: [UInt8]]
+    /// The decoded bytes of strings written with escapes (rare in real documents), one after the
+    /// other, kept from the scan so names compare as bytes and nothing is decoded twice; an
+    /// `escapedString` node's ``Node/decodedRange`` says where its own are.
+    @usableFromInline let decodedBytes: [UInt8]
+
+    /// The decoded bytes of an `escapedString` node.
+    @inlinable func decoded(_ node: Int) -> ArraySlice<UInt8> {
+        decodedBytes[nodes[node].decodedRange]
+    }
 
     /// Parses and validates a document (the same rules as ``JSONParser``).
     public init(_ bytes: [UInt8], maximumDepth: Int = 512) throws(JSONParseError) {
         let result = bytes.withUnsafeBufferPointer { buffer in
-            Result { () throws(JSONParseError) -> ([Node], [Int32: [UInt8]]) in
+            Result { () throws(JSONParseError) -> ([Node], [UInt8]) in
                 var builder = JSONTapeBuilder(input: buffer, maximumDepth: maximumDepth)
                 try builder.buildTape()
-                return (builder.nodes, builder.decodedStrings)
+                return (builder.nodes, builder.decodedBytes)
             }
         }
         self.bytes = bytes
-        (self.nodes, self.decodedStrings) = try result.get()
+        (self.nodes, self.decodedBytes) = try result.get()
     }
 
     /// The string of a `string` or `escapedString` node (escapes resolved).
     public func string(at node: Int) -> String {
         let item = nodes[node]
-        if item.kind == .escapedString, let decoded = decodedStrings[Int32(truncatingIfNeeded: node)] {
-            return String(decoding: decoded, as: UTF8.self)
+        if item.kind == .escapedString {
+            return String(decoding: decoded(node), as: UTF8.self)
         }
         return bytes.withUnsafeBufferPointer { buffer in
             String(decoding: UnsafeBufferPointer(rebasing: buffer[Int(item.start)..<Int(item.start + item.length)]), as: UTF8.self)
@@ -85,7 +104,8 @@ public final class JSONTape: Sendable {
         let item = nodes[node]
         let skip = skippingFirstByte ? 1 : 0
         if item.kind == .escapedString {
-            guard let decoded = decodedStrings[Int32(truncatingIfNeeded: node)], decoded.count >= skip else { return false }
+            let decoded = decoded(node)
+            guard decoded.count >= skip else { return false }
             return decoded.dropFirst(skip).elementsEqual(key.utf8)
         }
         var key = key
@@ -107,7 +127,7 @@ public final class JSONTape: Sendable {
     @inlinable public func stringEquals(_ node: Int, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
         let item = nodes[node]
         if item.kind == .escapedString {
-            return decodedStrings[Int32(truncatingIfNeeded: node)]?.elementsEqual(text) == true
+            return decoded(node).elementsEqual(text)
         }
         guard Int(item.length) == text.count else { return false }
         return bytes.withUnsafeBufferPointer { buffer in
@@ -128,7 +148,8 @@ public final class JSONTape: Sendable {
                 for _ in 0..<count {
                     let item = nodes[keyNode]
                     let length = Int(item.length)
-                    if item.kind == .escapedString, let decoded = decodedStrings[Int32(truncatingIfNeeded: keyNode)] {
+                    if item.kind == .escapedString {
+                        let decoded = decodedBytes[item.decodedRange]
                         if let first = decoded.first, let last = decoded.last {
                             filter |= FHIRObjectReader.filterBit(length: decoded.count, first: first, last: last)
                             underscore = underscore || first == UInt8(ascii: "_")
@@ -152,7 +173,7 @@ public final class JSONTape: Sendable {
     /// The first byte of a member name, escapes resolved (0 for an empty name).
     @inlinable public func keyFirstByte(_ node: Int) -> UInt8 {
         let item = nodes[node]
-        if item.kind == .escapedString { return decodedStrings[Int32(truncatingIfNeeded: node)]?.first ?? 0 }
+        if item.kind == .escapedString { return decoded(node).first ?? 0 }
         return item.length > 0 ? bytes[Int(item.start)] : 0
     }
 
@@ -162,7 +183,7 @@ public final class JSONTape: Sendable {
     private init(emptyObjectBytes: Void) {
         bytes = Array("{}".utf8)
         nodes = [Node(kind: .object, start: 0, length: 0, end: 1)]
-        decodedStrings = [:]
+        decodedBytes = []
     }
 
     /// The JSON kind name of a node, for error messages.

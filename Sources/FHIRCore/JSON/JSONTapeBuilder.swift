@@ -37,8 +37,9 @@ struct JSONTapeBuilder {
     private var scratch: [UInt8] = []
     /// The tape being written.
     private(set) var nodes: [JSONTape.Node] = []
-    /// The decoded bytes of every string (member name or value) that has escapes, by node.
-    private(set) var decodedStrings: [Int32: [UInt8]] = [:]
+    /// The decoded bytes of every string (member name or value) that has escapes, one after the
+    /// other; each `escapedString` node records where its own are (``JSONTape/Node/decodedRange``).
+    private(set) var decodedBytes: [UInt8] = []
 
     private static let quote = UInt8(ascii: "\"")
     private static let backslash = UInt8(ascii: "\\")
@@ -91,6 +92,13 @@ struct JSONTapeBuilder {
     }
 
     @inline(__always)
+    /// Appends `scratch` (a string's decoded bytes) to ``decodedBytes`` and records where in
+    /// the string's node: one sequential append, no allocation or table entry per string.
+    private mutating func recordDecoded(node: Int) {
+        nodes[node].decodedRange = decodedBytes.count..<decodedBytes.count + scratch.count
+        decodedBytes.append(contentsOf: scratch)
+    }
+
     private mutating func append(_ kind: JSONTape.Kind, start: Int, length: Int) {
         nodes.append(JSONTape.Node(kind: kind, start: Int32(truncatingIfNeeded: start),
                                    length: Int32(truncatingIfNeeded: length), end: Int32(truncatingIfNeeded: nodes.count + 1)))
@@ -106,8 +114,8 @@ struct JSONTapeBuilder {
             case Self.quote:
                 let start = index + 1
                 let escaped = try scanString()
-                if escaped { decodedStrings[Int32(truncatingIfNeeded: nodes.count)] = scratch }
                 append(escaped ? .escapedString : .string, start: start, length: index - 1 - start)
+                if escaped { recordDecoded(node: nodes.count - 1) }
             case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 let start = index
                 try scanNumber()
@@ -216,7 +224,7 @@ struct JSONTapeBuilder {
         let length = index - 1 - start
         let keyNode = nodes.count
         append(escaped ? .escapedString : .string, start: start, length: length)
-        if escaped { decodedStrings[Int32(truncatingIfNeeded: keyNode)] = scratch }
+        if escaped { recordDecoded(node: keyNode) }
         let count = current.count
         // The filter bit of the name's decoded bytes (a name with escapes is always checked, but
         // its bit is recorded so a later plain spelling of it is checked too).
@@ -251,7 +259,14 @@ struct JSONTapeBuilder {
                     }
                     current.keyIndex = index
                 }
-                let hash = keyHash(keyNode)
+                // The new key's hash from the bytes at hand (its decoded copy is still `scratch`).
+                var hasher = Hasher()
+                if escaped {
+                    scratch.withUnsafeBytes { hasher.combine(bytes: $0) }
+                } else {
+                    hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<start + length])))
+                }
+                let hash = hasher.finalize()
                 if let seen = current.keyIndex?[hash] {
                     // The same hash: the same name, or (rarely) another name that collides, for
                     // which every earlier key is compared.
@@ -299,8 +314,8 @@ struct JSONTapeBuilder {
     /// The hash of a key node's decoded bytes, without copying them.
     private func keyHash(_ node: Int) -> Int {
         var hasher = Hasher()
-        if let decoded = decodedStrings[Int32(truncatingIfNeeded: node)] {
-            decoded.withUnsafeBytes { hasher.combine(bytes: $0) }
+        if nodes[node].kind == .escapedString {
+            decodedBytes[nodes[node].decodedRange].withUnsafeBytes { hasher.combine(bytes: $0) }
         } else {
             let item = nodes[node]
             hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[Int(item.start)..<Int(item.start + item.length)])))
@@ -310,7 +325,7 @@ struct JSONTapeBuilder {
 
     /// The decoded bytes of a key node (names compare as bytes, never by Unicode equivalence).
     private func keyBytes(_ node: Int) -> [UInt8] {
-        if let decoded = decodedStrings[Int32(truncatingIfNeeded: node)] { return decoded }
+        if nodes[node].kind == .escapedString { return Array(decodedBytes[nodes[node].decodedRange]) }
         let item = nodes[node]
         return Array(bytes[Int(item.start)..<Int(item.start + item.length)])
     }
