@@ -120,6 +120,10 @@ enum PostgresSchema {
             )
             """,
         ],
+        // 2: issued GUIDs expire; each issue deletes the old ones by time.
+        [
+            "CREATE INDEX issued_guid_issued_at ON issued_guid (issued_at)",
+        ],
     ]
 
     /// The newest schema version.

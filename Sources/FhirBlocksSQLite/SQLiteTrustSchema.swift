@@ -35,6 +35,10 @@ enum SQLiteTrustSchema {
                 CREATE TABLE checkpoint (tree_size INTEGER PRIMARY KEY, note TEXT NOT NULL);
                 """)
         }
+        // Issued GUIDs expire: each issue deletes the old ones by time.
+        migrator.registerMigration("v2-issued-guid-expiry") { db in
+            try db.execute(sql: "CREATE INDEX issued_guid_issued_at ON issued_guid (issued_at)")
+        }
         return migrator
     }()
 }

@@ -38,10 +38,11 @@ extension HTTPSKeyResolver {
         public var userAgent: String
         /// Whether documents may be fetched from a host that resolves to a loopback, private,
         /// link-local or otherwise non-public address. False by default: a card's `iss` is
-        /// untrusted input, and the resolver checks every address of the issuer's host (and of
-        /// each redirect's) before connecting, refusing with one reason that says nothing about
-        /// the address or port. Allow it for an issuer on your own network, or map such an
-        /// issuer to a folder instead.
+        /// untrusted input, and the resolver resolves the issuer's host (and each redirect's) and
+        /// checks every address before connecting, refusing with one reason that says nothing
+        /// about the address or port. The HTTP client resolves the name again to connect, so a
+        /// DNS server that answers differently the second time (rebinding) is not caught. Allow
+        /// it for an issuer on your own network, or map such an issuer to a folder instead.
         public var allowsPrivateAddresses: Bool
 
         /// Creates a configuration; every parameter has the documented default.

@@ -29,6 +29,7 @@ struct NetworkAddress: Sendable, Hashable, CustomStringConvertible {
         case 172 where (16...31).contains(b): return false     // private
         case 192 where b == 168: return false                  // private
         case 192 where b == 0 && (c == 0 || c == 2): return false   // IETF protocol assignments, TEST-NET-1
+        case 192 where b == 88 && c == 99: return false        // 6to4 relay anycast (deprecated)
         case 198 where b == 18 || b == 19: return false        // benchmarking
         case 198 where b == 51 && c == 100: return false       // TEST-NET-2
         case 203 where b == 0 && c == 113: return false        // TEST-NET-3
@@ -47,6 +48,10 @@ struct NetworkAddress: Sendable, Hashable, CustomStringConvertible {
         if bytes[0] == 0x00, bytes[1] == 0x64, bytes[2] == 0xFF, bytes[3] == 0x9B, bytes[4..<12].allSatisfy({ $0 == 0 }) {
             return Self.isPublicIPv4(bytes[12], bytes[13], bytes[14])
         }
+        // 64:ff9b:1::/48 (local-use NAT64, RFC 8215): a local network's translator.
+        if bytes[0] == 0x00, bytes[1] == 0x64, bytes[2] == 0xFF, bytes[3] == 0x9B, bytes[4] == 0x00, bytes[5] == 0x01 { return false }
+        // 2002:a.b.c.d::/48 (6to4): judged by the IPv4 address it carries.
+        if bytes[0] == 0x20, bytes[1] == 0x02 { return Self.isPublicIPv4(bytes[2], bytes[3], bytes[4]) }
         if bytes[0] & 0xFE == 0xFC { return false }                  // unique local fc00::/7
         if bytes[0] == 0xFE, bytes[1] & 0xC0 == 0x80 { return false } // link-local fe80::/10
         if bytes[0] == 0xFE, bytes[1] & 0xC0 == 0xC0 { return false } // site-local fec0::/10 (deprecated)

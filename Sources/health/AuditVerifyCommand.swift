@@ -54,7 +54,12 @@ struct AuditVerifyCommand: AsyncParsableCommand {
             report = try await FhirBlocksServerOption.parse(["--server", server]).withClient { client in
                 var token: String?
                 if let auditor {
-                    token = try await CsiSession(client: client, identity: auditor).clientCredentialsToken(scope: PermissionScope.auditorScopeText).accessToken
+                    do {
+                        token = try await CsiSession(client: client, identity: auditor)
+                            .clientCredentialsToken(scope: PermissionScope.auditorScopeText, patient: auditor.csiGuid).accessToken
+                    } catch {
+                        throw UsageError("--identity: no auditor token (is it listed with health serve --auditor?): \(error)")
+                    }
                 }
                 do {
                     return try await verifier.verify(AuditClient(client: client, accessToken: token))

@@ -79,6 +79,10 @@ struct ServeCommand: AsyncParsableCommand {
             throw UsageError("\(error)")
         }
         let service = deployment.service
+        if let unregistered = service.unregisteredAuditors.first {
+            await deployment.close()
+            throw UsageError("--auditor \(unregistered.rawValue) is not registered: register the auditor first, then list it")
+        }
         let host = self.host
         let application = FhirBlocksApplication(service: service, host: host, port: port, connectionLimits: limits, logger: logger) { bound in
             FileHandle.standardOutput.write(Data("listening on \(service.baseURL)\n".utf8))

@@ -58,7 +58,7 @@ struct PostgresTrustStoreTests {
                 try await group.waitForAll()
             }
             for store in stores {
-                #expect(try await store.schemaVersion() == 1)
+                #expect(try await store.schemaVersion() == 2)   // v1, then v2: the issued-GUID expiry index
                 await store.close()
             }
         }

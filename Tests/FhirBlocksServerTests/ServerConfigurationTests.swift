@@ -16,4 +16,12 @@ import Testing
         #expect(ServerConfiguration(mode: .compat, publicURL: "http://fhirblocks.example.org").transportProblem(host: "0.0.0.0") != nil)
         #expect(ServerConfiguration(mode: .strict).transportProblem(host: "0.0.0.0") == nil)
     }
+
+    @Test func theApplicationRefusesCompatOnThePlainNetwork() async throws {
+        // No https public URL: nothing says a TLS proxy is in front (the check fails before any bind).
+        let world = try await TestWorld.make(.sqlite, mode: .compat, publicURL: nil)
+        let application = FhirBlocksApplication(service: world.service, host: "0.0.0.0", port: 0)
+        await #expect(throws: FhirBlocksApplication.TransportRefused.self) { try await application.run() }
+        await world.close()
+    }
 }

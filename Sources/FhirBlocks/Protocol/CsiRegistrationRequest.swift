@@ -34,10 +34,17 @@ public struct CsiRegistrationRequest: SignedRequest, Hashable {
         envelope = try SMOACEnvelope(fields: fields, cipherField: .cipherSpec)
         deviceId = try fields.string("deviceId")
         guard !deviceId.isEmpty else { throw .malformedRequest("\(fields.context): \"deviceId\" is empty") }
+        // Kept for as long as the registration (and in the server's memory): bounded.
+        for (name, value) in [("deviceId", deviceId), ("applicationClass", applicationClass)] where value.utf8.count > Self.maximumFieldLength {
+            throw .malformedRequest("\(fields.context): \"\(name)\" is longer than \(Self.maximumFieldLength) bytes")
+        }
         publicClaims = try PublicClaim.list(from: try fields.array("publicClaims"), context: "\(fields.context).publicClaims")
         publicKey = try fields.string("publicKey")
         try Self.rejectPipes([("publicKey", publicKey), ("deviceId", deviceId), ("applicationClass", applicationClass), ("csiGuid", envelope.csiGuid)], context: fields.context)
     }
+
+    /// The longest `deviceId` or `applicationClass` accepted, in bytes.
+    public static let maximumFieldLength = 256
 
     public var json: JSONValue {
         var object = JSONObject()

@@ -31,9 +31,11 @@ public struct VACAAuthorizer: Sendable {
         if let selected = requestedPatient ?? assertion.subjectWallet {
             patient = selected
         } else {
-            let patients = Set(held.map(\.patient))
+            // The auditor scope (held over the client itself) does not make a second patient:
+            // without "patient", a client that is also an auditor still reads its one patient.
+            let patients = Set(held.filter { $0.scope != .auditor }.map(\.patient))
             guard patients.count <= 1 else { throw .malformedRequest("vaca/auth: the client holds permissions from several patients; send \"patient\"") }
-            guard let only = patients.first else { throw .accessDenied("the client holds no permission") }
+            guard let only = patients.first ?? held.first?.patient else { throw .accessDenied("the client holds no permission") }
             patient = only
         }
         let relevant = held.filter { $0.patient == patient }

@@ -63,8 +63,7 @@ final class ConnectionAdmissionHandler: ChannelInboundHandler, RemovableChannelH
     }
 
     func handlerAdded(context: ChannelHandlerContext) {
-        // A socket without an IP address (a Unix socket, a test channel) shares one place.
-        let address = context.channel.remoteAddress?.ipAddress ?? "local"
+        let address = ClientAddress.key(of: context.channel.remoteAddress)
         if admission.admit(address) {
             let admission = self.admission
             context.channel.closeFuture.whenComplete { _ in admission.release(address) }

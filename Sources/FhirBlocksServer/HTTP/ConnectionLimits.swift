@@ -17,9 +17,9 @@ public struct ConnectionLimits: Sendable, Equatable {
     /// Open connections from one IP address.
     public var maximumConnectionsPerAddress: Int
 
-    /// Creates limits; each count is at least 1 and the timeout at least a millisecond.
+    /// Creates limits; each count is at least 1, and the timeout from a millisecond to a day.
     public init(idleTimeoutSeconds: Double = 30, maximumConnections: Int = 4096, maximumConnectionsPerAddress: Int = 128) {
-        self.idleTimeoutSeconds = max(0.001, idleTimeoutSeconds)
+        self.idleTimeoutSeconds = min(max(0.001, idleTimeoutSeconds), 86_400)
         self.maximumConnections = max(1, maximumConnections)
         self.maximumConnectionsPerAddress = max(1, maximumConnectionsPerAddress)
     }

@@ -62,9 +62,18 @@ public struct FhirBlocksApplication: Sendable {
                            logger: logger)
     }
 
-    /// Runs until SIGINT or SIGTERM, then drains in-flight requests and returns.
+    /// Runs until SIGINT or SIGTERM, then drains in-flight requests and returns. Refuses to
+    /// serve compat mode as plain HTTP beyond loopback (``ServerConfiguration/transportProblem(host:)``).
     public func run() async throws {
+        if let problem = service.configuration.transportProblem(host: host) { throw TransportRefused(reason: problem) }
         try await makeApplication().runService()
+    }
+
+    /// Why ``run()`` would not serve: the configuration's transport problem.
+    public struct TransportRefused: Error, CustomStringConvertible {
+        /// The reason, for the operator.
+        public let reason: String
+        public var description: String { reason }
     }
 }
 

@@ -9,7 +9,7 @@ struct RateLimitMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if request.uri.path == "/health" { return try await next(request, context) }
-        let address = context.remoteAddress?.ipAddress ?? "local"
+        let address = ClientAddress.key(of: context.remoteAddress)
         if let retryAfter = service.addressLimiter.take(address, now: service.now) {
             service.metrics.rateLimited(kind: "address")
             let refusal = ServiceResponse.error(.rateLimited(retryAfterSeconds: retryAfter))

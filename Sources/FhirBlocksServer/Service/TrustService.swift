@@ -57,6 +57,13 @@ public final class TrustService: Sendable {
         try await syncLeaves()
     }
 
+    /// The configured auditors that are not registered. `health serve` refuses to start with
+    /// any: in compat mode a client may choose its csiGuid, so a listed but unregistered GUID
+    /// could be registered by anyone and read the whole log.
+    public var unregisteredAuditors: [CsiGuid] {
+        configuration.auditors.filter { registration($0) == nil }.sorted { $0.rawValue < $1.rawValue }
+    }
+
     /// Sets the base URL once the socket is bound (when no public URL was configured).
     public func setBoundAddress(host: String, port: Int) {
         guard configuration.publicURL == nil else { return }
@@ -127,8 +134,6 @@ public final class TrustService: Sendable {
         return indexes
     }
 
-    /// Records a refused request in the audit log (best effort: a storage failure here is
-    /// logged, and the refusal is still answered).
     /// Takes one request from `csi`'s allowance (after its signature or assertion verified, so
     /// nobody can spend another's): `rateLimited` when it is used up.
     func requireWithinRate(_ csi: CsiGuid) throws(SMOACError) {
@@ -165,6 +170,8 @@ public final class TrustService: Sendable {
         }
     }
 
+    /// Records a refused request of a verified caller in the audit log (best effort: a storage
+    /// failure here is logged, and the refusal is still answered).
     func auditFailure(_ type: AuditEventType = .authenticationFailure, agent: String, error: SMOACError, quirks: [CompatQuirk] = [], body: [UInt8]) async {
         var change = TrustChange()
         change.auditEntries = [PendingAuditEntry(entry: AuditEntry(type: type, recorded: now, outcome: .minorFailure, agent: agent,

@@ -132,3 +132,17 @@ private final class ReceivedBytes: ChannelInboundHandler {
         #expect(admission.snapshot.open == 0)
     }
 }
+
+/// Who the per-address limits count.
+@Suite struct ClientAddressTests {
+    @Test func ipv6ClientsAreCountedByTheirSlash64() throws {
+        let a = try SocketAddress(ipAddress: "2001:db8:1:2:aaaa::1", port: 1)
+        let b = try SocketAddress(ipAddress: "2001:db8:1:2:ffff:eeee:dddd:cccc", port: 2)
+        let other = try SocketAddress(ipAddress: "2001:db8:1:3::1", port: 1)
+        #expect(ClientAddress.key(of: a) == ClientAddress.key(of: b))
+        #expect(ClientAddress.key(of: a) != ClientAddress.key(of: other))
+        #expect(ClientAddress.key(of: try SocketAddress(ipAddress: "::ffff:10.1.2.3", port: 1)) == "10.1.2.3")
+        #expect(ClientAddress.key(of: try SocketAddress(ipAddress: "10.1.2.3", port: 9)) == "10.1.2.3")
+        #expect(ClientAddress.key(of: nil) == "local")
+    }
+}

@@ -136,6 +136,17 @@ import Testing
                                                            body: try world.signed(FetchPermissionsGrantedByMeRequest(envelope: world.envelope(wallet)), by: wallet)))
             #expect(permissions["permissions"]?.arrayValue?.first?.objectValue?["status"] == .string("active"))
 
+            // A grant naming its patient has only the strict payload, which signs the patient: a
+            // legacy signature does not cover it, and a patient changed after signing is refused.
+            var named = world.writePermissionRequest(from: wallet, to: [app], resource: "Observation", patient: wallet)
+            #expect(named.signedPayloads(mode: .compat).count == 1)
+            try RequestSigner.sign(&named, with: wallet.key)
+            var redirected = named
+            redirected.permission.patientCsiGuid = app.csi.rawValue
+            let tampered = await world.smoac("permission/writePermission", body: redirected.jsonBytes)
+            #expect(tampered.status == 401 && error(tampered) == "invalid_signature")
+            #expect(await world.smoac("permission/writePermission", body: named.jsonBytes).status == 200)
+
             // A legacy grant (accessType outside the signature) asking for write gets read only.
             let writer = try await world.register(.app("writer"))
             var legacyGrant = world.writePermissionRequest(from: wallet, to: [writer], resource: "Observation", access: "write")
@@ -165,6 +176,14 @@ import Testing
             // …and the next GUID issued forgets it.
             _ = await world.smoac("util/getGloballyUniqueIdentifier", method: "GET")
             #expect(try await world.store.isIssuedGuid(late.csi) == false)
+
+            // A device id or application class over 256 bytes is refused too.
+            var long = TestParty.app("long")
+            long.deviceId = String(repeating: "d", count: 300)
+            long.csi = try #require(CsiGuid(world.json(await world.smoac("util/getGloballyUniqueIdentifier", method: "GET"))["guid"]?.stringValue ?? ""))
+            let longRequest = CsiRegistrationRequest(applicationClass: long.applicationClass, envelope: world.envelope(long, cipherField: .cipherSpec),
+                                                     deviceId: long.deviceId, publicClaims: long.claims, publicKey: long.key.publicKey.spkiBase64)
+            #expect(await world.smoac("csi/requestCsiRegistration", body: try world.signed(longRequest, by: long)).status == 400)
 
             // Claims: at most 64, at most 16 KiB in all.
             for claims in [(0..<65).map { PublicClaim(key: "k\($0)", value: "v") },
