@@ -32,8 +32,9 @@ public final class JSONTape: Sendable {
         /// a name must pass both, so a lookup of an absent name rarely has to scan the members.
         public var secondMemberFilter: UInt64 = 0
 
-        /// For an `escapedString` node: the range of ``JSONTape/decodedBytes`` holding its
-        /// decoded bytes (kept in ``memberFilter``, which only objects use otherwise).
+        /// For an `escapedString` node: where the tape keeps its decoded bytes (the range of
+        /// one buffer shared by every escaped string), stored in ``memberFilter``, which only
+        /// objects use otherwise.
         @inlinable public var decodedRange: Range<Int> {
             get {
                 let offset = Int(truncatingIfNeeded: memberFilter & 0xFFFF_FFFF)

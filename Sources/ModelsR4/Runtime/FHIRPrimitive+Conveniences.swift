@@ -70,6 +70,17 @@ extension String {
     public func asFHIRURIPrimitive() -> FHIRPrimitive<FHIRURI> { FHIRPrimitive(FHIRURI(self)) }
 }
 
+extension FHIRPrimitiveValue {
+    /// This value as a primitive with no id or extensions (FHIRModels' spelling:
+    /// `FHIRString("Kelly").asPrimitive()`).
+    public func asPrimitive() -> FHIRPrimitive<Self> { FHIRPrimitive(self) }
+}
+
+extension URL {
+    /// This URL as a FHIR URI primitive (FHIRModels' spelling).
+    public func asFHIRURIPrimitive() -> FHIRPrimitive<FHIRURI> { FHIRPrimitive(FHIRURI(self)) }
+}
+
 extension Bool {
     /// This boolean as a FHIR boolean primitive.
     public func asPrimitive() -> FHIRPrimitive<FHIRBool> { FHIRPrimitive(FHIRBool(self)) }

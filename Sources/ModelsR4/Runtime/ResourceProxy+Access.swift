@@ -8,6 +8,14 @@ extension ResourceProxy {
 
     /// The `resourceType` as written.
     public var resourceTypeName: String { self.get().resourceTypeName }
+
+    /// The `resourceType` as written (FHIRModels' name for ``resourceTypeName``).
+    public var resourceType: String { resourceTypeName }
+
+    /// Wraps a resource (FHIRModels' spelling of ``init(_:)``).
+    public init(with resource: any Resource) {
+        self.init(resource)
+    }
 }
 
 extension ResourceProxy: Codable {
