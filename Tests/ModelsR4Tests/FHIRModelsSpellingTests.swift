@@ -30,5 +30,19 @@ import Testing
         #expect(proxy.resourceType == "Patient" && proxy.get(if: Patient.self)?.id?.value?.string == "p1")
         let decoded = try ResourceProxy(fhirJSON: Array(#"{"resourceType":"Observation","status":"final","code":{"text":"x"}}"#.utf8))
         #expect(decoded.resourceType == "Observation")
+        #expect("http://example.org/a".asFHIRURIPrimitive()?.string == "http://example.org/a")
+        #expect("not a uri".asFHIRURIPrimitive() == nil && "not a uri".asFHIRURI() == nil)
+    }
+
+    @Test func extensionsForAURLOnResourcesElementsAndPrimitives() throws {
+        let json = #"""
+        {"resourceType":"Patient","extension":[{"url":"http://e/a","valueString":"1"},{"url":"http://e/b","valueString":"2"}],
+         "name":[{"extension":[{"url":"http://e/a","valueString":"3"}],"family":"F","_family":{"extension":[{"url":"http://e/a","valueString":"4"}]}}]}
+        """#
+        let patient = try Patient(fhirJSON: Array(json.utf8))
+        #expect(patient.extensions(for: "http://e/a").count == 1 && patient.extensions(for: "http://e/c").isEmpty)
+        let name = try #require(patient.name?.first)
+        #expect(name.extensions(for: "http://e/a").count == 1)
+        #expect(name.family?.extensions(for: "http://e/a").count == 1)
     }
 }

@@ -66,8 +66,16 @@ extension FHIRPrimitive where T: FHIRCodeEnum {
 extension String {
     /// This string as a FHIR string primitive.
     public func asFHIRStringPrimitive() -> FHIRPrimitive<FHIRString> { FHIRPrimitive(FHIRString(self)) }
-    /// This string as a FHIR URI primitive.
-    public func asFHIRURIPrimitive() -> FHIRPrimitive<FHIRURI> { FHIRPrimitive(FHIRURI(self)) }
+    /// This string as a FHIR URI, or nil when it is not a URL (FHIRModels' rule).
+    public func asFHIRURI() -> FHIRURI? {
+        URL(string: self, encodingInvalidCharacters: false) == nil ? nil : FHIRURI(self)
+    }
+
+    /// This string as a FHIR URI primitive, or nil when it is not a URL (FHIRModels' rule;
+    /// `FHIRPrimitive(FHIRURI(text))` keeps any text).
+    public func asFHIRURIPrimitive() -> FHIRPrimitive<FHIRURI>? {
+        asFHIRURI().map { FHIRPrimitive($0) }
+    }
 }
 
 extension FHIRPrimitiveValue {

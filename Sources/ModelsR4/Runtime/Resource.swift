@@ -28,6 +28,13 @@ public protocol DomainResource: Resource {
     var modifierExtension: [Extension]? { get }
 }
 
+extension DomainResource {
+    /// The extensions with the given url (as on elements and primitives).
+    public func extensions(for url: String) -> [Extension] {
+        (`extension` ?? []).filter { $0.url.value?.string == url }
+    }
+}
+
 extension Resource {
     public var resourceTypeName: String { Self.resourceType.rawValue }
 
