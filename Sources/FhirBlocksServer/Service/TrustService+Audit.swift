@@ -121,7 +121,7 @@ extension TrustService {
     func auditReader(_ access: BearerAccess) -> AuditReader {
         let client = access.token.client
         if configuration.auditors.contains(client), access.grants.contains(where: { $0.isSubset(of: .auditor) }) { return .auditor }
-        if client == access.token.patient, ledger.wallets.contains(client) { return .patient(client) }
+        if isOwnerToken(access) { return .patient(client) }
         return .agent(client)
     }
 

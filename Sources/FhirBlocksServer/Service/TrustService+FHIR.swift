@@ -38,11 +38,11 @@ extension TrustService {
 
     static let fhirJSON = "application/fhir+json"
 
-    /// Whether nothing in the compartment is hidden from the token in a way a write could
-    /// reveal: the token is the patient's own wallet's (its client is the patient). A grantee's
-    /// token never is, whatever its labels.
+    /// Whether the token is the patient's own wallet's (its client is the patient, a wallet):
+    /// nothing in the compartment is kept from it, and it sees every Consent and AuditEvent
+    /// about itself. A grantee's token never is, whatever its labels.
     func isOwnerToken(_ access: BearerAccess) -> Bool {
-        access.token.client == access.token.patient
+        access.token.client == access.token.patient && ledger.wallets.contains(access.token.client)
     }
 
     /// Whether any grant covers the type and interaction at all (independent of any resource).
@@ -115,7 +115,7 @@ extension TrustService {
                 // The patient's wallet sees every permission about it; a grantee only those it
                 // granted or received, not the other grantees'.
                 let client = access.token.client
-                let isPatient = auditReader(access) == .patient(access.token.patient)
+                let isPatient = isOwnerToken(access)
                 let permissions = ledger.permissions.values
                     .filter { $0.patient == access.token.patient && (isPatient || $0.grantee == client || $0.grantor == client) }
                     .sorted { $0.grantedAt < $1.grantedAt }
