@@ -52,16 +52,25 @@ struct SwiftEmitter {
             let initial = property.indirect ? " = nil" : ""
             out += "\(inner)\(wrapper)public var \(property.swiftName): \(declaredType(property))\(initial)\n"
         }
-        // Initializer with the required elements, alphabetically (as FHIRModels orders them).
+        // FHIRModels' initializer: every element as a labelled parameter, alphabetically, the optional
+        // ones defaulting to nil (so `Observation(code:status:)` and `HumanName()` are the same call).
         let required = type.properties.filter(\.isRequired).sorted { $0.jsonName < $1.jsonName }
-        out += "\n\(inner)/// Creates a value with its required elements; set the others through the properties.\n"
-        let parameters = required.map { "\($0.swiftName): \(declaredType($0))" }.joined(separator: ", ")
-        out += "\(inner)public init(\(parameters)) {\n"
-        for property in required {
-            let name = property.swiftName
-            out += "\(inner)    self.\(name) = \(name)\n"
+        let all = type.properties.sorted { $0.jsonName < $1.jsonName }
+        if all.isEmpty {
+            out += "\n\(inner)/// Creates an empty value.\n\(inner)public init() {}\n"
+        } else {
+            out += "\n\(inner)/// Creates a value from its elements; the required ones have no default.\n"
+            out += "\(inner)public init(\n"
+            out += all.map { property in
+                "\(inner)    \(property.swiftName): \(declaredType(property))\(property.isRequired ? "" : " = nil")"
+            }.joined(separator: ",\n")
+            out += "\n\(inner)) {\n"
+            for property in all {
+                let name = property.swiftName
+                out += "\(inner)    self.\(name) = \(name)\n"
+            }
+            out += "\(inner)}\n"
         }
-        out += "\(inner)}\n"
 
         // Decoding: a complete value with placeholders for the required elements, then the members
         // read into it in place. (Assigning stored properties one by one in the initializer makes

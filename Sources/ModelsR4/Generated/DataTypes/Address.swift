@@ -30,8 +30,33 @@ public struct Address: Element {
     /// Time period when address was/is in use
     public var period: Period?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        city: FHIRPrimitive<FHIRString>? = nil,
+        country: FHIRPrimitive<FHIRString>? = nil,
+        district: FHIRPrimitive<FHIRString>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        line: [FHIRPrimitive<FHIRString>]? = nil,
+        period: Period? = nil,
+        postalCode: FHIRPrimitive<FHIRString>? = nil,
+        state: FHIRPrimitive<FHIRString>? = nil,
+        text: FHIRPrimitive<FHIRString>? = nil,
+        type: FHIRPrimitive<AddressType>? = nil,
+        use: FHIRPrimitive<AddressUse>? = nil
+    ) {
+        self.city = city
+        self.country = country
+        self.district = district
+        self.`extension` = `extension`
+        self.id = id
+        self.line = line
+        self.period = period
+        self.postalCode = postalCode
+        self.state = state
+        self.text = text
+        self.type = type
+        self.use = use
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -16,9 +16,19 @@ public struct Annotation: Element {
     /// The annotation  - text content (as markdown)
     public var text: FHIRPrimitive<FHIRString>
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(text: FHIRPrimitive<FHIRString>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        author: AuthorX? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        text: FHIRPrimitive<FHIRString>,
+        time: FHIRPrimitive<DateTime>? = nil
+    ) {
+        self.author = author
+        self.`extension` = `extension`
+        self.id = id
         self.text = text
+        self.time = time
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

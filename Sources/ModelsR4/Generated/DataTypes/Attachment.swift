@@ -26,8 +26,29 @@ public struct Attachment: Element {
     /// Date attachment was first created
     public var creation: FHIRPrimitive<DateTime>?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        contentType: FHIRPrimitive<FHIRString>? = nil,
+        creation: FHIRPrimitive<DateTime>? = nil,
+        data: FHIRPrimitive<Base64Binary>? = nil,
+        `extension`: [Extension]? = nil,
+        hash: FHIRPrimitive<Base64Binary>? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        size: FHIRPrimitive<FHIRUnsignedInteger>? = nil,
+        title: FHIRPrimitive<FHIRString>? = nil,
+        url: FHIRPrimitive<FHIRURI>? = nil
+    ) {
+        self.contentType = contentType
+        self.creation = creation
+        self.data = data
+        self.`extension` = `extension`
+        self.hash = hash
+        self.id = id
+        self.language = language
+        self.size = size
+        self.title = title
+        self.url = url
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

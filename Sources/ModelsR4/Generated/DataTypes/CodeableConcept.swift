@@ -14,8 +14,17 @@ public struct CodeableConcept: Element {
     /// Plain text representation of the concept
     public var text: FHIRPrimitive<FHIRString>?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        coding: [Coding]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        text: FHIRPrimitive<FHIRString>? = nil
+    ) {
+        self.coding = coding
+        self.`extension` = `extension`
+        self.id = id
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

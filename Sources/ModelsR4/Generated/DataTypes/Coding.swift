@@ -20,8 +20,23 @@ public struct Coding: Element {
     /// If this coding was chosen directly by the user
     public var userSelected: FHIRPrimitive<FHIRBool>?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        code: FHIRPrimitive<FHIRString>? = nil,
+        display: FHIRPrimitive<FHIRString>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        system: FHIRPrimitive<FHIRURI>? = nil,
+        userSelected: FHIRPrimitive<FHIRBool>? = nil,
+        version: FHIRPrimitive<FHIRString>? = nil
+    ) {
+        self.code = code
+        self.display = display
+        self.`extension` = `extension`
+        self.id = id
+        self.system = system
+        self.userSelected = userSelected
+        self.version = version
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -14,8 +14,17 @@ public struct ContactDetail: Element {
     /// Contact details for individual or organization
     public var telecom: [ContactPoint]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        name: FHIRPrimitive<FHIRString>? = nil,
+        telecom: [ContactPoint]? = nil
+    ) {
+        self.`extension` = `extension`
+        self.id = id
+        self.name = name
+        self.telecom = telecom
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

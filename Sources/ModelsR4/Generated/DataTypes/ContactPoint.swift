@@ -20,8 +20,23 @@ public struct ContactPoint: Element {
     /// Time period when the contact point was/is in use
     public var period: Period?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        period: Period? = nil,
+        rank: FHIRPrimitive<FHIRPositiveInteger>? = nil,
+        system: FHIRPrimitive<ContactPointSystem>? = nil,
+        use: FHIRPrimitive<ContactPointUse>? = nil,
+        value: FHIRPrimitive<FHIRString>? = nil
+    ) {
+        self.`extension` = `extension`
+        self.id = id
+        self.period = period
+        self.rank = rank
+        self.system = system
+        self.use = use
+        self.value = value
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

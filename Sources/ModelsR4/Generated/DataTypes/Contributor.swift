@@ -16,8 +16,17 @@ public struct Contributor: Element {
     /// Contact details of the contributor
     public var contact: [ContactDetail]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(name: FHIRPrimitive<FHIRString>, type: FHIRPrimitive<ContributorType>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        contact: [ContactDetail]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        name: FHIRPrimitive<FHIRString>,
+        type: FHIRPrimitive<ContributorType>
+    ) {
+        self.contact = contact
+        self.`extension` = `extension`
+        self.id = id
         self.name = name
         self.type = type
     }

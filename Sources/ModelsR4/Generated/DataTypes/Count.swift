@@ -20,8 +20,23 @@ public struct Count: Element {
     /// Coded form of the unit
     public var code: FHIRPrimitive<FHIRString>?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        code: FHIRPrimitive<FHIRString>? = nil,
+        comparator: FHIRPrimitive<QuantityComparator>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        system: FHIRPrimitive<FHIRURI>? = nil,
+        unit: FHIRPrimitive<FHIRString>? = nil,
+        value: FHIRPrimitive<FHIRDecimal>? = nil
+    ) {
+        self.code = code
+        self.comparator = comparator
+        self.`extension` = `extension`
+        self.id = id
+        self.system = system
+        self.unit = unit
+        self.value = value
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

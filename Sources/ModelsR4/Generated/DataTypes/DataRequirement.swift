@@ -26,8 +26,28 @@ public struct DataRequirement: Element {
     /// Order of the results
     public var sort: [DataRequirement.Sort]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(type: FHIRPrimitive<FHIRAllTypes>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        codeFilter: [DataRequirement.CodeFilter]? = nil,
+        dateFilter: [DataRequirement.DateFilter]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        limit: FHIRPrimitive<FHIRPositiveInteger>? = nil,
+        mustSupport: [FHIRPrimitive<FHIRString>]? = nil,
+        profile: [FHIRPrimitive<FHIRCanonical>]? = nil,
+        sort: [DataRequirement.Sort]? = nil,
+        subject: SubjectX? = nil,
+        type: FHIRPrimitive<FHIRAllTypes>
+    ) {
+        self.codeFilter = codeFilter
+        self.dateFilter = dateFilter
+        self.`extension` = `extension`
+        self.id = id
+        self.limit = limit
+        self.mustSupport = mustSupport
+        self.profile = profile
+        self.sort = sort
+        self.subject = subject
         self.type = type
     }
 
@@ -103,8 +123,21 @@ public struct DataRequirement: Element {
         /// What code is expected
         public var code: [Coding]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            code: [Coding]? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            path: FHIRPrimitive<FHIRString>? = nil,
+            searchParam: FHIRPrimitive<FHIRString>? = nil,
+            valueSet: FHIRPrimitive<FHIRCanonical>? = nil
+        ) {
+            self.code = code
+            self.`extension` = `extension`
+            self.id = id
+            self.path = path
+            self.searchParam = searchParam
+            self.valueSet = valueSet
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -146,8 +179,19 @@ public struct DataRequirement: Element {
         /// The value of the filter, as a Period, DateTime, or Duration value
         public var value: ValueX?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            path: FHIRPrimitive<FHIRString>? = nil,
+            searchParam: FHIRPrimitive<FHIRString>? = nil,
+            value: ValueX? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.path = path
+            self.searchParam = searchParam
+            self.value = value
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -212,9 +256,16 @@ public struct DataRequirement: Element {
         /// ascending | descending
         public var direction: FHIRPrimitive<SortDirection>
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(direction: FHIRPrimitive<SortDirection>, path: FHIRPrimitive<FHIRString>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            direction: FHIRPrimitive<SortDirection>,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            path: FHIRPrimitive<FHIRString>
+        ) {
             self.direction = direction
+            self.`extension` = `extension`
+            self.id = id
             self.path = path
         }
 

@@ -38,8 +38,41 @@ public struct Dosage: BackboneElement {
     /// Upper limit on medication per lifetime of the patient
     public var maxDosePerLifetime: Quantity?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        additionalInstruction: [CodeableConcept]? = nil,
+        asNeeded: AsNeededX? = nil,
+        doseAndRate: [Dosage.DoseAndRate]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        maxDosePerAdministration: Quantity? = nil,
+        maxDosePerLifetime: Quantity? = nil,
+        maxDosePerPeriod: Ratio? = nil,
+        method: CodeableConcept? = nil,
+        modifierExtension: [Extension]? = nil,
+        patientInstruction: FHIRPrimitive<FHIRString>? = nil,
+        route: CodeableConcept? = nil,
+        sequence: FHIRPrimitive<FHIRInteger>? = nil,
+        site: CodeableConcept? = nil,
+        text: FHIRPrimitive<FHIRString>? = nil,
+        timing: Timing? = nil
+    ) {
+        self.additionalInstruction = additionalInstruction
+        self.asNeeded = asNeeded
+        self.doseAndRate = doseAndRate
+        self.`extension` = `extension`
+        self.id = id
+        self.maxDosePerAdministration = maxDosePerAdministration
+        self.maxDosePerLifetime = maxDosePerLifetime
+        self.maxDosePerPeriod = maxDosePerPeriod
+        self.method = method
+        self.modifierExtension = modifierExtension
+        self.patientInstruction = patientInstruction
+        self.route = route
+        self.sequence = sequence
+        self.site = site
+        self.text = text
+        self.timing = timing
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -124,8 +157,19 @@ public struct Dosage: BackboneElement {
         /// Amount of medication per unit of time
         public var rate: RateX?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            dose: DoseX? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            rate: RateX? = nil,
+            type: CodeableConcept? = nil
+        ) {
+            self.dose = dose
+            self.`extension` = `extension`
+            self.id = id
+            self.rate = rate
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

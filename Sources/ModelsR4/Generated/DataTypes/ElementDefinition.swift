@@ -80,9 +80,83 @@ public struct ElementDefinition: BackboneElement {
     /// Map element to another set of definitions
     public var mapping: [ElementDefinition.Mapping]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(path: FHIRPrimitive<FHIRString>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        alias: [FHIRPrimitive<FHIRString>]? = nil,
+        base: ElementDefinition.Base? = nil,
+        binding: ElementDefinition.ElementDefinitionBinding? = nil,
+        code: [Coding]? = nil,
+        comment: FHIRPrimitive<FHIRString>? = nil,
+        condition: [FHIRPrimitive<FHIRString>]? = nil,
+        constraint: [ElementDefinition.Constraint]? = nil,
+        contentReference: FHIRPrimitive<FHIRURI>? = nil,
+        defaultValue: DefaultValueX? = nil,
+        definition: FHIRPrimitive<FHIRString>? = nil,
+        example: [ElementDefinition.Example]? = nil,
+        `extension`: [Extension]? = nil,
+        fixed: FixedX? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        isModifier: FHIRPrimitive<FHIRBool>? = nil,
+        isModifierReason: FHIRPrimitive<FHIRString>? = nil,
+        isSummary: FHIRPrimitive<FHIRBool>? = nil,
+        label: FHIRPrimitive<FHIRString>? = nil,
+        mapping: [ElementDefinition.Mapping]? = nil,
+        max: FHIRPrimitive<FHIRString>? = nil,
+        maxLength: FHIRPrimitive<FHIRInteger>? = nil,
+        maxValue: MaxValueX? = nil,
+        meaningWhenMissing: FHIRPrimitive<FHIRString>? = nil,
+        min: FHIRPrimitive<FHIRUnsignedInteger>? = nil,
+        minValue: MinValueX? = nil,
+        modifierExtension: [Extension]? = nil,
+        mustSupport: FHIRPrimitive<FHIRBool>? = nil,
+        orderMeaning: FHIRPrimitive<FHIRString>? = nil,
+        path: FHIRPrimitive<FHIRString>,
+        pattern: PatternX? = nil,
+        representation: [FHIRPrimitive<PropertyRepresentation>]? = nil,
+        requirements: FHIRPrimitive<FHIRString>? = nil,
+        short: FHIRPrimitive<FHIRString>? = nil,
+        sliceIsConstraining: FHIRPrimitive<FHIRBool>? = nil,
+        sliceName: FHIRPrimitive<FHIRString>? = nil,
+        slicing: ElementDefinition.Slicing? = nil,
+        type: [ElementDefinition.TypeRef]? = nil
+    ) {
+        self.alias = alias
+        self.base = base
+        self.binding = binding
+        self.code = code
+        self.comment = comment
+        self.condition = condition
+        self.constraint = constraint
+        self.contentReference = contentReference
+        self.defaultValue = defaultValue
+        self.definition = definition
+        self.example = example
+        self.`extension` = `extension`
+        self.fixed = fixed
+        self.id = id
+        self.isModifier = isModifier
+        self.isModifierReason = isModifierReason
+        self.isSummary = isSummary
+        self.label = label
+        self.mapping = mapping
+        self.max = max
+        self.maxLength = maxLength
+        self.maxValue = maxValue
+        self.meaningWhenMissing = meaningWhenMissing
+        self.min = min
+        self.minValue = minValue
+        self.modifierExtension = modifierExtension
+        self.mustSupport = mustSupport
+        self.orderMeaning = orderMeaning
         self.path = path
+        self.pattern = pattern
+        self.representation = representation
+        self.requirements = requirements
+        self.short = short
+        self.sliceIsConstraining = sliceIsConstraining
+        self.sliceName = sliceName
+        self.slicing = slicing
+        self.type = type
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -781,8 +855,20 @@ public struct ElementDefinition: BackboneElement {
         /// closed | open | openAtEnd
         public var rules: FHIRPrimitive<SlicingRules>
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(rules: FHIRPrimitive<SlicingRules>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            description: FHIRPrimitive<FHIRString>? = nil,
+            discriminator: [ElementDefinition.Slicing.Discriminator]? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            ordered: FHIRPrimitive<FHIRBool>? = nil,
+            rules: FHIRPrimitive<SlicingRules>
+        ) {
+            self.description = description
+            self.discriminator = discriminator
+            self.`extension` = `extension`
+            self.id = id
+            self.ordered = ordered
             self.rules = rules
         }
 
@@ -822,8 +908,15 @@ public struct ElementDefinition: BackboneElement {
             /// Path to element value
             public var path: FHIRPrimitive<FHIRString>
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(path: FHIRPrimitive<FHIRString>, type: FHIRPrimitive<DiscriminatorType>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                path: FHIRPrimitive<FHIRString>,
+                type: FHIRPrimitive<DiscriminatorType>
+            ) {
+                self.`extension` = `extension`
+                self.id = id
                 self.path = path
                 self.type = type
             }
@@ -864,8 +957,16 @@ public struct ElementDefinition: BackboneElement {
         /// Max cardinality of the base element
         public var max: FHIRPrimitive<FHIRString>
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(max: FHIRPrimitive<FHIRString>, min: FHIRPrimitive<FHIRUnsignedInteger>, path: FHIRPrimitive<FHIRString>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            max: FHIRPrimitive<FHIRString>,
+            min: FHIRPrimitive<FHIRUnsignedInteger>,
+            path: FHIRPrimitive<FHIRString>
+        ) {
+            self.`extension` = `extension`
+            self.id = id
             self.max = max
             self.min = min
             self.path = path
@@ -912,9 +1013,23 @@ public struct ElementDefinition: BackboneElement {
         /// either | independent | specific
         public var versioning: FHIRPrimitive<ReferenceVersionRules>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(code: FHIRPrimitive<FHIRURI>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            aggregation: [FHIRPrimitive<AggregationMode>]? = nil,
+            code: FHIRPrimitive<FHIRURI>,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            profile: [FHIRPrimitive<FHIRCanonical>]? = nil,
+            targetProfile: [FHIRPrimitive<FHIRCanonical>]? = nil,
+            versioning: FHIRPrimitive<ReferenceVersionRules>? = nil
+        ) {
+            self.aggregation = aggregation
             self.code = code
+            self.`extension` = `extension`
+            self.id = id
+            self.profile = profile
+            self.targetProfile = targetProfile
+            self.versioning = versioning
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -956,8 +1071,15 @@ public struct ElementDefinition: BackboneElement {
         /// Value of Example (one of allowed types)
         public var value: ValueX
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(label: FHIRPrimitive<FHIRString>, value: ValueX) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            label: FHIRPrimitive<FHIRString>,
+            value: ValueX
+        ) {
+            self.`extension` = `extension`
+            self.id = id
             self.label = label
             self.value = value
         }
@@ -1173,11 +1295,27 @@ public struct ElementDefinition: BackboneElement {
         /// Reference to original source of constraint
         public var source: FHIRPrimitive<FHIRCanonical>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(human: FHIRPrimitive<FHIRString>, key: FHIRPrimitive<FHIRString>, severity: FHIRPrimitive<ConstraintSeverity>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            expression: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            human: FHIRPrimitive<FHIRString>,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            key: FHIRPrimitive<FHIRString>,
+            requirements: FHIRPrimitive<FHIRString>? = nil,
+            severity: FHIRPrimitive<ConstraintSeverity>,
+            source: FHIRPrimitive<FHIRCanonical>? = nil,
+            xpath: FHIRPrimitive<FHIRString>? = nil
+        ) {
+            self.expression = expression
+            self.`extension` = `extension`
             self.human = human
+            self.id = id
             self.key = key
+            self.requirements = requirements
             self.severity = severity
+            self.source = source
+            self.xpath = xpath
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -1225,9 +1363,19 @@ public struct ElementDefinition: BackboneElement {
         /// Source of value set
         public var valueSet: FHIRPrimitive<FHIRCanonical>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(strength: FHIRPrimitive<BindingStrength>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            description: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            strength: FHIRPrimitive<BindingStrength>,
+            valueSet: FHIRPrimitive<FHIRCanonical>? = nil
+        ) {
+            self.description = description
+            self.`extension` = `extension`
+            self.id = id
             self.strength = strength
+            self.valueSet = valueSet
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -1269,9 +1417,20 @@ public struct ElementDefinition: BackboneElement {
         /// Comments about the mapping or its use
         public var comment: FHIRPrimitive<FHIRString>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(identity: FHIRPrimitive<FHIRString>, map: FHIRPrimitive<FHIRString>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            comment: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            identity: FHIRPrimitive<FHIRString>,
+            language: FHIRPrimitive<FHIRString>? = nil,
+            map: FHIRPrimitive<FHIRString>
+        ) {
+            self.comment = comment
+            self.`extension` = `extension`
+            self.id = id
             self.identity = identity
+            self.language = language
             self.map = map
         }
 

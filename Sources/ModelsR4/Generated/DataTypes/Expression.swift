@@ -20,9 +20,23 @@ public struct Expression: Element {
     /// Where the expression is found
     public var reference: FHIRPrimitive<FHIRURI>?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(language: FHIRPrimitive<FHIRString>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        description: FHIRPrimitive<FHIRString>? = nil,
+        expression: FHIRPrimitive<FHIRString>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        language: FHIRPrimitive<FHIRString>,
+        name: FHIRPrimitive<FHIRString>? = nil,
+        reference: FHIRPrimitive<FHIRURI>? = nil
+    ) {
+        self.description = description
+        self.expression = expression
+        self.`extension` = `extension`
+        self.id = id
         self.language = language
+        self.name = name
+        self.reference = reference
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

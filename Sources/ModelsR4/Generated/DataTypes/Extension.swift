@@ -14,9 +14,17 @@ public struct Extension: Element {
     /// Value of extension
     public var value: ValueX?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(url: FHIRPrimitive<FHIRURI>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        url: FHIRPrimitive<FHIRURI>,
+        value: ValueX? = nil
+    ) {
+        self.`extension` = `extension`
+        self.id = id
         self.url = url
+        self.value = value
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -24,8 +24,27 @@ public struct HumanName: Element {
     /// Time period when name was/is in use
     public var period: Period?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        `extension`: [Extension]? = nil,
+        family: FHIRPrimitive<FHIRString>? = nil,
+        given: [FHIRPrimitive<FHIRString>]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        period: Period? = nil,
+        prefix: [FHIRPrimitive<FHIRString>]? = nil,
+        suffix: [FHIRPrimitive<FHIRString>]? = nil,
+        text: FHIRPrimitive<FHIRString>? = nil,
+        use: FHIRPrimitive<NameUse>? = nil
+    ) {
+        self.`extension` = `extension`
+        self.family = family
+        self.given = given
+        self.id = id
+        self.period = period
+        self.prefix = prefix
+        self.suffix = suffix
+        self.text = text
+        self.use = use
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -22,8 +22,25 @@ public struct Identifier: Element {
     /// Organization that issued id (may be just text)
     @Indirect public var assigner: Reference? = nil
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        assigner: Reference? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        period: Period? = nil,
+        system: FHIRPrimitive<FHIRURI>? = nil,
+        type: CodeableConcept? = nil,
+        use: FHIRPrimitive<IdentifierUse>? = nil,
+        value: FHIRPrimitive<FHIRString>? = nil
+    ) {
+        self.assigner = assigner
+        self.`extension` = `extension`
+        self.id = id
+        self.period = period
+        self.system = system
+        self.type = type
+        self.use = use
+        self.value = value
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -22,10 +22,24 @@ public struct MarketingStatus: BackboneElement {
     /// The date when the Medicinal Product is placed on the market by the Marketing Authorisation Holder (or where applicable, the manufacturer/distributor) in a country and/or jurisdiction shall be provided A complete date consisting of day, month and year shall be specified using the ISO 8601 date format NOTE “Placed on the market” refers to the release of the Medicinal Product into the distribution chain
     public var restoreDate: FHIRPrimitive<DateTime>?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(country: CodeableConcept, dateRange: Period, status: CodeableConcept) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        country: CodeableConcept,
+        dateRange: Period,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        jurisdiction: CodeableConcept? = nil,
+        modifierExtension: [Extension]? = nil,
+        restoreDate: FHIRPrimitive<DateTime>? = nil,
+        status: CodeableConcept
+    ) {
         self.country = country
         self.dateRange = dateRange
+        self.`extension` = `extension`
+        self.id = id
+        self.jurisdiction = jurisdiction
+        self.modifierExtension = modifierExtension
+        self.restoreDate = restoreDate
         self.status = status
     }
 

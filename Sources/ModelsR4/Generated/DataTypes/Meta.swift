@@ -22,8 +22,25 @@ public struct Meta: Element {
     /// Tags applied to this resource
     public var tag: [Coding]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        lastUpdated: FHIRPrimitive<Instant>? = nil,
+        profile: [FHIRPrimitive<FHIRCanonical>]? = nil,
+        security: [Coding]? = nil,
+        source: FHIRPrimitive<FHIRURI>? = nil,
+        tag: [Coding]? = nil,
+        versionId: FHIRPrimitive<FHIRString>? = nil
+    ) {
+        self.`extension` = `extension`
+        self.id = id
+        self.lastUpdated = lastUpdated
+        self.profile = profile
+        self.security = security
+        self.source = source
+        self.tag = tag
+        self.versionId = versionId
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -14,8 +14,17 @@ public struct Money: Element {
     /// ISO 4217 Currency Code
     public var currency: FHIRPrimitive<FHIRString>?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        currency: FHIRPrimitive<FHIRString>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        value: FHIRPrimitive<FHIRDecimal>? = nil
+    ) {
+        self.currency = currency
+        self.`extension` = `extension`
+        self.id = id
+        self.value = value
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

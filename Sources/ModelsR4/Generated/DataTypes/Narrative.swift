@@ -14,9 +14,16 @@ public struct Narrative: Element {
     /// Limited xhtml content
     public var div: FHIRPrimitive<FHIRString>
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(div: FHIRPrimitive<FHIRString>, status: FHIRPrimitive<NarrativeStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        div: FHIRPrimitive<FHIRString>,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        status: FHIRPrimitive<NarrativeStatus>
+    ) {
         self.div = div
+        self.`extension` = `extension`
+        self.id = id
         self.status = status
     }
 

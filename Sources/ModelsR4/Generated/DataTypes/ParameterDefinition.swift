@@ -24,8 +24,25 @@ public struct ParameterDefinition: Element {
     /// What profile the value is expected to be
     public var profile: FHIRPrimitive<FHIRCanonical>?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(type: FHIRPrimitive<FHIRAllTypes>, use: FHIRPrimitive<OperationParameterUse>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        documentation: FHIRPrimitive<FHIRString>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        max: FHIRPrimitive<FHIRString>? = nil,
+        min: FHIRPrimitive<FHIRInteger>? = nil,
+        name: FHIRPrimitive<FHIRString>? = nil,
+        profile: FHIRPrimitive<FHIRCanonical>? = nil,
+        type: FHIRPrimitive<FHIRAllTypes>,
+        use: FHIRPrimitive<OperationParameterUse>
+    ) {
+        self.documentation = documentation
+        self.`extension` = `extension`
+        self.id = id
+        self.max = max
+        self.min = min
+        self.name = name
+        self.profile = profile
         self.type = type
         self.use = use
     }

@@ -14,8 +14,17 @@ public struct Period: Element {
     /// End time with inclusive boundary, if not ongoing
     public var end: FHIRPrimitive<DateTime>?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        end: FHIRPrimitive<DateTime>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        start: FHIRPrimitive<DateTime>? = nil
+    ) {
+        self.end = end
+        self.`extension` = `extension`
+        self.id = id
+        self.start = start
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -20,8 +20,23 @@ public struct Population: BackboneElement {
     /// The existing physiological conditions of the specific population to which this applies
     public var physiologicalCondition: CodeableConcept?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        age: AgeX? = nil,
+        `extension`: [Extension]? = nil,
+        gender: CodeableConcept? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        modifierExtension: [Extension]? = nil,
+        physiologicalCondition: CodeableConcept? = nil,
+        race: CodeableConcept? = nil
+    ) {
+        self.age = age
+        self.`extension` = `extension`
+        self.gender = gender
+        self.id = id
+        self.modifierExtension = modifierExtension
+        self.physiologicalCondition = physiologicalCondition
+        self.race = race
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -34,8 +34,37 @@ public struct ProdCharacteristic: BackboneElement {
     /// Where applicable, the scoring can be specified An appropriate controlled vocabulary shall be used The term and the term identifier shall be used
     public var scoring: CodeableConcept?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        color: [FHIRPrimitive<FHIRString>]? = nil,
+        depth: Quantity? = nil,
+        `extension`: [Extension]? = nil,
+        externalDiameter: Quantity? = nil,
+        height: Quantity? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        image: [Attachment]? = nil,
+        imprint: [FHIRPrimitive<FHIRString>]? = nil,
+        modifierExtension: [Extension]? = nil,
+        nominalVolume: Quantity? = nil,
+        scoring: CodeableConcept? = nil,
+        shape: FHIRPrimitive<FHIRString>? = nil,
+        weight: Quantity? = nil,
+        width: Quantity? = nil
+    ) {
+        self.color = color
+        self.depth = depth
+        self.`extension` = `extension`
+        self.externalDiameter = externalDiameter
+        self.height = height
+        self.id = id
+        self.image = image
+        self.imprint = imprint
+        self.modifierExtension = modifierExtension
+        self.nominalVolume = nominalVolume
+        self.scoring = scoring
+        self.shape = shape
+        self.weight = weight
+        self.width = width
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -20,9 +20,22 @@ public struct ProductShelfLife: BackboneElement {
     /// Special precautions for storage, if any, can be specified using an appropriate controlled vocabulary The controlled term and the controlled term identifier shall be specified
     public var specialPrecautionsForStorage: [CodeableConcept]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(period: Quantity, type: CodeableConcept) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: Identifier? = nil,
+        modifierExtension: [Extension]? = nil,
+        period: Quantity,
+        specialPrecautionsForStorage: [CodeableConcept]? = nil,
+        type: CodeableConcept
+    ) {
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.modifierExtension = modifierExtension
         self.period = period
+        self.specialPrecautionsForStorage = specialPrecautionsForStorage
         self.type = type
     }
 

@@ -14,8 +14,17 @@ public struct Range: Element {
     /// High limit
     public var high: Quantity?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        `extension`: [Extension]? = nil,
+        high: Quantity? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        low: Quantity? = nil
+    ) {
+        self.`extension` = `extension`
+        self.high = high
+        self.id = id
+        self.low = low
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

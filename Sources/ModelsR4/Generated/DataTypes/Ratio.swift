@@ -14,8 +14,17 @@ public struct Ratio: Element {
     /// Denominator value
     public var denominator: Quantity?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        denominator: Quantity? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        numerator: Quantity? = nil
+    ) {
+        self.denominator = denominator
+        self.`extension` = `extension`
+        self.id = id
+        self.numerator = numerator
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -18,8 +18,21 @@ public struct Reference: Element {
     /// Text alternative for the resource
     public var display: FHIRPrimitive<FHIRString>?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        display: FHIRPrimitive<FHIRString>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: Identifier? = nil,
+        reference: FHIRPrimitive<FHIRString>? = nil,
+        type: FHIRPrimitive<FHIRURI>? = nil
+    ) {
+        self.display = display
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.reference = reference
+        self.type = type
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

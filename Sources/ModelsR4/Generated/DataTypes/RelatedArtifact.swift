@@ -24,9 +24,27 @@ public struct RelatedArtifact: Element {
     /// What resource is being referenced
     public var resource: FHIRPrimitive<FHIRCanonical>?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(type: FHIRPrimitive<RelatedArtifactType>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        citation: FHIRPrimitive<FHIRString>? = nil,
+        display: FHIRPrimitive<FHIRString>? = nil,
+        document: Attachment? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        label: FHIRPrimitive<FHIRString>? = nil,
+        resource: FHIRPrimitive<FHIRCanonical>? = nil,
+        type: FHIRPrimitive<RelatedArtifactType>,
+        url: FHIRPrimitive<FHIRURI>? = nil
+    ) {
+        self.citation = citation
+        self.display = display
+        self.document = document
+        self.`extension` = `extension`
+        self.id = id
+        self.label = label
+        self.resource = resource
         self.type = type
+        self.url = url
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -24,11 +24,27 @@ public struct SampledData: Element {
     /// Decimal values with spaces, or "E" | "U" | "L"
     public var data: FHIRPrimitive<FHIRString>?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(dimensions: FHIRPrimitive<FHIRPositiveInteger>, origin: Quantity, period: FHIRPrimitive<FHIRDecimal>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        data: FHIRPrimitive<FHIRString>? = nil,
+        dimensions: FHIRPrimitive<FHIRPositiveInteger>,
+        `extension`: [Extension]? = nil,
+        factor: FHIRPrimitive<FHIRDecimal>? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        lowerLimit: FHIRPrimitive<FHIRDecimal>? = nil,
+        origin: Quantity,
+        period: FHIRPrimitive<FHIRDecimal>,
+        upperLimit: FHIRPrimitive<FHIRDecimal>? = nil
+    ) {
+        self.data = data
         self.dimensions = dimensions
+        self.`extension` = `extension`
+        self.factor = factor
+        self.id = id
+        self.lowerLimit = lowerLimit
         self.origin = origin
         self.period = period
+        self.upperLimit = upperLimit
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

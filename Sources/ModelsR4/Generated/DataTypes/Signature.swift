@@ -24,8 +24,24 @@ public struct Signature: Element {
     /// The actual signature content (XML DigSig. JWS, picture, etc.)
     public var data: FHIRPrimitive<Base64Binary>?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(type: [Coding], when: FHIRPrimitive<Instant>, who: Reference) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        data: FHIRPrimitive<Base64Binary>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        onBehalfOf: Reference? = nil,
+        sigFormat: FHIRPrimitive<FHIRString>? = nil,
+        targetFormat: FHIRPrimitive<FHIRString>? = nil,
+        type: [Coding],
+        when: FHIRPrimitive<Instant>,
+        who: Reference
+    ) {
+        self.data = data
+        self.`extension` = `extension`
+        self.id = id
+        self.onBehalfOf = onBehalfOf
+        self.sigFormat = sigFormat
+        self.targetFormat = targetFormat
         self.type = type
         self.when = when
         self.who = who

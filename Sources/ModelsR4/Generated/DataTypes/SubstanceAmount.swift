@@ -20,8 +20,23 @@ public struct SubstanceAmount: BackboneElement {
     /// Reference range of possible or expected values
     public var referenceRange: SubstanceAmount.ReferenceRange?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        amount: AmountX? = nil,
+        amountText: FHIRPrimitive<FHIRString>? = nil,
+        amountType: CodeableConcept? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        modifierExtension: [Extension]? = nil,
+        referenceRange: SubstanceAmount.ReferenceRange? = nil
+    ) {
+        self.amount = amount
+        self.amountText = amountText
+        self.amountType = amountType
+        self.`extension` = `extension`
+        self.id = id
+        self.modifierExtension = modifierExtension
+        self.referenceRange = referenceRange
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -89,8 +104,17 @@ public struct SubstanceAmount: BackboneElement {
         /// Upper limit possible or expected
         public var highLimit: Quantity?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            highLimit: Quantity? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            lowLimit: Quantity? = nil
+        ) {
+            self.`extension` = `extension`
+            self.highLimit = highLimit
+            self.id = id
+            self.lowLimit = lowLimit
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -18,8 +18,21 @@ public struct Timing: BackboneElement {
     /// BID | TID | QID | AM | PM | QD | QOD | +
     public var code: CodeableConcept?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        code: CodeableConcept? = nil,
+        event: [FHIRPrimitive<DateTime>]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        modifierExtension: [Extension]? = nil,
+        `repeat`: Timing.Repeat? = nil
+    ) {
+        self.code = code
+        self.event = event
+        self.`extension` = `extension`
+        self.id = id
+        self.modifierExtension = modifierExtension
+        self.`repeat` = `repeat`
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -84,8 +97,43 @@ public struct Timing: BackboneElement {
         /// Minutes from event (before or after)
         public var offset: FHIRPrimitive<FHIRUnsignedInteger>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            bounds: BoundsX? = nil,
+            count: FHIRPrimitive<FHIRPositiveInteger>? = nil,
+            countMax: FHIRPrimitive<FHIRPositiveInteger>? = nil,
+            dayOfWeek: [FHIRPrimitive<DaysOfWeek>]? = nil,
+            duration: FHIRPrimitive<FHIRDecimal>? = nil,
+            durationMax: FHIRPrimitive<FHIRDecimal>? = nil,
+            durationUnit: FHIRPrimitive<UnitsOfTime>? = nil,
+            `extension`: [Extension]? = nil,
+            frequency: FHIRPrimitive<FHIRPositiveInteger>? = nil,
+            frequencyMax: FHIRPrimitive<FHIRPositiveInteger>? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            offset: FHIRPrimitive<FHIRUnsignedInteger>? = nil,
+            period: FHIRPrimitive<FHIRDecimal>? = nil,
+            periodMax: FHIRPrimitive<FHIRDecimal>? = nil,
+            periodUnit: FHIRPrimitive<UnitsOfTime>? = nil,
+            timeOfDay: [FHIRPrimitive<FHIRTime>]? = nil,
+            when: [FHIRPrimitive<EventTiming>]? = nil
+        ) {
+            self.bounds = bounds
+            self.count = count
+            self.countMax = countMax
+            self.dayOfWeek = dayOfWeek
+            self.duration = duration
+            self.durationMax = durationMax
+            self.durationUnit = durationUnit
+            self.`extension` = `extension`
+            self.frequency = frequency
+            self.frequencyMax = frequencyMax
+            self.id = id
+            self.offset = offset
+            self.period = period
+            self.periodMax = periodMax
+            self.periodUnit = periodUnit
+            self.timeOfDay = timeOfDay
+            self.when = when
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -20,8 +20,22 @@ public struct TriggerDefinition: Element {
     /// Whether the event triggers (boolean expression)
     public var condition: Expression?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(type: FHIRPrimitive<TriggerType>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        condition: Expression? = nil,
+        data: [DataRequirement]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        name: FHIRPrimitive<FHIRString>? = nil,
+        timing: TimingX? = nil,
+        type: FHIRPrimitive<TriggerType>
+    ) {
+        self.condition = condition
+        self.data = data
+        self.`extension` = `extension`
+        self.id = id
+        self.name = name
+        self.timing = timing
         self.type = type
     }
 

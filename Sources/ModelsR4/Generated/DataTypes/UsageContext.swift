@@ -14,9 +14,16 @@ public struct UsageContext: Element {
     /// Value that defines the context
     public var value: ValueX
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(code: Coding, value: ValueX) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        code: Coding,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        value: ValueX
+    ) {
         self.code = code
+        self.`extension` = `extension`
+        self.id = id
         self.value = value
     }
 

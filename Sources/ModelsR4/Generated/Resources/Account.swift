@@ -46,9 +46,47 @@ public struct Account: DomainResource {
     /// Reference to a parent Account
     public var partOf: Reference?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(status: FHIRPrimitive<AccountStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        contained: [ResourceProxy]? = nil,
+        coverage: [Account.CoverageComponent]? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        `extension`: [Extension]? = nil,
+        guarantor: [Account.Guarantor]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>? = nil,
+        owner: Reference? = nil,
+        partOf: Reference? = nil,
+        servicePeriod: Period? = nil,
+        status: FHIRPrimitive<AccountStatus>,
+        subject: [Reference]? = nil,
+        text: Narrative? = nil,
+        type: CodeableConcept? = nil
+    ) {
+        self.contained = contained
+        self.coverage = coverage
+        self.description = description
+        self.`extension` = `extension`
+        self.guarantor = guarantor
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.name = name
+        self.owner = owner
+        self.partOf = partOf
+        self.servicePeriod = servicePeriod
         self.status = status
+        self.subject = subject
+        self.text = text
+        self.type = type
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -118,9 +156,19 @@ public struct Account: DomainResource {
         /// The priority of the coverage in the context of this account
         public var priority: FHIRPrimitive<FHIRPositiveInteger>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(coverage: Reference) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            coverage: Reference,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            priority: FHIRPrimitive<FHIRPositiveInteger>? = nil
+        ) {
             self.coverage = coverage
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.priority = priority
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -162,9 +210,21 @@ public struct Account: DomainResource {
         /// Guarantee account during
         public var period: Period?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(party: Reference) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            onHold: FHIRPrimitive<FHIRBool>? = nil,
+            party: Reference,
+            period: Period? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.onHold = onHold
             self.party = party
+            self.period = period
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -116,9 +116,117 @@ public struct ActivityDefinition: DomainResource {
     /// Dynamic aspects of the definition
     public var dynamicValue: [ActivityDefinition.DynamicValue]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(status: FHIRPrimitive<PublicationStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        approvalDate: FHIRPrimitive<FHIRDate>? = nil,
+        author: [ContactDetail]? = nil,
+        bodySite: [CodeableConcept]? = nil,
+        code: CodeableConcept? = nil,
+        contact: [ContactDetail]? = nil,
+        contained: [ResourceProxy]? = nil,
+        copyright: FHIRPrimitive<FHIRString>? = nil,
+        date: FHIRPrimitive<DateTime>? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        doNotPerform: FHIRPrimitive<FHIRBool>? = nil,
+        dosage: [Dosage]? = nil,
+        dynamicValue: [ActivityDefinition.DynamicValue]? = nil,
+        editor: [ContactDetail]? = nil,
+        effectivePeriod: Period? = nil,
+        endorser: [ContactDetail]? = nil,
+        experimental: FHIRPrimitive<FHIRBool>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        intent: FHIRPrimitive<RequestIntent>? = nil,
+        jurisdiction: [CodeableConcept]? = nil,
+        kind: FHIRPrimitive<RequestResourceType>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        lastReviewDate: FHIRPrimitive<FHIRDate>? = nil,
+        library: [FHIRPrimitive<FHIRCanonical>]? = nil,
+        location: Reference? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>? = nil,
+        observationRequirement: [Reference]? = nil,
+        observationResultRequirement: [Reference]? = nil,
+        participant: [ActivityDefinition.Participant]? = nil,
+        priority: FHIRPrimitive<RequestPriority>? = nil,
+        product: ProductX? = nil,
+        profile: FHIRPrimitive<FHIRCanonical>? = nil,
+        publisher: FHIRPrimitive<FHIRString>? = nil,
+        purpose: FHIRPrimitive<FHIRString>? = nil,
+        quantity: Quantity? = nil,
+        relatedArtifact: [RelatedArtifact]? = nil,
+        reviewer: [ContactDetail]? = nil,
+        specimenRequirement: [Reference]? = nil,
+        status: FHIRPrimitive<PublicationStatus>,
+        subject: SubjectX? = nil,
+        subtitle: FHIRPrimitive<FHIRString>? = nil,
+        text: Narrative? = nil,
+        timing: TimingX? = nil,
+        title: FHIRPrimitive<FHIRString>? = nil,
+        topic: [CodeableConcept]? = nil,
+        transform: FHIRPrimitive<FHIRCanonical>? = nil,
+        url: FHIRPrimitive<FHIRURI>? = nil,
+        usage: FHIRPrimitive<FHIRString>? = nil,
+        useContext: [UsageContext]? = nil,
+        version: FHIRPrimitive<FHIRString>? = nil
+    ) {
+        self.approvalDate = approvalDate
+        self.author = author
+        self.bodySite = bodySite
+        self.code = code
+        self.contact = contact
+        self.contained = contained
+        self.copyright = copyright
+        self.date = date
+        self.description = description
+        self.doNotPerform = doNotPerform
+        self.dosage = dosage
+        self.dynamicValue = dynamicValue
+        self.editor = editor
+        self.effectivePeriod = effectivePeriod
+        self.endorser = endorser
+        self.experimental = experimental
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.intent = intent
+        self.jurisdiction = jurisdiction
+        self.kind = kind
+        self.language = language
+        self.lastReviewDate = lastReviewDate
+        self.library = library
+        self.location = location
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.name = name
+        self.observationRequirement = observationRequirement
+        self.observationResultRequirement = observationResultRequirement
+        self.participant = participant
+        self.priority = priority
+        self.product = product
+        self.profile = profile
+        self.publisher = publisher
+        self.purpose = purpose
+        self.quantity = quantity
+        self.relatedArtifact = relatedArtifact
+        self.reviewer = reviewer
+        self.specimenRequirement = specimenRequirement
         self.status = status
+        self.subject = subject
+        self.subtitle = subtitle
+        self.text = text
+        self.timing = timing
+        self.title = title
+        self.topic = topic
+        self.transform = transform
+        self.url = url
+        self.usage = usage
+        self.useContext = useContext
+        self.version = version
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -342,8 +450,18 @@ public struct ActivityDefinition: DomainResource {
         /// E.g. Nurse, Surgeon, Parent, etc.
         public var role: CodeableConcept?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(type: FHIRPrimitive<ActionParticipantType>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            role: CodeableConcept? = nil,
+            type: FHIRPrimitive<ActionParticipantType>
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.role = role
             self.type = type
         }
 
@@ -384,9 +502,18 @@ public struct ActivityDefinition: DomainResource {
         /// An expression that provides the dynamic value for the customization
         public var expression: Expression
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(expression: Expression, path: FHIRPrimitive<FHIRString>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            expression: Expression,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            path: FHIRPrimitive<FHIRString>
+        ) {
             self.expression = expression
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.path = path
         }
 

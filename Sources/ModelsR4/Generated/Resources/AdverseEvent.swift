@@ -64,10 +64,65 @@ public struct AdverseEvent: DomainResource {
     /// AdverseEvent.study
     public var study: [Reference]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(actuality: FHIRPrimitive<AdverseEventActuality>, subject: Reference) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        actuality: FHIRPrimitive<AdverseEventActuality>,
+        category: [CodeableConcept]? = nil,
+        contained: [ResourceProxy]? = nil,
+        contributor: [Reference]? = nil,
+        date: FHIRPrimitive<DateTime>? = nil,
+        detected: FHIRPrimitive<DateTime>? = nil,
+        encounter: Reference? = nil,
+        event: CodeableConcept? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: Identifier? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        location: Reference? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        outcome: CodeableConcept? = nil,
+        recordedDate: FHIRPrimitive<DateTime>? = nil,
+        recorder: Reference? = nil,
+        referenceDocument: [Reference]? = nil,
+        resultingCondition: [Reference]? = nil,
+        seriousness: CodeableConcept? = nil,
+        severity: CodeableConcept? = nil,
+        study: [Reference]? = nil,
+        subject: Reference,
+        subjectMedicalHistory: [Reference]? = nil,
+        suspectEntity: [AdverseEvent.SuspectEntity]? = nil,
+        text: Narrative? = nil
+    ) {
         self.actuality = actuality
+        self.category = category
+        self.contained = contained
+        self.contributor = contributor
+        self.date = date
+        self.detected = detected
+        self.encounter = encounter
+        self.event = event
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.location = location
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.outcome = outcome
+        self.recordedDate = recordedDate
+        self.recorder = recorder
+        self.referenceDocument = referenceDocument
+        self.resultingCondition = resultingCondition
+        self.seriousness = seriousness
+        self.severity = severity
+        self.study = study
         self.subject = subject
+        self.subjectMedicalHistory = subjectMedicalHistory
+        self.suspectEntity = suspectEntity
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -155,9 +210,19 @@ public struct AdverseEvent: DomainResource {
         /// Information on the possible cause of the event
         public var causality: [AdverseEvent.SuspectEntity.Causality]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(instance: Reference) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            causality: [AdverseEvent.SuspectEntity.Causality]? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            instance: Reference,
+            modifierExtension: [Extension]? = nil
+        ) {
+            self.causality = causality
+            self.`extension` = `extension`
+            self.id = id
             self.instance = instance
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -200,8 +265,23 @@ public struct AdverseEvent: DomainResource {
             /// ProbabilityScale | Bayesian | Checklist
             public var method: CodeableConcept?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                assessment: CodeableConcept? = nil,
+                author: Reference? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                method: CodeableConcept? = nil,
+                modifierExtension: [Extension]? = nil,
+                productRelatedness: FHIRPrimitive<FHIRString>? = nil
+            ) {
+                self.assessment = assessment
+                self.author = author
+                self.`extension` = `extension`
+                self.id = id
+                self.method = method
+                self.modifierExtension = modifierExtension
+                self.productRelatedness = productRelatedness
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

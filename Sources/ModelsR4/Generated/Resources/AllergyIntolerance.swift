@@ -56,9 +56,57 @@ public struct AllergyIntolerance: DomainResource {
     /// Adverse Reaction Events linked to exposure to substance
     public var reaction: [AllergyIntolerance.Reaction]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(patient: Reference) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        asserter: Reference? = nil,
+        category: [FHIRPrimitive<AllergyIntoleranceCategory>]? = nil,
+        clinicalStatus: CodeableConcept? = nil,
+        code: CodeableConcept? = nil,
+        contained: [ResourceProxy]? = nil,
+        criticality: FHIRPrimitive<AllergyIntoleranceCriticality>? = nil,
+        encounter: Reference? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        lastOccurrence: FHIRPrimitive<DateTime>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        note: [Annotation]? = nil,
+        onset: OnsetX? = nil,
+        patient: Reference,
+        reaction: [AllergyIntolerance.Reaction]? = nil,
+        recordedDate: FHIRPrimitive<DateTime>? = nil,
+        recorder: Reference? = nil,
+        text: Narrative? = nil,
+        type: FHIRPrimitive<AllergyIntoleranceType>? = nil,
+        verificationStatus: CodeableConcept? = nil
+    ) {
+        self.asserter = asserter
+        self.category = category
+        self.clinicalStatus = clinicalStatus
+        self.code = code
+        self.contained = contained
+        self.criticality = criticality
+        self.encounter = encounter
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.lastOccurrence = lastOccurrence
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.note = note
+        self.onset = onset
         self.patient = patient
+        self.reaction = reaction
+        self.recordedDate = recordedDate
+        self.recorder = recorder
+        self.text = text
+        self.type = type
+        self.verificationStatus = verificationStatus
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -181,9 +229,29 @@ public struct AllergyIntolerance: DomainResource {
         /// Text about event not captured in other fields
         public var note: [Annotation]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(manifestation: [CodeableConcept]) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            description: FHIRPrimitive<FHIRString>? = nil,
+            exposureRoute: CodeableConcept? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            manifestation: [CodeableConcept],
+            modifierExtension: [Extension]? = nil,
+            note: [Annotation]? = nil,
+            onset: FHIRPrimitive<DateTime>? = nil,
+            severity: FHIRPrimitive<AllergyIntoleranceSeverity>? = nil,
+            substance: CodeableConcept? = nil
+        ) {
+            self.description = description
+            self.exposureRoute = exposureRoute
+            self.`extension` = `extension`
+            self.id = id
             self.manifestation = manifestation
+            self.modifierExtension = modifierExtension
+            self.note = note
+            self.onset = onset
+            self.severity = severity
+            self.substance = substance
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -68,10 +68,69 @@ public struct Appointment: DomainResource {
     /// Potential date/time interval(s) requested to allocate the appointment within
     public var requestedPeriod: [Period]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(participant: [Appointment.Participant], status: FHIRPrimitive<AppointmentStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        appointmentType: CodeableConcept? = nil,
+        basedOn: [Reference]? = nil,
+        cancelationReason: CodeableConcept? = nil,
+        comment: FHIRPrimitive<FHIRString>? = nil,
+        contained: [ResourceProxy]? = nil,
+        created: FHIRPrimitive<DateTime>? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        end: FHIRPrimitive<Instant>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        minutesDuration: FHIRPrimitive<FHIRPositiveInteger>? = nil,
+        modifierExtension: [Extension]? = nil,
+        participant: [Appointment.Participant],
+        patientInstruction: FHIRPrimitive<FHIRString>? = nil,
+        priority: FHIRPrimitive<FHIRUnsignedInteger>? = nil,
+        reasonCode: [CodeableConcept]? = nil,
+        reasonReference: [Reference]? = nil,
+        requestedPeriod: [Period]? = nil,
+        serviceCategory: [CodeableConcept]? = nil,
+        serviceType: [CodeableConcept]? = nil,
+        slot: [Reference]? = nil,
+        specialty: [CodeableConcept]? = nil,
+        start: FHIRPrimitive<Instant>? = nil,
+        status: FHIRPrimitive<AppointmentStatus>,
+        supportingInformation: [Reference]? = nil,
+        text: Narrative? = nil
+    ) {
+        self.appointmentType = appointmentType
+        self.basedOn = basedOn
+        self.cancelationReason = cancelationReason
+        self.comment = comment
+        self.contained = contained
+        self.created = created
+        self.description = description
+        self.end = end
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.minutesDuration = minutesDuration
+        self.modifierExtension = modifierExtension
         self.participant = participant
+        self.patientInstruction = patientInstruction
+        self.priority = priority
+        self.reasonCode = reasonCode
+        self.reasonReference = reasonReference
+        self.requestedPeriod = requestedPeriod
+        self.serviceCategory = serviceCategory
+        self.serviceType = serviceType
+        self.slot = slot
+        self.specialty = specialty
+        self.start = start
         self.status = status
+        self.supportingInformation = supportingInformation
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -169,9 +228,25 @@ public struct Appointment: DomainResource {
         /// Participation period of the actor
         public var period: Period?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(status: FHIRPrimitive<ParticipationStatus>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            actor: Reference? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            period: Period? = nil,
+            required: FHIRPrimitive<ParticipantRequired>? = nil,
+            status: FHIRPrimitive<ParticipationStatus>,
+            type: [CodeableConcept]? = nil
+        ) {
+            self.actor = actor
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.period = period
+            self.required = required
             self.status = status
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

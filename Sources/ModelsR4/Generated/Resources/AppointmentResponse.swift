@@ -40,10 +40,41 @@ public struct AppointmentResponse: DomainResource {
     /// Additional comments
     public var comment: FHIRPrimitive<FHIRString>?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(appointment: Reference, participantStatus: FHIRPrimitive<ParticipationStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        actor: Reference? = nil,
+        appointment: Reference,
+        comment: FHIRPrimitive<FHIRString>? = nil,
+        contained: [ResourceProxy]? = nil,
+        end: FHIRPrimitive<Instant>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        participantStatus: FHIRPrimitive<ParticipationStatus>,
+        participantType: [CodeableConcept]? = nil,
+        start: FHIRPrimitive<Instant>? = nil,
+        text: Narrative? = nil
+    ) {
+        self.actor = actor
         self.appointment = appointment
+        self.comment = comment
+        self.contained = contained
+        self.end = end
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
         self.participantStatus = participantStatus
+        self.participantType = participantType
+        self.start = start
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -46,11 +46,46 @@ public struct AuditEvent: DomainResource {
     /// Data or objects used
     public var entity: [AuditEvent.Entity]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(agent: [AuditEvent.Agent], recorded: FHIRPrimitive<Instant>, source: AuditEvent.Source, type: Coding) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        action: FHIRPrimitive<AuditEventAction>? = nil,
+        agent: [AuditEvent.Agent],
+        contained: [ResourceProxy]? = nil,
+        entity: [AuditEvent.Entity]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        outcome: FHIRPrimitive<AuditEventOutcome>? = nil,
+        outcomeDesc: FHIRPrimitive<FHIRString>? = nil,
+        period: Period? = nil,
+        purposeOfEvent: [CodeableConcept]? = nil,
+        recorded: FHIRPrimitive<Instant>,
+        source: AuditEvent.Source,
+        subtype: [Coding]? = nil,
+        text: Narrative? = nil,
+        type: Coding
+    ) {
+        self.action = action
         self.agent = agent
+        self.contained = contained
+        self.entity = entity
+        self.`extension` = `extension`
+        self.id = id
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.outcome = outcome
+        self.outcomeDesc = outcomeDesc
+        self.period = period
+        self.purposeOfEvent = purposeOfEvent
         self.recorded = recorded
         self.source = source
+        self.subtype = subtype
+        self.text = text
         self.type = type
     }
 
@@ -139,9 +174,37 @@ public struct AuditEvent: DomainResource {
         /// Reason given for this user
         public var purposeOfUse: [CodeableConcept]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(requestor: FHIRPrimitive<FHIRBool>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            altId: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            location: Reference? = nil,
+            media: Coding? = nil,
+            modifierExtension: [Extension]? = nil,
+            name: FHIRPrimitive<FHIRString>? = nil,
+            network: AuditEvent.Agent.Network? = nil,
+            policy: [FHIRPrimitive<FHIRURI>]? = nil,
+            purposeOfUse: [CodeableConcept]? = nil,
+            requestor: FHIRPrimitive<FHIRBool>,
+            role: [CodeableConcept]? = nil,
+            type: CodeableConcept? = nil,
+            who: Reference? = nil
+        ) {
+            self.altId = altId
+            self.`extension` = `extension`
+            self.id = id
+            self.location = location
+            self.media = media
+            self.modifierExtension = modifierExtension
+            self.name = name
+            self.network = network
+            self.policy = policy
+            self.purposeOfUse = purposeOfUse
             self.requestor = requestor
+            self.role = role
+            self.type = type
+            self.who = who
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -198,8 +261,19 @@ public struct AuditEvent: DomainResource {
             /// The type of network access point
             public var type: FHIRPrimitive<AuditEventAgentNetworkType>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                address: FHIRPrimitive<FHIRString>? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                type: FHIRPrimitive<AuditEventAgentNetworkType>? = nil
+            ) {
+                self.address = address
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.type = type
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -242,9 +316,21 @@ public struct AuditEvent: DomainResource {
         /// The type of source where event originated
         public var type: [Coding]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(observer: Reference) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            observer: Reference,
+            site: FHIRPrimitive<FHIRString>? = nil,
+            type: [Coding]? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.observer = observer
+            self.site = site
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -300,8 +386,33 @@ public struct AuditEvent: DomainResource {
         /// Additional Information about the entity
         public var detail: [AuditEvent.Entity.Detail]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            description: FHIRPrimitive<FHIRString>? = nil,
+            detail: [AuditEvent.Entity.Detail]? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            lifecycle: Coding? = nil,
+            modifierExtension: [Extension]? = nil,
+            name: FHIRPrimitive<FHIRString>? = nil,
+            query: FHIRPrimitive<Base64Binary>? = nil,
+            role: Coding? = nil,
+            securityLabel: [Coding]? = nil,
+            type: Coding? = nil,
+            what: Reference? = nil
+        ) {
+            self.description = description
+            self.detail = detail
+            self.`extension` = `extension`
+            self.id = id
+            self.lifecycle = lifecycle
+            self.modifierExtension = modifierExtension
+            self.name = name
+            self.query = query
+            self.role = role
+            self.securityLabel = securityLabel
+            self.type = type
+            self.what = what
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -354,8 +465,17 @@ public struct AuditEvent: DomainResource {
             /// Property value
             public var value: ValueX
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(type: FHIRPrimitive<FHIRString>, value: ValueX) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                type: FHIRPrimitive<FHIRString>,
+                value: ValueX
+            ) {
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
                 self.type = type
                 self.value = value
             }

@@ -34,9 +34,35 @@ public struct Basic: DomainResource {
     /// Who created
     public var author: Reference?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(code: CodeableConcept) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        author: Reference? = nil,
+        code: CodeableConcept,
+        contained: [ResourceProxy]? = nil,
+        created: FHIRPrimitive<FHIRDate>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        subject: Reference? = nil,
+        text: Narrative? = nil
+    ) {
+        self.author = author
         self.code = code
+        self.contained = contained
+        self.created = created
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.subject = subject
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

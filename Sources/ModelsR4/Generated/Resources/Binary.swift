@@ -22,9 +22,23 @@ public struct Binary: Resource {
     /// The actual content
     public var data: FHIRPrimitive<Base64Binary>?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(contentType: FHIRPrimitive<FHIRString>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        contentType: FHIRPrimitive<FHIRString>,
+        data: FHIRPrimitive<Base64Binary>? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        securityContext: Reference? = nil
+    ) {
         self.contentType = contentType
+        self.data = data
+        self.id = id
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.securityContext = securityContext
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

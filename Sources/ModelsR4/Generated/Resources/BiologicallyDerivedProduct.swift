@@ -46,8 +46,47 @@ public struct BiologicallyDerivedProduct: DomainResource {
     /// Product storage
     public var storage: [BiologicallyDerivedProduct.Storage]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        collection: BiologicallyDerivedProduct.Collection? = nil,
+        contained: [ResourceProxy]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        manipulation: BiologicallyDerivedProduct.Manipulation? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        parent: [Reference]? = nil,
+        processing: [BiologicallyDerivedProduct.Processing]? = nil,
+        productCategory: FHIRPrimitive<BiologicallyDerivedProductCategory>? = nil,
+        productCode: CodeableConcept? = nil,
+        quantity: FHIRPrimitive<FHIRInteger>? = nil,
+        request: [Reference]? = nil,
+        status: FHIRPrimitive<BiologicallyDerivedProductStatus>? = nil,
+        storage: [BiologicallyDerivedProduct.Storage]? = nil,
+        text: Narrative? = nil
+    ) {
+        self.collection = collection
+        self.contained = contained
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.manipulation = manipulation
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.parent = parent
+        self.processing = processing
+        self.productCategory = productCategory
+        self.productCode = productCode
+        self.quantity = quantity
+        self.request = request
+        self.status = status
+        self.storage = storage
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -119,8 +158,21 @@ public struct BiologicallyDerivedProduct: DomainResource {
         /// Time of product collection
         public var collected: CollectedX?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            collected: CollectedX? = nil,
+            collector: Reference? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            source: Reference? = nil
+        ) {
+            self.collected = collected
+            self.collector = collector
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.source = source
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -190,8 +242,23 @@ public struct BiologicallyDerivedProduct: DomainResource {
         /// Time of processing
         public var time: TimeX?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            additive: Reference? = nil,
+            description: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            procedure: CodeableConcept? = nil,
+            time: TimeX? = nil
+        ) {
+            self.additive = additive
+            self.description = description
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.procedure = procedure
+            self.time = time
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -259,8 +326,19 @@ public struct BiologicallyDerivedProduct: DomainResource {
         /// Time of manipulation
         public var time: TimeX?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            description: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            time: TimeX? = nil
+        ) {
+            self.description = description
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.time = time
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -328,8 +406,23 @@ public struct BiologicallyDerivedProduct: DomainResource {
         /// Storage timeperiod
         public var duration: Period?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            description: FHIRPrimitive<FHIRString>? = nil,
+            duration: Period? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            scale: FHIRPrimitive<BiologicallyDerivedProductStorageScale>? = nil,
+            temperature: FHIRPrimitive<FHIRDecimal>? = nil
+        ) {
+            self.description = description
+            self.duration = duration
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.scale = scale
+            self.temperature = temperature
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

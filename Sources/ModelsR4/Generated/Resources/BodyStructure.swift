@@ -40,9 +40,41 @@ public struct BodyStructure: DomainResource {
     /// Who this is about
     public var patient: Reference
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(patient: Reference) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        active: FHIRPrimitive<FHIRBool>? = nil,
+        contained: [ResourceProxy]? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        image: [Attachment]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        location: CodeableConcept? = nil,
+        locationQualifier: [CodeableConcept]? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        morphology: CodeableConcept? = nil,
+        patient: Reference,
+        text: Narrative? = nil
+    ) {
+        self.active = active
+        self.contained = contained
+        self.description = description
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.image = image
+        self.implicitRules = implicitRules
+        self.language = language
+        self.location = location
+        self.locationQualifier = locationQualifier
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.morphology = morphology
         self.patient = patient
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

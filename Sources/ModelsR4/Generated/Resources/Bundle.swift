@@ -30,8 +30,30 @@ public struct Bundle: Resource {
     /// Digital Signature
     public var signature: Signature?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(type: FHIRPrimitive<BundleType>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        entry: [Bundle.Entry]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: Identifier? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        link: [Bundle.Link]? = nil,
+        meta: Meta? = nil,
+        signature: Signature? = nil,
+        timestamp: FHIRPrimitive<Instant>? = nil,
+        total: FHIRPrimitive<FHIRUnsignedInteger>? = nil,
+        type: FHIRPrimitive<BundleType>
+    ) {
+        self.entry = entry
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.link = link
+        self.meta = meta
+        self.signature = signature
+        self.timestamp = timestamp
+        self.total = total
         self.type = type
     }
 
@@ -86,8 +108,17 @@ public struct Bundle: Resource {
         /// Reference details for the link
         public var url: FHIRPrimitive<FHIRURI>
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(relation: FHIRPrimitive<FHIRString>, url: FHIRPrimitive<FHIRURI>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            relation: FHIRPrimitive<FHIRString>,
+            url: FHIRPrimitive<FHIRURI>
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.relation = relation
             self.url = url
         }
@@ -137,8 +168,27 @@ public struct Bundle: Resource {
         /// Results of execution (transaction/batch/history)
         public var response: Bundle.Entry.Response?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            fullUrl: FHIRPrimitive<FHIRURI>? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            link: [Bundle.Link]? = nil,
+            modifierExtension: [Extension]? = nil,
+            request: Bundle.Entry.Request? = nil,
+            resource: ResourceProxy? = nil,
+            response: Bundle.Entry.Response? = nil,
+            search: Bundle.Entry.Search? = nil
+        ) {
+            self.`extension` = `extension`
+            self.fullUrl = fullUrl
+            self.id = id
+            self.link = link
+            self.modifierExtension = modifierExtension
+            self.request = request
+            self.resource = resource
+            self.response = response
+            self.search = search
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -185,8 +235,19 @@ public struct Bundle: Resource {
             /// Search ranking (between 0 and 1)
             public var score: FHIRPrimitive<FHIRDecimal>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                mode: FHIRPrimitive<SearchEntryMode>? = nil,
+                modifierExtension: [Extension]? = nil,
+                score: FHIRPrimitive<FHIRDecimal>? = nil
+            ) {
+                self.`extension` = `extension`
+                self.id = id
+                self.mode = mode
+                self.modifierExtension = modifierExtension
+                self.score = score
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -234,9 +295,26 @@ public struct Bundle: Resource {
             /// For conditional creates
             public var ifNoneExist: FHIRPrimitive<FHIRString>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(method: FHIRPrimitive<HTTPVerb>, url: FHIRPrimitive<FHIRURI>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                ifMatch: FHIRPrimitive<FHIRString>? = nil,
+                ifModifiedSince: FHIRPrimitive<Instant>? = nil,
+                ifNoneExist: FHIRPrimitive<FHIRString>? = nil,
+                ifNoneMatch: FHIRPrimitive<FHIRString>? = nil,
+                method: FHIRPrimitive<HTTPVerb>,
+                modifierExtension: [Extension]? = nil,
+                url: FHIRPrimitive<FHIRURI>
+            ) {
+                self.`extension` = `extension`
+                self.id = id
+                self.ifMatch = ifMatch
+                self.ifModifiedSince = ifModifiedSince
+                self.ifNoneExist = ifNoneExist
+                self.ifNoneMatch = ifNoneMatch
                 self.method = method
+                self.modifierExtension = modifierExtension
                 self.url = url
             }
 
@@ -291,8 +369,24 @@ public struct Bundle: Resource {
             /// OperationOutcome with hints and warnings (for batch/transaction)
             public var outcome: ResourceProxy?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(status: FHIRPrimitive<FHIRString>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                etag: FHIRPrimitive<FHIRString>? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                lastModified: FHIRPrimitive<Instant>? = nil,
+                location: FHIRPrimitive<FHIRURI>? = nil,
+                modifierExtension: [Extension]? = nil,
+                outcome: ResourceProxy? = nil,
+                status: FHIRPrimitive<FHIRString>
+            ) {
+                self.etag = etag
+                self.`extension` = `extension`
+                self.id = id
+                self.lastModified = lastModified
+                self.location = location
+                self.modifierExtension = modifierExtension
+                self.outcome = outcome
                 self.status = status
             }
 

@@ -76,13 +76,77 @@ public struct CapabilityStatement: DomainResource {
     /// Document definition
     public var document: [CapabilityStatement.Document]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(date: FHIRPrimitive<DateTime>, fhirVersion: FHIRPrimitive<FHIRVersion>, format: [FHIRPrimitive<FHIRString>], kind: FHIRPrimitive<CapabilityStatementKind>, status: FHIRPrimitive<PublicationStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        contact: [ContactDetail]? = nil,
+        contained: [ResourceProxy]? = nil,
+        copyright: FHIRPrimitive<FHIRString>? = nil,
+        date: FHIRPrimitive<DateTime>,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        document: [CapabilityStatement.Document]? = nil,
+        experimental: FHIRPrimitive<FHIRBool>? = nil,
+        `extension`: [Extension]? = nil,
+        fhirVersion: FHIRPrimitive<FHIRVersion>,
+        format: [FHIRPrimitive<FHIRString>],
+        id: FHIRPrimitive<FHIRString>? = nil,
+        implementation: CapabilityStatement.Implementation? = nil,
+        implementationGuide: [FHIRPrimitive<FHIRCanonical>]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        imports: [FHIRPrimitive<FHIRCanonical>]? = nil,
+        instantiates: [FHIRPrimitive<FHIRCanonical>]? = nil,
+        jurisdiction: [CodeableConcept]? = nil,
+        kind: FHIRPrimitive<CapabilityStatementKind>,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        messaging: [CapabilityStatement.Messaging]? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>? = nil,
+        patchFormat: [FHIRPrimitive<FHIRString>]? = nil,
+        publisher: FHIRPrimitive<FHIRString>? = nil,
+        purpose: FHIRPrimitive<FHIRString>? = nil,
+        rest: [CapabilityStatement.Rest]? = nil,
+        software: CapabilityStatement.Software? = nil,
+        status: FHIRPrimitive<PublicationStatus>,
+        text: Narrative? = nil,
+        title: FHIRPrimitive<FHIRString>? = nil,
+        url: FHIRPrimitive<FHIRURI>? = nil,
+        useContext: [UsageContext]? = nil,
+        version: FHIRPrimitive<FHIRString>? = nil
+    ) {
+        self.contact = contact
+        self.contained = contained
+        self.copyright = copyright
         self.date = date
+        self.description = description
+        self.document = document
+        self.experimental = experimental
+        self.`extension` = `extension`
         self.fhirVersion = fhirVersion
         self.format = format
+        self.id = id
+        self.implementation = implementation
+        self.implementationGuide = implementationGuide
+        self.implicitRules = implicitRules
+        self.imports = imports
+        self.instantiates = instantiates
+        self.jurisdiction = jurisdiction
         self.kind = kind
+        self.language = language
+        self.messaging = messaging
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.name = name
+        self.patchFormat = patchFormat
+        self.publisher = publisher
+        self.purpose = purpose
+        self.rest = rest
+        self.software = software
         self.status = status
+        self.text = text
+        self.title = title
+        self.url = url
+        self.useContext = useContext
+        self.version = version
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -184,9 +248,21 @@ public struct CapabilityStatement: DomainResource {
         /// Date this version was released
         public var releaseDate: FHIRPrimitive<DateTime>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(name: FHIRPrimitive<FHIRString>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            name: FHIRPrimitive<FHIRString>,
+            releaseDate: FHIRPrimitive<DateTime>? = nil,
+            version: FHIRPrimitive<FHIRString>? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.name = name
+            self.releaseDate = releaseDate
+            self.version = version
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -230,9 +306,21 @@ public struct CapabilityStatement: DomainResource {
         /// Organization that manages the data
         public var custodian: Reference?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(description: FHIRPrimitive<FHIRString>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            custodian: Reference? = nil,
+            description: FHIRPrimitive<FHIRString>,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            url: FHIRPrimitive<FHIRURI>? = nil
+        ) {
+            self.custodian = custodian
             self.description = description
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.url = url
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -286,9 +374,31 @@ public struct CapabilityStatement: DomainResource {
         /// Compartments served/used by system
         public var compartment: [FHIRPrimitive<FHIRCanonical>]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(mode: FHIRPrimitive<RestfulCapabilityMode>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            compartment: [FHIRPrimitive<FHIRCanonical>]? = nil,
+            documentation: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            interaction: [CapabilityStatement.Rest.SystemInteraction]? = nil,
+            mode: FHIRPrimitive<RestfulCapabilityMode>,
+            modifierExtension: [Extension]? = nil,
+            operation: [CapabilityStatement.Rest.ResourceComponent.Operation]? = nil,
+            resource: [CapabilityStatement.Rest.ResourceComponent]? = nil,
+            searchParam: [CapabilityStatement.Rest.ResourceComponent.SearchParam]? = nil,
+            security: CapabilityStatement.Rest.Security? = nil
+        ) {
+            self.compartment = compartment
+            self.documentation = documentation
+            self.`extension` = `extension`
+            self.id = id
+            self.interaction = interaction
             self.mode = mode
+            self.modifierExtension = modifierExtension
+            self.operation = operation
+            self.resource = resource
+            self.searchParam = searchParam
+            self.security = security
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -341,8 +451,21 @@ public struct CapabilityStatement: DomainResource {
             /// General description of how security works
             public var description: FHIRPrimitive<FHIRString>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                cors: FHIRPrimitive<FHIRBool>? = nil,
+                description: FHIRPrimitive<FHIRString>? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                service: [CodeableConcept]? = nil
+            ) {
+                self.cors = cors
+                self.description = description
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.service = service
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -414,9 +537,49 @@ public struct CapabilityStatement: DomainResource {
             /// Definition of a resource operation
             public var operation: [CapabilityStatement.Rest.ResourceComponent.Operation]?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(type: FHIRPrimitive<ResourceType>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                conditionalCreate: FHIRPrimitive<FHIRBool>? = nil,
+                conditionalDelete: FHIRPrimitive<ConditionalDeleteStatus>? = nil,
+                conditionalRead: FHIRPrimitive<ConditionalReadStatus>? = nil,
+                conditionalUpdate: FHIRPrimitive<FHIRBool>? = nil,
+                documentation: FHIRPrimitive<FHIRString>? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                interaction: [CapabilityStatement.Rest.ResourceComponent.ResourceInteraction]? = nil,
+                modifierExtension: [Extension]? = nil,
+                operation: [CapabilityStatement.Rest.ResourceComponent.Operation]? = nil,
+                profile: FHIRPrimitive<FHIRCanonical>? = nil,
+                readHistory: FHIRPrimitive<FHIRBool>? = nil,
+                referencePolicy: [FHIRPrimitive<ReferenceHandlingPolicy>]? = nil,
+                searchInclude: [FHIRPrimitive<FHIRString>]? = nil,
+                searchParam: [CapabilityStatement.Rest.ResourceComponent.SearchParam]? = nil,
+                searchRevInclude: [FHIRPrimitive<FHIRString>]? = nil,
+                supportedProfile: [FHIRPrimitive<FHIRCanonical>]? = nil,
+                type: FHIRPrimitive<ResourceType>,
+                updateCreate: FHIRPrimitive<FHIRBool>? = nil,
+                versioning: FHIRPrimitive<ResourceVersionPolicy>? = nil
+            ) {
+                self.conditionalCreate = conditionalCreate
+                self.conditionalDelete = conditionalDelete
+                self.conditionalRead = conditionalRead
+                self.conditionalUpdate = conditionalUpdate
+                self.documentation = documentation
+                self.`extension` = `extension`
+                self.id = id
+                self.interaction = interaction
+                self.modifierExtension = modifierExtension
+                self.operation = operation
+                self.profile = profile
+                self.readHistory = readHistory
+                self.referencePolicy = referencePolicy
+                self.searchInclude = searchInclude
+                self.searchParam = searchParam
+                self.searchRevInclude = searchRevInclude
+                self.supportedProfile = supportedProfile
                 self.type = type
+                self.updateCreate = updateCreate
+                self.versioning = versioning
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -485,9 +648,19 @@ public struct CapabilityStatement: DomainResource {
                 /// Anything special about operation behavior
                 public var documentation: FHIRPrimitive<FHIRString>?
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init(code: FHIRPrimitive<TypeRestfulInteraction>) {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    code: FHIRPrimitive<TypeRestfulInteraction>,
+                    documentation: FHIRPrimitive<FHIRString>? = nil,
+                    `extension`: [Extension]? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    modifierExtension: [Extension]? = nil
+                ) {
                     self.code = code
+                    self.documentation = documentation
+                    self.`extension` = `extension`
+                    self.id = id
+                    self.modifierExtension = modifierExtension
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -531,8 +704,21 @@ public struct CapabilityStatement: DomainResource {
                 /// Server-specific usage
                 public var documentation: FHIRPrimitive<FHIRString>?
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init(name: FHIRPrimitive<FHIRString>, type: FHIRPrimitive<SearchParamType>) {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    definition: FHIRPrimitive<FHIRCanonical>? = nil,
+                    documentation: FHIRPrimitive<FHIRString>? = nil,
+                    `extension`: [Extension]? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    name: FHIRPrimitive<FHIRString>,
+                    type: FHIRPrimitive<SearchParamType>
+                ) {
+                    self.definition = definition
+                    self.documentation = documentation
+                    self.`extension` = `extension`
+                    self.id = id
+                    self.modifierExtension = modifierExtension
                     self.name = name
                     self.type = type
                 }
@@ -580,9 +766,20 @@ public struct CapabilityStatement: DomainResource {
                 /// Specific details about operation behavior
                 public var documentation: FHIRPrimitive<FHIRString>?
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init(definition: FHIRPrimitive<FHIRCanonical>, name: FHIRPrimitive<FHIRString>) {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    definition: FHIRPrimitive<FHIRCanonical>,
+                    documentation: FHIRPrimitive<FHIRString>? = nil,
+                    `extension`: [Extension]? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    name: FHIRPrimitive<FHIRString>
+                ) {
                     self.definition = definition
+                    self.documentation = documentation
+                    self.`extension` = `extension`
+                    self.id = id
+                    self.modifierExtension = modifierExtension
                     self.name = name
                 }
 
@@ -626,9 +823,19 @@ public struct CapabilityStatement: DomainResource {
             /// Anything special about operation behavior
             public var documentation: FHIRPrimitive<FHIRString>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(code: FHIRPrimitive<SystemRestfulInteraction>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                code: FHIRPrimitive<SystemRestfulInteraction>,
+                documentation: FHIRPrimitive<FHIRString>? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil
+            ) {
                 self.code = code
+                self.documentation = documentation
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -673,8 +880,23 @@ public struct CapabilityStatement: DomainResource {
         /// Messages supported by this system
         public var supportedMessage: [CapabilityStatement.Messaging.SupportedMessage]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            documentation: FHIRPrimitive<FHIRString>? = nil,
+            endpoint: [CapabilityStatement.Messaging.EndpointComponent]? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            reliableCache: FHIRPrimitive<FHIRUnsignedInteger>? = nil,
+            supportedMessage: [CapabilityStatement.Messaging.SupportedMessage]? = nil
+        ) {
+            self.documentation = documentation
+            self.endpoint = endpoint
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.reliableCache = reliableCache
+            self.supportedMessage = supportedMessage
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -717,9 +939,18 @@ public struct CapabilityStatement: DomainResource {
             /// Network address or identifier of the end-point
             public var address: FHIRPrimitive<FHIRURI>
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(address: FHIRPrimitive<FHIRURI>, `protocol`: Coding) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                address: FHIRPrimitive<FHIRURI>,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                `protocol`: Coding
+            ) {
                 self.address = address
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
                 self.`protocol` = `protocol`
             }
 
@@ -760,10 +991,19 @@ public struct CapabilityStatement: DomainResource {
             /// Message supported by this system
             public var definition: FHIRPrimitive<FHIRCanonical>
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(definition: FHIRPrimitive<FHIRCanonical>, mode: FHIRPrimitive<EventCapabilityMode>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                definition: FHIRPrimitive<FHIRCanonical>,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                mode: FHIRPrimitive<EventCapabilityMode>,
+                modifierExtension: [Extension]? = nil
+            ) {
                 self.definition = definition
+                self.`extension` = `extension`
+                self.id = id
                 self.mode = mode
+                self.modifierExtension = modifierExtension
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -806,9 +1046,20 @@ public struct CapabilityStatement: DomainResource {
         /// Constraint on the resources used in the document
         public var profile: FHIRPrimitive<FHIRCanonical>
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(mode: FHIRPrimitive<DocumentMode>, profile: FHIRPrimitive<FHIRCanonical>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            documentation: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            mode: FHIRPrimitive<DocumentMode>,
+            modifierExtension: [Extension]? = nil,
+            profile: FHIRPrimitive<FHIRCanonical>
+        ) {
+            self.documentation = documentation
+            self.`extension` = `extension`
+            self.id = id
             self.mode = mode
+            self.modifierExtension = modifierExtension
             self.profile = profile
         }
 

@@ -70,11 +70,71 @@ public struct CarePlan: DomainResource {
     /// Comments about the plan
     public var note: [Annotation]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(intent: FHIRPrimitive<CarePlanIntent>, status: FHIRPrimitive<RequestStatus>, subject: Reference) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        activity: [CarePlan.Activity]? = nil,
+        addresses: [Reference]? = nil,
+        author: Reference? = nil,
+        basedOn: [Reference]? = nil,
+        careTeam: [Reference]? = nil,
+        category: [CodeableConcept]? = nil,
+        contained: [ResourceProxy]? = nil,
+        contributor: [Reference]? = nil,
+        created: FHIRPrimitive<DateTime>? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        encounter: Reference? = nil,
+        `extension`: [Extension]? = nil,
+        goal: [Reference]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        instantiatesCanonical: [FHIRPrimitive<FHIRCanonical>]? = nil,
+        instantiatesUri: [FHIRPrimitive<FHIRURI>]? = nil,
+        intent: FHIRPrimitive<CarePlanIntent>,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        note: [Annotation]? = nil,
+        partOf: [Reference]? = nil,
+        period: Period? = nil,
+        replaces: [Reference]? = nil,
+        status: FHIRPrimitive<RequestStatus>,
+        subject: Reference,
+        supportingInfo: [Reference]? = nil,
+        text: Narrative? = nil,
+        title: FHIRPrimitive<FHIRString>? = nil
+    ) {
+        self.activity = activity
+        self.addresses = addresses
+        self.author = author
+        self.basedOn = basedOn
+        self.careTeam = careTeam
+        self.category = category
+        self.contained = contained
+        self.contributor = contributor
+        self.created = created
+        self.description = description
+        self.encounter = encounter
+        self.`extension` = `extension`
+        self.goal = goal
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.instantiatesCanonical = instantiatesCanonical
+        self.instantiatesUri = instantiatesUri
         self.intent = intent
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.note = note
+        self.partOf = partOf
+        self.period = period
+        self.replaces = replaces
         self.status = status
         self.subject = subject
+        self.supportingInfo = supportingInfo
+        self.text = text
+        self.title = title
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -174,8 +234,25 @@ public struct CarePlan: DomainResource {
         /// In-line definition of activity
         public var detail: CarePlan.Activity.Detail?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            detail: CarePlan.Activity.Detail? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            outcomeCodeableConcept: [CodeableConcept]? = nil,
+            outcomeReference: [Reference]? = nil,
+            progress: [Annotation]? = nil,
+            reference: Reference? = nil
+        ) {
+            self.detail = detail
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.outcomeCodeableConcept = outcomeCodeableConcept
+            self.outcomeReference = outcomeReference
+            self.progress = progress
+            self.reference = reference
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -250,9 +327,49 @@ public struct CarePlan: DomainResource {
             /// Extra info describing activity to perform
             public var description: FHIRPrimitive<FHIRString>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(status: FHIRPrimitive<CarePlanActivityStatus>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                code: CodeableConcept? = nil,
+                dailyAmount: Quantity? = nil,
+                description: FHIRPrimitive<FHIRString>? = nil,
+                doNotPerform: FHIRPrimitive<FHIRBool>? = nil,
+                `extension`: [Extension]? = nil,
+                goal: [Reference]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                instantiatesCanonical: [FHIRPrimitive<FHIRCanonical>]? = nil,
+                instantiatesUri: [FHIRPrimitive<FHIRURI>]? = nil,
+                kind: FHIRPrimitive<CarePlanActivityKind>? = nil,
+                location: Reference? = nil,
+                modifierExtension: [Extension]? = nil,
+                performer: [Reference]? = nil,
+                product: ProductX? = nil,
+                quantity: Quantity? = nil,
+                reasonCode: [CodeableConcept]? = nil,
+                reasonReference: [Reference]? = nil,
+                scheduled: ScheduledX? = nil,
+                status: FHIRPrimitive<CarePlanActivityStatus>,
+                statusReason: CodeableConcept? = nil
+            ) {
+                self.code = code
+                self.dailyAmount = dailyAmount
+                self.description = description
+                self.doNotPerform = doNotPerform
+                self.`extension` = `extension`
+                self.goal = goal
+                self.id = id
+                self.instantiatesCanonical = instantiatesCanonical
+                self.instantiatesUri = instantiatesUri
+                self.kind = kind
+                self.location = location
+                self.modifierExtension = modifierExtension
+                self.performer = performer
+                self.product = product
+                self.quantity = quantity
+                self.reasonCode = reasonCode
+                self.reasonReference = reasonReference
+                self.scheduled = scheduled
                 self.status = status
+                self.statusReason = statusReason
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -50,8 +50,51 @@ public struct CareTeam: DomainResource {
     /// Comments made about the CareTeam
     public var note: [Annotation]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        category: [CodeableConcept]? = nil,
+        contained: [ResourceProxy]? = nil,
+        encounter: Reference? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        managingOrganization: [Reference]? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>? = nil,
+        note: [Annotation]? = nil,
+        participant: [CareTeam.Participant]? = nil,
+        period: Period? = nil,
+        reasonCode: [CodeableConcept]? = nil,
+        reasonReference: [Reference]? = nil,
+        status: FHIRPrimitive<CareTeamStatus>? = nil,
+        subject: Reference? = nil,
+        telecom: [ContactPoint]? = nil,
+        text: Narrative? = nil
+    ) {
+        self.category = category
+        self.contained = contained
+        self.encounter = encounter
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.managingOrganization = managingOrganization
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.name = name
+        self.note = note
+        self.participant = participant
+        self.period = period
+        self.reasonCode = reasonCode
+        self.reasonReference = reasonReference
+        self.status = status
+        self.subject = subject
+        self.telecom = telecom
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -129,8 +172,23 @@ public struct CareTeam: DomainResource {
         /// Time period of participant
         public var period: Period?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            member: Reference? = nil,
+            modifierExtension: [Extension]? = nil,
+            onBehalfOf: Reference? = nil,
+            period: Period? = nil,
+            role: [CodeableConcept]? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.member = member
+            self.modifierExtension = modifierExtension
+            self.onBehalfOf = onBehalfOf
+            self.period = period
+            self.role = role
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -50,10 +50,51 @@ public struct CatalogEntry: DomainResource {
     /// An item that this catalog entry is related to
     public var relatedEntry: [CatalogEntry.RelatedEntry]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(orderable: FHIRPrimitive<FHIRBool>, referencedItem: Reference) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        additionalCharacteristic: [CodeableConcept]? = nil,
+        additionalClassification: [CodeableConcept]? = nil,
+        additionalIdentifier: [Identifier]? = nil,
+        classification: [CodeableConcept]? = nil,
+        contained: [ResourceProxy]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        lastUpdated: FHIRPrimitive<DateTime>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        orderable: FHIRPrimitive<FHIRBool>,
+        referencedItem: Reference,
+        relatedEntry: [CatalogEntry.RelatedEntry]? = nil,
+        status: FHIRPrimitive<PublicationStatus>? = nil,
+        text: Narrative? = nil,
+        type: CodeableConcept? = nil,
+        validTo: FHIRPrimitive<DateTime>? = nil,
+        validityPeriod: Period? = nil
+    ) {
+        self.additionalCharacteristic = additionalCharacteristic
+        self.additionalClassification = additionalClassification
+        self.additionalIdentifier = additionalIdentifier
+        self.classification = classification
+        self.contained = contained
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.lastUpdated = lastUpdated
+        self.meta = meta
+        self.modifierExtension = modifierExtension
         self.orderable = orderable
         self.referencedItem = referencedItem
+        self.relatedEntry = relatedEntry
+        self.status = status
+        self.text = text
+        self.type = type
+        self.validTo = validTo
+        self.validityPeriod = validityPeriod
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -127,9 +168,18 @@ public struct CatalogEntry: DomainResource {
         /// The reference to the related item
         public var item: Reference
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(item: Reference, relationtype: FHIRPrimitive<CatalogEntryRelationType>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            item: Reference,
+            modifierExtension: [Extension]? = nil,
+            relationtype: FHIRPrimitive<CatalogEntryRelationType>
+        ) {
+            self.`extension` = `extension`
+            self.id = id
             self.item = item
+            self.modifierExtension = modifierExtension
             self.relationtype = relationtype
         }
 

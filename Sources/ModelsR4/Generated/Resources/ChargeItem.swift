@@ -76,11 +76,77 @@ public struct ChargeItem: DomainResource {
     /// Further information supporting this charge
     public var supportingInformation: [Reference]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(code: CodeableConcept, status: FHIRPrimitive<ChargeItemStatus>, subject: Reference) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        account: [Reference]? = nil,
+        bodysite: [CodeableConcept]? = nil,
+        code: CodeableConcept,
+        contained: [ResourceProxy]? = nil,
+        context: Reference? = nil,
+        costCenter: Reference? = nil,
+        definitionCanonical: [FHIRPrimitive<FHIRCanonical>]? = nil,
+        definitionUri: [FHIRPrimitive<FHIRURI>]? = nil,
+        enteredDate: FHIRPrimitive<DateTime>? = nil,
+        enterer: Reference? = nil,
+        `extension`: [Extension]? = nil,
+        factorOverride: FHIRPrimitive<FHIRDecimal>? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        note: [Annotation]? = nil,
+        occurrence: OccurrenceX? = nil,
+        overrideReason: FHIRPrimitive<FHIRString>? = nil,
+        partOf: [Reference]? = nil,
+        performer: [ChargeItem.Performer]? = nil,
+        performingOrganization: Reference? = nil,
+        priceOverride: Money? = nil,
+        product: ProductX? = nil,
+        quantity: Quantity? = nil,
+        reason: [CodeableConcept]? = nil,
+        requestingOrganization: Reference? = nil,
+        service: [Reference]? = nil,
+        status: FHIRPrimitive<ChargeItemStatus>,
+        subject: Reference,
+        supportingInformation: [Reference]? = nil,
+        text: Narrative? = nil
+    ) {
+        self.account = account
+        self.bodysite = bodysite
         self.code = code
+        self.contained = contained
+        self.context = context
+        self.costCenter = costCenter
+        self.definitionCanonical = definitionCanonical
+        self.definitionUri = definitionUri
+        self.enteredDate = enteredDate
+        self.enterer = enterer
+        self.`extension` = `extension`
+        self.factorOverride = factorOverride
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.note = note
+        self.occurrence = occurrence
+        self.overrideReason = overrideReason
+        self.partOf = partOf
+        self.performer = performer
+        self.performingOrganization = performingOrganization
+        self.priceOverride = priceOverride
+        self.product = product
+        self.quantity = quantity
+        self.reason = reason
+        self.requestingOrganization = requestingOrganization
+        self.service = service
         self.status = status
         self.subject = subject
+        self.supportingInformation = supportingInformation
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -231,9 +297,19 @@ public struct ChargeItem: DomainResource {
         /// Individual who was performing
         public var actor: Reference
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(actor: Reference) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            actor: Reference,
+            `extension`: [Extension]? = nil,
+            function: CodeableConcept? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
             self.actor = actor
+            self.`extension` = `extension`
+            self.function = function
+            self.id = id
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

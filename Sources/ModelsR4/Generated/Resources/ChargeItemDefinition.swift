@@ -70,10 +70,71 @@ public struct ChargeItemDefinition: DomainResource {
     /// Group of properties which are applicable under the same conditions
     public var propertyGroup: [ChargeItemDefinition.PropertyGroup]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(status: FHIRPrimitive<PublicationStatus>, url: FHIRPrimitive<FHIRURI>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        applicability: [ChargeItemDefinition.Applicability]? = nil,
+        approvalDate: FHIRPrimitive<FHIRDate>? = nil,
+        code: CodeableConcept? = nil,
+        contact: [ContactDetail]? = nil,
+        contained: [ResourceProxy]? = nil,
+        copyright: FHIRPrimitive<FHIRString>? = nil,
+        date: FHIRPrimitive<DateTime>? = nil,
+        derivedFromUri: [FHIRPrimitive<FHIRURI>]? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        effectivePeriod: Period? = nil,
+        experimental: FHIRPrimitive<FHIRBool>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        instance: [Reference]? = nil,
+        jurisdiction: [CodeableConcept]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        lastReviewDate: FHIRPrimitive<FHIRDate>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        partOf: [FHIRPrimitive<FHIRCanonical>]? = nil,
+        propertyGroup: [ChargeItemDefinition.PropertyGroup]? = nil,
+        publisher: FHIRPrimitive<FHIRString>? = nil,
+        replaces: [FHIRPrimitive<FHIRCanonical>]? = nil,
+        status: FHIRPrimitive<PublicationStatus>,
+        text: Narrative? = nil,
+        title: FHIRPrimitive<FHIRString>? = nil,
+        url: FHIRPrimitive<FHIRURI>,
+        useContext: [UsageContext]? = nil,
+        version: FHIRPrimitive<FHIRString>? = nil
+    ) {
+        self.applicability = applicability
+        self.approvalDate = approvalDate
+        self.code = code
+        self.contact = contact
+        self.contained = contained
+        self.copyright = copyright
+        self.date = date
+        self.derivedFromUri = derivedFromUri
+        self.description = description
+        self.effectivePeriod = effectivePeriod
+        self.experimental = experimental
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.instance = instance
+        self.jurisdiction = jurisdiction
+        self.language = language
+        self.lastReviewDate = lastReviewDate
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.partOf = partOf
+        self.propertyGroup = propertyGroup
+        self.publisher = publisher
+        self.replaces = replaces
         self.status = status
+        self.text = text
+        self.title = title
         self.url = url
+        self.useContext = useContext
+        self.version = version
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -169,8 +230,21 @@ public struct ChargeItemDefinition: DomainResource {
         /// Boolean-valued expression
         public var expression: FHIRPrimitive<FHIRString>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            description: FHIRPrimitive<FHIRString>? = nil,
+            expression: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            language: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
+            self.description = description
+            self.expression = expression
+            self.`extension` = `extension`
+            self.id = id
+            self.language = language
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -212,8 +286,19 @@ public struct ChargeItemDefinition: DomainResource {
         /// Components of total line item price
         public var priceComponent: [ChargeItemDefinition.PropertyGroup.PriceComponent]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            applicability: [ChargeItemDefinition.Applicability]? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            priceComponent: [ChargeItemDefinition.PropertyGroup.PriceComponent]? = nil
+        ) {
+            self.applicability = applicability
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.priceComponent = priceComponent
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -256,8 +341,22 @@ public struct ChargeItemDefinition: DomainResource {
             /// Monetary amount associated with this component
             public var amount: Money?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(type: FHIRPrimitive<InvoicePriceComponentType>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                amount: Money? = nil,
+                code: CodeableConcept? = nil,
+                `extension`: [Extension]? = nil,
+                factor: FHIRPrimitive<FHIRDecimal>? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                type: FHIRPrimitive<InvoicePriceComponentType>
+            ) {
+                self.amount = amount
+                self.code = code
+                self.`extension` = `extension`
+                self.factor = factor
+                self.id = id
+                self.modifierExtension = modifierExtension
                 self.type = type
             }
 

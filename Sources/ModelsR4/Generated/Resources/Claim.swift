@@ -78,14 +78,77 @@ public struct Claim: DomainResource {
     /// Total claim cost
     public var total: Money?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(created: FHIRPrimitive<DateTime>, insurance: [Claim.Insurance], patient: Reference, priority: CodeableConcept, provider: Reference, status: FHIRPrimitive<FinancialResourceStatusCodes>, type: CodeableConcept, use: FHIRPrimitive<Use>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        accident: Claim.Accident? = nil,
+        billablePeriod: Period? = nil,
+        careTeam: [Claim.CareTeamComponent]? = nil,
+        contained: [ResourceProxy]? = nil,
+        created: FHIRPrimitive<DateTime>,
+        diagnosis: [Claim.Diagnosis]? = nil,
+        enterer: Reference? = nil,
+        `extension`: [Extension]? = nil,
+        facility: Reference? = nil,
+        fundsReserve: CodeableConcept? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        insurance: [Claim.Insurance],
+        insurer: Reference? = nil,
+        item: [Claim.Item]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        originalPrescription: Reference? = nil,
+        patient: Reference,
+        payee: Claim.Payee? = nil,
+        prescription: Reference? = nil,
+        priority: CodeableConcept,
+        procedure: [Claim.ProcedureComponent]? = nil,
+        provider: Reference,
+        referral: Reference? = nil,
+        related: [Claim.RelatedClaim]? = nil,
+        status: FHIRPrimitive<FinancialResourceStatusCodes>,
+        subType: CodeableConcept? = nil,
+        supportingInfo: [Claim.SupportingInformation]? = nil,
+        text: Narrative? = nil,
+        total: Money? = nil,
+        type: CodeableConcept,
+        use: FHIRPrimitive<Use>
+    ) {
+        self.accident = accident
+        self.billablePeriod = billablePeriod
+        self.careTeam = careTeam
+        self.contained = contained
         self.created = created
+        self.diagnosis = diagnosis
+        self.enterer = enterer
+        self.`extension` = `extension`
+        self.facility = facility
+        self.fundsReserve = fundsReserve
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
         self.insurance = insurance
+        self.insurer = insurer
+        self.item = item
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.originalPrescription = originalPrescription
         self.patient = patient
+        self.payee = payee
+        self.prescription = prescription
         self.priority = priority
+        self.procedure = procedure
         self.provider = provider
+        self.referral = referral
+        self.related = related
         self.status = status
+        self.subType = subType
+        self.supportingInfo = supportingInfo
+        self.text = text
+        self.total = total
         self.type = type
         self.use = use
     }
@@ -191,8 +254,21 @@ public struct Claim: DomainResource {
         /// File or case reference
         public var reference: Identifier?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            claim: Reference? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            reference: Identifier? = nil,
+            relationship: CodeableConcept? = nil
+        ) {
+            self.claim = claim
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.reference = reference
+            self.relationship = relationship
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -234,8 +310,18 @@ public struct Claim: DomainResource {
         /// Recipient reference
         public var party: Reference?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(type: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            party: Reference? = nil,
+            type: CodeableConcept
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.party = party
             self.type = type
         }
 
@@ -282,9 +368,24 @@ public struct Claim: DomainResource {
         /// Practitioner credential or specialization
         public var qualification: CodeableConcept?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(provider: Reference, sequence: FHIRPrimitive<FHIRPositiveInteger>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            provider: Reference,
+            qualification: CodeableConcept? = nil,
+            responsible: FHIRPrimitive<FHIRBool>? = nil,
+            role: CodeableConcept? = nil,
+            sequence: FHIRPrimitive<FHIRPositiveInteger>
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.provider = provider
+            self.qualification = qualification
+            self.responsible = responsible
+            self.role = role
             self.sequence = sequence
         }
 
@@ -339,10 +440,27 @@ public struct Claim: DomainResource {
         /// Explanation for the information
         public var reason: CodeableConcept?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(category: CodeableConcept, sequence: FHIRPrimitive<FHIRPositiveInteger>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            category: CodeableConcept,
+            code: CodeableConcept? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            reason: CodeableConcept? = nil,
+            sequence: FHIRPrimitive<FHIRPositiveInteger>,
+            timing: TimingX? = nil,
+            value: ValueX? = nil
+        ) {
             self.category = category
+            self.code = code
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.reason = reason
             self.sequence = sequence
+            self.timing = timing
+            self.value = value
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -453,10 +571,25 @@ public struct Claim: DomainResource {
         /// Package billing code
         public var packageCode: CodeableConcept?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(diagnosis: DiagnosisX, sequence: FHIRPrimitive<FHIRPositiveInteger>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            diagnosis: DiagnosisX,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            onAdmission: CodeableConcept? = nil,
+            packageCode: CodeableConcept? = nil,
+            sequence: FHIRPrimitive<FHIRPositiveInteger>,
+            type: [CodeableConcept]? = nil
+        ) {
             self.diagnosis = diagnosis
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.onAdmission = onAdmission
+            self.packageCode = packageCode
             self.sequence = sequence
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -532,10 +665,25 @@ public struct Claim: DomainResource {
         /// Unique device identifier
         public var udi: [Reference]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(procedure: ProcedureX, sequence: FHIRPrimitive<FHIRPositiveInteger>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            date: FHIRPrimitive<DateTime>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            procedure: ProcedureX,
+            sequence: FHIRPrimitive<FHIRPositiveInteger>,
+            type: [CodeableConcept]? = nil,
+            udi: [Reference]? = nil
+        ) {
+            self.date = date
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.procedure = procedure
             self.sequence = sequence
+            self.type = type
+            self.udi = udi
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -615,10 +763,28 @@ public struct Claim: DomainResource {
         /// Adjudication results
         public var claimResponse: Reference?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(coverage: Reference, focal: FHIRPrimitive<FHIRBool>, sequence: FHIRPrimitive<FHIRPositiveInteger>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            businessArrangement: FHIRPrimitive<FHIRString>? = nil,
+            claimResponse: Reference? = nil,
+            coverage: Reference,
+            `extension`: [Extension]? = nil,
+            focal: FHIRPrimitive<FHIRBool>,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            identifier: Identifier? = nil,
+            modifierExtension: [Extension]? = nil,
+            preAuthRef: [FHIRPrimitive<FHIRString>]? = nil,
+            sequence: FHIRPrimitive<FHIRPositiveInteger>
+        ) {
+            self.businessArrangement = businessArrangement
+            self.claimResponse = claimResponse
             self.coverage = coverage
+            self.`extension` = `extension`
             self.focal = focal
+            self.id = id
+            self.identifier = identifier
+            self.modifierExtension = modifierExtension
+            self.preAuthRef = preAuthRef
             self.sequence = sequence
         }
 
@@ -671,9 +837,21 @@ public struct Claim: DomainResource {
         /// Where the event occurred
         public var location: LocationX?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(date: FHIRPrimitive<FHIRDate>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            date: FHIRPrimitive<FHIRDate>,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            location: LocationX? = nil,
+            modifierExtension: [Extension]? = nil,
+            type: CodeableConcept? = nil
+        ) {
             self.date = date
+            self.`extension` = `extension`
+            self.id = id
+            self.location = location
+            self.modifierExtension = modifierExtension
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -777,10 +955,57 @@ public struct Claim: DomainResource {
         /// Product or service provided
         public var detail: [Claim.Item.Detail]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(productOrService: CodeableConcept, sequence: FHIRPrimitive<FHIRPositiveInteger>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            bodySite: CodeableConcept? = nil,
+            careTeamSequence: [FHIRPrimitive<FHIRPositiveInteger>]? = nil,
+            category: CodeableConcept? = nil,
+            detail: [Claim.Item.Detail]? = nil,
+            diagnosisSequence: [FHIRPrimitive<FHIRPositiveInteger>]? = nil,
+            encounter: [Reference]? = nil,
+            `extension`: [Extension]? = nil,
+            factor: FHIRPrimitive<FHIRDecimal>? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            informationSequence: [FHIRPrimitive<FHIRPositiveInteger>]? = nil,
+            location: LocationX? = nil,
+            modifier: [CodeableConcept]? = nil,
+            modifierExtension: [Extension]? = nil,
+            net: Money? = nil,
+            procedureSequence: [FHIRPrimitive<FHIRPositiveInteger>]? = nil,
+            productOrService: CodeableConcept,
+            programCode: [CodeableConcept]? = nil,
+            quantity: Quantity? = nil,
+            revenue: CodeableConcept? = nil,
+            sequence: FHIRPrimitive<FHIRPositiveInteger>,
+            serviced: ServicedX? = nil,
+            subSite: [CodeableConcept]? = nil,
+            udi: [Reference]? = nil,
+            unitPrice: Money? = nil
+        ) {
+            self.bodySite = bodySite
+            self.careTeamSequence = careTeamSequence
+            self.category = category
+            self.detail = detail
+            self.diagnosisSequence = diagnosisSequence
+            self.encounter = encounter
+            self.`extension` = `extension`
+            self.factor = factor
+            self.id = id
+            self.informationSequence = informationSequence
+            self.location = location
+            self.modifier = modifier
+            self.modifierExtension = modifierExtension
+            self.net = net
+            self.procedureSequence = procedureSequence
             self.productOrService = productOrService
+            self.programCode = programCode
+            self.quantity = quantity
+            self.revenue = revenue
             self.sequence = sequence
+            self.serviced = serviced
+            self.subSite = subSite
+            self.udi = udi
+            self.unitPrice = unitPrice
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -928,10 +1153,39 @@ public struct Claim: DomainResource {
             /// Product or service provided
             public var subDetail: [Claim.Item.Detail.SubDetail]?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(productOrService: CodeableConcept, sequence: FHIRPrimitive<FHIRPositiveInteger>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                category: CodeableConcept? = nil,
+                `extension`: [Extension]? = nil,
+                factor: FHIRPrimitive<FHIRDecimal>? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifier: [CodeableConcept]? = nil,
+                modifierExtension: [Extension]? = nil,
+                net: Money? = nil,
+                productOrService: CodeableConcept,
+                programCode: [CodeableConcept]? = nil,
+                quantity: Quantity? = nil,
+                revenue: CodeableConcept? = nil,
+                sequence: FHIRPrimitive<FHIRPositiveInteger>,
+                subDetail: [Claim.Item.Detail.SubDetail]? = nil,
+                udi: [Reference]? = nil,
+                unitPrice: Money? = nil
+            ) {
+                self.category = category
+                self.`extension` = `extension`
+                self.factor = factor
+                self.id = id
+                self.modifier = modifier
+                self.modifierExtension = modifierExtension
+                self.net = net
                 self.productOrService = productOrService
+                self.programCode = programCode
+                self.quantity = quantity
+                self.revenue = revenue
                 self.sequence = sequence
+                self.subDetail = subDetail
+                self.udi = udi
+                self.unitPrice = unitPrice
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -1008,10 +1262,37 @@ public struct Claim: DomainResource {
                 /// Unique device identifier
                 public var udi: [Reference]?
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init(productOrService: CodeableConcept, sequence: FHIRPrimitive<FHIRPositiveInteger>) {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    category: CodeableConcept? = nil,
+                    `extension`: [Extension]? = nil,
+                    factor: FHIRPrimitive<FHIRDecimal>? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    modifier: [CodeableConcept]? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    net: Money? = nil,
+                    productOrService: CodeableConcept,
+                    programCode: [CodeableConcept]? = nil,
+                    quantity: Quantity? = nil,
+                    revenue: CodeableConcept? = nil,
+                    sequence: FHIRPrimitive<FHIRPositiveInteger>,
+                    udi: [Reference]? = nil,
+                    unitPrice: Money? = nil
+                ) {
+                    self.category = category
+                    self.`extension` = `extension`
+                    self.factor = factor
+                    self.id = id
+                    self.modifier = modifier
+                    self.modifierExtension = modifierExtension
+                    self.net = net
                     self.productOrService = productOrService
+                    self.programCode = programCode
+                    self.quantity = quantity
+                    self.revenue = revenue
                     self.sequence = sequence
+                    self.udi = udi
+                    self.unitPrice = unitPrice
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -78,13 +78,77 @@ public struct ClaimResponse: DomainResource {
     /// Processing errors
     public var error: [ClaimResponse.Error]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(created: FHIRPrimitive<DateTime>, insurer: Reference, outcome: FHIRPrimitive<ClaimProcessingCodes>, patient: Reference, status: FHIRPrimitive<FinancialResourceStatusCodes>, type: CodeableConcept, use: FHIRPrimitive<Use>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        addItem: [ClaimResponse.AddedItem]? = nil,
+        adjudication: [ClaimResponse.Item.Adjudication]? = nil,
+        communicationRequest: [Reference]? = nil,
+        contained: [ResourceProxy]? = nil,
+        created: FHIRPrimitive<DateTime>,
+        disposition: FHIRPrimitive<FHIRString>? = nil,
+        error: [ClaimResponse.Error]? = nil,
+        `extension`: [Extension]? = nil,
+        form: Attachment? = nil,
+        formCode: CodeableConcept? = nil,
+        fundsReserve: CodeableConcept? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        insurance: [ClaimResponse.Insurance]? = nil,
+        insurer: Reference,
+        item: [ClaimResponse.Item]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        outcome: FHIRPrimitive<ClaimProcessingCodes>,
+        patient: Reference,
+        payeeType: CodeableConcept? = nil,
+        payment: ClaimResponse.Payment? = nil,
+        preAuthPeriod: Period? = nil,
+        preAuthRef: FHIRPrimitive<FHIRString>? = nil,
+        processNote: [ClaimResponse.Note]? = nil,
+        request: Reference? = nil,
+        requestor: Reference? = nil,
+        status: FHIRPrimitive<FinancialResourceStatusCodes>,
+        subType: CodeableConcept? = nil,
+        text: Narrative? = nil,
+        total: [ClaimResponse.Total]? = nil,
+        type: CodeableConcept,
+        use: FHIRPrimitive<Use>
+    ) {
+        self.addItem = addItem
+        self.adjudication = adjudication
+        self.communicationRequest = communicationRequest
+        self.contained = contained
         self.created = created
+        self.disposition = disposition
+        self.error = error
+        self.`extension` = `extension`
+        self.form = form
+        self.formCode = formCode
+        self.fundsReserve = fundsReserve
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.insurance = insurance
         self.insurer = insurer
+        self.item = item
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
         self.outcome = outcome
         self.patient = patient
+        self.payeeType = payeeType
+        self.payment = payment
+        self.preAuthPeriod = preAuthPeriod
+        self.preAuthRef = preAuthRef
+        self.processNote = processNote
+        self.request = request
+        self.requestor = requestor
         self.status = status
+        self.subType = subType
+        self.text = text
+        self.total = total
         self.type = type
         self.use = use
     }
@@ -192,10 +256,23 @@ public struct ClaimResponse: DomainResource {
         /// Adjudication for claim details
         public var detail: [ClaimResponse.Item.ItemDetail]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(adjudication: [ClaimResponse.Item.Adjudication], itemSequence: FHIRPrimitive<FHIRPositiveInteger>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            adjudication: [ClaimResponse.Item.Adjudication],
+            detail: [ClaimResponse.Item.ItemDetail]? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            itemSequence: FHIRPrimitive<FHIRPositiveInteger>,
+            modifierExtension: [Extension]? = nil,
+            noteNumber: [FHIRPrimitive<FHIRPositiveInteger>]? = nil
+        ) {
             self.adjudication = adjudication
+            self.detail = detail
+            self.`extension` = `extension`
+            self.id = id
             self.itemSequence = itemSequence
+            self.modifierExtension = modifierExtension
+            self.noteNumber = noteNumber
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -242,9 +319,23 @@ public struct ClaimResponse: DomainResource {
             /// Non-monetary value
             public var value: FHIRPrimitive<FHIRDecimal>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(category: CodeableConcept) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                amount: Money? = nil,
+                category: CodeableConcept,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                reason: CodeableConcept? = nil,
+                value: FHIRPrimitive<FHIRDecimal>? = nil
+            ) {
+                self.amount = amount
                 self.category = category
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.reason = reason
+                self.value = value
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -292,10 +383,23 @@ public struct ClaimResponse: DomainResource {
             /// Adjudication for claim sub-details
             public var subDetail: [ClaimResponse.Item.ItemDetail.SubDetail]?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(adjudication: [ClaimResponse.Item.Adjudication], detailSequence: FHIRPrimitive<FHIRPositiveInteger>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                adjudication: [ClaimResponse.Item.Adjudication],
+                detailSequence: FHIRPrimitive<FHIRPositiveInteger>,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                noteNumber: [FHIRPrimitive<FHIRPositiveInteger>]? = nil,
+                subDetail: [ClaimResponse.Item.ItemDetail.SubDetail]? = nil
+            ) {
                 self.adjudication = adjudication
                 self.detailSequence = detailSequence
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.noteNumber = noteNumber
+                self.subDetail = subDetail
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -340,8 +444,20 @@ public struct ClaimResponse: DomainResource {
                 /// Subdetail level adjudication details
                 public var adjudication: [ClaimResponse.Item.Adjudication]?
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init(subDetailSequence: FHIRPrimitive<FHIRPositiveInteger>) {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    adjudication: [ClaimResponse.Item.Adjudication]? = nil,
+                    `extension`: [Extension]? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    noteNumber: [FHIRPrimitive<FHIRPositiveInteger>]? = nil,
+                    subDetailSequence: FHIRPrimitive<FHIRPositiveInteger>
+                ) {
+                    self.adjudication = adjudication
+                    self.`extension` = `extension`
+                    self.id = id
+                    self.modifierExtension = modifierExtension
+                    self.noteNumber = noteNumber
                     self.subDetailSequence = subDetailSequence
                 }
 
@@ -418,10 +534,51 @@ public struct ClaimResponse: DomainResource {
         /// Insurer added line details
         public var detail: [ClaimResponse.AddedItem.AddedItemDetail]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(adjudication: [ClaimResponse.Item.Adjudication], productOrService: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            adjudication: [ClaimResponse.Item.Adjudication],
+            bodySite: CodeableConcept? = nil,
+            detail: [ClaimResponse.AddedItem.AddedItemDetail]? = nil,
+            detailSequence: [FHIRPrimitive<FHIRPositiveInteger>]? = nil,
+            `extension`: [Extension]? = nil,
+            factor: FHIRPrimitive<FHIRDecimal>? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            itemSequence: [FHIRPrimitive<FHIRPositiveInteger>]? = nil,
+            location: LocationX? = nil,
+            modifier: [CodeableConcept]? = nil,
+            modifierExtension: [Extension]? = nil,
+            net: Money? = nil,
+            noteNumber: [FHIRPrimitive<FHIRPositiveInteger>]? = nil,
+            productOrService: CodeableConcept,
+            programCode: [CodeableConcept]? = nil,
+            provider: [Reference]? = nil,
+            quantity: Quantity? = nil,
+            serviced: ServicedX? = nil,
+            subSite: [CodeableConcept]? = nil,
+            subdetailSequence: [FHIRPrimitive<FHIRPositiveInteger>]? = nil,
+            unitPrice: Money? = nil
+        ) {
             self.adjudication = adjudication
+            self.bodySite = bodySite
+            self.detail = detail
+            self.detailSequence = detailSequence
+            self.`extension` = `extension`
+            self.factor = factor
+            self.id = id
+            self.itemSequence = itemSequence
+            self.location = location
+            self.modifier = modifier
+            self.modifierExtension = modifierExtension
+            self.net = net
+            self.noteNumber = noteNumber
             self.productOrService = productOrService
+            self.programCode = programCode
+            self.provider = provider
+            self.quantity = quantity
+            self.serviced = serviced
+            self.subSite = subSite
+            self.subdetailSequence = subdetailSequence
+            self.unitPrice = unitPrice
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -557,10 +714,33 @@ public struct ClaimResponse: DomainResource {
             /// Insurer added line items
             public var subDetail: [ClaimResponse.AddedItem.AddedItemDetail.AddedItemSubDetail]?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(adjudication: [ClaimResponse.Item.Adjudication], productOrService: CodeableConcept) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                adjudication: [ClaimResponse.Item.Adjudication],
+                `extension`: [Extension]? = nil,
+                factor: FHIRPrimitive<FHIRDecimal>? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifier: [CodeableConcept]? = nil,
+                modifierExtension: [Extension]? = nil,
+                net: Money? = nil,
+                noteNumber: [FHIRPrimitive<FHIRPositiveInteger>]? = nil,
+                productOrService: CodeableConcept,
+                quantity: Quantity? = nil,
+                subDetail: [ClaimResponse.AddedItem.AddedItemDetail.AddedItemSubDetail]? = nil,
+                unitPrice: Money? = nil
+            ) {
                 self.adjudication = adjudication
+                self.`extension` = `extension`
+                self.factor = factor
+                self.id = id
+                self.modifier = modifier
+                self.modifierExtension = modifierExtension
+                self.net = net
+                self.noteNumber = noteNumber
                 self.productOrService = productOrService
+                self.quantity = quantity
+                self.subDetail = subDetail
+                self.unitPrice = unitPrice
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -625,10 +805,31 @@ public struct ClaimResponse: DomainResource {
                 /// Added items detail adjudication
                 public var adjudication: [ClaimResponse.Item.Adjudication]
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init(adjudication: [ClaimResponse.Item.Adjudication], productOrService: CodeableConcept) {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    adjudication: [ClaimResponse.Item.Adjudication],
+                    `extension`: [Extension]? = nil,
+                    factor: FHIRPrimitive<FHIRDecimal>? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    modifier: [CodeableConcept]? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    net: Money? = nil,
+                    noteNumber: [FHIRPrimitive<FHIRPositiveInteger>]? = nil,
+                    productOrService: CodeableConcept,
+                    quantity: Quantity? = nil,
+                    unitPrice: Money? = nil
+                ) {
                     self.adjudication = adjudication
+                    self.`extension` = `extension`
+                    self.factor = factor
+                    self.id = id
+                    self.modifier = modifier
+                    self.modifierExtension = modifierExtension
+                    self.net = net
+                    self.noteNumber = noteNumber
                     self.productOrService = productOrService
+                    self.quantity = quantity
+                    self.unitPrice = unitPrice
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -682,10 +883,19 @@ public struct ClaimResponse: DomainResource {
         /// Financial total for the category
         public var amount: Money
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(amount: Money, category: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            amount: Money,
+            category: CodeableConcept,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
             self.amount = amount
             self.category = category
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -733,9 +943,26 @@ public struct ClaimResponse: DomainResource {
         /// Business identifier for the payment
         public var identifier: Identifier?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(amount: Money, type: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            adjustment: Money? = nil,
+            adjustmentReason: CodeableConcept? = nil,
+            amount: Money,
+            date: FHIRPrimitive<FHIRDate>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            identifier: Identifier? = nil,
+            modifierExtension: [Extension]? = nil,
+            type: CodeableConcept
+        ) {
+            self.adjustment = adjustment
+            self.adjustmentReason = adjustmentReason
             self.amount = amount
+            self.date = date
+            self.`extension` = `extension`
+            self.id = id
+            self.identifier = identifier
+            self.modifierExtension = modifierExtension
             self.type = type
         }
 
@@ -788,9 +1015,23 @@ public struct ClaimResponse: DomainResource {
         /// Language of the text
         public var language: CodeableConcept?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(text: FHIRPrimitive<FHIRString>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            language: CodeableConcept? = nil,
+            modifierExtension: [Extension]? = nil,
+            number: FHIRPrimitive<FHIRPositiveInteger>? = nil,
+            text: FHIRPrimitive<FHIRString>,
+            type: FHIRPrimitive<NoteType>? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.language = language
+            self.modifierExtension = modifierExtension
+            self.number = number
             self.text = text
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -840,10 +1081,24 @@ public struct ClaimResponse: DomainResource {
         /// Adjudication results
         public var claimResponse: Reference?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(coverage: Reference, focal: FHIRPrimitive<FHIRBool>, sequence: FHIRPrimitive<FHIRPositiveInteger>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            businessArrangement: FHIRPrimitive<FHIRString>? = nil,
+            claimResponse: Reference? = nil,
+            coverage: Reference,
+            `extension`: [Extension]? = nil,
+            focal: FHIRPrimitive<FHIRBool>,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            sequence: FHIRPrimitive<FHIRPositiveInteger>
+        ) {
+            self.businessArrangement = businessArrangement
+            self.claimResponse = claimResponse
             self.coverage = coverage
+            self.`extension` = `extension`
             self.focal = focal
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.sequence = sequence
         }
 
@@ -894,9 +1149,23 @@ public struct ClaimResponse: DomainResource {
         /// Error code detailing processing issues
         public var code: CodeableConcept
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(code: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            code: CodeableConcept,
+            detailSequence: FHIRPrimitive<FHIRPositiveInteger>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            itemSequence: FHIRPrimitive<FHIRPositiveInteger>? = nil,
+            modifierExtension: [Extension]? = nil,
+            subDetailSequence: FHIRPrimitive<FHIRPositiveInteger>? = nil
+        ) {
             self.code = code
+            self.detailSequence = detailSequence
+            self.`extension` = `extension`
+            self.id = id
+            self.itemSequence = itemSequence
+            self.modifierExtension = modifierExtension
+            self.subDetailSequence = subDetailSequence
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -64,10 +64,65 @@ public struct ClinicalImpression: DomainResource {
     /// Comments made about the ClinicalImpression
     public var note: [Annotation]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(status: FHIRPrimitive<ClinicalImpressionStatus>, subject: Reference) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        assessor: Reference? = nil,
+        code: CodeableConcept? = nil,
+        contained: [ResourceProxy]? = nil,
+        date: FHIRPrimitive<DateTime>? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        effective: EffectiveX? = nil,
+        encounter: Reference? = nil,
+        `extension`: [Extension]? = nil,
+        finding: [ClinicalImpression.Finding]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        investigation: [ClinicalImpression.Investigation]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        note: [Annotation]? = nil,
+        previous: Reference? = nil,
+        problem: [Reference]? = nil,
+        prognosisCodeableConcept: [CodeableConcept]? = nil,
+        prognosisReference: [Reference]? = nil,
+        `protocol`: [FHIRPrimitive<FHIRURI>]? = nil,
+        status: FHIRPrimitive<ClinicalImpressionStatus>,
+        statusReason: CodeableConcept? = nil,
+        subject: Reference,
+        summary: FHIRPrimitive<FHIRString>? = nil,
+        supportingInfo: [Reference]? = nil,
+        text: Narrative? = nil
+    ) {
+        self.assessor = assessor
+        self.code = code
+        self.contained = contained
+        self.date = date
+        self.description = description
+        self.effective = effective
+        self.encounter = encounter
+        self.`extension` = `extension`
+        self.finding = finding
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.investigation = investigation
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.note = note
+        self.previous = previous
+        self.problem = problem
+        self.prognosisCodeableConcept = prognosisCodeableConcept
+        self.prognosisReference = prognosisReference
+        self.`protocol` = `protocol`
         self.status = status
+        self.statusReason = statusReason
         self.subject = subject
+        self.summary = summary
+        self.supportingInfo = supportingInfo
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -179,9 +234,19 @@ public struct ClinicalImpression: DomainResource {
         /// Record of a specific investigation
         public var item: [Reference]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(code: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            code: CodeableConcept,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            item: [Reference]? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
             self.code = code
+            self.`extension` = `extension`
+            self.id = id
+            self.item = item
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -223,8 +288,21 @@ public struct ClinicalImpression: DomainResource {
         /// Which investigations support finding
         public var basis: FHIRPrimitive<FHIRString>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            basis: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            itemCodeableConcept: CodeableConcept? = nil,
+            itemReference: Reference? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
+            self.basis = basis
+            self.`extension` = `extension`
+            self.id = id
+            self.itemCodeableConcept = itemCodeableConcept
+            self.itemReference = itemReference
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

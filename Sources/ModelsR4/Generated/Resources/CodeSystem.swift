@@ -76,10 +76,77 @@ public struct CodeSystem: DomainResource {
     /// Concepts in the code system
     public var concept: [CodeSystem.ConceptDefinition]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(content: FHIRPrimitive<CodeSystemContentMode>, status: FHIRPrimitive<PublicationStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        caseSensitive: FHIRPrimitive<FHIRBool>? = nil,
+        compositional: FHIRPrimitive<FHIRBool>? = nil,
+        concept: [CodeSystem.ConceptDefinition]? = nil,
+        contact: [ContactDetail]? = nil,
+        contained: [ResourceProxy]? = nil,
+        content: FHIRPrimitive<CodeSystemContentMode>,
+        copyright: FHIRPrimitive<FHIRString>? = nil,
+        count: FHIRPrimitive<FHIRUnsignedInteger>? = nil,
+        date: FHIRPrimitive<DateTime>? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        experimental: FHIRPrimitive<FHIRBool>? = nil,
+        `extension`: [Extension]? = nil,
+        filter: [CodeSystem.Filter]? = nil,
+        hierarchyMeaning: FHIRPrimitive<CodeSystemHierarchyMeaning>? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        jurisdiction: [CodeableConcept]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>? = nil,
+        property: [CodeSystem.Property]? = nil,
+        publisher: FHIRPrimitive<FHIRString>? = nil,
+        purpose: FHIRPrimitive<FHIRString>? = nil,
+        status: FHIRPrimitive<PublicationStatus>,
+        supplements: FHIRPrimitive<FHIRCanonical>? = nil,
+        text: Narrative? = nil,
+        title: FHIRPrimitive<FHIRString>? = nil,
+        url: FHIRPrimitive<FHIRURI>? = nil,
+        useContext: [UsageContext]? = nil,
+        valueSet: FHIRPrimitive<FHIRCanonical>? = nil,
+        version: FHIRPrimitive<FHIRString>? = nil,
+        versionNeeded: FHIRPrimitive<FHIRBool>? = nil
+    ) {
+        self.caseSensitive = caseSensitive
+        self.compositional = compositional
+        self.concept = concept
+        self.contact = contact
+        self.contained = contained
         self.content = content
+        self.copyright = copyright
+        self.count = count
+        self.date = date
+        self.description = description
+        self.experimental = experimental
+        self.`extension` = `extension`
+        self.filter = filter
+        self.hierarchyMeaning = hierarchyMeaning
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.jurisdiction = jurisdiction
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.name = name
+        self.property = property
+        self.publisher = publisher
+        self.purpose = purpose
         self.status = status
+        self.supplements = supplements
+        self.text = text
+        self.title = title
+        self.url = url
+        self.useContext = useContext
+        self.valueSet = valueSet
+        self.version = version
+        self.versionNeeded = versionNeeded
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -183,9 +250,21 @@ public struct CodeSystem: DomainResource {
         /// What to use for the value
         public var value: FHIRPrimitive<FHIRString>
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(code: FHIRPrimitive<FHIRString>, `operator`: [FHIRPrimitive<FilterOperator>], value: FHIRPrimitive<FHIRString>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            code: FHIRPrimitive<FHIRString>,
+            description: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            `operator`: [FHIRPrimitive<FilterOperator>],
+            value: FHIRPrimitive<FHIRString>
+        ) {
             self.code = code
+            self.description = description
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.`operator` = `operator`
             self.value = value
         }
@@ -235,10 +314,23 @@ public struct CodeSystem: DomainResource {
         /// code | Coding | string | integer | boolean | dateTime | decimal
         public var type: FHIRPrimitive<PropertyType>
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(code: FHIRPrimitive<FHIRString>, type: FHIRPrimitive<PropertyType>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            code: FHIRPrimitive<FHIRString>,
+            description: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            type: FHIRPrimitive<PropertyType>,
+            uri: FHIRPrimitive<FHIRURI>? = nil
+        ) {
             self.code = code
+            self.description = description
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.type = type
+            self.uri = uri
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -290,9 +382,27 @@ public struct CodeSystem: DomainResource {
         /// Child Concepts (is-a/contains/categorizes)
         public var concept: [CodeSystem.ConceptDefinition]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(code: FHIRPrimitive<FHIRString>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            code: FHIRPrimitive<FHIRString>,
+            concept: [CodeSystem.ConceptDefinition]? = nil,
+            definition: FHIRPrimitive<FHIRString>? = nil,
+            designation: [CodeSystem.ConceptDefinition.Designation]? = nil,
+            display: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            property: [CodeSystem.ConceptDefinition.ConceptProperty]? = nil
+        ) {
             self.code = code
+            self.concept = concept
+            self.definition = definition
+            self.designation = designation
+            self.display = display
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.property = property
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -341,8 +451,20 @@ public struct CodeSystem: DomainResource {
             /// The text value for this designation
             public var value: FHIRPrimitive<FHIRString>
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(value: FHIRPrimitive<FHIRString>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                language: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                use: Coding? = nil,
+                value: FHIRPrimitive<FHIRString>
+            ) {
+                self.`extension` = `extension`
+                self.id = id
+                self.language = language
+                self.modifierExtension = modifierExtension
+                self.use = use
                 self.value = value
             }
 
@@ -385,9 +507,18 @@ public struct CodeSystem: DomainResource {
             /// Value of the property for this concept
             public var value: ValueX
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(code: FHIRPrimitive<FHIRString>, value: ValueX) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                code: FHIRPrimitive<FHIRString>,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                value: ValueX
+            ) {
                 self.code = code
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
                 self.value = value
             }
 

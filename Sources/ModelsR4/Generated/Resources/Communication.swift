@@ -70,9 +70,71 @@ public struct Communication: DomainResource {
     /// Comments made about the communication
     public var note: [Annotation]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(status: FHIRPrimitive<EventStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        about: [Reference]? = nil,
+        basedOn: [Reference]? = nil,
+        category: [CodeableConcept]? = nil,
+        contained: [ResourceProxy]? = nil,
+        encounter: Reference? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        inResponseTo: [Reference]? = nil,
+        instantiatesCanonical: [FHIRPrimitive<FHIRCanonical>]? = nil,
+        instantiatesUri: [FHIRPrimitive<FHIRURI>]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        medium: [CodeableConcept]? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        note: [Annotation]? = nil,
+        partOf: [Reference]? = nil,
+        payload: [Communication.Payload]? = nil,
+        priority: FHIRPrimitive<RequestPriority>? = nil,
+        reasonCode: [CodeableConcept]? = nil,
+        reasonReference: [Reference]? = nil,
+        received: FHIRPrimitive<DateTime>? = nil,
+        recipient: [Reference]? = nil,
+        sender: Reference? = nil,
+        sent: FHIRPrimitive<DateTime>? = nil,
+        status: FHIRPrimitive<EventStatus>,
+        statusReason: CodeableConcept? = nil,
+        subject: Reference? = nil,
+        text: Narrative? = nil,
+        topic: CodeableConcept? = nil
+    ) {
+        self.about = about
+        self.basedOn = basedOn
+        self.category = category
+        self.contained = contained
+        self.encounter = encounter
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.inResponseTo = inResponseTo
+        self.instantiatesCanonical = instantiatesCanonical
+        self.instantiatesUri = instantiatesUri
+        self.language = language
+        self.medium = medium
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.note = note
+        self.partOf = partOf
+        self.payload = payload
+        self.priority = priority
+        self.reasonCode = reasonCode
+        self.reasonReference = reasonReference
+        self.received = received
+        self.recipient = recipient
+        self.sender = sender
+        self.sent = sent
         self.status = status
+        self.statusReason = statusReason
+        self.subject = subject
+        self.text = text
+        self.topic = topic
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -164,9 +226,17 @@ public struct Communication: DomainResource {
         /// Message part content
         public var content: ContentX
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(content: ContentX) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            content: ContentX,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
             self.content = content
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -68,9 +68,69 @@ public struct CommunicationRequest: DomainResource {
     /// Comments made about communication request
     public var note: [Annotation]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(status: FHIRPrimitive<RequestStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        about: [Reference]? = nil,
+        authoredOn: FHIRPrimitive<DateTime>? = nil,
+        basedOn: [Reference]? = nil,
+        category: [CodeableConcept]? = nil,
+        contained: [ResourceProxy]? = nil,
+        doNotPerform: FHIRPrimitive<FHIRBool>? = nil,
+        encounter: Reference? = nil,
+        `extension`: [Extension]? = nil,
+        groupIdentifier: Identifier? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        medium: [CodeableConcept]? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        note: [Annotation]? = nil,
+        occurrence: OccurrenceX? = nil,
+        payload: [CommunicationRequest.Payload]? = nil,
+        priority: FHIRPrimitive<RequestPriority>? = nil,
+        reasonCode: [CodeableConcept]? = nil,
+        reasonReference: [Reference]? = nil,
+        recipient: [Reference]? = nil,
+        replaces: [Reference]? = nil,
+        requester: Reference? = nil,
+        sender: Reference? = nil,
+        status: FHIRPrimitive<RequestStatus>,
+        statusReason: CodeableConcept? = nil,
+        subject: Reference? = nil,
+        text: Narrative? = nil
+    ) {
+        self.about = about
+        self.authoredOn = authoredOn
+        self.basedOn = basedOn
+        self.category = category
+        self.contained = contained
+        self.doNotPerform = doNotPerform
+        self.encounter = encounter
+        self.`extension` = `extension`
+        self.groupIdentifier = groupIdentifier
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.medium = medium
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.note = note
+        self.occurrence = occurrence
+        self.payload = payload
+        self.priority = priority
+        self.reasonCode = reasonCode
+        self.reasonReference = reasonReference
+        self.recipient = recipient
+        self.replaces = replaces
+        self.requester = requester
+        self.sender = sender
         self.status = status
+        self.statusReason = statusReason
+        self.subject = subject
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -184,9 +244,17 @@ public struct CommunicationRequest: DomainResource {
         /// Message part content
         public var content: ContentX
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(content: ContentX) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            content: ContentX,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
             self.content = content
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

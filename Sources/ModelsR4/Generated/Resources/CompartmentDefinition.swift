@@ -52,13 +52,53 @@ public struct CompartmentDefinition: DomainResource {
     /// How a resource is related to the compartment
     public var resource: [CompartmentDefinition.ResourceComponent]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(code: FHIRPrimitive<CompartmentType>, name: FHIRPrimitive<FHIRString>, search: FHIRPrimitive<FHIRBool>, status: FHIRPrimitive<PublicationStatus>, url: FHIRPrimitive<FHIRURI>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        code: FHIRPrimitive<CompartmentType>,
+        contact: [ContactDetail]? = nil,
+        contained: [ResourceProxy]? = nil,
+        date: FHIRPrimitive<DateTime>? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        experimental: FHIRPrimitive<FHIRBool>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>,
+        publisher: FHIRPrimitive<FHIRString>? = nil,
+        purpose: FHIRPrimitive<FHIRString>? = nil,
+        resource: [CompartmentDefinition.ResourceComponent]? = nil,
+        search: FHIRPrimitive<FHIRBool>,
+        status: FHIRPrimitive<PublicationStatus>,
+        text: Narrative? = nil,
+        url: FHIRPrimitive<FHIRURI>,
+        useContext: [UsageContext]? = nil,
+        version: FHIRPrimitive<FHIRString>? = nil
+    ) {
         self.code = code
+        self.contact = contact
+        self.contained = contained
+        self.date = date
+        self.description = description
+        self.experimental = experimental
+        self.`extension` = `extension`
+        self.id = id
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
         self.name = name
+        self.publisher = publisher
+        self.purpose = purpose
+        self.resource = resource
         self.search = search
         self.status = status
+        self.text = text
         self.url = url
+        self.useContext = useContext
+        self.version = version
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -136,9 +176,21 @@ public struct CompartmentDefinition: DomainResource {
         /// Additional documentation about the resource and compartment
         public var documentation: FHIRPrimitive<FHIRString>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(code: FHIRPrimitive<ResourceType>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            code: FHIRPrimitive<ResourceType>,
+            documentation: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            param: [FHIRPrimitive<FHIRString>]? = nil
+        ) {
             self.code = code
+            self.documentation = documentation
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.param = param
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -54,11 +54,53 @@ public struct Composition: DomainResource {
     /// Composition is broken into sections
     public var section: [Composition.Section]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(author: [Reference], date: FHIRPrimitive<DateTime>, status: FHIRPrimitive<CompositionStatus>, title: FHIRPrimitive<FHIRString>, type: CodeableConcept) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        attester: [Composition.Attester]? = nil,
+        author: [Reference],
+        category: [CodeableConcept]? = nil,
+        confidentiality: FHIRPrimitive<V3ConfidentialityClassification>? = nil,
+        contained: [ResourceProxy]? = nil,
+        custodian: Reference? = nil,
+        date: FHIRPrimitive<DateTime>,
+        encounter: Reference? = nil,
+        event: [Composition.Event]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: Identifier? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        relatesTo: [Composition.RelatesTo]? = nil,
+        section: [Composition.Section]? = nil,
+        status: FHIRPrimitive<CompositionStatus>,
+        subject: Reference? = nil,
+        text: Narrative? = nil,
+        title: FHIRPrimitive<FHIRString>,
+        type: CodeableConcept
+    ) {
+        self.attester = attester
         self.author = author
+        self.category = category
+        self.confidentiality = confidentiality
+        self.contained = contained
+        self.custodian = custodian
         self.date = date
+        self.encounter = encounter
+        self.event = event
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.relatesTo = relatesTo
+        self.section = section
         self.status = status
+        self.subject = subject
+        self.text = text
         self.title = title
         self.type = type
     }
@@ -140,9 +182,21 @@ public struct Composition: DomainResource {
         /// Who attested the composition
         public var party: Reference?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(mode: FHIRPrimitive<CompositionAttestationMode>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            mode: FHIRPrimitive<CompositionAttestationMode>,
+            modifierExtension: [Extension]? = nil,
+            party: Reference? = nil,
+            time: FHIRPrimitive<DateTime>? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
             self.mode = mode
+            self.modifierExtension = modifierExtension
+            self.party = party
+            self.time = time
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -184,9 +238,18 @@ public struct Composition: DomainResource {
         /// Target of the relationship
         public var target: TargetX
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(code: FHIRPrimitive<DocumentRelationshipType>, target: TargetX) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            code: FHIRPrimitive<DocumentRelationshipType>,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            target: TargetX
+        ) {
             self.code = code
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.target = target
         }
 
@@ -253,8 +316,21 @@ public struct Composition: DomainResource {
         /// The event(s) being documented
         public var detail: [Reference]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            code: [CodeableConcept]? = nil,
+            detail: [Reference]? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            period: Period? = nil
+        ) {
+            self.code = code
+            self.detail = detail
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.period = period
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -312,8 +388,35 @@ public struct Composition: DomainResource {
         /// Nested Section
         public var section: [Composition.Section]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            author: [Reference]? = nil,
+            code: CodeableConcept? = nil,
+            emptyReason: CodeableConcept? = nil,
+            entry: [Reference]? = nil,
+            `extension`: [Extension]? = nil,
+            focus: Reference? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            mode: FHIRPrimitive<ListMode>? = nil,
+            modifierExtension: [Extension]? = nil,
+            orderedBy: CodeableConcept? = nil,
+            section: [Composition.Section]? = nil,
+            text: Narrative? = nil,
+            title: FHIRPrimitive<FHIRString>? = nil
+        ) {
+            self.author = author
+            self.code = code
+            self.emptyReason = emptyReason
+            self.entry = entry
+            self.`extension` = `extension`
+            self.focus = focus
+            self.id = id
+            self.mode = mode
+            self.modifierExtension = modifierExtension
+            self.orderedBy = orderedBy
+            self.section = section
+            self.text = text
+            self.title = title
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

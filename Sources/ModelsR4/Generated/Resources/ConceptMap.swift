@@ -60,9 +60,61 @@ public struct ConceptMap: DomainResource {
     /// Same source and target systems
     public var group: [ConceptMap.GroupComponent]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(status: FHIRPrimitive<PublicationStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        contact: [ContactDetail]? = nil,
+        contained: [ResourceProxy]? = nil,
+        copyright: FHIRPrimitive<FHIRString>? = nil,
+        date: FHIRPrimitive<DateTime>? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        experimental: FHIRPrimitive<FHIRBool>? = nil,
+        `extension`: [Extension]? = nil,
+        group: [ConceptMap.GroupComponent]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: Identifier? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        jurisdiction: [CodeableConcept]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>? = nil,
+        publisher: FHIRPrimitive<FHIRString>? = nil,
+        purpose: FHIRPrimitive<FHIRString>? = nil,
+        source: SourceX? = nil,
+        status: FHIRPrimitive<PublicationStatus>,
+        target: TargetX? = nil,
+        text: Narrative? = nil,
+        title: FHIRPrimitive<FHIRString>? = nil,
+        url: FHIRPrimitive<FHIRURI>? = nil,
+        useContext: [UsageContext]? = nil,
+        version: FHIRPrimitive<FHIRString>? = nil
+    ) {
+        self.contact = contact
+        self.contained = contained
+        self.copyright = copyright
+        self.date = date
+        self.description = description
+        self.experimental = experimental
+        self.`extension` = `extension`
+        self.group = group
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.jurisdiction = jurisdiction
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.name = name
+        self.publisher = publisher
+        self.purpose = purpose
+        self.source = source
         self.status = status
+        self.target = target
+        self.text = text
+        self.title = title
+        self.url = url
+        self.useContext = useContext
+        self.version = version
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -202,9 +254,27 @@ public struct ConceptMap: DomainResource {
         /// What to do when there is no mapping for the source concept
         public var unmapped: ConceptMap.GroupComponent.Unmapped?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(element: [ConceptMap.GroupComponent.SourceElement]) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            element: [ConceptMap.GroupComponent.SourceElement],
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            source: FHIRPrimitive<FHIRURI>? = nil,
+            sourceVersion: FHIRPrimitive<FHIRString>? = nil,
+            target: FHIRPrimitive<FHIRURI>? = nil,
+            targetVersion: FHIRPrimitive<FHIRString>? = nil,
+            unmapped: ConceptMap.GroupComponent.Unmapped? = nil
+        ) {
             self.element = element
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.source = source
+            self.sourceVersion = sourceVersion
+            self.target = target
+            self.targetVersion = targetVersion
+            self.unmapped = unmapped
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -253,8 +323,21 @@ public struct ConceptMap: DomainResource {
             /// Concept in target system for element
             public var target: [ConceptMap.GroupComponent.SourceElement.TargetElement]?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                code: FHIRPrimitive<FHIRString>? = nil,
+                display: FHIRPrimitive<FHIRString>? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                target: [ConceptMap.GroupComponent.SourceElement.TargetElement]? = nil
+            ) {
+                self.code = code
+                self.display = display
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.target = target
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -303,9 +386,27 @@ public struct ConceptMap: DomainResource {
                 /// Other concepts that this mapping also produces
                 public var product: [ConceptMap.GroupComponent.SourceElement.TargetElement.OtherElement]?
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init(equivalence: FHIRPrimitive<ConceptMapEquivalence>) {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    code: FHIRPrimitive<FHIRString>? = nil,
+                    comment: FHIRPrimitive<FHIRString>? = nil,
+                    dependsOn: [ConceptMap.GroupComponent.SourceElement.TargetElement.OtherElement]? = nil,
+                    display: FHIRPrimitive<FHIRString>? = nil,
+                    equivalence: FHIRPrimitive<ConceptMapEquivalence>,
+                    `extension`: [Extension]? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    product: [ConceptMap.GroupComponent.SourceElement.TargetElement.OtherElement]? = nil
+                ) {
+                    self.code = code
+                    self.comment = comment
+                    self.dependsOn = dependsOn
+                    self.display = display
                     self.equivalence = equivalence
+                    self.`extension` = `extension`
+                    self.id = id
+                    self.modifierExtension = modifierExtension
+                    self.product = product
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -356,9 +457,22 @@ public struct ConceptMap: DomainResource {
                     /// Display for the code (if value is a code)
                     public var display: FHIRPrimitive<FHIRString>?
 
-                    /// Creates a value with its required elements; set the others through the properties.
-                    public init(property: FHIRPrimitive<FHIRURI>, value: FHIRPrimitive<FHIRString>) {
+                    /// Creates a value from its elements; the required ones have no default.
+                    public init(
+                        display: FHIRPrimitive<FHIRString>? = nil,
+                        `extension`: [Extension]? = nil,
+                        id: FHIRPrimitive<FHIRString>? = nil,
+                        modifierExtension: [Extension]? = nil,
+                        property: FHIRPrimitive<FHIRURI>,
+                        system: FHIRPrimitive<FHIRCanonical>? = nil,
+                        value: FHIRPrimitive<FHIRString>
+                    ) {
+                        self.display = display
+                        self.`extension` = `extension`
+                        self.id = id
+                        self.modifierExtension = modifierExtension
                         self.property = property
+                        self.system = system
                         self.value = value
                     }
 
@@ -409,9 +523,23 @@ public struct ConceptMap: DomainResource {
             /// canonical reference to an additional ConceptMap to use for mapping if the source concept is unmapped
             public var url: FHIRPrimitive<FHIRCanonical>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(mode: FHIRPrimitive<ConceptMapGroupUnmappedMode>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                code: FHIRPrimitive<FHIRString>? = nil,
+                display: FHIRPrimitive<FHIRString>? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                mode: FHIRPrimitive<ConceptMapGroupUnmappedMode>,
+                modifierExtension: [Extension]? = nil,
+                url: FHIRPrimitive<FHIRCanonical>? = nil
+            ) {
+                self.code = code
+                self.display = display
+                self.`extension` = `extension`
+                self.id = id
                 self.mode = mode
+                self.modifierExtension = modifierExtension
+                self.url = url
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -58,9 +58,59 @@ public struct Condition: DomainResource {
     /// Additional information about the Condition
     public var note: [Annotation]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(subject: Reference) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        abatement: AbatementX? = nil,
+        asserter: Reference? = nil,
+        bodySite: [CodeableConcept]? = nil,
+        category: [CodeableConcept]? = nil,
+        clinicalStatus: CodeableConcept? = nil,
+        code: CodeableConcept? = nil,
+        contained: [ResourceProxy]? = nil,
+        encounter: Reference? = nil,
+        evidence: [Condition.EvidenceComponent]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        note: [Annotation]? = nil,
+        onset: OnsetX? = nil,
+        recordedDate: FHIRPrimitive<DateTime>? = nil,
+        recorder: Reference? = nil,
+        severity: CodeableConcept? = nil,
+        stage: [Condition.Stage]? = nil,
+        subject: Reference,
+        text: Narrative? = nil,
+        verificationStatus: CodeableConcept? = nil
+    ) {
+        self.abatement = abatement
+        self.asserter = asserter
+        self.bodySite = bodySite
+        self.category = category
+        self.clinicalStatus = clinicalStatus
+        self.code = code
+        self.contained = contained
+        self.encounter = encounter
+        self.evidence = evidence
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.note = note
+        self.onset = onset
+        self.recordedDate = recordedDate
+        self.recorder = recorder
+        self.severity = severity
+        self.stage = stage
         self.subject = subject
+        self.text = text
+        self.verificationStatus = verificationStatus
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -210,8 +260,21 @@ public struct Condition: DomainResource {
         /// Kind of staging
         public var type: CodeableConcept?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            assessment: [Reference]? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            summary: CodeableConcept? = nil,
+            type: CodeableConcept? = nil
+        ) {
+            self.assessment = assessment
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.summary = summary
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -253,8 +316,19 @@ public struct Condition: DomainResource {
         /// Supporting information found elsewhere
         public var detail: [Reference]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            code: [CodeableConcept]? = nil,
+            detail: [Reference]? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
+            self.code = code
+            self.detail = detail
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -50,11 +50,51 @@ public struct Consent: DomainResource {
     /// Constraints to the base Consent.policyRule
     public var provision: Consent.Provision?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(category: [CodeableConcept], scope: CodeableConcept, status: FHIRPrimitive<ConsentState>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        category: [CodeableConcept],
+        contained: [ResourceProxy]? = nil,
+        dateTime: FHIRPrimitive<DateTime>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        organization: [Reference]? = nil,
+        patient: Reference? = nil,
+        performer: [Reference]? = nil,
+        policy: [Consent.Policy]? = nil,
+        policyRule: CodeableConcept? = nil,
+        provision: Consent.Provision? = nil,
+        scope: CodeableConcept,
+        source: SourceX? = nil,
+        status: FHIRPrimitive<ConsentState>,
+        text: Narrative? = nil,
+        verification: [Consent.Verification]? = nil
+    ) {
         self.category = category
+        self.contained = contained
+        self.dateTime = dateTime
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.organization = organization
+        self.patient = patient
+        self.performer = performer
+        self.policy = policy
+        self.policyRule = policyRule
+        self.provision = provision
         self.scope = scope
+        self.source = source
         self.status = status
+        self.text = text
+        self.verification = verification
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -152,8 +192,19 @@ public struct Consent: DomainResource {
         /// Specific policy covered by this consent
         public var uri: FHIRPrimitive<FHIRURI>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            authority: FHIRPrimitive<FHIRURI>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            uri: FHIRPrimitive<FHIRURI>? = nil
+        ) {
+            self.authority = authority
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.uri = uri
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -195,9 +246,21 @@ public struct Consent: DomainResource {
         /// When consent verified
         public var verificationDate: FHIRPrimitive<DateTime>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(verified: FHIRPrimitive<FHIRBool>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            verificationDate: FHIRPrimitive<DateTime>? = nil,
+            verified: FHIRPrimitive<FHIRBool>,
+            verifiedWith: Reference? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.verificationDate = verificationDate
             self.verified = verified
+            self.verifiedWith = verifiedWith
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -257,8 +320,37 @@ public struct Consent: DomainResource {
         /// Nested Exception Rules
         public var provision: [Consent.Provision]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            action: [CodeableConcept]? = nil,
+            actor: [Consent.Provision.ProvisionActor]? = nil,
+            `class`: [Coding]? = nil,
+            code: [CodeableConcept]? = nil,
+            data: [Consent.Provision.ProvisionData]? = nil,
+            dataPeriod: Period? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            period: Period? = nil,
+            provision: [Consent.Provision]? = nil,
+            purpose: [Coding]? = nil,
+            securityLabel: [Coding]? = nil,
+            type: FHIRPrimitive<ConsentProvisionType>? = nil
+        ) {
+            self.action = action
+            self.actor = actor
+            self.`class` = `class`
+            self.code = code
+            self.data = data
+            self.dataPeriod = dataPeriod
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.period = period
+            self.provision = provision
+            self.purpose = purpose
+            self.securityLabel = securityLabel
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -315,8 +407,17 @@ public struct Consent: DomainResource {
             /// Resource for the actor (or group, by role)
             public var reference: Reference
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(reference: Reference, role: CodeableConcept) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                reference: Reference,
+                role: CodeableConcept
+            ) {
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
                 self.reference = reference
                 self.role = role
             }
@@ -358,9 +459,18 @@ public struct Consent: DomainResource {
             /// The actual data reference
             public var reference: Reference
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(meaning: FHIRPrimitive<ConsentDataMeaning>, reference: Reference) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                meaning: FHIRPrimitive<ConsentDataMeaning>,
+                modifierExtension: [Extension]? = nil,
+                reference: Reference
+            ) {
+                self.`extension` = `extension`
+                self.id = id
                 self.meaning = meaning
+                self.modifierExtension = modifierExtension
                 self.reference = reference
             }
 

@@ -90,8 +90,91 @@ public struct Contract: DomainResource {
     /// Binding Contract
     public var legallyBinding: LegallyBindingX?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        alias: [FHIRPrimitive<FHIRString>]? = nil,
+        applies: Period? = nil,
+        author: Reference? = nil,
+        authority: [Reference]? = nil,
+        contained: [ResourceProxy]? = nil,
+        contentDefinition: Contract.ContentDefinition? = nil,
+        contentDerivative: CodeableConcept? = nil,
+        domain: [Reference]? = nil,
+        expirationType: CodeableConcept? = nil,
+        `extension`: [Extension]? = nil,
+        friendly: [Contract.FriendlyLanguage]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        instantiatesCanonical: Reference? = nil,
+        instantiatesUri: FHIRPrimitive<FHIRURI>? = nil,
+        issued: FHIRPrimitive<DateTime>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        legal: [Contract.LegalLanguage]? = nil,
+        legalState: CodeableConcept? = nil,
+        legallyBinding: LegallyBindingX? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>? = nil,
+        relevantHistory: [Reference]? = nil,
+        rule: [Contract.ComputableLanguage]? = nil,
+        scope: CodeableConcept? = nil,
+        signer: [Contract.Signatory]? = nil,
+        site: [Reference]? = nil,
+        status: FHIRPrimitive<ContractResourceStatusCodes>? = nil,
+        subType: [CodeableConcept]? = nil,
+        subject: [Reference]? = nil,
+        subtitle: FHIRPrimitive<FHIRString>? = nil,
+        supportingInfo: [Reference]? = nil,
+        term: [Contract.Term]? = nil,
+        text: Narrative? = nil,
+        title: FHIRPrimitive<FHIRString>? = nil,
+        topic: TopicX? = nil,
+        type: CodeableConcept? = nil,
+        url: FHIRPrimitive<FHIRURI>? = nil,
+        version: FHIRPrimitive<FHIRString>? = nil
+    ) {
+        self.alias = alias
+        self.applies = applies
+        self.author = author
+        self.authority = authority
+        self.contained = contained
+        self.contentDefinition = contentDefinition
+        self.contentDerivative = contentDerivative
+        self.domain = domain
+        self.expirationType = expirationType
+        self.`extension` = `extension`
+        self.friendly = friendly
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.instantiatesCanonical = instantiatesCanonical
+        self.instantiatesUri = instantiatesUri
+        self.issued = issued
+        self.language = language
+        self.legal = legal
+        self.legalState = legalState
+        self.legallyBinding = legallyBinding
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.name = name
+        self.relevantHistory = relevantHistory
+        self.rule = rule
+        self.scope = scope
+        self.signer = signer
+        self.site = site
+        self.status = status
+        self.subType = subType
+        self.subject = subject
+        self.subtitle = subtitle
+        self.supportingInfo = supportingInfo
+        self.term = term
+        self.text = text
+        self.title = title
+        self.topic = topic
+        self.type = type
+        self.url = url
+        self.version = version
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -261,9 +344,26 @@ public struct Contract: DomainResource {
         /// Publication Ownership
         public var copyright: FHIRPrimitive<FHIRString>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(publicationStatus: FHIRPrimitive<ContractResourcePublicationStatusCodes>, type: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            copyright: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            publicationDate: FHIRPrimitive<DateTime>? = nil,
+            publicationStatus: FHIRPrimitive<ContractResourcePublicationStatusCodes>,
+            publisher: Reference? = nil,
+            subType: CodeableConcept? = nil,
+            type: CodeableConcept
+        ) {
+            self.copyright = copyright
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.publicationDate = publicationDate
             self.publicationStatus = publicationStatus
+            self.publisher = publisher
+            self.subType = subType
             self.type = type
         }
 
@@ -332,9 +432,39 @@ public struct Contract: DomainResource {
         /// Nested Contract Term Group
         public var group: [Contract.Term]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(offer: Contract.Term.ContractOffer) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            action: [Contract.Term.Action]? = nil,
+            applies: Period? = nil,
+            asset: [Contract.Term.ContractAsset]? = nil,
+            `extension`: [Extension]? = nil,
+            group: [Contract.Term]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            identifier: Identifier? = nil,
+            issued: FHIRPrimitive<DateTime>? = nil,
+            modifierExtension: [Extension]? = nil,
+            offer: Contract.Term.ContractOffer,
+            securityLabel: [Contract.Term.SecurityLabel]? = nil,
+            subType: CodeableConcept? = nil,
+            text: FHIRPrimitive<FHIRString>? = nil,
+            topic: TopicX? = nil,
+            type: CodeableConcept? = nil
+        ) {
+            self.action = action
+            self.applies = applies
+            self.asset = asset
+            self.`extension` = `extension`
+            self.group = group
+            self.id = id
+            self.identifier = identifier
+            self.issued = issued
+            self.modifierExtension = modifierExtension
             self.offer = offer
+            self.securityLabel = securityLabel
+            self.subType = subType
+            self.text = text
+            self.topic = topic
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -421,9 +551,23 @@ public struct Contract: DomainResource {
             /// Handling Instructions
             public var control: [Coding]?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(classification: Coding) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                category: [Coding]? = nil,
+                classification: Coding,
+                control: [Coding]? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                number: [FHIRPrimitive<FHIRUnsignedInteger>]? = nil
+            ) {
+                self.category = category
                 self.classification = classification
+                self.control = control
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.number = number
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -483,8 +627,35 @@ public struct Contract: DomainResource {
             /// Offer restriction numbers
             public var securityLabelNumber: [FHIRPrimitive<FHIRUnsignedInteger>]?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                answer: [Contract.Term.ContractOffer.Answer]? = nil,
+                decision: CodeableConcept? = nil,
+                decisionMode: [CodeableConcept]? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                identifier: [Identifier]? = nil,
+                linkId: [FHIRPrimitive<FHIRString>]? = nil,
+                modifierExtension: [Extension]? = nil,
+                party: [Contract.Term.ContractOffer.ContractParty]? = nil,
+                securityLabelNumber: [FHIRPrimitive<FHIRUnsignedInteger>]? = nil,
+                text: FHIRPrimitive<FHIRString>? = nil,
+                topic: Reference? = nil,
+                type: CodeableConcept? = nil
+            ) {
+                self.answer = answer
+                self.decision = decision
+                self.decisionMode = decisionMode
+                self.`extension` = `extension`
+                self.id = id
+                self.identifier = identifier
+                self.linkId = linkId
+                self.modifierExtension = modifierExtension
+                self.party = party
+                self.securityLabelNumber = securityLabelNumber
+                self.text = text
+                self.topic = topic
+                self.type = type
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -539,8 +710,17 @@ public struct Contract: DomainResource {
                 /// Participant engagement type
                 public var role: CodeableConcept
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init(reference: [Reference], role: CodeableConcept) {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    `extension`: [Extension]? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    reference: [Reference],
+                    role: CodeableConcept
+                ) {
+                    self.`extension` = `extension`
+                    self.id = id
+                    self.modifierExtension = modifierExtension
                     self.reference = reference
                     self.role = role
                 }
@@ -580,8 +760,16 @@ public struct Contract: DomainResource {
                 /// The actual answer response
                 public var value: ValueX
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init(value: ValueX) {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    `extension`: [Extension]? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    value: ValueX
+                ) {
+                    self.`extension` = `extension`
+                    self.id = id
+                    self.modifierExtension = modifierExtension
                     self.value = value
                 }
 
@@ -701,8 +889,45 @@ public struct Contract: DomainResource {
             /// Contract Valued Item List
             public var valuedItem: [Contract.Term.ContractAsset.ValuedItem]?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                answer: [Contract.Term.ContractOffer.Answer]? = nil,
+                condition: FHIRPrimitive<FHIRString>? = nil,
+                context: [Contract.Term.ContractAsset.AssetContext]? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                linkId: [FHIRPrimitive<FHIRString>]? = nil,
+                modifierExtension: [Extension]? = nil,
+                period: [Period]? = nil,
+                periodType: [CodeableConcept]? = nil,
+                relationship: Coding? = nil,
+                scope: CodeableConcept? = nil,
+                securityLabelNumber: [FHIRPrimitive<FHIRUnsignedInteger>]? = nil,
+                subtype: [CodeableConcept]? = nil,
+                text: FHIRPrimitive<FHIRString>? = nil,
+                type: [CodeableConcept]? = nil,
+                typeReference: [Reference]? = nil,
+                usePeriod: [Period]? = nil,
+                valuedItem: [Contract.Term.ContractAsset.ValuedItem]? = nil
+            ) {
+                self.answer = answer
+                self.condition = condition
+                self.context = context
+                self.`extension` = `extension`
+                self.id = id
+                self.linkId = linkId
+                self.modifierExtension = modifierExtension
+                self.period = period
+                self.periodType = periodType
+                self.relationship = relationship
+                self.scope = scope
+                self.securityLabelNumber = securityLabelNumber
+                self.subtype = subtype
+                self.text = text
+                self.type = type
+                self.typeReference = typeReference
+                self.usePeriod = usePeriod
+                self.valuedItem = valuedItem
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -769,8 +994,21 @@ public struct Contract: DomainResource {
                 /// Context description
                 public var text: FHIRPrimitive<FHIRString>?
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init() {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    code: [CodeableConcept]? = nil,
+                    `extension`: [Extension]? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    reference: Reference? = nil,
+                    text: FHIRPrimitive<FHIRString>? = nil
+                ) {
+                    self.code = code
+                    self.`extension` = `extension`
+                    self.id = id
+                    self.modifierExtension = modifierExtension
+                    self.reference = reference
+                    self.text = text
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -836,8 +1074,43 @@ public struct Contract: DomainResource {
                 /// Security Labels that define affected terms
                 public var securityLabelNumber: [FHIRPrimitive<FHIRUnsignedInteger>]?
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init() {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    effectiveTime: FHIRPrimitive<DateTime>? = nil,
+                    entity: EntityX? = nil,
+                    `extension`: [Extension]? = nil,
+                    factor: FHIRPrimitive<FHIRDecimal>? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    identifier: Identifier? = nil,
+                    linkId: [FHIRPrimitive<FHIRString>]? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    net: Money? = nil,
+                    payment: FHIRPrimitive<FHIRString>? = nil,
+                    paymentDate: FHIRPrimitive<DateTime>? = nil,
+                    points: FHIRPrimitive<FHIRDecimal>? = nil,
+                    quantity: Quantity? = nil,
+                    recipient: Reference? = nil,
+                    responsible: Reference? = nil,
+                    securityLabelNumber: [FHIRPrimitive<FHIRUnsignedInteger>]? = nil,
+                    unitPrice: Money? = nil
+                ) {
+                    self.effectiveTime = effectiveTime
+                    self.entity = entity
+                    self.`extension` = `extension`
+                    self.factor = factor
+                    self.id = id
+                    self.identifier = identifier
+                    self.linkId = linkId
+                    self.modifierExtension = modifierExtension
+                    self.net = net
+                    self.payment = payment
+                    self.paymentDate = paymentDate
+                    self.points = points
+                    self.quantity = quantity
+                    self.recipient = recipient
+                    self.responsible = responsible
+                    self.securityLabelNumber = securityLabelNumber
+                    self.unitPrice = unitPrice
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -964,10 +1237,56 @@ public struct Contract: DomainResource {
             /// Action restriction numbers
             public var securityLabelNumber: [FHIRPrimitive<FHIRUnsignedInteger>]?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(intent: CodeableConcept, status: CodeableConcept, type: CodeableConcept) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                context: Reference? = nil,
+                contextLinkId: [FHIRPrimitive<FHIRString>]? = nil,
+                doNotPerform: FHIRPrimitive<FHIRBool>? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                intent: CodeableConcept,
+                linkId: [FHIRPrimitive<FHIRString>]? = nil,
+                modifierExtension: [Extension]? = nil,
+                note: [Annotation]? = nil,
+                occurrence: OccurrenceX? = nil,
+                performer: Reference? = nil,
+                performerLinkId: [FHIRPrimitive<FHIRString>]? = nil,
+                performerRole: CodeableConcept? = nil,
+                performerType: [CodeableConcept]? = nil,
+                reason: [FHIRPrimitive<FHIRString>]? = nil,
+                reasonCode: [CodeableConcept]? = nil,
+                reasonLinkId: [FHIRPrimitive<FHIRString>]? = nil,
+                reasonReference: [Reference]? = nil,
+                requester: [Reference]? = nil,
+                requesterLinkId: [FHIRPrimitive<FHIRString>]? = nil,
+                securityLabelNumber: [FHIRPrimitive<FHIRUnsignedInteger>]? = nil,
+                status: CodeableConcept,
+                subject: [Contract.Term.Action.ActionSubject]? = nil,
+                type: CodeableConcept
+            ) {
+                self.context = context
+                self.contextLinkId = contextLinkId
+                self.doNotPerform = doNotPerform
+                self.`extension` = `extension`
+                self.id = id
                 self.intent = intent
+                self.linkId = linkId
+                self.modifierExtension = modifierExtension
+                self.note = note
+                self.occurrence = occurrence
+                self.performer = performer
+                self.performerLinkId = performerLinkId
+                self.performerRole = performerRole
+                self.performerType = performerType
+                self.reason = reason
+                self.reasonCode = reasonCode
+                self.reasonLinkId = reasonLinkId
+                self.reasonReference = reasonReference
+                self.requester = requester
+                self.requesterLinkId = requesterLinkId
+                self.securityLabelNumber = securityLabelNumber
                 self.status = status
+                self.subject = subject
                 self.type = type
             }
 
@@ -1072,9 +1391,19 @@ public struct Contract: DomainResource {
                 /// Role type of the agent
                 public var role: CodeableConcept?
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init(reference: [Reference]) {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    `extension`: [Extension]? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    reference: [Reference],
+                    role: CodeableConcept? = nil
+                ) {
+                    self.`extension` = `extension`
+                    self.id = id
+                    self.modifierExtension = modifierExtension
                     self.reference = reference
+                    self.role = role
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -1118,8 +1447,18 @@ public struct Contract: DomainResource {
         /// Contract Documentation Signature
         public var signature: [Signature]
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(party: Reference, signature: [Signature], type: Coding) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            party: Reference,
+            signature: [Signature],
+            type: Coding
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.party = party
             self.signature = signature
             self.type = type
@@ -1162,9 +1501,17 @@ public struct Contract: DomainResource {
         /// Easily comprehended representation of this Contract
         public var content: ContentX
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(content: ContentX) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            content: ContentX,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
             self.content = content
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -1224,9 +1571,17 @@ public struct Contract: DomainResource {
         /// Contract Legal Text
         public var content: ContentX
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(content: ContentX) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            content: ContentX,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
             self.content = content
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -1286,9 +1641,17 @@ public struct Contract: DomainResource {
         /// Computable Contract Rules
         public var content: ContentX
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(content: ContentX) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            content: ContentX,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
             self.content = content
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

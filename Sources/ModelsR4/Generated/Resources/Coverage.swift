@@ -58,11 +58,59 @@ public struct Coverage: DomainResource {
     /// Contract details
     public var contract: [Reference]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(beneficiary: Reference, payor: [Reference], status: FHIRPrimitive<FinancialResourceStatusCodes>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        beneficiary: Reference,
+        `class`: [Coverage.Class]? = nil,
+        contained: [ResourceProxy]? = nil,
+        contract: [Reference]? = nil,
+        costToBeneficiary: [Coverage.CostToBeneficiary]? = nil,
+        dependent: FHIRPrimitive<FHIRString>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        network: FHIRPrimitive<FHIRString>? = nil,
+        order: FHIRPrimitive<FHIRPositiveInteger>? = nil,
+        payor: [Reference],
+        period: Period? = nil,
+        policyHolder: Reference? = nil,
+        relationship: CodeableConcept? = nil,
+        status: FHIRPrimitive<FinancialResourceStatusCodes>,
+        subrogation: FHIRPrimitive<FHIRBool>? = nil,
+        subscriber: Reference? = nil,
+        subscriberId: FHIRPrimitive<FHIRString>? = nil,
+        text: Narrative? = nil,
+        type: CodeableConcept? = nil
+    ) {
         self.beneficiary = beneficiary
+        self.`class` = `class`
+        self.contained = contained
+        self.contract = contract
+        self.costToBeneficiary = costToBeneficiary
+        self.dependent = dependent
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.network = network
+        self.order = order
         self.payor = payor
+        self.period = period
+        self.policyHolder = policyHolder
+        self.relationship = relationship
         self.status = status
+        self.subrogation = subrogation
+        self.subscriber = subscriber
+        self.subscriberId = subscriberId
+        self.text = text
+        self.type = type
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -146,8 +194,19 @@ public struct Coverage: DomainResource {
         /// Human readable description of the type and value
         public var name: FHIRPrimitive<FHIRString>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(type: CodeableConcept, value: FHIRPrimitive<FHIRString>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            name: FHIRPrimitive<FHIRString>? = nil,
+            type: CodeableConcept,
+            value: FHIRPrimitive<FHIRString>
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.name = name
             self.type = type
             self.value = value
         }
@@ -193,8 +252,20 @@ public struct Coverage: DomainResource {
         /// Exceptions for patient payments
         public var exception: [Coverage.CostToBeneficiary.Exemption]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(value: ValueX) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            exception: [Coverage.CostToBeneficiary.Exemption]? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            type: CodeableConcept? = nil,
+            value: ValueX
+        ) {
+            self.exception = exception
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.type = type
             self.value = value
         }
 
@@ -260,8 +331,18 @@ public struct Coverage: DomainResource {
             /// The effective period of the exception
             public var period: Period?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(type: CodeableConcept) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                period: Period? = nil,
+                type: CodeableConcept
+            ) {
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.period = period
                 self.type = type
             }
 

@@ -52,13 +52,53 @@ public struct CoverageEligibilityRequest: DomainResource {
     /// Item to be evaluated for eligibiity
     public var item: [CoverageEligibilityRequest.Details]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(created: FHIRPrimitive<DateTime>, insurer: Reference, patient: Reference, purpose: [FHIRPrimitive<EligibilityRequestPurpose>], status: FHIRPrimitive<FinancialResourceStatusCodes>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        contained: [ResourceProxy]? = nil,
+        created: FHIRPrimitive<DateTime>,
+        enterer: Reference? = nil,
+        `extension`: [Extension]? = nil,
+        facility: Reference? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        insurance: [CoverageEligibilityRequest.Insurance]? = nil,
+        insurer: Reference,
+        item: [CoverageEligibilityRequest.Details]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        patient: Reference,
+        priority: CodeableConcept? = nil,
+        provider: Reference? = nil,
+        purpose: [FHIRPrimitive<EligibilityRequestPurpose>],
+        serviced: ServicedX? = nil,
+        status: FHIRPrimitive<FinancialResourceStatusCodes>,
+        supportingInfo: [CoverageEligibilityRequest.SupportingInformation]? = nil,
+        text: Narrative? = nil
+    ) {
+        self.contained = contained
         self.created = created
+        self.enterer = enterer
+        self.`extension` = `extension`
+        self.facility = facility
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.insurance = insurance
         self.insurer = insurer
+        self.item = item
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
         self.patient = patient
+        self.priority = priority
+        self.provider = provider
         self.purpose = purpose
+        self.serviced = serviced
         self.status = status
+        self.supportingInfo = supportingInfo
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -160,9 +200,20 @@ public struct CoverageEligibilityRequest: DomainResource {
         /// Applies to all items
         public var appliesToAll: FHIRPrimitive<FHIRBool>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(information: Reference, sequence: FHIRPrimitive<FHIRPositiveInteger>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            appliesToAll: FHIRPrimitive<FHIRBool>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            information: Reference,
+            modifierExtension: [Extension]? = nil,
+            sequence: FHIRPrimitive<FHIRPositiveInteger>
+        ) {
+            self.appliesToAll = appliesToAll
+            self.`extension` = `extension`
+            self.id = id
             self.information = information
+            self.modifierExtension = modifierExtension
             self.sequence = sequence
         }
 
@@ -207,9 +258,21 @@ public struct CoverageEligibilityRequest: DomainResource {
         /// Additional provider contract number
         public var businessArrangement: FHIRPrimitive<FHIRString>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(coverage: Reference) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            businessArrangement: FHIRPrimitive<FHIRString>? = nil,
+            coverage: Reference,
+            `extension`: [Extension]? = nil,
+            focal: FHIRPrimitive<FHIRBool>? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
+            self.businessArrangement = businessArrangement
             self.coverage = coverage
+            self.`extension` = `extension`
+            self.focal = focal
+            self.id = id
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -267,8 +330,35 @@ public struct CoverageEligibilityRequest: DomainResource {
         /// Product or service details
         public var detail: [Reference]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            category: CodeableConcept? = nil,
+            detail: [Reference]? = nil,
+            diagnosis: [CoverageEligibilityRequest.Details.Diagnosis]? = nil,
+            `extension`: [Extension]? = nil,
+            facility: Reference? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifier: [CodeableConcept]? = nil,
+            modifierExtension: [Extension]? = nil,
+            productOrService: CodeableConcept? = nil,
+            provider: Reference? = nil,
+            quantity: Quantity? = nil,
+            supportingInfoSequence: [FHIRPrimitive<FHIRPositiveInteger>]? = nil,
+            unitPrice: Money? = nil
+        ) {
+            self.category = category
+            self.detail = detail
+            self.diagnosis = diagnosis
+            self.`extension` = `extension`
+            self.facility = facility
+            self.id = id
+            self.modifier = modifier
+            self.modifierExtension = modifierExtension
+            self.productOrService = productOrService
+            self.provider = provider
+            self.quantity = quantity
+            self.supportingInfoSequence = supportingInfoSequence
+            self.unitPrice = unitPrice
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -321,8 +411,17 @@ public struct CoverageEligibilityRequest: DomainResource {
             /// Nature of illness or problem
             public var diagnosis: DiagnosisX?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                diagnosis: DiagnosisX? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil
+            ) {
+                self.diagnosis = diagnosis
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

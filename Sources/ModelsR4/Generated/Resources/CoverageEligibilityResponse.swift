@@ -54,15 +54,55 @@ public struct CoverageEligibilityResponse: DomainResource {
     /// Processing errors
     public var error: [CoverageEligibilityResponse.Errors]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(created: FHIRPrimitive<DateTime>, insurer: Reference, outcome: FHIRPrimitive<ClaimProcessingCodes>, patient: Reference, purpose: [FHIRPrimitive<EligibilityResponsePurpose>], request: Reference, status: FHIRPrimitive<FinancialResourceStatusCodes>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        contained: [ResourceProxy]? = nil,
+        created: FHIRPrimitive<DateTime>,
+        disposition: FHIRPrimitive<FHIRString>? = nil,
+        error: [CoverageEligibilityResponse.Errors]? = nil,
+        `extension`: [Extension]? = nil,
+        form: CodeableConcept? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        insurance: [CoverageEligibilityResponse.Insurance]? = nil,
+        insurer: Reference,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        outcome: FHIRPrimitive<ClaimProcessingCodes>,
+        patient: Reference,
+        preAuthRef: FHIRPrimitive<FHIRString>? = nil,
+        purpose: [FHIRPrimitive<EligibilityResponsePurpose>],
+        request: Reference,
+        requestor: Reference? = nil,
+        serviced: ServicedX? = nil,
+        status: FHIRPrimitive<FinancialResourceStatusCodes>,
+        text: Narrative? = nil
+    ) {
+        self.contained = contained
         self.created = created
+        self.disposition = disposition
+        self.error = error
+        self.`extension` = `extension`
+        self.form = form
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.insurance = insurance
         self.insurer = insurer
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
         self.outcome = outcome
         self.patient = patient
+        self.preAuthRef = preAuthRef
         self.purpose = purpose
         self.request = request
+        self.requestor = requestor
+        self.serviced = serviced
         self.status = status
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -168,9 +208,23 @@ public struct CoverageEligibilityResponse: DomainResource {
         /// Benefits and authorization details
         public var item: [CoverageEligibilityResponse.Insurance.Items]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(coverage: Reference) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            benefitPeriod: Period? = nil,
+            coverage: Reference,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            inforce: FHIRPrimitive<FHIRBool>? = nil,
+            item: [CoverageEligibilityResponse.Insurance.Items]? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
+            self.benefitPeriod = benefitPeriod
             self.coverage = coverage
+            self.`extension` = `extension`
+            self.id = id
+            self.inforce = inforce
+            self.item = item
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -237,8 +291,43 @@ public struct CoverageEligibilityResponse: DomainResource {
             /// Preauthorization requirements endpoint
             public var authorizationUrl: FHIRPrimitive<FHIRURI>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                authorizationRequired: FHIRPrimitive<FHIRBool>? = nil,
+                authorizationSupporting: [CodeableConcept]? = nil,
+                authorizationUrl: FHIRPrimitive<FHIRURI>? = nil,
+                benefit: [CoverageEligibilityResponse.Insurance.Items.Benefit]? = nil,
+                category: CodeableConcept? = nil,
+                description: FHIRPrimitive<FHIRString>? = nil,
+                excluded: FHIRPrimitive<FHIRBool>? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifier: [CodeableConcept]? = nil,
+                modifierExtension: [Extension]? = nil,
+                name: FHIRPrimitive<FHIRString>? = nil,
+                network: CodeableConcept? = nil,
+                productOrService: CodeableConcept? = nil,
+                provider: Reference? = nil,
+                term: CodeableConcept? = nil,
+                unit: CodeableConcept? = nil
+            ) {
+                self.authorizationRequired = authorizationRequired
+                self.authorizationSupporting = authorizationSupporting
+                self.authorizationUrl = authorizationUrl
+                self.benefit = benefit
+                self.category = category
+                self.description = description
+                self.excluded = excluded
+                self.`extension` = `extension`
+                self.id = id
+                self.modifier = modifier
+                self.modifierExtension = modifierExtension
+                self.name = name
+                self.network = network
+                self.productOrService = productOrService
+                self.provider = provider
+                self.term = term
+                self.unit = unit
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -303,9 +392,21 @@ public struct CoverageEligibilityResponse: DomainResource {
                 /// Benefits used
                 public var used: UsedX?
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init(type: CodeableConcept) {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    allowed: AllowedX? = nil,
+                    `extension`: [Extension]? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    type: CodeableConcept,
+                    used: UsedX? = nil
+                ) {
+                    self.allowed = allowed
+                    self.`extension` = `extension`
+                    self.id = id
+                    self.modifierExtension = modifierExtension
                     self.type = type
+                    self.used = used
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -401,9 +502,17 @@ public struct CoverageEligibilityResponse: DomainResource {
         /// Error code detailing processing issues
         public var code: CodeableConcept
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(code: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            code: CodeableConcept,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
             self.code = code
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -48,9 +48,49 @@ public struct DetectedIssue: DomainResource {
     /// Step taken to address
     public var mitigation: [DetectedIssue.Mitigation]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(status: FHIRPrimitive<ObservationStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        author: Reference? = nil,
+        code: CodeableConcept? = nil,
+        contained: [ResourceProxy]? = nil,
+        detail: FHIRPrimitive<FHIRString>? = nil,
+        evidence: [DetectedIssue.EvidenceComponent]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identified: IdentifiedX? = nil,
+        identifier: [Identifier]? = nil,
+        implicated: [Reference]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        mitigation: [DetectedIssue.Mitigation]? = nil,
+        modifierExtension: [Extension]? = nil,
+        patient: Reference? = nil,
+        reference: FHIRPrimitive<FHIRURI>? = nil,
+        severity: FHIRPrimitive<DetectedIssueSeverity>? = nil,
+        status: FHIRPrimitive<ObservationStatus>,
+        text: Narrative? = nil
+    ) {
+        self.author = author
+        self.code = code
+        self.contained = contained
+        self.detail = detail
+        self.evidence = evidence
+        self.`extension` = `extension`
+        self.id = id
+        self.identified = identified
+        self.identifier = identifier
+        self.implicated = implicated
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.mitigation = mitigation
+        self.modifierExtension = modifierExtension
+        self.patient = patient
+        self.reference = reference
+        self.severity = severity
         self.status = status
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -146,8 +186,19 @@ public struct DetectedIssue: DomainResource {
         /// Supporting information
         public var detail: [Reference]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            code: [CodeableConcept]? = nil,
+            detail: [Reference]? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
+            self.code = code
+            self.detail = detail
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -189,9 +240,21 @@ public struct DetectedIssue: DomainResource {
         /// Who is committing?
         public var author: Reference?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(action: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            action: CodeableConcept,
+            author: Reference? = nil,
+            date: FHIRPrimitive<DateTime>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
             self.action = action
+            self.author = author
+            self.date = date
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

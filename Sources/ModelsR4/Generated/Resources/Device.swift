@@ -76,8 +76,77 @@ public struct Device: DomainResource {
     /// The parent device
     public var parent: Reference?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        contact: [ContactPoint]? = nil,
+        contained: [ResourceProxy]? = nil,
+        definition: Reference? = nil,
+        deviceName: [Device.DeviceName]? = nil,
+        distinctIdentifier: FHIRPrimitive<FHIRString>? = nil,
+        expirationDate: FHIRPrimitive<DateTime>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        location: Reference? = nil,
+        lotNumber: FHIRPrimitive<FHIRString>? = nil,
+        manufactureDate: FHIRPrimitive<DateTime>? = nil,
+        manufacturer: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modelNumber: FHIRPrimitive<FHIRString>? = nil,
+        modifierExtension: [Extension]? = nil,
+        note: [Annotation]? = nil,
+        owner: Reference? = nil,
+        parent: Reference? = nil,
+        partNumber: FHIRPrimitive<FHIRString>? = nil,
+        patient: Reference? = nil,
+        property: [Device.Property]? = nil,
+        safety: [CodeableConcept]? = nil,
+        serialNumber: FHIRPrimitive<FHIRString>? = nil,
+        specialization: [Device.Specialization]? = nil,
+        status: FHIRPrimitive<FHIRDeviceStatus>? = nil,
+        statusReason: [CodeableConcept]? = nil,
+        text: Narrative? = nil,
+        type: CodeableConcept? = nil,
+        udiCarrier: [Device.UdiCarrier]? = nil,
+        url: FHIRPrimitive<FHIRURI>? = nil,
+        version: [Device.Version]? = nil
+    ) {
+        self.contact = contact
+        self.contained = contained
+        self.definition = definition
+        self.deviceName = deviceName
+        self.distinctIdentifier = distinctIdentifier
+        self.expirationDate = expirationDate
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.location = location
+        self.lotNumber = lotNumber
+        self.manufactureDate = manufactureDate
+        self.manufacturer = manufacturer
+        self.meta = meta
+        self.modelNumber = modelNumber
+        self.modifierExtension = modifierExtension
+        self.note = note
+        self.owner = owner
+        self.parent = parent
+        self.partNumber = partNumber
+        self.patient = patient
+        self.property = property
+        self.safety = safety
+        self.serialNumber = serialNumber
+        self.specialization = specialization
+        self.status = status
+        self.statusReason = statusReason
+        self.text = text
+        self.type = type
+        self.udiCarrier = udiCarrier
+        self.url = url
+        self.version = version
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -185,8 +254,27 @@ public struct Device: DomainResource {
         /// barcode | rfid | manual +
         public var entryType: FHIRPrimitive<UDIEntryType>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            carrierAIDC: FHIRPrimitive<Base64Binary>? = nil,
+            carrierHRF: FHIRPrimitive<FHIRString>? = nil,
+            deviceIdentifier: FHIRPrimitive<FHIRString>? = nil,
+            entryType: FHIRPrimitive<UDIEntryType>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            issuer: FHIRPrimitive<FHIRURI>? = nil,
+            jurisdiction: FHIRPrimitive<FHIRURI>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
+            self.carrierAIDC = carrierAIDC
+            self.carrierHRF = carrierHRF
+            self.deviceIdentifier = deviceIdentifier
+            self.entryType = entryType
+            self.`extension` = `extension`
+            self.id = id
+            self.issuer = issuer
+            self.jurisdiction = jurisdiction
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -234,8 +322,17 @@ public struct Device: DomainResource {
         /// udi-label-name | user-friendly-name | patient-reported-name | manufacturer-name | model-name | other
         public var type: FHIRPrimitive<DeviceNameType>
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(name: FHIRPrimitive<FHIRString>, type: FHIRPrimitive<DeviceNameType>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            name: FHIRPrimitive<FHIRString>,
+            type: FHIRPrimitive<DeviceNameType>
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.name = name
             self.type = type
         }
@@ -277,9 +374,19 @@ public struct Device: DomainResource {
         /// The version of the standard that is used to operate and communicate
         public var version: FHIRPrimitive<FHIRString>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(systemType: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            systemType: CodeableConcept,
+            version: FHIRPrimitive<FHIRString>? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.systemType = systemType
+            self.version = version
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -321,8 +428,20 @@ public struct Device: DomainResource {
         /// The version text
         public var value: FHIRPrimitive<FHIRString>
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(value: FHIRPrimitive<FHIRString>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            component: Identifier? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            type: CodeableConcept? = nil,
+            value: FHIRPrimitive<FHIRString>
+        ) {
+            self.component = component
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.type = type
             self.value = value
         }
 
@@ -367,9 +486,21 @@ public struct Device: DomainResource {
         /// Property value as a code, e.g., NTP4 (synced to NTP)
         public var valueCode: [CodeableConcept]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(type: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            type: CodeableConcept,
+            valueCode: [CodeableConcept]? = nil,
+            valueQuantity: [Quantity]? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.type = type
+            self.valueCode = valueCode
+            self.valueQuantity = valueQuantity
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

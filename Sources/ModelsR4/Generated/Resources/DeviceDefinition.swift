@@ -68,8 +68,69 @@ public struct DeviceDefinition: DomainResource {
     /// A substance used to create the material(s) of which the device is made
     public var material: [DeviceDefinition.Material]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        capability: [DeviceDefinition.Capability]? = nil,
+        contact: [ContactPoint]? = nil,
+        contained: [ResourceProxy]? = nil,
+        deviceName: [DeviceDefinition.DeviceName]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        languageCode: [CodeableConcept]? = nil,
+        manufacturer: ManufacturerX? = nil,
+        material: [DeviceDefinition.Material]? = nil,
+        meta: Meta? = nil,
+        modelNumber: FHIRPrimitive<FHIRString>? = nil,
+        modifierExtension: [Extension]? = nil,
+        note: [Annotation]? = nil,
+        onlineInformation: FHIRPrimitive<FHIRURI>? = nil,
+        owner: Reference? = nil,
+        parentDevice: Reference? = nil,
+        physicalCharacteristics: ProdCharacteristic? = nil,
+        property: [DeviceDefinition.Property]? = nil,
+        quantity: Quantity? = nil,
+        safety: [CodeableConcept]? = nil,
+        shelfLifeStorage: [ProductShelfLife]? = nil,
+        specialization: [DeviceDefinition.Specialization]? = nil,
+        text: Narrative? = nil,
+        type: CodeableConcept? = nil,
+        udiDeviceIdentifier: [DeviceDefinition.UdiDeviceIdentifier]? = nil,
+        url: FHIRPrimitive<FHIRURI>? = nil,
+        version: [FHIRPrimitive<FHIRString>]? = nil
+    ) {
+        self.capability = capability
+        self.contact = contact
+        self.contained = contained
+        self.deviceName = deviceName
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.languageCode = languageCode
+        self.manufacturer = manufacturer
+        self.material = material
+        self.meta = meta
+        self.modelNumber = modelNumber
+        self.modifierExtension = modifierExtension
+        self.note = note
+        self.onlineInformation = onlineInformation
+        self.owner = owner
+        self.parentDevice = parentDevice
+        self.physicalCharacteristics = physicalCharacteristics
+        self.property = property
+        self.quantity = quantity
+        self.safety = safety
+        self.shelfLifeStorage = shelfLifeStorage
+        self.specialization = specialization
+        self.text = text
+        self.type = type
+        self.udiDeviceIdentifier = udiDeviceIdentifier
+        self.url = url
+        self.version = version
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -187,11 +248,21 @@ public struct DeviceDefinition: DomainResource {
         /// The jurisdiction to which the deviceIdentifier applies
         public var jurisdiction: FHIRPrimitive<FHIRURI>
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(deviceIdentifier: FHIRPrimitive<FHIRString>, issuer: FHIRPrimitive<FHIRURI>, jurisdiction: FHIRPrimitive<FHIRURI>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            deviceIdentifier: FHIRPrimitive<FHIRString>,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            issuer: FHIRPrimitive<FHIRURI>,
+            jurisdiction: FHIRPrimitive<FHIRURI>,
+            modifierExtension: [Extension]? = nil
+        ) {
             self.deviceIdentifier = deviceIdentifier
+            self.`extension` = `extension`
+            self.id = id
             self.issuer = issuer
             self.jurisdiction = jurisdiction
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -233,8 +304,17 @@ public struct DeviceDefinition: DomainResource {
         /// udi-label-name | user-friendly-name | patient-reported-name | manufacturer-name | model-name | other
         public var type: FHIRPrimitive<DeviceNameType>
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(name: FHIRPrimitive<FHIRString>, type: FHIRPrimitive<DeviceNameType>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            name: FHIRPrimitive<FHIRString>,
+            type: FHIRPrimitive<DeviceNameType>
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.name = name
             self.type = type
         }
@@ -276,9 +356,19 @@ public struct DeviceDefinition: DomainResource {
         /// The version of the standard that is used to operate and communicate
         public var version: FHIRPrimitive<FHIRString>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(systemType: FHIRPrimitive<FHIRString>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            systemType: FHIRPrimitive<FHIRString>,
+            version: FHIRPrimitive<FHIRString>? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.systemType = systemType
+            self.version = version
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -318,8 +408,18 @@ public struct DeviceDefinition: DomainResource {
         /// Description of capability
         public var description: [CodeableConcept]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(type: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            description: [CodeableConcept]? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            type: CodeableConcept
+        ) {
+            self.description = description
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.type = type
         }
 
@@ -362,9 +462,21 @@ public struct DeviceDefinition: DomainResource {
         /// Property value as a code, e.g., NTP4 (synced to NTP)
         public var valueCode: [CodeableConcept]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(type: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            type: CodeableConcept,
+            valueCode: [CodeableConcept]? = nil,
+            valueQuantity: [Quantity]? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.type = type
+            self.valueCode = valueCode
+            self.valueQuantity = valueQuantity
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -408,8 +520,20 @@ public struct DeviceDefinition: DomainResource {
         /// Whether the substance is a known or suspected allergen
         public var allergenicIndicator: FHIRPrimitive<FHIRBool>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(substance: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            allergenicIndicator: FHIRPrimitive<FHIRBool>? = nil,
+            alternate: FHIRPrimitive<FHIRBool>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            substance: CodeableConcept
+        ) {
+            self.allergenicIndicator = allergenicIndicator
+            self.alternate = alternate
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.substance = substance
         }
 

@@ -44,10 +44,45 @@ public struct DeviceMetric: DomainResource {
     /// Describes the calibrations that have been performed or that are required to be performed
     public var calibration: [DeviceMetric.Calibration]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(category: FHIRPrimitive<DeviceMetricCategory>, type: CodeableConcept) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        calibration: [DeviceMetric.Calibration]? = nil,
+        category: FHIRPrimitive<DeviceMetricCategory>,
+        color: FHIRPrimitive<DeviceMetricColor>? = nil,
+        contained: [ResourceProxy]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        measurementPeriod: Timing? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        operationalStatus: FHIRPrimitive<DeviceMetricOperationalStatus>? = nil,
+        parent: Reference? = nil,
+        source: Reference? = nil,
+        text: Narrative? = nil,
+        type: CodeableConcept,
+        unit: CodeableConcept? = nil
+    ) {
+        self.calibration = calibration
         self.category = category
+        self.color = color
+        self.contained = contained
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.measurementPeriod = measurementPeriod
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.operationalStatus = operationalStatus
+        self.parent = parent
+        self.source = source
+        self.text = text
         self.type = type
+        self.unit = unit
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -117,8 +152,21 @@ public struct DeviceMetric: DomainResource {
         /// Describes the time last calibration has been performed
         public var time: FHIRPrimitive<Instant>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            state: FHIRPrimitive<DeviceMetricCalibrationState>? = nil,
+            time: FHIRPrimitive<Instant>? = nil,
+            type: FHIRPrimitive<DeviceMetricCalibrationType>? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.state = state
+            self.time = time
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -72,11 +72,73 @@ public struct DeviceRequest: DomainResource {
     /// Request provenance
     public var relevantHistory: [Reference]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(code: CodeX, intent: FHIRPrimitive<RequestIntent>, subject: Reference) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        authoredOn: FHIRPrimitive<DateTime>? = nil,
+        basedOn: [Reference]? = nil,
+        code: CodeX,
+        contained: [ResourceProxy]? = nil,
+        encounter: Reference? = nil,
+        `extension`: [Extension]? = nil,
+        groupIdentifier: Identifier? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        instantiatesCanonical: [FHIRPrimitive<FHIRCanonical>]? = nil,
+        instantiatesUri: [FHIRPrimitive<FHIRURI>]? = nil,
+        insurance: [Reference]? = nil,
+        intent: FHIRPrimitive<RequestIntent>,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        note: [Annotation]? = nil,
+        occurrence: OccurrenceX? = nil,
+        parameter: [DeviceRequest.Parameter]? = nil,
+        performer: Reference? = nil,
+        performerType: CodeableConcept? = nil,
+        priorRequest: [Reference]? = nil,
+        priority: FHIRPrimitive<RequestPriority>? = nil,
+        reasonCode: [CodeableConcept]? = nil,
+        reasonReference: [Reference]? = nil,
+        relevantHistory: [Reference]? = nil,
+        requester: Reference? = nil,
+        status: FHIRPrimitive<RequestStatus>? = nil,
+        subject: Reference,
+        supportingInfo: [Reference]? = nil,
+        text: Narrative? = nil
+    ) {
+        self.authoredOn = authoredOn
+        self.basedOn = basedOn
         self.code = code
+        self.contained = contained
+        self.encounter = encounter
+        self.`extension` = `extension`
+        self.groupIdentifier = groupIdentifier
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.instantiatesCanonical = instantiatesCanonical
+        self.instantiatesUri = instantiatesUri
+        self.insurance = insurance
         self.intent = intent
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.note = note
+        self.occurrence = occurrence
+        self.parameter = parameter
+        self.performer = performer
+        self.performerType = performerType
+        self.priorRequest = priorRequest
+        self.priority = priority
+        self.reasonCode = reasonCode
+        self.reasonReference = reasonReference
+        self.relevantHistory = relevantHistory
+        self.requester = requester
+        self.status = status
         self.subject = subject
+        self.supportingInfo = supportingInfo
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -223,8 +285,19 @@ public struct DeviceRequest: DomainResource {
         /// Value of detail
         public var value: ValueX?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            code: CodeableConcept? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            value: ValueX? = nil
+        ) {
+            self.code = code
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.value = value
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -50,11 +50,51 @@ public struct DeviceUseStatement: DomainResource {
     /// Addition details (comments, instructions)
     public var note: [Annotation]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(device: Reference, status: FHIRPrimitive<DeviceUseStatementStatus>, subject: Reference) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        basedOn: [Reference]? = nil,
+        bodySite: CodeableConcept? = nil,
+        contained: [ResourceProxy]? = nil,
+        derivedFrom: [Reference]? = nil,
+        device: Reference,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        note: [Annotation]? = nil,
+        reasonCode: [CodeableConcept]? = nil,
+        reasonReference: [Reference]? = nil,
+        recordedOn: FHIRPrimitive<DateTime>? = nil,
+        source: Reference? = nil,
+        status: FHIRPrimitive<DeviceUseStatementStatus>,
+        subject: Reference,
+        text: Narrative? = nil,
+        timing: TimingX? = nil
+    ) {
+        self.basedOn = basedOn
+        self.bodySite = bodySite
+        self.contained = contained
+        self.derivedFrom = derivedFrom
         self.device = device
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.note = note
+        self.reasonCode = reasonCode
+        self.reasonReference = reasonReference
+        self.recordedOn = recordedOn
+        self.source = source
         self.status = status
         self.subject = subject
+        self.text = text
+        self.timing = timing
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -60,10 +60,61 @@ public struct DiagnosticReport: DomainResource {
     /// Entire report as issued
     public var presentedForm: [Attachment]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(code: CodeableConcept, status: FHIRPrimitive<DiagnosticReportStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        basedOn: [Reference]? = nil,
+        category: [CodeableConcept]? = nil,
+        code: CodeableConcept,
+        conclusion: FHIRPrimitive<FHIRString>? = nil,
+        conclusionCode: [CodeableConcept]? = nil,
+        contained: [ResourceProxy]? = nil,
+        effective: EffectiveX? = nil,
+        encounter: Reference? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        imagingStudy: [Reference]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        issued: FHIRPrimitive<Instant>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        media: [DiagnosticReport.MediaComponent]? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        performer: [Reference]? = nil,
+        presentedForm: [Attachment]? = nil,
+        result: [Reference]? = nil,
+        resultsInterpreter: [Reference]? = nil,
+        specimen: [Reference]? = nil,
+        status: FHIRPrimitive<DiagnosticReportStatus>,
+        subject: Reference? = nil,
+        text: Narrative? = nil
+    ) {
+        self.basedOn = basedOn
+        self.category = category
         self.code = code
+        self.conclusion = conclusion
+        self.conclusionCode = conclusionCode
+        self.contained = contained
+        self.effective = effective
+        self.encounter = encounter
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.imagingStudy = imagingStudy
+        self.implicitRules = implicitRules
+        self.issued = issued
+        self.language = language
+        self.media = media
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.performer = performer
+        self.presentedForm = presentedForm
+        self.result = result
+        self.resultsInterpreter = resultsInterpreter
+        self.specimen = specimen
         self.status = status
+        self.subject = subject
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -171,9 +222,19 @@ public struct DiagnosticReport: DomainResource {
         /// Reference to the image source
         public var link: Reference
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(link: Reference) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            comment: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            link: Reference,
+            modifierExtension: [Extension]? = nil
+        ) {
+            self.comment = comment
+            self.`extension` = `extension`
+            self.id = id
             self.link = link
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -48,10 +48,49 @@ public struct DocumentManifest: DomainResource {
     /// Related things
     public var related: [DocumentManifest.Related]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(content: [Reference], status: FHIRPrimitive<DocumentReferenceStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        author: [Reference]? = nil,
+        contained: [ResourceProxy]? = nil,
+        content: [Reference],
+        created: FHIRPrimitive<DateTime>? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        masterIdentifier: Identifier? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        recipient: [Reference]? = nil,
+        related: [DocumentManifest.Related]? = nil,
+        source: FHIRPrimitive<FHIRURI>? = nil,
+        status: FHIRPrimitive<DocumentReferenceStatus>,
+        subject: Reference? = nil,
+        text: Narrative? = nil,
+        type: CodeableConcept? = nil
+    ) {
+        self.author = author
+        self.contained = contained
         self.content = content
+        self.created = created
+        self.description = description
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.masterIdentifier = masterIdentifier
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.recipient = recipient
+        self.related = related
+        self.source = source
         self.status = status
+        self.subject = subject
+        self.text = text
+        self.type = type
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -123,8 +162,19 @@ public struct DocumentManifest: DomainResource {
         /// Related Resource
         public var ref: Reference?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            identifier: Identifier? = nil,
+            modifierExtension: [Extension]? = nil,
+            ref: Reference? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.identifier = identifier
+            self.modifierExtension = modifierExtension
+            self.ref = ref
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

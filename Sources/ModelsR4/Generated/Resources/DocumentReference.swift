@@ -56,10 +56,57 @@ public struct DocumentReference: DomainResource {
     /// Clinical context of document
     public var context: DocumentReference.Context?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(content: [DocumentReference.Content], status: FHIRPrimitive<DocumentReferenceStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        authenticator: Reference? = nil,
+        author: [Reference]? = nil,
+        category: [CodeableConcept]? = nil,
+        contained: [ResourceProxy]? = nil,
+        content: [DocumentReference.Content],
+        context: DocumentReference.Context? = nil,
+        custodian: Reference? = nil,
+        date: FHIRPrimitive<Instant>? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        docStatus: FHIRPrimitive<CompositionStatus>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        masterIdentifier: Identifier? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        relatesTo: [DocumentReference.RelatesTo]? = nil,
+        securityLabel: [CodeableConcept]? = nil,
+        status: FHIRPrimitive<DocumentReferenceStatus>,
+        subject: Reference? = nil,
+        text: Narrative? = nil,
+        type: CodeableConcept? = nil
+    ) {
+        self.authenticator = authenticator
+        self.author = author
+        self.category = category
+        self.contained = contained
         self.content = content
+        self.context = context
+        self.custodian = custodian
+        self.date = date
+        self.description = description
+        self.docStatus = docStatus
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.masterIdentifier = masterIdentifier
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.relatesTo = relatesTo
+        self.securityLabel = securityLabel
         self.status = status
+        self.subject = subject
+        self.text = text
+        self.type = type
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -139,9 +186,18 @@ public struct DocumentReference: DomainResource {
         /// Target of the relationship
         public var target: Reference
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(code: FHIRPrimitive<DocumentRelationshipType>, target: Reference) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            code: FHIRPrimitive<DocumentRelationshipType>,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            target: Reference
+        ) {
             self.code = code
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.target = target
         }
 
@@ -182,9 +238,19 @@ public struct DocumentReference: DomainResource {
         /// Format/content rules for the document
         public var format: Coding?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(attachment: Attachment) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            attachment: Attachment,
+            `extension`: [Extension]? = nil,
+            format: Coding? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
             self.attachment = attachment
+            self.`extension` = `extension`
+            self.format = format
+            self.id = id
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -234,8 +300,29 @@ public struct DocumentReference: DomainResource {
         /// Related identifiers or resources
         public var related: [Reference]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            encounter: [Reference]? = nil,
+            event: [CodeableConcept]? = nil,
+            `extension`: [Extension]? = nil,
+            facilityType: CodeableConcept? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            period: Period? = nil,
+            practiceSetting: CodeableConcept? = nil,
+            related: [Reference]? = nil,
+            sourcePatientInfo: Reference? = nil
+        ) {
+            self.encounter = encounter
+            self.event = event
+            self.`extension` = `extension`
+            self.facilityType = facilityType
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.period = period
+            self.practiceSetting = practiceSetting
+            self.related = related
+            self.sourcePatientInfo = sourcePatientInfo
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -90,13 +90,91 @@ public struct EffectEvidenceSynthesis: DomainResource {
     /// How certain is the effect
     public var certainty: [EffectEvidenceSynthesis.Certainty]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(exposure: Reference, exposureAlternative: Reference, outcome: Reference, population: Reference, status: FHIRPrimitive<PublicationStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        approvalDate: FHIRPrimitive<FHIRDate>? = nil,
+        author: [ContactDetail]? = nil,
+        certainty: [EffectEvidenceSynthesis.Certainty]? = nil,
+        contact: [ContactDetail]? = nil,
+        contained: [ResourceProxy]? = nil,
+        copyright: FHIRPrimitive<FHIRString>? = nil,
+        date: FHIRPrimitive<DateTime>? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        editor: [ContactDetail]? = nil,
+        effectEstimate: [EffectEvidenceSynthesis.EffectEstimate]? = nil,
+        effectivePeriod: Period? = nil,
+        endorser: [ContactDetail]? = nil,
+        exposure: Reference,
+        exposureAlternative: Reference,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        jurisdiction: [CodeableConcept]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        lastReviewDate: FHIRPrimitive<FHIRDate>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>? = nil,
+        note: [Annotation]? = nil,
+        outcome: Reference,
+        population: Reference,
+        publisher: FHIRPrimitive<FHIRString>? = nil,
+        relatedArtifact: [RelatedArtifact]? = nil,
+        resultsByExposure: [EffectEvidenceSynthesis.ResultsByExposure]? = nil,
+        reviewer: [ContactDetail]? = nil,
+        sampleSize: EffectEvidenceSynthesis.SampleSize? = nil,
+        status: FHIRPrimitive<PublicationStatus>,
+        studyType: CodeableConcept? = nil,
+        synthesisType: CodeableConcept? = nil,
+        text: Narrative? = nil,
+        title: FHIRPrimitive<FHIRString>? = nil,
+        topic: [CodeableConcept]? = nil,
+        url: FHIRPrimitive<FHIRURI>? = nil,
+        useContext: [UsageContext]? = nil,
+        version: FHIRPrimitive<FHIRString>? = nil
+    ) {
+        self.approvalDate = approvalDate
+        self.author = author
+        self.certainty = certainty
+        self.contact = contact
+        self.contained = contained
+        self.copyright = copyright
+        self.date = date
+        self.description = description
+        self.editor = editor
+        self.effectEstimate = effectEstimate
+        self.effectivePeriod = effectivePeriod
+        self.endorser = endorser
         self.exposure = exposure
         self.exposureAlternative = exposureAlternative
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.jurisdiction = jurisdiction
+        self.language = language
+        self.lastReviewDate = lastReviewDate
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.name = name
+        self.note = note
         self.outcome = outcome
         self.population = population
+        self.publisher = publisher
+        self.relatedArtifact = relatedArtifact
+        self.resultsByExposure = resultsByExposure
+        self.reviewer = reviewer
+        self.sampleSize = sampleSize
         self.status = status
+        self.studyType = studyType
+        self.synthesisType = synthesisType
+        self.text = text
+        self.title = title
+        self.topic = topic
+        self.url = url
+        self.useContext = useContext
+        self.version = version
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -212,8 +290,21 @@ public struct EffectEvidenceSynthesis: DomainResource {
         /// How many participants?
         public var numberOfParticipants: FHIRPrimitive<FHIRInteger>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            description: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            numberOfParticipants: FHIRPrimitive<FHIRInteger>? = nil,
+            numberOfStudies: FHIRPrimitive<FHIRInteger>? = nil
+        ) {
+            self.description = description
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.numberOfParticipants = numberOfParticipants
+            self.numberOfStudies = numberOfStudies
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -259,9 +350,23 @@ public struct EffectEvidenceSynthesis: DomainResource {
         /// Risk evidence synthesis
         public var riskEvidenceSynthesis: Reference
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(riskEvidenceSynthesis: Reference) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            description: FHIRPrimitive<FHIRString>? = nil,
+            exposureState: FHIRPrimitive<ExposureState>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            riskEvidenceSynthesis: Reference,
+            variantState: CodeableConcept? = nil
+        ) {
+            self.description = description
+            self.exposureState = exposureState
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.riskEvidenceSynthesis = riskEvidenceSynthesis
+            self.variantState = variantState
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -313,8 +418,27 @@ public struct EffectEvidenceSynthesis: DomainResource {
         /// How precise the estimate is
         public var precisionEstimate: [EffectEvidenceSynthesis.EffectEstimate.PrecisionEstimate]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            description: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            precisionEstimate: [EffectEvidenceSynthesis.EffectEstimate.PrecisionEstimate]? = nil,
+            type: CodeableConcept? = nil,
+            unitOfMeasure: CodeableConcept? = nil,
+            value: FHIRPrimitive<FHIRDecimal>? = nil,
+            variantState: CodeableConcept? = nil
+        ) {
+            self.description = description
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.precisionEstimate = precisionEstimate
+            self.type = type
+            self.unitOfMeasure = unitOfMeasure
+            self.value = value
+            self.variantState = variantState
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -365,8 +489,23 @@ public struct EffectEvidenceSynthesis: DomainResource {
             /// Upper bound
             public var to: FHIRPrimitive<FHIRDecimal>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                from: FHIRPrimitive<FHIRDecimal>? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                level: FHIRPrimitive<FHIRDecimal>? = nil,
+                modifierExtension: [Extension]? = nil,
+                to: FHIRPrimitive<FHIRDecimal>? = nil,
+                type: CodeableConcept? = nil
+            ) {
+                self.`extension` = `extension`
+                self.from = from
+                self.id = id
+                self.level = level
+                self.modifierExtension = modifierExtension
+                self.to = to
+                self.type = type
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -413,8 +552,21 @@ public struct EffectEvidenceSynthesis: DomainResource {
         /// A component that contributes to the overall certainty
         public var certaintySubcomponent: [EffectEvidenceSynthesis.Certainty.CertaintySubcomponent]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            certaintySubcomponent: [EffectEvidenceSynthesis.Certainty.CertaintySubcomponent]? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            note: [Annotation]? = nil,
+            rating: [CodeableConcept]? = nil
+        ) {
+            self.certaintySubcomponent = certaintySubcomponent
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.note = note
+            self.rating = rating
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -457,8 +609,21 @@ public struct EffectEvidenceSynthesis: DomainResource {
             /// Used for footnotes or explanatory notes
             public var note: [Annotation]?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                note: [Annotation]? = nil,
+                rating: [CodeableConcept]? = nil,
+                type: CodeableConcept? = nil
+            ) {
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.note = note
+                self.rating = rating
+                self.type = type
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

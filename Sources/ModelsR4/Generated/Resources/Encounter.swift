@@ -70,10 +70,71 @@ public struct Encounter: DomainResource {
     /// Another Encounter this encounter is part of
     public var partOf: Reference?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(`class`: Coding, status: FHIRPrimitive<EncounterStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        account: [Reference]? = nil,
+        appointment: [Reference]? = nil,
+        basedOn: [Reference]? = nil,
+        `class`: Coding,
+        classHistory: [Encounter.ClassHistory]? = nil,
+        contained: [ResourceProxy]? = nil,
+        diagnosis: [Encounter.Diagnosis]? = nil,
+        episodeOfCare: [Reference]? = nil,
+        `extension`: [Extension]? = nil,
+        hospitalization: Encounter.Hospitalization? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        length: Duration? = nil,
+        location: [Encounter.LocationComponent]? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        partOf: Reference? = nil,
+        participant: [Encounter.Participant]? = nil,
+        period: Period? = nil,
+        priority: CodeableConcept? = nil,
+        reasonCode: [CodeableConcept]? = nil,
+        reasonReference: [Reference]? = nil,
+        serviceProvider: Reference? = nil,
+        serviceType: CodeableConcept? = nil,
+        status: FHIRPrimitive<EncounterStatus>,
+        statusHistory: [Encounter.StatusHistory]? = nil,
+        subject: Reference? = nil,
+        text: Narrative? = nil,
+        type: [CodeableConcept]? = nil
+    ) {
+        self.account = account
+        self.appointment = appointment
+        self.basedOn = basedOn
         self.`class` = `class`
+        self.classHistory = classHistory
+        self.contained = contained
+        self.diagnosis = diagnosis
+        self.episodeOfCare = episodeOfCare
+        self.`extension` = `extension`
+        self.hospitalization = hospitalization
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.length = length
+        self.location = location
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.partOf = partOf
+        self.participant = participant
+        self.period = period
+        self.priority = priority
+        self.reasonCode = reasonCode
+        self.reasonReference = reasonReference
+        self.serviceProvider = serviceProvider
+        self.serviceType = serviceType
         self.status = status
+        self.statusHistory = statusHistory
+        self.subject = subject
+        self.text = text
+        self.type = type
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -167,8 +228,17 @@ public struct Encounter: DomainResource {
         /// The time that the episode was in the specified status
         public var period: Period
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(period: Period, status: FHIRPrimitive<EncounterStatus>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            period: Period,
+            status: FHIRPrimitive<EncounterStatus>
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.period = period
             self.status = status
         }
@@ -210,9 +280,18 @@ public struct Encounter: DomainResource {
         /// The time that the episode was in the specified class
         public var period: Period
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(`class`: Coding, period: Period) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `class`: Coding,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            period: Period
+        ) {
             self.`class` = `class`
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.period = period
         }
 
@@ -255,8 +334,21 @@ public struct Encounter: DomainResource {
         /// Persons involved in the encounter other than the patient
         public var individual: Reference?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            individual: Reference? = nil,
+            modifierExtension: [Extension]? = nil,
+            period: Period? = nil,
+            type: [CodeableConcept]? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.individual = individual
+            self.modifierExtension = modifierExtension
+            self.period = period
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -300,9 +392,21 @@ public struct Encounter: DomainResource {
         /// Ranking of the diagnosis (for each role type)
         public var rank: FHIRPrimitive<FHIRPositiveInteger>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(condition: Reference) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            condition: Reference,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            rank: FHIRPrimitive<FHIRPositiveInteger>? = nil,
+            use: CodeableConcept? = nil
+        ) {
             self.condition = condition
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.rank = rank
+            self.use = use
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -358,8 +462,33 @@ public struct Encounter: DomainResource {
         /// Category or kind of location after discharge
         public var dischargeDisposition: CodeableConcept?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            admitSource: CodeableConcept? = nil,
+            destination: Reference? = nil,
+            dietPreference: [CodeableConcept]? = nil,
+            dischargeDisposition: CodeableConcept? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            origin: Reference? = nil,
+            preAdmissionIdentifier: Identifier? = nil,
+            reAdmission: CodeableConcept? = nil,
+            specialArrangement: [CodeableConcept]? = nil,
+            specialCourtesy: [CodeableConcept]? = nil
+        ) {
+            self.admitSource = admitSource
+            self.destination = destination
+            self.dietPreference = dietPreference
+            self.dischargeDisposition = dischargeDisposition
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.origin = origin
+            self.preAdmissionIdentifier = preAdmissionIdentifier
+            self.reAdmission = reAdmission
+            self.specialArrangement = specialArrangement
+            self.specialCourtesy = specialCourtesy
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -417,9 +546,23 @@ public struct Encounter: DomainResource {
         /// Time period during which the patient was present at the location
         public var period: Period?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(location: Reference) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            location: Reference,
+            modifierExtension: [Extension]? = nil,
+            period: Period? = nil,
+            physicalType: CodeableConcept? = nil,
+            status: FHIRPrimitive<EncounterLocationStatus>? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
             self.location = location
+            self.modifierExtension = modifierExtension
+            self.period = period
+            self.physicalType = physicalType
+            self.status = status
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

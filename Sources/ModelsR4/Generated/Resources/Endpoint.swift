@@ -46,12 +46,47 @@ public struct Endpoint: DomainResource {
     /// Usage depends on the channel type
     public var header: [FHIRPrimitive<FHIRString>]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(address: FHIRPrimitive<FHIRURI>, connectionType: Coding, payloadType: [CodeableConcept], status: FHIRPrimitive<EndpointStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        address: FHIRPrimitive<FHIRURI>,
+        connectionType: Coding,
+        contact: [ContactPoint]? = nil,
+        contained: [ResourceProxy]? = nil,
+        `extension`: [Extension]? = nil,
+        header: [FHIRPrimitive<FHIRString>]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        managingOrganization: Reference? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>? = nil,
+        payloadMimeType: [FHIRPrimitive<FHIRString>]? = nil,
+        payloadType: [CodeableConcept],
+        period: Period? = nil,
+        status: FHIRPrimitive<EndpointStatus>,
+        text: Narrative? = nil
+    ) {
         self.address = address
         self.connectionType = connectionType
+        self.contact = contact
+        self.contained = contained
+        self.`extension` = `extension`
+        self.header = header
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.managingOrganization = managingOrganization
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.name = name
+        self.payloadMimeType = payloadMimeType
         self.payloadType = payloadType
+        self.period = period
         self.status = status
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

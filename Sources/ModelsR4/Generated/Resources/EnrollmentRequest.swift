@@ -38,8 +38,39 @@ public struct EnrollmentRequest: DomainResource {
     /// Insurance information
     public var coverage: Reference?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        candidate: Reference? = nil,
+        contained: [ResourceProxy]? = nil,
+        coverage: Reference? = nil,
+        created: FHIRPrimitive<DateTime>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        insurer: Reference? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        provider: Reference? = nil,
+        status: FHIRPrimitive<FinancialResourceStatusCodes>? = nil,
+        text: Narrative? = nil
+    ) {
+        self.candidate = candidate
+        self.contained = contained
+        self.coverage = coverage
+        self.created = created
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.insurer = insurer
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.provider = provider
+        self.status = status
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -40,8 +40,41 @@ public struct EnrollmentResponse: DomainResource {
     /// Responsible practitioner
     public var requestProvider: Reference?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        contained: [ResourceProxy]? = nil,
+        created: FHIRPrimitive<DateTime>? = nil,
+        disposition: FHIRPrimitive<FHIRString>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        organization: Reference? = nil,
+        outcome: FHIRPrimitive<ClaimProcessingCodes>? = nil,
+        request: Reference? = nil,
+        requestProvider: Reference? = nil,
+        status: FHIRPrimitive<FinancialResourceStatusCodes>? = nil,
+        text: Narrative? = nil
+    ) {
+        self.contained = contained
+        self.created = created
+        self.disposition = disposition
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.organization = organization
+        self.outcome = outcome
+        self.request = request
+        self.requestProvider = requestProvider
+        self.status = status
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

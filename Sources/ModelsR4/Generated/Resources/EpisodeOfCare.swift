@@ -48,10 +48,49 @@ public struct EpisodeOfCare: DomainResource {
     /// The set of accounts that may be used for billing for this EpisodeOfCare
     public var account: [Reference]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(patient: Reference, status: FHIRPrimitive<EpisodeOfCareStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        account: [Reference]? = nil,
+        careManager: Reference? = nil,
+        contained: [ResourceProxy]? = nil,
+        diagnosis: [EpisodeOfCare.Diagnosis]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        managingOrganization: Reference? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        patient: Reference,
+        period: Period? = nil,
+        referralRequest: [Reference]? = nil,
+        status: FHIRPrimitive<EpisodeOfCareStatus>,
+        statusHistory: [EpisodeOfCare.StatusHistory]? = nil,
+        team: [Reference]? = nil,
+        text: Narrative? = nil,
+        type: [CodeableConcept]? = nil
+    ) {
+        self.account = account
+        self.careManager = careManager
+        self.contained = contained
+        self.diagnosis = diagnosis
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.managingOrganization = managingOrganization
+        self.meta = meta
+        self.modifierExtension = modifierExtension
         self.patient = patient
+        self.period = period
+        self.referralRequest = referralRequest
         self.status = status
+        self.statusHistory = statusHistory
+        self.team = team
+        self.text = text
+        self.type = type
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -123,8 +162,17 @@ public struct EpisodeOfCare: DomainResource {
         /// Duration the EpisodeOfCare was in the specified status
         public var period: Period
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(period: Period, status: FHIRPrimitive<EpisodeOfCareStatus>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            period: Period,
+            status: FHIRPrimitive<EpisodeOfCareStatus>
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.period = period
             self.status = status
         }
@@ -168,9 +216,21 @@ public struct EpisodeOfCare: DomainResource {
         /// Ranking of the diagnosis (for each role type)
         public var rank: FHIRPrimitive<FHIRPositiveInteger>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(condition: Reference) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            condition: Reference,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            rank: FHIRPrimitive<FHIRPositiveInteger>? = nil,
+            role: CodeableConcept? = nil
+        ) {
             self.condition = condition
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.rank = rank
+            self.role = role
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

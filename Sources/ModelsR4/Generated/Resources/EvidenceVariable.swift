@@ -78,10 +78,79 @@ public struct EvidenceVariable: DomainResource {
     /// What defines the members of the evidence element
     public var characteristic: [EvidenceVariable.Characteristic]
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(characteristic: [EvidenceVariable.Characteristic], status: FHIRPrimitive<PublicationStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        approvalDate: FHIRPrimitive<FHIRDate>? = nil,
+        author: [ContactDetail]? = nil,
+        characteristic: [EvidenceVariable.Characteristic],
+        contact: [ContactDetail]? = nil,
+        contained: [ResourceProxy]? = nil,
+        copyright: FHIRPrimitive<FHIRString>? = nil,
+        date: FHIRPrimitive<DateTime>? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        editor: [ContactDetail]? = nil,
+        effectivePeriod: Period? = nil,
+        endorser: [ContactDetail]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        jurisdiction: [CodeableConcept]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        lastReviewDate: FHIRPrimitive<FHIRDate>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>? = nil,
+        note: [Annotation]? = nil,
+        publisher: FHIRPrimitive<FHIRString>? = nil,
+        relatedArtifact: [RelatedArtifact]? = nil,
+        reviewer: [ContactDetail]? = nil,
+        shortTitle: FHIRPrimitive<FHIRString>? = nil,
+        status: FHIRPrimitive<PublicationStatus>,
+        subtitle: FHIRPrimitive<FHIRString>? = nil,
+        text: Narrative? = nil,
+        title: FHIRPrimitive<FHIRString>? = nil,
+        topic: [CodeableConcept]? = nil,
+        type: FHIRPrimitive<EvidenceVariableType>? = nil,
+        url: FHIRPrimitive<FHIRURI>? = nil,
+        useContext: [UsageContext]? = nil,
+        version: FHIRPrimitive<FHIRString>? = nil
+    ) {
+        self.approvalDate = approvalDate
+        self.author = author
         self.characteristic = characteristic
+        self.contact = contact
+        self.contained = contained
+        self.copyright = copyright
+        self.date = date
+        self.description = description
+        self.editor = editor
+        self.effectivePeriod = effectivePeriod
+        self.endorser = endorser
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.jurisdiction = jurisdiction
+        self.language = language
+        self.lastReviewDate = lastReviewDate
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.name = name
+        self.note = note
+        self.publisher = publisher
+        self.relatedArtifact = relatedArtifact
+        self.reviewer = reviewer
+        self.shortTitle = shortTitle
         self.status = status
+        self.subtitle = subtitle
+        self.text = text
+        self.title = title
+        self.topic = topic
+        self.type = type
+        self.url = url
+        self.useContext = useContext
+        self.version = version
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -193,9 +262,29 @@ public struct EvidenceVariable: DomainResource {
         /// mean | median | mean-of-mean | mean-of-median | median-of-mean | median-of-median
         public var groupMeasure: FHIRPrimitive<GroupMeasure>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(definition: DefinitionX) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            definition: DefinitionX,
+            description: FHIRPrimitive<FHIRString>? = nil,
+            exclude: FHIRPrimitive<FHIRBool>? = nil,
+            `extension`: [Extension]? = nil,
+            groupMeasure: FHIRPrimitive<GroupMeasure>? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            participantEffective: ParticipantEffectiveX? = nil,
+            timeFromStart: Duration? = nil,
+            usageContext: [UsageContext]? = nil
+        ) {
             self.definition = definition
+            self.description = description
+            self.exclude = exclude
+            self.`extension` = `extension`
+            self.groupMeasure = groupMeasure
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.participantEffective = participantEffective
+            self.timeFromStart = timeFromStart
+            self.usageContext = usageContext
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -58,9 +58,59 @@ public struct ExampleScenario: DomainResource {
     /// Another nested workflow
     public var workflow: [FHIRPrimitive<FHIRCanonical>]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(status: FHIRPrimitive<PublicationStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        actor: [ExampleScenario.Actor]? = nil,
+        contact: [ContactDetail]? = nil,
+        contained: [ResourceProxy]? = nil,
+        copyright: FHIRPrimitive<FHIRString>? = nil,
+        date: FHIRPrimitive<DateTime>? = nil,
+        experimental: FHIRPrimitive<FHIRBool>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        instance: [ExampleScenario.Instance]? = nil,
+        jurisdiction: [CodeableConcept]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>? = nil,
+        process: [ExampleScenario.Process]? = nil,
+        publisher: FHIRPrimitive<FHIRString>? = nil,
+        purpose: FHIRPrimitive<FHIRString>? = nil,
+        status: FHIRPrimitive<PublicationStatus>,
+        text: Narrative? = nil,
+        url: FHIRPrimitive<FHIRURI>? = nil,
+        useContext: [UsageContext]? = nil,
+        version: FHIRPrimitive<FHIRString>? = nil,
+        workflow: [FHIRPrimitive<FHIRCanonical>]? = nil
+    ) {
+        self.actor = actor
+        self.contact = contact
+        self.contained = contained
+        self.copyright = copyright
+        self.date = date
+        self.experimental = experimental
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.instance = instance
+        self.jurisdiction = jurisdiction
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.name = name
+        self.process = process
+        self.publisher = publisher
+        self.purpose = purpose
         self.status = status
+        self.text = text
+        self.url = url
+        self.useContext = useContext
+        self.version = version
+        self.workflow = workflow
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -146,9 +196,22 @@ public struct ExampleScenario: DomainResource {
         /// The description of the actor
         public var description: FHIRPrimitive<FHIRString>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(actorId: FHIRPrimitive<FHIRString>, type: FHIRPrimitive<ExampleScenarioActorType>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            actorId: FHIRPrimitive<FHIRString>,
+            description: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            name: FHIRPrimitive<FHIRString>? = nil,
+            type: FHIRPrimitive<ExampleScenarioActorType>
+        ) {
             self.actorId = actorId
+            self.description = description
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.name = name
             self.type = type
         }
 
@@ -201,10 +264,27 @@ public struct ExampleScenario: DomainResource {
         /// Resources contained in the instance
         public var containedInstance: [ExampleScenario.Instance.ContainedInstance]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(resourceId: FHIRPrimitive<FHIRString>, resourceType: FHIRPrimitive<ResourceType>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            containedInstance: [ExampleScenario.Instance.ContainedInstance]? = nil,
+            description: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            name: FHIRPrimitive<FHIRString>? = nil,
+            resourceId: FHIRPrimitive<FHIRString>,
+            resourceType: FHIRPrimitive<ResourceType>,
+            version: [ExampleScenario.Instance.Version]? = nil
+        ) {
+            self.containedInstance = containedInstance
+            self.description = description
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.name = name
             self.resourceId = resourceId
             self.resourceType = resourceType
+            self.version = version
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -251,9 +331,18 @@ public struct ExampleScenario: DomainResource {
             /// The description of the resource version
             public var description: FHIRPrimitive<FHIRString>
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(description: FHIRPrimitive<FHIRString>, versionId: FHIRPrimitive<FHIRString>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                description: FHIRPrimitive<FHIRString>,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                versionId: FHIRPrimitive<FHIRString>
+            ) {
                 self.description = description
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
                 self.versionId = versionId
             }
 
@@ -294,9 +383,19 @@ public struct ExampleScenario: DomainResource {
             /// A specific version of a resource contained in the instance
             public var versionId: FHIRPrimitive<FHIRString>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(resourceId: FHIRPrimitive<FHIRString>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                resourceId: FHIRPrimitive<FHIRString>,
+                versionId: FHIRPrimitive<FHIRString>? = nil
+            ) {
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
                 self.resourceId = resourceId
+                self.versionId = versionId
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -343,8 +442,24 @@ public struct ExampleScenario: DomainResource {
         /// Each step of the process
         public var step: [ExampleScenario.Process.Step]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(title: FHIRPrimitive<FHIRString>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            description: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            postConditions: FHIRPrimitive<FHIRString>? = nil,
+            preConditions: FHIRPrimitive<FHIRString>? = nil,
+            step: [ExampleScenario.Process.Step]? = nil,
+            title: FHIRPrimitive<FHIRString>
+        ) {
+            self.description = description
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.postConditions = postConditions
+            self.preConditions = preConditions
+            self.step = step
             self.title = title
         }
 
@@ -394,8 +509,23 @@ public struct ExampleScenario: DomainResource {
             /// Alternate non-typical step action
             public var alternative: [ExampleScenario.Process.Step.Alternative]?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                alternative: [ExampleScenario.Process.Step.Alternative]? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                operation: ExampleScenario.Process.Step.Operation? = nil,
+                pause: FHIRPrimitive<FHIRBool>? = nil,
+                process: [ExampleScenario.Process]? = nil
+            ) {
+                self.alternative = alternative
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.operation = operation
+                self.pause = pause
+                self.process = process
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -454,9 +584,35 @@ public struct ExampleScenario: DomainResource {
                 /// Each resource instance used by the responder
                 public var response: ExampleScenario.Instance.ContainedInstance?
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init(number: FHIRPrimitive<FHIRString>) {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    description: FHIRPrimitive<FHIRString>? = nil,
+                    `extension`: [Extension]? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    initiator: FHIRPrimitive<FHIRString>? = nil,
+                    initiatorActive: FHIRPrimitive<FHIRBool>? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    name: FHIRPrimitive<FHIRString>? = nil,
+                    number: FHIRPrimitive<FHIRString>,
+                    receiver: FHIRPrimitive<FHIRString>? = nil,
+                    receiverActive: FHIRPrimitive<FHIRBool>? = nil,
+                    request: ExampleScenario.Instance.ContainedInstance? = nil,
+                    response: ExampleScenario.Instance.ContainedInstance? = nil,
+                    type: FHIRPrimitive<FHIRString>? = nil
+                ) {
+                    self.description = description
+                    self.`extension` = `extension`
+                    self.id = id
+                    self.initiator = initiator
+                    self.initiatorActive = initiatorActive
+                    self.modifierExtension = modifierExtension
+                    self.name = name
                     self.number = number
+                    self.receiver = receiver
+                    self.receiverActive = receiverActive
+                    self.request = request
+                    self.response = response
+                    self.type = type
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -514,8 +670,20 @@ public struct ExampleScenario: DomainResource {
                 /// What happens in each alternative option
                 public var step: [ExampleScenario.Process.Step]?
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init(title: FHIRPrimitive<FHIRString>) {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    description: FHIRPrimitive<FHIRString>? = nil,
+                    `extension`: [Extension]? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    step: [ExampleScenario.Process.Step]? = nil,
+                    title: FHIRPrimitive<FHIRString>
+                ) {
+                    self.description = description
+                    self.`extension` = `extension`
+                    self.id = id
+                    self.modifierExtension = modifierExtension
+                    self.step = step
                     self.title = title
                 }
 

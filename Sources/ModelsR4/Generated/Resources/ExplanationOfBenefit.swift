@@ -110,15 +110,109 @@ public struct ExplanationOfBenefit: DomainResource {
     /// Balance by Benefit Category
     public var benefitBalance: [ExplanationOfBenefit.BenefitBalance]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(created: FHIRPrimitive<DateTime>, insurance: [ExplanationOfBenefit.Insurance], insurer: Reference, outcome: FHIRPrimitive<ClaimProcessingCodes>, patient: Reference, provider: Reference, status: FHIRPrimitive<ExplanationOfBenefitStatus>, type: CodeableConcept, use: FHIRPrimitive<Use>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        accident: ExplanationOfBenefit.Accident? = nil,
+        addItem: [ExplanationOfBenefit.AddedItem]? = nil,
+        adjudication: [ExplanationOfBenefit.Item.Adjudication]? = nil,
+        benefitBalance: [ExplanationOfBenefit.BenefitBalance]? = nil,
+        benefitPeriod: Period? = nil,
+        billablePeriod: Period? = nil,
+        careTeam: [ExplanationOfBenefit.CareTeamComponent]? = nil,
+        claim: Reference? = nil,
+        claimResponse: Reference? = nil,
+        contained: [ResourceProxy]? = nil,
+        created: FHIRPrimitive<DateTime>,
+        diagnosis: [ExplanationOfBenefit.Diagnosis]? = nil,
+        disposition: FHIRPrimitive<FHIRString>? = nil,
+        enterer: Reference? = nil,
+        `extension`: [Extension]? = nil,
+        facility: Reference? = nil,
+        form: Attachment? = nil,
+        formCode: CodeableConcept? = nil,
+        fundsReserve: CodeableConcept? = nil,
+        fundsReserveRequested: CodeableConcept? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        insurance: [ExplanationOfBenefit.Insurance],
+        insurer: Reference,
+        item: [ExplanationOfBenefit.Item]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        originalPrescription: Reference? = nil,
+        outcome: FHIRPrimitive<ClaimProcessingCodes>,
+        patient: Reference,
+        payee: ExplanationOfBenefit.Payee? = nil,
+        payment: ExplanationOfBenefit.Payment? = nil,
+        preAuthRef: [FHIRPrimitive<FHIRString>]? = nil,
+        preAuthRefPeriod: [Period]? = nil,
+        precedence: FHIRPrimitive<FHIRPositiveInteger>? = nil,
+        prescription: Reference? = nil,
+        priority: CodeableConcept? = nil,
+        procedure: [ExplanationOfBenefit.ProcedureComponent]? = nil,
+        processNote: [ExplanationOfBenefit.Note]? = nil,
+        provider: Reference,
+        referral: Reference? = nil,
+        related: [ExplanationOfBenefit.RelatedClaim]? = nil,
+        status: FHIRPrimitive<ExplanationOfBenefitStatus>,
+        subType: CodeableConcept? = nil,
+        supportingInfo: [ExplanationOfBenefit.SupportingInformation]? = nil,
+        text: Narrative? = nil,
+        total: [ExplanationOfBenefit.Total]? = nil,
+        type: CodeableConcept,
+        use: FHIRPrimitive<Use>
+    ) {
+        self.accident = accident
+        self.addItem = addItem
+        self.adjudication = adjudication
+        self.benefitBalance = benefitBalance
+        self.benefitPeriod = benefitPeriod
+        self.billablePeriod = billablePeriod
+        self.careTeam = careTeam
+        self.claim = claim
+        self.claimResponse = claimResponse
+        self.contained = contained
         self.created = created
+        self.diagnosis = diagnosis
+        self.disposition = disposition
+        self.enterer = enterer
+        self.`extension` = `extension`
+        self.facility = facility
+        self.form = form
+        self.formCode = formCode
+        self.fundsReserve = fundsReserve
+        self.fundsReserveRequested = fundsReserveRequested
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
         self.insurance = insurance
         self.insurer = insurer
+        self.item = item
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.originalPrescription = originalPrescription
         self.outcome = outcome
         self.patient = patient
+        self.payee = payee
+        self.payment = payment
+        self.preAuthRef = preAuthRef
+        self.preAuthRefPeriod = preAuthRefPeriod
+        self.precedence = precedence
+        self.prescription = prescription
+        self.priority = priority
+        self.procedure = procedure
+        self.processNote = processNote
         self.provider = provider
+        self.referral = referral
+        self.related = related
         self.status = status
+        self.subType = subType
+        self.supportingInfo = supportingInfo
+        self.text = text
+        self.total = total
         self.type = type
         self.use = use
     }
@@ -256,8 +350,21 @@ public struct ExplanationOfBenefit: DomainResource {
         /// File or case reference
         public var reference: Identifier?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            claim: Reference? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            reference: Identifier? = nil,
+            relationship: CodeableConcept? = nil
+        ) {
+            self.claim = claim
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.reference = reference
+            self.relationship = relationship
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -299,8 +406,19 @@ public struct ExplanationOfBenefit: DomainResource {
         /// Recipient reference
         public var party: Reference?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            party: Reference? = nil,
+            type: CodeableConcept? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.party = party
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -346,9 +464,24 @@ public struct ExplanationOfBenefit: DomainResource {
         /// Practitioner credential or specialization
         public var qualification: CodeableConcept?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(provider: Reference, sequence: FHIRPrimitive<FHIRPositiveInteger>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            provider: Reference,
+            qualification: CodeableConcept? = nil,
+            responsible: FHIRPrimitive<FHIRBool>? = nil,
+            role: CodeableConcept? = nil,
+            sequence: FHIRPrimitive<FHIRPositiveInteger>
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.provider = provider
+            self.qualification = qualification
+            self.responsible = responsible
+            self.role = role
             self.sequence = sequence
         }
 
@@ -403,10 +536,27 @@ public struct ExplanationOfBenefit: DomainResource {
         /// Explanation for the information
         public var reason: Coding?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(category: CodeableConcept, sequence: FHIRPrimitive<FHIRPositiveInteger>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            category: CodeableConcept,
+            code: CodeableConcept? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            reason: Coding? = nil,
+            sequence: FHIRPrimitive<FHIRPositiveInteger>,
+            timing: TimingX? = nil,
+            value: ValueX? = nil
+        ) {
             self.category = category
+            self.code = code
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.reason = reason
             self.sequence = sequence
+            self.timing = timing
+            self.value = value
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -517,10 +667,25 @@ public struct ExplanationOfBenefit: DomainResource {
         /// Package billing code
         public var packageCode: CodeableConcept?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(diagnosis: DiagnosisX, sequence: FHIRPrimitive<FHIRPositiveInteger>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            diagnosis: DiagnosisX,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            onAdmission: CodeableConcept? = nil,
+            packageCode: CodeableConcept? = nil,
+            sequence: FHIRPrimitive<FHIRPositiveInteger>,
+            type: [CodeableConcept]? = nil
+        ) {
             self.diagnosis = diagnosis
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.onAdmission = onAdmission
+            self.packageCode = packageCode
             self.sequence = sequence
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -596,10 +761,25 @@ public struct ExplanationOfBenefit: DomainResource {
         /// Unique device identifier
         public var udi: [Reference]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(procedure: ProcedureX, sequence: FHIRPrimitive<FHIRPositiveInteger>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            date: FHIRPrimitive<DateTime>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            procedure: ProcedureX,
+            sequence: FHIRPrimitive<FHIRPositiveInteger>,
+            type: [CodeableConcept]? = nil,
+            udi: [Reference]? = nil
+        ) {
+            self.date = date
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.procedure = procedure
             self.sequence = sequence
+            self.type = type
+            self.udi = udi
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -671,10 +851,21 @@ public struct ExplanationOfBenefit: DomainResource {
         /// Prior authorization reference number
         public var preAuthRef: [FHIRPrimitive<FHIRString>]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(coverage: Reference, focal: FHIRPrimitive<FHIRBool>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            coverage: Reference,
+            `extension`: [Extension]? = nil,
+            focal: FHIRPrimitive<FHIRBool>,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            preAuthRef: [FHIRPrimitive<FHIRString>]? = nil
+        ) {
             self.coverage = coverage
+            self.`extension` = `extension`
             self.focal = focal
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.preAuthRef = preAuthRef
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -718,8 +909,21 @@ public struct ExplanationOfBenefit: DomainResource {
         /// Where the event occurred
         public var location: LocationX?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            date: FHIRPrimitive<FHIRDate>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            location: LocationX? = nil,
+            modifierExtension: [Extension]? = nil,
+            type: CodeableConcept? = nil
+        ) {
+            self.date = date
+            self.`extension` = `extension`
+            self.id = id
+            self.location = location
+            self.modifierExtension = modifierExtension
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -827,10 +1031,61 @@ public struct ExplanationOfBenefit: DomainResource {
         /// Additional items
         public var detail: [ExplanationOfBenefit.Item.Detail]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(productOrService: CodeableConcept, sequence: FHIRPrimitive<FHIRPositiveInteger>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            adjudication: [ExplanationOfBenefit.Item.Adjudication]? = nil,
+            bodySite: CodeableConcept? = nil,
+            careTeamSequence: [FHIRPrimitive<FHIRPositiveInteger>]? = nil,
+            category: CodeableConcept? = nil,
+            detail: [ExplanationOfBenefit.Item.Detail]? = nil,
+            diagnosisSequence: [FHIRPrimitive<FHIRPositiveInteger>]? = nil,
+            encounter: [Reference]? = nil,
+            `extension`: [Extension]? = nil,
+            factor: FHIRPrimitive<FHIRDecimal>? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            informationSequence: [FHIRPrimitive<FHIRPositiveInteger>]? = nil,
+            location: LocationX? = nil,
+            modifier: [CodeableConcept]? = nil,
+            modifierExtension: [Extension]? = nil,
+            net: Money? = nil,
+            noteNumber: [FHIRPrimitive<FHIRPositiveInteger>]? = nil,
+            procedureSequence: [FHIRPrimitive<FHIRPositiveInteger>]? = nil,
+            productOrService: CodeableConcept,
+            programCode: [CodeableConcept]? = nil,
+            quantity: Quantity? = nil,
+            revenue: CodeableConcept? = nil,
+            sequence: FHIRPrimitive<FHIRPositiveInteger>,
+            serviced: ServicedX? = nil,
+            subSite: [CodeableConcept]? = nil,
+            udi: [Reference]? = nil,
+            unitPrice: Money? = nil
+        ) {
+            self.adjudication = adjudication
+            self.bodySite = bodySite
+            self.careTeamSequence = careTeamSequence
+            self.category = category
+            self.detail = detail
+            self.diagnosisSequence = diagnosisSequence
+            self.encounter = encounter
+            self.`extension` = `extension`
+            self.factor = factor
+            self.id = id
+            self.informationSequence = informationSequence
+            self.location = location
+            self.modifier = modifier
+            self.modifierExtension = modifierExtension
+            self.net = net
+            self.noteNumber = noteNumber
+            self.procedureSequence = procedureSequence
             self.productOrService = productOrService
+            self.programCode = programCode
+            self.quantity = quantity
+            self.revenue = revenue
             self.sequence = sequence
+            self.serviced = serviced
+            self.subSite = subSite
+            self.udi = udi
+            self.unitPrice = unitPrice
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -966,9 +1221,23 @@ public struct ExplanationOfBenefit: DomainResource {
             /// Non-monitary value
             public var value: FHIRPrimitive<FHIRDecimal>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(category: CodeableConcept) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                amount: Money? = nil,
+                category: CodeableConcept,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                reason: CodeableConcept? = nil,
+                value: FHIRPrimitive<FHIRDecimal>? = nil
+            ) {
+                self.amount = amount
                 self.category = category
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.reason = reason
+                self.value = value
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -1036,10 +1305,43 @@ public struct ExplanationOfBenefit: DomainResource {
             /// Additional items
             public var subDetail: [ExplanationOfBenefit.Item.Detail.SubDetail]?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(productOrService: CodeableConcept, sequence: FHIRPrimitive<FHIRPositiveInteger>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                adjudication: [ExplanationOfBenefit.Item.Adjudication]? = nil,
+                category: CodeableConcept? = nil,
+                `extension`: [Extension]? = nil,
+                factor: FHIRPrimitive<FHIRDecimal>? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifier: [CodeableConcept]? = nil,
+                modifierExtension: [Extension]? = nil,
+                net: Money? = nil,
+                noteNumber: [FHIRPrimitive<FHIRPositiveInteger>]? = nil,
+                productOrService: CodeableConcept,
+                programCode: [CodeableConcept]? = nil,
+                quantity: Quantity? = nil,
+                revenue: CodeableConcept? = nil,
+                sequence: FHIRPrimitive<FHIRPositiveInteger>,
+                subDetail: [ExplanationOfBenefit.Item.Detail.SubDetail]? = nil,
+                udi: [Reference]? = nil,
+                unitPrice: Money? = nil
+            ) {
+                self.adjudication = adjudication
+                self.category = category
+                self.`extension` = `extension`
+                self.factor = factor
+                self.id = id
+                self.modifier = modifier
+                self.modifierExtension = modifierExtension
+                self.net = net
+                self.noteNumber = noteNumber
                 self.productOrService = productOrService
+                self.programCode = programCode
+                self.quantity = quantity
+                self.revenue = revenue
                 self.sequence = sequence
+                self.subDetail = subDetail
+                self.udi = udi
+                self.unitPrice = unitPrice
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -1124,10 +1426,41 @@ public struct ExplanationOfBenefit: DomainResource {
                 /// Subdetail level adjudication details
                 public var adjudication: [ExplanationOfBenefit.Item.Adjudication]?
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init(productOrService: CodeableConcept, sequence: FHIRPrimitive<FHIRPositiveInteger>) {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    adjudication: [ExplanationOfBenefit.Item.Adjudication]? = nil,
+                    category: CodeableConcept? = nil,
+                    `extension`: [Extension]? = nil,
+                    factor: FHIRPrimitive<FHIRDecimal>? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    modifier: [CodeableConcept]? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    net: Money? = nil,
+                    noteNumber: [FHIRPrimitive<FHIRPositiveInteger>]? = nil,
+                    productOrService: CodeableConcept,
+                    programCode: [CodeableConcept]? = nil,
+                    quantity: Quantity? = nil,
+                    revenue: CodeableConcept? = nil,
+                    sequence: FHIRPrimitive<FHIRPositiveInteger>,
+                    udi: [Reference]? = nil,
+                    unitPrice: Money? = nil
+                ) {
+                    self.adjudication = adjudication
+                    self.category = category
+                    self.`extension` = `extension`
+                    self.factor = factor
+                    self.id = id
+                    self.modifier = modifier
+                    self.modifierExtension = modifierExtension
+                    self.net = net
+                    self.noteNumber = noteNumber
                     self.productOrService = productOrService
+                    self.programCode = programCode
+                    self.quantity = quantity
+                    self.revenue = revenue
                     self.sequence = sequence
+                    self.udi = udi
+                    self.unitPrice = unitPrice
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -1223,9 +1556,51 @@ public struct ExplanationOfBenefit: DomainResource {
         /// Insurer added line items
         public var detail: [ExplanationOfBenefit.AddedItem.AddedItemDetail]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(productOrService: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            adjudication: [ExplanationOfBenefit.Item.Adjudication]? = nil,
+            bodySite: CodeableConcept? = nil,
+            detail: [ExplanationOfBenefit.AddedItem.AddedItemDetail]? = nil,
+            detailSequence: [FHIRPrimitive<FHIRPositiveInteger>]? = nil,
+            `extension`: [Extension]? = nil,
+            factor: FHIRPrimitive<FHIRDecimal>? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            itemSequence: [FHIRPrimitive<FHIRPositiveInteger>]? = nil,
+            location: LocationX? = nil,
+            modifier: [CodeableConcept]? = nil,
+            modifierExtension: [Extension]? = nil,
+            net: Money? = nil,
+            noteNumber: [FHIRPrimitive<FHIRPositiveInteger>]? = nil,
+            productOrService: CodeableConcept,
+            programCode: [CodeableConcept]? = nil,
+            provider: [Reference]? = nil,
+            quantity: Quantity? = nil,
+            serviced: ServicedX? = nil,
+            subDetailSequence: [FHIRPrimitive<FHIRPositiveInteger>]? = nil,
+            subSite: [CodeableConcept]? = nil,
+            unitPrice: Money? = nil
+        ) {
+            self.adjudication = adjudication
+            self.bodySite = bodySite
+            self.detail = detail
+            self.detailSequence = detailSequence
+            self.`extension` = `extension`
+            self.factor = factor
+            self.id = id
+            self.itemSequence = itemSequence
+            self.location = location
+            self.modifier = modifier
+            self.modifierExtension = modifierExtension
+            self.net = net
+            self.noteNumber = noteNumber
             self.productOrService = productOrService
+            self.programCode = programCode
+            self.provider = provider
+            self.quantity = quantity
+            self.serviced = serviced
+            self.subDetailSequence = subDetailSequence
+            self.subSite = subSite
+            self.unitPrice = unitPrice
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -1361,9 +1736,33 @@ public struct ExplanationOfBenefit: DomainResource {
             /// Insurer added line items
             public var subDetail: [ExplanationOfBenefit.AddedItem.AddedItemDetail.AddedItemDetailSubDetail]?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(productOrService: CodeableConcept) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                adjudication: [ExplanationOfBenefit.Item.Adjudication]? = nil,
+                `extension`: [Extension]? = nil,
+                factor: FHIRPrimitive<FHIRDecimal>? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifier: [CodeableConcept]? = nil,
+                modifierExtension: [Extension]? = nil,
+                net: Money? = nil,
+                noteNumber: [FHIRPrimitive<FHIRPositiveInteger>]? = nil,
+                productOrService: CodeableConcept,
+                quantity: Quantity? = nil,
+                subDetail: [ExplanationOfBenefit.AddedItem.AddedItemDetail.AddedItemDetailSubDetail]? = nil,
+                unitPrice: Money? = nil
+            ) {
+                self.adjudication = adjudication
+                self.`extension` = `extension`
+                self.factor = factor
+                self.id = id
+                self.modifier = modifier
+                self.modifierExtension = modifierExtension
+                self.net = net
+                self.noteNumber = noteNumber
                 self.productOrService = productOrService
+                self.quantity = quantity
+                self.subDetail = subDetail
+                self.unitPrice = unitPrice
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -1428,9 +1827,31 @@ public struct ExplanationOfBenefit: DomainResource {
                 /// Added items adjudication
                 public var adjudication: [ExplanationOfBenefit.Item.Adjudication]?
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init(productOrService: CodeableConcept) {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    adjudication: [ExplanationOfBenefit.Item.Adjudication]? = nil,
+                    `extension`: [Extension]? = nil,
+                    factor: FHIRPrimitive<FHIRDecimal>? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    modifier: [CodeableConcept]? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    net: Money? = nil,
+                    noteNumber: [FHIRPrimitive<FHIRPositiveInteger>]? = nil,
+                    productOrService: CodeableConcept,
+                    quantity: Quantity? = nil,
+                    unitPrice: Money? = nil
+                ) {
+                    self.adjudication = adjudication
+                    self.`extension` = `extension`
+                    self.factor = factor
+                    self.id = id
+                    self.modifier = modifier
+                    self.modifierExtension = modifierExtension
+                    self.net = net
+                    self.noteNumber = noteNumber
                     self.productOrService = productOrService
+                    self.quantity = quantity
+                    self.unitPrice = unitPrice
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -1484,10 +1905,19 @@ public struct ExplanationOfBenefit: DomainResource {
         /// Financial total for the category
         public var amount: Money
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(amount: Money, category: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            amount: Money,
+            category: CodeableConcept,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
             self.amount = amount
             self.category = category
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -1535,8 +1965,27 @@ public struct ExplanationOfBenefit: DomainResource {
         /// Business identifier for the payment
         public var identifier: Identifier?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            adjustment: Money? = nil,
+            adjustmentReason: CodeableConcept? = nil,
+            amount: Money? = nil,
+            date: FHIRPrimitive<FHIRDate>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            identifier: Identifier? = nil,
+            modifierExtension: [Extension]? = nil,
+            type: CodeableConcept? = nil
+        ) {
+            self.adjustment = adjustment
+            self.adjustmentReason = adjustmentReason
+            self.amount = amount
+            self.date = date
+            self.`extension` = `extension`
+            self.id = id
+            self.identifier = identifier
+            self.modifierExtension = modifierExtension
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -1588,8 +2037,23 @@ public struct ExplanationOfBenefit: DomainResource {
         /// Language of the text
         public var language: CodeableConcept?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            language: CodeableConcept? = nil,
+            modifierExtension: [Extension]? = nil,
+            number: FHIRPrimitive<FHIRPositiveInteger>? = nil,
+            text: FHIRPrimitive<FHIRString>? = nil,
+            type: FHIRPrimitive<NoteType>? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.language = language
+            self.modifierExtension = modifierExtension
+            self.number = number
+            self.text = text
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -1645,9 +2109,31 @@ public struct ExplanationOfBenefit: DomainResource {
         /// Benefit Summary
         public var financial: [ExplanationOfBenefit.BenefitBalance.Benefit]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(category: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            category: CodeableConcept,
+            description: FHIRPrimitive<FHIRString>? = nil,
+            excluded: FHIRPrimitive<FHIRBool>? = nil,
+            `extension`: [Extension]? = nil,
+            financial: [ExplanationOfBenefit.BenefitBalance.Benefit]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            name: FHIRPrimitive<FHIRString>? = nil,
+            network: CodeableConcept? = nil,
+            term: CodeableConcept? = nil,
+            unit: CodeableConcept? = nil
+        ) {
             self.category = category
+            self.description = description
+            self.excluded = excluded
+            self.`extension` = `extension`
+            self.financial = financial
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.name = name
+            self.network = network
+            self.term = term
+            self.unit = unit
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -1700,9 +2186,21 @@ public struct ExplanationOfBenefit: DomainResource {
             /// Benefits used
             public var used: UsedX?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(type: CodeableConcept) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                allowed: AllowedX? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                type: CodeableConcept,
+                used: UsedX? = nil
+            ) {
+                self.allowed = allowed
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
                 self.type = type
+                self.used = used
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

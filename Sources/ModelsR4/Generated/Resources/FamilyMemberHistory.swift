@@ -60,11 +60,61 @@ public struct FamilyMemberHistory: DomainResource {
     /// Condition that the related person had
     public var condition: [FamilyMemberHistory.ConditionComponent]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(patient: Reference, relationship: CodeableConcept, status: FHIRPrimitive<FamilyHistoryStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        age: AgeX? = nil,
+        born: BornX? = nil,
+        condition: [FamilyMemberHistory.ConditionComponent]? = nil,
+        contained: [ResourceProxy]? = nil,
+        dataAbsentReason: CodeableConcept? = nil,
+        date: FHIRPrimitive<DateTime>? = nil,
+        deceased: DeceasedX? = nil,
+        estimatedAge: FHIRPrimitive<FHIRBool>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        instantiatesCanonical: [FHIRPrimitive<FHIRCanonical>]? = nil,
+        instantiatesUri: [FHIRPrimitive<FHIRURI>]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>? = nil,
+        note: [Annotation]? = nil,
+        patient: Reference,
+        reasonCode: [CodeableConcept]? = nil,
+        reasonReference: [Reference]? = nil,
+        relationship: CodeableConcept,
+        sex: CodeableConcept? = nil,
+        status: FHIRPrimitive<FamilyHistoryStatus>,
+        text: Narrative? = nil
+    ) {
+        self.age = age
+        self.born = born
+        self.condition = condition
+        self.contained = contained
+        self.dataAbsentReason = dataAbsentReason
+        self.date = date
+        self.deceased = deceased
+        self.estimatedAge = estimatedAge
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.instantiatesCanonical = instantiatesCanonical
+        self.instantiatesUri = instantiatesUri
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.name = name
+        self.note = note
         self.patient = patient
+        self.reasonCode = reasonCode
+        self.reasonReference = reasonReference
         self.relationship = relationship
+        self.sex = sex
         self.status = status
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -241,9 +291,25 @@ public struct FamilyMemberHistory: DomainResource {
         /// Extra information about condition
         public var note: [Annotation]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(code: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            code: CodeableConcept,
+            contributedToDeath: FHIRPrimitive<FHIRBool>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            note: [Annotation]? = nil,
+            onset: OnsetX? = nil,
+            outcome: CodeableConcept? = nil
+        ) {
             self.code = code
+            self.contributedToDeath = contributedToDeath
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.note = note
+            self.onset = onset
+            self.outcome = outcome
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

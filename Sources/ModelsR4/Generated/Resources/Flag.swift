@@ -40,11 +40,41 @@ public struct Flag: DomainResource {
     /// Flag creator
     public var author: Reference?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(code: CodeableConcept, status: FHIRPrimitive<FlagStatus>, subject: Reference) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        author: Reference? = nil,
+        category: [CodeableConcept]? = nil,
+        code: CodeableConcept,
+        contained: [ResourceProxy]? = nil,
+        encounter: Reference? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        period: Period? = nil,
+        status: FHIRPrimitive<FlagStatus>,
+        subject: Reference,
+        text: Narrative? = nil
+    ) {
+        self.author = author
+        self.category = category
         self.code = code
+        self.contained = contained
+        self.encounter = encounter
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.period = period
         self.status = status
         self.subject = subject
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

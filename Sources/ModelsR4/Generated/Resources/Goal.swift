@@ -56,11 +56,57 @@ public struct Goal: DomainResource {
     /// Observation that resulted from goal
     public var outcomeReference: [Reference]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(description: CodeableConcept, lifecycleStatus: FHIRPrimitive<GoalLifecycleStatus>, subject: Reference) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        achievementStatus: CodeableConcept? = nil,
+        addresses: [Reference]? = nil,
+        category: [CodeableConcept]? = nil,
+        contained: [ResourceProxy]? = nil,
+        description: CodeableConcept,
+        expressedBy: Reference? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        lifecycleStatus: FHIRPrimitive<GoalLifecycleStatus>,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        note: [Annotation]? = nil,
+        outcomeCode: [CodeableConcept]? = nil,
+        outcomeReference: [Reference]? = nil,
+        priority: CodeableConcept? = nil,
+        start: StartX? = nil,
+        statusDate: FHIRPrimitive<FHIRDate>? = nil,
+        statusReason: FHIRPrimitive<FHIRString>? = nil,
+        subject: Reference,
+        target: [Goal.Target]? = nil,
+        text: Narrative? = nil
+    ) {
+        self.achievementStatus = achievementStatus
+        self.addresses = addresses
+        self.category = category
+        self.contained = contained
         self.description = description
+        self.expressedBy = expressedBy
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
         self.lifecycleStatus = lifecycleStatus
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.note = note
+        self.outcomeCode = outcomeCode
+        self.outcomeReference = outcomeReference
+        self.priority = priority
+        self.start = start
+        self.statusDate = statusDate
+        self.statusReason = statusReason
         self.subject = subject
+        self.target = target
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -166,8 +212,21 @@ public struct Goal: DomainResource {
         /// Reach goal on or before
         public var due: DueX?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            detail: DetailX? = nil,
+            due: DueX? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            measure: CodeableConcept? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
+            self.detail = detail
+            self.due = due
+            self.`extension` = `extension`
+            self.id = id
+            self.measure = measure
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

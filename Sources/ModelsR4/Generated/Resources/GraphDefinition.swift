@@ -54,11 +54,55 @@ public struct GraphDefinition: DomainResource {
     /// Links this graph makes rules about
     public var link: [GraphDefinition.Link]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(name: FHIRPrimitive<FHIRString>, start: FHIRPrimitive<ResourceType>, status: FHIRPrimitive<PublicationStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        contact: [ContactDetail]? = nil,
+        contained: [ResourceProxy]? = nil,
+        date: FHIRPrimitive<DateTime>? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        experimental: FHIRPrimitive<FHIRBool>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        jurisdiction: [CodeableConcept]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        link: [GraphDefinition.Link]? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>,
+        profile: FHIRPrimitive<FHIRCanonical>? = nil,
+        publisher: FHIRPrimitive<FHIRString>? = nil,
+        purpose: FHIRPrimitive<FHIRString>? = nil,
+        start: FHIRPrimitive<ResourceType>,
+        status: FHIRPrimitive<PublicationStatus>,
+        text: Narrative? = nil,
+        url: FHIRPrimitive<FHIRURI>? = nil,
+        useContext: [UsageContext]? = nil,
+        version: FHIRPrimitive<FHIRString>? = nil
+    ) {
+        self.contact = contact
+        self.contained = contained
+        self.date = date
+        self.description = description
+        self.experimental = experimental
+        self.`extension` = `extension`
+        self.id = id
+        self.implicitRules = implicitRules
+        self.jurisdiction = jurisdiction
+        self.language = language
+        self.link = link
+        self.meta = meta
+        self.modifierExtension = modifierExtension
         self.name = name
+        self.profile = profile
+        self.publisher = publisher
+        self.purpose = purpose
         self.start = start
         self.status = status
+        self.text = text
+        self.url = url
+        self.useContext = useContext
+        self.version = version
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -144,8 +188,27 @@ public struct GraphDefinition: DomainResource {
         /// Potential target for the link
         public var target: [GraphDefinition.Link.Target]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            description: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            max: FHIRPrimitive<FHIRString>? = nil,
+            min: FHIRPrimitive<FHIRInteger>? = nil,
+            modifierExtension: [Extension]? = nil,
+            path: FHIRPrimitive<FHIRString>? = nil,
+            sliceName: FHIRPrimitive<FHIRString>? = nil,
+            target: [GraphDefinition.Link.Target]? = nil
+        ) {
+            self.description = description
+            self.`extension` = `extension`
+            self.id = id
+            self.max = max
+            self.min = min
+            self.modifierExtension = modifierExtension
+            self.path = path
+            self.sliceName = sliceName
+            self.target = target
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -198,8 +261,24 @@ public struct GraphDefinition: DomainResource {
             /// Additional links from target resource
             public var link: [GraphDefinition.Link]?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(type: FHIRPrimitive<ResourceType>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                compartment: [GraphDefinition.Link.Target.Compartment]? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                link: [GraphDefinition.Link]? = nil,
+                modifierExtension: [Extension]? = nil,
+                params: FHIRPrimitive<FHIRString>? = nil,
+                profile: FHIRPrimitive<FHIRCanonical>? = nil,
+                type: FHIRPrimitive<ResourceType>
+            ) {
+                self.compartment = compartment
+                self.`extension` = `extension`
+                self.id = id
+                self.link = link
+                self.modifierExtension = modifierExtension
+                self.params = params
+                self.profile = profile
                 self.type = type
             }
 
@@ -251,9 +330,23 @@ public struct GraphDefinition: DomainResource {
                 /// Documentation for FHIRPath expression
                 public var description: FHIRPrimitive<FHIRString>?
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init(code: FHIRPrimitive<CompartmentType>, rule: FHIRPrimitive<GraphCompartmentRule>, use: FHIRPrimitive<GraphCompartmentUse>) {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    code: FHIRPrimitive<CompartmentType>,
+                    description: FHIRPrimitive<FHIRString>? = nil,
+                    expression: FHIRPrimitive<FHIRString>? = nil,
+                    `extension`: [Extension]? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    rule: FHIRPrimitive<GraphCompartmentRule>,
+                    use: FHIRPrimitive<GraphCompartmentUse>
+                ) {
                     self.code = code
+                    self.description = description
+                    self.expression = expression
+                    self.`extension` = `extension`
+                    self.id = id
+                    self.modifierExtension = modifierExtension
                     self.rule = rule
                     self.use = use
                 }

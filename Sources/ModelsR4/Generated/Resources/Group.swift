@@ -44,9 +44,44 @@ public struct Group: DomainResource {
     /// Who or what is in group
     public var member: [Group.Member]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(actual: FHIRPrimitive<FHIRBool>, type: FHIRPrimitive<GroupType>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        active: FHIRPrimitive<FHIRBool>? = nil,
+        actual: FHIRPrimitive<FHIRBool>,
+        characteristic: [Group.Characteristic]? = nil,
+        code: CodeableConcept? = nil,
+        contained: [ResourceProxy]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        managingEntity: Reference? = nil,
+        member: [Group.Member]? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>? = nil,
+        quantity: FHIRPrimitive<FHIRUnsignedInteger>? = nil,
+        text: Narrative? = nil,
+        type: FHIRPrimitive<GroupType>
+    ) {
+        self.active = active
         self.actual = actual
+        self.characteristic = characteristic
+        self.code = code
+        self.contained = contained
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.managingEntity = managingEntity
+        self.member = member
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.name = name
+        self.quantity = quantity
+        self.text = text
         self.type = type
     }
 
@@ -119,10 +154,22 @@ public struct Group: DomainResource {
         /// Period over which characteristic is tested
         public var period: Period?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(code: CodeableConcept, exclude: FHIRPrimitive<FHIRBool>, value: ValueX) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            code: CodeableConcept,
+            exclude: FHIRPrimitive<FHIRBool>,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            period: Period? = nil,
+            value: ValueX
+        ) {
             self.code = code
             self.exclude = exclude
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.period = period
             self.value = value
         }
 
@@ -202,9 +249,21 @@ public struct Group: DomainResource {
         /// If member is no longer in group
         public var inactive: FHIRPrimitive<FHIRBool>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(entity: Reference) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            entity: Reference,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            inactive: FHIRPrimitive<FHIRBool>? = nil,
+            modifierExtension: [Extension]? = nil,
+            period: Period? = nil
+        ) {
             self.entity = entity
+            self.`extension` = `extension`
+            self.id = id
+            self.inactive = inactive
+            self.modifierExtension = modifierExtension
+            self.period = period
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -54,10 +54,55 @@ public struct GuidanceResponse: DomainResource {
     /// Additional required data
     public var dataRequirement: [DataRequirement]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(module: ModuleX, status: FHIRPrimitive<GuidanceResponseStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        contained: [ResourceProxy]? = nil,
+        dataRequirement: [DataRequirement]? = nil,
+        encounter: Reference? = nil,
+        evaluationMessage: [Reference]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        module: ModuleX,
+        note: [Annotation]? = nil,
+        occurrenceDateTime: FHIRPrimitive<DateTime>? = nil,
+        outputParameters: Reference? = nil,
+        performer: Reference? = nil,
+        reasonCode: [CodeableConcept]? = nil,
+        reasonReference: [Reference]? = nil,
+        requestIdentifier: Identifier? = nil,
+        result: Reference? = nil,
+        status: FHIRPrimitive<GuidanceResponseStatus>,
+        subject: Reference? = nil,
+        text: Narrative? = nil
+    ) {
+        self.contained = contained
+        self.dataRequirement = dataRequirement
+        self.encounter = encounter
+        self.evaluationMessage = evaluationMessage
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
         self.module = module
+        self.note = note
+        self.occurrenceDateTime = occurrenceDateTime
+        self.outputParameters = outputParameters
+        self.performer = performer
+        self.reasonCode = reasonCode
+        self.reasonReference = reasonReference
+        self.requestIdentifier = requestIdentifier
+        self.result = result
         self.status = status
+        self.subject = subject
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -72,8 +72,73 @@ public struct HealthcareService: DomainResource {
     /// Technical endpoints providing access to electronic services operated for the healthcare service
     public var endpoint: [Reference]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        active: FHIRPrimitive<FHIRBool>? = nil,
+        appointmentRequired: FHIRPrimitive<FHIRBool>? = nil,
+        availabilityExceptions: FHIRPrimitive<FHIRString>? = nil,
+        availableTime: [HealthcareService.AvailableTime]? = nil,
+        category: [CodeableConcept]? = nil,
+        characteristic: [CodeableConcept]? = nil,
+        comment: FHIRPrimitive<FHIRString>? = nil,
+        communication: [CodeableConcept]? = nil,
+        contained: [ResourceProxy]? = nil,
+        coverageArea: [Reference]? = nil,
+        eligibility: [HealthcareService.Eligibility]? = nil,
+        endpoint: [Reference]? = nil,
+        `extension`: [Extension]? = nil,
+        extraDetails: FHIRPrimitive<FHIRString>? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        location: [Reference]? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>? = nil,
+        notAvailable: [HealthcareService.NotAvailable]? = nil,
+        photo: Attachment? = nil,
+        program: [CodeableConcept]? = nil,
+        providedBy: Reference? = nil,
+        referralMethod: [CodeableConcept]? = nil,
+        serviceProvisionCode: [CodeableConcept]? = nil,
+        specialty: [CodeableConcept]? = nil,
+        telecom: [ContactPoint]? = nil,
+        text: Narrative? = nil,
+        type: [CodeableConcept]? = nil
+    ) {
+        self.active = active
+        self.appointmentRequired = appointmentRequired
+        self.availabilityExceptions = availabilityExceptions
+        self.availableTime = availableTime
+        self.category = category
+        self.characteristic = characteristic
+        self.comment = comment
+        self.communication = communication
+        self.contained = contained
+        self.coverageArea = coverageArea
+        self.eligibility = eligibility
+        self.endpoint = endpoint
+        self.`extension` = `extension`
+        self.extraDetails = extraDetails
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.location = location
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.name = name
+        self.notAvailable = notAvailable
+        self.photo = photo
+        self.program = program
+        self.providedBy = providedBy
+        self.referralMethod = referralMethod
+        self.serviceProvisionCode = serviceProvisionCode
+        self.specialty = specialty
+        self.telecom = telecom
+        self.text = text
+        self.type = type
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -169,8 +234,19 @@ public struct HealthcareService: DomainResource {
         /// Describes the eligibility conditions for the service
         public var comment: FHIRPrimitive<FHIRString>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            code: CodeableConcept? = nil,
+            comment: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
+            self.code = code
+            self.comment = comment
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -214,8 +290,23 @@ public struct HealthcareService: DomainResource {
         /// Closing time of day (ignored if allDay = true)
         public var availableEndTime: FHIRPrimitive<FHIRTime>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            allDay: FHIRPrimitive<FHIRBool>? = nil,
+            availableEndTime: FHIRPrimitive<FHIRTime>? = nil,
+            availableStartTime: FHIRPrimitive<FHIRTime>? = nil,
+            daysOfWeek: [FHIRPrimitive<DaysOfWeek>]? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
+            self.allDay = allDay
+            self.availableEndTime = availableEndTime
+            self.availableStartTime = availableStartTime
+            self.daysOfWeek = daysOfWeek
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -259,9 +350,19 @@ public struct HealthcareService: DomainResource {
         /// Service not available from this date
         public var during: Period?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(description: FHIRPrimitive<FHIRString>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            description: FHIRPrimitive<FHIRString>,
+            during: Period? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
             self.description = description
+            self.during = during
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

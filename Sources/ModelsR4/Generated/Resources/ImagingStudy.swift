@@ -64,10 +64,65 @@ public struct ImagingStudy: DomainResource {
     /// Each study has one or more series of instances
     public var series: [ImagingStudy.Series]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(status: FHIRPrimitive<ImagingStudyStatus>, subject: Reference) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        basedOn: [Reference]? = nil,
+        contained: [ResourceProxy]? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        encounter: Reference? = nil,
+        endpoint: [Reference]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        interpreter: [Reference]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        location: Reference? = nil,
+        meta: Meta? = nil,
+        modality: [Coding]? = nil,
+        modifierExtension: [Extension]? = nil,
+        note: [Annotation]? = nil,
+        numberOfInstances: FHIRPrimitive<FHIRUnsignedInteger>? = nil,
+        numberOfSeries: FHIRPrimitive<FHIRUnsignedInteger>? = nil,
+        procedureCode: [CodeableConcept]? = nil,
+        procedureReference: Reference? = nil,
+        reasonCode: [CodeableConcept]? = nil,
+        reasonReference: [Reference]? = nil,
+        referrer: Reference? = nil,
+        series: [ImagingStudy.Series]? = nil,
+        started: FHIRPrimitive<DateTime>? = nil,
+        status: FHIRPrimitive<ImagingStudyStatus>,
+        subject: Reference,
+        text: Narrative? = nil
+    ) {
+        self.basedOn = basedOn
+        self.contained = contained
+        self.description = description
+        self.encounter = encounter
+        self.endpoint = endpoint
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.interpreter = interpreter
+        self.language = language
+        self.location = location
+        self.meta = meta
+        self.modality = modality
+        self.modifierExtension = modifierExtension
+        self.note = note
+        self.numberOfInstances = numberOfInstances
+        self.numberOfSeries = numberOfSeries
+        self.procedureCode = procedureCode
+        self.procedureReference = procedureReference
+        self.reasonCode = reasonCode
+        self.reasonReference = reasonReference
+        self.referrer = referrer
+        self.series = series
+        self.started = started
         self.status = status
         self.subject = subject
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -175,9 +230,38 @@ public struct ImagingStudy: DomainResource {
         /// A single SOP instance from the series
         public var instance: [ImagingStudy.Series.Instance]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(modality: Coding, uid: FHIRPrimitive<FHIRString>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            bodySite: Coding? = nil,
+            description: FHIRPrimitive<FHIRString>? = nil,
+            endpoint: [Reference]? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            instance: [ImagingStudy.Series.Instance]? = nil,
+            laterality: Coding? = nil,
+            modality: Coding,
+            modifierExtension: [Extension]? = nil,
+            number: FHIRPrimitive<FHIRUnsignedInteger>? = nil,
+            numberOfInstances: FHIRPrimitive<FHIRUnsignedInteger>? = nil,
+            performer: [ImagingStudy.Series.Performer]? = nil,
+            specimen: [Reference]? = nil,
+            started: FHIRPrimitive<DateTime>? = nil,
+            uid: FHIRPrimitive<FHIRString>
+        ) {
+            self.bodySite = bodySite
+            self.description = description
+            self.endpoint = endpoint
+            self.`extension` = `extension`
+            self.id = id
+            self.instance = instance
+            self.laterality = laterality
             self.modality = modality
+            self.modifierExtension = modifierExtension
+            self.number = number
+            self.numberOfInstances = numberOfInstances
+            self.performer = performer
+            self.specimen = specimen
+            self.started = started
             self.uid = uid
         }
 
@@ -237,9 +321,19 @@ public struct ImagingStudy: DomainResource {
             /// Who performed the series
             public var actor: Reference
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(actor: Reference) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                actor: Reference,
+                `extension`: [Extension]? = nil,
+                function: CodeableConcept? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil
+            ) {
                 self.actor = actor
+                self.`extension` = `extension`
+                self.function = function
+                self.id = id
+                self.modifierExtension = modifierExtension
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -283,9 +377,22 @@ public struct ImagingStudy: DomainResource {
             /// Description of instance
             public var title: FHIRPrimitive<FHIRString>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(sopClass: Coding, uid: FHIRPrimitive<FHIRString>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                number: FHIRPrimitive<FHIRUnsignedInteger>? = nil,
+                sopClass: Coding,
+                title: FHIRPrimitive<FHIRString>? = nil,
+                uid: FHIRPrimitive<FHIRString>
+            ) {
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.number = number
                 self.sopClass = sopClass
+                self.title = title
                 self.uid = uid
             }
 

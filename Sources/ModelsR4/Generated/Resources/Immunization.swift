@@ -80,11 +80,80 @@ public struct Immunization: DomainResource {
     /// Protocol followed by the provider
     public var protocolApplied: [Immunization.ProtocolApplied]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(occurrence: OccurrenceX, patient: Reference, status: FHIRPrimitive<ImmunizationStatusCodes>, vaccineCode: CodeableConcept) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        contained: [ResourceProxy]? = nil,
+        doseQuantity: Quantity? = nil,
+        education: [Immunization.Education]? = nil,
+        encounter: Reference? = nil,
+        expirationDate: FHIRPrimitive<FHIRDate>? = nil,
+        `extension`: [Extension]? = nil,
+        fundingSource: CodeableConcept? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        isSubpotent: FHIRPrimitive<FHIRBool>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        location: Reference? = nil,
+        lotNumber: FHIRPrimitive<FHIRString>? = nil,
+        manufacturer: Reference? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        note: [Annotation]? = nil,
+        occurrence: OccurrenceX,
+        patient: Reference,
+        performer: [Immunization.Performer]? = nil,
+        primarySource: FHIRPrimitive<FHIRBool>? = nil,
+        programEligibility: [CodeableConcept]? = nil,
+        protocolApplied: [Immunization.ProtocolApplied]? = nil,
+        reaction: [Immunization.Reaction]? = nil,
+        reasonCode: [CodeableConcept]? = nil,
+        reasonReference: [Reference]? = nil,
+        recorded: FHIRPrimitive<DateTime>? = nil,
+        reportOrigin: CodeableConcept? = nil,
+        route: CodeableConcept? = nil,
+        site: CodeableConcept? = nil,
+        status: FHIRPrimitive<ImmunizationStatusCodes>,
+        statusReason: CodeableConcept? = nil,
+        subpotentReason: [CodeableConcept]? = nil,
+        text: Narrative? = nil,
+        vaccineCode: CodeableConcept
+    ) {
+        self.contained = contained
+        self.doseQuantity = doseQuantity
+        self.education = education
+        self.encounter = encounter
+        self.expirationDate = expirationDate
+        self.`extension` = `extension`
+        self.fundingSource = fundingSource
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.isSubpotent = isSubpotent
+        self.language = language
+        self.location = location
+        self.lotNumber = lotNumber
+        self.manufacturer = manufacturer
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.note = note
         self.occurrence = occurrence
         self.patient = patient
+        self.performer = performer
+        self.primarySource = primarySource
+        self.programEligibility = programEligibility
+        self.protocolApplied = protocolApplied
+        self.reaction = reaction
+        self.reasonCode = reasonCode
+        self.reasonReference = reasonReference
+        self.recorded = recorded
+        self.reportOrigin = reportOrigin
+        self.route = route
+        self.site = site
         self.status = status
+        self.statusReason = statusReason
+        self.subpotentReason = subpotentReason
+        self.text = text
         self.vaccineCode = vaccineCode
     }
 
@@ -213,9 +282,19 @@ public struct Immunization: DomainResource {
         /// Individual or organization who was performing
         public var actor: Reference
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(actor: Reference) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            actor: Reference,
+            `extension`: [Extension]? = nil,
+            function: CodeableConcept? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
             self.actor = actor
+            self.`extension` = `extension`
+            self.function = function
+            self.id = id
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -259,8 +338,23 @@ public struct Immunization: DomainResource {
         /// Educational material presentation date
         public var presentationDate: FHIRPrimitive<DateTime>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            documentType: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            presentationDate: FHIRPrimitive<DateTime>? = nil,
+            publicationDate: FHIRPrimitive<DateTime>? = nil,
+            reference: FHIRPrimitive<FHIRURI>? = nil
+        ) {
+            self.documentType = documentType
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.presentationDate = presentationDate
+            self.publicationDate = publicationDate
+            self.reference = reference
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -306,8 +400,21 @@ public struct Immunization: DomainResource {
         /// Indicates self-reported reaction
         public var reported: FHIRPrimitive<FHIRBool>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            date: FHIRPrimitive<DateTime>? = nil,
+            detail: Reference? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            reported: FHIRPrimitive<FHIRBool>? = nil
+        ) {
+            self.date = date
+            self.detail = detail
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.reported = reported
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -355,9 +462,25 @@ public struct Immunization: DomainResource {
         /// Recommended number of doses for immunity
         public var seriesDoses: SeriesDosesX?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(doseNumber: DoseNumberX) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            authority: Reference? = nil,
+            doseNumber: DoseNumberX,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            series: FHIRPrimitive<FHIRString>? = nil,
+            seriesDoses: SeriesDosesX? = nil,
+            targetDisease: [CodeableConcept]? = nil
+        ) {
+            self.authority = authority
             self.doseNumber = doseNumber
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.series = series
+            self.seriesDoses = seriesDoses
+            self.targetDisease = targetDisease
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

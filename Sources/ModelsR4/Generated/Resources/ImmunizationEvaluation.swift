@@ -50,13 +50,51 @@ public struct ImmunizationEvaluation: DomainResource {
     /// Recommended number of doses for immunity
     public var seriesDoses: SeriesDosesX?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(doseStatus: CodeableConcept, immunizationEvent: Reference, patient: Reference, status: FHIRPrimitive<ImmunizationEvaluationStatusCodes>, targetDisease: CodeableConcept) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        authority: Reference? = nil,
+        contained: [ResourceProxy]? = nil,
+        date: FHIRPrimitive<DateTime>? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        doseNumber: DoseNumberX? = nil,
+        doseStatus: CodeableConcept,
+        doseStatusReason: [CodeableConcept]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        immunizationEvent: Reference,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        patient: Reference,
+        series: FHIRPrimitive<FHIRString>? = nil,
+        seriesDoses: SeriesDosesX? = nil,
+        status: FHIRPrimitive<ImmunizationEvaluationStatusCodes>,
+        targetDisease: CodeableConcept,
+        text: Narrative? = nil
+    ) {
+        self.authority = authority
+        self.contained = contained
+        self.date = date
+        self.description = description
+        self.doseNumber = doseNumber
         self.doseStatus = doseStatus
+        self.doseStatusReason = doseStatusReason
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
         self.immunizationEvent = immunizationEvent
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
         self.patient = patient
+        self.series = series
+        self.seriesDoses = seriesDoses
         self.status = status
         self.targetDisease = targetDisease
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

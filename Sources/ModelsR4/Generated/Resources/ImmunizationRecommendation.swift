@@ -34,11 +34,35 @@ public struct ImmunizationRecommendation: DomainResource {
     /// Vaccine administration recommendations
     public var recommendation: [ImmunizationRecommendation.Recommendation]
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(date: FHIRPrimitive<DateTime>, patient: Reference, recommendation: [ImmunizationRecommendation.Recommendation]) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        authority: Reference? = nil,
+        contained: [ResourceProxy]? = nil,
+        date: FHIRPrimitive<DateTime>,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        patient: Reference,
+        recommendation: [ImmunizationRecommendation.Recommendation],
+        text: Narrative? = nil
+    ) {
+        self.authority = authority
+        self.contained = contained
         self.date = date
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
         self.patient = patient
         self.recommendation = recommendation
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -116,9 +140,39 @@ public struct ImmunizationRecommendation: DomainResource {
         /// Patient observations supporting recommendation
         public var supportingPatientInformation: [Reference]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(forecastStatus: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            contraindicatedVaccineCode: [CodeableConcept]? = nil,
+            dateCriterion: [ImmunizationRecommendation.Recommendation.DateCriterion]? = nil,
+            description: FHIRPrimitive<FHIRString>? = nil,
+            doseNumber: DoseNumberX? = nil,
+            `extension`: [Extension]? = nil,
+            forecastReason: [CodeableConcept]? = nil,
+            forecastStatus: CodeableConcept,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            series: FHIRPrimitive<FHIRString>? = nil,
+            seriesDoses: SeriesDosesX? = nil,
+            supportingImmunization: [Reference]? = nil,
+            supportingPatientInformation: [Reference]? = nil,
+            targetDisease: CodeableConcept? = nil,
+            vaccineCode: [CodeableConcept]? = nil
+        ) {
+            self.contraindicatedVaccineCode = contraindicatedVaccineCode
+            self.dateCriterion = dateCriterion
+            self.description = description
+            self.doseNumber = doseNumber
+            self.`extension` = `extension`
+            self.forecastReason = forecastReason
             self.forecastStatus = forecastStatus
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.series = series
+            self.seriesDoses = seriesDoses
+            self.supportingImmunization = supportingImmunization
+            self.supportingPatientInformation = supportingPatientInformation
+            self.targetDisease = targetDisease
+            self.vaccineCode = vaccineCode
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -225,9 +279,18 @@ public struct ImmunizationRecommendation: DomainResource {
             /// Recommended date
             public var value: FHIRPrimitive<DateTime>
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(code: CodeableConcept, value: FHIRPrimitive<DateTime>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                code: CodeableConcept,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                value: FHIRPrimitive<DateTime>
+            ) {
                 self.code = code
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
                 self.value = value
             }
 

@@ -64,13 +64,65 @@ public struct ImplementationGuide: DomainResource {
     /// Information about an assembled IG
     public var manifest: ImplementationGuide.Manifest?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(fhirVersion: [FHIRPrimitive<FHIRVersion>], name: FHIRPrimitive<FHIRString>, packageId: FHIRPrimitive<FHIRString>, status: FHIRPrimitive<PublicationStatus>, url: FHIRPrimitive<FHIRURI>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        contact: [ContactDetail]? = nil,
+        contained: [ResourceProxy]? = nil,
+        copyright: FHIRPrimitive<FHIRString>? = nil,
+        date: FHIRPrimitive<DateTime>? = nil,
+        definition: ImplementationGuide.Definition? = nil,
+        dependsOn: [ImplementationGuide.DependsOn]? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        experimental: FHIRPrimitive<FHIRBool>? = nil,
+        `extension`: [Extension]? = nil,
+        fhirVersion: [FHIRPrimitive<FHIRVersion>],
+        global: [ImplementationGuide.Global]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        jurisdiction: [CodeableConcept]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        license: FHIRPrimitive<SPDXLicense>? = nil,
+        manifest: ImplementationGuide.Manifest? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>,
+        packageId: FHIRPrimitive<FHIRString>,
+        publisher: FHIRPrimitive<FHIRString>? = nil,
+        status: FHIRPrimitive<PublicationStatus>,
+        text: Narrative? = nil,
+        title: FHIRPrimitive<FHIRString>? = nil,
+        url: FHIRPrimitive<FHIRURI>,
+        useContext: [UsageContext]? = nil,
+        version: FHIRPrimitive<FHIRString>? = nil
+    ) {
+        self.contact = contact
+        self.contained = contained
+        self.copyright = copyright
+        self.date = date
+        self.definition = definition
+        self.dependsOn = dependsOn
+        self.description = description
+        self.experimental = experimental
+        self.`extension` = `extension`
         self.fhirVersion = fhirVersion
+        self.global = global
+        self.id = id
+        self.implicitRules = implicitRules
+        self.jurisdiction = jurisdiction
+        self.language = language
+        self.license = license
+        self.manifest = manifest
+        self.meta = meta
+        self.modifierExtension = modifierExtension
         self.name = name
         self.packageId = packageId
+        self.publisher = publisher
         self.status = status
+        self.text = text
+        self.title = title
         self.url = url
+        self.useContext = useContext
+        self.version = version
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -160,9 +212,21 @@ public struct ImplementationGuide: DomainResource {
         /// Version of the IG
         public var version: FHIRPrimitive<FHIRString>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(uri: FHIRPrimitive<FHIRCanonical>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            packageId: FHIRPrimitive<FHIRString>? = nil,
+            uri: FHIRPrimitive<FHIRCanonical>,
+            version: FHIRPrimitive<FHIRString>? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.packageId = packageId
             self.uri = uri
+            self.version = version
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -204,8 +268,17 @@ public struct ImplementationGuide: DomainResource {
         /// Profile that all resources must conform to
         public var profile: FHIRPrimitive<FHIRCanonical>
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(profile: FHIRPrimitive<FHIRCanonical>, type: FHIRPrimitive<ResourceType>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            profile: FHIRPrimitive<FHIRCanonical>,
+            type: FHIRPrimitive<ResourceType>
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.profile = profile
             self.type = type
         }
@@ -253,9 +326,25 @@ public struct ImplementationGuide: DomainResource {
         /// A template for building resources
         public var template: [ImplementationGuide.Definition.Template]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(resource: [ImplementationGuide.Definition.ResourceComponent]) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            grouping: [ImplementationGuide.Definition.Grouping]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            page: ImplementationGuide.Definition.Page? = nil,
+            parameter: [ImplementationGuide.Definition.Parameter]? = nil,
+            resource: [ImplementationGuide.Definition.ResourceComponent],
+            template: [ImplementationGuide.Definition.Template]? = nil
+        ) {
+            self.`extension` = `extension`
+            self.grouping = grouping
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.page = page
+            self.parameter = parameter
             self.resource = resource
+            self.template = template
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -300,8 +389,18 @@ public struct ImplementationGuide: DomainResource {
             /// Human readable text describing the package
             public var description: FHIRPrimitive<FHIRString>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(name: FHIRPrimitive<FHIRString>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                description: FHIRPrimitive<FHIRString>? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                name: FHIRPrimitive<FHIRString>
+            ) {
+                self.description = description
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
                 self.name = name
             }
 
@@ -350,8 +449,26 @@ public struct ImplementationGuide: DomainResource {
             /// Grouping this is part of
             public var groupingId: FHIRPrimitive<FHIRString>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(reference: Reference) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                description: FHIRPrimitive<FHIRString>? = nil,
+                example: ExampleX? = nil,
+                `extension`: [Extension]? = nil,
+                fhirVersion: [FHIRPrimitive<FHIRVersion>]? = nil,
+                groupingId: FHIRPrimitive<FHIRString>? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                name: FHIRPrimitive<FHIRString>? = nil,
+                reference: Reference
+            ) {
+                self.description = description
+                self.example = example
+                self.`extension` = `extension`
+                self.fhirVersion = fhirVersion
+                self.groupingId = groupingId
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.name = name
                 self.reference = reference
             }
 
@@ -428,10 +545,22 @@ public struct ImplementationGuide: DomainResource {
             /// Nested Pages / Sections
             public var page: [ImplementationGuide.Definition.Page]?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(generation: FHIRPrimitive<GuidePageGeneration>, name: NameX, title: FHIRPrimitive<FHIRString>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                generation: FHIRPrimitive<GuidePageGeneration>,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                name: NameX,
+                page: [ImplementationGuide.Definition.Page]? = nil,
+                title: FHIRPrimitive<FHIRString>
+            ) {
+                self.`extension` = `extension`
                 self.generation = generation
+                self.id = id
+                self.modifierExtension = modifierExtension
                 self.name = name
+                self.page = page
                 self.title = title
             }
 
@@ -500,9 +629,18 @@ public struct ImplementationGuide: DomainResource {
             /// Value for named type
             public var value: FHIRPrimitive<FHIRString>
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(code: FHIRPrimitive<GuideParameterCode>, value: FHIRPrimitive<FHIRString>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                code: FHIRPrimitive<GuideParameterCode>,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                value: FHIRPrimitive<FHIRString>
+            ) {
                 self.code = code
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
                 self.value = value
             }
 
@@ -545,9 +683,20 @@ public struct ImplementationGuide: DomainResource {
             /// The scope in which the template applies
             public var scope: FHIRPrimitive<FHIRString>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(code: FHIRPrimitive<FHIRString>, source: FHIRPrimitive<FHIRString>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                code: FHIRPrimitive<FHIRString>,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                scope: FHIRPrimitive<FHIRString>? = nil,
+                source: FHIRPrimitive<FHIRString>
+            ) {
                 self.code = code
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.scope = scope
                 self.source = source
             }
 
@@ -597,8 +746,24 @@ public struct ImplementationGuide: DomainResource {
         /// Additional linkable file in IG
         public var other: [FHIRPrimitive<FHIRString>]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(resource: [ImplementationGuide.Manifest.ManifestResource]) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            image: [FHIRPrimitive<FHIRString>]? = nil,
+            modifierExtension: [Extension]? = nil,
+            other: [FHIRPrimitive<FHIRString>]? = nil,
+            page: [ImplementationGuide.Manifest.ManifestPage]? = nil,
+            rendering: FHIRPrimitive<FHIRURI>? = nil,
+            resource: [ImplementationGuide.Manifest.ManifestResource]
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.image = image
+            self.modifierExtension = modifierExtension
+            self.other = other
+            self.page = page
+            self.rendering = rendering
             self.resource = resource
         }
 
@@ -646,9 +811,21 @@ public struct ImplementationGuide: DomainResource {
             /// Relative path for page in IG
             public var relativePath: FHIRPrimitive<FHIRURI>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(reference: Reference) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                example: ExampleX? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                reference: Reference,
+                relativePath: FHIRPrimitive<FHIRURI>? = nil
+            ) {
+                self.example = example
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
                 self.reference = reference
+                self.relativePath = relativePath
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -716,9 +893,21 @@ public struct ImplementationGuide: DomainResource {
             /// Anchor available on the page
             public var anchor: [FHIRPrimitive<FHIRString>]?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(name: FHIRPrimitive<FHIRString>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                anchor: [FHIRPrimitive<FHIRString>]? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                name: FHIRPrimitive<FHIRString>,
+                title: FHIRPrimitive<FHIRString>? = nil
+            ) {
+                self.anchor = anchor
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
                 self.name = name
+                self.title = title
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

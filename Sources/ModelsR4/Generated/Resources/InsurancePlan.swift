@@ -52,8 +52,53 @@ public struct InsurancePlan: DomainResource {
     /// Plan details
     public var plan: [InsurancePlan.Plan]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        administeredBy: Reference? = nil,
+        alias: [FHIRPrimitive<FHIRString>]? = nil,
+        contact: [InsurancePlan.Contact]? = nil,
+        contained: [ResourceProxy]? = nil,
+        coverage: [InsurancePlan.CoverageComponent]? = nil,
+        coverageArea: [Reference]? = nil,
+        endpoint: [Reference]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>? = nil,
+        network: [Reference]? = nil,
+        ownedBy: Reference? = nil,
+        period: Period? = nil,
+        plan: [InsurancePlan.Plan]? = nil,
+        status: FHIRPrimitive<PublicationStatus>? = nil,
+        text: Narrative? = nil,
+        type: [CodeableConcept]? = nil
+    ) {
+        self.administeredBy = administeredBy
+        self.alias = alias
+        self.contact = contact
+        self.contained = contained
+        self.coverage = coverage
+        self.coverageArea = coverageArea
+        self.endpoint = endpoint
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.name = name
+        self.network = network
+        self.ownedBy = ownedBy
+        self.period = period
+        self.plan = plan
+        self.status = status
+        self.text = text
+        self.type = type
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -133,8 +178,23 @@ public struct InsurancePlan: DomainResource {
         /// Visiting or postal addresses for the contact
         public var address: Address?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            address: Address? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            name: HumanName? = nil,
+            purpose: CodeableConcept? = nil,
+            telecom: [ContactPoint]? = nil
+        ) {
+            self.address = address
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.name = name
+            self.purpose = purpose
+            self.telecom = telecom
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -180,9 +240,20 @@ public struct InsurancePlan: DomainResource {
         /// List of benefits
         public var benefit: [InsurancePlan.CoverageComponent.CoverageBenefit]
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(benefit: [InsurancePlan.CoverageComponent.CoverageBenefit], type: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            benefit: [InsurancePlan.CoverageComponent.CoverageBenefit],
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            network: [Reference]? = nil,
+            type: CodeableConcept
+        ) {
             self.benefit = benefit
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.network = network
             self.type = type
         }
 
@@ -226,8 +297,20 @@ public struct InsurancePlan: DomainResource {
             /// Benefit limits
             public var limit: [InsurancePlan.CoverageComponent.CoverageBenefit.Limit]?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(type: CodeableConcept) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                limit: [InsurancePlan.CoverageComponent.CoverageBenefit.Limit]? = nil,
+                modifierExtension: [Extension]? = nil,
+                requirement: FHIRPrimitive<FHIRString>? = nil,
+                type: CodeableConcept
+            ) {
+                self.`extension` = `extension`
+                self.id = id
+                self.limit = limit
+                self.modifierExtension = modifierExtension
+                self.requirement = requirement
                 self.type = type
             }
 
@@ -269,8 +352,19 @@ public struct InsurancePlan: DomainResource {
                 /// Benefit limit details
                 public var code: CodeableConcept?
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init() {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    code: CodeableConcept? = nil,
+                    `extension`: [Extension]? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    value: Quantity? = nil
+                ) {
+                    self.code = code
+                    self.`extension` = `extension`
+                    self.id = id
+                    self.modifierExtension = modifierExtension
+                    self.value = value
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -320,8 +414,27 @@ public struct InsurancePlan: DomainResource {
         /// Specific costs
         public var specificCost: [InsurancePlan.Plan.SpecificCost]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            coverageArea: [Reference]? = nil,
+            `extension`: [Extension]? = nil,
+            generalCost: [InsurancePlan.Plan.GeneralCost]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            identifier: [Identifier]? = nil,
+            modifierExtension: [Extension]? = nil,
+            network: [Reference]? = nil,
+            specificCost: [InsurancePlan.Plan.SpecificCost]? = nil,
+            type: CodeableConcept? = nil
+        ) {
+            self.coverageArea = coverageArea
+            self.`extension` = `extension`
+            self.generalCost = generalCost
+            self.id = id
+            self.identifier = identifier
+            self.modifierExtension = modifierExtension
+            self.network = network
+            self.specificCost = specificCost
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -372,8 +485,23 @@ public struct InsurancePlan: DomainResource {
             /// Additional cost information
             public var comment: FHIRPrimitive<FHIRString>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                comment: FHIRPrimitive<FHIRString>? = nil,
+                cost: Money? = nil,
+                `extension`: [Extension]? = nil,
+                groupSize: FHIRPrimitive<FHIRPositiveInteger>? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                type: CodeableConcept? = nil
+            ) {
+                self.comment = comment
+                self.cost = cost
+                self.`extension` = `extension`
+                self.groupSize = groupSize
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.type = type
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -417,9 +545,19 @@ public struct InsurancePlan: DomainResource {
             /// Benefits list
             public var benefit: [InsurancePlan.Plan.SpecificCost.PlanBenefit]?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(category: CodeableConcept) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                benefit: [InsurancePlan.Plan.SpecificCost.PlanBenefit]? = nil,
+                category: CodeableConcept,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil
+            ) {
+                self.benefit = benefit
                 self.category = category
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -458,8 +596,18 @@ public struct InsurancePlan: DomainResource {
                 /// List of the costs
                 public var cost: [InsurancePlan.Plan.SpecificCost.PlanBenefit.Cost]?
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init(type: CodeableConcept) {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    cost: [InsurancePlan.Plan.SpecificCost.PlanBenefit.Cost]? = nil,
+                    `extension`: [Extension]? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    type: CodeableConcept
+                ) {
+                    self.cost = cost
+                    self.`extension` = `extension`
+                    self.id = id
+                    self.modifierExtension = modifierExtension
                     self.type = type
                 }
 
@@ -503,9 +651,23 @@ public struct InsurancePlan: DomainResource {
                     /// The actual cost value
                     public var value: Quantity?
 
-                    /// Creates a value with its required elements; set the others through the properties.
-                    public init(type: CodeableConcept) {
+                    /// Creates a value from its elements; the required ones have no default.
+                    public init(
+                        applicability: CodeableConcept? = nil,
+                        `extension`: [Extension]? = nil,
+                        id: FHIRPrimitive<FHIRString>? = nil,
+                        modifierExtension: [Extension]? = nil,
+                        qualifiers: [CodeableConcept]? = nil,
+                        type: CodeableConcept,
+                        value: Quantity? = nil
+                    ) {
+                        self.applicability = applicability
+                        self.`extension` = `extension`
+                        self.id = id
+                        self.modifierExtension = modifierExtension
+                        self.qualifiers = qualifiers
                         self.type = type
+                        self.value = value
                     }
 
                     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -56,9 +56,57 @@ public struct Invoice: DomainResource {
     /// Comments made about the invoice
     public var note: [Annotation]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(status: FHIRPrimitive<InvoiceStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        account: Reference? = nil,
+        cancelledReason: FHIRPrimitive<FHIRString>? = nil,
+        contained: [ResourceProxy]? = nil,
+        date: FHIRPrimitive<DateTime>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        issuer: Reference? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        lineItem: [Invoice.LineItem]? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        note: [Annotation]? = nil,
+        participant: [Invoice.Participant]? = nil,
+        paymentTerms: FHIRPrimitive<FHIRString>? = nil,
+        recipient: Reference? = nil,
+        status: FHIRPrimitive<InvoiceStatus>,
+        subject: Reference? = nil,
+        text: Narrative? = nil,
+        totalGross: Money? = nil,
+        totalNet: Money? = nil,
+        totalPriceComponent: [Invoice.LineItem.PriceComponent]? = nil,
+        type: CodeableConcept? = nil
+    ) {
+        self.account = account
+        self.cancelledReason = cancelledReason
+        self.contained = contained
+        self.date = date
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.issuer = issuer
+        self.language = language
+        self.lineItem = lineItem
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.note = note
+        self.participant = participant
+        self.paymentTerms = paymentTerms
+        self.recipient = recipient
         self.status = status
+        self.subject = subject
+        self.text = text
+        self.totalGross = totalGross
+        self.totalNet = totalNet
+        self.totalPriceComponent = totalPriceComponent
+        self.type = type
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -138,9 +186,19 @@ public struct Invoice: DomainResource {
         /// Individual who was involved
         public var actor: Reference
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(actor: Reference) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            actor: Reference,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            role: CodeableConcept? = nil
+        ) {
             self.actor = actor
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.role = role
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -182,9 +240,21 @@ public struct Invoice: DomainResource {
         /// Components of total line item price
         public var priceComponent: [Invoice.LineItem.PriceComponent]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(chargeItem: ChargeItemX) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            chargeItem: ChargeItemX,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            priceComponent: [Invoice.LineItem.PriceComponent]? = nil,
+            sequence: FHIRPrimitive<FHIRPositiveInteger>? = nil
+        ) {
             self.chargeItem = chargeItem
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.priceComponent = priceComponent
+            self.sequence = sequence
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -253,8 +323,22 @@ public struct Invoice: DomainResource {
             /// Monetary amount associated with this component
             public var amount: Money?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(type: FHIRPrimitive<InvoicePriceComponentType>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                amount: Money? = nil,
+                code: CodeableConcept? = nil,
+                `extension`: [Extension]? = nil,
+                factor: FHIRPrimitive<FHIRDecimal>? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                type: FHIRPrimitive<InvoicePriceComponentType>
+            ) {
+                self.amount = amount
+                self.code = code
+                self.`extension` = `extension`
+                self.factor = factor
+                self.id = id
+                self.modifierExtension = modifierExtension
                 self.type = type
             }
 

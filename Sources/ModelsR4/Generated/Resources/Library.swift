@@ -86,10 +86,87 @@ public struct Library: DomainResource {
     /// Contents of the library, either embedded or referenced
     public var content: [Attachment]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(status: FHIRPrimitive<PublicationStatus>, type: CodeableConcept) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        approvalDate: FHIRPrimitive<FHIRDate>? = nil,
+        author: [ContactDetail]? = nil,
+        contact: [ContactDetail]? = nil,
+        contained: [ResourceProxy]? = nil,
+        content: [Attachment]? = nil,
+        copyright: FHIRPrimitive<FHIRString>? = nil,
+        dataRequirement: [DataRequirement]? = nil,
+        date: FHIRPrimitive<DateTime>? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        editor: [ContactDetail]? = nil,
+        effectivePeriod: Period? = nil,
+        endorser: [ContactDetail]? = nil,
+        experimental: FHIRPrimitive<FHIRBool>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        jurisdiction: [CodeableConcept]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        lastReviewDate: FHIRPrimitive<FHIRDate>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>? = nil,
+        parameter: [ParameterDefinition]? = nil,
+        publisher: FHIRPrimitive<FHIRString>? = nil,
+        purpose: FHIRPrimitive<FHIRString>? = nil,
+        relatedArtifact: [RelatedArtifact]? = nil,
+        reviewer: [ContactDetail]? = nil,
+        status: FHIRPrimitive<PublicationStatus>,
+        subject: SubjectX? = nil,
+        subtitle: FHIRPrimitive<FHIRString>? = nil,
+        text: Narrative? = nil,
+        title: FHIRPrimitive<FHIRString>? = nil,
+        topic: [CodeableConcept]? = nil,
+        type: CodeableConcept,
+        url: FHIRPrimitive<FHIRURI>? = nil,
+        usage: FHIRPrimitive<FHIRString>? = nil,
+        useContext: [UsageContext]? = nil,
+        version: FHIRPrimitive<FHIRString>? = nil
+    ) {
+        self.approvalDate = approvalDate
+        self.author = author
+        self.contact = contact
+        self.contained = contained
+        self.content = content
+        self.copyright = copyright
+        self.dataRequirement = dataRequirement
+        self.date = date
+        self.description = description
+        self.editor = editor
+        self.effectivePeriod = effectivePeriod
+        self.endorser = endorser
+        self.experimental = experimental
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.jurisdiction = jurisdiction
+        self.language = language
+        self.lastReviewDate = lastReviewDate
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.name = name
+        self.parameter = parameter
+        self.publisher = publisher
+        self.purpose = purpose
+        self.relatedArtifact = relatedArtifact
+        self.reviewer = reviewer
         self.status = status
+        self.subject = subject
+        self.subtitle = subtitle
+        self.text = text
+        self.title = title
+        self.topic = topic
         self.type = type
+        self.url = url
+        self.usage = usage
+        self.useContext = useContext
+        self.version = version
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

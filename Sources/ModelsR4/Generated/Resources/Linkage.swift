@@ -30,9 +30,31 @@ public struct Linkage: DomainResource {
     /// Item to be linked
     public var item: [Linkage.Item]
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(item: [Linkage.Item]) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        active: FHIRPrimitive<FHIRBool>? = nil,
+        author: Reference? = nil,
+        contained: [ResourceProxy]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        item: [Linkage.Item],
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        text: Narrative? = nil
+    ) {
+        self.active = active
+        self.author = author
+        self.contained = contained
+        self.`extension` = `extension`
+        self.id = id
+        self.implicitRules = implicitRules
         self.item = item
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -86,8 +108,17 @@ public struct Linkage: DomainResource {
         /// Resource being linked
         public var resource: Reference
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(resource: Reference, type: FHIRPrimitive<LinkageType>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            resource: Reference,
+            type: FHIRPrimitive<LinkageType>
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.resource = resource
             self.type = type
         }

@@ -50,10 +50,51 @@ public struct List: DomainResource {
     /// Why list is empty
     public var emptyReason: CodeableConcept?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(mode: FHIRPrimitive<ListMode>, status: FHIRPrimitive<ListStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        code: CodeableConcept? = nil,
+        contained: [ResourceProxy]? = nil,
+        date: FHIRPrimitive<DateTime>? = nil,
+        emptyReason: CodeableConcept? = nil,
+        encounter: Reference? = nil,
+        entry: [List.Entry]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        mode: FHIRPrimitive<ListMode>,
+        modifierExtension: [Extension]? = nil,
+        note: [Annotation]? = nil,
+        orderedBy: CodeableConcept? = nil,
+        source: Reference? = nil,
+        status: FHIRPrimitive<ListStatus>,
+        subject: Reference? = nil,
+        text: Narrative? = nil,
+        title: FHIRPrimitive<FHIRString>? = nil
+    ) {
+        self.code = code
+        self.contained = contained
+        self.date = date
+        self.emptyReason = emptyReason
+        self.encounter = encounter
+        self.entry = entry
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
         self.mode = mode
+        self.modifierExtension = modifierExtension
+        self.note = note
+        self.orderedBy = orderedBy
+        self.source = source
         self.status = status
+        self.subject = subject
+        self.text = text
+        self.title = title
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -131,9 +172,23 @@ public struct List: DomainResource {
         /// Actual entry
         public var item: Reference
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(item: Reference) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            date: FHIRPrimitive<DateTime>? = nil,
+            deleted: FHIRPrimitive<FHIRBool>? = nil,
+            `extension`: [Extension]? = nil,
+            flag: CodeableConcept? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            item: Reference,
+            modifierExtension: [Extension]? = nil
+        ) {
+            self.date = date
+            self.deleted = deleted
+            self.`extension` = `extension`
+            self.flag = flag
+            self.id = id
             self.item = item
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

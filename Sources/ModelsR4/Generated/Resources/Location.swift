@@ -58,8 +58,59 @@ public struct Location: DomainResource {
     /// Technical endpoints providing access to services operated for the location
     public var endpoint: [Reference]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        address: Address? = nil,
+        alias: [FHIRPrimitive<FHIRString>]? = nil,
+        availabilityExceptions: FHIRPrimitive<FHIRString>? = nil,
+        contained: [ResourceProxy]? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        endpoint: [Reference]? = nil,
+        `extension`: [Extension]? = nil,
+        hoursOfOperation: [Location.HoursOfOperation]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        managingOrganization: Reference? = nil,
+        meta: Meta? = nil,
+        mode: FHIRPrimitive<LocationMode>? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>? = nil,
+        operationalStatus: Coding? = nil,
+        partOf: Reference? = nil,
+        physicalType: CodeableConcept? = nil,
+        position: Location.Position? = nil,
+        status: FHIRPrimitive<LocationStatus>? = nil,
+        telecom: [ContactPoint]? = nil,
+        text: Narrative? = nil,
+        type: [CodeableConcept]? = nil
+    ) {
+        self.address = address
+        self.alias = alias
+        self.availabilityExceptions = availabilityExceptions
+        self.contained = contained
+        self.description = description
+        self.endpoint = endpoint
+        self.`extension` = `extension`
+        self.hoursOfOperation = hoursOfOperation
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.managingOrganization = managingOrganization
+        self.meta = meta
+        self.mode = mode
+        self.modifierExtension = modifierExtension
+        self.name = name
+        self.operationalStatus = operationalStatus
+        self.partOf = partOf
+        self.physicalType = physicalType
+        self.position = position
+        self.status = status
+        self.telecom = telecom
+        self.text = text
+        self.type = type
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -143,10 +194,21 @@ public struct Location: DomainResource {
         /// Altitude with WGS84 datum
         public var altitude: FHIRPrimitive<FHIRDecimal>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(latitude: FHIRPrimitive<FHIRDecimal>, longitude: FHIRPrimitive<FHIRDecimal>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            altitude: FHIRPrimitive<FHIRDecimal>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            latitude: FHIRPrimitive<FHIRDecimal>,
+            longitude: FHIRPrimitive<FHIRDecimal>,
+            modifierExtension: [Extension]? = nil
+        ) {
+            self.altitude = altitude
+            self.`extension` = `extension`
+            self.id = id
             self.latitude = latitude
             self.longitude = longitude
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -192,8 +254,23 @@ public struct Location: DomainResource {
         /// Time that the Location closes
         public var closingTime: FHIRPrimitive<FHIRTime>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            allDay: FHIRPrimitive<FHIRBool>? = nil,
+            closingTime: FHIRPrimitive<FHIRTime>? = nil,
+            daysOfWeek: [FHIRPrimitive<DaysOfWeek>]? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            openingTime: FHIRPrimitive<FHIRTime>? = nil
+        ) {
+            self.allDay = allDay
+            self.closingTime = closingTime
+            self.daysOfWeek = daysOfWeek
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.openingTime = openingTime
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -106,9 +106,107 @@ public struct Measure: DomainResource {
     /// What other data should be reported with the measure
     public var supplementalData: [Measure.SupplementalData]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(status: FHIRPrimitive<PublicationStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        approvalDate: FHIRPrimitive<FHIRDate>? = nil,
+        author: [ContactDetail]? = nil,
+        clinicalRecommendationStatement: FHIRPrimitive<FHIRString>? = nil,
+        compositeScoring: CodeableConcept? = nil,
+        contact: [ContactDetail]? = nil,
+        contained: [ResourceProxy]? = nil,
+        copyright: FHIRPrimitive<FHIRString>? = nil,
+        date: FHIRPrimitive<DateTime>? = nil,
+        definition: [FHIRPrimitive<FHIRString>]? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        disclaimer: FHIRPrimitive<FHIRString>? = nil,
+        editor: [ContactDetail]? = nil,
+        effectivePeriod: Period? = nil,
+        endorser: [ContactDetail]? = nil,
+        experimental: FHIRPrimitive<FHIRBool>? = nil,
+        `extension`: [Extension]? = nil,
+        group: [Measure.GroupComponent]? = nil,
+        guidance: FHIRPrimitive<FHIRString>? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        improvementNotation: CodeableConcept? = nil,
+        jurisdiction: [CodeableConcept]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        lastReviewDate: FHIRPrimitive<FHIRDate>? = nil,
+        library: [FHIRPrimitive<FHIRCanonical>]? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>? = nil,
+        publisher: FHIRPrimitive<FHIRString>? = nil,
+        purpose: FHIRPrimitive<FHIRString>? = nil,
+        rateAggregation: FHIRPrimitive<FHIRString>? = nil,
+        rationale: FHIRPrimitive<FHIRString>? = nil,
+        relatedArtifact: [RelatedArtifact]? = nil,
+        reviewer: [ContactDetail]? = nil,
+        riskAdjustment: FHIRPrimitive<FHIRString>? = nil,
+        scoring: CodeableConcept? = nil,
+        status: FHIRPrimitive<PublicationStatus>,
+        subject: SubjectX? = nil,
+        subtitle: FHIRPrimitive<FHIRString>? = nil,
+        supplementalData: [Measure.SupplementalData]? = nil,
+        text: Narrative? = nil,
+        title: FHIRPrimitive<FHIRString>? = nil,
+        topic: [CodeableConcept]? = nil,
+        type: [CodeableConcept]? = nil,
+        url: FHIRPrimitive<FHIRURI>? = nil,
+        usage: FHIRPrimitive<FHIRString>? = nil,
+        useContext: [UsageContext]? = nil,
+        version: FHIRPrimitive<FHIRString>? = nil
+    ) {
+        self.approvalDate = approvalDate
+        self.author = author
+        self.clinicalRecommendationStatement = clinicalRecommendationStatement
+        self.compositeScoring = compositeScoring
+        self.contact = contact
+        self.contained = contained
+        self.copyright = copyright
+        self.date = date
+        self.definition = definition
+        self.description = description
+        self.disclaimer = disclaimer
+        self.editor = editor
+        self.effectivePeriod = effectivePeriod
+        self.endorser = endorser
+        self.experimental = experimental
+        self.`extension` = `extension`
+        self.group = group
+        self.guidance = guidance
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.improvementNotation = improvementNotation
+        self.jurisdiction = jurisdiction
+        self.language = language
+        self.lastReviewDate = lastReviewDate
+        self.library = library
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.name = name
+        self.publisher = publisher
+        self.purpose = purpose
+        self.rateAggregation = rateAggregation
+        self.rationale = rationale
+        self.relatedArtifact = relatedArtifact
+        self.reviewer = reviewer
+        self.riskAdjustment = riskAdjustment
+        self.scoring = scoring
         self.status = status
+        self.subject = subject
+        self.subtitle = subtitle
+        self.supplementalData = supplementalData
+        self.text = text
+        self.title = title
+        self.topic = topic
+        self.type = type
+        self.url = url
+        self.usage = usage
+        self.useContext = useContext
+        self.version = version
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -266,8 +364,23 @@ public struct Measure: DomainResource {
         /// Stratifier criteria for the measure
         public var stratifier: [Measure.GroupComponent.Stratifier]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            code: CodeableConcept? = nil,
+            description: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            population: [Measure.GroupComponent.PopulationComponent]? = nil,
+            stratifier: [Measure.GroupComponent.Stratifier]? = nil
+        ) {
+            self.code = code
+            self.description = description
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.population = population
+            self.stratifier = stratifier
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -312,9 +425,21 @@ public struct Measure: DomainResource {
             /// The criteria that defines this population
             public var criteria: Expression
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(criteria: Expression) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                code: CodeableConcept? = nil,
+                criteria: Expression,
+                description: FHIRPrimitive<FHIRString>? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil
+            ) {
+                self.code = code
                 self.criteria = criteria
+                self.description = description
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -360,8 +485,23 @@ public struct Measure: DomainResource {
             /// Stratifier criteria component for the measure
             public var component: [Measure.GroupComponent.Stratifier.Component]?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                code: CodeableConcept? = nil,
+                component: [Measure.GroupComponent.Stratifier.Component]? = nil,
+                criteria: Expression? = nil,
+                description: FHIRPrimitive<FHIRString>? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil
+            ) {
+                self.code = code
+                self.component = component
+                self.criteria = criteria
+                self.description = description
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -406,9 +546,21 @@ public struct Measure: DomainResource {
                 /// Component of how the measure should be stratified
                 public var criteria: Expression
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init(criteria: Expression) {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    code: CodeableConcept? = nil,
+                    criteria: Expression,
+                    description: FHIRPrimitive<FHIRString>? = nil,
+                    `extension`: [Extension]? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    modifierExtension: [Extension]? = nil
+                ) {
+                    self.code = code
                     self.criteria = criteria
+                    self.description = description
+                    self.`extension` = `extension`
+                    self.id = id
+                    self.modifierExtension = modifierExtension
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -456,9 +608,23 @@ public struct Measure: DomainResource {
         /// Expression describing additional data to be reported
         public var criteria: Expression
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(criteria: Expression) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            code: CodeableConcept? = nil,
+            criteria: Expression,
+            description: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            usage: [CodeableConcept]? = nil
+        ) {
+            self.code = code
             self.criteria = criteria
+            self.description = description
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.usage = usage
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -46,11 +46,46 @@ public struct MeasureReport: DomainResource {
     /// What data was used to calculate the measure score
     public var evaluatedResource: [Reference]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(measure: FHIRPrimitive<FHIRCanonical>, period: Period, status: FHIRPrimitive<MeasureReportStatus>, type: FHIRPrimitive<MeasureReportType>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        contained: [ResourceProxy]? = nil,
+        date: FHIRPrimitive<DateTime>? = nil,
+        evaluatedResource: [Reference]? = nil,
+        `extension`: [Extension]? = nil,
+        group: [MeasureReport.GroupComponent]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        improvementNotation: CodeableConcept? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        measure: FHIRPrimitive<FHIRCanonical>,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        period: Period,
+        reporter: Reference? = nil,
+        status: FHIRPrimitive<MeasureReportStatus>,
+        subject: Reference? = nil,
+        text: Narrative? = nil,
+        type: FHIRPrimitive<MeasureReportType>
+    ) {
+        self.contained = contained
+        self.date = date
+        self.evaluatedResource = evaluatedResource
+        self.`extension` = `extension`
+        self.group = group
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.improvementNotation = improvementNotation
+        self.language = language
         self.measure = measure
+        self.meta = meta
+        self.modifierExtension = modifierExtension
         self.period = period
+        self.reporter = reporter
         self.status = status
+        self.subject = subject
+        self.text = text
         self.type = type
     }
 
@@ -125,8 +160,23 @@ public struct MeasureReport: DomainResource {
         /// Stratification results
         public var stratifier: [MeasureReport.GroupComponent.Stratifier]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            code: CodeableConcept? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            measureScore: Quantity? = nil,
+            modifierExtension: [Extension]? = nil,
+            population: [MeasureReport.GroupComponent.PopulationComponent]? = nil,
+            stratifier: [MeasureReport.GroupComponent.Stratifier]? = nil
+        ) {
+            self.code = code
+            self.`extension` = `extension`
+            self.id = id
+            self.measureScore = measureScore
+            self.modifierExtension = modifierExtension
+            self.population = population
+            self.stratifier = stratifier
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -171,8 +221,21 @@ public struct MeasureReport: DomainResource {
             /// For subject-list reports, the subject results in this population
             public var subjectResults: Reference?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                code: CodeableConcept? = nil,
+                count: FHIRPrimitive<FHIRInteger>? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                subjectResults: Reference? = nil
+            ) {
+                self.code = code
+                self.count = count
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.subjectResults = subjectResults
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -214,8 +277,19 @@ public struct MeasureReport: DomainResource {
             /// Stratum results, one for each unique value, or set of values, in the stratifier, or stratifier components
             public var stratum: [MeasureReport.GroupComponent.Stratifier.StratifierGroup]?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                code: [CodeableConcept]? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                stratum: [MeasureReport.GroupComponent.Stratifier.StratifierGroup]? = nil
+            ) {
+                self.code = code
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.stratum = stratum
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -258,8 +332,23 @@ public struct MeasureReport: DomainResource {
                 /// What score this stratum achieved
                 public var measureScore: Quantity?
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init() {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    component: [MeasureReport.GroupComponent.Stratifier.StratifierGroup.Component]? = nil,
+                    `extension`: [Extension]? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    measureScore: Quantity? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    population: [MeasureReport.GroupComponent.Stratifier.StratifierGroup.StratifierGroupPopulation]? = nil,
+                    value: CodeableConcept? = nil
+                ) {
+                    self.component = component
+                    self.`extension` = `extension`
+                    self.id = id
+                    self.measureScore = measureScore
+                    self.modifierExtension = modifierExtension
+                    self.population = population
+                    self.value = value
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -302,9 +391,18 @@ public struct MeasureReport: DomainResource {
                     /// The stratum component value, e.g. male
                     public var value: CodeableConcept
 
-                    /// Creates a value with its required elements; set the others through the properties.
-                    public init(code: CodeableConcept, value: CodeableConcept) {
+                    /// Creates a value from its elements; the required ones have no default.
+                    public init(
+                        code: CodeableConcept,
+                        `extension`: [Extension]? = nil,
+                        id: FHIRPrimitive<FHIRString>? = nil,
+                        modifierExtension: [Extension]? = nil,
+                        value: CodeableConcept
+                    ) {
                         self.code = code
+                        self.`extension` = `extension`
+                        self.id = id
+                        self.modifierExtension = modifierExtension
                         self.value = value
                     }
 
@@ -347,8 +445,21 @@ public struct MeasureReport: DomainResource {
                     /// For subject-list reports, the subject results in this population
                     public var subjectResults: Reference?
 
-                    /// Creates a value with its required elements; set the others through the properties.
-                    public init() {
+                    /// Creates a value from its elements; the required ones have no default.
+                    public init(
+                        code: CodeableConcept? = nil,
+                        count: FHIRPrimitive<FHIRInteger>? = nil,
+                        `extension`: [Extension]? = nil,
+                        id: FHIRPrimitive<FHIRString>? = nil,
+                        modifierExtension: [Extension]? = nil,
+                        subjectResults: Reference? = nil
+                    ) {
+                        self.code = code
+                        self.count = count
+                        self.`extension` = `extension`
+                        self.id = id
+                        self.modifierExtension = modifierExtension
+                        self.subjectResults = subjectResults
                     }
 
                     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

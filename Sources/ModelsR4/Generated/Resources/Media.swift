@@ -68,10 +68,69 @@ public struct Media: DomainResource {
     /// Comments made about the media
     public var note: [Annotation]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(content: Attachment, status: FHIRPrimitive<EventStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        basedOn: [Reference]? = nil,
+        bodySite: CodeableConcept? = nil,
+        contained: [ResourceProxy]? = nil,
+        content: Attachment,
+        created: CreatedX? = nil,
+        device: Reference? = nil,
+        deviceName: FHIRPrimitive<FHIRString>? = nil,
+        duration: FHIRPrimitive<FHIRDecimal>? = nil,
+        encounter: Reference? = nil,
+        `extension`: [Extension]? = nil,
+        frames: FHIRPrimitive<FHIRPositiveInteger>? = nil,
+        height: FHIRPrimitive<FHIRPositiveInteger>? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        issued: FHIRPrimitive<Instant>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modality: CodeableConcept? = nil,
+        modifierExtension: [Extension]? = nil,
+        note: [Annotation]? = nil,
+        `operator`: Reference? = nil,
+        partOf: [Reference]? = nil,
+        reasonCode: [CodeableConcept]? = nil,
+        status: FHIRPrimitive<EventStatus>,
+        subject: Reference? = nil,
+        text: Narrative? = nil,
+        type: CodeableConcept? = nil,
+        view: CodeableConcept? = nil,
+        width: FHIRPrimitive<FHIRPositiveInteger>? = nil
+    ) {
+        self.basedOn = basedOn
+        self.bodySite = bodySite
+        self.contained = contained
         self.content = content
+        self.created = created
+        self.device = device
+        self.deviceName = deviceName
+        self.duration = duration
+        self.encounter = encounter
+        self.`extension` = `extension`
+        self.frames = frames
+        self.height = height
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.issued = issued
+        self.language = language
+        self.meta = meta
+        self.modality = modality
+        self.modifierExtension = modifierExtension
+        self.note = note
+        self.`operator` = `operator`
+        self.partOf = partOf
+        self.reasonCode = reasonCode
         self.status = status
+        self.subject = subject
+        self.text = text
+        self.type = type
+        self.view = view
+        self.width = width
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -40,8 +40,41 @@ public struct Medication: DomainResource {
     /// Details about packaged medications
     public var batch: Medication.Batch?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        amount: Ratio? = nil,
+        batch: Medication.Batch? = nil,
+        code: CodeableConcept? = nil,
+        contained: [ResourceProxy]? = nil,
+        `extension`: [Extension]? = nil,
+        form: CodeableConcept? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        ingredient: [Medication.Ingredient]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        manufacturer: Reference? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        status: FHIRPrimitive<MedicationStatusCodes>? = nil,
+        text: Narrative? = nil
+    ) {
+        self.amount = amount
+        self.batch = batch
+        self.code = code
+        self.contained = contained
+        self.`extension` = `extension`
+        self.form = form
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.ingredient = ingredient
+        self.language = language
+        self.manufacturer = manufacturer
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.status = status
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -107,9 +140,21 @@ public struct Medication: DomainResource {
         /// Quantity of ingredient present
         public var strength: Ratio?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(item: ItemX) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            isActive: FHIRPrimitive<FHIRBool>? = nil,
+            item: ItemX,
+            modifierExtension: [Extension]? = nil,
+            strength: Ratio? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.isActive = isActive
             self.item = item
+            self.modifierExtension = modifierExtension
+            self.strength = strength
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -175,8 +220,19 @@ public struct Medication: DomainResource {
         /// When batch will expire
         public var expirationDate: FHIRPrimitive<DateTime>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            expirationDate: FHIRPrimitive<DateTime>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            lotNumber: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
+            self.expirationDate = expirationDate
+            self.`extension` = `extension`
+            self.id = id
+            self.lotNumber = lotNumber
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -62,12 +62,63 @@ public struct MedicationAdministration: DomainResource {
     /// A list of events of interest in the lifecycle
     public var eventHistory: [Reference]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(effective: EffectiveX, medication: MedicationX, status: FHIRPrimitive<MedicationAdministrationStatusCodes>, subject: Reference) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        category: CodeableConcept? = nil,
+        contained: [ResourceProxy]? = nil,
+        context: Reference? = nil,
+        device: [Reference]? = nil,
+        dosage: MedicationAdministration.DosageComponent? = nil,
+        effective: EffectiveX,
+        eventHistory: [Reference]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        instantiates: [FHIRPrimitive<FHIRURI>]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        medication: MedicationX,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        note: [Annotation]? = nil,
+        partOf: [Reference]? = nil,
+        performer: [MedicationAdministration.Performer]? = nil,
+        reasonCode: [CodeableConcept]? = nil,
+        reasonReference: [Reference]? = nil,
+        request: Reference? = nil,
+        status: FHIRPrimitive<MedicationAdministrationStatusCodes>,
+        statusReason: [CodeableConcept]? = nil,
+        subject: Reference,
+        supportingInformation: [Reference]? = nil,
+        text: Narrative? = nil
+    ) {
+        self.category = category
+        self.contained = contained
+        self.context = context
+        self.device = device
+        self.dosage = dosage
         self.effective = effective
+        self.eventHistory = eventHistory
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.instantiates = instantiates
+        self.language = language
         self.medication = medication
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.note = note
+        self.partOf = partOf
+        self.performer = performer
+        self.reasonCode = reasonCode
+        self.reasonReference = reasonReference
+        self.request = request
         self.status = status
+        self.statusReason = statusReason
         self.subject = subject
+        self.supportingInformation = supportingInformation
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -201,9 +252,19 @@ public struct MedicationAdministration: DomainResource {
         /// Who performed the medication administration
         public var actor: Reference
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(actor: Reference) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            actor: Reference,
+            `extension`: [Extension]? = nil,
+            function: CodeableConcept? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
             self.actor = actor
+            self.`extension` = `extension`
+            self.function = function
+            self.id = id
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -251,8 +312,27 @@ public struct MedicationAdministration: DomainResource {
         /// Dose quantity per unit of time
         public var rate: RateX?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            dose: Quantity? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            method: CodeableConcept? = nil,
+            modifierExtension: [Extension]? = nil,
+            rate: RateX? = nil,
+            route: CodeableConcept? = nil,
+            site: CodeableConcept? = nil,
+            text: FHIRPrimitive<FHIRString>? = nil
+        ) {
+            self.dose = dose
+            self.`extension` = `extension`
+            self.id = id
+            self.method = method
+            self.modifierExtension = modifierExtension
+            self.rate = rate
+            self.route = route
+            self.site = site
+            self.text = text
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -72,10 +72,73 @@ public struct MedicationDispense: DomainResource {
     /// A list of relevant lifecycle events
     public var eventHistory: [Reference]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(medication: MedicationX, status: FHIRPrimitive<MedicationDispenseStatusCodes>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        authorizingPrescription: [Reference]? = nil,
+        category: CodeableConcept? = nil,
+        contained: [ResourceProxy]? = nil,
+        context: Reference? = nil,
+        daysSupply: Quantity? = nil,
+        destination: Reference? = nil,
+        detectedIssue: [Reference]? = nil,
+        dosageInstruction: [Dosage]? = nil,
+        eventHistory: [Reference]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        location: Reference? = nil,
+        medication: MedicationX,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        note: [Annotation]? = nil,
+        partOf: [Reference]? = nil,
+        performer: [MedicationDispense.Performer]? = nil,
+        quantity: Quantity? = nil,
+        receiver: [Reference]? = nil,
+        status: FHIRPrimitive<MedicationDispenseStatusCodes>,
+        statusReason: StatusReasonX? = nil,
+        subject: Reference? = nil,
+        substitution: MedicationDispense.Substitution? = nil,
+        supportingInformation: [Reference]? = nil,
+        text: Narrative? = nil,
+        type: CodeableConcept? = nil,
+        whenHandedOver: FHIRPrimitive<DateTime>? = nil,
+        whenPrepared: FHIRPrimitive<DateTime>? = nil
+    ) {
+        self.authorizingPrescription = authorizingPrescription
+        self.category = category
+        self.contained = contained
+        self.context = context
+        self.daysSupply = daysSupply
+        self.destination = destination
+        self.detectedIssue = detectedIssue
+        self.dosageInstruction = dosageInstruction
+        self.eventHistory = eventHistory
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.location = location
         self.medication = medication
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.note = note
+        self.partOf = partOf
+        self.performer = performer
+        self.quantity = quantity
+        self.receiver = receiver
         self.status = status
+        self.statusReason = statusReason
+        self.subject = subject
+        self.substitution = substitution
+        self.supportingInformation = supportingInformation
+        self.text = text
+        self.type = type
+        self.whenHandedOver = whenHandedOver
+        self.whenPrepared = whenPrepared
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -219,9 +282,19 @@ public struct MedicationDispense: DomainResource {
         /// Individual who was performing
         public var actor: Reference
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(actor: Reference) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            actor: Reference,
+            `extension`: [Extension]? = nil,
+            function: CodeableConcept? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
             self.actor = actor
+            self.`extension` = `extension`
+            self.function = function
+            self.id = id
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -265,8 +338,22 @@ public struct MedicationDispense: DomainResource {
         /// Who is responsible for the substitution
         public var responsibleParty: [Reference]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(wasSubstituted: FHIRPrimitive<FHIRBool>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            reason: [CodeableConcept]? = nil,
+            responsibleParty: [Reference]? = nil,
+            type: CodeableConcept? = nil,
+            wasSubstituted: FHIRPrimitive<FHIRBool>
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.reason = reason
+            self.responsibleParty = responsibleParty
+            self.type = type
             self.wasSubstituted = wasSubstituted
         }
 

@@ -68,8 +68,69 @@ public struct MedicationKnowledge: DomainResource {
     /// The time course of drug absorption, distribution, metabolism and excretion of a medication from the body
     public var kinetics: [MedicationKnowledge.Kinetics]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        administrationGuidelines: [MedicationKnowledge.AdministrationGuidelines]? = nil,
+        amount: Quantity? = nil,
+        associatedMedication: [Reference]? = nil,
+        code: CodeableConcept? = nil,
+        contained: [ResourceProxy]? = nil,
+        contraindication: [Reference]? = nil,
+        cost: [MedicationKnowledge.Cost]? = nil,
+        doseForm: CodeableConcept? = nil,
+        drugCharacteristic: [MedicationKnowledge.DrugCharacteristic]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        ingredient: [MedicationKnowledge.Ingredient]? = nil,
+        intendedRoute: [CodeableConcept]? = nil,
+        kinetics: [MedicationKnowledge.Kinetics]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        manufacturer: Reference? = nil,
+        medicineClassification: [MedicationKnowledge.MedicineClassification]? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        monitoringProgram: [MedicationKnowledge.MonitoringProgram]? = nil,
+        monograph: [MedicationKnowledge.Monograph]? = nil,
+        packaging: MedicationKnowledge.Packaging? = nil,
+        preparationInstruction: FHIRPrimitive<FHIRString>? = nil,
+        productType: [CodeableConcept]? = nil,
+        regulatory: [MedicationKnowledge.Regulatory]? = nil,
+        relatedMedicationKnowledge: [MedicationKnowledge.RelatedMedicationKnowledge]? = nil,
+        status: FHIRPrimitive<MedicationKnowledgeStatusCodes>? = nil,
+        synonym: [FHIRPrimitive<FHIRString>]? = nil,
+        text: Narrative? = nil
+    ) {
+        self.administrationGuidelines = administrationGuidelines
+        self.amount = amount
+        self.associatedMedication = associatedMedication
+        self.code = code
+        self.contained = contained
+        self.contraindication = contraindication
+        self.cost = cost
+        self.doseForm = doseForm
+        self.drugCharacteristic = drugCharacteristic
+        self.`extension` = `extension`
+        self.id = id
+        self.implicitRules = implicitRules
+        self.ingredient = ingredient
+        self.intendedRoute = intendedRoute
+        self.kinetics = kinetics
+        self.language = language
+        self.manufacturer = manufacturer
+        self.medicineClassification = medicineClassification
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.monitoringProgram = monitoringProgram
+        self.monograph = monograph
+        self.packaging = packaging
+        self.preparationInstruction = preparationInstruction
+        self.productType = productType
+        self.regulatory = regulatory
+        self.relatedMedicationKnowledge = relatedMedicationKnowledge
+        self.status = status
+        self.synonym = synonym
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -161,8 +222,17 @@ public struct MedicationKnowledge: DomainResource {
         /// Associated documentation about the associated medication knowledge
         public var reference: [Reference]
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(reference: [Reference], type: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            reference: [Reference],
+            type: CodeableConcept
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.reference = reference
             self.type = type
         }
@@ -204,8 +274,19 @@ public struct MedicationKnowledge: DomainResource {
         /// Associated documentation about the medication
         public var source: Reference?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            source: Reference? = nil,
+            type: CodeableConcept? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.source = source
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -247,9 +328,21 @@ public struct MedicationKnowledge: DomainResource {
         /// Quantity of ingredient present
         public var strength: Ratio?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(item: ItemX) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            isActive: FHIRPrimitive<FHIRBool>? = nil,
+            item: ItemX,
+            modifierExtension: [Extension]? = nil,
+            strength: Ratio? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.isActive = isActive
             self.item = item
+            self.modifierExtension = modifierExtension
+            self.strength = strength
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -317,9 +410,20 @@ public struct MedicationKnowledge: DomainResource {
         /// The price of the medication
         public var cost: Money
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(cost: Money, type: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            cost: Money,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            source: FHIRPrimitive<FHIRString>? = nil,
+            type: CodeableConcept
+        ) {
             self.cost = cost
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.source = source
             self.type = type
         }
 
@@ -362,8 +466,19 @@ public struct MedicationKnowledge: DomainResource {
         /// Name of the reviewing program
         public var name: FHIRPrimitive<FHIRString>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            name: FHIRPrimitive<FHIRString>? = nil,
+            type: CodeableConcept? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.name = name
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -405,8 +520,21 @@ public struct MedicationKnowledge: DomainResource {
         /// Characteristics of the patient that are relevant to the administration guidelines
         public var patientCharacteristics: [MedicationKnowledge.AdministrationGuidelines.PatientCharacteristics]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            dosage: [MedicationKnowledge.AdministrationGuidelines.DosageComponent]? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            indication: IndicationX? = nil,
+            modifierExtension: [Extension]? = nil,
+            patientCharacteristics: [MedicationKnowledge.AdministrationGuidelines.PatientCharacteristics]? = nil
+        ) {
+            self.dosage = dosage
+            self.`extension` = `extension`
+            self.id = id
+            self.indication = indication
+            self.modifierExtension = modifierExtension
+            self.patientCharacteristics = patientCharacteristics
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -471,9 +599,18 @@ public struct MedicationKnowledge: DomainResource {
             /// Dosage for the medication for the specific guidelines
             public var dosage: [Dosage]
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(dosage: [Dosage], type: CodeableConcept) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                dosage: [Dosage],
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                type: CodeableConcept
+            ) {
                 self.dosage = dosage
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
                 self.type = type
             }
 
@@ -514,9 +651,19 @@ public struct MedicationKnowledge: DomainResource {
             /// The specific characteristic
             public var value: [FHIRPrimitive<FHIRString>]?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(characteristic: CharacteristicX) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                characteristic: CharacteristicX,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                value: [FHIRPrimitive<FHIRString>]? = nil
+            ) {
                 self.characteristic = characteristic
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.value = value
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -581,8 +728,18 @@ public struct MedicationKnowledge: DomainResource {
         /// Specific category assigned to the medication
         public var classification: [CodeableConcept]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(type: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            classification: [CodeableConcept]? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            type: CodeableConcept
+        ) {
+            self.classification = classification
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.type = type
         }
 
@@ -623,8 +780,19 @@ public struct MedicationKnowledge: DomainResource {
         /// The number of product units the package would contain if fully loaded
         public var quantity: Quantity?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            quantity: Quantity? = nil,
+            type: CodeableConcept? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.quantity = quantity
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -664,8 +832,19 @@ public struct MedicationKnowledge: DomainResource {
         /// Description of the characteristic
         public var value: ValueX?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            type: CodeableConcept? = nil,
+            value: ValueX? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.type = type
+            self.value = value
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -739,9 +918,23 @@ public struct MedicationKnowledge: DomainResource {
         /// The maximum number of units of the medication that can be dispensed in a period
         public var maxDispense: MedicationKnowledge.Regulatory.MaxDispense?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(regulatoryAuthority: Reference) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            maxDispense: MedicationKnowledge.Regulatory.MaxDispense? = nil,
+            modifierExtension: [Extension]? = nil,
+            regulatoryAuthority: Reference,
+            schedule: [MedicationKnowledge.Regulatory.ScheduleComponent]? = nil,
+            substitution: [MedicationKnowledge.Regulatory.Substitution]? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.maxDispense = maxDispense
+            self.modifierExtension = modifierExtension
             self.regulatoryAuthority = regulatoryAuthority
+            self.schedule = schedule
+            self.substitution = substitution
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -784,9 +977,18 @@ public struct MedicationKnowledge: DomainResource {
             /// Specifies if regulation allows for changes in the medication when dispensing
             public var allowed: FHIRPrimitive<FHIRBool>
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(allowed: FHIRPrimitive<FHIRBool>, type: CodeableConcept) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                allowed: FHIRPrimitive<FHIRBool>,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                type: CodeableConcept
+            ) {
                 self.allowed = allowed
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
                 self.type = type
             }
 
@@ -825,8 +1027,16 @@ public struct MedicationKnowledge: DomainResource {
             /// Specifies the specific drug schedule
             public var schedule: CodeableConcept
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(schedule: CodeableConcept) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                schedule: CodeableConcept
+            ) {
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
                 self.schedule = schedule
             }
 
@@ -865,8 +1075,18 @@ public struct MedicationKnowledge: DomainResource {
             /// The period that applies to the maximum number of units
             public var period: Duration?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(quantity: Quantity) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                period: Duration? = nil,
+                quantity: Quantity
+            ) {
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.period = period
                 self.quantity = quantity
             }
 
@@ -910,8 +1130,21 @@ public struct MedicationKnowledge: DomainResource {
         /// Time required for concentration in the body to decrease by half
         public var halfLifePeriod: Duration?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            areaUnderCurve: [Quantity]? = nil,
+            `extension`: [Extension]? = nil,
+            halfLifePeriod: Duration? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            lethalDose50: [Quantity]? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
+            self.areaUnderCurve = areaUnderCurve
+            self.`extension` = `extension`
+            self.halfLifePeriod = halfLifePeriod
+            self.id = id
+            self.lethalDose50 = lethalDose50
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -88,12 +88,89 @@ public struct MedicationRequest: DomainResource {
     /// A list of events of interest in the lifecycle
     public var eventHistory: [Reference]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(intent: FHIRPrimitive<MedicationRequestIntent>, medication: MedicationX, status: FHIRPrimitive<MedicationrequestStatus>, subject: Reference) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        authoredOn: FHIRPrimitive<DateTime>? = nil,
+        basedOn: [Reference]? = nil,
+        category: [CodeableConcept]? = nil,
+        contained: [ResourceProxy]? = nil,
+        courseOfTherapyType: CodeableConcept? = nil,
+        detectedIssue: [Reference]? = nil,
+        dispenseRequest: MedicationRequest.DispenseRequest? = nil,
+        doNotPerform: FHIRPrimitive<FHIRBool>? = nil,
+        dosageInstruction: [Dosage]? = nil,
+        encounter: Reference? = nil,
+        eventHistory: [Reference]? = nil,
+        `extension`: [Extension]? = nil,
+        groupIdentifier: Identifier? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        instantiatesCanonical: [FHIRPrimitive<FHIRCanonical>]? = nil,
+        instantiatesUri: [FHIRPrimitive<FHIRURI>]? = nil,
+        insurance: [Reference]? = nil,
+        intent: FHIRPrimitive<MedicationRequestIntent>,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        medication: MedicationX,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        note: [Annotation]? = nil,
+        performer: Reference? = nil,
+        performerType: CodeableConcept? = nil,
+        priorPrescription: Reference? = nil,
+        priority: FHIRPrimitive<RequestPriority>? = nil,
+        reasonCode: [CodeableConcept]? = nil,
+        reasonReference: [Reference]? = nil,
+        recorder: Reference? = nil,
+        reported: ReportedX? = nil,
+        requester: Reference? = nil,
+        status: FHIRPrimitive<MedicationrequestStatus>,
+        statusReason: CodeableConcept? = nil,
+        subject: Reference,
+        substitution: MedicationRequest.Substitution? = nil,
+        supportingInformation: [Reference]? = nil,
+        text: Narrative? = nil
+    ) {
+        self.authoredOn = authoredOn
+        self.basedOn = basedOn
+        self.category = category
+        self.contained = contained
+        self.courseOfTherapyType = courseOfTherapyType
+        self.detectedIssue = detectedIssue
+        self.dispenseRequest = dispenseRequest
+        self.doNotPerform = doNotPerform
+        self.dosageInstruction = dosageInstruction
+        self.encounter = encounter
+        self.eventHistory = eventHistory
+        self.`extension` = `extension`
+        self.groupIdentifier = groupIdentifier
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.instantiatesCanonical = instantiatesCanonical
+        self.instantiatesUri = instantiatesUri
+        self.insurance = insurance
         self.intent = intent
+        self.language = language
         self.medication = medication
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.note = note
+        self.performer = performer
+        self.performerType = performerType
+        self.priorPrescription = priorPrescription
+        self.priority = priority
+        self.reasonCode = reasonCode
+        self.reasonReference = reasonReference
+        self.recorder = recorder
+        self.reported = reported
+        self.requester = requester
         self.status = status
+        self.statusReason = statusReason
         self.subject = subject
+        self.substitution = substitution
+        self.supportingInformation = supportingInformation
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -263,8 +340,29 @@ public struct MedicationRequest: DomainResource {
         /// Intended dispenser
         public var performer: Reference?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            dispenseInterval: Duration? = nil,
+            expectedSupplyDuration: Duration? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            initialFill: MedicationRequest.DispenseRequest.InitialFill? = nil,
+            modifierExtension: [Extension]? = nil,
+            numberOfRepeatsAllowed: FHIRPrimitive<FHIRUnsignedInteger>? = nil,
+            performer: Reference? = nil,
+            quantity: Quantity? = nil,
+            validityPeriod: Period? = nil
+        ) {
+            self.dispenseInterval = dispenseInterval
+            self.expectedSupplyDuration = expectedSupplyDuration
+            self.`extension` = `extension`
+            self.id = id
+            self.initialFill = initialFill
+            self.modifierExtension = modifierExtension
+            self.numberOfRepeatsAllowed = numberOfRepeatsAllowed
+            self.performer = performer
+            self.quantity = quantity
+            self.validityPeriod = validityPeriod
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -313,8 +411,19 @@ public struct MedicationRequest: DomainResource {
             /// First fill duration
             public var duration: Duration?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                duration: Duration? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                quantity: Quantity? = nil
+            ) {
+                self.duration = duration
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.quantity = quantity
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -355,9 +464,19 @@ public struct MedicationRequest: DomainResource {
         /// Why should (not) substitution be made
         public var reason: CodeableConcept?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(allowed: AllowedX) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            allowed: AllowedX,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            reason: CodeableConcept? = nil
+        ) {
             self.allowed = allowed
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.reason = reason
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -58,11 +58,59 @@ public struct MedicationStatement: DomainResource {
     /// Details of how medication is/was taken or should be taken
     public var dosage: [Dosage]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(medication: MedicationX, status: FHIRPrimitive<MedicationStatusCodesCode>, subject: Reference) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        basedOn: [Reference]? = nil,
+        category: CodeableConcept? = nil,
+        contained: [ResourceProxy]? = nil,
+        context: Reference? = nil,
+        dateAsserted: FHIRPrimitive<DateTime>? = nil,
+        derivedFrom: [Reference]? = nil,
+        dosage: [Dosage]? = nil,
+        effective: EffectiveX? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        informationSource: Reference? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        medication: MedicationX,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        note: [Annotation]? = nil,
+        partOf: [Reference]? = nil,
+        reasonCode: [CodeableConcept]? = nil,
+        reasonReference: [Reference]? = nil,
+        status: FHIRPrimitive<MedicationStatusCodesCode>,
+        statusReason: [CodeableConcept]? = nil,
+        subject: Reference,
+        text: Narrative? = nil
+    ) {
+        self.basedOn = basedOn
+        self.category = category
+        self.contained = contained
+        self.context = context
+        self.dateAsserted = dateAsserted
+        self.derivedFrom = derivedFrom
+        self.dosage = dosage
+        self.effective = effective
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.informationSource = informationSource
+        self.language = language
         self.medication = medication
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.note = note
+        self.partOf = partOf
+        self.reasonCode = reasonCode
+        self.reasonReference = reasonReference
         self.status = status
+        self.statusReason = statusReason
         self.subject = subject
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -64,9 +64,65 @@ public struct MedicinalProduct: DomainResource {
     /// Indicates if the medicinal product has an orphan designation for the treatment of a rare disease
     public var specialDesignation: [MedicinalProduct.SpecialDesignation]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(name: [MedicinalProduct.Name]) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        additionalMonitoringIndicator: CodeableConcept? = nil,
+        attachedDocument: [Reference]? = nil,
+        clinicalTrial: [Reference]? = nil,
+        combinedPharmaceuticalDoseForm: CodeableConcept? = nil,
+        contact: [Reference]? = nil,
+        contained: [ResourceProxy]? = nil,
+        crossReference: [Identifier]? = nil,
+        domain: Coding? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        legalStatusOfSupply: CodeableConcept? = nil,
+        manufacturingBusinessOperation: [MedicinalProduct.ManufacturingBusinessOperation]? = nil,
+        marketingStatus: [MarketingStatus]? = nil,
+        masterFile: [Reference]? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: [MedicinalProduct.Name],
+        packagedMedicinalProduct: [Reference]? = nil,
+        paediatricUseIndicator: CodeableConcept? = nil,
+        pharmaceuticalProduct: [Reference]? = nil,
+        productClassification: [CodeableConcept]? = nil,
+        specialDesignation: [MedicinalProduct.SpecialDesignation]? = nil,
+        specialMeasures: [FHIRPrimitive<FHIRString>]? = nil,
+        text: Narrative? = nil,
+        type: CodeableConcept? = nil
+    ) {
+        self.additionalMonitoringIndicator = additionalMonitoringIndicator
+        self.attachedDocument = attachedDocument
+        self.clinicalTrial = clinicalTrial
+        self.combinedPharmaceuticalDoseForm = combinedPharmaceuticalDoseForm
+        self.contact = contact
+        self.contained = contained
+        self.crossReference = crossReference
+        self.domain = domain
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.legalStatusOfSupply = legalStatusOfSupply
+        self.manufacturingBusinessOperation = manufacturingBusinessOperation
+        self.marketingStatus = marketingStatus
+        self.masterFile = masterFile
+        self.meta = meta
+        self.modifierExtension = modifierExtension
         self.name = name
+        self.packagedMedicinalProduct = packagedMedicinalProduct
+        self.paediatricUseIndicator = paediatricUseIndicator
+        self.pharmaceuticalProduct = pharmaceuticalProduct
+        self.productClassification = productClassification
+        self.specialDesignation = specialDesignation
+        self.specialMeasures = specialMeasures
+        self.text = text
+        self.type = type
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -156,8 +212,20 @@ public struct MedicinalProduct: DomainResource {
         /// Country where the name applies
         public var countryLanguage: [MedicinalProduct.Name.CountryLanguage]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(productName: FHIRPrimitive<FHIRString>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            countryLanguage: [MedicinalProduct.Name.CountryLanguage]? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            namePart: [MedicinalProduct.Name.NamePart]? = nil,
+            productName: FHIRPrimitive<FHIRString>
+        ) {
+            self.countryLanguage = countryLanguage
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.namePart = namePart
             self.productName = productName
         }
 
@@ -199,8 +267,17 @@ public struct MedicinalProduct: DomainResource {
             /// Idenifying type for this part of the name (e.g. strength part)
             public var type: Coding
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(part: FHIRPrimitive<FHIRString>, type: Coding) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                part: FHIRPrimitive<FHIRString>,
+                type: Coding
+            ) {
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
                 self.part = part
                 self.type = type
             }
@@ -244,10 +321,21 @@ public struct MedicinalProduct: DomainResource {
             /// Language code for this name
             public var language: CodeableConcept
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(country: CodeableConcept, language: CodeableConcept) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                country: CodeableConcept,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                jurisdiction: CodeableConcept? = nil,
+                language: CodeableConcept,
+                modifierExtension: [Extension]? = nil
+            ) {
                 self.country = country
+                self.`extension` = `extension`
+                self.id = id
+                self.jurisdiction = jurisdiction
                 self.language = language
+                self.modifierExtension = modifierExtension
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -298,8 +386,27 @@ public struct MedicinalProduct: DomainResource {
         /// A regulator which oversees the operation
         public var regulator: Reference?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            authorisationReferenceNumber: Identifier? = nil,
+            confidentialityIndicator: CodeableConcept? = nil,
+            effectiveDate: FHIRPrimitive<DateTime>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            manufacturer: [Reference]? = nil,
+            modifierExtension: [Extension]? = nil,
+            operationType: CodeableConcept? = nil,
+            regulator: Reference? = nil
+        ) {
+            self.authorisationReferenceNumber = authorisationReferenceNumber
+            self.confidentialityIndicator = confidentialityIndicator
+            self.effectiveDate = effectiveDate
+            self.`extension` = `extension`
+            self.id = id
+            self.manufacturer = manufacturer
+            self.modifierExtension = modifierExtension
+            self.operationType = operationType
+            self.regulator = regulator
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -357,8 +464,29 @@ public struct MedicinalProduct: DomainResource {
         /// Animal species for which this applies
         public var species: CodeableConcept?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            date: FHIRPrimitive<DateTime>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            identifier: [Identifier]? = nil,
+            indication: IndicationX? = nil,
+            intendedUse: CodeableConcept? = nil,
+            modifierExtension: [Extension]? = nil,
+            species: CodeableConcept? = nil,
+            status: CodeableConcept? = nil,
+            type: CodeableConcept? = nil
+        ) {
+            self.date = date
+            self.`extension` = `extension`
+            self.id = id
+            self.identifier = identifier
+            self.indication = indication
+            self.intendedUse = intendedUse
+            self.modifierExtension = modifierExtension
+            self.species = species
+            self.status = status
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

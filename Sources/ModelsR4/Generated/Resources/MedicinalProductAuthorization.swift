@@ -56,8 +56,57 @@ public struct MedicinalProductAuthorization: DomainResource {
     /// The regulatory procedure for granting or amending a marketing authorization
     public var procedure: MedicinalProductAuthorization.ProcedureComponent?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        contained: [ResourceProxy]? = nil,
+        country: [CodeableConcept]? = nil,
+        dataExclusivityPeriod: Period? = nil,
+        dateOfFirstAuthorization: FHIRPrimitive<DateTime>? = nil,
+        `extension`: [Extension]? = nil,
+        holder: Reference? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        internationalBirthDate: FHIRPrimitive<DateTime>? = nil,
+        jurisdiction: [CodeableConcept]? = nil,
+        jurisdictionalAuthorization: [MedicinalProductAuthorization.JurisdictionalAuthorization]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        legalBasis: CodeableConcept? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        procedure: MedicinalProductAuthorization.ProcedureComponent? = nil,
+        regulator: Reference? = nil,
+        restoreDate: FHIRPrimitive<DateTime>? = nil,
+        status: CodeableConcept? = nil,
+        statusDate: FHIRPrimitive<DateTime>? = nil,
+        subject: Reference? = nil,
+        text: Narrative? = nil,
+        validityPeriod: Period? = nil
+    ) {
+        self.contained = contained
+        self.country = country
+        self.dataExclusivityPeriod = dataExclusivityPeriod
+        self.dateOfFirstAuthorization = dateOfFirstAuthorization
+        self.`extension` = `extension`
+        self.holder = holder
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.internationalBirthDate = internationalBirthDate
+        self.jurisdiction = jurisdiction
+        self.jurisdictionalAuthorization = jurisdictionalAuthorization
+        self.language = language
+        self.legalBasis = legalBasis
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.procedure = procedure
+        self.regulator = regulator
+        self.restoreDate = restoreDate
+        self.status = status
+        self.statusDate = statusDate
+        self.subject = subject
+        self.text = text
+        self.validityPeriod = validityPeriod
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -143,8 +192,25 @@ public struct MedicinalProductAuthorization: DomainResource {
         /// The start and expected end date of the authorization
         public var validityPeriod: Period?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            country: CodeableConcept? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            identifier: [Identifier]? = nil,
+            jurisdiction: [CodeableConcept]? = nil,
+            legalStatusOfSupply: CodeableConcept? = nil,
+            modifierExtension: [Extension]? = nil,
+            validityPeriod: Period? = nil
+        ) {
+            self.country = country
+            self.`extension` = `extension`
+            self.id = id
+            self.identifier = identifier
+            self.jurisdiction = jurisdiction
+            self.legalStatusOfSupply = legalStatusOfSupply
+            self.modifierExtension = modifierExtension
+            self.validityPeriod = validityPeriod
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -194,8 +260,22 @@ public struct MedicinalProductAuthorization: DomainResource {
         /// Applcations submitted to obtain a marketing authorization
         public var application: [MedicinalProductAuthorization.ProcedureComponent]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(type: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            application: [MedicinalProductAuthorization.ProcedureComponent]? = nil,
+            date: DateX? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            identifier: Identifier? = nil,
+            modifierExtension: [Extension]? = nil,
+            type: CodeableConcept
+        ) {
+            self.application = application
+            self.date = date
+            self.`extension` = `extension`
+            self.id = id
+            self.identifier = identifier
+            self.modifierExtension = modifierExtension
             self.type = type
         }
 

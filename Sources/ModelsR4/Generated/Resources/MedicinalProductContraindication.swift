@@ -38,8 +38,39 @@ public struct MedicinalProductContraindication: DomainResource {
     /// The population group to which this applies
     public var population: [Population]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        comorbidity: [CodeableConcept]? = nil,
+        contained: [ResourceProxy]? = nil,
+        disease: CodeableConcept? = nil,
+        diseaseStatus: CodeableConcept? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        otherTherapy: [MedicinalProductContraindication.OtherTherapy]? = nil,
+        population: [Population]? = nil,
+        subject: [Reference]? = nil,
+        text: Narrative? = nil,
+        therapeuticIndication: [Reference]? = nil
+    ) {
+        self.comorbidity = comorbidity
+        self.contained = contained
+        self.disease = disease
+        self.diseaseStatus = diseaseStatus
+        self.`extension` = `extension`
+        self.id = id
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.otherTherapy = otherTherapy
+        self.population = population
+        self.subject = subject
+        self.text = text
+        self.therapeuticIndication = therapeuticIndication
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -101,9 +132,18 @@ public struct MedicinalProductContraindication: DomainResource {
         /// Reference to a specific medication (active substance, medicinal product or class of products) as part of an indication or contraindication
         public var medication: MedicationX
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(medication: MedicationX, therapyRelationshipType: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            medication: MedicationX,
+            modifierExtension: [Extension]? = nil,
+            therapyRelationshipType: CodeableConcept
+        ) {
+            self.`extension` = `extension`
+            self.id = id
             self.medication = medication
+            self.modifierExtension = modifierExtension
             self.therapyRelationshipType = therapyRelationshipType
         }
 

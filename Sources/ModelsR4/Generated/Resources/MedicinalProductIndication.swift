@@ -42,8 +42,43 @@ public struct MedicinalProductIndication: DomainResource {
     /// The population group to which this applies
     public var population: [Population]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        comorbidity: [CodeableConcept]? = nil,
+        contained: [ResourceProxy]? = nil,
+        diseaseStatus: CodeableConcept? = nil,
+        diseaseSymptomProcedure: CodeableConcept? = nil,
+        duration: Quantity? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        intendedEffect: CodeableConcept? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        otherTherapy: [MedicinalProductIndication.OtherTherapy]? = nil,
+        population: [Population]? = nil,
+        subject: [Reference]? = nil,
+        text: Narrative? = nil,
+        undesirableEffect: [Reference]? = nil
+    ) {
+        self.comorbidity = comorbidity
+        self.contained = contained
+        self.diseaseStatus = diseaseStatus
+        self.diseaseSymptomProcedure = diseaseSymptomProcedure
+        self.duration = duration
+        self.`extension` = `extension`
+        self.id = id
+        self.implicitRules = implicitRules
+        self.intendedEffect = intendedEffect
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.otherTherapy = otherTherapy
+        self.population = population
+        self.subject = subject
+        self.text = text
+        self.undesirableEffect = undesirableEffect
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -109,9 +144,18 @@ public struct MedicinalProductIndication: DomainResource {
         /// Reference to a specific medication (active substance, medicinal product or class of products) as part of an indication or contraindication
         public var medication: MedicationX
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(medication: MedicationX, therapyRelationshipType: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            medication: MedicationX,
+            modifierExtension: [Extension]? = nil,
+            therapyRelationshipType: CodeableConcept
+        ) {
+            self.`extension` = `extension`
+            self.id = id
             self.medication = medication
+            self.modifierExtension = modifierExtension
             self.therapyRelationshipType = therapyRelationshipType
         }
 

@@ -36,9 +36,37 @@ public struct MedicinalProductIngredient: DomainResource {
     /// The ingredient substance
     public var substance: MedicinalProductIngredient.SubstanceComponent?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(role: CodeableConcept) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        allergenicIndicator: FHIRPrimitive<FHIRBool>? = nil,
+        contained: [ResourceProxy]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: Identifier? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        manufacturer: [Reference]? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        role: CodeableConcept,
+        specifiedSubstance: [MedicinalProductIngredient.SpecifiedSubstance]? = nil,
+        substance: MedicinalProductIngredient.SubstanceComponent? = nil,
+        text: Narrative? = nil
+    ) {
+        self.allergenicIndicator = allergenicIndicator
+        self.contained = contained
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.manufacturer = manufacturer
+        self.meta = meta
+        self.modifierExtension = modifierExtension
         self.role = role
+        self.specifiedSubstance = specifiedSubstance
+        self.substance = substance
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -102,10 +130,23 @@ public struct MedicinalProductIngredient: DomainResource {
         /// Quantity of the substance or specified substance present in the manufactured item or pharmaceutical product
         public var strength: [MedicinalProductIngredient.SpecifiedSubstance.Strength]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(code: CodeableConcept, group: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            code: CodeableConcept,
+            confidentiality: CodeableConcept? = nil,
+            `extension`: [Extension]? = nil,
+            group: CodeableConcept,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            strength: [MedicinalProductIngredient.SpecifiedSubstance.Strength]? = nil
+        ) {
             self.code = code
+            self.confidentiality = confidentiality
+            self.`extension` = `extension`
             self.group = group
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.strength = strength
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -158,9 +199,29 @@ public struct MedicinalProductIngredient: DomainResource {
             /// Strength expressed in terms of a reference substance
             public var referenceStrength: [MedicinalProductIngredient.SpecifiedSubstance.Strength.ReferenceStrength]?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(presentation: Ratio) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                concentration: Ratio? = nil,
+                concentrationLowLimit: Ratio? = nil,
+                country: [CodeableConcept]? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                measurementPoint: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                presentation: Ratio,
+                presentationLowLimit: Ratio? = nil,
+                referenceStrength: [MedicinalProductIngredient.SpecifiedSubstance.Strength.ReferenceStrength]? = nil
+            ) {
+                self.concentration = concentration
+                self.concentrationLowLimit = concentrationLowLimit
+                self.country = country
+                self.`extension` = `extension`
+                self.id = id
+                self.measurementPoint = measurementPoint
+                self.modifierExtension = modifierExtension
                 self.presentation = presentation
+                self.presentationLowLimit = presentationLowLimit
+                self.referenceStrength = referenceStrength
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -215,9 +276,25 @@ public struct MedicinalProductIngredient: DomainResource {
                 /// The country or countries for which the strength range applies
                 public var country: [CodeableConcept]?
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init(strength: Ratio) {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    country: [CodeableConcept]? = nil,
+                    `extension`: [Extension]? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    measurementPoint: FHIRPrimitive<FHIRString>? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    strength: Ratio,
+                    strengthLowLimit: Ratio? = nil,
+                    substance: CodeableConcept? = nil
+                ) {
+                    self.country = country
+                    self.`extension` = `extension`
+                    self.id = id
+                    self.measurementPoint = measurementPoint
+                    self.modifierExtension = modifierExtension
                     self.strength = strength
+                    self.strengthLowLimit = strengthLowLimit
+                    self.substance = substance
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -265,9 +342,19 @@ public struct MedicinalProductIngredient: DomainResource {
         /// Quantity of the substance or specified substance present in the manufactured item or pharmaceutical product
         public var strength: [MedicinalProductIngredient.SpecifiedSubstance.Strength]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(code: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            code: CodeableConcept,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            strength: [MedicinalProductIngredient.SpecifiedSubstance.Strength]? = nil
+        ) {
             self.code = code
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.strength = strength
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -38,8 +38,39 @@ public struct MedicinalProductInteraction: DomainResource {
     /// Actions for managing the interaction
     public var management: CodeableConcept?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        contained: [ResourceProxy]? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        effect: CodeableConcept? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        incidence: CodeableConcept? = nil,
+        interactant: [MedicinalProductInteraction.Interactant]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        management: CodeableConcept? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        subject: [Reference]? = nil,
+        text: Narrative? = nil,
+        type: CodeableConcept? = nil
+    ) {
+        self.contained = contained
+        self.description = description
+        self.effect = effect
+        self.`extension` = `extension`
+        self.id = id
+        self.implicitRules = implicitRules
+        self.incidence = incidence
+        self.interactant = interactant
+        self.language = language
+        self.management = management
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.subject = subject
+        self.text = text
+        self.type = type
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -99,9 +130,17 @@ public struct MedicinalProductInteraction: DomainResource {
         /// The specific medication, food or laboratory test that interacts
         public var item: ItemX
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(item: ItemX) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            item: ItemX,
+            modifierExtension: [Extension]? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
             self.item = item
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -38,10 +38,39 @@ public struct MedicinalProductManufactured: DomainResource {
     /// Other codeable characteristics
     public var otherCharacteristics: [CodeableConcept]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(manufacturedDoseForm: CodeableConcept, quantity: Quantity) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        contained: [ResourceProxy]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        ingredient: [Reference]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        manufacturedDoseForm: CodeableConcept,
+        manufacturer: [Reference]? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        otherCharacteristics: [CodeableConcept]? = nil,
+        physicalCharacteristics: ProdCharacteristic? = nil,
+        quantity: Quantity,
+        text: Narrative? = nil,
+        unitOfPresentation: CodeableConcept? = nil
+    ) {
+        self.contained = contained
+        self.`extension` = `extension`
+        self.id = id
+        self.implicitRules = implicitRules
+        self.ingredient = ingredient
+        self.language = language
         self.manufacturedDoseForm = manufacturedDoseForm
+        self.manufacturer = manufacturer
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.otherCharacteristics = otherCharacteristics
+        self.physicalCharacteristics = physicalCharacteristics
         self.quantity = quantity
+        self.text = text
+        self.unitOfPresentation = unitOfPresentation
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

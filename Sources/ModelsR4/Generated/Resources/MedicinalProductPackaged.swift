@@ -42,9 +42,43 @@ public struct MedicinalProductPackaged: DomainResource {
     /// A packaging item, as a contained for medicine, possibly with other packaging items within
     public var packageItem: [MedicinalProductPackaged.PackageItem]
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(packageItem: [MedicinalProductPackaged.PackageItem]) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        batchIdentifier: [MedicinalProductPackaged.BatchIdentifier]? = nil,
+        contained: [ResourceProxy]? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        legalStatusOfSupply: CodeableConcept? = nil,
+        manufacturer: [Reference]? = nil,
+        marketingAuthorization: Reference? = nil,
+        marketingStatus: [MarketingStatus]? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        packageItem: [MedicinalProductPackaged.PackageItem],
+        subject: [Reference]? = nil,
+        text: Narrative? = nil
+    ) {
+        self.batchIdentifier = batchIdentifier
+        self.contained = contained
+        self.description = description
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.legalStatusOfSupply = legalStatusOfSupply
+        self.manufacturer = manufacturer
+        self.marketingAuthorization = marketingAuthorization
+        self.marketingStatus = marketingStatus
+        self.meta = meta
+        self.modifierExtension = modifierExtension
         self.packageItem = packageItem
+        self.subject = subject
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -110,8 +144,18 @@ public struct MedicinalProductPackaged: DomainResource {
         /// A number appearing on the immediate packaging (and not the outer packaging)
         public var immediatePackaging: Identifier?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(outerPackaging: Identifier) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            immediatePackaging: Identifier? = nil,
+            modifierExtension: [Extension]? = nil,
+            outerPackaging: Identifier
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.immediatePackaging = immediatePackaging
+            self.modifierExtension = modifierExtension
             self.outerPackaging = outerPackaging
         }
 
@@ -172,9 +216,38 @@ public struct MedicinalProductPackaged: DomainResource {
         /// Manufacturer of this Package Item
         public var manufacturer: [Reference]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(quantity: Quantity, type: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            alternateMaterial: [CodeableConcept]? = nil,
+            device: [Reference]? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            identifier: [Identifier]? = nil,
+            manufacturedItem: [Reference]? = nil,
+            manufacturer: [Reference]? = nil,
+            material: [CodeableConcept]? = nil,
+            modifierExtension: [Extension]? = nil,
+            otherCharacteristics: [CodeableConcept]? = nil,
+            packageItem: [MedicinalProductPackaged.PackageItem]? = nil,
+            physicalCharacteristics: ProdCharacteristic? = nil,
+            quantity: Quantity,
+            shelfLifeStorage: [ProductShelfLife]? = nil,
+            type: CodeableConcept
+        ) {
+            self.alternateMaterial = alternateMaterial
+            self.device = device
+            self.`extension` = `extension`
+            self.id = id
+            self.identifier = identifier
+            self.manufacturedItem = manufacturedItem
+            self.manufacturer = manufacturer
+            self.material = material
+            self.modifierExtension = modifierExtension
+            self.otherCharacteristics = otherCharacteristics
+            self.packageItem = packageItem
+            self.physicalCharacteristics = physicalCharacteristics
             self.quantity = quantity
+            self.shelfLifeStorage = shelfLifeStorage
             self.type = type
         }
 

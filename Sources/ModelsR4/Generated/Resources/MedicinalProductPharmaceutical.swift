@@ -38,10 +38,39 @@ public struct MedicinalProductPharmaceutical: DomainResource {
     /// The path by which the pharmaceutical product is taken into or makes contact with the body
     public var routeOfAdministration: [MedicinalProductPharmaceutical.RouteOfAdministration]
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(administrableDoseForm: CodeableConcept, routeOfAdministration: [MedicinalProductPharmaceutical.RouteOfAdministration]) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        administrableDoseForm: CodeableConcept,
+        characteristics: [MedicinalProductPharmaceutical.Characteristics]? = nil,
+        contained: [ResourceProxy]? = nil,
+        device: [Reference]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        ingredient: [Reference]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        routeOfAdministration: [MedicinalProductPharmaceutical.RouteOfAdministration],
+        text: Narrative? = nil,
+        unitOfPresentation: CodeableConcept? = nil
+    ) {
         self.administrableDoseForm = administrableDoseForm
+        self.characteristics = characteristics
+        self.contained = contained
+        self.device = device
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.ingredient = ingredient
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
         self.routeOfAdministration = routeOfAdministration
+        self.text = text
+        self.unitOfPresentation = unitOfPresentation
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -103,9 +132,19 @@ public struct MedicinalProductPharmaceutical: DomainResource {
         /// The status of characteristic e.g. assigned or pending
         public var status: CodeableConcept?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(code: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            code: CodeableConcept,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            status: CodeableConcept? = nil
+        ) {
             self.code = code
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.status = status
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -155,9 +194,29 @@ public struct MedicinalProductPharmaceutical: DomainResource {
         /// A species for which this route applies
         public var targetSpecies: [MedicinalProductPharmaceutical.RouteOfAdministration.TargetSpecies]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(code: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            code: CodeableConcept,
+            `extension`: [Extension]? = nil,
+            firstDose: Quantity? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            maxDosePerDay: Quantity? = nil,
+            maxDosePerTreatmentPeriod: Ratio? = nil,
+            maxSingleDose: Quantity? = nil,
+            maxTreatmentPeriod: Duration? = nil,
+            modifierExtension: [Extension]? = nil,
+            targetSpecies: [MedicinalProductPharmaceutical.RouteOfAdministration.TargetSpecies]? = nil
+        ) {
             self.code = code
+            self.`extension` = `extension`
+            self.firstDose = firstDose
+            self.id = id
+            self.maxDosePerDay = maxDosePerDay
+            self.maxDosePerTreatmentPeriod = maxDosePerTreatmentPeriod
+            self.maxSingleDose = maxSingleDose
+            self.maxTreatmentPeriod = maxTreatmentPeriod
+            self.modifierExtension = modifierExtension
+            self.targetSpecies = targetSpecies
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -206,9 +265,19 @@ public struct MedicinalProductPharmaceutical: DomainResource {
             /// A species specific time during which consumption of animal product is not appropriate
             public var withdrawalPeriod: [MedicinalProductPharmaceutical.RouteOfAdministration.TargetSpecies.WithdrawalPeriod]?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(code: CodeableConcept) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                code: CodeableConcept,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                withdrawalPeriod: [MedicinalProductPharmaceutical.RouteOfAdministration.TargetSpecies.WithdrawalPeriod]? = nil
+            ) {
                 self.code = code
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.withdrawalPeriod = withdrawalPeriod
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -249,8 +318,19 @@ public struct MedicinalProductPharmaceutical: DomainResource {
                 /// Extra information about the withdrawal period
                 public var supportingInformation: FHIRPrimitive<FHIRString>?
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init(tissue: CodeableConcept, value: Quantity) {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    `extension`: [Extension]? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    supportingInformation: FHIRPrimitive<FHIRString>? = nil,
+                    tissue: CodeableConcept,
+                    value: Quantity
+                ) {
+                    self.`extension` = `extension`
+                    self.id = id
+                    self.modifierExtension = modifierExtension
+                    self.supportingInformation = supportingInformation
                     self.tissue = tissue
                     self.value = value
                 }

@@ -34,8 +34,35 @@ public struct MedicinalProductUndesirableEffect: DomainResource {
     /// The population group to which this applies
     public var population: [Population]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        classification: CodeableConcept? = nil,
+        contained: [ResourceProxy]? = nil,
+        `extension`: [Extension]? = nil,
+        frequencyOfOccurrence: CodeableConcept? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        population: [Population]? = nil,
+        subject: [Reference]? = nil,
+        symptomConditionEffect: CodeableConcept? = nil,
+        text: Narrative? = nil
+    ) {
+        self.classification = classification
+        self.contained = contained
+        self.`extension` = `extension`
+        self.frequencyOfOccurrence = frequencyOfOccurrence
+        self.id = id
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.population = population
+        self.subject = subject
+        self.symptomConditionEffect = symptomConditionEffect
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -72,11 +72,73 @@ public struct MessageDefinition: DomainResource {
     /// Canonical reference to a GraphDefinition
     public var graph: [FHIRPrimitive<FHIRCanonical>]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(date: FHIRPrimitive<DateTime>, event: EventX, status: FHIRPrimitive<PublicationStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        allowedResponse: [MessageDefinition.AllowedResponse]? = nil,
+        base: FHIRPrimitive<FHIRCanonical>? = nil,
+        category: FHIRPrimitive<MessageSignificanceCategory>? = nil,
+        contact: [ContactDetail]? = nil,
+        contained: [ResourceProxy]? = nil,
+        copyright: FHIRPrimitive<FHIRString>? = nil,
+        date: FHIRPrimitive<DateTime>,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        event: EventX,
+        experimental: FHIRPrimitive<FHIRBool>? = nil,
+        `extension`: [Extension]? = nil,
+        focus: [MessageDefinition.Focus]? = nil,
+        graph: [FHIRPrimitive<FHIRCanonical>]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        jurisdiction: [CodeableConcept]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>? = nil,
+        parent: [FHIRPrimitive<FHIRCanonical>]? = nil,
+        publisher: FHIRPrimitive<FHIRString>? = nil,
+        purpose: FHIRPrimitive<FHIRString>? = nil,
+        replaces: [FHIRPrimitive<FHIRCanonical>]? = nil,
+        responseRequired: FHIRPrimitive<MessageheaderResponseRequest>? = nil,
+        status: FHIRPrimitive<PublicationStatus>,
+        text: Narrative? = nil,
+        title: FHIRPrimitive<FHIRString>? = nil,
+        url: FHIRPrimitive<FHIRURI>? = nil,
+        useContext: [UsageContext]? = nil,
+        version: FHIRPrimitive<FHIRString>? = nil
+    ) {
+        self.allowedResponse = allowedResponse
+        self.base = base
+        self.category = category
+        self.contact = contact
+        self.contained = contained
+        self.copyright = copyright
         self.date = date
+        self.description = description
         self.event = event
+        self.experimental = experimental
+        self.`extension` = `extension`
+        self.focus = focus
+        self.graph = graph
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.jurisdiction = jurisdiction
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.name = name
+        self.parent = parent
+        self.publisher = publisher
+        self.purpose = purpose
+        self.replaces = replaces
+        self.responseRequired = responseRequired
         self.status = status
+        self.text = text
+        self.title = title
+        self.url = url
+        self.useContext = useContext
+        self.version = version
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -200,10 +262,23 @@ public struct MessageDefinition: DomainResource {
         /// Maximum number of focuses of this type
         public var max: FHIRPrimitive<FHIRString>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(code: FHIRPrimitive<ResourceType>, min: FHIRPrimitive<FHIRUnsignedInteger>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            code: FHIRPrimitive<ResourceType>,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            max: FHIRPrimitive<FHIRString>? = nil,
+            min: FHIRPrimitive<FHIRUnsignedInteger>,
+            modifierExtension: [Extension]? = nil,
+            profile: FHIRPrimitive<FHIRCanonical>? = nil
+        ) {
             self.code = code
+            self.`extension` = `extension`
+            self.id = id
+            self.max = max
             self.min = min
+            self.modifierExtension = modifierExtension
+            self.profile = profile
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -247,9 +322,19 @@ public struct MessageDefinition: DomainResource {
         /// When should this response be used
         public var situation: FHIRPrimitive<FHIRString>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(message: FHIRPrimitive<FHIRCanonical>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            message: FHIRPrimitive<FHIRCanonical>,
+            modifierExtension: [Extension]? = nil,
+            situation: FHIRPrimitive<FHIRString>? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
             self.message = message
+            self.modifierExtension = modifierExtension
+            self.situation = situation
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -46,10 +46,47 @@ public struct MessageHeader: DomainResource {
     /// Link to the definition for this message
     public var definition: FHIRPrimitive<FHIRCanonical>?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(event: EventX, source: MessageHeader.MessageSource) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        author: Reference? = nil,
+        contained: [ResourceProxy]? = nil,
+        definition: FHIRPrimitive<FHIRCanonical>? = nil,
+        destination: [MessageHeader.MessageDestination]? = nil,
+        enterer: Reference? = nil,
+        event: EventX,
+        `extension`: [Extension]? = nil,
+        focus: [Reference]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        reason: CodeableConcept? = nil,
+        response: MessageHeader.Response? = nil,
+        responsible: Reference? = nil,
+        sender: Reference? = nil,
+        source: MessageHeader.MessageSource,
+        text: Narrative? = nil
+    ) {
+        self.author = author
+        self.contained = contained
+        self.definition = definition
+        self.destination = destination
+        self.enterer = enterer
         self.event = event
+        self.`extension` = `extension`
+        self.focus = focus
+        self.id = id
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.reason = reason
+        self.response = response
+        self.responsible = responsible
+        self.sender = sender
         self.source = source
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -147,9 +184,23 @@ public struct MessageHeader: DomainResource {
         /// Intended "real-world" recipient for the data
         public var receiver: Reference?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(endpoint: FHIRPrimitive<FHIRURI>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            endpoint: FHIRPrimitive<FHIRURI>,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            name: FHIRPrimitive<FHIRString>? = nil,
+            receiver: Reference? = nil,
+            target: Reference? = nil
+        ) {
             self.endpoint = endpoint
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.name = name
+            self.receiver = receiver
+            self.target = target
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -199,9 +250,25 @@ public struct MessageHeader: DomainResource {
         /// Actual message source address or id
         public var endpoint: FHIRPrimitive<FHIRURI>
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(endpoint: FHIRPrimitive<FHIRURI>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            contact: ContactPoint? = nil,
+            endpoint: FHIRPrimitive<FHIRURI>,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            name: FHIRPrimitive<FHIRString>? = nil,
+            software: FHIRPrimitive<FHIRString>? = nil,
+            version: FHIRPrimitive<FHIRString>? = nil
+        ) {
+            self.contact = contact
             self.endpoint = endpoint
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.name = name
+            self.software = software
+            self.version = version
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -249,10 +316,21 @@ public struct MessageHeader: DomainResource {
         /// Specific list of hints/warnings/errors
         public var details: Reference?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(code: FHIRPrimitive<ResponseType>, identifier: FHIRPrimitive<FHIRString>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            code: FHIRPrimitive<ResponseType>,
+            details: Reference? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            identifier: FHIRPrimitive<FHIRString>,
+            modifierExtension: [Extension]? = nil
+        ) {
             self.code = code
+            self.details = details
+            self.`extension` = `extension`
+            self.id = id
             self.identifier = identifier
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -56,9 +56,57 @@ public struct MolecularSequence: DomainResource {
     /// Structural variant
     public var structureVariant: [MolecularSequence.StructureVariant]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(coordinateSystem: FHIRPrimitive<FHIRInteger>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        contained: [ResourceProxy]? = nil,
+        coordinateSystem: FHIRPrimitive<FHIRInteger>,
+        device: Reference? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        observedSeq: FHIRPrimitive<FHIRString>? = nil,
+        patient: Reference? = nil,
+        performer: Reference? = nil,
+        pointer: [Reference]? = nil,
+        quality: [MolecularSequence.Quality]? = nil,
+        quantity: Quantity? = nil,
+        readCoverage: FHIRPrimitive<FHIRInteger>? = nil,
+        referenceSeq: MolecularSequence.ReferenceSeq? = nil,
+        repository: [MolecularSequence.Repository]? = nil,
+        specimen: Reference? = nil,
+        structureVariant: [MolecularSequence.StructureVariant]? = nil,
+        text: Narrative? = nil,
+        type: FHIRPrimitive<SequenceType>? = nil,
+        variant: [MolecularSequence.Variant]? = nil
+    ) {
+        self.contained = contained
         self.coordinateSystem = coordinateSystem
+        self.device = device
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.observedSeq = observedSeq
+        self.patient = patient
+        self.performer = performer
+        self.pointer = pointer
+        self.quality = quality
+        self.quantity = quantity
+        self.readCoverage = readCoverage
+        self.referenceSeq = referenceSeq
+        self.repository = repository
+        self.specimen = specimen
+        self.structureVariant = structureVariant
+        self.text = text
+        self.type = type
+        self.variant = variant
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -152,8 +200,33 @@ public struct MolecularSequence: DomainResource {
         /// End position of the window on the reference sequence
         public var windowEnd: FHIRPrimitive<FHIRInteger>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            chromosome: CodeableConcept? = nil,
+            `extension`: [Extension]? = nil,
+            genomeBuild: FHIRPrimitive<FHIRString>? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            orientation: FHIRPrimitive<OrientationType>? = nil,
+            referenceSeqId: CodeableConcept? = nil,
+            referenceSeqPointer: Reference? = nil,
+            referenceSeqString: FHIRPrimitive<FHIRString>? = nil,
+            strand: FHIRPrimitive<StrandType>? = nil,
+            windowEnd: FHIRPrimitive<FHIRInteger>? = nil,
+            windowStart: FHIRPrimitive<FHIRInteger>? = nil
+        ) {
+            self.chromosome = chromosome
+            self.`extension` = `extension`
+            self.genomeBuild = genomeBuild
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.orientation = orientation
+            self.referenceSeqId = referenceSeqId
+            self.referenceSeqPointer = referenceSeqPointer
+            self.referenceSeqString = referenceSeqString
+            self.strand = strand
+            self.windowEnd = windowEnd
+            self.windowStart = windowStart
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -215,8 +288,27 @@ public struct MolecularSequence: DomainResource {
         /// Pointer to observed variant information
         public var variantPointer: Reference?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            cigar: FHIRPrimitive<FHIRString>? = nil,
+            end: FHIRPrimitive<FHIRInteger>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            observedAllele: FHIRPrimitive<FHIRString>? = nil,
+            referenceAllele: FHIRPrimitive<FHIRString>? = nil,
+            start: FHIRPrimitive<FHIRInteger>? = nil,
+            variantPointer: Reference? = nil
+        ) {
+            self.cigar = cigar
+            self.end = end
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.observedAllele = observedAllele
+            self.referenceAllele = referenceAllele
+            self.start = start
+            self.variantPointer = variantPointer
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -290,8 +382,44 @@ public struct MolecularSequence: DomainResource {
         /// Receiver Operator Characteristic (ROC) Curve
         public var roc: MolecularSequence.Quality.Roc?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(type: FHIRPrimitive<QualityType>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            end: FHIRPrimitive<FHIRInteger>? = nil,
+            `extension`: [Extension]? = nil,
+            fScore: FHIRPrimitive<FHIRDecimal>? = nil,
+            gtFP: FHIRPrimitive<FHIRDecimal>? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            method: CodeableConcept? = nil,
+            modifierExtension: [Extension]? = nil,
+            precision: FHIRPrimitive<FHIRDecimal>? = nil,
+            queryFP: FHIRPrimitive<FHIRDecimal>? = nil,
+            queryTP: FHIRPrimitive<FHIRDecimal>? = nil,
+            recall: FHIRPrimitive<FHIRDecimal>? = nil,
+            roc: MolecularSequence.Quality.Roc? = nil,
+            score: Quantity? = nil,
+            standardSequence: CodeableConcept? = nil,
+            start: FHIRPrimitive<FHIRInteger>? = nil,
+            truthFN: FHIRPrimitive<FHIRDecimal>? = nil,
+            truthTP: FHIRPrimitive<FHIRDecimal>? = nil,
+            type: FHIRPrimitive<QualityType>
+        ) {
+            self.end = end
+            self.`extension` = `extension`
+            self.fScore = fScore
+            self.gtFP = gtFP
+            self.id = id
+            self.method = method
+            self.modifierExtension = modifierExtension
+            self.precision = precision
+            self.queryFP = queryFP
+            self.queryTP = queryTP
+            self.recall = recall
+            self.roc = roc
+            self.score = score
+            self.standardSequence = standardSequence
+            self.start = start
+            self.truthFN = truthFN
+            self.truthTP = truthTP
             self.type = type
         }
 
@@ -367,8 +495,29 @@ public struct MolecularSequence: DomainResource {
             /// FScore of the GQ score
             public var fMeasure: [FHIRPrimitive<FHIRDecimal>]?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                fMeasure: [FHIRPrimitive<FHIRDecimal>]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                numFN: [FHIRPrimitive<FHIRInteger>]? = nil,
+                numFP: [FHIRPrimitive<FHIRInteger>]? = nil,
+                numTP: [FHIRPrimitive<FHIRInteger>]? = nil,
+                precision: [FHIRPrimitive<FHIRDecimal>]? = nil,
+                score: [FHIRPrimitive<FHIRInteger>]? = nil,
+                sensitivity: [FHIRPrimitive<FHIRDecimal>]? = nil
+            ) {
+                self.`extension` = `extension`
+                self.fMeasure = fMeasure
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.numFN = numFN
+                self.numFP = numFP
+                self.numTP = numTP
+                self.precision = precision
+                self.score = score
+                self.sensitivity = sensitivity
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -427,9 +576,27 @@ public struct MolecularSequence: DomainResource {
         /// Id of the read
         public var readsetId: FHIRPrimitive<FHIRString>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(type: FHIRPrimitive<RepositoryType>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            datasetId: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            name: FHIRPrimitive<FHIRString>? = nil,
+            readsetId: FHIRPrimitive<FHIRString>? = nil,
+            type: FHIRPrimitive<RepositoryType>,
+            url: FHIRPrimitive<FHIRURI>? = nil,
+            variantsetId: FHIRPrimitive<FHIRString>? = nil
+        ) {
+            self.datasetId = datasetId
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.name = name
+            self.readsetId = readsetId
             self.type = type
+            self.url = url
+            self.variantsetId = variantsetId
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -483,8 +650,25 @@ public struct MolecularSequence: DomainResource {
         /// Structural variant inner
         public var inner: MolecularSequence.StructureVariant.Inner?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            exact: FHIRPrimitive<FHIRBool>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            inner: MolecularSequence.StructureVariant.Inner? = nil,
+            length: FHIRPrimitive<FHIRInteger>? = nil,
+            modifierExtension: [Extension]? = nil,
+            outer: MolecularSequence.StructureVariant.Outer? = nil,
+            variantType: CodeableConcept? = nil
+        ) {
+            self.exact = exact
+            self.`extension` = `extension`
+            self.id = id
+            self.inner = inner
+            self.length = length
+            self.modifierExtension = modifierExtension
+            self.outer = outer
+            self.variantType = variantType
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -529,8 +713,19 @@ public struct MolecularSequence: DomainResource {
             /// Structural variant outer end
             public var end: FHIRPrimitive<FHIRInteger>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                end: FHIRPrimitive<FHIRInteger>? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                start: FHIRPrimitive<FHIRInteger>? = nil
+            ) {
+                self.end = end
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.start = start
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -570,8 +765,19 @@ public struct MolecularSequence: DomainResource {
             /// Structural variant inner end
             public var end: FHIRPrimitive<FHIRInteger>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                end: FHIRPrimitive<FHIRInteger>? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                start: FHIRPrimitive<FHIRInteger>? = nil
+            ) {
+                self.end = end
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.start = start
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

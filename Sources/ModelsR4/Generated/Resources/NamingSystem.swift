@@ -50,13 +50,51 @@ public struct NamingSystem: DomainResource {
     /// Unique identifiers used for system
     public var uniqueId: [NamingSystem.UniqueId]
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(date: FHIRPrimitive<DateTime>, kind: FHIRPrimitive<NamingSystemType>, name: FHIRPrimitive<FHIRString>, status: FHIRPrimitive<PublicationStatus>, uniqueId: [NamingSystem.UniqueId]) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        contact: [ContactDetail]? = nil,
+        contained: [ResourceProxy]? = nil,
+        date: FHIRPrimitive<DateTime>,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        jurisdiction: [CodeableConcept]? = nil,
+        kind: FHIRPrimitive<NamingSystemType>,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>,
+        publisher: FHIRPrimitive<FHIRString>? = nil,
+        responsible: FHIRPrimitive<FHIRString>? = nil,
+        status: FHIRPrimitive<PublicationStatus>,
+        text: Narrative? = nil,
+        type: CodeableConcept? = nil,
+        uniqueId: [NamingSystem.UniqueId],
+        usage: FHIRPrimitive<FHIRString>? = nil,
+        useContext: [UsageContext]? = nil
+    ) {
+        self.contact = contact
+        self.contained = contained
         self.date = date
+        self.description = description
+        self.`extension` = `extension`
+        self.id = id
+        self.implicitRules = implicitRules
+        self.jurisdiction = jurisdiction
         self.kind = kind
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
         self.name = name
+        self.publisher = publisher
+        self.responsible = responsible
         self.status = status
+        self.text = text
+        self.type = type
         self.uniqueId = uniqueId
+        self.usage = usage
+        self.useContext = useContext
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -136,8 +174,23 @@ public struct NamingSystem: DomainResource {
         /// When is identifier valid?
         public var period: Period?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(type: FHIRPrimitive<NamingSystemIdentifierType>, value: FHIRPrimitive<FHIRString>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            comment: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            period: Period? = nil,
+            preferred: FHIRPrimitive<FHIRBool>? = nil,
+            type: FHIRPrimitive<NamingSystemIdentifierType>,
+            value: FHIRPrimitive<FHIRString>
+        ) {
+            self.comment = comment
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.period = period
+            self.preferred = preferred
             self.type = type
             self.value = value
         }

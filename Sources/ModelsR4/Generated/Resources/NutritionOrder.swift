@@ -58,12 +58,59 @@ public struct NutritionOrder: DomainResource {
     /// Comments
     public var note: [Annotation]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(dateTime: FHIRPrimitive<DateTime>, intent: FHIRPrimitive<RequestIntent>, patient: Reference, status: FHIRPrimitive<RequestStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        allergyIntolerance: [Reference]? = nil,
+        contained: [ResourceProxy]? = nil,
+        dateTime: FHIRPrimitive<DateTime>,
+        encounter: Reference? = nil,
+        enteralFormula: NutritionOrder.EnteralFormula? = nil,
+        excludeFoodModifier: [CodeableConcept]? = nil,
+        `extension`: [Extension]? = nil,
+        foodPreferenceModifier: [CodeableConcept]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        instantiates: [FHIRPrimitive<FHIRURI>]? = nil,
+        instantiatesCanonical: [FHIRPrimitive<FHIRCanonical>]? = nil,
+        instantiatesUri: [FHIRPrimitive<FHIRURI>]? = nil,
+        intent: FHIRPrimitive<RequestIntent>,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        note: [Annotation]? = nil,
+        oralDiet: NutritionOrder.OralDiet? = nil,
+        orderer: Reference? = nil,
+        patient: Reference,
+        status: FHIRPrimitive<RequestStatus>,
+        supplement: [NutritionOrder.Supplement]? = nil,
+        text: Narrative? = nil
+    ) {
+        self.allergyIntolerance = allergyIntolerance
+        self.contained = contained
         self.dateTime = dateTime
+        self.encounter = encounter
+        self.enteralFormula = enteralFormula
+        self.excludeFoodModifier = excludeFoodModifier
+        self.`extension` = `extension`
+        self.foodPreferenceModifier = foodPreferenceModifier
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.instantiates = instantiates
+        self.instantiatesCanonical = instantiatesCanonical
+        self.instantiatesUri = instantiatesUri
         self.intent = intent
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.note = note
+        self.oralDiet = oralDiet
+        self.orderer = orderer
         self.patient = patient
         self.status = status
+        self.supplement = supplement
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -153,8 +200,27 @@ public struct NutritionOrder: DomainResource {
         /// Instructions or additional information about the oral diet
         public var instruction: FHIRPrimitive<FHIRString>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            fluidConsistencyType: [CodeableConcept]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            instruction: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            nutrient: [NutritionOrder.OralDiet.Nutrient]? = nil,
+            schedule: [Timing]? = nil,
+            texture: [NutritionOrder.OralDiet.Texture]? = nil,
+            type: [CodeableConcept]? = nil
+        ) {
+            self.`extension` = `extension`
+            self.fluidConsistencyType = fluidConsistencyType
+            self.id = id
+            self.instruction = instruction
+            self.modifierExtension = modifierExtension
+            self.nutrient = nutrient
+            self.schedule = schedule
+            self.texture = texture
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -201,8 +267,19 @@ public struct NutritionOrder: DomainResource {
             /// Quantity of the specified nutrient
             public var amount: Quantity?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                amount: Quantity? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifier: CodeableConcept? = nil,
+                modifierExtension: [Extension]? = nil
+            ) {
+                self.amount = amount
+                self.`extension` = `extension`
+                self.id = id
+                self.modifier = modifier
+                self.modifierExtension = modifierExtension
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -242,8 +319,19 @@ public struct NutritionOrder: DomainResource {
             /// Concepts that are used to identify an entity that is ingested for nutritional purposes
             public var foodType: CodeableConcept?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                foodType: CodeableConcept? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifier: CodeableConcept? = nil,
+                modifierExtension: [Extension]? = nil
+            ) {
+                self.`extension` = `extension`
+                self.foodType = foodType
+                self.id = id
+                self.modifier = modifier
+                self.modifierExtension = modifierExtension
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -290,8 +378,25 @@ public struct NutritionOrder: DomainResource {
         /// Instructions or additional information about the oral supplement
         public var instruction: FHIRPrimitive<FHIRString>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            instruction: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            productName: FHIRPrimitive<FHIRString>? = nil,
+            quantity: Quantity? = nil,
+            schedule: [Timing]? = nil,
+            type: CodeableConcept? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.instruction = instruction
+            self.modifierExtension = modifierExtension
+            self.productName = productName
+            self.quantity = quantity
+            self.schedule = schedule
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -351,8 +456,33 @@ public struct NutritionOrder: DomainResource {
         /// Formula feeding instructions expressed as text
         public var administrationInstruction: FHIRPrimitive<FHIRString>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            additiveProductName: FHIRPrimitive<FHIRString>? = nil,
+            additiveType: CodeableConcept? = nil,
+            administration: [NutritionOrder.EnteralFormula.Administration]? = nil,
+            administrationInstruction: FHIRPrimitive<FHIRString>? = nil,
+            baseFormulaProductName: FHIRPrimitive<FHIRString>? = nil,
+            baseFormulaType: CodeableConcept? = nil,
+            caloricDensity: Quantity? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            maxVolumeToDeliver: Quantity? = nil,
+            modifierExtension: [Extension]? = nil,
+            routeofAdministration: CodeableConcept? = nil
+        ) {
+            self.additiveProductName = additiveProductName
+            self.additiveType = additiveType
+            self.administration = administration
+            self.administrationInstruction = administrationInstruction
+            self.baseFormulaProductName = baseFormulaProductName
+            self.baseFormulaType = baseFormulaType
+            self.caloricDensity = caloricDensity
+            self.`extension` = `extension`
+            self.id = id
+            self.maxVolumeToDeliver = maxVolumeToDeliver
+            self.modifierExtension = modifierExtension
+            self.routeofAdministration = routeofAdministration
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -407,8 +537,21 @@ public struct NutritionOrder: DomainResource {
             /// Speed with which the formula is provided per period of time
             public var rate: RateX?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                quantity: Quantity? = nil,
+                rate: RateX? = nil,
+                schedule: Timing? = nil
+            ) {
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.quantity = quantity
+                self.rate = rate
+                self.schedule = schedule
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

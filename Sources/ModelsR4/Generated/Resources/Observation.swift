@@ -72,10 +72,73 @@ public struct Observation: DomainResource {
     /// Component results
     public var component: [Observation.Component]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(code: CodeableConcept, status: FHIRPrimitive<ObservationStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        basedOn: [Reference]? = nil,
+        bodySite: CodeableConcept? = nil,
+        category: [CodeableConcept]? = nil,
+        code: CodeableConcept,
+        component: [Observation.Component]? = nil,
+        contained: [ResourceProxy]? = nil,
+        dataAbsentReason: CodeableConcept? = nil,
+        derivedFrom: [Reference]? = nil,
+        device: Reference? = nil,
+        effective: EffectiveX? = nil,
+        encounter: Reference? = nil,
+        `extension`: [Extension]? = nil,
+        focus: [Reference]? = nil,
+        hasMember: [Reference]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        interpretation: [CodeableConcept]? = nil,
+        issued: FHIRPrimitive<Instant>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        method: CodeableConcept? = nil,
+        modifierExtension: [Extension]? = nil,
+        note: [Annotation]? = nil,
+        partOf: [Reference]? = nil,
+        performer: [Reference]? = nil,
+        referenceRange: [Observation.ReferenceRange]? = nil,
+        specimen: Reference? = nil,
+        status: FHIRPrimitive<ObservationStatus>,
+        subject: Reference? = nil,
+        text: Narrative? = nil,
+        value: ValueX? = nil
+    ) {
+        self.basedOn = basedOn
+        self.bodySite = bodySite
+        self.category = category
         self.code = code
+        self.component = component
+        self.contained = contained
+        self.dataAbsentReason = dataAbsentReason
+        self.derivedFrom = derivedFrom
+        self.device = device
+        self.effective = effective
+        self.encounter = encounter
+        self.`extension` = `extension`
+        self.focus = focus
+        self.hasMember = hasMember
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.interpretation = interpretation
+        self.issued = issued
+        self.language = language
+        self.meta = meta
+        self.method = method
+        self.modifierExtension = modifierExtension
+        self.note = note
+        self.partOf = partOf
+        self.performer = performer
+        self.referenceRange = referenceRange
+        self.specimen = specimen
         self.status = status
+        self.subject = subject
+        self.text = text
+        self.value = value
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -260,8 +323,27 @@ public struct Observation: DomainResource {
         /// Text based reference range in an observation
         public var text: FHIRPrimitive<FHIRString>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            age: Range? = nil,
+            appliesTo: [CodeableConcept]? = nil,
+            `extension`: [Extension]? = nil,
+            high: Quantity? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            low: Quantity? = nil,
+            modifierExtension: [Extension]? = nil,
+            text: FHIRPrimitive<FHIRString>? = nil,
+            type: CodeableConcept? = nil
+        ) {
+            self.age = age
+            self.appliesTo = appliesTo
+            self.`extension` = `extension`
+            self.high = high
+            self.id = id
+            self.low = low
+            self.modifierExtension = modifierExtension
+            self.text = text
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -315,9 +397,25 @@ public struct Observation: DomainResource {
         /// Provides guide for interpretation of component result
         public var referenceRange: [Observation.ReferenceRange]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(code: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            code: CodeableConcept,
+            dataAbsentReason: CodeableConcept? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            interpretation: [CodeableConcept]? = nil,
+            modifierExtension: [Extension]? = nil,
+            referenceRange: [Observation.ReferenceRange]? = nil,
+            value: ValueX? = nil
+        ) {
             self.code = code
+            self.dataAbsentReason = dataAbsentReason
+            self.`extension` = `extension`
+            self.id = id
+            self.interpretation = interpretation
+            self.modifierExtension = modifierExtension
+            self.referenceRange = referenceRange
+            self.value = value
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

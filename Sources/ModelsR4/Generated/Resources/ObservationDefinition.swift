@@ -50,9 +50,51 @@ public struct ObservationDefinition: DomainResource {
     /// Value set of critical coded values for the observations conforming to this ObservationDefinition
     public var criticalCodedValueSet: Reference?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(code: CodeableConcept) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        abnormalCodedValueSet: Reference? = nil,
+        category: [CodeableConcept]? = nil,
+        code: CodeableConcept,
+        contained: [ResourceProxy]? = nil,
+        criticalCodedValueSet: Reference? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        method: CodeableConcept? = nil,
+        modifierExtension: [Extension]? = nil,
+        multipleResultsAllowed: FHIRPrimitive<FHIRBool>? = nil,
+        normalCodedValueSet: Reference? = nil,
+        permittedDataType: [FHIRPrimitive<ObservationDataType>]? = nil,
+        preferredReportName: FHIRPrimitive<FHIRString>? = nil,
+        qualifiedInterval: [ObservationDefinition.QualifiedInterval]? = nil,
+        quantitativeDetails: ObservationDefinition.QuantitativeDetails? = nil,
+        text: Narrative? = nil,
+        validCodedValueSet: Reference? = nil
+    ) {
+        self.abnormalCodedValueSet = abnormalCodedValueSet
+        self.category = category
         self.code = code
+        self.contained = contained
+        self.criticalCodedValueSet = criticalCodedValueSet
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.method = method
+        self.modifierExtension = modifierExtension
+        self.multipleResultsAllowed = multipleResultsAllowed
+        self.normalCodedValueSet = normalCodedValueSet
+        self.permittedDataType = permittedDataType
+        self.preferredReportName = preferredReportName
+        self.qualifiedInterval = qualifiedInterval
+        self.quantitativeDetails = quantitativeDetails
+        self.text = text
+        self.validCodedValueSet = validCodedValueSet
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -130,8 +172,23 @@ public struct ObservationDefinition: DomainResource {
         /// Decimal precision of observation quantitative results
         public var decimalPrecision: FHIRPrimitive<FHIRInteger>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            conversionFactor: FHIRPrimitive<FHIRDecimal>? = nil,
+            customaryUnit: CodeableConcept? = nil,
+            decimalPrecision: FHIRPrimitive<FHIRInteger>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            unit: CodeableConcept? = nil
+        ) {
+            self.conversionFactor = conversionFactor
+            self.customaryUnit = customaryUnit
+            self.decimalPrecision = decimalPrecision
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.unit = unit
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -187,8 +244,31 @@ public struct ObservationDefinition: DomainResource {
         /// Condition associated with the reference range
         public var condition: FHIRPrimitive<FHIRString>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            age: Range? = nil,
+            appliesTo: [CodeableConcept]? = nil,
+            category: FHIRPrimitive<ObservationRangeCategory>? = nil,
+            condition: FHIRPrimitive<FHIRString>? = nil,
+            context: CodeableConcept? = nil,
+            `extension`: [Extension]? = nil,
+            gender: FHIRPrimitive<AdministrativeGender>? = nil,
+            gestationalAge: Range? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            range: Range? = nil
+        ) {
+            self.age = age
+            self.appliesTo = appliesTo
+            self.category = category
+            self.condition = condition
+            self.context = context
+            self.`extension` = `extension`
+            self.gender = gender
+            self.gestationalAge = gestationalAge
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.range = range
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

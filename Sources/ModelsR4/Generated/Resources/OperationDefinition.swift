@@ -76,15 +76,77 @@ public struct OperationDefinition: DomainResource {
     /// Define overloaded variants for when  generating code
     public var overload: [OperationDefinition.Overload]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(code: FHIRPrimitive<FHIRString>, instance: FHIRPrimitive<FHIRBool>, kind: FHIRPrimitive<OperationKind>, name: FHIRPrimitive<FHIRString>, status: FHIRPrimitive<PublicationStatus>, system: FHIRPrimitive<FHIRBool>, type: FHIRPrimitive<FHIRBool>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        affectsState: FHIRPrimitive<FHIRBool>? = nil,
+        base: FHIRPrimitive<FHIRCanonical>? = nil,
+        code: FHIRPrimitive<FHIRString>,
+        comment: FHIRPrimitive<FHIRString>? = nil,
+        contact: [ContactDetail]? = nil,
+        contained: [ResourceProxy]? = nil,
+        date: FHIRPrimitive<DateTime>? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        experimental: FHIRPrimitive<FHIRBool>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        inputProfile: FHIRPrimitive<FHIRCanonical>? = nil,
+        instance: FHIRPrimitive<FHIRBool>,
+        jurisdiction: [CodeableConcept]? = nil,
+        kind: FHIRPrimitive<OperationKind>,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>,
+        outputProfile: FHIRPrimitive<FHIRCanonical>? = nil,
+        overload: [OperationDefinition.Overload]? = nil,
+        parameter: [OperationDefinition.Parameter]? = nil,
+        publisher: FHIRPrimitive<FHIRString>? = nil,
+        purpose: FHIRPrimitive<FHIRString>? = nil,
+        resource: [FHIRPrimitive<ResourceType>]? = nil,
+        status: FHIRPrimitive<PublicationStatus>,
+        system: FHIRPrimitive<FHIRBool>,
+        text: Narrative? = nil,
+        title: FHIRPrimitive<FHIRString>? = nil,
+        type: FHIRPrimitive<FHIRBool>,
+        url: FHIRPrimitive<FHIRURI>? = nil,
+        useContext: [UsageContext]? = nil,
+        version: FHIRPrimitive<FHIRString>? = nil
+    ) {
+        self.affectsState = affectsState
+        self.base = base
         self.code = code
+        self.comment = comment
+        self.contact = contact
+        self.contained = contained
+        self.date = date
+        self.description = description
+        self.experimental = experimental
+        self.`extension` = `extension`
+        self.id = id
+        self.implicitRules = implicitRules
+        self.inputProfile = inputProfile
         self.instance = instance
+        self.jurisdiction = jurisdiction
         self.kind = kind
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
         self.name = name
+        self.outputProfile = outputProfile
+        self.overload = overload
+        self.parameter = parameter
+        self.publisher = publisher
+        self.purpose = purpose
+        self.resource = resource
         self.status = status
         self.system = system
+        self.text = text
+        self.title = title
         self.type = type
+        self.url = url
+        self.useContext = useContext
+        self.version = version
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -202,11 +264,36 @@ public struct OperationDefinition: DomainResource {
         /// Parts of a nested Parameter
         public var part: [OperationDefinition.Parameter]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(max: FHIRPrimitive<FHIRString>, min: FHIRPrimitive<FHIRInteger>, name: FHIRPrimitive<FHIRString>, use: FHIRPrimitive<OperationParameterUse>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            binding: OperationDefinition.Parameter.Binding? = nil,
+            documentation: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            max: FHIRPrimitive<FHIRString>,
+            min: FHIRPrimitive<FHIRInteger>,
+            modifierExtension: [Extension]? = nil,
+            name: FHIRPrimitive<FHIRString>,
+            part: [OperationDefinition.Parameter]? = nil,
+            referencedFrom: [OperationDefinition.Parameter.ReferencedFrom]? = nil,
+            searchType: FHIRPrimitive<SearchParamType>? = nil,
+            targetProfile: [FHIRPrimitive<FHIRCanonical>]? = nil,
+            type: FHIRPrimitive<FHIRAllTypes>? = nil,
+            use: FHIRPrimitive<OperationParameterUse>
+        ) {
+            self.binding = binding
+            self.documentation = documentation
+            self.`extension` = `extension`
+            self.id = id
             self.max = max
             self.min = min
+            self.modifierExtension = modifierExtension
             self.name = name
+            self.part = part
+            self.referencedFrom = referencedFrom
+            self.searchType = searchType
+            self.targetProfile = targetProfile
+            self.type = type
             self.use = use
         }
 
@@ -264,8 +351,17 @@ public struct OperationDefinition: DomainResource {
             /// Source of value set
             public var valueSet: FHIRPrimitive<FHIRCanonical>
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(strength: FHIRPrimitive<BindingStrength>, valueSet: FHIRPrimitive<FHIRCanonical>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                strength: FHIRPrimitive<BindingStrength>,
+                valueSet: FHIRPrimitive<FHIRCanonical>
+            ) {
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
                 self.strength = strength
                 self.valueSet = valueSet
             }
@@ -307,9 +403,19 @@ public struct OperationDefinition: DomainResource {
             /// Element id of reference
             public var sourceId: FHIRPrimitive<FHIRString>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(source: FHIRPrimitive<FHIRString>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                source: FHIRPrimitive<FHIRString>,
+                sourceId: FHIRPrimitive<FHIRString>? = nil
+            ) {
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
                 self.source = source
+                self.sourceId = sourceId
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -350,8 +456,19 @@ public struct OperationDefinition: DomainResource {
         /// Comments to go on overload
         public var comment: FHIRPrimitive<FHIRString>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            comment: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            parameterName: [FHIRPrimitive<FHIRString>]? = nil
+        ) {
+            self.comment = comment
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.parameterName = parameterName
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

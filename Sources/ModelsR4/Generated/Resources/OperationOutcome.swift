@@ -26,9 +26,27 @@ public struct OperationOutcome: DomainResource {
     /// A single issue associated with the action
     public var issue: [OperationOutcome.Issue]
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(issue: [OperationOutcome.Issue]) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        contained: [ResourceProxy]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        issue: [OperationOutcome.Issue],
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        text: Narrative? = nil
+    ) {
+        self.contained = contained
+        self.`extension` = `extension`
+        self.id = id
+        self.implicitRules = implicitRules
         self.issue = issue
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -86,9 +104,26 @@ public struct OperationOutcome: DomainResource {
         /// FHIRPath of element(s) related to issue
         public var expression: [FHIRPrimitive<FHIRString>]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(code: FHIRPrimitive<IssueType>, severity: FHIRPrimitive<IssueSeverity>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            code: FHIRPrimitive<IssueType>,
+            details: CodeableConcept? = nil,
+            diagnostics: FHIRPrimitive<FHIRString>? = nil,
+            expression: [FHIRPrimitive<FHIRString>]? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            location: [FHIRPrimitive<FHIRString>]? = nil,
+            modifierExtension: [Extension]? = nil,
+            severity: FHIRPrimitive<IssueSeverity>
+        ) {
             self.code = code
+            self.details = details
+            self.diagnostics = diagnostics
+            self.expression = expression
+            self.`extension` = `extension`
+            self.id = id
+            self.location = location
+            self.modifierExtension = modifierExtension
             self.severity = severity
         }
 

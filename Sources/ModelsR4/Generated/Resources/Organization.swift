@@ -44,8 +44,45 @@ public struct Organization: DomainResource {
     /// Technical endpoints providing access to services operated for the organization
     public var endpoint: [Reference]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        active: FHIRPrimitive<FHIRBool>? = nil,
+        address: [Address]? = nil,
+        alias: [FHIRPrimitive<FHIRString>]? = nil,
+        contact: [Organization.Contact]? = nil,
+        contained: [ResourceProxy]? = nil,
+        endpoint: [Reference]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>? = nil,
+        partOf: Reference? = nil,
+        telecom: [ContactPoint]? = nil,
+        text: Narrative? = nil,
+        type: [CodeableConcept]? = nil
+    ) {
+        self.active = active
+        self.address = address
+        self.alias = alias
+        self.contact = contact
+        self.contained = contained
+        self.endpoint = endpoint
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.name = name
+        self.partOf = partOf
+        self.telecom = telecom
+        self.text = text
+        self.type = type
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -117,8 +154,23 @@ public struct Organization: DomainResource {
         /// Visiting or postal addresses for the contact
         public var address: Address?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            address: Address? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            name: HumanName? = nil,
+            purpose: CodeableConcept? = nil,
+            telecom: [ContactPoint]? = nil
+        ) {
+            self.address = address
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.name = name
+            self.purpose = purpose
+            self.telecom = telecom
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -48,8 +48,49 @@ public struct OrganizationAffiliation: DomainResource {
     /// Technical endpoints providing access to services operated for this role
     public var endpoint: [Reference]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        active: FHIRPrimitive<FHIRBool>? = nil,
+        code: [CodeableConcept]? = nil,
+        contained: [ResourceProxy]? = nil,
+        endpoint: [Reference]? = nil,
+        `extension`: [Extension]? = nil,
+        healthcareService: [Reference]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        location: [Reference]? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        network: [Reference]? = nil,
+        organization: Reference? = nil,
+        participatingOrganization: Reference? = nil,
+        period: Period? = nil,
+        specialty: [CodeableConcept]? = nil,
+        telecom: [ContactPoint]? = nil,
+        text: Narrative? = nil
+    ) {
+        self.active = active
+        self.code = code
+        self.contained = contained
+        self.endpoint = endpoint
+        self.`extension` = `extension`
+        self.healthcareService = healthcareService
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.location = location
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.network = network
+        self.organization = organization
+        self.participatingOrganization = participatingOrganization
+        self.period = period
+        self.specialty = specialty
+        self.telecom = telecom
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -18,8 +18,19 @@ public struct Parameters: Resource {
     /// Operation Parameter
     public var parameter: [Parameters.Parameter]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        id: FHIRPrimitive<FHIRString>? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        parameter: [Parameters.Parameter]? = nil
+    ) {
+        self.id = id
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.parameter = parameter
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -65,9 +76,23 @@ public struct Parameters: Resource {
         /// Named part of a multi-part parameter
         public var part: [Parameters.Parameter]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(name: FHIRPrimitive<FHIRString>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            name: FHIRPrimitive<FHIRString>,
+            part: [Parameters.Parameter]? = nil,
+            resource: ResourceProxy? = nil,
+            value: ValueX? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.name = name
+            self.part = part
+            self.resource = resource
+            self.value = value
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

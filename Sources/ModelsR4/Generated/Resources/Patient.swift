@@ -56,8 +56,57 @@ public struct Patient: DomainResource {
     /// Link to another patient resource that concerns the same actual person
     public var link: [Patient.Link]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        active: FHIRPrimitive<FHIRBool>? = nil,
+        address: [Address]? = nil,
+        birthDate: FHIRPrimitive<FHIRDate>? = nil,
+        communication: [Patient.CommunicationComponent]? = nil,
+        contact: [Patient.Contact]? = nil,
+        contained: [ResourceProxy]? = nil,
+        deceased: DeceasedX? = nil,
+        `extension`: [Extension]? = nil,
+        gender: FHIRPrimitive<AdministrativeGender>? = nil,
+        generalPractitioner: [Reference]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        link: [Patient.Link]? = nil,
+        managingOrganization: Reference? = nil,
+        maritalStatus: CodeableConcept? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        multipleBirth: MultipleBirthX? = nil,
+        name: [HumanName]? = nil,
+        photo: [Attachment]? = nil,
+        telecom: [ContactPoint]? = nil,
+        text: Narrative? = nil
+    ) {
+        self.active = active
+        self.address = address
+        self.birthDate = birthDate
+        self.communication = communication
+        self.contact = contact
+        self.contained = contained
+        self.deceased = deceased
+        self.`extension` = `extension`
+        self.gender = gender
+        self.generalPractitioner = generalPractitioner
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.link = link
+        self.managingOrganization = managingOrganization
+        self.maritalStatus = maritalStatus
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.multipleBirth = multipleBirth
+        self.name = name
+        self.photo = photo
+        self.telecom = telecom
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -195,8 +244,29 @@ public struct Patient: DomainResource {
         /// The period during which this contact person or organization is valid to be contacted relating to this patient
         public var period: Period?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            address: Address? = nil,
+            `extension`: [Extension]? = nil,
+            gender: FHIRPrimitive<AdministrativeGender>? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            name: HumanName? = nil,
+            organization: Reference? = nil,
+            period: Period? = nil,
+            relationship: [CodeableConcept]? = nil,
+            telecom: [ContactPoint]? = nil
+        ) {
+            self.address = address
+            self.`extension` = `extension`
+            self.gender = gender
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.name = name
+            self.organization = organization
+            self.period = period
+            self.relationship = relationship
+            self.telecom = telecom
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -246,9 +316,19 @@ public struct Patient: DomainResource {
         /// Language preference indicator
         public var preferred: FHIRPrimitive<FHIRBool>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(language: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            language: CodeableConcept,
+            modifierExtension: [Extension]? = nil,
+            preferred: FHIRPrimitive<FHIRBool>? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
             self.language = language
+            self.modifierExtension = modifierExtension
+            self.preferred = preferred
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -288,8 +368,17 @@ public struct Patient: DomainResource {
         /// replaced-by | replaces | refer | seealso
         public var type: FHIRPrimitive<LinkType>
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(other: Reference, type: FHIRPrimitive<LinkType>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            other: Reference,
+            type: FHIRPrimitive<LinkType>
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.other = other
             self.type = type
         }

@@ -48,13 +48,49 @@ public struct PaymentNotice: DomainResource {
     /// Issued or cleared Status of the payment
     public var paymentStatus: CodeableConcept?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(amount: Money, created: FHIRPrimitive<DateTime>, payment: Reference, recipient: Reference, status: FHIRPrimitive<FinancialResourceStatusCodes>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        amount: Money,
+        contained: [ResourceProxy]? = nil,
+        created: FHIRPrimitive<DateTime>,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        payee: Reference? = nil,
+        payment: Reference,
+        paymentDate: FHIRPrimitive<FHIRDate>? = nil,
+        paymentStatus: CodeableConcept? = nil,
+        provider: Reference? = nil,
+        recipient: Reference,
+        request: Reference? = nil,
+        response: Reference? = nil,
+        status: FHIRPrimitive<FinancialResourceStatusCodes>,
+        text: Narrative? = nil
+    ) {
         self.amount = amount
+        self.contained = contained
         self.created = created
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.payee = payee
         self.payment = payment
+        self.paymentDate = paymentDate
+        self.paymentStatus = paymentStatus
+        self.provider = provider
         self.recipient = recipient
+        self.request = request
+        self.response = response
         self.status = status
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

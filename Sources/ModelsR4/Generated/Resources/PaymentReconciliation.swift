@@ -54,12 +54,55 @@ public struct PaymentReconciliation: DomainResource {
     /// Note concerning processing
     public var processNote: [PaymentReconciliation.Notes]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(created: FHIRPrimitive<DateTime>, paymentAmount: Money, paymentDate: FHIRPrimitive<FHIRDate>, status: FHIRPrimitive<FinancialResourceStatusCodes>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        contained: [ResourceProxy]? = nil,
+        created: FHIRPrimitive<DateTime>,
+        detail: [PaymentReconciliation.Details]? = nil,
+        disposition: FHIRPrimitive<FHIRString>? = nil,
+        `extension`: [Extension]? = nil,
+        formCode: CodeableConcept? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        outcome: FHIRPrimitive<ClaimProcessingCodes>? = nil,
+        paymentAmount: Money,
+        paymentDate: FHIRPrimitive<FHIRDate>,
+        paymentIdentifier: Identifier? = nil,
+        paymentIssuer: Reference? = nil,
+        period: Period? = nil,
+        processNote: [PaymentReconciliation.Notes]? = nil,
+        request: Reference? = nil,
+        requestor: Reference? = nil,
+        status: FHIRPrimitive<FinancialResourceStatusCodes>,
+        text: Narrative? = nil
+    ) {
+        self.contained = contained
         self.created = created
+        self.detail = detail
+        self.disposition = disposition
+        self.`extension` = `extension`
+        self.formCode = formCode
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.outcome = outcome
         self.paymentAmount = paymentAmount
         self.paymentDate = paymentDate
+        self.paymentIdentifier = paymentIdentifier
+        self.paymentIssuer = paymentIssuer
+        self.period = period
+        self.processNote = processNote
+        self.request = request
+        self.requestor = requestor
         self.status = status
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -153,8 +196,34 @@ public struct PaymentReconciliation: DomainResource {
         /// Amount allocated to this payable
         public var amount: Money?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(type: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            amount: Money? = nil,
+            date: FHIRPrimitive<FHIRDate>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            identifier: Identifier? = nil,
+            modifierExtension: [Extension]? = nil,
+            payee: Reference? = nil,
+            predecessor: Identifier? = nil,
+            request: Reference? = nil,
+            response: Reference? = nil,
+            responsible: Reference? = nil,
+            submitter: Reference? = nil,
+            type: CodeableConcept
+        ) {
+            self.amount = amount
+            self.date = date
+            self.`extension` = `extension`
+            self.id = id
+            self.identifier = identifier
+            self.modifierExtension = modifierExtension
+            self.payee = payee
+            self.predecessor = predecessor
+            self.request = request
+            self.response = response
+            self.responsible = responsible
+            self.submitter = submitter
             self.type = type
         }
 
@@ -211,8 +280,19 @@ public struct PaymentReconciliation: DomainResource {
         /// Note explanatory text
         public var text: FHIRPrimitive<FHIRString>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            text: FHIRPrimitive<FHIRString>? = nil,
+            type: FHIRPrimitive<NoteType>? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.text = text
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

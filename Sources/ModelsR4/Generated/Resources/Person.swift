@@ -44,8 +44,45 @@ public struct Person: DomainResource {
     /// Link to a resource that concerns the same actual person
     public var link: [Person.Link]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        active: FHIRPrimitive<FHIRBool>? = nil,
+        address: [Address]? = nil,
+        birthDate: FHIRPrimitive<FHIRDate>? = nil,
+        contained: [ResourceProxy]? = nil,
+        `extension`: [Extension]? = nil,
+        gender: FHIRPrimitive<AdministrativeGender>? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        link: [Person.Link]? = nil,
+        managingOrganization: Reference? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: [HumanName]? = nil,
+        photo: Attachment? = nil,
+        telecom: [ContactPoint]? = nil,
+        text: Narrative? = nil
+    ) {
+        self.active = active
+        self.address = address
+        self.birthDate = birthDate
+        self.contained = contained
+        self.`extension` = `extension`
+        self.gender = gender
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.link = link
+        self.managingOrganization = managingOrganization
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.name = name
+        self.photo = photo
+        self.telecom = telecom
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -113,8 +150,18 @@ public struct Person: DomainResource {
         /// level1 | level2 | level3 | level4
         public var assurance: FHIRPrimitive<IdentityAssuranceLevel>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(target: Reference) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            assurance: FHIRPrimitive<IdentityAssuranceLevel>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            target: Reference
+        ) {
+            self.assurance = assurance
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.target = target
         }
 

@@ -86,9 +86,87 @@ public struct PlanDefinition: DomainResource {
     /// Action defined by the plan
     public var action: [PlanDefinition.Action]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(status: FHIRPrimitive<PublicationStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        action: [PlanDefinition.Action]? = nil,
+        approvalDate: FHIRPrimitive<FHIRDate>? = nil,
+        author: [ContactDetail]? = nil,
+        contact: [ContactDetail]? = nil,
+        contained: [ResourceProxy]? = nil,
+        copyright: FHIRPrimitive<FHIRString>? = nil,
+        date: FHIRPrimitive<DateTime>? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        editor: [ContactDetail]? = nil,
+        effectivePeriod: Period? = nil,
+        endorser: [ContactDetail]? = nil,
+        experimental: FHIRPrimitive<FHIRBool>? = nil,
+        `extension`: [Extension]? = nil,
+        goal: [PlanDefinition.GoalComponent]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        jurisdiction: [CodeableConcept]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        lastReviewDate: FHIRPrimitive<FHIRDate>? = nil,
+        library: [FHIRPrimitive<FHIRCanonical>]? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>? = nil,
+        publisher: FHIRPrimitive<FHIRString>? = nil,
+        purpose: FHIRPrimitive<FHIRString>? = nil,
+        relatedArtifact: [RelatedArtifact]? = nil,
+        reviewer: [ContactDetail]? = nil,
+        status: FHIRPrimitive<PublicationStatus>,
+        subject: SubjectX? = nil,
+        subtitle: FHIRPrimitive<FHIRString>? = nil,
+        text: Narrative? = nil,
+        title: FHIRPrimitive<FHIRString>? = nil,
+        topic: [CodeableConcept]? = nil,
+        type: CodeableConcept? = nil,
+        url: FHIRPrimitive<FHIRURI>? = nil,
+        usage: FHIRPrimitive<FHIRString>? = nil,
+        useContext: [UsageContext]? = nil,
+        version: FHIRPrimitive<FHIRString>? = nil
+    ) {
+        self.action = action
+        self.approvalDate = approvalDate
+        self.author = author
+        self.contact = contact
+        self.contained = contained
+        self.copyright = copyright
+        self.date = date
+        self.description = description
+        self.editor = editor
+        self.effectivePeriod = effectivePeriod
+        self.endorser = endorser
+        self.experimental = experimental
+        self.`extension` = `extension`
+        self.goal = goal
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.jurisdiction = jurisdiction
+        self.language = language
+        self.lastReviewDate = lastReviewDate
+        self.library = library
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.name = name
+        self.publisher = publisher
+        self.purpose = purpose
+        self.relatedArtifact = relatedArtifact
+        self.reviewer = reviewer
         self.status = status
+        self.subject = subject
+        self.subtitle = subtitle
+        self.text = text
+        self.title = title
+        self.topic = topic
+        self.type = type
+        self.url = url
+        self.usage = usage
+        self.useContext = useContext
+        self.version = version
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -232,9 +310,29 @@ public struct PlanDefinition: DomainResource {
         /// Target outcome for the goal
         public var target: [PlanDefinition.GoalComponent.Target]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(description: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            addresses: [CodeableConcept]? = nil,
+            category: CodeableConcept? = nil,
+            description: CodeableConcept,
+            documentation: [RelatedArtifact]? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            priority: CodeableConcept? = nil,
+            start: CodeableConcept? = nil,
+            target: [PlanDefinition.GoalComponent.Target]? = nil
+        ) {
+            self.addresses = addresses
+            self.category = category
             self.description = description
+            self.documentation = documentation
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.priority = priority
+            self.start = start
+            self.target = target
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -285,8 +383,21 @@ public struct PlanDefinition: DomainResource {
             /// Reach goal within
             public var due: Duration?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                detail: DetailX? = nil,
+                due: Duration? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                measure: CodeableConcept? = nil,
+                modifierExtension: [Extension]? = nil
+            ) {
+                self.detail = detail
+                self.due = due
+                self.`extension` = `extension`
+                self.id = id
+                self.measure = measure
+                self.modifierExtension = modifierExtension
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -406,8 +517,69 @@ public struct PlanDefinition: DomainResource {
         /// A sub-action
         public var action: [PlanDefinition.Action]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            action: [PlanDefinition.Action]? = nil,
+            cardinalityBehavior: FHIRPrimitive<ActionCardinalityBehavior>? = nil,
+            code: [CodeableConcept]? = nil,
+            condition: [PlanDefinition.Action.ConditionComponent]? = nil,
+            definition: DefinitionX? = nil,
+            description: FHIRPrimitive<FHIRString>? = nil,
+            documentation: [RelatedArtifact]? = nil,
+            dynamicValue: [PlanDefinition.Action.DynamicValue]? = nil,
+            `extension`: [Extension]? = nil,
+            goalId: [FHIRPrimitive<FHIRString>]? = nil,
+            groupingBehavior: FHIRPrimitive<ActionGroupingBehavior>? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            input: [DataRequirement]? = nil,
+            modifierExtension: [Extension]? = nil,
+            output: [DataRequirement]? = nil,
+            participant: [PlanDefinition.Action.Participant]? = nil,
+            precheckBehavior: FHIRPrimitive<ActionPrecheckBehavior>? = nil,
+            prefix: FHIRPrimitive<FHIRString>? = nil,
+            priority: FHIRPrimitive<RequestPriority>? = nil,
+            reason: [CodeableConcept]? = nil,
+            relatedAction: [PlanDefinition.Action.RelatedAction]? = nil,
+            requiredBehavior: FHIRPrimitive<ActionRequiredBehavior>? = nil,
+            selectionBehavior: FHIRPrimitive<ActionSelectionBehavior>? = nil,
+            subject: SubjectX? = nil,
+            textEquivalent: FHIRPrimitive<FHIRString>? = nil,
+            timing: TimingX? = nil,
+            title: FHIRPrimitive<FHIRString>? = nil,
+            transform: FHIRPrimitive<FHIRCanonical>? = nil,
+            trigger: [TriggerDefinition]? = nil,
+            type: CodeableConcept? = nil
+        ) {
+            self.action = action
+            self.cardinalityBehavior = cardinalityBehavior
+            self.code = code
+            self.condition = condition
+            self.definition = definition
+            self.description = description
+            self.documentation = documentation
+            self.dynamicValue = dynamicValue
+            self.`extension` = `extension`
+            self.goalId = goalId
+            self.groupingBehavior = groupingBehavior
+            self.id = id
+            self.input = input
+            self.modifierExtension = modifierExtension
+            self.output = output
+            self.participant = participant
+            self.precheckBehavior = precheckBehavior
+            self.prefix = prefix
+            self.priority = priority
+            self.reason = reason
+            self.relatedAction = relatedAction
+            self.requiredBehavior = requiredBehavior
+            self.selectionBehavior = selectionBehavior
+            self.subject = subject
+            self.textEquivalent = textEquivalent
+            self.timing = timing
+            self.title = title
+            self.transform = transform
+            self.trigger = trigger
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -580,9 +752,19 @@ public struct PlanDefinition: DomainResource {
             /// Boolean-valued expression
             public var expression: Expression?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(kind: FHIRPrimitive<ActionConditionKind>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                expression: Expression? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                kind: FHIRPrimitive<ActionConditionKind>,
+                modifierExtension: [Extension]? = nil
+            ) {
+                self.expression = expression
+                self.`extension` = `extension`
+                self.id = id
                 self.kind = kind
+                self.modifierExtension = modifierExtension
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -624,9 +806,20 @@ public struct PlanDefinition: DomainResource {
             /// Time offset for the relationship
             public var offset: OffsetX?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(actionId: FHIRPrimitive<FHIRString>, relationship: FHIRPrimitive<ActionRelationshipType>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                actionId: FHIRPrimitive<FHIRString>,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                offset: OffsetX? = nil,
+                relationship: FHIRPrimitive<ActionRelationshipType>
+            ) {
                 self.actionId = actionId
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.offset = offset
                 self.relationship = relationship
             }
 
@@ -693,8 +886,18 @@ public struct PlanDefinition: DomainResource {
             /// E.g. Nurse, Surgeon, Parent
             public var role: CodeableConcept?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(type: FHIRPrimitive<ActionParticipantType>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                role: CodeableConcept? = nil,
+                type: FHIRPrimitive<ActionParticipantType>
+            ) {
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.role = role
                 self.type = type
             }
 
@@ -735,8 +938,19 @@ public struct PlanDefinition: DomainResource {
             /// An expression that provides the dynamic value for the customization
             public var expression: Expression?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                expression: Expression? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                path: FHIRPrimitive<FHIRString>? = nil
+            ) {
+                self.expression = expression
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.path = path
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -44,8 +44,45 @@ public struct Practitioner: DomainResource {
     /// A language the practitioner can use in patient communication
     public var communication: [CodeableConcept]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        active: FHIRPrimitive<FHIRBool>? = nil,
+        address: [Address]? = nil,
+        birthDate: FHIRPrimitive<FHIRDate>? = nil,
+        communication: [CodeableConcept]? = nil,
+        contained: [ResourceProxy]? = nil,
+        `extension`: [Extension]? = nil,
+        gender: FHIRPrimitive<AdministrativeGender>? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: [HumanName]? = nil,
+        photo: [Attachment]? = nil,
+        qualification: [Practitioner.Qualification]? = nil,
+        telecom: [ContactPoint]? = nil,
+        text: Narrative? = nil
+    ) {
+        self.active = active
+        self.address = address
+        self.birthDate = birthDate
+        self.communication = communication
+        self.contained = contained
+        self.`extension` = `extension`
+        self.gender = gender
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.name = name
+        self.photo = photo
+        self.qualification = qualification
+        self.telecom = telecom
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -117,9 +154,23 @@ public struct Practitioner: DomainResource {
         /// Organization that regulates and issues the qualification
         public var issuer: Reference?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(code: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            code: CodeableConcept,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            identifier: [Identifier]? = nil,
+            issuer: Reference? = nil,
+            modifierExtension: [Extension]? = nil,
+            period: Period? = nil
+        ) {
             self.code = code
+            self.`extension` = `extension`
+            self.id = id
+            self.identifier = identifier
+            self.issuer = issuer
+            self.modifierExtension = modifierExtension
+            self.period = period
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

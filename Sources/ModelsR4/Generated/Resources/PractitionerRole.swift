@@ -52,8 +52,53 @@ public struct PractitionerRole: DomainResource {
     /// Technical endpoints providing access to services operated for the practitioner with this role
     public var endpoint: [Reference]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        active: FHIRPrimitive<FHIRBool>? = nil,
+        availabilityExceptions: FHIRPrimitive<FHIRString>? = nil,
+        availableTime: [PractitionerRole.AvailableTime]? = nil,
+        code: [CodeableConcept]? = nil,
+        contained: [ResourceProxy]? = nil,
+        endpoint: [Reference]? = nil,
+        `extension`: [Extension]? = nil,
+        healthcareService: [Reference]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        location: [Reference]? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        notAvailable: [PractitionerRole.NotAvailable]? = nil,
+        organization: Reference? = nil,
+        period: Period? = nil,
+        practitioner: Reference? = nil,
+        specialty: [CodeableConcept]? = nil,
+        telecom: [ContactPoint]? = nil,
+        text: Narrative? = nil
+    ) {
+        self.active = active
+        self.availabilityExceptions = availabilityExceptions
+        self.availableTime = availableTime
+        self.code = code
+        self.contained = contained
+        self.endpoint = endpoint
+        self.`extension` = `extension`
+        self.healthcareService = healthcareService
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.location = location
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.notAvailable = notAvailable
+        self.organization = organization
+        self.period = period
+        self.practitioner = practitioner
+        self.specialty = specialty
+        self.telecom = telecom
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -133,8 +178,23 @@ public struct PractitionerRole: DomainResource {
         /// Closing time of day (ignored if allDay = true)
         public var availableEndTime: FHIRPrimitive<FHIRTime>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            allDay: FHIRPrimitive<FHIRBool>? = nil,
+            availableEndTime: FHIRPrimitive<FHIRTime>? = nil,
+            availableStartTime: FHIRPrimitive<FHIRTime>? = nil,
+            daysOfWeek: [FHIRPrimitive<DaysOfWeek>]? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
+            self.allDay = allDay
+            self.availableEndTime = availableEndTime
+            self.availableStartTime = availableStartTime
+            self.daysOfWeek = daysOfWeek
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -178,9 +238,19 @@ public struct PractitionerRole: DomainResource {
         /// Service not available from this date
         public var during: Period?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(description: FHIRPrimitive<FHIRString>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            description: FHIRPrimitive<FHIRString>,
+            during: Period? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
             self.description = description
+            self.during = during
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

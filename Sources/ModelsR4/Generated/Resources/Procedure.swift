@@ -80,10 +80,81 @@ public struct Procedure: DomainResource {
     /// Coded items used during the procedure
     public var usedCode: [CodeableConcept]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(status: FHIRPrimitive<EventStatus>, subject: Reference) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        asserter: Reference? = nil,
+        basedOn: [Reference]? = nil,
+        bodySite: [CodeableConcept]? = nil,
+        category: CodeableConcept? = nil,
+        code: CodeableConcept? = nil,
+        complication: [CodeableConcept]? = nil,
+        complicationDetail: [Reference]? = nil,
+        contained: [ResourceProxy]? = nil,
+        encounter: Reference? = nil,
+        `extension`: [Extension]? = nil,
+        focalDevice: [Procedure.FocalDevice]? = nil,
+        followUp: [CodeableConcept]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        instantiatesCanonical: [FHIRPrimitive<FHIRCanonical>]? = nil,
+        instantiatesUri: [FHIRPrimitive<FHIRURI>]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        location: Reference? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        note: [Annotation]? = nil,
+        outcome: CodeableConcept? = nil,
+        partOf: [Reference]? = nil,
+        performed: PerformedX? = nil,
+        performer: [Procedure.Performer]? = nil,
+        reasonCode: [CodeableConcept]? = nil,
+        reasonReference: [Reference]? = nil,
+        recorder: Reference? = nil,
+        report: [Reference]? = nil,
+        status: FHIRPrimitive<EventStatus>,
+        statusReason: CodeableConcept? = nil,
+        subject: Reference,
+        text: Narrative? = nil,
+        usedCode: [CodeableConcept]? = nil,
+        usedReference: [Reference]? = nil
+    ) {
+        self.asserter = asserter
+        self.basedOn = basedOn
+        self.bodySite = bodySite
+        self.category = category
+        self.code = code
+        self.complication = complication
+        self.complicationDetail = complicationDetail
+        self.contained = contained
+        self.encounter = encounter
+        self.`extension` = `extension`
+        self.focalDevice = focalDevice
+        self.followUp = followUp
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.instantiatesCanonical = instantiatesCanonical
+        self.instantiatesUri = instantiatesUri
+        self.language = language
+        self.location = location
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.note = note
+        self.outcome = outcome
+        self.partOf = partOf
+        self.performed = performed
+        self.performer = performer
+        self.reasonCode = reasonCode
+        self.reasonReference = reasonReference
+        self.recorder = recorder
+        self.report = report
         self.status = status
+        self.statusReason = statusReason
         self.subject = subject
+        self.text = text
+        self.usedCode = usedCode
+        self.usedReference = usedReference
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -222,9 +293,21 @@ public struct Procedure: DomainResource {
         /// Organization the device or practitioner was acting for
         public var onBehalfOf: Reference?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(actor: Reference) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            actor: Reference,
+            `extension`: [Extension]? = nil,
+            function: CodeableConcept? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            onBehalfOf: Reference? = nil
+        ) {
             self.actor = actor
+            self.`extension` = `extension`
+            self.function = function
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.onBehalfOf = onBehalfOf
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -266,9 +349,19 @@ public struct Procedure: DomainResource {
         /// Device that was changed
         public var manipulated: Reference
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(manipulated: Reference) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            action: CodeableConcept? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            manipulated: Reference,
+            modifierExtension: [Extension]? = nil
+        ) {
+            self.action = action
+            self.`extension` = `extension`
+            self.id = id
             self.manipulated = manipulated
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -44,11 +44,45 @@ public struct Provenance: DomainResource {
     /// Signature on target
     public var signature: [Signature]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(agent: [Provenance.Agent], recorded: FHIRPrimitive<Instant>, target: [Reference]) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        activity: CodeableConcept? = nil,
+        agent: [Provenance.Agent],
+        contained: [ResourceProxy]? = nil,
+        entity: [Provenance.Entity]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        location: Reference? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        occurred: OccurredX? = nil,
+        policy: [FHIRPrimitive<FHIRURI>]? = nil,
+        reason: [CodeableConcept]? = nil,
+        recorded: FHIRPrimitive<Instant>,
+        signature: [Signature]? = nil,
+        target: [Reference],
+        text: Narrative? = nil
+    ) {
+        self.activity = activity
         self.agent = agent
+        self.contained = contained
+        self.entity = entity
+        self.`extension` = `extension`
+        self.id = id
+        self.implicitRules = implicitRules
+        self.language = language
+        self.location = location
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.occurred = occurred
+        self.policy = policy
+        self.reason = reason
         self.recorded = recorded
+        self.signature = signature
         self.target = target
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -144,8 +178,22 @@ public struct Provenance: DomainResource {
         /// Who the agent is representing
         public var onBehalfOf: Reference?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(who: Reference) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            onBehalfOf: Reference? = nil,
+            role: [CodeableConcept]? = nil,
+            type: CodeableConcept? = nil,
+            who: Reference
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.onBehalfOf = onBehalfOf
+            self.role = role
+            self.type = type
             self.who = who
         }
 
@@ -192,8 +240,19 @@ public struct Provenance: DomainResource {
         /// Entity is attributed to this agent
         public var agent: [Provenance.Agent]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(role: FHIRPrimitive<ProvenanceEntityRole>, what: Reference) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            agent: [Provenance.Agent]? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            role: FHIRPrimitive<ProvenanceEntityRole>,
+            what: Reference
+        ) {
+            self.agent = agent
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.role = role
             self.what = what
         }

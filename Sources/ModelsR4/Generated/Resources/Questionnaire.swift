@@ -68,9 +68,69 @@ public struct Questionnaire: DomainResource {
     /// Questions and sections within the Questionnaire
     public var item: [Questionnaire.Item]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(status: FHIRPrimitive<PublicationStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        approvalDate: FHIRPrimitive<FHIRDate>? = nil,
+        code: [Coding]? = nil,
+        contact: [ContactDetail]? = nil,
+        contained: [ResourceProxy]? = nil,
+        copyright: FHIRPrimitive<FHIRString>? = nil,
+        date: FHIRPrimitive<DateTime>? = nil,
+        derivedFrom: [FHIRPrimitive<FHIRCanonical>]? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        effectivePeriod: Period? = nil,
+        experimental: FHIRPrimitive<FHIRBool>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        item: [Questionnaire.Item]? = nil,
+        jurisdiction: [CodeableConcept]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        lastReviewDate: FHIRPrimitive<FHIRDate>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>? = nil,
+        publisher: FHIRPrimitive<FHIRString>? = nil,
+        purpose: FHIRPrimitive<FHIRString>? = nil,
+        status: FHIRPrimitive<PublicationStatus>,
+        subjectType: [FHIRPrimitive<ResourceType>]? = nil,
+        text: Narrative? = nil,
+        title: FHIRPrimitive<FHIRString>? = nil,
+        url: FHIRPrimitive<FHIRURI>? = nil,
+        useContext: [UsageContext]? = nil,
+        version: FHIRPrimitive<FHIRString>? = nil
+    ) {
+        self.approvalDate = approvalDate
+        self.code = code
+        self.contact = contact
+        self.contained = contained
+        self.copyright = copyright
+        self.date = date
+        self.derivedFrom = derivedFrom
+        self.description = description
+        self.effectivePeriod = effectivePeriod
+        self.experimental = experimental
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.item = item
+        self.jurisdiction = jurisdiction
+        self.language = language
+        self.lastReviewDate = lastReviewDate
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.name = name
+        self.publisher = publisher
+        self.purpose = purpose
         self.status = status
+        self.subjectType = subjectType
+        self.text = text
+        self.title = title
+        self.url = url
+        self.useContext = useContext
+        self.version = version
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -190,9 +250,46 @@ public struct Questionnaire: DomainResource {
         /// Nested questionnaire items
         public var item: [Questionnaire.Item]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(linkId: FHIRPrimitive<FHIRString>, type: FHIRPrimitive<QuestionnaireItemType>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            answerOption: [Questionnaire.Item.AnswerOption]? = nil,
+            answerValueSet: FHIRPrimitive<FHIRCanonical>? = nil,
+            code: [Coding]? = nil,
+            definition: FHIRPrimitive<FHIRURI>? = nil,
+            enableBehavior: FHIRPrimitive<EnableWhenBehavior>? = nil,
+            enableWhen: [Questionnaire.Item.EnableWhen]? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            initial: [Questionnaire.Item.Initial]? = nil,
+            item: [Questionnaire.Item]? = nil,
+            linkId: FHIRPrimitive<FHIRString>,
+            maxLength: FHIRPrimitive<FHIRInteger>? = nil,
+            modifierExtension: [Extension]? = nil,
+            prefix: FHIRPrimitive<FHIRString>? = nil,
+            readOnly: FHIRPrimitive<FHIRBool>? = nil,
+            repeats: FHIRPrimitive<FHIRBool>? = nil,
+            required: FHIRPrimitive<FHIRBool>? = nil,
+            text: FHIRPrimitive<FHIRString>? = nil,
+            type: FHIRPrimitive<QuestionnaireItemType>
+        ) {
+            self.answerOption = answerOption
+            self.answerValueSet = answerValueSet
+            self.code = code
+            self.definition = definition
+            self.enableBehavior = enableBehavior
+            self.enableWhen = enableWhen
+            self.`extension` = `extension`
+            self.id = id
+            self.initial = initial
+            self.item = item
             self.linkId = linkId
+            self.maxLength = maxLength
+            self.modifierExtension = modifierExtension
+            self.prefix = prefix
+            self.readOnly = readOnly
+            self.repeats = repeats
+            self.required = required
+            self.text = text
             self.type = type
         }
 
@@ -262,9 +359,19 @@ public struct Questionnaire: DomainResource {
             /// Value for question comparison based on operator
             public var answer: AnswerX
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(answer: AnswerX, `operator`: FHIRPrimitive<QuestionnaireItemOperator>, question: FHIRPrimitive<FHIRString>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                answer: AnswerX,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                `operator`: FHIRPrimitive<QuestionnaireItemOperator>,
+                question: FHIRPrimitive<FHIRString>
+            ) {
                 self.answer = answer
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
                 self.`operator` = `operator`
                 self.question = question
             }
@@ -356,8 +463,18 @@ public struct Questionnaire: DomainResource {
             /// Whether option is selected by default
             public var initialSelected: FHIRPrimitive<FHIRBool>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(value: ValueX) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                initialSelected: FHIRPrimitive<FHIRBool>? = nil,
+                modifierExtension: [Extension]? = nil,
+                value: ValueX
+            ) {
+                self.`extension` = `extension`
+                self.id = id
+                self.initialSelected = initialSelected
+                self.modifierExtension = modifierExtension
                 self.value = value
             }
 
@@ -432,8 +549,16 @@ public struct Questionnaire: DomainResource {
             /// Actual value for initializing the question
             public var value: ValueX
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(value: ValueX) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                value: ValueX
+            ) {
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
                 self.value = value
             }
 

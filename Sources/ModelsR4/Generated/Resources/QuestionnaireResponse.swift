@@ -46,9 +46,47 @@ public struct QuestionnaireResponse: DomainResource {
     /// Groups and questions
     public var item: [QuestionnaireResponse.Item]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(status: FHIRPrimitive<QuestionnaireResponseStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        author: Reference? = nil,
+        authored: FHIRPrimitive<DateTime>? = nil,
+        basedOn: [Reference]? = nil,
+        contained: [ResourceProxy]? = nil,
+        encounter: Reference? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: Identifier? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        item: [QuestionnaireResponse.Item]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        partOf: [Reference]? = nil,
+        questionnaire: FHIRPrimitive<FHIRCanonical>? = nil,
+        source: Reference? = nil,
+        status: FHIRPrimitive<QuestionnaireResponseStatus>,
+        subject: Reference? = nil,
+        text: Narrative? = nil
+    ) {
+        self.author = author
+        self.authored = authored
+        self.basedOn = basedOn
+        self.contained = contained
+        self.encounter = encounter
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.item = item
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.partOf = partOf
+        self.questionnaire = questionnaire
+        self.source = source
         self.status = status
+        self.subject = subject
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -124,9 +162,25 @@ public struct QuestionnaireResponse: DomainResource {
         /// Nested questionnaire response items
         public var item: [QuestionnaireResponse.Item]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(linkId: FHIRPrimitive<FHIRString>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            answer: [QuestionnaireResponse.Item.Answer]? = nil,
+            definition: FHIRPrimitive<FHIRURI>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            item: [QuestionnaireResponse.Item]? = nil,
+            linkId: FHIRPrimitive<FHIRString>,
+            modifierExtension: [Extension]? = nil,
+            text: FHIRPrimitive<FHIRString>? = nil
+        ) {
+            self.answer = answer
+            self.definition = definition
+            self.`extension` = `extension`
+            self.id = id
+            self.item = item
             self.linkId = linkId
+            self.modifierExtension = modifierExtension
+            self.text = text
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -171,8 +225,19 @@ public struct QuestionnaireResponse: DomainResource {
             /// Nested groups and questions
             public var item: [QuestionnaireResponse.Item]?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                item: [QuestionnaireResponse.Item]? = nil,
+                modifierExtension: [Extension]? = nil,
+                value: ValueX? = nil
+            ) {
+                self.`extension` = `extension`
+                self.id = id
+                self.item = item
+                self.modifierExtension = modifierExtension
+                self.value = value
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -48,9 +48,49 @@ public struct RelatedPerson: DomainResource {
     /// A language which may be used to communicate with about the patient's health
     public var communication: [RelatedPerson.CommunicationComponent]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(patient: Reference) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        active: FHIRPrimitive<FHIRBool>? = nil,
+        address: [Address]? = nil,
+        birthDate: FHIRPrimitive<FHIRDate>? = nil,
+        communication: [RelatedPerson.CommunicationComponent]? = nil,
+        contained: [ResourceProxy]? = nil,
+        `extension`: [Extension]? = nil,
+        gender: FHIRPrimitive<AdministrativeGender>? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: [HumanName]? = nil,
+        patient: Reference,
+        period: Period? = nil,
+        photo: [Attachment]? = nil,
+        relationship: [CodeableConcept]? = nil,
+        telecom: [ContactPoint]? = nil,
+        text: Narrative? = nil
+    ) {
+        self.active = active
+        self.address = address
+        self.birthDate = birthDate
+        self.communication = communication
+        self.contained = contained
+        self.`extension` = `extension`
+        self.gender = gender
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.name = name
         self.patient = patient
+        self.period = period
+        self.photo = photo
+        self.relationship = relationship
+        self.telecom = telecom
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -122,9 +162,19 @@ public struct RelatedPerson: DomainResource {
         /// Language preference indicator
         public var preferred: FHIRPrimitive<FHIRBool>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(language: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            language: CodeableConcept,
+            modifierExtension: [Extension]? = nil,
+            preferred: FHIRPrimitive<FHIRBool>? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
             self.language = language
+            self.modifierExtension = modifierExtension
+            self.preferred = preferred
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -60,10 +60,61 @@ public struct RequestGroup: DomainResource {
     /// Proposed actions, if any
     public var action: [RequestGroup.Action]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(intent: FHIRPrimitive<RequestIntent>, status: FHIRPrimitive<RequestStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        action: [RequestGroup.Action]? = nil,
+        author: Reference? = nil,
+        authoredOn: FHIRPrimitive<DateTime>? = nil,
+        basedOn: [Reference]? = nil,
+        code: CodeableConcept? = nil,
+        contained: [ResourceProxy]? = nil,
+        encounter: Reference? = nil,
+        `extension`: [Extension]? = nil,
+        groupIdentifier: Identifier? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        instantiatesCanonical: [FHIRPrimitive<FHIRCanonical>]? = nil,
+        instantiatesUri: [FHIRPrimitive<FHIRURI>]? = nil,
+        intent: FHIRPrimitive<RequestIntent>,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        note: [Annotation]? = nil,
+        priority: FHIRPrimitive<RequestPriority>? = nil,
+        reasonCode: [CodeableConcept]? = nil,
+        reasonReference: [Reference]? = nil,
+        replaces: [Reference]? = nil,
+        status: FHIRPrimitive<RequestStatus>,
+        subject: Reference? = nil,
+        text: Narrative? = nil
+    ) {
+        self.action = action
+        self.author = author
+        self.authoredOn = authoredOn
+        self.basedOn = basedOn
+        self.code = code
+        self.contained = contained
+        self.encounter = encounter
+        self.`extension` = `extension`
+        self.groupIdentifier = groupIdentifier
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.instantiatesCanonical = instantiatesCanonical
+        self.instantiatesUri = instantiatesUri
         self.intent = intent
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.note = note
+        self.priority = priority
+        self.reasonCode = reasonCode
+        self.reasonReference = reasonReference
+        self.replaces = replaces
         self.status = status
+        self.subject = subject
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -181,8 +232,53 @@ public struct RequestGroup: DomainResource {
         /// Sub action
         public var action: [RequestGroup.Action]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            action: [RequestGroup.Action]? = nil,
+            cardinalityBehavior: FHIRPrimitive<ActionCardinalityBehavior>? = nil,
+            code: [CodeableConcept]? = nil,
+            condition: [RequestGroup.Action.ConditionComponent]? = nil,
+            description: FHIRPrimitive<FHIRString>? = nil,
+            documentation: [RelatedArtifact]? = nil,
+            `extension`: [Extension]? = nil,
+            groupingBehavior: FHIRPrimitive<ActionGroupingBehavior>? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            participant: [Reference]? = nil,
+            precheckBehavior: FHIRPrimitive<ActionPrecheckBehavior>? = nil,
+            prefix: FHIRPrimitive<FHIRString>? = nil,
+            priority: FHIRPrimitive<RequestPriority>? = nil,
+            relatedAction: [RequestGroup.Action.RelatedAction]? = nil,
+            requiredBehavior: FHIRPrimitive<ActionRequiredBehavior>? = nil,
+            resource: Reference? = nil,
+            selectionBehavior: FHIRPrimitive<ActionSelectionBehavior>? = nil,
+            textEquivalent: FHIRPrimitive<FHIRString>? = nil,
+            timing: TimingX? = nil,
+            title: FHIRPrimitive<FHIRString>? = nil,
+            type: CodeableConcept? = nil
+        ) {
+            self.action = action
+            self.cardinalityBehavior = cardinalityBehavior
+            self.code = code
+            self.condition = condition
+            self.description = description
+            self.documentation = documentation
+            self.`extension` = `extension`
+            self.groupingBehavior = groupingBehavior
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.participant = participant
+            self.precheckBehavior = precheckBehavior
+            self.prefix = prefix
+            self.priority = priority
+            self.relatedAction = relatedAction
+            self.requiredBehavior = requiredBehavior
+            self.resource = resource
+            self.selectionBehavior = selectionBehavior
+            self.textEquivalent = textEquivalent
+            self.timing = timing
+            self.title = title
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -291,9 +387,19 @@ public struct RequestGroup: DomainResource {
             /// Boolean-valued expression
             public var expression: Expression?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(kind: FHIRPrimitive<ActionConditionKind>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                expression: Expression? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                kind: FHIRPrimitive<ActionConditionKind>,
+                modifierExtension: [Extension]? = nil
+            ) {
+                self.expression = expression
+                self.`extension` = `extension`
+                self.id = id
                 self.kind = kind
+                self.modifierExtension = modifierExtension
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -335,9 +441,20 @@ public struct RequestGroup: DomainResource {
             /// Time offset for the relationship
             public var offset: OffsetX?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(actionId: FHIRPrimitive<FHIRString>, relationship: FHIRPrimitive<ActionRelationshipType>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                actionId: FHIRPrimitive<FHIRString>,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                offset: OffsetX? = nil,
+                relationship: FHIRPrimitive<ActionRelationshipType>
+            ) {
                 self.actionId = actionId
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.offset = offset
                 self.relationship = relationship
             }
 

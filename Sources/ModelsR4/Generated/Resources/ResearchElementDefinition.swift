@@ -90,11 +90,91 @@ public struct ResearchElementDefinition: DomainResource {
     /// What defines the members of the research element
     public var characteristic: [ResearchElementDefinition.Characteristic]
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(characteristic: [ResearchElementDefinition.Characteristic], status: FHIRPrimitive<PublicationStatus>, type: FHIRPrimitive<ResearchElementType>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        approvalDate: FHIRPrimitive<FHIRDate>? = nil,
+        author: [ContactDetail]? = nil,
+        characteristic: [ResearchElementDefinition.Characteristic],
+        comment: [FHIRPrimitive<FHIRString>]? = nil,
+        contact: [ContactDetail]? = nil,
+        contained: [ResourceProxy]? = nil,
+        copyright: FHIRPrimitive<FHIRString>? = nil,
+        date: FHIRPrimitive<DateTime>? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        editor: [ContactDetail]? = nil,
+        effectivePeriod: Period? = nil,
+        endorser: [ContactDetail]? = nil,
+        experimental: FHIRPrimitive<FHIRBool>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        jurisdiction: [CodeableConcept]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        lastReviewDate: FHIRPrimitive<FHIRDate>? = nil,
+        library: [FHIRPrimitive<FHIRCanonical>]? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>? = nil,
+        publisher: FHIRPrimitive<FHIRString>? = nil,
+        purpose: FHIRPrimitive<FHIRString>? = nil,
+        relatedArtifact: [RelatedArtifact]? = nil,
+        reviewer: [ContactDetail]? = nil,
+        shortTitle: FHIRPrimitive<FHIRString>? = nil,
+        status: FHIRPrimitive<PublicationStatus>,
+        subject: SubjectX? = nil,
+        subtitle: FHIRPrimitive<FHIRString>? = nil,
+        text: Narrative? = nil,
+        title: FHIRPrimitive<FHIRString>? = nil,
+        topic: [CodeableConcept]? = nil,
+        type: FHIRPrimitive<ResearchElementType>,
+        url: FHIRPrimitive<FHIRURI>? = nil,
+        usage: FHIRPrimitive<FHIRString>? = nil,
+        useContext: [UsageContext]? = nil,
+        variableType: FHIRPrimitive<EvidenceVariableType>? = nil,
+        version: FHIRPrimitive<FHIRString>? = nil
+    ) {
+        self.approvalDate = approvalDate
+        self.author = author
         self.characteristic = characteristic
+        self.comment = comment
+        self.contact = contact
+        self.contained = contained
+        self.copyright = copyright
+        self.date = date
+        self.description = description
+        self.editor = editor
+        self.effectivePeriod = effectivePeriod
+        self.endorser = endorser
+        self.experimental = experimental
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.jurisdiction = jurisdiction
+        self.language = language
+        self.lastReviewDate = lastReviewDate
+        self.library = library
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.name = name
+        self.publisher = publisher
+        self.purpose = purpose
+        self.relatedArtifact = relatedArtifact
+        self.reviewer = reviewer
+        self.shortTitle = shortTitle
         self.status = status
+        self.subject = subject
+        self.subtitle = subtitle
+        self.text = text
+        self.title = title
+        self.topic = topic
         self.type = type
+        self.url = url
+        self.usage = usage
+        self.useContext = useContext
+        self.variableType = variableType
+        self.version = version
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -252,9 +332,39 @@ public struct ResearchElementDefinition: DomainResource {
         /// mean | median | mean-of-mean | mean-of-median | median-of-mean | median-of-median
         public var participantEffectiveGroupMeasure: FHIRPrimitive<GroupMeasure>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(definition: DefinitionX) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            definition: DefinitionX,
+            exclude: FHIRPrimitive<FHIRBool>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            participantEffective: ParticipantEffectiveX? = nil,
+            participantEffectiveDescription: FHIRPrimitive<FHIRString>? = nil,
+            participantEffectiveGroupMeasure: FHIRPrimitive<GroupMeasure>? = nil,
+            participantEffectiveTimeFromStart: Duration? = nil,
+            studyEffective: StudyEffectiveX? = nil,
+            studyEffectiveDescription: FHIRPrimitive<FHIRString>? = nil,
+            studyEffectiveGroupMeasure: FHIRPrimitive<GroupMeasure>? = nil,
+            studyEffectiveTimeFromStart: Duration? = nil,
+            unitOfMeasure: CodeableConcept? = nil,
+            usageContext: [UsageContext]? = nil
+        ) {
             self.definition = definition
+            self.exclude = exclude
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.participantEffective = participantEffective
+            self.participantEffectiveDescription = participantEffectiveDescription
+            self.participantEffectiveGroupMeasure = participantEffectiveGroupMeasure
+            self.participantEffectiveTimeFromStart = participantEffectiveTimeFromStart
+            self.studyEffective = studyEffective
+            self.studyEffectiveDescription = studyEffectiveDescription
+            self.studyEffectiveGroupMeasure = studyEffectiveGroupMeasure
+            self.studyEffectiveTimeFromStart = studyEffectiveTimeFromStart
+            self.unitOfMeasure = unitOfMeasure
+            self.usageContext = usageContext
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -72,9 +72,73 @@ public struct ResearchStudy: DomainResource {
     /// A goal for the study
     public var objective: [ResearchStudy.Objective]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(status: FHIRPrimitive<ResearchStudyStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        arm: [ResearchStudy.Arm]? = nil,
+        category: [CodeableConcept]? = nil,
+        condition: [CodeableConcept]? = nil,
+        contact: [ContactDetail]? = nil,
+        contained: [ResourceProxy]? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        enrollment: [Reference]? = nil,
+        `extension`: [Extension]? = nil,
+        focus: [CodeableConcept]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        keyword: [CodeableConcept]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        location: [CodeableConcept]? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        note: [Annotation]? = nil,
+        objective: [ResearchStudy.Objective]? = nil,
+        partOf: [Reference]? = nil,
+        period: Period? = nil,
+        phase: CodeableConcept? = nil,
+        primaryPurposeType: CodeableConcept? = nil,
+        principalInvestigator: Reference? = nil,
+        `protocol`: [Reference]? = nil,
+        reasonStopped: CodeableConcept? = nil,
+        relatedArtifact: [RelatedArtifact]? = nil,
+        site: [Reference]? = nil,
+        sponsor: Reference? = nil,
+        status: FHIRPrimitive<ResearchStudyStatus>,
+        text: Narrative? = nil,
+        title: FHIRPrimitive<FHIRString>? = nil
+    ) {
+        self.arm = arm
+        self.category = category
+        self.condition = condition
+        self.contact = contact
+        self.contained = contained
+        self.description = description
+        self.enrollment = enrollment
+        self.`extension` = `extension`
+        self.focus = focus
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.keyword = keyword
+        self.language = language
+        self.location = location
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.note = note
+        self.objective = objective
+        self.partOf = partOf
+        self.period = period
+        self.phase = phase
+        self.primaryPurposeType = primaryPurposeType
+        self.principalInvestigator = principalInvestigator
+        self.`protocol` = `protocol`
+        self.reasonStopped = reasonStopped
+        self.relatedArtifact = relatedArtifact
+        self.site = site
+        self.sponsor = sponsor
         self.status = status
+        self.text = text
+        self.title = title
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -172,9 +236,21 @@ public struct ResearchStudy: DomainResource {
         /// Short explanation of study path
         public var description: FHIRPrimitive<FHIRString>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(name: FHIRPrimitive<FHIRString>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            description: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            name: FHIRPrimitive<FHIRString>,
+            type: CodeableConcept? = nil
+        ) {
+            self.description = description
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.name = name
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -216,8 +292,19 @@ public struct ResearchStudy: DomainResource {
         /// primary | secondary | exploratory
         public var type: CodeableConcept?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            name: FHIRPrimitive<FHIRString>? = nil,
+            type: CodeableConcept? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.name = name
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -40,11 +40,41 @@ public struct ResearchSubject: DomainResource {
     /// Agreement to participate in study
     public var consent: Reference?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(individual: Reference, status: FHIRPrimitive<ResearchSubjectStatus>, study: Reference) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        actualArm: FHIRPrimitive<FHIRString>? = nil,
+        assignedArm: FHIRPrimitive<FHIRString>? = nil,
+        consent: Reference? = nil,
+        contained: [ResourceProxy]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        individual: Reference,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        period: Period? = nil,
+        status: FHIRPrimitive<ResearchSubjectStatus>,
+        study: Reference,
+        text: Narrative? = nil
+    ) {
+        self.actualArm = actualArm
+        self.assignedArm = assignedArm
+        self.consent = consent
+        self.contained = contained
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
         self.individual = individual
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.period = period
         self.status = status
         self.study = study
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

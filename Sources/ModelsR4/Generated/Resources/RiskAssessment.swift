@@ -58,10 +58,59 @@ public struct RiskAssessment: DomainResource {
     /// Comments on the risk assessment
     public var note: [Annotation]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(status: FHIRPrimitive<ObservationStatus>, subject: Reference) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        basedOn: Reference? = nil,
+        basis: [Reference]? = nil,
+        code: CodeableConcept? = nil,
+        condition: Reference? = nil,
+        contained: [ResourceProxy]? = nil,
+        encounter: Reference? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        method: CodeableConcept? = nil,
+        mitigation: FHIRPrimitive<FHIRString>? = nil,
+        modifierExtension: [Extension]? = nil,
+        note: [Annotation]? = nil,
+        occurrence: OccurrenceX? = nil,
+        parent: Reference? = nil,
+        performer: Reference? = nil,
+        prediction: [RiskAssessment.Prediction]? = nil,
+        reasonCode: [CodeableConcept]? = nil,
+        reasonReference: [Reference]? = nil,
+        status: FHIRPrimitive<ObservationStatus>,
+        subject: Reference,
+        text: Narrative? = nil
+    ) {
+        self.basedOn = basedOn
+        self.basis = basis
+        self.code = code
+        self.condition = condition
+        self.contained = contained
+        self.encounter = encounter
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.method = method
+        self.mitigation = mitigation
+        self.modifierExtension = modifierExtension
+        self.note = note
+        self.occurrence = occurrence
+        self.parent = parent
+        self.performer = performer
+        self.prediction = prediction
+        self.reasonCode = reasonCode
+        self.reasonReference = reasonReference
         self.status = status
         self.subject = subject
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -175,8 +224,27 @@ public struct RiskAssessment: DomainResource {
         /// Explanation of prediction
         public var rationale: FHIRPrimitive<FHIRString>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            outcome: CodeableConcept? = nil,
+            probability: ProbabilityX? = nil,
+            qualitativeRisk: CodeableConcept? = nil,
+            rationale: FHIRPrimitive<FHIRString>? = nil,
+            relativeRisk: FHIRPrimitive<FHIRDecimal>? = nil,
+            when: WhenX? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.outcome = outcome
+            self.probability = probability
+            self.qualitativeRisk = qualitativeRisk
+            self.rationale = rationale
+            self.relativeRisk = relativeRisk
+            self.when = when
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

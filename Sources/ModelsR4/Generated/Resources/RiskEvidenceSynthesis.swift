@@ -86,11 +86,87 @@ public struct RiskEvidenceSynthesis: DomainResource {
     /// How certain is the risk
     public var certainty: [RiskEvidenceSynthesis.Certainty]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(outcome: Reference, population: Reference, status: FHIRPrimitive<PublicationStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        approvalDate: FHIRPrimitive<FHIRDate>? = nil,
+        author: [ContactDetail]? = nil,
+        certainty: [RiskEvidenceSynthesis.Certainty]? = nil,
+        contact: [ContactDetail]? = nil,
+        contained: [ResourceProxy]? = nil,
+        copyright: FHIRPrimitive<FHIRString>? = nil,
+        date: FHIRPrimitive<DateTime>? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        editor: [ContactDetail]? = nil,
+        effectivePeriod: Period? = nil,
+        endorser: [ContactDetail]? = nil,
+        exposure: Reference? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        jurisdiction: [CodeableConcept]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        lastReviewDate: FHIRPrimitive<FHIRDate>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>? = nil,
+        note: [Annotation]? = nil,
+        outcome: Reference,
+        population: Reference,
+        publisher: FHIRPrimitive<FHIRString>? = nil,
+        relatedArtifact: [RelatedArtifact]? = nil,
+        reviewer: [ContactDetail]? = nil,
+        riskEstimate: RiskEvidenceSynthesis.RiskEstimate? = nil,
+        sampleSize: RiskEvidenceSynthesis.SampleSize? = nil,
+        status: FHIRPrimitive<PublicationStatus>,
+        studyType: CodeableConcept? = nil,
+        synthesisType: CodeableConcept? = nil,
+        text: Narrative? = nil,
+        title: FHIRPrimitive<FHIRString>? = nil,
+        topic: [CodeableConcept]? = nil,
+        url: FHIRPrimitive<FHIRURI>? = nil,
+        useContext: [UsageContext]? = nil,
+        version: FHIRPrimitive<FHIRString>? = nil
+    ) {
+        self.approvalDate = approvalDate
+        self.author = author
+        self.certainty = certainty
+        self.contact = contact
+        self.contained = contained
+        self.copyright = copyright
+        self.date = date
+        self.description = description
+        self.editor = editor
+        self.effectivePeriod = effectivePeriod
+        self.endorser = endorser
+        self.exposure = exposure
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.jurisdiction = jurisdiction
+        self.language = language
+        self.lastReviewDate = lastReviewDate
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.name = name
+        self.note = note
         self.outcome = outcome
         self.population = population
+        self.publisher = publisher
+        self.relatedArtifact = relatedArtifact
+        self.reviewer = reviewer
+        self.riskEstimate = riskEstimate
+        self.sampleSize = sampleSize
         self.status = status
+        self.studyType = studyType
+        self.synthesisType = synthesisType
+        self.text = text
+        self.title = title
+        self.topic = topic
+        self.url = url
+        self.useContext = useContext
+        self.version = version
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -202,8 +278,21 @@ public struct RiskEvidenceSynthesis: DomainResource {
         /// How many participants?
         public var numberOfParticipants: FHIRPrimitive<FHIRInteger>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            description: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            numberOfParticipants: FHIRPrimitive<FHIRInteger>? = nil,
+            numberOfStudies: FHIRPrimitive<FHIRInteger>? = nil
+        ) {
+            self.description = description
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.numberOfParticipants = numberOfParticipants
+            self.numberOfStudies = numberOfStudies
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -255,8 +344,29 @@ public struct RiskEvidenceSynthesis: DomainResource {
         /// How precise the estimate is
         public var precisionEstimate: [RiskEvidenceSynthesis.RiskEstimate.PrecisionEstimate]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            denominatorCount: FHIRPrimitive<FHIRInteger>? = nil,
+            description: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            numeratorCount: FHIRPrimitive<FHIRInteger>? = nil,
+            precisionEstimate: [RiskEvidenceSynthesis.RiskEstimate.PrecisionEstimate]? = nil,
+            type: CodeableConcept? = nil,
+            unitOfMeasure: CodeableConcept? = nil,
+            value: FHIRPrimitive<FHIRDecimal>? = nil
+        ) {
+            self.denominatorCount = denominatorCount
+            self.description = description
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.numeratorCount = numeratorCount
+            self.precisionEstimate = precisionEstimate
+            self.type = type
+            self.unitOfMeasure = unitOfMeasure
+            self.value = value
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -309,8 +419,23 @@ public struct RiskEvidenceSynthesis: DomainResource {
             /// Upper bound
             public var to: FHIRPrimitive<FHIRDecimal>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                from: FHIRPrimitive<FHIRDecimal>? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                level: FHIRPrimitive<FHIRDecimal>? = nil,
+                modifierExtension: [Extension]? = nil,
+                to: FHIRPrimitive<FHIRDecimal>? = nil,
+                type: CodeableConcept? = nil
+            ) {
+                self.`extension` = `extension`
+                self.from = from
+                self.id = id
+                self.level = level
+                self.modifierExtension = modifierExtension
+                self.to = to
+                self.type = type
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -357,8 +482,21 @@ public struct RiskEvidenceSynthesis: DomainResource {
         /// A component that contributes to the overall certainty
         public var certaintySubcomponent: [RiskEvidenceSynthesis.Certainty.CertaintySubcomponent]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            certaintySubcomponent: [RiskEvidenceSynthesis.Certainty.CertaintySubcomponent]? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            note: [Annotation]? = nil,
+            rating: [CodeableConcept]? = nil
+        ) {
+            self.certaintySubcomponent = certaintySubcomponent
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.note = note
+            self.rating = rating
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -401,8 +539,21 @@ public struct RiskEvidenceSynthesis: DomainResource {
             /// Used for footnotes or explanatory notes
             public var note: [Annotation]?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                note: [Annotation]? = nil,
+                rating: [CodeableConcept]? = nil,
+                type: CodeableConcept? = nil
+            ) {
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.note = note
+                self.rating = rating
+                self.type = type
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -40,9 +40,41 @@ public struct Schedule: DomainResource {
     /// Comments on availability
     public var comment: FHIRPrimitive<FHIRString>?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(actor: [Reference]) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        active: FHIRPrimitive<FHIRBool>? = nil,
+        actor: [Reference],
+        comment: FHIRPrimitive<FHIRString>? = nil,
+        contained: [ResourceProxy]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        planningHorizon: Period? = nil,
+        serviceCategory: [CodeableConcept]? = nil,
+        serviceType: [CodeableConcept]? = nil,
+        specialty: [CodeableConcept]? = nil,
+        text: Narrative? = nil
+    ) {
+        self.active = active
         self.actor = actor
+        self.comment = comment
+        self.contained = contained
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.planningHorizon = planningHorizon
+        self.serviceCategory = serviceCategory
+        self.serviceType = serviceType
+        self.specialty = specialty
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -76,15 +76,77 @@ public struct SearchParameter: DomainResource {
     /// For Composite resources to define the parts
     public var component: [SearchParameter.Component]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(base: [FHIRPrimitive<ResourceType>], code: FHIRPrimitive<FHIRString>, description: FHIRPrimitive<FHIRString>, name: FHIRPrimitive<FHIRString>, status: FHIRPrimitive<PublicationStatus>, type: FHIRPrimitive<SearchParamType>, url: FHIRPrimitive<FHIRURI>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        base: [FHIRPrimitive<ResourceType>],
+        chain: [FHIRPrimitive<FHIRString>]? = nil,
+        code: FHIRPrimitive<FHIRString>,
+        comparator: [FHIRPrimitive<SearchComparator>]? = nil,
+        component: [SearchParameter.Component]? = nil,
+        contact: [ContactDetail]? = nil,
+        contained: [ResourceProxy]? = nil,
+        date: FHIRPrimitive<DateTime>? = nil,
+        derivedFrom: FHIRPrimitive<FHIRCanonical>? = nil,
+        description: FHIRPrimitive<FHIRString>,
+        experimental: FHIRPrimitive<FHIRBool>? = nil,
+        expression: FHIRPrimitive<FHIRString>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        jurisdiction: [CodeableConcept]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifier: [FHIRPrimitive<SearchModifierCode>]? = nil,
+        modifierExtension: [Extension]? = nil,
+        multipleAnd: FHIRPrimitive<FHIRBool>? = nil,
+        multipleOr: FHIRPrimitive<FHIRBool>? = nil,
+        name: FHIRPrimitive<FHIRString>,
+        publisher: FHIRPrimitive<FHIRString>? = nil,
+        purpose: FHIRPrimitive<FHIRString>? = nil,
+        status: FHIRPrimitive<PublicationStatus>,
+        target: [FHIRPrimitive<ResourceType>]? = nil,
+        text: Narrative? = nil,
+        type: FHIRPrimitive<SearchParamType>,
+        url: FHIRPrimitive<FHIRURI>,
+        useContext: [UsageContext]? = nil,
+        version: FHIRPrimitive<FHIRString>? = nil,
+        xpath: FHIRPrimitive<FHIRString>? = nil,
+        xpathUsage: FHIRPrimitive<XPathUsageType>? = nil
+    ) {
         self.base = base
+        self.chain = chain
         self.code = code
+        self.comparator = comparator
+        self.component = component
+        self.contact = contact
+        self.contained = contained
+        self.date = date
+        self.derivedFrom = derivedFrom
         self.description = description
+        self.experimental = experimental
+        self.expression = expression
+        self.`extension` = `extension`
+        self.id = id
+        self.implicitRules = implicitRules
+        self.jurisdiction = jurisdiction
+        self.language = language
+        self.meta = meta
+        self.modifier = modifier
+        self.modifierExtension = modifierExtension
+        self.multipleAnd = multipleAnd
+        self.multipleOr = multipleOr
         self.name = name
+        self.publisher = publisher
+        self.purpose = purpose
         self.status = status
+        self.target = target
+        self.text = text
         self.type = type
         self.url = url
+        self.useContext = useContext
+        self.version = version
+        self.xpath = xpath
+        self.xpathUsage = xpathUsage
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -184,10 +246,19 @@ public struct SearchParameter: DomainResource {
         /// Subexpression relative to main expression
         public var expression: FHIRPrimitive<FHIRString>
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(definition: FHIRPrimitive<FHIRCanonical>, expression: FHIRPrimitive<FHIRString>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            definition: FHIRPrimitive<FHIRCanonical>,
+            expression: FHIRPrimitive<FHIRString>,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
             self.definition = definition
             self.expression = expression
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -90,11 +90,91 @@ public struct ServiceRequest: DomainResource {
     /// Request provenance
     public var relevantHistory: [Reference]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(intent: FHIRPrimitive<RequestIntent>, status: FHIRPrimitive<RequestStatus>, subject: Reference) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        asNeeded: AsNeededX? = nil,
+        authoredOn: FHIRPrimitive<DateTime>? = nil,
+        basedOn: [Reference]? = nil,
+        bodySite: [CodeableConcept]? = nil,
+        category: [CodeableConcept]? = nil,
+        code: CodeableConcept? = nil,
+        contained: [ResourceProxy]? = nil,
+        doNotPerform: FHIRPrimitive<FHIRBool>? = nil,
+        encounter: Reference? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        instantiatesCanonical: [FHIRPrimitive<FHIRCanonical>]? = nil,
+        instantiatesUri: [FHIRPrimitive<FHIRURI>]? = nil,
+        insurance: [Reference]? = nil,
+        intent: FHIRPrimitive<RequestIntent>,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        locationCode: [CodeableConcept]? = nil,
+        locationReference: [Reference]? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        note: [Annotation]? = nil,
+        occurrence: OccurrenceX? = nil,
+        orderDetail: [CodeableConcept]? = nil,
+        patientInstruction: FHIRPrimitive<FHIRString>? = nil,
+        performer: [Reference]? = nil,
+        performerType: CodeableConcept? = nil,
+        priority: FHIRPrimitive<RequestPriority>? = nil,
+        quantity: QuantityX? = nil,
+        reasonCode: [CodeableConcept]? = nil,
+        reasonReference: [Reference]? = nil,
+        relevantHistory: [Reference]? = nil,
+        replaces: [Reference]? = nil,
+        requester: Reference? = nil,
+        requisition: Identifier? = nil,
+        specimen: [Reference]? = nil,
+        status: FHIRPrimitive<RequestStatus>,
+        subject: Reference,
+        supportingInfo: [Reference]? = nil,
+        text: Narrative? = nil
+    ) {
+        self.asNeeded = asNeeded
+        self.authoredOn = authoredOn
+        self.basedOn = basedOn
+        self.bodySite = bodySite
+        self.category = category
+        self.code = code
+        self.contained = contained
+        self.doNotPerform = doNotPerform
+        self.encounter = encounter
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.instantiatesCanonical = instantiatesCanonical
+        self.instantiatesUri = instantiatesUri
+        self.insurance = insurance
         self.intent = intent
+        self.language = language
+        self.locationCode = locationCode
+        self.locationReference = locationReference
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.note = note
+        self.occurrence = occurrence
+        self.orderDetail = orderDetail
+        self.patientInstruction = patientInstruction
+        self.performer = performer
+        self.performerType = performerType
+        self.priority = priority
+        self.quantity = quantity
+        self.reasonCode = reasonCode
+        self.reasonReference = reasonReference
+        self.relevantHistory = relevantHistory
+        self.replaces = replaces
+        self.requester = requester
+        self.requisition = requisition
+        self.specimen = specimen
         self.status = status
         self.subject = subject
+        self.supportingInfo = supportingInfo
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -46,12 +46,47 @@ public struct Slot: DomainResource {
     /// Comments on the slot to describe any extended information. Such as custom constraints on the slot
     public var comment: FHIRPrimitive<FHIRString>?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(end: FHIRPrimitive<Instant>, schedule: Reference, start: FHIRPrimitive<Instant>, status: FHIRPrimitive<SlotStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        appointmentType: CodeableConcept? = nil,
+        comment: FHIRPrimitive<FHIRString>? = nil,
+        contained: [ResourceProxy]? = nil,
+        end: FHIRPrimitive<Instant>,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        overbooked: FHIRPrimitive<FHIRBool>? = nil,
+        schedule: Reference,
+        serviceCategory: [CodeableConcept]? = nil,
+        serviceType: [CodeableConcept]? = nil,
+        specialty: [CodeableConcept]? = nil,
+        start: FHIRPrimitive<Instant>,
+        status: FHIRPrimitive<SlotStatus>,
+        text: Narrative? = nil
+    ) {
+        self.appointmentType = appointmentType
+        self.comment = comment
+        self.contained = contained
         self.end = end
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.overbooked = overbooked
         self.schedule = schedule
+        self.serviceCategory = serviceCategory
+        self.serviceType = serviceType
+        self.specialty = specialty
         self.start = start
         self.status = status
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

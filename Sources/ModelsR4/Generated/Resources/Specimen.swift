@@ -50,8 +50,51 @@ public struct Specimen: DomainResource {
     /// Comments
     public var note: [Annotation]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        accessionIdentifier: Identifier? = nil,
+        collection: Specimen.Collection? = nil,
+        condition: [CodeableConcept]? = nil,
+        contained: [ResourceProxy]? = nil,
+        container: [Specimen.Container]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        note: [Annotation]? = nil,
+        parent: [Reference]? = nil,
+        processing: [Specimen.Processing]? = nil,
+        receivedTime: FHIRPrimitive<DateTime>? = nil,
+        request: [Reference]? = nil,
+        status: FHIRPrimitive<SpecimenStatus>? = nil,
+        subject: Reference? = nil,
+        text: Narrative? = nil,
+        type: CodeableConcept? = nil
+    ) {
+        self.accessionIdentifier = accessionIdentifier
+        self.collection = collection
+        self.condition = condition
+        self.contained = contained
+        self.container = container
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.note = note
+        self.parent = parent
+        self.processing = processing
+        self.receivedTime = receivedTime
+        self.request = request
+        self.status = status
+        self.subject = subject
+        self.text = text
+        self.type = type
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -135,8 +178,29 @@ public struct Specimen: DomainResource {
         /// Whether or how long patient abstained from food and/or drink
         public var fastingStatus: FastingStatusX?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            bodySite: CodeableConcept? = nil,
+            collected: CollectedX? = nil,
+            collector: Reference? = nil,
+            duration: Duration? = nil,
+            `extension`: [Extension]? = nil,
+            fastingStatus: FastingStatusX? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            method: CodeableConcept? = nil,
+            modifierExtension: [Extension]? = nil,
+            quantity: Quantity? = nil
+        ) {
+            self.bodySite = bodySite
+            self.collected = collected
+            self.collector = collector
+            self.duration = duration
+            self.`extension` = `extension`
+            self.fastingStatus = fastingStatus
+            self.id = id
+            self.method = method
+            self.modifierExtension = modifierExtension
+            self.quantity = quantity
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -238,8 +302,23 @@ public struct Specimen: DomainResource {
         /// Date and time of specimen processing
         public var time: TimeX?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            additive: [Reference]? = nil,
+            description: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            procedure: CodeableConcept? = nil,
+            time: TimeX? = nil
+        ) {
+            self.additive = additive
+            self.description = description
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.procedure = procedure
+            self.time = time
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -315,8 +394,27 @@ public struct Specimen: DomainResource {
         /// Additive associated with container
         public var additive: AdditiveX?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            additive: AdditiveX? = nil,
+            capacity: Quantity? = nil,
+            description: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            identifier: [Identifier]? = nil,
+            modifierExtension: [Extension]? = nil,
+            specimenQuantity: Quantity? = nil,
+            type: CodeableConcept? = nil
+        ) {
+            self.additive = additive
+            self.capacity = capacity
+            self.description = description
+            self.`extension` = `extension`
+            self.id = id
+            self.identifier = identifier
+            self.modifierExtension = modifierExtension
+            self.specimenQuantity = specimenQuantity
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

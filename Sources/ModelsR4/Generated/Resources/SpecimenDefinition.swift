@@ -36,8 +36,37 @@ public struct SpecimenDefinition: DomainResource {
     /// Specimen in container intended for testing by lab
     public var typeTested: [SpecimenDefinition.TypeTested]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        collection: [CodeableConcept]? = nil,
+        contained: [ResourceProxy]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: Identifier? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        patientPreparation: [CodeableConcept]? = nil,
+        text: Narrative? = nil,
+        timeAspect: FHIRPrimitive<FHIRString>? = nil,
+        typeCollected: CodeableConcept? = nil,
+        typeTested: [SpecimenDefinition.TypeTested]? = nil
+    ) {
+        self.collection = collection
+        self.contained = contained
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.patientPreparation = patientPreparation
+        self.text = text
+        self.timeAspect = timeAspect
+        self.typeCollected = typeCollected
+        self.typeTested = typeTested
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -109,9 +138,31 @@ public struct SpecimenDefinition: DomainResource {
         /// Specimen handling before testing
         public var handling: [SpecimenDefinition.TypeTested.Handling]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(preference: FHIRPrimitive<SpecimenContainedPreference>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            container: SpecimenDefinition.TypeTested.Container? = nil,
+            `extension`: [Extension]? = nil,
+            handling: [SpecimenDefinition.TypeTested.Handling]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            isDerived: FHIRPrimitive<FHIRBool>? = nil,
+            modifierExtension: [Extension]? = nil,
+            preference: FHIRPrimitive<SpecimenContainedPreference>,
+            rejectionCriterion: [CodeableConcept]? = nil,
+            requirement: FHIRPrimitive<FHIRString>? = nil,
+            retentionTime: Duration? = nil,
+            type: CodeableConcept? = nil
+        ) {
+            self.container = container
+            self.`extension` = `extension`
+            self.handling = handling
+            self.id = id
+            self.isDerived = isDerived
+            self.modifierExtension = modifierExtension
             self.preference = preference
+            self.rejectionCriterion = rejectionCriterion
+            self.requirement = requirement
+            self.retentionTime = retentionTime
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -174,8 +225,31 @@ public struct SpecimenDefinition: DomainResource {
             /// Specimen container preparation
             public var preparation: FHIRPrimitive<FHIRString>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                additive: [SpecimenDefinition.TypeTested.Container.Additive]? = nil,
+                cap: CodeableConcept? = nil,
+                capacity: Quantity? = nil,
+                description: FHIRPrimitive<FHIRString>? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                material: CodeableConcept? = nil,
+                minimumVolume: MinimumVolumeX? = nil,
+                modifierExtension: [Extension]? = nil,
+                preparation: FHIRPrimitive<FHIRString>? = nil,
+                type: CodeableConcept? = nil
+            ) {
+                self.additive = additive
+                self.cap = cap
+                self.capacity = capacity
+                self.description = description
+                self.`extension` = `extension`
+                self.id = id
+                self.material = material
+                self.minimumVolume = minimumVolume
+                self.modifierExtension = modifierExtension
+                self.preparation = preparation
+                self.type = type
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -248,9 +322,17 @@ public struct SpecimenDefinition: DomainResource {
                 /// Additive associated with container
                 public var additive: AdditiveX
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init(additive: AdditiveX) {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    additive: AdditiveX,
+                    `extension`: [Extension]? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    modifierExtension: [Extension]? = nil
+                ) {
                     self.additive = additive
+                    self.`extension` = `extension`
+                    self.id = id
+                    self.modifierExtension = modifierExtension
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -317,8 +399,23 @@ public struct SpecimenDefinition: DomainResource {
             /// Preservation instruction
             public var instruction: FHIRPrimitive<FHIRString>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                instruction: FHIRPrimitive<FHIRString>? = nil,
+                maxDuration: Duration? = nil,
+                modifierExtension: [Extension]? = nil,
+                temperatureQualifier: CodeableConcept? = nil,
+                temperatureRange: Range? = nil
+            ) {
+                self.`extension` = `extension`
+                self.id = id
+                self.instruction = instruction
+                self.maxDuration = maxDuration
+                self.modifierExtension = modifierExtension
+                self.temperatureQualifier = temperatureQualifier
+                self.temperatureRange = temperatureRange
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

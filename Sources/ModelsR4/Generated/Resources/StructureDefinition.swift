@@ -78,14 +78,79 @@ public struct StructureDefinition: DomainResource {
     /// Differential view of the structure
     public var differential: StructureDefinition.Differential?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(abstract: FHIRPrimitive<FHIRBool>, kind: FHIRPrimitive<StructureDefinitionKind>, name: FHIRPrimitive<FHIRString>, status: FHIRPrimitive<PublicationStatus>, type: FHIRPrimitive<FHIRURI>, url: FHIRPrimitive<FHIRURI>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        abstract: FHIRPrimitive<FHIRBool>,
+        baseDefinition: FHIRPrimitive<FHIRCanonical>? = nil,
+        contact: [ContactDetail]? = nil,
+        contained: [ResourceProxy]? = nil,
+        context: [StructureDefinition.Context]? = nil,
+        contextInvariant: [FHIRPrimitive<FHIRString>]? = nil,
+        copyright: FHIRPrimitive<FHIRString>? = nil,
+        date: FHIRPrimitive<DateTime>? = nil,
+        derivation: FHIRPrimitive<TypeDerivationRule>? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        differential: StructureDefinition.Differential? = nil,
+        experimental: FHIRPrimitive<FHIRBool>? = nil,
+        `extension`: [Extension]? = nil,
+        fhirVersion: FHIRPrimitive<FHIRVersion>? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        jurisdiction: [CodeableConcept]? = nil,
+        keyword: [Coding]? = nil,
+        kind: FHIRPrimitive<StructureDefinitionKind>,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        mapping: [StructureDefinition.Mapping]? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>,
+        publisher: FHIRPrimitive<FHIRString>? = nil,
+        purpose: FHIRPrimitive<FHIRString>? = nil,
+        snapshot: StructureDefinition.Snapshot? = nil,
+        status: FHIRPrimitive<PublicationStatus>,
+        text: Narrative? = nil,
+        title: FHIRPrimitive<FHIRString>? = nil,
+        type: FHIRPrimitive<FHIRURI>,
+        url: FHIRPrimitive<FHIRURI>,
+        useContext: [UsageContext]? = nil,
+        version: FHIRPrimitive<FHIRString>? = nil
+    ) {
         self.abstract = abstract
+        self.baseDefinition = baseDefinition
+        self.contact = contact
+        self.contained = contained
+        self.context = context
+        self.contextInvariant = contextInvariant
+        self.copyright = copyright
+        self.date = date
+        self.derivation = derivation
+        self.description = description
+        self.differential = differential
+        self.experimental = experimental
+        self.`extension` = `extension`
+        self.fhirVersion = fhirVersion
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.jurisdiction = jurisdiction
+        self.keyword = keyword
         self.kind = kind
+        self.language = language
+        self.mapping = mapping
+        self.meta = meta
+        self.modifierExtension = modifierExtension
         self.name = name
+        self.publisher = publisher
+        self.purpose = purpose
+        self.snapshot = snapshot
         self.status = status
+        self.text = text
+        self.title = title
         self.type = type
         self.url = url
+        self.useContext = useContext
+        self.version = version
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -191,9 +256,23 @@ public struct StructureDefinition: DomainResource {
         /// Versions, Issues, Scope limitations etc.
         public var comment: FHIRPrimitive<FHIRString>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(identity: FHIRPrimitive<FHIRString>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            comment: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            identity: FHIRPrimitive<FHIRString>,
+            modifierExtension: [Extension]? = nil,
+            name: FHIRPrimitive<FHIRString>? = nil,
+            uri: FHIRPrimitive<FHIRURI>? = nil
+        ) {
+            self.comment = comment
+            self.`extension` = `extension`
+            self.id = id
             self.identity = identity
+            self.modifierExtension = modifierExtension
+            self.name = name
+            self.uri = uri
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -237,9 +316,18 @@ public struct StructureDefinition: DomainResource {
         /// Where the extension can be used in instances
         public var expression: FHIRPrimitive<FHIRString>
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(expression: FHIRPrimitive<FHIRString>, type: FHIRPrimitive<ExtensionContextType>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            expression: FHIRPrimitive<FHIRString>,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            type: FHIRPrimitive<ExtensionContextType>
+        ) {
             self.expression = expression
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.type = type
         }
 
@@ -278,9 +366,17 @@ public struct StructureDefinition: DomainResource {
         /// Definition of elements in the resource (if no StructureDefinition)
         public var element: [ElementDefinition]
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(element: [ElementDefinition]) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            element: [ElementDefinition],
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
             self.element = element
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -316,9 +412,17 @@ public struct StructureDefinition: DomainResource {
         /// Definition of elements in the resource (if no StructureDefinition)
         public var element: [ElementDefinition]
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(element: [ElementDefinition]) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            element: [ElementDefinition],
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
             self.element = element
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

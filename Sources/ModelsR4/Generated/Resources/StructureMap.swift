@@ -60,12 +60,61 @@ public struct StructureMap: DomainResource {
     /// Named sections for reader convenience
     public var group: [StructureMap.GroupComponent]
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(group: [StructureMap.GroupComponent], name: FHIRPrimitive<FHIRString>, status: FHIRPrimitive<PublicationStatus>, url: FHIRPrimitive<FHIRURI>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        contact: [ContactDetail]? = nil,
+        contained: [ResourceProxy]? = nil,
+        copyright: FHIRPrimitive<FHIRString>? = nil,
+        date: FHIRPrimitive<DateTime>? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        experimental: FHIRPrimitive<FHIRBool>? = nil,
+        `extension`: [Extension]? = nil,
+        group: [StructureMap.GroupComponent],
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        `import`: [FHIRPrimitive<FHIRCanonical>]? = nil,
+        jurisdiction: [CodeableConcept]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>,
+        publisher: FHIRPrimitive<FHIRString>? = nil,
+        purpose: FHIRPrimitive<FHIRString>? = nil,
+        status: FHIRPrimitive<PublicationStatus>,
+        structure: [StructureMap.Structure]? = nil,
+        text: Narrative? = nil,
+        title: FHIRPrimitive<FHIRString>? = nil,
+        url: FHIRPrimitive<FHIRURI>,
+        useContext: [UsageContext]? = nil,
+        version: FHIRPrimitive<FHIRString>? = nil
+    ) {
+        self.contact = contact
+        self.contained = contained
+        self.copyright = copyright
+        self.date = date
+        self.description = description
+        self.experimental = experimental
+        self.`extension` = `extension`
         self.group = group
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.`import` = `import`
+        self.jurisdiction = jurisdiction
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
         self.name = name
+        self.publisher = publisher
+        self.purpose = purpose
         self.status = status
+        self.structure = structure
+        self.text = text
+        self.title = title
         self.url = url
+        self.useContext = useContext
+        self.version = version
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -153,9 +202,22 @@ public struct StructureMap: DomainResource {
         /// Documentation on use of structure
         public var documentation: FHIRPrimitive<FHIRString>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(mode: FHIRPrimitive<StructureMapModelMode>, url: FHIRPrimitive<FHIRCanonical>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            alias: FHIRPrimitive<FHIRString>? = nil,
+            documentation: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            mode: FHIRPrimitive<StructureMapModelMode>,
+            modifierExtension: [Extension]? = nil,
+            url: FHIRPrimitive<FHIRCanonical>
+        ) {
+            self.alias = alias
+            self.documentation = documentation
+            self.`extension` = `extension`
+            self.id = id
             self.mode = mode
+            self.modifierExtension = modifierExtension
             self.url = url
         }
 
@@ -208,9 +270,24 @@ public struct StructureMap: DomainResource {
         /// Transform Rule from source to target
         public var rule: [StructureMap.GroupComponent.Rule]
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(input: [StructureMap.GroupComponent.Input], name: FHIRPrimitive<FHIRString>, rule: [StructureMap.GroupComponent.Rule], typeMode: FHIRPrimitive<StructureMapGroupTypeMode>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            documentation: FHIRPrimitive<FHIRString>? = nil,
+            extends: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            input: [StructureMap.GroupComponent.Input],
+            modifierExtension: [Extension]? = nil,
+            name: FHIRPrimitive<FHIRString>,
+            rule: [StructureMap.GroupComponent.Rule],
+            typeMode: FHIRPrimitive<StructureMapGroupTypeMode>
+        ) {
+            self.documentation = documentation
+            self.extends = extends
+            self.`extension` = `extension`
+            self.id = id
             self.input = input
+            self.modifierExtension = modifierExtension
             self.name = name
             self.rule = rule
             self.typeMode = typeMode
@@ -264,10 +341,23 @@ public struct StructureMap: DomainResource {
             /// Documentation for this instance of data
             public var documentation: FHIRPrimitive<FHIRString>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(mode: FHIRPrimitive<StructureMapInputMode>, name: FHIRPrimitive<FHIRString>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                documentation: FHIRPrimitive<FHIRString>? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                mode: FHIRPrimitive<StructureMapInputMode>,
+                modifierExtension: [Extension]? = nil,
+                name: FHIRPrimitive<FHIRString>,
+                type: FHIRPrimitive<FHIRString>? = nil
+            ) {
+                self.documentation = documentation
+                self.`extension` = `extension`
+                self.id = id
                 self.mode = mode
+                self.modifierExtension = modifierExtension
                 self.name = name
+                self.type = type
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -319,10 +409,27 @@ public struct StructureMap: DomainResource {
             /// Documentation for this instance of data
             public var documentation: FHIRPrimitive<FHIRString>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(name: FHIRPrimitive<FHIRString>, source: [StructureMap.GroupComponent.Rule.Source]) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                dependent: [StructureMap.GroupComponent.Rule.Dependent]? = nil,
+                documentation: FHIRPrimitive<FHIRString>? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                name: FHIRPrimitive<FHIRString>,
+                rule: [StructureMap.GroupComponent.Rule]? = nil,
+                source: [StructureMap.GroupComponent.Rule.Source],
+                target: [StructureMap.GroupComponent.Rule.Target]? = nil
+            ) {
+                self.dependent = dependent
+                self.documentation = documentation
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
                 self.name = name
+                self.rule = rule
                 self.source = source
+                self.target = target
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -387,9 +494,37 @@ public struct StructureMap: DomainResource {
                 /// Message to put in log if source exists (FHIRPath)
                 public var logMessage: FHIRPrimitive<FHIRString>?
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init(context: FHIRPrimitive<FHIRString>) {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    check: FHIRPrimitive<FHIRString>? = nil,
+                    condition: FHIRPrimitive<FHIRString>? = nil,
+                    context: FHIRPrimitive<FHIRString>,
+                    defaultValue: DefaultValueX? = nil,
+                    element: FHIRPrimitive<FHIRString>? = nil,
+                    `extension`: [Extension]? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    listMode: FHIRPrimitive<StructureMapSourceListMode>? = nil,
+                    logMessage: FHIRPrimitive<FHIRString>? = nil,
+                    max: FHIRPrimitive<FHIRString>? = nil,
+                    min: FHIRPrimitive<FHIRInteger>? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    type: FHIRPrimitive<FHIRString>? = nil,
+                    variable: FHIRPrimitive<FHIRString>? = nil
+                ) {
+                    self.check = check
+                    self.condition = condition
                     self.context = context
+                    self.defaultValue = defaultValue
+                    self.element = element
+                    self.`extension` = `extension`
+                    self.id = id
+                    self.listMode = listMode
+                    self.logMessage = logMessage
+                    self.max = max
+                    self.min = min
+                    self.modifierExtension = modifierExtension
+                    self.type = type
+                    self.variable = variable
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -627,8 +762,31 @@ public struct StructureMap: DomainResource {
                 /// Parameters to the transform
                 public var parameter: [StructureMap.GroupComponent.Rule.Target.Parameter]?
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init() {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    context: FHIRPrimitive<FHIRString>? = nil,
+                    contextType: FHIRPrimitive<StructureMapContextType>? = nil,
+                    element: FHIRPrimitive<FHIRString>? = nil,
+                    `extension`: [Extension]? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    listMode: [FHIRPrimitive<StructureMapTargetListMode>]? = nil,
+                    listRuleId: FHIRPrimitive<FHIRString>? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    parameter: [StructureMap.GroupComponent.Rule.Target.Parameter]? = nil,
+                    transform: FHIRPrimitive<StructureMapTransform>? = nil,
+                    variable: FHIRPrimitive<FHIRString>? = nil
+                ) {
+                    self.context = context
+                    self.contextType = contextType
+                    self.element = element
+                    self.`extension` = `extension`
+                    self.id = id
+                    self.listMode = listMode
+                    self.listRuleId = listRuleId
+                    self.modifierExtension = modifierExtension
+                    self.parameter = parameter
+                    self.transform = transform
+                    self.variable = variable
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -677,8 +835,16 @@ public struct StructureMap: DomainResource {
                     /// Parameter value - variable or literal
                     public var value: ValueX
 
-                    /// Creates a value with its required elements; set the others through the properties.
-                    public init(value: ValueX) {
+                    /// Creates a value from its elements; the required ones have no default.
+                    public init(
+                        `extension`: [Extension]? = nil,
+                        id: FHIRPrimitive<FHIRString>? = nil,
+                        modifierExtension: [Extension]? = nil,
+                        value: ValueX
+                    ) {
+                        self.`extension` = `extension`
+                        self.id = id
+                        self.modifierExtension = modifierExtension
                         self.value = value
                     }
 
@@ -751,8 +917,17 @@ public struct StructureMap: DomainResource {
                 /// Variable to pass to the rule or group
                 public var variable: [FHIRPrimitive<FHIRString>]
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init(name: FHIRPrimitive<FHIRString>, variable: [FHIRPrimitive<FHIRString>]) {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    `extension`: [Extension]? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    name: FHIRPrimitive<FHIRString>,
+                    variable: [FHIRPrimitive<FHIRString>]
+                ) {
+                    self.`extension` = `extension`
+                    self.id = id
+                    self.modifierExtension = modifierExtension
                     self.name = name
                     self.variable = variable
                 }

@@ -38,12 +38,39 @@ public struct Subscription: DomainResource {
     /// The channel on which to report matches to the criteria
     public var channel: Subscription.Channel
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(channel: Subscription.Channel, criteria: FHIRPrimitive<FHIRString>, reason: FHIRPrimitive<FHIRString>, status: FHIRPrimitive<SubscriptionStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        channel: Subscription.Channel,
+        contact: [ContactPoint]? = nil,
+        contained: [ResourceProxy]? = nil,
+        criteria: FHIRPrimitive<FHIRString>,
+        end: FHIRPrimitive<Instant>? = nil,
+        error: FHIRPrimitive<FHIRString>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        reason: FHIRPrimitive<FHIRString>,
+        status: FHIRPrimitive<SubscriptionStatus>,
+        text: Narrative? = nil
+    ) {
         self.channel = channel
+        self.contact = contact
+        self.contained = contained
         self.criteria = criteria
+        self.end = end
+        self.error = error
+        self.`extension` = `extension`
+        self.id = id
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
         self.reason = reason
         self.status = status
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -109,8 +136,22 @@ public struct Subscription: DomainResource {
         /// Usage depends on the channel type
         public var header: [FHIRPrimitive<FHIRString>]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(type: FHIRPrimitive<SubscriptionChannelType>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            endpoint: FHIRPrimitive<FHIRURI>? = nil,
+            `extension`: [Extension]? = nil,
+            header: [FHIRPrimitive<FHIRString>]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            payload: FHIRPrimitive<FHIRString>? = nil,
+            type: FHIRPrimitive<SubscriptionChannelType>
+        ) {
+            self.endpoint = endpoint
+            self.`extension` = `extension`
+            self.header = header
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.payload = payload
             self.type = type
         }
 

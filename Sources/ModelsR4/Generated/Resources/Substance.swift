@@ -38,9 +38,39 @@ public struct Substance: DomainResource {
     /// Composition information about the substance
     public var ingredient: [Substance.Ingredient]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(code: CodeableConcept) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        category: [CodeableConcept]? = nil,
+        code: CodeableConcept,
+        contained: [ResourceProxy]? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        ingredient: [Substance.Ingredient]? = nil,
+        instance: [Substance.Instance]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        status: FHIRPrimitive<FHIRSubstanceStatus>? = nil,
+        text: Narrative? = nil
+    ) {
+        self.category = category
         self.code = code
+        self.contained = contained
+        self.description = description
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.ingredient = ingredient
+        self.instance = instance
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.status = status
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -104,8 +134,21 @@ public struct Substance: DomainResource {
         /// Amount of substance in the package
         public var quantity: Quantity?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            expiry: FHIRPrimitive<DateTime>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            identifier: Identifier? = nil,
+            modifierExtension: [Extension]? = nil,
+            quantity: Quantity? = nil
+        ) {
+            self.expiry = expiry
+            self.`extension` = `extension`
+            self.id = id
+            self.identifier = identifier
+            self.modifierExtension = modifierExtension
+            self.quantity = quantity
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -147,8 +190,18 @@ public struct Substance: DomainResource {
         /// A component of the substance
         public var substance: SubstanceX
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(substance: SubstanceX) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            quantity: Ratio? = nil,
+            substance: SubstanceX
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.quantity = quantity
             self.substance = substance
         }
 

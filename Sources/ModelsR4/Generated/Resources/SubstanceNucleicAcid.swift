@@ -34,8 +34,35 @@ public struct SubstanceNucleicAcid: DomainResource {
     /// Subunits are listed in order of decreasing length; sequences of the same length will be ordered by molecular weight; subunits that have identical sequences will be repeated multiple times
     public var subunit: [SubstanceNucleicAcid.Subunit]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        areaOfHybridisation: FHIRPrimitive<FHIRString>? = nil,
+        contained: [ResourceProxy]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        numberOfSubunits: FHIRPrimitive<FHIRInteger>? = nil,
+        oligoNucleotideType: CodeableConcept? = nil,
+        sequenceType: CodeableConcept? = nil,
+        subunit: [SubstanceNucleicAcid.Subunit]? = nil,
+        text: Narrative? = nil
+    ) {
+        self.areaOfHybridisation = areaOfHybridisation
+        self.contained = contained
+        self.`extension` = `extension`
+        self.id = id
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.numberOfSubunits = numberOfSubunits
+        self.oligoNucleotideType = oligoNucleotideType
+        self.sequenceType = sequenceType
+        self.subunit = subunit
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -105,8 +132,31 @@ public struct SubstanceNucleicAcid: DomainResource {
         /// 5.3.6.8.1 Sugar ID (Mandatory)
         public var sugar: [SubstanceNucleicAcid.Subunit.Sugar]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            fivePrime: CodeableConcept? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            length: FHIRPrimitive<FHIRInteger>? = nil,
+            linkage: [SubstanceNucleicAcid.Subunit.LinkageComponent]? = nil,
+            modifierExtension: [Extension]? = nil,
+            sequence: FHIRPrimitive<FHIRString>? = nil,
+            sequenceAttachment: Attachment? = nil,
+            subunit: FHIRPrimitive<FHIRInteger>? = nil,
+            sugar: [SubstanceNucleicAcid.Subunit.Sugar]? = nil,
+            threePrime: CodeableConcept? = nil
+        ) {
+            self.`extension` = `extension`
+            self.fivePrime = fivePrime
+            self.id = id
+            self.length = length
+            self.linkage = linkage
+            self.modifierExtension = modifierExtension
+            self.sequence = sequence
+            self.sequenceAttachment = sequenceAttachment
+            self.subunit = subunit
+            self.sugar = sugar
+            self.threePrime = threePrime
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -161,8 +211,23 @@ public struct SubstanceNucleicAcid: DomainResource {
             /// Residues shall be captured as described in 5.3.6.8.3
             public var residueSite: FHIRPrimitive<FHIRString>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                connectivity: FHIRPrimitive<FHIRString>? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                identifier: Identifier? = nil,
+                modifierExtension: [Extension]? = nil,
+                name: FHIRPrimitive<FHIRString>? = nil,
+                residueSite: FHIRPrimitive<FHIRString>? = nil
+            ) {
+                self.connectivity = connectivity
+                self.`extension` = `extension`
+                self.id = id
+                self.identifier = identifier
+                self.modifierExtension = modifierExtension
+                self.name = name
+                self.residueSite = residueSite
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -208,8 +273,21 @@ public struct SubstanceNucleicAcid: DomainResource {
             /// The residues that contain a given sugar will be captured. The order of given residues will be captured in the 5‘-3‘direction consistent with the base sequences listed above
             public var residueSite: FHIRPrimitive<FHIRString>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                identifier: Identifier? = nil,
+                modifierExtension: [Extension]? = nil,
+                name: FHIRPrimitive<FHIRString>? = nil,
+                residueSite: FHIRPrimitive<FHIRString>? = nil
+            ) {
+                self.`extension` = `extension`
+                self.id = id
+                self.identifier = identifier
+                self.modifierExtension = modifierExtension
+                self.name = name
+                self.residueSite = residueSite
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

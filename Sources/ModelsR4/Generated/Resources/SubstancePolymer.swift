@@ -36,8 +36,37 @@ public struct SubstancePolymer: DomainResource {
     /// Todo
     public var `repeat`: [SubstancePolymer.Repeat]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        `class`: CodeableConcept? = nil,
+        contained: [ResourceProxy]? = nil,
+        copolymerConnectivity: [CodeableConcept]? = nil,
+        `extension`: [Extension]? = nil,
+        geometry: CodeableConcept? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modification: [FHIRPrimitive<FHIRString>]? = nil,
+        modifierExtension: [Extension]? = nil,
+        monomerSet: [SubstancePolymer.MonomerSet]? = nil,
+        `repeat`: [SubstancePolymer.Repeat]? = nil,
+        text: Narrative? = nil
+    ) {
+        self.`class` = `class`
+        self.contained = contained
+        self.copolymerConnectivity = copolymerConnectivity
+        self.`extension` = `extension`
+        self.geometry = geometry
+        self.id = id
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modification = modification
+        self.modifierExtension = modifierExtension
+        self.monomerSet = monomerSet
+        self.`repeat` = `repeat`
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -97,8 +126,19 @@ public struct SubstancePolymer: DomainResource {
         /// Todo
         public var startingMaterial: [SubstancePolymer.MonomerSet.StartingMaterial]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            ratioType: CodeableConcept? = nil,
+            startingMaterial: [SubstancePolymer.MonomerSet.StartingMaterial]? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.ratioType = ratioType
+            self.startingMaterial = startingMaterial
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -141,8 +181,23 @@ public struct SubstancePolymer: DomainResource {
             /// Todo
             public var amount: SubstanceAmount?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                amount: SubstanceAmount? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                isDefining: FHIRPrimitive<FHIRBool>? = nil,
+                material: CodeableConcept? = nil,
+                modifierExtension: [Extension]? = nil,
+                type: CodeableConcept? = nil
+            ) {
+                self.amount = amount
+                self.`extension` = `extension`
+                self.id = id
+                self.isDefining = isDefining
+                self.material = material
+                self.modifierExtension = modifierExtension
+                self.type = type
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -191,8 +246,23 @@ public struct SubstancePolymer: DomainResource {
         /// Todo
         public var repeatUnit: [SubstancePolymer.Repeat.RepeatUnit]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            averageMolecularFormula: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            numberOfUnits: FHIRPrimitive<FHIRInteger>? = nil,
+            repeatUnit: [SubstancePolymer.Repeat.RepeatUnit]? = nil,
+            repeatUnitAmountType: CodeableConcept? = nil
+        ) {
+            self.averageMolecularFormula = averageMolecularFormula
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.numberOfUnits = numberOfUnits
+            self.repeatUnit = repeatUnit
+            self.repeatUnitAmountType = repeatUnitAmountType
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -241,8 +311,25 @@ public struct SubstancePolymer: DomainResource {
             /// Todo
             public var structuralRepresentation: [SubstancePolymer.Repeat.RepeatUnit.StructuralRepresentation]?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                amount: SubstanceAmount? = nil,
+                degreeOfPolymerisation: [SubstancePolymer.Repeat.RepeatUnit.DegreeOfPolymerisation]? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                orientationOfPolymerisation: CodeableConcept? = nil,
+                repeatUnit: FHIRPrimitive<FHIRString>? = nil,
+                structuralRepresentation: [SubstancePolymer.Repeat.RepeatUnit.StructuralRepresentation]? = nil
+            ) {
+                self.amount = amount
+                self.degreeOfPolymerisation = degreeOfPolymerisation
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.orientationOfPolymerisation = orientationOfPolymerisation
+                self.repeatUnit = repeatUnit
+                self.structuralRepresentation = structuralRepresentation
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -287,8 +374,19 @@ public struct SubstancePolymer: DomainResource {
                 /// Todo
                 public var amount: SubstanceAmount?
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init() {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    amount: SubstanceAmount? = nil,
+                    degree: CodeableConcept? = nil,
+                    `extension`: [Extension]? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    modifierExtension: [Extension]? = nil
+                ) {
+                    self.amount = amount
+                    self.degree = degree
+                    self.`extension` = `extension`
+                    self.id = id
+                    self.modifierExtension = modifierExtension
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -330,8 +428,21 @@ public struct SubstancePolymer: DomainResource {
                 /// Todo
                 public var attachment: Attachment?
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init() {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    attachment: Attachment? = nil,
+                    `extension`: [Extension]? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    representation: FHIRPrimitive<FHIRString>? = nil,
+                    type: CodeableConcept? = nil
+                ) {
+                    self.attachment = attachment
+                    self.`extension` = `extension`
+                    self.id = id
+                    self.modifierExtension = modifierExtension
+                    self.representation = representation
+                    self.type = type
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -32,8 +32,33 @@ public struct SubstanceProtein: DomainResource {
     /// This subclause refers to the description of each subunit constituting the SubstanceProtein. A subunit is a linear sequence of amino acids linked through peptide bonds. The Subunit information shall be provided when the finished SubstanceProtein is a complex of multiple sequences; subunits are not used to delineate domains within a single sequence. Subunits are listed in order of decreasing length; sequences of the same length will be ordered by decreasing molecular weight; subunits that have identical sequences will be repeated multiple times
     public var subunit: [SubstanceProtein.Subunit]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        contained: [ResourceProxy]? = nil,
+        disulfideLinkage: [FHIRPrimitive<FHIRString>]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        numberOfSubunits: FHIRPrimitive<FHIRInteger>? = nil,
+        sequenceType: CodeableConcept? = nil,
+        subunit: [SubstanceProtein.Subunit]? = nil,
+        text: Narrative? = nil
+    ) {
+        self.contained = contained
+        self.disulfideLinkage = disulfideLinkage
+        self.`extension` = `extension`
+        self.id = id
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.numberOfSubunits = numberOfSubunits
+        self.sequenceType = sequenceType
+        self.subunit = subunit
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -101,8 +126,31 @@ public struct SubstanceProtein: DomainResource {
         /// The modification at the C-terminal shall be specified
         public var cTerminalModification: FHIRPrimitive<FHIRString>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            cTerminalModification: FHIRPrimitive<FHIRString>? = nil,
+            cTerminalModificationId: Identifier? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            length: FHIRPrimitive<FHIRInteger>? = nil,
+            modifierExtension: [Extension]? = nil,
+            nTerminalModification: FHIRPrimitive<FHIRString>? = nil,
+            nTerminalModificationId: Identifier? = nil,
+            sequence: FHIRPrimitive<FHIRString>? = nil,
+            sequenceAttachment: Attachment? = nil,
+            subunit: FHIRPrimitive<FHIRInteger>? = nil
+        ) {
+            self.cTerminalModification = cTerminalModification
+            self.cTerminalModificationId = cTerminalModificationId
+            self.`extension` = `extension`
+            self.id = id
+            self.length = length
+            self.modifierExtension = modifierExtension
+            self.nTerminalModification = nTerminalModification
+            self.nTerminalModificationId = nTerminalModificationId
+            self.sequence = sequence
+            self.sequenceAttachment = sequenceAttachment
+            self.subunit = subunit
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -34,8 +34,35 @@ public struct SubstanceReferenceInformation: DomainResource {
     /// Todo
     public var target: [SubstanceReferenceInformation.Target]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        classification: [SubstanceReferenceInformation.Classification]? = nil,
+        comment: FHIRPrimitive<FHIRString>? = nil,
+        contained: [ResourceProxy]? = nil,
+        `extension`: [Extension]? = nil,
+        gene: [SubstanceReferenceInformation.Gene]? = nil,
+        geneElement: [SubstanceReferenceInformation.GeneElement]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        target: [SubstanceReferenceInformation.Target]? = nil,
+        text: Narrative? = nil
+    ) {
+        self.classification = classification
+        self.comment = comment
+        self.contained = contained
+        self.`extension` = `extension`
+        self.gene = gene
+        self.geneElement = geneElement
+        self.id = id
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.target = target
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -95,8 +122,21 @@ public struct SubstanceReferenceInformation: DomainResource {
         /// Todo
         public var source: [Reference]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            gene: CodeableConcept? = nil,
+            geneSequenceOrigin: CodeableConcept? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            source: [Reference]? = nil
+        ) {
+            self.`extension` = `extension`
+            self.gene = gene
+            self.geneSequenceOrigin = geneSequenceOrigin
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.source = source
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -140,8 +180,21 @@ public struct SubstanceReferenceInformation: DomainResource {
         /// Todo
         public var source: [Reference]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            element: Identifier? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            source: [Reference]? = nil,
+            type: CodeableConcept? = nil
+        ) {
+            self.element = element
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.source = source
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -187,8 +240,23 @@ public struct SubstanceReferenceInformation: DomainResource {
         /// Todo
         public var source: [Reference]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            classification: CodeableConcept? = nil,
+            domain: CodeableConcept? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            source: [Reference]? = nil,
+            subtype: [CodeableConcept]? = nil
+        ) {
+            self.classification = classification
+            self.domain = domain
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.source = source
+            self.subtype = subtype
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -244,8 +312,31 @@ public struct SubstanceReferenceInformation: DomainResource {
         /// Todo
         public var source: [Reference]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            amount: AmountX? = nil,
+            amountType: CodeableConcept? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            interaction: CodeableConcept? = nil,
+            modifierExtension: [Extension]? = nil,
+            organism: CodeableConcept? = nil,
+            organismType: CodeableConcept? = nil,
+            source: [Reference]? = nil,
+            target: Identifier? = nil,
+            type: CodeableConcept? = nil
+        ) {
+            self.amount = amount
+            self.amountType = amountType
+            self.`extension` = `extension`
+            self.id = id
+            self.interaction = interaction
+            self.modifierExtension = modifierExtension
+            self.organism = organism
+            self.organismType = organismType
+            self.source = source
+            self.target = target
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

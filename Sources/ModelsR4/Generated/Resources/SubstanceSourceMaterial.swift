@@ -50,8 +50,51 @@ public struct SubstanceSourceMaterial: DomainResource {
     /// To do
     public var partDescription: [SubstanceSourceMaterial.PartDescription]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        contained: [ResourceProxy]? = nil,
+        countryOfOrigin: [CodeableConcept]? = nil,
+        developmentStage: CodeableConcept? = nil,
+        `extension`: [Extension]? = nil,
+        fractionDescription: [SubstanceSourceMaterial.FractionDescription]? = nil,
+        geographicalLocation: [FHIRPrimitive<FHIRString>]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        organism: SubstanceSourceMaterial.Organism? = nil,
+        organismId: Identifier? = nil,
+        organismName: FHIRPrimitive<FHIRString>? = nil,
+        parentSubstanceId: [Identifier]? = nil,
+        parentSubstanceName: [FHIRPrimitive<FHIRString>]? = nil,
+        partDescription: [SubstanceSourceMaterial.PartDescription]? = nil,
+        sourceMaterialClass: CodeableConcept? = nil,
+        sourceMaterialState: CodeableConcept? = nil,
+        sourceMaterialType: CodeableConcept? = nil,
+        text: Narrative? = nil
+    ) {
+        self.contained = contained
+        self.countryOfOrigin = countryOfOrigin
+        self.developmentStage = developmentStage
+        self.`extension` = `extension`
+        self.fractionDescription = fractionDescription
+        self.geographicalLocation = geographicalLocation
+        self.id = id
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.organism = organism
+        self.organismId = organismId
+        self.organismName = organismName
+        self.parentSubstanceId = parentSubstanceId
+        self.parentSubstanceName = parentSubstanceName
+        self.partDescription = partDescription
+        self.sourceMaterialClass = sourceMaterialClass
+        self.sourceMaterialState = sourceMaterialState
+        self.sourceMaterialType = sourceMaterialType
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -125,8 +168,19 @@ public struct SubstanceSourceMaterial: DomainResource {
         /// The specific type of the material constituting the component. For Herbal preparations the particulars of the extracts (liquid/dry) is described in Specified Substance Group 1
         public var materialType: CodeableConcept?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            fraction: FHIRPrimitive<FHIRString>? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            materialType: CodeableConcept? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
+            self.`extension` = `extension`
+            self.fraction = fraction
+            self.id = id
+            self.materialType = materialType
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -178,8 +232,31 @@ public struct SubstanceSourceMaterial: DomainResource {
         /// 4.9.13.7.1 Kingdom (Conditional)
         public var organismGeneral: SubstanceSourceMaterial.Organism.OrganismGeneral?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            author: [SubstanceSourceMaterial.Organism.Author]? = nil,
+            `extension`: [Extension]? = nil,
+            family: CodeableConcept? = nil,
+            genus: CodeableConcept? = nil,
+            hybrid: SubstanceSourceMaterial.Organism.Hybrid? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            intraspecificDescription: FHIRPrimitive<FHIRString>? = nil,
+            intraspecificType: CodeableConcept? = nil,
+            modifierExtension: [Extension]? = nil,
+            organismGeneral: SubstanceSourceMaterial.Organism.OrganismGeneral? = nil,
+            species: CodeableConcept? = nil
+        ) {
+            self.author = author
+            self.`extension` = `extension`
+            self.family = family
+            self.genus = genus
+            self.hybrid = hybrid
+            self.id = id
+            self.intraspecificDescription = intraspecificDescription
+            self.intraspecificType = intraspecificType
+            self.modifierExtension = modifierExtension
+            self.organismGeneral = organismGeneral
+            self.species = species
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -230,8 +307,19 @@ public struct SubstanceSourceMaterial: DomainResource {
             /// The author of an organism species shall be specified. The author year of an organism shall also be specified when applicable; refers to the year in which the first author(s) published the infraspecific plant/animal name (of any rank)
             public var authorDescription: FHIRPrimitive<FHIRString>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                authorDescription: FHIRPrimitive<FHIRString>? = nil,
+                authorType: CodeableConcept? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil
+            ) {
+                self.authorDescription = authorDescription
+                self.authorType = authorType
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -277,8 +365,25 @@ public struct SubstanceSourceMaterial: DomainResource {
             /// The hybrid type of an organism shall be specified
             public var hybridType: CodeableConcept?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                hybridType: CodeableConcept? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                maternalOrganismId: FHIRPrimitive<FHIRString>? = nil,
+                maternalOrganismName: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                paternalOrganismId: FHIRPrimitive<FHIRString>? = nil,
+                paternalOrganismName: FHIRPrimitive<FHIRString>? = nil
+            ) {
+                self.`extension` = `extension`
+                self.hybridType = hybridType
+                self.id = id
+                self.maternalOrganismId = maternalOrganismId
+                self.maternalOrganismName = maternalOrganismName
+                self.modifierExtension = modifierExtension
+                self.paternalOrganismId = paternalOrganismId
+                self.paternalOrganismName = paternalOrganismName
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -328,8 +433,23 @@ public struct SubstanceSourceMaterial: DomainResource {
             /// The order of an organism shall be specified,
             public var order: CodeableConcept?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `class`: CodeableConcept? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                kingdom: CodeableConcept? = nil,
+                modifierExtension: [Extension]? = nil,
+                order: CodeableConcept? = nil,
+                phylum: CodeableConcept? = nil
+            ) {
+                self.`class` = `class`
+                self.`extension` = `extension`
+                self.id = id
+                self.kingdom = kingdom
+                self.modifierExtension = modifierExtension
+                self.order = order
+                self.phylum = phylum
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -374,8 +494,19 @@ public struct SubstanceSourceMaterial: DomainResource {
         /// The detailed anatomic location when the part can be extracted from different anatomical locations of the organism. Multiple alternative locations may apply
         public var partLocation: CodeableConcept?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            part: CodeableConcept? = nil,
+            partLocation: CodeableConcept? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.part = part
+            self.partLocation = partLocation
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -62,8 +62,63 @@ public struct SubstanceSpecification: DomainResource {
     /// Material or taxonomic/anatomical source for the substance
     public var sourceMaterial: Reference?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        code: [SubstanceSpecification.Code]? = nil,
+        comment: FHIRPrimitive<FHIRString>? = nil,
+        contained: [ResourceProxy]? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        domain: CodeableConcept? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: Identifier? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        moiety: [SubstanceSpecification.Moiety]? = nil,
+        molecularWeight: [SubstanceSpecification.Structure.Isotope.MolecularWeight]? = nil,
+        name: [SubstanceSpecification.Name]? = nil,
+        nucleicAcid: Reference? = nil,
+        polymer: Reference? = nil,
+        property: [SubstanceSpecification.Property]? = nil,
+        protein: Reference? = nil,
+        referenceInformation: Reference? = nil,
+        relationship: [SubstanceSpecification.Relationship]? = nil,
+        source: [Reference]? = nil,
+        sourceMaterial: Reference? = nil,
+        status: CodeableConcept? = nil,
+        structure: SubstanceSpecification.Structure? = nil,
+        text: Narrative? = nil,
+        type: CodeableConcept? = nil
+    ) {
+        self.code = code
+        self.comment = comment
+        self.contained = contained
+        self.description = description
+        self.domain = domain
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.moiety = moiety
+        self.molecularWeight = molecularWeight
+        self.name = name
+        self.nucleicAcid = nucleicAcid
+        self.polymer = polymer
+        self.property = property
+        self.protein = protein
+        self.referenceInformation = referenceInformation
+        self.relationship = relationship
+        self.source = source
+        self.sourceMaterial = sourceMaterial
+        self.status = status
+        self.structure = structure
+        self.text = text
+        self.type = type
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -159,8 +214,29 @@ public struct SubstanceSpecification: DomainResource {
         /// Quantitative value for this moiety
         public var amount: AmountX?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            amount: AmountX? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            identifier: Identifier? = nil,
+            modifierExtension: [Extension]? = nil,
+            molecularFormula: FHIRPrimitive<FHIRString>? = nil,
+            name: FHIRPrimitive<FHIRString>? = nil,
+            opticalActivity: CodeableConcept? = nil,
+            role: CodeableConcept? = nil,
+            stereochemistry: CodeableConcept? = nil
+        ) {
+            self.amount = amount
+            self.`extension` = `extension`
+            self.id = id
+            self.identifier = identifier
+            self.modifierExtension = modifierExtension
+            self.molecularFormula = molecularFormula
+            self.name = name
+            self.opticalActivity = opticalActivity
+            self.role = role
+            self.stereochemistry = stereochemistry
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -240,8 +316,25 @@ public struct SubstanceSpecification: DomainResource {
         /// Quantitative value for this property
         public var amount: AmountX?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            amount: AmountX? = nil,
+            category: CodeableConcept? = nil,
+            code: CodeableConcept? = nil,
+            definingSubstance: DefiningSubstanceX? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            parameters: FHIRPrimitive<FHIRString>? = nil
+        ) {
+            self.amount = amount
+            self.category = category
+            self.code = code
+            self.definingSubstance = definingSubstance
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.parameters = parameters
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -347,8 +440,31 @@ public struct SubstanceSpecification: DomainResource {
         /// Molecular structural representation
         public var representation: [SubstanceSpecification.Structure.Representation]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            isotope: [SubstanceSpecification.Structure.Isotope]? = nil,
+            modifierExtension: [Extension]? = nil,
+            molecularFormula: FHIRPrimitive<FHIRString>? = nil,
+            molecularFormulaByMoiety: FHIRPrimitive<FHIRString>? = nil,
+            molecularWeight: SubstanceSpecification.Structure.Isotope.MolecularWeight? = nil,
+            opticalActivity: CodeableConcept? = nil,
+            representation: [SubstanceSpecification.Structure.Representation]? = nil,
+            source: [Reference]? = nil,
+            stereochemistry: CodeableConcept? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.isotope = isotope
+            self.modifierExtension = modifierExtension
+            self.molecularFormula = molecularFormula
+            self.molecularFormulaByMoiety = molecularFormulaByMoiety
+            self.molecularWeight = molecularWeight
+            self.opticalActivity = opticalActivity
+            self.representation = representation
+            self.source = source
+            self.stereochemistry = stereochemistry
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -405,8 +521,25 @@ public struct SubstanceSpecification: DomainResource {
             /// The molecular weight or weight range (for proteins, polymers or nucleic acids)
             public var molecularWeight: SubstanceSpecification.Structure.Isotope.MolecularWeight?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                halfLife: Quantity? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                identifier: Identifier? = nil,
+                modifierExtension: [Extension]? = nil,
+                molecularWeight: SubstanceSpecification.Structure.Isotope.MolecularWeight? = nil,
+                name: CodeableConcept? = nil,
+                substitution: CodeableConcept? = nil
+            ) {
+                self.`extension` = `extension`
+                self.halfLife = halfLife
+                self.id = id
+                self.identifier = identifier
+                self.modifierExtension = modifierExtension
+                self.molecularWeight = molecularWeight
+                self.name = name
+                self.substitution = substitution
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -453,8 +586,21 @@ public struct SubstanceSpecification: DomainResource {
                 /// Used to capture quantitative values for a variety of elements. If only limits are given, the arithmetic mean would be the average. If only a single definite value for a given element is given, it would be captured in this field
                 public var amount: Quantity?
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init() {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    amount: Quantity? = nil,
+                    `extension`: [Extension]? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    method: CodeableConcept? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    type: CodeableConcept? = nil
+                ) {
+                    self.amount = amount
+                    self.`extension` = `extension`
+                    self.id = id
+                    self.method = method
+                    self.modifierExtension = modifierExtension
+                    self.type = type
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -499,8 +645,21 @@ public struct SubstanceSpecification: DomainResource {
             /// An attached file with the structural representation
             public var attachment: Attachment?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                attachment: Attachment? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                representation: FHIRPrimitive<FHIRString>? = nil,
+                type: CodeableConcept? = nil
+            ) {
+                self.attachment = attachment
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.representation = representation
+                self.type = type
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -549,8 +708,25 @@ public struct SubstanceSpecification: DomainResource {
         /// Supporting literature
         public var source: [Reference]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            code: CodeableConcept? = nil,
+            comment: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            source: [Reference]? = nil,
+            status: CodeableConcept? = nil,
+            statusDate: FHIRPrimitive<DateTime>? = nil
+        ) {
+            self.code = code
+            self.comment = comment
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.source = source
+            self.status = status
+            self.statusDate = statusDate
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -614,9 +790,37 @@ public struct SubstanceSpecification: DomainResource {
         /// Supporting literature
         public var source: [Reference]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(name: FHIRPrimitive<FHIRString>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            domain: [CodeableConcept]? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            jurisdiction: [CodeableConcept]? = nil,
+            language: [CodeableConcept]? = nil,
+            modifierExtension: [Extension]? = nil,
+            name: FHIRPrimitive<FHIRString>,
+            official: [SubstanceSpecification.Name.Official]? = nil,
+            preferred: FHIRPrimitive<FHIRBool>? = nil,
+            source: [Reference]? = nil,
+            status: CodeableConcept? = nil,
+            synonym: [SubstanceSpecification.Name]? = nil,
+            translation: [SubstanceSpecification.Name]? = nil,
+            type: CodeableConcept? = nil
+        ) {
+            self.domain = domain
+            self.`extension` = `extension`
+            self.id = id
+            self.jurisdiction = jurisdiction
+            self.language = language
+            self.modifierExtension = modifierExtension
             self.name = name
+            self.official = official
+            self.preferred = preferred
+            self.source = source
+            self.status = status
+            self.synonym = synonym
+            self.translation = translation
+            self.type = type
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -675,8 +879,21 @@ public struct SubstanceSpecification: DomainResource {
             /// Date of official name change
             public var date: FHIRPrimitive<DateTime>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                authority: CodeableConcept? = nil,
+                date: FHIRPrimitive<DateTime>? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                status: CodeableConcept? = nil
+            ) {
+                self.authority = authority
+                self.date = date
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.status = status
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -729,8 +946,29 @@ public struct SubstanceSpecification: DomainResource {
         /// Supporting literature
         public var source: [Reference]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            amount: AmountX? = nil,
+            amountRatioLowLimit: Ratio? = nil,
+            amountType: CodeableConcept? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            isDefining: FHIRPrimitive<FHIRBool>? = nil,
+            modifierExtension: [Extension]? = nil,
+            relationship: CodeableConcept? = nil,
+            source: [Reference]? = nil,
+            substance: SubstanceX? = nil
+        ) {
+            self.amount = amount
+            self.amountRatioLowLimit = amountRatioLowLimit
+            self.amountType = amountType
+            self.`extension` = `extension`
+            self.id = id
+            self.isDefining = isDefining
+            self.modifierExtension = modifierExtension
+            self.relationship = relationship
+            self.source = source
+            self.substance = substance
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -46,8 +46,47 @@ public struct SupplyDelivery: DomainResource {
     /// Who collected the Supply
     public var receiver: [Reference]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init() {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        basedOn: [Reference]? = nil,
+        contained: [ResourceProxy]? = nil,
+        destination: Reference? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        occurrence: OccurrenceX? = nil,
+        partOf: [Reference]? = nil,
+        patient: Reference? = nil,
+        receiver: [Reference]? = nil,
+        status: FHIRPrimitive<SupplyDeliveryStatus>? = nil,
+        suppliedItem: SupplyDelivery.SuppliedItem? = nil,
+        supplier: Reference? = nil,
+        text: Narrative? = nil,
+        type: CodeableConcept? = nil
+    ) {
+        self.basedOn = basedOn
+        self.contained = contained
+        self.destination = destination
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.occurrence = occurrence
+        self.partOf = partOf
+        self.patient = patient
+        self.receiver = receiver
+        self.status = status
+        self.suppliedItem = suppliedItem
+        self.supplier = supplier
+        self.text = text
+        self.type = type
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -144,8 +183,19 @@ public struct SupplyDelivery: DomainResource {
         /// Medication, Substance, or Device supplied
         public var item: ItemX?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            item: ItemX? = nil,
+            modifierExtension: [Extension]? = nil,
+            quantity: Quantity? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.item = item
+            self.modifierExtension = modifierExtension
+            self.quantity = quantity
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -54,10 +54,55 @@ public struct SupplyRequest: DomainResource {
     /// The destination of the supply
     public var deliverTo: Reference?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(item: ItemX, quantity: Quantity) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        authoredOn: FHIRPrimitive<DateTime>? = nil,
+        category: CodeableConcept? = nil,
+        contained: [ResourceProxy]? = nil,
+        deliverFrom: Reference? = nil,
+        deliverTo: Reference? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        item: ItemX,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        occurrence: OccurrenceX? = nil,
+        parameter: [SupplyRequest.Parameter]? = nil,
+        priority: FHIRPrimitive<RequestPriority>? = nil,
+        quantity: Quantity,
+        reasonCode: [CodeableConcept]? = nil,
+        reasonReference: [Reference]? = nil,
+        requester: Reference? = nil,
+        status: FHIRPrimitive<SupplyRequestStatus>? = nil,
+        supplier: [Reference]? = nil,
+        text: Narrative? = nil
+    ) {
+        self.authoredOn = authoredOn
+        self.category = category
+        self.contained = contained
+        self.deliverFrom = deliverFrom
+        self.deliverTo = deliverTo
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
         self.item = item
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.occurrence = occurrence
+        self.parameter = parameter
+        self.priority = priority
         self.quantity = quantity
+        self.reasonCode = reasonCode
+        self.reasonReference = reasonReference
+        self.requester = requester
+        self.status = status
+        self.supplier = supplier
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -186,8 +231,19 @@ public struct SupplyRequest: DomainResource {
         /// Value of detail
         public var value: ValueX?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            code: CodeableConcept? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            value: ValueX? = nil
+        ) {
+            self.code = code
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.value = value
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

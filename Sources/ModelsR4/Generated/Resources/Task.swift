@@ -86,10 +86,87 @@ public struct Task: DomainResource {
     /// Information produced as part of task
     public var output: [Task.Output]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(intent: FHIRPrimitive<TaskIntent>, status: FHIRPrimitive<TaskStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        authoredOn: FHIRPrimitive<DateTime>? = nil,
+        basedOn: [Reference]? = nil,
+        businessStatus: CodeableConcept? = nil,
+        code: CodeableConcept? = nil,
+        contained: [ResourceProxy]? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        encounter: Reference? = nil,
+        executionPeriod: Period? = nil,
+        `extension`: [Extension]? = nil,
+        focus: Reference? = nil,
+        `for`: Reference? = nil,
+        groupIdentifier: Identifier? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        input: [Task.Parameter]? = nil,
+        instantiatesCanonical: FHIRPrimitive<FHIRCanonical>? = nil,
+        instantiatesUri: FHIRPrimitive<FHIRURI>? = nil,
+        insurance: [Reference]? = nil,
+        intent: FHIRPrimitive<TaskIntent>,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        lastModified: FHIRPrimitive<DateTime>? = nil,
+        location: Reference? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        note: [Annotation]? = nil,
+        output: [Task.Output]? = nil,
+        owner: Reference? = nil,
+        partOf: [Reference]? = nil,
+        performerType: [CodeableConcept]? = nil,
+        priority: FHIRPrimitive<RequestPriority>? = nil,
+        reasonCode: CodeableConcept? = nil,
+        reasonReference: Reference? = nil,
+        relevantHistory: [Reference]? = nil,
+        requester: Reference? = nil,
+        restriction: Task.Restriction? = nil,
+        status: FHIRPrimitive<TaskStatus>,
+        statusReason: CodeableConcept? = nil,
+        text: Narrative? = nil
+    ) {
+        self.authoredOn = authoredOn
+        self.basedOn = basedOn
+        self.businessStatus = businessStatus
+        self.code = code
+        self.contained = contained
+        self.description = description
+        self.encounter = encounter
+        self.executionPeriod = executionPeriod
+        self.`extension` = `extension`
+        self.focus = focus
+        self.`for` = `for`
+        self.groupIdentifier = groupIdentifier
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.input = input
+        self.instantiatesCanonical = instantiatesCanonical
+        self.instantiatesUri = instantiatesUri
+        self.insurance = insurance
         self.intent = intent
+        self.language = language
+        self.lastModified = lastModified
+        self.location = location
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.note = note
+        self.output = output
+        self.owner = owner
+        self.partOf = partOf
+        self.performerType = performerType
+        self.priority = priority
+        self.reasonCode = reasonCode
+        self.reasonReference = reasonReference
+        self.relevantHistory = relevantHistory
+        self.requester = requester
+        self.restriction = restriction
         self.status = status
+        self.statusReason = statusReason
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -201,8 +278,21 @@ public struct Task: DomainResource {
         /// For whom is fulfillment sought?
         public var recipient: [Reference]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            period: Period? = nil,
+            recipient: [Reference]? = nil,
+            repetitions: FHIRPrimitive<FHIRPositiveInteger>? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.period = period
+            self.recipient = recipient
+            self.repetitions = repetitions
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -244,8 +334,17 @@ public struct Task: DomainResource {
         /// Content to use in performing the task
         public var value: ValueX
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(type: CodeableConcept, value: ValueX) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            type: CodeableConcept,
+            value: ValueX
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.type = type
             self.value = value
         }
@@ -455,8 +554,17 @@ public struct Task: DomainResource {
         /// Result of output
         public var value: ValueX
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(type: CodeableConcept, value: ValueX) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            type: CodeableConcept,
+            value: ValueX
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.type = type
             self.value = value
         }

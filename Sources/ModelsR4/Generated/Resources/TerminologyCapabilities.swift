@@ -72,11 +72,73 @@ public struct TerminologyCapabilities: DomainResource {
     /// Information about the [ConceptMap/$closure](conceptmap-operation-closure.html) operation
     public var closure: TerminologyCapabilities.Closure?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(date: FHIRPrimitive<DateTime>, kind: FHIRPrimitive<CapabilityStatementKind>, status: FHIRPrimitive<PublicationStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        closure: TerminologyCapabilities.Closure? = nil,
+        codeSearch: FHIRPrimitive<CodeSearchSupport>? = nil,
+        codeSystem: [TerminologyCapabilities.CodeSystemComponent]? = nil,
+        contact: [ContactDetail]? = nil,
+        contained: [ResourceProxy]? = nil,
+        copyright: FHIRPrimitive<FHIRString>? = nil,
+        date: FHIRPrimitive<DateTime>,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        expansion: TerminologyCapabilities.Expansion? = nil,
+        experimental: FHIRPrimitive<FHIRBool>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        implementation: TerminologyCapabilities.Implementation? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        jurisdiction: [CodeableConcept]? = nil,
+        kind: FHIRPrimitive<CapabilityStatementKind>,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        lockedDate: FHIRPrimitive<FHIRBool>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>? = nil,
+        publisher: FHIRPrimitive<FHIRString>? = nil,
+        purpose: FHIRPrimitive<FHIRString>? = nil,
+        software: TerminologyCapabilities.Software? = nil,
+        status: FHIRPrimitive<PublicationStatus>,
+        text: Narrative? = nil,
+        title: FHIRPrimitive<FHIRString>? = nil,
+        translation: TerminologyCapabilities.Translation? = nil,
+        url: FHIRPrimitive<FHIRURI>? = nil,
+        useContext: [UsageContext]? = nil,
+        validateCode: TerminologyCapabilities.ValidateCode? = nil,
+        version: FHIRPrimitive<FHIRString>? = nil
+    ) {
+        self.closure = closure
+        self.codeSearch = codeSearch
+        self.codeSystem = codeSystem
+        self.contact = contact
+        self.contained = contained
+        self.copyright = copyright
         self.date = date
+        self.description = description
+        self.expansion = expansion
+        self.experimental = experimental
+        self.`extension` = `extension`
+        self.id = id
+        self.implementation = implementation
+        self.implicitRules = implicitRules
+        self.jurisdiction = jurisdiction
         self.kind = kind
+        self.language = language
+        self.lockedDate = lockedDate
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.name = name
+        self.publisher = publisher
+        self.purpose = purpose
+        self.software = software
         self.status = status
+        self.text = text
+        self.title = title
+        self.translation = translation
+        self.url = url
+        self.useContext = useContext
+        self.validateCode = validateCode
+        self.version = version
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -172,9 +234,19 @@ public struct TerminologyCapabilities: DomainResource {
         /// Version covered by this statement
         public var version: FHIRPrimitive<FHIRString>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(name: FHIRPrimitive<FHIRString>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            name: FHIRPrimitive<FHIRString>,
+            version: FHIRPrimitive<FHIRString>? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.name = name
+            self.version = version
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -214,9 +286,19 @@ public struct TerminologyCapabilities: DomainResource {
         /// Base URL for the implementation
         public var url: FHIRPrimitive<FHIRURI>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(description: FHIRPrimitive<FHIRString>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            description: FHIRPrimitive<FHIRString>,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            url: FHIRPrimitive<FHIRURI>? = nil
+        ) {
             self.description = description
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.url = url
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -258,8 +340,21 @@ public struct TerminologyCapabilities: DomainResource {
         /// Whether subsumption is supported
         public var subsumption: FHIRPrimitive<FHIRBool>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            subsumption: FHIRPrimitive<FHIRBool>? = nil,
+            uri: FHIRPrimitive<FHIRCanonical>? = nil,
+            version: [TerminologyCapabilities.CodeSystemComponent.Version]? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.subsumption = subsumption
+            self.uri = uri
+            self.version = version
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -308,8 +403,27 @@ public struct TerminologyCapabilities: DomainResource {
             /// Properties supported for $lookup
             public var property: [FHIRPrimitive<FHIRString>]?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                code: FHIRPrimitive<FHIRString>? = nil,
+                compositional: FHIRPrimitive<FHIRBool>? = nil,
+                `extension`: [Extension]? = nil,
+                filter: [TerminologyCapabilities.CodeSystemComponent.Version.Filter]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                isDefault: FHIRPrimitive<FHIRBool>? = nil,
+                language: [FHIRPrimitive<FHIRString>]? = nil,
+                modifierExtension: [Extension]? = nil,
+                property: [FHIRPrimitive<FHIRString>]? = nil
+            ) {
+                self.code = code
+                self.compositional = compositional
+                self.`extension` = `extension`
+                self.filter = filter
+                self.id = id
+                self.isDefault = isDefault
+                self.language = language
+                self.modifierExtension = modifierExtension
+                self.property = property
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -356,9 +470,18 @@ public struct TerminologyCapabilities: DomainResource {
                 /// Operations supported for the property
                 public var op: [FHIRPrimitive<FHIRString>]
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init(code: FHIRPrimitive<FHIRString>, op: [FHIRPrimitive<FHIRString>]) {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    code: FHIRPrimitive<FHIRString>,
+                    `extension`: [Extension]? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    op: [FHIRPrimitive<FHIRString>]
+                ) {
                     self.code = code
+                    self.`extension` = `extension`
+                    self.id = id
+                    self.modifierExtension = modifierExtension
                     self.op = op
                 }
 
@@ -407,8 +530,25 @@ public struct TerminologyCapabilities: DomainResource {
         /// Documentation about text searching works
         public var textFilter: FHIRPrimitive<FHIRString>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            hierarchical: FHIRPrimitive<FHIRBool>? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            incomplete: FHIRPrimitive<FHIRBool>? = nil,
+            modifierExtension: [Extension]? = nil,
+            paging: FHIRPrimitive<FHIRBool>? = nil,
+            parameter: [TerminologyCapabilities.Expansion.Parameter]? = nil,
+            textFilter: FHIRPrimitive<FHIRString>? = nil
+        ) {
+            self.`extension` = `extension`
+            self.hierarchical = hierarchical
+            self.id = id
+            self.incomplete = incomplete
+            self.modifierExtension = modifierExtension
+            self.paging = paging
+            self.parameter = parameter
+            self.textFilter = textFilter
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -453,8 +593,18 @@ public struct TerminologyCapabilities: DomainResource {
             /// Description of support for parameter
             public var documentation: FHIRPrimitive<FHIRString>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(name: FHIRPrimitive<FHIRString>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                documentation: FHIRPrimitive<FHIRString>? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                name: FHIRPrimitive<FHIRString>
+            ) {
+                self.documentation = documentation
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
                 self.name = name
             }
 
@@ -494,8 +644,16 @@ public struct TerminologyCapabilities: DomainResource {
         /// Whether translations are validated
         public var translations: FHIRPrimitive<FHIRBool>
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(translations: FHIRPrimitive<FHIRBool>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            translations: FHIRPrimitive<FHIRBool>
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.translations = translations
         }
 
@@ -532,8 +690,16 @@ public struct TerminologyCapabilities: DomainResource {
         /// Whether the client must identify the map
         public var needsMap: FHIRPrimitive<FHIRBool>
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(needsMap: FHIRPrimitive<FHIRBool>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            needsMap: FHIRPrimitive<FHIRBool>
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.needsMap = needsMap
         }
 
@@ -570,8 +736,17 @@ public struct TerminologyCapabilities: DomainResource {
         /// If cross-system closure is supported
         public var translation: FHIRPrimitive<FHIRBool>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            translation: FHIRPrimitive<FHIRBool>? = nil
+        ) {
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.translation = translation
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -48,11 +48,49 @@ public struct TestReport: DomainResource {
     /// The results of running the series of required clean up steps
     public var teardown: TestReport.Teardown?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(result: FHIRPrimitive<TestReportResult>, status: FHIRPrimitive<TestReportStatus>, testScript: Reference) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        contained: [ResourceProxy]? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: Identifier? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        issued: FHIRPrimitive<DateTime>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>? = nil,
+        participant: [TestReport.Participant]? = nil,
+        result: FHIRPrimitive<TestReportResult>,
+        score: FHIRPrimitive<FHIRDecimal>? = nil,
+        setup: TestReport.Setup? = nil,
+        status: FHIRPrimitive<TestReportStatus>,
+        teardown: TestReport.Teardown? = nil,
+        test: [TestReport.Test]? = nil,
+        testScript: Reference,
+        tester: FHIRPrimitive<FHIRString>? = nil,
+        text: Narrative? = nil
+    ) {
+        self.contained = contained
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.issued = issued
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.name = name
+        self.participant = participant
         self.result = result
+        self.score = score
+        self.setup = setup
         self.status = status
+        self.teardown = teardown
+        self.test = test
         self.testScript = testScript
+        self.tester = tester
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -126,8 +164,19 @@ public struct TestReport: DomainResource {
         /// The display name of the participant
         public var display: FHIRPrimitive<FHIRString>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(type: FHIRPrimitive<TestReportParticipantType>, uri: FHIRPrimitive<FHIRURI>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            display: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            type: FHIRPrimitive<TestReportParticipantType>,
+            uri: FHIRPrimitive<FHIRURI>
+        ) {
+            self.display = display
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.type = type
             self.uri = uri
         }
@@ -169,9 +218,17 @@ public struct TestReport: DomainResource {
         /// A setup operation or assert that was executed
         public var action: [TestReport.Setup.SetupAction]
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(action: [TestReport.Setup.SetupAction]) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            action: [TestReport.Setup.SetupAction],
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
             self.action = action
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -208,8 +265,19 @@ public struct TestReport: DomainResource {
             /// The assertion to perform
             public var assert: TestReport.Setup.SetupAction.Assert?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                assert: TestReport.Setup.SetupAction.Assert? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                operation: TestReport.Setup.SetupAction.Operation? = nil
+            ) {
+                self.assert = assert
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.operation = operation
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -250,8 +318,20 @@ public struct TestReport: DomainResource {
                 /// A link to further details on the result
                 public var detail: FHIRPrimitive<FHIRURI>?
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init(result: FHIRPrimitive<TestReportActionResult>) {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    detail: FHIRPrimitive<FHIRURI>? = nil,
+                    `extension`: [Extension]? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    message: FHIRPrimitive<FHIRString>? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    result: FHIRPrimitive<TestReportActionResult>
+                ) {
+                    self.detail = detail
+                    self.`extension` = `extension`
+                    self.id = id
+                    self.message = message
+                    self.modifierExtension = modifierExtension
                     self.result = result
                 }
 
@@ -296,8 +376,20 @@ public struct TestReport: DomainResource {
                 /// A link to further details on the result
                 public var detail: FHIRPrimitive<FHIRString>?
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init(result: FHIRPrimitive<TestReportActionResult>) {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    detail: FHIRPrimitive<FHIRString>? = nil,
+                    `extension`: [Extension]? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    message: FHIRPrimitive<FHIRString>? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    result: FHIRPrimitive<TestReportActionResult>
+                ) {
+                    self.detail = detail
+                    self.`extension` = `extension`
+                    self.id = id
+                    self.message = message
+                    self.modifierExtension = modifierExtension
                     self.result = result
                 }
 
@@ -344,9 +436,21 @@ public struct TestReport: DomainResource {
         /// A test operation or assert that was performed
         public var action: [TestReport.Test.TestAction]
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(action: [TestReport.Test.TestAction]) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            action: [TestReport.Test.TestAction],
+            description: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            name: FHIRPrimitive<FHIRString>? = nil
+        ) {
             self.action = action
+            self.description = description
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.name = name
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -387,8 +491,19 @@ public struct TestReport: DomainResource {
             /// The assertion performed
             public var assert: TestReport.Setup.SetupAction.Assert?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                assert: TestReport.Setup.SetupAction.Assert? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                operation: TestReport.Setup.SetupAction.Operation? = nil
+            ) {
+                self.assert = assert
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.operation = operation
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -427,9 +542,17 @@ public struct TestReport: DomainResource {
         /// One or more teardown operations performed
         public var action: [TestReport.Teardown.TeardownAction]
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(action: [TestReport.Teardown.TeardownAction]) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            action: [TestReport.Teardown.TeardownAction],
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
             self.action = action
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -464,8 +587,16 @@ public struct TestReport: DomainResource {
             /// The teardown operation performed
             public var operation: TestReport.Setup.SetupAction.Operation
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(operation: TestReport.Setup.SetupAction.Operation) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                operation: TestReport.Setup.SetupAction.Operation
+            ) {
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
                 self.operation = operation
             }
 

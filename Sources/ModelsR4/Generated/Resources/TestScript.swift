@@ -72,11 +72,73 @@ public struct TestScript: DomainResource {
     /// A series of required clean up steps
     public var teardown: TestScript.Teardown?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(name: FHIRPrimitive<FHIRString>, status: FHIRPrimitive<PublicationStatus>, url: FHIRPrimitive<FHIRURI>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        contact: [ContactDetail]? = nil,
+        contained: [ResourceProxy]? = nil,
+        copyright: FHIRPrimitive<FHIRString>? = nil,
+        date: FHIRPrimitive<DateTime>? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        destination: [TestScript.Destination]? = nil,
+        experimental: FHIRPrimitive<FHIRBool>? = nil,
+        `extension`: [Extension]? = nil,
+        fixture: [TestScript.Fixture]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: Identifier? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        jurisdiction: [CodeableConcept]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        metadata: TestScript.Metadata? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>,
+        origin: [TestScript.Origin]? = nil,
+        profile: [Reference]? = nil,
+        publisher: FHIRPrimitive<FHIRString>? = nil,
+        purpose: FHIRPrimitive<FHIRString>? = nil,
+        setup: TestScript.Setup? = nil,
+        status: FHIRPrimitive<PublicationStatus>,
+        teardown: TestScript.Teardown? = nil,
+        test: [TestScript.Test]? = nil,
+        text: Narrative? = nil,
+        title: FHIRPrimitive<FHIRString>? = nil,
+        url: FHIRPrimitive<FHIRURI>,
+        useContext: [UsageContext]? = nil,
+        variable: [TestScript.Variable]? = nil,
+        version: FHIRPrimitive<FHIRString>? = nil
+    ) {
+        self.contact = contact
+        self.contained = contained
+        self.copyright = copyright
+        self.date = date
+        self.description = description
+        self.destination = destination
+        self.experimental = experimental
+        self.`extension` = `extension`
+        self.fixture = fixture
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.jurisdiction = jurisdiction
+        self.language = language
+        self.meta = meta
+        self.metadata = metadata
+        self.modifierExtension = modifierExtension
         self.name = name
+        self.origin = origin
+        self.profile = profile
+        self.publisher = publisher
+        self.purpose = purpose
+        self.setup = setup
         self.status = status
+        self.teardown = teardown
+        self.test = test
+        self.text = text
+        self.title = title
         self.url = url
+        self.useContext = useContext
+        self.variable = variable
+        self.version = version
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -172,9 +234,18 @@ public struct TestScript: DomainResource {
         /// FHIR-Client | FHIR-SDC-FormFiller
         public var profile: Coding
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(index: FHIRPrimitive<FHIRInteger>, profile: Coding) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            index: FHIRPrimitive<FHIRInteger>,
+            modifierExtension: [Extension]? = nil,
+            profile: Coding
+        ) {
+            self.`extension` = `extension`
+            self.id = id
             self.index = index
+            self.modifierExtension = modifierExtension
             self.profile = profile
         }
 
@@ -215,9 +286,18 @@ public struct TestScript: DomainResource {
         /// FHIR-Server | FHIR-SDC-FormManager | FHIR-SDC-FormReceiver | FHIR-SDC-FormProcessor
         public var profile: Coding
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(index: FHIRPrimitive<FHIRInteger>, profile: Coding) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            index: FHIRPrimitive<FHIRInteger>,
+            modifierExtension: [Extension]? = nil,
+            profile: Coding
+        ) {
+            self.`extension` = `extension`
+            self.id = id
             self.index = index
+            self.modifierExtension = modifierExtension
             self.profile = profile
         }
 
@@ -258,9 +338,19 @@ public struct TestScript: DomainResource {
         /// Capabilities  that are assumed to function correctly on the FHIR server being tested
         public var capability: [TestScript.Metadata.Capability]
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(capability: [TestScript.Metadata.Capability]) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            capability: [TestScript.Metadata.Capability],
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            link: [TestScript.Metadata.Link]? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
             self.capability = capability
+            self.`extension` = `extension`
+            self.id = id
+            self.link = link
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -299,8 +389,18 @@ public struct TestScript: DomainResource {
             /// Short description
             public var description: FHIRPrimitive<FHIRString>?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(url: FHIRPrimitive<FHIRURI>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                description: FHIRPrimitive<FHIRString>? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                url: FHIRPrimitive<FHIRURI>
+            ) {
+                self.description = description
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
                 self.url = url
             }
 
@@ -351,9 +451,27 @@ public struct TestScript: DomainResource {
             /// Required Capability Statement
             public var capabilities: FHIRPrimitive<FHIRCanonical>
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(capabilities: FHIRPrimitive<FHIRCanonical>, required: FHIRPrimitive<FHIRBool>, validated: FHIRPrimitive<FHIRBool>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                capabilities: FHIRPrimitive<FHIRCanonical>,
+                description: FHIRPrimitive<FHIRString>? = nil,
+                destination: FHIRPrimitive<FHIRInteger>? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                link: [FHIRPrimitive<FHIRURI>]? = nil,
+                modifierExtension: [Extension]? = nil,
+                origin: [FHIRPrimitive<FHIRInteger>]? = nil,
+                required: FHIRPrimitive<FHIRBool>,
+                validated: FHIRPrimitive<FHIRBool>
+            ) {
                 self.capabilities = capabilities
+                self.description = description
+                self.destination = destination
+                self.`extension` = `extension`
+                self.id = id
+                self.link = link
+                self.modifierExtension = modifierExtension
+                self.origin = origin
                 self.required = required
                 self.validated = validated
             }
@@ -408,10 +526,21 @@ public struct TestScript: DomainResource {
         /// Reference of the resource
         public var resource: Reference?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(autocreate: FHIRPrimitive<FHIRBool>, autodelete: FHIRPrimitive<FHIRBool>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            autocreate: FHIRPrimitive<FHIRBool>,
+            autodelete: FHIRPrimitive<FHIRBool>,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            resource: Reference? = nil
+        ) {
             self.autocreate = autocreate
             self.autodelete = autodelete
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.resource = resource
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -465,9 +594,31 @@ public struct TestScript: DomainResource {
         /// Fixture Id of source expression or headerField within this variable
         public var sourceId: FHIRPrimitive<FHIRString>?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(name: FHIRPrimitive<FHIRString>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            defaultValue: FHIRPrimitive<FHIRString>? = nil,
+            description: FHIRPrimitive<FHIRString>? = nil,
+            expression: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            headerField: FHIRPrimitive<FHIRString>? = nil,
+            hint: FHIRPrimitive<FHIRString>? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            name: FHIRPrimitive<FHIRString>,
+            path: FHIRPrimitive<FHIRString>? = nil,
+            sourceId: FHIRPrimitive<FHIRString>? = nil
+        ) {
+            self.defaultValue = defaultValue
+            self.description = description
+            self.expression = expression
+            self.`extension` = `extension`
+            self.headerField = headerField
+            self.hint = hint
+            self.id = id
+            self.modifierExtension = modifierExtension
             self.name = name
+            self.path = path
+            self.sourceId = sourceId
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -517,9 +668,17 @@ public struct TestScript: DomainResource {
         /// A setup operation or assert to perform
         public var action: [TestScript.Setup.SetupAction]
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(action: [TestScript.Setup.SetupAction]) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            action: [TestScript.Setup.SetupAction],
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
             self.action = action
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -556,8 +715,19 @@ public struct TestScript: DomainResource {
             /// The assertion to perform
             public var assert: TestScript.Setup.SetupAction.Assert?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                assert: TestScript.Setup.SetupAction.Assert? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                operation: TestScript.Setup.SetupAction.Operation? = nil
+            ) {
+                self.assert = assert
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.operation = operation
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -626,9 +796,49 @@ public struct TestScript: DomainResource {
                 /// Request URL
                 public var url: FHIRPrimitive<FHIRString>?
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init(encodeRequestUrl: FHIRPrimitive<FHIRBool>) {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    accept: FHIRPrimitive<FHIRString>? = nil,
+                    contentType: FHIRPrimitive<FHIRString>? = nil,
+                    description: FHIRPrimitive<FHIRString>? = nil,
+                    destination: FHIRPrimitive<FHIRInteger>? = nil,
+                    encodeRequestUrl: FHIRPrimitive<FHIRBool>,
+                    `extension`: [Extension]? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    label: FHIRPrimitive<FHIRString>? = nil,
+                    method: FHIRPrimitive<TestScriptRequestMethodCode>? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    origin: FHIRPrimitive<FHIRInteger>? = nil,
+                    params: FHIRPrimitive<FHIRString>? = nil,
+                    requestHeader: [TestScript.Setup.SetupAction.Operation.RequestHeader]? = nil,
+                    requestId: FHIRPrimitive<FHIRString>? = nil,
+                    resource: FHIRPrimitive<FHIRDefinedType>? = nil,
+                    responseId: FHIRPrimitive<FHIRString>? = nil,
+                    sourceId: FHIRPrimitive<FHIRString>? = nil,
+                    targetId: FHIRPrimitive<FHIRString>? = nil,
+                    type: Coding? = nil,
+                    url: FHIRPrimitive<FHIRString>? = nil
+                ) {
+                    self.accept = accept
+                    self.contentType = contentType
+                    self.description = description
+                    self.destination = destination
                     self.encodeRequestUrl = encodeRequestUrl
+                    self.`extension` = `extension`
+                    self.id = id
+                    self.label = label
+                    self.method = method
+                    self.modifierExtension = modifierExtension
+                    self.origin = origin
+                    self.params = params
+                    self.requestHeader = requestHeader
+                    self.requestId = requestId
+                    self.resource = resource
+                    self.responseId = responseId
+                    self.sourceId = sourceId
+                    self.targetId = targetId
+                    self.type = type
+                    self.url = url
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -697,9 +907,18 @@ public struct TestScript: DomainResource {
                     /// HTTP headerfield value
                     public var value: FHIRPrimitive<FHIRString>
 
-                    /// Creates a value with its required elements; set the others through the properties.
-                    public init(field: FHIRPrimitive<FHIRString>, value: FHIRPrimitive<FHIRString>) {
+                    /// Creates a value from its elements; the required ones have no default.
+                    public init(
+                        `extension`: [Extension]? = nil,
+                        field: FHIRPrimitive<FHIRString>,
+                        id: FHIRPrimitive<FHIRString>? = nil,
+                        modifierExtension: [Extension]? = nil,
+                        value: FHIRPrimitive<FHIRString>
+                    ) {
+                        self.`extension` = `extension`
                         self.field = field
+                        self.id = id
+                        self.modifierExtension = modifierExtension
                         self.value = value
                     }
 
@@ -781,8 +1000,58 @@ public struct TestScript: DomainResource {
                 /// Will this assert produce a warning only on error?
                 public var warningOnly: FHIRPrimitive<FHIRBool>
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init(warningOnly: FHIRPrimitive<FHIRBool>) {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    compareToSourceExpression: FHIRPrimitive<FHIRString>? = nil,
+                    compareToSourceId: FHIRPrimitive<FHIRString>? = nil,
+                    compareToSourcePath: FHIRPrimitive<FHIRString>? = nil,
+                    contentType: FHIRPrimitive<FHIRString>? = nil,
+                    description: FHIRPrimitive<FHIRString>? = nil,
+                    direction: FHIRPrimitive<AssertionDirectionType>? = nil,
+                    expression: FHIRPrimitive<FHIRString>? = nil,
+                    `extension`: [Extension]? = nil,
+                    headerField: FHIRPrimitive<FHIRString>? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    label: FHIRPrimitive<FHIRString>? = nil,
+                    minimumId: FHIRPrimitive<FHIRString>? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    navigationLinks: FHIRPrimitive<FHIRBool>? = nil,
+                    `operator`: FHIRPrimitive<AssertionOperatorType>? = nil,
+                    path: FHIRPrimitive<FHIRString>? = nil,
+                    requestMethod: FHIRPrimitive<TestScriptRequestMethodCode>? = nil,
+                    requestURL: FHIRPrimitive<FHIRString>? = nil,
+                    resource: FHIRPrimitive<FHIRDefinedType>? = nil,
+                    response: FHIRPrimitive<AssertionResponseTypes>? = nil,
+                    responseCode: FHIRPrimitive<FHIRString>? = nil,
+                    sourceId: FHIRPrimitive<FHIRString>? = nil,
+                    validateProfileId: FHIRPrimitive<FHIRString>? = nil,
+                    value: FHIRPrimitive<FHIRString>? = nil,
+                    warningOnly: FHIRPrimitive<FHIRBool>
+                ) {
+                    self.compareToSourceExpression = compareToSourceExpression
+                    self.compareToSourceId = compareToSourceId
+                    self.compareToSourcePath = compareToSourcePath
+                    self.contentType = contentType
+                    self.description = description
+                    self.direction = direction
+                    self.expression = expression
+                    self.`extension` = `extension`
+                    self.headerField = headerField
+                    self.id = id
+                    self.label = label
+                    self.minimumId = minimumId
+                    self.modifierExtension = modifierExtension
+                    self.navigationLinks = navigationLinks
+                    self.`operator` = `operator`
+                    self.path = path
+                    self.requestMethod = requestMethod
+                    self.requestURL = requestURL
+                    self.resource = resource
+                    self.response = response
+                    self.responseCode = responseCode
+                    self.sourceId = sourceId
+                    self.validateProfileId = validateProfileId
+                    self.value = value
                     self.warningOnly = warningOnly
                 }
 
@@ -867,9 +1136,21 @@ public struct TestScript: DomainResource {
         /// A test operation or assert to perform
         public var action: [TestScript.Test.TestAction]
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(action: [TestScript.Test.TestAction]) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            action: [TestScript.Test.TestAction],
+            description: FHIRPrimitive<FHIRString>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            name: FHIRPrimitive<FHIRString>? = nil
+        ) {
             self.action = action
+            self.description = description
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.name = name
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -910,8 +1191,19 @@ public struct TestScript: DomainResource {
             /// The setup assertion to perform
             public var assert: TestScript.Setup.SetupAction.Assert?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                assert: TestScript.Setup.SetupAction.Assert? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                operation: TestScript.Setup.SetupAction.Operation? = nil
+            ) {
+                self.assert = assert
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.operation = operation
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -950,9 +1242,17 @@ public struct TestScript: DomainResource {
         /// One or more teardown operations to perform
         public var action: [TestScript.Teardown.TeardownAction]
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(action: [TestScript.Teardown.TeardownAction]) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            action: [TestScript.Teardown.TeardownAction],
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
             self.action = action
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -987,8 +1287,16 @@ public struct TestScript: DomainResource {
             /// The teardown operation to perform
             public var operation: TestScript.Setup.SetupAction.Operation
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(operation: TestScript.Setup.SetupAction.Operation) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                operation: TestScript.Setup.SetupAction.Operation
+            ) {
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
                 self.operation = operation
             }
 

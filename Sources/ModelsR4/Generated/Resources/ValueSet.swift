@@ -60,9 +60,61 @@ public struct ValueSet: DomainResource {
     /// Used when the value set is "expanded"
     public var expansion: ValueSet.Expansion?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(status: FHIRPrimitive<PublicationStatus>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        compose: ValueSet.Compose? = nil,
+        contact: [ContactDetail]? = nil,
+        contained: [ResourceProxy]? = nil,
+        copyright: FHIRPrimitive<FHIRString>? = nil,
+        date: FHIRPrimitive<DateTime>? = nil,
+        description: FHIRPrimitive<FHIRString>? = nil,
+        expansion: ValueSet.Expansion? = nil,
+        experimental: FHIRPrimitive<FHIRBool>? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        immutable: FHIRPrimitive<FHIRBool>? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        jurisdiction: [CodeableConcept]? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        name: FHIRPrimitive<FHIRString>? = nil,
+        publisher: FHIRPrimitive<FHIRString>? = nil,
+        purpose: FHIRPrimitive<FHIRString>? = nil,
+        status: FHIRPrimitive<PublicationStatus>,
+        text: Narrative? = nil,
+        title: FHIRPrimitive<FHIRString>? = nil,
+        url: FHIRPrimitive<FHIRURI>? = nil,
+        useContext: [UsageContext]? = nil,
+        version: FHIRPrimitive<FHIRString>? = nil
+    ) {
+        self.compose = compose
+        self.contact = contact
+        self.contained = contained
+        self.copyright = copyright
+        self.date = date
+        self.description = description
+        self.expansion = expansion
+        self.experimental = experimental
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.immutable = immutable
+        self.implicitRules = implicitRules
+        self.jurisdiction = jurisdiction
+        self.language = language
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.name = name
+        self.publisher = publisher
+        self.purpose = purpose
         self.status = status
+        self.text = text
+        self.title = title
+        self.url = url
+        self.useContext = useContext
+        self.version = version
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -150,9 +202,23 @@ public struct ValueSet: DomainResource {
         /// Explicitly exclude codes from a code system or other value sets
         public var exclude: [ValueSet.Compose.ConceptSet]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(include: [ValueSet.Compose.ConceptSet]) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            exclude: [ValueSet.Compose.ConceptSet]? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            inactive: FHIRPrimitive<FHIRBool>? = nil,
+            include: [ValueSet.Compose.ConceptSet],
+            lockedDate: FHIRPrimitive<FHIRDate>? = nil,
+            modifierExtension: [Extension]? = nil
+        ) {
+            self.exclude = exclude
+            self.`extension` = `extension`
+            self.id = id
+            self.inactive = inactive
             self.include = include
+            self.lockedDate = lockedDate
+            self.modifierExtension = modifierExtension
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -201,8 +267,25 @@ public struct ValueSet: DomainResource {
             /// Select the contents included in this value set
             public var valueSet: [FHIRPrimitive<FHIRCanonical>]?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                concept: [ValueSet.Compose.ConceptSet.ConceptReference]? = nil,
+                `extension`: [Extension]? = nil,
+                filter: [ValueSet.Compose.ConceptSet.Filter]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                system: FHIRPrimitive<FHIRURI>? = nil,
+                valueSet: [FHIRPrimitive<FHIRCanonical>]? = nil,
+                version: FHIRPrimitive<FHIRString>? = nil
+            ) {
+                self.concept = concept
+                self.`extension` = `extension`
+                self.filter = filter
+                self.id = id
+                self.modifierExtension = modifierExtension
+                self.system = system
+                self.valueSet = valueSet
+                self.version = version
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -249,9 +332,21 @@ public struct ValueSet: DomainResource {
                 /// Additional representations for this concept
                 public var designation: [ValueSet.Compose.ConceptSet.ConceptReference.Designation]?
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init(code: FHIRPrimitive<FHIRString>) {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    code: FHIRPrimitive<FHIRString>,
+                    designation: [ValueSet.Compose.ConceptSet.ConceptReference.Designation]? = nil,
+                    display: FHIRPrimitive<FHIRString>? = nil,
+                    `extension`: [Extension]? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    modifierExtension: [Extension]? = nil
+                ) {
                     self.code = code
+                    self.designation = designation
+                    self.display = display
+                    self.`extension` = `extension`
+                    self.id = id
+                    self.modifierExtension = modifierExtension
                 }
 
                 public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -294,8 +389,20 @@ public struct ValueSet: DomainResource {
                     /// The text value for this designation
                     public var value: FHIRPrimitive<FHIRString>
 
-                    /// Creates a value with its required elements; set the others through the properties.
-                    public init(value: FHIRPrimitive<FHIRString>) {
+                    /// Creates a value from its elements; the required ones have no default.
+                    public init(
+                        `extension`: [Extension]? = nil,
+                        id: FHIRPrimitive<FHIRString>? = nil,
+                        language: FHIRPrimitive<FHIRString>? = nil,
+                        modifierExtension: [Extension]? = nil,
+                        use: Coding? = nil,
+                        value: FHIRPrimitive<FHIRString>
+                    ) {
+                        self.`extension` = `extension`
+                        self.id = id
+                        self.language = language
+                        self.modifierExtension = modifierExtension
+                        self.use = use
                         self.value = value
                     }
 
@@ -341,8 +448,18 @@ public struct ValueSet: DomainResource {
                 /// Code from the system, or regex criteria, or boolean value for exists
                 public var value: FHIRPrimitive<FHIRString>
 
-                /// Creates a value with its required elements; set the others through the properties.
-                public init(op: FHIRPrimitive<FilterOperator>, property: FHIRPrimitive<FHIRString>, value: FHIRPrimitive<FHIRString>) {
+                /// Creates a value from its elements; the required ones have no default.
+                public init(
+                    `extension`: [Extension]? = nil,
+                    id: FHIRPrimitive<FHIRString>? = nil,
+                    modifierExtension: [Extension]? = nil,
+                    op: FHIRPrimitive<FilterOperator>,
+                    property: FHIRPrimitive<FHIRString>,
+                    value: FHIRPrimitive<FHIRString>
+                ) {
+                    self.`extension` = `extension`
+                    self.id = id
+                    self.modifierExtension = modifierExtension
                     self.op = op
                     self.property = property
                     self.value = value
@@ -397,9 +514,27 @@ public struct ValueSet: DomainResource {
         /// Codes in the value set
         public var contains: [ValueSet.Expansion.Contains]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(timestamp: FHIRPrimitive<DateTime>) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            contains: [ValueSet.Expansion.Contains]? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            identifier: FHIRPrimitive<FHIRURI>? = nil,
+            modifierExtension: [Extension]? = nil,
+            offset: FHIRPrimitive<FHIRInteger>? = nil,
+            parameter: [ValueSet.Expansion.Parameter]? = nil,
+            timestamp: FHIRPrimitive<DateTime>,
+            total: FHIRPrimitive<FHIRInteger>? = nil
+        ) {
+            self.contains = contains
+            self.`extension` = `extension`
+            self.id = id
+            self.identifier = identifier
+            self.modifierExtension = modifierExtension
+            self.offset = offset
+            self.parameter = parameter
             self.timestamp = timestamp
+            self.total = total
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -446,9 +581,19 @@ public struct ValueSet: DomainResource {
             /// Value of the named parameter
             public var value: ValueX?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(name: FHIRPrimitive<FHIRString>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil,
+                name: FHIRPrimitive<FHIRString>,
+                value: ValueX? = nil
+            ) {
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
                 self.name = name
+                self.value = value
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -539,8 +684,31 @@ public struct ValueSet: DomainResource {
             /// Codes contained under this entry
             public var contains: [ValueSet.Expansion.Contains]?
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init() {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                abstract: FHIRPrimitive<FHIRBool>? = nil,
+                code: FHIRPrimitive<FHIRString>? = nil,
+                contains: [ValueSet.Expansion.Contains]? = nil,
+                designation: [ValueSet.Compose.ConceptSet.ConceptReference.Designation]? = nil,
+                display: FHIRPrimitive<FHIRString>? = nil,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                inactive: FHIRPrimitive<FHIRBool>? = nil,
+                modifierExtension: [Extension]? = nil,
+                system: FHIRPrimitive<FHIRURI>? = nil,
+                version: FHIRPrimitive<FHIRString>? = nil
+            ) {
+                self.abstract = abstract
+                self.code = code
+                self.contains = contains
+                self.designation = designation
+                self.display = display
+                self.`extension` = `extension`
+                self.id = id
+                self.inactive = inactive
+                self.modifierExtension = modifierExtension
+                self.system = system
+                self.version = version
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {

@@ -52,9 +52,53 @@ public struct VerificationResult: DomainResource {
     /// Information about the entity validating information
     public var validator: [VerificationResult.Validator]?
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(status: FHIRPrimitive<Status>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        attestation: VerificationResult.Attestation? = nil,
+        contained: [ResourceProxy]? = nil,
+        `extension`: [Extension]? = nil,
+        failureAction: CodeableConcept? = nil,
+        frequency: Timing? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        lastPerformed: FHIRPrimitive<DateTime>? = nil,
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        need: CodeableConcept? = nil,
+        nextScheduled: FHIRPrimitive<FHIRDate>? = nil,
+        primarySource: [VerificationResult.PrimarySource]? = nil,
+        status: FHIRPrimitive<Status>,
+        statusDate: FHIRPrimitive<DateTime>? = nil,
+        target: [Reference]? = nil,
+        targetLocation: [FHIRPrimitive<FHIRString>]? = nil,
+        text: Narrative? = nil,
+        validationProcess: [CodeableConcept]? = nil,
+        validationType: CodeableConcept? = nil,
+        validator: [VerificationResult.Validator]? = nil
+    ) {
+        self.attestation = attestation
+        self.contained = contained
+        self.`extension` = `extension`
+        self.failureAction = failureAction
+        self.frequency = frequency
+        self.id = id
+        self.implicitRules = implicitRules
+        self.language = language
+        self.lastPerformed = lastPerformed
+        self.meta = meta
+        self.modifierExtension = modifierExtension
+        self.need = need
+        self.nextScheduled = nextScheduled
+        self.primarySource = primarySource
         self.status = status
+        self.statusDate = statusDate
+        self.target = target
+        self.targetLocation = targetLocation
+        self.text = text
+        self.validationProcess = validationProcess
+        self.validationType = validationType
+        self.validator = validator
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -140,8 +184,29 @@ public struct VerificationResult: DomainResource {
         /// specific | any | source
         public var pushTypeAvailable: [CodeableConcept]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            canPushUpdates: CodeableConcept? = nil,
+            communicationMethod: [CodeableConcept]? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            pushTypeAvailable: [CodeableConcept]? = nil,
+            type: [CodeableConcept]? = nil,
+            validationDate: FHIRPrimitive<DateTime>? = nil,
+            validationStatus: CodeableConcept? = nil,
+            who: Reference? = nil
+        ) {
+            self.canPushUpdates = canPushUpdates
+            self.communicationMethod = communicationMethod
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.pushTypeAvailable = pushTypeAvailable
+            self.type = type
+            self.validationDate = validationDate
+            self.validationStatus = validationStatus
+            self.who = who
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -203,8 +268,31 @@ public struct VerificationResult: DomainResource {
         /// Attester signature
         public var sourceSignature: Signature?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init() {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            communicationMethod: CodeableConcept? = nil,
+            date: FHIRPrimitive<FHIRDate>? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            onBehalfOf: Reference? = nil,
+            proxyIdentityCertificate: FHIRPrimitive<FHIRString>? = nil,
+            proxySignature: Signature? = nil,
+            sourceIdentityCertificate: FHIRPrimitive<FHIRString>? = nil,
+            sourceSignature: Signature? = nil,
+            who: Reference? = nil
+        ) {
+            self.communicationMethod = communicationMethod
+            self.date = date
+            self.`extension` = `extension`
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.onBehalfOf = onBehalfOf
+            self.proxyIdentityCertificate = proxyIdentityCertificate
+            self.proxySignature = proxySignature
+            self.sourceIdentityCertificate = sourceIdentityCertificate
+            self.sourceSignature = sourceSignature
+            self.who = who
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -258,8 +346,20 @@ public struct VerificationResult: DomainResource {
         /// Validator signature
         public var attestationSignature: Signature?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(organization: Reference) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            attestationSignature: Signature? = nil,
+            `extension`: [Extension]? = nil,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            identityCertificate: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            organization: Reference
+        ) {
+            self.attestationSignature = attestationSignature
+            self.`extension` = `extension`
+            self.id = id
+            self.identityCertificate = identityCertificate
+            self.modifierExtension = modifierExtension
             self.organization = organization
         }
 

@@ -40,14 +40,41 @@ public struct VisionPrescription: DomainResource {
     /// Vision lens authorization
     public var lensSpecification: [VisionPrescription.LensSpecification]
 
-    /// Creates a value with its required elements; set the others through the properties.
-    public init(created: FHIRPrimitive<DateTime>, dateWritten: FHIRPrimitive<DateTime>, lensSpecification: [VisionPrescription.LensSpecification], patient: Reference, prescriber: Reference, status: FHIRPrimitive<FinancialResourceStatusCodes>) {
+    /// Creates a value from its elements; the required ones have no default.
+    public init(
+        contained: [ResourceProxy]? = nil,
+        created: FHIRPrimitive<DateTime>,
+        dateWritten: FHIRPrimitive<DateTime>,
+        encounter: Reference? = nil,
+        `extension`: [Extension]? = nil,
+        id: FHIRPrimitive<FHIRString>? = nil,
+        identifier: [Identifier]? = nil,
+        implicitRules: FHIRPrimitive<FHIRURI>? = nil,
+        language: FHIRPrimitive<FHIRString>? = nil,
+        lensSpecification: [VisionPrescription.LensSpecification],
+        meta: Meta? = nil,
+        modifierExtension: [Extension]? = nil,
+        patient: Reference,
+        prescriber: Reference,
+        status: FHIRPrimitive<FinancialResourceStatusCodes>,
+        text: Narrative? = nil
+    ) {
+        self.contained = contained
         self.created = created
         self.dateWritten = dateWritten
+        self.encounter = encounter
+        self.`extension` = `extension`
+        self.id = id
+        self.identifier = identifier
+        self.implicitRules = implicitRules
+        self.language = language
         self.lensSpecification = lensSpecification
+        self.meta = meta
+        self.modifierExtension = modifierExtension
         self.patient = patient
         self.prescriber = prescriber
         self.status = status
+        self.text = text
     }
 
     public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -135,10 +162,43 @@ public struct VisionPrescription: DomainResource {
         /// Notes for coatings
         public var note: [Annotation]?
 
-        /// Creates a value with its required elements; set the others through the properties.
-        public init(eye: FHIRPrimitive<VisionEyes>, product: CodeableConcept) {
+        /// Creates a value from its elements; the required ones have no default.
+        public init(
+            add: FHIRPrimitive<FHIRDecimal>? = nil,
+            axis: FHIRPrimitive<FHIRInteger>? = nil,
+            backCurve: FHIRPrimitive<FHIRDecimal>? = nil,
+            brand: FHIRPrimitive<FHIRString>? = nil,
+            color: FHIRPrimitive<FHIRString>? = nil,
+            cylinder: FHIRPrimitive<FHIRDecimal>? = nil,
+            diameter: FHIRPrimitive<FHIRDecimal>? = nil,
+            duration: Quantity? = nil,
+            `extension`: [Extension]? = nil,
+            eye: FHIRPrimitive<VisionEyes>,
+            id: FHIRPrimitive<FHIRString>? = nil,
+            modifierExtension: [Extension]? = nil,
+            note: [Annotation]? = nil,
+            power: FHIRPrimitive<FHIRDecimal>? = nil,
+            prism: [VisionPrescription.LensSpecification.Prism]? = nil,
+            product: CodeableConcept,
+            sphere: FHIRPrimitive<FHIRDecimal>? = nil
+        ) {
+            self.add = add
+            self.axis = axis
+            self.backCurve = backCurve
+            self.brand = brand
+            self.color = color
+            self.cylinder = cylinder
+            self.diameter = diameter
+            self.duration = duration
+            self.`extension` = `extension`
             self.eye = eye
+            self.id = id
+            self.modifierExtension = modifierExtension
+            self.note = note
+            self.power = power
+            self.prism = prism
             self.product = product
+            self.sphere = sphere
         }
 
         public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
@@ -201,10 +261,19 @@ public struct VisionPrescription: DomainResource {
             /// up | down | in | out
             public var base: FHIRPrimitive<VisionBase>
 
-            /// Creates a value with its required elements; set the others through the properties.
-            public init(amount: FHIRPrimitive<FHIRDecimal>, base: FHIRPrimitive<VisionBase>) {
+            /// Creates a value from its elements; the required ones have no default.
+            public init(
+                amount: FHIRPrimitive<FHIRDecimal>,
+                base: FHIRPrimitive<VisionBase>,
+                `extension`: [Extension]? = nil,
+                id: FHIRPrimitive<FHIRString>? = nil,
+                modifierExtension: [Extension]? = nil
+            ) {
                 self.amount = amount
                 self.base = base
+                self.`extension` = `extension`
+                self.id = id
+                self.modifierExtension = modifierExtension
             }
 
             public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {
