@@ -26,14 +26,26 @@ struct DateTimeTests {
     }
 
     @Test func dateComponents() throws {
-        let date = try FHIRDate("2024-03")
+        let date = FHIRDate("2024-03")
         #expect(date.year == 2024 && date.month == 3 && date.day == nil && !date.isFullDate)
-        #expect(try FHIRDate(year: 2024, month: 2, day: 29).description == "2024-02-29")
-        #expect(try FHIRDate(year: 7).description == "0007")
-        #expect(throws: FHIRPrimitiveError.self) { try FHIRDate(year: 2023, month: 2, day: 29) }
-        #expect(throws: FHIRPrimitiveError.self) { try FHIRDate(year: 2023, month: nil, day: 1) }
-        #expect(throws: FHIRPrimitiveError.self) { try FHIRDate(year: 10_000) }
-        #expect(throws: FHIRPrimitiveError.self) { try FHIRDate(year: 0) }
+        #expect(try FHIRDate(validatingYear: 2024, month: 2, day: 29).description == "2024-02-29")
+        #expect(try FHIRDate(validatingYear: 7).description == "0007")
+        #expect(throws: FHIRPrimitiveError.self) { try FHIRDate(validatingYear: 2023, month: 2, day: 29) }
+        #expect(throws: FHIRPrimitiveError.self) { try FHIRDate(validatingYear: 2023, month: nil, day: 1) }
+        #expect(throws: FHIRPrimitiveError.self) { try FHIRDate(validatingYear: 10_000) }
+        #expect(throws: FHIRPrimitiveError.self) { try FHIRDate(validatingYear: 0) }
+        // FHIRModels' initializer does not throw: it drops what cannot be a month or a day, and
+        // isValid tells the rest.
+        #expect(FHIRDate(year: 2024, month: 2, day: 29).description == "2024-02-29")
+        #expect(FHIRDate(year: 2024, month: 13, day: 1).description == "2024")
+        #expect(FHIRDate(year: 2024, month: nil, day: 1).day == nil)
+        #expect(!FHIRDate(year: 2023, month: 2, day: 29).isValid && FHIRDate(year: 2023, month: 2, day: 28).isValid)
+        #expect(FHIRDate(year: 10_000).asDate() == nil && FHIRDate(year: .max).asDate() == nil)
+        var mutable = FHIRDate(year: 2024, month: 1)
+        mutable.month = 14
+        #expect(mutable.month == 1)
+        mutable.day = 31
+        #expect(mutable.description == "2024-01-31")
         #expect(throws: FHIRPrimitiveError(type: "date", reason: "expected a string, found number")) {
             try FHIRDate(fhirJSON: .number("2024"))
         }
@@ -46,8 +58,9 @@ struct DateTimeTests {
             #expect(try FHIRTime(text).description == text)
             #expect(try FHIRTime(fhirJSON: .string(text)).fhirJSON == .string(text))
         }
-        let time = try FHIRTime("08:15:07.500")
-        #expect((time.hour, time.minute, time.second, time.fraction) == (8, 15, 7, "500"))
+        let time = FHIRTime("08:15:07.500")
+        #expect((time.hour, time.minute, time.wholeSeconds, time.fraction) == (8, 15, 7, "500"))
+        #expect(time.second == Decimal(string: "7.5") && time.originalSecondsString == "07.500")
         let expectedSeconds: Double = 29_707.5
         #expect(time.secondsSinceMidnight == expectedSeconds)
         for text in ["24:00:00", "23:60:00", "23:59:61", "8:15:00", "08:15", "08:15:00.", "08:15:00Z", "08:15:00+01:00", "08-15-00", ""] {
@@ -56,7 +69,15 @@ struct DateTimeTests {
         #expect(try FHIRTime(hour: 1, minute: 2, second: 3, fraction: "04").description == "01:02:03.04")
         #expect(throws: FHIRPrimitiveError.self) { try FHIRTime(hour: 1, minute: 2, second: 3, fraction: "") }
         #expect(throws: FHIRPrimitiveError.self) { try FHIRTime(hour: 1, minute: 2, second: 3, fraction: "1a") }
-        #expect(throws: FHIRPrimitiveError.self) { try FHIRTime(hour: 24, minute: 0, second: 0) }
+        #expect(throws: FHIRPrimitiveError.self) { try FHIRTime(hour: 24, minute: 0, second: 0, fraction: nil) }
+        // FHIRModels' initializer: seconds as a Decimal, not checked.
+        #expect(FHIRTime(hour: 12, minute: 33, second: 54).description == "12:33:54")
+        let fractional = FHIRTime(hour: 12, minute: 33, second: try #require(Decimal(string: "54.6543")))
+        #expect(fractional.description == "12:33:54.6543" && fractional.fraction == "6543")
+        #expect(!FHIRTime(hour: 24, minute: 0, second: 0).isValid && FHIRTime(hour: 23, minute: 0, second: 0).isValid)
+        var changed = fractional
+        changed.second = -1
+        #expect(changed == fractional)
     }
 
     // MARK: FHIRTimeZone
@@ -129,16 +150,22 @@ struct DateTimeTests {
     }
 
     @Test func dateTimeComponentRules() throws {
-        let date = try FHIRDate("2024-05-06")
-        let time = try FHIRTime("07:08:09")
-        #expect(try DateTime(date: date, time: time, timeZone: .utc).description == "2024-05-06T07:08:09Z")
-        #expect(try DateTime(date: try FHIRDate("2024")).description == "2024")
-        #expect(throws: FHIRPrimitiveError.self) { try DateTime(date: date, time: time) }
-        #expect(throws: FHIRPrimitiveError.self) { try DateTime(date: date, timeZone: .utc) }
-        #expect(throws: FHIRPrimitiveError.self) { try DateTime(date: try FHIRDate("2024-05"), time: time, timeZone: .utc) }
+        let date = FHIRDate("2024-05-06")
+        let time = FHIRTime("07:08:09")
+        #expect(try DateTime(date: date, time: time, zone: .utc).description == "2024-05-06T07:08:09Z")
+        #expect(DateTime(date: FHIRDate("2024")).description == "2024")
+        #expect(throws: FHIRPrimitiveError.self) { try DateTime(date: date, time: time, zone: nil) }
+        #expect(throws: FHIRPrimitiveError.self) { try DateTime(date: date, time: nil, zone: .utc) }
+        #expect(throws: FHIRPrimitiveError.self) { try DateTime(date: FHIRDate("2024-05"), time: time, zone: .utc) }
         #expect(throws: FHIRPrimitiveError.self) {
-            try DateTime(date: date, time: time, timeZone: .offset(sign: .plus, hours: 15, minutes: 0))
+            try DateTime(date: date, time: time, zone: .offset(sign: .plus, hours: 15, minutes: 0))
         }
+        // FHIRModels' initializer takes a Foundation zone and does not throw; isValid checks.
+        let minusSix = try #require(TimeZone(secondsFromGMT: -6 * 3600))
+        let built = DateTime(date: date, time: time, timezone: minusSix)
+        #expect(built.description == "2024-05-06T07:08:09-06:00" && built.isValid)
+        #expect(built.timeZone == minusSix && built.originalTimeZoneString == "-06:00")
+        #expect(!DateTime(date: date, time: time).isValid)
     }
 
     // MARK: Instant
@@ -154,22 +181,22 @@ struct DateTimeTests {
             #expect(throws: FHIRPrimitiveError.self) { try Instant(text) }
         }
         #expect(throws: FHIRPrimitiveError.self) {
-            try Instant(date: try FHIRDate("2024"), time: try FHIRTime("00:00:00"), timeZone: .utc)
+            try Instant(date: FHIRDate("2024"), time: FHIRTime("00:00:00"), zone: .utc)
         }
     }
 
     // MARK: Foundation dates
 
     @Test func asDateGivesStartOfPeriod() throws {
-        #expect(try FHIRDate("1970").asDate() == Date(timeIntervalSince1970: 0))
-        #expect(try FHIRDate("2000-03").asDate() == Date(timeIntervalSince1970: 951_868_800))
-        #expect(try DateTime("2000-03-01").asDate() == Date(timeIntervalSince1970: 951_868_800))
-        #expect(try DateTime("2000-03-01T01:00:00+01:00").asDate() == Date(timeIntervalSince1970: 951_868_800))
-        #expect(try DateTime("2000-02-29T19:00:00-05:00").asDate() == Date(timeIntervalSince1970: 951_868_800))
-        #expect(try Instant("2000-03-01T00:00:00.250Z").asDate() == Date(timeIntervalSince1970: 951_868_800.25))
-        #expect(try Instant("0001-01-01T00:00:00Z").asDate() == Date(timeIntervalSince1970: -62_135_596_800))
+        #expect(FHIRDate("1970").asDate() == Date(timeIntervalSince1970: 0))
+        #expect(FHIRDate("2000-03").asDate() == Date(timeIntervalSince1970: 951_868_800))
+        #expect(DateTime("2000-03-01").asDate() == Date(timeIntervalSince1970: 951_868_800))
+        #expect(DateTime("2000-03-01T01:00:00+01:00").asDate() == Date(timeIntervalSince1970: 951_868_800))
+        #expect(DateTime("2000-02-29T19:00:00-05:00").asDate() == Date(timeIntervalSince1970: 951_868_800))
+        #expect(Instant("2000-03-01T00:00:00.250Z").asDate() == Date(timeIntervalSince1970: 951_868_800.25))
+        #expect(Instant("0001-01-01T00:00:00Z").asDate() == Date(timeIntervalSince1970: -62_135_596_800))
         // A leap second is the first second of the next minute.
-        #expect(try Instant("2016-12-31T23:59:60Z").asDate() == Date(timeIntervalSince1970: 1_483_228_800))
+        #expect(Instant("2016-12-31T23:59:60Z").asDate() == Date(timeIntervalSince1970: 1_483_228_800))
     }
 
     @Test func fromFoundationDates() throws {
@@ -202,7 +229,7 @@ struct DateTimeTests {
             #expect(reparsed == value)
             let back = try #require(reparsed.asDate())
             #expect(abs(back.timeIntervalSince1970 - date.timeIntervalSince1970) < 0.0005)
-            #expect(value.timeZone.secondsFromGMT == offset)
+            #expect(value.zone.secondsFromGMT == offset && value.timeZone.secondsFromGMT() == offset)
         }
     }
 

@@ -34,11 +34,16 @@ struct FHIRIntegerTests {
         for text in ["0", "-0", "-1", "2147483648", "1.5"] {
             #expect(throws: FHIRPrimitiveError.self) { try FHIRPositiveInteger(fhirJSON: .number(text)) }
         }
-        // Non-literal arguments go through the failable initializer.
+        // init(exactly:) checks; FHIRModels' init(_:) and literals clamp to 1, and setting a value
+        // under 1 is ignored.
         let zero: Int32 = 0
         let five: Int32 = 5
-        #expect(FHIRPositiveInteger(zero) == nil)
-        #expect(FHIRPositiveInteger(five)?.fhirJSON == .number("5"))
+        #expect(FHIRPositiveInteger(exactly: zero) == nil)
+        #expect(FHIRPositiveInteger(exactly: five)?.fhirJSON == .number("5"))
+        #expect(FHIRPositiveInteger(zero).integer == 1)
+        var changed = FHIRPositiveInteger(five)
+        changed.integer = 0
+        #expect(changed.integer == 5)
         let literal: FHIRPositiveInteger = 9
         #expect(literal.integer == 9)
     }
@@ -51,8 +56,9 @@ struct FHIRIntegerTests {
         }
         let minusOne: Int32 = -1
         let zero: Int32 = 0
-        #expect(FHIRUnsignedInteger(minusOne) == nil)
-        #expect(FHIRUnsignedInteger(zero)?.description == "0")
+        #expect(FHIRUnsignedInteger(exactly: minusOne) == nil)
+        #expect(FHIRUnsignedInteger(exactly: zero)?.description == "0")
+        #expect(FHIRUnsignedInteger(minusOne).integer == 0)
     }
 
     @Test func randomIntegersRoundTrip() throws {

@@ -193,6 +193,6 @@ struct PortedClinicalRecordsCodeTests {
         let immunizations = try await HKVerifiableClinicalRecordQueryDescriptor(
             recordTypes: [HKVerifiableClinicalRecordCredentialType.immunization.rawValue], sourceTypes: [.smartHealthCard]).result(for: healthStore)
         #expect(immunizations.map(\.itemNames) == [["Moderna COVID-19 vaccine", "Moderna COVID-19 vaccine"]])
-        #expect(immunizations.first?.relevantDate == (try DateTime("2021-01-29")).asDate())
+        #expect(immunizations.first?.relevantDate == (DateTime("2021-01-29")).asDate())
     }
 }

@@ -70,7 +70,7 @@ struct DecodingTests {
         name.given = ["Peter", "James"]
         patient.name = [name]
         patient.gender = FHIRPrimitive(.male)
-        patient.birthDate = FHIRPrimitive(try FHIRDate("1974-12-25"))
+        patient.birthDate = FHIRPrimitive(FHIRDate("1974-12-25"))
         patient.active = true
         let text = patient.fhirJSONString()
         #expect(text == #"{"resourceType":"Patient","id":"p1","active":true,"name":[{"family":"Chalmers","given":["Peter","James"]}],"gender":"male","birthDate":"1974-12-25"}"#)

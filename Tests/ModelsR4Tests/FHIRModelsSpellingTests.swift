@@ -9,12 +9,12 @@ import Testing
 /// FHIRModels' spellings that ported code uses, beside ours.
 @Suite struct FHIRModelsSpellingTests {
     @Test func dateConversionsToNSDate() throws {
-        let dateTime = try DateTime("2020-03-04T05:06:07+02:00")
+        let dateTime = DateTime("2020-03-04T05:06:07+02:00")
         #expect(try dateTime.asNSDate() as Date == dateTime.asDate())
         #expect((try dateTime.asNSDate() as Date).timeIntervalSince1970 == 1_583_291_167)
-        let day = try FHIRDate("1970-01-02")
+        let day = FHIRDate("1970-01-02")
         #expect((try day.asNSDate() as Date).timeIntervalSince1970 == 86_400)
-        let instant = try Instant("2020-03-04T03:06:07Z")
+        let instant = Instant("2020-03-04T03:06:07Z")
         #expect(try instant.asNSDate() as Date == dateTime.asDate())
     }
 

@@ -6,41 +6,81 @@ import Foundation
 /// Lexical forms: `YYYY`, `YYYY-MM`, `YYYY-MM-DD`, `YYYY-MM-DDThh:mm:ss(.f+)?(Z|±hh:mm)`.
 /// A time requires a full date and a zone; a zone requires a time. Seconds may be 60 (leap second).
 /// ``description`` reproduces the parsed text exactly (including `+00:00` versus `Z` and the
-/// fraction digits as written). Equality compares the lexical form, not the instant.
+/// fraction digits as written). Equality compares the lexical form, not the instant; ordering
+/// (`<`) compares the instants the values start at.
+///
+/// The zone is kept as written in ``zone``; FHIRModels' Foundation ``timeZone`` and
+/// ``originalTimeZoneString`` are views of it. The parts are mutable and
+/// ``init(date:time:timezone:)`` does not throw, as in FHIRModels: a value changed by hand is
+/// checked by ``isValid``.
 public struct DateTime: FHIRPrimitiveValue {
     /// The calendar date (at any precision).
-    public let date: FHIRDate
+    public var date: FHIRDate
     /// The time of day, present only with a full date.
-    public let time: FHIRTime?
-    /// The zone, present exactly when ``time`` is.
-    public let timeZone: FHIRTimeZone?
+    public var time: FHIRTime?
+    /// The zone exactly as written (`Z`, `+00:00`, `-05:00`), present exactly when ``time`` is.
+    public var zone: FHIRTimeZone?
 
-    /// Creates a date-time from its parts.
+    /// Creates a date-time from its parts, checking them.
     /// - Throws: ``FHIRPrimitiveError`` if a time is given without a full date or without a zone,
     ///   a zone without a time, or the zone is out of range.
-    public init(date: FHIRDate, time: FHIRTime? = nil, timeZone: FHIRTimeZone? = nil) throws(FHIRPrimitiveError) {
-        if time != nil {
-            guard date.isFullDate else {
-                throw FHIRPrimitiveError(type: "dateTime", reason: "a time requires a full date")
-            }
-            guard let timeZone else {
-                throw FHIRPrimitiveError(type: "dateTime", reason: "a time requires a time zone")
-            }
-            guard timeZone.isValid else {
-                throw FHIRPrimitiveError(type: "dateTime", reason: "time zone offset is out of range (at most 14:00)")
-            }
-        } else if timeZone != nil {
-            throw FHIRPrimitiveError(type: "dateTime", reason: "a time zone requires a time")
-        }
-        self.date = date
-        self.time = time
-        self.timeZone = timeZone
+    public init(date: FHIRDate, time: FHIRTime?, zone: FHIRTimeZone?) throws(FHIRPrimitiveError) {
+        try Self.validate(date: date, time: time, zone: zone)
+        self.init(unchecked: date, time: time, timeZone: zone)
+    }
+
+    /// Creates a date-time from FHIRModels' parts (a Foundation time zone) without checking them:
+    /// see ``isValid``. The zone is stored as its offset at that date and time, in whole minutes
+    /// (a zone that is not one FHIR can write is dropped).
+    public init(date: FHIRDate, time: FHIRTime? = nil, timezone: TimeZone? = nil) {
+        self.init(unchecked: date, time: time, timeZone: nil)
+        self.timeZone = timezone
     }
 
     init(unchecked date: FHIRDate, time: FHIRTime?, timeZone: FHIRTimeZone?) {
         self.date = date
         self.time = time
-        self.timeZone = timeZone
+        self.zone = timeZone
+    }
+
+    /// The zone as a Foundation time zone with a fixed offset (FHIRModels' `timeZone`). Setting it
+    /// stores the offset the zone has at this value's date and time.
+    public var timeZone: TimeZone? {
+        get { zone?.timeZone }
+        set {
+            guard let newValue else {
+                zone = nil
+                return
+            }
+            let reference = TemporalConversion.date(date: date, time: time, timeZone: nil) ?? Date(timeIntervalSince1970: 0)
+            zone = FHIRTimeZone(secondsFromGMT: newValue.secondsFromGMT(for: reference) / 60 * 60)
+        }
+    }
+
+    /// The zone as written, `Z` or `±hh:mm` (FHIRModels' `originalTimeZoneString`).
+    public var originalTimeZoneString: String? { zone?.description }
+
+    /// Whether the parts form a dateTime FHIR allows: a valid date, and a time only with a full
+    /// date and a valid zone.
+    public var isValid: Bool {
+        guard date.isValid, time?.isValid ?? true else { return false }
+        return (try? Self.validate(date: date, time: time, zone: zone)) != nil
+    }
+
+    private static func validate(date: FHIRDate, time: FHIRTime?, zone: FHIRTimeZone?) throws(FHIRPrimitiveError) {
+        if time != nil {
+            guard date.isFullDate else {
+                throw FHIRPrimitiveError(type: "dateTime", reason: "a time requires a full date")
+            }
+            guard let zone else {
+                throw FHIRPrimitiveError(type: "dateTime", reason: "a time requires a time zone")
+            }
+            guard zone.isValid else {
+                throw FHIRPrimitiveError(type: "dateTime", reason: "time zone offset is out of range (at most 14:00)")
+            }
+        } else if zone != nil {
+            throw FHIRPrimitiveError(type: "dateTime", reason: "a time zone requires a time")
+        }
     }
 
     /// Parses a FHIR dateTime.
@@ -86,15 +126,15 @@ public struct DateTime: FHIRPrimitiveValue {
 
     /// The lexical form, exactly as it was parsed.
     public var description: String {
-        guard let time, let timeZone else { return date.description }
-        return date.description + "T" + time.description + timeZone.description
+        guard let time, let zone else { return date.description }
+        return date.description + "T" + time.description + zone.description
     }
 
     /// The start of the period this value denotes: a year gives January 1 00:00, a month its first
     /// day, a date its midnight. Values without a time have no zone and are taken as UTC.
     /// Always non-nil for a valid value.
     public func asDate() -> Date? {
-        TemporalConversion.date(date: date, time: time, timeZone: timeZone)
+        TemporalConversion.date(date: date, time: time, timeZone: zone)
     }
 
     /// Full precision (date, time, zone) for `date` as seen in `timeZone`, with milliseconds when

@@ -6,20 +6,47 @@ import Foundation
 /// Lexical form `YYYY`, `YYYY-MM` or `YYYY-MM-DD` (year 0001 to 9999). The day is checked against
 /// the month, with Gregorian leap years. Because every component is fixed-width,
 /// ``description`` reproduces the parsed text exactly.
+///
+/// As in FHIRModels the components are mutable and ``init(year:month:day:)`` does not throw (a
+/// month over 12 or a day over 31 is dropped, and so is a day without a month);
+/// ``init(validatingYear:month:day:)`` checks the whole date and ``isValid`` tells whether a
+/// value built or changed by hand is one FHIR allows.
 public struct FHIRDate: FHIRPrimitiveValue {
-    /// The year, 1 through 9999.
-    public let year: Int
-    /// The month, 1 through 12, or `nil` for year precision.
-    public let month: UInt8?
-    /// The day of the month, or `nil` for year or year-month precision.
-    public let day: UInt8?
+    /// The year, 1 through 9999 in a valid date.
+    public var year: Int
+    /// The month, 1 through 12, or `nil` for year precision. Setting a value over 12 is ignored.
+    public var month: UInt8? {
+        didSet { if let month, month > 12 { self.month = oldValue } }
+    }
+    /// The day of the month, or `nil` for year or year-month precision. Setting a value over 31 is
+    /// ignored.
+    public var day: UInt8? {
+        didSet { if let day, day > 31 { self.day = oldValue } }
+    }
+
+    /// Creates a date at year, year-month or full-date precision without checking it (FHIRModels'
+    /// initializer): a month over 12 drops month and day, a day over 31 or without a month is
+    /// dropped. Use ``isValid`` or ``init(validatingYear:month:day:)`` to check.
+    public init(year: Int, month: UInt8? = nil, day: UInt8? = nil) {
+        self.year = year
+        if let month, month <= 12 {
+            self.month = month
+            if let day, day <= 31 { self.day = day }
+        }
+    }
 
     /// Creates a date at year, year-month or full-date precision.
     /// - Throws: ``FHIRPrimitiveError`` if a component is out of range, the day does not exist in
     ///   that month, or a day is given without a month.
-    public init(year: Int, month: UInt8? = nil, day: UInt8? = nil) throws(FHIRPrimitiveError) {
+    public init(validatingYear year: Int, month: UInt8? = nil, day: UInt8? = nil) throws(FHIRPrimitiveError) {
         try Self.validate(year: year, month: month, day: day, type: "date")
         self.init(unchecked: year, month: month, day: day)
+    }
+
+    /// Whether the components form a date FHIR allows (year 0001–9999, a month 1–12, a day that
+    /// exists in that month).
+    public var isValid: Bool {
+        (try? Self.validate(year: year, month: month, day: day, type: "date")) != nil
     }
 
     init(unchecked year: Int, month: UInt8?, day: UInt8?) {

@@ -79,7 +79,8 @@ public struct FHIRDecimal: FHIRPrimitiveValue, ExpressibleByFloatLiteral, Expres
     /// The value as a Foundation decimal (38 significant digits), or `Decimal.nan` when the
     /// exponent is beyond Foundation's range.
     public var decimal: Decimal {
-        Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) ?? .nan
+        get { Decimal(string: text, locale: Locale(identifier: "en_US_POSIX")) ?? .nan }
+        set { if let value = Self(exactly: newValue) { self = value } }
     }
 
     /// The nearest `Double` (infinite when the magnitude is beyond `Double`'s range).

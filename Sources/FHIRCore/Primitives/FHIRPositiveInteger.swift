@@ -1,19 +1,26 @@
 /// A FHIR `positiveInt`: a whole number from 1 to 2,147,483,647, a JSON number such as `3`.
 public struct FHIRPositiveInteger: FHIRPrimitiveValue, ExpressibleByIntegerLiteral {
     /// The value, always at least 1.
-    public private(set) var integer: Int32
+    public var integer: Int32 {
+        didSet { if integer < 1 { integer = oldValue } }
+    }
 
-    /// Wraps a value; `nil` unless it is at least 1.
-    public init?(_ integer: Int32) {
+    /// Wraps a value; one less than 1 becomes 1 (FHIRModels' initializer). See
+    /// ``init(exactly:)`` for a check instead.
+    public init(_ integer: Int32) {
+        self.integer = max(1, integer)
+    }
+
+    /// Wraps a value; `nil` if it is less than 1.
+    public init?(exactly integer: Int32) {
         guard integer >= 1 else { return nil }
         self.integer = integer
     }
 
-    /// Creates the value from an integer literal, which must be at least 1 (checked with a
-    /// precondition, as a literal is program text rather than input).
+    /// Creates the value from an integer literal; one that is not at least 1 becomes 1, as in
+    /// FHIRModels.
     public init(integerLiteral value: Int32) {
-        precondition(value >= 1, "positiveInt literal must be at least 1")
-        self.integer = value
+        self.integer = max(1, value)
     }
 
     /// Decodes a JSON number: digits without sign, fraction or exponent, at least 1.

@@ -33,12 +33,30 @@ public struct FHIRURI: FHIRPrimitiveValue, ExpressibleByStringLiteral {
         self.string = string
     }
 
-    /// The text as a Foundation URL, or `nil` if Foundation cannot parse it.
-    public var url: URL? { URL(string: string) }
+    /// The URI as a `URL` (FHIRModels' non-optional `url`). Text that Foundation does not take
+    /// as a URL as it stands is given percent-encoded; ``string`` always keeps the text as written.
+    /// Setting it replaces the text with the URL's absolute string.
+    public var url: URL {
+        get {
+            if let url = URL(string: string) { return url }
+            if let url = URL(string: string, encodingInvalidCharacters: true) { return url }
+            let encoded = string.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? ""
+            return URL(string: encoded) ?? Self.emptyURL
+        }
+        set { string = newValue.absoluteString }
+    }
+
+    /// What `url` gives for text no URL can carry (only the empty string).
+    private static let emptyURL = URL(string: "about:blank") ?? URL(fileURLWithPath: "/")
 
     /// The value as a JSON string.
     public var fhirJSON: JSONValue { .string(string) }
 
     /// The URI text.
     public var description: String { string }
+}
+
+extension FHIRURI {
+    public static func == (lhs: URL, rhs: FHIRURI) -> Bool { lhs.absoluteString == rhs.string }
+    public static func == (lhs: FHIRURI, rhs: URL) -> Bool { lhs.string == rhs.absoluteString }
 }

@@ -12,7 +12,9 @@ enum TemporalConversion {
         Int64(CivilCalendar.daysSinceEpoch(year: 10_000, month: 1, day: 1)) * millisecondsPerDay - 1
 
     /// The instant at the start of the period the components denote; no zone means UTC.
+    /// Nil when a part is out of range (a value built or changed by hand).
     static func date(date: FHIRDate, time: FHIRTime?, timeZone: FHIRTimeZone?) -> Date? {
+        guard date.isValid, time?.isValid ?? true, timeZone?.isValid ?? true else { return nil }
         let days = CivilCalendar.daysSinceEpoch(
             year: date.year,
             month: Int(date.month ?? 1),
@@ -51,6 +53,15 @@ enum TemporalConversion {
         )
         let zone = FHIRTimeZone(secondsFromGMT: offsetMinutes * 60) ?? .utc
         return (fhirDate, time, zone)
+    }
+
+    /// Whether `lhs` comes before `rhs`; a value that names no point in time comes first.
+    static func precedes(_ lhs: Date?, _ rhs: Date?) -> Bool {
+        switch (lhs, rhs) {
+        case let (lhs?, rhs?): lhs < rhs
+        case (nil, _?): true
+        default: false
+        }
     }
 
     /// Rounds to whole milliseconds and clamps into the representable range (handles ±infinity).
