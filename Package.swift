@@ -229,6 +229,8 @@ let package = Package(
         .testTarget(name: "CommonSupportTests", dependencies: ["TestSupport", "CommonSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "FHIRCoreTests", dependencies: ["TestSupport", "FHIRCore", "CommonSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ModelsR4Tests", dependencies: ["TestSupport", "ModelsR4", "FHIRCore"], swiftSettings: swiftSettings),
+        // Code written the way FHIRModels documents it; imports ModelsR4 alone.
+        .testTarget(name: "FHIRModelsCompatibilityTests", dependencies: ["ModelsR4"], swiftSettings: swiftSettings),
         .testTarget(
             name: "FHIRModelGeneratorTests",
             dependencies: ["TestSupport", "FHIRModelGenerator"],

@@ -36,9 +36,15 @@ extension JSONValue: Codable {
             self = .string(string)
         } else if let integer = try? single.decode(Int64.self) {
             self = .number(String(integer))
-        } else {
-            let decimal = try single.decode(Decimal.self)
+        } else if let decimal = try? single.decode(Decimal.self) {
             self = .number("\(decimal)")
+        } else {
+            // Beyond Decimal's exponent range (1.0E-245): a Double still holds it.
+            let double = try single.decode(Double.self)
+            guard double.isFinite else {
+                throw DecodingError.dataCorruptedError(in: single, debugDescription: "a number JSON cannot write")
+            }
+            self = .number(String(double))
         }
     }
 
