@@ -56,14 +56,24 @@ struct DemoCommand: AsyncParsableCommand {
 
         // Steps per day.
         let steps = try await HKStatisticsCollectionQueryDescriptor(
-            predicate: .quantitySample(type: HKQuantityType(.stepCount), predicate: range), options: .cumulativeSum,
+            predicate: .quantitySample(type: HKQuantityType(.stepCount), predicate: range), options: [.cumulativeSum, .separateBySource],
             anchorDate: today, intervalComponents: DateComponents(day: 1)).result(for: phone)
-        print("Steps per day")
+        print("Steps per day (the phone and the watch merged by source priority)")
         var stepRows: [(String, Double?)] = []
+        var merged = 0.0
+        var bySource: [String: Double] = [:]
         steps.enumerateStatistics(from: start, to: today) { statistics, _ in
-            stepRows.append((Self.day(statistics.startDate), statistics.sumQuantity()?.doubleValue(for: .count())))
+            let sum = statistics.sumQuantity()?.doubleValue(for: .count())
+            stepRows.append((Self.day(statistics.startDate), sum))
+            merged += sum ?? 0
+            for source in statistics.sources ?? [] {
+                bySource[source.name, default: 0] += statistics.sumQuantity(for: source)?.doubleValue(for: .count()) ?? 0
+            }
         }
         BarChart.lines(stepRows).forEach { print("  " + $0) }
+        let perSource = bySource.keys.sorted().map { "\($0) \(formatNumber(bySource[$0] ?? 0))" }.joined(separator: ", ")
+        print("  Walked: \(formatNumber(merged)) steps (\(merged == data.walkedSteps ? "as generated" : "generated \(formatNumber(data.walkedSteps))"));"
+              + " counted by \(perSource); their sum, \(formatNumber(bySource.values.reduce(0, +))), would count the same steps twice.")
 
         // Heart rate per day.
         let bpm = HKUnit.count().unitDivided(by: .minute())

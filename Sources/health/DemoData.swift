@@ -6,6 +6,8 @@ struct DemoData {
     var phone: [HKSample] = []
     var watch: [HKSample] = []
     var watchWorkouts: [(workout: HKWorkout, heartRates: [HKQuantitySample])] = []
+    /// The steps actually walked over the generated days (what the merged statistics give).
+    var walkedSteps: Double = 0
 
     /// A small, seeded generator (SplitMix64) so every demo run prints the same numbers shape.
     struct Random {
@@ -31,13 +33,21 @@ struct DemoData {
             guard let day = calendar.date(byAdding: .day, value: dayOffset, to: lastMidnight) else { continue }
             func at(_ hour: Double) -> Date { day.addingTimeInterval(hour * 3600) }
             let runs = dayOffset % 2 == 0
-            // Steps from the phone, hour by hour while awake.
+            // Steps, hour by hour while awake, counted by both devices where both are carried: the
+            // phone stays home during the morning run, the watch is charging after 20:00. Both
+            // count the same steps, so the store's merge (source priority) gives what was walked.
             for hour in 7..<23 {
                 var count = random.range(150, 900)
                 if runs, hour == 7 { count += 5_200 }
                 if hour == 12 || hour == 18 { count += random.range(800, 1_600) }
-                data.phone.append(HKQuantitySample(type: steps, quantity: HKQuantity(unit: .count(), doubleValue: count.rounded()),
-                                                   start: at(Double(hour)), end: at(Double(hour) + 1)))
+                let walked = count.rounded()
+                data.walkedSteps += walked
+                func sample() -> HKQuantitySample {
+                    HKQuantitySample(type: steps, quantity: HKQuantity(unit: .count(), doubleValue: walked),
+                                     start: at(Double(hour)), end: at(Double(hour) + 1))
+                }
+                if !(runs && hour == 7) { data.phone.append(sample()) }
+                if hour < 20 { data.watch.append(sample()) }
             }
             // Heart rate from the watch every 5 minutes.
             var workoutRates: [HKQuantitySample] = []

@@ -15,6 +15,8 @@ struct HealthCommandTests {
             #expect(result.output.contains(section), "missing \(section)")
         }
         #expect(result.output.contains("1 added and 1 deleted"))
+        // Steps from the phone and the watch merge to what was walked, not their sum.
+        #expect(result.output.contains("steps (as generated); counted by Watch"))
         // Health records: a Synthea patient's records by type, a card issued and verified, an app
         // reading lab results, a venue shared one card once.
         #expect(result.output.contains("Health records from a provider (a Synthea patient): 59 clinical records"))

@@ -34,20 +34,24 @@ enum StatisticsRead {
     }
 
     static func rows(store: HKHealthStore, type: HKQuantityType, predicate: NSPredicate?) throws
-        -> (rows: [StatisticsSample], sources: [Int32: HKSource], range: (start: Date?, end: Date?)?) {
+        -> (rows: [StatisticsSample], sources: [Int32: HKSource], range: (start: Date?, end: Date?)?, merge: StatisticsMergeStrategy) {
         let (database, fetch) = try store.sampleFetch(type: type, predicate: predicate)
         let (rows, sources) = try database.statisticsRows(type: type, predicate: fetch.predicate, scope: fetch.scope)
-        return (rows, sources, dateRange(of: fetch.predicate.node))
+        // Cumulative types merge sources by priority; discrete ones count every source.
+        let merge: StatisticsMergeStrategy = type.aggregationStyle == .cumulative && Set(rows.map(\.source)).count > 1
+            ? .priority(try database.statisticsSourceOrder(type: type.identifier)) : .sumAllSources
+        return (rows, sources, dateRange(of: fetch.predicate.node), merge)
     }
 
     static func statistics(store: HKHealthStore, type: HKQuantityType, predicate: NSPredicate?, options: HKStatisticsOptions) throws
         -> HKStatistics {
         try validate(options, type)
-        let (rows, sources, range) = try rows(store: store, type: type, predicate: predicate)
+        let (rows, sources, range, merge) = try rows(store: store, type: type, predicate: predicate)
         let clip = closed(range)
         let computed: StatisticsBucket?
         do {
-            computed = try StatisticsEngine.statistics(of: rows, style: type.aggregationStyle, options: options, clippingTo: clip)
+            computed = try StatisticsEngine.statistics(of: rows, style: type.aggregationStyle, options: options, clippingTo: clip,
+                                                       merge: merge)
         } catch {
             throw HKError(.errorInvalidArgument, error.description)
         }
@@ -70,11 +74,11 @@ enum StatisticsRead {
         } catch {
             throw HKError(.errorInvalidArgument, error.description)
         }
-        let (rows, sources, range) = try rows(store: store, type: type, predicate: predicate)
+        let (rows, sources, range, merge) = try rows(store: store, type: type, predicate: predicate)
         let result: StatisticsCollectionResult
         do {
             result = try StatisticsEngine.collection(of: rows, style: type.aggregationStyle, options: options, grid: grid,
-                                                     range: closed(range))
+                                                     range: closed(range), merge: merge)
         } catch {
             throw HKError(.errorInvalidArgument, error.description)
         }

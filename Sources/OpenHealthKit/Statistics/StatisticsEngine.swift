@@ -4,12 +4,13 @@ import Foundation
 enum StatisticsMergeStrategy: Sendable, Hashable {
     /// Every sample of every source counts: cumulative values are summed across sources and
     /// discrete statistics run over all sources' samples together.
-    ///
-    /// Source-priority merging (take the highest-priority source that covers each elementary
-    /// time segment, healthkit.md §1.7) will be another case. It plugs in as a pre-pass in
-    /// ``StatisticsEngine/merged(_:by:)`` that turns the rows into non-overlapping, pro-rated
-    /// pieces of the chosen samples; the sweep itself does not change.
     case sumAllSources
+    /// Source priority, as the Health app merges a phone's and a watch's steps: for cumulative
+    /// types, in each stretch of time only the highest-ranked source with a sample covering it
+    /// counts (``StatisticsEngine/mergedByPriority(_:order:)``). The array lists source numbers,
+    /// highest priority first; sources it does not list rank after it, by number. Discrete types
+    /// are not merged: every source's samples count, as with ``sumAllSources``.
+    case priority([Int32])
 }
 
 /// The statistics engine behind `HKStatisticsQuery` and `HKStatisticsCollectionQuery`.
@@ -71,8 +72,9 @@ enum StatisticsEngine {
         merge: StatisticsMergeStrategy = .sumAllSources
     ) throws(StatisticsError) -> StatisticsBucket? {
         try HKStatisticsOptions.validate(options, for: style)
-        let rows = merged(normalized(samples), by: merge)
-        guard let firstRow = rows.first else {
+        let raw = normalized(samples)
+        let rows = merged(raw, by: merge, style: style)
+        guard let firstRow = raw.first else {
             return nil
         }
         let boundaries: [Double]
@@ -87,7 +89,7 @@ enum StatisticsEngine {
             interval = clip
         } else {
             var lastEnd = firstRow.start
-            for row in rows where row.end > lastEnd {
+            for row in raw where row.end > lastEnd {
                 lastEnd = row.end
             }
             boundaries = [-Double.infinity, Double.infinity]
@@ -98,7 +100,8 @@ enum StatisticsEngine {
         }
         var result: StatisticsBucket?
         sweep(
-            rows,
+            merged: rows,
+            raw: raw,
             boundaries: boundaries,
             clipStart: -Double.infinity,
             clipEnd: Double.infinity,
@@ -137,7 +140,8 @@ enum StatisticsEngine {
         merge: StatisticsMergeStrategy = .sumAllSources
     ) throws(StatisticsError) -> StatisticsCollectionResult {
         try HKStatisticsOptions.validate(options, for: style)
-        let rows = merged(normalized(samples), by: merge)
+        let raw = normalized(samples)
+        let rows = merged(raw, by: merge, style: style)
         var clipStart = -Double.infinity
         var clipEnd = Double.infinity
         if let range {
@@ -148,9 +152,9 @@ enum StatisticsEngine {
         // data, so an open-ended range (distantPast ..< distantFuture) costs nothing extra.
         var firstIndex = 0
         var boundaries: [Double] = []
-        if let firstRow = rows.first {
+        if let firstRow = raw.first {
             var lastEnd = firstRow.start
-            for row in rows where row.end > lastEnd {
+            for row in raw where row.end > lastEnd {
                 lastEnd = row.end
             }
             let lower = max(clipStart, firstRow.start)
@@ -166,7 +170,8 @@ enum StatisticsEngine {
         var buckets: [StatisticsBucket] = []
         if boundaries.count >= 2 && !rows.isEmpty {
             sweep(
-                rows,
+                merged: rows,
+                raw: raw,
                 boundaries: boundaries,
                 clipStart: clipStart,
                 clipEnd: clipEnd,
@@ -234,14 +239,153 @@ enum StatisticsEngine {
     }
 
     /// Applies the merge strategy to normalized rows; the result stays normalized.
-    static func merged(_ rows: [StatisticsSample], by strategy: StatisticsMergeStrategy) -> [StatisticsSample] {
+    static func merged(_ rows: [StatisticsSample], by strategy: StatisticsMergeStrategy,
+                       style: HKQuantityAggregationStyle) -> [StatisticsSample] {
         switch strategy {
         case .sumAllSources:
             return rows
+        case .priority(let order):
+            return style == .cumulative ? mergedByPriority(rows, order: order) : rows
         }
     }
 
+    /// The rows of a cumulative type merged by source priority: non-overlapping between sources,
+    /// each kept row or pro-rated piece of a row belonging to the highest-ranked source that
+    /// covers that time.
+    ///
+    /// The algorithm: cut time at every start and end of a positive-length sample. In each
+    /// elementary segment, find the best-ranked source among the samples covering it; those of
+    /// its samples count there (a source overlapping itself counts every sample, as HealthKit
+    /// sums one source), the others not at all. A sample kept over its whole span is returned
+    /// unchanged, so a store with one source, or sources that never overlap, gives exactly the
+    /// sums of ``StatisticsMergeStrategy/sumAllSources``; a sample kept over part of its span
+    /// becomes one piece per kept stretch, with the value pro-rated by the stretch's share of the
+    /// sample's duration. A zero-length sample counts unless a better-ranked source has a sample
+    /// covering its instant (`start <= t < end`).
+    ///
+    /// Cost: O(n log n) to order the cuts, then one pass over segments, each looking at the
+    /// samples covering it.
+    static func mergedByPriority(_ rows: [StatisticsSample], order: [Int32]) -> [StatisticsSample] {
+        guard let firstSource = rows.first?.source, rows.contains(where: { $0.source != firstSource }) else {
+            return rows
+        }
+        guard rows.contains(where: { $0.end > $0.start }) else {
+            return rows
+        }
+        var listed: [Int32: Int] = [:]
+        for (position, source) in order.enumerated() where listed[source] == nil {
+            listed[source] = position
+        }
+        let unlistedBase = order.count
+        func rank(_ source: Int32) -> Int {
+            listed[source] ?? unlistedBase + Int(source) - Int(Int32.min)
+        }
+
+        var positive: [Int] = []
+        var instants: [Int] = []
+        var cuts: [Double] = []
+        cuts.reserveCapacity(rows.count * 2)
+        for (index, row) in rows.enumerated() {
+            if row.end > row.start {
+                positive.append(index)
+                cuts.append(row.start)
+                cuts.append(row.end)
+            } else {
+                instants.append(index)
+            }
+        }
+        cuts.sort()
+        var unique: [Double] = []
+        unique.reserveCapacity(cuts.count)
+        for cut in cuts where unique.last != cut {
+            unique.append(cut)
+        }
+
+        // Kept stretches per row, in time order; adjacent stretches are joined.
+        var kept: [Int: [(start: Double, end: Double)]] = [:]
+        var keptInstants: [Int] = []
+        var active: [Int] = []
+        var nextPositive = 0
+        var nextInstant = 0
+        for k in unique.indices {
+            let cut = unique[k]
+            active.removeAll { rows[$0].end <= cut }
+            while nextPositive < positive.count && rows[positive[nextPositive]].start <= cut {
+                active.append(positive[nextPositive])
+                nextPositive += 1
+            }
+            let best = active.map { rank(rows[$0].source) }.min() ?? Int.max
+            // Instants before the next cut are covered by exactly the active rows.
+            let segmentEnd = k + 1 < unique.count ? unique[k + 1] : Double.infinity
+            while nextInstant < instants.count && rows[instants[nextInstant]].start < segmentEnd {
+                let index = instants[nextInstant]
+                let t = rows[index].start
+                let covering = t < cut ? Int.max : best
+                if rank(rows[index].source) <= covering {
+                    keptInstants.append(index)
+                }
+                nextInstant += 1
+            }
+            guard k + 1 < unique.count else { break }
+            for index in active where rank(rows[index].source) == best {
+                if var stretches = kept[index], let last = stretches.last, last.end == cut {
+                    stretches[stretches.count - 1].end = segmentEnd
+                    kept[index] = stretches
+                } else {
+                    kept[index, default: []].append((cut, segmentEnd))
+                }
+            }
+        }
+
+        var result: [StatisticsSample] = []
+        result.reserveCapacity(rows.count)
+        for index in keptInstants {
+            result.append(rows[index])
+        }
+        for (index, stretches) in kept {
+            let row = rows[index]
+            if stretches.count == 1, stretches[0].start == row.start, stretches[0].end == row.end {
+                result.append(row)
+                continue
+            }
+            let duration = row.end - row.start
+            for stretch in stretches {
+                let share = (stretch.end - stretch.start) / duration
+                result.append(StatisticsSample(start: stretch.start, end: stretch.end, value: row.value * share, source: row.source))
+            }
+        }
+        return normalized(result)
+    }
+
     // MARK: - Sweep
+
+    /// Sweeps the merged rows for the totals. When merging changed the rows and statistics by
+    /// source are asked for, each source's own figures come from a second sweep over the raw
+    /// rows (`separateBySource` reports what each source recorded, not its share of the merge).
+    private static func sweep(
+        merged rows: [StatisticsSample],
+        raw: [StatisticsSample],
+        boundaries: [Double],
+        clipStart: Double,
+        clipEnd: Double,
+        style: HKQuantityAggregationStyle,
+        options: HKStatisticsOptions,
+        emit: (_ interval: Int, _ values: StatisticsValues, _ bySource: [Int32: StatisticsValues]?) -> Void
+    ) {
+        guard options.contains(.separateBySource), rows != raw else {
+            sweep(rows, boundaries: boundaries, clipStart: clipStart, clipEnd: clipEnd, style: style, options: options, emit: emit)
+            return
+        }
+        var bySourceByInterval: [Int: [Int32: StatisticsValues]] = [:]
+        sweep(raw, boundaries: boundaries, clipStart: clipStart, clipEnd: clipEnd, style: style, options: options) { j, _, bySource in
+            bySourceByInterval[j] = bySource
+        }
+        var totalsOnly = options
+        totalsOnly.remove(.separateBySource)
+        sweep(rows, boundaries: boundaries, clipStart: clipStart, clipEnd: clipEnd, style: style, options: totalsOnly) { j, values, _ in
+            emit(j, values, bySourceByInterval[j] ?? [:])
+        }
+    }
 
     /// Visits the intervals `[boundaries[j], boundaries[j + 1])` in order and calls `emit` for
     /// each one that holds a sample. The first and last intervals are clipped to

@@ -15,6 +15,8 @@ extension HealthDatabase {
     /// and rows whose block was dissolved by a deletion, keep NULLs and only their own record.
     ///
     /// v3 adds the log of verifiable clinical records shared with apps.
+    ///
+    /// v4 adds the owner's source priority per quantity type (`source_priority`).
     static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -105,6 +107,18 @@ extension HealthDatabase {
                     declined INTEGER NOT NULL,
                     sealed BLOB NOT NULL
                 );
+                """)
+        }
+        // v4: the owner's source order per quantity type (the Health app's "Data Sources &
+        // Access" list), by bundle identifier, highest priority first.
+        migrator.registerMigration("v4") { db in
+            try db.execute(sql: """
+                CREATE TABLE source_priority (
+                    type TEXT NOT NULL,
+                    position INTEGER NOT NULL,
+                    bundle_identifier TEXT NOT NULL,
+                    PRIMARY KEY (type, position)
+                ) WITHOUT ROWID;
                 """)
         }
         return migrator
