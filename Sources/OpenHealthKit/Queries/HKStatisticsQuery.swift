@@ -3,8 +3,9 @@ import Foundation
 /// Computes statistics over the samples matching a predicate (HealthKit's `HKStatisticsQuery`).
 ///
 /// With no matching samples (or none the caller may read) the handler gets
-/// `HKError.errorNoData`, as in HealthKit. Sources are summed; source-priority merging is a
-/// later addition (see the README).
+/// `HKError.errorNoData`, as in HealthKit. Cumulative statistics merge overlapping sources by
+/// source priority (`HKHealthStore.sourcePriority(for:)`), so one walk counted by a phone and a
+/// watch counts once.
 public final class HKStatisticsQuery: HKQuery, @unchecked Sendable {
     /// The statistics requested.
     public let options: HKStatisticsOptions

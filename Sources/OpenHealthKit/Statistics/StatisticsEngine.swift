@@ -25,8 +25,9 @@ enum StatisticsMergeStrategy: Sendable, Hashable {
 ///   positive length (`start < intervalEnd && end > intervalStart`). A zero-length sample at
 ///   `t` belongs to the interval with `intervalStart <= t < intervalEnd`.
 /// - **Sum** (`cumulativeSum`). Each sample's value is pro-rated by the fraction of its
-///   duration inside the interval; a zero-length sample counts fully. All sources are summed
-///   (``StatisticsMergeStrategy/sumAllSources``).
+///   duration inside the interval; a zero-length sample counts fully. Sources are summed
+///   (``StatisticsMergeStrategy/sumAllSources``) or first merged by priority
+///   (``StatisticsMergeStrategy/priority(_:)``).
 /// - **Average** (`discreteAverage`), by aggregation style:
 ///   - `discreteArithmetic`: the arithmetic mean of the values of the samples in the interval;
 ///     a sample counts once in each interval it belongs to.
