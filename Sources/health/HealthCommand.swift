@@ -45,7 +45,7 @@ struct HealthCommand: AsyncParsableCommand {
 struct StoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "store",
-        abstract: "Add, query, summarise, delete and import samples.",
+        abstract: "Add, query, summarise, delete and import samples; order sources; manage apps' access.",
         subcommands: [StoreAddCommand.self, StoreQueryCommand.self, StoreStatsCommand.self, StoreDeleteCommand.self,
-                      StoreSourcesCommand.self, StoreImportCommand.self])
+                      StoreSourcesCommand.self, StoreAppsCommand.self, StoreImportCommand.self])
 }

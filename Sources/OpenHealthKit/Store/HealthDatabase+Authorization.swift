@@ -38,7 +38,44 @@ extension HealthDatabase {
                     ON CONFLICT (bundle_identifier, type) DO UPDATE SET share = excluded.share, read = excluded.read, decided_at = excluded.decided_at
                     """, arguments: [bundleIdentifier, type, decision.share.rawValue, decision.read.rawValue, now])
             }
+            try Self.bumpAuthorizationVersion(db)
         }
+    }
+
+    /// Every app's decisions, for the owner (ordered by app, then type).
+    func allDecisions() throws -> [(bundleIdentifier: String, type: String, decision: TypeDecision, decidedAt: Date)] {
+        try read { db in
+            try Row.fetchAll(db, sql: "SELECT bundle_identifier, type, share, read, decided_at FROM authorization ORDER BY bundle_identifier, type")
+                .map { row in
+                    (row["bundle_identifier"], row["type"],
+                     TypeDecision(share: TypeDecision.Answer(rawValue: row["share"]) ?? .notDetermined,
+                                  read: TypeDecision.Answer(rawValue: row["read"]) ?? .notDetermined),
+                     Date(timeIntervalSinceReferenceDate: row["decided_at"]))
+                }
+        }
+    }
+
+    /// Forgets every decision of an app (it may ask again).
+    func forgetDecisions(for bundleIdentifier: String) throws {
+        try write { db in
+            try db.execute(sql: "DELETE FROM authorization WHERE bundle_identifier = ?", arguments: [bundleIdentifier])
+            try Self.bumpAuthorizationVersion(db)
+        }
+    }
+
+    /// A number that changes with every recorded decision, so a store object that keeps an app's
+    /// decisions in memory sees the owner's changes (from any process) at its next call.
+    func authorizationVersion() throws -> Int64 {
+        try read { db in
+            try Int64.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM store_info WHERE key = 'authorization_version'") ?? 0
+        }
+    }
+
+    private static func bumpAuthorizationVersion(_ db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO store_info (key, value) VALUES ('authorization_version', 1)
+            ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1
+            """)
     }
 
     /// Reads a sealed characteristic value (nil when never set).

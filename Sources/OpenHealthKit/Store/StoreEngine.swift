@@ -14,6 +14,7 @@ final class StoreEngine: Sendable {
 
     private struct State {
         var decisions: [String: TypeDecision]?
+        var decisionsVersion: Int64 = -1
         var liveQueries: [ObjectIdentifier: HKQuery] = [:]
     }
 
@@ -59,32 +60,39 @@ final class StoreEngine: Sendable {
 
     // MARK: Authorization
 
+    /// The caller's decisions, kept in memory and read again when the store's authorization
+    /// version moved (the owner changed or revoked a decision, here or in another process): one
+    /// small read per call.
     func decisions() throws -> [String: TypeDecision] {
-        if let cached = state.withLock({ $0.decisions }) { return cached }
-        let loaded = try database().decisions(for: bundleIdentifier)
-        // Keep a copy another task stored meanwhile: it is at least as new as ours.
+        let database = try database()
+        let version = try database.authorizationVersion()
+        if let cached = state.withLock({ $0.decisionsVersion == version ? $0.decisions : nil }) { return cached }
+        let loaded = try database.decisions(for: bundleIdentifier)
         return state.withLock { state in
-            if let current = state.decisions { return current }
             state.decisions = loaded
+            state.decisionsVersion = version
             return loaded
         }
     }
 
+    /// The decisions in memory, without a database read (for filtering change notifications).
+    private func cachedDecisions() -> [String: TypeDecision]? {
+        state.withLock { $0.decisions }
+    }
+
     func record(_ updates: [String: TypeDecision]) throws {
-        _ = try decisions()
         try database().record(updates, for: bundleIdentifier)
-        state.withLock { state in
-            var decisions = state.decisions ?? [:]
-            for (type, decision) in updates { decisions[type] = decision }
-            state.decisions = decisions
-        }
+        _ = try decisions()
     }
 
     /// What a read of `type` may see: everything when read is authorized (or for the owner),
     /// the caller's own samples when it may only share, nothing otherwise.
     func readScope(for type: String) throws -> ReadScope {
         if isOwner { return .everything }
-        let decision = try decisions()[type] ?? TypeDecision()
+        return scope(of: try decisions()[type] ?? TypeDecision())
+    }
+
+    private func scope(of decision: TypeDecision) -> ReadScope {
         if decision.read == .authorized { return .everything }
         if decision.share == .authorized { return .sources([bundleIdentifier]) }
         return .nothing
@@ -101,9 +109,12 @@ final class StoreEngine: Sendable {
     }
 
     /// Whether a sample of `type` saved by `source` is visible to the caller.
+    /// Uses the decisions in memory (the caller's last query read them) rather than a database
+    /// read per object.
     func canSee(type: String, source: String) -> Bool {
-        guard let scope = try? readScope(for: type) else { return false }
-        return scope.admits(source: source)
+        if isOwner { return true }
+        guard let decisions = cachedDecisions() ?? (try? decisions()) else { return false }
+        return scope(of: decisions[type] ?? TypeDecision()).admits(source: source)
     }
 
     // MARK: Live queries

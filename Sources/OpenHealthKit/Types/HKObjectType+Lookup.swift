@@ -26,8 +26,23 @@ extension HKObjectType {
         return nil
     }
 
+    /// Finds a characteristic type by its identifier or Swift name (`dateOfBirth`),
+    /// case-insensitive (OpenHealthKit API).
+    public static func characteristicType(named name: String) -> HKCharacteristicType? {
+        let key = name.trimmingCharacters(in: .whitespaces).lowercased()
+        let prefix = "HKCharacteristicTypeIdentifier"
+        return HKCharacteristicTypeIdentifier.allKnown.first {
+            $0.rawValue.lowercased() == key || $0.rawValue.dropFirst(prefix.count).lowercased() == key
+        }.map { HKCharacteristicType($0) }
+    }
+
     /// A short display name: "Step Count", "Heart Rate", "Workouts".
     public var displayName: String { HealthTypeNames.displayName(for: identifier) }
+
+    /// The display name of a type identifier (OpenHealthKit API).
+    public static func displayName(forIdentifier identifier: String) -> String {
+        HealthTypeNames.displayName(for: identifier)
+    }
 }
 
 extension HKObjectType {
