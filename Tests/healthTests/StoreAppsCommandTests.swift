@@ -57,3 +57,24 @@ struct StoreAppsCommandTests {
         #expect(result.error.contains(message), "\(result.error)")
     }
 }
+
+@Suite("Another process's changes", .timeLimit(.minutes(1)))
+struct CrossProcessObserverTests {
+    @Test("An observer query in this process hears of health store add in another")
+    func observerHearsTheCLI() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        // Create the store (and its key) through the CLI first.
+        #expect(try await runner.run(["store", "add", "--type", "heartRate", "--value", "60", "--unit", "count/min"]).status == 0)
+        let database = URL(fileURLWithPath: runner.store)
+        let key = database.deletingLastPathComponent().appendingPathComponent("health.key")
+        let store = HKHealthStore(configuration: .init(location: .file(database), key: .keyFile(key),
+                                                       source: HKSource(name: "Watcher", bundleIdentifier: "org.example.watcher"),
+                                                       role: .owner))
+        var iterator = HKObserverQueryDescriptor(predicates: [.sample(type: HKQuantityType(.stepCount))]).results(for: store)
+            .makeAsyncIterator()
+        #expect(try await iterator.next() == [HKQuantityType(.stepCount)])
+        #expect(try await runner.run(["store", "add", "--type", "stepCount", "--value", "500"]).status == 0)
+        #expect(try await iterator.next() == [HKQuantityType(.stepCount)])
+    }
+}

@@ -15,7 +15,7 @@ extension HealthDatabase {
     func insert(_ samples: [PreparedSample], revision: SourceRevisionRecord) throws -> StoreChangeSet {
         var samples = samples
         let plan = try ValueBlockPlan(samples: &samples, cipher: cipher)
-        return try write { db in
+        return try writeChanges { db in
                 let sourceID = try Self.sourceID(db, revision)
                 var sequence = try Self.sequence(db)
                 var changes = StoreChangeSet()
@@ -154,7 +154,7 @@ extension HealthDatabase {
     /// - Returns: how many objects were deleted (members not counted) and the change set.
     func delete(uuids: [UUID], requireAll: Bool,
                 permission: (_ type: String, _ source: String, _ memberTypes: [String]) -> DeletePermission) throws -> (Int, StoreChangeSet) {
-        try write { db in
+        try writeChanges { db in
             var rowIDs: [Int64] = []
             let unique = Array(Set(uuids))
             let memberTypes = try db.cachedStatement(sql: "SELECT DISTINCT type FROM sample WHERE parent_id = ?")

@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import GRDB
+import Synchronization
 
 /// The SQLite database behind an `HKHealthStore`: schema, key check and the sealed rows.
 ///
@@ -21,6 +22,8 @@ final class HealthDatabase: Sendable {
     let tombstoneRetention: TimeInterval
     /// The store's clock (``HKHealthStore/Configuration/now``).
     let now: @Sendable () -> Date
+    /// Anchors of changes this object committed that the watcher has not passed yet.
+    let ownAnchors = Mutex<[ClosedRange<Int64>]>([])
 
     private init(writer: any DatabaseWriter, cipher: RecordCipher, storeID: String, displayPath: String, tombstoneRetention: TimeInterval,
                  now: @escaping @Sendable () -> Date) {
@@ -157,5 +160,28 @@ final class HealthDatabase: Sendable {
 
     func write<T>(_ body: (Database) throws -> T) throws -> T {
         try Self.mapErrors(path: displayPath) { try writer.write(body) }
+    }
+
+    /// A write that advances the change counter, remembering the anchors it used as this
+    /// object's own (recorded inside the transaction, so before any reader can see them), so the
+    /// watcher for other writers does not report them again.
+    func writeChanges<T>(_ body: (Database) throws -> T) throws -> T {
+        var recorded: ClosedRange<Int64>?
+        do {
+            return try write { db in
+                let before = try Self.sequence(db)
+                let result = try body(db)
+                let after = try Self.sequence(db)
+                if after > before {
+                    let range = (before + 1)...after
+                    recorded = range
+                    ownAnchors.withLock { $0.append(range) }
+                }
+                return result
+            }
+        } catch {
+            if let recorded { ownAnchors.withLock { $0.removeAll { $0 == recorded } } }
+            throw error
+        }
     }
 }

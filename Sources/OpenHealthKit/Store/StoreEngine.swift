@@ -16,7 +16,15 @@ final class StoreEngine: Sendable {
         var decisions: [String: TypeDecision]?
         var decisionsVersion: Int64 = -1
         var liveQueries: [ObjectIdentifier: HKQuery] = [:]
+        /// Watches the store for changes other store objects or processes commit, while live
+        /// queries run.
+        var watcher: Task<Void, Never>?
+        /// The change counter the live queries have been told about.
+        var seenSequence: Int64?
     }
+
+    /// How often the watcher reads the store's change counter (one small read).
+    static let watchInterval: Duration = .milliseconds(200)
 
     private let state = Mutex(State())
 
@@ -120,11 +128,55 @@ final class StoreEngine: Sendable {
     // MARK: Live queries
 
     func register(_ query: HKQuery) {
-        state.withLock { $0.liveQueries[ObjectIdentifier(query)] = query }
+        let seen = try? database().changeSequence()
+        state.withLock { state in
+            state.liveQueries[ObjectIdentifier(query)] = query
+            guard state.watcher == nil else { return }
+            state.seenSequence = seen
+            state.watcher = Task { [weak self] in await self?.watchForOtherWriters() }
+        }
     }
 
     func unregister(_ query: HKQuery) {
-        _ = state.withLock { $0.liveQueries.removeValue(forKey: ObjectIdentifier(query)) }
+        state.withLock { state in
+            state.liveQueries.removeValue(forKey: ObjectIdentifier(query))
+            if state.liveQueries.isEmpty {
+                state.watcher?.cancel()
+                state.watcher = nil
+            }
+        }
+    }
+
+    /// While live queries run: reads the change counter every ``watchInterval`` and passes the
+    /// changes committed by other store objects or processes (same file) to the live queries,
+    /// which is how an observer query hears of another process's save within a second.
+    private func watchForOtherWriters() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: Self.watchInterval)
+            guard !Task.isCancelled else { return }
+            _ = checkForOtherWriters()
+        }
+    }
+
+    /// One step of the watcher: passes changes other writers committed since the last step to
+    /// the live queries. Returns whether there were any (tests call it to step the watcher).
+    func checkForOtherWriters() -> Bool {
+        guard let database = try? database() else { return false }
+        guard let seen = state.withLock({ $0.seenSequence }) else {
+            // The counter could not be read when the first query registered: start from now.
+            let current = try? database.changeSequence()
+            state.withLock { state in state.seenSequence = state.seenSequence ?? current }
+            return false
+        }
+        guard let (changes, through) = try? database.changes(after: seen), through > seen else { return false }
+        let queries = state.withLock { state -> [HKQuery] in
+            guard let current = state.seenSequence, current < through else { return [] }
+            state.seenSequence = through
+            return Array(state.liveQueries.values)
+        }
+        guard !changes.isEmpty, !queries.isEmpty else { return false }
+        for query in queries { query.enqueue(changes) }
+        return true
     }
 
     var liveQueries: [HKQuery] {
