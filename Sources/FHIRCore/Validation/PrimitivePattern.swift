@@ -1,11 +1,10 @@
-import FHIRCore
 import Foundation
 
 /// Checks a primitive's lexical form against its FHIR type. Dates, times, numbers and base64 use the
 /// FHIRCore parsers (which implement the definitions' regexes exactly, with calendar checks on top,
 /// and never backtrack); the other types use the regexes from the definitions, compiled once.
 enum PrimitivePattern {
-    static func matches(_ text: String, type: String, regexes: [String: String]) -> Bool {
+    static func matches(_ text: String, type: String, compiled: [String: NSRegularExpression]) -> Bool {
         switch type {
         case "date": return (try? FHIRDate(fhirJSON: .string(text))) != nil
         case "dateTime": return (try? DateTime(fhirJSON: .string(text))) != nil
@@ -33,19 +32,19 @@ enum PrimitivePattern {
     /// The regexes of the string-like types, anchored at both ends. FHIR's regexes use the XML
     /// Schema / Java meaning of `\s` (space, tab, CR, LF, VT, FF only); ICU's `\s` also matches
     /// Unicode spaces such as U+00A0, which would reject valid text, so the classes are spelled out.
-    private static let compiled: [String: NSRegularExpression] = {
+    static func compile(_ regexes: [String: String]) -> [String: NSRegularExpression] {
         var result: [String: NSRegularExpression] = [:]
-        for (type, pattern) in ElementTable.r4.regexes {
+        for (type, pattern) in regexes {
             let javaPattern = pattern
                 .replacingOccurrences(of: #"\S"#, with: #"[^ \t\n\x0B\f\r]"#)
                 .replacingOccurrences(of: #"\s"#, with: #"[ \t\n\x0B\f\r]"#)
             result[type] = try? NSRegularExpression(pattern: "^(?:\(javaPattern))$")
         }
         return result
-    }()
+    }
 
-    // The string-like types, checked byte by byte exactly as their R4 regexes say (with Java's
-    // `\s`, as above): the regex engine cost a fifth of validating a Bundle. `regexMatches` keeps
+    // The string-like types, checked byte by byte exactly as their regexes say (with Java's
+    // `\s`, as above): the regex engine cost a fifth of validating a Bundle. `FHIRElementTable.regexMatches` keeps
     // the regexes, and a property test holds these checks to them.
 
     /// Java's `\s`: space, tab, LF, VT, FF, CR. These bytes never occur inside a multi-byte UTF-8
@@ -118,14 +117,6 @@ enum PrimitivePattern {
             }
         }
         return true
-    }
-
-    /// Whether `text` matches `type`'s regex from the definitions (for the tests that hold the
-    /// byte checks to them).
-    static func regexMatches(_ text: String, type: String) -> Bool? {
-        guard let regex = compiled[type] else { return nil }
-        let range = NSRange(text.startIndex..., in: text)
-        return regex.firstMatch(in: text, options: [.anchored], range: range)?.range == range
     }
 
     /// base64 with optional whitespace, as the R4 regex allows, checked without backtracking.

@@ -1,19 +1,17 @@
-import FHIRCore
-
 extension FHIRObjectReader {
     /// An optional primitive member and its `_key` companion.
-    @inlinable public mutating func primitive<T>(
+    @inlinable public mutating func primitive<P: FHIRPrimitiveProtocol>(
         _ key: StaticString, _ companionKey: StaticString
-    ) throws(FHIRDecodingError) -> FHIRPrimitive<T>? {
+    ) throws(FHIRDecodingError) -> P? {
         let (value, companion) = take(key, companionKey)
         if value == nil && companion == nil { return nil }
         return try makePrimitive(value, companion, key: key, companionKey: companionKey)
     }
 
     /// A required primitive member: the value, the companion, or both must be present.
-    @inlinable public mutating func requiredPrimitive<T>(
+    @inlinable public mutating func requiredPrimitive<P: FHIRPrimitiveProtocol>(
         _ key: StaticString, _ companionKey: StaticString
-    ) throws(FHIRDecodingError) -> FHIRPrimitive<T> {
+    ) throws(FHIRDecodingError) -> P {
         let (value, companion) = take(key, companionKey)
         if value == nil && companion == nil {
             throw FHIRDecodingError(path: [.key(key.description)], reason: .missingRequiredElement)
@@ -22,18 +20,18 @@ extension FHIRObjectReader {
     }
 
     /// An optional repeating primitive: `"given": ["a", null]` paired with `"_given": [null, {…}]`.
-    @inlinable public mutating func primitives<T>(
+    @inlinable public mutating func primitives<P: FHIRPrimitiveProtocol>(
         _ key: StaticString, _ companionKey: StaticString
-    ) throws(FHIRDecodingError) -> [FHIRPrimitive<T>]? {
+    ) throws(FHIRDecodingError) -> [P]? {
         let (value, companion) = take(key, companionKey)
         if value == nil && companion == nil { return nil }
         return try makePrimitives(value, companion, key: key, companionKey: companionKey)
     }
 
     /// A required repeating primitive.
-    @inlinable public mutating func requiredPrimitives<T>(
+    @inlinable public mutating func requiredPrimitives<P: FHIRPrimitiveProtocol>(
         _ key: StaticString, _ companionKey: StaticString
-    ) throws(FHIRDecodingError) -> [FHIRPrimitive<T>] {
+    ) throws(FHIRDecodingError) -> [P] {
         let (value, companion) = take(key, companionKey)
         if value == nil && companion == nil {
             throw FHIRDecodingError(path: [.key(key.description)], reason: .missingRequiredElement)
@@ -53,10 +51,10 @@ extension FHIRObjectReader {
         }
     }
 
-    @usableFromInline func makePrimitive<T>(
+    @usableFromInline func makePrimitive<P: FHIRPrimitiveProtocol>(
         _ value: Int?, _ companion: Int?, key: StaticString, companionKey: StaticString
-    ) throws(FHIRDecodingError) -> FHIRPrimitive<T> {
-        var primitive = FHIRPrimitive<T>()
+    ) throws(FHIRDecodingError) -> P {
+        var primitive = P(value: nil, companion: nil)
         if let value {
             switch tape.nodes[value].kind {
             case .null: throw FHIRDecodingError(path: [.key(key.description)], reason: .nullNotAllowed)
@@ -72,9 +70,9 @@ extension FHIRObjectReader {
         return primitive
     }
 
-    @usableFromInline func makePrimitives<T>(
+    @usableFromInline func makePrimitives<P: FHIRPrimitiveProtocol>(
         _ value: Int?, _ companion: Int?, key: StaticString, companionKey: StaticString
-    ) throws(FHIRDecodingError) -> [FHIRPrimitive<T>] {
+    ) throws(FHIRDecodingError) -> [P] {
         // Walks both arrays' nodes side by side (no lists of element nodes are built).
         var valueCount = 0
         var companionCount = 0
@@ -99,12 +97,12 @@ extension FHIRObjectReader {
             )
         }
         let count = Swift.max(valueCount, companionCount)
-        var result: [FHIRPrimitive<T>] = []
+        var result: [P] = []
         result.reserveCapacity(count)
         var valueNode = (value ?? 0) + 1
         var companionNode = (companion ?? 0) + 1
         for index in 0..<count {
-            var primitive = FHIRPrimitive<T>()
+            var primitive = P(value: nil, companion: nil)
             let companionIsNull = index >= companionCount || tape.nodes[companionNode].kind == .null
             if index < valueCount {
                 switch tape.nodes[valueNode].kind {
@@ -130,8 +128,8 @@ extension FHIRObjectReader {
     }
 
     /// Reads `{"id": …, "extension": […]}` into a primitive.
-    @usableFromInline func readCompanion<T>(
-        _ companion: Int, into primitive: inout FHIRPrimitive<T>, at path: [FHIRDecodingError.PathComponent]
+    @usableFromInline func readCompanion<P: FHIRPrimitiveProtocol>(
+        _ companion: Int, into primitive: inout P, at path: [FHIRDecodingError.PathComponent]
     ) throws(FHIRDecodingError) {
         guard tape.nodes[companion].kind == .object else {
             throw FHIRDecodingError(path: path, reason: .wrongJSONType(expected: "object", found: tape.kindName(at: companion)))
@@ -149,7 +147,7 @@ extension FHIRObjectReader {
                 }
                 id = FHIRString(tape.string(at: node))
             }
-            let extensions: [Extension]? = try reader.elements("extension")
+            let extensions: [P.ExtensionType]? = try reader.elements("extension")
             try reader.finish()
             primitive.setCompanion(id: id, extension: extensions)
         } catch {

@@ -1,5 +1,3 @@
-import FHIRCore
-
 /// A code from a required binding's value set, generated as an enum with one case per code and
 /// `unrecognized` for codes this version does not list (kept as written, so nothing is lost).
 public protocol FHIRCodeEnum: FHIRPrimitiveValue, RawRepresentable where RawValue == String {

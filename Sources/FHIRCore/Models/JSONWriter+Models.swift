@@ -1,9 +1,7 @@
-import FHIRCore
-
 extension JSONWriter {
     /// Writes an optional primitive: `"key": value` and, when it has an id or extensions,
     /// `"_key": {"id": …, "extension": […]}`.
-    @inlinable public mutating func primitive<T>(_ key: String, _ companionKey: String, _ primitive: FHIRPrimitive<T>?) {
+    @inlinable public mutating func primitive<P: FHIRPrimitiveProtocol>(_ key: String, _ companionKey: String, _ primitive: P?) {
         guard let primitive else { return }
         if let value = primitive.value {
             self.key(key)
@@ -17,7 +15,7 @@ extension JSONWriter {
 
     /// Writes a repeating primitive and, when any item has an id or extensions, its `_key` companion
     /// array (with `null` for items without).
-    @inlinable public mutating func primitives<T>(_ key: String, _ companionKey: String, _ primitives: [FHIRPrimitive<T>]?) {
+    @inlinable public mutating func primitives<P: FHIRPrimitiveProtocol>(_ key: String, _ companionKey: String, _ primitives: [P]?) {
         guard let primitives else { return }
         if primitives.isEmpty || primitives.contains(where: { $0.value != nil }) {
             self.key(key)
@@ -37,7 +35,7 @@ extension JSONWriter {
         }
     }
 
-    @usableFromInline mutating func writeCompanion<T>(_ primitive: FHIRPrimitive<T>) {
+    @usableFromInline mutating func writeCompanion<P: FHIRPrimitiveProtocol>(_ primitive: P) {
         beginObject()
         if let id = primitive.id {
             key("id")
