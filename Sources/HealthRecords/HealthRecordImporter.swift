@@ -10,8 +10,8 @@ import SmartHealthCards
 /// and SMART Health Cards become `HKVerifiableClinicalRecord`s once they verify.
 ///
 /// Resources are validated first, R4 ones with ModelsR4 and DSTU2 ones with ModelsDSTU2 (an
-/// invalid one is refused with its problems). A card is verified exactly as `health shc verify` does, with the
-/// same resolvers and trust policy, and is never stored unless it is valid (and, under a trust
+/// invalid one is refused with its problems). A card is verified exactly as `health shc verify`
+/// does, with the same resolvers and trust policy, and is never stored unless it is valid (and, under a trust
 /// policy, from a trusted issuer). Importing the same resource or card again replaces it.
 public struct HealthRecordImporter: Sendable {
     /// How the import files what it reads.

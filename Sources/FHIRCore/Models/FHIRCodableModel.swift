@@ -3,10 +3,12 @@
 public protocol FHIRCodableModel: FHIRJSONCodable, Codable {}
 
 extension FHIRCodableModel {
+    /// Decodes FHIR JSON from any Foundation decoder (by way of ``JSONValue``).
     public init(from decoder: any Decoder) throws {
         try self.init(fhirJSON: JSONValue(from: decoder))
     }
 
+    /// Encodes as FHIR JSON to any Foundation encoder (by way of ``JSONValue``).
     public func encode(to encoder: any Encoder) throws {
         try fhirJSONValue.encode(to: encoder)
     }
@@ -22,6 +24,7 @@ public protocol FHIRUnknownResourceProtocol: FHIRJSONCodable {
 }
 
 extension FHIRUnknownResourceProtocol {
+    /// Keeps every member of the object.
     public init(fhirObject reader: inout FHIRObjectReader) throws(FHIRDecodingError) {
         self.init(json: reader.takeAll())
     }
@@ -31,6 +34,7 @@ extension FHIRUnknownResourceProtocol {
         self.init(json: value.fhirJSONValue.objectValue ?? JSONObject())
     }
 
+    /// Writes every member as it was read.
     public func encode(fhirObject writer: inout JSONWriter) {
         for member in json.members {
             writer.key(member.key)
