@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "OpenHealthKit", targets: ["OpenHealthKit"]),
         .library(name: "FHIRCore", targets: ["FHIRCore"]),
         .library(name: "ModelsR4", targets: ["ModelsR4"]),
+        .library(name: "ModelsDSTU2", targets: ["ModelsDSTU2"]),
         .library(name: "QRCode", targets: ["QRCode"]),
         .library(name: "SmartHealthCards", targets: ["SmartHealthCards"]),
         .library(name: "SmartHealthCardsHTTPS", targets: ["SmartHealthCardsHTTPS"]),
@@ -70,6 +71,9 @@ let package = Package(
         ),
         .target(name: "FHIRCore", dependencies: ["CommonSupport"], swiftSettings: swiftSettings),
         .target(name: "ModelsR4", dependencies: ["FHIRCore"], swiftSettings: swiftSettings),
+        // FHIR DSTU2 (1.0.2), what HealthKit still hands out for Argonaut records; the same
+        // generator and the same shared runtime (FHIRCore) as ModelsR4.
+        .target(name: "ModelsDSTU2", dependencies: ["FHIRCore"], swiftSettings: swiftSettings),
         .target(name: "FHIRModelGenerator", swiftSettings: swiftSettings),
         .executableTarget(
             name: "fhir-generate-models",
@@ -118,7 +122,7 @@ let package = Package(
         ),
         .target(
             name: "HealthRecords",
-            dependencies: ["OpenHealthKit", "SmartHealthCards", "FHIRCore", "ModelsR4"],
+            dependencies: ["OpenHealthKit", "SmartHealthCards", "FHIRCore", "ModelsR4", "ModelsDSTU2"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -194,6 +198,7 @@ let package = Package(
                 "QRImageReader",
                 "FHIRCore",
                 "ModelsR4",
+                "ModelsDSTU2",
                 "FhirBlocks",
                 "FhirBlocksClient",
                 "FhirBlocksServer",
@@ -221,7 +226,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HealthRecordsTests",
-            dependencies: ["TestSupport", "HealthRecords", "OpenHealthKit", "SmartHealthCards", "FHIRCore", "ModelsR4",
+            dependencies: ["TestSupport", "HealthRecords", "OpenHealthKit", "SmartHealthCards", "FHIRCore", "ModelsR4", "ModelsDSTU2",
                            .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
@@ -229,6 +234,7 @@ let package = Package(
         .testTarget(name: "CommonSupportTests", dependencies: ["TestSupport", "CommonSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "FHIRCoreTests", dependencies: ["TestSupport", "FHIRCore", "CommonSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ModelsR4Tests", dependencies: ["TestSupport", "ModelsR4", "FHIRCore"], swiftSettings: swiftSettings),
+        .testTarget(name: "ModelsDSTU2Tests", dependencies: ["TestSupport", "ModelsDSTU2", "FHIRCore"], swiftSettings: swiftSettings),
         // Code written the way FHIRModels documents it; imports ModelsR4 alone.
         .testTarget(name: "FHIRModelsCompatibilityTests", dependencies: ["ModelsR4"], swiftSettings: swiftSettings),
         .testTarget(

@@ -54,13 +54,28 @@ struct ModelBuilder {
         var byPath: [String: TypeDecl] = [type: decl]
         // Children in snapshot order; a parent always precedes its children.
         var pendingContentReferences: [(owner: TypeDecl, element: [String: Any])] = []
-        for element in elements.dropFirst() {
+        // DSTU2 names the element a `nameReference` reuses with `name` (R4: `contentReference` by path).
+        var pathsByName: [String: String] = [:]
+        if package.release == .dstu2 {
+            for element in elements {
+                if let name = element["name"] as? String, let path = element["path"] as? String, pathsByName[name] == nil {
+                    pathsByName[name] = path
+                }
+            }
+        }
+        for var element in elements.dropFirst() {
             guard let path = element["path"] as? String, let dot = path.lastIndex(of: ".") else { continue }
             let parentPath = String(path[..<dot])
             guard let owner = byPath[parentPath] else {
                 throw GeneratorError.malformed(path, "parent \(parentPath) not declared before it")
             }
             if element["sliceName"] != nil { continue }
+            if let name = element["nameReference"] as? String {
+                guard let target = pathsByName[name] else {
+                    throw GeneratorError.malformed(path, "unresolved nameReference \(name)")
+                }
+                element["contentReference"] = "#" + target
+            }
             if element["contentReference"] != nil {
                 pendingContentReferences.append((owner, element))
                 continue
@@ -93,7 +108,10 @@ struct ModelBuilder {
         _ element: [String: Any], owner: TypeDecl, byPath: inout [String: TypeDecl]
     ) throws -> PropertyDecl? {
         guard let path = element["path"] as? String else { return nil }
+        // DSTU2 repeats `Reference` once per target profile: each type code counts once.
+        var seenTypes: Set<String> = []
         let types = (element["type"] as? [[String: Any]] ?? []).compactMap { $0["code"] as? String }
+            .filter { seenTypes.insert($0).inserted }
         let rawName = Self.lastSegment(path)
         let min = element["min"] as? Int ?? 0
         let max = Self.max(element)
@@ -160,8 +178,7 @@ struct ModelBuilder {
     /// The enum for a required binding on a `code` element, generated on first use.
     private mutating func codeEnum(for element: [String: Any]) -> String? {
         guard let binding = element["binding"] as? [String: Any], (binding["strength"] as? String) == "required",
-              let rawURL = binding["valueSet"] as? String else { return nil }
-        let url = String(rawURL.split(separator: "|").first ?? "")
+              let url = DefinitionPackage.bindingValueSet(binding) else { return nil }
         if let existing = codeEnums[url] { return existing.swiftName }
         guard let valueSet = package.valueSets[url], let codes = expander.codes(valueSet: url), !codes.isEmpty else {
             return nil

@@ -12,6 +12,7 @@
 /// - `R type regex` the regex of a primitive type.
 enum ValidationTableEmitter {
     static func file(types: [TypeDecl], package: DefinitionPackage, codeEnums: [String: CodeEnumDecl]) -> String {
+        let release = package.release
         var lines: [String] = []
         var valueSetForEnum: [String: String] = [:]
         for decl in codeEnums.values { valueSetForEnum[decl.swiftName] = decl.valueSetURL }
@@ -31,9 +32,9 @@ enum ValidationTableEmitter {
         for (type, regex) in package.primitiveRegexes.sorted(by: { $0.key < $1.key }) {
             lines.append("R \(type) \(regex)")
         }
-        return SwiftEmitter.header + """
+        return SwiftEmitter.header(release) + """
 
-            /// The R4 element table (see `FHIRValidator`); generated from the StructureDefinitions.
+            /// The \(release.displayName) element table (see `FHIRValidator`); generated from the StructureDefinitions.
             enum ElementDefinitions {
                 static let table = #\"\"\"
             \(lines.joined(separator: "\n"))

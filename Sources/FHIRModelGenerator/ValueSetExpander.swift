@@ -10,11 +10,22 @@ struct ValueSetExpander {
     let package: DefinitionPackage
 
     func codes(valueSet url: String, depth: Int = 0) -> [Code]? {
-        guard depth < 8, let valueSet = package.valueSets[url],
-              let compose = valueSet["compose"] as? [String: Any] else { return nil }
-        if compose["exclude"] != nil { return nil }
+        guard depth < 8, let valueSet = package.valueSets[url] else { return nil }
         var result: [Code] = []
         var seen: Set<String> = []
+        // DSTU2: the value set's own inline code system, then `compose.import`ed value sets.
+        if let inline = valueSet["codeSystem"] as? [String: Any] {
+            for code in Self.flatten(inline["concept"] as? [[String: Any]] ?? []) where seen.insert(code.code).inserted {
+                result.append(code)
+            }
+        }
+        guard let compose = valueSet["compose"] as? [String: Any] else { return result.isEmpty ? nil : result }
+        if compose["exclude"] != nil { return nil }
+        for imported in compose["import"] as? [String] ?? [] {
+            guard let codes = codes(valueSet: String(imported.split(separator: "|").first ?? ""), depth: depth + 1)
+            else { return nil }
+            for code in codes where seen.insert(code.code).inserted { result.append(code) }
+        }
         for include in compose["include"] as? [[String: Any]] ?? [] {
             if include["filter"] != nil { return nil }
             var found: [Code] = []

@@ -1,5 +1,6 @@
 import FHIRCore
 import Foundation
+import ModelsDSTU2
 import ModelsR4
 import OpenHealthKit
 import SmartHealthCards
@@ -8,9 +9,9 @@ import SmartHealthCards
 /// Bundle's entries, NDJSON) become `HKClinicalRecord`s filed by ``ClinicalRecordClassifier``,
 /// and SMART Health Cards become `HKVerifiableClinicalRecord`s once they verify.
 ///
-/// R4 resources are validated first (an invalid one is refused with its problems); DSTU2 ones
-/// are stored as received. A card is verified exactly as `health shc verify` does, with the
-/// same resolvers and trust policy, and is never stored unless it is valid (and, under a trust
+/// Resources are validated first, R4 ones with ModelsR4 and DSTU2 ones with ModelsDSTU2 (an
+/// invalid one is refused with its problems). A card is verified exactly as `health shc verify`
+/// does, with the same resolvers and trust policy, and is never stored unless it is valid (and, under a trust
 /// policy, from a trusted issuer). Importing the same resource or card again replaces it.
 public struct HealthRecordImporter: Sendable {
     /// How the import files what it reads.
@@ -54,7 +55,7 @@ public struct HealthRecordImporter: Sendable {
     public func importInput(_ bytes: [UInt8], named name: String, into report: inout HealthRecordImportReport) async throws {
         let input: HealthRecordInput
         do {
-            input = try HealthRecordInput.read(bytes, validate: options.fhirVersion.fhirRelease == .r4 ? Self.validateR4 : nil)
+            input = try HealthRecordInput.read(bytes, validate: Self.validator(for: options.fhirVersion))
         } catch {
             report.unreadable.append((name, error.description))
             return
@@ -157,9 +158,26 @@ public struct HealthRecordImporter: Sendable {
 
     /// The R4 validator (ModelsR4's `FHIRValidator`), as problems.
     @Sendable public static func validateR4(_ value: JSONValue) -> [ValidationProblem] {
-        FHIRValidator().validate(value).map {
-            ValidationProblem(isError: $0.severity == .error, path: $0.path, message: $0.message)
+        problems(ModelsR4.FHIRValidator().validate(value))
+    }
+
+    /// The DSTU2 validator (ModelsDSTU2's `FHIRValidator`), as problems.
+    @Sendable public static func validateDSTU2(_ value: JSONValue) -> [ValidationProblem] {
+        problems(ModelsDSTU2.FHIRValidator().validate(value))
+    }
+
+    /// The validator of a FHIR version: R4's or DSTU2's; nil (no validation) for other releases,
+    /// which the importer's callers do not accept.
+    public static func validator(for version: HKFHIRVersion) -> (@Sendable (JSONValue) -> [ValidationProblem])? {
+        switch version.fhirRelease {
+        case .r4: validateR4
+        case .dstu2: validateDSTU2
+        default: nil
         }
+    }
+
+    private static func problems(_ issues: [FHIRValidationIssue]) -> [ValidationProblem] {
+        issues.map { ValidationProblem(isError: $0.severity == .error, path: $0.path, message: $0.message) }
     }
 
     /// The HealthKit record of a verified card.

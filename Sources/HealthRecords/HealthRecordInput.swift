@@ -32,7 +32,8 @@ public enum HealthRecordInput: Sendable {
     ///
     /// - Parameters:
     ///   - bytes: the file's contents.
-    ///   - validator: checks each resource (R4); nil stores resources as received (DSTU2).
+    ///   - validator: checks each resource (R4's or DSTU2's, see `HealthRecordImporter.validator(for:)`);
+    ///     nil reads resources without validating them.
     public static func read(_ bytes: [UInt8], validate validator: (@Sendable (JSONValue) -> [ValidationProblem])?) throws(HealthRecordImportError)
         -> HealthRecordInput {
         guard let first = bytes.firstIndex(where: { !Self.isSpace($0) }) else { throw .empty }

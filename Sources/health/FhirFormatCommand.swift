@@ -1,13 +1,12 @@
 import ArgumentParser
 import FHIRCore
 import Foundation
-import enum ModelsR4.ResourceProxy
 
 /// `health fhir format FILE`: canonical FHIR JSON.
 struct FhirFormatCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "format",
-        abstract: "Print a FHIR R4 resource as canonical JSON: elements in definition order, pretty or minified.",
+        abstract: "Print a FHIR R4 (or DSTU2) resource as canonical JSON: elements in definition order, pretty or minified.",
         discussion: """
             The resource is decoded and encoded again, so members come out in the order of the FHIR \
             definitions, `_name` companions right after their values, and decimals exactly as written. \
@@ -24,16 +23,19 @@ struct FhirFormatCommand: AsyncParsableCommand {
     @Option(help: "Write to this file instead of standard output.")
     var output: String?
 
+    @Option(name: .customLong("fhir-version"), help: ArgumentHelp(FhirModelVersion.help, valueName: "version"))
+    var fhirVersion = "4.0.1"
+
     func run() async throws {
+        let version = try FhirModelVersion(option: fhirVersion)
         let bytes = try readInput(file)
-        let resource: ResourceProxy
+        var text: [UInt8]
         do {
-            resource = try ResourceProxy(fhirJSON: bytes)
+            text = try version.reencode(bytes, style: minified ? .compact : .pretty)
         } catch {
             FileHandle.standardError.write(Data("\(file): \(error)\n".utf8))
             throw ExitCode(1)
         }
-        var text = resource.fhirJSONBytes(style: minified ? .compact : .pretty)
         text.append(UInt8(ascii: "\n"))
         if let output {
             do {

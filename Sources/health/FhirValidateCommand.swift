@@ -1,15 +1,12 @@
 import ArgumentParser
 import FHIRCore
 import Foundation
-import enum ModelsR4.ResourceProxy
-import struct ModelsR4.FHIRValidator
-import struct ModelsR4.FHIRValidationIssue
 
 /// `health fhir validate FILE…`: every problem of every file, with its path.
 struct FhirValidateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "validate",
-        abstract: "Validate FHIR R4 JSON resources and Bundles; list every problem with its path.",
+        abstract: "Validate FHIR R4 (or DSTU2) JSON resources and Bundles; list every problem with its path.",
         discussion: """
             Checks decoding, unknown elements, cardinality and required elements, choice types, primitive \
             formats, required-binding codes, and references inside resources and Bundles. Exit code 0 when \
@@ -25,9 +22,12 @@ struct FhirValidateCommand: AsyncParsableCommand {
     @Flag(help: "Print only the summary line of each file.")
     var quiet = false
 
+    @Option(name: .customLong("fhir-version"), help: ArgumentHelp(FhirModelVersion.help, valueName: "version"))
+    var fhirVersion = "4.0.1"
+
     func run() async throws {
         guard !files.isEmpty else { throw UsageError("give at least one FILE") }
-        let validator = FHIRValidator()
+        let validator = try FhirModelVersion(option: fhirVersion)
         var reports: [FhirFileReport] = []
         for file in files {
             let bytes = try readInput(file)
@@ -48,7 +48,7 @@ struct FhirFileReport {
     let resourceType: String?
     let issues: [FHIRValidationIssue]
 
-    init(file: String, bytes: [UInt8], validator: FHIRValidator) {
+    init(file: String, bytes: [UInt8], validator: FhirModelVersion) {
         self.file = file
         var issues = validator.validate(bytes)
         var resourceType: String?
@@ -57,7 +57,7 @@ struct FhirFileReport {
             // The validator walks the JSON; decoding is checked too, so a file reported valid decodes.
             if !issues.contains(where: { $0.severity == .error }) {
                 do {
-                    _ = try ResourceProxy(fhirJSON: value)
+                    try validator.checkDecodes(value)
                 } catch {
                     issues.append(FHIRValidationIssue(.error, resourceType ?? "(document)", "does not decode: \(error)"))
                 }

@@ -12,9 +12,9 @@ struct RecordsImportCommand: AsyncParsableCommand {
         discussion: """
             FILE is a FHIR resource, a Bundle (each entry), NDJSON, or a SMART Health Card in any form `health shc verify` \
             takes (JWS, .smart-health-card, $health-cards-issue response, shc:/ text, QR image); the form is detected by \
-            content, and - reads standard input. R4 resources are validated; DSTU2 (--fhir-version 1.0.2) are stored as \
-            received. Cards are verified first and never stored when invalid. Importing the same resource (same source, \
-            type and id) or card again replaces it.
+            content, and - reads standard input. Resources are validated, R4 ones with the R4 definitions and DSTU2 ones \
+            (--fhir-version 1.0.2) with the DSTU2 definitions; an invalid resource is refused. Cards are verified first and \
+            never stored when invalid. Importing the same resource (same source, type and id) or card again replaces it.
             Exit status: 0 when everything was stored, 1 when anything was refused (the rest is still stored), 2 for usage \
             or I/O errors.
             """)

@@ -86,7 +86,7 @@ struct ExampleImportTests {
         #expect(count > 1_000)
     }
 
-    @Test("DSTU2 spec examples import as DSTU2, stored as received")
+    @Test("DSTU2 spec examples import as DSTU2, each valid by the DSTU2 definitions (ModelsDSTU2)")
     func dstu2() async throws {
         let count = try await importAndCheck(folder: "dstu2-spec", files: SharedData.exampleFiles("dstu2-spec"), version: .primaryDSTU2())
         #expect(count > 50)

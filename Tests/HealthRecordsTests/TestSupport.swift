@@ -85,3 +85,26 @@ enum R4Fixtures {
             .joined(separator: ",") + "]}"
     }
 }
+
+/// DSTU2 (Argonaut) resources as HealthKit hands them out: `patient` rather than `subject`, one
+/// `category`, `substance` on allergies.
+enum DSTU2Fixtures {
+    static let medicationStatement = """
+        {"resourceType":"MedicationStatement","id":"ms2","status":"completed","patient":{"reference":"Patient/p2"},\
+        "medicationCodeableConcept":{"text":"Amoxicillin 250 mg"},"effectivePeriod":{"start":"2015-01-15","end":"2015-01-25"}}
+        """
+    static let vitalSign = """
+        {"resourceType":"Observation","id":"rr2","status":"final","category":{"coding":[{"system":"http://hl7.org/fhir/observation-category","code":"vital-signs"}]},\
+        "code":{"coding":[{"system":"http://loinc.org","code":"9279-1","display":"Respiratory rate"}]},"subject":{"reference":"Patient/p2"},\
+        "effectiveDateTime":"2015-02-07T13:28:17-05:00","valueQuantity":{"value":26,"unit":"breaths/minute","system":"http://unitsofmeasure.org","code":"/min"}}
+        """
+    static let allergy = """
+        {"resourceType":"AllergyIntolerance","id":"al2","patient":{"reference":"Patient/p2"},"status":"confirmed","recordedDate":"2014-10-09T14:58:00+11:00",\
+        "substance":{"coding":[{"system":"http://snomed.info/sct","code":"227493005","display":"Cashew nuts"}]}}
+        """
+
+    static func bundle(_ resources: [String]) -> String {
+        "{\"resourceType\":\"Bundle\",\"type\":\"collection\",\"entry\":[" + resources.map { "{\"fullUrl\":\"urn:uuid:\(UUID().uuidString.lowercased())\",\"resource\":\($0)}" }
+            .joined(separator: ",") + "]}"
+    }
+}

@@ -86,10 +86,13 @@ struct RecordsCommandTests {
         #expect(try await runner.run(["records", "show", UUID().uuidString]).status == 1)
         #expect(try await runner.run(["records", "show", "not-a-uuid"]).status == 2)
 
-        // DSTU2 is stored as received, without R4 validation.
+        // DSTU2 is validated with the DSTU2 definitions (ModelsDSTU2), not R4's.
         let dstu2 = try write(runner, "dstu2.json", #"{"resourceType":"MedicationOrder","id":"mo1","dateWritten":"2015-01-15","medicationCodeableConcept":{"text":"Amoxicillin"}}"#)
         let imported = try await runner.run(["records", "import", dstu2, "--fhir-version", "1.0.2"])
         #expect(imported.status == 0 && imported.output.contains("medicationRecord: 1"))
+        let badDSTU2 = try write(runner, "bad-dstu2.json", #"{"resourceType":"MedicationOrder","id":"mo2","status":"cancelled","medicationCodeableConcept":{"text":"Amoxicillin"}}"#)
+        let refused = try await runner.run(["records", "import", badDSTU2, "--fhir-version", "1.0.2"])
+        #expect(refused.status == 1 && refused.output.contains("MedicationOrder.status"), "\(refused.output)")
         let listed = try await runner.run(["records", "list", "--type", "medicationRecord", "--json"])
         #expect(listed.output.contains("\"fhirVersion\": \"1.0.2\""))
     }

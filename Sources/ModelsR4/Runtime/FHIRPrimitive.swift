@@ -6,101 +6,47 @@ import FHIRCore
 /// The id and extensions are rare in real data, so they live out of line in one shared box: a
 /// primitive is the size of its value plus a pointer, which keeps every model type small (they
 /// hold dozens of primitives) and cheap to move. The box is copied on write, so values keep value
-/// semantics.
-public struct FHIRPrimitive<T: FHIRPrimitiveValue>: Sendable, Hashable {
+/// semantics. Its behaviour (`init(_:id:extension:)`, `id`, `extension`, `extensions(for:)`,
+/// literals, `.string`, `.date`…) is FHIRCore's `FHIRPrimitiveProtocol`, shared by every version.
+public struct FHIRPrimitive<T: FHIRPrimitiveValue>: FHIRPrimitiveProtocol {
+    /// The value type.
+    public typealias PrimitiveType = T
+    /// This version's `Extension`.
+    public typealias ExtensionType = Extension
+
     /// The value, if any.
     public var value: T?
-    @usableFromInline var companion: Companion?
+    /// The `_name` companion's content, nil when there is no id and no extension.
+    public var companion: FHIRPrimitiveCompanion<Extension>?
 
-    /// The `_name` companion's content.
-    @usableFromInline final class Companion: Sendable, Hashable {
-        @usableFromInline let id: FHIRString?
-        @usableFromInline let `extension`: [Extension]?
-
-        @usableFromInline init(id: FHIRString?, extension: [Extension]?) {
-            self.id = id
-            self.extension = `extension`
-        }
-
-        @usableFromInline static func == (lhs: Companion, rhs: Companion) -> Bool {
-            lhs === rhs || (lhs.id == rhs.id && lhs.extension == rhs.extension)
-        }
-
-        @usableFromInline func hash(into hasher: inout Hasher) {
-            hasher.combine(id)
-            hasher.combine(`extension`)
-        }
-    }
-
-    @inlinable public init(_ value: T? = nil, id: FHIRString? = nil, extension: [Extension]? = nil) {
+    /// A primitive from its value and companion box.
+    @inlinable public init(value: T?, companion: FHIRPrimitiveCompanion<Extension>?) {
         self.value = value
-        companion = id == nil && `extension` == nil ? nil : Companion(id: id, extension: `extension`)
-    }
-
-    /// The element id from the `_name` companion.
-    @inlinable public var id: FHIRString? {
-        get { companion?.id }
-        set { setCompanion(id: newValue, extension: `extension`) }
-    }
-
-    /// The extensions from the `_name` companion.
-    @inlinable public var `extension`: [Extension]? {
-        get { companion?.extension }
-        set { setCompanion(id: id, extension: newValue) }
-    }
-
-    @inlinable mutating func setCompanion(id: FHIRString?, extension: [Extension]?) {
-        companion = id == nil && `extension` == nil ? nil : Companion(id: id, extension: `extension`)
-    }
-
-    /// Whether the `_name` companion is needed to write this primitive.
-    @inlinable public var hasCompanion: Bool { companion != nil }
-
-    public static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.value == rhs.value && lhs.companion == rhs.companion
-    }
-
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(value)
-        hasher.combine(companion)
-    }
-
-    /// The extensions with the given url.
-    public func extensions(for url: String) -> [Extension] {
-        (`extension` ?? []).filter { $0.url.value?.string == url }
+        self.companion = companion
     }
 }
 
 extension FHIRPrimitive: ExpressibleByUnicodeScalarLiteral where T: ExpressibleByStringLiteral {
-    public init(unicodeScalarLiteral value: T.StringLiteralType) {
-        self.init(T(stringLiteral: value))
-    }
+    public typealias UnicodeScalarLiteralType = T.StringLiteralType
 }
 
 extension FHIRPrimitive: ExpressibleByExtendedGraphemeClusterLiteral where T: ExpressibleByStringLiteral {
-    public init(extendedGraphemeClusterLiteral value: T.StringLiteralType) {
-        self.init(T(stringLiteral: value))
-    }
+    public typealias ExtendedGraphemeClusterLiteralType = T.StringLiteralType
 }
 
 extension FHIRPrimitive: ExpressibleByStringLiteral where T: ExpressibleByStringLiteral {
-    public init(stringLiteral value: T.StringLiteralType) {
-        self.init(T(stringLiteral: value))
-    }
+    public typealias StringLiteralType = T.StringLiteralType
 }
 
 extension FHIRPrimitive: ExpressibleByBooleanLiteral where T: ExpressibleByBooleanLiteral {
-    public init(booleanLiteral value: T.BooleanLiteralType) {
-        self.init(T(booleanLiteral: value))
-    }
+    public typealias BooleanLiteralType = T.BooleanLiteralType
 }
 
 extension FHIRPrimitive: ExpressibleByIntegerLiteral where T: ExpressibleByIntegerLiteral {
-    public init(integerLiteral value: T.IntegerLiteralType) {
-        self.init(T(integerLiteral: value))
-    }
+    public typealias IntegerLiteralType = T.IntegerLiteralType
 }
 
-extension FHIRPrimitive: CustomStringConvertible {
-    public var description: String { value?.description ?? "" }
+extension Extension: FHIRExtensionProtocol {
+    /// The extension's `url`, as text.
+    public var extensionURL: String? { url.value?.string }
 }

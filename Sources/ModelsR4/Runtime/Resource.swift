@@ -1,7 +1,7 @@
 import FHIRCore
 
 /// Any FHIR resource.
-public protocol Resource: FHIRJSONCodable, Codable {
+public protocol Resource: FHIRCodableModel {
     /// The resource type of a generated resource struct.
     static var resourceType: ResourceType { get }
     /// The `resourceType` as written in JSON (for unknown resources, whatever they said).
@@ -16,8 +16,9 @@ public protocol Resource: FHIRJSONCodable, Codable {
     var language: FHIRPrimitive<FHIRString>? { get }
 }
 
-/// A resource with narrative, extensions and contained resources.
-public protocol DomainResource: Resource {
+/// A resource with narrative, extensions and contained resources. (`extensions(for:)` comes from
+/// FHIRCore's `FHIRExtensible`.)
+public protocol DomainResource: Resource, FHIRExtensible where ExtensionType == Extension {
     /// Text summary of the resource, for human interpretation.
     var text: Narrative? { get }
     /// Contained, inline resources.
@@ -28,26 +29,11 @@ public protocol DomainResource: Resource {
     var modifierExtension: [Extension]? { get }
 }
 
-extension DomainResource {
-    /// The extensions with the given url (as on elements and primitives).
-    public func extensions(for url: String) -> [Extension] {
-        (`extension` ?? []).filter { $0.url.value?.string == url }
-    }
-}
-
 extension Resource {
     public var resourceTypeName: String { Self.resourceType.rawValue }
 
     /// `Type/id`, the relative reference to this resource, when it has an id.
     public var relativeReference: String? {
         id?.value.map { "\(resourceTypeName)/\($0.string)" }
-    }
-
-    public init(from decoder: any Decoder) throws {
-        try self.init(fhirJSON: JSONValue(from: decoder))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        try fhirJSONValue.encode(to: encoder)
     }
 }

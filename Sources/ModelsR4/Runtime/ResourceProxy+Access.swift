@@ -18,7 +18,7 @@ extension ResourceProxy {
     }
 }
 
-extension ResourceProxy: Codable {
+extension ResourceProxy: FHIRCodableModel {
     public init(from decoder: any Decoder) throws {
         try self.init(fhirJSON: JSONValue(from: decoder))
     }
