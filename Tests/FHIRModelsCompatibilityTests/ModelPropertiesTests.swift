@@ -56,4 +56,24 @@ import Testing
         }
         #expect(references >= 1 && concepts >= 1 && references + concepts == 7)
     }
+
+    @Test func primitivesFromSwiftValues() {
+        var observation = Observation(code: CodeableConcept(text: "Body temperature"), status: FHIRPrimitive(.final))
+        observation.value = .quantity(Quantity(unit: "Cel", value: 37.2))
+        var component = ObservationComponent(code: CodeableConcept(text: "count"))
+        component.value = .integer(12.asFHIRIntegerPrimitive())
+        observation.component = [component]
+        let issued = "2020-03-12T12:33:54Z"
+        observation.issued = FHIRPrimitive(try? Instant(issued))
+        let text = "note".asFHIRStringPrimitive()
+        let flag = true.asPrimitive()
+        let decimal = 37.5.asFHIRDecimalPrimitive()
+        let id: String? = FHIRPrimitive(FHIRString("x"), id: "element-1").id
+        #expect(text == FHIRString("note") && flag.value?.bool == true && decimal.value?.decimal == Decimal(string: "37.5"))
+        #expect(id == "element-1" && !text.isNull && !text.hasPrimitiveData)
+        if case .quantity(let quantity) = observation.value {
+            #expect(quantity.value?.value?.double == 37.2)
+        }
+        #expect(observation.issued?.value?.timeZone == TimeZone(secondsFromGMT: 0))
+    }
 }

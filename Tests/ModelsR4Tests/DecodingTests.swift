@@ -94,7 +94,7 @@ struct DecodingTests {
         #expect(given.count == 3)
         #expect(given[1].value == nil)
         #expect(given[1].extension?.count == 1)
-        #expect(given[2].id?.string == "c")
+        #expect(given[2].id == "c")
         #expect(patient.fhirJSONString() == json)
     }
 

@@ -65,21 +65,47 @@ public protocol FHIRPrimitiveProtocol: FHIRExtensible, Sendable, Hashable, Custo
 }
 
 extension FHIRPrimitiveProtocol {
-    /// A primitive with a value, an element id and extensions, each optional.
-    @inlinable public init(_ value: PrimitiveType? = nil, id: FHIRString? = nil, extension: [ExtensionType]? = nil) {
-        self.init(value: value, companion: id == nil && `extension` == nil ? nil : FHIRPrimitiveCompanion(id: id, extension: `extension`))
+    /// A primitive with a value, an element id and extensions, each optional (FHIRModels'
+    /// initializer).
+    @inlinable public init(_ value: PrimitiveType? = nil, id: String? = nil, extension: [ExtensionType]? = nil) {
+        self.init(value: value,
+                  companion: id == nil && `extension` == nil ? nil : FHIRPrimitiveCompanion(id: id.map { FHIRString($0) }, extension: `extension`))
     }
 
-    /// The element id from the `_name` companion.
-    @inlinable public var id: FHIRString? {
-        get { companion?.id }
-        set { setCompanion(id: newValue, extension: `extension`) }
+    /// The element id from the `_name` companion (a `String`, as in FHIRModels).
+    @inlinable public var id: String? {
+        get { companion?.id?.string }
+        set { setCompanion(id: newValue.map { FHIRString($0) }, extension: `extension`) }
     }
+
+    /// Whether there is neither a value nor an id nor extensions (FHIRModels' `isNull`).
+    @inlinable public var isNull: Bool { value == nil && companion == nil }
+
+    /// Whether there is an id or extensions (FHIRModels' `hasPrimitiveData`).
+    @inlinable public var hasPrimitiveData: Bool { companion != nil }
+
+    /// A debugging description of value, id and extension count (FHIRModels'
+    /// `primitiveDescription`).
+    public var primitiveDescription: String {
+        let value = value.map { "value=\"\($0)\"" } ?? "nil value"
+        let id = id.map { "id=\"\($0)\"" } ?? "nil id"
+        let extensions = `extension`.map { "extensions=\"\($0.count)\"" } ?? "nil extensions"
+        return "<\(type(of: self)) \(value), \(id), \(extensions)>"
+    }
+
+    /// Whether the primitive's value is `rhs` (id and extensions aside), as in FHIRModels.
+    public static func == (lhs: Self, rhs: PrimitiveType) -> Bool { lhs.value == rhs }
+    /// Whether `lhs` is the primitive's value (id and extensions aside), as in FHIRModels.
+    public static func == (lhs: PrimitiveType, rhs: Self) -> Bool { rhs.value == lhs }
+    /// Whether the primitive's value is not `rhs`.
+    public static func != (lhs: Self, rhs: PrimitiveType) -> Bool { lhs.value != rhs }
+    /// Whether `lhs` is not the primitive's value.
+    public static func != (lhs: PrimitiveType, rhs: Self) -> Bool { rhs.value != lhs }
 
     /// The extensions from the `_name` companion.
     @inlinable public var `extension`: [ExtensionType]? {
         get { companion?.extension }
-        set { setCompanion(id: id, extension: newValue) }
+        set { setCompanion(id: companion?.id, extension: newValue) }
     }
 
     /// Replaces the companion's content.
@@ -105,6 +131,13 @@ extension FHIRPrimitiveProtocol where PrimitiveType: ExpressibleByBooleanLiteral
     /// A primitive from `true` or `false`.
     public init(booleanLiteral value: PrimitiveType.BooleanLiteralType) {
         self.init(PrimitiveType(booleanLiteral: value))
+    }
+}
+
+extension FHIRPrimitiveProtocol where PrimitiveType: ExpressibleByFloatLiteral {
+    /// A primitive from a floating-point literal.
+    public init(floatLiteral value: PrimitiveType.FloatLiteralType) {
+        self.init(PrimitiveType(floatLiteral: value))
     }
 }
 

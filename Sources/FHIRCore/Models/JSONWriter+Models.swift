@@ -39,7 +39,7 @@ extension JSONWriter {
         beginObject()
         if let id = primitive.id {
             key("id")
-            string(id.string)
+            string(id)
         }
         elements("extension", primitive.extension)
         endObject()

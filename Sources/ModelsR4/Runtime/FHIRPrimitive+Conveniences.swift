@@ -16,9 +16,37 @@ extension String {
 }
 
 extension FHIRPrimitiveValue {
-    /// This value as a primitive with no id or extensions (FHIRModels' spelling:
-    /// `FHIRString("Kelly").asPrimitive()`).
-    public func asPrimitive() -> FHIRPrimitive<Self> { FHIRPrimitive(self) }
+    /// This value as a primitive, with an element id and extensions if given (FHIRModels'
+    /// spelling: `FHIRString("Kelly").asPrimitive()`).
+    public func asPrimitive(with id: String? = nil, extension: [Extension]? = nil) -> FHIRPrimitive<Self> {
+        FHIRPrimitive(self, id: id, extension: `extension`)
+    }
+}
+
+extension Int {
+    /// This integer as a FHIR `integer` primitive (FHIRModels' spelling); values beyond 32 bits
+    /// are clamped.
+    public func asFHIRIntegerPrimitive() -> FHIRPrimitive<FHIRInteger> {
+        FHIRPrimitive(FHIRInteger(Int32(clamping: self)))
+    }
+
+    /// This integer as a FHIR `positiveInt` primitive; one under 1 becomes 1, as in FHIRModels.
+    public func asFHIRPositiveIntegerPrimitive() -> FHIRPrimitive<FHIRPositiveInteger> {
+        FHIRPrimitive(FHIRPositiveInteger(Int32(clamping: self)))
+    }
+
+    /// This integer as a FHIR `unsignedInt` primitive; a negative one becomes 0, as in FHIRModels.
+    public func asFHIRUnsignedIntegerPrimitive() -> FHIRPrimitive<FHIRUnsignedInteger> {
+        FHIRPrimitive(FHIRUnsignedInteger(Int32(clamping: self)))
+    }
+}
+
+extension Double {
+    /// This number as a FHIR `decimal` primitive (FHIRModels' spelling); NaN and infinities, which
+    /// FHIR cannot write, give a primitive without a value.
+    public func asFHIRDecimalPrimitive() -> FHIRPrimitive<FHIRDecimal> {
+        FHIRPrimitive(FHIRDecimal(exactly: self))
+    }
 }
 
 extension URL {

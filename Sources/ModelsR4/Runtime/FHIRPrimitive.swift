@@ -46,6 +46,10 @@ extension FHIRPrimitive: ExpressibleByIntegerLiteral where T: ExpressibleByInteg
     public typealias IntegerLiteralType = T.IntegerLiteralType
 }
 
+extension FHIRPrimitive: ExpressibleByFloatLiteral where T: ExpressibleByFloatLiteral {
+    public typealias FloatLiteralType = T.FloatLiteralType
+}
+
 extension Extension: FHIRExtensionProtocol {
     /// The extension's `url`, as text.
     public var extensionURL: String? { url.value?.string }
