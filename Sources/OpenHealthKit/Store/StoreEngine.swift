@@ -128,10 +128,13 @@ final class StoreEngine: Sendable {
     // MARK: Live queries
 
     func register(_ query: HKQuery) {
-        let seen = try? database().changeSequence()
+        // Nobody else can write to a private in-memory database: no watcher.
+        let shared: Bool
+        if case .file = configuration.location.databaseLocation { shared = true } else { shared = false }
+        let seen = shared ? try? database().changeSequence() : nil
         state.withLock { state in
             state.liveQueries[ObjectIdentifier(query)] = query
-            guard state.watcher == nil else { return }
+            guard shared, state.watcher == nil else { return }
             state.seenSequence = seen
             state.watcher = Task { [weak self] in await self?.watchForOtherWriters() }
         }
