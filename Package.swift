@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "SmartHealthCardsHTTPS", targets: ["SmartHealthCardsHTTPS"]),
         .library(name: "HealthRecords", targets: ["HealthRecords"]),
         .library(name: "SampleFiles", targets: ["SampleFiles"]),
+        .library(name: "AppleHealthExport", targets: ["AppleHealthExport"]),
         .library(name: "FhirBlocks", targets: ["FhirBlocks", "FhirBlocksClient"]),
         .library(name: "FhirBlocksServer", targets: ["FhirBlocksServer", "FhirBlocksStore", "FhirBlocksSQLite", "FhirBlocksPostgres"]),
         .executable(name: "health", targets: ["health"]),
@@ -120,6 +121,12 @@ let package = Package(
             dependencies: ["OpenHealthKit", .product(name: "CSV", package: "CSV.swift")],
             swiftSettings: swiftSettings
         ),
+        // Apple Health exports (export.xml), read as a stream (what `health import apple-health` reads).
+        .target(
+            name: "AppleHealthExport",
+            dependencies: ["OpenHealthKit", .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "HealthRecords",
             dependencies: ["OpenHealthKit", "SmartHealthCards", "FHIRCore", "ModelsR4", "ModelsDSTU2"],
@@ -190,6 +197,7 @@ let package = Package(
             dependencies: [
                 "CommonSupport",
                 "SampleFiles",
+                "AppleHealthExport",
                 "OpenHealthKit",
                 "HealthRecords",
                 "SmartHealthCards",
@@ -230,6 +238,8 @@ let package = Package(
                            .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
+        .testTarget(name: "AppleHealthExportTests", dependencies: ["TestSupport", "AppleHealthExport", "OpenHealthKit"],
+                    swiftSettings: swiftSettings),
         .testTarget(name: "SampleFilesTests", dependencies: ["TestSupport", "SampleFiles", "OpenHealthKit"], swiftSettings: swiftSettings),
         .testTarget(name: "CommonSupportTests", dependencies: ["TestSupport", "CommonSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "FHIRCoreTests", dependencies: ["TestSupport", "FHIRCore", "CommonSupport"], swiftSettings: swiftSettings),

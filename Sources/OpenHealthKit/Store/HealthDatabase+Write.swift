@@ -11,12 +11,19 @@ extension HealthDatabase {
     /// The quantity values are also sealed in value blocks (``ValueBlockPlan``) before the
     /// transaction starts; the blocks are inserted first and each row points at its entry. A
     /// dropped sample dissolves its block, as a deleted one does (`dissolveBlocks`).
+    /// A sample with its own `revision` is recorded under it rather than under `revision`.
     /// - Returns: the change set for observers (empty when everything was dropped).
     func insert(_ samples: [PreparedSample], revision: SourceRevisionRecord) throws -> StoreChangeSet {
         var samples = samples
         let plan = try ValueBlockPlan(samples: &samples, cipher: cipher)
         return try writeChanges { db in
-                let sourceID = try Self.sourceID(db, revision)
+                var sourceIDs: [SourceRevisionRecord: Int64] = [:]
+                func sourceID(of revision: SourceRevisionRecord) throws -> Int64 {
+                    if let id = sourceIDs[revision] { return id }
+                    let id = try Self.sourceID(db, revision)
+                    sourceIDs[revision] = id
+                    return id
+                }
                 var sequence = try Self.sequence(db)
                 var changes = StoreChangeSet()
                 let statement = try db.cachedStatement(sql: """
@@ -38,7 +45,8 @@ extension HealthDatabase {
                 // Blocks dissolved during this transaction: rows planned for them are stored without one.
                 var dissolved = Set<Int64>()
 
-                func insertRow(_ sample: PreparedSample, parent: Int64?) throws {
+                func insertRow(_ sample: PreparedSample, parent: Int64?, revision: SourceRevisionRecord) throws {
+                    let rowSourceID = try sourceID(of: revision)
                     sequence += 1
                     var blockID: Int64?
                     var blockIndex: Int?
@@ -47,7 +55,7 @@ extension HealthDatabase {
                         blockIndex = slot.index
                     }
                     statement.setUncheckedArguments([
-                        sample.uuid.databaseBlob, sample.type, sample.kind.rawValue, sample.start, sample.end, sourceID,
+                        sample.uuid.databaseBlob, sample.type, sample.kind.rawValue, sample.start, sample.end, rowSourceID,
                         parent, sample.activityType, sequence, sample.syncHash, sample.syncVersion, sample.sealed, blockID, blockIndex,
                     ])
                     try statement.execute()
@@ -57,7 +65,7 @@ extension HealthDatabase {
                         try indexStatement.execute()
                     }
                     changes.insert(type: sample.type, source: revision.bundleIdentifier)
-                    for member in sample.members { try insertRow(member, parent: rowID) }
+                    for member in sample.members { try insertRow(member, parent: rowID, revision: revision) }
                 }
 
                 let syncLookup = try db.cachedStatement(sql: "SELECT id, sync_version FROM sample WHERE sync_id = ? AND type = ? AND parent_id IS NULL")
@@ -81,7 +89,7 @@ extension HealthDatabase {
                             try tombstone(db, rowIDs: [existing[0]], sequence: &sequence, now: now, changes: &changes, dissolved: &dissolved)
                         }
                     }
-                    try insertRow(sample, parent: nil)
+                    try insertRow(sample, parent: nil, revision: sample.revision ?? revision)
                 }
                 try Self.setSequence(db, sequence)
                 try pruneTombstones(db)

@@ -34,6 +34,9 @@ struct PreparedSample: Sendable {
     /// records are keyed by source, resource type and id (or by card), and importing one again
     /// replaces it.
     var replacesSameKey = false
+    /// The source revision this sample is recorded under, when not the saving store's own
+    /// (the owner's import of another device's export).
+    var revision: SourceRevisionRecord? = nil
 }
 
 struct MetadataIndexEntry: Sendable {

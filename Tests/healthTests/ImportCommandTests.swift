@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+@Suite("health import apple-health")
+struct ImportCommandTests {
+    private static let export = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <!DOCTYPE HealthData [
+        <!ELEMENT HealthData (ExportDate,Me,(Record|Correlation|Workout|ActivitySummary)*)>
+        <!ATTLIST HealthData
+          locale CDATA #REQUIRED
+        >
+        ]>
+        <HealthData locale="en_US">
+         <ExportDate value="2021-01-01 12:00:00 +0100"/>
+         <Me HKCharacteristicTypeIdentifierDateOfBirth="" HKCharacteristicTypeIdentifierBiologicalSex="HKBiologicalSexNotSet"/>
+         <Record type="HKQuantityTypeIdentifierStepCount" sourceName="Phone" sourceVersion="14.2" unit="count" creationDate="2026-11-20 11:00:00 +0100" startDate="2026-11-20 10:00:00 +0100" endDate="2026-11-20 11:00:00 +0100" value="1200"/>
+         <Record type="HKQuantityTypeIdentifierHeartRate" sourceName="Watch" unit="count/min" creationDate="2026-11-20 11:00:00 +0100" startDate="2026-11-20 10:30:00 +0100" endDate="2026-11-20 10:30:00 +0100" value="61"/>
+         <Record type="HKDataTypeSleepDurationGoal" sourceName="Phone" unit="hr" startDate="2026-11-20 10:30:00 +0100" endDate="2026-11-20 10:30:00 +0100" value="8"/>
+         <ActivitySummary dateComponents="2026-11-20"/>
+        </HealthData>
+
+        """
+
+    @Test("Imports an export.xml, prints a summary, and a second run adds nothing")
+    func importTwice() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let file = runner.folder.appendingPathComponent("export.xml")
+        try Data(Self.export.utf8).write(to: file)
+        let first = try await runner.run(["import", "apple-health", file.path, "--batch-size", "1"])
+        #expect(first.status == 0, "\(first.error)")
+        #expect(first.output.contains("Imported 2 samples in 2 batches."), "\(first.output)")
+        #expect(first.output.contains("unknown type HKDataTypeSleepDurationGoal: 1"))
+        #expect(first.output.contains("unsupported element ActivitySummary: 1"))
+        let second = try await runner.run(["import", "apple-health", file.path])
+        #expect(second.status == 0, "\(second.error)")
+        let query = try await runner.run(["store", "query", "--type", "stepCount", "--from", "2026-11-01", "--to", "2026-12-01", "--json"])
+        #expect(query.status == 0, "\(query.error)")
+        #expect(query.output.components(separatedBy: "1200").count == 2, "\(query.output)")
+    }
+
+    @Test("A hostile file is refused with status 1, a missing file and a zip are usage errors (2)")
+    func refusals() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let bomb = runner.folder.appendingPathComponent("bomb.xml")
+        try Data("<?xml version=\"1.0\"?><!DOCTYPE HealthData [<!ENTITY a \"aaaa\">]><HealthData locale=\"en_US\">&a;</HealthData>".utf8)
+            .write(to: bomb)
+        let refused = try await runner.run(["import", "apple-health", bomb.path])
+        #expect(refused.status == 1)
+        #expect(refused.error.contains("entities"), "\(refused.error)")
+        let missing = try await runner.run(["import", "apple-health", runner.folder.appendingPathComponent("none.xml").path])
+        #expect(missing.status == 2)
+        let zip = try await runner.run(["import", "apple-health", runner.folder.appendingPathComponent("export.zip").path])
+        #expect(zip.status == 2)
+        let batch = try await runner.run(["import", "apple-health", bomb.path, "--batch-size", "0"])
+        #expect(batch.status == 2)
+    }
+}
