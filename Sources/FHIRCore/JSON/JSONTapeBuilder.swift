@@ -26,7 +26,10 @@ struct JSONTapeBuilder {
     private let bytes: UnsafeBufferPointer<UInt8>
     private let end: Int
     private let maximumDepth: Int
+    private let allowsByteOrderMark: Bool
     private var index = 0
+    /// Whether any whitespace was skipped (the document is not minified).
+    private(set) var sawWhitespace = false
     /// The innermost open container, kept out of the stack so counting a value touches no array.
     private var current = Container(node: -1, isObject: false)
     /// How many containers are open (`current` and the ones in `enclosing`).
@@ -48,10 +51,11 @@ struct JSONTapeBuilder {
     /// Objects up to this many members are checked for duplicate keys linearly; larger ones use a set.
     private static let linearKeyCheckLimit = 16
 
-    init(input: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+    init(input: UnsafeBufferPointer<UInt8>, maximumDepth: Int, allowsByteOrderMark: Bool = true) {
         self.bytes = input
         self.end = input.count
         self.maximumDepth = maximumDepth
+        self.allowsByteOrderMark = allowsByteOrderMark
     }
 
     // MARK: Document
@@ -59,7 +63,7 @@ struct JSONTapeBuilder {
     /// Validates the document and fills ``nodes``.
     mutating func buildTape() throws(JSONParseError) {
         guard end < Int(Int32.max) else { throw error(.unexpectedEnd, at: 0) }
-        if end >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
+        if allowsByteOrderMark && end >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
             index = 3
         }
         enclosing.reserveCapacity(16)
@@ -73,7 +77,10 @@ struct JSONTapeBuilder {
     @inline(__always)
     private mutating func skipWhitespace() {
         var i = index
-        defer { index = i }
+        defer {
+            if i != index { sawWhitespace = true }
+            index = i
+        }
         while i < end {
             let byte = bytes[i]
             // Pretty-printed documents indent with runs of spaces: step over them eight at a time.
@@ -577,7 +584,7 @@ struct JSONTapeBuilder {
         var line = 1
         var column = 1
         var position = 0
-        if end >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF && target >= 3 {
+        if allowsByteOrderMark && end >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF && target >= 3 {
             position = 3
         }
         while position < target {
