@@ -17,10 +17,10 @@ struct JSONTapeBuilder {
         var secondKeyFilter: UInt64 = 0
         /// Whether a key starting with `_` has been seen.
         var hasUnderscoreNames = false
-        /// Keys seen so far by the hash of their decoded bytes (the first key node with that
-        /// hash), filled only once a large object has a key whose bit is already set. No key is
-        /// copied: a hit is confirmed by comparing the two keys' bytes.
-        var keyIndex: [Int: Int32]?
+        /// Whether this object's keys are indexed by hash in ``keyIndexes`` (a large object
+        /// with a key whose bit was already set). Kept out of the container so that opening and
+        /// closing one copies plain values only, with no reference counting.
+        var hasKeyIndex = false
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
@@ -36,6 +36,10 @@ struct JSONTapeBuilder {
     private var depth = 0
     /// The open containers around `current`, innermost last.
     private var enclosing: [Container] = []
+    /// For each open object with ``Container/hasKeyIndex``, by its node: its keys so far by the
+    /// hash of their decoded bytes (the first key node with that hash). No key is copied: a hit
+    /// is confirmed by comparing the two keys' bytes.
+    private var keyIndexes: [Int: [Int: Int32]] = [:]
     /// Reused buffer for validating strings that contain escapes.
     private var scratch: [UInt8] = []
     /// The tape being written.
@@ -106,6 +110,7 @@ struct JSONTapeBuilder {
         decodedBytes.append(contentsOf: scratch)
     }
 
+    @inline(__always)
     private mutating func append(_ kind: JSONTape.Kind, start: Int, length: Int) {
         nodes.append(JSONTape.Node(kind: kind, start: Int32(truncatingIfNeeded: start),
                                    length: Int32(truncatingIfNeeded: length), end: Int32(truncatingIfNeeded: nodes.count + 1)))
@@ -214,6 +219,7 @@ struct JSONTapeBuilder {
         var node = nodes[container.node]
         node.length = Int32(truncatingIfNeeded: container.count)
         node.end = Int32(truncatingIfNeeded: nodes.count)
+        if container.hasKeyIndex { keyIndexes[container.node] = nil }
         if container.isObject {
             node.memberFilter = container.keyFilter
             node.secondMemberFilter = container.secondKeyFilter
@@ -243,7 +249,7 @@ struct JSONTapeBuilder {
         } else {
             bit = FHIRObjectReader.filterBit(length: 0, first: 0, last: 0)
         }
-        let mayRepeat = escaped || current.keyFilter & bit != 0 || current.keyIndex != nil
+        let mayRepeat = escaped || current.keyFilter & bit != 0 || current.hasKeyIndex
         current.keyFilter |= bit
         current.secondKeyFilter |= escaped
             ? scratch.withUnsafeBufferPointer { FHIRObjectReader.secondFilterBit($0) }
@@ -252,10 +258,10 @@ struct JSONTapeBuilder {
             current.hasUnderscoreNames = true
         }
         if count > 0 && mayRepeat {
-            if count < Self.linearKeyCheckLimit && current.keyIndex == nil {
+            if count < Self.linearKeyCheckLimit && !current.hasKeyIndex {
                 if let duplicate = earlierKey(equalTo: keyNode) { throw error(.duplicateKey(keyText(duplicate)), at: keyStart) }
             } else {
-                if current.keyIndex == nil {
+                if !current.hasKeyIndex {
                     var index: [Int: Int32] = [:]
                     index.reserveCapacity(count * 2)
                     var key = current.node + 1
@@ -264,7 +270,8 @@ struct JSONTapeBuilder {
                         if index[hash] == nil { index[hash] = Int32(truncatingIfNeeded: key) }
                         key = Int(nodes[key + 1].end)
                     }
-                    current.keyIndex = index
+                    keyIndexes[current.node] = index
+                    current.hasKeyIndex = true
                 }
                 // The new key's hash from the bytes at hand (its decoded copy is still `scratch`).
                 var hasher = Hasher()
@@ -274,14 +281,14 @@ struct JSONTapeBuilder {
                     hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<start + length])))
                 }
                 let hash = hasher.finalize()
-                if let seen = current.keyIndex?[hash] {
+                if let seen = keyIndexes[current.node]?[hash] {
                     // The same hash: the same name, or (rarely) another name that collides, for
                     // which every earlier key is compared.
                     if sameKey(Int(seen), keyNode) || earlierKey(equalTo: keyNode) != nil {
                         throw error(.duplicateKey(keyText(keyNode)), at: keyStart)
                     }
                 } else {
-                    current.keyIndex?[hash] = Int32(truncatingIfNeeded: keyNode)
+                    keyIndexes[current.node]?[hash] = Int32(truncatingIfNeeded: keyNode)
                 }
             }
         }
