@@ -17,9 +17,10 @@ struct JSONTapeBuilder {
         var secondKeyFilter: UInt64 = 0
         /// Whether a key starting with `_` has been seen.
         var hasUnderscoreNames = false
-        /// Whether this object's keys are indexed by hash in ``keyIndexes`` (a large object
-        /// with a key whose bit was already set). Kept out of the container so that opening and
-        /// closing one copies plain values only, with no reference counting.
+        /// Whether this object's keys are indexed by hash (a large object with a key whose bit
+        /// was already set): in ``currentKeyIndex`` while it is the innermost container, in
+        /// ``keyIndexes`` while it encloses another. Kept out of the container so that opening
+        /// and closing one copies plain values only, with no reference counting.
         var hasKeyIndex = false
     }
 
@@ -36,9 +37,12 @@ struct JSONTapeBuilder {
     private var depth = 0
     /// The open containers around `current`, innermost last.
     private var enclosing: [Container] = []
-    /// For each open object with ``Container/hasKeyIndex``, by its node: its keys so far by the
-    /// hash of their decoded bytes (the first key node with that hash). No key is copied: a hit
-    /// is confirmed by comparing the two keys' bytes.
+    /// The innermost object's keys so far by the hash of their decoded bytes (the first key node
+    /// with that hash), when it has ``Container/hasKeyIndex``. No key is copied: a hit is
+    /// confirmed by comparing the two keys' bytes.
+    private var currentKeyIndex: [Int: Int32] = [:]
+    /// The key indexes of enclosing objects that have one, by their node (set aside while a
+    /// nested container is open).
     private var keyIndexes: [Int: [Int: Int32]] = [:]
     /// Reused buffer for validating strings that contain escapes.
     private var scratch: [UInt8] = []
@@ -202,7 +206,13 @@ struct JSONTapeBuilder {
     /// Pushes a container for the bracket at `index` and moves to its first non-blank byte.
     private mutating func openContainer(isObject: Bool) throws(JSONParseError) {
         if depth >= maximumDepth { throw error(.tooDeep(maximumDepth), at: index) }
-        if depth > 0 { enclosing.append(current) }
+        if depth > 0 {
+            if current.hasKeyIndex {
+                keyIndexes[current.node] = currentKeyIndex
+                currentKeyIndex = [:]
+            }
+            enclosing.append(current)
+        }
         current = Container(node: nodes.count, isObject: isObject)
         depth += 1
         append(isObject ? .object : .array, start: index, length: 0)
@@ -219,7 +229,8 @@ struct JSONTapeBuilder {
         var node = nodes[container.node]
         node.length = Int32(truncatingIfNeeded: container.count)
         node.end = Int32(truncatingIfNeeded: nodes.count)
-        if container.hasKeyIndex { keyIndexes[container.node] = nil }
+        if container.hasKeyIndex { currentKeyIndex = [:] }
+        if depth > 0 && current.hasKeyIndex { currentKeyIndex = keyIndexes.removeValue(forKey: current.node) ?? [:] }
         if container.isObject {
             node.memberFilter = container.keyFilter
             node.secondMemberFilter = container.secondKeyFilter
@@ -270,7 +281,7 @@ struct JSONTapeBuilder {
                         if index[hash] == nil { index[hash] = Int32(truncatingIfNeeded: key) }
                         key = Int(nodes[key + 1].end)
                     }
-                    keyIndexes[current.node] = index
+                    currentKeyIndex = index
                     current.hasKeyIndex = true
                 }
                 // The new key's hash from the bytes at hand (its decoded copy is still `scratch`).
@@ -281,14 +292,14 @@ struct JSONTapeBuilder {
                     hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<start + length])))
                 }
                 let hash = hasher.finalize()
-                if let seen = keyIndexes[current.node]?[hash] {
+                if let seen = currentKeyIndex[hash] {
                     // The same hash: the same name, or (rarely) another name that collides, for
                     // which every earlier key is compared.
                     if sameKey(Int(seen), keyNode) || earlierKey(equalTo: keyNode) != nil {
                         throw error(.duplicateKey(keyText(keyNode)), at: keyStart)
                     }
                 } else {
-                    keyIndexes[current.node]?[hash] = Int32(truncatingIfNeeded: keyNode)
+                    currentKeyIndex[hash] = Int32(truncatingIfNeeded: keyNode)
                 }
             }
         }
