@@ -93,6 +93,7 @@ let package = Package(
             name: "SmartHealthCards",
             dependencies: [
                 "CommonSupport",
+                "FHIRCore",
                 "CZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -271,7 +272,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SmartHealthCardsTests",
-            dependencies: ["CommonSupport", "TestSupport", "SmartHealthCards", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["CommonSupport", "TestSupport", "SmartHealthCards", "FHIRCore", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FHIRCore
 import Foundation
 import SmartHealthCards
 
@@ -25,21 +26,20 @@ struct ShcDecodeCommand: AsyncParsableCommand {
         for (index, card) in cards.enumerated() {
             if cards.count > 1 { print("# card \(index + 1) of \(cards.count)") }
             let report = await decoder.verify(card)
-            guard let header = report.header, let payload = report.payloadJSON,
-                  let payloadValue = try? SHCJSONValue.parse(payload) else {
+            guard let header = report.header, let payload = report.payload else {
                 failed = true
                 let reason = report.errors.first.map(\.message) ?? "not a decodable card"
                 FileHandle.standardError.write(Data("\(input): \(reason)\n".utf8))
                 continue
             }
             print("header:")
-            var members: [SHCJSONValue.Member] = []
+            var members: [JSONMember] = []
             for (name, value) in [("zip", header.zip), ("alg", header.alg), ("kid", header.kid), ("typ", header.typ)] {
                 if let value { members.append(.init(name, .string(value))) }
             }
-            print(SHCJSONValue.object(members).jsonString(pretty: true))
+            print(JSONWriter.string(.object(members: members), style: .pretty))
             print("claims:")
-            print(payloadValue.jsonString(pretty: true))
+            print(JSONWriter.string(payload, style: .pretty))
         }
         if failed { throw ExitCode(1) }
     }

@@ -1,3 +1,4 @@
+import FHIRCore
 import Foundation
 import SmartHealthCards
 import Testing
@@ -21,13 +22,13 @@ struct AdversarialJSONTests {
     @Test("50,000 members, escaped or not: parsed, and a duplicate spelled differently at the end is found")
     func manyMembers() throws {
         for escaped in [false, true] {
-            let value = try SHCJSONValue.parse(Self.object(count: 50_000, escaped: escaped, duplicateAtEnd: false))
+            let value = try SHCLimits.default.parseJSON(Self.object(count: 50_000, escaped: escaped, duplicateAtEnd: false))
             #expect(value["k49999"] == .number("49999"))
-            #expect(throws: SHCJSONError.self) { try SHCJSONValue.parse(Self.object(count: 50_000, escaped: escaped, duplicateAtEnd: true)) }
+            #expect(throws: JSONParseError.self) { try SHCLimits.default.parseJSON(Self.object(count: 50_000, escaped: escaped, duplicateAtEnd: true)) }
         }
     }
 
-    private func memberCount(_ value: SHCJSONValue) -> Int? {
+    private func memberCount(_ value: JSONValue) -> Int? {
         if case .object(let members) = value { return members.count }
         return nil
     }
@@ -36,11 +37,11 @@ struct AdversarialJSONTests {
     func codePoints() throws {
         // "é" precomposed (U+00E9) and decomposed (e + U+0301) are different names to JSON.
         let small = Array(#"{"\u00e9":1,"e\u0301":2}"#.utf8)
-        #expect(memberCount(try SHCJSONValue.parse(small)) == 2)
+        #expect(memberCount(try SHCLimits.default.parseJSON(small)) == 2)
         var large = Self.object(count: 40, escaped: true, duplicateAtEnd: false)
         large.removeLast()
         large += Array(#","\u00e9":1,"e\u0301":2}"#.utf8)
-        #expect(memberCount(try SHCJSONValue.parse(large)) == 42)
-        #expect(throws: SHCJSONError.self) { try SHCJSONValue.parse(Array(#"{"\u00e9":1,"é":2}"#.utf8)) }
+        #expect(memberCount(try SHCLimits.default.parseJSON(large)) == 42)
+        #expect(throws: JSONParseError.self) { try SHCLimits.default.parseJSON(Array(#"{"\u00e9":1,"é":2}"#.utf8)) }
     }
 }

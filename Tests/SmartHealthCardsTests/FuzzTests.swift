@@ -1,4 +1,5 @@
 import CommonSupport
+import FHIRCore
 import Foundation
 import Testing
 @testable import SmartHealthCards
@@ -69,7 +70,7 @@ struct SeededGenerator: RandomNumberGenerator {
             if round % 7 == 0 { bytes = Array("shc:/".utf8) + bytes.filter { $0 >= 0x30 && $0 <= 0x39 } }
             _ = try? SHCInput.parse(bytes)
             _ = try? SHCInput.parse(bytes, allowSurroundingWhitespace: true)
-            _ = try? SHCJSONValue.parse(bytes)
+            _ = try? SHCLimits.default.parseJSON(bytes)
             let report = await verifier.verify(utf8: bytes)
             #expect(!report.isValid)
             #expect(!report.signatureValid)
@@ -119,22 +120,22 @@ struct SeededGenerator: RandomNumberGenerator {
     @Test func jsonParserIsStrictAndBounded() throws {
         var random = SeededGenerator(seed: 5)
         let document = TestCards.payload().serialized()
-        #expect(try SHCJSONValue.parse(document) == TestCards.payload())
+        #expect(try SHCLimits.default.parseJSON(document) == TestCards.payload())
         for _ in 0..<2_000 {
             var bytes = document
             bytes[Int.random(in: 0..<bytes.count, using: &random)] = UInt8.random(in: 0...255, using: &random)
-            if let value = try? SHCJSONValue.parse(bytes) {
+            if let value = try? SHCLimits.default.parseJSON(bytes) {
                 // Whatever parses, re-serializes and parses to the same value.
-                #expect(try SHCJSONValue.parse(value.serialized()) == value)
+                #expect(try SHCLimits.default.parseJSON(value.serialized()) == value)
             }
         }
         let deep = Array((String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)).utf8)
-        #expect(throws: SHCJSONError.self) { try SHCJSONValue.parse(deep) }
+        #expect(throws: JSONParseError.self) { try SHCLimits.default.parseJSON(deep) }
         for bad in [#"{"a":1,"a":2}"#, "[1,]", "01", "1.", "\"\u{01}\"", #""\ud800""#, #""\x""#, "[1] x", "{\"a\" 1}", "nul"] {
-            #expect(throws: SHCJSONError.self, "\(bad)") { try SHCJSONValue.parse(Array(bad.utf8)) }
+            #expect(throws: JSONParseError.self, "\(bad)") { try SHCLimits.default.parseJSON(Array(bad.utf8)) }
         }
-        #expect(throws: SHCJSONError(.invalidUTF8, at: 1)) { try SHCJSONValue.parse([0x22, 0xC3, 0x28, 0x22]) }
-        #expect(try SHCJSONValue.parse(Array(#"{"\u0069d":"\ud83d\ude00\n","n":-1.5e+3}"#.utf8))
-                == .object([.init("id", .string("😀\n")), .init("n", .number("-1.5e+3"))]))
+        #expect(throws: JSONParseError(offset: 1, line: 1, column: 2, reason: .invalidUnicode)) { try SHCLimits.default.parseJSON([0x22, 0xC3, 0x28, 0x22]) }
+        #expect(try SHCLimits.default.parseJSON(Array(#"{"\u0069d":"\ud83d\ude00\n","n":-1.5e+3}"#.utf8))
+                == .object(members: [.init("id", .string("😀\n")), .init("n", .number("-1.5e+3"))]))
     }
 }

@@ -1,5 +1,6 @@
 import CommonSupport
 import Crypto
+import FHIRCore
 import Foundation
 import Testing
 @testable import SmartHealthCards
@@ -19,7 +20,7 @@ import Testing
         #expect(key.kid.utf8.count == 43)
         #expect(jwk.problems.isEmpty)
         #expect(jwk.isValidSigningKey)
-        #expect(jwk.json.objectMembers?.map(\.key) == ["kty", "kid", "use", "alg", "crv", "x", "y"])
+        #expect(jwk.json.objectValue?.members.map(\.key) == ["kty", "kid", "use", "alg", "crv", "x", "y"])
         // The private JWK reads back as the same key; the public JWKS has no "d".
         let again = try SHCIssuerKey(privateJWKBytes: key.privateJWK)
         #expect(again.kid == key.kid)
@@ -29,7 +30,7 @@ import Testing
         #expect(!String(decoding: key.publicJWKS, as: UTF8.self).contains("\"d\""))
         // A mismatched d / x is refused.
         let other = SHCIssuerKey.generate()
-        let mixed = try SHCJSONValue.parse(key.privateJWK).setting(["d"], try SHCJSONValue.parse(other.privateJWK)["d"])
+        let mixed = try SHCLimits.default.parseJSON(key.privateJWK).setting(["d"], try SHCLimits.default.parseJSON(other.privateJWK)["d"])
         #expect(throws: SHCKeyError.invalidPrivateKey("x/y do not belong to d")) { try SHCIssuerKey(privateJWK: mixed) }
     }
 
@@ -100,7 +101,7 @@ import Testing
     }
 
     @Test func minimizerRemovesWhatRules23To27ForbidAndRewritesReferences() throws {
-        let source = SHCJSONValue.json("""
+        let source = JSONValue.json("""
             {"resourceType":"Bundle","id":"b1","meta":{"lastUpdated":"2021-01-01"},"entry":[\
             {"fullUrl":"https://fhir.example.org/Patient/p1","resource":{"resourceType":"Patient","id":"p1","meta":{"versionId":"2"},\
             "text":{"status":"generated","div":"<div/>"},"name":[{"text":"Test Example","family":"Example"}]}},\
@@ -112,7 +113,7 @@ import Testing
             "subject":{"reference":"urn:uuid:0f6c"},"hasMember":[{"reference":"resource:9"}]}}]}
             """)
         let minimized = try SHCBundleMinimizer().minimize(source)
-        let expected = SHCJSONValue.json("""
+        let expected = JSONValue.json("""
             {"resourceType":"Bundle","type":"collection","entry":[\
             {"fullUrl":"resource:0","resource":{"resourceType":"Patient","name":[{"text":"Test Example","family":"Example"}]}},\
             {"fullUrl":"resource:1","resource":{"resourceType":"Immunization","meta":{"security":[{"code":"IAL1.2"}]},\
@@ -214,12 +215,12 @@ import Testing
     }
 
     @Test func canonicalJSON() throws {
-        let value = SHCJSONValue.json(#"{"b":[1.0,-0,1e21,1e-7,0.000001,123.456e2,5e-324],"a":"\u00e9\n","\u20ac":1,"\ud83d\ude00":2,"A":null}"#)
+        let value = JSONValue.json(#"{"b":[1.0,-0,1e21,1e-7,0.000001,123.456e2,5e-324],"a":"\u00e9\n","\u20ac":1,"\ud83d\ude00":2,"A":null}"#)
         #expect(String(decoding: value.canonicalized(), as: UTF8.self)
                 == #"{"A":null,"a":"é\n","b":[1,0,1e+21,1e-7,0.000001,12345.6,5e-324],"€":1,"😀":2}"#)
-        #expect(SHCJSONValue.ecmaScriptNumber("1687450764.656") == "1687450764.656")
-        #expect(SHCJSONValue.ecmaScriptNumber("-2.5E3") == "-2500")
-        #expect(SHCJSONValue.ecmaScriptNumber("100000000000000000000") == "100000000000000000000")
+        #expect(JSONValue.ecmaScriptNumber("1687450764.656") == "1687450764.656")
+        #expect(JSONValue.ecmaScriptNumber("-2.5E3") == "-2500")
+        #expect(JSONValue.ecmaScriptNumber("100000000000000000000") == "100000000000000000000")
     }
 
     @Test func healthCardsIssueRequest() throws {
@@ -295,27 +296,27 @@ struct SpecIssuingTests {
 
     @Test func minimizingTheSourceFixtures() throws {
         // covid-vaccines-bundle minimizes to example 00's bundle when meta.security is dropped too.
-        let vaccines = try SHCJSONValue.parse(Fixtures.bytes(Fixtures.specExamples.appendingPathComponent("source-fixtures/covid-vaccines-bundle.json")))
+        let vaccines = try SHCLimits.default.parseJSON(Fixtures.bytes(Fixtures.specExamples.appendingPathComponent("source-fixtures/covid-vaccines-bundle.json")))
         #expect(try SHCBundleMinimizer(keepMetaSecurity: false).minimize(vaccines)
-                == (try SHCJSONValue.parse(Fixtures.bytes(Fixtures.example(0, "a-fhirBundle.json")))))
+                == (try SHCLimits.default.parseJSON(Fixtures.bytes(Fixtures.example(0, "a-fhirBundle.json")))))
         // dr-bundle has references to resources it does not contain.
-        let report = try SHCJSONValue.parse(Fixtures.bytes(Fixtures.specExamples.appendingPathComponent("source-fixtures/dr-bundle.json")))
+        let report = try SHCLimits.default.parseJSON(Fixtures.bytes(Fixtures.specExamples.appendingPathComponent("source-fixtures/dr-bundle.json")))
         #expect(throws: SHCIssueError.self) { try SHCBundleMinimizer().minimize(report) }
         let kept = try SHCBundleMinimizer(unresolvedReferences: .keep).minimize(report)
         // With references kept as they are, the result is example 02's bundle, but for two things the
         // spec's JavaScript generator does: numbers are re-printed (6.0 becomes 6; this minimizer keeps
         // FHIR decimals as written), and the unmatched "Patient/pat2" is wrongly rewritten to
         // resource:0 (the DiagnosticReport); this minimizer leaves unmatched references alone.
-        func normalized(_ value: SHCJSONValue) -> SHCJSONValue {
+        func normalized(_ value: JSONValue) -> JSONValue {
             switch value {
-            case .number(let text): return .number(Double(text) ?? 0)
+            case .number(let text): return .number(double: Double(text) ?? 0)
             case .string("Patient/pat2"): return .string("resource:0")
             case .array(let elements): return .array(elements.map(normalized))
-            case .object(let members): return .object(members.map { .init($0.key, normalized($0.value)) })
+            case .object(let object): return .object(members: object.members.map { .init($0.key, normalized($0.value)) })
             default: return value
             }
         }
-        let example02 = try SHCJSONValue.parse(Fixtures.bytes(Fixtures.example(2, "a-fhirBundle.json")))
+        let example02 = try SHCLimits.default.parseJSON(Fixtures.bytes(Fixtures.example(2, "a-fhirBundle.json")))
         #expect(normalized(kept) == normalized(example02))
         #expect(kept != example02)
         #expect(kept["entry"]?.arrayValue?.count == 55)
@@ -340,7 +341,7 @@ struct SpecIssuingTests {
 
     @Test func legacyHashFHIRRidOfExample03() throws {
         // Rule 44's verified vector.
-        let bundle = try SHCJSONValue.parse(Fixtures.bytes(Fixtures.example(3, "a-fhirBundle.json")))
+        let bundle = try SHCLimits.default.parseJSON(Fixtures.bytes(Fixtures.example(3, "a-fhirBundle.json")))
         #expect(SHCRevocation.hashFHIRRid(bundle: bundle) == "JuTJHwXo2Yc")
     }
 

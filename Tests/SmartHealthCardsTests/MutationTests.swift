@@ -1,5 +1,6 @@
 import CommonSupport
 import Crypto
+import FHIRCore
 import Foundation
 import Testing
 @testable import SmartHealthCards
@@ -18,14 +19,14 @@ struct Mutation: Sendable, CustomTestStringConvertible {
     }
 
     var name: String
-    var header: @Sendable (SHCJSONValue) -> SHCJSONValue = { $0 }
-    var payload: @Sendable (SHCJSONValue) -> SHCJSONValue = { $0 }
+    var header: @Sendable (JSONValue) -> JSONValue = { $0 }
+    var payload: @Sendable (JSONValue) -> JSONValue = { $0 }
     var pretty = false
     var rawPayload: [UInt8]?
     var compression: TestCards.Compression = .raw
     var signature: (@Sendable ([UInt8], Data) -> [UInt8])?
     var text: @Sendable (String) -> String = { $0 }
-    var jwk: @Sendable (SHCJSONValue) -> SHCJSONValue = { $0 }
+    var jwk: @Sendable (JSONValue) -> JSONValue = { $0 }
     var crl: (@Sendable (String) -> SHCRevocationList?)?
     var keys = Keys.published
     /// Draw signing keys until x starts with a zero byte.
@@ -38,12 +39,12 @@ struct Mutation: Sendable, CustomTestStringConvertible {
 
     var testDescription: String { name }
 
-    static func payload(_ path: [JSONStep], _ value: SHCJSONValue?) -> @Sendable (SHCJSONValue) -> SHCJSONValue {
+    static func payload(_ path: [JSONStep], _ value: JSONValue?) -> @Sendable (JSONValue) -> JSONValue {
         let path = path
         return { $0.setting(path, value) }
     }
 
-    static func bundle(_ path: [JSONStep], _ value: SHCJSONValue?) -> @Sendable (SHCJSONValue) -> SHCJSONValue {
+    static func bundle(_ path: [JSONStep], _ value: JSONValue?) -> @Sendable (JSONValue) -> JSONValue {
         payload(["vc", "credentialSubject", "fhirBundle"] + path, value)
     }
 
@@ -52,7 +53,7 @@ struct Mutation: Sendable, CustomTestStringConvertible {
         { SHCRevocationList(kid: kid ?? $0, method: method, ctr: ctr, entries: entries) }
     }
 
-    static let crlVersion1: @Sendable (SHCJSONValue) -> SHCJSONValue = { $0.setting(["crlVersion"], .number(1)) }
+    static let crlVersion1: @Sendable (JSONValue) -> JSONValue = { $0.setting(["crlVersion"], .number(integer: 1)) }
 
     static let all: [Mutation] = [
         Mutation(name: "baseline (valid)"),
@@ -98,19 +99,19 @@ struct Mutation: Sendable, CustomTestStringConvertible {
         Mutation(name: "iss with query", payload: payload(["iss"], .string(TestCards.issuer + "?a=b")), errors: [.issInvalid], signatureValid: false),
         Mutation(name: "iss without host", payload: payload(["iss"], .string("https:///shc")), errors: [.issInvalid], signatureValid: false),
         Mutation(name: "iss missing", payload: payload(["iss"], nil), errors: [.issMissing], signatureValid: false),
-        Mutation(name: "iss a number", payload: payload(["iss"], .number(1)), errors: [.issMissing], signatureValid: false),
+        Mutation(name: "iss a number", payload: payload(["iss"], .number(integer: 1)), errors: [.issMissing], signatureValid: false),
         // Rules 16, 17, 34.
-        Mutation(name: "nbf in milliseconds", payload: payload(["nbf"], .number(1_767_139_200_250)), errors: [.nbfMilliseconds]),
-        Mutation(name: "nbf in the future", payload: payload(["nbf"], .number(TestCards.now.timeIntervalSince1970 + 3600)), warnings: [.nbfFuture]),
-        Mutation(name: "nbf within clock skew", payload: payload(["nbf"], .number(TestCards.now.timeIntervalSince1970 + 60))),
-        Mutation(name: "nbf integer", payload: payload(["nbf"], .number(1_767_139_200))),
+        Mutation(name: "nbf in milliseconds", payload: payload(["nbf"], .number(integer: 1_767_139_200_250)), errors: [.nbfMilliseconds]),
+        Mutation(name: "nbf in the future", payload: payload(["nbf"], .number(double: TestCards.now.timeIntervalSince1970 + 3600)), warnings: [.nbfFuture]),
+        Mutation(name: "nbf within clock skew", payload: payload(["nbf"], .number(double: TestCards.now.timeIntervalSince1970 + 60))),
+        Mutation(name: "nbf integer", payload: payload(["nbf"], .number(integer: 1_767_139_200))),
         Mutation(name: "nbf a string", payload: payload(["nbf"], .string("1767139200")), errors: [.nbfType]),
         Mutation(name: "nbf missing", payload: payload(["nbf"], nil), errors: [.nbfMissing]),
-        Mutation(name: "exp in the past", payload: payload(["exp"], .number(TestCards.now.timeIntervalSince1970 - 1)), errors: [.expExpired]),
-        Mutation(name: "exp in the future", payload: payload(["exp"], .number(TestCards.now.timeIntervalSince1970 + 86_400.5))),
+        Mutation(name: "exp in the past", payload: payload(["exp"], .number(double: TestCards.now.timeIntervalSince1970 - 1)), errors: [.expExpired]),
+        Mutation(name: "exp in the future", payload: payload(["exp"], .number(double: TestCards.now.timeIntervalSince1970 + 86_400.5))),
         Mutation(name: "exp before nbf", payload: {
-            $0.setting(["nbf"], .number(TestCards.now.timeIntervalSince1970 + 10_000))
-                .setting(["exp"], .number(TestCards.now.timeIntervalSince1970 + 5_000))
+            $0.setting(["nbf"], .number(double: TestCards.now.timeIntervalSince1970 + 10_000))
+                .setting(["exp"], .number(double: TestCards.now.timeIntervalSince1970 + 5_000))
         }, errors: [.expBeforeNbf], warnings: [.nbfFuture]),
         Mutation(name: "exp a string", payload: payload(["exp"], .string("never")), errors: [.expType]),
         // Rules 18-21, 40.
@@ -120,7 +121,7 @@ struct Mutation: Sendable, CustomTestStringConvertible {
         Mutation(name: "unknown extra type ignored", payload: payload(["vc", "type"],
                  .array([.string(SHCCredentialType.healthCard), .string("https://example.org#unknown"), .string(SHCCredentialType.covid19)]))),
         Mutation(name: "type missing", payload: payload(["vc", "type"], nil), errors: [.vcTypeMissing]),
-        Mutation(name: "type with a number", payload: payload(["vc", "type"], .array([.string(SHCCredentialType.healthCard), .number(1)])),
+        Mutation(name: "type with a number", payload: payload(["vc", "type"], .array([.string(SHCCredentialType.healthCard), .number(integer: 1)])),
                  errors: [.vcTypeMissing]),
         Mutation(name: "VerifiableCredential type", payload: payload(["vc", "type"],
                  .array([.string("VerifiableCredential"), .string(SHCCredentialType.healthCard)])), warnings: [.vcJSONLD]),
@@ -146,7 +147,7 @@ struct Mutation: Sendable, CustomTestStringConvertible {
         Mutation(name: "Resource.meta other than security", payload: bundle(["entry", 1, "resource", "meta", "lastUpdated"], .string("2021-01-01")),
                  warnings: [.minimizationMeta]),
         Mutation(name: "DomainResource.text", payload: bundle(["entry", 0, "resource", "text"],
-                 .object([.init("status", .string("generated")), .init("div", .string("<div/>"))])), warnings: [.minimizationText]),
+                 .object(members: [.init("status", .string("generated")), .init("div", .string("<div/>"))])), warnings: [.minimizationText]),
         Mutation(name: "CodeableConcept.text", payload: bundle(["entry", 1, "resource", "vaccineCode", "text"], .string("vaccine")),
                  warnings: [.minimizationCodeableConceptText]),
         Mutation(name: "Coding.display", payload: bundle(["entry", 1, "resource", "vaccineCode", "coding", 0, "display"], .string("Pfizer")),
@@ -162,7 +163,7 @@ struct Mutation: Sendable, CustomTestStringConvertible {
                  errors: [.reference]),
         Mutation(name: "empty string", payload: bundle(["entry", 1, "resource", "lotNumber"], .string("")), errors: [.emptyElement]),
         Mutation(name: "empty array", payload: bundle(["entry", 1, "resource", "performer"], .array([])), errors: [.emptyElement]),
-        Mutation(name: "empty object", payload: bundle(["entry", 1, "resource", "performer", 0, "actor"], .object([])), errors: [.emptyElement]),
+        Mutation(name: "empty object", payload: bundle(["entry", 1, "resource", "performer", 0, "actor"], .object(members: [])), errors: [.emptyElement]),
         // Rule 30.
         Mutation(name: "Immunization not completed", payload: bundle(["entry", 1, "resource", "status"], .string("not-done")),
                  errors: [.immunizationStatus]),
@@ -206,7 +207,7 @@ struct Mutation: Sendable, CustomTestStringConvertible {
         Mutation(name: "rid listed, nbf after timestamp", jwk: crlVersion1,
                  crl: withCRL([.init(rid: "AbCdEfGhIjK", timestamp: Int64(TestCards.nbf))])),
         Mutation(name: "other rids listed", jwk: crlVersion1, crl: withCRL([.init(rid: "zzzzzzzzzzz"), .init(rid: "yyy", timestamp: 5)])),
-        Mutation(name: "CRL ctr differs from crlVersion", jwk: { $0.setting(["crlVersion"], .number(2)) },
+        Mutation(name: "CRL ctr differs from crlVersion", jwk: { $0.setting(["crlVersion"], .number(integer: 2)) },
                  crl: withCRL([.init(rid: "zzz")], ctr: 1), errors: [.crlCtr]),
         Mutation(name: "CRL of another kid", jwk: crlVersion1, crl: withCRL([.init(rid: "zzz")], kid: "another"), errors: [.crlKid]),
         Mutation(name: "CRL method unknown", jwk: crlVersion1, crl: withCRL([.init(rid: "zzz")], method: "other"), errors: [.crlMethod]),
@@ -217,7 +218,7 @@ struct Mutation: Sendable, CustomTestStringConvertible {
         Mutation(name: "CRL missing", jwk: crlVersion1, errors: [.crlUnavailable]),
         Mutation(name: "crlVersion as a string", jwk: { $0.setting(["crlVersion"], .string("1")) },
                  crl: withCRL([.init(rid: "zzz")]), warnings: [.crlLenient]),
-        Mutation(name: "crlVersion 0", jwk: { $0.setting(["crlVersion"], .number(0)) }, errors: [.crlVersion]),
+        Mutation(name: "crlVersion 0", jwk: { $0.setting(["crlVersion"], .number(integer: 0)) }, errors: [.crlVersion]),
         Mutation(name: "empty CRL", jwk: crlVersion1, crl: { kid in try? SHCRevocationList(json: .json(#"{"kid":"\#(kid)","method":"rid","ctr":1,"rids":[]}"#)) },
                  warnings: [.crlEmpty]),
         Mutation(name: "CRL with a duplicate and a bad entry", jwk: crlVersion1,

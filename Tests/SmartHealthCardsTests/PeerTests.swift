@@ -1,3 +1,4 @@
+import FHIRCore
 import Foundation
 import Testing
 @testable import SmartHealthCards
@@ -22,7 +23,7 @@ struct PeerTests {
                                        now: TestCards.now).verify(jws)
         #expect(report.isValid)
         #expect(report.payloadJSON == payload)
-        let parsed = try SHCJSONValue.parse(payload)
+        let parsed = try SHCLimits.default.parseJSON(payload)
         #expect(parsed["vc"]?["credentialSubject"]?["fhirBundle"] == bundle)
     }
 

@@ -1,4 +1,5 @@
 import CommonSupport
+import FHIRCore
 import Foundation
 import Testing
 @testable import SmartHealthCards
@@ -171,7 +172,7 @@ struct SpecExampleTests {
     }
 
     @Test func ridsAreTheHMACRecipe() throws {
-        let secretJSON = try SHCJSONValue.parse(try Fixtures.bytes(Fixtures.specExamples.appendingPathComponent("issuer-private/issuer.hmac.private.json")))
+        let secretJSON = try SHCLimits.default.parseJSON(try Fixtures.bytes(Fixtures.specExamples.appendingPathComponent("issuer-private/issuer.hmac.private.json")))
         let secret = try #require(secretJSON["secret"]?.stringValue)
         #expect(SHCRevocation.rid(secret: secret, kid: Fixtures.kid0, subject: "userid-00") == "MKyCxh7p6uQ")
         #expect(SHCRevocation.rid(secret: secret, kid: Fixtures.kid0, subject: "userid-02") == "YjKhdFoxL_g")

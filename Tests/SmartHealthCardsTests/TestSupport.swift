@@ -1,5 +1,6 @@
 import CommonSupport
 import Crypto
+import FHIRCore
 import Foundation
 @testable import SmartHealthCards
 
@@ -11,23 +12,23 @@ enum JSONStep: Sendable, ExpressibleByStringLiteral, ExpressibleByIntegerLiteral
     init(integerLiteral value: Int) { self = .index(value) }
 }
 
-extension SHCJSONValue {
+extension JSONValue {
     /// The value with the element at `path` replaced by `transform(old)` (nil removes it).
-    func updating(_ path: [JSONStep], _ transform: (SHCJSONValue?) -> SHCJSONValue?) -> SHCJSONValue {
+    func updating(_ path: [JSONStep], _ transform: (JSONValue?) -> JSONValue?) -> JSONValue {
         guard let step = path.first else { return transform(self) ?? .null }
         let rest = Array(path.dropFirst())
         switch (step, self) {
-        case (.key(let key), .object(var members)):
-            if let index = members.firstIndex(where: { $0.key == key }) {
+        case (.key(let key), .object(var object)):
+            if let index = object.members.firstIndex(where: { $0.key == key }) {
                 if rest.isEmpty {
-                    if let value = transform(members[index].value) { members[index].value = value } else { members.remove(at: index) }
+                    if let value = transform(object.members[index].value) { object.members[index].value = value } else { object.members.remove(at: index) }
                 } else {
-                    members[index].value = members[index].value.updating(rest, transform)
+                    object.members[index].value = object.members[index].value.updating(rest, transform)
                 }
             } else if rest.isEmpty, let value = transform(nil) {
-                members.append(.init(key, value))
+                object.members.append(.init(key, value))
             }
-            return .object(members)
+            return .object(object)
         case (.index(let index), .array(var elements)) where elements.indices.contains(index):
             if rest.isEmpty {
                 if let value = transform(elements[index]) { elements[index] = value } else { elements.remove(at: index) }
@@ -40,12 +41,22 @@ extension SHCJSONValue {
         }
     }
 
-    func setting(_ path: [JSONStep], _ value: SHCJSONValue?) -> SHCJSONValue {
+    func setting(_ path: [JSONStep], _ value: JSONValue?) -> JSONValue {
         updating(path) { _ in value }
     }
 
-    static func json(_ text: String) -> SHCJSONValue {
-        (try? SHCJSONValue.parse(Array(text.utf8))) ?? .null
+    /// The JSON text as the library writes it (FHIRCore's writer), compact or pretty.
+    func serialized(pretty: Bool = false) -> [UInt8] {
+        JSONWriter.serialize(self, style: pretty ? .pretty : .compact)
+    }
+
+    /// The compact JSON text as a string.
+    func jsonString() -> String {
+        JSONWriter.string(self)
+    }
+
+    static func json(_ text: String) -> JSONValue {
+        (try? SHCLimits.default.parseJSON(Array(text.utf8))) ?? .null
     }
 }
 
@@ -57,7 +68,7 @@ enum TestCards {
     static let now = Date(timeIntervalSince1970: 1_767_225_600)
     static let nbf = 1_767_139_200.25   // a day earlier, fractional
 
-    static let bundle = SHCJSONValue.json("""
+    static let bundle = JSONValue.json("""
         {"resourceType":"Bundle","type":"collection","entry":[\
         {"fullUrl":"resource:0","resource":{"resourceType":"Patient","name":[{"family":"Example","given":["Test"]}],"birthDate":"1970-01-01"}},\
         {"fullUrl":"resource:1","resource":{"resourceType":"Immunization","meta":{"security":[{"system":"https://smarthealth.cards/ial","code":"IAL1.2"}]},\
@@ -67,17 +78,17 @@ enum TestCards {
         "subject":{"reference":"resource:0"},"effectiveDateTime":"2021-06-01T10:00:00Z","valueCodeableConcept":{"coding":[{"system":"http://snomed.info/sct","code":"260385009"}]}}}]}
         """)
 
-    static func payload(rid: String? = "AbCdEfGhIjK") -> SHCJSONValue {
-        var vc: [SHCJSONValue.Member] = [
+    static func payload(rid: String? = "AbCdEfGhIjK") -> JSONValue {
+        var vc: [JSONMember] = [
             .init("type", .array([.string(SHCCredentialType.healthCard)])),
-            .init("credentialSubject", .object([.init("fhirVersion", .string("4.0.1")), .init("fhirBundle", bundle)])),
+            .init("credentialSubject", .object(members: [.init("fhirVersion", .string("4.0.1")), .init("fhirBundle", bundle)])),
         ]
         if let rid { vc.append(.init("rid", .string(rid))) }
-        return .object([.init("iss", .string(issuer)), .init("nbf", .number(nbf)), .init("vc", .object(vc))])
+        return .object(members: [.init("iss", .string(issuer)), .init("nbf", .number(double: nbf)), .init("vc", .object(members: vc))])
     }
 
-    static func header(kid: String) -> SHCJSONValue {
-        .object([.init("zip", .string("DEF")), .init("alg", .string("ES256")), .init("kid", .string(kid))])
+    static func header(kid: String) -> JSONValue {
+        .object(members: [.init("zip", .string("DEF")), .init("alg", .string("ES256")), .init("kid", .string(kid))])
     }
 
     enum Compression: Sendable {
@@ -132,10 +143,10 @@ enum TestCards {
     }
 
     /// The public JWK JSON of a key.
-    static func jwk(_ key: SHCIssuerKey) -> SHCJSONValue { key.publicJWK.json }
+    static func jwk(_ key: SHCIssuerKey) -> JSONValue { key.publicJWK.json }
 
     /// The RFC 7638 kid of a JWK JSON (for keys whose members were changed).
-    static func thumbprint(_ jwk: SHCJSONValue) -> String {
+    static func thumbprint(_ jwk: JSONValue) -> String {
         SHCJWK.thumbprint(kty: jwk["kty"]?.stringValue ?? "", crv: jwk["crv"]?.stringValue ?? "",
                           x: jwk["x"]?.stringValue ?? "", y: jwk["y"]?.stringValue ?? "")
     }

@@ -10,7 +10,8 @@ import SmartHealthCards
 //
 // - a form body of many fields (`FormBody.parse`, `/vaca/auth` and the token endpoint);
 // - a scope string of many scopes, repeated and malformed (`ScopeRequest`);
-// - a card payload object of many members with escaped names (`SHCJSONValue.parse`, the card tape);
+// - a card payload object of many members with escaped names (`SHCLimits.parseJSON`: FHIRCore's tape under
+//   the cards' rules, then the `JSONValue` tree);
 // - a FHIR JSON object of many members with escaped names (FHIRCore's `JSONTape`).
 
 let benchmarks: @Sendable () -> Void = {
@@ -30,7 +31,7 @@ let benchmarks: @Sendable () -> Void = {
                 .joined(separator: " ")
         }
         Benchmark("Card JSON object of many escaped names, \(label)") { benchmark, bytes in
-            for _ in benchmark.scaledIterations { blackHole(try SHCJSONValue.parse(bytes)) }
+            for _ in benchmark.scaledIterations { blackHole(try SHCLimits.default.parseJSON(bytes)) }
         } setup: {
             Inputs.object(size)
         }

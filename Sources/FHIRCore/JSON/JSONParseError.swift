@@ -43,6 +43,15 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
         self.reason = reason
     }
 
+    /// The same error with nothing taken from the document: a duplicate member's name is
+    /// removed (``Reason/duplicateKey(_:)`` with an empty name, described as `duplicate key`).
+    /// For errors of documents whose every string, names included, may be personal data, such as
+    /// a health card's payload.
+    public var redacted: JSONParseError {
+        guard case .duplicateKey = reason else { return self }
+        return JSONParseError(offset: offset, line: line, column: column, reason: .duplicateKey(""))
+    }
+
     /// For example `JSON error at line 3, column 7: unexpected character '}'`.
     public var description: String {
         "JSON error at line \(line), column \(column): \(reasonText)"
@@ -70,7 +79,7 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
         case .trailingContent:
             return "unexpected content after the top-level value"
         case .duplicateKey(let key):
-            return "duplicate key \"\(key)\""
+            return key.isEmpty ? "duplicate key" : "duplicate key \"\(key)\""
         }
     }
 

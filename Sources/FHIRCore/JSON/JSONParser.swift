@@ -3,7 +3,8 @@
 /// - Numbers keep their exact lexical text (``JSONValue/number(_:)``).
 /// - Object members keep their order; a duplicate member name is an error (FHIR forbids them).
 /// - No comments, trailing commas, leading zeros, `NaN`/`Infinity` or single quotes. Whitespace is
-///   only space, tab, CR and LF. A UTF-8 byte-order mark at the very start is skipped.
+///   only space, tab, CR and LF. A UTF-8 byte-order mark at the very start is skipped (unless
+///   `allowsByteOrderMark` is false).
 /// - The input must be valid UTF-8; `\u` escapes must not be lone surrogates.
 /// - Any value may be the top-level value.
 /// - Arrays and objects may nest at most `maximumDepth` levels; deeper input throws
@@ -21,9 +22,14 @@ public enum JSONParser {
     }
 
     /// Parses a complete JSON document from UTF-8 bytes.
+    /// - Parameters:
+    ///   - bytes: The UTF-8 encoded document.
+    ///   - maximumDepth: The deepest nesting of arrays and objects accepted.
+    ///   - allowsByteOrderMark: Whether a byte-order mark at the very start is skipped (the
+    ///     default) or rejected as an unexpected byte.
     /// - Throws: ``JSONParseError`` with the position and reason of the first problem.
-    public static func parse(_ bytes: [UInt8], maximumDepth: Int = 512) throws(JSONParseError) -> JSONValue {
-        try JSONTape(bytes, maximumDepth: maximumDepth).value(at: 0)
+    public static func parse(_ bytes: [UInt8], maximumDepth: Int = 512, allowsByteOrderMark: Bool = true) throws(JSONParseError) -> JSONValue {
+        try JSONTape(bytes, maximumDepth: maximumDepth, allowsByteOrderMark: allowsByteOrderMark).value(at: 0)
     }
 
     /// Parses a complete JSON document from a string (its UTF-8 form is parsed).

@@ -67,17 +67,26 @@ public final class JSONTape: Sendable {
         decodedBytes[nodes[node].decodedRange]
     }
 
+    /// Whether the document has whitespace outside its strings (before, between or after its
+    /// tokens): false for minified JSON. A skipped byte-order mark is not whitespace.
+    public let hasWhitespace: Bool
+
     /// Parses and validates a document (the same rules as ``JSONParser``).
-    public init(_ bytes: [UInt8], maximumDepth: Int = 512) throws(JSONParseError) {
+    /// - Parameters:
+    ///   - bytes: The UTF-8 encoded document.
+    ///   - maximumDepth: The deepest nesting of arrays and objects accepted.
+    ///   - allowsByteOrderMark: Whether a UTF-8 byte-order mark at the very start is skipped; when
+    ///     false it is an unexpected byte at offset 0, as RFC 8259 §8.1 lets a parser decide.
+    public init(_ bytes: [UInt8], maximumDepth: Int = 512, allowsByteOrderMark: Bool = true) throws(JSONParseError) {
         let result = bytes.withUnsafeBufferPointer { buffer in
-            Result { () throws(JSONParseError) -> ([Node], [UInt8]) in
-                var builder = JSONTapeBuilder(input: buffer, maximumDepth: maximumDepth)
+            Result { () throws(JSONParseError) -> ([Node], [UInt8], Bool) in
+                var builder = JSONTapeBuilder(input: buffer, maximumDepth: maximumDepth, allowsByteOrderMark: allowsByteOrderMark)
                 try builder.buildTape()
-                return (builder.nodes, builder.decodedBytes)
+                return (builder.nodes, builder.decodedBytes, builder.sawWhitespace)
             }
         }
         self.bytes = bytes
-        (self.nodes, self.decodedBytes) = try result.get()
+        (self.nodes, self.decodedBytes, self.hasWhitespace) = try result.get()
     }
 
     /// The string of a `string` or `escapedString` node (escapes resolved).
@@ -185,6 +194,7 @@ public final class JSONTape: Sendable {
         bytes = Array("{}".utf8)
         nodes = [Node(kind: .object, start: 0, length: 0, end: 1)]
         decodedBytes = []
+        hasWhitespace = false
     }
 
     /// The JSON kind name of a node, for error messages.

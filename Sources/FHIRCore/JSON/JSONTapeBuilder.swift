@@ -17,22 +17,33 @@ struct JSONTapeBuilder {
         var secondKeyFilter: UInt64 = 0
         /// Whether a key starting with `_` has been seen.
         var hasUnderscoreNames = false
-        /// Keys seen so far by the hash of their decoded bytes (the first key node with that
-        /// hash), filled only once a large object has a key whose bit is already set. No key is
-        /// copied: a hit is confirmed by comparing the two keys' bytes.
-        var keyIndex: [Int: Int32]?
+        /// Whether this object's keys are indexed by hash (a large object with a key whose bit
+        /// was already set): in ``currentKeyIndex`` while it is the innermost container, in
+        /// ``keyIndexes`` while it encloses another. Kept out of the container so that opening
+        /// and closing one copies plain values only, with no reference counting.
+        var hasKeyIndex = false
     }
 
     private let bytes: UnsafeBufferPointer<UInt8>
     private let end: Int
     private let maximumDepth: Int
+    private let allowsByteOrderMark: Bool
     private var index = 0
+    /// Whether any whitespace was skipped (the document is not minified).
+    private(set) var sawWhitespace = false
     /// The innermost open container, kept out of the stack so counting a value touches no array.
     private var current = Container(node: -1, isObject: false)
     /// How many containers are open (`current` and the ones in `enclosing`).
     private var depth = 0
     /// The open containers around `current`, innermost last.
     private var enclosing: [Container] = []
+    /// The innermost object's keys so far by the hash of their decoded bytes (the first key node
+    /// with that hash), when it has ``Container/hasKeyIndex``. No key is copied: a hit is
+    /// confirmed by comparing the two keys' bytes.
+    private var currentKeyIndex: [Int: Int32] = [:]
+    /// The key indexes of enclosing objects that have one, by their node (set aside while a
+    /// nested container is open).
+    private var keyIndexes: [Int: [Int: Int32]] = [:]
     /// Reused buffer for validating strings that contain escapes.
     private var scratch: [UInt8] = []
     /// The tape being written.
@@ -48,10 +59,11 @@ struct JSONTapeBuilder {
     /// Objects up to this many members are checked for duplicate keys linearly; larger ones use a set.
     private static let linearKeyCheckLimit = 16
 
-    init(input: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+    init(input: UnsafeBufferPointer<UInt8>, maximumDepth: Int, allowsByteOrderMark: Bool = true) {
         self.bytes = input
         self.end = input.count
         self.maximumDepth = maximumDepth
+        self.allowsByteOrderMark = allowsByteOrderMark
     }
 
     // MARK: Document
@@ -59,7 +71,7 @@ struct JSONTapeBuilder {
     /// Validates the document and fills ``nodes``.
     mutating func buildTape() throws(JSONParseError) {
         guard end < Int(Int32.max) else { throw error(.unexpectedEnd, at: 0) }
-        if end >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
+        if allowsByteOrderMark && end >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF {
             index = 3
         }
         enclosing.reserveCapacity(16)
@@ -73,7 +85,10 @@ struct JSONTapeBuilder {
     @inline(__always)
     private mutating func skipWhitespace() {
         var i = index
-        defer { index = i }
+        defer {
+            if i != index { sawWhitespace = true }
+            index = i
+        }
         while i < end {
             let byte = bytes[i]
             // Pretty-printed documents indent with runs of spaces: step over them eight at a time.
@@ -99,6 +114,7 @@ struct JSONTapeBuilder {
         decodedBytes.append(contentsOf: scratch)
     }
 
+    @inline(__always)
     private mutating func append(_ kind: JSONTape.Kind, start: Int, length: Int) {
         nodes.append(JSONTape.Node(kind: kind, start: Int32(truncatingIfNeeded: start),
                                    length: Int32(truncatingIfNeeded: length), end: Int32(truncatingIfNeeded: nodes.count + 1)))
@@ -190,7 +206,13 @@ struct JSONTapeBuilder {
     /// Pushes a container for the bracket at `index` and moves to its first non-blank byte.
     private mutating func openContainer(isObject: Bool) throws(JSONParseError) {
         if depth >= maximumDepth { throw error(.tooDeep(maximumDepth), at: index) }
-        if depth > 0 { enclosing.append(current) }
+        if depth > 0 {
+            if current.hasKeyIndex {
+                keyIndexes[current.node] = currentKeyIndex
+                currentKeyIndex = [:]
+            }
+            enclosing.append(current)
+        }
         current = Container(node: nodes.count, isObject: isObject)
         depth += 1
         append(isObject ? .object : .array, start: index, length: 0)
@@ -207,6 +229,8 @@ struct JSONTapeBuilder {
         var node = nodes[container.node]
         node.length = Int32(truncatingIfNeeded: container.count)
         node.end = Int32(truncatingIfNeeded: nodes.count)
+        if container.hasKeyIndex { currentKeyIndex = [:] }
+        if depth > 0 && current.hasKeyIndex { currentKeyIndex = keyIndexes.removeValue(forKey: current.node) ?? [:] }
         if container.isObject {
             node.memberFilter = container.keyFilter
             node.secondMemberFilter = container.secondKeyFilter
@@ -236,7 +260,7 @@ struct JSONTapeBuilder {
         } else {
             bit = FHIRObjectReader.filterBit(length: 0, first: 0, last: 0)
         }
-        let mayRepeat = escaped || current.keyFilter & bit != 0 || current.keyIndex != nil
+        let mayRepeat = escaped || current.keyFilter & bit != 0 || current.hasKeyIndex
         current.keyFilter |= bit
         current.secondKeyFilter |= escaped
             ? scratch.withUnsafeBufferPointer { FHIRObjectReader.secondFilterBit($0) }
@@ -245,10 +269,10 @@ struct JSONTapeBuilder {
             current.hasUnderscoreNames = true
         }
         if count > 0 && mayRepeat {
-            if count < Self.linearKeyCheckLimit && current.keyIndex == nil {
+            if count < Self.linearKeyCheckLimit && !current.hasKeyIndex {
                 if let duplicate = earlierKey(equalTo: keyNode) { throw error(.duplicateKey(keyText(duplicate)), at: keyStart) }
             } else {
-                if current.keyIndex == nil {
+                if !current.hasKeyIndex {
                     var index: [Int: Int32] = [:]
                     index.reserveCapacity(count * 2)
                     var key = current.node + 1
@@ -257,7 +281,8 @@ struct JSONTapeBuilder {
                         if index[hash] == nil { index[hash] = Int32(truncatingIfNeeded: key) }
                         key = Int(nodes[key + 1].end)
                     }
-                    current.keyIndex = index
+                    currentKeyIndex = index
+                    current.hasKeyIndex = true
                 }
                 // The new key's hash from the bytes at hand (its decoded copy is still `scratch`).
                 var hasher = Hasher()
@@ -267,14 +292,14 @@ struct JSONTapeBuilder {
                     hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<start + length])))
                 }
                 let hash = hasher.finalize()
-                if let seen = current.keyIndex?[hash] {
+                if let seen = currentKeyIndex[hash] {
                     // The same hash: the same name, or (rarely) another name that collides, for
                     // which every earlier key is compared.
                     if sameKey(Int(seen), keyNode) || earlierKey(equalTo: keyNode) != nil {
                         throw error(.duplicateKey(keyText(keyNode)), at: keyStart)
                     }
                 } else {
-                    current.keyIndex?[hash] = Int32(truncatingIfNeeded: keyNode)
+                    currentKeyIndex[hash] = Int32(truncatingIfNeeded: keyNode)
                 }
             }
         }
@@ -577,7 +602,7 @@ struct JSONTapeBuilder {
         var line = 1
         var column = 1
         var position = 0
-        if end >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF && target >= 3 {
+        if allowsByteOrderMark && end >= 3 && bytes[0] == 0xEF && bytes[1] == 0xBB && bytes[2] == 0xBF && target >= 3 {
             position = 3
         }
         while position < target {

@@ -39,6 +39,47 @@ public enum JSONValue: Sendable, Hashable {
         if case .string(let string) = self { return string }
         return nil
     }
+
+    /// The boolean, if this value is one.
+    @inlinable public var boolValue: Bool? {
+        if case .bool(let bool) = self { return bool }
+        return nil
+    }
+
+    /// The number as a `Double`, if this value is one (the nearest `Double` to its text).
+    public var doubleValue: Double? {
+        if case .number(let text) = self { return Double(text) }
+        return nil
+    }
+
+    /// The value of the first member named `key`, if this value is an object that has one; nil
+    /// for other kinds, so lookups chain: `bundle["entry"]?.arrayValue`.
+    @inlinable public subscript(key: String) -> JSONValue? {
+        if case .object(let object) = self { return object[key] }
+        return nil
+    }
+
+    /// An object of these members, in this order.
+    @inlinable public static func object(members: [JSONMember]) -> JSONValue {
+        .object(JSONObject(members: members))
+    }
+
+    /// An integer number.
+    @inlinable public static func number(integer: Int) -> JSONValue {
+        .number(String(integer))
+    }
+
+    /// A number written as JavaScript's `JSON.stringify` writes it for timestamps and counts: an
+    /// integral value below 9×10^15 without a fraction (`1687450764`), any other value in the
+    /// shortest form that reads back as the same `Double` (`1687450764.656`). A value that is not
+    /// finite, which JSON cannot write, becomes `null` (as `JSON.stringify` does).
+    public static func number(double value: Double) -> JSONValue {
+        guard value.isFinite else { return .null }
+        if value == value.rounded(), abs(value) < 9.0e15 {
+            return .number(String(Int64(value)))
+        }
+        return .number("\(value)")
+    }
 }
 
 /// One `"key": value` member of a JSON object.
@@ -47,6 +88,12 @@ public struct JSONMember: Sendable, Hashable {
     public var value: JSONValue
 
     @inlinable public init(key: String, value: JSONValue) {
+        self.key = key
+        self.value = value
+    }
+
+    /// A member named `key` with this value.
+    @inlinable public init(_ key: String, _ value: JSONValue) {
         self.key = key
         self.value = value
     }

@@ -1,3 +1,4 @@
+import FHIRCore
 import Foundation
 
 /// The `.smart-health-card` file (rule 38): `{"verifiableCredential":["<JWS>", …]}`, served as
@@ -10,11 +11,11 @@ public enum SHCFile {
 
     /// The file's JSON, `{"verifiableCredential":[…]}`, pretty-printed like the spec examples.
     public static func encode(_ jws: [String]) -> [UInt8] {
-        json(jws).serialized(pretty: true)
+        JSONWriter.serialize(json(jws), style: .pretty)
     }
 
-    static func json(_ jws: [String]) -> SHCJSONValue {
-        .object([.init("verifiableCredential", .array(jws.map { .string($0) }))])
+    static func json(_ jws: [String]) -> JSONValue {
+        .object(members: [.init("verifiableCredential", .array(jws.map { .string($0) }))])
     }
 
     /// Writes a health card file. The URL's extension must be `.smart-health-card` (rule 38).
@@ -39,7 +40,7 @@ public enum SHCFile {
         guard base.lowercased().hasPrefix("https://"), !base.contains("#") else { throw .insecureDeepLinkBase }
         var allowed = CharacterSet.urlFragmentAllowed
         allowed.remove(charactersIn: "\"{}[],:%")
-        let fragment = json(jws).jsonString().addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
+        let fragment = JSONWriter.string(json(jws)).addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
         return base + "#" + fragment
     }
 }

@@ -1,4 +1,5 @@
 import CommonSupport
+import FHIRCore
 import Foundation
 
 /// Reads every input form a card can arrive in (rule 31), detecting the form by content:
@@ -123,13 +124,13 @@ public enum SHCInput {
 
     /// A health card file or a `Parameters` response.
     private static func parseDocument(_ bytes: ArraySlice<UInt8>, form: SHCInputForm?, limits: SHCLimits) throws(SHCInputError) -> [Card] {
-        let json: SHCJSONValue
+        let json: JSONValue
         do {
-            json = try SHCJSONValue.parse(Array(bytes), maxDepth: limits.maxJSONDepth)
+            json = try limits.parseJSON(Array(bytes))
         } catch {
             throw .invalidJSON(error)
         }
-        var credentials: [SHCJSONValue] = []
+        var credentials: [JSONValue] = []
         let detectedForm: SHCInputForm
         if let list = json["verifiableCredential"] {
             guard let array = list.arrayValue else { throw .invalidCredentialList }

@@ -1,3 +1,5 @@
+import FHIRCore
+
 /// Why an input (JWS text, `.smart-health-card` file, `Parameters` response, `shc:/` QR text or
 /// deep link) could not be read. Cases carry positions and counts, never the card's content.
 ///
@@ -14,7 +16,7 @@ public enum SHCInputError: Error, Equatable, Sendable, CustomStringConvertible {
     /// Not any of the recognised forms.
     case unrecognizedForm
     /// A JSON input that is not valid JSON.
-    case invalidJSON(SHCJSONError)
+    case invalidJSON(JSONParseError)
     /// A JSON object that is neither a health card file (`verifiableCredential`) nor a FHIR `Parameters`.
     case notAHealthCardDocument
     /// `verifiableCredential` is not an array, or a `Parameters.parameter` is malformed.

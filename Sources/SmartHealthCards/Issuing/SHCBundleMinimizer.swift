@@ -1,3 +1,5 @@
+import FHIRCore
+
 /// Minimizes a FHIR Bundle for a card (rules 23-29): removes `Resource.id`, `Resource.meta`
 /// (except `meta.security`, unless asked), `DomainResource.text`, `CodeableConcept.text` and
 /// `Coding.display`; numbers entries `resource:0`, `resource:1`… and rewrites every
@@ -30,8 +32,8 @@ public struct SHCBundleMinimizer: Sendable {
     }
 
     /// The minimized bundle.
-    public func minimize(_ bundle: SHCJSONValue) throws(SHCIssueError) -> SHCJSONValue {
-        guard case .object(let members) = bundle else { throw .notABundle("not a JSON object") }
+    public func minimize(_ bundle: JSONValue) throws(SHCIssueError) -> JSONValue {
+        guard case .object(let object) = bundle else { throw .notABundle("not a JSON object") }
         guard bundle["resourceType"]?.stringValue == "Bundle" else { throw .notABundle("resourceType is not Bundle") }
         let entries = bundle["entry"]?.arrayValue ?? []
         var targets: [String: Int] = [:]
@@ -46,18 +48,18 @@ public struct SHCBundleMinimizer: Sendable {
             }
         }
         let context = Context(targets: targets, policy: unresolvedReferences, keepMetaSecurity: keepMetaSecurity)
-        var output: [SHCJSONValue.Member] = []
-        for member in members {
+        var output: [JSONMember] = []
+        for member in object.members {
             switch member.key {
             case "id", "text":
                 continue
             case "meta":
                 if let meta = context.minimizedMeta(member.value) { output.append(.init("meta", meta)) }
             case "entry":
-                var newEntries: [SHCJSONValue] = []
+                var newEntries: [JSONValue] = []
                 for (position, entry) in entries.enumerated() {
-                    var entryMembers: [SHCJSONValue.Member] = [.init("fullUrl", .string("resource:\(position)"))]
-                    for entryMember in entry.objectMembers ?? [] where entryMember.key != "fullUrl" {
+                    var entryMembers: [JSONMember] = [.init("fullUrl", .string("resource:\(position)"))]
+                    for entryMember in entry.objectValue?.members ?? [] where entryMember.key != "fullUrl" {
                         if entryMember.key == "resource" {
                             let path = "entry[\(position)].resource"
                             entryMembers.append(.init("resource", try context.minimizeResource(entryMember.value, path: path)))
@@ -65,7 +67,7 @@ public struct SHCBundleMinimizer: Sendable {
                             entryMembers.append(entryMember)
                         }
                     }
-                    newEntries.append(.object(entryMembers))
+                    newEntries.append(.object(members: entryMembers))
                 }
                 output.append(.init("entry", .array(newEntries)))
             default:
@@ -75,7 +77,7 @@ public struct SHCBundleMinimizer: Sendable {
         if bundle["type"] == nil {
             output.insert(.init("type", .string("collection")), at: min(1, output.count))
         }
-        return .object(output)
+        return .object(members: output)
     }
 
     private struct Context {
@@ -83,15 +85,15 @@ public struct SHCBundleMinimizer: Sendable {
         let policy: UnresolvedReferences
         let keepMetaSecurity: Bool
 
-        func minimizedMeta(_ meta: SHCJSONValue) -> SHCJSONValue? {
+        func minimizedMeta(_ meta: JSONValue) -> JSONValue? {
             guard keepMetaSecurity, let security = meta["security"] else { return nil }
-            return .object([.init("security", security)])
+            return .object(members: [.init("security", security)])
         }
 
-        func minimizeResource(_ resource: SHCJSONValue, path: String) throws(SHCIssueError) -> SHCJSONValue {
-            guard case .object(let members) = resource else { return resource }
-            var output: [SHCJSONValue.Member] = []
-            for member in members {
+        func minimizeResource(_ resource: JSONValue, path: String) throws(SHCIssueError) -> JSONValue {
+            guard case .object(let object) = resource else { return resource }
+            var output: [JSONMember] = []
+            for member in object.members {
                 switch member.key {
                 case "id", "text":
                     continue
@@ -103,14 +105,14 @@ public struct SHCBundleMinimizer: Sendable {
                     }
                 }
             }
-            return .object(output)
+            return .object(members: output)
         }
 
         /// The minimized value, or nil when it should be dropped.
-        func minimize(_ value: SHCJSONValue, key: String, inCoding: Bool, path: String) throws(SHCIssueError) -> SHCJSONValue? {
+        func minimize(_ value: JSONValue, key: String, inCoding: Bool, path: String) throws(SHCIssueError) -> JSONValue? {
             switch value {
             case .array(let elements):
-                var output: [SHCJSONValue] = []
+                var output: [JSONValue] = []
                 for (position, element) in elements.enumerated() {
                     let elementPath = "\(path)[\(position)]"
                     if key == "contained", element["resourceType"] != nil {
@@ -120,9 +122,10 @@ public struct SHCBundleMinimizer: Sendable {
                     }
                 }
                 return output.isEmpty && !elements.isEmpty ? nil : .array(output)
-            case .object(let members):
+            case .object(let object):
+                let members = object.members
                 let hasCoding = members.contains { $0.key == "coding" }
-                var output: [SHCJSONValue.Member] = []
+                var output: [JSONMember] = []
                 for member in members {
                     if inCoding, member.key == "display" { continue }
                     if hasCoding, member.key == "text" { continue }
@@ -142,7 +145,7 @@ public struct SHCBundleMinimizer: Sendable {
                         output.append(.init(member.key, minimized))
                     }
                 }
-                return output.isEmpty && !members.isEmpty ? nil : .object(output)
+                return output.isEmpty && !members.isEmpty ? nil : .object(members: output)
             default:
                 return value
             }

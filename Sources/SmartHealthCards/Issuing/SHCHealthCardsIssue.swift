@@ -1,3 +1,5 @@
+import FHIRCore
+
 /// The FHIR `$health-cards-issue` operation's parameters (rules 52-53): reading the request
 /// `Parameters` and writing the response `Parameters`. The HTTP endpoint lives in the server.
 public enum SHCHealthCardsIssue {
@@ -39,7 +41,7 @@ public enum SHCHealthCardsIssue {
         public var since: String?
 
         /// Reads a request `Parameters` resource.
-        public init(parameters: SHCJSONValue) throws(RequestError) {
+        public init(parameters: JSONValue) throws(RequestError) {
             guard parameters["resourceType"]?.stringValue == "Parameters" else { throw .notParameters }
             var types: [String] = [], valueSets: [String] = [], claims: [String] = []
             var since: String?
@@ -101,21 +103,21 @@ public enum SHCHealthCardsIssue {
 
     /// The response `Parameters`: one `verifiableCredential` per card, then the resource links.
     /// With no card it is `{"resourceType":"Parameters"}` without `parameter`.
-    public static func response(credentials: [String], resourceLinks: [ResourceLink] = []) -> SHCJSONValue {
-        var parameters: [SHCJSONValue] = credentials.map {
-            .object([.init("name", .string("verifiableCredential")), .init("valueString", .string($0))])
+    public static func response(credentials: [String], resourceLinks: [ResourceLink] = []) -> JSONValue {
+        var parameters: [JSONValue] = credentials.map {
+            .object(members: [.init("name", .string("verifiableCredential")), .init("valueString", .string($0))])
         }
         for link in resourceLinks {
-            var parts: [SHCJSONValue] = []
+            var parts: [JSONValue] = []
             if let vcIndex = link.vcIndex {
-                parts.append(.object([.init("name", .string("vcIndex")), .init("valueInteger", .number(vcIndex))]))
+                parts.append(.object(members: [.init("name", .string("vcIndex")), .init("valueInteger", .number(integer: vcIndex))]))
             }
-            parts.append(.object([.init("name", .string("bundledResource")), .init("valueUri", .string(link.bundledResource))]))
-            parts.append(.object([.init("name", .string("hostedResource")), .init("valueUri", .string(link.hostedResource))]))
-            parameters.append(.object([.init("name", .string("resourceLink")), .init("part", .array(parts))]))
+            parts.append(.object(members: [.init("name", .string("bundledResource")), .init("valueUri", .string(link.bundledResource))]))
+            parts.append(.object(members: [.init("name", .string("hostedResource")), .init("valueUri", .string(link.hostedResource))]))
+            parameters.append(.object(members: [.init("name", .string("resourceLink")), .init("part", .array(parts))]))
         }
-        var members: [SHCJSONValue.Member] = [.init("resourceType", .string("Parameters"))]
+        var members: [JSONMember] = [.init("resourceType", .string("Parameters"))]
         if !parameters.isEmpty { members.append(.init("parameter", .array(parameters))) }
-        return .object(members)
+        return .object(members: members)
     }
 }

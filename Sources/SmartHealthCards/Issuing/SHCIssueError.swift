@@ -1,3 +1,5 @@
+import FHIRCore
+
 /// Why a card, key or revocation update could not be issued.
 public enum SHCIssueError: Error, Equatable, Sendable, CustomStringConvertible {
     /// `iss` is not an `https` URL without a trailing `/` (rule 6).
@@ -9,7 +11,7 @@ public enum SHCIssueError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The bundle is not a FHIR `Bundle` JSON object.
     case notABundle(String)
     /// The bundle JSON could not be parsed.
-    case invalidBundleJSON(SHCJSONError)
+    case invalidBundleJSON(JSONParseError)
     /// A `Reference.reference` that matches no entry (path to it, structure only).
     case unresolvableReference(path: String)
     /// A JWS character outside the `-`…`z` range the numeric QR encoding covers.

@@ -1,5 +1,6 @@
 import CommonSupport
 import Crypto
+import FHIRCore
 import Foundation
 
 /// Issues SMART Health Cards: builds the claims, minimizes the bundle, compresses it with raw
@@ -38,13 +39,13 @@ public struct SHCIssuer: Sendable {
     public func issue(bundle: [UInt8], types: [String] = [], nbf: Date, exp: Date? = nil, rid: String? = nil,
                       fhirVersion: String = "4.0.1",
                       minimizer: SHCBundleMinimizer? = SHCBundleMinimizer()) throws(SHCIssueError) -> String {
-        let json: SHCJSONValue
-        do { json = try SHCJSONValue.parse(bundle) } catch { throw .invalidBundleJSON(error) }
+        let json: JSONValue
+        do { json = try SHCLimits.default.parseJSON(bundle) } catch { throw .invalidBundleJSON(error) }
         return try issue(bundle: json, types: types, nbf: nbf, exp: exp, rid: rid, fhirVersion: fhirVersion, minimizer: minimizer)
     }
 
     /// Issues a card from a FHIR Bundle value (see the `issue(bundle:…)` above, which takes the bundle's bytes).
-    public func issue(bundle: SHCJSONValue, types: [String] = [], nbf: Date, exp: Date? = nil, rid: String? = nil,
+    public func issue(bundle: JSONValue, types: [String] = [], nbf: Date, exp: Date? = nil, rid: String? = nil,
                       fhirVersion: String = "4.0.1",
                       minimizer: SHCBundleMinimizer? = SHCBundleMinimizer()) throws(SHCIssueError) -> String {
         guard bundle["resourceType"]?.stringValue == "Bundle" else { throw .notABundle("resourceType is not Bundle") }
@@ -54,19 +55,19 @@ public struct SHCIssuer: Sendable {
         var allTypes = [SHCCredentialType.healthCard]
         for type in types where !allTypes.contains(type) { allTypes.append(type) }
 
-        var vc: [SHCJSONValue.Member] = [
+        var vc: [JSONMember] = [
             .init("type", .array(allTypes.map { .string($0) })),
-            .init("credentialSubject", .object([.init("fhirVersion", .string(fhirVersion)), .init("fhirBundle", fhirBundle)])),
+            .init("credentialSubject", .object(members: [.init("fhirVersion", .string(fhirVersion)), .init("fhirBundle", fhirBundle)])),
         ]
         if let rid { vc.append(.init("rid", .string(rid))) }
-        var claims: [SHCJSONValue.Member] = [
+        var claims: [JSONMember] = [
             .init("iss", .string(issuer)),
-            .init("nbf", .number(SHCIssuer.seconds(nbf))),
-            .init("vc", .object(vc)),
+            .init("nbf", .number(double: SHCIssuer.seconds(nbf))),
+            .init("vc", .object(members: vc)),
         ]
-        if let exp { claims.append(.init("exp", .number(SHCIssuer.seconds(exp)))) }
-        return try sign(header: SHCJWSHeader(kid: key.kid).issuedJSON.serialized(),
-                    compressedPayload: RawDeflate.deflate(SHCJSONValue.object(claims).serialized()))
+        if let exp { claims.append(.init("exp", .number(double: SHCIssuer.seconds(exp)))) }
+        return try sign(header: JSONWriter.serialize(SHCJWSHeader(kid: key.kid).issuedJSON),
+                    compressedPayload: RawDeflate.deflate(JSONWriter.serialize(.object(members: claims))))
     }
 
     /// A NumericDate in seconds with millisecond precision, as the spec examples write it.

@@ -1,5 +1,6 @@
 import CommonSupport
 import Crypto
+import FHIRCore
 import Foundation
 
 /// An issuer's ES256 signing key (rules 1-4): a P-256 private key whose `kid` is the RFC 7638
@@ -26,7 +27,7 @@ public struct SHCIssuerKey: Sendable {
 
     /// Reads a private JWK (`kty` EC, `crv` P-256, `d`, `x`, `y`); `x`/`y` must match `d`.
     /// A `kid` that is present must be the thumbprint; `crlVersion` is kept.
-    public init(privateJWK json: SHCJSONValue) throws(SHCKeyError) {
+    public init(privateJWK json: JSONValue) throws(SHCKeyError) {
         guard case .object = json else { throw .notAnObject }
         guard json["kty"]?.stringValue == "EC", json["crv"]?.stringValue == "P-256" else {
             throw .invalidPrivateKey("kty must be EC and crv P-256")
@@ -48,16 +49,16 @@ public struct SHCIssuerKey: Sendable {
 
     /// Reads a private JWK from JSON text.
     public init(privateJWKBytes bytes: [UInt8]) throws(SHCKeyError) {
-        let value: SHCJSONValue
-        do { value = try SHCJSONValue.parse(bytes) } catch { throw .invalidJSON(error) }
+        let value: JSONValue
+        do { value = try SHCLimits.default.parseJSON(bytes) } catch { throw .invalidJSON(error) }
         try self.init(privateJWK: value)
     }
 
     /// The ES256 signing keys (`use` sig, or no `use`) of a private JWK set such as
     /// `issuer.jwks.private.json`; other keys (e.g. `use` enc) are skipped.
     public static func signingKeys(fromPrivateJWKS bytes: [UInt8]) throws(SHCKeyError) -> [SHCIssuerKey] {
-        let value: SHCJSONValue
-        do { value = try SHCJSONValue.parse(bytes) } catch { throw .invalidJSON(error) }
+        let value: JSONValue
+        do { value = try SHCLimits.default.parseJSON(bytes) } catch { throw .invalidJSON(error) }
         guard let keys = value["keys"]?.arrayValue else { throw .missingKeysArray }
         var result: [SHCIssuerKey] = []
         for key in keys where (key["use"]?.stringValue ?? "sig") == "sig" && (key["alg"]?.stringValue ?? "ES256") == "ES256" {
@@ -76,21 +77,21 @@ public struct SHCIssuerKey: Sendable {
         SHCJWK(object: publicJWKJSON)
     }
 
-    private var publicJWKJSON: SHCJSONValue {
+    private var publicJWKJSON: JSONValue {
         let (x, y) = coordinates
-        var members: [SHCJSONValue.Member] = [
+        var members: [JSONMember] = [
             .init("kty", .string("EC")), .init("kid", .string(kid)), .init("use", .string("sig")),
             .init("alg", .string("ES256")), .init("crv", .string("P-256")), .init("x", .string(x)), .init("y", .string(y)),
         ]
-        if let crlVersion { members.append(.init("crlVersion", .number(crlVersion))) }
-        return .object(members)
+        if let crlVersion { members.append(.init("crlVersion", .number(integer: crlVersion))) }
+        return .object(members: members)
     }
 
     /// The private JWK as JSON text (the public members plus `d`). Keep it secret.
     public var privateJWK: [UInt8] {
-        guard case .object(var members) = publicJWKJSON else { return [] }
-        members.append(.init("d", .string(Base64URL.encode(Array(privateKey.rawRepresentation)))))
-        return SHCJSONValue.object(members).serialized(pretty: true) + [0x0A]
+        guard case .object(var object) = publicJWKJSON else { return [] }
+        object.members.append(.init("d", .string(Base64URL.encode(Array(privateKey.rawRepresentation)))))
+        return JSONWriter.serialize(.object(object), style: .pretty) + [0x0A]
     }
 
     /// The public JWK set `{"keys":[…]}` to publish as `.well-known/jwks.json`.

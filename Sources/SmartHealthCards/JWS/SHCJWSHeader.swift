@@ -1,3 +1,5 @@
+import FHIRCore
+
 /// The protected header of a card's JWS (rule 11).
 public struct SHCJWSHeader: Sendable, Hashable, Encodable {
     /// `alg`; SMART Health Cards require `ES256`.
@@ -12,12 +14,12 @@ public struct SHCJWSHeader: Sendable, Hashable, Encodable {
     public var parameterNames: [String]
 
     /// Reads the header fields from its JSON object.
-    public init(json: SHCJSONValue) {
+    public init(json: JSONValue) {
         alg = json["alg"]?.stringValue
         zip = json["zip"]?.stringValue
         kid = json["kid"]?.stringValue
         typ = json["typ"]?.stringValue
-        parameterNames = json.objectMembers?.map(\.key) ?? []
+        parameterNames = json.objectValue?.members.map(\.key) ?? []
     }
 
     /// Creates the header an issuer writes: `{"zip":"DEF","alg":"ES256","kid":…}`.
@@ -30,7 +32,7 @@ public struct SHCJWSHeader: Sendable, Hashable, Encodable {
     }
 
     /// The header JSON in the examples' member order.
-    var issuedJSON: SHCJSONValue {
-        .object([.init("zip", .string(zip ?? "DEF")), .init("alg", .string(alg ?? "ES256")), .init("kid", .string(kid ?? ""))])
+    var issuedJSON: JSONValue {
+        .object(members: [.init("zip", .string(zip ?? "DEF")), .init("alg", .string(alg ?? "ES256")), .init("kid", .string(kid ?? ""))])
     }
 }

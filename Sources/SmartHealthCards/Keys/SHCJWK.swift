@@ -1,5 +1,6 @@
 import CommonSupport
 import Crypto
+import FHIRCore
 import Foundation
 
 /// One JSON Web Key as published in an issuer's `.well-known/jwks.json`, read leniently (every
@@ -9,7 +10,7 @@ import Foundation
 /// no key parsing.
 public struct SHCJWK: Sendable, Hashable {
     /// The JWK exactly as read (or built), members in order.
-    public let json: SHCJSONValue
+    public let json: JSONValue
     /// `kty`.
     public let kty: String?
     /// `kid`.
@@ -44,13 +45,13 @@ public struct SHCJWK: Sendable, Hashable {
     let publicKey: P256.Signing.PublicKey?
 
     /// Reads a JWK from its JSON object.
-    public init(json: SHCJSONValue) throws(SHCKeyError) {
+    public init(json: JSONValue) throws(SHCKeyError) {
         guard case .object = json else { throw .notAnObject }
         self.init(object: json)
     }
 
     /// Reads a JWK from a JSON value known to be an object.
-    init(object json: SHCJSONValue) {
+    init(object json: JSONValue) {
         self.json = json
         kty = json["kty"]?.stringValue
         kid = json["kid"]?.stringValue
@@ -147,8 +148,8 @@ public struct SHCJWK: Sendable, Hashable {
 
     /// Reads a JWK from JSON text.
     public init(jsonBytes: [UInt8]) throws(SHCKeyError) {
-        let value: SHCJSONValue
-        do { value = try SHCJSONValue.parse(jsonBytes) } catch { throw .invalidJSON(error) }
+        let value: JSONValue
+        do { value = try SHCLimits.default.parseJSON(jsonBytes) } catch { throw .invalidJSON(error) }
         try self.init(json: value)
     }
 
@@ -165,13 +166,13 @@ public struct SHCJWK: Sendable, Hashable {
 
     /// The same JWK with `crlVersion` set (or replaced), other members unchanged.
     public func settingCRLVersion(_ version: Int) -> SHCJWK {
-        guard case .object(var members) = json else { return self }
-        if let index = members.firstIndex(where: { $0.key == "crlVersion" }) {
-            members[index].value = .number(version)
+        guard case .object(var object) = json else { return self }
+        if let index = object.members.firstIndex(where: { $0.key == "crlVersion" }) {
+            object.members[index].value = .number(integer: version)
         } else {
-            members.append(.init("crlVersion", .number(version)))
+            object.members.append(.init("crlVersion", .number(integer: version)))
         }
-        return SHCJWK(object: .object(members))
+        return SHCJWK(object: .object(object))
     }
 
     /// Two JWKs are equal when their JSON is.

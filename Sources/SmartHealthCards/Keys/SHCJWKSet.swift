@@ -1,3 +1,5 @@
+import FHIRCore
+
 /// A JSON Web Key Set, `{"keys":[…]}`, as an issuer publishes at `<iss>/.well-known/jwks.json`.
 public struct SHCJWKSet: Sendable, Hashable {
     /// The keys, in published order. Entries that are not JSON objects are skipped when reading.
@@ -9,7 +11,7 @@ public struct SHCJWKSet: Sendable, Hashable {
     }
 
     /// Reads a JWK set from its JSON value.
-    public init(json: SHCJSONValue) throws(SHCKeyError) {
+    public init(json: JSONValue) throws(SHCKeyError) {
         guard case .object = json else { throw .notAnObject }
         guard let entries = json["keys"]?.arrayValue else { throw .missingKeysArray }
         var keys: [SHCJWK] = []
@@ -21,8 +23,8 @@ public struct SHCJWKSet: Sendable, Hashable {
 
     /// Reads a JWK set from JSON text.
     public init(jsonBytes: [UInt8]) throws(SHCKeyError) {
-        let value: SHCJSONValue
-        do { value = try SHCJSONValue.parse(jsonBytes) } catch { throw .invalidJSON(error) }
+        let value: JSONValue
+        do { value = try SHCLimits.default.parseJSON(jsonBytes) } catch { throw .invalidJSON(error) }
         try self.init(json: value)
     }
 
@@ -37,12 +39,12 @@ public struct SHCJWKSet: Sendable, Hashable {
     }
 
     /// The set as JSON, `{"keys":[…]}`, each key as read or built.
-    public var json: SHCJSONValue {
-        .object([.init("keys", .array(keys.map(\.json)))])
+    public var json: JSONValue {
+        .object(members: [.init("keys", .array(keys.map(\.json)))])
     }
 
     /// The set as pretty-printed JSON text, ready to publish as `.well-known/jwks.json`.
     public func serialized() -> [UInt8] {
-        json.serialized(pretty: true) + [0x0A]
+        JSONWriter.serialize(json, style: .pretty) + [0x0A]
     }
 }

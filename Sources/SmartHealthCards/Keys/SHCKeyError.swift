@@ -1,7 +1,9 @@
+import FHIRCore
+
 /// Why a JWK, JWK set or private key could not be read.
 public enum SHCKeyError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The text is not JSON.
-    case invalidJSON(SHCJSONError)
+    case invalidJSON(JSONParseError)
     /// The JSON is not an object.
     case notAnObject
     /// A JWK set without a `keys` array.

@@ -1,3 +1,5 @@
+import FHIRCore
+
 /// Checks a card's FHIR Bundle against rules 20 and 23-30 by walking the payload's JSON tape,
 /// collecting findings. Paths name structure only (member names and indexes), never values.
 struct SHCBundleChecker {
@@ -7,14 +9,14 @@ struct SHCBundleChecker {
         case index(Int)
     }
 
-    private let tape: SHCJSONTape
+    private let tape: JSONTape
     private(set) var findings: [SHCFinding] = []
     private var path: [Component] = []
     /// Token indexes of the entries' fullUrl strings.
     private var fullUrls: [Int] = []
     private let rootPath: String
 
-    init(tape: SHCJSONTape, rootPath: String) {
+    init(tape: JSONTape, rootPath: String) {
         self.tape = tape
         self.rootPath = rootPath
         path.reserveCapacity(16)
@@ -24,7 +26,7 @@ struct SHCBundleChecker {
         var text = rootPath
         for component in path {
             switch component {
-            case .key(let key): text += "." + tape.string(key)
+            case .key(let key): text += "." + tape.string(at: key)
             case .index(let index): text += "[\(index)]"
             }
         }
@@ -42,15 +44,15 @@ struct SHCBundleChecker {
             report(.bundleMissing, "fhirBundle is not an object")
             return
         }
-        guard let resourceType = tape.member(bundle, .resourceType), tape.stringEquals(resourceType, "Bundle") else {
+        guard let resourceType = tape.memberValue(of: bundle, named: "resourceType"), tape.stringEquals(resourceType, "Bundle") else {
             report(.bundleResourceType, "fhirBundle.resourceType is not \"Bundle\"")
             return
         }
-        if tape.member(bundle, .type) == nil {
+        if tape.memberValue(of: bundle, named: "type") == nil {
             report(.bundleType, "Bundle.type is missing (collection is expected unless a more specific type applies)")
         }
         var entryKey = -1
-        tape.forEachMember(bundle) { key, _ in if tape.key(key) == .entry { entryKey = key } }
+        tape.forEachMember(of: bundle) { key, _ in if tape.stringEquals(key, "entry") { entryKey = key } }
         guard entryKey >= 0 else { return }
         let entries = entryKey + 1
         path.append(.key(entryKey))
@@ -61,7 +63,7 @@ struct SHCBundleChecker {
         }
         // First pass: fullUrls, so that references resolve in any order.
         fullUrls.reserveCapacity(tape.count(entries))
-        tape.forEachElement(entries) { position, entry in
+        tape.forEachElement(of: entries) { position, entry in
             path.append(.index(position))
             defer { path.removeLast() }
             guard tape.kind(entry) == .object else {
@@ -69,8 +71,8 @@ struct SHCBundleChecker {
                 return
             }
             var fullUrlKey = -1
-            tape.forEachMember(entry) { key, _ in if tape.key(key) == .fullUrl { fullUrlKey = key } }
-            guard fullUrlKey >= 0, tape.kind(fullUrlKey + 1) == .string else {
+            tape.forEachMember(of: entry) { key, _ in if tape.stringEquals(key, "fullUrl") { fullUrlKey = key } }
+            guard fullUrlKey >= 0, tape.isString(fullUrlKey + 1) else {
                 report(.fullURL, "entry \(position) has no fullUrl string")
                 return
             }
@@ -84,14 +86,14 @@ struct SHCBundleChecker {
             fullUrls.append(fullUrl)
         }
         // Second pass: resources.
-        tape.forEachElement(entries) { position, entry in
+        tape.forEachElement(of: entries) { position, entry in
             guard tape.kind(entry) == .object else { return }
             path.append(.index(position))
             defer { path.removeLast() }
             var resourceKey = -1
-            tape.forEachMember(entry) { key, _ in if tape.key(key) == .resource { resourceKey = key } }
+            tape.forEachMember(of: entry) { key, _ in if tape.stringEquals(key, "resource") { resourceKey = key } }
             guard resourceKey >= 0, tape.kind(resourceKey + 1) == .object,
-                  let type = tape.member(resourceKey + 1, .resourceType), tape.kind(type) == .string else {
+                  let type = tape.memberValue(of: resourceKey + 1, named: "resourceType"), tape.isString(type) else {
                 report(.bundleEntry, "entry \(position) has no resource with a resourceType")
                 return
             }
@@ -104,41 +106,39 @@ struct SHCBundleChecker {
     /// `resource:` followed by decimal digits.
     private func isResourceURI(_ index: Int) -> Bool {
         guard tape.stringHasPrefix(index, "resource:") else { return false }
-        let text = tape.string(index).utf8.dropFirst(9)
-        return !text.isEmpty && text.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        return tape.withUTF8(ofString: index) { text in
+            text.count > 9 && text[9...].allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        }
     }
 
     private mutating func checkResource(_ resource: Int) {
-        let typeIndex = tape.member(resource, .resourceType)
-        var resourceType: String { tape.stringValue(typeIndex) ?? "resource" }
-        tape.forEachMember(resource) { key, value in
-            switch tape.key(key) {
-            case .id:
+        let typeIndex = tape.memberValue(of: resource, named: "resourceType")
+        var resourceType: String { tape.stringValue(at: typeIndex) ?? "resource" }
+        tape.forEachMember(of: resource) { key, value in
+            if tape.stringEquals(key, "id") {
                 report(.minimizationID, "\(resourceType) has an id", key: key)
-            case .meta:
+            } else if tape.stringEquals(key, "meta") {
                 var onlySecurity = tape.kind(value) == .object && tape.count(value) == 1
-                if onlySecurity { onlySecurity = tape.key(value + 1) == .security }
+                if onlySecurity { onlySecurity = tape.stringEquals(value + 1, "security") }
                 if !onlySecurity {
                     report(.minimizationMeta, "\(resourceType) has meta other than meta.security alone", key: key)
                 }
-            case .text:
+            } else if tape.stringEquals(key, "text") {
                 report(.minimizationText, "\(resourceType) has narrative text", key: key)
-            default:
-                break
             }
         }
         if let typeIndex, tape.stringEquals(typeIndex, "Immunization") {
-            let status = tape.member(resource, .status)
+            let status = tape.memberValue(of: resource, named: "status")
             if status == nil || !tape.stringEquals(status ?? 0, "completed") {
                 report(.immunizationStatus, "Immunization.status is not \"completed\"")
             }
-            let occurrences = (tape.member(resource, .occurrenceDateTime) != nil ? 1 : 0)
-                + (tape.member(resource, .occurrenceString) != nil ? 1 : 0)
+            let occurrences = (tape.memberValue(of: resource, named: "occurrenceDateTime") != nil ? 1 : 0)
+                + (tape.memberValue(of: resource, named: "occurrenceString") != nil ? 1 : 0)
             if occurrences != 1 {
                 report(.immunizationOccurrence, "Immunization needs exactly one of occurrenceDateTime and occurrenceString, has \(occurrences)")
             }
         }
-        tape.forEachMember(resource) { key, value in
+        tape.forEachMember(of: resource) { key, value in
             path.append(.key(key))
             walk(value, key: key, parentIsCodingArray: false)
             path.removeLast()
@@ -147,15 +147,15 @@ struct SHCBundleChecker {
 
     private mutating func walk(_ value: Int, key: Int, parentIsCodingArray: Bool) {
         switch tape.kind(value) {
-        case .string:
-            if tape.stringIsEmpty(value) { report(.emptyElement, "empty string") }
+        case .string, .escapedString:
+            if tape.withUTF8(ofString: value, \.isEmpty) { report(.emptyElement, "empty string") }
         case .array:
             if tape.count(value) == 0 { report(.emptyElement, "empty array") }
-            let isCoding = tape.key(key) == .coding
-            let isContained = !isCoding && tape.key(key) == .contained
-            tape.forEachElement(value) { position, element in
+            let isCoding = tape.stringEquals(key, "coding")
+            let isContained = !isCoding && tape.stringEquals(key, "contained")
+            tape.forEachElement(of: value) { position, element in
                 path.append(.index(position))
-                if isContained, tape.member(element, .resourceType) != nil {
+                if isContained, tape.memberValue(of: element, named: "resourceType") != nil {
                     checkResource(element)
                 } else {
                     walk(element, key: key, parentIsCodingArray: isCoding)
@@ -164,13 +164,13 @@ struct SHCBundleChecker {
             }
         case .object:
             if tape.count(value) == 0 { report(.emptyElement, "empty object") }
-            let hasCoding = tape.member(value, .coding) != nil
-            tape.forEachMember(value) { memberKey, member in
-                if parentIsCodingArray, tape.key(memberKey) == .display {
+            let hasCoding = tape.memberValue(of: value, named: "coding") != nil
+            tape.forEachMember(of: value) { memberKey, member in
+                if parentIsCodingArray, tape.stringEquals(memberKey, "display") {
                     report(.minimizationCodingDisplay, "Coding has display", key: memberKey)
-                } else if hasCoding, tape.key(memberKey) == .text {
+                } else if hasCoding, tape.stringEquals(memberKey, "text") {
                     report(.minimizationCodeableConceptText, "CodeableConcept has text", key: memberKey)
-                } else if tape.kind(member) == .string, tape.key(memberKey) == .reference {
+                } else if tape.isString(member), tape.stringEquals(memberKey, "reference") {
                     if !isResourceURI(member) {
                         report(.reference, "Reference.reference is not a resource:N reference", key: memberKey)
                     } else if !fullUrls.contains(where: { tape.stringsEqual($0, member) }) {

@@ -1,3 +1,4 @@
+import FHIRCore
 import Foundation
 
 /// The VCI issuer directory, `vci-issuers.json` (rule 55): who a verifier trusts.
@@ -42,8 +43,8 @@ public struct VCIDirectory: Sendable, Hashable {
     /// Reads `{"participating_issuers":[{"iss","name","website"?,"canonical_iss"?}…]}`
     /// (the upstream example file's `example_issuers` is accepted too).
     public init(jsonBytes: [UInt8]) throws(VCIDirectoryError) {
-        let json: SHCJSONValue
-        do { json = try SHCJSONValue.parse(jsonBytes) } catch { throw .invalidJSON(error) }
+        let json: JSONValue
+        do { json = try SHCLimits.default.parseJSON(jsonBytes) } catch { throw .invalidJSON(error) }
         guard let entries = (json["participating_issuers"] ?? json["example_issuers"])?.arrayValue else {
             throw .unexpectedShape("participating_issuers")
         }

@@ -1,9 +1,11 @@
+import FHIRCore
+
 /// Why a VCI directory file or snapshot could not be read.
 public enum VCIDirectoryError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The file could not be read.
     case unreadable(path: String)
     /// The text is not JSON.
-    case invalidJSON(SHCJSONError)
+    case invalidJSON(JSONParseError)
     /// The JSON does not have the expected shape (the member that was wrong).
     case unexpectedShape(String)
 

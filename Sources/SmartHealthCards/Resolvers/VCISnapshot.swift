@@ -1,4 +1,5 @@
 import Crypto
+import FHIRCore
 import Foundation
 import X509
 
@@ -18,8 +19,8 @@ public struct VCISnapshot: IssuerKeyResolver, Hashable {
     /// Malformed CRLs are skipped (the key's `crlVersion` then makes verification report the CRL as
     /// unavailable); a malformed issuer entry fails the whole snapshot.
     public init(jsonBytes: [UInt8]) throws(VCIDirectoryError) {
-        let json: SHCJSONValue
-        do { json = try SHCJSONValue.parse(jsonBytes) } catch { throw .invalidJSON(error) }
+        let json: JSONValue
+        do { json = try SHCLimits.default.parseJSON(jsonBytes) } catch { throw .invalidJSON(error) }
         guard let infos = json["issuerInfo"]?.arrayValue else { throw .unexpectedShape("issuerInfo") }
         var issuers: [VCIDirectory.Issuer] = []
         var keySets: [String: SHCJWKSet] = [:]
@@ -32,7 +33,7 @@ public struct VCISnapshot: IssuerKeyResolver, Hashable {
             issuers.append(VCIDirectory.Issuer(iss: iss, name: issuer["name"]?.stringValue ?? iss,
                                                website: issuer["website"]?.stringValue,
                                                canonicalIssuer: issuer["canonical_iss"]?.stringValue))
-            guard let keySet = try? SHCJWKSet(json: .object([.init("keys", keys)])) else {
+            guard let keySet = try? SHCJWKSet(json: .object(members: [.init("keys", keys)])) else {
                 throw .unexpectedShape("issuerInfo[\(position)].keys")
             }
             keySets[iss] = keySet

@@ -1,5 +1,6 @@
 import CommonSupport
 import Crypto
+import FHIRCore
 
 /// Revocation identifiers (rules 40 and 44).
 public enum SHCRevocation {
@@ -24,7 +25,7 @@ public enum SHCRevocation {
 
     /// The legacy `hash-fhir` revocation id of draft RFC 002 (rule 44), for cards without `rid`:
     /// `base64url(SHA-256(base64url(UTF-8(JCS(fhirBundle))))[0..<8])`.
-    public static func hashFHIRRid(bundle: SHCJSONValue) -> String {
+    public static func hashFHIRRid(bundle: JSONValue) -> String {
         let encoded = Base64URL.encode(bundle.canonicalized())
         return Base64URL.encode(Array(SHA256.hash(data: Array(encoded.utf8)).prefix(8)))
     }

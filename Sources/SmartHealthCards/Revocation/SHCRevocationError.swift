@@ -1,7 +1,9 @@
+import FHIRCore
+
 /// Why a revocation list (CRL) could not be read.
 public enum SHCRevocationError: Error, Equatable, Sendable, CustomStringConvertible {
     /// The text is not JSON.
-    case invalidJSON(SHCJSONError)
+    case invalidJSON(JSONParseError)
     /// The JSON is not an object.
     case notAnObject
     /// A required member (`kid`, `method`, `ctr` or `rids`) is missing or of the wrong kind.

@@ -1,3 +1,4 @@
+import FHIRCore
 import Foundation
 
 /// A per-key revocation list (rule 41), published at `<iss>/.well-known/crl/<kid>.json`:
@@ -58,7 +59,7 @@ public struct SHCRevocationList: Sendable, Hashable {
     }
 
     /// Reads a CRL from its JSON value.
-    public init(json: SHCJSONValue) throws(SHCRevocationError) {
+    public init(json: JSONValue) throws(SHCRevocationError) {
         guard case .object = json else { throw .notAnObject }
         guard let kid = json["kid"]?.stringValue else { throw .invalidMember("kid") }
         guard let method = json["method"]?.stringValue else { throw .invalidMember("method") }
@@ -104,8 +105,8 @@ public struct SHCRevocationList: Sendable, Hashable {
 
     /// Reads a CRL from JSON text.
     public init(jsonBytes: [UInt8]) throws(SHCRevocationError) {
-        let value: SHCJSONValue
-        do { value = try SHCJSONValue.parse(jsonBytes) } catch { throw .invalidJSON(error) }
+        let value: JSONValue
+        do { value = try SHCLimits.default.parseJSON(jsonBytes) } catch { throw .invalidJSON(error) }
         try self.init(json: value)
     }
 
@@ -169,17 +170,17 @@ public struct SHCRevocationList: Sendable, Hashable {
     }
 
     /// The list as JSON (`kid`, `method`, `ctr`, `rids`, in that order, `ctr` a number).
-    public var json: SHCJSONValue {
-        .object([
+    public var json: JSONValue {
+        .object(members: [
             .init("kid", .string(kid)),
             .init("method", .string(method)),
-            .init("ctr", .number(ctr)),
+            .init("ctr", .number(integer: ctr)),
             .init("rids", .array(entries.map { .string($0.description) })),
         ])
     }
 
     /// The list as pretty-printed JSON text, ready to publish.
     public func serialized() -> [UInt8] {
-        json.serialized(pretty: true) + [0x0A]
+        JSONWriter.serialize(json, style: .pretty) + [0x0A]
     }
 }

@@ -1,3 +1,4 @@
+import FHIRCore
 import Foundation
 
 /// What a wallet or HealthKit shows for a card: the fields of `HKVerifiableClinicalRecord`
@@ -52,7 +53,7 @@ public struct SHCCardSummary: Sendable, Hashable, Encodable {
     public var recordTypes: [String]
 
     /// Builds a summary from a card's claims and FHIR bundle.
-    public init(claims: SHCClaims, bundle: SHCJSONValue?, issuerName: String? = nil) {
+    public init(claims: SHCClaims, bundle: JSONValue?, issuerName: String? = nil) {
         issuer = claims.iss
         self.issuerName = issuerName
         issuedDate = claims.issuedDate
@@ -117,7 +118,7 @@ public struct SHCCardSummary: Sendable, Hashable, Encodable {
         var display: String?
     }
 
-    private static func coding(_ concept: SHCJSONValue?, preferring system: String) -> Coding? {
+    private static func coding(_ concept: JSONValue?, preferring system: String) -> Coding? {
         let codings = concept?["coding"]?.arrayValue ?? []
         let chosen = codings.first { $0["system"]?.stringValue == system } ?? codings.first
         return chosen.map {
@@ -125,7 +126,7 @@ public struct SHCCardSummary: Sendable, Hashable, Encodable {
         }
     }
 
-    private static func name(of patient: SHCJSONValue) -> String? {
+    private static func name(of patient: JSONValue) -> String? {
         guard let name = patient["name"]?.arrayValue?.first else { return nil }
         if let text = name["text"]?.stringValue, !text.isEmpty { return text }
         var parts = name["given"]?.arrayValue?.compactMap(\.stringValue) ?? []

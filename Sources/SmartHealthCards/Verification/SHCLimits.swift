@@ -1,3 +1,4 @@
+import FHIRCore
 import Foundation
 
 /// Resource limits and tolerances for verification and input parsing. Every limit bounds work
@@ -26,4 +27,25 @@ public struct SHCLimits: Sendable, Hashable {
 
     /// The default limits: 256 KiB JWS, 1 MiB inflated payload, depth 64, 16 MiB input, 5 minutes skew.
     public static let `default` = SHCLimits()
+}
+
+extension SHCLimits {
+    /// Parses JSON as this library reads every card payload, header, key set, revocation list and
+    /// card file: FHIRCore's strict RFC 8259 parser (valid UTF-8, no lone surrogates, no comments
+    /// or trailing commas), duplicate member names rejected, nesting no deeper than
+    /// ``maxJSONDepth``, and no byte-order mark. A thrown `JSONParseError` says where and why,
+    /// never what: its `redacted` form, without a duplicate member's name.
+    public func parseJSON(_ bytes: [UInt8]) throws(JSONParseError) -> JSONValue {
+        try parseJSONTape(bytes).value(at: 0)
+    }
+
+    /// The same rules as ``parseJSON(_:)``, keeping the document as FHIRCore's tape (what the
+    /// verifier walks without building a tree).
+    func parseJSONTape(_ bytes: [UInt8]) throws(JSONParseError) -> JSONTape {
+        do {
+            return try JSONTape(bytes, maximumDepth: maxJSONDepth, allowsByteOrderMark: false)
+        } catch {
+            throw error.redacted
+        }
+    }
 }

@@ -1,3 +1,5 @@
+import FHIRCore
+
 /// The outcome of verifying one card. Errors and warnings are separate; whether the signature is
 /// valid and whether the issuer is trusted are reported on their own.
 ///
@@ -23,27 +25,33 @@ public struct SHCVerificationReport: Sendable, Encodable {
     public var claims: SHCClaims?
     /// The inflated payload and where the bundle is in it; the bundle and summary are built from
     /// it only when asked for, which keeps verification itself lean.
-    var payload: SHCJSONTape?
+    var payloadTape: JSONTape?
     var bundleIndex: Int?
 
     /// Creates an empty report.
     public init() {}
 
     /// The FHIR Bundle (`vc.credentialSubject.fhirBundle`), when present.
-    public var bundle: SHCJSONValue? {
-        guard let payload, let bundleIndex else { return nil }
-        return payload.value(bundleIndex)
+    public var bundle: JSONValue? {
+        guard let payloadTape, let bundleIndex else { return nil }
+        return payloadTape.value(at: bundleIndex)
     }
 
     /// The FHIR Bundle exactly as its JSON appears in the payload, when present.
     public var bundleJSON: [UInt8]? {
-        guard let payload, let bundleIndex else { return nil }
-        return Array(payload.rawBytes(bundleIndex))
+        guard let payloadTape, let bundleIndex else { return nil }
+        return Array(payloadTape.bytes[payloadTape.byteRange(of: bundleIndex)])
     }
 
     /// The inflated payload JSON (the JWT claims) exactly as signed, when it could be inflated and parsed.
     public var payloadJSON: [UInt8]? {
-        payload?.bytes
+        payloadTape?.bytes
+    }
+
+    /// The payload (the JWT claims) as a JSON tree, members in their signed order, when it could
+    /// be inflated and parsed. Built on each access.
+    public var payload: JSONValue? {
+        payloadTape?.value(at: 0)
     }
 
     /// The display summary, when the claims could be read. Computed on each access.

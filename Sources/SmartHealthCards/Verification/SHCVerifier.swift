@@ -1,5 +1,6 @@
 import CommonSupport
 import Crypto
+import FHIRCore
 import Foundation
 
 /// Verifies SMART Health Cards in the checklist's order (rules 31-37): JWS syntax and header,
@@ -66,7 +67,7 @@ public struct SHCVerifier: Sendable {
         guard let jws = parseJWS(input, into: &report) else { return report }
 
         // Rule 11: header.
-        guard let headerJSON = try? SHCJSONValue.parse(jws.header, maxDepth: limits.maxJSONDepth),
+        guard let headerJSON = try? limits.parseJSON(jws.header),
               case .object = headerJSON else {
             report.add(.headerInvalid, "the JWS header is not a JSON object")
             return report
@@ -99,9 +100,9 @@ public struct SHCVerifier: Sendable {
 
         // Rule 14: raw DEFLATE payload.
         guard let payloadBytes = inflatePayload(jws.payload, into: &report) else { return report }
-        let payload: SHCJSONTape
+        let payload: JSONTape
         do {
-            payload = try SHCJSONTape(payloadBytes, maxDepth: limits.maxJSONDepth)
+            payload = try limits.parseJSONTape(payloadBytes)
         } catch {
             report.add(.payloadJSON, "the inflated payload is not JSON (\(error))")
             return report
@@ -110,23 +111,24 @@ public struct SHCVerifier: Sendable {
             report.add(.payloadJSON, "the payload is not a JSON object")
             return report
         }
-        report.payload = payload
-        if payload.sawWhitespace {
+        report.payloadTape = payload
+        if payload.hasWhitespace {
             report.add(.payloadNotMinified, "the payload JSON is not minified")
         }
 
         // Rules 15-21: claims.
         var claims = SHCClaims()
-        let issuer = checkIssuer(payload, payload.member(0, .iss), into: &report)
-        claims.iss = payload.stringValue(payload.member(0, .iss))
+        let iss = payload.memberValue(of: 0, named: "iss")
+        let issuer = checkIssuer(payload, iss, into: &report)
+        claims.iss = payload.stringValue(at: iss)
         checkTimes(payload, claims: &claims, into: &report)
-        payload.forEachMember(0) { key, _ in
-            if !(payload.key(key) == .iss || payload.key(key) == .nbf || payload.key(key) == .exp
-                 || payload.key(key) == .vc) {
-                report.add(.claimsUnexpected, "unexpected top-level claim \"\(payload.string(key))\"")
+        payload.forEachMember(of: 0) { key, _ in
+            if !(payload.stringEquals(key, "iss") || payload.stringEquals(key, "nbf") || payload.stringEquals(key, "exp")
+                 || payload.stringEquals(key, "vc")) {
+                report.add(.claimsUnexpected, "unexpected top-level claim \"\(payload.string(at: key))\"")
             }
         }
-        let bundle = checkCredential(payload, payload.member(0, .vc), claims: &claims, into: &report)
+        let bundle = checkCredential(payload, payload.memberValue(of: 0, named: "vc"), claims: &claims, into: &report)
         report.claims = claims
         report.bundleIndex = bundle
 
@@ -258,8 +260,8 @@ public struct SHCVerifier: Sendable {
     }
 
     /// Rules 6 and 15. Returns the issuer URL when it may be used to look up keys.
-    private func checkIssuer(_ payload: SHCJSONTape, _ value: Int?, into report: inout SHCVerificationReport) -> String? {
-        guard let iss = payload.stringValue(value) else {
+    private func checkIssuer(_ payload: JSONTape, _ value: Int?, into report: inout SHCVerificationReport) -> String? {
+        guard let iss = payload.stringValue(at: value) else {
             report.add(.issMissing, value == nil ? "the payload has no iss" : "iss is not a string")
             return nil
         }
@@ -315,15 +317,15 @@ public struct SHCVerifier: Sendable {
     }
 
     /// Rules 16, 17 and 34.
-    private func checkTimes(_ payload: SHCJSONTape, claims: inout SHCClaims, into report: inout SHCVerificationReport) {
+    private func checkTimes(_ payload: JSONTape, claims: inout SHCClaims, into report: inout SHCVerificationReport) {
         let nowSeconds = now.timeIntervalSince1970
-        if let nbfIndex = payload.member(0, .nbf) {
-            if payload.kind(nbfIndex) == .number, let nbf = Double(payload.string(nbfIndex)) {
+        if let nbfIndex = payload.memberValue(of: 0, named: "nbf") {
+            if payload.kind(nbfIndex) == .number, let nbf = Double(payload.numberText(at: nbfIndex)) {
                 claims.nbf = nbf
                 if nbf > 100_000_000_000 {
-                    report.add(.nbfMilliseconds, "nbf \(payload.string(nbfIndex)) looks like milliseconds; NumericDate is in seconds")
+                    report.add(.nbfMilliseconds, "nbf \(payload.numberText(at: nbfIndex)) looks like milliseconds; NumericDate is in seconds")
                 } else if nbf > nowSeconds + limits.clockSkew {
-                    report.add(.nbfFuture, "nbf \(payload.string(nbfIndex)) is in the future")
+                    report.add(.nbfFuture, "nbf \(payload.numberText(at: nbfIndex)) is in the future")
                 }
             } else {
                 report.add(.nbfType, "nbf is not a JSON number")
@@ -331,14 +333,14 @@ public struct SHCVerifier: Sendable {
         } else {
             report.add(.nbfMissing, "the payload has no nbf")
         }
-        if let expIndex = payload.member(0, .exp) {
-            if payload.kind(expIndex) == .number, let exp = Double(payload.string(expIndex)) {
+        if let expIndex = payload.memberValue(of: 0, named: "exp") {
+            if payload.kind(expIndex) == .number, let exp = Double(payload.numberText(at: expIndex)) {
                 claims.exp = exp
                 if exp < nowSeconds {
-                    report.add(.expExpired, "the card expired at exp \(payload.string(expIndex))")
+                    report.add(.expExpired, "the card expired at exp \(payload.numberText(at: expIndex))")
                 }
                 if let nbf = claims.nbf, exp <= nbf {
-                    report.add(.expBeforeNbf, "exp \(payload.string(expIndex)) is not after nbf")
+                    report.add(.expBeforeNbf, "exp \(payload.numberText(at: expIndex)) is not after nbf")
                 }
             } else {
                 report.add(.expType, "exp is not a JSON number")
@@ -347,31 +349,31 @@ public struct SHCVerifier: Sendable {
     }
 
     /// Rules 18-21 and 40. Returns the token index of the FHIR bundle when present.
-    private func checkCredential(_ payload: SHCJSONTape, _ vc: Int?, claims: inout SHCClaims,
+    private func checkCredential(_ payload: JSONTape, _ vc: Int?, claims: inout SHCClaims,
                                  into report: inout SHCVerificationReport) -> Int? {
         guard let vc, payload.kind(vc) == .object else {
             report.add(.vcMissing, vc == nil ? "the payload has no vc" : "vc is not an object")
             return nil
         }
         var typeIndex: Int?, subjectIndex: Int?, ridIndex: Int?
-        payload.forEachMember(vc) { key, value in
-            if payload.key(key) == .type {
+        payload.forEachMember(of: vc) { key, value in
+            if payload.stringEquals(key, "type") {
                 typeIndex = value
-            } else if payload.key(key) == .credentialSubject {
+            } else if payload.stringEquals(key, "credentialSubject") {
                 subjectIndex = value
-            } else if payload.key(key) == .rid {
+            } else if payload.stringEquals(key, "rid") {
                 ridIndex = value
-            } else if payload.key(key) == .context {
+            } else if payload.stringEquals(key, "@context") {
                 report.add(.vcJSONLD, "vc has @context; it belongs only to the JSON-LD mapping", path: "vc.@context")
             } else {
-                report.add(.claimsUnexpected, "unexpected vc member \"\(payload.string(key))\"", path: "vc")
+                report.add(.claimsUnexpected, "unexpected vc member \"\(payload.string(at: key))\"", path: "vc")
             }
         }
         if let typeIndex, payload.kind(typeIndex) == .array {
             var types: [String] = []
             var allStrings = true
-            payload.forEachElement(typeIndex) { _, element in
-                if payload.kind(element) == .string { types.append(payload.string(element)) } else { allStrings = false }
+            payload.forEachElement(of: typeIndex) { _, element in
+                if payload.isString(element) { types.append(payload.string(at: element)) } else { allStrings = false }
             }
             claims.types = types
             if !allStrings {
@@ -387,7 +389,7 @@ public struct SHCVerifier: Sendable {
             report.add(.vcTypeMissing, "vc.type is missing or not an array", path: "vc.type")
         }
         if let ridIndex {
-            let rid = payload.stringValue(ridIndex)
+            let rid = payload.stringValue(at: ridIndex)
             claims.rid = rid
             if rid.map(SHCRevocation.isValidRid) != true {
                 report.add(.ridFormat, "vc.rid is not 1-24 base64url characters", path: "vc.rid")
@@ -397,13 +399,13 @@ public struct SHCVerifier: Sendable {
             report.add(.bundleMissing, "vc.credentialSubject is missing or not an object", path: "vc.credentialSubject")
             return nil
         }
-        let fhirVersion = payload.stringValue(payload.member(subjectIndex, .fhirVersion))
+        let fhirVersion = payload.stringValue(at: payload.memberValue(of: subjectIndex, named: "fhirVersion"))
         claims.fhirVersion = fhirVersion
         if fhirVersion.map(SHCVerifier.isSemanticVersion) != true {
             report.add(.fhirVersion, "fhirVersion is missing or not a semantic version such as 4.0.1",
                        path: "vc.credentialSubject.fhirVersion")
         }
-        guard let bundle = payload.member(subjectIndex, .fhirBundle) else {
+        guard let bundle = payload.memberValue(of: subjectIndex, named: "fhirBundle") else {
             report.add(.bundleMissing, "vc.credentialSubject.fhirBundle is missing", path: "vc.credentialSubject.fhirBundle")
             return nil
         }
