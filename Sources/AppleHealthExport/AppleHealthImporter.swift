@@ -34,7 +34,10 @@ public struct AppleHealthImporter: Sendable {
     }
 
     /// Imports the export at `url` into `store`, which must be opened as its owner.
-    /// - Parameter progress: called after each committed batch with the report so far.
+    /// - Parameters:
+    ///   - url: The `export.xml` file.
+    ///   - store: The store, opened as its owner.
+    ///   - progress: Called after each committed batch with the report so far.
     /// - Returns: what was imported and what was skipped.
     /// - Throws: ``AppleHealthExportError`` for a file that is not a well-formed export (the
     ///   batch being read is not saved; earlier batches stay, and running the import again
