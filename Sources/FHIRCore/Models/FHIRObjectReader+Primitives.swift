@@ -51,7 +51,7 @@ extension FHIRObjectReader {
         }
     }
 
-    @usableFromInline func makePrimitive<P: FHIRPrimitiveProtocol>(
+    @inlinable func makePrimitive<P: FHIRPrimitiveProtocol>(
         _ value: Int?, _ companion: Int?, key: StaticString, companionKey: StaticString
     ) throws(FHIRDecodingError) -> P {
         var primitive = P(value: nil, companion: nil)
@@ -70,7 +70,7 @@ extension FHIRObjectReader {
         return primitive
     }
 
-    @usableFromInline func makePrimitives<P: FHIRPrimitiveProtocol>(
+    @inlinable func makePrimitives<P: FHIRPrimitiveProtocol>(
         _ value: Int?, _ companion: Int?, key: StaticString, companionKey: StaticString
     ) throws(FHIRDecodingError) -> [P] {
         // Walks both arrays' nodes side by side (no lists of element nodes are built).
@@ -128,7 +128,7 @@ extension FHIRObjectReader {
     }
 
     /// Reads `{"id": …, "extension": […]}` into a primitive.
-    @usableFromInline func readCompanion<P: FHIRPrimitiveProtocol>(
+    @inlinable func readCompanion<P: FHIRPrimitiveProtocol>(
         _ companion: Int, into primitive: inout P, at path: [FHIRDecodingError.PathComponent]
     ) throws(FHIRDecodingError) {
         guard tape.nodes[companion].kind == .object else {
