@@ -125,7 +125,7 @@ let package = Package(
         // Apple Health exports (export.xml), read as a stream (what `health import apple-health` reads).
         .target(
             name: "AppleHealthExport",
-            dependencies: ["OpenHealthKit", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["OpenHealthKit", "CommonSupport", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .target(

@@ -1,3 +1,4 @@
+import CommonSupport
 import Foundation
 import OpenHealthKit
 
@@ -28,9 +29,9 @@ enum ExportValues {
         case UInt8(ascii: "-"): sign = -1
         default: return nil
         }
-        guard (1...12).contains(month), day >= 1, day <= daysInMonth(month, year: year), hour < 24, minute < 60, second < 61,
+        guard (1...12).contains(month), day >= 1, day <= CivilCalendar.daysInMonth(month, year: year), hour < 24, minute < 60, second < 61,
               offsetHours < 24, offsetMinutes < 60 else { return nil }
-        let days = daysSinceEpoch(year: year, month: month, day: day)
+        let days = CivilCalendar.daysSinceEpoch(year: year, month: month, day: day)
         let local = days * 86_400 + hour * 3600 + minute * 60 + second
         let utc = local - sign * (offsetHours * 3600 + offsetMinutes * 60)
         return Date(timeIntervalSince1970: TimeInterval(utc))
@@ -41,26 +42,8 @@ enum ExportValues {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
         guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
               let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
-              (1...12).contains(month), day >= 1, day <= daysInMonth(month, year: year) else { return nil }
+              (1...12).contains(month), day >= 1, day <= CivilCalendar.daysInMonth(month, year: year) else { return nil }
         return DateComponents(year: year, month: month, day: day)
-    }
-
-    private static func daysInMonth(_ month: Int, year: Int) -> Int {
-        switch month {
-        case 2: return (year % 4 == 0 && year % 100 != 0) || year % 400 == 0 ? 29 : 28
-        case 4, 6, 9, 11: return 30
-        default: return 31
-        }
-    }
-
-    private static func daysSinceEpoch(year: Int, month: Int, day: Int) -> Int {
-        let y = month <= 2 ? year - 1 : year
-        let era = (y >= 0 ? y : y - 399) / 400
-        let yoe = y - era * 400
-        let mp = (month + 9) % 12
-        let doy = (153 * mp + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
     }
 
     /// The keys of HealthKit's device description, `<<HKDevice: 0x…>, name:Apple Watch, manufacturer:Apple Inc., …>`.

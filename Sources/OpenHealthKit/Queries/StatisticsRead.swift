@@ -38,7 +38,7 @@ enum StatisticsRead {
         let (database, fetch) = try store.sampleFetch(type: type, predicate: predicate)
         let (rows, sources) = try database.statisticsRows(type: type, predicate: fetch.predicate, scope: fetch.scope)
         // Cumulative types merge sources by priority; discrete ones count every source.
-        let merge: StatisticsMergeStrategy = type.aggregationStyle == .cumulative && Set(rows.map(\.source)).count > 1
+        let merge: StatisticsMergeStrategy = type.aggregationStyle == .cumulative && rows.contains(where: { $0.source != rows[0].source })
             ? .priority(try database.statisticsSourceOrder(type: type.identifier)) : .sumAllSources
         return (rows, sources, dateRange(of: fetch.predicate.node), merge)
     }
