@@ -11,12 +11,13 @@ struct ShcReportWriter {
     private var buffer = ""
     private var cardsWritten = 0
     private var inputErrors: [InputError] = []
-    private let encoder: JSONEncoder = {
+    /// The JSON report's encoder (one per use: `JSONEncoder` is not `Sendable`).
+    private static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
         return encoder
-    }()
+    }
 
     init(json: Bool) {
         self.json = json
@@ -43,15 +44,28 @@ struct ShcReportWriter {
         }
     }
 
-    /// One card's report; `count` is how many cards its input holds (they are then numbered).
-    mutating func card(input: String, index: Int, of count: Int, report: SHCVerificationReport) throws {
+    /// One card's report, formatted (on any thread) for ``append(_:)``.
+    struct FormattedCard: Sendable {
+        /// The text block, or the card's JSON object without indentation.
+        let text: String
+        /// Whether the card is valid.
+        let isValid: Bool
+    }
+
+    /// Formats one card's report; `count` is how many cards its input holds (they are then
+    /// numbered). Pure, so the batch verifier runs it on the worker that verified the card.
+    static func format(input: String, index: Int, of count: Int, report: SHCVerificationReport, json: Bool) throws -> FormattedCard {
         if json {
-            let text = String(decoding: try encoder.encode(Card(input: input, index: index, report: report)), as: UTF8.self)
-            buffer += cardsWritten == 0 ? "\n" : ",\n"
-            buffer += Self.indented(text, by: "    ")
-        } else {
-            buffer += Self.text(label: count > 1 ? "\(input) #\(index + 1)" : input, report: report)
+            let text = String(decoding: try makeEncoder().encode(Card(input: input, index: index, report: report)), as: UTF8.self)
+            return FormattedCard(text: indented(text, by: "    "), isValid: report.isValid)
         }
+        return FormattedCard(text: text(label: count > 1 ? "\(input) #\(index + 1)" : input, report: report), isValid: report.isValid)
+    }
+
+    /// Appends a card formatted by ``format(input:index:of:report:json:)`` with the same `json`.
+    mutating func append(_ card: FormattedCard) {
+        if json { buffer += cardsWritten == 0 ? "\n" : ",\n" }
+        buffer += card.text
         cardsWritten += 1
     }
 
@@ -69,7 +83,7 @@ struct ShcReportWriter {
             if inputErrors.isEmpty {
                 buffer += "  \"inputErrors\" : [],\n"
             } else {
-                let errors = (try? encoder.encode(inputErrors)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
+                let errors = (try? Self.makeEncoder().encode(inputErrors)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
                 buffer += "  \"inputErrors\" : " + Self.indented(errors, by: "  ").dropFirst(2) + ",\n"
             }
             buffer += "  \"valid\" : \(valid)\n}\n"

@@ -48,11 +48,16 @@ struct ShcVerifyCommand: AsyncParsableCommand {
                     output.inputFailure(input: input, error: "\(error)")
                     continue
                 }
-                // Reports are written as each chunk of cards is verified (on every core).
-                try await verifier.verifyAll(cards) { firstIndex, reports in
-                    for (offset, report) in reports.enumerated() {
-                        if !report.isValid { allValid = false }
-                        try output.card(input: input, index: firstIndex + offset, of: cards.count, report: report)
+                // Cards are verified and formatted on every core; the reports are written in
+                // order as each chunk is done, while the next chunks are being verified.
+                let json = json, count = cards.count
+                try await verifier.verifyAll(cards, transform: { index, report in
+                    Result { try ShcReportWriter.format(input: input, index: index, of: count, report: report, json: json) }
+                }) { _, formatted in
+                    for card in formatted {
+                        let card = try card.get()
+                        if !card.isValid { allValid = false }
+                        output.append(card)
                     }
                     output.flush()
                 }

@@ -60,4 +60,43 @@ struct BatchVerificationTests {
         }
         #expect(calls == 2)
     }
+
+    @Test("A transform runs once per card with its index, and its outputs come in the cards' order",
+          arguments: [(1, 4), (2, 3), (4, 256)])
+    func transformOutputs(_ concurrency: Int, _ chunkSize: Int) async throws {
+        let (cards, verifier) = try Self.cards(count: 31)
+        var outputs: [String] = []
+        await verifier.verifyAll(cards, concurrency: concurrency, chunkSize: chunkSize, transform: { index, report in
+            "\(index):\(report.isValid):\(report.claims?.rid ?? "-")"
+        }) { firstIndex, chunk in
+            #expect(firstIndex == outputs.count)
+            outputs += chunk
+        }
+        #expect(outputs == (0..<31).map { "\($0):\($0 % 3 != 2):r\($0)" })
+    }
+
+    @Test("When the caller throws, the batch stops within the chunks already in flight")
+    func throwingStopsTheWorkers() async throws {
+        let (cards, verifier) = try Self.cards(count: 60)
+        let verified = Counter()
+        struct Stop: Error {}
+        await #expect(throws: Stop.self) {
+            try await verifier.verifyAll(cards, concurrency: 2, chunkSize: 5, transform: { index, _ in
+                verified.increment()
+                return index
+            }) { firstIndex, _ in
+                if firstIndex == 0 { throw Stop() }
+            }
+        }
+        // The first chunk, and at most the two chunks verified ahead of it, were verified.
+        #expect(verified.value >= 5 && verified.value <= 15)
+    }
+
+    /// A count shared with worker tasks.
+    final class Counter: @unchecked Sendable {
+        private let lock = NSLock()
+        private var count = 0
+        func increment() { lock.withLock { count += 1 } }
+        var value: Int { lock.withLock { count } }
+    }
 }

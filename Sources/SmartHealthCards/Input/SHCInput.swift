@@ -122,40 +122,55 @@ public enum SHCInput {
         }
     }
 
-    /// A health card file or a `Parameters` response.
+    /// A health card file or a `Parameters` response, walked on the parsed tape (a file of
+    /// thousands of cards builds no tree).
     private static func parseDocument(_ bytes: ArraySlice<UInt8>, form: SHCInputForm?, limits: SHCLimits) throws(SHCInputError) -> [Card] {
-        let json: JSONValue
+        let tape: JSONTape
         do {
-            json = try limits.parseJSON(Array(bytes))
+            tape = try limits.parseJSONTape(Array(bytes))
         } catch {
             throw .invalidJSON(error)
         }
-        var credentials: [JSONValue] = []
+        guard tape.kind(0) == .object else { throw form == .deepLink ? .invalidDeepLink : .notAHealthCardDocument }
+        var credentials: [Int] = []
         let detectedForm: SHCInputForm
-        if let list = json["verifiableCredential"] {
-            guard let array = list.arrayValue else { throw .invalidCredentialList }
-            guard !array.isEmpty else { throw .noCredentials }
-            credentials = array
+        if let list = tape.memberValue(of: 0, named: "verifiableCredential") {
+            guard tape.kind(list) == .array else { throw .invalidCredentialList }
+            guard tape.count(list) > 0 else { throw .noCredentials }
+            credentials.reserveCapacity(tape.count(list))
+            tape.forEachElement(of: list) { _, element in credentials.append(element) }
             detectedForm = form ?? .file
-        } else if json["resourceType"]?.stringValue == "Parameters", form == nil {
+        } else if form == nil, let type = tape.memberValue(of: 0, named: "resourceType"),
+                  tape.isString(type), tape.stringEquals(type, "Parameters") {
             detectedForm = .parameters
-            if let parameters = json["parameter"] {
-                guard let array = parameters.arrayValue else { throw .invalidCredentialList }
-                for parameter in array {
-                    guard case .object = parameter, let name = parameter["name"]?.stringValue else { throw .invalidCredentialList }
-                    guard name == "verifiableCredential" else { continue }
-                    guard let value = parameter["valueString"] else { throw .invalidCredentialList }
+            if let parameters = tape.memberValue(of: 0, named: "parameter") {
+                guard tape.kind(parameters) == .array else { throw .invalidCredentialList }
+                var malformed = false
+                tape.forEachElement(of: parameters) { _, parameter in
+                    guard !malformed else { return }
+                    guard tape.kind(parameter) == .object, let name = tape.memberValue(of: parameter, named: "name"),
+                          tape.isString(name) else {
+                        malformed = true
+                        return
+                    }
+                    guard tape.stringEquals(name, "verifiableCredential") else { return }
+                    guard let value = tape.memberValue(of: parameter, named: "valueString") else {
+                        malformed = true
+                        return
+                    }
                     credentials.append(value)
                 }
+                if malformed { throw .invalidCredentialList }
             }
         } else {
             throw form == .deepLink ? .invalidDeepLink : .notAHealthCardDocument
         }
         var cards: [Card] = []
+        cards.reserveCapacity(credentials.count)
         for (position, credential) in credentials.enumerated() {
-            guard let jws = credential.stringValue else { throw .credentialNotAString(card: position) }
-            try validateJWS(Array(jws.utf8), card: position)
-            cards.append(Card(jws: jws, form: detectedForm))
+            guard tape.isString(credential) else { throw .credentialNotAString(card: position) }
+            try validateJWS(tape.withUTF8(ofString: credential) { Array($0) }, card: position)
+            cards.append(Card(jws: tape.string(at: credential), form: detectedForm))
         }
         return cards
     }

@@ -3,59 +3,120 @@ import Foundation
 extension SHCVerifier {
     /// Verifies many cards on every core and hands their reports over in the cards' order, a
     /// chunk at a time, as each chunk is done: a caller can print the first reports while later
-    /// cards are still being verified, and holds at most one chunk of reports.
+    /// cards are still being verified, and holds at most a few chunks of reports.
     ///
-    /// The time is linear in the number of cards. Each chunk is split into `concurrency` runs of
-    /// neighbouring cards, one child task each (one task per card would cost more than some
-    /// verifications).
+    /// The same as ``verifyAll(_:concurrency:chunkSize:transform:_:)`` with the reports
+    /// themselves as the outputs.
     ///
     /// - Parameters:
     ///   - cards: the cards, in the order their reports are wanted.
     ///   - concurrency: how many cards are verified at once; the active processor count by default.
     ///   - chunkSize: how many reports are handed over at a time.
     ///   - body: called once per chunk, in order, with the index of its first card and its reports.
-    public func verifyAll(
+    public func verifyAll<Failure: Error>(
         _ cards: [SHCInput.Card],
         concurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
         chunkSize: Int = 256,
-        _ body: (_ firstIndex: Int, _ reports: [SHCVerificationReport]) async throws -> Void
-    ) async rethrows {
-        let workers = max(1, concurrency)
-        let chunk = max(1, chunkSize)
-        var start = 0
-        while start < cards.count {
-            let end = min(cards.count, start + chunk)
-            let reports = await verifyRange(cards, start..<end, workers: workers)
-            try await body(start, reports)
-            start = end
-        }
+        _ body: (_ firstIndex: Int, _ reports: [SHCVerificationReport]) async throws(Failure) -> Void
+    ) async throws(Failure) {
+        try await verifyAll(cards, concurrency: concurrency, chunkSize: chunkSize, transform: { _, report in report }, body)
     }
 
-    /// The reports of `cards[range]`, in order, verified by up to `workers` child tasks.
-    private func verifyRange(_ cards: [SHCInput.Card], _ range: Range<Int>, workers: Int) async -> [SHCVerificationReport] {
-        let share = (range.count + workers - 1) / workers
-        if workers == 1 || range.count <= 1 {
-            var reports: [SHCVerificationReport] = []
-            reports.reserveCapacity(range.count)
-            for index in range { reports.append(await verify(cards[index])) }
-            return reports
-        }
-        return await withTaskGroup(of: (Int, [SHCVerificationReport]).self) { group in
-            var lower = range.lowerBound
-            while lower < range.upperBound {
-                let part = lower..<min(range.upperBound, lower + share)
-                group.addTask {
-                    var reports: [SHCVerificationReport] = []
-                    reports.reserveCapacity(part.count)
-                    for index in part { reports.append(await verify(cards[index])) }
-                    return (part.lowerBound, reports)
-                }
-                lower = part.upperBound
+    /// Verifies many cards on every core, turns each report into an output on the same worker
+    /// (a formatted line, a summary, a stored record), and hands the outputs over in the cards'
+    /// order, a chunk at a time.
+    ///
+    /// Verification is pipelined with the caller: while `body` handles one chunk, the workers
+    /// already verify the next ones (at most two chunks ahead), so writing the outputs costs the
+    /// batch no core time of its own. The time is linear in the number of cards: each chunk is
+    /// split into `concurrency` runs of neighbouring cards, one child task each (one task per
+    /// card would cost more than some verifications).
+    ///
+    /// - Parameters:
+    ///   - cards: the cards, in the order their outputs are wanted.
+    ///   - concurrency: how many cards are verified at once; the active processor count by default.
+    ///   - chunkSize: how many outputs are handed over at a time.
+    ///   - transform: called on the worker that verified a card, with the card's index and its
+    ///     report; whatever it returns is handed to `body`.
+    ///   - body: called once per chunk, in order, with the index of its first card and its outputs.
+    ///     When it throws, the cards not yet verified are not verified and the error is rethrown.
+    public func verifyAll<Output: Sendable, Failure: Error>(
+        _ cards: [SHCInput.Card],
+        concurrency: Int = ProcessInfo.processInfo.activeProcessorCount,
+        chunkSize: Int = 256,
+        transform: @escaping @Sendable (_ index: Int, _ report: SHCVerificationReport) -> Output,
+        _ body: (_ firstIndex: Int, _ outputs: [Output]) async throws(Failure) -> Void
+    ) async throws(Failure) {
+        let workers = max(1, concurrency)
+        let chunk = max(1, chunkSize)
+        guard !cards.isEmpty else { return }
+        // Parts: runs of neighbouring cards, `workers` of them per chunk, verified by child tasks.
+        // At most `chunksAhead` chunks' parts are in flight beyond the one being handed over.
+        let share = (min(chunk, cards.count) + workers - 1) / workers
+        var parts: [Range<Int>] = []
+        var chunkOfPart: [Int] = []
+        var chunkStart = 0
+        while chunkStart < cards.count {
+            let chunkEnd = min(cards.count, chunkStart + chunk)
+            var lower = chunkStart
+            while lower < chunkEnd {
+                let upper = min(chunkEnd, lower + share)
+                parts.append(lower..<upper)
+                chunkOfPart.append(chunkStart / chunk)
+                lower = upper
             }
-            var parts: [(Int, [SHCVerificationReport])] = []
-            for await part in group { parts.append(part) }
-            parts.sort { $0.0 < $1.0 }
-            return parts.flatMap(\.1)
+            chunkStart = chunkEnd
         }
+        // While `body` handles one chunk, the parts of the next `chunksAhead` chunks are in flight.
+        let chunksAhead = 2
+        let verifier = self
+        var failure: Failure?
+        await withTaskGroup(of: (Int, [Output]).self) { group in
+            var nextPart = 0
+            var currentChunk = 0
+            var done: [Int: [Output]] = [:]
+            var nextToHand = 0
+            var handed: [Output] = []
+            var handedStart = 0
+            var lastChunkInFlight = chunksAhead
+            while nextToHand < parts.count {
+                while nextPart < parts.count, chunkOfPart[nextPart] <= lastChunkInFlight {
+                    let part = parts[nextPart]
+                    let number = nextPart
+                    group.addTask {
+                        var outputs: [Output] = []
+                        outputs.reserveCapacity(part.count)
+                        for index in part {
+                            // After the caller's body threw, the rest is not wanted.
+                            if Task.isCancelled { break }
+                            let report = await verifier.verify(cards[index])
+                            outputs.append(transform(index, report))
+                        }
+                        return (number, outputs)
+                    }
+                    nextPart += 1
+                }
+                guard let outputs = done.removeValue(forKey: nextToHand) else {
+                    guard let (number, outputs) = await group.next() else { break }
+                    done[number] = outputs
+                    continue
+                }
+                if handed.isEmpty { handedStart = parts[nextToHand].lowerBound }
+                handed += outputs
+                nextToHand += 1
+                guard nextToHand == parts.count || chunkOfPart[nextToHand] != currentChunk else { continue }
+                do throws(Failure) {
+                    try await body(handedStart, handed)
+                } catch {
+                    failure = error
+                    group.cancelAll()
+                    return
+                }
+                handed.removeAll(keepingCapacity: true)
+                currentChunk += 1
+                lastChunkInFlight = currentChunk + chunksAhead
+            }
+        }
+        if let failure { throw failure }
     }
 }
