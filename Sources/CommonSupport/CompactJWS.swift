@@ -58,23 +58,37 @@ package struct CompactJWS: Sendable {
         signingInput = text[0..<second]
     }
 
+    /// Checks the syntax alone, without decoding or allocating: exactly the text that
+    /// ``init(_:)`` accepts passes, and a text it refuses throws the same problem.
+    package static func validate(_ text: UnsafeBufferPointer<UInt8>) throws(Problem) {
+        if let problem = firstProblem(text) { throw problem }
+    }
+
     /// Finds the first syntax problem of text that failed the fast path.
     private static func diagnose(_ text: [UInt8]) -> Problem {
-        var dots: [Int] = []
+        text.withUnsafeBufferPointer { firstProblem($0) } ?? .invalidLength(segment: 0)
+    }
+
+    /// The first syntax problem of `text`, or nil when it is three non-empty, unpadded, canonical
+    /// base64url segments.
+    private static func firstProblem(_ text: UnsafeBufferPointer<UInt8>) -> Problem? {
+        var dots = (-1, -1)
+        var dotCount = 0
         for (offset, byte) in text.enumerated() {
             if byte == UInt8(ascii: ".") {
-                dots.append(offset)
+                if dotCount == 0 { dots.0 = offset } else if dotCount == 1 { dots.1 = offset }
+                dotCount += 1
             } else if !Base64URL.isAlphabet(byte) {
                 return byte == UInt8(ascii: "=") ? .padding(offset: offset) : .invalidCharacter(offset: offset)
             }
         }
-        guard dots.count == 2 else { return .segmentCount(dots.count + 1) }
-        let ranges = [0..<dots[0], (dots[0] + 1)..<dots[1], (dots[1] + 1)..<text.count]
-        for (segment, range) in ranges.enumerated() {
+        guard dotCount == 2 else { return .segmentCount(dotCount + 1) }
+        for segment in 0..<3 {
+            let range = segment == 0 ? 0..<dots.0 : segment == 1 ? (dots.0 + 1)..<dots.1 : (dots.1 + 1)..<text.count
             if range.isEmpty { return .emptySegment(segment) }
             if range.count % 4 == 1 { return .invalidLength(segment: segment) }
             if !Base64URL.isCanonicalEnd(text[range.upperBound - 1], count: range.count) { return .nonCanonical(segment: segment) }
         }
-        return .invalidLength(segment: 0)
+        return nil
     }
 }

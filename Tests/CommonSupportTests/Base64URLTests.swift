@@ -46,3 +46,42 @@ struct CanonicalBase64URLTests {
         #expect(try CompactJWS(Array("e30.e30.QQ".utf8)).signature == [0x41])
     }
 }
+
+@Suite("Compact JWS syntax check without decoding")
+struct CompactJWSValidateTests {
+    /// The outcome of parsing `text` with the decoding initializer, or of the syntax check alone.
+    static func outcome(_ text: [UInt8], decoding: Bool) -> CompactJWS.Problem? {
+        do {
+            if decoding {
+                _ = try CompactJWS(text)
+            } else {
+                try text.withUnsafeBufferPointer { (buffer) throws(CompactJWS.Problem) in try CompactJWS.validate(buffer) }
+            }
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test("validate accepts and refuses exactly what the initializer does, with the same problem, over mutated JWS texts")
+    func agreesWithInitializer() {
+        var generator = SplitMix64(seed: 0x15C0)
+        let alphabet = Array("ABCxyz019-_.=+/ \n".utf8)
+        var refused = 0
+        for _ in 0..<5_000 {
+            var text = Array("\(Base64URL.encode(generator.bytes(generator.int(1...20)))).\(Base64URL.encode(generator.bytes(generator.int(1...40)))).\(Base64URL.encode(generator.bytes(generator.int(1...64))))".utf8)
+            for _ in 0..<generator.int(0...3) where !text.isEmpty {
+                switch generator.below(3) {
+                case 0: text[generator.below(text.count)] = alphabet[generator.below(alphabet.count)]
+                case 1: text.remove(at: generator.below(text.count))
+                default: text.insert(alphabet[generator.below(alphabet.count)], at: generator.below(text.count + 1))
+                }
+            }
+            let expected = Self.outcome(text, decoding: true)
+            #expect(Self.outcome(text, decoding: false) == expected, "\(String(decoding: text, as: UTF8.self))")
+            if expected != nil { refused += 1 }
+        }
+        // Both kinds of case were exercised.
+        #expect(refused > 500 && refused < 4_500)
+    }
+}

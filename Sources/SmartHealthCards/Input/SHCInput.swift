@@ -109,7 +109,7 @@ public enum SHCInput {
             throw .trailingCharacters(offset: isSpace(bytes.first ?? 0) || bytes.first == 0xEF ? 0 : trimmedRange(of: bytes).upperBound)
         }
         do {
-            _ = try CompactJWS(bytes)
+            try bytes.withUnsafeBufferPointer { (text) throws(CompactJWS.Problem) in try CompactJWS.validate(text) }
         } catch {
             switch error {
             case .padding: throw .base64Padding(card: card)
