@@ -336,6 +336,13 @@ enum CeilingSide {
 
     /// Inserts the rows with one cached prepared statement, `Fixtures.batchSize` rows per transaction.
     static func insert(_ rows: [SampleRow], into pool: DatabasePool) throws {
+        try insert(rows, into: pool) { row, anchor in
+            [row.uuid, type, kind, row.start, row.end, sourceID, anchor, row.beatsPerMinute / Fixtures.secondsPerMinute]
+        }
+    }
+
+    /// Inserts rows as `arguments` gives them (uuid, type, kind, start, end, source, anchor, value).
+    private static func insert<Item>(_ rows: [Item], into pool: DatabasePool, arguments: (Item, Int64) -> StatementArguments) throws {
         var anchor: Int64 = 0
         for offset in stride(from: 0, to: rows.count, by: Fixtures.batchSize) {
             try pool.write { db in
@@ -344,8 +351,7 @@ enum CeilingSide {
                     """)
                 for row in rows[offset..<min(offset + Fixtures.batchSize, rows.count)] {
                     anchor += 1
-                    statement.setUncheckedArguments([row.uuid, type, kind, row.start, row.end, sourceID, anchor,
-                                                     row.beatsPerMinute / Fixtures.secondsPerMinute])
+                    statement.setUncheckedArguments(arguments(row, anchor))
                     try statement.execute()
                 }
             }
@@ -356,18 +362,8 @@ enum CeilingSide {
 
     /// Inserts the step rows (source 1 the watch, 2 the phone) as `insert` does.
     static func insertSteps(_ rows: [StepRow], into pool: DatabasePool) throws {
-        var anchor: Int64 = 0
-        for offset in stride(from: 0, to: rows.count, by: Fixtures.batchSize) {
-            try pool.write { db in
-                let statement = try db.cachedStatement(sql: """
-                    INSERT INTO sample (uuid, type, kind, start, "end", source_id, anchor, value) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-                    """)
-                for row in rows[offset..<min(offset + Fixtures.batchSize, rows.count)] {
-                    anchor += 1
-                    statement.setUncheckedArguments([row.uuid, stepType, kind, row.start, row.end, Int64(row.source + 1), anchor, row.steps])
-                    try statement.execute()
-                }
-            }
+        try insert(rows, into: pool) { row, anchor in
+            [row.uuid, stepType, kind, row.start, row.end, Int64(row.source + 1), anchor, row.steps]
         }
     }
 

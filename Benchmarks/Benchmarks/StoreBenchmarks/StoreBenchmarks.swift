@@ -66,14 +66,9 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("Statistics 1y daily over 525,600 heart rates (HKStatisticsCollectionQuery)",
               configuration: statistics) { benchmark, fixture in
-        let clock = ContinuousClock()
-        benchmark.startMeasurement()
-        let started = clock.now
-        let days = try await StoreSide.dailyStatistics(fixture.store, fixture.descriptor)
-        let elapsed = started.duration(to: clock.now)
-        benchmark.stopMeasurement()
-        blackHole(days)
-        benchmark.measurement(samplesPerSecond, Timed.rate(Fixtures.yearCount, elapsed))
+        try await Timed.query(benchmark, rows: Fixtures.yearCount) {
+            try await StoreSide.dailyStatistics(fixture.store, fixture.descriptor)
+        }
     } setup: { () async throws -> StoreFixture in
         let rows = Fixtures.rows(count: Fixtures.yearCount, seed: 2)
         let folder = try ScratchFolder("statistics-store")
@@ -90,14 +85,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("Statistics 1y daily over 525,600 heart rates (ceiling: SQL GROUP BY)",
               configuration: statistics) { benchmark, pool in
-        let clock = ContinuousClock()
-        benchmark.startMeasurement()
-        let started = clock.now
-        let days = try CeilingSide.dailyStatistics(pool)
-        let elapsed = started.duration(to: clock.now)
-        benchmark.stopMeasurement()
-        blackHole(days)
-        benchmark.measurement(samplesPerSecond, Timed.rate(Fixtures.yearCount, elapsed))
+        try await Timed.query(benchmark, rows: Fixtures.yearCount) { try CeilingSide.dailyStatistics(pool) }
     } setup: { () throws -> DatabasePool in
         let rows = Fixtures.rows(count: Fixtures.yearCount, seed: 2)
         let folder = try ScratchFolder("statistics-ceiling")
@@ -114,14 +102,9 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("Statistics 1y daily over 2 x 525,600 minutes of steps from two sources (HKStatisticsCollectionQuery)",
               configuration: statistics) { benchmark, fixture in
-        let clock = ContinuousClock()
-        benchmark.startMeasurement()
-        let started = clock.now
-        let days = try await StoreSide.dailySteps(fixture.store, fixture.descriptor)
-        let elapsed = started.duration(to: clock.now)
-        benchmark.stopMeasurement()
-        blackHole(days)
-        benchmark.measurement(samplesPerSecond, Timed.rate(2 * Fixtures.yearCount, elapsed))
+        try await Timed.query(benchmark, rows: 2 * Fixtures.yearCount) {
+            try await StoreSide.dailySteps(fixture.store, fixture.descriptor)
+        }
     } setup: { () async throws -> StoreFixture in
         let rows = Fixtures.stepRows(seed: 3)
         let folder = try ScratchFolder("steps-store")
@@ -138,14 +121,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("Statistics 1y daily over 2 x 525,600 minutes of steps from two sources (ceiling: SQL GROUP BY)",
               configuration: statistics) { benchmark, pool in
-        let clock = ContinuousClock()
-        benchmark.startMeasurement()
-        let started = clock.now
-        let days = try CeilingSide.dailySteps(pool)
-        let elapsed = started.duration(to: clock.now)
-        benchmark.stopMeasurement()
-        blackHole(days)
-        benchmark.measurement(samplesPerSecond, Timed.rate(2 * Fixtures.yearCount, elapsed))
+        try await Timed.query(benchmark, rows: 2 * Fixtures.yearCount) { try CeilingSide.dailySteps(pool) }
     } setup: { () throws -> DatabasePool in
         let rows = Fixtures.stepRows(seed: 3)
         let folder = try ScratchFolder("steps-ceiling")
@@ -195,6 +171,18 @@ enum Timed {
         let elapsed = started.duration(to: clock.now)
         benchmark.stopMeasurement()
         return elapsed
+    }
+
+    /// Times one statistics query (only `body`), and records its rate over `rows` samples.
+    static func query<T>(_ benchmark: Benchmark, rows: Int, _ body: () async throws -> T) async throws {
+        let clock = ContinuousClock()
+        benchmark.startMeasurement()
+        let started = clock.now
+        let result = try await body()
+        let elapsed = started.duration(to: clock.now)
+        benchmark.stopMeasurement()
+        blackHole(result)
+        benchmark.measurement(samplesPerSecond, rate(rows, elapsed))
     }
 
     static func rate(_ count: Int, _ elapsed: Duration) -> Int {

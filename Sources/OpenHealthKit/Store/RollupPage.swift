@@ -94,13 +94,7 @@ struct RollupPage: Sendable, Equatable {
     /// The additional authenticated data of a page: the format label, the type identifier's
     /// UTF-8 length (4 bytes, little-endian) and bytes, and the page number (8 bytes).
     static func context(type: String, page: Int64) -> Data {
-        let typeBytes = Array(type.utf8)
-        var data = Data(capacity: label.count + 12 + typeBytes.count)
-        data.append(contentsOf: label)
-        withUnsafeBytes(of: UInt32(truncatingIfNeeded: typeBytes.count).littleEndian) { data.append(contentsOf: $0) }
-        data.append(contentsOf: typeBytes)
-        withUnsafeBytes(of: page.littleEndian) { data.append(contentsOf: $0) }
-        return data
+        ValueBlock.typedContext(label: label, type: type, trailer: page)
     }
 
     /// Seals the page for the row `(type, page)`.
