@@ -45,7 +45,7 @@ enum Fixtures {
     }
 
     /// Random-looking version-4 UUID bytes from two 64-bit words.
-    private static func uuidBytes(_ high: UInt64, _ low: UInt64) -> uuid_t {
+    static func uuidBytes(_ high: UInt64, _ low: UInt64) -> uuid_t {
         var bytes = [UInt8](repeating: 0, count: 16)
         for index in 0..<8 {
             bytes[index] = UInt8(truncatingIfNeeded: high >> (8 * UInt64(index)))
@@ -94,6 +94,77 @@ enum Fixtures {
         if !days.isEmpty { days[days.count - 1].average = sum / count }
         return days
     }
+}
+
+/// One minute of steps from one of two sources: what both the store and the ceiling are given.
+struct StepRow: Sendable {
+    var uuid: UUID
+    var start: Double
+    var end: Double
+    var steps: Double
+    /// 0: the watch, 1: the phone.
+    var source: Int
+}
+
+extension Fixtures {
+    static let stepCount = HKQuantityType(.stepCount)
+    /// A watch and a phone; by default the watch ranks first, so it wins every minute both count.
+    static let stepRevisions = [
+        HKSourceRevision(source: HKSource(name: "Watch", bundleIdentifier: "com.example.watch"), version: "11.0", productType: "Watch7,1",
+                         operatingSystemVersion: OperatingSystemVersion(majorVersion: 11, minorVersion: 0, patchVersion: 0)),
+        HKSourceRevision(source: HKSource(name: "Phone", bundleIdentifier: "com.example.phone"), version: "18.0", productType: "iPhone16,1",
+                         operatingSystemVersion: OperatingSystemVersion(majorVersion: 18, minorVersion: 0, patchVersion: 0)),
+    ]
+
+    /// A year of one-minute step samples from both sources (both count every minute, with
+    /// different seeded counts, 0 through 120): 2 × 525,600 rows, in time order.
+    static func stepRows(seed: UInt64) -> [StepRow] {
+        var generator = SplitMix64(seed: seed)
+        let origin = yearStart.timeIntervalSinceReferenceDate
+        var rows: [StepRow] = []
+        rows.reserveCapacity(2 * yearCount)
+        for minute in 0..<yearCount {
+            let start = origin + Double(minute) * 60
+            for source in 0..<2 {
+                rows.append(StepRow(uuid: UUID(uuid: uuidBytes(generator.next(), generator.next())), start: start, end: start + 60,
+                                    steps: Double(generator.next() % 121), source: source))
+            }
+        }
+        return rows
+    }
+
+    /// The HealthKit objects for `rows`, with their source revisions, in batches of `batchSize`.
+    static func stepBatches(_ rows: [StepRow]) -> [(objects: [HKObject], revisions: [HKSourceRevision])] {
+        stride(from: 0, to: rows.count, by: batchSize).map { offset in
+            let batch = rows[offset..<min(offset + batchSize, rows.count)]
+            return (batch.map { row -> HKObject in
+                HKQuantitySample(type: stepCount, quantity: HKQuantity(unit: .count(), doubleValue: row.steps),
+                                 start: Date(timeIntervalSinceReferenceDate: row.start), end: Date(timeIntervalSinceReferenceDate: row.end))
+            }, batch.map { stepRevisions[$0.source] })
+        }
+    }
+
+    /// Per UTC day: the steps the watch counted (the merged figure, since the watch ranks first
+    /// and both sources count every minute).
+    static func expectedDailySteps(_ rows: [StepRow]) -> [DailySum] {
+        let origin = yearStart.timeIntervalSinceReferenceDate
+        var days: [DailySum] = []
+        for row in rows where row.source == 0 {
+            let day = Int((row.start - origin) / 86_400)
+            if days.last?.day == day {
+                days[days.count - 1].sum += row.steps
+            } else {
+                days.append(DailySum(day: day, sum: row.steps))
+            }
+        }
+        return days
+    }
+}
+
+/// One day's merged step count.
+struct DailySum: Sendable, Equatable {
+    var day: Int
+    var sum: Double
 }
 
 /// One day's statistics, in beats per minute.
@@ -198,6 +269,34 @@ enum StoreSide {
     }
 }
 
+extension StoreSide {
+    static func save(_ batches: [(objects: [HKObject], revisions: [HKSourceRevision])], to store: HKHealthStore) async throws {
+        for batch in batches {
+            try await store.save(batch.objects, recordedAs: batch.revisions)
+        }
+    }
+
+    static func stepsDescriptor() -> HKStatisticsCollectionQueryDescriptor {
+        var descriptor = HKStatisticsCollectionQueryDescriptor(
+            predicate: .quantitySample(type: Fixtures.stepCount),
+            options: .cumulativeSum,
+            anchorDate: Fixtures.yearStart,
+            intervalComponents: DateComponents(day: 1))
+        descriptor.calendar = Fixtures.utcCalendar
+        return descriptor
+    }
+
+    /// The merged daily step counts through `HKStatisticsCollectionQueryDescriptor`.
+    static func dailySteps(_ store: HKHealthStore, _ descriptor: HKStatisticsCollectionQueryDescriptor) async throws -> [DailySum] {
+        let collection = try await descriptor.result(for: store)
+        let origin = Fixtures.yearStart.timeIntervalSinceReferenceDate
+        return collection.statistics().map { statistics in
+            DailySum(day: Int((statistics.startDate.timeIntervalSinceReferenceDate - origin) / 86_400),
+                     sum: statistics.sumQuantity()?.doubleValue(for: .count()) ?? .nan)
+        }
+    }
+}
+
 // MARK: - The ceilings: raw GRDB over a plaintext table shaped like the store's
 
 enum CeilingSide {
@@ -237,6 +336,13 @@ enum CeilingSide {
 
     /// Inserts the rows with one cached prepared statement, `Fixtures.batchSize` rows per transaction.
     static func insert(_ rows: [SampleRow], into pool: DatabasePool) throws {
+        try insert(rows, into: pool) { row, anchor in
+            [row.uuid, type, kind, row.start, row.end, sourceID, anchor, row.beatsPerMinute / Fixtures.secondsPerMinute]
+        }
+    }
+
+    /// Inserts rows as `arguments` gives them (uuid, type, kind, start, end, source, anchor, value).
+    private static func insert<Item>(_ rows: [Item], into pool: DatabasePool, arguments: (Item, Int64) -> StatementArguments) throws {
         var anchor: Int64 = 0
         for offset in stride(from: 0, to: rows.count, by: Fixtures.batchSize) {
             try pool.write { db in
@@ -245,10 +351,34 @@ enum CeilingSide {
                     """)
                 for row in rows[offset..<min(offset + Fixtures.batchSize, rows.count)] {
                     anchor += 1
-                    statement.setUncheckedArguments([row.uuid, type, kind, row.start, row.end, sourceID, anchor,
-                                                     row.beatsPerMinute / Fixtures.secondsPerMinute])
+                    statement.setUncheckedArguments(arguments(row, anchor))
                     try statement.execute()
                 }
+            }
+        }
+    }
+
+    static let stepType = "HKQuantityTypeIdentifierStepCount"
+
+    /// Inserts the step rows (source 1 the watch, 2 the phone) as `insert` does.
+    static func insertSteps(_ rows: [StepRow], into pool: DatabasePool) throws {
+        try insert(rows, into: pool) { row, anchor in
+            [row.uuid, stepType, kind, row.start, row.end, Int64(row.source + 1), anchor, row.steps]
+        }
+    }
+
+    /// The same daily buckets per source with SQL's GROUP BY, every row fetched; the watch's
+    /// sums are the merged figure (SQL has no priority merge: this is the plain aggregation).
+    static let dailyStepsSQL = """
+        SELECT CAST((start - ?) / 86400 AS INTEGER) AS day, source_id, sum(value)
+        FROM sample WHERE type = ? GROUP BY day, source_id
+        """
+
+    static func dailySteps(_ pool: DatabasePool) throws -> [DailySum] {
+        let origin = Fixtures.yearStart.timeIntervalSinceReferenceDate
+        return try pool.read { db in
+            try Row.fetchAll(db, sql: dailyStepsSQL, arguments: [origin, stepType]).compactMap { row in
+                (row[1] as Int64) == 1 ? DailySum(day: row[0], sum: row[2]) : nil
             }
         }
     }

@@ -13,6 +13,9 @@ import Synchronization
 // - A one-year daily statistics collection (average, min, max; UTC days) over 525,600
 //   minute-level heart rates through `HKStatisticsCollectionQueryDescriptor`; the ceiling is
 //   SQL's GROUP BY of the same buckets over the same rows in the clear, fetched whole.
+// - The same over a year of minute-level steps from two sources (a watch and a phone that both
+//   count every minute; 1,051,200 rows), daily sums merged by source priority; the ceiling is
+//   SQL's GROUP BY of the same days per source (the watch's sums are the merged figure).
 //
 // Timed: only the saves and the queries. Not timed: building the rows and the HKQuantitySample
 // objects, creating and opening the store or database, and removing them afterwards (each
@@ -63,14 +66,9 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("Statistics 1y daily over 525,600 heart rates (HKStatisticsCollectionQuery)",
               configuration: statistics) { benchmark, fixture in
-        let clock = ContinuousClock()
-        benchmark.startMeasurement()
-        let started = clock.now
-        let days = try await StoreSide.dailyStatistics(fixture.store, fixture.descriptor)
-        let elapsed = started.duration(to: clock.now)
-        benchmark.stopMeasurement()
-        blackHole(days)
-        benchmark.measurement(samplesPerSecond, Timed.rate(Fixtures.yearCount, elapsed))
+        try await Timed.query(benchmark, rows: Fixtures.yearCount) {
+            try await StoreSide.dailyStatistics(fixture.store, fixture.descriptor)
+        }
     } setup: { () async throws -> StoreFixture in
         let rows = Fixtures.rows(count: Fixtures.yearCount, seed: 2)
         let folder = try ScratchFolder("statistics-store")
@@ -87,14 +85,7 @@ let benchmarks: @Sendable () -> Void = {
 
     Benchmark("Statistics 1y daily over 525,600 heart rates (ceiling: SQL GROUP BY)",
               configuration: statistics) { benchmark, pool in
-        let clock = ContinuousClock()
-        benchmark.startMeasurement()
-        let started = clock.now
-        let days = try CeilingSide.dailyStatistics(pool)
-        let elapsed = started.duration(to: clock.now)
-        benchmark.stopMeasurement()
-        blackHole(days)
-        benchmark.measurement(samplesPerSecond, Timed.rate(Fixtures.yearCount, elapsed))
+        try await Timed.query(benchmark, rows: Fixtures.yearCount) { try CeilingSide.dailyStatistics(pool) }
     } setup: { () throws -> DatabasePool in
         let rows = Fixtures.rows(count: Fixtures.yearCount, seed: 2)
         let folder = try ScratchFolder("statistics-ceiling")
@@ -105,6 +96,49 @@ let benchmarks: @Sendable () -> Void = {
         return pool
     } teardown: {
         Scratch.removeAll()
+    }
+
+    // MARK: Statistics over a year of minute-level steps from two sources
+
+    Benchmark("Statistics 1y daily over 2 x 525,600 minutes of steps from two sources (HKStatisticsCollectionQuery)",
+              configuration: statistics) { benchmark, fixture in
+        try await Timed.query(benchmark, rows: 2 * Fixtures.yearCount) {
+            try await StoreSide.dailySteps(fixture.store, fixture.descriptor)
+        }
+    } setup: { () async throws -> StoreFixture in
+        let rows = Fixtures.stepRows(seed: 3)
+        let folder = try ScratchFolder("steps-store")
+        Scratch.keep(folder)
+        let store = try StoreSide.openStore(in: folder)
+        try await StoreSide.save(Fixtures.stepBatches(rows), to: store)
+        let fixture = StoreFixture(store: store, descriptor: StoreSide.stepsDescriptor())
+        try verify(try await StoreSide.dailySteps(store, fixture.descriptor), Fixtures.expectedDailySteps(rows),
+                   side: "HKStatisticsCollectionQuery")
+        return fixture
+    } teardown: {
+        Scratch.removeAll()
+    }
+
+    Benchmark("Statistics 1y daily over 2 x 525,600 minutes of steps from two sources (ceiling: SQL GROUP BY)",
+              configuration: statistics) { benchmark, pool in
+        try await Timed.query(benchmark, rows: 2 * Fixtures.yearCount) { try CeilingSide.dailySteps(pool) }
+    } setup: { () throws -> DatabasePool in
+        let rows = Fixtures.stepRows(seed: 3)
+        let folder = try ScratchFolder("steps-ceiling")
+        Scratch.keep(folder)
+        let pool = try CeilingSide.openDatabase(in: folder)
+        try CeilingSide.insertSteps(rows, into: pool)
+        try verify(try CeilingSide.dailySteps(pool), Fixtures.expectedDailySteps(rows), side: "SQL GROUP BY")
+        return pool
+    } teardown: {
+        Scratch.removeAll()
+    }
+}
+
+/// Checks the merged daily steps against the directly computed ones.
+func verify(_ actual: [DailySum], _ expected: [DailySum], side: String) throws {
+    guard actual == expected else {
+        throw FixtureMismatch(description: "\(side): \(actual.count) days differ from the expected \(expected.count)")
     }
 }
 
@@ -137,6 +171,18 @@ enum Timed {
         let elapsed = started.duration(to: clock.now)
         benchmark.stopMeasurement()
         return elapsed
+    }
+
+    /// Times one statistics query (only `body`), and records its rate over `rows` samples.
+    static func query<T>(_ benchmark: Benchmark, rows: Int, _ body: () async throws -> T) async throws {
+        let clock = ContinuousClock()
+        benchmark.startMeasurement()
+        let started = clock.now
+        let result = try await body()
+        let elapsed = started.duration(to: clock.now)
+        benchmark.stopMeasurement()
+        blackHole(result)
+        benchmark.measurement(samplesPerSecond, rate(rows, elapsed))
     }
 
     static func rate(_ count: Int, _ elapsed: Duration) -> Int {

@@ -62,11 +62,14 @@ enum StatisticsEngine {
     ///     counts toward sums, weights and durations, and samples outside it are ignored. With
     ///     `nil`, every row counts whole and the result's interval is the samples' span.
     ///   - merge: How sources are combined.
+    ///   - rollups: Grains whose samples are not in `samples` but summed up, sorted by start,
+    ///     each lying wholly inside `clip` (see ``collection(of:rollups:style:options:grid:range:merge:)``).
     /// - Returns: The statistics, or `nil` when no sample falls in the interval (HealthKit
     ///   reports "no data" then).
     /// - Throws: A ``StatisticsError`` when `options` do not suit `style`.
     static func statistics(
         of samples: [StatisticsSample],
+        rollups: [StatisticsGrainRollup] = [],
         style: HKQuantityAggregationStyle,
         options: HKStatisticsOptions,
         clippingTo clip: DateInterval?,
@@ -75,7 +78,7 @@ enum StatisticsEngine {
         try HKStatisticsOptions.validate(options, for: style)
         let raw = normalized(samples)
         let rows = merged(raw, by: merge, style: style)
-        guard let firstRow = raw.first else {
+        guard let extent = extent(of: raw, rollups) else {
             return nil
         }
         let boundaries: [Double]
@@ -89,20 +92,17 @@ enum StatisticsEngine {
             boundaries = [start, end]
             interval = clip
         } else {
-            var lastEnd = firstRow.start
-            for row in raw where row.end > lastEnd {
-                lastEnd = row.end
-            }
             boundaries = [-Double.infinity, Double.infinity]
             interval = DateInterval(
-                start: Date(timeIntervalSinceReferenceDate: firstRow.start),
-                duration: lastEnd - firstRow.start
+                start: Date(timeIntervalSinceReferenceDate: extent.start),
+                duration: extent.end - extent.start
             )
         }
         var result: StatisticsBucket?
         sweep(
             merged: rows,
             raw: raw,
+            rollups: rollups,
             boundaries: boundaries,
             clipStart: -Double.infinity,
             clipEnd: Double.infinity,
@@ -129,11 +129,16 @@ enum StatisticsEngine {
     ///     computed, so an open-ended range is cheap; list empty intervals of a range with
     ///     ``StatisticsIntervalGrid/intervals(from:to:)``.
     ///   - merge: How sources are combined.
+    ///   - rollups: Grains whose samples are not in `samples` but summed up
+    ///     (``StatisticsGrainRollup``), sorted by start. Each must lie wholly inside one grid
+    ///     interval and inside `range`, and no sample of `samples` may overlap it. With exact
+    ///     sums the result is then bit for bit the one computed from every sample.
     /// - Returns: The populated buckets and the boundaries that were computed.
     /// - Throws: A ``StatisticsError`` for invalid options, a date out of range, or more than
     ///   ``StatisticsIntervalGrid/maximumIntervalCount`` intervals.
     static func collection(
         of samples: [StatisticsSample],
+        rollups: [StatisticsGrainRollup] = [],
         style: HKQuantityAggregationStyle,
         options: HKStatisticsOptions,
         grid: StatisticsIntervalGrid,
@@ -153,12 +158,9 @@ enum StatisticsEngine {
         // data, so an open-ended range (distantPast ..< distantFuture) costs nothing extra.
         var firstIndex = 0
         var boundaries: [Double] = []
-        if let firstRow = raw.first {
-            var lastEnd = firstRow.start
-            for row in raw where row.end > lastEnd {
-                lastEnd = row.end
-            }
-            let lower = max(clipStart, firstRow.start)
+        if let extent = extent(of: raw, rollups) {
+            let lastEnd = extent.end
+            let lower = max(clipStart, extent.start)
             if lastEnd < clipEnd {
                 // Through the interval containing the last end, for a zero-length sample there.
                 if lower <= lastEnd {
@@ -169,10 +171,11 @@ enum StatisticsEngine {
             }
         }
         var buckets: [StatisticsBucket] = []
-        if boundaries.count >= 2 && !rows.isEmpty {
+        if boundaries.count >= 2 && (!rows.isEmpty || !rollups.isEmpty) {
             sweep(
                 merged: rows,
                 raw: raw,
+                rollups: rollups,
                 boundaries: boundaries,
                 clipStart: clipStart,
                 clipEnd: clipEnd,
@@ -189,6 +192,26 @@ enum StatisticsEngine {
             }
         }
         return StatisticsCollectionResult(grid: grid, firstIndex: firstIndex, boundaries: boundaries, buckets: buckets)
+    }
+
+    /// The earliest start and the latest end of the samples and the rolled-up grains, or nil
+    /// when there are none.
+    static func extent(of raw: [StatisticsSample], _ rollups: [StatisticsGrainRollup]) -> (start: Double, end: Double)? {
+        var start = Double.infinity
+        var end = -Double.infinity
+        if let first = raw.first {
+            start = first.start
+            end = first.start
+            for row in raw where row.end > end {
+                end = row.end
+            }
+        }
+        // Grains are disjoint and sorted: the first holds the earliest start, the last the latest end.
+        if let first = rollups.first, let last = rollups.last {
+            start = min(start, first.earliestStart)
+            end = max(end, last.latestEnd)
+        }
+        return start <= end ? (start, end) : nil
     }
 
     // MARK: - Row preparation
@@ -366,6 +389,7 @@ enum StatisticsEngine {
     private static func sweep(
         merged rows: [StatisticsSample],
         raw: [StatisticsSample],
+        rollups: [StatisticsGrainRollup],
         boundaries: [Double],
         clipStart: Double,
         clipEnd: Double,
@@ -374,25 +398,30 @@ enum StatisticsEngine {
         emit: (_ interval: Int, _ values: StatisticsValues, _ bySource: [Int32: StatisticsValues]?) -> Void
     ) {
         guard options.contains(.separateBySource), rows != raw else {
-            sweep(rows, boundaries: boundaries, clipStart: clipStart, clipEnd: clipEnd, style: style, options: options, emit: emit)
+            sweep(rows, rollups: rollups, boundaries: boundaries, clipStart: clipStart, clipEnd: clipEnd, style: style, options: options,
+                  emit: emit)
             return
         }
         var bySourceByInterval: [Int: [Int32: StatisticsValues]] = [:]
-        sweep(raw, boundaries: boundaries, clipStart: clipStart, clipEnd: clipEnd, style: style, options: options) { j, _, bySource in
+        sweep(raw, rollups: rollups, boundaries: boundaries, clipStart: clipStart, clipEnd: clipEnd, style: style, options: options) {
+            j, _, bySource in
             bySourceByInterval[j] = bySource
         }
         var totalsOnly = options
         totalsOnly.remove(.separateBySource)
-        sweep(rows, boundaries: boundaries, clipStart: clipStart, clipEnd: clipEnd, style: style, options: totalsOnly) { j, values, _ in
+        sweep(rows, rollups: rollups, boundaries: boundaries, clipStart: clipStart, clipEnd: clipEnd, style: style, options: totalsOnly) {
+            j, values, _ in
             emit(j, values, bySourceByInterval[j] ?? [:])
         }
     }
 
     /// Visits the intervals `[boundaries[j], boundaries[j + 1])` in order and calls `emit` for
     /// each one that holds a sample. The first and last intervals are clipped to
-    /// `[clipStart, clipEnd)` for membership and weights.
+    /// `[clipStart, clipEnd)` for membership and weights. Rolled-up grains are merged in time
+    /// order between the rows (a grain's `total`, and its sources' totals when asked for).
     private static func sweep(
         _ rows: [StatisticsSample],
+        rollups: [StatisticsGrainRollup],
         boundaries: [Double],
         clipStart: Double,
         clipEnd: Double,
@@ -401,21 +430,23 @@ enum StatisticsEngine {
         emit: (_ interval: Int, _ values: StatisticsValues, _ bySource: [Int32: StatisticsValues]?) -> Void
     ) {
         let intervalCount = boundaries.count - 1
-        guard intervalCount > 0, !rows.isEmpty else {
+        guard intervalCount > 0, !rows.isEmpty || !rollups.isEmpty else {
             return
         }
-        let mode = AverageMode(style)
+        let mode = StatisticsAverageMode(style)
         let bySource = options.contains(.separateBySource)
 
         // Per-source slots, resolved once per row before the sweep.
         var sourceIDs: [Int32] = []
         var slots: [Int] = []
-        var sourceAccumulators: [Accumulator] = []
+        var sourceAccumulators: [StatisticsAccumulator] = []
         var touched: [Int] = []
+        // Per rollup, the slot of each of its sources.
+        var rollupSlots: [[Int]] = []
         if bySource {
             var slotOf: [Int32: Int] = [:]
             slots.reserveCapacity(rows.count)
-            var lastSource = rows[0].source
+            var lastSource = rows.first?.source ?? 0
             var lastSlot = -1
             for row in rows {
                 if row.source != lastSource || lastSlot < 0 {
@@ -433,7 +464,17 @@ enum StatisticsEngine {
                 }
                 slots.append(lastSlot)
             }
-            sourceAccumulators = Array(repeating: Accumulator(), count: sourceIDs.count)
+            rollupSlots = rollups.map { rollup in
+                rollup.bySource.map { entry in
+                    if let slot = slotOf[entry.source] {
+                        return slot
+                    }
+                    slotOf[entry.source] = sourceIDs.count
+                    sourceIDs.append(entry.source)
+                    return sourceIDs.count - 1
+                }
+            }
+            sourceAccumulators = Array(repeating: StatisticsAccumulator(), count: sourceIDs.count)
             touched.reserveCapacity(sourceIDs.count)
         }
 
@@ -441,12 +482,13 @@ enum StatisticsEngine {
         var carry: [Int] = []
         var nextCarry: [Int] = []
         var next = 0
+        var nextRollup = 0
         var j = 0
         rows.withUnsafeBufferPointer { rows in
             while j < intervalCount {
                 let lower = j == 0 ? max(boundaries[0], clipStart) : boundaries[j]
                 let upper = j == intervalCount - 1 ? min(boundaries[j + 1], clipEnd) : boundaries[j + 1]
-                var total = Accumulator()
+                var total = StatisticsAccumulator()
                 nextCarry.removeAll(keepingCapacity: true)
 
                 // Carried rows started before `lower` and end after it: they always overlap.
@@ -468,13 +510,28 @@ enum StatisticsEngine {
                     }
                 }
 
-                // Newly admitted rows: every row starting before `upper`.
-                while next < rows.count {
-                    let row = rows[next]
-                    let start = row.start
+                // Newly admitted rows: every row starting before `upper`, and the grains
+                // starting there, in time order (no row overlaps a grain).
+                while next < rows.count || nextRollup < rollups.count {
+                    let start = next < rows.count ? rows[next].start : Double.infinity
+                    if nextRollup < rollups.count, rollups[nextRollup].start < upper, rollups[nextRollup].start <= start {
+                        let rollup = rollups[nextRollup]
+                        total.merge(rollup.total)
+                        if bySource {
+                            for (entry, slot) in zip(rollup.bySource, rollupSlots[nextRollup]) {
+                                if sourceAccumulators[slot].count == 0 {
+                                    touched.append(slot)
+                                }
+                                sourceAccumulators[slot].merge(entry.totals)
+                            }
+                        }
+                        nextRollup += 1
+                        continue
+                    }
                     guard start < upper else {
                         break
                     }
+                    let row = rows[next]
                     let end = max(row.end, start)
                     let belongs = end > start ? end > lower : start >= lower
                     if belongs {
@@ -503,7 +560,7 @@ enum StatisticsEngine {
                         values.reserveCapacity(touched.count)
                         for slot in touched {
                             values[sourceIDs[slot]] = sourceAccumulators[slot].values(options: options, mode: mode)
-                            sourceAccumulators[slot] = Accumulator()
+                            sourceAccumulators[slot] = StatisticsAccumulator()
                         }
                         touched.removeAll(keepingCapacity: true)
                         perSource = values
@@ -516,10 +573,11 @@ enum StatisticsEngine {
                     j += 1
                     continue
                 }
-                guard next < rows.count else {
+                let t = min(next < rows.count ? rows[next].start : Double.infinity,
+                            nextRollup < rollups.count ? rollups[nextRollup].start : Double.infinity)
+                guard t < Double.infinity else {
                     break
                 }
-                let t = rows[next].start
                 if j + 2 <= intervalCount && t >= boundaries[j + 2] {
                     if t >= boundaries[intervalCount] {
                         break
@@ -540,137 +598,6 @@ enum StatisticsEngine {
                     j += 1
                 }
             }
-        }
-    }
-}
-
-extension StatisticsEngine {
-    /// How the average is formed, by aggregation style.
-    fileprivate enum AverageMode: Sendable {
-        case arithmetic
-        case temporallyWeighted
-        case equivalentContinuousLevel
-        case none
-
-        init(_ style: HKQuantityAggregationStyle) {
-            switch style {
-            case .cumulative: self = .none
-            case .discreteArithmetic: self = .arithmetic
-            case .discreteTemporallyWeighted: self = .temporallyWeighted
-            case .discreteEquivalentContinuousLevel: self = .equivalentContinuousLevel
-            }
-        }
-    }
-
-    /// The running totals of one interval (or one source within it).
-    fileprivate struct Accumulator: Sendable {
-        /// Samples added.
-        var count = 0
-        /// Σ pro-rated values.
-        var sum = 0.0
-        /// Σ values.
-        var valueSum = 0.0
-        /// Σ w·v (temporally weighted) or Σ w·10^(v/10) (equivalent continuous level).
-        var weightedSum = 0.0
-        /// Σ w over positive-length samples.
-        var weight = 0.0
-        /// Σ v (or Σ 10^(v/10)) over zero-length samples.
-        var instantSum = 0.0
-        /// Zero-length samples added.
-        var instantCount = 0
-        var minimum = Double.infinity
-        var maximum = -Double.infinity
-        var recentStart = -Double.infinity
-        var recentEnd = -Double.infinity
-        var recentValue = -Double.infinity
-        /// Length of the union of clipped spans so far.
-        var covered = 0.0
-        /// End of that union so far; clipped starts arrive in non-decreasing order.
-        var coveredEnd = -Double.infinity
-
-        /// Adds a sample that belongs to the interval `[lower, upper)`.
-        @inline(__always)
-        mutating func add(start: Double, end: Double, value: Double, lower: Double, upper: Double, mode: AverageMode) {
-            count += 1
-            valueSum += value
-            let length = end - start
-            if length > 0 {
-                let clippedStart = start > lower ? start : lower
-                let clippedEnd = end < upper ? end : upper
-                let w = clippedEnd - clippedStart
-                sum += w == length ? value : value * (w / length)
-                switch mode {
-                case .temporallyWeighted:
-                    weightedSum += value * w
-                    weight += w
-                case .equivalentContinuousLevel:
-                    weightedSum += w * pow(10, value / 10)
-                    weight += w
-                case .arithmetic, .none:
-                    break
-                }
-                if clippedStart >= coveredEnd {
-                    covered += w
-                    coveredEnd = clippedEnd
-                } else if clippedEnd > coveredEnd {
-                    covered += clippedEnd - coveredEnd
-                    coveredEnd = clippedEnd
-                }
-            } else {
-                sum += value
-                instantSum += mode == .equivalentContinuousLevel ? pow(10, value / 10) : value
-                instantCount += 1
-            }
-            if value < minimum {
-                minimum = value
-            }
-            if value > maximum {
-                maximum = value
-            }
-            if end > recentEnd || (end == recentEnd && (start > recentStart || (start == recentStart && value > recentValue))) {
-                recentStart = start
-                recentEnd = end
-                recentValue = value
-            }
-        }
-
-        /// The requested statistics; `nil` fields for an empty accumulator.
-        func values(options: HKStatisticsOptions, mode: AverageMode) -> StatisticsValues {
-            var result = StatisticsValues()
-            guard count > 0 else {
-                return result
-            }
-            if options.contains(.cumulativeSum) {
-                result.sum = sum
-            }
-            if options.contains(.discreteAverage) {
-                switch mode {
-                case .arithmetic, .none:
-                    result.average = valueSum / Double(count)
-                case .temporallyWeighted:
-                    result.average = weight > 0 ? weightedSum / weight : instantSum / Double(instantCount)
-                case .equivalentContinuousLevel:
-                    let energy = weight > 0 ? weightedSum / weight : instantSum / Double(instantCount)
-                    result.average = 10 * log10(energy)
-                }
-            }
-            if options.contains(.discreteMin) {
-                result.minimum = minimum
-            }
-            if options.contains(.discreteMax) {
-                result.maximum = maximum
-            }
-            if options.contains(.mostRecent) {
-                result.mostRecent = recentValue
-                result.mostRecentInterval = DateInterval(
-                    start: Date(timeIntervalSinceReferenceDate: recentStart),
-                    duration: recentEnd - recentStart
-                )
-            }
-            if options.contains(.duration) {
-                result.duration = covered
-            }
-            return result
         }
     }
 }

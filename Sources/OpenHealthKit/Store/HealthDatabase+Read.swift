@@ -187,16 +187,7 @@ extension HealthDatabase {
         -> (rows: [StatisticsSample], sources: [Int32: HKSource]) {
         guard scope != .nothing else { return ([], [:]) }
         let (prepared, sourceTable) = try read { db -> (Gathered, [Int32: HKSource]) in
-            var sourceIndexByRow: [Int64: Int32] = [:]
-            var indexByBundle: [String: Int32] = [:]
-            var sources: [Int32: HKSource] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT id, bundle_identifier, name FROM source ORDER BY id") {
-                let bundle: String = row["bundle_identifier"]
-                let index = indexByBundle[bundle] ?? Int32(indexByBundle.count)
-                indexByBundle[bundle] = index
-                sources[index] = HKSource(name: row["name"], bundleIdentifier: bundle)
-                sourceIndexByRow[row["id"]] = index
-            }
+            let numbers = try Self.sourceNumbers(db)
             if predicate.needsResidualCheck {
                 let samples = try fetchSamples(db, SampleFetch(types: [type.identifier], predicate: predicate, scope: scope,
                                                                order: [SampleOrder(key: .startDate, ascending: true)]),
@@ -206,107 +197,150 @@ extension HealthDatabase {
                           let value = try? sample.quantity.value(in: type.canonicalUnit) else { return nil }
                     return StatisticsSample(start: sample.startDate.timeIntervalSinceReferenceDate,
                                             end: sample.endDate.timeIntervalSinceReferenceDate,
-                                            value: value, source: indexByBundle[sample.sourceRevision.source.bundleIdentifier] ?? 0)
+                                            value: value, source: numbers.byBundle[sample.sourceRevision.source.bundleIdentifier] ?? 0)
                 }
-                return (.decoded(rows), sources)
+                return (.decoded(rows), numbers.sources)
             }
-            var arguments: StatementArguments = [type.identifier]
-            // Rows in a value block are read from their block; only the others need their record.
-            var sql = """
-                SELECT s.start, s."end", s.uuid, s.block_id, s.block_index, s.source_id,
-                       CASE WHEN s.block_id IS NULL THEN s.sealed END
-                FROM sample s WHERE s.type = ? AND s.kind = 1 AND
-                """ + " " + predicate.filter
-            arguments += predicate.arguments
-            sql += " AND " + scope.sql(column: "s.source_id", arguments: &arguments) + " ORDER BY s.start"
-            // Gather inside the transaction, decrypt after it (on every core). Columns are read
-            // with the SQLite C API on the statement GRDB steps: no `Data` or `Row` value per column.
-            var gathered = GatheredValues()
-            let statement = try db.makeStatement(sql: sql)
-            let cursor = try Row.fetchCursor(statement, arguments: arguments)
-            let sqlite = statement.sqliteStatement
-            var lastSourceID: Int64 = -1
-            var lastSource: Int32 = 0
-            while try cursor.next() != nil {
-                let start = sqlite3_column_double(sqlite, 0)
-                let end = sqlite3_column_double(sqlite, 1)
-                guard start.isFinite, end.isFinite, end >= start else {
-                    throw HealthStoreError(.corruptDatabase, "a stored sample ends before it starts")
-                }
-                let sourceID = sqlite3_column_int64(sqlite, 5)
-                if sourceID != lastSourceID {
-                    lastSourceID = sourceID
-                    lastSource = sourceIndexByRow[sourceID] ?? 0
-                }
-                guard let uuidBytes = sqlite3_column_blob(sqlite, 2), sqlite3_column_bytes(sqlite, 2) == 16 else {
-                    throw HealthStoreError(.corruptDatabase, "a sample row has a malformed UUID")
-                }
-                let uuid = UnsafeRawBufferPointer(start: uuidBytes, count: 16)
-                if sqlite3_column_type(sqlite, 3) != SQLITE_NULL {
-                    guard sqlite3_column_type(sqlite, 4) == SQLITE_INTEGER else {
-                        throw HealthStoreError(.corruptDatabase, "a sample row has a value block but no entry index")
-                    }
-                    gathered.blocked.append(start: start, end: end, source: lastSource, uuid: uuid,
-                                            blockID: sqlite3_column_int64(sqlite, 3), index: sqlite3_column_int64(sqlite, 4))
-                    gathered.inBlock.append(true)
-                } else {
-                    guard let sealedBytes = sqlite3_column_blob(sqlite, 6) else {
-                        throw HealthStoreError(.corruptDatabase, "a sample row has no sealed value")
-                    }
-                    let sealed = UnsafeRawBufferPointer(start: sealedBytes, count: Int(sqlite3_column_bytes(sqlite, 6)))
-                    gathered.sealed.append(start: start, end: end, source: lastSource, uuid: uuid, sealed: sealed)
-                    gathered.inBlock.append(false)
-                }
-            }
-            // The blocks, from the same snapshot as the rows.
-            if !gathered.blocked.blockIDs.isEmpty {
-                let blockStatement = try db.cachedStatement(sql: "SELECT sealed FROM value_block WHERE id = ?")
-                var blocks: [Data] = []
-                blocks.reserveCapacity(gathered.blocked.blockIDs.count)
-                for blockID in gathered.blocked.blockIDs {
-                    guard let sealed = try Data.fetchOne(blockStatement, arguments: [blockID]) else {
-                        throw HealthStoreError(.corruptDatabase, "a sample row points at a missing value block")
-                    }
-                    blocks.append(sealed)
-                }
-                gathered.blocked.setSealedBlocks(blocks)
-            }
-            return (.sealed(gathered), sources)
+            var arguments = predicate.arguments
+            let filter = predicate.filter + " AND " + scope.sql(column: "s.source_id", arguments: &arguments)
+            return (.sealed(try gatherQuantityRows(db, type: type.identifier, filter: filter, arguments: arguments, numbers: numbers)),
+                    numbers.sources)
         }
-        guard case .sealed(let gathered) = prepared else {
-            if case .decoded(let rows) = prepared { return (rows, sourceTable) }
-            return ([], sourceTable)
+        switch prepared {
+        case .decoded(let rows): return (rows, sourceTable)
+        case .sealed(let gathered): return (try gathered.open(cipher: cipher, type: type.identifier), sourceTable)
         }
-        let blocked = gathered.blocked
-        let sealed = gathered.sealed
-        let blockedValues = try blocked.primaryValues(cipher: cipher, type: type.identifier)
-        let sealedValues = try sealed.primaryValues(cipher: cipher, type: type.identifier)
-        // Merge the two kinds of row back into the cursor's order (by start).
-        var rows: [StatisticsSample] = []
-        rows.reserveCapacity(gathered.inBlock.count)
-        var nextBlocked = 0
-        var nextSealed = 0
-        for inBlock in gathered.inBlock {
-            if inBlock {
-                rows.append(StatisticsSample(start: blocked.starts[nextBlocked], end: blocked.ends[nextBlocked],
-                                             value: Double(bitPattern: blockedValues[nextBlocked]), source: blocked.sources[nextBlocked]))
-                nextBlocked += 1
+    }
+
+    /// Every source bundle's number (its rank of first appearance in the source table), by
+    /// source row and by bundle, and the sources by number.
+    struct SourceNumbers {
+        var byRow: [Int64: Int32] = [:]
+        var byBundle: [String: Int32] = [:]
+        var sources: [Int32: HKSource] = [:]
+    }
+
+    static func sourceNumbers(_ db: Database) throws -> SourceNumbers {
+        var numbers = SourceNumbers()
+        for row in try Row.fetchAll(db, sql: "SELECT id, bundle_identifier, name FROM source ORDER BY id") {
+            let bundle: String = row["bundle_identifier"]
+            let index = numbers.byBundle[bundle] ?? Int32(numbers.byBundle.count)
+            numbers.byBundle[bundle] = index
+            numbers.sources[index] = HKSource(name: row["name"], bundleIdentifier: bundle)
+            numbers.byRow[row["id"]] = index
+        }
+        return numbers
+    }
+
+    /// Gathers the quantity rows of `type` that match `filter` (SQL over the sample table as
+    /// `s`, with `arguments`), in start order, with their sealed values or value-block entries.
+    /// Open them after the transaction with ``GatheredValues/open(cipher:type:)``.
+    func gatherQuantityRows(_ db: Database, type: String, filter: String, arguments: StatementArguments,
+                            numbers: SourceNumbers) throws -> GatheredValues {
+        var gathered = GatheredValues()
+        try appendQuantityRows(db, to: &gathered, type: type, filter: filter, arguments: arguments, numbers: numbers)
+        try fetchBlocks(db, of: &gathered)
+        return gathered
+    }
+
+    /// Adds the rows `gatherQuantityRows` would gather to `gathered`, without their blocks
+    /// (``fetchBlocks(_:of:)`` fetches each block once, after the last rows are added).
+    func appendQuantityRows(_ db: Database, to gathered: inout GatheredValues, type: String, filter: String,
+                            arguments: StatementArguments, numbers: SourceNumbers) throws {
+        var allArguments: StatementArguments = [type]
+        allArguments += arguments
+        // Rows in a value block are read from their block; only the others need their record.
+        let sql = """
+            SELECT s.start, s."end", s.uuid, s.block_id, s.block_index, s.source_id,
+                   CASE WHEN s.block_id IS NULL THEN s.sealed END
+            FROM sample s WHERE s.type = ? AND s.kind = 1 AND \(filter) ORDER BY s.start
+            """
+        // Gather inside the transaction, decrypt after it (on every core). Columns are read
+        // with the SQLite C API on the statement GRDB steps: no `Data` or `Row` value per column.
+        let statement = try db.makeStatement(sql: sql)
+        let cursor = try Row.fetchCursor(statement, arguments: allArguments)
+        let sqlite = statement.sqliteStatement
+        var lastSourceID: Int64 = -1
+        var lastSource: Int32 = 0
+        while try cursor.next() != nil {
+            let start = sqlite3_column_double(sqlite, 0)
+            let end = sqlite3_column_double(sqlite, 1)
+            guard start.isFinite, end.isFinite, end >= start else {
+                throw HealthStoreError(.corruptDatabase, "a stored sample ends before it starts")
+            }
+            let sourceID = sqlite3_column_int64(sqlite, 5)
+            if sourceID != lastSourceID {
+                lastSourceID = sourceID
+                lastSource = numbers.byRow[sourceID] ?? 0
+            }
+            guard let uuidBytes = sqlite3_column_blob(sqlite, 2), sqlite3_column_bytes(sqlite, 2) == 16 else {
+                throw HealthStoreError(.corruptDatabase, "a sample row has a malformed UUID")
+            }
+            let uuid = UnsafeRawBufferPointer(start: uuidBytes, count: 16)
+            if sqlite3_column_type(sqlite, 3) != SQLITE_NULL {
+                guard sqlite3_column_type(sqlite, 4) == SQLITE_INTEGER else {
+                    throw HealthStoreError(.corruptDatabase, "a sample row has a value block but no entry index")
+                }
+                gathered.blocked.append(start: start, end: end, source: lastSource, uuid: uuid,
+                                        blockID: sqlite3_column_int64(sqlite, 3), index: sqlite3_column_int64(sqlite, 4))
+                gathered.inBlock.append(true)
             } else {
-                rows.append(StatisticsSample(start: sealed.starts[nextSealed], end: sealed.ends[nextSealed],
-                                             value: Double(bitPattern: sealedValues[nextSealed]), source: sealed.sources[nextSealed]))
-                nextSealed += 1
+                guard let sealedBytes = sqlite3_column_blob(sqlite, 6) else {
+                    throw HealthStoreError(.corruptDatabase, "a sample row has no sealed value")
+                }
+                let sealed = UnsafeRawBufferPointer(start: sealedBytes, count: Int(sqlite3_column_bytes(sqlite, 6)))
+                gathered.sealed.append(start: start, end: end, source: lastSource, uuid: uuid, sealed: sealed)
+                gathered.inBlock.append(false)
             }
         }
-        return (rows, sourceTable)
+    }
+
+    /// Fetches the sealed blocks the gathered rows point at, from the same snapshot as the rows.
+    func fetchBlocks(_ db: Database, of gathered: inout GatheredValues) throws {
+        if !gathered.blocked.blockIDs.isEmpty {
+            let blockStatement = try db.cachedStatement(sql: "SELECT sealed FROM value_block WHERE id = ?")
+            var blocks: [Data] = []
+            blocks.reserveCapacity(gathered.blocked.blockIDs.count)
+            for blockID in gathered.blocked.blockIDs {
+                guard let sealed = try Data.fetchOne(blockStatement, arguments: [blockID]) else {
+                    throw HealthStoreError(.corruptDatabase, "a sample row points at a missing value block")
+                }
+                blocks.append(sealed)
+            }
+            gathered.blocked.setSealedBlocks(blocks)
+        }
     }
 
     /// The rows of a statistics read without a residual check, in cursor order: those read
     /// from value blocks and those read from their own records, and which is which.
-    private struct GatheredValues {
+    struct GatheredValues {
         var blocked = BlockedValueBatch()
         var sealed = SealedValueBatch()
         /// Per row in cursor order: whether it is the next row of `blocked` (else of `sealed`).
         var inBlock: [Bool] = []
+
+        /// Opens the values and returns the rows in cursor order.
+        func open(cipher: RecordCipher, type: String) throws -> [StatisticsSample] {
+            let blockedValues = try blocked.primaryValues(cipher: cipher, type: type)
+            let sealedValues = try sealed.primaryValues(cipher: cipher, type: type)
+            // Merge the two kinds of row back into the cursor's order (by start).
+            var rows: [StatisticsSample] = []
+            rows.reserveCapacity(inBlock.count)
+            var nextBlocked = 0
+            var nextSealed = 0
+            for inBlock in inBlock {
+                if inBlock {
+                    rows.append(StatisticsSample(start: blocked.starts[nextBlocked], end: blocked.ends[nextBlocked],
+                                                 value: Double(bitPattern: blockedValues[nextBlocked]), source: blocked.sources[nextBlocked]))
+                    nextBlocked += 1
+                } else {
+                    rows.append(StatisticsSample(start: sealed.starts[nextSealed], end: sealed.ends[nextSealed],
+                                                 value: Double(bitPattern: sealedValues[nextSealed]), source: sealed.sources[nextSealed]))
+                    nextSealed += 1
+                }
+            }
+            return rows
+        }
     }
 
     /// What a statistics read gathered: decoded rows (after a residual check) or sealed values.

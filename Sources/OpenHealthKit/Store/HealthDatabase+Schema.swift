@@ -17,6 +17,12 @@ extension HealthDatabase {
     /// v3 adds the log of verifiable clinical records shared with apps.
     ///
     /// v4 adds the owner's source priority per quantity type (`source_priority`).
+    ///
+    /// v5-rollups adds statistics rollups (``RollupPage``): `rollup_page` holds one sealed page
+    /// per quantity type and UTC day that has samples, and the partial index `sample_long_span`
+    /// finds the samples too long to roll up. A store that already holds quantity samples gets
+    /// `rollups_pending` in `store_info`: its pages are built when it is next opened with its key
+    /// (`rebuildRollupsIfPending`), in one transaction, before any statistics read.
     static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -119,6 +125,19 @@ extension HealthDatabase {
                     bundle_identifier TEXT NOT NULL,
                     PRIMARY KEY (type, position)
                 ) WITHOUT ROWID;
+                """)
+        }
+        // v5-rollups: statistics rollups, one sealed page per quantity type and UTC day.
+        migrator.registerMigration("v5-rollups") { db in
+            try db.execute(sql: """
+                CREATE TABLE rollup_page (
+                    type TEXT NOT NULL,
+                    page INTEGER NOT NULL,
+                    sealed BLOB NOT NULL,
+                    PRIMARY KEY (type, page)
+                ) WITHOUT ROWID;
+                CREATE INDEX sample_long_span ON sample(type, start) WHERE \(RollupPage.longCondition);
+                INSERT INTO store_info (key, value) SELECT 'rollups_pending', 1 WHERE EXISTS (SELECT 1 FROM sample WHERE kind = 1);
                 """)
         }
         return migrator

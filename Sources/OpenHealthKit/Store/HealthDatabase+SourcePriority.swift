@@ -9,7 +9,8 @@ extension HealthDatabase {
         }
     }
 
-    /// Replaces the owner's order for `type` (an empty list goes back to the default order).
+    /// Replaces the owner's order for `type` (an empty list goes back to the default order),
+    /// and rebuilds a cumulative type's rollup pages with the new order in the same transaction.
     func setSourcePriority(type: String, bundleIdentifiers: [String]) throws {
         try write { db in
             try db.execute(sql: "DELETE FROM source_priority WHERE type = ?", arguments: [type])
@@ -18,6 +19,10 @@ extension HealthDatabase {
                 try db.execute(sql: "INSERT INTO source_priority (type, position, bundle_identifier) VALUES (?, ?, ?)",
                                arguments: [type, seen.count - 1, bundle])
             }
+            // Only cumulative types merge sources: their merged per-grain totals follow the order.
+            if QuantityTypeCatalog.descriptor(for: HKQuantityTypeIdentifier(rawValue: type))?.aggregationStyle == .cumulative {
+                try rebuildRollups(db, type: type)
+            }
         }
     }
 
@@ -25,12 +30,15 @@ extension HealthDatabase {
     /// `statisticsRows` gives (a bundle's number is its rank of first appearance in the source
     /// table).
     func statisticsSourceOrder(type: String) throws -> [Int32] {
-        try read { db in
-            let (order, firstSeen) = try effectiveSourceOrder(db, type: type)
-            var number: [String: Int32] = [:]
-            for (index, bundle) in firstSeen.enumerated() { number[bundle] = Int32(index) }
-            return order.compactMap { number[$0] }
-        }
+        try read { db in try statisticsSourceOrder(db, type: type) }
+    }
+
+    /// ``statisticsSourceOrder(type:)`` inside a transaction.
+    func statisticsSourceOrder(_ db: Database, type: String) throws -> [Int32] {
+        let (order, firstSeen) = try effectiveSourceOrder(db, type: type)
+        var number: [String: Int32] = [:]
+        for (index, bundle) in firstSeen.enumerated() { number[bundle] = Int32(index) }
+        return order.compactMap { number[$0] }
     }
 
     /// Every source in the order statistics merge them for `type` (named as last saved).

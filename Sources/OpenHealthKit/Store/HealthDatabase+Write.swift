@@ -12,6 +12,8 @@ extension HealthDatabase {
     /// transaction starts; the blocks are inserted first and each row points at its entry. A
     /// dropped sample dissolves its block, as a deleted one does (`dissolveBlocks`).
     /// A sample with its own `revision` is recorded under it rather than under `revision`.
+    /// The statistics rollups of every grain a stored or replaced quantity sample touches are
+    /// rebuilt at the end of the same transaction (`refreshRollups`).
     /// - Returns: the change set for observers (empty when everything was dropped).
     func insert(_ samples: [PreparedSample], revision: SourceRevisionRecord) throws -> StoreChangeSet {
         var samples = samples
@@ -26,6 +28,7 @@ extension HealthDatabase {
                 }
                 var sequence = try Self.sequence(db)
                 var changes = StoreChangeSet()
+                var rollups = RollupChanges()
                 let statement = try db.cachedStatement(sql: """
                     INSERT INTO sample (uuid, type, kind, start, "end", source_id, parent_id, activity_type, anchor, sync_id, sync_version,
                                         sealed, block_id, block_index)
@@ -65,6 +68,9 @@ extension HealthDatabase {
                         try indexStatement.execute()
                     }
                     changes.insert(type: sample.type, source: revision.bundleIdentifier)
+                    if sample.kind == .quantity {
+                        rollups.note(type: sample.type, start: sample.start, end: sample.end)
+                    }
                     for member in sample.members { try insertRow(member, parent: rowID, revision: revision) }
                 }
 
@@ -74,7 +80,7 @@ extension HealthDatabase {
                 for sample in samples {
                     if let syncHash = sample.syncHash, sample.replacesSameKey {
                         let rowIDs = try Int64.fetchAll(replaceLookup, arguments: [syncHash, sample.kind.rawValue])
-                        try tombstone(db, rowIDs: rowIDs, sequence: &sequence, now: now, changes: &changes, dissolved: &dissolved)
+                        try tombstone(db, rowIDs: rowIDs, sequence: &sequence, now: now, changes: &changes, rollups: &rollups, dissolved: &dissolved)
                     } else if let syncHash = sample.syncHash {
                         if let existing = try Row.fetchOne(syncLookup, arguments: [syncHash, sample.type]) {
                             let storedVersion: Int64 = existing[1] ?? Int64.min
@@ -86,13 +92,14 @@ extension HealthDatabase {
                                 try dissolveBlocks(db, planned, dissolved: &dissolved)
                                 continue
                             }
-                            try tombstone(db, rowIDs: [existing[0]], sequence: &sequence, now: now, changes: &changes, dissolved: &dissolved)
+                            try tombstone(db, rowIDs: [existing[0]], sequence: &sequence, now: now, changes: &changes, rollups: &rollups, dissolved: &dissolved)
                         }
                     }
                     try insertRow(sample, parent: nil, revision: sample.revision ?? revision)
                 }
                 try Self.setSequence(db, sequence)
                 try pruneTombstones(db)
+                try refreshRollups(db, rollups)
                 return changes
         }
     }
@@ -186,20 +193,23 @@ extension HealthDatabase {
             }
             var sequence = try Self.sequence(db)
             var changes = StoreChangeSet()
+            var rollups = RollupChanges()
             var dissolved = Set<Int64>()
             try tombstone(db, rowIDs: rowIDs, sequence: &sequence, now: now().timeIntervalSinceReferenceDate, changes: &changes,
-                          dissolved: &dissolved)
+                          rollups: &rollups, dissolved: &dissolved)
             try Self.setSequence(db, sequence)
             try pruneTombstones(db)
+            try refreshRollups(db, rollups)
             return (rowIDs.count, changes)
         }
     }
 
     /// Replaces rows by tombstones that keep the UUID, type, source and sealed sync metadata,
     /// and dissolves the value blocks of the deleted rows (`dissolveBlocks`), adding them to
-    /// `dissolved`.
+    /// `dissolved`. Deleted quantity rows (members of deleted correlations included) are noted
+    /// in `rollups`.
     private func tombstone(_ db: Database, rowIDs: [Int64], sequence: inout Int64, now: Double,
-                           changes: inout StoreChangeSet, dissolved: inout Set<Int64>) throws {
+                           changes: inout StoreChangeSet, rollups: inout RollupChanges, dissolved: inout Set<Int64>) throws {
         guard !rowIDs.isEmpty else { return }
         var all = rowIDs
         var frontier = rowIDs
@@ -238,6 +248,9 @@ extension HealthDatabase {
             try insert.execute()
             try remove.execute(arguments: [rowID])
             if let blockID = row[8] as Int64?, blocks.last != blockID { blocks.append(blockID) }
+            if kind == .quantity {
+                rollups.note(type: type, start: row[3], end: row[4])
+            }
             changes.insert(type: type, source: row[7])
         }
         try dissolveBlocks(db, blocks, dissolved: &dissolved)

@@ -76,7 +76,7 @@ final class HealthDatabase: Sendable {
         return try mapErrors(path: displayPath) {
             try writer.write { db in try Self.checkIsOurs(db, path: displayPath) }
             try Self.migrator.migrate(writer)
-            return try writer.write { db -> HealthDatabase in
+            let database = try writer.write { db -> HealthDatabase in
                 if try Self.migrator.hasBeenSuperseded(db) {
                     throw HealthStoreError(.unsupportedSchema, "\(displayPath) was written by a newer OpenHealthKit")
                 }
@@ -85,6 +85,9 @@ final class HealthDatabase: Sendable {
                 return HealthDatabase(writer: writer, cipher: cipher, storeID: storeID, displayPath: displayPath,
                                       tombstoneRetention: tombstoneRetention, now: now)
             }
+            // A store migrated to v5-rollups with samples in it gets its rollups now, with its key.
+            try database.rebuildRollupsIfPending()
+            return database
         }
     }
 

@@ -4,20 +4,23 @@ import Foundation
 /// Seals and opens the secret part of every stored record, and computes the keyed hashes that
 /// let SQL find rows by sync identifier or metadata without storing either in the clear.
 ///
-/// Three subkeys are derived from the master key with HKDF-SHA256: one for AES-256-GCM sealing
-/// of records, one for HMAC-SHA256 index hashes, and one for AES-256-GCM sealing of value
-/// blocks (``ValueBlock``). Each sealed record is bound to its row's UUID as additional
-/// authenticated data, so moving a sealed blob to another row fails to open; a value block is
-/// bound to its purpose, type and entry count, and under its own key can never pass for a record.
+/// Four subkeys are derived from the master key with HKDF-SHA256: one for AES-256-GCM sealing
+/// of records, one for HMAC-SHA256 index hashes, one for AES-256-GCM sealing of value blocks
+/// (``ValueBlock``) and one for statistics rollups (``RollupPage``). Each sealed record is bound
+/// to its row's UUID as additional authenticated data, so moving a sealed blob to another row
+/// fails to open; a value block is bound to its purpose, type and entry count, a rollup page to
+/// its type and day, and under their own keys neither can pass for a record.
 struct RecordCipher: Sendable {
     private let sealingKey: SymmetricKey
     private let indexKey: SymmetricKey
     private let blockKey: SymmetricKey
+    private let rollupKey: SymmetricKey
 
     init(masterKey: SymmetricKey) {
         sealingKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("openhealthkit.records.v1".utf8), outputByteCount: 32)
         indexKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("openhealthkit.index.v1".utf8), outputByteCount: 32)
         blockKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("openhealthkit.value-blocks.v1".utf8), outputByteCount: 32)
+        rollupKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("openhealthkit.rollups.v1".utf8), outputByteCount: 32)
     }
 
     /// Seals `plaintext`, binding it to `context` (the row's UUID bytes).
@@ -42,21 +45,41 @@ struct RecordCipher: Sendable {
     /// Seals a value block's plaintext under the block subkey, binding it to `context`
     /// (``ValueBlock/context(type:count:)``).
     func sealBlock(_ plaintext: some DataProtocol, context: some DataProtocol) throws -> Data {
-        let box = try AES.GCM.seal(plaintext, using: blockKey, authenticating: context)
+        try Self.seal(plaintext, key: blockKey, context: context)
+    }
+
+    /// Opens a sealed value block; a wrong key, an altered block or a block of another type
+    /// or size is `tamperedRecord`.
+    func openBlock(_ sealed: some DataProtocol, context: some DataProtocol) throws -> Data {
+        try Self.open(sealed, key: blockKey, context: context, what: "value block")
+    }
+
+    /// Seals a rollup page under the rollup subkey, binding it to `context`
+    /// (``RollupPage/context(type:page:)``).
+    func sealRollup(_ plaintext: some DataProtocol, context: some DataProtocol) throws -> Data {
+        try Self.seal(plaintext, key: rollupKey, context: context)
+    }
+
+    /// Opens a sealed rollup page; a wrong key, an altered page or a page moved to another
+    /// type or day is `tamperedRecord`.
+    func openRollup(_ sealed: some DataProtocol, context: some DataProtocol) throws -> Data {
+        try Self.open(sealed, key: rollupKey, context: context, what: "rollup")
+    }
+
+    private static func seal(_ plaintext: some DataProtocol, key: SymmetricKey, context: some DataProtocol) throws -> Data {
+        let box = try AES.GCM.seal(plaintext, using: key, authenticating: context)
         guard let combined = box.combined else {
             throw HealthStoreError(.io, "AES-GCM produced no combined representation")
         }
         return combined
     }
 
-    /// Opens a sealed value block; a wrong key, an altered block or a block of another type
-    /// or size is `tamperedRecord`.
-    func openBlock(_ sealed: some DataProtocol, context: some DataProtocol) throws -> Data {
+    private static func open(_ sealed: some DataProtocol, key: SymmetricKey, context: some DataProtocol, what: String) throws -> Data {
         do {
             let box = try AES.GCM.SealedBox(combined: sealed)
-            return try AES.GCM.open(box, using: blockKey, authenticating: context)
+            return try AES.GCM.open(box, using: key, authenticating: context)
         } catch {
-            throw HealthStoreError(.tamperedRecord, "a sealed value block failed authentication")
+            throw HealthStoreError(.tamperedRecord, "a sealed \(what) failed authentication")
         }
     }
 

@@ -43,12 +43,18 @@ struct ValueBlock: Sendable {
     /// label, the type identifier's UTF-8 length (4 bytes, little-endian) and bytes, and the
     /// entry count (4 bytes, little-endian).
     static func context(type: String, count: Int) -> Data {
+        typedContext(label: label, type: type, trailer: UInt32(truncatingIfNeeded: count))
+    }
+
+    /// A format label, a type identifier's UTF-8 length (4 bytes, little-endian) and bytes, then
+    /// `trailer` little-endian: the authenticated data of value blocks and rollup pages.
+    static func typedContext(label: [UInt8], type: String, trailer: some FixedWidthInteger) -> Data {
         let typeBytes = Array(type.utf8)
-        var data = Data(capacity: label.count + 8 + typeBytes.count)
+        var data = Data(capacity: label.count + 12 + typeBytes.count)
         data.append(contentsOf: label)
         withUnsafeBytes(of: UInt32(truncatingIfNeeded: typeBytes.count).littleEndian) { data.append(contentsOf: $0) }
         data.append(contentsOf: typeBytes)
-        withUnsafeBytes(of: UInt32(truncatingIfNeeded: count).littleEndian) { data.append(contentsOf: $0) }
+        withUnsafeBytes(of: trailer.littleEndian) { data.append(contentsOf: $0) }
         return data
     }
 

@@ -1,0 +1,106 @@
+import Foundation
+
+/// An exact sum of `Double`s, rounded once when read: Shewchuk's non-overlapping partials,
+/// as Python's `math.fsum` keeps them.
+///
+/// The value does not depend on the order in which terms are added, nor on how they are
+/// grouped: adding the partials of another sum (``add(_:)-(ExactSum)``) gives the same value as
+/// adding its terms one by one. That is what lets statistics combine per-grain rollups with raw
+/// samples and still return, bit for bit, what one pass over every sample returns.
+///
+/// Non-finite terms are kept apart and summed plainly (`inf + -inf` is NaN in any order).
+/// Cost: O(number of partials) per term; partials stay few (at most a handful for values of
+/// similar magnitude), and the array is allocated once per sum, not per term.
+struct ExactSum: Sendable, Hashable {
+    /// Non-overlapping partials, increasing in magnitude; their exact sum is the sum.
+    private(set) var partials: [Double] = []
+    /// The sum of the non-finite terms (0 when there were none).
+    private(set) var special = 0.0
+
+    init() {}
+
+    /// A sum whose partials are `partials` (as read back from a rollup) and whose non-finite
+    /// part is `special`. The partials are re-added one by one, so any list is accepted.
+    init(partials: [Double], special: Double) {
+        for partial in partials {
+            add(partial)
+        }
+        self.special = special
+    }
+
+    /// Adds one term.
+    @inline(__always)
+    mutating func add(_ term: Double) {
+        guard term.isFinite else {
+            special += term
+            return
+        }
+        var x = term
+        var kept = 0
+        let count = partials.count
+        if count > 0 {
+            partials.withUnsafeMutableBufferPointer { partials in
+                for i in 0..<count {
+                    var y = partials[i]
+                    if abs(x) < abs(y) {
+                        swap(&x, &y)
+                    }
+                    let hi = x + y
+                    let lo = y - (hi - x)
+                    if lo != 0 {
+                        partials[kept] = lo
+                        kept += 1
+                    }
+                    x = hi
+                }
+            }
+            partials.removeLast(count - kept)
+        }
+        partials.append(x)
+    }
+
+    /// Adds every term of `other`.
+    mutating func add(_ other: ExactSum) {
+        for partial in other.partials {
+            add(partial)
+        }
+        if other.special != 0 || other.special.isNaN {
+            special += other.special
+        }
+    }
+
+    /// The exact sum, correctly rounded to the nearest `Double` (ties to even), as `math.fsum`.
+    var value: Double {
+        if special != 0 || special.isNaN {
+            return special
+        }
+        var n = partials.count
+        guard n > 0 else {
+            return 0
+        }
+        n -= 1
+        var hi = partials[n]
+        var lo = 0.0
+        while n > 0 {
+            let x = hi
+            n -= 1
+            let y = partials[n]
+            hi = x + y
+            let yr = hi - x
+            lo = y - yr
+            if lo != 0 {
+                break
+            }
+        }
+        // Half-way case: the rest of the partials decide the direction of rounding.
+        if n > 0 && ((lo < 0 && partials[n - 1] < 0) || (lo > 0 && partials[n - 1] > 0)) {
+            let y = lo * 2
+            let x = hi + y
+            let yr = x - hi
+            if y == yr {
+                hi = x
+            }
+        }
+        return hi
+    }
+}
