@@ -33,20 +33,20 @@ enum StatisticsRead {
         return DateInterval(start: start, end: end)
     }
 
-    static func rows(store: HKHealthStore, type: HKQuantityType, predicate: NSPredicate?) throws
+    static func rows(store: HKHealthStore, type: HKQuantityType, predicate: NSPredicate?) async throws
         -> (rows: [StatisticsSample], sources: [Int32: HKSource], range: (start: Date?, end: Date?)?, merge: StatisticsMergeStrategy) {
-        let (database, fetch) = try store.sampleFetch(type: type, predicate: predicate)
-        let (rows, sources) = try database.statisticsRows(type: type, predicate: fetch.predicate, scope: fetch.scope)
+        let (database, fetch) = try await store.sampleFetch(type: type, predicate: predicate)
+        let (rows, sources) = try await database.statisticsRows(type: type, predicate: fetch.predicate, scope: fetch.scope)
         // Cumulative types merge sources by priority; discrete ones count every source.
         let merge: StatisticsMergeStrategy = type.aggregationStyle == .cumulative && rows.contains(where: { $0.source != rows[0].source })
-            ? .priority(try database.statisticsSourceOrder(type: type.identifier)) : .sumAllSources
+            ? .priority(try await database.statisticsSourceOrder(type: type.identifier)) : .sumAllSources
         return (rows, sources, dateRange(of: fetch.predicate.node), merge)
     }
 
-    static func statistics(store: HKHealthStore, type: HKQuantityType, predicate: NSPredicate?, options: HKStatisticsOptions) throws
+    static func statistics(store: HKHealthStore, type: HKQuantityType, predicate: NSPredicate?, options: HKStatisticsOptions) async throws
         -> HKStatistics {
         try validate(options, type)
-        let (rows, sources, range, merge) = try rows(store: store, type: type, predicate: predicate)
+        let (rows, sources, range, merge) = try await rows(store: store, type: type, predicate: predicate)
         let clip = closed(range)
         let computed: StatisticsBucket?
         do {
@@ -66,7 +66,7 @@ enum StatisticsRead {
     }
 
     static func collection(store: HKHealthStore, type: HKQuantityType, predicate: NSPredicate?, options: HKStatisticsOptions,
-                           anchorDate: Date, intervalComponents: DateComponents, calendar: Calendar) throws -> HKStatisticsCollection {
+                           anchorDate: Date, intervalComponents: DateComponents, calendar: Calendar) async throws -> HKStatisticsCollection {
         try validate(options, type)
         let grid: StatisticsIntervalGrid
         do {
@@ -74,7 +74,7 @@ enum StatisticsRead {
         } catch {
             throw HKError(.errorInvalidArgument, error.description)
         }
-        let (rows, sources, range, merge) = try rows(store: store, type: type, predicate: predicate)
+        let (rows, sources, range, merge) = try await rows(store: store, type: type, predicate: predicate)
         let result: StatisticsCollectionResult
         do {
             result = try StatisticsEngine.collection(of: rows, style: type.aggregationStyle, options: options, grid: grid,

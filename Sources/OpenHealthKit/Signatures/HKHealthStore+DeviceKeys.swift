@@ -11,7 +11,7 @@ extension HKHealthStore {
     public func registerDeviceKey(_ publicKey: P256.Signing.PublicKey, name: String) async throws -> HKDeviceSigningKey {
         guard engine.isOwner else { throw HKError(.errorAuthorizationDenied, "only the owner registers device keys") }
         let key = HKDeviceSigningKey(publicKey: publicKey, name: name, registeredAt: configuration.now())
-        try await engine.database().registerDeviceKey(key)
+        try await engine.databaseAsync().registerDeviceKey(key)
         return key
     }
 
@@ -20,12 +20,12 @@ extension HKHealthStore {
     @discardableResult
     public func removeDeviceKey(_ identifier: DeviceKeyIdentifier) async throws -> Bool {
         guard engine.isOwner else { throw HKError(.errorAuthorizationDenied, "only the owner removes device keys") }
-        return try await engine.database().removeDeviceKey(identifier)
+        return try await engine.databaseAsync().removeDeviceKey(identifier)
     }
 
     /// The trusted device keys, by name.
     public func deviceSigningKeys() async throws -> [HKDeviceSigningKey] {
-        try await engine.database().deviceKeys()
+        try await engine.databaseAsync().deviceKeys()
     }
 
     /// The verdict on each sample's `HKMetadataKeyDigitalSignature` against the trusted device

@@ -24,8 +24,8 @@ extension HealthDatabase {
     /// The order statistics merge sources in for `type`, as the source numbers
     /// `statisticsRows` gives (a bundle's number is its rank of first appearance in the source
     /// table).
-    func statisticsSourceOrder(type: String) throws -> [Int32] {
-        try read { db in
+    func statisticsSourceOrder(type: String) async throws -> [Int32] {
+        try await readAsync { db in
             let (order, firstSeen) = try effectiveSourceOrder(db, type: type)
             var number: [String: Int32] = [:]
             for (index, bundle) in firstSeen.enumerated() { number[bundle] = Int32(index) }
