@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "HealthRecords", targets: ["HealthRecords"]),
         .library(name: "SampleFiles", targets: ["SampleFiles"]),
         .library(name: "AppleHealthExport", targets: ["AppleHealthExport"]),
+        .library(name: "SampleSignatures", targets: ["SampleSignatures"]),
         .library(name: "FhirBlocks", targets: ["FhirBlocks", "FhirBlocksClient"]),
         .library(name: "FhirBlocksServer", targets: ["FhirBlocksServer", "FhirBlocksStore", "FhirBlocksSQLite", "FhirBlocksPostgres"]),
         .executable(name: "health", targets: ["health"]),
@@ -58,10 +59,22 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // Per-sample digital signatures (HKMetadataKeyDigitalSignature): a CMS SignedData codec
+        // on swift-asn1 and swift-crypto, with no I/O.
+        .target(
+            name: "SampleSignatures",
+            dependencies: [
+                "CommonSupport",
+                .product(name: "SwiftASN1", package: "swift-asn1"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "OpenHealthKit",
             dependencies: [
                 "CommonSupport",
+                "SampleSignatures",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 // The SQLite C API GRDB runs on, for reading statistics rows without a Data per column.
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
@@ -200,6 +213,7 @@ let package = Package(
                 "SampleFiles",
                 "AppleHealthExport",
                 "OpenHealthKit",
+                "SampleSignatures",
                 "HealthRecords",
                 "SmartHealthCards",
                 "SmartHealthCardsHTTPS",
@@ -217,6 +231,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ],
             // A Synthea patient for `health demo` (Apache-2.0; see Resources/README.md).
             resources: [.copy("Resources")],
@@ -228,6 +243,7 @@ let package = Package(
             name: "OpenHealthKitTests",
             dependencies: ["TestSupport", 
                 "OpenHealthKit",
+                "SampleSignatures",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -240,6 +256,9 @@ let package = Package(
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "AppleHealthExportTests", dependencies: ["TestSupport", "AppleHealthExport", "OpenHealthKit"],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "SampleSignaturesTests", dependencies: ["TestSupport", "SampleSignatures", .product(name: "Crypto", package: "swift-crypto"),
+                                                            .product(name: "SwiftASN1", package: "swift-asn1")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "SampleFilesTests", dependencies: ["TestSupport", "SampleFiles", "OpenHealthKit"], swiftSettings: swiftSettings),
         .testTarget(name: "CommonSupportTests", dependencies: ["TestSupport", "CommonSupport"], swiftSettings: swiftSettings),

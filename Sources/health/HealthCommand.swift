@@ -47,5 +47,5 @@ struct StoreCommand: AsyncParsableCommand {
         commandName: "store",
         abstract: "Add, query, summarise, delete and import samples; order sources; manage apps' access.",
         subcommands: [StoreAddCommand.self, StoreQueryCommand.self, StoreStatsCommand.self, StoreDeleteCommand.self,
-                      StoreSourcesCommand.self, StoreAppsCommand.self, StoreImportCommand.self])
+                      StoreSourcesCommand.self, StoreAppsCommand.self, StoreImportCommand.self, StoreDeviceKeysCommand.self])
 }

@@ -1,5 +1,6 @@
 import Foundation
 import OpenHealthKit
+import SampleSignatures
 
 /// Turns samples into table lines and JSON for the CLI.
 enum SampleFormatter {
@@ -68,9 +69,14 @@ enum SampleFormatter {
         return object
     }
 
-    static func json(_ samples: [HKSample], unit: HKUnit?) throws -> String {
-        let data = try JSONSerialization.data(withJSONObject: samples.map { jsonObject($0, unit: unit) },
-                                              options: [.prettyPrinted, .sortedKeys])
+    /// The samples as a JSON array; with `signatures`, each object has a `signature` member
+    /// holding the verdict's label.
+    static func json(_ samples: [HKSample], unit: HKUnit?, signatures: [SampleSignatureVerdict]? = nil) throws -> String {
+        var objects = samples.map { jsonObject($0, unit: unit) }
+        if let signatures {
+            for (index, verdict) in zip(objects.indices, signatures) { objects[index]["signature"] = verdict.label }
+        }
+        let data = try JSONSerialization.data(withJSONObject: objects, options: [.prettyPrinted, .sortedKeys])
         return String(decoding: data, as: UTF8.self)
     }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Crypto
 import Foundation
 import OpenHealthKit
 
@@ -44,6 +45,10 @@ struct StoreAddCommand: AsyncParsableCommand {
     @Option(name: .customLong("metadata"), help: "Metadata as key=value (repeatable); numbers and true/false are typed.")
     var metadata: [String] = []
 
+    @Option(help: ArgumentHelp("Sign the sample with this device key (PEM, mode 0600; see `health store device-keys generate`).",
+                               valueName: "KEY.pem"))
+    var signWith: String?
+
     mutating func run() async throws {
         let sampleType = try parseSampleType(type)
         let startDate = try start.map(parseDate) ?? Date()
@@ -75,9 +80,19 @@ struct StoreAddCommand: AsyncParsableCommand {
         default:
             throw ValidationError("\(sampleType.displayName) samples cannot be added from the command line")
         }
+        let saved = try signWith.map { path in try Self.sign(sample, with: loadDeviceKey(path)) } ?? sample
         let store = try storeOptions.openStore()
-        try await store.save(sample)
-        print("Saved \(sample.uuid.uuidString)")
+        try await store.save(saved)
+        print("Saved \(saved.uuid.uuidString)")
+    }
+
+    /// The sample with a device signature in its metadata.
+    private static func sign(_ sample: HKSample, with key: P256.Signing.PrivateKey) throws -> HKSample {
+        switch sample {
+        case let quantity as HKQuantitySample: return try quantity.signed(with: key)
+        case let category as HKCategorySample: return try category.signed(with: key)
+        default: throw ValidationError("--sign-with signs quantity and category samples only")
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OpenHealthKit
+import SampleSignatures
 
 /// `health store query`: lists samples of a type.
 struct StoreQueryCommand: AsyncParsableCommand {
@@ -32,6 +33,9 @@ struct StoreQueryCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON.")
     var json = false
 
+    @Flag(help: "Check each sample's digital signature against the trusted device keys and print the verdict (exit 1 when a signature does not verify).")
+    var verifySignatures = false
+
     mutating func run() async throws {
         guard limit >= 0 else { throw ValidationError("--limit must be 0 or more") }
         let sampleType = try parseSampleType(type)
@@ -46,12 +50,19 @@ struct StoreQueryCommand: AsyncParsableCommand {
                                                  sortDescriptors: [SortDescriptor(\.startDate, order: ascending ? .forward : .reverse)],
                                                  limit: limit == 0 ? nil : limit)
         let samples = try await withActivity("Reading") { try await descriptor.result(for: store) }
+        let verdicts = verifySignatures ? try await store.signatureVerdicts(for: samples) : []
         if json {
-            print(try SampleFormatter.json(samples, unit: displayUnit))
+            print(try SampleFormatter.json(samples, unit: displayUnit, signatures: verifySignatures ? verdicts : nil))
         } else if samples.isEmpty {
             print("No \(sampleType.displayName) samples.")
         } else {
             for line in SampleFormatter.table(samples, unit: displayUnit) { print(line) }
+            if verifySignatures {
+                print("Signatures:")
+                for (sample, verdict) in zip(samples, verdicts) { print(signatureReport(sample, verdict)) }
+            }
         }
+        // Refused: a sample carries a signature that is not valid (unsigned samples are not refused).
+        if verdicts.contains(where: { $0 != .unsigned && !$0.isValid }) { throw ExitCode(CLIExitStatus.refused.rawValue) }
     }
 }

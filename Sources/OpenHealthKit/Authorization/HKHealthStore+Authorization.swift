@@ -11,7 +11,7 @@ extension HKHealthStore {
             throw HKError(.errorInvalidArgument, "requestAuthorization needs at least one type")
         }
         try Self.checkRequestable(typesToShare, typesToRead)
-        let decisions = try engine.decisions()
+        let decisions = try await engine.decisionsAsync()
         let shareAsked = Set(typesToShare.map(\.identifier)).filter { (decisions[$0]?.share ?? .notDetermined) == .notDetermined }
         let readAsked = Set(typesToRead.map(\.identifier)).filter { (decisions[$0]?.read ?? .notDetermined) == .notDetermined }
         guard !shareAsked.isEmpty || !readAsked.isEmpty else { return }
@@ -25,7 +25,7 @@ extension HKHealthStore {
             if readAsked.contains(type) { entry.read = decision.read.contains(type) ? .authorized : .denied }
             updates[type] = entry
         }
-        try engine.record(updates)
+        try await engine.record(updates)
     }
 
     /// Callback form of `requestAuthorization(toShare:read:)`.
@@ -45,7 +45,7 @@ extension HKHealthStore {
     public func statusForAuthorizationRequest(toShare typesToShare: Set<HKSampleType>, read typesToRead: Set<HKObjectType>) async throws
         -> HKAuthorizationRequestStatus {
         try Self.checkRequestable(typesToShare, typesToRead)
-        let decisions = try engine.decisions()
+        let decisions = try await engine.decisionsAsync()
         let undecided = typesToShare.contains { (decisions[$0.identifier]?.share ?? .notDetermined) == .notDetermined }
             || typesToRead.contains { (decisions[$0.identifier]?.read ?? .notDetermined) == .notDetermined }
         return undecided ? .shouldRequest : .unnecessary

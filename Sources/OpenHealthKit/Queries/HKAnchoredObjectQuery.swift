@@ -46,27 +46,27 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
 
     override func start(in store: HKHealthStore) async {
         guard updateHandler != nil else {
-            deliver(store, to: resultsHandler, skipEmpty: false)
+            await deliver(store, to: resultsHandler, skipEmpty: false)
             return
         }
         // The first results are read inside the listening task, so a change committed while
         // they are read is delivered after them, from the anchor they returned.
-        listen(to: store) { [self] in
-            deliverAll(store, first: true)
+        await listen(to: store) { [self] in
+            await deliverAll(store, first: true)
         }
     }
 
     override func storeDidChange(_ changes: StoreChangeSet, in store: HKHealthStore) async {
         guard queryDescriptors.contains(where: { store.isVisibleChange(changes, to: $0.sampleType) }) else { return }
-        deliverAll(store, first: false)
+        await deliverAll(store, first: false)
     }
 
     /// Delivers page after page while pages come back full, so a long-running query with a
     /// limit does not leave changes waiting for some later, unrelated change.
-    private func deliverAll(_ store: HKHealthStore, first: Bool) {
+    private func deliverAll(_ store: HKHealthStore, first: Bool) async {
         var isFirst = first
         while true {
-            let count = deliver(store, to: isFirst ? resultsHandler : updateHandler, skipEmpty: !isFirst)
+            let count = await deliver(store, to: isFirst ? resultsHandler : updateHandler, skipEmpty: !isFirst)
             isFirst = false
             guard limit > 0, count >= limit, !lifecycle.isStopped else { return }
         }
@@ -76,9 +76,9 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
     /// (a save and a delete coalesced into an earlier delivery) are not delivered.
     /// - Returns: how many changes were delivered.
     @discardableResult
-    private func deliver(_ store: HKHealthStore, to handler: Handler?, skipEmpty: Bool) -> Int {
+    private func deliver(_ store: HKHealthStore, to handler: Handler?, skipEmpty: Bool) async -> Int {
         do {
-            let result = try AnchoredRead.run(store: store, descriptors: queryDescriptors,
+            let result = try await AnchoredRead.run(store: store, descriptors: queryDescriptors,
                                               anchor: anchor.withLock { $0 }, limit: limit)
             anchor.withLock { $0 = result.anchor }
             let count = result.samples.count + result.deleted.count
@@ -97,18 +97,19 @@ public final class HKAnchoredObjectQuery: HKQuery, @unchecked Sendable {
 enum AnchoredRead {
     /// Reads every descriptor in one read transaction, so a deletion pruned by another writer
     /// cannot slip between the anchor check and the reads.
-    static func run(store: HKHealthStore, descriptors: [HKQueryDescriptor], anchor: HKQueryAnchor?, limit: Int) throws
+    static func run(store: HKHealthStore, descriptors: [HKQueryDescriptor], anchor: HKQueryAnchor?, limit: Int) async throws
         -> (samples: [HKSample], deleted: [HKDeletedObject], anchor: HKQueryAnchor) {
-        let database = try store.engine.database()
+        let database = try await store.engine.databaseAsync()
         let after = try anchor?.position(in: database)
         var fetches: [SampleFetch] = []
         for descriptor in descriptors {
-            var (_, fetch) = try store.sampleFetch(type: descriptor.sampleType, predicate: descriptor.predicate)
+            var (_, fetch) = try await store.sampleFetch(type: descriptor.sampleType, predicate: descriptor.predicate)
             fetch.limit = limit
             fetches.append(fetch)
         }
-        let (batches, through) = try database.readChanges(after: after) { db, through in
-            (try fetches.map { try database.changes(db, fetch: $0, after: after, through: through) }, through)
+        let chosen = fetches
+        let (batches, through) = try await database.readChanges(after: after) { db, through in
+            (try chosen.map { try database.changes(db, fetch: $0, after: after, through: through) }, through)
         }
         let merged = ChangeBatch.merge(batches, limit: limit, through: through)
         return (merged.samples, merged.deleted, HKQueryAnchor(storeID: database.storeID, sequence: merged.anchor))

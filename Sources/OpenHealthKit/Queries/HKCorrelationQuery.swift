@@ -20,7 +20,7 @@ public final class HKCorrelationQuery: HKQuery, @unchecked Sendable {
 
     override func start(in store: HKHealthStore) async {
         do {
-            let result = try CorrelationRead.run(store: store, type: correlationType, predicate: predicate,
+            let result = try await CorrelationRead.run(store: store, type: correlationType, predicate: predicate,
                                                  samplePredicates: samplePredicates ?? [:])
             guard !lifecycle.isStopped else { return }
             completion(self, result, nil)
@@ -33,12 +33,12 @@ public final class HKCorrelationQuery: HKQuery, @unchecked Sendable {
 
 enum CorrelationRead {
     static func run(store: HKHealthStore, type: HKCorrelationType, predicate: NSPredicate?,
-                    samplePredicates: [HKSampleType: NSPredicate]) throws -> [HKCorrelation] {
-        var correlations = try store.readSamples(type: type, predicate: predicate,
+                    samplePredicates: [HKSampleType: NSPredicate]) async throws -> [HKCorrelation] {
+        var correlations = try await store.readSamples(type: type, predicate: predicate,
                                                  order: [SampleOrder(key: .startDate, ascending: true)], limit: 0)
             .compactMap { $0 as? HKCorrelation }
         for (memberType, memberPredicate) in samplePredicates {
-            let matching = Set(try store.readSamples(type: memberType, predicate: memberPredicate, order: [], limit: 0).map(\.uuid))
+            let matching = Set(try await store.readSamples(type: memberType, predicate: memberPredicate, order: [], limit: 0).map(\.uuid))
             correlations = correlations.filter { correlation in
                 correlation.objects.contains { $0.sampleType == memberType && matching.contains($0.uuid) }
             }

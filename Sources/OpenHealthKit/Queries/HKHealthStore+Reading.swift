@@ -6,20 +6,21 @@ extension HKHealthStore {
     /// A correlation is authorized through its member types: SQL admits correlations when any
     /// member type may be visible, and ``CorrelationVisibility`` then keeps only those whose
     /// every member type the caller may read (or share, for its own correlations).
-    func readScope(for type: HKObjectType) throws -> ReadScope {
+    func readScope(for type: HKObjectType) async throws -> ReadScope {
         guard let correlation = type as? HKCorrelationType, !engine.isOwner else {
-            return try engine.readScope(for: type.identifier)
+            return try await engine.readScopeAsync(for: type.identifier)
         }
-        let scopes = try correlation.memberTypes.map { try engine.readScope(for: $0) }
+        var scopes: [ReadScope] = []
+        for member in correlation.memberTypes { scopes.append(try await engine.readScopeAsync(for: member)) }
         if scopes.allSatisfy({ $0 == .nothing }) { return .nothing }
         return .everything
     }
 
     /// The per-row check for correlations; nil for other types and for the owner.
-    func correlationVisibility(for type: HKObjectType) throws -> CorrelationVisibility? {
+    func correlationVisibility(for type: HKObjectType) async throws -> CorrelationVisibility? {
         guard let correlation = type as? HKCorrelationType, !engine.isOwner else { return nil }
         var scopes: [String: ReadScope] = [:]
-        for member in correlation.memberTypes { scopes[member] = try engine.readScope(for: member) }
+        for member in correlation.memberTypes { scopes[member] = try await engine.readScopeAsync(for: member) }
         return CorrelationVisibility(scopes: scopes)
     }
 
@@ -37,28 +38,28 @@ extension HKHealthStore {
     }
 
     /// The fetch for one type and predicate, with authorization applied.
-    func sampleFetch(type: HKObjectType, predicate: NSPredicate?, order: [SampleOrder] = [], limit: Int = 0) throws
+    func sampleFetch(type: HKObjectType, predicate: NSPredicate?, order: [SampleOrder] = [], limit: Int = 0) async throws
         -> (HealthDatabase, SampleFetch) {
-        let database = try engine.database()
+        let database = try await engine.databaseAsync()
         let node = try HKQueryPredicate.node(from: predicate)
         var fetch = SampleFetch(types: [type.identifier], predicate: SQLPredicate(node, cipher: database.cipher),
-                                scope: try readScope(for: type), order: order, limit: limit)
-        fetch.correlationVisibility = try correlationVisibility(for: type)
+                                scope: try await readScope(for: type), order: order, limit: limit)
+        fetch.correlationVisibility = try await correlationVisibility(for: type)
         return (database, fetch)
     }
 
     /// Reads samples of one type.
-    func readSamples(type: HKObjectType, predicate: NSPredicate?, order: [SampleOrder], limit: Int) throws -> [HKSample] {
-        let (database, fetch) = try sampleFetch(type: type, predicate: predicate, order: order, limit: limit)
-        return try database.fetchSamples(fetch)
+    func readSamples(type: HKObjectType, predicate: NSPredicate?, order: [SampleOrder], limit: Int) async throws -> [HKSample] {
+        let (database, fetch) = try await sampleFetch(type: type, predicate: predicate, order: order, limit: limit)
+        return try await database.fetchSamples(fetch)
     }
 
     /// Reads samples for several descriptors, merged, sorted and limited.
-    func readSamples(descriptors: [HKQueryDescriptor], order: [SampleOrder], limit: Int) throws -> [HKSample] {
+    func readSamples(descriptors: [HKQueryDescriptor], order: [SampleOrder], limit: Int) async throws -> [HKSample] {
         var samples: [HKSample] = []
         var seen = Set<UUID>()
         for descriptor in descriptors {
-            for sample in try readSamples(type: descriptor.sampleType, predicate: descriptor.predicate, order: order, limit: limit)
+            for sample in try await readSamples(type: descriptor.sampleType, predicate: descriptor.predicate, order: order, limit: limit)
             where seen.insert(sample.uuid).inserted {
                 samples.append(sample)
             }

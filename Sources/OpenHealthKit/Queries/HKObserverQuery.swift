@@ -36,13 +36,13 @@ public final class HKObserverQuery: HKQuery, @unchecked Sendable {
 
     override func start(in store: HKHealthStore) async {
         do {
-            _ = try store.engine.database()
+            _ = try await store.engine.databaseAsync()
             for descriptor in queryDescriptors { _ = try HKQueryPredicate.node(from: descriptor.predicate) }
         } catch {
             updateHandler(self, nil, {}, error)
             return
         }
-        listen(to: store) { [self] in
+        await listen(to: store) { [self] in
             guard !lifecycle.isStopped else { return }
             updateHandler(self, Set(queryDescriptors.map(\.sampleType)), {}, nil)
         }

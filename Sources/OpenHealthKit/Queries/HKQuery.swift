@@ -34,10 +34,10 @@ open class HKQuery: NSObject, @unchecked Sendable {
     /// `storeDidChange` one at a time, in commit order, until the query is stopped. Changes
     /// committed while `initial` runs wait in the queue, so they are never delivered before or
     /// alongside the first results.
-    func listen(to store: HKHealthStore, initial: @escaping @Sendable () async -> Void) {
+    func listen(to store: HKHealthStore, initial: @escaping @Sendable () async -> Void) async {
         let (stream, continuation) = AsyncStream.makeStream(of: StoreChangeSet.self)
         guard lifecycle.setContinuation(continuation) else { return }
-        store.engine.register(self)
+        await store.engine.register(self)
         lifecycle.beginRun()
         Task { [self] in
             await initial()

@@ -41,7 +41,7 @@ public final class HKSampleQuery: HKQuery, @unchecked Sendable {
 
     override func start(in store: HKHealthStore) async {
         do {
-            let samples = try store.readSamples(descriptors: queryDescriptors, order: SampleOrder.from(sortDescriptors), limit: limit)
+            let samples = try await store.readSamples(descriptors: queryDescriptors, order: SampleOrder.from(sortDescriptors), limit: limit)
             guard !lifecycle.isStopped else { return }
             resultsHandler(self, samples, nil)
         } catch {

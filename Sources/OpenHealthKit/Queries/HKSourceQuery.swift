@@ -13,7 +13,7 @@ public final class HKSourceQuery: HKQuery, @unchecked Sendable {
 
     override func start(in store: HKHealthStore) async {
         do {
-            let sources = try SourceRead.run(store: store, type: sampleType ?? HKWorkoutType(), predicate: predicate)
+            let sources = try await SourceRead.run(store: store, type: sampleType ?? HKWorkoutType(), predicate: predicate)
             guard !lifecycle.isStopped else { return }
             completionHandler(self, sources, nil)
         } catch {
@@ -24,8 +24,8 @@ public final class HKSourceQuery: HKQuery, @unchecked Sendable {
 }
 
 enum SourceRead {
-    static func run(store: HKHealthStore, type: HKSampleType, predicate: NSPredicate?) throws -> Set<HKSource> {
-        let (database, fetch) = try store.sampleFetch(type: type, predicate: predicate)
-        return try database.sources(types: fetch.types, predicate: fetch.predicate, scope: fetch.scope)
+    static func run(store: HKHealthStore, type: HKSampleType, predicate: NSPredicate?) async throws -> Set<HKSource> {
+        let (database, fetch) = try await store.sampleFetch(type: type, predicate: predicate)
+        return try await database.sources(types: fetch.types, predicate: fetch.predicate, scope: fetch.scope)
     }
 }

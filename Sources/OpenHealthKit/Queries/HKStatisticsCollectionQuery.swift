@@ -68,23 +68,23 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
         objectType as? HKQuantityType ?? HKQuantityType(HKQuantityTypeIdentifier(rawValue: objectType?.identifier ?? ""))
     }
 
-    func compute(in store: HKHealthStore) throws -> HKStatisticsCollection {
-        try StatisticsRead.collection(store: store, type: quantityType, predicate: predicate, options: options,
+    func compute(in store: HKHealthStore) async throws -> HKStatisticsCollection {
+        try await StatisticsRead.collection(store: store, type: quantityType, predicate: predicate, options: options,
                                       anchorDate: anchorDate, intervalComponents: intervalComponents, calendar: calendar)
     }
 
     override func start(in store: HKHealthStore) async {
         if statisticsUpdateHandler != nil || groupedUpdateHandler != nil {
             // The first results are computed inside the listening task, so updates follow them.
-            listen(to: store) { [self] in deliverInitial(store) }
+            await listen(to: store) { [self] in await deliverInitial(store) }
         } else {
-            deliverInitial(store)
+            await deliverInitial(store)
         }
     }
 
-    private func deliverInitial(_ store: HKHealthStore) {
+    private func deliverInitial(_ store: HKHealthStore) async {
         do {
-            let collection = try compute(in: store)
+            let collection = try await compute(in: store)
             state.withLock { $0.last = collection }
             guard !lifecycle.isStopped else { return }
             initialResultsHandler?(self, collection, nil)
@@ -97,7 +97,7 @@ public final class HKStatisticsCollectionQuery: HKQuery, @unchecked Sendable {
     override func storeDidChange(_ changes: StoreChangeSet, in store: HKHealthStore) async {
         guard store.isVisibleChange(changes, to: quantityType) else { return }
         do {
-            let collection = try compute(in: store)
+            let collection = try await compute(in: store)
             let previous = state.withLock { state -> HKStatisticsCollection? in
                 defer { state.last = collection }
                 return state.last

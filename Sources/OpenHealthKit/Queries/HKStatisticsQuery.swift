@@ -26,7 +26,7 @@ public final class HKStatisticsQuery: HKQuery, @unchecked Sendable {
 
     override func start(in store: HKHealthStore) async {
         do {
-            let statistics = try StatisticsRead.statistics(store: store, type: quantityType, predicate: predicate, options: options)
+            let statistics = try await StatisticsRead.statistics(store: store, type: quantityType, predicate: predicate, options: options)
             guard !lifecycle.isStopped else { return }
             completionHandler(self, statistics, nil)
         } catch {

@@ -57,29 +57,29 @@ enum StatisticsRead {
     /// the predicate narrows only by dates (`buckets` is the collection's grid), else (or when
     /// `exact`) every matching row for the exact engine.
     static func input(store: HKHealthStore, type: HKQuantityType, predicate: NSPredicate?, buckets: StatisticsIntervalGrid?,
-                      exact: Bool = false) throws -> Input {
-        let (database, fetch) = try store.sampleFetch(type: type, predicate: predicate)
+                      exact: Bool = false) async throws -> Input {
+        let (database, fetch) = try await store.sampleFetch(type: type, predicate: predicate)
         let range = dateRange(of: fetch.predicate.node)
         if !exact, fetch.scope == .everything, narrowsOnlyByDates(fetch.predicate.node) {
             let clip = closed(range)
             let low = clip?.start.timeIntervalSinceReferenceDate ?? -Double.greatestFiniteMagnitude
             let high = clip?.end.timeIntervalSinceReferenceDate ?? Double.greatestFiniteMagnitude
-            if let served = try database.rollupStatisticsInput(type: type, predicate: fetch.predicate, range: (low, high), buckets: buckets) {
+            if let served = try await database.rollupStatisticsInput(type: type, predicate: fetch.predicate, range: (low, high), buckets: buckets) {
                 // Cumulative types merge by priority; with one source that changes nothing.
                 let merge: StatisticsMergeStrategy = type.aggregationStyle == .cumulative ? .priority(served.order) : .sumAllSources
                 return Input(rows: served.rows, rollups: served.rollups, sources: served.sources, range: range, merge: merge)
             }
         }
-        let (rows, sources) = try database.statisticsRows(type: type, predicate: fetch.predicate, scope: fetch.scope)
+        let (rows, sources) = try await database.statisticsRows(type: type, predicate: fetch.predicate, scope: fetch.scope)
         // Cumulative types merge sources by priority; discrete ones count every source.
         let merge: StatisticsMergeStrategy = type.aggregationStyle == .cumulative && rows.contains(where: { $0.source != rows[0].source })
-            ? .priority(try database.statisticsSourceOrder(type: type.identifier)) : .sumAllSources
+            ? .priority(try await database.statisticsSourceOrder(type: type.identifier)) : .sumAllSources
         return Input(rows: rows, sources: sources, range: range, merge: merge)
     }
 
-    static func statistics(store: HKHealthStore, type: HKQuantityType, predicate: NSPredicate?, options: HKStatisticsOptions) throws
+    static func statistics(store: HKHealthStore, type: HKQuantityType, predicate: NSPredicate?, options: HKStatisticsOptions) async throws
         -> HKStatistics {
-        let (computed, input) = try statisticsResult(store: store, type: type, predicate: predicate, options: options)
+        let (computed, input) = try await statisticsResult(store: store, type: type, predicate: predicate, options: options)
         let range = input.range
         guard let bucket = computed, let extent = extent(of: input) else {
             throw HKError(.errorNoData, "no data available for the specified predicate")
@@ -94,9 +94,9 @@ enum StatisticsRead {
     /// The engine's statistics of one interval, and what they were computed from (`exact`:
     /// through the exact engine over every row, as the property tests compare).
     static func statisticsResult(store: HKHealthStore, type: HKQuantityType, predicate: NSPredicate?, options: HKStatisticsOptions,
-                                 exact: Bool = false) throws -> (bucket: StatisticsBucket?, input: Input) {
+                                 exact: Bool = false) async throws -> (bucket: StatisticsBucket?, input: Input) {
         try validate(options, type)
-        let input = try input(store: store, type: type, predicate: predicate, buckets: nil, exact: exact)
+        let input = try await input(store: store, type: type, predicate: predicate, buckets: nil, exact: exact)
         do {
             return (try StatisticsEngine.statistics(of: input.rows, rollups: input.rollups, style: type.aggregationStyle, options: options,
                                                     clippingTo: closed(input.range), merge: input.merge), input)
@@ -121,7 +121,7 @@ enum StatisticsRead {
     }
 
     static func collection(store: HKHealthStore, type: HKQuantityType, predicate: NSPredicate?, options: HKStatisticsOptions,
-                           anchorDate: Date, intervalComponents: DateComponents, calendar: Calendar) throws -> HKStatisticsCollection {
+                           anchorDate: Date, intervalComponents: DateComponents, calendar: Calendar) async throws -> HKStatisticsCollection {
         try validate(options, type)
         let grid: StatisticsIntervalGrid
         do {
@@ -129,7 +129,7 @@ enum StatisticsRead {
         } catch {
             throw HKError(.errorInvalidArgument, error.description)
         }
-        let (result, input) = try collectionResult(store: store, type: type, predicate: predicate, options: options, grid: grid)
+        let (result, input) = try await collectionResult(store: store, type: type, predicate: predicate, options: options, grid: grid)
         return HKStatisticsCollection(quantityType: type, result: result, sourceTable: input.sources,
                                       wantsSources: options.contains(.separateBySource))
     }
@@ -137,8 +137,8 @@ enum StatisticsRead {
     /// The engine's collection, and what it was computed from (`exact`: through the exact engine
     /// over every row).
     static func collectionResult(store: HKHealthStore, type: HKQuantityType, predicate: NSPredicate?, options: HKStatisticsOptions,
-                                 grid: StatisticsIntervalGrid, exact: Bool = false) throws -> (result: StatisticsCollectionResult, input: Input) {
-        let input = try input(store: store, type: type, predicate: predicate, buckets: grid, exact: exact)
+                                 grid: StatisticsIntervalGrid, exact: Bool = false) async throws -> (result: StatisticsCollectionResult, input: Input) {
+        let input = try await input(store: store, type: type, predicate: predicate, buckets: grid, exact: exact)
         do {
             return (try StatisticsEngine.collection(of: input.rows, rollups: input.rollups, style: type.aggregationStyle, options: options,
                                                     grid: grid, range: closed(input.range), merge: input.merge), input)

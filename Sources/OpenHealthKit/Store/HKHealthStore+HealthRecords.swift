@@ -15,10 +15,10 @@ extension HKHealthStore {
         guard records.allSatisfy({ $0 is HKClinicalRecord || $0 is HKVerifiableClinicalRecord }) else {
             throw HKError(.errorInvalidArgument, "saveHealthRecords takes clinical and verifiable records only")
         }
-        let database = try engine.database()
+        let database = try await engine.databaseAsync()
         let preparer = SamplePreparer(cipher: database.cipher, bundleIdentifier: source.bundleIdentifier)
         let prepared = try records.map(preparer.prepare)
-        let changes = try database.insert(prepared, revision: SourceRevisionRecord(HKSourceRevision(source: source, version: nil)))
+        let changes = try await database.insert(prepared, revision: SourceRevisionRecord(HKSourceRevision(source: source, version: nil)))
         notify(changes)
     }
 
@@ -26,18 +26,18 @@ extension HKHealthStore {
     /// (OpenHealthKit API, for the store's owner).
     public func verifiableRecordShares() async throws -> [HKVerifiableRecordShare] {
         guard engine.isOwner else { throw HKError(.errorAuthorizationDenied, "only the store's owner can list shares") }
-        return try engine.database().shares()
+        return try await engine.databaseAsync().shares()
     }
 
     /// Runs a verifiable-record query: the matching records, then, for an app, the person's
     /// one-time choice among them, recorded in the share log. The owner gets every match.
     func shareVerifiableRecords(recordTypes: [String], sourceTypes: [HKVerifiableClinicalRecordSourceType],
                                 predicate: NSPredicate?) async throws -> [HKVerifiableClinicalRecord] {
-        let database = try engine.database()
+        let database = try await engine.databaseAsync()
         let node = try HKQueryPredicate.node(from: predicate)
         let fetch = SampleFetch(types: [HKVerifiableClinicalRecordType.identifierString], predicate: SQLPredicate(node, cipher: database.cipher),
                                 scope: .everything, order: [SampleOrder(key: .startDate, ascending: true)])
-        let matches = try database.fetchSamples(fetch).compactMap { $0 as? HKVerifiableClinicalRecord }.filter { record in
+        let matches = try await database.fetchSamples(fetch).compactMap { $0 as? HKVerifiableClinicalRecord }.filter { record in
             guard let sourceType = record.sourceType, sourceTypes.contains(sourceType) else { return false }
             return recordTypes.allSatisfy(record.recordTypes.contains)
         }
@@ -48,12 +48,12 @@ extension HKHealthStore {
         let decision = try await engine.configuration.authorizationProvider.decideVerifiableRecordShare(request)
         switch decision {
         case .decline:
-            try database.recordShare(bundleIdentifier: request.bundleIdentifier, appName: request.appName, records: [], declined: true,
+            try await database.recordShare(bundleIdentifier: request.bundleIdentifier, appName: request.appName, records: [], declined: true,
                                      at: database.now())
             throw HKError(.errorUserCanceled, "the person declined to share verifiable records")
         case .share(let chosen):
             let shared = matches.filter { chosen.contains($0.uuid) }
-            try database.recordShare(bundleIdentifier: request.bundleIdentifier, appName: request.appName, records: shared.map(\.uuid),
+            try await database.recordShare(bundleIdentifier: request.bundleIdentifier, appName: request.appName, records: shared.map(\.uuid),
                                      declined: false, at: database.now())
             return shared
         }

@@ -19,7 +19,7 @@ extension HKHealthStore {
             throw HKError(.errorInvalidArgument, "one source revision is needed per object")
         }
         guard !objects.isEmpty else { return }
-        let database = try engine.database()
+        let database = try await engine.databaseAsync()
         var preparers: [String: SamplePreparer] = [:]
         var prepared: [PreparedSample] = []
         prepared.reserveCapacity(objects.count)
@@ -32,7 +32,7 @@ extension HKHealthStore {
             sample.revision = SourceRevisionRecord(revision)
             prepared.append(sample)
         }
-        let changes = try database.insert(prepared, revision: engine.revision)
+        let changes = try await database.insert(prepared, revision: engine.revision)
         notify(changes)
     }
 }

@@ -48,7 +48,7 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     /// Saves objects atomically: either all are stored or none.
     public func save(_ objects: [HKObject]) async throws {
         guard !objects.isEmpty else { return }
-        let database = try engine.database()
+        let database = try await engine.databaseAsync()
         var types = Set<String>()
         for object in objects {
             guard let sample = object as? HKSample else { throw HKError(.errorInvalidArgument, "only samples can be saved") }
@@ -65,10 +65,10 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
                 types.insert(sample.sampleType.identifier)
             }
         }
-        for type in types.sorted() { try engine.checkShare(type) }
+        for type in types.sorted() { try await engine.checkShare(type) }
         let preparer = SamplePreparer(cipher: database.cipher, bundleIdentifier: engine.bundleIdentifier)
         let prepared = try objects.map(preparer.prepare)
-        let changes = try database.insert(prepared, revision: engine.revision)
+        let changes = try await database.insert(prepared, revision: engine.revision)
         notify(changes)
     }
 
@@ -102,7 +102,8 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     ///   may not share; `errorInvalidArgument` for objects not in the store.
     public func delete(_ objects: [HKObject]) async throws {
         guard !objects.isEmpty else { return }
-        let (_, changes) = try engine.database().delete(uuids: objects.map(\.uuid), requireAll: true, permission: deletePermission)
+        let (_, changes) = try await engine.databaseAsync().delete(uuids: objects.map(\.uuid), requireAll: true,
+                                                                   permission: deletePermission())
         notify(changes)
     }
 
@@ -112,18 +113,19 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     public func deleteObjects(of objectType: HKObjectType, predicate: NSPredicate) async throws -> Int {
         if let correlation = objectType as? HKCorrelationType {
             // Rows are checked one by one below; here the caller must share at least one member type.
-            if !correlation.memberTypes.contains(where: { (try? engine.checkShare($0)) != nil }) {
-                for type in correlation.memberTypes.sorted() { try engine.checkShare(type) }
+            let decisions = engine.isOwner ? [:] : try await engine.decisionsAsync()
+            if !correlation.memberTypes.contains(where: { (try? engine.check(share: $0, in: decisions)) != nil }) {
+                for type in correlation.memberTypes.sorted() { try engine.check(share: type, in: decisions) }
             }
         } else {
-            try engine.checkShare(objectType.identifier)
+            try await engine.checkShare(objectType.identifier)
         }
-        let database = try engine.database()
+        let database = try await engine.databaseAsync()
         let scope: ReadScope = engine.isOwner ? .everything : .sources([engine.bundleIdentifier])
         let node = try HKQueryPredicate.node(from: predicate)
-        let matches = try database.fetchSamples(SampleFetch(types: [objectType.identifier],
-                                                            predicate: SQLPredicate(node, cipher: database.cipher), scope: scope))
-        let (count, changes) = try database.delete(uuids: matches.map(\.uuid), requireAll: false, permission: deletePermission)
+        let matches = try await database.fetchSamples(SampleFetch(types: [objectType.identifier],
+                                                                  predicate: SQLPredicate(node, cipher: database.cipher), scope: scope))
+        let (count, changes) = try await database.delete(uuids: matches.map(\.uuid), requireAll: false, permission: deletePermission())
         notify(changes)
         return count
     }
@@ -136,7 +138,8 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     ///   type the caller may not share.
     @discardableResult
     public func deleteObjects(withUUIDs uuids: Set<UUID>) async throws -> Int {
-        let (count, changes) = try engine.database().delete(uuids: Array(uuids), requireAll: false, permission: deletePermission)
+        let (count, changes) = try await engine.databaseAsync().delete(uuids: Array(uuids), requireAll: false,
+                                                                       permission: deletePermission())
         notify(changes)
         return count
     }
@@ -144,15 +147,22 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
     /// Who may delete a row: the owner anything; an app its own objects of types it may share
     /// (for a correlation, its members' types). Rows the app may not even read are hidden, so
     /// a delete does not reveal that they exist.
-    private func deletePermission(type: String, source: String, memberTypes: [String]) -> HealthDatabase.DeletePermission {
-        if engine.isOwner { return .allowed }
-        let own = source == engine.bundleIdentifier
-        let typesToShare = memberTypes.isEmpty ? [type] : memberTypes
-        let visible = own || (memberTypes.isEmpty ? engine.canSee(type: type, source: source)
-                                                  : memberTypes.allSatisfy { engine.canSee(type: $0, source: source) })
-        guard visible else { return .hidden }
-        guard own, typesToShare.allSatisfy({ (try? engine.checkShare($0)) != nil }) else { return .denied }
-        return .allowed
+    /// The caller's decisions are read once, before the delete's transaction, and the
+    /// check runs on them (no database read inside the transaction).
+    private func deletePermission() async throws -> @Sendable (_ type: String, _ source: String, _ memberTypes: [String])
+        -> HealthDatabase.DeletePermission {
+        let engine = engine
+        let decisions = engine.isOwner ? [:] : try await engine.decisionsAsync()
+        return { type, source, memberTypes in
+            if engine.isOwner { return .allowed }
+            let own = source == engine.bundleIdentifier
+            let typesToShare = memberTypes.isEmpty ? [type] : memberTypes
+            let visible = own || (memberTypes.isEmpty ? engine.canSee(type: type, source: source, in: decisions)
+                                                      : memberTypes.allSatisfy { engine.canSee(type: $0, source: source, in: decisions) })
+            guard visible else { return .hidden }
+            guard own, typesToShare.allSatisfy({ (try? engine.check(share: $0, in: decisions)) != nil }) else { return .denied }
+            return .allowed
+        }
     }
 
     /// Deletes one object and calls `completion`.
@@ -190,10 +200,12 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
 
     /// Associates saved samples with a saved workout.
     public func add(_ samples: [HKSample], to workout: HKWorkout) async throws {
-        try engine.checkShare(HKWorkoutTypeIdentifier)
-        let changes = try engine.database().associate(sampleUUIDs: samples.map(\.uuid), workoutUUID: workout.uuid,
-                                                      requester: engine.bundleIdentifier, mayModifyAny: engine.isOwner) { type, source in
-            engine.isOwner || source == engine.bundleIdentifier || engine.canSee(type: type, source: source)
+        try await engine.checkShare(HKWorkoutTypeIdentifier)
+        let engine = engine
+        let decisions = engine.isOwner ? [:] : try await engine.decisionsAsync()
+        let changes = try await engine.databaseAsync().associate(sampleUUIDs: samples.map(\.uuid), workoutUUID: workout.uuid,
+                                                                 requester: engine.bundleIdentifier, mayModifyAny: engine.isOwner) { type, source in
+            engine.isOwner || source == engine.bundleIdentifier || engine.canSee(type: type, source: source, in: decisions)
         }
         notify(changes)
     }

@@ -17,29 +17,44 @@ struct TypeDecision: Sendable, Equatable {
 extension HealthDatabase {
     /// The decisions recorded for an app, by type identifier.
     func decisions(for bundleIdentifier: String) throws -> [String: TypeDecision] {
-        try read { db in
-            var result: [String: TypeDecision] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT type, share, read FROM authorization WHERE bundle_identifier = ?",
-                                        arguments: [bundleIdentifier]) {
-                result[row["type"]] = TypeDecision(share: TypeDecision.Answer(rawValue: row["share"]) ?? .notDetermined,
-                                                   read: TypeDecision.Answer(rawValue: row["read"]) ?? .notDetermined)
-            }
-            return result
+        try read { db in try Self.decisions(db, for: bundleIdentifier) }
+    }
+
+    /// The decisions recorded for an app, without holding a cooperative thread.
+    func decisionsAsync(for bundleIdentifier: String) async throws -> [String: TypeDecision] {
+        try await readAsync { db in try Self.decisions(db, for: bundleIdentifier) }
+    }
+
+    private static func decisions(_ db: Database, for bundleIdentifier: String) throws -> [String: TypeDecision] {
+        var result: [String: TypeDecision] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT type, share, read FROM authorization WHERE bundle_identifier = ?",
+                                    arguments: [bundleIdentifier]) {
+            result[row["type"]] = TypeDecision(share: TypeDecision.Answer(rawValue: row["share"]) ?? .notDetermined,
+                                               read: TypeDecision.Answer(rawValue: row["read"]) ?? .notDetermined)
         }
+        return result
     }
 
     /// Records decisions; they persist with the store.
     func record(_ decisions: [String: TypeDecision], for bundleIdentifier: String) throws {
-        try write { db in
-            let now = now().timeIntervalSinceReferenceDate
-            for (type, decision) in decisions {
-                try db.execute(sql: """
-                    INSERT INTO authorization (bundle_identifier, type, share, read, decided_at) VALUES (?, ?, ?, ?, ?)
-                    ON CONFLICT (bundle_identifier, type) DO UPDATE SET share = excluded.share, read = excluded.read, decided_at = excluded.decided_at
-                    """, arguments: [bundleIdentifier, type, decision.share.rawValue, decision.read.rawValue, now])
-            }
-            try Self.bumpAuthorizationVersion(db)
+        let now = now().timeIntervalSinceReferenceDate
+        try write { db in try Self.record(db, decisions, for: bundleIdentifier, at: now) }
+    }
+
+    /// Records decisions without holding a cooperative thread.
+    func recordAsync(_ decisions: [String: TypeDecision], for bundleIdentifier: String) async throws {
+        let now = now().timeIntervalSinceReferenceDate
+        try await writeAsync { db in try Self.record(db, decisions, for: bundleIdentifier, at: now) }
+    }
+
+    private static func record(_ db: Database, _ decisions: [String: TypeDecision], for bundleIdentifier: String, at now: Double) throws {
+        for (type, decision) in decisions {
+            try db.execute(sql: """
+                INSERT INTO authorization (bundle_identifier, type, share, read, decided_at) VALUES (?, ?, ?, ?, ?)
+                ON CONFLICT (bundle_identifier, type) DO UPDATE SET share = excluded.share, read = excluded.read, decided_at = excluded.decided_at
+                """, arguments: [bundleIdentifier, type, decision.share.rawValue, decision.read.rawValue, now])
         }
+        try bumpAuthorizationVersion(db)
     }
 
     /// Every app's decisions, for the owner (ordered by app, then type).
@@ -66,9 +81,16 @@ extension HealthDatabase {
     /// A number that changes with every recorded decision, so a store object that keeps an app's
     /// decisions in memory sees the owner's changes (from any process) at its next call.
     func authorizationVersion() throws -> Int64 {
-        try read { db in
-            try Int64.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM store_info WHERE key = 'authorization_version'") ?? 0
-        }
+        try read { db in try Self.authorizationVersion(db) }
+    }
+
+    /// The authorization version, without holding a cooperative thread.
+    func authorizationVersionAsync() async throws -> Int64 {
+        try await readAsync { db in try Self.authorizationVersion(db) }
+    }
+
+    private static func authorizationVersion(_ db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM store_info WHERE key = 'authorization_version'") ?? 0
     }
 
     private static func bumpAuthorizationVersion(_ db: Database) throws {

@@ -2,16 +2,16 @@ import GRDB
 
 extension HealthDatabase {
     /// The store's change counter: the anchor of the newest committed change.
-    func changeSequence() throws -> Int64 {
-        try read { db in try Self.sequence(db) }
+    func changeSequence() async throws -> Int64 {
+        try await readAsync { db in try Self.sequence(db) }
     }
 
     /// The types and sources of the changes other writers (store objects or processes)
     /// committed after anchor `after` (saves and deletions), and the counter they reach. This
     /// object's own changes are left out (their anchors are recorded as they are written) and
     /// forgotten once passed.
-    func changes(after anchor: Int64) throws -> (changes: StoreChangeSet, through: Int64) {
-        try read { db in
+    func changes(after anchor: Int64) async throws -> (changes: StoreChangeSet, through: Int64) {
+        try await readAsync { db in
             var changes = StoreChangeSet()
             let through = try Self.sequence(db)
             guard through > anchor else { return (changes, through) }

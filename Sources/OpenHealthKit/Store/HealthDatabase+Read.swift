@@ -67,9 +67,9 @@ extension HealthDatabase {
     static let sampleColumnCount = 14
 
     /// Fetches samples, deciding value comparisons after decryption where SQL cannot.
-    func fetchSamples(_ fetch: SampleFetch) throws -> [HKSample] {
+    func fetchSamples(_ fetch: SampleFetch) async throws -> [HKSample] {
         guard fetch.scope != .nothing, !fetch.types.isEmpty else { return [] }
-        return try read { db in
+        return try await readAsync { db in
             let context = DecodingContext(cipher: cipher)
             return try fetchSamples(db, fetch, anchorRange: nil, context: context).map(\.sample)
         }
@@ -78,8 +78,8 @@ extension HealthDatabase {
     /// Runs `body` in one read transaction after checking that `after` (a caller's anchor) is
     /// still usable: not older than the deletion history kept, not from the future. `body`
     /// gets the newest change number, so every read inside sees the same history.
-    func readChanges<T>(after: Int64?, _ body: (Database, Int64) throws -> T) throws -> T {
-        try read { db in
+    func readChanges<T: Sendable>(after: Int64?, _ body: @Sendable (Database, Int64) throws -> T) async throws -> T {
+        try await readAsync { db in
             let through = try Self.sequence(db)
             if let after {
                 let pruned = try Int64.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM store_info WHERE key = 'pruned_through'") ?? 0
@@ -183,10 +183,10 @@ extension HealthDatabase {
 
     /// The rows a statistics computation needs: start, end, value in the type's canonical
     /// unit and a small source index, sorted by start; plus the sources by index.
-    func statisticsRows(type: HKQuantityType, predicate: SQLPredicate, scope: ReadScope) throws
+    func statisticsRows(type: HKQuantityType, predicate: SQLPredicate, scope: ReadScope) async throws
         -> (rows: [StatisticsSample], sources: [Int32: HKSource]) {
         guard scope != .nothing else { return ([], [:]) }
-        let (prepared, sourceTable) = try read { db -> (Gathered, [Int32: HKSource]) in
+        let (prepared, sourceTable) = try await readAsync { db -> (Gathered, [Int32: HKSource]) in
             let numbers = try Self.sourceNumbers(db)
             if predicate.needsResidualCheck {
                 let samples = try fetchSamples(db, SampleFetch(types: [type.identifier], predicate: predicate, scope: scope,
@@ -350,13 +350,13 @@ extension HealthDatabase {
     }
 
     /// The sources that saved samples of a type matching a predicate.
-    func sources(types: [String], predicate: SQLPredicate, scope: ReadScope) throws -> Set<HKSource> {
+    func sources(types: [String], predicate: SQLPredicate, scope: ReadScope) async throws -> Set<HKSource> {
         guard scope != .nothing else { return [] }
         if predicate.needsResidualCheck {
-            let samples = try fetchSamples(SampleFetch(types: types, predicate: predicate, scope: scope))
+            let samples = try await fetchSamples(SampleFetch(types: types, predicate: predicate, scope: scope))
             return Set(samples.map(\.sourceRevision.source))
         }
-        return try read { db in
+        return try await readAsync { db in
             var arguments = StatementArguments()
             for type in types { arguments += [type] }
             var sql = """

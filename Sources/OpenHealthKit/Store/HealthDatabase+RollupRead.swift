@@ -21,10 +21,10 @@ extension HealthDatabase {
     /// predicate.
     /// - Returns: nil when the grid cannot cover the data (the exact engine then decides).
     func rollupStatisticsInput(type: HKQuantityType, predicate: SQLPredicate, range: (low: Double, high: Double),
-                               buckets: StatisticsIntervalGrid?) throws -> RollupStatisticsInput? {
+                               buckets: StatisticsIntervalGrid?) async throws -> RollupStatisticsInput? {
         let style = type.aggregationStyle
         let grainSeconds = RollupPage.grainSeconds
-        let gathering = try read { db -> Gathering? in
+        let gathering = try await readAsync { db -> Gathering? in
             let numbers = try Self.sourceNumbers(db)
             let order = style == .cumulative ? try statisticsSourceOrder(db, type: type.identifier) : []
             var rank: [Int32: Int] = [:]

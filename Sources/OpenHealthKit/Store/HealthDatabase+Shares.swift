@@ -4,11 +4,12 @@ import GRDB
 extension HealthDatabase {
     /// Records one execution of a verifiable-record query by an app: the records shared (none
     /// when the person declined). The record UUIDs are sealed.
-    func recordShare(bundleIdentifier: String, appName: String, records: [UUID], declined: Bool, at date: Date) throws {
+    func recordShare(bundleIdentifier: String, appName: String, records: [UUID], declined: Bool, at date: Date) async throws {
         var plaintext = Data(capacity: records.count * 16)
         for uuid in records { plaintext.append(uuid.databaseBlob) }
-        try write { db in
-            let sealed = try cipher.seal(plaintext, context: Data("share:\(bundleIdentifier)".utf8))
+        let sealedRecords = plaintext
+        try await writeAsync { db in
+            let sealed = try cipher.seal(sealedRecords, context: Data("share:\(bundleIdentifier)".utf8))
             try db.execute(sql: """
                 INSERT INTO verifiable_record_share (bundle_identifier, app_name, shared_at, declined, sealed) VALUES (?, ?, ?, ?, ?)
                 """, arguments: [bundleIdentifier, appName, date.timeIntervalSinceReferenceDate, declined, sealed])
@@ -16,8 +17,8 @@ extension HealthDatabase {
     }
 
     /// Every recorded share, oldest first.
-    func shares() throws -> [HKVerifiableRecordShare] {
-        try read { db in
+    func shares() async throws -> [HKVerifiableRecordShare] {
+        try await readAsync { db in
             try Row.fetchAll(db, sql: """
                 SELECT bundle_identifier, app_name, shared_at, declined, sealed FROM verifiable_record_share ORDER BY id
                 """).map { row in

@@ -29,8 +29,8 @@ extension HealthDatabase {
     /// The order statistics merge sources in for `type`, as the source numbers
     /// `statisticsRows` gives (a bundle's number is its rank of first appearance in the source
     /// table).
-    func statisticsSourceOrder(type: String) throws -> [Int32] {
-        try read { db in try statisticsSourceOrder(db, type: type) }
+    func statisticsSourceOrder(type: String) async throws -> [Int32] {
+        try await readAsync { db in try self.statisticsSourceOrder(db, type: type) }
     }
 
     /// ``statisticsSourceOrder(type:)`` inside a transaction.

@@ -15,10 +15,11 @@ extension HealthDatabase {
     /// The statistics rollups of every grain a stored or replaced quantity sample touches are
     /// rebuilt at the end of the same transaction (`refreshRollups`).
     /// - Returns: the change set for observers (empty when everything was dropped).
-    func insert(_ samples: [PreparedSample], revision: SourceRevisionRecord) throws -> StoreChangeSet {
-        var samples = samples
-        let plan = try ValueBlockPlan(samples: &samples, cipher: cipher)
-        return try writeChanges { db in
+    func insert(_ input: [PreparedSample], revision: SourceRevisionRecord) async throws -> StoreChangeSet {
+        var planned = input
+        let plan = try ValueBlockPlan(samples: &planned, cipher: cipher)
+        let samples = planned
+        return try await writeChangesAsync { db in
                 var sourceIDs: [SourceRevisionRecord: Int64] = [:]
                 func sourceID(of revision: SourceRevisionRecord) throws -> Int64 {
                     if let id = sourceIDs[revision] { return id }
@@ -120,8 +121,8 @@ extension HealthDatabase {
     /// - Parameter canSee: whether the caller may see a sample of a type saved by a source;
     ///   samples it may not see are reported as not saved, so their existence does not leak.
     func associate(sampleUUIDs: [UUID], workoutUUID: UUID, requester: String, mayModifyAny: Bool,
-                   canSee: (_ type: String, _ source: String) -> Bool) throws -> StoreChangeSet {
-        try write { db in
+                   canSee: @Sendable (_ type: String, _ source: String) -> Bool) async throws -> StoreChangeSet {
+        try await writeAsync { db in
             guard let workout = try Row.fetchOne(db, sql: """
                 SELECT s.id, src.bundle_identifier FROM sample s JOIN source src ON src.id = s.source_id WHERE s.uuid = ? AND s.kind = ?
                 """, arguments: [workoutUUID.databaseBlob, SampleKind.workout.rawValue]) else {
@@ -168,8 +169,9 @@ extension HealthDatabase {
     ///     a correlation, its members' types.
     /// - Returns: how many objects were deleted (members not counted) and the change set.
     func delete(uuids: [UUID], requireAll: Bool,
-                permission: (_ type: String, _ source: String, _ memberTypes: [String]) -> DeletePermission) throws -> (Int, StoreChangeSet) {
-        try writeChanges { db in
+                permission: @Sendable (_ type: String, _ source: String, _ memberTypes: [String]) -> DeletePermission) async throws
+        -> (Int, StoreChangeSet) {
+        try await writeChangesAsync { db in
             var rowIDs: [Int64] = []
             let unique = Array(Set(uuids))
             let memberTypes = try db.cachedStatement(sql: "SELECT DISTINCT type FROM sample WHERE parent_id = ?")

@@ -6,8 +6,10 @@ import Synchronization
 /// The SQLite database behind an `HKHealthStore`: schema, key check and the sealed rows.
 ///
 /// One writer and many readers: a GRDB `DatabasePool` in WAL mode for a file, a
-/// `DatabaseQueue` in memory. All methods are synchronous and thread-safe; the store calls
-/// them from tasks.
+/// `DatabaseQueue` in memory. Thread-safe. The store's async API uses the `async` accessors
+/// (GRDB's `try await writer.read/write`), which suspend the calling task instead of holding a
+/// thread of the cooperative pool while SQLite works or waits for the writer; HealthKit's
+/// synchronous API (characteristics, authorization status) uses the blocking ones.
 final class HealthDatabase: Sendable {
     /// Where a store keeps its data.
     enum Location: Sendable {
@@ -137,23 +139,44 @@ final class HealthDatabase: Sendable {
     static func mapErrors<T>(path: String, _ body: () throws -> T) throws -> T {
         do {
             return try body()
+        } catch {
+            throw mapError(error, path: path)
+        }
+    }
+
+    /// Runs `body`, turning SQLite failures into `HealthStoreError`s that name the file.
+    static func mapErrors<T>(path: String, _ body: () async throws -> T) async throws -> T {
+        do {
+            return try await body()
+        } catch {
+            throw mapError(error, path: path)
+        }
+    }
+
+    /// The error to report for `error`: SQLite failures as `HealthStoreError`s that name the
+    /// file; cancellation, HealthKit and store errors as they are.
+    private static func mapError(_ error: any Error, path: String) -> any Error {
+        do {
+            throw error
+        } catch let error as CancellationError {
+            return error
         } catch let error as HealthStoreError {
-            throw error
+            return error
         } catch let error as HKError {
-            throw error
+            return error
         } catch let error as DatabaseError {
             switch error.resultCode {
             case .SQLITE_NOTADB, .SQLITE_CORRUPT:
-                throw HealthStoreError(.corruptDatabase, "\(path) is not a readable OpenHealthKit database (SQLite: \(error.resultCode))")
+                return HealthStoreError(.corruptDatabase, "\(path) is not a readable OpenHealthKit database (SQLite: \(error.resultCode))")
             case .SQLITE_CONSTRAINT:
-                throw HKError(.errorInvalidArgument, "an object with the same UUID is already saved")
+                return HKError(.errorInvalidArgument, "an object with the same UUID is already saved")
             case .SQLITE_CANTOPEN, .SQLITE_PERM, .SQLITE_READONLY:
-                throw HealthStoreError(.io, "cannot open \(path) (SQLite: \(error.resultCode))")
+                return HealthStoreError(.io, "cannot open \(path) (SQLite: \(error.resultCode))")
             default:
-                throw HealthStoreError(.io, "database error on \(path) (SQLite: \(error.resultCode))")
+                return HealthStoreError(.io, "database error on \(path) (SQLite: \(error.resultCode))")
             }
         } catch {
-            throw HealthStoreError(.io, "\(path): \(error)")
+            return HealthStoreError(.io, "\(path): \(error)")
         }
     }
 
@@ -165,6 +188,44 @@ final class HealthDatabase: Sendable {
         try Self.mapErrors(path: displayPath) { try writer.write(body) }
     }
 
+    /// Reads without holding a cooperative thread: the task is suspended while GRDB runs `body`
+    /// on one of its reader connections.
+    func readAsync<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        try await Self.mapErrors(path: displayPath) { try await writer.read(body) }
+    }
+
+    /// Writes in a transaction without holding a cooperative thread while waiting for the
+    /// writer connection.
+    func writeAsync<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        try await Self.mapErrors(path: displayPath) { try await writer.write(body) }
+    }
+
+    /// The blocking `writeChanges` below, without holding a cooperative thread.
+    func writeChangesAsync<T: Sendable>(_ body: @Sendable (Database) throws -> T) async throws -> T {
+        let recorded = Mutex<ClosedRange<Int64>?>(nil)
+        do {
+            return try await writeAsync { db in
+                let (result, range) = try self.changing(db, body)
+                recorded.withLock { $0 = range }
+                return result
+            }
+        } catch {
+            if let range = recorded.withLock({ $0 }) { ownAnchors.withLock { $0.removeAll { $0 == range } } }
+            throw error
+        }
+    }
+
+    /// Runs `body` in a write transaction, recording the change anchors it used as this object's own.
+    private func changing<T>(_ db: Database, _ body: (Database) throws -> T) throws -> (T, ClosedRange<Int64>?) {
+        let before = try Self.sequence(db)
+        let result = try body(db)
+        let after = try Self.sequence(db)
+        guard after > before else { return (result, nil) }
+        let range = (before + 1)...after
+        ownAnchors.withLock { $0.append(range) }
+        return (result, range)
+    }
+
     /// A write that advances the change counter, remembering the anchors it used as this
     /// object's own (recorded inside the transaction, so before any reader can see them), so the
     /// watcher for other writers does not report them again.
@@ -172,14 +233,8 @@ final class HealthDatabase: Sendable {
         var recorded: ClosedRange<Int64>?
         do {
             return try write { db in
-                let before = try Self.sequence(db)
-                let result = try body(db)
-                let after = try Self.sequence(db)
-                if after > before {
-                    let range = (before + 1)...after
-                    recorded = range
-                    ownAnchors.withLock { $0.append(range) }
-                }
+                let (result, range) = try changing(db, body)
+                recorded = range
                 return result
             }
         } catch {

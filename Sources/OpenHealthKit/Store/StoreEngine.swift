@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import Synchronization
 
@@ -66,6 +67,18 @@ final class StoreEngine: Sendable {
         }.get()
     }
 
+    /// The open database for the async API. Once open, no wait; the first call opens it (key
+    /// derivation, migration: blocking work) on a Dispatch thread rather than on a thread of
+    /// the cooperative pool.
+    func databaseAsync() async throws -> HealthDatabase {
+        if let opened = opened.withLock({ $0 }), case .success(let database) = opened { return database }
+        return try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result { try self.database() })
+            }
+        }
+    }
+
     // MARK: Authorization
 
     /// The caller's decisions, kept in memory and read again when the store's authorization
@@ -74,13 +87,28 @@ final class StoreEngine: Sendable {
     func decisions() throws -> [String: TypeDecision] {
         let database = try database()
         let version = try database.authorizationVersion()
-        if let cached = state.withLock({ $0.decisionsVersion == version ? $0.decisions : nil }) { return cached }
-        let loaded = try database.decisions(for: bundleIdentifier)
-        return state.withLock { state in
+        if let cached = cachedDecisions(version: version) { return cached }
+        return remember(try database.decisions(for: bundleIdentifier), version: version)
+    }
+
+    /// The caller's decisions (as ``decisions()``), read without holding a cooperative thread.
+    func decisionsAsync() async throws -> [String: TypeDecision] {
+        let database = try await databaseAsync()
+        let version = try await database.authorizationVersionAsync()
+        if let cached = cachedDecisions(version: version) { return cached }
+        return remember(try await database.decisionsAsync(for: bundleIdentifier), version: version)
+    }
+
+    private func cachedDecisions(version: Int64) -> [String: TypeDecision]? {
+        state.withLock { $0.decisionsVersion == version ? $0.decisions : nil }
+    }
+
+    private func remember(_ loaded: [String: TypeDecision], version: Int64) -> [String: TypeDecision] {
+        state.withLock { state in
             state.decisions = loaded
             state.decisionsVersion = version
-            return loaded
         }
+        return loaded
     }
 
     /// The decisions in memory, without a database read (for filtering change notifications).
@@ -88,9 +116,9 @@ final class StoreEngine: Sendable {
         state.withLock { $0.decisions }
     }
 
-    func record(_ updates: [String: TypeDecision]) throws {
-        try database().record(updates, for: bundleIdentifier)
-        _ = try decisions()
+    func record(_ updates: [String: TypeDecision]) async throws {
+        try await databaseAsync().recordAsync(updates, for: bundleIdentifier)
+        _ = try await decisionsAsync()
     }
 
     /// What a read of `type` may see: everything when read is authorized (or for the owner),
@@ -100,6 +128,12 @@ final class StoreEngine: Sendable {
         return scope(of: try decisions()[type] ?? TypeDecision())
     }
 
+    /// ``readScope(for:)`` without holding a cooperative thread.
+    func readScopeAsync(for type: String) async throws -> ReadScope {
+        if isOwner { return .everything }
+        return scope(of: try await decisionsAsync()[type] ?? TypeDecision())
+    }
+
     private func scope(of decision: TypeDecision) -> ReadScope {
         if decision.read == .authorized { return .everything }
         if decision.share == .authorized { return .sources([bundleIdentifier]) }
@@ -107,9 +141,15 @@ final class StoreEngine: Sendable {
     }
 
     /// Throws HealthKit's errors when the caller may not write `type`.
-    func checkShare(_ type: String) throws {
+    func checkShare(_ type: String) async throws {
         if isOwner { return }
-        switch (try decisions()[type] ?? TypeDecision()).share {
+        try check(share: type, in: try await decisionsAsync())
+    }
+
+    /// Throws HealthKit's errors when `decisions` do not let the caller write `type`.
+    func check(share type: String, in decisions: [String: TypeDecision]) throws {
+        if isOwner { return }
+        switch (decisions[type] ?? TypeDecision()).share {
         case .authorized: return
         case .denied: throw HKError(.errorAuthorizationDenied, "not authorized to share \(type)")
         case .notDetermined: throw HKError(.errorAuthorizationNotDetermined, "authorization to share \(type) was never requested")
@@ -122,16 +162,21 @@ final class StoreEngine: Sendable {
     func canSee(type: String, source: String) -> Bool {
         if isOwner { return true }
         guard let decisions = cachedDecisions() ?? (try? decisions()) else { return false }
-        return scope(of: decisions[type] ?? TypeDecision()).admits(source: source)
+        return canSee(type: type, source: source, in: decisions)
+    }
+
+    /// Whether `decisions` let the caller see a sample of `type` saved by `source`.
+    func canSee(type: String, source: String, in decisions: [String: TypeDecision]) -> Bool {
+        isOwner || scope(of: decisions[type] ?? TypeDecision()).admits(source: source)
     }
 
     // MARK: Live queries
 
-    func register(_ query: HKQuery) {
+    func register(_ query: HKQuery) async {
         // Nobody else can write to a private in-memory database: no watcher.
         let shared: Bool
         if case .file = configuration.location.databaseLocation { shared = true } else { shared = false }
-        let seen = shared ? try? database().changeSequence() : nil
+        let seen = shared ? try? await databaseAsync().changeSequence() : nil
         state.withLock { state in
             state.liveQueries[ObjectIdentifier(query)] = query
             guard shared, state.watcher == nil else { return }
@@ -157,21 +202,21 @@ final class StoreEngine: Sendable {
         while !Task.isCancelled {
             try? await Task.sleep(for: Self.watchInterval)
             guard !Task.isCancelled else { return }
-            _ = checkForOtherWriters()
+            _ = await checkForOtherWriters()
         }
     }
 
     /// One step of the watcher: passes changes other writers committed since the last step to
     /// the live queries. Returns whether there were any (tests call it to step the watcher).
-    func checkForOtherWriters() -> Bool {
-        guard let database = try? database() else { return false }
+    func checkForOtherWriters() async -> Bool {
+        guard let database = try? await databaseAsync() else { return false }
         guard let seen = state.withLock({ $0.seenSequence }) else {
             // The counter could not be read when the first query registered: start from now.
-            let current = try? database.changeSequence()
+            let current = try? await database.changeSequence()
             state.withLock { state in state.seenSequence = state.seenSequence ?? current }
             return false
         }
-        guard let (changes, through) = try? database.changes(after: seen), through > seen else { return false }
+        guard let (changes, through) = try? await database.changes(after: seen), through > seen else { return false }
         let queries = state.withLock { state -> [HKQuery] in
             guard let current = state.seenSequence, current < through else { return [] }
             state.seenSequence = through

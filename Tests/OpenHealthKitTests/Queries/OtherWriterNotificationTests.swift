@@ -25,12 +25,12 @@ struct OtherWriterNotificationTests {
         #expect(await fired.wait(for: 1).count == 1)
 
         // Stepping the watcher by hand: nothing new, nothing told.
-        #expect(!watcher.engine.checkForOtherWriters())
+        #expect(await !watcher.engine.checkForOtherWriters())
 
         // The observer's own save is told once, in process; the watcher leaves it out.
         try await watcher.save(Samples.steps(10, at: 0))
         #expect(await fired.wait(for: 2).count == 2)
-        #expect(!watcher.engine.checkForOtherWriters())
+        #expect(await !watcher.engine.checkForOtherWriters())
 
         // Another object's save: the watcher (running on its own, or stepped) tells the query.
         let sample = Samples.steps(20, at: 600)

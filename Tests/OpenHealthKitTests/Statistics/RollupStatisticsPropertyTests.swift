@@ -173,15 +173,15 @@ struct RollupStatisticsPropertyTests {
                 let predicate = query == 0 ? nil : world.predicate()
                 let options = world.options()
                 let grid = try world.grid(plain: query == 0)
-                let exact = try StatisticsRead.collectionResult(store: store, type: type, predicate: predicate, options: options, grid: grid,
+                let exact = try await StatisticsRead.collectionResult(store: store, type: type, predicate: predicate, options: options, grid: grid,
                                                                 exact: true)
-                let served = try StatisticsRead.collectionResult(store: store, type: type, predicate: predicate, options: options, grid: grid)
+                let served = try await StatisticsRead.collectionResult(store: store, type: type, predicate: predicate, options: options, grid: grid)
                 #expect(Self.fingerprint(served.result) == Self.fingerprint(exact.result),
                         "seed \(seed) step \(step): \(String(describing: predicate)), \(options.rawValue), \(grid)")
                 if !served.input.rollups.isEmpty { servedByRollups += 1 }
 
-                let single = try StatisticsRead.statisticsResult(store: store, type: type, predicate: predicate, options: options)
-                let singleExact = try StatisticsRead.statisticsResult(store: store, type: type, predicate: predicate, options: options, exact: true)
+                let single = try await StatisticsRead.statisticsResult(store: store, type: type, predicate: predicate, options: options)
+                let singleExact = try await StatisticsRead.statisticsResult(store: store, type: type, predicate: predicate, options: options, exact: true)
                 #expect(Self.fingerprint(single.bucket) == Self.fingerprint(singleExact.bucket),
                         "seed \(seed) step \(step): \(String(describing: predicate)), \(options.rawValue)")
             }

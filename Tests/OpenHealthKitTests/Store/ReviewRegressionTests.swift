@@ -80,9 +80,9 @@ struct ReviewRegressionTests {
         try await store.delete(samples[0])
         let both = [HKQueryDescriptor(sampleType: HKQuantityType(.stepCount), predicate: nil),
                     HKQueryDescriptor(sampleType: HKQuantityType(.stepCount), predicate: HKQuery.predicateForObjects(withMetadataKey: "x"))]
-        let result = try AnchoredRead.run(store: store, descriptors: both, anchor: legacy.anchor, limit: 0)
+        let result = try await AnchoredRead.run(store: store, descriptors: both, anchor: legacy.anchor, limit: 0)
         #expect(result.deleted.map(\.uuid) == [samples[0].uuid])
-        let everything = try AnchoredRead.run(store: store, descriptors: [both[0], both[0]], anchor: nil, limit: 0)
+        let everything = try await AnchoredRead.run(store: store, descriptors: [both[0], both[0]], anchor: nil, limit: 0)
         #expect(everything.samples.count == 2)
     }
 

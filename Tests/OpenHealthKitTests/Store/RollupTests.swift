@@ -47,8 +47,8 @@ struct RollupTests {
     /// The daily figures through rollups and through the exact engine, bit for bit.
     static func expectServedExactly(_ store: HKHealthStore, _ type: HKQuantityType = heartRate,
                                     options: HKStatisticsOptions = [.discreteAverage, .discreteMin, .discreteMax, .duration]) throws {
-        let served = try StatisticsRead.collectionResult(store: store, type: type, predicate: nil, options: options, grid: grid())
-        let exact = try StatisticsRead.collectionResult(store: store, type: type, predicate: nil, options: options, grid: grid(), exact: true)
+        let served = try await StatisticsRead.collectionResult(store: store, type: type, predicate: nil, options: options, grid: grid())
+        let exact = try await StatisticsRead.collectionResult(store: store, type: type, predicate: nil, options: options, grid: grid(), exact: true)
         #expect(!served.input.rollups.isEmpty)
         #expect(RollupStatisticsPropertyTests.fingerprint(served.result) == RollupStatisticsPropertyTests.fingerprint(exact.result))
     }

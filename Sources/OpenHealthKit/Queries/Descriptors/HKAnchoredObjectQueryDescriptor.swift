@@ -31,7 +31,7 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
 
     /// Reads the changes since the anchor once.
     public func result(for healthStore: HKHealthStore) async throws -> Result {
-        let read = try AnchoredRead.run(store: healthStore, descriptors: predicates.map(\.queryDescriptor), anchor: anchor,
+        let read = try await AnchoredRead.run(store: healthStore, descriptors: predicates.map(\.queryDescriptor), anchor: anchor,
                                         limit: limit ?? 0)
         return Result(addedSamples: read.samples.compactMap { $0 as? Sample }, deletedObjects: read.deleted, newAnchor: read.anchor)
     }

@@ -20,6 +20,6 @@ public struct HKCorrelationQueryDescriptor: Sendable {
         }
         var members: [HKSampleType: NSPredicate] = [:]
         for item in samplePredicates { members[item.sampleType] = item.nsPredicate ?? NSPredicate(value: true) }
-        return try CorrelationRead.run(store: healthStore, type: type, predicate: predicate.nsPredicate, samplePredicates: members)
+        return try await CorrelationRead.run(store: healthStore, type: type, predicate: predicate.nsPredicate, samplePredicates: members)
     }
 }

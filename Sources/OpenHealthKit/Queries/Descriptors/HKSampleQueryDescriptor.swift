@@ -30,7 +30,7 @@ public struct HKSampleQueryDescriptor<Sample: HKSample>: Sendable {
             SampleOrder(key: descriptor.keyPath == \Sample.endDate as PartialKeyPath<Sample> ? .endDate : .startDate,
                         ascending: descriptor.order == .forward)
         }
-        return try healthStore.readSamples(descriptors: predicates.map(\.queryDescriptor), order: orders, limit: limit ?? 0)
+        return try await healthStore.readSamples(descriptors: predicates.map(\.queryDescriptor), order: orders, limit: limit ?? 0)
             .compactMap { $0 as? Sample }
     }
 }

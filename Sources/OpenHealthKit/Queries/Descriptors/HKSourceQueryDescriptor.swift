@@ -12,7 +12,7 @@ public struct HKSourceQueryDescriptor<Sample: HKSample>: Sendable {
 
     /// The sources that saved matching samples, ordered by name.
     public func result(for healthStore: HKHealthStore) async throws -> [HKSource] {
-        try SourceRead.run(store: healthStore, type: predicate.sampleType, predicate: predicate.nsPredicate)
+        try await SourceRead.run(store: healthStore, type: predicate.sampleType, predicate: predicate.nsPredicate)
             .sorted { ($0.name, $0.bundleIdentifier) < ($1.name, $1.bundleIdentifier) }
     }
 }

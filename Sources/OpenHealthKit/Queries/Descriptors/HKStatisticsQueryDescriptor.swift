@@ -19,7 +19,7 @@ public struct HKStatisticsQueryDescriptor: Sendable {
             throw HKError(.errorInvalidArgument, "a statistics query needs a quantity type")
         }
         do {
-            return try StatisticsRead.statistics(store: healthStore, type: type, predicate: predicate.nsPredicate, options: options)
+            return try await StatisticsRead.statistics(store: healthStore, type: type, predicate: predicate.nsPredicate, options: options)
         } catch let error as HKError where error.code == .errorNoData {
             return nil
         }
@@ -68,7 +68,7 @@ public struct HKStatisticsCollectionQueryDescriptor: Sendable {
 
     /// Computes the collection once.
     public func result(for healthStore: HKHealthStore) async throws -> HKStatisticsCollection {
-        try makeQuery().compute(in: healthStore)
+        try await makeQuery().compute(in: healthStore)
     }
 
     /// The collection, then a new one after every change that alters it.
