@@ -27,6 +27,7 @@ public final class TrustService: Sendable {
     let refusals = RefusalTally()
     let addressLimiter: RateLimiter
     let identityLimiter: RateLimiter
+    let registrationLimiter: RateLimiter
     let state: Mutex<TrustState>
 
     /// Creates a service over a migrated store. Call ``start()`` before serving.
@@ -40,6 +41,7 @@ public final class TrustService: Sendable {
         self.metrics = metrics
         addressLimiter = RateLimiter(limit: configuration.rateLimitPerAddress)
         identityLimiter = RateLimiter(limit: configuration.rateLimitPerIdentity)
+        registrationLimiter = RateLimiter(limit: configuration.registrationRate, maximumKeys: 1)
         state = Mutex(TrustState(baseURL: configuration.publicURL ?? "http://127.0.0.1"))
     }
 
