@@ -82,9 +82,16 @@ public struct ClientRegistrationRequest: Sendable, Hashable {
             throw .invalidRedirectURI("a redirect URI must be https (or http on a loopback host)")
         }
         let hostLower = host.lowercased()
-        guard hostLower == "localhost" || hostLower == "[::1]" || hostLower.hasPrefix("127.") else {
+        guard hostLower == "localhost" || hostLower == "[::1]" || isLoopbackIPv4(hostLower) else {
             throw .invalidRedirectURI("http redirect URIs are allowed only on loopback hosts")
         }
+    }
+
+    /// Whether `host` is a dotted-decimal address in 127.0.0.0/8 (not a name that starts "127.").
+    static func isLoopbackIPv4(_ host: String) -> Bool {
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 4, parts[0] == "127" else { return false }
+        return parts.allSatisfy { part in (1...3).contains(part.count) && part.allSatisfy(\.isASCII) && UInt8(part) != nil }
     }
 
     /// The host of `scheme://host[:port][/…]`, without the port; nil if there is userinfo.
