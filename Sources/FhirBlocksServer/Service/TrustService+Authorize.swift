@@ -58,8 +58,14 @@ extension TrustService {
         var found: SmartAuthorization?
         do {
             found = try await store.smartAuthorization(id: id)
-            if found == nil { found = try await createAuthorization(id: id, client: client, redirectURI: redirectURI, scope: scope, state: state,
-                                                                    challenge: challenge, body: Array(request.rawQuery.utf8)) }
+            if found == nil {
+                if let retryAfter = authorizationLimiter.take("authorize", now: now) {
+                    metrics.rateLimited(kind: "authorization")
+                    return fail("temporarily_unavailable", "too many authorization requests; retry in \(retryAfter) s")
+                }
+                found = try await createAuthorization(id: id, client: client, redirectURI: redirectURI, scope: scope, state: state,
+                                                      challenge: challenge, body: Array(request.rawQuery.utf8))
+            }
         } catch {
             return AuthorizationPage.refusal("The server cannot store the request now; try again.", status: 500)
         }

@@ -12,7 +12,8 @@ extension TrustService {
     /// Approves (requested ∩ chosen scopes, for the chosen window, as permissions from the
     /// wallet to the app that the ledger enforces like any other) or declines. Refused: not a
     /// wallet (403), a code that is unknown, expired or already decided (404), a code another
-    /// wallet decided (403), nothing of the requested scope chosen (400). Every outcome is audited.
+    /// wallet decided (403), nothing of the requested scope chosen (400); a wallet naming such
+    /// codes faster than ``ServerConfiguration/decisionGuessRate`` (429). Every outcome is audited.
     func decideAuthorization(_ body: [UInt8], quirks: [CompatQuirk]) async throws(SMOACError) -> ServiceResponse {
         let (request, caller, allQuirks) = try await authenticate(DecideAuthorizationRequest.self, body: body, quirks: quirks)
         let wallet = caller.csiGuid
@@ -23,15 +24,22 @@ extension TrustService {
         }
         guard ledger.wallets.contains(wallet) else { throw await refused(.notPermitted("only a wallet decides an authorization")) }
         let unknown = SMOACError.unknownTarget("unknown, expired or already decided code")
-        guard let userCode = UserCode.normalize(request.userCode), let decision = request.typedDecision else { throw await refused(unknown) }
-        let found: SmartAuthorization?
-        do {
-            found = try await store.smartAuthorization(userCode: userCode)
-        } catch {
-            throw .storageFailure(error.description)
+        guard let decision = request.typedDecision else { throw await refused(.malformedRequest("\"decision\" must be approve or decline")) }
+        var found: SmartAuthorization?
+        if let userCode = UserCode.normalize(request.userCode) {
+            do {
+                found = try await store.smartAuthorization(userCode: userCode)
+            } catch {
+                throw .storageFailure(error.description)
+            }
         }
         let instant = now
         guard let authorization = found, authorization.status == .pending, instant < authorization.expiresAt else {
+            // Naming codes that do not wait is how codes are guessed: each wallet may do it slowly only.
+            if let retryAfter = decisionGuessLimiter.take(wallet.rawValue, now: instant) {
+                metrics.rateLimited(kind: "decision")
+                throw .rateLimited(retryAfterSeconds: retryAfter)
+            }
             if let patient = found?.patient, patient != wallet { throw await refused(.notPermitted("another patient decided this request")) }
             throw await refused(unknown)
         }

@@ -28,6 +28,8 @@ public final class TrustService: Sendable {
     let addressLimiter: RateLimiter
     let identityLimiter: RateLimiter
     let registrationLimiter: RateLimiter
+    let authorizationLimiter: RateLimiter
+    let decisionGuessLimiter: RateLimiter
     let state: Mutex<TrustState>
 
     /// Creates a service over a migrated store. Call ``start()`` before serving.
@@ -42,6 +44,8 @@ public final class TrustService: Sendable {
         addressLimiter = RateLimiter(limit: configuration.rateLimitPerAddress)
         identityLimiter = RateLimiter(limit: configuration.rateLimitPerIdentity)
         registrationLimiter = RateLimiter(limit: configuration.registrationRate, maximumKeys: 1)
+        authorizationLimiter = RateLimiter(limit: configuration.authorizationRate, maximumKeys: 1)
+        decisionGuessLimiter = RateLimiter(limit: configuration.decisionGuessRate)
         state = Mutex(TrustState(baseURL: configuration.publicURL ?? "http://127.0.0.1"))
     }
 

@@ -243,6 +243,39 @@ import TestSupport
         }
     }
 
+    @Test func guessingCodesIsSlowedDown() async throws {
+        let world = try await TestWorld.make(.sqlite) { $0.decisionGuessRate = RateLimit(perSecond: 1, burst: 3) }
+        try await withTeardown({ await world.close() }) {
+            let wallet = try await world.register(.wallet("w", firstName: "A"))
+            for typed in ["BCDF-GHJK", "nope", "CCCC-DDDD"] {
+                #expect(try await world.decide(wallet, code: typed, .approve).status == 404)
+            }
+            let limited = try await world.decide(wallet, code: "DDDD-FFFF", .approve)
+            #expect(limited.status == 429 && limited.headers.contains { $0.0 == "Retry-After" })
+            // A code that waits is still decided: only guesses are slowed down.
+            let client = try await world.registerSmartClient()
+            let code = try await world.userCode(world.authorizeQuery(client: client))
+            #expect(try await world.decide(wallet, code: code, .approve).status == 200)
+            world.clock.advance(seconds: 1)
+            #expect(try await world.decide(wallet, code: "DDDD-FFFF", .approve).status == 404)
+        }
+    }
+
+    @Test func openingAuthorizationsIsRateLimited() async throws {
+        let world = try await TestWorld.make(.sqlite) { $0.authorizationRate = RateLimit(perSecond: 1, burst: 2) }
+        try await withTeardown({ await world.close() }) {
+            let client = try await world.registerSmartClient()
+            _ = try await world.userCode(world.authorizeQuery(client: client, state: "1"))
+            _ = try await world.userCode(world.authorizeQuery(client: client, state: "2"))
+            // Reloading a waiting one is free; a third new one waits for the allowance.
+            _ = try await world.userCode(world.authorizeQuery(client: client, state: "1"))
+            let refused = await world.authorize(world.authorizeQuery(client: client, state: "3"))
+            #expect(try TestWorld.redirectParameters(refused)["error"] == "temporarily_unavailable")
+            world.clock.advance(seconds: 1)
+            #expect(await world.authorize(world.authorizeQuery(client: client, state: "3")).status == 200)
+        }
+    }
+
     @Test(arguments: TestBackend.available)
     func authorizeRefusals(backend: TestBackend) async throws {
         try await TestWorld.with(backend) { world in
