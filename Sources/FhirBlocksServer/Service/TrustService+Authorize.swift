@@ -21,9 +21,11 @@ extension TrustService {
         do {
             query = try FormBody.parse(Array(request.rawQuery.utf8), mode: .strict).value
         } catch {
+            countRefusal("invalid_request")
             return AuthorizationPage.refusal("The request's parameters cannot be read: \(error.errorDescription).")
         }
         guard let clientText = query["client_id"], let clientID = CsiGuid(clientText) else {
+            countRefusal("invalid_client")
             return AuthorizationPage.refusal("The app is not registered with this server (unknown client_id).")
         }
         let client: SmartClient?
@@ -32,13 +34,18 @@ extension TrustService {
         } catch {
             return AuthorizationPage.refusal("The server cannot read its data now; try again.", status: 500)
         }
-        guard let client else { return AuthorizationPage.refusal("The app is not registered with this server (unknown client_id).") }
+        guard let client else {
+            countRefusal("invalid_client")
+            return AuthorizationPage.refusal("The app is not registered with this server (unknown client_id).")
+        }
         guard let redirectURI = query["redirect_uri"], client.redirectURIs.contains(redirectURI) else {
+            countRefusal("invalid_redirect_uri")
             return AuthorizationPage.refusal("The redirect_uri is not one the app registered.")
         }
         let state = query["state"]
         func fail(_ error: String, _ description: String) -> ServiceResponse {
-            Self.redirect(to: redirectURI, [("error", error), ("error_description", description)], state: state)
+            countRefusal(error)
+            return Self.redirect(to: redirectURI, [("error", error), ("error_description", description)], state: state)
         }
         guard query["response_type"] == "code" else { return fail("unsupported_response_type", "response_type must be code") }
         guard let audience = query["aud"], audience == fhirBaseURL || audience == fhirBaseURL + "/" else {
@@ -90,6 +97,13 @@ extension TrustService {
         case .codeIssued, .redeemed, .refused:
             return AuthorizationPage.refusal("This authorization was already used. Start again from the app.")
         }
+    }
+
+    /// Counts a refused `/authorize` request (anonymous: counted, not logged per request; each
+    /// checkpoint period writes one audit entry per reason, as for other unverified callers).
+    private func countRefusal(_ reason: String) {
+        refusals.record(.authorizationRequested, reason: reason)
+        metrics.unverifiedRefusals(reason: reason)
     }
 
     /// Stores a new pending authorization with a fresh user code; when another request created

@@ -40,8 +40,8 @@ extension TrustService {
         var security = JSONObject()
         security.append("extension", .array([.object(JSONObject(members: [
             JSONMember(key: "url", value: .string("http://fhir-registry.smarthealthit.org/StructureDefinition/oauth-uris")),
-            JSONMember(key: "extension", value: .array([uriExtension("authorize", "\(base)/oauth/authorize"),
-                                                        uriExtension("token", "\(base)/oauth/token"),
+            JSONMember(key: "extension", value: .array([uriExtension("token", "\(base)/oauth/token"),
+                                                        uriExtension("authorize", "\(base)/oauth/authorize"),
                                                         uriExtension("register", "\(base)/oauth/register"),
                                                         uriExtension("introspect", "\(base)/oauth/introspect"),
                                                         uriExtension("revoke", "\(base)/oauth/revoke")])),

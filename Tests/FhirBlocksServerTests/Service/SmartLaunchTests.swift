@@ -303,6 +303,11 @@ import TestSupport
                 let parameters = try TestWorld.redirectParameters(response)
                 #expect(parameters["error"] == error && parameters["state"] == "st-1", "\(query)")
             }
+            // Anonymous refusals are counted, then written as one entry per reason.
+            await world.service.flushRefusals()
+            let counted = try await Self.auditEntries(world).filter { $0.type == .authorizationRequested && $0.agent == AuditEntry.unverifiedAgent }
+            #expect(counted.first { $0.reason == "invalid_redirect_uri" }?.count == 2)
+            #expect(counted.first { $0.reason == "invalid_request" }?.count == 4)
             // A code already handed out: the same URL again is a page.
             let wallet = try await world.register(.wallet("w", firstName: "A"))
             _ = try await world.approvedCode(wallet: wallet, client: client)
