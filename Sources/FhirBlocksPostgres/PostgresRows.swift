@@ -117,9 +117,17 @@ enum PostgresRows {
 
     static func smartClient(_ row: PostgresRow) throws(TrustStoreError) -> SmartClient {
         let table = "smart_client"
-        let (clientID, uris, name, registeredAt) = try decode(row, as: (String, [String], String?, Int64).self, table: table)
+        let (clientID, uris, name, registeredAt, spki) = try decode(row, as: (String, [String], String?, Int64, ByteBuffer?).self, table: table)
+        var key: CsiPublicKey?
+        if let spki {
+            do {
+                key = try CsiPublicKey(spkiDER: bytes(spki))
+            } catch {
+                throw .corrupt("smart_client public_key")
+            }
+        }
         return SmartClient(clientID: try csi(clientID, table: table), redirectURIs: uris, clientName: name,
-                           registeredAt: Timestamp(millisecondsSince1970: registeredAt))
+                           registeredAt: Timestamp(millisecondsSince1970: registeredAt), publicKey: key)
     }
 
     /// The columns ``smartAuthorization(_:)`` reads, in order.

@@ -132,7 +132,8 @@ enum PostgresSchema {
                 client_id text PRIMARY KEY,
                 redirect_uris text[] NOT NULL,
                 client_name text,
-                registered_at bigint NOT NULL
+                registered_at bigint NOT NULL,
+                public_key bytea
             )
             """,
             """

@@ -1,6 +1,7 @@
 import FhirBlocks
 import FhirBlocksStore
 import Logging
+import NIOCore
 import PostgresNIO
 
 /// The SMART App Launch part of the store: its share of ``commit(_:)``, its reads and the
@@ -17,8 +18,9 @@ extension PostgresTrustStore {
         }
         for client in change.smartClients {
             try await connection.query("""
-                INSERT INTO smart_client (client_id, redirect_uris, client_name, registered_at)
-                VALUES (\(client.clientID.rawValue), \(client.redirectURIs), \(client.clientName), \(client.registeredAt.millisecondsSince1970))
+                INSERT INTO smart_client (client_id, redirect_uris, client_name, registered_at, public_key)
+                VALUES (\(client.clientID.rawValue), \(client.redirectURIs), \(client.clientName), \(client.registeredAt.millisecondsSince1970),
+                        \(client.publicKey.map { ByteBuffer(bytes: $0.spkiDER) }))
                 """, logger: logger)
         }
         for write in change.smartAuthorizations {
@@ -59,7 +61,7 @@ extension PostgresTrustStore {
     public func smartClient(_ clientID: CsiGuid) async throws(TrustStoreError) -> SmartClient? {
         try await withConnection { connection, logger in
             let rows = try await connection.query("""
-                SELECT client_id, redirect_uris, client_name, registered_at FROM smart_client WHERE client_id = \(clientID.rawValue)
+                SELECT client_id, redirect_uris, client_name, registered_at, public_key FROM smart_client WHERE client_id = \(clientID.rawValue)
                 """, logger: logger).collect()
             return try rows.first.map(PostgresRows.smartClient)
         }

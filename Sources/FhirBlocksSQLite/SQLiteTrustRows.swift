@@ -67,8 +67,17 @@ enum SQLiteTrustRows {
 
     static func smartClient(_ row: Row) throws -> SmartClient {
         let uris: String = row["redirect_uris"]
+        let spki: Data? = row["public_key"]
+        var key: CsiPublicKey?
+        if let spki {
+            do {
+                key = try CsiPublicKey(spkiDER: Array(spki))
+            } catch {
+                throw TrustStoreError.corrupt("smart_client")
+            }
+        }
         return SmartClient(clientID: try csi(row["client_id"], "smart_client"), redirectURIs: uris.split(separator: "\n").map(String.init),
-                           clientName: row["client_name"], registeredAt: Timestamp(millisecondsSince1970: row["registered_at"]))
+                           clientName: row["client_name"], registeredAt: Timestamp(millisecondsSince1970: row["registered_at"]), publicKey: key)
     }
 
     static func smartAuthorization(_ row: Row) throws -> SmartAuthorization {

@@ -44,7 +44,8 @@ enum SQLiteTrustSchema {
         migrator.registerMigration("v3-smart-app-launch") { db in
             try db.execute(sql: """
                 CREATE TABLE smart_client (
-                    client_id TEXT PRIMARY KEY, redirect_uris TEXT NOT NULL, client_name TEXT, registered_at INTEGER NOT NULL) WITHOUT ROWID;
+                    client_id TEXT PRIMARY KEY, redirect_uris TEXT NOT NULL, client_name TEXT, registered_at INTEGER NOT NULL,
+                    public_key BLOB) WITHOUT ROWID;
                 CREATE TABLE smart_authorization (
                     id TEXT PRIMARY KEY, user_code TEXT NOT NULL UNIQUE, client TEXT NOT NULL, redirect_uri TEXT NOT NULL,
                     requested_scope TEXT NOT NULL, state TEXT, code_challenge TEXT NOT NULL, created_at INTEGER NOT NULL,

@@ -86,9 +86,9 @@ enum SQLiteTrustWriter {
                 """, arguments: [cutoff, cutoff])
         }
         for client in change.smartClients {
-            try db.execute(sql: "INSERT INTO smart_client (client_id, redirect_uris, client_name, registered_at) VALUES (?, ?, ?, ?)",
+            try db.execute(sql: "INSERT INTO smart_client (client_id, redirect_uris, client_name, registered_at, public_key) VALUES (?, ?, ?, ?, ?)",
                            arguments: [client.clientID.rawValue, client.redirectURIs.joined(separator: "\n"), client.clientName,
-                                       client.registeredAt.millisecondsSince1970])
+                                       client.registeredAt.millisecondsSince1970, client.publicKey.map { Data($0.spkiDER) }])
         }
         for write in change.smartAuthorizations {
             let authorization = write.authorization

@@ -10,7 +10,8 @@ extension ConformanceChecks {
         let store = session.store
         let client = SmartClient(clientID: Fixtures.csi(), redirectURIs: ["https://a.example/cb", "http://127.0.0.1:8080/cb?x=1"],
                                  clientName: "App ü", registeredAt: Fixtures.t0)
-        let unnamed = SmartClient(clientID: Fixtures.csi(), redirectURIs: ["https://b.example/cb"], clientName: nil, registeredAt: Fixtures.t0)
+        let unnamed = SmartClient(clientID: Fixtures.csi(), redirectURIs: ["https://b.example/cb"], clientName: nil, registeredAt: Fixtures.t0,
+                                  publicKey: try Fixtures.key(1))
         #expect(try await store.smartClientCount() == 0)
         var change = TrustChange()
         change.smartClients = [client, unnamed]

@@ -1,8 +1,9 @@
 import FHIRCore
 
-/// An RFC 7591 dynamic client registration request for a SMART public client: its redirect
-/// URIs (https, or http on a loopback host only; no fragment), `token_endpoint_auth_method`
-/// `none`, and optionally a name. Bounded: at most ``maximumRedirectURIs`` URIs of at most
+/// An RFC 7591 dynamic client registration request for a SMART client: its redirect URIs
+/// (https, or http on a loopback host only; no fragment), `token_endpoint_auth_method` `none`
+/// (a public client, the default) or `private_key_jwt` with an inline `jwks` of one EC P-256
+/// key (SMART `client-confidential-asymmetric`), and optionally a name. Bounded: at most ``maximumRedirectURIs`` URIs of at most
 /// ``maximumURILength`` characters, a name of at most ``maximumNameLength``.
 public struct ClientRegistrationRequest: Sendable, Hashable {
     /// At most this many redirect URIs.
@@ -16,16 +17,19 @@ public struct ClientRegistrationRequest: Sendable, Hashable {
     public var redirectURIs: [String]
     /// `client_name`, if given.
     public var clientName: String?
+    /// The key a `private_key_jwt` client signs its assertions with; nil for a public client.
+    public var publicKey: CsiPublicKey?
 
     /// Creates a request.
-    public init(redirectURIs: [String], clientName: String? = nil) {
+    public init(redirectURIs: [String], clientName: String? = nil, publicKey: CsiPublicKey? = nil) {
         self.redirectURIs = redirectURIs
         self.clientName = clientName
+        self.publicKey = publicKey
     }
 
     /// Reads and checks a registration body.
     public init(jsonBytes: [UInt8]) throws(ClientRegistrationError) {
-        guard let value = try? JSONParser.parse(jsonBytes, maximumDepth: 4), let object = value.objectValue else {
+        guard let value = try? JSONParser.parse(jsonBytes, maximumDepth: 6), let object = value.objectValue else {
             throw .invalidClientMetadata("the body is not a JSON object")
         }
         guard let uris = object["redirect_uris"]?.arrayValue, !uris.isEmpty else {
@@ -38,10 +42,22 @@ public struct ClientRegistrationRequest: Sendable, Hashable {
             try Self.checkRedirectURI(text)
             if !redirectURIs.contains(text) { redirectURIs.append(text) }
         }
-        if let method = object["token_endpoint_auth_method"] {
-            guard method.stringValue == "none" else {
-                throw .invalidClientMetadata("only public clients register here: token_endpoint_auth_method must be \"none\"")
+        var publicKey: CsiPublicKey?
+        switch object["token_endpoint_auth_method"]?.stringValue ?? (object["token_endpoint_auth_method"] == nil ? "none" : "") {
+        case "none":
+            guard object["jwks"] == nil else { throw .invalidClientMetadata("a public client (token_endpoint_auth_method none) has no jwks") }
+        case "private_key_jwt":
+            guard object["jwks_uri"] == nil else { throw .invalidClientMetadata("jwks_uri is not supported: send the key inline in jwks") }
+            guard let keys = object["jwks"]?.objectValue?["keys"]?.arrayValue, keys.count == 1, let key = keys.first else {
+                throw .invalidClientMetadata("private_key_jwt needs \"jwks\" with exactly one key")
             }
+            do {
+                publicKey = try CsiPublicKey(jwk: key)
+            } catch {
+                throw .invalidClientMetadata("the jwks key must be a public EC P-256 JWK")
+            }
+        default:
+            throw .invalidClientMetadata("token_endpoint_auth_method must be \"none\" or \"private_key_jwt\"")
         }
         if let grants = object["grant_types"] {
             guard let list = grants.arrayValue?.compactMap(\.stringValue), list.count == grants.arrayValue?.count,
@@ -62,7 +78,7 @@ public struct ClientRegistrationRequest: Sendable, Hashable {
             }
             name = text
         }
-        self.init(redirectURIs: redirectURIs, clientName: name)
+        self.init(redirectURIs: redirectURIs, clientName: name, publicKey: publicKey)
     }
 
     /// Checks one redirect URI: absolute `https`, or `http` on `localhost`, `127.x.x.x` or

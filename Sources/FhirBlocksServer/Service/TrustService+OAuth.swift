@@ -130,9 +130,9 @@ extension TrustService {
         do {
             let form = try FormBody.parse(request.body, mode: configuration.mode, literalPlusFields: ["client_assertion"])
             guard let grantType = form.value["grant_type"] else { throw SMOACError.malformedRequest("\"grant_type\" is missing") }
-            // SMART public clients (no client assertion): a code from /oauth/authorize with its PKCE
-            // verifier, or a refresh token.
-            if grantType == "refresh_token" || (grantType == "authorization_code" && form.value["client_assertion"] == nil) {
+            // SMART clients of /oauth/register (public, or with their own assertion key): a code
+            // from /oauth/authorize with its PKCE verifier, or a refresh token.
+            if grantType == "refresh_token" || (grantType == "authorization_code" && !assertsRegisteredCsi(form.value)) {
                 let response = grantType == "refresh_token" ? try await refresh(form.value, body: request.body)
                     : try await exchangePublicCode(form.value, body: request.body)
                 return ServiceResponse(headers: [("Cache-Control", "no-store"), ("Pragma", "no-cache")], body: response.jsonBytes)

@@ -2,12 +2,13 @@ import FHIRCore
 import FhirBlocks
 import FhirBlocksStore
 
-/// RFC 7591 dynamic client registration for SMART public clients (`POST /oauth/register`).
+/// RFC 7591 dynamic client registration for SMART clients (`POST /oauth/register`): public
+/// ones, and confidential ones with an inline P-256 key (`private_key_jwt`).
 extension TrustService {
     /// The largest registration body accepted (bytes).
     static let maximumRegistrationBody = 16 * 1024
 
-    /// `POST /oauth/register`: registers a public client with its redirect URIs and answers
+    /// `POST /oauth/register`: registers a client with its redirect URIs (and key) and answers
     /// `201` with its `client_id`. Refused: a malformed or oversized request (`400`
     /// `invalid_client_metadata` / `invalid_redirect_uri`), more registrations than the server
     /// keeps or accepts per second (`429`). Audited.
@@ -36,7 +37,7 @@ extension TrustService {
         }
         let instant = now
         let client = SmartClient(clientID: random { CsiGuid.random(using: &$0) }, redirectURIs: parsed.redirectURIs,
-                                 clientName: parsed.clientName, registeredAt: instant)
+                                 clientName: parsed.clientName, registeredAt: instant, publicKey: parsed.publicKey)
         var change = TrustChange()
         change.smartClients = [client]
         change.auditEntries = [PendingAuditEntry(entry: AuditEntry(type: .clientRegistration, recorded: instant, agent: client.clientID.rawValue,
@@ -50,7 +51,8 @@ extension TrustService {
         object.append("client_id", client.clientID.rawValue)
         object.append("client_id_issued_at", .number(String(instant.secondsSince1970)))
         object.append("redirect_uris", strings: client.redirectURIs)
-        object.append("token_endpoint_auth_method", "none")
+        object.append("token_endpoint_auth_method", client.publicKey == nil ? "none" : "private_key_jwt")
+        if let key = client.publicKey { object.append("jwks", .object(JSONObject(members: [JSONMember(key: "keys", value: .array([key.jwk()]))]))) }
         object.append("grant_types", strings: ["authorization_code", "refresh_token"])
         object.append("response_types", strings: ["code"])
         object.append("client_name", ifPresent: client.clientName)

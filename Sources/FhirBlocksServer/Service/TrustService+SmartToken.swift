@@ -2,15 +2,17 @@ import FHIRCore
 import FhirBlocks
 import FhirBlocksStore
 
-/// The token endpoint's SMART public-client grants: `authorization_code` with the PKCE
-/// `code_verifier` (a code from `/oauth/authorize`), and `refresh_token` (rotating).
+/// The token endpoint's grants for SMART clients of `/oauth/register`: `authorization_code`
+/// with the PKCE `code_verifier` (a code from `/oauth/authorize`), and `refresh_token`
+/// (rotating). A public client names itself with `client_id`; a confidential one
+/// authenticates with a `private_key_jwt` client assertion signed with its registered key.
 extension TrustService {
-    /// `grant_type=authorization_code` for a public client: `client_id`, `code`,
+    /// `grant_type=authorization_code`: the client (see `smartClient(_:)`), `code`,
     /// `redirect_uri` and `code_verifier`. The code is single use and bound to the client, the
     /// redirect URI and the PKCE challenge; a failed exchange kills it, and presenting a code
     /// that was already exchanged revokes the permissions (so every token) issued from it.
     func exchangePublicCode(_ form: FormBody, body: [UInt8]) async throws(SMOACError) -> TokenResponse {
-        let client = try await publicClient(form)
+        let client = try await smartClient(form)
         guard let code = form["code"], !code.isEmpty else { throw .malformedRequest("\"code\" is missing") }
         let found: SmartAuthorization?
         do {
@@ -74,12 +76,12 @@ extension TrustService {
         return response
     }
 
-    /// `grant_type=refresh_token` for a public client: `client_id` and `refresh_token`. The
+    /// `grant_type=refresh_token`: the client (see `smartClient(_:)`) and `refresh_token`. The
     /// presented token is used up and a new one returned with the new access token; a used one
     /// presented again revokes the family's permissions. Refused once the permissions behind it
     /// were revoked or expired.
     func refresh(_ form: FormBody, body: [UInt8]) async throws(SMOACError) -> TokenResponse {
-        let client = try await publicClient(form)
+        let client = try await smartClient(form)
         guard let presented = form["refresh_token"], !presented.isEmpty else { throw .malformedRequest("\"refresh_token\" is missing") }
         let found: StoredRefreshToken?
         do {
@@ -117,23 +119,74 @@ extension TrustService {
         return response
     }
 
-    /// The registered public client a form's `client_id` names (`invalid_client` otherwise).
-    private func publicClient(_ form: FormBody) async throws(SMOACError) -> SmartClient {
-        guard let text = form["client_id"], let clientID = CsiGuid(text) else {
-            tallyUnverifiedRefusal(error: .invalidClient("unknown client"))
-            throw .invalidClient("\"client_id\" is missing or unknown")
+    /// Whether a token request carries a client assertion whose issuer is a registered csi (the
+    /// VACA and backend-services clients), rather than a client of `/oauth/register`.
+    func assertsRegisteredCsi(_ form: FormBody) -> Bool {
+        guard let text = form["client_assertion"], let assertion = try? CompactAssertion(text, mode: configuration.mode),
+              let issuer = try? AssertionValidator.claimedIssuer(of: assertion) else { return false }
+        return registration(issuer) != nil
+    }
+
+    /// The client of a SMART token request: with a `client_assertion`, the confidential client
+    /// that signed it with its registered key (`private_key_jwt`, checked like every assertion:
+    /// audience, expiry, single-use `jti`); without, the public client `client_id` names. A
+    /// confidential client without its assertion, or a public one with one, is `invalid_client`.
+    private func smartClient(_ form: FormBody) async throws(SMOACError) -> SmartClient {
+        let unknown = SMOACError.invalidClient("\"client_id\" is missing or unknown")
+        let assertionText = form["client_assertion"]
+        var claimed = form["client_id"].flatMap(CsiGuid.init)
+        var assertion: CompactAssertion?
+        if let assertionText {
+            guard form["client_assertion_type"] == VacaAuthRequest.jwtBearerAssertionType else {
+                throw .invalidClient("client_assertion_type must be \(VacaAuthRequest.jwtBearerAssertionType)")
+            }
+            let issuer: CsiGuid
+            do {
+                let parsed = try CompactAssertion(assertionText, mode: configuration.mode)
+                issuer = try AssertionValidator.claimedIssuer(of: parsed)
+                assertion = parsed
+            } catch {
+                tallyUnverifiedRefusal(error: .invalidClient("bad client assertion"))
+                throw .invalidClient("the client assertion cannot be read")
+            }
+            if let claimed, claimed != issuer { throw .invalidClient("client_id does not match the assertion's issuer") }
+            claimed = issuer
         }
-        let client: SmartClient?
+        guard let clientID = claimed else {
+            tallyUnverifiedRefusal(error: unknown)
+            throw unknown
+        }
+        let found: SmartClient?
         do {
-            client = try await store.smartClient(clientID)
+            found = try await store.smartClient(clientID)
         } catch {
             throw .storageFailure(error.description)
         }
-        guard let client else {
-            tallyUnverifiedRefusal(error: .invalidClient("unknown client"))
-            throw .invalidClient("\"client_id\" is missing or unknown")
+        guard let client = found else {
+            tallyUnverifiedRefusal(error: unknown)
+            throw unknown
         }
-        return client
+        switch (client.publicKey, assertion) {
+        case (nil, nil):
+            return client
+        case (let key?, let assertion?):
+            do {
+                _ = try await AssertionValidator(policy: AssertionPolicy(audiences: audiences), mode: configuration.mode)
+                    .validate(assertion, key: key, registeredDeviceId: nil, purpose: .clientAuthentication, now: now, store: store)
+            } catch {
+                let failure = error.smoacError(purpose: .clientAuthentication)
+                tallyUnverifiedRefusal(error: failure)
+                throw failure
+            }
+            try requireWithinRate(client.clientID)
+            return client
+        case (nil, _?):
+            tallyUnverifiedRefusal(error: .invalidClient("public client with an assertion"))
+            throw .invalidClient("a public client has no key: send client_id without client_assertion")
+        case (_?, nil):
+            tallyUnverifiedRefusal(error: .invalidClient("confidential client without an assertion"))
+            throw .invalidClient("this client authenticates with a private_key_jwt client assertion")
+        }
     }
 
     /// Whether every grant is still backed by a permission in force now.

@@ -1,4 +1,5 @@
 import FHIRCore
+import Foundation
 import FhirBlocks
 import FhirBlocksServer
 import FhirBlocksStore
@@ -82,6 +83,42 @@ import TestSupport
                          .tokenIssued, .tokenRefreshed] {
                 #expect(types.contains(type), "\(type)")
             }
+        }
+    }
+
+    @Test(arguments: TestBackend.available)
+    func confidentialAsymmetricClient(backend: TestBackend) async throws {
+        try await TestWorld.with(backend) { world in
+            let wallet = try await Self.walletWithData(world)
+            let key = CsiSigningKey.generate()
+            let client = try await world.registerConfidentialClient(key: key)
+            let assertionType = ("client_assertion_type", VacaAuthRequest.jwtBearerAssertionType)
+            func exchange(_ code: String, assertion: String?) async -> ServiceResponse {
+                var fields = [("grant_type", "authorization_code"), ("code", code), ("redirect_uri", TestWorld.redirect), ("code_verifier", TestWorld.verifier)]
+                if let assertion { fields += [assertionType, ("client_assertion", assertion)] } else { fields.append(("client_id", client)) }
+                return await world.smartToken(fields)
+            }
+            // Without its assertion, or with one signed by another key: invalid_client.
+            let first = try await world.approvedCode(wallet: wallet, client: client)
+            let bare = await exchange(first, assertion: nil)
+            #expect(bare.status == 401 && world.json(bare)["error"]?.stringValue == "invalid_client")
+            #expect(await exchange(first, assertion: try world.clientAssertion(client: client, key: .generate())).status == 401)
+            // With it (and the PKCE verifier, which SMART 2.0 asks of every client): tokens.
+            let token = await exchange(first, assertion: try world.clientAssertion(client: client, key: key))
+            #expect(token.status == 200, "\(String(decoding: token.body, as: UTF8.self))")
+            let refreshToken = try #require(world.json(token)["refresh_token"]?.stringValue)
+            // Refreshing authenticates too: with a fresh assertion, yes; with client_id alone, no.
+            let refreshed = await world.smartToken([("grant_type", "refresh_token"), ("refresh_token", refreshToken), assertionType,
+                                                    ("client_assertion", try world.clientAssertion(client: client, key: key))])
+            #expect(refreshed.status == 200)
+            #expect(await world.refresh(client: client, token: try #require(world.json(refreshed)["refresh_token"]?.stringValue)).status == 401)
+            // A public client may not present an assertion.
+            let publicClient = try await world.registerSmartClient()
+            let code = try await world.approvedCode(wallet: wallet, client: publicClient, state: "p")
+            let withAssertion = await world.smartToken([("grant_type", "authorization_code"), ("code", code), ("redirect_uri", TestWorld.redirect),
+                                                        ("code_verifier", TestWorld.verifier), assertionType,
+                                                        ("client_assertion", try world.clientAssertion(client: publicClient, key: key))])
+            #expect(withAssertion.status == 401)
         }
     }
 
@@ -329,6 +366,10 @@ import TestSupport
                 (#"{"redirect_uris":["https://user@app.example/cb"]}"#, "invalid_redirect_uri"),
                 (#"{"redirect_uris":["https://app.example/cb"],"token_endpoint_auth_method":"client_secret_basic"}"#, "invalid_client_metadata"),
                 (#"{"redirect_uris":["https://app.example/cb"],"grant_types":["client_credentials"]}"#, "invalid_client_metadata"),
+                (#"{"redirect_uris":["https://app.example/cb"],"token_endpoint_auth_method":"private_key_jwt"}"#, "invalid_client_metadata"),
+                (#"{"redirect_uris":["https://app.example/cb"],"token_endpoint_auth_method":"private_key_jwt","jwks_uri":"https://app.example/jwks"}"#, "invalid_client_metadata"),
+                (#"{"redirect_uris":["https://app.example/cb"],"token_endpoint_auth_method":"private_key_jwt","jwks":{"keys":[{"kty":"RSA","n":"x","e":"AQAB"}]}}"#, "invalid_client_metadata"),
+                (#"{"redirect_uris":["https://app.example/cb"],"token_endpoint_auth_method":"none","jwks":{"keys":[]}}"#, "invalid_client_metadata"),
                 ("[1]", "invalid_client_metadata"),
                 (#"{"redirect_uris":[\#((0..<11).map { "\"https://a.example/\($0)\"" }.joined(separator: ","))]}"#, "invalid_redirect_uri"),
             ]

@@ -53,6 +53,26 @@ extension TestWorld {
         return await smoac("permission/decideAuthorization", body: try signed(request, by: wallet))
     }
 
+    /// Registers a confidential client (`private_key_jwt` with `key`); returns its client_id.
+    func registerConfidentialClient(key: CsiSigningKey) async throws -> String {
+        let body = JSONWriter.serialize(.object(JSONObject(members: [
+            JSONMember(key: "redirect_uris", value: .array([.string(Self.redirect)])),
+            JSONMember(key: "token_endpoint_auth_method", value: .string("private_key_jwt")),
+            JSONMember(key: "jwks", value: .object(JSONObject(members: [JSONMember(key: "keys", value: .array([key.publicKey.jwk()]))]))),
+        ])))
+        let response = await service.registerClient(ServiceRequest(method: "POST", path: "/oauth/register", body: body))
+        try #require(response.status == 201, "register: \(String(decoding: response.body, as: UTF8.self))")
+        return try #require(json(response)["client_id"]?.stringValue)
+    }
+
+    /// A client assertion of a registered SMART client for the token endpoint.
+    func clientAssertion(client: String, key: CsiSigningKey) throws -> String {
+        let iat = now.secondsSince1970
+        let claims = JWTClaims(iss: client, sub: client, aud: ["\(Self.base)/oauth/token"], exp: iat + 120, iat: iat, jti: UUID().uuidString,
+                               scope: nil, sta: nil, code: nil)
+        return try AssertionBuilder.jws(header: JWTHeader(kid: client), claims: claims, key: key)
+    }
+
     /// The query parameters of a redirect's `Location`.
     static func redirectParameters(_ response: ServiceResponse) throws -> [String: String] {
         let location = try #require(response.headers.first { $0.0 == "Location" }?.1)

@@ -50,7 +50,11 @@ import TestSupport
     @Test func registrationAcceptsPublicClientsWithSafeRedirects() throws {
         let parsed = try ClientRegistrationRequest(jsonBytes: Array(#"{"redirect_uris":["https://a.example/cb?x=1","http://localhost:8080/cb","http://127.0.0.1/cb","http://[::1]:9/cb","https://a.example/cb?x=1"],"token_endpoint_auth_method":"none","grant_types":["authorization_code","refresh_token"],"response_types":["code"],"client_name":"App"}"#.utf8))
         #expect(parsed.redirectURIs == ["https://a.example/cb?x=1", "http://localhost:8080/cb", "http://127.0.0.1/cb", "http://[::1]:9/cb"])
-        #expect(parsed.clientName == "App")
+        #expect(parsed.clientName == "App" && parsed.publicKey == nil)
+        let key = CsiSigningKey.generate().publicKey
+        let jwks = JSONWriter.string(.object(JSONObject(members: [JSONMember(key: "keys", value: .array([key.jwk(kid: "k1")]))])))
+        let confidential = try ClientRegistrationRequest(jsonBytes: Array(#"{"redirect_uris":["https://a.example/cb"],"token_endpoint_auth_method":"private_key_jwt","jwks":\#(jwks)}"#.utf8))
+        #expect(confidential.publicKey == key)
         for uri in ["http://a.example/cb", "http://localhost.evil.example/cb", "http://127.0.0.1@evil.example/cb", "http://127.evil.example/cb", "http://127.0.0.1.evil.example/cb", "https:///cb", "ftp://a.example",
                     "https://a.example/cb#x", "https://a.example/c b", "javascript:alert(1)", "https://a.example/" + String(repeating: "a", count: 2_000)] {
             #expect(throws: ClientRegistrationError.self, "\(uri)") { try ClientRegistrationRequest.checkRedirectURI(uri) }
