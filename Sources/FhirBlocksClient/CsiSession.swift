@@ -103,7 +103,27 @@ public struct CsiSession: Sendable {
         try signed(FetchPermissionsGivenToMeRequest(envelope: Self.blankEnvelope))
     }
 
+    /// A signed `permission/decideAuthorization` for the user code an app's authorization page
+    /// shows: approve (with the chosen scope, empty for all requested, until `end`, nil for the
+    /// server's default) or decline.
+    public func decideAuthorizationRequest(userCode: String, decision: DecideAuthorizationRequest.Decision, scope: String = "",
+                                           end: Timestamp? = nil) throws(FhirBlocksClientError) -> DecideAuthorizationRequest {
+        for (name, value) in [("user code", userCode), ("scope", scope)] where value.utf8.contains(UInt8(ascii: "|")) {
+            throw .invalidRequest("the \(name) may not contain '|'")
+        }
+        return try signed(DecideAuthorizationRequest(envelope: Self.blankEnvelope, userCode: userCode, decision: decision, scope: scope,
+                                                     endTime: end?.wireText ?? ""))
+    }
+
     // MARK: Signed SMOAC calls
+
+    /// `permission/decideAuthorization`: answers an app's SMART authorization request.
+    public func decideAuthorization(userCode: String, decision: DecideAuthorizationRequest.Decision, scope: String = "",
+                                    end: Timestamp? = nil) async throws(FhirBlocksClientError) -> AuthorizationDecisionResponse {
+        try await client.synchronizeClockIfNeeded()
+        return try await client.send(try decideAuthorizationRequest(userCode: userCode, decision: decision, scope: scope, end: end),
+                                     expecting: AuthorizationDecisionResponse.self)
+    }
 
     /// `csi/fetchPublicClaims`: another csi's public claims (the server answers only when a
     /// permission links the two, or for the caller itself).

@@ -2,7 +2,8 @@ import FHIRCore
 import FhirBlocks
 
 /// The wallet role (the patient's CSA, §1.1): registers with the patient's claims, grants and
-/// revokes permissions over its own data, lists them, gets tokens over its own data, stores
+/// revokes permissions over its own data, approves or declines apps' SMART authorization
+/// requests, lists permissions, gets tokens over its own data, stores
 /// FHIR resources in its compartment and reads who saw what (`AuditEvent`) and its `Consent`s.
 public struct WalletClient: Sendable {
     /// The scope a wallet asks for over its own data by default: everything, every level.
@@ -36,6 +37,19 @@ public struct WalletClient: Sendable {
     /// Revokes every grant to `grantee`; returns the revoked permission ids.
     public func revoke(grantee: CsiGuid) async throws(FhirBlocksClientError) -> [String] {
         try await session.deletePermission(grantee: grantee)
+    }
+
+    /// Approves an app's SMART authorization request by the user code its page shows: grants
+    /// the requested scopes ∩ `scopes` (all requested when empty) until `until` (the server's
+    /// default window when nil). The app's page then returns it to the app with a code.
+    public func approve(userCode: String, scopes: [String] = [], until: Timestamp? = nil) async throws(FhirBlocksClientError) -> AuthorizationDecisionResponse {
+        try await session.decideAuthorization(userCode: userCode, decision: .approve, scope: scopes.joined(separator: " "), end: until)
+    }
+
+    /// Declines an app's SMART authorization request: its page returns it to the app with
+    /// `access_denied`.
+    public func decline(userCode: String) async throws(FhirBlocksClientError) -> AuthorizationDecisionResponse {
+        try await session.decideAuthorization(userCode: userCode, decision: .decline)
     }
 
     /// The permissions this wallet granted.

@@ -106,4 +106,64 @@ enum PostgresRows {
         guard let leafHash = MerkleHash(bytes: bytes(leaf)) else { throw .corrupt(table) }
         return AuditRecord(index: Int(index), leafHash: leafHash, canonicalBytes: bytes(canonical))
     }
+
+    static func grantedScope(_ text: String, table: String) throws(TrustStoreError) -> GrantedScope {
+        do {
+            return try GrantedScope(storageJSON: text)
+        } catch {
+            throw .corrupt("\(table) scope")
+        }
+    }
+
+    static func smartClient(_ row: PostgresRow) throws(TrustStoreError) -> SmartClient {
+        let table = "smart_client"
+        let (clientID, uris, name, registeredAt, spki) = try decode(row, as: (String, [String], String?, Int64, ByteBuffer?).self, table: table)
+        var key: CsiPublicKey?
+        if let spki {
+            do {
+                key = try CsiPublicKey(spkiDER: bytes(spki))
+            } catch {
+                throw .corrupt("smart_client public_key")
+            }
+        }
+        return SmartClient(clientID: try csi(clientID, table: table), redirectURIs: uris, clientName: name,
+                           registeredAt: Timestamp(millisecondsSince1970: registeredAt), publicKey: key)
+    }
+
+    /// The columns ``smartAuthorization(_:)`` reads, in order.
+    static let smartAuthorizationColumns = """
+        id, user_code, client, redirect_uri, requested_scope, state, code_challenge, created_at, expires_at, status, patient,
+        granted_scope, permission_ids, offline, code_hash, code_expires_at
+        """
+
+    static func smartAuthorization(_ row: PostgresRow) throws(TrustStoreError) -> SmartAuthorization {
+        let table = "smart_authorization"
+        let (id, userCode, client, redirectURI, requestedScope, state, challenge, createdAt, expiresAt, statusText, patient,
+             granted, permissionIDs, offline, codeHash, codeExpiresAt) =
+            try decode(row, as: (String, String, String, String, String, String?, String, Int64, Int64, String, String?,
+                                 String?, [String], Bool, String?, Int64?).self, table: table)
+        guard let status = SmartAuthorization.Status(rawValue: statusText) else { throw .corrupt(table) }
+        var patientCsi: CsiGuid?
+        if let patient { patientCsi = try csi(patient, table: table) }
+        var grantedScope: GrantedScope?
+        if let granted { grantedScope = try Self.grantedScope(granted, table: table) }
+        return SmartAuthorization(id: id, userCode: userCode, client: try csi(client, table: table), redirectURI: redirectURI,
+                                  requestedScope: requestedScope, state: state, codeChallenge: challenge,
+                                  createdAt: Timestamp(millisecondsSince1970: createdAt), expiresAt: Timestamp(millisecondsSince1970: expiresAt),
+                                  status: status, patient: patientCsi, grantedScope: grantedScope, permissionIDs: permissionIDs.map(PermissionID.init),
+                                  offline: offline, codeHash: codeHash, codeExpiresAt: codeExpiresAt.map { Timestamp(millisecondsSince1970: $0) })
+    }
+
+    /// The columns ``refreshToken(_:)`` reads, in order.
+    static let refreshTokenColumns = "token_hash, authorization_id, client, patient, scope, permission_ids, issued_at, expires_at, used"
+
+    static func refreshToken(_ row: PostgresRow) throws(TrustStoreError) -> StoredRefreshToken {
+        let table = "refresh_token"
+        let (hash, authorizationID, client, patient, scope, permissionIDs, issuedAt, expiresAt, used) =
+            try decode(row, as: (String, String, String, String, String, [String], Int64, Int64, Bool).self, table: table)
+        return StoredRefreshToken(tokenHash: hash, authorizationID: authorizationID, client: try csi(client, table: table),
+                                  patient: try csi(patient, table: table), scope: try grantedScope(scope, table: table),
+                                  permissionIDs: permissionIDs.map(PermissionID.init), issuedAt: Timestamp(millisecondsSince1970: issuedAt),
+                                  expiresAt: Timestamp(millisecondsSince1970: expiresAt), used: used)
+    }
 }

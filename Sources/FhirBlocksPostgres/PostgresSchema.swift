@@ -124,6 +124,53 @@ enum PostgresSchema {
         [
             "CREATE INDEX issued_guid_issued_at ON issued_guid (issued_at)",
         ],
+        // 3: SMART App Launch: dynamically registered public clients, authorizations waiting
+        // for the wallet (with the code, by hash) and refresh tokens (by hash).
+        [
+            """
+            CREATE TABLE smart_client (
+                client_id text PRIMARY KEY,
+                redirect_uris text[] NOT NULL,
+                client_name text,
+                registered_at bigint NOT NULL,
+                public_key bytea
+            )
+            """,
+            """
+            CREATE TABLE smart_authorization (
+                id text PRIMARY KEY,
+                user_code text NOT NULL UNIQUE,
+                client text NOT NULL,
+                redirect_uri text NOT NULL,
+                requested_scope text NOT NULL,
+                state text,
+                code_challenge text NOT NULL,
+                created_at bigint NOT NULL,
+                expires_at bigint NOT NULL,
+                status text NOT NULL,
+                patient text,
+                granted_scope text,
+                permission_ids text[] NOT NULL,
+                offline boolean NOT NULL,
+                code_hash text UNIQUE,
+                code_expires_at bigint
+            )
+            """,
+            "CREATE INDEX smart_authorization_expires_at ON smart_authorization (expires_at)",
+            """
+            CREATE TABLE refresh_token (
+                token_hash text PRIMARY KEY,
+                authorization_id text NOT NULL,
+                client text NOT NULL,
+                patient text NOT NULL,
+                scope text NOT NULL,
+                permission_ids text[] NOT NULL,
+                issued_at bigint NOT NULL,
+                expires_at bigint NOT NULL,
+                used boolean NOT NULL DEFAULT false
+            )
+            """,
+        ],
     ]
 
     /// The newest schema version.

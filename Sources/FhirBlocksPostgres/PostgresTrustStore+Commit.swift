@@ -83,6 +83,7 @@ extension PostgresTrustStore {
         for write in change.resources {
             try await Self.write(write.record, on: connection, logger: logger)
         }
+        try await applySmart(change, on: connection, logger: logger)
         var indexes: [Int] = []
         if !change.auditEntries.isEmpty {
             try await connection.query("LOCK TABLE audit_entry IN EXCLUSIVE MODE", logger: logger)

@@ -64,4 +64,41 @@ enum SQLiteTrustRows {
         guard let hash = MerkleHash(bytes: Array(leaf)) else { throw TrustStoreError.corrupt("audit_entry") }
         return AuditRecord(index: row["idx"], leafHash: hash, canonicalBytes: Array(bytes))
     }
+
+    static func smartClient(_ row: Row) throws -> SmartClient {
+        let uris: String = row["redirect_uris"]
+        let spki: Data? = row["public_key"]
+        var key: CsiPublicKey?
+        if let spki {
+            do {
+                key = try CsiPublicKey(spkiDER: Array(spki))
+            } catch {
+                throw TrustStoreError.corrupt("smart_client")
+            }
+        }
+        return SmartClient(clientID: try csi(row["client_id"], "smart_client"), redirectURIs: uris.split(separator: "\n").map(String.init),
+                           clientName: row["client_name"], registeredAt: Timestamp(millisecondsSince1970: row["registered_at"]), publicKey: key)
+    }
+
+    static func smartAuthorization(_ row: Row) throws -> SmartAuthorization {
+        guard let status = SmartAuthorization.Status(rawValue: row["status"]) else { throw TrustStoreError.corrupt("smart_authorization") }
+        let patient: String? = row["patient"]
+        let granted: String? = row["granted_scope"]
+        let codeExpiresAt: Int64? = row["code_expires_at"]
+        return SmartAuthorization(id: row["id"], userCode: row["user_code"], client: try csi(row["client"], "smart_authorization"),
+                                  redirectURI: row["redirect_uri"], requestedScope: row["requested_scope"], state: row["state"],
+                                  codeChallenge: row["code_challenge"], createdAt: Timestamp(millisecondsSince1970: row["created_at"]),
+                                  expiresAt: Timestamp(millisecondsSince1970: row["expires_at"]), status: status,
+                                  patient: try patient.map { try csi($0, "smart_authorization") },
+                                  grantedScope: try granted.map { try GrantedScope(storageJSON: $0) },
+                                  permissionIDs: permissionIDs(row["permission_ids"]), offline: row["offline"], codeHash: row["code_hash"],
+                                  codeExpiresAt: codeExpiresAt.map(Timestamp.init(millisecondsSince1970:)))
+    }
+
+    static func refreshToken(_ row: Row) throws -> StoredRefreshToken {
+        StoredRefreshToken(tokenHash: row["token_hash"], authorizationID: row["authorization_id"], client: try csi(row["client"], "refresh_token"),
+                           patient: try csi(row["patient"], "refresh_token"), scope: try GrantedScope(storageJSON: row["scope"]),
+                           permissionIDs: permissionIDs(row["permission_ids"]), issuedAt: Timestamp(millisecondsSince1970: row["issued_at"]),
+                           expiresAt: Timestamp(millisecondsSince1970: row["expires_at"]), used: row["used"])
+    }
 }

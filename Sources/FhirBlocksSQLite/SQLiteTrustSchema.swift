@@ -39,6 +39,25 @@ enum SQLiteTrustSchema {
         migrator.registerMigration("v2-issued-guid-expiry") { db in
             try db.execute(sql: "CREATE INDEX issued_guid_issued_at ON issued_guid (issued_at)")
         }
+        // SMART App Launch: dynamically registered public clients, authorizations waiting for the
+        // wallet (with the code, by hash) and refresh tokens (by hash).
+        migrator.registerMigration("v3-smart-app-launch") { db in
+            try db.execute(sql: """
+                CREATE TABLE smart_client (
+                    client_id TEXT PRIMARY KEY, redirect_uris TEXT NOT NULL, client_name TEXT, registered_at INTEGER NOT NULL,
+                    public_key BLOB) WITHOUT ROWID;
+                CREATE TABLE smart_authorization (
+                    id TEXT PRIMARY KEY, user_code TEXT NOT NULL UNIQUE, client TEXT NOT NULL, redirect_uri TEXT NOT NULL,
+                    requested_scope TEXT NOT NULL, state TEXT, code_challenge TEXT NOT NULL, created_at INTEGER NOT NULL,
+                    expires_at INTEGER NOT NULL, status TEXT NOT NULL, patient TEXT, granted_scope TEXT, permission_ids TEXT NOT NULL,
+                    offline INTEGER NOT NULL, code_hash TEXT UNIQUE, code_expires_at INTEGER) WITHOUT ROWID;
+                CREATE INDEX smart_authorization_expires_at ON smart_authorization (expires_at);
+                CREATE TABLE refresh_token (
+                    token_hash TEXT PRIMARY KEY, authorization_id TEXT NOT NULL, client TEXT NOT NULL, patient TEXT NOT NULL,
+                    scope TEXT NOT NULL, permission_ids TEXT NOT NULL, issued_at INTEGER NOT NULL, expires_at INTEGER NOT NULL,
+                    used INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }()
 }

@@ -195,7 +195,7 @@ public final class SQLiteTrustStore: TrustStore {
 
     // MARK: Plumbing
 
-    private func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(TrustStoreError) -> T {
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(TrustStoreError) -> T {
         do {
             return try await writer.read(body)
         } catch let error as TrustStoreError {
@@ -205,7 +205,7 @@ public final class SQLiteTrustStore: TrustStore {
         }
     }
 
-    private func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(TrustStoreError) -> T {
+    func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(TrustStoreError) -> T {
         do {
             return try await writer.write(body)
         } catch let error as TrustStoreError {

@@ -59,6 +59,7 @@ enum SQLiteTrustWriter {
             try db.execute(sql: "INSERT INTO fhir_resource_history (type, id, patient, version_id, last_updated, json) VALUES (?, ?, ?, ?, ?, ?)",
                            arguments: arguments)
         }
+        try applySmart(change, in: db)
         var indexes: [Int] = []
         if !change.auditEntries.isEmpty {
             var next = (try Int.fetchOne(db, sql: "SELECT MAX(idx) FROM audit_entry") ?? -1) + 1
@@ -74,5 +75,43 @@ enum SQLiteTrustWriter {
             try db.execute(sql: "INSERT OR IGNORE INTO checkpoint (tree_size, note) VALUES (?, ?)", arguments: [checkpoint.treeSize, checkpoint.note])
         }
         return indexes
+    }
+
+    /// The SMART App Launch part of a change: clients, conditional authorization writes,
+    /// the purge of old authorizations, refresh tokens.
+    static func applySmart(_ change: TrustChange, in db: Database) throws {
+        if let cutoff = change.smartAuthorizationsExpiringBefore?.millisecondsSince1970 {
+            try db.execute(sql: """
+                DELETE FROM smart_authorization WHERE expires_at < ? AND (code_expires_at IS NULL OR code_expires_at < ?)
+                """, arguments: [cutoff, cutoff])
+        }
+        for client in change.smartClients {
+            try db.execute(sql: "INSERT INTO smart_client (client_id, redirect_uris, client_name, registered_at, public_key) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [client.clientID.rawValue, client.redirectURIs.joined(separator: "\n"), client.clientName,
+                                       client.registeredAt.millisecondsSince1970, client.publicKey.map { Data($0.spkiDER) }])
+        }
+        for write in change.smartAuthorizations {
+            let authorization = write.authorization
+            let current = try String.fetchOne(db, sql: "SELECT status FROM smart_authorization WHERE id = ?", arguments: [authorization.id])
+            guard current == write.expectedStatus?.rawValue else { throw TrustStoreError.conflict("smart_authorization") }
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO smart_authorization (id, user_code, client, redirect_uri, requested_scope, state, code_challenge,
+                    created_at, expires_at, status, patient, granted_scope, permission_ids, offline, code_hash, code_expires_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [authorization.id, authorization.userCode, authorization.client.rawValue, authorization.redirectURI,
+                                 authorization.requestedScope, authorization.state, authorization.codeChallenge,
+                                 authorization.createdAt.millisecondsSince1970, authorization.expiresAt.millisecondsSince1970,
+                                 authorization.status.rawValue, authorization.patient?.rawValue, authorization.grantedScope?.storageJSON,
+                                 authorization.permissionIDs.map(\.rawValue).joined(separator: " "), authorization.offline,
+                                 authorization.codeHash, authorization.codeExpiresAt?.millisecondsSince1970])
+        }
+        for token in change.refreshTokens {
+            try db.execute(sql: """
+                INSERT INTO refresh_token (token_hash, authorization_id, client, patient, scope, permission_ids, issued_at, expires_at, used)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [token.tokenHash, token.authorizationID, token.client.rawValue, token.patient.rawValue, token.scope.storageJSON,
+                                 token.permissionIDs.map(\.rawValue).joined(separator: " "), token.issuedAt.millisecondsSince1970,
+                                 token.expiresAt.millisecondsSince1970, token.used])
+        }
     }
 }

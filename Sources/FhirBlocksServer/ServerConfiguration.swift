@@ -37,6 +37,21 @@ public struct ServerConfiguration: Sendable {
     /// Registered clients that may read every audit entry with a `system/AuditEvent.rs`
     /// token (everyone else sees only the entries about them, §4.2).
     public var auditors: Set<CsiGuid>
+    /// SMART App Launch: how long an `/authorize` request waits for the wallet (seconds).
+    public var authorizationLifetimeSeconds: Int64
+    /// SMART App Launch: how long an approval lasts when the wallet does not say (seconds).
+    public var defaultApprovalSeconds: Int64
+    /// SMART App Launch: the most public clients dynamic registration keeps.
+    public var maximumSmartClients: Int
+    /// SMART App Launch: the rate at which the whole server accepts dynamic registrations (on
+    /// top of the per-address limit every route has), 1/s with a burst of 20 by default.
+    public var registrationRate: RateLimit
+    /// SMART App Launch: the rate at which the whole server opens new `/authorize` requests
+    /// (reloading a waiting one is not counted), 10/s with a burst of 100 by default.
+    public var authorizationRate: RateLimit
+    /// SMART App Launch: the rate at which one wallet may name an unknown, expired or decided
+    /// user code (guessing), 1/s with a burst of 10 by default.
+    public var decisionGuessRate: RateLimit
 
     /// Creates a configuration.
     public init(mode: ProtocolMode = .strict, publicURL: String? = nil, labelPolicy: LabelPolicy = .default, replayPolicy: ReplayPolicy = .default,
@@ -44,7 +59,17 @@ public struct ServerConfiguration: Sendable {
                 checkpointKeyName: String = "fhirblocks-audit", maximumBodySize: Int = 1 << 20, version: String = "1.0.0",
                 auditors: Set<CsiGuid> = [], guidLifetimeSeconds: Int64 = 600,
                 rateLimitPerAddress: RateLimit = RateLimit(perSecond: 200, burst: 1000),
-                rateLimitPerIdentity: RateLimit = RateLimit(perSecond: 100, burst: 1000)) {
+                rateLimitPerIdentity: RateLimit = RateLimit(perSecond: 100, burst: 1000),
+                authorizationLifetimeSeconds: Int64 = 600, defaultApprovalSeconds: Int64 = 30 * 86_400, maximumSmartClients: Int = 10_000,
+                registrationRate: RateLimit = RateLimit(perSecond: 1, burst: 20),
+                authorizationRate: RateLimit = RateLimit(perSecond: 10, burst: 100),
+                decisionGuessRate: RateLimit = RateLimit(perSecond: 1, burst: 10)) {
+        self.authorizationRate = authorizationRate
+        self.decisionGuessRate = decisionGuessRate
+        self.authorizationLifetimeSeconds = max(1, authorizationLifetimeSeconds)
+        self.defaultApprovalSeconds = max(1, defaultApprovalSeconds)
+        self.maximumSmartClients = max(0, maximumSmartClients)
+        self.registrationRate = registrationRate
         self.rateLimitPerAddress = rateLimitPerAddress
         self.rateLimitPerIdentity = rateLimitPerIdentity
         self.guidLifetimeSeconds = max(1, guidLifetimeSeconds)

@@ -23,6 +23,15 @@ public struct TrustChange: Sendable {
     public var auditEntries: [PendingAuditEntry] = []
     /// Signed checkpoints to keep.
     public var checkpoints: [StoredCheckpoint] = []
+    /// SMART public clients registered (RFC 7591).
+    public var smartClients: [SmartClient] = []
+    /// SMART authorizations created or moved on (conditionally, see ``SmartAuthorizationWrite``).
+    public var smartAuthorizations: [SmartAuthorizationWrite] = []
+    /// Forget SMART authorizations that stopped waiting before this instant (and whose code,
+    /// if any, expired before it).
+    public var smartAuthorizationsExpiringBefore: Timestamp?
+    /// Refresh tokens issued (stored by hash).
+    public var refreshTokens: [StoredRefreshToken] = []
 
     /// An empty change.
     public init() {}
@@ -31,6 +40,7 @@ public struct TrustChange: Sendable {
     public var isEmpty: Bool {
         issuedGuids.isEmpty && issuedGuidsExpiringBefore == nil && registrations.isEmpty && permissions.isEmpty && revocations.isEmpty && tokens.isEmpty
             && revokedTokenHashes.isEmpty && resources.isEmpty && auditEntries.isEmpty && checkpoints.isEmpty
+            && smartClients.isEmpty && smartAuthorizations.isEmpty && smartAuthorizationsExpiringBefore == nil && refreshTokens.isEmpty
     }
 }
 

@@ -58,7 +58,7 @@ struct PostgresTrustStoreTests {
                 try await group.waitForAll()
             }
             for store in stores {
-                #expect(try await store.schemaVersion() == 2)   // v1, then v2: the issued-GUID expiry index
+                #expect(try await store.schemaVersion() == 3)   // v1, v2 (the issued-GUID expiry index), v3 (SMART App Launch)
                 await store.close()
             }
         }

@@ -29,6 +29,10 @@ enum ConformanceChecks {
         ConformanceCheck(name: "20 concurrent inserts of one nonce: exactly one wins", run: nonceConcurrent),
         ConformanceCheck(name: "an authorization code is taken once", run: codeTakenOnce),
         ConformanceCheck(name: "concurrent takes of one code: exactly one wins", run: codeConcurrentTakes),
+        ConformanceCheck(name: "SMART clients round-trip and count", run: smartClientsRoundTrip),
+        ConformanceCheck(name: "SMART authorizations: conditional moves, lookups, purge", run: smartAuthorizationTransitions),
+        ConformanceCheck(name: "8 concurrent moves of one SMART authorization: exactly one wins", run: smartAuthorizationConcurrentMoves),
+        ConformanceCheck(name: "a refresh token is used once, also under concurrency", run: refreshTokenUsedOnce),
         ConformanceCheck(name: "a reopened store sees everything committed", run: reopenSeesEverything),
     ]
 

@@ -1,3 +1,6 @@
+import AsyncHTTPClient
+import FhirBlocks
+import NIOCore
 import Foundation
 import Testing
 
@@ -73,5 +76,49 @@ import Testing
         let tampered = try await run(["audit", "verify", "--database", database, "--json"])
         #expect(tampered.status == 1 && (tampered.output.contains("\"firstTamperedIndex\" : 3") || tampered.output.contains("\"firstTamperedIndex\": 3")),
                 "\(tampered.output)\(tampered.error)")
+    }
+
+    /// `health wallet approve|decline` on a SMART app's user code: exit 0 done, 1 refused by the
+    /// server (unknown or already decided code), 2 usage errors.
+    @Test func walletApprovesAndDeclinesAppsByCode() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let server = try await ServeCommandTests.Server.start(runner)
+        defer { server.process.terminate() }
+        let url = server.url
+        let identity = runner.folder.appendingPathComponent("w.json").path
+        func run(_ arguments: [String]) async throws -> CommandRunner.Result { try await runner.run(arguments) }
+        #expect(try await run(["wallet", "register", "--server", url, "--identity", identity, "--first-name", "Alice"]).status == 0)
+
+        // An app registers and asks; its page's JSON form gives the code.
+        let (status, body) = try await ServeCommandTests.send(.POST, "\(url)/oauth/register", body: Array(#"{"redirect_uris":["http://127.0.0.1:1/cb"]}"#.utf8))
+        #expect(status == 201)
+        let clientID = try #require(ServeCommandTests.object(body)["client_id"]?.stringValue)
+        func userCode(state: String) async throws -> String {
+            let query = FormBody(fields: [(name: "response_type", value: "code"), (name: "client_id", value: clientID),
+                                          (name: "redirect_uri", value: "http://127.0.0.1:1/cb"), (name: "scope", value: "patient/Observation.rs offline_access"),
+                                          (name: "state", value: state), (name: "aud", value: "\(url)/fhir"),
+                                          (name: "code_challenge", value: PKCE.challenge(for: String(repeating: "v", count: 50))),
+                                          (name: "code_challenge_method", value: "S256")]).encoded()
+            var request = HTTPClientRequest(url: "\(url)/oauth/authorize?\(String(decoding: query, as: UTF8.self))")
+            request.headers.add(name: "Accept", value: "application/json")
+            let response = try await HTTPClient.shared.execute(request, timeout: .seconds(20))
+            let bytes = Array(try await response.body.collect(upTo: 1 << 20).readableBytesView)
+            return try #require(ServeCommandTests.object(bytes)["user_code"]?.stringValue)
+        }
+        let code = try await userCode(state: "a")
+        let approved = try await run(["wallet", "approve", code, "--scope", "patient/Observation.rs", "--until", "2099-01-01T00:00:00Z",
+                                      "--server", url, "--identity", identity])
+        #expect(approved.status == 0, "\(approved.error)")
+        #expect(approved.output.contains("approved patient/Observation.rs") && approved.output.contains("until 2099-01-01T00:00:00.000Z"))
+        // Decided: refused by the server.
+        #expect(try await run(["wallet", "decline", code, "--server", url, "--identity", identity]).status == 1)
+        #expect(try await run(["wallet", "approve", "BCDF-GHJK", "--server", url, "--identity", identity]).status == 1)
+        let declined = try await run(["wallet", "decline", try await userCode(state: "b"), "--server", url, "--identity", identity])
+        #expect(declined.status == 0 && declined.output.contains("declined"))
+        // Usage.
+        #expect(try await run(["wallet", "approve", "--server", url, "--identity", identity]).status == 2)
+        #expect(try await run(["wallet", "approve", code, "--until", "soon", "--server", url, "--identity", identity]).status == 2)
+        #expect(try await run(["wallet", "approve", code, "--scope", "a b", "--server", url, "--identity", identity]).status == 2)
     }
 }

@@ -21,6 +21,14 @@ public enum AuditEventType: String, Sendable, Hashable, CaseIterable {
     case fhirAccess = "fhir-access"
     /// A refused signature, assertion or token.
     case authenticationFailure = "authentication-failure"
+    /// RFC 7591 dynamic registration of a SMART public client.
+    case clientRegistration = "client-registration"
+    /// A SMART `/authorize` request waiting for the patient's wallet.
+    case authorizationRequested = "authorization-requested"
+    /// The wallet approved or declined a SMART authorization.
+    case authorizationDecided = "authorization-decided"
+    /// A refresh token was exchanged (and rotated).
+    case tokenRefreshed = "token-refreshed"
 
     /// The five `AuditEvent.action` codes.
     public static let actions: Set<String> = ["C", "R", "U", "D", "E"]
@@ -29,7 +37,8 @@ public enum AuditEventType: String, Sendable, Hashable, CaseIterable {
     /// access is `R` (read) here; its entry says `C` or `U` for a write.
     public var action: String {
         switch self {
-        case .registration, .permissionGrant, .codeIssued, .tokenIssued: "C"
+        case .registration, .permissionGrant, .codeIssued, .tokenIssued, .clientRegistration, .authorizationRequested, .tokenRefreshed: "C"
+        case .authorizationDecided: "U"
         case .publicClaimsRead, .permissionsListed, .fhirAccess: "R"
         case .permissionRevoke: "D"
         case .tokenIntrospected, .authenticationFailure: "E"

@@ -9,6 +9,9 @@ public enum SMOACEndpoint: String, CaseIterable, Sendable, Hashable {
     case fetchPermissionsPreviouslyGrantedByMe = "permission/fetchPermissionsPreviouslyGrantedByMe"
     case fetchPermissionsGivenToMe = "permission/fetchPermissionsGivenToMe"
     case deletePermission = "permission/deletePermission"
+    /// A wallet approves or declines an app's SMART `/authorize` request by its user code
+    /// (this server's addition; strict payload only).
+    case decideAuthorization = "permission/decideAuthorization"
     case vacaAuth = "vaca/auth"
     case vacaAccess = "vaca/access"
 
@@ -39,7 +42,7 @@ public enum SMOACEndpoint: String, CaseIterable, Sendable, Hashable {
     public var isSignedEnvelope: Bool {
         switch self {
         case .requestCsiRegistration, .fetchPublicClaims, .writePermission,
-             .fetchPermissionsPreviouslyGrantedByMe, .fetchPermissionsGivenToMe, .deletePermission: true
+             .fetchPermissionsPreviouslyGrantedByMe, .fetchPermissionsGivenToMe, .deletePermission, .decideAuthorization: true
         default: false
         }
     }

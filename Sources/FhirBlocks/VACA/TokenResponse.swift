@@ -1,7 +1,8 @@
 import FHIRCore
 
 /// The RFC 6749 §5.1 token response (`vaca/access`, token endpoint):
-/// `{"access_token","token_type":"bearer","expires_in":<number>,"scope","patient"}`.
+/// `{"access_token","token_type":"bearer","expires_in":<number>,"scope","patient"}`, plus
+/// `refresh_token` when one was issued.
 public struct TokenResponse: WireMessage, Hashable {
     /// The token.
     public var accessToken: String
@@ -13,9 +14,12 @@ public struct TokenResponse: WireMessage, Hashable {
     public var scope: String
     /// The patient context (SMART top-level `patient`).
     public var patient: String?
+    /// The refresh token, when `offline_access` was granted (SMART standalone launch).
+    public var refreshToken: String?
 
     /// Creates a response.
-    public init(accessToken: String, tokenType: String = "bearer", expiresIn: Int64, scope: String, patient: String?) {
+    public init(accessToken: String, tokenType: String = "bearer", expiresIn: Int64, scope: String, patient: String?, refreshToken: String? = nil) {
+        self.refreshToken = refreshToken
         self.accessToken = accessToken
         self.tokenType = tokenType
         self.expiresIn = expiresIn
@@ -31,6 +35,7 @@ public struct TokenResponse: WireMessage, Hashable {
         self.expiresIn = expiresIn
         scope = try fields.optionalString("scope") ?? ""
         patient = try fields.optionalString("patient")
+        refreshToken = try fields.optionalString("refresh_token")
     }
 
     public var json: JSONValue {
@@ -40,6 +45,7 @@ public struct TokenResponse: WireMessage, Hashable {
         object.append("expires_in", .number(String(expiresIn)))
         object.append("scope", scope)
         object.append("patient", ifPresent: patient)
+        object.append("refresh_token", ifPresent: refreshToken)
         return .object(object)
     }
 

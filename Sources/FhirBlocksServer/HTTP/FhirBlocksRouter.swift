@@ -39,6 +39,12 @@ enum FhirBlocksRouter {
         router.post("oauth/token") { request, context in
             try await handle(request, context: context, limit: 64 * 1024) { await service.token($0) }
         }
+        router.get("oauth/authorize") { request, context in
+            try await handle(request, context: context, limit: 0) { await service.authorize($0) }
+        }
+        router.post("oauth/register") { request, context in
+            try await handle(request, context: context, limit: TrustService.maximumRegistrationBody) { await service.registerClient($0) }
+        }
         router.post("oauth/introspect") { request, context in
             try await handle(request, context: context, limit: 64 * 1024) { await service.introspect($0) }
         }
@@ -93,7 +99,8 @@ enum FhirBlocksRouter {
         for field in request.headers where headers[field.name.canonicalName] == nil {
             headers[field.name.canonicalName] = field.value
         }
-        let serviceRequest = ServiceRequest(method: request.method.rawValue, path: path, query: query, headers: headers, body: bytes)
+        let serviceRequest = ServiceRequest(method: request.method.rawValue, path: path, query: query, rawQuery: request.uri.query ?? "",
+                                            headers: headers, body: bytes)
         return bridge(await body(serviceRequest))
     }
 

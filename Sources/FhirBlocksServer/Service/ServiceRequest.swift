@@ -7,13 +7,17 @@ public struct ServiceRequest: Sendable {
     public var path: String
     /// Decoded query parameters (the first of each name).
     public var query: [String: String]
+    /// The query string as received (still percent-encoded), for endpoints that must see
+    /// repeated parameters and `+` as a space (`/oauth/authorize`).
+    public var rawQuery: String
     /// Header fields with lowercased names.
     public var headers: [String: String]
     /// The body bytes.
     public var body: [UInt8]
 
     /// Creates a request.
-    public init(method: String, path: String, query: [String: String] = [:], headers: [String: String] = [:], body: [UInt8] = []) {
+    public init(method: String, path: String, query: [String: String] = [:], rawQuery: String = "", headers: [String: String] = [:], body: [UInt8] = []) {
+        self.rawQuery = rawQuery
         self.method = method.uppercased()
         self.path = path
         self.query = query

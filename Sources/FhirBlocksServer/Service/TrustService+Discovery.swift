@@ -2,7 +2,8 @@ import FHIRCore
 import FhirBlocks
 
 /// SMART discovery (§2.1): `/.well-known/smart-configuration` and the CapabilityStatement's
-/// `oauth-uris` extension (the only discovery Python fhirclient reads).
+/// `oauth-uris` extension (the only discovery Python fhirclient reads): backend services,
+/// standalone launch with PKCE, dynamic registration, refresh tokens.
 extension TrustService {
     /// The SMART configuration document.
     public func smartConfiguration() -> ServiceResponse {
@@ -13,14 +14,19 @@ extension TrustService {
         object.append("introspection_endpoint", "\(base)/oauth/introspect")
         object.append("revocation_endpoint", "\(base)/oauth/revoke")
         object.append("management_endpoint", "\(base)/permission/fetchPermissionsPreviouslyGrantedByMe")
-        // No authorize endpoint (no app launch): codes come from vaca/auth, so neither
-        // response types nor PKCE methods are advertised.
-        object.append("grant_types_supported", strings: ["client_credentials", "authorization_code"])
-        object.append("token_endpoint_auth_methods_supported", strings: ["private_key_jwt"])
+        // Standalone launch: /oauth/authorize (the patient approves with their wallet), PKCE S256
+        // only, public clients by dynamic registration, rotating refresh tokens.
+        object.append("authorization_endpoint", "\(base)/oauth/authorize")
+        object.append("registration_endpoint", "\(base)/oauth/register")
+        object.append("response_types_supported", strings: ["code"])
+        object.append("code_challenge_methods_supported", strings: [PKCE.method])
+        object.append("grant_types_supported", strings: ["authorization_code", "client_credentials", "refresh_token"])
+        object.append("token_endpoint_auth_methods_supported", strings: ["private_key_jwt", "none"])
         object.append("token_endpoint_auth_signing_alg_values_supported", strings: ["ES256"])
-        object.append("scopes_supported", strings: ["patient/*.rs", "patient/*.cruds", "patient/*.read", "patient/*.write",
+        object.append("scopes_supported", strings: ["patient/*.rs", "patient/*.cruds", "patient/*.read", "patient/*.write", "launch/patient", "offline_access",
                                                      "conf/U", "conf/L", "conf/M", "conf/N", "conf/R", "conf/V", "sens/ETH", "sens/PSY"])
-        object.append("capabilities", strings: ["client-confidential-asymmetric", "permission-patient", "permission-v1", "permission-v2",
+        object.append("capabilities", strings: ["launch-standalone", "client-public", "client-confidential-asymmetric", "context-standalone-patient",
+                                                "permission-patient", "permission-v1", "permission-v2", "permission-offline",
                                                 "https://openhealthkit.org/fhirblocks/capability/heart-labels"])
         return .json(.object(object), headers: [("Access-Control-Allow-Origin", "*")])
     }
@@ -35,6 +41,8 @@ extension TrustService {
         security.append("extension", .array([.object(JSONObject(members: [
             JSONMember(key: "url", value: .string("http://fhir-registry.smarthealthit.org/StructureDefinition/oauth-uris")),
             JSONMember(key: "extension", value: .array([uriExtension("token", "\(base)/oauth/token"),
+                                                        uriExtension("authorize", "\(base)/oauth/authorize"),
+                                                        uriExtension("register", "\(base)/oauth/register"),
                                                         uriExtension("introspect", "\(base)/oauth/introspect"),
                                                         uriExtension("revoke", "\(base)/oauth/revoke")])),
         ]))]))

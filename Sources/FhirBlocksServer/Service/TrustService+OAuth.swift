@@ -124,11 +124,19 @@ extension TrustService {
     // MARK: OAuth 2.0
 
     /// `POST /oauth/token`: `client_credentials` with a `private_key_jwt` client assertion
-    /// (SMART backend services), or `authorization_code` (a VACA code) with one.
+    /// (SMART backend services), or `authorization_code` (a VACA code) with one; for SMART
+    /// public clients `authorization_code` with a PKCE `code_verifier` and `refresh_token`.
     public func token(_ request: ServiceRequest) async -> ServiceResponse {
         do {
             let form = try FormBody.parse(request.body, mode: configuration.mode, literalPlusFields: ["client_assertion"])
             guard let grantType = form.value["grant_type"] else { throw SMOACError.malformedRequest("\"grant_type\" is missing") }
+            // SMART clients of /oauth/register (public, or with their own assertion key): a code
+            // from /oauth/authorize with its PKCE verifier, or a refresh token.
+            if grantType == "refresh_token" || (grantType == "authorization_code" && !assertsRegisteredCsi(form.value)) {
+                let response = grantType == "refresh_token" ? try await refresh(form.value, body: request.body)
+                    : try await exchangePublicCode(form.value, body: request.body)
+                return ServiceResponse(headers: [("Cache-Control", "no-store"), ("Pragma", "no-cache")], body: response.jsonBytes)
+            }
             guard grantType == "client_credentials" || grantType == "authorization_code" else { throw SMOACError.unsupportedGrantType }
             guard form.value["client_assertion_type"] == VacaAuthRequest.jwtBearerAssertionType else {
                 throw SMOACError.invalidClient("client_assertion_type must be \(VacaAuthRequest.jwtBearerAssertionType)")

@@ -46,6 +46,8 @@ extension TrustService {
                 return try await listPermissions(FetchPermissionsGivenToMeRequest.self, body: request.body, quirks: endpointQuirks, grantedByCaller: false)
             case .deletePermission:
                 return try await deletePermission(request.body, quirks: endpointQuirks)
+            case .decideAuthorization:
+                return try await decideAuthorization(request.body, quirks: endpointQuirks)
             case .vacaAuth:
                 return try await vacaAuth(request.body)
             case .vacaAccess:

@@ -27,6 +27,9 @@ public final class TrustService: Sendable {
     let refusals = RefusalTally()
     let addressLimiter: RateLimiter
     let identityLimiter: RateLimiter
+    let registrationLimiter: RateLimiter
+    let authorizationLimiter: RateLimiter
+    let decisionGuessLimiter: RateLimiter
     let state: Mutex<TrustState>
 
     /// Creates a service over a migrated store. Call ``start()`` before serving.
@@ -40,6 +43,9 @@ public final class TrustService: Sendable {
         self.metrics = metrics
         addressLimiter = RateLimiter(limit: configuration.rateLimitPerAddress)
         identityLimiter = RateLimiter(limit: configuration.rateLimitPerIdentity)
+        registrationLimiter = RateLimiter(limit: configuration.registrationRate, maximumKeys: 1)
+        authorizationLimiter = RateLimiter(limit: configuration.authorizationRate, maximumKeys: 1)
+        decisionGuessLimiter = RateLimiter(limit: configuration.decisionGuessRate)
         state = Mutex(TrustState(baseURL: configuration.publicURL ?? "http://127.0.0.1"))
     }
 

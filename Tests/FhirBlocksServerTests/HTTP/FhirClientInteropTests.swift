@@ -49,9 +49,12 @@ enum FhirClientPeer {
         return FileManager.default.isExecutableFile(atPath: path) ? path : nil
     }
 
-    static var script: String {
+    static var script: String { script(named: "fhirclient-backend.py") }
+
+    /// The path of a script in `scripts/`.
+    static func script(named name: String) -> String {
         URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-            .appendingPathComponent("scripts/fhirclient-backend.py").path
+            .appendingPathComponent("scripts/\(name)").path
     }
 
     static func run(_ arguments: [String]) async throws -> (status: Int32, output: String, error: String) {

@@ -99,12 +99,19 @@ import Testing
             let security = metadata["rest"]?.arrayValue?.first?.objectValue?["security"]?.objectValue
             let oauth = security?["extension"]?.arrayValue?.first?.objectValue
             #expect(oauth?["url"] == .string("http://fhir-registry.smarthealthit.org/StructureDefinition/oauth-uris"))
-            #expect(oauth?["extension"]?.arrayValue?.first?.objectValue?["valueUri"] == .string("\(TestWorld.base)/oauth/token"))
+            var uris: [String: String] = [:]
+            for item in oauth?["extension"]?.arrayValue ?? [] {
+                if let name = item.objectValue?["url"]?.stringValue, let uri = item.objectValue?["valueUri"]?.stringValue { uris[name] = uri }
+            }
+            #expect(uris == ["token": "\(TestWorld.base)/oauth/token", "authorize": "\(TestWorld.base)/oauth/authorize",
+                             "register": "\(TestWorld.base)/oauth/register", "introspect": "\(TestWorld.base)/oauth/introspect",
+                             "revoke": "\(TestWorld.base)/oauth/revoke"])
             let smart = world.json(world.service.smartConfiguration())
             #expect(smart["token_endpoint"] == .string("\(TestWorld.base)/oauth/token"))
-            #expect(smart["token_endpoint_auth_methods_supported"] == .array([.string("private_key_jwt")]))
-            // No authorize endpoint, so no PKCE methods or response types are claimed.
-            #expect(smart["code_challenge_methods_supported"] == nil && smart["authorization_endpoint"] == nil)
+            // Backend services (private_key_jwt) and public clients of standalone launch (none).
+            #expect(smart["token_endpoint_auth_methods_supported"] == .array([.string("private_key_jwt"), .string("none")]))
+            #expect(smart["code_challenge_methods_supported"] == .array([.string("S256")]))
+            #expect(smart["response_types_supported"] == .array([.string("code")]))
         }
     }
 }

@@ -99,7 +99,7 @@ import TestSupport
     }
 
     @Test func endpointsResolveWithTheAliasInCompatOnly() {
-        #expect(SMOACEndpoint.allCases.count == 11)
+        #expect(SMOACEndpoint.allCases.count == 12)
         #expect(SMOACEndpoint.resolve(path: "/csi/requestCsiRegistration", mode: .strict)?.value == .requestCsiRegistration)
         #expect(SMOACEndpoint.resolve(path: "permission/fetchPermissionsGivenByMe", mode: .strict) == nil)
         let alias = SMOACEndpoint.resolve(path: "permission/fetchPermissionsGivenByMe", mode: .compat)

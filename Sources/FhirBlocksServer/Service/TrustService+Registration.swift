@@ -1,0 +1,65 @@
+import FHIRCore
+import FhirBlocks
+import FhirBlocksStore
+
+/// RFC 7591 dynamic client registration for SMART clients (`POST /oauth/register`): public
+/// ones, and confidential ones with an inline P-256 key (`private_key_jwt`).
+extension TrustService {
+    /// The largest registration body accepted (bytes).
+    static let maximumRegistrationBody = 16 * 1024
+
+    /// `POST /oauth/register`: registers a client with its redirect URIs (and key) and answers
+    /// `201` with its `client_id`. Refused: a malformed or oversized request (`400`
+    /// `invalid_client_metadata` / `invalid_redirect_uri`), more registrations than the server
+    /// keeps or accepts per second (`429`). Audited.
+    public func registerClient(_ request: ServiceRequest) async -> ServiceResponse {
+        guard request.body.count <= Self.maximumRegistrationBody else {
+            return Self.registrationError(.invalidClientMetadata("the request is larger than \(Self.maximumRegistrationBody) bytes"))
+        }
+        let parsed: ClientRegistrationRequest
+        do {
+            parsed = try ClientRegistrationRequest(jsonBytes: request.body)
+        } catch {
+            tallyUnverifiedRefusal(.clientRegistration, error: .malformedRequest(error.errorCode))
+            return Self.registrationError(error)
+        }
+        if let retryAfter = registrationLimiter.take("register", now: now) {
+            metrics.rateLimited(kind: "registration")
+            return .error(.rateLimited(retryAfterSeconds: retryAfter))
+        }
+        do {
+            guard try await store.smartClientCount() < configuration.maximumSmartClients else {
+                tallyUnverifiedRefusal(.clientRegistration, error: .rateLimited(retryAfterSeconds: 3600))
+                return .error(.rateLimited(retryAfterSeconds: 3600))
+            }
+        } catch {
+            return .error(.storageFailure(error.description))
+        }
+        let instant = now
+        let client = SmartClient(clientID: random { CsiGuid.random(using: &$0) }, redirectURIs: parsed.redirectURIs,
+                                 clientName: parsed.clientName, registeredAt: instant, publicKey: parsed.publicKey)
+        var change = TrustChange()
+        change.smartClients = [client]
+        change.auditEntries = [PendingAuditEntry(entry: AuditEntry(type: .clientRegistration, recorded: instant, agent: client.clientID.rawValue,
+                                                                   requestHash: Self.hexSHA256(request.body)))]
+        do {
+            try await commit(change)
+        } catch {
+            return .error(error)
+        }
+        var object = JSONObject()
+        object.append("client_id", client.clientID.rawValue)
+        object.append("client_id_issued_at", .number(String(instant.secondsSince1970)))
+        object.append("redirect_uris", strings: client.redirectURIs)
+        object.append("token_endpoint_auth_method", client.publicKey == nil ? "none" : "private_key_jwt")
+        if let key = client.publicKey { object.append("jwks", .object(JSONObject(members: [JSONMember(key: "keys", value: .array([key.jwk()]))]))) }
+        object.append("grant_types", strings: ["authorization_code", "refresh_token"])
+        object.append("response_types", strings: ["code"])
+        object.append("client_name", ifPresent: client.clientName)
+        return .json(.object(object), status: 201, headers: [("Cache-Control", "no-store")])
+    }
+
+    static func registrationError(_ error: ClientRegistrationError) -> ServiceResponse {
+        ServiceResponse(status: 400, headers: [("Cache-Control", "no-store")], body: error.body.jsonBytes)
+    }
+}

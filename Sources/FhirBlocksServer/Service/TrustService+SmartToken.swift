@@ -1,0 +1,250 @@
+import FHIRCore
+import FhirBlocks
+import FhirBlocksStore
+
+/// The token endpoint's grants for SMART clients of `/oauth/register`: `authorization_code`
+/// with the PKCE `code_verifier` (a code from `/oauth/authorize`), and `refresh_token`
+/// (rotating). A public client names itself with `client_id`; a confidential one
+/// authenticates with a `private_key_jwt` client assertion signed with its registered key.
+extension TrustService {
+    /// `grant_type=authorization_code`: the client (see `smartClient(_:)`), `code`,
+    /// `redirect_uri` and `code_verifier`. The code is single use and bound to the client, the
+    /// redirect URI and the PKCE challenge; a failed exchange kills it, and presenting a code
+    /// that was already exchanged revokes the permissions (so every token) issued from it.
+    func exchangePublicCode(_ form: FormBody, body: [UInt8]) async throws(SMOACError) -> TokenResponse {
+        let client = try await smartClient(form)
+        guard let code = form["code"], !code.isEmpty else { throw .malformedRequest("\"code\" is missing") }
+        let found: SmartAuthorization?
+        do {
+            found = try await store.smartAuthorization(codeHash: AccessToken.hash(of: code))
+        } catch {
+            throw .storageFailure(error.description)
+        }
+        guard let authorization = found, authorization.client == client.clientID else {
+            tallyUnverifiedRefusal(.tokenIssued, error: .invalidGrant("unknown code"))
+            throw .invalidGrant("unknown or already used code")
+        }
+        switch authorization.status {
+        case .codeIssued:
+            break
+        case .redeemed:
+            await revokeFamily(of: authorization.permissionIDs, client: authorization.client, patient: authorization.patient, reason: "code-reused")
+            throw .invalidGrant("the code was already used; the tokens issued from it are revoked")
+        default:
+            throw .invalidGrant("unknown or already used code")
+        }
+        let instant = now
+        var failure: SMOACError?
+        if let expiry = authorization.codeExpiresAt, instant >= expiry {
+            failure = .invalidGrant("the code has expired")
+        } else if form["redirect_uri"] != authorization.redirectURI {
+            failure = .invalidGrant("redirect_uri differs from the authorization request's")
+        } else if !PKCE.verify(verifier: form["code_verifier"] ?? "", challenge: authorization.codeChallenge) {
+            failure = .invalidGrant("code_verifier does not match the code_challenge")
+        }
+        guard let patient = authorization.patient, let granted = authorization.grantedScope else {
+            throw .storageFailure("the authorization has no patient")
+        }
+        if failure == nil, !grantsStillHeld(granted, permissionIDs: authorization.permissionIDs, client: authorization.client, patient: patient) {
+            failure = .invalidGrant("the approval was revoked or has expired")
+        }
+        var updated = authorization
+        if let failure {
+            updated.status = .refused
+            var change = TrustChange()
+            change.smartAuthorizations = [SmartAuthorizationWrite(updated, expecting: .codeIssued)]
+            change.auditEntries = [Self.refusalEntry(.tokenIssued, client: authorization.client, patient: patient, error: failure, body: body, at: instant)]
+            _ = try? await storeCommit(change)
+            throw failure
+        }
+        updated.status = .redeemed
+        var change = TrustChange()
+        change.smartAuthorizations = [SmartAuthorizationWrite(updated, expecting: .codeIssued)]
+        let response = mintSmartTokens(into: &change, authorizationID: authorization.id, client: authorization.client, patient: patient,
+                                       scope: granted, permissionIDs: authorization.permissionIDs, offline: authorization.offline,
+                                       refreshExpiry: nil, type: .tokenIssued, body: body)
+        do {
+            try await storeCommit(change)
+        } catch .conflict {
+            // Another exchange of the same code won: this one is the reuse.
+            await revokeFamily(of: authorization.permissionIDs, client: authorization.client, patient: patient, reason: "code-reused")
+            throw .invalidGrant("the code was already used; the tokens issued from it are revoked")
+        } catch {
+            throw .storageFailure("the token could not be stored")
+        }
+        metrics.tokensIssued.increment()
+        return response
+    }
+
+    /// `grant_type=refresh_token`: the client (see `smartClient(_:)`) and `refresh_token`. The
+    /// presented token is used up and a new one returned with the new access token; a used one
+    /// presented again revokes the family's permissions. Refused once the permissions behind it
+    /// were revoked or expired.
+    func refresh(_ form: FormBody, body: [UInt8]) async throws(SMOACError) -> TokenResponse {
+        let client = try await smartClient(form)
+        guard let presented = form["refresh_token"], !presented.isEmpty else { throw .malformedRequest("\"refresh_token\" is missing") }
+        let found: StoredRefreshToken?
+        do {
+            found = try await store.useRefreshToken(hash: AccessToken.hash(of: presented))
+        } catch {
+            throw .storageFailure(error.description)
+        }
+        guard let stored = found, stored.client == client.clientID else {
+            tallyUnverifiedRefusal(.tokenRefreshed, error: .invalidGrant("unknown refresh token"))
+            throw .invalidGrant("unknown refresh token")
+        }
+        guard !stored.used else {
+            await revokeFamily(of: stored.permissionIDs, client: stored.client, patient: stored.patient, reason: "refresh-token-reused")
+            throw .invalidGrant("the refresh token was already used; its family is revoked")
+        }
+        let instant = now
+        var failure: SMOACError?
+        if instant >= stored.expiresAt {
+            failure = .invalidGrant("the refresh token has expired")
+        } else if !grantsStillHeld(stored.scope, permissionIDs: stored.permissionIDs, client: stored.client, patient: stored.patient) {
+            failure = .invalidGrant("the permission behind the refresh token was revoked or has expired")
+        }
+        if let failure {
+            var change = TrustChange()
+            change.auditEntries = [Self.refusalEntry(.tokenRefreshed, client: stored.client, patient: stored.patient, error: failure, body: body, at: instant)]
+            _ = try? await storeCommit(change)
+            throw failure
+        }
+        var change = TrustChange()
+        let response = mintSmartTokens(into: &change, authorizationID: stored.authorizationID, client: stored.client, patient: stored.patient,
+                                       scope: stored.scope, permissionIDs: stored.permissionIDs, offline: true, refreshExpiry: stored.expiresAt,
+                                       type: .tokenRefreshed, body: body)
+        try await commit(change)
+        metrics.tokensIssued.increment()
+        return response
+    }
+
+    /// Whether a token request carries a client assertion whose issuer is a registered csi (the
+    /// VACA and backend-services clients), rather than a client of `/oauth/register`.
+    func assertsRegisteredCsi(_ form: FormBody) -> Bool {
+        guard let text = form["client_assertion"], let assertion = try? CompactAssertion(text, mode: configuration.mode),
+              let issuer = try? AssertionValidator.claimedIssuer(of: assertion) else { return false }
+        return registration(issuer) != nil
+    }
+
+    /// The client of a SMART token request: with a `client_assertion`, the confidential client
+    /// that signed it with its registered key (`private_key_jwt`, checked like every assertion:
+    /// audience, expiry, single-use `jti`); without, the public client `client_id` names. A
+    /// confidential client without its assertion, or a public one with one, is `invalid_client`.
+    private func smartClient(_ form: FormBody) async throws(SMOACError) -> SmartClient {
+        let unknown = SMOACError.invalidClient("\"client_id\" is missing or unknown")
+        let assertionText = form["client_assertion"]
+        var claimed = form["client_id"].flatMap(CsiGuid.init)
+        var assertion: CompactAssertion?
+        if let assertionText {
+            guard form["client_assertion_type"] == VacaAuthRequest.jwtBearerAssertionType else {
+                throw .invalidClient("client_assertion_type must be \(VacaAuthRequest.jwtBearerAssertionType)")
+            }
+            let issuer: CsiGuid
+            do {
+                let parsed = try CompactAssertion(assertionText, mode: configuration.mode)
+                issuer = try AssertionValidator.claimedIssuer(of: parsed)
+                assertion = parsed
+            } catch {
+                tallyUnverifiedRefusal(error: .invalidClient("bad client assertion"))
+                throw .invalidClient("the client assertion cannot be read")
+            }
+            if let claimed, claimed != issuer { throw .invalidClient("client_id does not match the assertion's issuer") }
+            claimed = issuer
+        }
+        guard let clientID = claimed else {
+            tallyUnverifiedRefusal(error: unknown)
+            throw unknown
+        }
+        let found: SmartClient?
+        do {
+            found = try await store.smartClient(clientID)
+        } catch {
+            throw .storageFailure(error.description)
+        }
+        guard let client = found else {
+            tallyUnverifiedRefusal(error: unknown)
+            throw unknown
+        }
+        switch (client.publicKey, assertion) {
+        case (nil, nil):
+            return client
+        case (let key?, let assertion?):
+            do {
+                _ = try await AssertionValidator(policy: AssertionPolicy(audiences: audiences), mode: configuration.mode)
+                    .validate(assertion, key: key, registeredDeviceId: nil, purpose: .clientAuthentication, now: now, store: store)
+            } catch {
+                let failure = error.smoacError(purpose: .clientAuthentication)
+                tallyUnverifiedRefusal(error: failure)
+                throw failure
+            }
+            try requireWithinRate(client.clientID)
+            return client
+        case (nil, _?):
+            tallyUnverifiedRefusal(error: .invalidClient("public client with an assertion"))
+            throw .invalidClient("a public client has no key: send client_id without client_assertion")
+        case (_?, nil):
+            tallyUnverifiedRefusal(error: .invalidClient("confidential client without an assertion"))
+            throw .invalidClient("this client authenticates with a private_key_jwt client assertion")
+        }
+    }
+
+    /// Whether every grant is still backed by a permission in force now.
+    private func grantsStillHeld(_ scope: GrantedScope, permissionIDs: [PermissionID], client: CsiGuid, patient: CsiGuid) -> Bool {
+        ledger.tokenGrants(scope.grants, permissionIDs: permissionIDs, client: client, patient: patient, at: now).count == scope.grants.count
+    }
+
+    /// A new access token (and, when `offline`, a new refresh token lasting until
+    /// `refreshExpiry`, else until the end of the permissions' window) added to `change` with
+    /// its audit entry; returns the token response.
+    private func mintSmartTokens(into change: inout TrustChange, authorizationID: String, client: CsiGuid, patient: CsiGuid, scope: GrantedScope,
+                                 permissionIDs: [PermissionID], offline: Bool, refreshExpiry: Timestamp?, type: AuditEventType,
+                                 body: [UInt8]) -> TokenResponse {
+        let instant = now
+        let token = AccessToken(token: random { VACAAuthorizer.randomToken(using: &$0) }, id: random { VACAAuthorizer.randomToken(using: &$0) },
+                                client: client, patient: patient, scope: scope, permissionIDs: permissionIDs, issuedAt: instant,
+                                expiresAt: instant.adding(seconds: authorizer.tokenLifetimeSeconds))
+        change.tokens.append(StoredAccessToken(token))
+        var refreshToken: String?
+        if offline {
+            let ledger = self.ledger
+            let windowEnd = permissionIDs.compactMap { ledger.permissions[$0]?.window.notAfter }.min() ?? instant
+            let refresh = random { VACAAuthorizer.randomToken(using: &$0) }
+            change.refreshTokens.append(StoredRefreshToken(tokenHash: AccessToken.hash(of: refresh), authorizationID: authorizationID, client: client,
+                                                           patient: patient, scope: scope, permissionIDs: permissionIDs, issuedAt: instant,
+                                                           expiresAt: refreshExpiry ?? windowEnd))
+            refreshToken = refresh
+        }
+        change.auditEntries.append(PendingAuditEntry(entry: AuditEntry(type: type, recorded: instant, agent: client.rawValue, patient: patient.rawValue,
+                                                                       permissionIDs: permissionIDs.map(\.rawValue), tokenID: token.id,
+                                                                       scope: scope.text, requestHash: Self.hexSHA256(body))))
+        var response = token.response(at: instant)
+        response.tokenType = "Bearer"
+        response.refreshToken = refreshToken
+        return response
+    }
+
+    /// Revokes the permissions an authorization wrote (so every access and refresh token issued
+    /// from it stops working at its next use), audited with `reason`.
+    private func revokeFamily(of permissionIDs: [PermissionID], client: CsiGuid, patient: CsiGuid?, reason: String) async {
+        let instant = now
+        let ledger = self.ledger
+        let live = permissionIDs.filter { ledger.permissions[$0]?.revokedAt == nil }
+        var change = TrustChange()
+        change.revocations = live.map { PermissionRevocation(id: $0, revokedAt: instant) }
+        change.auditEntries = [PendingAuditEntry(entry: AuditEntry(type: .permissionRevoke, recorded: instant, outcome: .minorFailure,
+                                                                   agent: client.rawValue, patient: patient?.rawValue,
+                                                                   permissionIDs: live.map(\.rawValue), reason: reason))]
+        do {
+            try await storeCommit(change)
+        } catch {
+            logger.error("revoking a reused grant's permissions failed", metadata: ["reason": "\(error.description)"])
+        }
+    }
+
+    /// The audit entry of a refused exchange by a known client.
+    private static func refusalEntry(_ type: AuditEventType, client: CsiGuid, patient: CsiGuid, error: SMOACError, body: [UInt8], at instant: Timestamp) -> PendingAuditEntry {
+        PendingAuditEntry(entry: AuditEntry(type: type, recorded: instant, outcome: .minorFailure, agent: client.rawValue, patient: patient.rawValue,
+                                            requestHash: hexSHA256(body), reason: error.errorCode))
+    }
+}
