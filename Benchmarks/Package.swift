@@ -82,6 +82,27 @@ let package = Package(
             ]
         ),
         .executableTarget(
+            name: "ImportBenchmarks",
+            dependencies: [
+                .product(name: "AppleHealthExport", package: "OpenHealthKit"),
+                .product(name: "AppleHealthExportGenerator", package: "OpenHealthKit"),
+                .product(name: "OpenHealthKit", package: "OpenHealthKit"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/ImportBenchmarks",
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")],
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
+        // Writes the import benchmark's export for the person's path (scripts/bench.sh import).
+        .executableTarget(
+            name: "export-generator",
+            dependencies: [.product(name: "AppleHealthExportGenerator", package: "OpenHealthKit")],
+            path: "Benchmarks/ExportGeneratorTool",
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        .executableTarget(
             name: "ParsingBenchmarks",
             dependencies: [
                 .product(name: "FhirBlocks", package: "OpenHealthKit"),
