@@ -23,9 +23,17 @@ let package = Package(
     targets: [
         // System zlib for the cards' floor (raw inflate of the same payload, beside the signature).
         .systemLibrary(name: "BenchZlib", path: "Benchmarks/BenchZlib"),
+        // What the store benchmarks share: scratch folders, a new encrypted store, rates.
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: [.product(name: "OpenHealthKit", package: "OpenHealthKit")],
+            path: "Benchmarks/BenchmarkSupport",
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
         .executableTarget(
             name: "StoreBenchmarks",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "OpenHealthKit", package: "OpenHealthKit"),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -84,6 +92,7 @@ let package = Package(
         .executableTarget(
             name: "ImportBenchmarks",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "AppleHealthExport", package: "OpenHealthKit"),
                 .product(name: "AppleHealthExportGenerator", package: "OpenHealthKit"),
                 .product(name: "OpenHealthKit", package: "OpenHealthKit"),

@@ -99,9 +99,66 @@ struct ExportContainerTests {
         #expect(!FileManager.default.fileExists(atPath: folder.deletingLastPathComponent().appendingPathComponent("evil.json").path))
     }
 
+    private static func offset(of pattern: [UInt8], in bytes: [UInt8]) -> Int? {
+        guard bytes.count >= pattern.count else { return nil }
+        return (0...(bytes.count - pattern.count)).first { Array(bytes[$0..<$0 + pattern.count]) == pattern }
+    }
+
+    @Test("An archive whose export.xml breaks early stops its inflater: the error comes at once, nothing is stored")
+    func earlyErrorStopsInflater() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A malformed element at the start, then 8 MiB of records (more than the 4 MiB buffer holds).
+        var export = AppleHealthExportGenerator()
+        export.raw(" <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"x\"></Recor>")
+        // Varied records (identical ones would compress like a zip bomb and be refused as one).
+        let records = (0..<60_000).map { index in
+            AppleHealthExportGenerator.recordText(type: "HKQuantityTypeIdentifierStepCount", unit: "count", value: "\(index * 7919 % 10_007)",
+                                                  source: "x", version: nil, device: nil,
+                                                  start: AppleHealthExportGenerator.exportDate(1_600_000_000 + index * 97),
+                                                  end: AppleHealthExportGenerator.exportDate(1_600_000_000 + index * 97 + 60), metadata: [], indent: " ")
+        }
+        export.raw(records.joined(separator: "\n"))
+        let zip = folder.appendingPathComponent("export.zip")
+        try AppleHealthExportGenerator.writeZip(to: zip, exportXML: Data(export.document().utf8))
+        let store = AppleHealthImporterTests.ownerStore()
+        let error = await #expect(throws: AppleHealthExportError.self) {
+            _ = try await AppleHealthImporter().importExport(at: zip, into: store)
+        }
+        #expect(error?.kind == .malformedXML)
+        #expect(try await AppleHealthImporterTests.count(store) == 0)
+    }
+
+    @Test("Random damage to an export.zip never crashes: each imports or fails with a typed error")
+    func fuzzArchive() async throws {
+        let folder = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let original = [UInt8](try Data(contentsOf: try Self.appleZip(in: folder)))
+        var random = SplitMix64(seed: 0x21F_A4C1)
+        for round in 0..<40 {
+            var bytes = original
+            for _ in 0..<random.int(1...6) {
+                let index = random.below(bytes.count)
+                switch random.below(3) {
+                case 0: bytes[index] = UInt8(truncatingIfNeeded: random.next())
+                case 1: bytes[index] ^= 0xFF
+                default: bytes = Array(bytes.prefix(max(4, index)))
+                }
+            }
+            let url = folder.appendingPathComponent("fuzz-\(round).zip")
+            try Data(bytes).write(to: url)
+            do {
+                _ = try await AppleHealthImporter().importExport(at: url, into: AppleHealthImporterTests.ownerStore())
+            } catch is AppleHealthExportError {
+            } catch is HKError {
+                // A damaged value the store refuses.
+            }
+        }
+    }
+
     @Test("Zip bombs and damaged archives: a typed error before anything is stored", arguments: [
         "export bomb", "clinical record bomb", "export over the size limit", "truncated archive", "not an archive", "no export.xml",
-        "damaged entry",
+        "damaged entry", "size lie",
     ])
     func refused(name: String) async throws {
         let folder = try Self.folder()
@@ -145,6 +202,18 @@ struct ExportContainerTests {
             try FileManager.default.removeItem(at: zip)
             try FileManager.default.moveItem(at: renamed, to: zip)
             expected = [.notAnExport]
+        case "size lie":
+            // export.xml declares 1,000 bytes fewer than it inflates to (central directory and local header).
+            zip = folder.appendingPathComponent("export.zip")
+            try AppleHealthExportGenerator.writeZip(to: zip, exportXML: Data(full.utf8))
+            var bytes = [UInt8](try Data(contentsOf: zip))
+            let declared = UInt32(full.utf8.count - 1_000)
+            let central = try #require(Self.offset(of: [0x50, 0x4B, 0x01, 0x02], in: bytes))
+            for (offset, base) in [(22, 0), (24, central)] {
+                for byte in 0..<4 { bytes[base + offset + byte] = UInt8(truncatingIfNeeded: declared >> (8 * UInt32(byte))) }
+            }
+            try Data(bytes).write(to: zip)
+            expected = [.unsafeArchive, .malformedArchive]
         default:
             // Stored (not deflated) so that the damage is a wrong byte of the XML the checksum catches.
             zip = folder.appendingPathComponent("export.zip")

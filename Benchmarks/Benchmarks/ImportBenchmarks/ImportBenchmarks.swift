@@ -1,6 +1,7 @@
 import AppleHealthExport
 import AppleHealthExportGenerator
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import OpenHealthKit
 
@@ -36,7 +37,7 @@ let benchmarks: @Sendable () -> Void = {
     Benchmark("Import 1M-record export.xml (AppleHealthImporter)") { benchmark, export in
         let folder = try ScratchFolder("import")
         defer { folder.remove() }
-        let store = try StoreSide.openStore(in: folder)
+        let store = try BenchmarkStore.open(in: folder)
         let clock = ContinuousClock()
         benchmark.startMeasurement()
         let started = clock.now
@@ -46,7 +47,7 @@ let benchmarks: @Sendable () -> Void = {
         guard report.importedCount == recordCount else {
             throw BenchmarkFailure("imported \(report.importedCount) of \(recordCount) records")
         }
-        benchmark.measurement(recordsPerSecond, rate(recordCount, elapsed))
+        benchmark.measurement(recordsPerSecond, BenchmarkStore.rate(recordCount, elapsed))
     } setup: {
         try ExportFile(records: recordCount)
     } teardown: {
@@ -57,7 +58,7 @@ let benchmarks: @Sendable () -> Void = {
         let batches = StoreSide.sampleBatches(count: recordCount)
         let folder = try ScratchFolder("import-ceiling")
         defer { folder.remove() }
-        let store = try StoreSide.openStore(in: folder)
+        let store = try BenchmarkStore.open(in: folder)
         let clock = ContinuousClock()
         benchmark.startMeasurement()
         let started = clock.now
@@ -66,18 +67,13 @@ let benchmarks: @Sendable () -> Void = {
         }
         let elapsed = started.duration(to: clock.now)
         benchmark.stopMeasurement()
-        benchmark.measurement(recordsPerSecond, rate(recordCount, elapsed))
+        benchmark.measurement(recordsPerSecond, BenchmarkStore.rate(recordCount, elapsed))
     }
 }
 
 struct BenchmarkFailure: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
-}
-
-func rate(_ count: Int, _ elapsed: Duration) -> Int {
-    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-    return seconds > 0 ? Int((Double(count) / seconds).rounded()) : 0
 }
 
 /// The generated export, written once for all iterations.
@@ -98,32 +94,7 @@ struct ExportFile: Sendable {
     }
 }
 
-/// A fresh folder under the system's temporary directory, removed by `remove()`.
-struct ScratchFolder: Sendable {
-    let url: URL
-
-    init(_ label: String) throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("openhealthkit-bench-\(label)-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(at: url)
-    }
-}
-
 enum StoreSide {
-    /// A new, encrypted, file-backed store in `folder`, opened (key created) before any timing.
-    static func openStore(in folder: ScratchFolder) throws -> HKHealthStore {
-        let store = HKHealthStore(configuration: HKHealthStore.Configuration(
-            location: .file(folder.url.appendingPathComponent("health.sqlite")),
-            key: .keyFile(folder.url.appendingPathComponent("health.key")),
-            role: .owner))
-        try store.open()
-        return store
-    }
-
     /// The samples the import of the generated export stores, in batches of 10,000, each with
     /// the source revision it is recorded under.
     static func sampleBatches(count: Int) -> [(samples: [HKObject], revisions: [HKSourceRevision])] {
