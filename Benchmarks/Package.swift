@@ -111,6 +111,16 @@ let package = Package(
             path: "Benchmarks/ExportGeneratorTool",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
+        // The import `health import apple-health` runs, without the CLI, for peak memory (scripts/bench.sh import).
+        .executableTarget(
+            name: "import-probe",
+            dependencies: [
+                .product(name: "AppleHealthExport", package: "OpenHealthKit"),
+                .product(name: "OpenHealthKit", package: "OpenHealthKit"),
+            ],
+            path: "Benchmarks/ImportProbe",
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
         .executableTarget(
             name: "ParsingBenchmarks",
             dependencies: [

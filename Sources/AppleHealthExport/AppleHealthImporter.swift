@@ -146,6 +146,10 @@ private struct ImportRun {
     let memberKeys: Set<ContentKey>
     let totalBytes: UInt64?
     var stream: PrologStrippedStream?
+    /// Activity summaries waiting for the batch's commit.
+    var summaries: [HKActivitySummary] = []
+    /// Where activity summaries are recorded: the export names no source for them.
+    static let activityRevision = HKSourceRevision(source: AppleHealthImporter.source(named: "Health"), version: nil)
     /// Clinical record files as the `ClinicalRecord` elements describe them, by file name.
     var clinicalRecordFiles: [String: AppleHealthClinicalRecordFile] = [:]
 
@@ -202,13 +206,15 @@ private struct ImportRun {
             }
         case "ClinicalRecord":
             clinicalRecord(element)
+        case "ActivitySummary":
+            activitySummary(element)
         case "Workout":
             guard let saved = try workout(element) else { return }
             append(saved.sample, saved.revision)
         default:
             report.skip("unsupported element \(Self.label(element.name))")
         }
-        if objects.count >= batchSize { try commit() }
+        if objects.count + summaries.count >= batchSize { try commit() }
     }
 
     private mutating func append(_ sample: HKSample, _ revision: HKSourceRevision) {
@@ -270,6 +276,28 @@ private struct ImportRun {
         let text = String(digest.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] })
         metadata[HKMetadataKeySyncIdentifier] = AppleHealthImporter.syncIdentifierPrefix + text
         metadata[HKMetadataKeySyncVersion] = 1
+    }
+
+    /// An `ActivitySummary` element: the day's rings and goals (energy in the element's unit,
+    /// times in minutes, stand hours as counts). One that cannot be read is counted.
+    private mutating func activitySummary(_ element: ExportElement) {
+        func quantity(_ attribute: String, _ unit: HKUnit) -> HKQuantity? {
+            guard let text = element[attribute] else { return nil }
+            guard let value = Double(text), value.isFinite else { return HKQuantity(unit: unit, doubleValue: .nan) }
+            return HKQuantity(unit: unit, doubleValue: value)
+        }
+        let energyUnit = element["activeEnergyBurnedUnit"].flatMap { try? HKUnit.parse($0) } ?? .kilocalorie()
+        guard let day = element["dateComponents"].flatMap(ExportValues.dateComponents),
+              let summary = try? HKActivitySummary(
+                dateComponents: day,
+                activeEnergyBurned: quantity("activeEnergyBurned", energyUnit), activeEnergyBurnedGoal: quantity("activeEnergyBurnedGoal", energyUnit),
+                appleMoveTime: quantity("appleMoveTime", .minute()), appleMoveTimeGoal: quantity("appleMoveTimeGoal", .minute()),
+                appleExerciseTime: quantity("appleExerciseTime", .minute()), exerciseTimeGoal: quantity("appleExerciseTimeGoal", .minute()),
+                appleStandHours: quantity("appleStandHours", .count()), standHoursGoal: quantity("appleStandHoursGoal", .count())) else {
+            report.skip("unreadable ActivitySummary")
+            return
+        }
+        summaries.append(summary)
     }
 
     /// A `ClinicalRecord` element: what it says about its resource file, kept for when the files are read.
@@ -417,13 +445,14 @@ private struct ImportRun {
 
     /// Saves the batch in one transaction, waiting on this (non-cooperative) thread.
     mutating func commit() throws {
-        guard !objects.isEmpty else { return }
+        guard !objects.isEmpty || !summaries.isEmpty else { return }
         let outcome = SaveOutcome()
         let semaphore = DispatchSemaphore(value: 0)
-        let (store, objects, revisions) = (store, objects, revisions)
+        let (store, objects, revisions, summaries) = (store, objects, revisions, summaries)
         Task {
             do {
-                try await store.save(objects, recordedAs: revisions)
+                if !objects.isEmpty { try await store.save(objects, recordedAs: revisions) }
+                if !summaries.isEmpty { try await store.saveActivitySummaries(summaries, recordedAs: Self.activityRevision) }
             } catch {
                 outcome.set(error)
             }
@@ -433,8 +462,10 @@ private struct ImportRun {
         if let error = outcome.error { throw error }
         for (type, count) in pendingCounts { report.imported[type, default: 0] += count }
         report.batches += 1
+        if !summaries.isEmpty { report.imported[HKActivitySummaryTypeIdentifier, default: 0] += summaries.count }
         self.objects.removeAll(keepingCapacity: true)
         self.revisions.removeAll(keepingCapacity: true)
+        self.summaries.removeAll(keepingCapacity: true)
         pendingCounts.removeAll()
         progress(AppleHealthImportProgress(report: report, bytesRead: stream?.bytesRead ?? 0, totalBytes: totalBytes))
     }

@@ -106,6 +106,8 @@ public struct AppleHealthExportGenerator: Sendable {
           activeEnergyBurned       CDATA #IMPLIED
           activeEnergyBurnedGoal   CDATA #IMPLIED
           activeEnergyBurnedUnit   CDATA #IMPLIED
+          appleMoveTime            CDATA #IMPLIED
+          appleMoveTimeGoal        CDATA #IMPLIED
           appleExerciseTime        CDATA #IMPLIED
           appleExerciseTimeGoal    CDATA #IMPLIED
           appleStandHours          CDATA #IMPLIED
@@ -226,7 +228,7 @@ public struct AppleHealthExportGenerator: Sendable {
                <FileReference path="/workout-routes/route_2020-10-04_7.31am.gpx"/>
               </WorkoutRoute>
              </Workout>
-             <ActivitySummary dateComponents="2020-10-04" activeEnergyBurned="400" activeEnergyBurnedGoal="500" activeEnergyBurnedUnit="Cal"/>
+             <ActivitySummary dateComponents="2020-10-04" activeEnergyBurned="400" activeEnergyBurnedGoal="500" activeEnergyBurnedUnit="Cal" appleMoveTime="0" appleMoveTimeGoal="0" appleExerciseTime="31" appleExerciseTimeGoal="30" appleStandHours="11" appleStandHoursGoal="12"/>
              <ClinicalRecord type="HKClinicalTypeIdentifierLabResultRecord" identifier="7C1A" sourceName="Mercy Hospital" sourceURL="https://fhir.mercy.example/r4/Observation/7C1A" fhirVersion="4.0.1" receivedDate="2020-10-05 10:00:00 +0100" resourceFilePath="/clinical-records/\(clinicalRecord.name)"/>
             """)
         return export

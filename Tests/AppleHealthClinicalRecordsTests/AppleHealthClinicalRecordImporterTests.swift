@@ -43,7 +43,7 @@ struct AppleHealthClinicalRecordImporterTests {
         #expect(report.imported[HKClinicalTypeIdentifier.conditionRecord.rawValue] == 1)
         #expect(report.skipped["clinical record not stored: Patient is not a clinical record"] == 1)
         #expect(report.skipped["clinical record not stored: unreadable resource"] == 1)
-        #expect(report.importedCount == 11)
+        #expect(report.importedCount == 12)
 
         let lab = try #require(try await Self.records(store, .labResultRecord).first)
         #expect(lab.fhirResource?.identifier == "7C1A")

@@ -32,6 +32,12 @@ struct AppleHealthImporterTests {
                                           sortDescriptors: [SortDescriptor(\.startDate)]).result(for: store)
     }
 
+    static func activitySummaries(_ store: HKHealthStore) async throws -> [HKActivitySummary] {
+        let inbox = Inbox<[HKActivitySummary]>()
+        store.execute(HKActivitySummaryQuery(predicate: nil) { _, summaries, _ in inbox.append(summaries ?? []) })
+        return await inbox.wait(for: 1).first ?? []
+    }
+
     static func count(_ store: HKHealthStore) async throws -> Int {
         var total = 0
         for identifier in [HKQuantityTypeIdentifier.heartRate, .bodyMass, .stepCount] {
@@ -62,11 +68,11 @@ struct AppleHealthImporterTests {
         // The correlation's members count under their types; their top-level twins are not imported again.
         #expect(report.imported[HKQuantityTypeIdentifier.bloodPressureSystolic.rawValue] == 1)
         #expect(report.imported[HKQuantityTypeIdentifier.bloodPressureDiastolic.rawValue] == 1)
-        #expect(report.importedCount == 9)
+        #expect(report.imported[HKActivitySummaryTypeIdentifier] == 1)
+        #expect(report.importedCount == 10)
         #expect(report.duplicates == 2)
         #expect(report.skipped["ClinicalRecord without its resource file"] == 1)
         #expect(report.skipped["unknown type HKDataTypeSleepDurationGoal"] == 1)
-        #expect(report.skipped["unsupported element ActivitySummary"] == 1)
         #expect(report.skipped["WorkoutRoute (GPX routes are not imported)"] == 1)
         #expect(report.skipped["unsupported characteristic HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse"] == 1)
         #expect(report.characteristics == 3)
@@ -121,6 +127,18 @@ struct AppleHealthImporterTests {
         #expect(temperature.map { abs($0.doubleValue(for: .degreeFahrenheit()) - 61) < 1e-9 } == true)
         #expect(workout.device?.model == "Watch")
 
+        let summaries = try await Self.activitySummaries(store)
+        #expect(summaries.count == 1)
+        let summary = try #require(summaries.first)
+        let day = summary.dateComponents(for: Calendar(identifier: .gregorian))
+        #expect(day.year == 2020 && day.month == 10 && day.day == 4)
+        #expect(summary.activeEnergyBurned.doubleValue(for: .kilocalorie()) == 400)
+        #expect(summary.activeEnergyBurnedGoal.doubleValue(for: .kilocalorie()) == 500)
+        #expect(summary.appleExerciseTime.doubleValue(for: .minute()) == 31)
+        #expect(summary.exerciseTimeGoal?.doubleValue(for: .minute()) == 30)
+        #expect(summary.appleStandHours.doubleValue(for: .count()) == 11)
+        #expect(summary.standHoursGoal?.doubleValue(for: .count()) == 12)
+
         #expect(try store.biologicalSex().biologicalSex == .female)
         #expect(try store.bloodType().bloodType == .abNegative)
         let birth = try store.dateOfBirthComponents()
@@ -140,6 +158,7 @@ struct AppleHealthImporterTests {
         #expect(second.duplicates == 2)
         #expect(try await Self.count(store) == stored)
         #expect(try await Self.quantities(store, .bloodPressureSystolic).count == 1)
+        #expect(try await Self.activitySummaries(store).count == 1)
     }
 
     @Test("An interrupted import resumes: batches committed before a bad element stay, the rest follows on the next run")

@@ -54,7 +54,7 @@ let benchmarks: @Sendable () -> Void = {
         ExportFile.removeAll()
     }
 
-    Benchmark("Import 1M-record export.xml (ceiling: HKHealthStore bulk save of the same samples)") { benchmark, _ in
+    Benchmark("Import 1M-record export.xml (ceiling: HKHealthStore bulk save of the same samples)") { benchmark in
         let batches = StoreSide.sampleBatches(count: recordCount)
         let folder = try ScratchFolder("import-ceiling")
         defer { folder.remove() }
