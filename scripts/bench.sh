@@ -155,6 +155,17 @@ if [ "$suite" = "import" ] || [ "$suite" = "all" ]; then
             'BEGIN { printf "  %s (%.0f MB): %.1f s, %.0f records/s, peak memory %.0f MB\n", f, size / 1e6, s, n / s, k / 1024 }'
         head -1 "$scratch/report.txt" | sed 's/^/    /'
     done
+    # The same import without the CLI (import-probe: the importer, batch size and encrypted file
+    # store `health import apple-health` uses), for when the release `health` binary is not wanted.
+    swift build --package-path Benchmarks -c release --product import-probe >&2
+    for file in export.xml export.zip; do
+        rm -rf "$scratch/probe"
+        /usr/bin/time -v "$bin/import-probe" "$scratch/$file" "$scratch/probe" > "$scratch/report.txt" 2> "$scratch/time.txt"
+        seconds=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$scratch/time.txt")
+        peak=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$scratch/time.txt")
+        awk -v f="$file" -v s="$seconds" -v n="$records" -v k="$peak" \
+            'BEGIN { printf "  import-probe %s: %.1f s, %.0f records/s, peak memory %.0f MB\n", f, s, n / s, k / 1024 }'
+    done
     rm -rf "$scratch"
 fi
 

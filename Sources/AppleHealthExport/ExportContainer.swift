@@ -44,8 +44,7 @@ struct ExportContainer {
             try listArchive(url)
         } else {
             storage = .directory(xml: url)
-            let size = (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber)?.uint64Value
-            exportSize = size
+            exportSize = (try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize).map { UInt64($0) }
             listDirectory(url.deletingLastPathComponent().appendingPathComponent("clinical-records", isDirectory: true))
         }
     }

@@ -46,7 +46,11 @@ struct ExportContainerTests {
 
         let plain = try AppleHealthImporterTests.write(xml)
         defer { AppleHealthImporterTests.remove(plain) }
-        let expected = try await AppleHealthImporter(batchSize: 2).importExport(at: plain, into: AppleHealthImporterTests.ownerStore())
+        let plainSeen = Inbox<AppleHealthImportProgress>()
+        let expected = try await AppleHealthImporter(batchSize: 2).importExport(at: plain, into: AppleHealthImporterTests.ownerStore()) {
+            plainSeen.append($0)
+        }
+        #expect(plainSeen.values.last?.totalBytes == UInt64(xml.utf8.count))
         #expect(report.imported == expected.imported)
         #expect(report.duplicates == 2)
         #expect(try await AppleHealthImporterTests.count(store) == 7)
