@@ -5,7 +5,7 @@ import OpenHealthKit
 import SmartHealthCards
 
 /// Stores an Apple Health export's clinical records (`clinical-records/*.json`) through
-/// HealthRecords' ``HealthRecordImporter``, exactly as `health records import` stores a resource:
+/// HealthRecords' `HealthRecordImporter`, exactly as `health records import` stores a resource:
 /// validated, filed by clinical type, and replacing the record of the same provider, resource
 /// type and id, so that importing the export again duplicates nothing.
 ///

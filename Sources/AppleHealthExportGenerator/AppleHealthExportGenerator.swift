@@ -259,7 +259,7 @@ public struct AppleHealthExportGenerator: Sendable {
 
     // MARK: Large exports
 
-    /// One record of ``writeLargeExport(records:to:)``: the same values the importer should store.
+    /// One record of ``AppleHealthExportGenerator/writeLargeExport(records:to:)``: the same values the importer should store.
     public struct LargeRecord: Sendable {
         /// `HKQuantityTypeIdentifierHeartRate` or `HKQuantityTypeIdentifierStepCount`.
         public var type: String
@@ -294,7 +294,7 @@ public struct AppleHealthExportGenerator: Sendable {
         return "\(date.year)-\(two(date.month))-\(two(date.day)) \(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60)) +0100"
     }
 
-    /// Writes an export.xml of `records` records (``largeRecord(_:)``) to `url`, a chunk at a time.
+    /// Writes an export.xml of `records` records (``AppleHealthExportGenerator/largeRecord(_:)``) to `url`, a chunk at a time.
     public static func writeLargeExport(records: Int, to url: URL) throws {
         _ = FileManager.default.createFile(atPath: url.path, contents: nil)
         let handle = try FileHandle(forWritingTo: url)
