@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "SampleFiles", targets: ["SampleFiles"]),
         .library(name: "AppleHealthExport", targets: ["AppleHealthExport"]),
         .library(name: "SampleSignatures", targets: ["SampleSignatures"]),
+        .library(name: "AppleHealthClinicalRecords", targets: ["AppleHealthClinicalRecords"]),
+        .library(name: "AppleHealthExportGenerator", targets: ["AppleHealthExportGenerator"]),
         .library(name: "FhirBlocks", targets: ["FhirBlocks", "FhirBlocksClient"]),
         .library(name: "FhirBlocksServer", targets: ["FhirBlocksServer", "FhirBlocksStore", "FhirBlocksSQLite", "FhirBlocksPostgres"]),
         .executable(name: "health", targets: ["health"]),
@@ -47,6 +49,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
     ],
     targets: [
         // What several modules need and none should write for itself: the civil calendar and
@@ -101,13 +104,14 @@ let package = Package(
             linkerSettings: [.linkedLibrary("ZXing"), .linkedLibrary("stb")]
         ),
         .target(name: "QRImageReader", swiftSettings: swiftSettings),
-        .systemLibrary(name: "CZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // The system zlib (not named CZlib: ZIPFoundation's own zlib module has that name).
+        .systemLibrary(name: "CSystemZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
         .target(
             name: "SmartHealthCards",
             dependencies: [
                 "CommonSupport",
                 "FHIRCore",
-                "CZlib",
+                "CSystemZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
@@ -135,10 +139,24 @@ let package = Package(
             dependencies: ["OpenHealthKit", .product(name: "CSV", package: "CSV.swift")],
             swiftSettings: swiftSettings
         ),
-        // Apple Health exports (export.xml), read as a stream (what `health import apple-health` reads).
+        // Apple Health exports (export.zip or export.xml), read as a stream (what `health import apple-health` reads).
         .target(
             name: "AppleHealthExport",
-            dependencies: ["OpenHealthKit", "CommonSupport", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["OpenHealthKit", "CommonSupport", .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            swiftSettings: swiftSettings
+        ),
+        // Apple Health exports in Apple's format (export.xml, export.zip), for tests and benchmarks.
+        .target(
+            name: "AppleHealthExportGenerator",
+            dependencies: ["CommonSupport", .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+            swiftSettings: swiftSettings
+        ),
+        // An export's clinical records stored through HealthRecords' importer (kept apart so that
+        // AppleHealthExport does not depend on the FHIR models).
+        .target(
+            name: "AppleHealthClinicalRecords",
+            dependencies: ["AppleHealthExport", "HealthRecords", "OpenHealthKit", "SmartHealthCards"],
             swiftSettings: swiftSettings
         ),
         .target(
@@ -212,6 +230,7 @@ let package = Package(
                 "CommonSupport",
                 "SampleFiles",
                 "AppleHealthExport",
+                "AppleHealthClinicalRecords",
                 "OpenHealthKit",
                 "SampleSignatures",
                 "HealthRecords",
@@ -255,7 +274,12 @@ let package = Package(
                            .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "AppleHealthExportTests", dependencies: ["TestSupport", "AppleHealthExport", "OpenHealthKit"],
+        .testTarget(name: "AppleHealthExportTests", dependencies: ["TestSupport", "AppleHealthExport", "AppleHealthExportGenerator", "OpenHealthKit",
+                                                                  .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "AppleHealthClinicalRecordsTests",
+                    dependencies: ["TestSupport", "AppleHealthClinicalRecords", "AppleHealthExport", "AppleHealthExportGenerator", "OpenHealthKit",
+                                   .product(name: "ZIPFoundation", package: "ZIPFoundation")],
                     swiftSettings: swiftSettings),
         .testTarget(name: "SampleSignaturesTests", dependencies: ["TestSupport", "SampleSignatures", .product(name: "Crypto", package: "swift-crypto"),
                                                             .product(name: "SwiftASN1", package: "swift-asn1")],
@@ -345,6 +369,7 @@ let package = Package(
             name: "healthTests",
             dependencies: ["TestSupport", 
                 "health",
+                "AppleHealthExportGenerator",
                 "OpenHealthKit",
                 "FhirBlocks",
                 "FhirBlocksClient",

@@ -23,9 +23,17 @@ let package = Package(
     targets: [
         // System zlib for the cards' floor (raw inflate of the same payload, beside the signature).
         .systemLibrary(name: "BenchZlib", path: "Benchmarks/BenchZlib"),
+        // What the store benchmarks share: scratch folders, a new encrypted store, rates.
+        .target(
+            name: "BenchmarkSupport",
+            dependencies: [.product(name: "OpenHealthKit", package: "OpenHealthKit")],
+            path: "Benchmarks/BenchmarkSupport",
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
         .executableTarget(
             name: "StoreBenchmarks",
             dependencies: [
+                "BenchmarkSupport",
                 .product(name: "OpenHealthKit", package: "OpenHealthKit"),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "GRDB", package: "GRDB.swift"),
@@ -80,6 +88,38 @@ let package = Package(
             plugins: [
                 .plugin(name: "BenchmarkPlugin", package: "benchmark"),
             ]
+        ),
+        .executableTarget(
+            name: "ImportBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "AppleHealthExport", package: "OpenHealthKit"),
+                .product(name: "AppleHealthExportGenerator", package: "OpenHealthKit"),
+                .product(name: "OpenHealthKit", package: "OpenHealthKit"),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/ImportBenchmarks",
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")],
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
+        // Writes the import benchmark's export for the person's path (scripts/bench.sh import).
+        .executableTarget(
+            name: "export-generator",
+            dependencies: [.product(name: "AppleHealthExportGenerator", package: "OpenHealthKit")],
+            path: "Benchmarks/ExportGeneratorTool",
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
+        // The import `health import apple-health` runs, without the CLI, for peak memory (scripts/bench.sh import).
+        .executableTarget(
+            name: "import-probe",
+            dependencies: [
+                .product(name: "AppleHealthExport", package: "OpenHealthKit"),
+                .product(name: "OpenHealthKit", package: "OpenHealthKit"),
+            ],
+            path: "Benchmarks/ImportProbe",
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
         .executableTarget(
             name: "ParsingBenchmarks",

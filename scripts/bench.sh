@@ -9,6 +9,10 @@
 #                                         # with the release binary, against the in-process batch rate
 #   scripts/bench.sh fhir                 # FHIR R4 decoding/encoding (FHIRBenchmarks)
 #   scripts/bench.sh server               # FhirBlocks token issuance and protected reads (ServerBenchmarks)
+#   scripts/bench.sh import               # importing a generated 1,000,000-record Apple Health export
+#                                         # beside the store's bulk save of the same samples (ImportBenchmarks),
+#                                         # then `health import apple-health` of the same export.xml and
+#                                         # export.zip with the release binary, with peak memory (/usr/bin/time -v)
 #   scripts/bench.sh parsing              # unauthenticated parsers on adversarial 64 KiB and 1 MiB inputs (ParsingBenchmarks)
 #   scripts/bench.sh records              # importing the largest Synthea bundle (RecordsBenchmarks), then
 #                                         # `health records import` of the same file with the release binary
@@ -26,7 +30,7 @@ cd "$root"
 
 suite="store"
 case "${1:-}" in
-    store|cards|fhir|server|records|parsing|all) suite="$1"; shift ;;
+    store|cards|fhir|server|records|import|parsing|all) suite="$1"; shift ;;
 esac
 case "$suite" in
     store) products=(StoreBenchmarks) ;;
@@ -34,8 +38,9 @@ case "$suite" in
     fhir) products=(FHIRBenchmarks) ;;
     server) products=(ServerBenchmarks) ;;
     records) products=(RecordsBenchmarks) ;;
+    import) products=(ImportBenchmarks) ;;
     parsing) products=(ParsingBenchmarks) ;;
-    all) products=(StoreBenchmarks CardBenchmarks FHIRBenchmarks ServerBenchmarks RecordsBenchmarks ParsingBenchmarks) ;;
+    all) products=(StoreBenchmarks CardBenchmarks FHIRBenchmarks ServerBenchmarks RecordsBenchmarks ImportBenchmarks ParsingBenchmarks) ;;
 esac
 
 output="$(mktemp)"
@@ -124,6 +129,44 @@ if [ "$suite" = "records" ] || [ "$suite" = "all" ]; then
         awk -v s="$start" -v e="$end" -v n="$stored" 'BEGIN { printf "  run: %.1f ms, %d records, %.0f records/s\n", (e - s) * 1000, n, n / (e - s) }'
         rm -rf "$scratch"
     done
+fi
+
+# The path a person runs for an Apple Health export: `health import apple-health` of the same
+# generated 1,000,000-record export the in-process benchmark imports (OPENHEALTHKIT_IMPORT_RECORDS
+# for another count), as export.xml and as export.zip, with the release binary (built in the
+# Benchmarks package, which shares its release build), into a new store each time; wall clock and
+# peak memory from /usr/bin/time -v (Debian's `time` package: apt-get install time).
+if [ "$suite" = "import" ] || [ "$suite" = "all" ]; then
+    records="${OPENHEALTHKIT_IMPORT_RECORDS:-1000000}"
+    swift build --package-path Benchmarks -c release --product health >&2
+    swift build --package-path Benchmarks -c release --product export-generator >&2
+    bin="$(swift build --package-path Benchmarks -c release --show-bin-path)"
+    scratch=$(mktemp -d)
+    "$bin/export-generator" "$records" "$scratch/export.xml" "$scratch/export.zip"
+    echo ""
+    echo "health import apple-health of $records records (release binary, new store per run):"
+    for file in export.xml export.zip; do
+        rm -f "$scratch"/health.sqlite*
+        OPENHEALTHKIT_STORE="$scratch/health.sqlite" /usr/bin/time -v "$bin/health" import apple-health "$scratch/$file" \
+            > "$scratch/report.txt" 2> "$scratch/time.txt"
+        seconds=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$scratch/time.txt")
+        peak=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$scratch/time.txt")
+        awk -v f="$file" -v s="$seconds" -v n="$records" -v k="$peak" -v size="$(stat -c %s "$scratch/$file")" \
+            'BEGIN { printf "  %s (%.0f MB): %.1f s, %.0f records/s, peak memory %.0f MB\n", f, size / 1e6, s, n / s, k / 1024 }'
+        head -1 "$scratch/report.txt" | sed 's/^/    /'
+    done
+    # The same import without the CLI (import-probe: the importer, batch size and encrypted file
+    # store `health import apple-health` uses), for when the release `health` binary is not wanted.
+    swift build --package-path Benchmarks -c release --product import-probe >&2
+    for file in export.xml export.zip; do
+        rm -rf "$scratch/probe"
+        /usr/bin/time -v "$bin/import-probe" "$scratch/$file" "$scratch/probe" > "$scratch/report.txt" 2> "$scratch/time.txt"
+        seconds=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$scratch/time.txt")
+        peak=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$scratch/time.txt")
+        awk -v f="$file" -v s="$seconds" -v n="$records" -v k="$peak" \
+            'BEGIN { printf "  import-probe %s: %.1f s, %.0f records/s, peak memory %.0f MB\n", f, s, n / s, k / 1024 }'
+    done
+    rm -rf "$scratch"
 fi
 
 # The path a person runs for cards: `health shc verify` of one `.smart-health-card` file holding

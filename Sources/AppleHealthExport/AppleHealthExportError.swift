@@ -18,6 +18,11 @@ public struct AppleHealthExportError: Error, Equatable, Sendable, CustomStringCo
         case malformedXML
         /// An element the importer understands lacks an attribute it needs or has one it cannot read.
         case invalidElement
+        /// The zip archive cannot be read, or an entry is damaged (size or checksum).
+        case malformedArchive
+        /// An entry of the zip archive would inflate to more than the limits allow (a zip bomb),
+        /// or to more than it declares.
+        case unsafeArchive
     }
 
     /// What went wrong.

@@ -11,6 +11,9 @@ public struct AppleHealthImportReport: Sendable, Equatable {
     public var characteristics: Int = 0
     /// Batches committed.
     public var batches: Int = 0
+    /// Top-level records not imported because they are a correlation's member, imported inside
+    /// it (Apple lists each member twice).
+    public var duplicates: Int = 0
 
     /// Creates an empty report.
     public init() {}

@@ -1,15 +1,17 @@
-import Crypto
 import Foundation
 import OpenHealthKit
 
-/// Imports an Apple Health export (`export.xml`, as the Health app writes it) into a store.
+/// Imports an Apple Health export (`export.zip` or its `export.xml`, as the Health app writes
+/// them) into a store.
 ///
 /// The file is read as a stream, one top-level element at a time, so memory stays bounded
-/// whatever its size. `Record` elements become quantity or category samples, `Correlation`
-/// elements correlations with their member records, `Workout` elements workouts with their
-/// events and totals, and the `Me` element the owner's characteristics. Each sample keeps the
-/// source (name and version) and device the export names, its metadata, and its dates with the
-/// offsets they were written with.
+/// whatever its size; a zip archive's `export.xml` is inflated as it is read, never extracted.
+/// `Record` elements become quantity or category samples, `Correlation` elements correlations
+/// with their member records (each member stored once, though Apple also lists it as a
+/// top-level record), `Workout` elements workouts with their events and totals, and the `Me`
+/// element the owner's characteristics. Each sample keeps the source (name and version) and
+/// device the export names, its metadata, and its dates with the offsets they were written with.
+/// The files of `clinical-records/` go to a ``AppleHealthClinicalRecordImporting`` when one is given.
 ///
 /// Samples are saved in batches, each in one transaction. Every sample carries a sync
 /// identifier derived from its content (unless the export gave it one), so running the same
@@ -18,13 +20,20 @@ import OpenHealthKit
 public struct AppleHealthImporter: Sendable {
     /// Samples per transaction.
     public var batchSize: Int
+    /// What a zip archive's entries may inflate to.
+    public var archiveLimits: ArchiveLimits
+    /// Where the export's clinical records go; nil counts them as not imported.
+    public var clinicalRecords: (any AppleHealthClinicalRecordImporting)?
 
     /// The prefix of the sync identifiers the importer gives samples.
     public static let syncIdentifierPrefix = "apple-health-export:"
 
     /// Creates an importer.
-    public init(batchSize: Int = 10_000) {
+    public init(batchSize: Int = 10_000, archiveLimits: ArchiveLimits = ArchiveLimits(),
+                clinicalRecords: (any AppleHealthClinicalRecordImporting)? = nil) {
         self.batchSize = max(1, batchSize)
+        self.archiveLimits = archiveLimits
+        self.clinicalRecords = clinicalRecords
     }
 
     /// The source an export's `sourceName` is stored under: exports name apps, not bundle
@@ -35,46 +44,87 @@ public struct AppleHealthImporter: Sendable {
 
     /// Imports the export at `url` into `store`, which must be opened as its owner.
     /// - Parameters:
-    ///   - url: The `export.xml` file.
+    ///   - url: `export.zip` (recognised by its first bytes, whatever its name) or `export.xml`
+    ///     (its `clinical-records` folder is read from beside it).
     ///   - store: The store, opened as its owner.
-    ///   - progress: Called after each committed batch with the report so far.
+    ///   - progress: Called after each committed batch with the report so far and how much of
+    ///     export.xml was read.
     /// - Returns: what was imported and what was skipped.
-    /// - Throws: ``AppleHealthExportError`` for a file that is not a well-formed export (the
-    ///   batch being read is not saved; earlier batches stay, and running the import again
-    ///   resumes), or the store's error.
+    /// - Throws: ``AppleHealthExportError`` for a file that is not a well-formed export or an
+    ///   archive the limits refuse (the batch being read is not saved; earlier batches stay, and
+    ///   running the import again resumes), or the store's error.
     public func importExport(at url: URL, into store: HKHealthStore,
-                             progress: @escaping @Sendable (AppleHealthImportReport) -> Void = { _ in }) async throws -> AppleHealthImportReport {
-        let head: Data
-        do {
-            let handle = try FileHandle(forReadingFrom: url)
-            defer { try? handle.close() }
-            head = try handle.read(upToCount: ExportXMLReader.prologLimit) ?? Data()
-        } catch {
-            throw AppleHealthExportError(.unreadable, "cannot read \(url.lastPathComponent)")
-        }
-        try ExportXMLReader.checkProlog(head)
-        let headCount = UInt64(head.count)
+                             progress: @escaping @Sendable (AppleHealthImportProgress) -> Void = { _ in }) async throws -> AppleHealthImportReport {
+        let container = try ExportContainer(url: url, limits: archiveLimits)
         let batchSize = batchSize
         // XMLParser is synchronous: it runs on a Dispatch thread (outside Swift's cooperative pool), which waits for each batch's save.
-        return try await withCheckedThrowingContinuation { continuation in
+        let (xmlReport, clinicalElements) = try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 do {
-                    let stream: InputStream
-                    do {
-                        let handle = try FileHandle(forReadingFrom: url)
-                        let head = try handle.read(upToCount: Int(headCount)) ?? Data()
-                        stream = PrologStrippedStream(head: head, handle: handle)
-                    } catch {
-                        throw AppleHealthExportError(.unreadable, "cannot read \(url.lastPathComponent)")
-                    }
-                    var run = ImportRun(store: store, batchSize: batchSize, progress: progress)
-                    let report = try run.read(stream)
+                    let scan = try Self.scanCorrelationMembers(container)
+                    var run = ImportRun(store: store, batchSize: batchSize, memberKeys: scan.keys, totalBytes: container.exportSize,
+                                        progress: progress)
+                    if scan.overflowed { run.report.skip("correlation members over the deduplication limit (imported twice)") }
+                    let report = try run.read(try Self.openExport(container))
                     continuation.resume(returning: report)
                 } catch {
                     continuation.resume(throwing: error)
                 }
             }
         }
+        var report = xmlReport
+        for (reason, count) in container.skipped { report.skipped[reason, default: 0] += count }
+        try await importClinicalRecords(container, described: clinicalElements, into: &report)
+        return report
+    }
+
+    /// The keys of every correlation member, from a first pass over the export's bytes.
+    private static func scanCorrelationMembers(_ container: ExportContainer) throws -> (keys: Set<ContentKey>, overflowed: Bool) {
+        let source = try container.openExport()
+        defer { source.close() }
+        do {
+            return try CorrelationMemberScanner().memberKeys(in: source)
+        } catch let error as AppleHealthExportError {
+            throw error
+        } catch {
+            throw AppleHealthExportError(.unreadable, "cannot read export.xml")
+        }
+    }
+
+    /// export.xml as the parser reads it, once its start was checked.
+    private static func openExport(_ container: ExportContainer) throws -> PrologStrippedStream {
+        let source = try container.openExport()
+        let head: Data
+        do {
+            head = try source.read(exactly: ExportXMLReader.prologLimit)
+            try ExportXMLReader.checkProlog(head)
+        } catch let error as AppleHealthExportError {
+            source.close()
+            throw error
+        } catch {
+            source.close()
+            throw AppleHealthExportError(.unreadable, "cannot read export.xml")
+        }
+        return PrologStrippedStream(head: head, source: source)
+    }
+
+    /// Hands each file of `clinical-records/` to ``clinicalRecords``, with what the export's
+    /// `ClinicalRecord` elements said about it.
+    private func importClinicalRecords(_ container: ExportContainer, described: [String: AppleHealthClinicalRecordFile],
+                                       into report: inout AppleHealthImportReport) async throws {
+        var described = described
+        for name in container.clinicalRecordFiles {
+            let file = described.removeValue(forKey: name) ?? AppleHealthClinicalRecordFile(name: name)
+            guard let clinicalRecords else {
+                report.skip("clinical record (no clinical-record importer)")
+                continue
+            }
+            let bytes = try container.read(folder: "clinical-records", name: name)
+            let outcome = try await clinicalRecords.importClinicalRecord(bytes, file: file)
+            for type in outcome.stored { report.imported[type, default: 0] += 1 }
+            for reason in outcome.notStored { report.skip("clinical record not stored: \(ImportRun.label(reason))") }
+        }
+        if !described.isEmpty { report.skipped["ClinicalRecord without its resource file", default: 0] += described.count }
     }
 }
 
@@ -85,26 +135,51 @@ private typealias Converted = (sample: HKSample, revision: HKSourceRevision)
 private struct ImportRun {
     let store: HKHealthStore
     let batchSize: Int
-    let progress: @Sendable (AppleHealthImportReport) -> Void
+    let progress: @Sendable (AppleHealthImportProgress) -> Void
     var report = AppleHealthImportReport()
     var objects: [HKObject] = []
     var revisions: [HKSourceRevision] = []
     var pendingCounts: [String: Int] = [:]
     var characteristics: [String: String]?
     var revisionCache: [String: HKSourceRevision] = [:]
+    /// Keys of correlation members: their top-level twins are skipped.
+    let memberKeys: Set<ContentKey>
+    let totalBytes: UInt64?
+    var stream: PrologStrippedStream?
+    /// Activity summaries waiting for the batch's commit.
+    var summaries: [HKActivitySummary] = []
+    /// Where activity summaries are recorded: the export names no source for them.
+    static let activityRevision = HKSourceRevision(source: AppleHealthImporter.source(named: "Health"), version: nil)
+    /// Clinical record files as the `ClinicalRecord` elements describe them, by file name.
+    var clinicalRecordFiles: [String: AppleHealthClinicalRecordFile] = [:]
 
-    init(store: HKHealthStore, batchSize: Int, progress: @escaping @Sendable (AppleHealthImportReport) -> Void) {
+    static let maximumClinicalRecordElements = 1_000_000
+
+    init(store: HKHealthStore, batchSize: Int, memberKeys: Set<ContentKey>, totalBytes: UInt64?,
+         progress: @escaping @Sendable (AppleHealthImportProgress) -> Void) {
         self.store = store
         self.batchSize = batchSize
+        self.memberKeys = memberKeys
+        self.totalBytes = totalBytes
         self.progress = progress
     }
 
-    mutating func read(_ stream: InputStream) throws -> AppleHealthImportReport {
+    /// Reads the export, committing batches; the report and the clinical record files described.
+    mutating func read(_ stream: PrologStrippedStream) throws -> (AppleHealthImportReport, [String: AppleHealthClinicalRecordFile]) {
+        defer { stream.close() }
         var run = self
-        try ExportXMLReader().read(stream) { element in try run.handle(element) }
+        run.stream = stream
+        do {
+            try ExportXMLReader().read(stream) { element in try run.handle(element) }
+        } catch let error as AppleHealthExportError {
+            // The parser only saw its input end: say why it ended (a damaged or refused archive entry).
+            if let readError = stream.readError as? AppleHealthExportError { throw readError }
+            if stream.readError != nil { throw AppleHealthExportError(.unreadable, "cannot read export.xml") }
+            throw error
+        }
         try run.commit()
         try run.applyCharacteristics()
-        return run.report
+        return (run.report, run.clinicalRecordFiles)
     }
 
     // MARK: Elements
@@ -116,18 +191,30 @@ private struct ImportRun {
         case "Me":
             characteristics = element.attributes
         case "Record":
-            guard let saved = try record(element, topLevel: true) else { return }
+            let digest = element.contentDigest
+            if memberKeys.contains(ContentKey(digest)) {
+                report.duplicates += 1
+                return
+            }
+            guard let saved = try record(element, digest: digest) else { return }
             append(saved.sample, saved.revision)
         case "Correlation":
             guard let saved = try correlation(element) else { return }
             append(saved.sample, saved.revision)
+            if let correlation = saved.sample as? HKCorrelation {
+                for member in correlation.objects { pendingCounts[member.sampleType.identifier, default: 0] += 1 }
+            }
+        case "ClinicalRecord":
+            clinicalRecord(element)
+        case "ActivitySummary":
+            activitySummary(element)
         case "Workout":
             guard let saved = try workout(element) else { return }
             append(saved.sample, saved.revision)
         default:
             report.skip("unsupported element \(Self.label(element.name))")
         }
-        if objects.count >= batchSize { try commit() }
+        if objects.count + summaries.count >= batchSize { try commit() }
     }
 
     private mutating func append(_ sample: HKSample, _ revision: HKSourceRevision) {
@@ -183,26 +270,50 @@ private struct ImportRun {
 
     /// A sync identifier from the element's content, so that importing it again replaces
     /// nothing and adds nothing; kept when the export already has one.
-    private func identify(_ metadata: inout [String: Any], _ element: ExportElement) {
+    private func identify(_ metadata: inout [String: Any], _ digest: [UInt8]) {
         guard metadata[HKMetadataKeySyncIdentifier] == nil || metadata[HKMetadataKeySyncVersion] == nil else { return }
-        var hasher = SHA256()
-        func feed(_ element: ExportElement) {
-            hasher.update(data: Data(element.name.utf8))
-            for (key, value) in element.attributes.sorted(by: { $0.key < $1.key }) {
-                hasher.update(data: Data("\u{0}\(key)\u{1}\(value)".utf8))
-            }
-            hasher.update(data: Data("\u{2}".utf8))
-            for child in element.children { feed(child) }
-            hasher.update(data: Data("\u{3}".utf8))
-        }
-        feed(element)
         let hex = Array("0123456789abcdef")
-        let digest = String(hasher.finalize().flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] })
-        metadata[HKMetadataKeySyncIdentifier] = AppleHealthImporter.syncIdentifierPrefix + digest
+        let text = String(digest.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] })
+        metadata[HKMetadataKeySyncIdentifier] = AppleHealthImporter.syncIdentifierPrefix + text
         metadata[HKMetadataKeySyncVersion] = 1
     }
 
-    private mutating func record(_ element: ExportElement, topLevel: Bool) throws -> Converted? {
+    /// An `ActivitySummary` element: the day's rings and goals (energy in the element's unit,
+    /// times in minutes, stand hours as counts). One that cannot be read is counted.
+    private mutating func activitySummary(_ element: ExportElement) {
+        func quantity(_ attribute: String, _ unit: HKUnit) -> HKQuantity? {
+            guard let text = element[attribute] else { return nil }
+            guard let value = Double(text), value.isFinite else { return HKQuantity(unit: unit, doubleValue: .nan) }
+            return HKQuantity(unit: unit, doubleValue: value)
+        }
+        let energyUnit = element["activeEnergyBurnedUnit"].flatMap { try? HKUnit.parse($0) } ?? .kilocalorie()
+        guard let day = element["dateComponents"].flatMap(ExportValues.dateComponents),
+              let summary = try? HKActivitySummary(
+                dateComponents: day,
+                activeEnergyBurned: quantity("activeEnergyBurned", energyUnit), activeEnergyBurnedGoal: quantity("activeEnergyBurnedGoal", energyUnit),
+                appleMoveTime: quantity("appleMoveTime", .minute()), appleMoveTimeGoal: quantity("appleMoveTimeGoal", .minute()),
+                appleExerciseTime: quantity("appleExerciseTime", .minute()), exerciseTimeGoal: quantity("appleExerciseTimeGoal", .minute()),
+                appleStandHours: quantity("appleStandHours", .count()), standHoursGoal: quantity("appleStandHoursGoal", .count())) else {
+            report.skip("unreadable ActivitySummary")
+            return
+        }
+        summaries.append(summary)
+    }
+
+    /// A `ClinicalRecord` element: what it says about its resource file, kept for when the files are read.
+    private mutating func clinicalRecord(_ element: ExportElement) {
+        guard let path = element["resourceFilePath"], let name = path.split(separator: "/").last.map(String.init),
+              ExportContainer.isSafeFileName(name) else {
+            report.skip("ClinicalRecord without a resource file")
+            return
+        }
+        guard clinicalRecordFiles.count < Self.maximumClinicalRecordElements else { return }
+        clinicalRecordFiles[name] = AppleHealthClinicalRecordFile(name: name, sourceName: element["sourceName"], fhirVersion: element["fhirVersion"])
+    }
+
+    /// A record, top-level or a correlation's member: both carry the sync identifier of their
+    /// content, so a member and its top-level twin have the same one.
+    private mutating func record(_ element: ExportElement, digest: [UInt8]) throws -> Converted? {
         let type = try required(element, "type")
         let revision = try sourceRevision(of: element)
         let start = try date(element, "startDate")
@@ -212,7 +323,7 @@ private struct ImportRun {
         }
         let device = element["device"].flatMap(ExportValues.device)
         var metadata = metadataEntries(element)
-        if topLevel { identify(&metadata, element) }
+        identify(&metadata, digest)
         if let quantityType = HKObjectType.quantityType(forIdentifier: HKQuantityTypeIdentifier(rawValue: type)) {
             guard let text = element["value"], let value = Double(text), value.isFinite else {
                 report.skip("no numeric value for \(Self.label(type))")
@@ -250,14 +361,14 @@ private struct ImportRun {
         let end = try date(element, "endDate")
         var members = Set<HKSample>()
         for child in element.children where child.name == "Record" {
-            if let member = try record(child, topLevel: false) { members.insert(member.sample) }
+            if let member = try record(child, digest: child.contentDigest) { members.insert(member.sample) }
         }
         guard !members.isEmpty else {
             report.skip("correlation without members \(Self.label(type))")
             return nil
         }
         var metadata = metadataEntries(element, handled: ["Record"])
-        identify(&metadata, element)
+        identify(&metadata, element.contentDigest)
         let sample = HKCorrelation(type: correlationType, start: start, end: end, objects: members,
                                    device: element["device"].flatMap(ExportValues.device), metadata: metadata)
         return (sample: sample as HKSample, revision: revision)
@@ -318,7 +429,7 @@ private struct ImportRun {
         if let energy, !energy.is(compatibleWith: .kilocalorie()) { return skipWorkout() }
         if let distance, !distance.is(compatibleWith: .meter()) { return skipWorkout() }
         var metadata = metadataEntries(element, handled: ["WorkoutEvent", "WorkoutStatistics", "WorkoutRoute"])
-        identify(&metadata, element)
+        identify(&metadata, element.contentDigest)
         let workout = HKWorkout(activityType: activityType, start: start, end: end, workoutEvents: events.isEmpty ? nil : events,
                                 totalEnergyBurned: energy, totalDistance: distance, duration: duration,
                                 device: element["device"].flatMap(ExportValues.device), metadata: metadata)
@@ -334,13 +445,14 @@ private struct ImportRun {
 
     /// Saves the batch in one transaction, waiting on this (non-cooperative) thread.
     mutating func commit() throws {
-        guard !objects.isEmpty else { return }
+        guard !objects.isEmpty || !summaries.isEmpty else { return }
         let outcome = SaveOutcome()
         let semaphore = DispatchSemaphore(value: 0)
-        let (store, objects, revisions) = (store, objects, revisions)
+        let (store, objects, revisions, summaries) = (store, objects, revisions, summaries)
         Task {
             do {
-                try await store.save(objects, recordedAs: revisions)
+                if !objects.isEmpty { try await store.save(objects, recordedAs: revisions) }
+                if !summaries.isEmpty { try await store.saveActivitySummaries(summaries, recordedAs: Self.activityRevision) }
             } catch {
                 outcome.set(error)
             }
@@ -350,10 +462,12 @@ private struct ImportRun {
         if let error = outcome.error { throw error }
         for (type, count) in pendingCounts { report.imported[type, default: 0] += count }
         report.batches += 1
+        if !summaries.isEmpty { report.imported[HKActivitySummaryTypeIdentifier, default: 0] += summaries.count }
         self.objects.removeAll(keepingCapacity: true)
         self.revisions.removeAll(keepingCapacity: true)
+        self.summaries.removeAll(keepingCapacity: true)
         pendingCounts.removeAll()
-        progress(report)
+        progress(AppleHealthImportProgress(report: report, bytesRead: stream?.bytesRead ?? 0, totalBytes: totalBytes))
     }
 
     /// Sets the characteristics from `Me` once the whole file was read.

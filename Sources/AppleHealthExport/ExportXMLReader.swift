@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
@@ -12,6 +13,23 @@ struct ExportElement: Sendable {
     var children: [ExportElement] = []
 
     subscript(_ attribute: String) -> String? { attributes[attribute] }
+
+    /// SHA-256 of the element's name, attributes (sorted) and children: the same for the same
+    /// content however the file orders or indents it.
+    var contentDigest: [UInt8] {
+        var hasher = SHA256()
+        func feed(_ element: ExportElement) {
+            hasher.update(data: Data(element.name.utf8))
+            for (key, value) in element.attributes.sorted(by: { $0.key < $1.key }) {
+                hasher.update(data: Data("\u{0}\(key)\u{1}\(value)".utf8))
+            }
+            hasher.update(data: Data("\u{2}".utf8))
+            for child in element.children { feed(child) }
+            hasher.update(data: Data("\u{3}".utf8))
+        }
+        feed(self)
+        return Array(hasher.finalize())
+    }
 }
 
 /// Reads an export.xml as a stream: a SAX parser hands each child of `HealthData` to a handler

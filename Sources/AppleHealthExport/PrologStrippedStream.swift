@@ -7,15 +7,19 @@ import Foundation
 final class PrologStrippedStream: InputStream {
     private var head: [UInt8]
     private var headOffset = 0
-    private let handle: FileHandle
+    private let source: any ExportByteSource
     private var status: Stream.Status = .notOpen
+    /// Bytes handed to the parser so far.
+    private(set) var bytesRead: UInt64 = 0
+    /// Why reading the source failed (the parser only sees the end of its input).
+    private(set) var readError: (any Error)?
 
     /// - Parameters:
     ///   - head: the file's first bytes, as read.
-    ///   - handle: the file, positioned just after `head`.
-    init(head: Data, handle: FileHandle) {
+    ///   - source: the file, positioned just after `head`.
+    init(head: Data, source: any ExportByteSource) {
         self.head = Self.blankDoctype([UInt8](head))
-        self.handle = handle
+        self.source = source
         super.init(data: Data())
     }
 
@@ -60,7 +64,7 @@ final class PrologStrippedStream: InputStream {
 
     override func close() {
         status = .closed
-        try? handle.close()
+        source.close()
     }
 
     override var streamStatus: Stream.Status { status }
@@ -77,13 +81,16 @@ final class PrologStrippedStream: InputStream {
             }
             headOffset += count
             if headOffset == head.count { head = [] ; headOffset = 0 }
+            bytesRead += UInt64(count)
             return count
         }
         do {
-            guard let data = try handle.read(upToCount: len), !data.isEmpty else { return 0 }
+            guard let data = try source.read(upToCount: len), !data.isEmpty else { return 0 }
             data.copyBytes(to: buffer, count: data.count)
+            bytesRead += UInt64(data.count)
             return data.count
         } catch {
+            readError = error
             return -1
         }
     }

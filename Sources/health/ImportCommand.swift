@@ -1,3 +1,4 @@
+import AppleHealthClinicalRecords
 import AppleHealthExport
 import ArgumentParser
 import Foundation
@@ -15,18 +16,20 @@ struct ImportCommand: AsyncParsableCommand {
 struct AppleHealthImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "apple-health",
-        abstract: "Import an Apple Health export (export.xml).",
+        abstract: "Import an Apple Health export (export.zip or export.xml).",
         discussion: """
-            Reads the export.xml the Health app writes (Export All Health Data) as a stream, in bounded memory: records, \
-            blood pressure and food correlations, workouts with their events and totals, and the Me characteristics. \
-            Sources, versions, devices, metadata and dates with their offsets are kept. Elements that are not imported \
-            are counted in the summary. Each batch is saved atomically; running the same import again stores nothing \
-            twice, and an interrupted import resumes. Unzip export.zip first: archives are not read yet.
+            Reads the export.zip the Health app writes (Export All Health Data), or its export.xml, as a stream, in \
+            bounded memory: records, blood pressure and food correlations (each member once, though Apple lists it \
+            twice), workouts with their events and totals, the Me characteristics, and the clinical records of \
+            clinical-records/. Sources, versions, devices, metadata and dates with their offsets are kept. Elements \
+            that are not imported are counted in the summary. Each batch is saved atomically; running the same import \
+            again stores nothing twice, and an interrupted import resumes. On a terminal, a progress bar shows on \
+            standard error.
             """)
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Argument(help: "The export.xml to import.")
+    @Argument(help: "The export.zip or export.xml to import.")
     var file: String
 
     @Option(help: "Samples per transaction.")
@@ -38,27 +41,32 @@ struct AppleHealthImportCommand: AsyncParsableCommand {
     mutating func run() async throws {
         guard batchSize > 0 else { throw ValidationError("--batch-size must be positive") }
         let url = URL(fileURLWithPath: file)
-        if url.pathExtension.lowercased() == "zip" {
-            throw ValidationError("'\(file)' is a zip archive: unzip it and import apple_health_export/export.xml")
-        }
         guard FileManager.default.isReadableFile(atPath: file) else {
             throw ValidationError("cannot read '\(file)'")
         }
         let store = try storeOptions.openStore()
+        // `--progress`: a line per batch, for programs; otherwise a bar when standard error is a terminal.
         let progress = Progress("Imported", total: nil, lines: self.progress)
+        let bar = ImportProgressBar(enabled: !self.progress && isatty(STDERR_FILENO) != 0)
+        let lines = self.progress
         let report: AppleHealthImportReport
+        let importer = AppleHealthImporter(batchSize: batchSize, clinicalRecords: AppleHealthClinicalRecordImporter(store: store))
         do {
-            report = try await AppleHealthImporter(batchSize: batchSize).importExport(at: url, into: store) { report in
-                progress.update(report.importedCount)
+            report = try await importer.importExport(at: url, into: store) { state in
+                if lines { progress.update(state.report.importedCount) }
+                bar.update(state)
             }
         } catch let error as AppleHealthExportError {
-            progress.finish()
+            bar.finish()
             if error.kind == .unreadable { throw ValidationError(error.description) }
             throw InputRefused("\(file): \(error.description)")
         }
-        progress.finish()
+        bar.finish()
         let count = report.importedCount
         print("Imported \(count) sample\(count == 1 ? "" : "s") in \(report.batches) batch\(report.batches == 1 ? "" : "es").")
+        if report.duplicates > 0 {
+            print("Correlation members Apple also lists as records, imported once: \(report.duplicates).")
+        }
         for (type, count) in report.imported.sorted(by: { $0.key < $1.key }) {
             print("  \(HKObjectType.displayName(forIdentifier: type)): \(count)")
         }

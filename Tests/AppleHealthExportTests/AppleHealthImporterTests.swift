@@ -1,4 +1,5 @@
 import AppleHealthExport
+import AppleHealthExportGenerator
 import Foundation
 import OpenHealthKit
 import Testing
@@ -6,22 +7,38 @@ import TestSupport
 
 @Suite("Apple Health export import")
 struct AppleHealthImporterTests {
-    private static func ownerStore() -> HKHealthStore {
+    static func ownerStore() -> HKHealthStore {
         HKHealthStore(configuration: .init(location: .inMemory, role: .owner))
     }
 
-    private static func write(_ text: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString).xml")
+    /// Writes `text` as export.xml in a new folder of its own.
+    static func write(_ text: String) throws -> URL {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("export-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let url = folder.appendingPathComponent("export.xml")
         try Data(text.utf8).write(to: url)
         return url
     }
 
-    private static func quantities(_ store: HKHealthStore, _ identifier: HKQuantityTypeIdentifier) async throws -> [HKQuantitySample] {
+    /// Removes the folder `write` made (and nothing else: only a folder `write` names).
+    static func remove(_ url: URL) {
+        let folder = url.deletingLastPathComponent()
+        guard folder.lastPathComponent.hasPrefix("export-"), url.lastPathComponent == "export.xml" else { return }
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    static func quantities(_ store: HKHealthStore, _ identifier: HKQuantityTypeIdentifier) async throws -> [HKQuantitySample] {
         try await HKSampleQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(identifier))],
                                           sortDescriptors: [SortDescriptor(\.startDate)]).result(for: store)
     }
 
-    private static func count(_ store: HKHealthStore) async throws -> Int {
+    static func activitySummaries(_ store: HKHealthStore) async throws -> [HKActivitySummary] {
+        let inbox = Inbox<[HKActivitySummary]>()
+        store.execute(HKActivitySummaryQuery(predicate: nil) { _, summaries, _ in inbox.append(summaries ?? []) })
+        return await inbox.wait(for: 1).first ?? []
+    }
+
+    static func count(_ store: HKHealthStore) async throws -> Int {
         var total = 0
         for identifier in [HKQuantityTypeIdentifier.heartRate, .bodyMass, .stepCount] {
             total += try await quantities(store, identifier).count
@@ -38,8 +55,8 @@ struct AppleHealthImporterTests {
 
     @Test("Every element kind maps to the model: types, units, dates with offsets, sources, devices, metadata")
     func fullExport() async throws {
-        let url = try Self.write(ExportGenerator.full().document())
-        defer { try? FileManager.default.removeItem(at: url) }
+        let url = try Self.write(AppleHealthExportGenerator.full().document())
+        defer { Self.remove(url) }
         let store = Self.ownerStore()
         let report = try await AppleHealthImporter().importExport(at: url, into: store)
 
@@ -48,9 +65,14 @@ struct AppleHealthImporterTests {
         #expect(report.imported[HKCategoryTypeIdentifier.mindfulSession.rawValue] == 1)
         #expect(report.imported[HKCorrelationTypeIdentifier.bloodPressure.rawValue] == 1)
         #expect(report.imported[HKWorkoutTypeIdentifier] == 1)
-        #expect(report.importedCount == 7)
+        // The correlation's members count under their types; their top-level twins are not imported again.
+        #expect(report.imported[HKQuantityTypeIdentifier.bloodPressureSystolic.rawValue] == 1)
+        #expect(report.imported[HKQuantityTypeIdentifier.bloodPressureDiastolic.rawValue] == 1)
+        #expect(report.imported[HKActivitySummaryTypeIdentifier] == 1)
+        #expect(report.importedCount == 10)
+        #expect(report.duplicates == 2)
+        #expect(report.skipped["ClinicalRecord without its resource file"] == 1)
         #expect(report.skipped["unknown type HKDataTypeSleepDurationGoal"] == 1)
-        #expect(report.skipped["unsupported element ActivitySummary"] == 1)
         #expect(report.skipped["WorkoutRoute (GPX routes are not imported)"] == 1)
         #expect(report.skipped["unsupported characteristic HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse"] == 1)
         #expect(report.characteristics == 3)
@@ -85,6 +107,9 @@ struct AppleHealthImporterTests {
         let pressure = try #require(try await HKSampleQueryDescriptor(predicates: [.correlation(type: HKCorrelationType(.bloodPressure))],
                                                                       sortDescriptors: []).result(for: store).first)
         #expect(pressure.objects.count == 2)
+        // Apple lists each member twice (inside the correlation and as a top-level record): stored once.
+        #expect(try await Self.quantities(store, .bloodPressureSystolic).count == 1)
+        #expect(try await Self.quantities(store, .bloodPressureDiastolic).count == 1)
         let systolic = pressure.objects.compactMap { $0 as? HKQuantitySample }.first { $0.quantityType == HKQuantityType(.bloodPressureSystolic) }
         #expect(systolic?.quantity.doubleValue(for: .millimeterOfMercury()) == 121)
         #expect(pressure.sourceRevision.source.name == "Omron")
@@ -102,6 +127,18 @@ struct AppleHealthImporterTests {
         #expect(temperature.map { abs($0.doubleValue(for: .degreeFahrenheit()) - 61) < 1e-9 } == true)
         #expect(workout.device?.model == "Watch")
 
+        let summaries = try await Self.activitySummaries(store)
+        #expect(summaries.count == 1)
+        let summary = try #require(summaries.first)
+        let day = summary.dateComponents(for: Calendar(identifier: .gregorian))
+        #expect(day.year == 2020 && day.month == 10 && day.day == 4)
+        #expect(summary.activeEnergyBurned.doubleValue(for: .kilocalorie()) == 400)
+        #expect(summary.activeEnergyBurnedGoal.doubleValue(for: .kilocalorie()) == 500)
+        #expect(summary.appleExerciseTime.doubleValue(for: .minute()) == 31)
+        #expect(summary.exerciseTimeGoal?.doubleValue(for: .minute()) == 30)
+        #expect(summary.appleStandHours.doubleValue(for: .count()) == 11)
+        #expect(summary.standHoursGoal?.doubleValue(for: .count()) == 12)
+
         #expect(try store.biologicalSex().biologicalSex == .female)
         #expect(try store.bloodType().bloodType == .abNegative)
         let birth = try store.dateOfBirthComponents()
@@ -110,24 +147,27 @@ struct AppleHealthImporterTests {
 
     @Test("A second run imports nothing twice, whatever the batch size")
     func rerun() async throws {
-        let url = try Self.write(ExportGenerator.full().document())
-        defer { try? FileManager.default.removeItem(at: url) }
+        let url = try Self.write(AppleHealthExportGenerator.full().document())
+        defer { Self.remove(url) }
         let store = Self.ownerStore()
         let first = try await AppleHealthImporter(batchSize: 2).importExport(at: url, into: store)
         #expect(first.batches == 4)
         let stored = try await Self.count(store)
         #expect(stored == 7)
-        _ = try await AppleHealthImporter(batchSize: 3).importExport(at: url, into: store)
+        let second = try await AppleHealthImporter(batchSize: 3).importExport(at: url, into: store)
+        #expect(second.duplicates == 2)
         #expect(try await Self.count(store) == stored)
+        #expect(try await Self.quantities(store, .bloodPressureSystolic).count == 1)
+        #expect(try await Self.activitySummaries(store).count == 1)
     }
 
     @Test("An interrupted import resumes: batches committed before a bad element stay, the rest follows on the next run")
     func resume() async throws {
-        var broken = ExportGenerator.full()
+        var broken = AppleHealthExportGenerator.full()
         broken.body.insert(" <Record type=\"HKQuantityTypeIdentifierStepCount\" sourceName=\"x\" startDate=\"yesterday\" endDate=\"today\"/>", at: 3)
         let bad = try Self.write(broken.document())
-        let good = try Self.write(ExportGenerator.full().document())
-        defer { try? FileManager.default.removeItem(at: bad); try? FileManager.default.removeItem(at: good) }
+        let good = try Self.write(AppleHealthExportGenerator.full().document())
+        defer { Self.remove(bad); Self.remove(good) }
         let store = Self.ownerStore()
         await #expect(throws: AppleHealthExportError.self) {
             _ = try await AppleHealthImporter(batchSize: 2).importExport(at: bad, into: store)
@@ -149,7 +189,7 @@ struct AppleHealthImporterTests {
         ("undefined entity", .malformedXML),
     ])
     func hostile(name: String, kind: AppleHealthExportError.Kind) async throws {
-        let full = ExportGenerator.full().document()
+        let full = AppleHealthExportGenerator.full().document()
         let text: String
         switch name {
         case "entities":
@@ -161,7 +201,7 @@ struct AppleHealthImporterTests {
         case "external DTD":
             text = "<?xml version=\"1.0\"?>\n<!DOCTYPE HealthData SYSTEM \"file:///etc/passwd\">\n<HealthData locale=\"en_US\"></HealthData>\n"
         case "huge attribute":
-            var export = ExportGenerator.full()
+            var export = AppleHealthExportGenerator.full()
             export.record(type: "HKQuantityTypeIdentifierStepCount", unit: "count", value: "1", source: String(repeating: "x", count: 70_000),
                           start: "2020-10-02 09:00:00 +0200", end: "2020-10-02 10:00:00 +0200")
             text = export.document()
@@ -177,7 +217,7 @@ struct AppleHealthImporterTests {
             text = full.replacingOccurrences(of: "value=\"1200\"", with: "value=\"&nope;\"")
         }
         let url = try Self.write(text)
-        defer { try? FileManager.default.removeItem(at: url) }
+        defer { Self.remove(url) }
         let store = Self.ownerStore()
         do {
             _ = try await AppleHealthImporter().importExport(at: url, into: store)
@@ -191,7 +231,7 @@ struct AppleHealthImporterTests {
 
     @Test("Random mutations of a valid export never crash: each imports or fails with a typed error")
     func fuzz() async throws {
-        let original = Array(ExportGenerator.full().document().utf8)
+        let original = Array(AppleHealthExportGenerator.full().document().utf8)
         var random = SplitMix64(seed: 0x5EED_A991E)
         let specials: [UInt8] = Array("<>&\"'/=![]-; \n\0".utf8)
         for _ in 0..<60 {

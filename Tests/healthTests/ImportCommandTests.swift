@@ -1,5 +1,7 @@
+import AppleHealthExportGenerator
 import Foundation
 import Testing
+@testable import health
 
 @Suite("health import apple-health")
 struct ImportCommandTests {
@@ -30,9 +32,9 @@ struct ImportCommandTests {
         try Data(Self.export.utf8).write(to: file)
         let first = try await runner.run(["import", "apple-health", file.path, "--batch-size", "1"])
         #expect(first.status == 0, "\(first.error)")
-        #expect(first.output.contains("Imported 2 samples in 2 batches."), "\(first.output)")
+        #expect(first.output.contains("Imported 3 samples in 3 batches."), "\(first.output)")
         #expect(first.output.contains("unknown type HKDataTypeSleepDurationGoal: 1"))
-        #expect(first.output.contains("unsupported element ActivitySummary: 1"))
+        #expect(first.output.contains("Activity Summaries: 1"), "\(first.output)")
         let second = try await runner.run(["import", "apple-health", file.path])
         #expect(second.status == 0, "\(second.error)")
         let query = try await runner.run(["store", "query", "--type", "stepCount", "--from", "2026-11-01", "--to", "2026-12-01", "--json"])
@@ -40,7 +42,36 @@ struct ImportCommandTests {
         #expect(query.output.components(separatedBy: "1200").count == 2, "\(query.output)")
     }
 
-    @Test("A hostile file is refused with status 1, a missing file and a zip are usage errors (2)")
+    @Test("Imports Apple's export.zip: export.xml streamed from it, its clinical records stored, the rest counted")
+    func importZip() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let file = runner.folder.appendingPathComponent("export.zip")
+        let record = AppleHealthExportGenerator.clinicalRecord
+        try AppleHealthExportGenerator.writeZip(to: file, exportXML: Data(AppleHealthExportGenerator.full().document().utf8), files: [
+            (path: "clinical-records/\(record.name)", bytes: Data(record.json.utf8)),
+            (path: "electrocardiograms/ecg_2020-10-05.csv", bytes: Data("Name,Jane\n".utf8)),
+        ])
+        let result = try await runner.run(["import", "apple-health", file.path])
+        #expect(result.status == 0, "\(result.error)")
+        #expect(result.output.contains("Imported 11 samples in 1 batch."), "\(result.output)")
+        #expect(result.output.contains("Correlation members Apple also lists as records, imported once: 2."), "\(result.output)")
+        #expect(result.output.contains("electrocardiogram (not imported): 1"), "\(result.output)")
+        // Not a terminal: no progress bar.
+        #expect(!result.error.contains("["), "\(result.error)")
+        let records = try await runner.run(["records", "list", "--json"])
+        #expect(records.output.contains("7C1A"), "\(records.output)")
+    }
+
+    @Test("The progress bar's line: the part of the file read, and the samples imported")
+    func progressBar() {
+        #expect(ImportProgressBar.line(fraction: 0.5, samples: 1200, width: 10) == "[#####.....]  50%  1200 samples")
+        #expect(ImportProgressBar.line(fraction: 1, samples: 1, width: 4) == "[####] 100%  1 sample")
+        #expect(ImportProgressBar.line(fraction: 1.7, samples: 3, width: 4) == "[####] 100%  3 samples")
+        #expect(ImportProgressBar.line(fraction: nil, samples: 3) == "Importing… 3 samples")
+    }
+
+    @Test("A hostile file is refused with status 1, a missing file is a usage error (2)")
     func refusals() async throws {
         let runner = CommandRunner()
         defer { runner.remove() }
@@ -54,6 +85,13 @@ struct ImportCommandTests {
         #expect(missing.status == 2)
         let zip = try await runner.run(["import", "apple-health", runner.folder.appendingPathComponent("export.zip").path])
         #expect(zip.status == 2)
+        let bombFile = runner.folder.appendingPathComponent("bomb.zip")
+        let padded = AppleHealthExportGenerator.full().document()
+            .replacingOccurrences(of: "<ExportDate", with: String(repeating: " ", count: 3 << 20) + "<ExportDate")
+        try AppleHealthExportGenerator.writeZip(to: bombFile, exportXML: Data(padded.utf8))
+        let zipBomb = try await runner.run(["import", "apple-health", bombFile.path])
+        #expect(zipBomb.status == 1)
+        #expect(zipBomb.error.contains("zip bomb"), "\(zipBomb.error)")
         let batch = try await runner.run(["import", "apple-health", bomb.path, "--batch-size", "0"])
         #expect(batch.status == 2)
     }

@@ -1,3 +1,4 @@
+import BenchmarkSupport
 import Foundation
 import GRDB
 import OpenHealthKit
@@ -210,33 +211,12 @@ struct SplitMix64: RandomNumberGenerator {
     }
 }
 
-/// A fresh folder under the system's temporary directory, removed by `remove()`.
-struct ScratchFolder: Sendable {
-    let url: URL
-
-    init(_ label: String) throws {
-        url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("openhealthkit-bench-\(label)-\(UUID().uuidString)", isDirectory: true)
-        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-    }
-
-    func remove() {
-        try? FileManager.default.removeItem(at: url)
-    }
-}
-
 // MARK: - The store under test (public API only)
 
 enum StoreSide {
     /// A new, encrypted, file-backed store in `folder`, opened (key created) before any timing.
     static func openStore(in folder: ScratchFolder) throws -> HKHealthStore {
-        let configuration = HKHealthStore.Configuration(
-            location: .file(folder.url.appendingPathComponent("health.sqlite")),
-            key: .keyFile(folder.url.appendingPathComponent("health.key")),
-            role: .owner)
-        let store = HKHealthStore(configuration: configuration)
-        try store.open()
-        return store
+        try BenchmarkStore.open(in: folder)
     }
 
     static func save(_ batches: [[HKObject]], to store: HKHealthStore) async throws {

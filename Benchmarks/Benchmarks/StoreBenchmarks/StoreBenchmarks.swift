@@ -1,4 +1,5 @@
 import Benchmark
+import BenchmarkSupport
 import Foundation
 import GRDB
 import OpenHealthKit
@@ -186,8 +187,7 @@ enum Timed {
     }
 
     static func rate(_ count: Int, _ elapsed: Duration) -> Int {
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-        return seconds > 0 ? Int((Double(count) / seconds).rounded()) : 0
+        BenchmarkStore.rate(count, elapsed)
     }
 }
 

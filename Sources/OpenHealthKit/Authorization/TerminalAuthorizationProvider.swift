@@ -73,6 +73,7 @@ enum HealthTypeNames {
         var name = identifier
         for prefix in prefixes where name.hasPrefix(prefix) { name.removeFirst(prefix.count) }
         if identifier == HKWorkoutTypeIdentifier { return "Workouts" }
+        if identifier == HKActivitySummaryTypeIdentifier { return "Activity Summaries" }
         var words = ""
         var previous: Character?
         for character in name {

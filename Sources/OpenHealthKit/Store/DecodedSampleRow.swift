@@ -82,6 +82,10 @@ struct DecodedSampleRow {
             guard let extraData = payload.extra else { throw HealthStoreError(.corruptDatabase, "a verifiable record has no details") }
             let details = try context.decoder.decode(VerifiableRecordDetails.self, from: extraData)
             return HKVerifiableClinicalRecord(details: details, relevantDate: start, uuid: uuid, sourceRevision: revision)
+        case .activitySummary:
+            guard let extraData = payload.extra else { throw HealthStoreError(.corruptDatabase, "an activity summary has no details") }
+            let details = try context.decoder.decode(ActivitySummaryDetails.self, from: extraData)
+            return ActivitySummarySample(try details.makeSummary(), uuid: uuid, sourceRevision: revision)
         case .workout:
             guard let extraData = payload.extra else { throw HealthStoreError(.corruptDatabase, "a workout has no details") }
             let extra = try context.decoder.decode(WorkoutExtra.self, from: extraData)

@@ -115,6 +115,12 @@ struct SamplePreparer {
             kind = .clinicalRecord
             payload = SamplePayload(integer: 0, metadata: metadata, device: device, extra: details.encoded())
             healthRecordKey = cipher.indexHash("fhir", bundleIdentifier, resource.resourceType.rawValue, resource.identifier)
+        case let stored as ActivitySummarySample:
+            let details = try ActivitySummaryDetails(stored.summary)
+            kind = .activitySummary
+            payload = SamplePayload(integer: 0, metadata: metadata, device: device, extra: try Self.encoder.encode(details))
+            // One summary per day and source: a new one replaces it.
+            healthRecordKey = cipher.indexHash("activity", bundleIdentifier, "\(details.year)-\(details.month)-\(details.day)")
         case let record as HKVerifiableClinicalRecord:
             guard !record.dataRepresentation.isEmpty else {
                 throw HKError(.errorInvalidArgument, "a verifiable record needs its data")

@@ -8,6 +8,7 @@ enum SampleKind: Int64, Sendable {
     case workout = 4
     case clinicalRecord = 5
     case verifiableRecord = 6
+    case activitySummary = 7
 }
 
 /// A sample ready for insertion: validated, converted to its type's canonical unit and sealed.

@@ -1,4 +1,4 @@
-import CZlib
+import CSystemZlib
 
 /// Raw DEFLATE (RFC 1951, no zlib or gzip wrapper) through system zlib with `windowBits = -15`.
 enum RawDeflate {
@@ -45,7 +45,7 @@ enum RawDeflate {
                     guard let outputBase = outputBuffer.baseAddress else { return Z_BUF_ERROR }
                     stream.next_out = outputBase + produced
                     stream.avail_out = UInt32(outputBuffer.count - produced)
-                    let status = CZlib.inflate(&stream, Z_FINISH)   // no sliding window when it completes in one call
+                    let status = CSystemZlib.inflate(&stream, Z_FINISH)   // no sliding window when it completes in one call
                     produced = outputBuffer.count - Int(stream.avail_out)
                     return status
                 }
@@ -89,7 +89,7 @@ enum RawDeflate {
             output.withUnsafeMutableBufferPointer { outputBuffer in
                 stream.next_out = outputBuffer.baseAddress
                 stream.avail_out = UInt32(outputBuffer.count)
-                _ = CZlib.deflate(&stream, Z_FINISH)
+                _ = CSystemZlib.deflate(&stream, Z_FINISH)
                 produced = outputBuffer.count - Int(stream.avail_out)
             }
         }

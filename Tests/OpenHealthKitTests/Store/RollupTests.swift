@@ -46,7 +46,7 @@ struct RollupTests {
 
     /// The daily figures through rollups and through the exact engine, bit for bit.
     static func expectServedExactly(_ store: HKHealthStore, _ type: HKQuantityType = heartRate,
-                                    options: HKStatisticsOptions = [.discreteAverage, .discreteMin, .discreteMax, .duration]) throws {
+                                    options: HKStatisticsOptions = [.discreteAverage, .discreteMin, .discreteMax, .duration]) async throws {
         let served = try await StatisticsRead.collectionResult(store: store, type: type, predicate: nil, options: options, grid: grid())
         let exact = try await StatisticsRead.collectionResult(store: store, type: type, predicate: nil, options: options, grid: grid(), exact: true)
         #expect(!served.input.rollups.isEmpty)
@@ -121,13 +121,13 @@ struct RollupTests {
         let extra = Samples.heartRate(200, at: 90, seconds: 10)
         await #expect(throws: HKError.self) { try await store.save([extra, first[0]]) }
         #expect(try await Self.pages(folder) == before)
-        try Self.expectServedExactly(store)
+        try await Self.expectServedExactly(store)
         #expect(try await store.runStatisticsQuery(Self.heartRate, options: .discreteMax).maximumQuantity()?.doubleValue(for: Samples.bpm) != 200)
 
         try await store.save(extra)
         #expect(try await Self.pages(folder) != before)
         #expect(try await store.runStatisticsQuery(Self.heartRate, options: .discreteMax).maximumQuantity()?.doubleValue(for: Samples.bpm) == 200)
-        try Self.expectServedExactly(store)
+        try await Self.expectServedExactly(store)
     }
 
     @Test("Deleting samples, and a correlation's members with it, updates the rollups")
@@ -136,10 +136,10 @@ struct RollupTests {
         let samples = Self.day(seed: 4)
         try await store.save(samples)
         try await store.delete(Array(samples[100..<400]))
-        try Self.expectServedExactly(store)
+        try await Self.expectServedExactly(store)
         _ = try await store.deleteObjects(of: Self.steps, predicate: HKQuery.predicateForSamples(withStart: Samples.reference,
                                                                                                   end: Samples.reference.addingTimeInterval(43_200)))
-        try Self.expectServedExactly(store, Self.steps, options: [.cumulativeSum, .duration, .separateBySource])
+        try await Self.expectServedExactly(store, Self.steps, options: [.cumulativeSum, .duration, .separateBySource])
 
         let systolicType = HKQuantityType(.bloodPressureSystolic)
         let systolic = HKQuantitySample(type: systolicType, quantity: HKQuantity(unit: .millimeterOfMercury(), doubleValue: 120),
@@ -170,8 +170,8 @@ struct RollupTests {
                 """)
         }
         let reopened = TestStores.owner(folder)
-        try Self.expectServedExactly(reopened)
-        try Self.expectServedExactly(reopened, Self.steps, options: [.cumulativeSum, .mostRecent])
+        try await Self.expectServedExactly(reopened)
+        try await Self.expectServedExactly(reopened, Self.steps, options: [.cumulativeSum, .mostRecent])
         // Each type's day of samples spans two UTC days: two pages each.
         #expect(try await ValueBlockTests.integer(folder, "SELECT count(*) FROM rollup_page") == 4)
         #expect(try await ValueBlockTests.integer(folder, "SELECT count(*) FROM store_info WHERE key = 'rollups_pending'") == 0)

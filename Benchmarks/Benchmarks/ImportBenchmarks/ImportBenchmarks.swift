@@ -1,0 +1,141 @@
+import AppleHealthExport
+import AppleHealthExportGenerator
+import Benchmark
+import BenchmarkSupport
+import Foundation
+import OpenHealthKit
+
+// Importing an Apple Health export against the store's own bulk save, in one run on one machine:
+//
+// - The importer reads a generated export.xml of 1,000,000 records in Apple's format
+//   (AppleHealthExportGenerator.writeLargeExport: heart rates and step counts a minute apart,
+//   two sources, a device on half of them) and saves them in batches of 10,000 into a new
+//   encrypted file store: streaming XML, dates, units, devices, content-derived sync
+//   identifiers, the correlation pre-scan, all included.
+// - The ceiling saves the same 1,000,000 samples (same types, values, dates, sources, devices,
+//   and a sync identifier and version each, as the importer gives them) through the store's
+//   bulk save, `HKHealthStore.save(_:recordedAs:)`, in batches of 10,000, into a new store.
+//
+// Timed: the import, and the ceiling's saves. Not timed: writing the export (once, in setup),
+// building the ceiling's sample objects, creating and opening the stores, removing them.
+// OPENHEALTHKIT_IMPORT_RECORDS sets another record count (for a quick check).
+
+/// Records imported or samples saved per second of the timed part.
+let recordsPerSecond = BenchmarkMetric.custom("Throughput (records/s)", polarity: .prefersLarger, useScalingFactor: false)
+
+let recordCount = ProcessInfo.processInfo.environment["OPENHEALTHKIT_IMPORT_RECORDS"].flatMap(Int.init) ?? 1_000_000
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, recordsPerSecond],
+        timeUnits: .milliseconds,
+        warmupIterations: 0,
+        maxDuration: .seconds(120),
+        maxIterations: 3
+    )
+
+    Benchmark("Import 1M-record export.xml (AppleHealthImporter)") { benchmark, export in
+        let folder = try ScratchFolder("import")
+        defer { folder.remove() }
+        let store = try BenchmarkStore.open(in: folder)
+        let clock = ContinuousClock()
+        benchmark.startMeasurement()
+        let started = clock.now
+        let report = try await AppleHealthImporter(batchSize: 10_000).importExport(at: export.url, into: store)
+        let elapsed = started.duration(to: clock.now)
+        benchmark.stopMeasurement()
+        guard report.importedCount == recordCount else {
+            throw BenchmarkFailure("imported \(report.importedCount) of \(recordCount) records")
+        }
+        benchmark.measurement(recordsPerSecond, BenchmarkStore.rate(recordCount, elapsed))
+    } setup: {
+        try ExportFile(records: recordCount)
+    } teardown: {
+        ExportFile.removeAll()
+    }
+
+    Benchmark("Import 1M-record export.xml (ceiling: HKHealthStore bulk save of the same samples)") { benchmark in
+        let batches = StoreSide.sampleBatches(count: recordCount)
+        let folder = try ScratchFolder("import-ceiling")
+        defer { folder.remove() }
+        let store = try BenchmarkStore.open(in: folder)
+        let clock = ContinuousClock()
+        benchmark.startMeasurement()
+        let started = clock.now
+        for batch in batches {
+            try await store.save(batch.samples, recordedAs: batch.revisions)
+        }
+        let elapsed = started.duration(to: clock.now)
+        benchmark.stopMeasurement()
+        benchmark.measurement(recordsPerSecond, BenchmarkStore.rate(recordCount, elapsed))
+    }
+}
+
+struct BenchmarkFailure: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The generated export, written once for all iterations.
+struct ExportFile: Sendable {
+    let url: URL
+    private static let folder = try? ScratchFolder("export")
+
+    init(records: Int) throws {
+        guard let folder = Self.folder else { throw BenchmarkFailure("no scratch folder") }
+        url = folder.url.appendingPathComponent("export.xml")
+        if !FileManager.default.fileExists(atPath: url.path) {
+            try AppleHealthExportGenerator.writeLargeExport(records: records, to: url)
+        }
+    }
+
+    static func removeAll() {
+        folder?.remove()
+    }
+}
+
+enum StoreSide {
+    /// The samples the import of the generated export stores, in batches of 10,000, each with
+    /// the source revision it is recorded under.
+    static func sampleBatches(count: Int) -> [(samples: [HKObject], revisions: [HKSourceRevision])] {
+        let heartRate = HKQuantityType(.heartRate)
+        let steps = HKQuantityType(.stepCount)
+        let perMinute = HKUnit.count().unitDivided(by: .minute())
+        let watch = HKDevice(name: "Apple Watch", manufacturer: "Apple Inc.", model: "Watch", hardwareVersion: "Watch6,1",
+                             firmwareVersion: nil, softwareVersion: "7.0", localIdentifier: nil, udiDeviceIdentifier: nil)
+        var revisions: [String: HKSourceRevision] = [:]
+        var batches: [(samples: [HKObject], revisions: [HKSourceRevision])] = []
+        var batch: (samples: [HKObject], revisions: [HKSourceRevision]) = ([], [])
+        for index in 0..<count {
+            let record = AppleHealthExportGenerator.largeRecord(index)
+            let start = Date(timeIntervalSince1970: TimeInterval(record.start))
+            let isHeart = index % 2 == 0
+            // A sync identifier as long as the importer's (prefix and 64 hex digits).
+            let syncIdentifier = AppleHealthImporter.syncIdentifierPrefix + String(repeating: "0", count: 48)
+                + String(String(index, radix: 16).suffix(16)).leftPadded(to: 16)
+            let sample = HKQuantitySample(
+                type: isHeart ? heartRate : steps,
+                quantity: HKQuantity(unit: isHeart ? perMinute : .count(), doubleValue: record.value),
+                start: start, end: start.addingTimeInterval(60), device: isHeart ? watch : nil,
+                metadata: [HKMetadataKeySyncIdentifier: syncIdentifier, HKMetadataKeySyncVersion: 1])
+            let revision = revisions[record.source] ?? HKSourceRevision(
+                source: AppleHealthImporter.source(named: record.source), version: "14.2", productType: nil,
+                operatingSystemVersion: OperatingSystemVersion(majorVersion: 0, minorVersion: 0, patchVersion: 0))
+            revisions[record.source] = revision
+            batch.samples.append(sample)
+            batch.revisions.append(revision)
+            if batch.samples.count == 10_000 {
+                batches.append(batch)
+                batch = ([], [])
+            }
+        }
+        if !batch.samples.isEmpty { batches.append(batch) }
+        return batches
+    }
+}
+
+extension String {
+    func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
+    }
+}

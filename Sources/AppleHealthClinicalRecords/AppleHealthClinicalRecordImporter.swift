@@ -1,0 +1,55 @@
+import AppleHealthExport
+import Foundation
+import HealthRecords
+import OpenHealthKit
+import SmartHealthCards
+
+/// Stores an Apple Health export's clinical records (`clinical-records/*.json`) through
+/// HealthRecords' `HealthRecordImporter`, exactly as `health records import` stores a resource:
+/// validated, filed by clinical type, and replacing the record of the same provider, resource
+/// type and id, so that importing the export again duplicates nothing.
+///
+/// The FHIR version is the `ClinicalRecord` element's `fhirVersion` when the export has one;
+/// otherwise the resource is read as R4, then as DSTU2 (Apple's Argonaut records) if R4 refuses it.
+/// The provider is the element's `sourceName` ("Health Records" without one).
+public struct AppleHealthClinicalRecordImporter: AppleHealthClinicalRecordImporting {
+    /// The store the records go to (opened as its owner).
+    public let store: HKHealthStore
+    /// The time of the import: the date of a record whose resource has none.
+    public let now: Date
+
+    /// Creates an importer for `store`.
+    public init(store: HKHealthStore, now: Date = Date()) {
+        self.store = store
+        self.now = now
+    }
+
+    /// Imports one file's resource.
+    public func importClinicalRecord(_ bytes: [UInt8], file: AppleHealthClinicalRecordFile) async throws
+        -> (stored: [String], notStored: [String]) {
+        // Exports hold FHIR resources, never cards: no issuer is trusted.
+        let verifier = SHCVerifier(resolver: StaticKeyResolver([:]), now: now)
+        let versions: [HKFHIRVersion]
+        if let text = file.fhirVersion, let version = try? HKFHIRVersion(fhirVersionString: text) {
+            versions = [version]
+        } else {
+            versions = [.primaryR4(), .primaryDSTU2()]
+        }
+        var last = HealthRecordImportReport()
+        for version in versions {
+            let importer = HealthRecordImporter(store: store, verifier: verifier,
+                                                options: .init(fhirVersion: version, sourceName: file.sourceName, now: now))
+            var report = HealthRecordImportReport()
+            try await importer.importInput(bytes, named: file.name, into: &report)
+            last = report
+            if !report.stored.isEmpty || report.refusals.isEmpty { break }
+        }
+        var notStored: [String] = []
+        if !last.unreadable.isEmpty { notStored.append("unreadable resource") }
+        if !last.refusals.isEmpty { notStored.append("invalid resource") }
+        for (resourceType, count) in last.skipped {
+            notStored += Array(repeating: "\(resourceType) is not a clinical record", count: count)
+        }
+        return (last.stored.map { $0.sampleType.identifier }, notStored)
+    }
+}

@@ -1,0 +1,190 @@
+import Foundation
+import ZIPFoundation
+
+/// Where an export's files are: an `export.xml` on disk with its folder (`clinical-records/`
+/// beside it), or Apple's `export.zip` (`apple_health_export/export.xml`, `export_cda.xml`,
+/// `workout-routes/`, `clinical-records/`, `electrocardiograms/`), read without extracting it.
+///
+/// Only files the importer knows are opened, and only by names it builds or checks itself:
+/// archive entries with absolute paths, `..` components, backslashes or control characters are
+/// never used (they are counted), and nothing from an archive is ever written to disk.
+struct ExportContainer {
+    private enum Storage {
+        case directory(xml: URL)
+        case archive(url: URL, root: String)
+    }
+
+    private let storage: Storage
+    let limits: AppleHealthImporter.ArchiveLimits
+    /// The size of export.xml (inflated), for progress.
+    let exportSize: UInt64?
+    /// The clinical record files by name (`Condition-….json`).
+    private(set) var clinicalRecordFiles: [String] = []
+    /// Files not imported, by reason.
+    private(set) var skipped: [String: Int] = [:]
+
+    /// A zip archive starts with a local file header (or is an empty archive's end record).
+    static func isZip(_ head: Data) -> Bool {
+        head.starts(with: [0x50, 0x4B, 0x03, 0x04]) || head.starts(with: [0x50, 0x4B, 0x05, 0x06])
+    }
+
+    /// Opens the export at `url`: a zip archive (by its first bytes) or an export.xml.
+    init(url: URL, limits: AppleHealthImporter.ArchiveLimits) throws(AppleHealthExportError) {
+        self.limits = limits
+        let head: Data
+        do {
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            head = try handle.read(upToCount: 4) ?? Data()
+        } catch {
+            throw AppleHealthExportError(.unreadable, "cannot read \(url.lastPathComponent)")
+        }
+        if Self.isZip(head) {
+            (storage, exportSize) = try Self.openArchive(url, limits: limits)
+            try listArchive(url)
+        } else {
+            storage = .directory(xml: url)
+            exportSize = (try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize).map { UInt64($0) }
+            listDirectory(url.deletingLastPathComponent().appendingPathComponent("clinical-records", isDirectory: true))
+        }
+    }
+
+    /// A name from an archive the importer may use: relative, no `..` or `.` components, no
+    /// backslashes, no control characters.
+    static func isSafe(_ path: String) -> Bool {
+        guard !path.isEmpty, !path.hasPrefix("/"), !path.contains("\\"),
+              !path.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else { return false }
+        return !path.split(separator: "/", omittingEmptySubsequences: false).contains { $0 == ".." || $0 == "." }
+    }
+
+    /// A file name the importer may open in a folder of the export: one component, not hidden.
+    static func isSafeFileName(_ name: String) -> Bool {
+        isSafe(name) && !name.contains("/") && !name.hasPrefix(".")
+    }
+
+    private static func openArchive(_ url: URL, limits: AppleHealthImporter.ArchiveLimits) throws(AppleHealthExportError) -> (Storage, UInt64?) {
+        let archive: Archive
+        do {
+            archive = try Archive(url: url, accessMode: .read)
+        } catch {
+            throw AppleHealthExportError(.malformedArchive, "the zip archive cannot be read")
+        }
+        // apple_health_export/export.xml, or export.xml at the top or one folder down.
+        var candidates: [(root: String, size: UInt64, compressed: UInt64)] = []
+        for entry in archive where entry.type == .file && isSafe(entry.path) {
+            let parts = entry.path.split(separator: "/", omittingEmptySubsequences: false)
+            if parts.last == "export.xml", parts.count <= 2 {
+                candidates.append((parts.count == 2 ? String(parts[0]) + "/" : "", entry.uncompressedSize, entry.compressedSize))
+            }
+        }
+        guard let chosen = candidates.first(where: { $0.root == "apple_health_export/" }) ?? candidates.first else {
+            throw AppleHealthExportError(.notAnExport, "the zip archive has no apple_health_export/export.xml")
+        }
+        try limits.check(declared: chosen.size, compressed: chosen.compressed, isExport: true)
+        return (.archive(url: url, root: chosen.root), chosen.size)
+    }
+
+    private mutating func listArchive(_ url: URL) throws(AppleHealthExportError) {
+        guard case .archive(_, let root) = storage else { return }
+        let archive: Archive
+        do {
+            archive = try Archive(url: url, accessMode: .read)
+        } catch {
+            throw AppleHealthExportError(.malformedArchive, "the zip archive cannot be read")
+        }
+        for entry in archive {
+            let path = entry.path
+            guard Self.isSafe(path) else {
+                skipped["archive entry with an unsafe name", default: 0] += 1
+                continue
+            }
+            guard entry.type == .file else {
+                if entry.type == .symlink { skipped["symbolic link in the archive", default: 0] += 1 }
+                continue
+            }
+            guard path.hasPrefix(root) else {
+                skipped["file outside the export folder", default: 0] += 1
+                continue
+            }
+            let relative = path.dropFirst(root.count)
+            if relative == "export.xml" { continue }
+            if relative.hasPrefix("clinical-records/"), relative.hasSuffix(".json"),
+               Self.isSafeFileName(String(relative.dropFirst("clinical-records/".count))) {
+                // Refused before anything is imported; the inflater also stops an entry that lies about its size.
+                try limits.check(declared: entry.uncompressedSize, compressed: entry.compressedSize, isExport: false)
+                clinicalRecordFiles.append(String(relative.dropFirst("clinical-records/".count)))
+            } else if relative.hasPrefix("electrocardiograms/") {
+                skipped["electrocardiogram (not imported)", default: 0] += 1
+            } else if relative.hasPrefix("workout-routes/") {
+                continue  // read through the workouts' WorkoutRoute elements
+            } else if relative == "export_cda.xml" {
+                skipped["export_cda.xml (the same data as export.xml)", default: 0] += 1
+            } else {
+                skipped["other file in the archive", default: 0] += 1
+            }
+        }
+        clinicalRecordFiles.sort()
+    }
+
+    private mutating func listDirectory(_ folder: URL) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names.sorted() where name.hasSuffix(".json") {
+            guard Self.isSafeFileName(name) else { continue }
+            let attributes = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)
+            guard attributes?[.type] as? FileAttributeType == .typeRegular else {
+                skipped["clinical record that is not a regular file", default: 0] += 1
+                continue
+            }
+            clinicalRecordFiles.append(name)
+        }
+    }
+
+    /// A new stream of export.xml's bytes.
+    func openExport() throws(AppleHealthExportError) -> any ExportByteSource {
+        switch storage {
+        case .directory(let xml):
+            do {
+                return try FileByteSource(xml)
+            } catch {
+                throw AppleHealthExportError(.unreadable, "cannot read \(xml.lastPathComponent)")
+            }
+        case .archive(let url, let root):
+            return ZipEntryStream(archive: url, path: root + "export.xml", limits: limits, isExport: true)
+        }
+    }
+
+    /// The bytes of a file of the export (`clinical-records/NAME`), at most
+    /// ``AppleHealthImporter/ArchiveLimits/maximumFileSize``; `name` must be one of the names listed.
+    func read(folder: String, name: String) throws(AppleHealthExportError) -> [UInt8] {
+        guard Self.isSafeFileName(name) else {
+            throw AppleHealthExportError(.invalidElement, "a file name in the export is not a plain name")
+        }
+        let source: any ExportByteSource
+        switch storage {
+        case .directory(let xml):
+            let url = xml.deletingLastPathComponent().appendingPathComponent(folder, isDirectory: true).appendingPathComponent(name)
+            do {
+                source = try FileByteSource(url)
+            } catch {
+                throw AppleHealthExportError(.unreadable, "cannot read a file of the export's \(folder) folder")
+            }
+        case .archive(let url, let root):
+            source = ZipEntryStream(archive: url, path: root + folder + "/" + name, limits: limits, isExport: false)
+        }
+        defer { source.close() }
+        var bytes: [UInt8] = []
+        do {
+            while let chunk = try source.read(upToCount: 1 << 20), !chunk.isEmpty {
+                bytes.append(contentsOf: chunk)
+                guard UInt64(bytes.count) <= limits.maximumFileSize else {
+                    throw AppleHealthExportError(.unsafeArchive, "a file of the export's \(folder) folder is larger than \(limits.maximumFileSize) bytes")
+                }
+            }
+        } catch let error as AppleHealthExportError {
+            throw error
+        } catch {
+            throw AppleHealthExportError(.unreadable, "cannot read a file of the export's \(folder) folder")
+        }
+        return bytes
+    }
+}

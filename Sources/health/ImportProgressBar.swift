@@ -1,0 +1,45 @@
+import AppleHealthExport
+import Foundation
+import Synchronization
+
+/// The progress bar of `health import apple-health` on a terminal: one line on standard error,
+/// redrawn after each committed batch, `[#######.............]  35%  120000 samples`.
+final class ImportProgressBar: Sendable {
+    private let enabled: Bool
+    private let state = Mutex(false)
+
+    /// - Parameter enabled: whether to draw (standard error is a terminal and no `--progress`).
+    init(enabled: Bool) {
+        self.enabled = enabled
+    }
+
+    /// The bar's line for `fraction` of the file (a count alone when the size is unknown).
+    static func line(fraction: Double?, samples: Int, width: Int = 30) -> String {
+        let count = "\(samples) sample\(samples == 1 ? "" : "s")"
+        guard let fraction else { return "Importing… \(count)" }
+        let clamped = min(1, max(0, fraction))
+        let filled = Int((clamped * Double(width)).rounded(.down))
+        let percent = Int((clamped * 100).rounded(.down))
+        let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
+        let label = String(repeating: " ", count: max(0, 3 - String(percent).count)) + "\(percent)%"
+        return "[\(bar)] \(label)  \(count)"
+    }
+
+    func update(_ progress: AppleHealthImportProgress) {
+        guard enabled else { return }
+        let text = "\r\u{1B}[K" + Self.line(fraction: progress.fraction, samples: progress.report.importedCount)
+        state.withLock { drawn in
+            drawn = true
+            FileHandle.standardError.write(Data(text.utf8))
+        }
+    }
+
+    /// Ends the bar's line, if one was drawn.
+    func finish() {
+        guard enabled else { return }
+        state.withLock { drawn in
+            if drawn { FileHandle.standardError.write(Data("\n".utf8)) }
+            drawn = false
+        }
+    }
+}
