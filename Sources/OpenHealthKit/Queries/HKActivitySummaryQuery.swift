@@ -17,7 +17,7 @@ public final class HKActivitySummaryQuery: HKQuery, @unchecked Sendable {
 
     override func start(in store: HKHealthStore) async {
         do {
-            let summaries = try store.readSamples(type: HKActivitySummaryType(), predicate: predicate,
+            let summaries = try await store.readSamples(type: HKActivitySummaryType(), predicate: predicate,
                                                   order: [SampleOrder(key: .startDate, ascending: true)], limit: 0)
                 .compactMap { ($0 as? ActivitySummarySample)?.summary }
             guard !lifecycle.isStopped else { return }

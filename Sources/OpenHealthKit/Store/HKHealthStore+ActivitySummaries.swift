@@ -12,7 +12,7 @@ extension HKHealthStore {
         let database = try engine.database()
         let preparer = SamplePreparer(cipher: database.cipher, bundleIdentifier: revision.source.bundleIdentifier)
         let prepared = try summaries.map { try preparer.prepare(ActivitySummarySample($0)) }
-        let changes = try database.insert(prepared, revision: SourceRevisionRecord(revision))
+        let changes = try await database.insert(prepared, revision: SourceRevisionRecord(revision))
         notify(changes)
     }
 }
