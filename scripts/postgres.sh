@@ -74,7 +74,7 @@ start() {
     port=$(free_port)
     # Sockets go in the data folder (not /var/run/postgresql); TCP on loopback only.
     as_owner "$bin/pg_ctl" -D "$data/cluster" -l "$data/server.log" -w -t 60 \
-        -o "-c listen_addresses=127.0.0.1 -p $port -k $data -c max_connections=300 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
+        -o "-c listen_addresses=127.0.0.1 -p $port -k $data -c max_connections=1000 -c fsync=off -c synchronous_commit=off -c full_page_writes=off" \
         start >/dev/null || {
         cat "$data/server.log" >&2
         exit 1

@@ -153,7 +153,7 @@ struct PostgresTrustStoreTests {
     private func withDatabase(_ body: (PostgresURL) async throws -> Void) async throws {
         let admin = try PostgresURL(try #require(Self.adminURL))
         let name = "p_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        try await PostgresDatabaseAdmin.createDatabase(name, adminURL: admin)
+        try await PostgresDatabaseAdmin.createDatabase(name, adminURL: admin, timeout: .seconds(120))
         let outcome: Result<Void, any Error>
         do {
             try await body(admin.with(database: name))
@@ -161,7 +161,7 @@ struct PostgresTrustStoreTests {
         } catch {
             outcome = .failure(error)
         }
-        try? await PostgresDatabaseAdmin.dropDatabase(name, adminURL: admin)
+        try? await PostgresDatabaseAdmin.dropDatabase(name, adminURL: admin, timeout: .seconds(120))
         try outcome.get()
     }
 

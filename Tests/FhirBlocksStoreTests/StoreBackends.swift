@@ -54,7 +54,7 @@ enum StoreBackends {
         }
         let admin = try PostgresURL(text)
         let name = "t_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        try await PostgresDatabaseAdmin.createDatabase(name, adminURL: admin)
+        try await PostgresDatabaseAdmin.createDatabase(name, adminURL: admin, timeout: .seconds(120))
         let url = admin.with(database: name)
         let outcome: Result<Void, any Error>
         do {
@@ -71,7 +71,7 @@ enum StoreBackends {
         } catch {
             outcome = .failure(error)
         }
-        try? await PostgresDatabaseAdmin.dropDatabase(name, adminURL: admin)
+        try? await PostgresDatabaseAdmin.dropDatabase(name, adminURL: admin, timeout: .seconds(120))
         try outcome.get()
     }
 

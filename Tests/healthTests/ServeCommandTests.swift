@@ -99,7 +99,7 @@ import Testing
         guard backend == "postgres", let admin = ProcessInfo.processInfo.environment["OPENHEALTHKIT_POSTGRES_URL"] else { return nil }
         let url = try PostgresURL(admin)
         let name = "k_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        try await PostgresDatabaseAdmin.createDatabase(name, adminURL: url)
+        try await PostgresDatabaseAdmin.createDatabase(name, adminURL: url, timeout: .seconds(120))
         return url.with(database: name).text
     }
 

@@ -9,7 +9,7 @@ enum PostgresTestDatabase {
     static func freshStore(adminURL: String) async throws -> any TrustStore {
         let admin = try PostgresURL(adminURL)
         let name = "s_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        try await PostgresDatabaseAdmin.createDatabase(name, adminURL: admin)
+        try await PostgresDatabaseAdmin.createDatabase(name, adminURL: admin, timeout: .seconds(120))
         let store = PostgresTrustStore(url: admin.with(database: name), connectionTimeout: .seconds(30), maximumConnections: 4)
         try await store.migrate()
         return store
@@ -19,7 +19,7 @@ enum PostgresTestDatabase {
     static func freshURL(adminURL: String) async throws -> String {
         let admin = try PostgresURL(adminURL)
         let name = "s_" + UUID().uuidString.lowercased().replacingOccurrences(of: "-", with: "")
-        try await PostgresDatabaseAdmin.createDatabase(name, adminURL: admin)
+        try await PostgresDatabaseAdmin.createDatabase(name, adminURL: admin, timeout: .seconds(120))
         return admin.with(database: name).text
     }
 }
