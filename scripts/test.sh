@@ -3,7 +3,8 @@
 # installs the Debian packages the tests need beyond the demo's build (zxing-cpp and stb_image
 # for the QR image library, PostgreSQL's server, Python's venv) when they are missing, then
 # prepares the interoperability peers that some
-# tests compare against (Python jwcrypto for JWS, zxing-cpp for QR images) in a virtual
+# tests compare against (Python jwcrypto for JWS, and the `cryptography` it brings for the
+# sample-signature peer, scripts/sample-signature-peer.py; zxing-cpp for QR images) in a virtual
 # environment under .build/, then runs the Swift test suite with them.
 # Without network access to PyPI the peers cannot be installed: outside CI the peer tests are
 # then reported as skipped; in CI (CI=true) that is an error.

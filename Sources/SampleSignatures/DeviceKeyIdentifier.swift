@@ -1,3 +1,4 @@
+import CommonSupport
 import Crypto
 
 /// Names a device's P-256 public key: the SHA-1 of its uncompressed point (the 65 bytes of
@@ -18,31 +19,11 @@ public struct DeviceKeyIdentifier: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Lower-case hexadecimal, as the CLI prints it.
-    public var description: String {
-        bytes.map { byte in
-            let digits = Array("0123456789abcdef")
-            return String([digits[Int(byte >> 4)], digits[Int(byte & 0x0f)]])
-        }.joined()
-    }
+    public var description: String { HexText.encode(bytes) }
 
     /// Parses lower- or upper-case hexadecimal; nil for anything else.
     public init?(hex: String) {
-        let characters = Array(hex.utf8)
-        guard !characters.isEmpty, characters.count.isMultiple(of: 2) else { return nil }
-        var bytes: [UInt8] = []
-        for index in stride(from: 0, to: characters.count, by: 2) {
-            guard let high = Self.nibble(characters[index]), let low = Self.nibble(characters[index + 1]) else { return nil }
-            bytes.append(high << 4 | low)
-        }
+        guard !hex.isEmpty, let bytes = HexText.decode(hex) else { return nil }
         self.bytes = bytes
-    }
-
-    private static func nibble(_ character: UInt8) -> UInt8? {
-        switch character {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): character - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): character - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): character - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }

@@ -19,8 +19,10 @@ public struct SampleSignatureVerifier: Sendable {
     /// the signer is trusted (``SampleSignatureVerdict/unknownKey(_:)``); the signature verifies
     /// (``SampleSignatureVerdict/badSignature(signer:)``); the signed content decodes and
     /// describes the sample (``SampleSignatureVerdict/contentMismatch(signer:field:)``).
-    /// - Parameter sample: the sample's content expressed in the unit the signer used (the
-    ///   closure's argument); nil when the sample has no value in that unit.
+    /// - Parameters:
+    ///   - value: the `HKMetadataKeyDigitalSignature` text; nil when the sample has none.
+    ///   - sample: the sample's content expressed in the unit the signer used (the closure's
+    ///     argument); nil when the sample has no value in that unit.
     public func verdict(base64 value: String?, sample: (_ unit: String) -> SampleSignatureContent?) -> SampleSignatureVerdict {
         guard let value else { return .unsigned }
         let signature: SampleSignature

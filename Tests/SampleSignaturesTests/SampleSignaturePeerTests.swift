@@ -7,7 +7,7 @@ import TestSupport
 /// Cross-checks with an independent implementation: scripts/sample-signature-peer.py (DER by
 /// hand, ECDSA from Python `cryptography`). Runs when OPENHEALTHKIT_PEERS_VENV names a virtual
 /// environment with `cryptography` (jwcrypto brings it; scripts/test.sh makes the venv).
-@Suite(.enabled(if: SignaturePeer.python != nil,
+@Suite(.enabled(if: PythonPeer.python != nil,
                 "set OPENHEALTHKIT_PEERS_VENV to a Python venv with cryptography to run the sample-signature peer tests"))
 struct SampleSignaturePeerTests {
     let key = P256.Signing.PrivateKey()
@@ -56,12 +56,6 @@ struct SampleSignaturePeerTests {
 
 /// The Python peer: where it is and how to run it.
 enum SignaturePeer {
-    static let python: URL? = {
-        guard let venv = ProcessInfo.processInfo.environment["OPENHEALTHKIT_PEERS_VENV"], !venv.isEmpty else { return nil }
-        let python = URL(fileURLWithPath: venv).appendingPathComponent("bin/python")
-        return FileManager.default.isExecutableFile(atPath: python.path) ? python : nil
-    }()
-
     static let script = TestData.repositoryRoot.appendingPathComponent("scripts/sample-signature-peer.py")
 
     static func sign(_ content: SampleSignatureContent, key: P256.Signing.PrivateKey, digest: String = "sha256") throws -> String {
@@ -87,15 +81,6 @@ enum SignaturePeer {
     }
 
     private static func run(_ arguments: [String]) throws -> (status: Int32, output: [UInt8]) {
-        let process = Process()
-        process.executableURL = python
-        process.arguments = [script.path] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, Array(data))
+        try PythonPeer.run(script, arguments)
     }
 }

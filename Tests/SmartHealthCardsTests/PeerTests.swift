@@ -1,12 +1,13 @@
 import FHIRCore
 import Foundation
 import Testing
+import TestSupport
 @testable import SmartHealthCards
 
 /// Cross-checks issued cards with an independent implementation: scripts/shc-verify.py (Python
 /// jwcrypto + zlib). Runs only when OPENHEALTHKIT_PEERS_VENV names a virtual environment with
 /// jwcrypto installed (`python3 -m venv DIR && DIR/bin/pip install jwcrypto`).
-@Suite(.enabled(if: Peer.python != nil && Peer.script != nil,
+@Suite(.enabled(if: PythonPeer.python != nil && Peer.script != nil,
                 "set OPENHEALTHKIT_PEERS_VENV to a Python venv with jwcrypto (pip install jwcrypto) to run the peer cross-check"))
 struct PeerTests {
     @Test(arguments: 0..<3)
@@ -39,12 +40,6 @@ struct PeerTests {
 
 /// The Python peer: where it is and how to run it.
 enum Peer {
-    static let python: URL? = {
-        guard let venv = ProcessInfo.processInfo.environment["OPENHEALTHKIT_PEERS_VENV"], !venv.isEmpty else { return nil }
-        let python = URL(fileURLWithPath: venv).appendingPathComponent("bin/python")
-        return FileManager.default.isExecutableFile(atPath: python.path) ? python : nil
-    }()
-
     static let script: URL? = {
         guard let root = Fixtures.repositoryRoot else { return nil }
         let script = root.appendingPathComponent("scripts/shc-verify.py")
@@ -53,21 +48,13 @@ enum Peer {
 
     /// Runs the peer; returns its exit status and standard output.
     static func run(jws: String, jwks: [UInt8]) throws -> (status: Int32, output: [UInt8]) {
+        guard let script else { return (2, []) }   // the suite runs only when the script is there
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("shc-peer-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let jwksURL = folder.appendingPathComponent("jwks.json"), jwsURL = folder.appendingPathComponent("card.jws")
         try Data(jwks).write(to: jwksURL)
         try Data(jws.utf8).write(to: jwsURL)
-        let process = Process()
-        process.executableURL = python
-        process.arguments = [script?.path ?? "", "--jwks", jwksURL.path, jwsURL.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, Array(data))
+        return try PythonPeer.run(script, ["--jwks", jwksURL.path, jwsURL.path])
     }
 }

@@ -1,3 +1,5 @@
+import CommonSupport
+
 /// An `application/x-www-form-urlencoded` body (the `vaca/*` endpoints), parsed from raw bytes.
 ///
 /// The legacy `vaca/auth` client does not percent-encode the assertion, so its standard-base64
@@ -96,7 +98,7 @@ public struct FormBody: Sendable, Hashable {
             let byte = raw[index]
             if byte == UInt8(ascii: "%") {
                 guard raw.endIndex - index >= 3,
-                      let high = nibble(raw[index + 1]), let low = nibble(raw[index + 2]) else {
+                      let high = HexText.nibble(raw[index + 1]), let low = HexText.nibble(raw[index + 2]) else {
                     throw .malformedRequest("\(what) has a bad percent escape")
                 }
                 out.append(high << 4 | low)
@@ -110,14 +112,5 @@ public struct FormBody: Sendable, Hashable {
             throw .malformedRequest("\(what) is not valid UTF-8")
         }
         return text
-    }
-
-    private static func nibble(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 }
