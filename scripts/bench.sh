@@ -20,7 +20,7 @@
 #   scripts/bench.sh cards --filter 'Verify.*'   # extra options go to `swift package benchmark`
 #
 # The first run builds the benchmark package in release mode (several minutes on 2 cores);
-# the store run takes about 5 minutes, the cards run about 3. Not part of CI.
+# the store run takes about 8 minutes, the cards run about 3. Not part of CI.
 # The Python jwcrypto figure for the cards is measured separately: scripts/bench-jwcrypto.py;
 # the Python fhir.resources figure for FHIR decoding: scripts/bench-fhir-resources.py.
 set -euo pipefail

@@ -20,10 +20,25 @@ struct ExactSum: Sendable, Hashable {
     init() {}
 
     /// A sum whose partials are `partials` (as read back from a rollup) and whose non-finite
-    /// part is `special`. The partials are re-added one by one, so any list is accepted.
+    /// part is `special`. Partials that are finite, non-zero and strictly increasing in
+    /// magnitude are kept as they are (every list ``partials`` produces is); any other list is
+    /// re-added term by term.
     init(partials: [Double], special: Double) {
+        var isCanonical = true
+        var previous = 0.0
         for partial in partials {
-            add(partial)
+            guard partial.isFinite, partial != 0, abs(partial) > abs(previous) else {
+                isCanonical = false
+                break
+            }
+            previous = partial
+        }
+        if isCanonical {
+            self.partials = partials
+        } else {
+            for partial in partials {
+                add(partial)
+            }
         }
         self.special = special
     }
