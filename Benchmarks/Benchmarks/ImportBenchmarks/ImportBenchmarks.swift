@@ -30,9 +30,12 @@ let benchmarks: @Sendable () -> Void = {
         metrics: [.wallClock, recordsPerSecond],
         timeUnits: .milliseconds,
         warmupIterations: 0,
-        maxDuration: .seconds(120),
-        maxIterations: 3
+        // One iteration each: an iteration takes minutes on the project machine.
+        maxDuration: .seconds(1),
+        maxIterations: 1
     )
+
+    Benchmark.defaultConfiguration.metrics.append(.peakMemoryResident)
 
     Benchmark("Import 1M-record export.xml (AppleHealthImporter)") { benchmark, export in
         let folder = try ScratchFolder("import")
