@@ -17,9 +17,9 @@ struct LoopbackFixture: Sendable {
     /// The CRL path of ``issuer`` for `kid`.
     func revocationListPath(_ kid: String) -> String { "/issuer/.well-known/crl/\(kid).json" }
 
-    /// A resolver trusting the test authority, with short timeouts unless told otherwise, and
+    /// A resolver trusting the test authority, with timeouts a loaded full run stays within unless told otherwise, and
     /// allowed to fetch from the loopback server.
-    func resolver(_ configuration: HTTPSKeyResolver.Configuration = .init(requestTimeout: .seconds(5), connectTimeout: .seconds(2)),
+    func resolver(_ configuration: HTTPSKeyResolver.Configuration = .init(requestTimeout: .seconds(30), connectTimeout: .seconds(10)),
                   clock: TestClock? = nil) -> HTTPSKeyResolver {
         var configuration = configuration
         configuration.allowsPrivateAddresses = true

@@ -7,7 +7,7 @@ import Testing
 @Suite("The async API leaves the cooperative thread pool free")
 struct CooperativePoolTests {
     /// Holds the store's writer connection from a Dispatch thread until released (or, so that a
-    /// failing test does not hang, until a minute has passed: the assertion then fails).
+    /// failing test does not hang, until ten minutes have passed, far beyond any scheduling delay of a loaded full run: the assertion then fails).
     private final class WriterHold: Sendable {
         private let held = DispatchSemaphore(value: 0)
         private let release = DispatchSemaphore(value: 0)
@@ -17,7 +17,7 @@ struct CooperativePoolTests {
             DispatchQueue.global().async { [self] in
                 try? database.write { _ in
                     held.signal()
-                    _ = release.wait(timeout: .now() + 60)
+                    _ = release.wait(timeout: .now() + 600)
                     released.withLock { $0 = true }
                 }
             }
