@@ -183,6 +183,7 @@ let package = Package(
         .target(
             name: "FhirBlocksPostgres",
             dependencies: [
+                "CommonSupport",
                 "FhirBlocksStore",
                 "FhirBlocks",
                 .product(name: "PostgresNIO", package: "postgres-nio"),

@@ -1,3 +1,5 @@
+import CommonSupport
+
 /// A PostgreSQL connection URL, `postgres://user:password@host:port/database?sslmode=…`
 /// (`postgresql://` is accepted too), read without Foundation.
 ///
@@ -145,20 +147,11 @@ public struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
                 bytes.append(byte)
                 continue
             }
-            guard let high = utf8.next().flatMap(hexValue), let low = utf8.next().flatMap(hexValue) else { throw .invalid(part) }
+            guard let high = utf8.next().flatMap(HexText.nibble), let low = utf8.next().flatMap(HexText.nibble) else { throw .invalid(part) }
             bytes.append(high << 4 | low)
         }
         guard let decoded = String(validating: bytes, as: UTF8.self) else { throw .invalid(part) }
         return decoded
-    }
-
-    private static func hexValue(_ byte: UInt8) -> UInt8? {
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-        default: nil
-        }
     }
 
     private static func percentEncoded(_ text: String) -> String {
