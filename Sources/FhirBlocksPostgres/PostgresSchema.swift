@@ -171,6 +171,12 @@ enum PostgresSchema {
             )
             """,
         ],
+        // 4: the ledger's version, raised by every commit that registers, grants or revokes,
+        // so that servers sharing the database reload their ledger when another one changed it.
+        [
+            "CREATE TABLE ledger_version (id integer PRIMARY KEY CHECK (id = 1), version bigint NOT NULL)",
+            "INSERT INTO ledger_version (id, version) VALUES (1, 0)",
+        ],
     ]
 
     /// The newest schema version.

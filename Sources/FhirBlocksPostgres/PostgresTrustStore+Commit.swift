@@ -77,6 +77,9 @@ extension PostgresTrustStore {
                 throw TrustStoreError.conflict("access token \(token.id) exists")
             }
         }
+        if change.changesLedger {
+            try await connection.query("UPDATE ledger_version SET version = version + 1 WHERE id = 1", logger: logger)
+        }
         for hash in change.revokedTokenHashes {
             try await connection.query("UPDATE access_token SET revoked = true WHERE token_hash = \(hash)", logger: logger)
         }

@@ -46,6 +46,14 @@ extension PostgresTrustStore {
         }
     }
 
+    public func ledgerVersion() async throws(TrustStoreError) -> Int64 {
+        try await withConnection { connection, logger in
+            let rows = try await connection.query("SELECT version FROM ledger_version WHERE id = 1", logger: logger).collect()
+            guard let row = rows.first else { throw TrustStoreError.corrupt("ledger_version") }
+            return try row.decode(Int64.self)
+        }
+    }
+
     // MARK: Tokens
 
     public func token(hash: String) async throws(TrustStoreError) -> StoredAccessToken? {

@@ -58,6 +58,14 @@ enum SQLiteTrustSchema {
                     used INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
                 """)
         }
+        // The ledger's version: raised by every commit that registers, grants or revokes, so
+        // that servers sharing the file reload their ledger when another one changed it.
+        migrator.registerMigration("v4-ledger-version") { db in
+            try db.execute(sql: """
+                CREATE TABLE ledger_version (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL);
+                INSERT INTO ledger_version (id, version) VALUES (1, 0);
+                """)
+        }
         return migrator
     }()
 }

@@ -143,6 +143,15 @@ public final class SQLiteTrustStore: TrustStore {
         try await read { db in try Row.fetchAll(db, sql: "SELECT * FROM permission ORDER BY granted_at, id").map(SQLiteTrustRows.permission) }
     }
 
+    public func ledgerVersion() async throws(TrustStoreError) -> Int64 {
+        try await read { db in
+            guard let version = try Int64.fetchOne(db, sql: "SELECT version FROM ledger_version WHERE id = 1") else {
+                throw TrustStoreError.corrupt("ledger_version")
+            }
+            return version
+        }
+    }
+
     public func token(hash: String) async throws(TrustStoreError) -> StoredAccessToken? {
         try await read { db in
             try Row.fetchOne(db, sql: "SELECT * FROM access_token WHERE token_hash = ?", arguments: [hash]).map(SQLiteTrustRows.token)

@@ -36,6 +36,9 @@ enum SQLiteTrustWriter {
             try db.execute(sql: "UPDATE permission SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
                            arguments: [revocation.revokedAt.millisecondsSince1970, revocation.id.rawValue])
         }
+        if change.changesLedger {
+            try db.execute(sql: "UPDATE ledger_version SET version = version + 1 WHERE id = 1")
+        }
         for token in change.tokens {
             try db.execute(sql: """
                 INSERT INTO access_token (token_hash, id, client, patient, scope, permission_ids, issued_at, expires_at, revoked)

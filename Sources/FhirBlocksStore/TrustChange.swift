@@ -36,6 +36,20 @@ public struct TrustChange: Sendable {
     /// An empty change.
     public init() {}
 
+    /// Whether the change moves the permission ledger (a registration, a permission or a
+    /// revocation): committing it raises ``TrustStore/ledgerVersion()``.
+    public var changesLedger: Bool {
+        !registrations.isEmpty || !permissions.isEmpty || !revocations.isEmpty
+    }
+
+    /// Whether the change only appends audit entries (such changes may be committed together
+    /// in one transaction: nothing in them can conflict).
+    public var isAuditOnly: Bool {
+        var rest = self
+        rest.auditEntries = []
+        return rest.isEmpty && !auditEntries.isEmpty
+    }
+
     /// Whether nothing would be written.
     public var isEmpty: Bool {
         issuedGuids.isEmpty && issuedGuidsExpiringBefore == nil && registrations.isEmpty && permissions.isEmpty && revocations.isEmpty && tokens.isEmpty

@@ -16,6 +16,7 @@ enum ConformanceChecks {
         ConformanceCheck(name: "a csiGuid registered twice in one change is rejected", run: duplicateWithinChange),
         ConformanceCheck(name: "permissions round-trip", run: permissionsRoundTrip),
         ConformanceCheck(name: "a revocation keeps the first time", run: revocationKeepsFirstTime),
+        ConformanceCheck(name: "the ledger version rises with grants and revocations only", run: ledgerVersionRises),
         ConformanceCheck(name: "access tokens round-trip and revoke", run: tokensRoundTrip),
         ConformanceCheck(name: "resource versions", run: resourceVersions),
         ConformanceCheck(name: "concurrent writes of one resource version: exactly one wins", run: resourceConcurrentWrites),
@@ -234,6 +235,26 @@ enum ConformanceChecks {
         both.revocations = [PermissionRevocation(id: brief.id, revokedAt: first)]
         try await store.commit(both)
         #expect(try await store.permissions().first { $0.id == brief.id }?.revokedAt == first)
+    }
+
+    static func ledgerVersionRises(_ session: StoreSession) async throws {
+        let store = session.store
+        let start = try await store.ledgerVersion()
+        let root = Fixtures.rootPermission(patient: Fixtures.csi(), grantee: Fixtures.csi())
+        var grant = TrustChange()
+        grant.permissions = [root]
+        try await store.commit(grant)
+        let granted = try await store.ledgerVersion()
+        #expect(granted > start)
+        // Audit entries alone leave the ledger (and its version) as it was.
+        var audit = TrustChange()
+        audit.auditEntries = [PendingAuditEntry(entry: AuditEntry(type: .permissionsListed, recorded: Fixtures.t0, agent: "a"))]
+        try await store.commit(audit)
+        #expect(try await store.ledgerVersion() == granted)
+        var revoke = TrustChange()
+        revoke.revocations = [PermissionRevocation(id: root.id, revokedAt: Fixtures.t0.adding(seconds: 1))]
+        try await store.commit(revoke)
+        #expect(try await store.ledgerVersion() > granted)
     }
 
     // MARK: Tokens

@@ -3,7 +3,8 @@ import Prometheus
 
 /// The server's metrics (swift-metrics over a Prometheus registry, emitted as text at
 /// `/metrics`): requests by route and status with their durations, tokens issued, audit
-/// entries appended, connections refused by the connection limits.
+/// entries appended and the grouped transactions they were committed in, ledger reloads,
+/// connections refused by the connection limits.
 public struct ServerMetrics: Sendable {
     /// The registry `/metrics` emits.
     public let registry: PrometheusCollectorRegistry
@@ -13,6 +14,8 @@ public struct ServerMetrics: Sendable {
     let tokensIssued: CoreMetrics.Counter
     let auditEntries: CoreMetrics.Counter
     let connectionsRefused: CoreMetrics.Counter
+    let ledgerReloads: CoreMetrics.Counter
+    let auditGroupCommits: CoreMetrics.Counter
 
     /// Creates metrics over a new registry.
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
@@ -21,6 +24,8 @@ public struct ServerMetrics: Sendable {
         tokensIssued = CoreMetrics.Counter(label: "fhirblocks_tokens_issued_total", dimensions: [], factory: factory)
         auditEntries = CoreMetrics.Counter(label: "fhirblocks_audit_entries_total", dimensions: [], factory: factory)
         connectionsRefused = CoreMetrics.Counter(label: "fhirblocks_connections_refused_total", dimensions: [], factory: factory)
+        ledgerReloads = CoreMetrics.Counter(label: "fhirblocks_ledger_reloads_total", dimensions: [], factory: factory)
+        auditGroupCommits = CoreMetrics.Counter(label: "fhirblocks_audit_group_commits_total", dimensions: [], factory: factory)
     }
 
     /// Records one request.

@@ -128,6 +128,7 @@ extension TrustService {
     /// public clients `authorization_code` with a PKCE `code_verifier` and `refresh_token`.
     public func token(_ request: ServiceRequest) async -> ServiceResponse {
         do {
+            try await refreshLedger()
             let form = try FormBody.parse(request.body, mode: configuration.mode, literalPlusFields: ["client_assertion"])
             guard let grantType = form.value["grant_type"] else { throw SMOACError.malformedRequest("\"grant_type\" is missing") }
             // SMART clients of /oauth/register (public, or with their own assertion key): a code
@@ -192,6 +193,11 @@ extension TrustService {
     func bearer(_ request: ServiceRequest) async -> (token: StoredAccessToken, grants: [PermissionScope], quirks: [CompatQuirk])? {
         guard let header = request.headers["authorization"],
               let presented = BearerCredential.token(fromAuthorization: header, mode: configuration.mode) else { return nil }
+        do {
+            try await refreshLedger()
+        } catch {
+            return nil
+        }
         guard let stored = try? await store.token(hash: AccessToken.hash(of: presented.value)), !stored.revoked else { return nil }
         let grants = stored.accessToken(presented: presented.value).grants(at: now, ledger: ledger)
         guard !grants.isEmpty else { return nil }

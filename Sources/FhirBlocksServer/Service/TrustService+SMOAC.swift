@@ -27,6 +27,7 @@ extension TrustService {
         }
         endpointQuirks += accepted.quirks
         do {
+            if ![.ping, .getTime, .getGloballyUniqueIdentifier].contains(endpoint) { try await refreshLedger() }
             switch endpoint {
             case .ping:
                 return .message(PingResponse(version: configuration.version))

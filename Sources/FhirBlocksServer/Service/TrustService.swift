@@ -12,8 +12,12 @@ import Synchronization
 /// label filtering, Merkle proofs); this type loads what they need, stores what they return
 /// through one `TrustStore.commit(_:)` per request (the audit entry in the same transaction as
 /// the change it records) and answers. The permission ledger and registrations are cached in
-/// memory (loaded at ``start()``, updated after each commit); everything else is read from the
-/// store. Cryptography runs outside the lock, so requests proceed in parallel.
+/// memory, validated on each request against the store's ledger version (so several servers on
+/// one database agree at once) and reloaded when it moved; everything else is read from the
+/// store. Audit-only changes (the entry of a read, of a refusal) are committed in groups
+/// (``AuditGroupCommitter``): one transaction for all entries waiting, each request answering
+/// once its own entry is durable. Cryptography runs outside the lock, so requests proceed in
+/// parallel.
 public final class TrustService: Sendable {
     /// The store.
     public let store: any TrustStore
@@ -31,6 +35,7 @@ public final class TrustService: Sendable {
     let authorizationLimiter: RateLimiter
     let decisionGuessLimiter: RateLimiter
     let state: Mutex<TrustState>
+    let auditCommitter = AuditGroupCommitter()
 
     /// Creates a service over a migrated store. Call ``start()`` before serving.
     public init(store: any TrustStore, configuration: ServerConfiguration = ServerConfiguration(), auditKey: CsiSigningKey,
@@ -51,16 +56,45 @@ public final class TrustService: Sendable {
 
     /// Loads registrations, permissions and the audit log's leaves from the store.
     public func start() async throws(TrustStoreError) {
+        try await reloadLedger()
+        let checkpoints = try await store.checkpoints()
+        state.withLock { $0.lastCheckpointSize = checkpoints.last?.treeSize ?? 0 }
+        try await syncLeaves()
+    }
+
+    /// Brings the cached ledger and registrations up to the store's before a decision reads
+    /// them: one read of ``TrustStore/ledgerVersion()``, and a reload only when it moved (a
+    /// registration, grant or revocation committed by this server or by another one on the same
+    /// database). A revocation committed anywhere is therefore in force for every request that
+    /// starts after it.
+    func refreshLedger() async throws(SMOACError) {
+        do {
+            let version = try await store.ledgerVersion()
+            guard state.withLock({ $0.ledgerVersion }) != version else { return }
+            try await reloadLedger()
+        } catch {
+            logger.error("reading the permission ledger failed", metadata: ["reason": "\(error.description)"])
+            throw .storageFailure("the permission ledger could not be read")
+        }
+    }
+
+    /// Reads the ledger's version, then registrations and permissions (at least as new as that
+    /// version), and installs them unless a newer version is installed already.
+    private func reloadLedger() async throws(TrustStoreError) {
+        let version = try await store.ledgerVersion()
         let registrations = try await store.registrations()
         let permissions = try await store.permissions()
-        let checkpoints = try await store.checkpoints()
+        let ledger = PermissionLedger(wallets: Set(registrations.filter(\.isWallet).map(\.csiGuid)), permissions: permissions,
+                                      auditors: configuration.auditors)
+        var cached: [CsiGuid: CsiRegistration] = [:]
+        for registration in registrations { cached[registration.csiGuid] = registration.withoutClaims }
         state.withLock { state in
-            for registration in registrations { state.registrations[registration.csiGuid] = registration.withoutClaims }
-            state.ledger = PermissionLedger(wallets: Set(registrations.filter(\.isWallet).map(\.csiGuid)), permissions: permissions,
-                                            auditors: configuration.auditors)
-            state.lastCheckpointSize = checkpoints.last?.treeSize ?? 0
+            guard version >= state.ledgerVersion else { return }
+            state.registrations = cached
+            state.ledger = ledger
+            state.ledgerVersion = version
         }
-        try await syncLeaves()
+        metrics.ledgerReloads.increment()
     }
 
     /// The configured auditors that are not registered. `health serve` refuses to start with
@@ -110,9 +144,21 @@ public final class TrustService: Sendable {
         }
     }
 
-    /// Commits `change` and updates the caches, keeping the store's error.
+    /// Commits `change` and updates the caches, keeping the store's error. A change of audit
+    /// entries only joins the next group commit (``AuditGroupCommitter``); it returns, like any
+    /// other, once its entries are durable.
     @discardableResult
     func storeCommit(_ change: TrustChange) async throws(TrustStoreError) -> [Int] {
+        guard change.isAuditOnly else { return try await commitNow(change) }
+        return try await auditCommitter.commit(change.auditEntries) { [self] group throws(TrustStoreError) in
+            let indexes = try await commitNow(group)
+            metrics.auditGroupCommits.increment()
+            return indexes
+        }
+    }
+
+    /// Commits `change` in its own transaction and updates the caches.
+    private func commitNow(_ change: TrustChange) async throws(TrustStoreError) -> [Int] {
         let indexes = try await store.commit(change)
         // The entries just stored extend the leaf cache directly when they follow it (the usual
         // case); otherwise the next sync reads them from the store.
@@ -184,7 +230,7 @@ public final class TrustService: Sendable {
                                                                     quirks: quirks.sortedUnique, requestHash: Self.hexSHA256(body),
                                                                     reason: error.errorCode))]
         do {
-            try await store.commit(change)
+            try await storeCommit(change)
         } catch {
             logger.error("audit of a refused request failed", metadata: ["reason": "\(error.description)"])
         }
@@ -200,6 +246,8 @@ struct TrustState: Sendable {
     var baseURL: String
     var registrations: [CsiGuid: CsiRegistration] = [:]
     var ledger = PermissionLedger(wallets: [])
+    /// The ``TrustStore/ledgerVersion()`` that `registrations` and `ledger` reflect (-1: none yet).
+    var ledgerVersion: Int64 = -1
     var leaves: [MerkleHash] = []
     var frontier = MerkleFrontier()
     var lastCheckpointSize = 0

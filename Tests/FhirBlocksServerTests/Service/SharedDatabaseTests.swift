@@ -1,0 +1,122 @@
+import FHIRCore
+import FhirBlocks
+import FhirBlocksClient
+import FhirBlocksServer
+import Foundation
+import Testing
+
+/// Two servers on one database (one SQLite file; one PostgreSQL database when available):
+/// registrations, grants and revocations committed through one are in force on the other at
+/// once, because each request validates the cached ledger against the store's version.
+@Suite("Shared database")
+struct SharedDatabaseTests {
+    private static func walletWithData(_ world: TestWorld) async throws -> TestParty {
+        let wallet = try await world.register(.wallet("w", firstName: "Alice"))
+        let token = try #require(world.json(try await world.clientCredentials(wallet, scope: "patient/*.cruds conf/V"))["access_token"]?.stringValue)
+        let put = await world.fhir("PUT", "Observation/o1", token: token,
+                                   body: Array(#"{"resourceType":"Observation","id":"o1","status":"final","code":{"text":"pulse"}}"#.utf8))
+        try #require(put.status == 201)
+        return wallet
+    }
+
+    @Test(arguments: TestBackend.available)
+    func refreshAfterRevocationOnTheOtherServerIsRefused(backend: TestBackend) async throws {
+        try await TestWorld.with(backend) { first in
+            // Approved and exchanged on the first server; the second starts with the grant in its ledger.
+            let wallet = try await Self.walletWithData(first)
+            let client = try await first.registerSmartClient()
+            let code = try await first.approvedCode(wallet: wallet, client: client)
+            let token = first.json(await first.exchange(client: client, code: code))
+            let access = try #require(token["access_token"]?.stringValue)
+            let refreshToken = try #require(token["refresh_token"]?.stringValue)
+            let second = try await first.twin()
+            do {
+                #expect(await second.fhir("GET", "Observation/o1", token: access).status == 200)
+                // The wallet revokes the app through the first server; the second refuses at once.
+                let clientCsi = try #require(CsiGuid(client))
+                let revoke = DeletePermissionRequest(envelope: first.envelope(wallet), permissionedGuidBeingDeleted: clientCsi.rawValue)
+                #expect(await first.smoac("permission/deletePermission", body: try first.signed(revoke, by: wallet)).status == 200)
+                #expect(await second.fhir("GET", "Observation/o1", token: access).status == 401)
+                let refused = await second.refresh(client: client, token: refreshToken)
+                #expect(refused.status == 400 && second.json(refused)["error"]?.stringValue == "invalid_grant")
+            } catch {
+                await second.close()
+                throw error
+            }
+            await second.close()
+        }
+    }
+
+    @Test(arguments: TestBackend.available)
+    func codeApprovedOnOneServerIsExchangedOnTheOther(backend: TestBackend) async throws {
+        try await TestWorld.with(backend) { first in
+            let second = try await first.twin()
+            do {
+                let wallet = try await Self.walletWithData(first)
+                let client = try await first.registerSmartClient()
+                let code = try await first.approvedCode(wallet: wallet, client: client)
+                let access = try #require(second.json(await second.exchange(client: client, code: code))["access_token"]?.stringValue)
+                #expect(await second.fhir("GET", "Observation/o1", token: access).status == 200)
+            } catch {
+                await second.close()
+                throw error
+            }
+            await second.close()
+        }
+    }
+
+    @Test(arguments: TestBackend.available)
+    func grantThroughOneServerIsHonouredByTheOther(backend: TestBackend) async throws {
+        try await TestWorld.with(backend) { first in
+            let second = try await first.twin()
+            do {
+                // The wallet and the app register through the first server after the second started.
+                let wallet = try await Self.walletWithData(first)
+                let app = try await first.register(.app("a"))
+                // No grant yet: the second server refuses the app a token.
+                #expect(try await second.clientCredentials(app, scope: "patient/Observation.rs", patient: wallet).status != 200)
+                #expect(try await first.grant(from: wallet, to: [app], resource: "Observation", sensitivity: []).status == 200)
+                let token = try #require(second.json(try await second.clientCredentials(app, scope: "patient/Observation.rs", patient: wallet))["access_token"]?
+                    .stringValue)
+                #expect(await second.fhir("GET", "Observation/o1", token: token).status == 200)
+            } catch {
+                await second.close()
+                throw error
+            }
+            await second.close()
+        }
+    }
+
+    /// Many reads at once on both servers: their audit entries are committed in groups, and the
+    /// whole log still verifies (dense indexes, every checkpoint consistent) with one entry per read.
+    @Test(arguments: TestBackend.available)
+    func concurrentReadsKeepTheLogVerifiable(backend: TestBackend) async throws {
+        try await TestWorld.with(backend, checkpointEvery: 16) { first in
+            let second = try await first.twin()
+            do {
+                let wallet = try await Self.walletWithData(first)
+                let token = try #require(first.json(try await first.clientCredentials(wallet, scope: "patient/Observation.rs"))["access_token"]?.stringValue)
+                let before = try await first.store.auditCount()
+                let reads = 96
+                let statuses = await withTaskGroup(of: Int.self) { group in
+                    for index in 0..<reads {
+                        let world = index.isMultiple(of: 2) ? first : second
+                        group.addTask { await world.fhir("GET", "Observation/o1", token: token).status }
+                    }
+                    return await group.reduce(into: [Int]()) { $0.append($1) }
+                }
+                #expect(statuses == Array(repeating: 200, count: reads))
+                #expect(try await first.store.auditCount() == before + reads)
+                await first.service.flushRefusals()
+                let key = AuditLogKey(keyName: first.service.configuration.checkpointKeyName, publicKey: first.service.auditKey.publicKey)
+                let report = try await AuditVerifier().verify(StoreAuditLogSource(store: first.store, key: key))
+                #expect(report.isIntact, "\(report.problems)")
+                #expect(report.entriesChecked == before + reads && !report.verifiedCheckpointSizes.isEmpty)
+            } catch {
+                await second.close()
+                throw error
+            }
+            await second.close()
+        }
+    }
+}
