@@ -84,12 +84,12 @@ struct ServeCommand: AsyncParsableCommand {
             throw UsageError("--auditor \(unregistered.rawValue) is not registered: register the auditor first, then list it")
         }
         let host = self.host
-        let application = FhirBlocksApplication(service: service, host: host, port: port, connectionLimits: limits, logger: logger) { bound in
+        let application = buildApplication(service: service, host: host, port: port, connectionLimits: limits, logger: logger) { bound in
             FileHandle.standardOutput.write(Data("listening on \(service.baseURL)\n".utf8))
             logger.info("FhirBlocks server listening", metadata: ["host": "\(host)", "port": "\(bound)", "mode": "\(protocolMode.rawValue)"])
         }
         do {
-            try await application.run()
+            try await application.runService()
         } catch {
             await deployment.close()
             throw error

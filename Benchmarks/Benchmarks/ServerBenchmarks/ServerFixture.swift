@@ -20,7 +20,15 @@ actor ServerFixture {
     let fhirBlocksURL: String
     let readToken: String
     let app: (csi: CsiGuid, key: CsiSigningKey)
-    let client = HTTPClient(eventLoopGroupProvider: .singleton)
+    /// Keep-alive connections, up to ``concurrentClients`` of them to one server.
+    let client: HTTPClient = {
+        var configuration = HTTPClient.Configuration()
+        configuration.connectionPool = .init(idleTimeout: .seconds(60), concurrentHTTP1ConnectionsPerHostSoftLimit: ServerFixture.concurrentClients)
+        return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+    }()
+
+    /// The clients of the concurrent benchmark.
+    static let concurrentClients = 16
 
     init(helloURL: String, fhirBlocksURL: String, readToken: String, app: (CsiGuid, CsiSigningKey)) {
         self.helloURL = helloURL
@@ -46,6 +54,24 @@ actor ServerFixture {
         _ = try await response.body.collect(upTo: 1 << 20)
         guard response.status == .ok else { throw FixtureError("GET \(url): \(response.status)") }
         return Int(response.status.code)
+    }
+
+    /// `clients` tasks each sending `perClient` GETs one after the other; returns the requests
+    /// answered per second.
+    nonisolated func burst(_ url: String, bearer: String? = nil, clients: Int = ServerFixture.concurrentClients, perClient: Int) async throws -> Double {
+        let clock = ContinuousClock()
+        let start = clock.now
+        try await withThrowingTaskGroup(of: Void.self) { group in
+            for _ in 0..<clients {
+                group.addTask {
+                    for _ in 0..<perClient { _ = try await self.get(url, bearer: bearer) }
+                }
+            }
+            try await group.waitForAll()
+        }
+        let elapsed = clock.now - start
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+        return Double(clients * perClient) / max(seconds, 1e-9)
     }
 
     nonisolated func post(_ url: String, form: [UInt8]) async throws -> Int {
@@ -76,7 +102,10 @@ actor ServerFixture {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fhirblocks-bench-\(UUID().uuidString)")
         let store = try SQLiteTrustStore(path: folder.appendingPathComponent("trust.sqlite").path)
         try await store.migrate()
-        let service = TrustService(store: store, auditKey: .generate(), logger: logger)
+        // No rate limits: every request comes from 127.0.0.1, faster than a real client would.
+        let unlimited = RateLimit(perSecond: 1_000_000, burst: 1_000_000)
+        let service = TrustService(store: store, configuration: ServerConfiguration(rateLimitPerAddress: unlimited, rateLimitPerIdentity: unlimited),
+                                   auditKey: .generate(), logger: logger)
         try await service.start()
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         let application = FhirBlocksApplication(service: service, port: 0, logger: logger) { continuation.yield($0) }

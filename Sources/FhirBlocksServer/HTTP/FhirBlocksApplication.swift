@@ -39,27 +39,12 @@ public struct FhirBlocksApplication: Sendable {
         self.onListening = onListening
     }
 
-    /// The Hummingbird application (call `runService()` on it, or add it to a service group).
+    /// The Hummingbird application (call `runService()` on it, or add it to a service group):
+    /// ``buildApplication(service:host:port:checkpointPeriodSeconds:connectionLimits:logger:onListening:)``
+    /// with these settings.
     public func makeApplication() -> some ApplicationProtocol {
-        let router = FhirBlocksRouter.make(service: service, logger: logger)
-        let service = self.service
-        let host = self.host
-        let onListening = self.onListening
-        let signer = CheckpointSigner(service: service, periodSeconds: checkpointPeriodSeconds)
-        let refused = service.metrics.connectionsRefused
-        let admission = ConnectionAdmission(limits: connectionLimits) { refused.increment() }
-        let idleTimeout = TimeAmount.nanoseconds(Int64(connectionLimits.idleTimeoutSeconds * 1_000_000_000))
-        return Application(router: router,
-                           server: .http1(configuration: .init(additionalChannelHandlers: [ConnectionAdmissionHandler(admission: admission)],
-                                                               idleTimeout: idleTimeout)),
-                           configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "fhirblocks"),
-                           services: [signer],
-                           onServerRunning: { channel in
-                               let bound = channel.localAddress?.port ?? 0
-                               service.setBoundAddress(host: host, port: bound)
-                               await onListening(bound)
-                           },
-                           logger: logger)
+        buildApplication(service: service, host: host, port: port, checkpointPeriodSeconds: checkpointPeriodSeconds,
+                         connectionLimits: connectionLimits, logger: logger, onListening: onListening)
     }
 
     /// Runs until SIGINT or SIGTERM, then drains in-flight requests and returns. Refuses to
@@ -74,25 +59,5 @@ public struct FhirBlocksApplication: Sendable {
         /// The reason, for the operator.
         public let reason: String
         public var description: String { reason }
-    }
-}
-
-/// Every period, writes the counted refusals of unverified callers (``RefusalTally``) and signs
-/// a checkpoint when the audit log grew (the "blocks" of §4.2); both once more when the server
-/// shuts down gracefully.
-struct CheckpointSigner: Service {
-    let service: TrustService
-    let periodSeconds: Int
-
-    func run() async throws {
-        try? await cancelWhenGracefulShutdown {
-            while !Task.isCancelled {
-                try await Task.sleep(for: .seconds(max(1, periodSeconds)))
-                await service.flushRefusals()
-                await service.checkpointIfDue(force: true)
-            }
-        }
-        await service.flushRefusals()
-        await service.checkpointIfDue(force: true)
     }
 }

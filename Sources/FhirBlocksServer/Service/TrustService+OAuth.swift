@@ -189,10 +189,17 @@ extension TrustService {
     }
 
     /// Resolves a bearer token to its stored record and the grants still usable now; nil when
-    /// missing, unknown, expired, revoked, or no longer backed by a permission.
-    func bearer(_ request: ServiceRequest) async -> (token: StoredAccessToken, grants: [PermissionScope], quirks: [CompatQuirk])? {
-        guard let header = request.headers["authorization"],
-              let presented = BearerCredential.token(fromAuthorization: header, mode: configuration.mode) else { return nil }
+    /// missing, unknown, expired, revoked, or no longer backed by a permission. A request that
+    /// came through ``BearerAuthenticationMiddleware`` carries the answer already.
+    func bearer(_ request: ServiceRequest) async -> BearerAccess? {
+        if let resolved = request.bearer, resolved.header == request.headers["authorization"] { return resolved.access }
+        return await bearer(authorization: request.headers["authorization"])
+    }
+
+    /// Resolves an `Authorization` header value (see ``bearer(_:)``), after bringing the ledger
+    /// up to the store's.
+    func bearer(authorization header: String?) async -> BearerAccess? {
+        guard let header, let presented = BearerCredential.token(fromAuthorization: header, mode: configuration.mode) else { return nil }
         do {
             try await refreshLedger()
         } catch {

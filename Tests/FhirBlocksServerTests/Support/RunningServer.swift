@@ -18,12 +18,12 @@ struct RunningServer: Sendable {
         let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
         var logger = Logger(label: "fhirblocks-test")
         logger.logLevel = .warning
-        let application = FhirBlocksApplication(service: service, host: "127.0.0.1", port: 0, checkpointPeriodSeconds: 1,
-                                               connectionLimits: connectionLimits, logger: logger) { port in
+        let application = buildApplication(service: service, host: "127.0.0.1", port: 0, checkpointPeriodSeconds: 1,
+                                           connectionLimits: connectionLimits, logger: logger) { port in
             continuation.yield(port)
             continuation.finish()
         }
-        let task = Task { try await application.run() }
+        let task = Task { try await application.runService() }
         var iterator = ports.makeAsyncIterator()
         guard let port = await iterator.next() else {
             task.cancel()
@@ -62,7 +62,7 @@ struct RouterExchange: Sendable {
     static func with<Value: Sendable>(_ service: TrustService, _ body: @Sendable (RouterExchange) async throws -> Value) async throws -> Value {
         var logger = Logger(label: "fhirblocks-test")
         logger.logLevel = .warning
-        let application = FhirBlocksApplication(service: service, checkpointPeriodSeconds: 1, logger: logger).makeApplication()
+        let application = buildApplication(service: service, checkpointPeriodSeconds: 1, logger: logger)
         return try await application.test(.router) { client in try await body(RouterExchange(client: client)) }
     }
 

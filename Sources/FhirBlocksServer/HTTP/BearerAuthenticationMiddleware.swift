@@ -1,0 +1,18 @@
+import Hummingbird
+
+/// Resolves the `Authorization` header once, before the route runs, into the typed request
+/// context (``FhirBlocksRequestContext/bearer``): the token's stored record and the grants the
+/// ledger still backs. It refuses nothing itself: each endpoint answers a missing or inactive
+/// token its own way (the FHIR endpoint 401 with `WWW-Authenticate`, the audit log anonymously
+/// or `invalid_client`, introspection `invalid_client`).
+struct BearerAuthenticationMiddleware: RouterMiddleware {
+    typealias Context = FhirBlocksRequestContext
+    let service: TrustService
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let header = request.headers[.authorization] else { return try await next(request, context) }
+        var context = context
+        context.bearer = BearerResolution(header: header, access: await service.bearer(authorization: header))
+        return try await next(request, context)
+    }
+}

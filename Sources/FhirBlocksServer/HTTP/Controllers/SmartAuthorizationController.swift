@@ -1,0 +1,34 @@
+import Hummingbird
+
+/// OAuth 2.0 and SMART App Launch: discovery (at the root and under `/fhir`), the token,
+/// authorization, registration, introspection and revocation endpoints under `/oauth`.
+/// Introspection authenticates its caller by bearer token (``BearerAuthenticationMiddleware``).
+struct SmartAuthorizationController {
+    let service: TrustService
+
+    /// The largest form the token, introspection and revocation endpoints read.
+    static let formLimit = 64 * 1024
+
+    func addRoutes(to router: Router<FhirBlocksRequestContext>) {
+        let service = self.service
+        for path in [".well-known/smart-configuration", "fhir/.well-known/smart-configuration"] {
+            router.get(RouterPath(path)) { _, _ in FhirBlocksRouter.bridge(service.smartConfiguration()) }
+        }
+        let oauth = router.group("oauth")
+        oauth.post("token") { request, context in
+            try await FhirBlocksRouter.handle(request, context: context, limit: Self.formLimit) { await service.token($0) }
+        }
+        oauth.get("authorize") { request, context in
+            try await FhirBlocksRouter.handle(request, context: context, limit: 0) { await service.authorize($0) }
+        }
+        oauth.post("register") { request, context in
+            try await FhirBlocksRouter.handle(request, context: context, limit: TrustService.maximumRegistrationBody) { await service.registerClient($0) }
+        }
+        oauth.post("revoke") { request, context in
+            try await FhirBlocksRouter.handle(request, context: context, limit: Self.formLimit) { await service.revoke($0) }
+        }
+        oauth.group("introspect").add(middleware: BearerAuthenticationMiddleware(service: service)).post { request, context in
+            try await FhirBlocksRouter.handle(request, context: context, limit: Self.formLimit) { await service.introspect($0) }
+        }
+    }
+}

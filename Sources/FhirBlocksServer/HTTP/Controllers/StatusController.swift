@@ -1,0 +1,14 @@
+import Hummingbird
+
+/// `/health` (liveness, never rate limited) and `/metrics` (the Prometheus exposition).
+struct StatusController {
+    let service: TrustService
+
+    func addRoutes(to router: Router<FhirBlocksRequestContext>) {
+        let metrics = service.metrics
+        router.get("health") { _, _ in FhirBlocksRouter.bridge(ServiceResponse(body: Array("{\"status\":\"ok\"}".utf8))) }
+        router.get("metrics") { _, _ in
+            FhirBlocksRouter.bridge(ServiceResponse(contentType: "text/plain; version=0.0.4", body: metrics.exposition()))
+        }
+    }
+}
