@@ -199,7 +199,6 @@ let package = Package(
                 "FhirBlocksStore",
                 "FhirBlocksSQLite",
                 "FhirBlocksPostgres",
-                "FhirBlocksClient",
                 "FHIRCore",
                 "ModelsR4",
                 .product(name: "Hummingbird", package: "hummingbird"),

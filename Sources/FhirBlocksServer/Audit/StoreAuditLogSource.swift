@@ -1,5 +1,4 @@
 import FhirBlocks
-import FhirBlocksClient
 import FhirBlocksStore
 
 /// Serves a server's audit log straight from its database, so `AuditVerifier` can re-check

@@ -1,6 +1,5 @@
 import FHIRCore
 import FhirBlocks
-import FhirBlocksClient
 import FhirBlocksServer
 import Foundation
 import Testing

@@ -1,5 +1,3 @@
-import FhirBlocks
-
 /// An audit log held in memory (a downloaded copy, or a test's log).
 public struct InMemoryAuditLogSource: AuditLogSource {
     /// The signing key.

@@ -1,6 +1,5 @@
 import FHIRCore
 import FhirBlocks
-import FhirBlocksClient
 import Testing
 
 /// A log built with the real `AuditEntry`, `MerkleTree` and `SignedCheckpoint` code.

@@ -1,5 +1,3 @@
-import FhirBlocks
-
 /// One integrity finding of ``AuditVerifier``. Descriptions name indexes and sizes only.
 public enum AuditProblem: Sendable, Hashable, CustomStringConvertible {
     /// The entry's bytes do not hash to the leaf hash stored beside it: the entry was rewritten.

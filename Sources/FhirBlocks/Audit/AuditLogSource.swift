@@ -1,6 +1,4 @@
-import FhirBlocks
-
-/// Where an audit log is read from: a server over HTTP (``AuditClient``), a database file, or
+/// Where an audit log is read from: a server over HTTP (`AuditClient` in `FhirBlocksClient`), a database file, or
 /// memory (``InMemoryAuditLogSource``). ``AuditVerifier`` re-checks whatever it serves.
 ///
 /// A source only reads; it need not be trusted. Errors mean "could not read", never "tampered".

@@ -1,5 +1,3 @@
-import FhirBlocks
-
 /// What ``AuditVerifier`` found.
 public struct AuditVerificationReport: Sendable, Hashable {
     /// The number of entries the log reported.

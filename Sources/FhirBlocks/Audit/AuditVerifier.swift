@@ -1,5 +1,3 @@
-import FhirBlocks
-
 /// Re-checks a whole audit log from any ``AuditLogSource`` (§4.2):
 ///
 /// 1. every entry's bytes the source releases are a canonical `AuditEntry`

@@ -1,5 +1,3 @@
-import FhirBlocks
-
 /// One stored entry of an audit log as a source serves it: its index, the leaf hash stored
 /// beside it, and its canonical bytes when the source releases them (a server releases an
 /// entry's content only to the patient it concerns, the agent that acted and auditors).

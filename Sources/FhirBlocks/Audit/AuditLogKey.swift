@@ -1,5 +1,3 @@
-import FhirBlocks
-
 /// The key that signs a log's checkpoints: its signed-note key name and P-256 public key.
 public struct AuditLogKey: Sendable, Hashable {
     /// The key name on the checkpoints' signature lines.
