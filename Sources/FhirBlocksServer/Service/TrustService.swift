@@ -14,9 +14,8 @@ import Synchronization
 /// the change it records) and answers. The permission ledger and registrations are cached in
 /// memory, validated on each request against the store's ledger version (so several servers on
 /// one database agree at once) and reloaded when it moved; everything else is read from the
-/// store. Audit-only changes (the entry of a read, of a refusal) are committed in groups
-/// (``AuditGroupCommitter``): one transaction for all entries waiting, each request answering
-/// once its own entry is durable. Cryptography runs outside the lock, so requests proceed in
+/// store. Audit-only changes (the entry of a read, of a refusal) are committed in groups: one
+/// transaction for all entries waiting, each request answering once its own entry is durable. Cryptography runs outside the lock, so requests proceed in
 /// parallel.
 public final class TrustService: Sendable {
     /// The store.

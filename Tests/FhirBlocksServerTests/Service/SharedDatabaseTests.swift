@@ -9,20 +9,12 @@ import Testing
 /// once, because each request validates the cached ledger against the store's version.
 @Suite("Shared database")
 struct SharedDatabaseTests {
-    private static func walletWithData(_ world: TestWorld) async throws -> TestParty {
-        let wallet = try await world.register(.wallet("w", firstName: "Alice"))
-        let token = try #require(world.json(try await world.clientCredentials(wallet, scope: "patient/*.cruds conf/V"))["access_token"]?.stringValue)
-        let put = await world.fhir("PUT", "Observation/o1", token: token,
-                                   body: Array(#"{"resourceType":"Observation","id":"o1","status":"final","code":{"text":"pulse"}}"#.utf8))
-        try #require(put.status == 201)
-        return wallet
-    }
 
     @Test(arguments: TestBackend.available)
     func refreshAfterRevocationOnTheOtherServerIsRefused(backend: TestBackend) async throws {
         try await TestWorld.with(backend) { first in
             // Approved and exchanged on the first server; the second starts with the grant in its ledger.
-            let wallet = try await Self.walletWithData(first)
+            let wallet = try await first.walletWithObservation()
             let client = try await first.registerSmartClient()
             let code = try await first.approvedCode(wallet: wallet, client: client)
             let token = first.json(await first.exchange(client: client, code: code))
@@ -51,7 +43,7 @@ struct SharedDatabaseTests {
         try await TestWorld.with(backend) { first in
             let second = try await first.twin()
             do {
-                let wallet = try await Self.walletWithData(first)
+                let wallet = try await first.walletWithObservation()
                 let client = try await first.registerSmartClient()
                 let code = try await first.approvedCode(wallet: wallet, client: client)
                 let access = try #require(second.json(await second.exchange(client: client, code: code))["access_token"]?.stringValue)
@@ -70,7 +62,7 @@ struct SharedDatabaseTests {
             let second = try await first.twin()
             do {
                 // The wallet and the app register through the first server after the second started.
-                let wallet = try await Self.walletWithData(first)
+                let wallet = try await first.walletWithObservation()
                 let app = try await first.register(.app("a"))
                 // No grant yet: the second server refuses the app a token.
                 #expect(try await second.clientCredentials(app, scope: "patient/Observation.rs", patient: wallet).status != 200)
@@ -93,7 +85,7 @@ struct SharedDatabaseTests {
         try await TestWorld.with(backend, checkpointEvery: 16) { first in
             let second = try await first.twin()
             do {
-                let wallet = try await Self.walletWithData(first)
+                let wallet = try await first.walletWithObservation()
                 let token = try #require(first.json(try await first.clientCredentials(wallet, scope: "patient/Observation.rs"))["access_token"]?.stringValue)
                 let before = try await first.store.auditCount()
                 let reads = 96

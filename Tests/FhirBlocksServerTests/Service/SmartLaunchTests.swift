@@ -12,12 +12,7 @@ import TestSupport
 @Suite struct SmartLaunchTests {
     /// A wallet with one Observation, ready to approve.
     private static func walletWithData(_ world: TestWorld) async throws -> TestParty {
-        let wallet = try await world.register(.wallet("w", firstName: "Alice"))
-        let token = try #require(world.json(try await world.clientCredentials(wallet, scope: "patient/*.cruds conf/V"))["access_token"]?.stringValue)
-        let put = await world.fhir("PUT", "Observation/o1", token: token,
-                                   body: Array(#"{"resourceType":"Observation","id":"o1","status":"final","code":{"text":"pulse"}}"#.utf8))
-        try #require(put.status == 201)
-        return wallet
+        try await world.walletWithObservation()
     }
 
     @Test(arguments: TestBackend.available)

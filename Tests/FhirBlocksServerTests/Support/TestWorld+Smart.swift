@@ -10,6 +10,16 @@ extension TestWorld {
     static let redirect = "https://app.example/callback"
     static let verifier = "dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk-a-long-enough-verifier"
 
+    /// A registered wallet that stored `Observation/o1` in its compartment.
+    func walletWithObservation() async throws -> TestParty {
+        let wallet = try await register(.wallet("w", firstName: "Alice"))
+        let token = try #require(json(try await clientCredentials(wallet, scope: "patient/*.cruds conf/V"))["access_token"]?.stringValue)
+        let put = await fhir("PUT", "Observation/o1", token: token,
+                             body: Array(#"{"resourceType":"Observation","id":"o1","status":"final","code":{"text":"pulse"}}"#.utf8))
+        try #require(put.status == 201)
+        return wallet
+    }
+
     /// Registers a public client; returns its client_id.
     func registerSmartClient(redirects: [String] = [redirect], name: String = "Test app") async throws -> String {
         let body = JSONWriter.serialize(.object(JSONObject(members: [
