@@ -1,3 +1,4 @@
+import FhirBlocksStore
 import GRDB
 
 /// The SQLite schema of the trust store, as GRDB migrations.
@@ -57,6 +58,12 @@ enum SQLiteTrustSchema {
                     scope TEXT NOT NULL, permission_ids TEXT NOT NULL, issued_at INTEGER NOT NULL, expires_at INTEGER NOT NULL,
                     used INTEGER NOT NULL DEFAULT 0) WITHOUT ROWID;
                 """)
+        }
+        // FHIR search: the token and date values of every resource, by parameter, backfilled
+        // from the stored resources.
+        migrator.registerMigration("v4-search-index") { db in
+            for statement in SearchSQL.schema { try db.execute(sql: statement) }
+            try SQLiteSearchIndex.backfill(in: db)
         }
         return migrator
     }()
