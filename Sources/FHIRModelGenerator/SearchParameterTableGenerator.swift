@@ -61,7 +61,7 @@ public struct SearchParameterTableGenerator {
     }
 
     /// The kept parts of `expression` that start at `base`, in the table's path notation.
-    static func paths(of expression: String, base: String) -> [String] {
+    public static func paths(of expression: String, base: String) -> [String] {
         var result: [String] = []
         for rawPart in expression.components(separatedBy: " | ") {
             var part = rawPart.trimmingCharacters(in: .whitespaces)

@@ -24,6 +24,7 @@ import NIOHTTP1
 // All measure one request at a time (latency); the store is SQLite in a temporary folder.
 
 let benchmarks: @Sendable () -> Void = {
+    searchBenchmarks()
     let configuration = Benchmark.Configuration(metrics: [.wallClock, .throughput], timeUnits: .microseconds, warmupIterations: 20,
                                                 maxDuration: .seconds(10), maxIterations: 5_000)
 

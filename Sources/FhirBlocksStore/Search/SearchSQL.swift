@@ -24,36 +24,50 @@ public enum SearchSQL {
     /// descending; null for `_id` order or no value) of the resources of `type` in `patient`'s
     /// compartment that satisfy every indexed clause of `query` (the others are ignored here).
     public static func candidates(patient: String, query: SearchQuery) -> Statement {
-        var positive: [Statement] = []
-        var negative: [Statement] = []
-        for clause in query.clauses where clause.isIndexed {
-            let select = clauseSelect(clause, patient: patient, type: query.type)
-            let isNegative = clause.modifier == .missing ? clause.missing : clause.modifier == .not
-            if isNegative { negative.append(select) } else { positive.append(select) }
+        let indexed = query.clauses.filter(\.isIndexed)
+        func isNegative(_ clause: SearchClause) -> Bool {
+            clause.modifier == .missing ? clause.missing : clause.modifier == .not
         }
-        if positive.isEmpty {
-            positive.append(Statement(sql: "SELECT id FROM fhir_resource WHERE patient = ? AND type = ?",
-                                      arguments: [.text(patient), .text(query.type)]))
-        }
-        var text = positive.map(\.sql).joined(separator: " INTERSECT ")
-        if !negative.isEmpty { text += " EXCEPT " + negative.map(\.sql).joined(separator: " EXCEPT ") }
-        var sortColumn = "NULL"
+        // The first positive clause drives (tokens first: they are usually the most selective);
+        // the others are index probes per driving row.
+        let positive = indexed.filter { !isNegative($0) }.sorted { ($0.parameter.type == .token ? 0 : 1) < ($1.parameter.type == .token ? 0 : 1) }
+        var sql: String
         var arguments: [SearchSQLArgument] = []
+        var probes = positive
+        if let driver = probes.first {
+            probes.removeFirst()
+            let condition = valueCondition(driver)
+            sql = "SELECT DISTINCT r.id AS id FROM \(table(driver)) r WHERE r.patient = ? AND r.type = ? AND r.param = ?" + condition.sql
+            arguments = [.text(patient), .text(query.type), .text(driver.parameter.code)] + condition.arguments
+        } else {
+            sql = "SELECT r.id AS id FROM fhir_resource r WHERE r.patient = ? AND r.type = ?"
+            arguments = [.text(patient), .text(query.type)]
+        }
+        for clause in probes + indexed.filter(isNegative) {
+            let condition = valueCondition(clause)
+            sql += (isNegative(clause) ? " AND NOT EXISTS " : " AND EXISTS ")
+                + "(SELECT 1 FROM \(table(clause)) x WHERE x.patient = r.patient AND x.type = r.type AND x.id = r.id AND x.param = ?"
+                + condition.sql + ")"
+            arguments += [.text(clause.parameter.code)] + condition.arguments
+        }
+        var sortColumn = "NULL"
+        var sortArguments: [SearchSQLArgument] = []
         if query.sort.key != "_id" {
             let function = query.sort.descending ? "MAX(d.high)" : "MIN(d.low)"
             sortColumn = "(SELECT \(function) FROM fhir_search_date d WHERE d.patient = ? AND d.type = ? AND d.id = c.id AND d.param = ?)"
-            arguments = [.text(patient), .text(query.type), .text(query.sort.key)]
+            sortArguments = [.text(patient), .text(query.type), .text(query.sort.key)]
         }
-        arguments += (positive + negative).flatMap(\.arguments)
-        return Statement(sql: "SELECT c.id AS id, \(sortColumn) AS sort_key FROM (\(text)) c", arguments: arguments)
+        return Statement(sql: "SELECT c.id AS id, \(sortColumn) AS sort_key FROM (\(sql)) c", arguments: sortArguments + arguments)
     }
 
-    /// The ids one indexed clause selects (for `:not` and `:missing=true`, the ids to take away).
-    private static func clauseSelect(_ clause: SearchClause, patient: String, type: String) -> Statement {
-        let table = clause.parameter.type == .token ? "fhir_search_token" : "fhir_search_date"
-        var sql = "SELECT id FROM \(table) WHERE patient = ? AND type = ? AND param = ?"
-        var arguments: [SearchSQLArgument] = [.text(patient), .text(type), .text(clause.parameter.code)]
-        guard clause.modifier != .missing else { return Statement(sql: sql, arguments: arguments) }
+    private static func table(_ clause: SearchClause) -> String {
+        clause.parameter.type == .token ? "fhir_search_token" : "fhir_search_date"
+    }
+
+    /// ` AND (…)`: the alternatives of a clause on the columns of its table (nothing for `:missing`).
+    private static func valueCondition(_ clause: SearchClause) -> Statement {
+        guard clause.modifier != .missing else { return Statement(sql: "", arguments: []) }
+        var arguments: [SearchSQLArgument] = []
         var alternatives: [String] = []
         for value in clause.values {
             switch value {
@@ -76,8 +90,7 @@ public enum SearchSQL {
                 alternatives.append("1 = 0")
             }
         }
-        sql += " AND (" + alternatives.joined(separator: " OR ") + ")"
-        return Statement(sql: sql, arguments: arguments)
+        return Statement(sql: " AND (" + alternatives.joined(separator: " OR ") + ")", arguments: arguments)
     }
 
     /// The SQL condition on `low`/`high` that is ``SearchDatePrefix/matches(_:_:)``.
@@ -109,7 +122,7 @@ public enum SearchSQL {
             patient TEXT NOT NULL, type TEXT NOT NULL, id TEXT NOT NULL, param TEXT NOT NULL, system TEXT NOT NULL, code TEXT NOT NULL)
         """,
         "CREATE INDEX fhir_search_token_value ON fhir_search_token (patient, type, param, code, system, id)",
-        "CREATE INDEX fhir_search_token_resource ON fhir_search_token (patient, type, id)",
+        "CREATE INDEX fhir_search_token_resource ON fhir_search_token (patient, type, id, param, code, system)",
         """
         CREATE TABLE fhir_search_date (
             patient TEXT NOT NULL, type TEXT NOT NULL, id TEXT NOT NULL, param TEXT NOT NULL, low BIGINT NOT NULL, high BIGINT NOT NULL)
