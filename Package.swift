@@ -174,7 +174,7 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "FhirBlocksStore", dependencies: ["FhirBlocks", "FHIRCore"], swiftSettings: swiftSettings),
+        .target(name: "FhirBlocksStore", dependencies: ["CommonSupport", "FhirBlocks", "FHIRCore"], swiftSettings: swiftSettings),
         .target(
             name: "FhirBlocksSQLite",
             dependencies: ["FhirBlocksStore", "FhirBlocks", .product(name: "GRDB", package: "GRDB.swift")],

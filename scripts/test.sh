@@ -38,8 +38,8 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 venv=".build/peers-venv"
-peers=(jwcrypto zxing-cpp pillow fhirclient)
-if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import jwcrypto, zxingcpp, PIL, fhirclient" 2>/dev/null; then
+peers=(jwcrypto zxing-cpp pillow fhirclient fhirpy)
+if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import jwcrypto, zxingcpp, PIL, fhirclient, fhirpy" 2>/dev/null; then
     if python3 -m venv "$venv" && "$venv/bin/pip" install --quiet --disable-pip-version-check "${peers[@]}"; then
         echo "peers installed in $venv: ${peers[*]}"
     else
@@ -50,7 +50,7 @@ if [ ! -x "$venv/bin/python" ] || ! "$venv/bin/python" -c "import jwcrypto, zxin
         echo "warning: test peers unavailable; peer tests will be reported as skipped" >&2
     fi
 fi
-if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "import jwcrypto, zxingcpp, PIL, fhirclient" 2>/dev/null; then
+if [ -x "$venv/bin/python" ] && "$venv/bin/python" -c "import jwcrypto, zxingcpp, PIL, fhirclient, fhirpy" 2>/dev/null; then
     export OPENHEALTHKIT_PEERS_VENV="$PWD/$venv"
 fi
 

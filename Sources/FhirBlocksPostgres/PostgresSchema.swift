@@ -1,3 +1,5 @@
+import FhirBlocksStore
+
 /// The PostgreSQL schema as numbered migrations. ``PostgresTrustStore/migrate()`` applies the
 /// ones above the number recorded in `schema_version`, each in the same transaction as its
 /// version row, under an advisory lock so that two servers starting together do not race.
@@ -177,7 +179,13 @@ enum PostgresSchema {
             "CREATE TABLE ledger_version (id integer PRIMARY KEY CHECK (id = 1), version bigint NOT NULL)",
             "INSERT INTO ledger_version (id, version) VALUES (1, 0)",
         ],
+        // 5: FHIR search: the token and date values of every resource, by parameter
+        // (``PostgresTrustStore/migrate()`` backfills them from the stored resources).
+        SearchSQL.schema,
     ]
+
+    /// The version that adds the search index (its rows are backfilled in Swift).
+    static let searchIndexVersion = 5
 
     /// The newest schema version.
     static var latestVersion: Int { migrations.count }

@@ -139,5 +139,6 @@ extension PostgresTrustStore {
             VALUES (\(record.type), \(record.id), \(version), \(record.patient.rawValue), \(record.lastUpdated.millisecondsSince1970), \(json))
             ON CONFLICT (patient, type, id, version_id) DO NOTHING
             """, logger: logger)
+        try await PostgresSearchIndex.write(record, on: connection, logger: logger)
     }
 }

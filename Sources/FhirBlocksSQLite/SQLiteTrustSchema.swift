@@ -1,3 +1,4 @@
+import FhirBlocksStore
 import GRDB
 
 /// The SQLite schema of the trust store, as GRDB migrations.
@@ -65,6 +66,12 @@ enum SQLiteTrustSchema {
                 CREATE TABLE ledger_version (id INTEGER PRIMARY KEY CHECK (id = 1), version INTEGER NOT NULL);
                 INSERT INTO ledger_version (id, version) VALUES (1, 0);
                 """)
+        }
+        // FHIR search: the token and date values of every resource, by parameter, backfilled
+        // from the stored resources.
+        migrator.registerMigration("v5-search-index") { db in
+            for statement in SearchSQL.schema { try db.execute(sql: statement) }
+            try SQLiteSearchIndex.backfill(in: db)
         }
         return migrator
     }()

@@ -61,6 +61,7 @@ enum SQLiteTrustWriter {
                            arguments: arguments)
             try db.execute(sql: "INSERT INTO fhir_resource_history (type, id, patient, version_id, last_updated, json) VALUES (?, ?, ?, ?, ?, ?)",
                            arguments: arguments)
+            try SQLiteSearchIndex.write(record, in: db)
         }
         try applySmart(change, in: db)
         var indexes: [Int] = []

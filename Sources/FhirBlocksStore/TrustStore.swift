@@ -68,6 +68,14 @@ public protocol TrustStore: NonceStore, AuthorizationCodeStore {
     /// type then id.
     func resources(patient: CsiGuid, type: String?) async throws(TrustStoreError) -> [FHIRResourceRecord]
 
+    /// The indexed part of a FHIR search (see ``SearchSQL/candidates(patient:query:)``): the
+    /// resources of `query.type` in `patient`'s compartment satisfying its token and date
+    /// clauses, with their sort keys and security labels, in no particular order.
+    func searchCandidates(patient: CsiGuid, query: SearchQuery) async throws(TrustStoreError) -> [SearchCandidate]
+    /// The current resources of `type` in `patient`'s compartment with these ids (those that
+    /// exist), in no particular order.
+    func resources(patient: CsiGuid, type: String, ids: [String]) async throws(TrustStoreError) -> [FHIRResourceRecord]
+
     // MARK: Audit log
 
     /// The number of entries in the log.

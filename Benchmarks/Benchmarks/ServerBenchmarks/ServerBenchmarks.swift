@@ -33,6 +33,7 @@ let readsPerSecond = BenchmarkMetric.custom("protected read (requests/s)", polar
 let readPercentOfHello = BenchmarkMetric.custom("read ÷ hello-world (%)", polarity: .prefersLarger, useScalingFactor: false)
 
 let benchmarks: @Sendable () -> Void = {
+    searchBenchmarks()
     let configuration = Benchmark.Configuration(metrics: [.wallClock, .throughput], timeUnits: .microseconds, warmupIterations: 20,
                                                 maxDuration: .seconds(10), maxIterations: 5_000)
 

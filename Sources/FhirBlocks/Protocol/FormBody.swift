@@ -7,7 +7,7 @@ import CommonSupport
 /// `literalPlusFields` keep `+` as `+` in ``ProtocolMode/compat`` (reported as
 /// ``CompatQuirk/unencodedFormBody``); strict mode decodes `+` as a space everywhere.
 public struct FormBody: Sendable, Hashable {
-    /// The fields in order (names unique).
+    /// The fields in order (names unique unless parsed with `repeatsAllowed`).
     public private(set) var fields: [(name: String, value: String)]
 
     /// The value of a field.
@@ -32,8 +32,10 @@ public struct FormBody: Sendable, Hashable {
     }
 
     /// Parses a body. A repeated field name, a bad `%` escape or invalid UTF-8 is
-    /// `malformedRequest` (RFC 6749 §3.2: parameters must not repeat).
-    public static func parse(_ body: [UInt8], mode: ProtocolMode, literalPlusFields: Set<String> = []) throws(SMOACError) -> Accepted<FormBody> {
+    /// `malformedRequest` (RFC 6749 §3.2: parameters must not repeat), unless `repeatsAllowed`
+    /// (a FHIR search query, where a repeated parameter means AND).
+    public static func parse(_ body: [UInt8], mode: ProtocolMode, literalPlusFields: Set<String> = [],
+                             repeatsAllowed: Bool = false) throws(SMOACError) -> Accepted<FormBody> {
         var fields: [(name: String, value: String)] = []
         // Names seen, for the repeat check: a set, so a form of n fields costs O(n), not O(n²).
         var names = Set<String>()
@@ -52,7 +54,7 @@ public struct FormBody: Sendable, Hashable {
             let literalPlus = literalPlusFields.contains(name) && mode == .compat && rawValue.contains(UInt8(ascii: "+"))
             if literalPlus { quirks.append(.unencodedFormBody) }
             let value = try decode(rawValue, plusIsSpace: !literalPlus, what: "field \"\(name)\"")
-            guard names.insert(name).inserted else {
+            guard names.insert(name).inserted || repeatsAllowed else {
                 throw .malformedRequest("form field \"\(name)\" appears more than once")
             }
             fields.append((name, value))

@@ -23,6 +23,8 @@ extension TrustService {
             return await search(type: segments[0], request: request, access: access)
         case ("GET", 2):
             return await read(type: segments[0], id: segments[1], access: access)
+        case ("GET", 3) where segments[0] == "Patient" && segments[2] == "$everything":
+            return await everything(patientID: segments[1], access: access)
         case ("PUT", 2):
             return await write(type: segments[0], id: segments[1], body: request.body, access: access)
         case ("POST", 1):
@@ -105,6 +107,7 @@ extension TrustService {
             try? await auditAccess(access, resources: [type], outcome: .minorFailure, reason: "insufficient_scope")
             return Self.outcome(status: 403, code: "forbidden", "the token's scope does not cover searching \(type)")
         }
+        if type != "Consent", type != "AuditEvent" { return await searchStored(type: type, request: request, access: access) }
         var matches: [JSONValue] = []
         if let patientParameter = request.query["patient"] ?? request.query["subject"],
            !(await isTokenPatient(patientParameter, patient: access.token.patient)) {
@@ -128,13 +131,7 @@ extension TrustService {
             case "AuditEvent":
                 matches = await auditEvents(patient: access.token.patient, reader: auditReader(access))
             default:
-                do {
-                    for record in try await store.resources(patient: access.token.patient, type: type) {
-                        if let value = try? JSONParser.parse(record.json) { matches.append(value) }
-                    }
-                } catch {
-                    return Self.outcome(status: 500, code: "exception", "storage failure")
-                }
+                break   // stored resources: searchStored (TrustService+Search.swift)
             }
         }
         let visibleMatches = matches.filter { visible($0, type: type, interaction: .search, grants: access.grants) }

@@ -58,6 +58,23 @@ enum FhirClientPeer {
     }
 
     static func run(_ arguments: [String]) async throws -> (status: Int32, output: String, error: String) {
+        try await run(arguments, scriptPath: script)
+    }
+
+    /// Whether the venv also has `fhirpy` (scripts/test.sh installs it with the other peers).
+    static let hasFhirpy: Bool = {
+        guard let python else { return false }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", "import fhirpy"]
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return false }
+        process.waitUntilExit()
+        return process.terminationStatus == 0
+    }()
+
+    /// Runs the venv's Python on the script at `scriptPath` with `arguments`.
+    static func run(_ arguments: [String], scriptPath script: String) async throws -> (status: Int32, output: String, error: String) {
         guard let python else { throw TestSkip("no peers venv") }
         return try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {

@@ -150,9 +150,18 @@ struct TestWorld: Sendable {
     }
 
     func fhir(_ method: String, _ path: String, token: String?, body: [UInt8] = [], query: [String: String] = [:]) async -> ServiceResponse {
-        var headers: [String: String] = [:]
+        await fhir(method, path, token: token, body: body, parameters: query.sorted { $0.key < $1.key }.map { ($0.key, $0.value) })
+    }
+
+    /// A FHIR request with query parameters in order, repeats kept (as the router passes them).
+    func fhir(_ method: String, _ path: String, token: String?, body: [UInt8] = [], parameters: [(String, String)],
+              headers extra: [String: String] = [:]) async -> ServiceResponse {
+        var headers = extra
         if let token { headers["authorization"] = "Bearer \(token)" }
-        return await service.handleFHIR(ServiceRequest(method: method, path: "/fhir/" + path, query: query, headers: headers, body: body))
+        let rawQuery = String(decoding: FormBody(fields: parameters.map { (name: $0.0, value: $0.1) }).encoded(), as: UTF8.self)
+        let query = Dictionary(parameters, uniquingKeysWith: { first, _ in first })
+        return await service.handleFHIR(ServiceRequest(method: method, path: "/fhir/" + path, query: query, rawQuery: rawQuery,
+                                                       headers: headers, body: body))
     }
 }
 

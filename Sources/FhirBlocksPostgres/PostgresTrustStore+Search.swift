@@ -1,0 +1,92 @@
+import FhirBlocks
+import FhirBlocksStore
+import Logging
+import NIOCore
+import PostgresNIO
+
+extension PostgresTrustStore {
+    public func searchCandidates(patient: CsiGuid, query: SearchQuery) async throws(TrustStoreError) -> [SearchCandidate] {
+        let candidates = try Self.query(SearchSQL.candidates(patient: patient.rawValue, query: query))
+        let labels = try Self.query(SearchSQL.securityLabels(patient: patient.rawValue, type: query.type))
+        return try await withConnection { connection, logger in
+            var rows: [(id: String, sortKey: Int64?)] = []
+            for try await (id, key) in try await connection.query(candidates, logger: logger).decode((String, Int64?).self) {
+                rows.append((id, key))
+            }
+            var labelRows: [(id: String, system: String, code: String)] = []
+            for try await (id, system, code) in try await connection.query(labels, logger: logger).decode((String, String, String).self) {
+                labelRows.append((id, system, code))
+            }
+            return SearchCandidate.merge(rows, labels: labelRows)
+        }
+    }
+
+    public func resources(patient: CsiGuid, type: String, ids: [String]) async throws(TrustStoreError) -> [FHIRResourceRecord] {
+        guard !ids.isEmpty else { return [] }
+        return try await withConnection { connection, logger in
+            let rows = try await connection.query("""
+                SELECT type, id, patient, version_id, last_updated, json FROM fhir_resource
+                WHERE patient = \(patient.rawValue) AND type = \(type) AND id = ANY(\(ids))
+                """, logger: logger).collect()
+            return try rows.map(PostgresRows.resource)
+        }
+    }
+
+    /// ``SearchSQL``'s statement with `?` numbered `$1`, `$2`… (its text has no other `?`).
+    static func query(_ statement: SearchSQL.Statement) throws(TrustStoreError) -> PostgresQuery {
+        var sql = ""
+        var number = 0
+        for character in statement.sql {
+            if character == "?" {
+                number += 1
+                sql += "$\(number)"
+            } else {
+                sql.append(character)
+            }
+        }
+        var bindings = PostgresBindings(capacity: statement.arguments.count)
+        for argument in statement.arguments {
+            switch argument {
+            case .text(let text): bindings.append(text, context: .default)
+            case .integer(let value): bindings.append(value, context: .default)
+            }
+        }
+        guard number == statement.arguments.count else { throw .corrupt("search statement") }
+        return PostgresQuery(unsafeSQL: sql, binds: bindings)
+    }
+}
+
+/// Keeps `fhir_search_token` and `fhir_search_date` in step with `fhir_resource`.
+enum PostgresSearchIndex {
+    /// Replaces the index rows of `record`'s resource with its current values (one statement
+    /// per table, the values as arrays).
+    static func write(_ record: FHIRResourceRecord, on connection: PostgresConnection, logger: Logger) async throws {
+        let (patient, type, id) = (record.patient.rawValue, record.type, record.id)
+        try await connection.query("DELETE FROM fhir_search_token WHERE patient = \(patient) AND type = \(type) AND id = \(id)", logger: logger)
+        try await connection.query("DELETE FROM fhir_search_date WHERE patient = \(patient) AND type = \(type) AND id = \(id)", logger: logger)
+        let entries = SearchIndexEntries(record: record)
+        if !entries.tokens.isEmpty {
+            try await connection.query("""
+                INSERT INTO fhir_search_token (patient, type, id, param, system, code)
+                SELECT \(patient), \(type), \(id), * FROM unnest(\(entries.tokens.map(\.parameter))::text[],
+                    \(entries.tokens.map(\.token.system))::text[], \(entries.tokens.map(\.token.code))::text[])
+                """, logger: logger)
+        }
+        if !entries.dates.isEmpty {
+            try await connection.query("""
+                INSERT INTO fhir_search_date (patient, type, id, param, low, high)
+                SELECT \(patient), \(type), \(id), * FROM unnest(\(entries.dates.map(\.parameter))::text[],
+                    \(entries.dates.map(\.range.low))::bigint[], \(entries.dates.map(\.range.high))::bigint[])
+                """, logger: logger)
+        }
+    }
+
+    /// Indexes every stored resource (the migration that adds the index).
+    static func backfill(on connection: PostgresConnection, logger: Logger) async throws {
+        let rows = try await connection.query("SELECT type, id, patient, version_id, last_updated, json FROM fhir_resource", logger: logger)
+            .collect()
+        for row in rows {
+            try await write(try PostgresRows.resource(row), on: connection, logger: logger)
+        }
+    }
+}

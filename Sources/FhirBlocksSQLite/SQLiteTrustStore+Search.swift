@@ -1,0 +1,72 @@
+import FhirBlocks
+import FhirBlocksStore
+import GRDB
+
+extension SQLiteTrustStore {
+    public func searchCandidates(patient: CsiGuid, query: SearchQuery) async throws(TrustStoreError) -> [SearchCandidate] {
+        let candidates = SearchSQL.candidates(patient: patient.rawValue, query: query)
+        let labels = SearchSQL.securityLabels(patient: patient.rawValue, type: query.type)
+        return try await read { db in
+            let rows = try Row.fetchAll(db, sql: candidates.sql, arguments: Self.arguments(candidates.arguments))
+                .map { row -> (id: String, sortKey: Int64?) in (row["id"], row["sort_key"]) }
+            let labelRows = try Row.fetchAll(db, sql: labels.sql, arguments: Self.arguments(labels.arguments))
+                .map { row -> (id: String, system: String, code: String) in (row["id"], row["system"], row["code"]) }
+            return SearchCandidate.merge(rows, labels: labelRows)
+        }
+    }
+
+    public func resources(patient: CsiGuid, type: String, ids: [String]) async throws(TrustStoreError) -> [FHIRResourceRecord] {
+        guard !ids.isEmpty else { return [] }
+        return try await read { db in
+            var records: [FHIRResourceRecord] = []
+            // SQLite allows 32,766 variables per statement; stay far below.
+            var start = 0
+            while start < ids.count {
+                let batch = Array(ids[start..<min(start + 500, ids.count)])
+                start += batch.count
+                let marks = Array(repeating: "?", count: batch.count).joined(separator: ", ")
+                var arguments: StatementArguments = [patient.rawValue, type]
+                arguments += StatementArguments(batch)
+                records += try Row.fetchAll(db, sql: "SELECT * FROM fhir_resource WHERE patient = ? AND type = ? AND id IN (\(marks))",
+                                            arguments: arguments).map(SQLiteTrustRows.resource)
+            }
+            return records
+        }
+    }
+
+    static func arguments(_ values: [SearchSQLArgument]) -> StatementArguments {
+        StatementArguments(values.map { value -> any DatabaseValueConvertible in
+            switch value {
+            case .text(let text): text
+            case .integer(let number): number
+            }
+        })
+    }
+}
+
+/// Keeps `fhir_search_token` and `fhir_search_date` in step with `fhir_resource`.
+enum SQLiteSearchIndex {
+    /// Replaces the index rows of `record`'s resource with its current values.
+    static func write(_ record: FHIRResourceRecord, in db: Database) throws {
+        let key: StatementArguments = [record.patient.rawValue, record.type, record.id]
+        try db.execute(sql: "DELETE FROM fhir_search_token WHERE patient = ? AND type = ? AND id = ?", arguments: key)
+        try db.execute(sql: "DELETE FROM fhir_search_date WHERE patient = ? AND type = ? AND id = ?", arguments: key)
+        let entries = SearchIndexEntries(record: record)
+        let insertToken = try db.cachedStatement(sql: "INSERT INTO fhir_search_token (patient, type, id, param, system, code) VALUES (?, ?, ?, ?, ?, ?)")
+        for entry in entries.tokens {
+            try insertToken.execute(arguments: key + [entry.parameter, entry.token.system, entry.token.code])
+        }
+        let insertDate = try db.cachedStatement(sql: "INSERT INTO fhir_search_date (patient, type, id, param, low, high) VALUES (?, ?, ?, ?, ?, ?)")
+        for entry in entries.dates {
+            try insertDate.execute(arguments: key + [entry.parameter, entry.range.low, entry.range.high])
+        }
+    }
+
+    /// Indexes every stored resource (the migration that adds the index).
+    static func backfill(in db: Database) throws {
+        let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM fhir_resource")
+        var records: [FHIRResourceRecord] = []
+        while let row = try cursor.next() { records.append(try SQLiteTrustRows.resource(row)) }
+        for record in records { try write(record, in: db) }
+    }
+}

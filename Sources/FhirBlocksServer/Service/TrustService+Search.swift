@@ -1,0 +1,133 @@
+import FHIRCore
+import FhirBlocks
+import FhirBlocksStore
+
+/// FHIR search over the stored resources of the token's compartment (`GET /fhir/{type}?…`) and
+/// `Patient/{id}/$everything`: the R4 search parameters of ``FhirBlocksStore/SearchParameterTable``
+/// (token, date, reference and string), `_count`, `_sort`, key-based paging through absolute
+/// `next` links and an accurate `total`. Every result passes the scope and label filters and
+/// is audited before it is sent.
+extension TrustService {
+    /// Searches stored resources of `type` (not Consent or AuditEvent, which the server builds).
+    func searchStored(type: String, request: ServiceRequest, access: BearerAccess) async -> ServiceResponse {
+        let parameters: [(name: String, value: String)]
+        do {
+            parameters = try FormBody.parse(Array(request.rawQuery.utf8), mode: .strict, repeatsAllowed: true).value.fields
+        } catch {
+            return Self.outcome(status: 400, code: "invalid", "the query string cannot be read")
+        }
+        let strict = (request.headers["prefer"] ?? "").lowercased().contains("handling=strict")
+        let query: SearchQuery
+        do {
+            query = try SearchQuery(type: type, parameters: parameters, strict: strict)
+        } catch {
+            try? await auditAccess(access, resources: [type], outcome: .minorFailure, reason: "invalid_search")
+            return Self.outcome(status: 400, code: "not-supported", error.description)
+        }
+        var result = SearchResult(total: 0, records: [], next: nil)
+        var inCompartment = true
+        for reference in query.compartment where !(await isTokenPatient(reference, patient: access.token.patient)) {
+            inCompartment = false
+        }
+        if inCompartment {
+            // Another patient's compartment answers as an empty one (nothing to see there).
+            let grants = access.grants
+            let policy = configuration.labelPolicy
+            do {
+                result = try await store.search(query, patient: access.token.patient) { labels in
+                    AccessDecision.evaluate(grants: grants, resourceType: type, interaction: .search, labels: labels, policy: policy).isPermitted
+                }
+            } catch {
+                return Self.outcome(status: 500, code: "exception", "storage failure")
+            }
+        }
+        let references = result.records.map { "\(type)/\($0.id)" }
+        do {
+            try await auditAccess(access, resources: references.isEmpty ? [type] : references, outcome: .success)
+        } catch {
+            return Self.outcome(status: 500, code: "exception", "the access could not be audited")
+        }
+        let selfLink = searchLink(type: type, parameters: parameters, cursor: query.cursor)
+        let nextLink = result.next.map { searchLink(type: type, parameters: parameters, cursor: $0) }
+        return .json(searchset(type: type, total: result.total, records: result.records, selfLink: selfLink, nextLink: nextLink,
+                               ignored: query.ignored),
+                     contentType: Self.fhirJSON)
+    }
+
+    /// `GET /fhir/Patient/{id}/$everything`: every stored resource of the token's compartment the
+    /// token may read. An id outside the compartment answers 404, like an unknown one.
+    func everything(patientID: String, access: BearerAccess) async -> ServiceResponse {
+        guard await isTokenPatient(patientID, patient: access.token.patient) else {
+            try? await auditAccess(access, resources: ["Patient/\(patientID)"], outcome: .minorFailure, reason: "not-found")
+            return Self.outcome(status: 404, code: "not-found", "Patient/\(patientID) is not known")
+        }
+        var records: [FHIRResourceRecord] = []
+        do {
+            for record in try await store.resources(patient: access.token.patient, type: nil) {
+                guard let value = try? JSONParser.parse(record.json),
+                      visible(value, type: record.type, interaction: .read, grants: access.grants) else { continue }
+                records.append(record)
+            }
+        } catch {
+            return Self.outcome(status: 500, code: "exception", "storage failure")
+        }
+        do {
+            try await auditAccess(access, resources: records.isEmpty ? ["Patient/\(patientID)"] : records.map { "\($0.type)/\($0.id)" },
+                                  outcome: .success)
+        } catch {
+            return Self.outcome(status: 500, code: "exception", "the access could not be audited")
+        }
+        return .json(searchset(type: nil, total: records.count, records: records, selfLink: "\(baseURL)/fhir/Patient/\(patientID)/$everything",
+                               nextLink: nil, ignored: []),
+                     contentType: Self.fhirJSON)
+    }
+
+    /// The absolute URL of a search page: the request's parameters without its cursor, then `cursor`.
+    func searchLink(type: String, parameters: [(name: String, value: String)], cursor: SearchCursor?) -> String {
+        var fields = parameters.filter { $0.name != "_cursor" }
+        if let cursor { fields.append((name: "_cursor", value: cursor.text)) }
+        let query = String(decoding: FormBody(fields: fields).encoded(), as: UTF8.self)
+        return "\(baseURL)/fhir/\(type)" + (query.isEmpty ? "" : "?\(query)")
+    }
+
+    /// A `searchset` Bundle of `records` (entries of type `type`, or each its own for nil), with
+    /// its links and, when parameters were ignored, an OperationOutcome entry naming them.
+    func searchset(type: String?, total: Int, records: [FHIRResourceRecord], selfLink: String, nextLink: String?,
+                   ignored: [String]) -> JSONValue {
+        var bundle = JSONObject()
+        bundle.append("resourceType", "Bundle")
+        bundle.append("type", "searchset")
+        bundle.append("total", .number(String(total)))
+        var links: [JSONValue] = [Self.link("self", selfLink)]
+        if let nextLink { links.append(Self.link("next", nextLink)) }
+        bundle.append("link", .array(links))
+        let base = baseURL
+        var entries: [JSONValue] = records.compactMap { record in
+            guard let value = try? JSONParser.parse(record.json) else { return nil }
+            var entry = JSONObject()
+            entry.append("fullUrl", .string("\(base)/fhir/\(type ?? record.type)/\(record.id)"))
+            entry.append("resource", value)
+            entry.append("search", .object(JSONObject(members: [JSONMember(key: "mode", value: .string("match"))])))
+            return .object(entry)
+        }
+        if !ignored.isEmpty {
+            var issue = JSONObject()
+            issue.append("severity", "warning")
+            issue.append("code", "not-supported")
+            issue.append("diagnostics", .string("ignored unknown search parameters: " + ignored.joined(separator: ", ")))
+            var outcome = JSONObject()
+            outcome.append("resourceType", "OperationOutcome")
+            outcome.append("issue", .array([.object(issue)]))
+            var entry = JSONObject()
+            entry.append("resource", .object(outcome))
+            entry.append("search", .object(JSONObject(members: [JSONMember(key: "mode", value: .string("outcome"))])))
+            entries.append(.object(entry))
+        }
+        bundle.append("entry", .array(entries))
+        return .object(bundle)
+    }
+
+    static func link(_ relation: String, _ url: String) -> JSONValue {
+        .object(JSONObject(members: [JSONMember(key: "relation", value: .string(relation)), JSONMember(key: "url", value: .string(url))]))
+    }
+}

@@ -1,0 +1,69 @@
+import FHIRCore
+
+/// The token and date values of one resource, by parameter: what a store indexes at write time
+/// so that the token and date part of a search runs in SQL.
+public struct SearchIndexEntries: Sendable, Hashable {
+    /// A token value of a parameter.
+    public struct TokenValue: Sendable, Hashable {
+        /// The parameter's code.
+        public var parameter: String
+        /// The value.
+        public var token: SearchToken
+
+        /// An entry.
+        public init(parameter: String, token: SearchToken) {
+            self.parameter = parameter
+            self.token = token
+        }
+    }
+
+    /// A date value of a parameter.
+    public struct DateValue: Sendable, Hashable {
+        /// The parameter's code.
+        public var parameter: String
+        /// The value.
+        public var range: SearchDateRange
+
+        /// An entry.
+        public init(parameter: String, range: SearchDateRange) {
+            self.parameter = parameter
+            self.range = range
+        }
+    }
+
+    /// Every token value, without repeats.
+    public var tokens: [TokenValue]
+    /// Every date value, without repeats.
+    public var dates: [DateValue]
+
+    /// The entries of `resource` (of type `type`) for every token and date parameter of the table.
+    public init(resource: JSONValue, type: String) {
+        var tokens: [TokenValue] = []
+        var dates: [DateValue] = []
+        var seenTokens: Set<TokenValue> = []
+        var seenDates: Set<DateValue> = []
+        for parameter in SearchParameterTable.parameters(type: type) {
+            switch parameter.type {
+            case .token:
+                for token in SearchValues.tokens(resource, parameter: parameter) {
+                    let entry = TokenValue(parameter: parameter.code, token: token)
+                    if seenTokens.insert(entry).inserted { tokens.append(entry) }
+                }
+            case .date:
+                for range in SearchValues.dates(resource, parameter: parameter) {
+                    let entry = DateValue(parameter: parameter.code, range: range)
+                    if seenDates.insert(entry).inserted { dates.append(entry) }
+                }
+            case .reference, .string:
+                continue
+            }
+        }
+        self.tokens = tokens
+        self.dates = dates
+    }
+
+    /// The entries of a stored resource (none when its JSON does not parse).
+    public init(record: FHIRResourceRecord) {
+        self.init(resource: (try? JSONParser.parse(record.json)) ?? .null, type: record.type)
+    }
+}

@@ -1,0 +1,134 @@
+/// A value bound to a `?` placeholder of ``SearchSQL``.
+public enum SearchSQLArgument: Sendable, Hashable {
+    /// Text.
+    case text(String)
+    /// A 64-bit integer.
+    case integer(Int64)
+}
+
+/// The SQL both stores run for the indexed part of a search, written once: standard SQL with
+/// `?` placeholders (PostgreSQL's store numbers them). Tables:
+///
+/// - `fhir_search_token (patient, type, id, param, system, code)`, `system` "" when none;
+/// - `fhir_search_date (patient, type, id, param, low, high)`, milliseconds, inclusive.
+public enum SearchSQL {
+    /// A statement and its arguments in order.
+    public struct Statement: Sendable, Hashable {
+        /// The SQL text, with `?` placeholders.
+        public var sql: String
+        /// The arguments.
+        public var arguments: [SearchSQLArgument]
+    }
+
+    /// Selects `id`, `sort_key` (the sort parameter's earliest start ascending, latest end
+    /// descending; null for `_id` order or no value) of the resources of `type` in `patient`'s
+    /// compartment that satisfy every indexed clause of `query` (the others are ignored here).
+    public static func candidates(patient: String, query: SearchQuery) -> Statement {
+        let indexed = query.clauses.filter(\.isIndexed)
+        func isNegative(_ clause: SearchClause) -> Bool {
+            clause.modifier == .missing ? clause.missing : clause.modifier == .not
+        }
+        // The first positive clause drives (tokens first: they are usually the most selective);
+        // the others are index probes per driving row.
+        let positive = indexed.filter { !isNegative($0) }.sorted { ($0.parameter.type == .token ? 0 : 1) < ($1.parameter.type == .token ? 0 : 1) }
+        var sql: String
+        var arguments: [SearchSQLArgument] = []
+        var probes = positive
+        if let driver = probes.first {
+            probes.removeFirst()
+            let condition = valueCondition(driver)
+            sql = "SELECT DISTINCT r.id AS id FROM \(table(driver)) r WHERE r.patient = ? AND r.type = ? AND r.param = ?" + condition.sql
+            arguments = [.text(patient), .text(query.type), .text(driver.parameter.code)] + condition.arguments
+        } else {
+            sql = "SELECT r.id AS id FROM fhir_resource r WHERE r.patient = ? AND r.type = ?"
+            arguments = [.text(patient), .text(query.type)]
+        }
+        for clause in probes + indexed.filter(isNegative) {
+            let condition = valueCondition(clause)
+            sql += (isNegative(clause) ? " AND NOT EXISTS " : " AND EXISTS ")
+                + "(SELECT 1 FROM \(table(clause)) x WHERE x.patient = r.patient AND x.type = r.type AND x.id = r.id AND x.param = ?"
+                + condition.sql + ")"
+            arguments += [.text(clause.parameter.code)] + condition.arguments
+        }
+        var sortColumn = "NULL"
+        var sortArguments: [SearchSQLArgument] = []
+        if query.sort.key != "_id" {
+            let function = query.sort.descending ? "MAX(d.high)" : "MIN(d.low)"
+            sortColumn = "(SELECT \(function) FROM fhir_search_date d WHERE d.patient = ? AND d.type = ? AND d.id = c.id AND d.param = ?)"
+            sortArguments = [.text(patient), .text(query.type), .text(query.sort.key)]
+        }
+        return Statement(sql: "SELECT c.id AS id, \(sortColumn) AS sort_key FROM (\(sql)) c", arguments: sortArguments + arguments)
+    }
+
+    private static func table(_ clause: SearchClause) -> String {
+        clause.parameter.type == .token ? "fhir_search_token" : "fhir_search_date"
+    }
+
+    /// ` AND (…)`: the alternatives of a clause on the columns of its table (nothing for `:missing`).
+    private static func valueCondition(_ clause: SearchClause) -> Statement {
+        guard clause.modifier != .missing else { return Statement(sql: "", arguments: []) }
+        var arguments: [SearchSQLArgument] = []
+        var alternatives: [String] = []
+        for value in clause.values {
+            switch value {
+            case .token(let system, let code):
+                var conditions: [String] = []
+                if let code {
+                    conditions.append("code = ?")
+                    arguments.append(.text(code))
+                }
+                if let system {
+                    conditions.append("system = ?")
+                    arguments.append(.text(system))
+                }
+                alternatives.append("(" + conditions.joined(separator: " AND ") + ")")
+            case .date(let prefix, let range):
+                let condition = dateCondition(prefix, range)
+                alternatives.append(condition.sql)
+                arguments.append(contentsOf: condition.arguments.map(SearchSQLArgument.integer))
+            case .reference, .string:
+                alternatives.append("1 = 0")
+            }
+        }
+        return Statement(sql: " AND (" + alternatives.joined(separator: " OR ") + ")", arguments: arguments)
+    }
+
+    /// The SQL condition on `low`/`high` that is ``SearchDatePrefix/matches(_:_:)``.
+    static func dateCondition(_ prefix: SearchDatePrefix, _ range: SearchDateRange) -> (sql: String, arguments: [Int64]) {
+        let contained = "(low >= ? AND high <= ?)"
+        switch prefix {
+        case .eq: return (contained, [range.low, range.high])
+        case .ne: return ("NOT " + contained, [range.low, range.high])
+        case .gt: return ("(high > ?)", [range.high])
+        case .lt: return ("(low < ?)", [range.low])
+        case .ge: return ("(high > ? OR \(contained))", [range.high, range.low, range.high])
+        case .le: return ("(low < ? OR \(contained))", [range.low, range.low, range.high])
+        case .sa: return ("(low > ?)", [range.high])
+        case .eb: return ("(high < ?)", [range.low])
+        }
+    }
+
+    /// Selects `id`, `system`, `code` of the `_security` labels of the resources of `type` in
+    /// `patient`'s compartment (the label filter needs only these).
+    public static func securityLabels(patient: String, type: String) -> Statement {
+        Statement(sql: "SELECT id, system, code FROM fhir_search_token WHERE patient = ? AND type = ? AND param = '_security'",
+                  arguments: [.text(patient), .text(type)])
+    }
+
+    /// The statements that create the index tables (the same text on both databases).
+    public static let schema: [String] = [
+        """
+        CREATE TABLE fhir_search_token (
+            patient TEXT NOT NULL, type TEXT NOT NULL, id TEXT NOT NULL, param TEXT NOT NULL, system TEXT NOT NULL, code TEXT NOT NULL)
+        """,
+        "CREATE INDEX fhir_search_token_value ON fhir_search_token (patient, type, param, code, system, id)",
+        "CREATE INDEX fhir_search_token_resource ON fhir_search_token (patient, type, id, param, code, system)",
+        """
+        CREATE TABLE fhir_search_date (
+            patient TEXT NOT NULL, type TEXT NOT NULL, id TEXT NOT NULL, param TEXT NOT NULL, low BIGINT NOT NULL, high BIGINT NOT NULL)
+        """,
+        "CREATE INDEX fhir_search_date_low ON fhir_search_date (patient, type, param, low, high, id)",
+        "CREATE INDEX fhir_search_date_high ON fhir_search_date (patient, type, param, high, low, id)",
+        "CREATE INDEX fhir_search_date_resource ON fhir_search_date (patient, type, id, param, low, high)",
+    ]
+}
