@@ -36,6 +36,7 @@ enum FhirBlocksRouter {
         for path in [".well-known/smart-configuration", "fhir/.well-known/smart-configuration"] {
             router.get(RouterPath(path)) { _, _ in bridge(service.smartConfiguration()) }
         }
+        router.get(".well-known/jwks.json") { _, _ in bridge(service.healthCardsJWKS()) }
         router.post("oauth/token") { request, context in
             try await handle(request, context: context, limit: 64 * 1024) { await service.token($0) }
         }
