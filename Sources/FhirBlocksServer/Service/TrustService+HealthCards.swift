@@ -61,7 +61,8 @@ extension TrustService {
             case .failure?: kinds = []
             }
         }
-        let operationResource = ["Patient/\(patientID)"]
+        // What the audit entry of a refusal names (an id that is not a FHIR id is not repeated).
+        let operationResource = [Self.isValidID(patientID) ? "Patient/\(patientID)" : "Patient"]
         // The scope must cover reading what is asked for (for `#health-card` alone: what it covers).
         let covered = HealthCardKind.allCases.filter { covers(access.grants, type: $0.resourceType, interaction: .read) }
         guard named.allSatisfy(covered.contains), !named.isEmpty || !covered.isEmpty else {
@@ -69,13 +70,14 @@ extension TrustService {
             return Self.outcome(status: 403, code: "forbidden", "the token's scope does not cover reading the resources of these cards")
         }
         kinds.removeAll { !covered.contains($0) }
-        guard Self.isValidID(patientID), await isTokenPatient(patientID, patient: access.token.patient) else {
+        guard Self.isValidID(patientID) else { return Self.outcome(status: 404, code: "not-found", "unknown resource") }
+        guard await isTokenPatient(patientID, patient: access.token.patient) else {
             try? await auditAccess(access, resources: operationResource, outcome: .minorFailure, reason: "not-found", action: "E")
             return Self.outcome(status: 404, code: "not-found", "Patient/\(patientID) is not known")
         }
         let cards: [IssuedCard]
         do {
-            cards = try await healthCards(kinds: kinds, request: request, issuer: issuer, access: access)
+            cards = try await healthCards(kinds: kinds, patientID: patientID, request: request, issuer: issuer, access: access)
         } catch {
             return Self.outcome(status: 500, code: "exception", "the cards could not be made")
         }
@@ -103,12 +105,16 @@ extension TrustService {
     }
 
     /// One card per kind that has resources to show: the Patient's identity claims, then the
-    /// kind's resources the token may read, oldest first.
-    func healthCards(kinds: [HealthCardKind], request: SHCHealthCardsIssue.Request, issuer: SHCIssuer,
+    /// kind's resources the token may read, oldest first. The Patient is the compartment's
+    /// Patient resource `patientID` names, or its first one (when `patientID` is the csiGuid);
+    /// a compartment without one gets no card.
+    func healthCards(kinds: [HealthCardKind], patientID: String, request: SHCHealthCardsIssue.Request, issuer: SHCIssuer,
                      access: BearerAccess) async throws -> [IssuedCard] {
         let patient = access.token.patient
-        guard !kinds.isEmpty, let patientRecord = try await store.resources(patient: patient, type: "Patient").first,
-              let patientValue = try? JSONParser.parse(patientRecord.json) else { return [] }
+        guard !kinds.isEmpty else { return [] }
+        var patientRecord = try await store.resource(patient: patient, type: "Patient", id: patientID)
+        if patientRecord == nil { patientRecord = try await store.resources(patient: patient, type: "Patient").first }
+        guard let patientRecord, let patientValue = try? JSONParser.parse(patientRecord.json) else { return [] }
         let identity = Self.identity(of: patientValue, id: patientRecord.id, claims: request.includeIdentityClaims)
         let since = request.sinceDate
         let issuedAt = Date(timeIntervalSince1970: Double(now.millisecondsSince1970) / 1000)
