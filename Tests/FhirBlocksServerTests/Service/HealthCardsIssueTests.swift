@@ -4,6 +4,7 @@ import FhirBlocksServer
 import Foundation
 import SmartHealthCards
 import Testing
+import TestSupport
 
 /// `POST /fhir/Patient/{id}/$health-cards-issue`: cards from the compartment's Immunizations and
 /// lab Observations, signed with the server's issuer key, verifiable with the key set served at
@@ -246,6 +247,30 @@ import Testing
             let hidden = await world.fhir("POST", Self.operation, token: token, body: Self.parameters(["Immunization"]))
             #expect(hidden.status == 200 && String(decoding: hidden.body, as: UTF8.self) == #"{"resourceType":"Parameters"}"#)
             #expect(Self.credentials(world.json(await world.fhir("POST", Self.operation, token: walletToken, body: Self.parameters(["Immunization"])))).count == 1)
+        }
+    }
+
+    /// Mutated `Parameters` bodies: a client error or cards that verify, never a 5xx or a crash.
+    @Test func mutatedParametersNeverFail500() async throws {
+        try await TestWorld.with(.sqlite) { world in
+            let (_, token) = try await Self.compartment(world)
+            let verifier = try Self.verifier(world)
+            let seed = Self.parameters([SHCCredentialType.healthCard, "Immunization"],
+                                       [#"{"name":"_since","valueDateTime":"2021-01-15T10:00:00+02:00"}"#,
+                                        #"{"name":"includeIdentityClaim","valueString":"Patient.birthDate"}"#,
+                                        #"{"name":"credentialValueSet","valueUri":"https://example.org/ValueSet/x"}"#])
+            var generator = SplitMix64(seed: 0xCA4D)
+            var statuses: [Int: Int] = [:]
+            for _ in 0..<300 {
+                let response = await world.fhir("POST", Self.operation, token: token, body: RequestFuzzTests.mutate(seed, using: &generator))
+                statuses[response.status, default: 0] += 1
+                #expect(response.status == 200 || response.status == 400, "\(response.status) \(String(decoding: response.body, as: UTF8.self))")
+                #expect(world.json(response)["resourceType"] != nil)
+                for card in Self.credentials(world.json(response)) {
+                    #expect(await verifier.verify(card).isValid)
+                }
+            }
+            #expect((statuses[400] ?? 0) > 100)
         }
     }
 
