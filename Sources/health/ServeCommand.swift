@@ -17,7 +17,9 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Storage is SQLite in DATA-DIR/fhirblocks.sqlite unless --database names a PostgreSQL server \
             (postgres://user:password@host:port/database). The audit log's signing key is DATA-DIR/audit-key.pem (0600), \
-            created on first start. The first line on standard output is "listening on <URL>".
+            created on first start; so is the SMART Health Cards issuer key of $health-cards-issue (--card-key, default \
+            DATA-DIR/card-issuer-key.json, a private JWK), published at /.well-known/jwks.json. Cards need an https --public-url \
+            (their iss). The first line on standard output is "listening on <URL>".
             """)
 
     @Option(help: "The address to bind.") var host = "127.0.0.1"
@@ -26,6 +28,8 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "A PostgreSQL URL instead of the embedded SQLite database.") var database: String?
     @Option(help: "strict (default) or compat (accepts the legacy FhirBlocks clients' quirks and audits them).") var mode = "strict"
     @Option(name: .customLong("public-url"), help: "The base URL clients use (default http://HOST:PORT).") var publicURL: String?
+    @Option(name: .customLong("card-key"), help: ArgumentHelp("The health card issuer key (default DATA-DIR/card-issuer-key.json).", valueName: "PATH"))
+    var cardKey: String?
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
     @Option(name: .customLong("checkpoint-every"), help: "Sign a checkpoint after this many audit entries.") var checkpointEvery = 64
     @Option(name: .customLong("auditor"), help: ArgumentHelp("A registered client that may read every audit entry (repeatable).", valueName: "CSI"))
@@ -73,7 +77,7 @@ struct ServeCommand: AsyncParsableCommand {
         do {
             deployment = try await TrustServerDeployment.open(
                 dataDirectory: dataDirectory, storage: database.map { .postgres(url: $0) } ?? .sqlite,
-                configuration: configuration,
+                configuration: configuration, cardIssuerKeyPath: cardKey,
                 logger: logger, metrics: metrics)
         } catch {
             throw UsageError("\(error)")

@@ -233,6 +233,16 @@ import Testing
         #expect(request.credentialValueSets == ["https://example.org/vs"])
         #expect(request.includeIdentityClaims == ["Patient.name"])
         #expect(request.since == "2021-03")
+        #expect(request.sinceDate == Date(timeIntervalSince1970: 1_614_556_800))   // 2021-03-01T00:00:00Z
+        // `_since` must be a FHIR dateTime, given at most once (0..1).
+        for since in [#"{"name":"_since","valueDateTime":"March 2021"}"#,
+                      #"{"name":"_since","valueDateTime":"2021"},{"name":"_since","valueDateTime":"2022"}"#] {
+            #expect(throws: SHCHealthCardsIssue.RequestError.invalidParameter("_since")) {
+                try SHCHealthCardsIssue.Request(parameters: .json("""
+                    {"resourceType":"Parameters","parameter":[{"name":"credentialType","valueUri":"Immunization"},\(since)]}
+                    """))
+            }
+        }
         #expect(throws: SHCHealthCardsIssue.RequestError.missingCredentialType) {
             try SHCHealthCardsIssue.Request(parameters: .json(#"{"resourceType":"Parameters"}"#))
         }

@@ -18,9 +18,10 @@ import Testing
         let process: Process
         let url: String
 
-        static func start(_ runner: CommandRunner, database: String? = nil) async throws -> Server {
-            var arguments = ["serve", "--port", "0", "--data-dir", runner.folder.appendingPathComponent("data").path, "--log-level", "error"]
+        static func start(_ runner: CommandRunner, database: String? = nil, port: Int = 0, arguments extra: [String] = []) async throws -> Server {
+            var arguments = ["serve", "--port", String(port), "--data-dir", runner.folder.appendingPathComponent("data").path, "--log-level", "error"]
             if let database { arguments += ["--database", database] }
+            arguments += extra
             let (process, output, _) = try runner.launch(arguments)
             let line: String = try await withCheckedThrowingContinuation { continuation in
                 DispatchQueue.global().async {

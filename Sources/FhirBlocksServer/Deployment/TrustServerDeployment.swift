@@ -3,9 +3,10 @@ import FhirBlocksPostgres
 import FhirBlocksSQLite
 import FhirBlocksStore
 import Logging
+import SmartHealthCards
 
 /// A FhirBlocks trust server put together from its data folder: the audit signing key
-/// (``AuditSigningKeyFile``), the store (SQLite in the folder, or PostgreSQL), migrated, and the
+/// (``AuditSigningKeyFile``), the SMART Health Cards issuer key (``HealthCardIssuerKeyFile``), the store (SQLite in the folder, or PostgreSQL), migrated, and the
 /// ``TrustService`` started on it. `health serve` runs one; so can any program embedding the server.
 public struct TrustServerDeployment: Sendable {
     /// Where the server keeps its records.
@@ -20,6 +21,8 @@ public struct TrustServerDeployment: Sendable {
     public enum Failure: Error, Sendable, CustomStringConvertible {
         /// The audit key file or the data folder.
         case auditKey(AuditSigningKeyFile.Failure)
+        /// The health card issuer key file.
+        case cardIssuerKey(HealthCardIssuerKeyFile.Failure)
         /// The database could not be opened or migrated.
         case database(String)
         /// The stored state could not be loaded (audit log, checkpoints).
@@ -28,6 +31,7 @@ public struct TrustServerDeployment: Sendable {
         public var description: String {
             switch self {
             case .auditKey(let failure): "\(failure)"
+            case .cardIssuerKey(let failure): "\(failure)"
             case .database(let reason): "cannot open the database: \(reason)"
             case .state(let reason): "cannot load the server state: \(reason)"
             }
@@ -39,12 +43,20 @@ public struct TrustServerDeployment: Sendable {
     /// Its store; ``close()`` closes it.
     public let store: any TrustStore
 
-    /// Opens the store, loads or creates the audit key in `dataDirectory`, and starts the service.
-    public static func open(dataDirectory: String, storage: Storage, configuration: ServerConfiguration,
+    /// Opens the store, loads or creates the audit key in `dataDirectory` and the card issuer key
+    /// at `cardIssuerKeyPath` (default: ``HealthCardIssuerKeyFile/fileName`` in `dataDirectory`),
+    /// and starts the service.
+    public static func open(dataDirectory: String, storage: Storage, configuration: ServerConfiguration, cardIssuerKeyPath: String? = nil,
                             logger: Logger = Logger(label: "fhirblocks"), metrics: ServerMetrics = ServerMetrics())
         async throws(Failure) -> TrustServerDeployment {
         let key: CsiSigningKey
         do { key = try AuditSigningKeyFile.loadOrCreate(in: dataDirectory) } catch { throw .auditKey(error) }
+        let cardKey: SHCIssuerKey
+        do {
+            cardKey = try HealthCardIssuerKeyFile.loadOrCreate(at: cardIssuerKeyPath ?? dataDirectory + "/" + HealthCardIssuerKeyFile.fileName)
+        } catch {
+            throw .cardIssuerKey(error)
+        }
         let store: any TrustStore
         do {
             switch storage {
@@ -55,7 +67,7 @@ public struct TrustServerDeployment: Sendable {
         } catch {
             throw .database("\(error)")
         }
-        let service = TrustService(store: store, configuration: configuration, auditKey: key, logger: logger, metrics: metrics)
+        let service = TrustService(store: store, configuration: configuration, auditKey: key, cardIssuerKey: cardKey, logger: logger, metrics: metrics)
         do {
             try await service.start()
         } catch {

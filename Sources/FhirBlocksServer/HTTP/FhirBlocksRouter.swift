@@ -19,6 +19,7 @@ enum FhirBlocksRouter {
         smoac.addRoutes(to: router.group())
         smoac.addRoutes(to: router.group("smoac"), stripPrefix: "/smoac")
         SmartAuthorizationController(service: service).addRoutes(to: router)
+        HealthCardsController(service: service).addRoutes(to: router)
         FHIRController(service: service).addRoutes(to: router.group("fhir"))
         AuditController(service: service).addRoutes(to: router)
         return router

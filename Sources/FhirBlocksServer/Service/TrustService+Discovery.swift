@@ -1,5 +1,6 @@
 import FHIRCore
 import FhirBlocks
+import SmartHealthCards
 
 /// SMART discovery (§2.1): `/.well-known/smart-configuration` and the CapabilityStatement's
 /// `oauth-uris` extension (the only discovery Python fhirclient reads): backend services,
@@ -27,7 +28,8 @@ extension TrustService {
                                                      "conf/U", "conf/L", "conf/M", "conf/N", "conf/R", "conf/V", "sens/ETH", "sens/PSY"])
         object.append("capabilities", strings: ["launch-standalone", "client-public", "client-confidential-asymmetric", "context-standalone-patient",
                                                 "permission-patient", "permission-v1", "permission-v2", "permission-offline",
-                                                "https://openhealthkit.org/fhirblocks/capability/heart-labels"])
+                                                "https://openhealthkit.org/fhirblocks/capability/heart-labels"]
+                                + (issuesHealthCards ? [SHCHealthCardsIssue.smartConfigurationCapability] : []))
         return .json(.object(object), headers: [("Access-Control-Allow-Origin", "*")])
     }
 
@@ -53,11 +55,13 @@ extension TrustService {
         var rest = JSONObject()
         rest.append("mode", "server")
         rest.append("security", .object(security))
-        rest.append("resource", .array(["Patient", "Observation", "Condition", "Consent", "AuditEvent"].map { type in
-            .object(JSONObject(members: [JSONMember(key: "type", value: .string(type)),
-                                         JSONMember(key: "interaction", value: .array(["read", "search-type"].map {
-                                             .object(JSONObject(members: [JSONMember(key: "code", value: .string($0))]))
-                                         }))]))
+        rest.append("resource", .array(["Patient", "Observation", "Condition", "Consent", "AuditEvent"].map { type -> JSONValue in
+            var resource = JSONObject(members: [JSONMember(key: "type", value: .string(type)),
+                                                JSONMember(key: "interaction", value: .array(["read", "search-type"].map {
+                                                    .object(JSONObject(members: [JSONMember(key: "code", value: .string($0))]))
+                                                }))])
+            if type == "Patient", issuesHealthCards { resource.append("operation", .array([Self.healthCardsIssueOperation])) }
+            return .object(resource)
         }))
         var statement = JSONObject()
         statement.append("resourceType", "CapabilityStatement")

@@ -19,6 +19,8 @@ extension TrustService {
                                 headers: [("WWW-Authenticate", "Bearer realm=\"fhir\", error=\"invalid_token\"")])
         }
         switch (request.method, segments.count) {
+        case ("POST", 3) where segments[0] == "Patient" && Self.isHealthCardsIssue(segments[2]):
+            return await issueHealthCards(patientID: segments[1], body: request.body, access: access)
         case ("GET", 1):
             return await search(type: segments[0], request: request, access: access)
         case ("GET", 2):

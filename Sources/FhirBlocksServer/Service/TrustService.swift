@@ -3,6 +3,7 @@ import FHIRCore
 import FhirBlocks
 import FhirBlocksStore
 import Logging
+import SmartHealthCards
 import Synchronization
 
 /// The FhirBlocks server's behaviour, independent of HTTP: every SMOAC, OAuth, FHIR and audit
@@ -24,6 +25,8 @@ public final class TrustService: Sendable {
     public let configuration: ServerConfiguration
     /// The audit log's signing key.
     public let auditKey: CsiSigningKey
+    /// The SMART Health Cards issuer key of `$health-cards-issue` (nil: the server issues no cards).
+    public let cardIssuerKey: SHCIssuerKey?
     let clock: TrustClock
     let logger: Logger
     let metrics: ServerMetrics
@@ -38,10 +41,11 @@ public final class TrustService: Sendable {
 
     /// Creates a service over a migrated store. Call ``start()`` before serving.
     public init(store: any TrustStore, configuration: ServerConfiguration = ServerConfiguration(), auditKey: CsiSigningKey,
-                clock: TrustClock = .system, logger: Logger = Logger(label: "fhirblocks"), metrics: ServerMetrics = ServerMetrics()) {
+                cardIssuerKey: SHCIssuerKey? = nil, clock: TrustClock = .system, logger: Logger = Logger(label: "fhirblocks"), metrics: ServerMetrics = ServerMetrics()) {
         self.store = store
         self.configuration = configuration
         self.auditKey = auditKey
+        self.cardIssuerKey = cardIssuerKey
         self.clock = clock
         self.logger = logger
         self.metrics = metrics

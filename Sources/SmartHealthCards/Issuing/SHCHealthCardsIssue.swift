@@ -1,4 +1,5 @@
 import FHIRCore
+import Foundation
 
 /// The FHIR `$health-cards-issue` operation's parameters (rules 52-53): reading the request
 /// `Parameters` and writing the response `Parameters`. The HTTP endpoint lives in the server.
@@ -9,6 +10,13 @@ public enum SHCHealthCardsIssue {
 
     /// The operation's path on a patient: `POST /Patient/:id/$health-cards-issue`.
     public static let operationName = "$health-cards-issue"
+
+    /// A FHIR `date`, `dateTime` or `instant` as an instant: a partial date is its first instant,
+    /// a time without a zone is UTC. Nil when the text is not one of those forms. (`_since` and
+    /// the dates it is compared with are read this way.)
+    public static func date(fhir text: String) -> Date? {
+        SHCFHIRDateTime.date(from: text)
+    }
 
     /// Why a request `Parameters` resource is invalid.
     public enum RequestError: Error, Equatable, Sendable, CustomStringConvertible {
@@ -40,6 +48,12 @@ public enum SHCHealthCardsIssue {
         /// `_since` (dateTime), if given.
         public var since: String?
 
+        /// `_since` as an instant: the first instant of a partial date, in UTC unless it says
+        /// otherwise.
+        public var sinceDate: Date? {
+            since.flatMap(SHCFHIRDateTime.date(from:))
+        }
+
         /// Reads a request `Parameters` resource.
         public init(parameters: JSONValue) throws(RequestError) {
             guard parameters["resourceType"]?.stringValue == "Parameters" else { throw .notParameters }
@@ -58,7 +72,8 @@ public enum SHCHealthCardsIssue {
                     guard let value = parameter["valueString"]?.stringValue else { throw .invalidParameter(name) }
                     claims.append(value)
                 case "_since":
-                    guard let value = parameter["valueDateTime"]?.stringValue else { throw .invalidParameter(name) }
+                    guard let value = parameter["valueDateTime"]?.stringValue, SHCFHIRDateTime.date(from: value) != nil,
+                          since == nil else { throw .invalidParameter(name) }
                     since = value
                 default:
                     continue   // servers may ignore what they do not support

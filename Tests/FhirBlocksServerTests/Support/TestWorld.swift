@@ -4,6 +4,7 @@ import FhirBlocks
 import FhirBlocksServer
 import FhirBlocksStore
 import Foundation
+import SmartHealthCards
 
 /// A server (the real ``TrustService`` on a real store) and helpers that build the requests
 /// the FhirBlocks clients send.
@@ -17,13 +18,14 @@ struct TestWorld: Sendable {
     /// A world on `backend`. `clock: .system` uses the real clock (for clients that read the
     /// server's time over HTTP); otherwise a scripted clock the test moves by hand.
     static func make(_ backend: TestBackend, mode: ProtocolMode = .strict, clock trustClock: TrustClock? = nil, checkpointEvery: Int = 64,
-                     publicURL: String? = base, configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TestWorld {
+                     publicURL: String? = base, cardIssuerKey: SHCIssuerKey? = .generate(),
+                     configure: (inout ServerConfiguration) -> Void = { _ in }) async throws -> TestWorld {
         let store = try await backend.makeStore()
         let clock = ScriptedClock(trustClock?.now() ?? Timestamp(secondsSince1970: 1_800_000_000))
         var configuration = ServerConfiguration(mode: mode, publicURL: publicURL, checkpointEvery: checkpointEvery)
         configure(&configuration)
         let service = TrustService(store: store, configuration: configuration,
-                                   auditKey: .generate(), clock: trustClock ?? clock.trustClock)
+                                   auditKey: .generate(), cardIssuerKey: cardIssuerKey, clock: trustClock ?? clock.trustClock)
         try await service.start()
         return TestWorld(service: service, store: store, clock: clock, backend: backend)
     }
