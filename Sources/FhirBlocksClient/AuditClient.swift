@@ -2,7 +2,7 @@ import FHIRCore
 import FhirBlocks
 
 /// The audit log endpoints of a FhirBlocks server (`/audit/*`, §4.2): checkpoints, the signing
-/// key, entries and proofs. It is an ``AuditLogSource``, so ``AuditVerifier`` can re-check the
+/// key, entries and proofs. It is an `AuditLogSource`, so the core's `AuditVerifier` can re-check the
 /// whole log over HTTP.
 ///
 /// Checkpoints, leaf hashes and proofs need no authentication. Entries' content comes only

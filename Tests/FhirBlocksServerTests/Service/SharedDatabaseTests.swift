@@ -20,8 +20,7 @@ struct SharedDatabaseTests {
             let token = first.json(await first.exchange(client: client, code: code))
             let access = try #require(token["access_token"]?.stringValue)
             let refreshToken = try #require(token["refresh_token"]?.stringValue)
-            let second = try await first.twin()
-            do {
+            try await first.withTwin { second in
                 #expect(await second.fhir("GET", "Observation/o1", token: access).status == 200)
                 // The wallet revokes the app through the first server; the second refuses at once.
                 let clientCsi = try #require(CsiGuid(client))
@@ -30,37 +29,27 @@ struct SharedDatabaseTests {
                 #expect(await second.fhir("GET", "Observation/o1", token: access).status == 401)
                 let refused = await second.refresh(client: client, token: refreshToken)
                 #expect(refused.status == 400 && second.json(refused)["error"]?.stringValue == "invalid_grant")
-            } catch {
-                await second.close()
-                throw error
             }
-            await second.close()
         }
     }
 
     @Test(arguments: TestBackend.available)
     func codeApprovedOnOneServerIsExchangedOnTheOther(backend: TestBackend) async throws {
         try await TestWorld.with(backend) { first in
-            let second = try await first.twin()
-            do {
+            try await first.withTwin { second in
                 let wallet = try await first.walletWithObservation()
                 let client = try await first.registerSmartClient()
                 let code = try await first.approvedCode(wallet: wallet, client: client)
                 let access = try #require(second.json(await second.exchange(client: client, code: code))["access_token"]?.stringValue)
                 #expect(await second.fhir("GET", "Observation/o1", token: access).status == 200)
-            } catch {
-                await second.close()
-                throw error
             }
-            await second.close()
         }
     }
 
     @Test(arguments: TestBackend.available)
     func grantThroughOneServerIsHonouredByTheOther(backend: TestBackend) async throws {
         try await TestWorld.with(backend) { first in
-            let second = try await first.twin()
-            do {
+            try await first.withTwin { second in
                 // The wallet and the app register through the first server after the second started.
                 let wallet = try await first.walletWithObservation()
                 let app = try await first.register(.app("a"))
@@ -70,11 +59,7 @@ struct SharedDatabaseTests {
                 let token = try #require(second.json(try await second.clientCredentials(app, scope: "patient/Observation.rs", patient: wallet))["access_token"]?
                     .stringValue)
                 #expect(await second.fhir("GET", "Observation/o1", token: token).status == 200)
-            } catch {
-                await second.close()
-                throw error
             }
-            await second.close()
         }
     }
 
@@ -83,8 +68,7 @@ struct SharedDatabaseTests {
     @Test(arguments: TestBackend.available)
     func concurrentReadsKeepTheLogVerifiable(backend: TestBackend) async throws {
         try await TestWorld.with(backend, checkpointEvery: 16) { first in
-            let second = try await first.twin()
-            do {
+            try await first.withTwin { second in
                 let wallet = try await first.walletWithObservation()
                 let token = try #require(first.json(try await first.clientCredentials(wallet, scope: "patient/Observation.rs"))["access_token"]?.stringValue)
                 let before = try await first.store.auditCount()
@@ -103,11 +87,7 @@ struct SharedDatabaseTests {
                 let report = try await AuditVerifier().verify(StoreAuditLogSource(store: first.store, key: key))
                 #expect(report.isIntact, "\(report.problems)")
                 #expect(report.entriesChecked == before + reads && !report.verifiedCheckpointSizes.isEmpty)
-            } catch {
-                await second.close()
-                throw error
             }
-            await second.close()
         }
     }
 }

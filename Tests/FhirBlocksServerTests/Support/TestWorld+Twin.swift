@@ -22,4 +22,17 @@ extension TestWorld {
         try await service.start()
         return TestWorld(service: service, store: second, clock: clock, backend: backend)
     }
+
+    /// Runs `body` with a ``twin()`` and closes the twin afterwards, whether `body` returns or throws.
+    func withTwin<Result>(_ body: (TestWorld) async throws -> Result) async throws -> Result {
+        let second = try await twin()
+        do {
+            let result = try await body(second)
+            await second.close()
+            return result
+        } catch {
+            await second.close()
+            throw error
+        }
+    }
 }
