@@ -58,7 +58,7 @@ struct PostgresTrustStoreTests {
                 try await group.waitForAll()
             }
             for store in stores {
-                #expect(try await store.schemaVersion() == 3)   // v1, v2 (the issued-GUID expiry index), v3 (SMART App Launch)
+                #expect(try await store.schemaVersion() == 4)   // v1, v2 (the issued-GUID expiry index), v3 (SMART App Launch), v4 (search index)
                 await store.close()
             }
         }
