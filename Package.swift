@@ -331,7 +331,8 @@ let package = Package(
         ),
         .testTarget(
             name: "FhirBlocksStoreTests",
-            dependencies: ["TestSupport", "FhirBlocksStore", "FhirBlocksSQLite", "FhirBlocksPostgres", "FhirBlocks"],
+            dependencies: ["TestSupport", "FhirBlocksStore", "FhirBlocksSQLite", "FhirBlocksPostgres", "FhirBlocks",
+                           .product(name: "GRDB", package: "GRDB.swift"), .product(name: "PostgresNIO", package: "postgres-nio")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -2,10 +2,10 @@
 """FHIR search by Python `fhirpy` (a widely used FHIR client) against the FhirBlocks server,
 with a bearer token the test obtained: a code and date-range search sorted by date, read
 page by page through the server's `next` links (fetch_all), the total (count), a search of
-another patient's compartment, that patient's $everything (refused), and an unknown parameter
+another patient's compartment, the own patient's $everything, that of another (refused), and an unknown parameter
 under `Prefer: handling=strict` (refused). Prints one JSON object.
 
-    fhirpy-search.py FHIR_BASE TOKEN OTHER_PATIENT
+    fhirpy-search.py FHIR_BASE TOKEN OWN_PATIENT OTHER_PATIENT
 """
 import json
 import sys
@@ -14,7 +14,7 @@ from fhirpy import SyncFHIRClient
 
 
 def main():
-    base, token, other = sys.argv[1], sys.argv[2], sys.argv[3]
+    base, token, own, other = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4]
     client = SyncFHIRClient(base, authorization=f"Bearer {token}")
     search = (client.resources("Observation")
               .search(code="http://loinc.org|8867-4", date=["ge2020-01", "lt2021"])
@@ -26,6 +26,8 @@ def main():
         "total": search.count(),
         "outside": [resource.id for resource in client.resources("Observation").search(patient=other).fetch_all()],
     }
+    everything = client.reference("Patient", own).execute("$everything", method="get")
+    result["everything"] = sorted(entry["resource"]["id"] for entry in everything.get("entry", []))
     try:
         client.reference("Patient", other).execute("$everything", method="get")
         result["everything_outside"] = "allowed"

@@ -67,9 +67,10 @@ enum PostgresSearchIndex {
         let entries = SearchIndexEntries(record: record)
         if !entries.tokens.isEmpty {
             try await connection.query("""
-                INSERT INTO fhir_search_token (patient, type, id, param, system, code)
-                SELECT \(patient), \(type), \(id), * FROM unnest(\(entries.tokens.map(\.parameter))::text[],
-                    \(entries.tokens.map(\.token.system))::text[], \(entries.tokens.map(\.token.code))::text[])
+                INSERT INTO fhir_search_token (patient, type, id, param, system, code, hull_low, hull_high)
+                SELECT \(patient), \(type), \(id), *, \(entries.dateHull?.low)::bigint, \(entries.dateHull?.high)::bigint
+                FROM unnest(\(entries.tokens.map(\.parameter))::text[], \(entries.tokens.map(\.token.system))::text[],
+                    \(entries.tokens.map(\.token.code))::text[])
                 """, logger: logger)
         }
         if !entries.dates.isEmpty {

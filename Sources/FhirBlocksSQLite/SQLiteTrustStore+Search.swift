@@ -52,9 +52,12 @@ enum SQLiteSearchIndex {
         try db.execute(sql: "DELETE FROM fhir_search_token WHERE patient = ? AND type = ? AND id = ?", arguments: key)
         try db.execute(sql: "DELETE FROM fhir_search_date WHERE patient = ? AND type = ? AND id = ?", arguments: key)
         let entries = SearchIndexEntries(record: record)
-        let insertToken = try db.cachedStatement(sql: "INSERT INTO fhir_search_token (patient, type, id, param, system, code) VALUES (?, ?, ?, ?, ?, ?)")
+        let insertToken = try db.cachedStatement(sql: """
+            INSERT INTO fhir_search_token (patient, type, id, param, system, code, hull_low, hull_high) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """)
         for entry in entries.tokens {
-            try insertToken.execute(arguments: key + [entry.parameter, entry.token.system, entry.token.code])
+            try insertToken.execute(arguments: key + [entry.parameter, entry.token.system, entry.token.code,
+                                                      entries.dateHull?.low, entries.dateHull?.high])
         }
         let insertDate = try db.cachedStatement(sql: "INSERT INTO fhir_search_date (patient, type, id, param, low, high) VALUES (?, ?, ?, ?, ?, ?)")
         for entry in entries.dates {

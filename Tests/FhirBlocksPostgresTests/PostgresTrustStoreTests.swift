@@ -58,8 +58,8 @@ struct PostgresTrustStoreTests {
                 try await group.waitForAll()
             }
             for store in stores {
-                // v1, v2 (the issued-GUID expiry index), v3 (SMART App Launch), v4 (the ledger version)
-                #expect(try await store.schemaVersion() == 4)
+                // v1, v2 (the issued-GUID expiry index), v3 (SMART App Launch), v4 (the ledger version), v5 (the search index)
+                #expect(try await store.schemaVersion() == 5)
                 await store.close()
             }
         }

@@ -48,17 +48,7 @@ struct SearchFixture: Sendable {
     static func start() async throws -> SearchFixture {
         var logger = Logger(label: "bench-search")
         logger.logLevel = .error
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fhirblocks-search-bench-\(UUID().uuidString)")
-        let store = try SQLiteTrustStore(path: folder.appendingPathComponent("trust.sqlite").path)
-        try await store.migrate()
-        let service = TrustService(store: store, auditKey: .generate(), logger: logger)
-        try await service.start()
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let application = FhirBlocksApplication(service: service, port: 0, logger: logger) { continuation.yield($0) }
-        Task { try await application.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw FixtureError("FhirBlocks did not start") }
-        let base = "http://127.0.0.1:\(port)"
+        let (base, store) = try await startFhirBlocks(logger: logger)
         let setup = FixtureSetup(base: base)
         let walletKey = CsiSigningKey.generate()
         let wallet = try await setup.register(key: walletKey, applicationClass: "org.fhirblocks.csa")

@@ -98,21 +98,7 @@ actor ServerFixture {
         var helloIterator = helloPorts.makeAsyncIterator()
         guard let helloPort = await helloIterator.next() else { throw FixtureError("hello-world did not start") }
 
-        // FhirBlocks on SQLite in a temporary folder.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fhirblocks-bench-\(UUID().uuidString)")
-        let store = try SQLiteTrustStore(path: folder.appendingPathComponent("trust.sqlite").path)
-        try await store.migrate()
-        // No rate limits: every request comes from 127.0.0.1, faster than a real client would.
-        let unlimited = RateLimit(perSecond: 1_000_000, burst: 1_000_000)
-        let service = TrustService(store: store, configuration: ServerConfiguration(rateLimitPerAddress: unlimited, rateLimitPerIdentity: unlimited),
-                                   auditKey: .generate(), logger: logger)
-        try await service.start()
-        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
-        let application = FhirBlocksApplication(service: service, port: 0, logger: logger) { continuation.yield($0) }
-        Task { try await application.run() }
-        var iterator = ports.makeAsyncIterator()
-        guard let port = await iterator.next() else { throw FixtureError("FhirBlocks did not start") }
-        let base = "http://127.0.0.1:\(port)"
+        let (base, _) = try await startFhirBlocks(logger: logger)
 
         // A wallet, an app, a grant, a stored Observation, and a read token.
         let setup = FixtureSetup(base: base)
@@ -127,6 +113,24 @@ actor ServerFixture {
         try await setup.client.shutdown()
         return ServerFixture(helloURL: "http://127.0.0.1:\(helloPort)/hello", fhirBlocksURL: base, readToken: readToken, app: (app, appKey))
     }
+}
+
+/// Starts FhirBlocks on SQLite in a temporary folder, on a free loopback port: its base URL and store.
+func startFhirBlocks(logger: Logger) async throws -> (base: String, store: SQLiteTrustStore) {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fhirblocks-bench-\(UUID().uuidString)")
+    let store = try SQLiteTrustStore(path: folder.appendingPathComponent("trust.sqlite").path)
+    try await store.migrate()
+    // No rate limits: every request comes from 127.0.0.1, faster than a real client would.
+    let unlimited = RateLimit(perSecond: 1_000_000, burst: 1_000_000)
+    let service = TrustService(store: store, configuration: ServerConfiguration(rateLimitPerAddress: unlimited, rateLimitPerIdentity: unlimited),
+                               auditKey: .generate(), logger: logger)
+    try await service.start()
+    let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+    let application = FhirBlocksApplication(service: service, port: 0, logger: logger) { continuation.yield($0) }
+    Task { try await application.run() }
+    var iterator = ports.makeAsyncIterator()
+    guard let port = await iterator.next() else { throw FixtureError("FhirBlocks did not start") }
+    return ("http://127.0.0.1:\(port)", store)
 }
 
 /// Starts the fixture once.

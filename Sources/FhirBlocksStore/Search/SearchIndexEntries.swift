@@ -35,6 +35,10 @@ public struct SearchIndexEntries: Sendable, Hashable {
     public var tokens: [TokenValue]
     /// Every date value, without repeats.
     public var dates: [DateValue]
+    /// From the earliest to the latest end (start or end) of the resource's `date` parameter values
+    /// (nil without any): kept on every token row, so that a search for a code and a date
+    /// range narrows the code's rows in the index before probing their dates.
+    public var dateHull: SearchDateRange?
 
     /// The entries of `resource` (of type `type`) for every token and date parameter of the table.
     public init(resource: JSONValue, type: String) {
@@ -60,6 +64,12 @@ public struct SearchIndexEntries: Sendable, Hashable {
         }
         self.tokens = tokens
         self.dates = dates
+        // Over both ends of every value: a Period may end before it starts, and the hull must
+        // still hold each end.
+        let ends = dates.filter { $0.parameter == SearchSQL.hullParameter }.flatMap { [$0.range.low, $0.range.high] }
+        if let low = ends.min(), let high = ends.max() {
+            dateHull = SearchDateRange(low: low, high: high)
+        }
     }
 
     /// The entries of a stored resource (none when its JSON does not parse).

@@ -52,6 +52,13 @@ public struct SearchParameterDefinition: Sendable, Hashable {
 
 /// The generated table of R4 search parameters, by resource type and name.
 public enum SearchParameterTable {
+    /// The rows of ``r4Text``.
+    static let r4: [SearchParameterDefinition] = r4Text.split(separator: "\n").compactMap { line in
+        let fields = line.split(separator: "|", omittingEmptySubsequences: false).map(String.init)
+        guard fields.count == 4, let type = SearchParameterType(rawValue: fields[2]) else { return nil }
+        return SearchParameterDefinition(fields[0], fields[1], type, fields[3].split(separator: ";").map(String.init))
+    }
+
     private static let byKey: [String: SearchParameterDefinition] = Dictionary(
         r4.map { ("\($0.base)/\($0.code)", $0) }, uniquingKeysWith: { first, _ in first })
 

@@ -3,1474 +3,1475 @@
 // Do not edit: regenerate instead.
 
 extension SearchParameterTable {
-    /// Every generated R4 parameter: base type, code, type and the paths below the base type.
-    static let r4: [SearchParameterDefinition] = [
-        SearchParameterDefinition("Account", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Account", "name", .string, ["name"]),
-        SearchParameterDefinition("Account", "owner", .reference, ["owner"]),
-        SearchParameterDefinition("Account", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("Account", "period", .date, ["servicePeriod"]),
-        SearchParameterDefinition("Account", "status", .token, ["status"]),
-        SearchParameterDefinition("Account", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("Account", "type", .token, ["type"]),
-        SearchParameterDefinition("ActivityDefinition", "context", .token, ["useContext.value as CodeableConcept"]),
-        SearchParameterDefinition("ActivityDefinition", "context-type", .token, ["useContext.code"]),
-        SearchParameterDefinition("ActivityDefinition", "date", .date, ["date"]),
-        SearchParameterDefinition("ActivityDefinition", "depends-on", .reference, ["library"]),
-        SearchParameterDefinition("ActivityDefinition", "description", .string, ["description"]),
-        SearchParameterDefinition("ActivityDefinition", "effective", .date, ["effectivePeriod"]),
-        SearchParameterDefinition("ActivityDefinition", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("ActivityDefinition", "jurisdiction", .token, ["jurisdiction"]),
-        SearchParameterDefinition("ActivityDefinition", "name", .string, ["name"]),
-        SearchParameterDefinition("ActivityDefinition", "publisher", .string, ["publisher"]),
-        SearchParameterDefinition("ActivityDefinition", "status", .token, ["status"]),
-        SearchParameterDefinition("ActivityDefinition", "title", .string, ["title"]),
-        SearchParameterDefinition("ActivityDefinition", "topic", .token, ["topic"]),
-        SearchParameterDefinition("ActivityDefinition", "version", .token, ["version"]),
-        SearchParameterDefinition("AdverseEvent", "actuality", .token, ["actuality"]),
-        SearchParameterDefinition("AdverseEvent", "category", .token, ["category"]),
-        SearchParameterDefinition("AdverseEvent", "date", .date, ["date"]),
-        SearchParameterDefinition("AdverseEvent", "event", .token, ["event"]),
-        SearchParameterDefinition("AdverseEvent", "location", .reference, ["location"]),
-        SearchParameterDefinition("AdverseEvent", "recorder", .reference, ["recorder"]),
-        SearchParameterDefinition("AdverseEvent", "resultingcondition", .reference, ["resultingCondition"]),
-        SearchParameterDefinition("AdverseEvent", "seriousness", .token, ["seriousness"]),
-        SearchParameterDefinition("AdverseEvent", "severity", .token, ["severity"]),
-        SearchParameterDefinition("AdverseEvent", "study", .reference, ["study"]),
-        SearchParameterDefinition("AdverseEvent", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("AdverseEvent", "substance", .reference, ["suspectEntity.instance"]),
-        SearchParameterDefinition("AllergyIntolerance", "asserter", .reference, ["asserter"]),
-        SearchParameterDefinition("AllergyIntolerance", "category", .token, ["category"]),
-        SearchParameterDefinition("AllergyIntolerance", "clinical-status", .token, ["clinicalStatus"]),
-        SearchParameterDefinition("AllergyIntolerance", "code", .token, ["code", "reaction.substance"]),
-        SearchParameterDefinition("AllergyIntolerance", "criticality", .token, ["criticality"]),
-        SearchParameterDefinition("AllergyIntolerance", "date", .date, ["recordedDate"]),
-        SearchParameterDefinition("AllergyIntolerance", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("AllergyIntolerance", "last-date", .date, ["lastOccurrence"]),
-        SearchParameterDefinition("AllergyIntolerance", "manifestation", .token, ["reaction.manifestation"]),
-        SearchParameterDefinition("AllergyIntolerance", "onset", .date, ["reaction.onset"]),
-        SearchParameterDefinition("AllergyIntolerance", "patient", .reference, ["patient"]),
-        SearchParameterDefinition("AllergyIntolerance", "recorder", .reference, ["recorder"]),
-        SearchParameterDefinition("AllergyIntolerance", "route", .token, ["reaction.exposureRoute"]),
-        SearchParameterDefinition("AllergyIntolerance", "severity", .token, ["reaction.severity"]),
-        SearchParameterDefinition("AllergyIntolerance", "type", .token, ["type"]),
-        SearchParameterDefinition("AllergyIntolerance", "verification-status", .token, ["verificationStatus"]),
-        SearchParameterDefinition("Appointment", "actor", .reference, ["participant.actor"]),
-        SearchParameterDefinition("Appointment", "appointment-type", .token, ["appointmentType"]),
-        SearchParameterDefinition("Appointment", "based-on", .reference, ["basedOn"]),
-        SearchParameterDefinition("Appointment", "date", .date, ["start"]),
-        SearchParameterDefinition("Appointment", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Appointment", "location", .reference, ["participant.actor is Location"]),
-        SearchParameterDefinition("Appointment", "part-status", .token, ["participant.status"]),
-        SearchParameterDefinition("Appointment", "patient", .reference, ["participant.actor is Patient"]),
-        SearchParameterDefinition("Appointment", "practitioner", .reference, ["participant.actor is Practitioner"]),
-        SearchParameterDefinition("Appointment", "reason-code", .token, ["reasonCode"]),
-        SearchParameterDefinition("Appointment", "reason-reference", .reference, ["reasonReference"]),
-        SearchParameterDefinition("Appointment", "service-category", .token, ["serviceCategory"]),
-        SearchParameterDefinition("Appointment", "service-type", .token, ["serviceType"]),
-        SearchParameterDefinition("Appointment", "slot", .reference, ["slot"]),
-        SearchParameterDefinition("Appointment", "specialty", .token, ["specialty"]),
-        SearchParameterDefinition("Appointment", "status", .token, ["status"]),
-        SearchParameterDefinition("Appointment", "supporting-info", .reference, ["supportingInformation"]),
-        SearchParameterDefinition("AppointmentResponse", "actor", .reference, ["actor"]),
-        SearchParameterDefinition("AppointmentResponse", "appointment", .reference, ["appointment"]),
-        SearchParameterDefinition("AppointmentResponse", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("AppointmentResponse", "location", .reference, ["actor is Location"]),
-        SearchParameterDefinition("AppointmentResponse", "part-status", .token, ["participantStatus"]),
-        SearchParameterDefinition("AppointmentResponse", "patient", .reference, ["actor is Patient"]),
-        SearchParameterDefinition("AppointmentResponse", "practitioner", .reference, ["actor is Practitioner"]),
-        SearchParameterDefinition("AuditEvent", "action", .token, ["action"]),
-        SearchParameterDefinition("AuditEvent", "address", .string, ["agent.network.address"]),
-        SearchParameterDefinition("AuditEvent", "agent", .reference, ["agent.who"]),
-        SearchParameterDefinition("AuditEvent", "agent-name", .string, ["agent.name"]),
-        SearchParameterDefinition("AuditEvent", "agent-role", .token, ["agent.role"]),
-        SearchParameterDefinition("AuditEvent", "altid", .token, ["agent.altId"]),
-        SearchParameterDefinition("AuditEvent", "date", .date, ["recorded"]),
-        SearchParameterDefinition("AuditEvent", "entity", .reference, ["entity.what"]),
-        SearchParameterDefinition("AuditEvent", "entity-name", .string, ["entity.name"]),
-        SearchParameterDefinition("AuditEvent", "entity-role", .token, ["entity.role"]),
-        SearchParameterDefinition("AuditEvent", "entity-type", .token, ["entity.type"]),
-        SearchParameterDefinition("AuditEvent", "outcome", .token, ["outcome"]),
-        SearchParameterDefinition("AuditEvent", "patient", .reference, ["agent.who is Patient", "entity.what is Patient"]),
-        SearchParameterDefinition("AuditEvent", "site", .token, ["source.site"]),
-        SearchParameterDefinition("AuditEvent", "source", .reference, ["source.observer"]),
-        SearchParameterDefinition("AuditEvent", "subtype", .token, ["subtype"]),
-        SearchParameterDefinition("AuditEvent", "type", .token, ["type"]),
-        SearchParameterDefinition("Basic", "author", .reference, ["author"]),
-        SearchParameterDefinition("Basic", "code", .token, ["code"]),
-        SearchParameterDefinition("Basic", "created", .date, ["created"]),
-        SearchParameterDefinition("Basic", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Basic", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("Basic", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("BodyStructure", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("BodyStructure", "location", .token, ["location"]),
-        SearchParameterDefinition("BodyStructure", "morphology", .token, ["morphology"]),
-        SearchParameterDefinition("BodyStructure", "patient", .reference, ["patient"]),
-        SearchParameterDefinition("Bundle", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Bundle", "timestamp", .date, ["timestamp"]),
-        SearchParameterDefinition("Bundle", "type", .token, ["type"]),
-        SearchParameterDefinition("CapabilityStatement", "context", .token, ["useContext.value as CodeableConcept"]),
-        SearchParameterDefinition("CapabilityStatement", "context-type", .token, ["useContext.code"]),
-        SearchParameterDefinition("CapabilityStatement", "date", .date, ["date"]),
-        SearchParameterDefinition("CapabilityStatement", "description", .string, ["description"]),
-        SearchParameterDefinition("CapabilityStatement", "fhirversion", .token, ["version"]),
-        SearchParameterDefinition("CapabilityStatement", "format", .token, ["format"]),
-        SearchParameterDefinition("CapabilityStatement", "guide", .reference, ["implementationGuide"]),
-        SearchParameterDefinition("CapabilityStatement", "jurisdiction", .token, ["jurisdiction"]),
-        SearchParameterDefinition("CapabilityStatement", "mode", .token, ["rest.mode"]),
-        SearchParameterDefinition("CapabilityStatement", "name", .string, ["name"]),
-        SearchParameterDefinition("CapabilityStatement", "publisher", .string, ["publisher"]),
-        SearchParameterDefinition("CapabilityStatement", "resource", .token, ["rest.resource.type"]),
-        SearchParameterDefinition("CapabilityStatement", "resource-profile", .reference, ["rest.resource.profile"]),
-        SearchParameterDefinition("CapabilityStatement", "security-service", .token, ["rest.security.service"]),
-        SearchParameterDefinition("CapabilityStatement", "software", .string, ["software.name"]),
-        SearchParameterDefinition("CapabilityStatement", "status", .token, ["status"]),
-        SearchParameterDefinition("CapabilityStatement", "supported-profile", .reference, ["rest.resource.supportedProfile"]),
-        SearchParameterDefinition("CapabilityStatement", "title", .string, ["title"]),
-        SearchParameterDefinition("CapabilityStatement", "version", .token, ["version"]),
-        SearchParameterDefinition("CarePlan", "activity-code", .token, ["activity.detail.code"]),
-        SearchParameterDefinition("CarePlan", "activity-date", .date, ["activity.detail.scheduled"]),
-        SearchParameterDefinition("CarePlan", "activity-reference", .reference, ["activity.reference"]),
-        SearchParameterDefinition("CarePlan", "based-on", .reference, ["basedOn"]),
-        SearchParameterDefinition("CarePlan", "care-team", .reference, ["careTeam"]),
-        SearchParameterDefinition("CarePlan", "category", .token, ["category"]),
-        SearchParameterDefinition("CarePlan", "condition", .reference, ["addresses"]),
-        SearchParameterDefinition("CarePlan", "date", .date, ["period"]),
-        SearchParameterDefinition("CarePlan", "encounter", .reference, ["encounter"]),
-        SearchParameterDefinition("CarePlan", "goal", .reference, ["goal"]),
-        SearchParameterDefinition("CarePlan", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("CarePlan", "instantiates-canonical", .reference, ["instantiatesCanonical"]),
-        SearchParameterDefinition("CarePlan", "intent", .token, ["intent"]),
-        SearchParameterDefinition("CarePlan", "part-of", .reference, ["partOf"]),
-        SearchParameterDefinition("CarePlan", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("CarePlan", "performer", .reference, ["activity.detail.performer"]),
-        SearchParameterDefinition("CarePlan", "replaces", .reference, ["replaces"]),
-        SearchParameterDefinition("CarePlan", "status", .token, ["status"]),
-        SearchParameterDefinition("CarePlan", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("CareTeam", "category", .token, ["category"]),
-        SearchParameterDefinition("CareTeam", "date", .date, ["period"]),
-        SearchParameterDefinition("CareTeam", "encounter", .reference, ["encounter"]),
-        SearchParameterDefinition("CareTeam", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("CareTeam", "participant", .reference, ["participant.member"]),
-        SearchParameterDefinition("CareTeam", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("CareTeam", "status", .token, ["status"]),
-        SearchParameterDefinition("CareTeam", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("ChargeItem", "account", .reference, ["account"]),
-        SearchParameterDefinition("ChargeItem", "code", .token, ["code"]),
-        SearchParameterDefinition("ChargeItem", "context", .reference, ["context"]),
-        SearchParameterDefinition("ChargeItem", "entered-date", .date, ["enteredDate"]),
-        SearchParameterDefinition("ChargeItem", "enterer", .reference, ["enterer"]),
-        SearchParameterDefinition("ChargeItem", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("ChargeItem", "occurrence", .date, ["occurrence"]),
-        SearchParameterDefinition("ChargeItem", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("ChargeItem", "performer-actor", .reference, ["performer.actor"]),
-        SearchParameterDefinition("ChargeItem", "performer-function", .token, ["performer.function"]),
-        SearchParameterDefinition("ChargeItem", "performing-organization", .reference, ["performingOrganization"]),
-        SearchParameterDefinition("ChargeItem", "requesting-organization", .reference, ["requestingOrganization"]),
-        SearchParameterDefinition("ChargeItem", "service", .reference, ["service"]),
-        SearchParameterDefinition("ChargeItem", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("ChargeItemDefinition", "context", .token, ["useContext.value as CodeableConcept"]),
-        SearchParameterDefinition("ChargeItemDefinition", "context-type", .token, ["useContext.code"]),
-        SearchParameterDefinition("ChargeItemDefinition", "date", .date, ["date"]),
-        SearchParameterDefinition("ChargeItemDefinition", "description", .string, ["description"]),
-        SearchParameterDefinition("ChargeItemDefinition", "effective", .date, ["effectivePeriod"]),
-        SearchParameterDefinition("ChargeItemDefinition", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("ChargeItemDefinition", "jurisdiction", .token, ["jurisdiction"]),
-        SearchParameterDefinition("ChargeItemDefinition", "publisher", .string, ["publisher"]),
-        SearchParameterDefinition("ChargeItemDefinition", "status", .token, ["status"]),
-        SearchParameterDefinition("ChargeItemDefinition", "title", .string, ["title"]),
-        SearchParameterDefinition("ChargeItemDefinition", "version", .token, ["version"]),
-        SearchParameterDefinition("Claim", "care-team", .reference, ["careTeam.provider"]),
-        SearchParameterDefinition("Claim", "created", .date, ["created"]),
-        SearchParameterDefinition("Claim", "detail-udi", .reference, ["item.detail.udi"]),
-        SearchParameterDefinition("Claim", "encounter", .reference, ["item.encounter"]),
-        SearchParameterDefinition("Claim", "enterer", .reference, ["enterer"]),
-        SearchParameterDefinition("Claim", "facility", .reference, ["facility"]),
-        SearchParameterDefinition("Claim", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Claim", "insurer", .reference, ["insurer"]),
-        SearchParameterDefinition("Claim", "item-udi", .reference, ["item.udi"]),
-        SearchParameterDefinition("Claim", "patient", .reference, ["patient"]),
-        SearchParameterDefinition("Claim", "payee", .reference, ["payee.party"]),
-        SearchParameterDefinition("Claim", "priority", .token, ["priority"]),
-        SearchParameterDefinition("Claim", "procedure-udi", .reference, ["procedure.udi"]),
-        SearchParameterDefinition("Claim", "provider", .reference, ["provider"]),
-        SearchParameterDefinition("Claim", "status", .token, ["status"]),
-        SearchParameterDefinition("Claim", "subdetail-udi", .reference, ["item.detail.subDetail.udi"]),
-        SearchParameterDefinition("Claim", "use", .token, ["use"]),
-        SearchParameterDefinition("ClaimResponse", "created", .date, ["created"]),
-        SearchParameterDefinition("ClaimResponse", "disposition", .string, ["disposition"]),
-        SearchParameterDefinition("ClaimResponse", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("ClaimResponse", "insurer", .reference, ["insurer"]),
-        SearchParameterDefinition("ClaimResponse", "outcome", .token, ["outcome"]),
-        SearchParameterDefinition("ClaimResponse", "patient", .reference, ["patient"]),
-        SearchParameterDefinition("ClaimResponse", "payment-date", .date, ["payment.date"]),
-        SearchParameterDefinition("ClaimResponse", "request", .reference, ["request"]),
-        SearchParameterDefinition("ClaimResponse", "requestor", .reference, ["requestor"]),
-        SearchParameterDefinition("ClaimResponse", "status", .token, ["status"]),
-        SearchParameterDefinition("ClaimResponse", "use", .token, ["use"]),
-        SearchParameterDefinition("ClinicalImpression", "assessor", .reference, ["assessor"]),
-        SearchParameterDefinition("ClinicalImpression", "date", .date, ["date"]),
-        SearchParameterDefinition("ClinicalImpression", "encounter", .reference, ["encounter"]),
-        SearchParameterDefinition("ClinicalImpression", "finding-code", .token, ["finding.itemCodeableConcept"]),
-        SearchParameterDefinition("ClinicalImpression", "finding-ref", .reference, ["finding.itemReference"]),
-        SearchParameterDefinition("ClinicalImpression", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("ClinicalImpression", "investigation", .reference, ["investigation.item"]),
-        SearchParameterDefinition("ClinicalImpression", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("ClinicalImpression", "previous", .reference, ["previous"]),
-        SearchParameterDefinition("ClinicalImpression", "problem", .reference, ["problem"]),
-        SearchParameterDefinition("ClinicalImpression", "status", .token, ["status"]),
-        SearchParameterDefinition("ClinicalImpression", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("ClinicalImpression", "supporting-info", .reference, ["supportingInfo"]),
-        SearchParameterDefinition("CodeSystem", "code", .token, ["concept.code"]),
-        SearchParameterDefinition("CodeSystem", "content-mode", .token, ["content"]),
-        SearchParameterDefinition("CodeSystem", "context", .token, ["useContext.value as CodeableConcept"]),
-        SearchParameterDefinition("CodeSystem", "context-type", .token, ["useContext.code"]),
-        SearchParameterDefinition("CodeSystem", "date", .date, ["date"]),
-        SearchParameterDefinition("CodeSystem", "description", .string, ["description"]),
-        SearchParameterDefinition("CodeSystem", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("CodeSystem", "jurisdiction", .token, ["jurisdiction"]),
-        SearchParameterDefinition("CodeSystem", "language", .token, ["concept.designation.language"]),
-        SearchParameterDefinition("CodeSystem", "name", .string, ["name"]),
-        SearchParameterDefinition("CodeSystem", "publisher", .string, ["publisher"]),
-        SearchParameterDefinition("CodeSystem", "status", .token, ["status"]),
-        SearchParameterDefinition("CodeSystem", "supplements", .reference, ["supplements"]),
-        SearchParameterDefinition("CodeSystem", "title", .string, ["title"]),
-        SearchParameterDefinition("CodeSystem", "version", .token, ["version"]),
-        SearchParameterDefinition("Communication", "based-on", .reference, ["basedOn"]),
-        SearchParameterDefinition("Communication", "category", .token, ["category"]),
-        SearchParameterDefinition("Communication", "encounter", .reference, ["encounter"]),
-        SearchParameterDefinition("Communication", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Communication", "instantiates-canonical", .reference, ["instantiatesCanonical"]),
-        SearchParameterDefinition("Communication", "medium", .token, ["medium"]),
-        SearchParameterDefinition("Communication", "part-of", .reference, ["partOf"]),
-        SearchParameterDefinition("Communication", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("Communication", "received", .date, ["received"]),
-        SearchParameterDefinition("Communication", "recipient", .reference, ["recipient"]),
-        SearchParameterDefinition("Communication", "sender", .reference, ["sender"]),
-        SearchParameterDefinition("Communication", "sent", .date, ["sent"]),
-        SearchParameterDefinition("Communication", "status", .token, ["status"]),
-        SearchParameterDefinition("Communication", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("CommunicationRequest", "authored", .date, ["authoredOn"]),
-        SearchParameterDefinition("CommunicationRequest", "based-on", .reference, ["basedOn"]),
-        SearchParameterDefinition("CommunicationRequest", "category", .token, ["category"]),
-        SearchParameterDefinition("CommunicationRequest", "encounter", .reference, ["encounter"]),
-        SearchParameterDefinition("CommunicationRequest", "group-identifier", .token, ["groupIdentifier"]),
-        SearchParameterDefinition("CommunicationRequest", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("CommunicationRequest", "medium", .token, ["medium"]),
-        SearchParameterDefinition("CommunicationRequest", "occurrence", .date, ["occurrence as dateTime"]),
-        SearchParameterDefinition("CommunicationRequest", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("CommunicationRequest", "priority", .token, ["priority"]),
-        SearchParameterDefinition("CommunicationRequest", "recipient", .reference, ["recipient"]),
-        SearchParameterDefinition("CommunicationRequest", "replaces", .reference, ["replaces"]),
-        SearchParameterDefinition("CommunicationRequest", "requester", .reference, ["requester"]),
-        SearchParameterDefinition("CommunicationRequest", "sender", .reference, ["sender"]),
-        SearchParameterDefinition("CommunicationRequest", "status", .token, ["status"]),
-        SearchParameterDefinition("CommunicationRequest", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("CompartmentDefinition", "code", .token, ["code"]),
-        SearchParameterDefinition("CompartmentDefinition", "context", .token, ["useContext.value as CodeableConcept"]),
-        SearchParameterDefinition("CompartmentDefinition", "context-type", .token, ["useContext.code"]),
-        SearchParameterDefinition("CompartmentDefinition", "date", .date, ["date"]),
-        SearchParameterDefinition("CompartmentDefinition", "description", .string, ["description"]),
-        SearchParameterDefinition("CompartmentDefinition", "name", .string, ["name"]),
-        SearchParameterDefinition("CompartmentDefinition", "publisher", .string, ["publisher"]),
-        SearchParameterDefinition("CompartmentDefinition", "resource", .token, ["resource.code"]),
-        SearchParameterDefinition("CompartmentDefinition", "status", .token, ["status"]),
-        SearchParameterDefinition("CompartmentDefinition", "version", .token, ["version"]),
-        SearchParameterDefinition("Composition", "attester", .reference, ["attester.party"]),
-        SearchParameterDefinition("Composition", "author", .reference, ["author"]),
-        SearchParameterDefinition("Composition", "category", .token, ["category"]),
-        SearchParameterDefinition("Composition", "confidentiality", .token, ["confidentiality"]),
-        SearchParameterDefinition("Composition", "context", .token, ["event.code"]),
-        SearchParameterDefinition("Composition", "date", .date, ["date"]),
-        SearchParameterDefinition("Composition", "encounter", .reference, ["encounter"]),
-        SearchParameterDefinition("Composition", "entry", .reference, ["section.entry"]),
-        SearchParameterDefinition("Composition", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Composition", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("Composition", "period", .date, ["event.period"]),
-        SearchParameterDefinition("Composition", "related-id", .token, ["relatesTo.target as Identifier"]),
-        SearchParameterDefinition("Composition", "related-ref", .reference, ["relatesTo.target as Reference"]),
-        SearchParameterDefinition("Composition", "section", .token, ["section.code"]),
-        SearchParameterDefinition("Composition", "status", .token, ["status"]),
-        SearchParameterDefinition("Composition", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("Composition", "title", .string, ["title"]),
-        SearchParameterDefinition("Composition", "type", .token, ["type"]),
-        SearchParameterDefinition("ConceptMap", "context", .token, ["useContext.value as CodeableConcept"]),
-        SearchParameterDefinition("ConceptMap", "context-type", .token, ["useContext.code"]),
-        SearchParameterDefinition("ConceptMap", "date", .date, ["date"]),
-        SearchParameterDefinition("ConceptMap", "description", .string, ["description"]),
-        SearchParameterDefinition("ConceptMap", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("ConceptMap", "jurisdiction", .token, ["jurisdiction"]),
-        SearchParameterDefinition("ConceptMap", "name", .string, ["name"]),
-        SearchParameterDefinition("ConceptMap", "other", .reference, ["group.unmapped.url"]),
-        SearchParameterDefinition("ConceptMap", "publisher", .string, ["publisher"]),
-        SearchParameterDefinition("ConceptMap", "source", .reference, ["source as canonical"]),
-        SearchParameterDefinition("ConceptMap", "source-code", .token, ["group.element.code"]),
-        SearchParameterDefinition("ConceptMap", "source-uri", .reference, ["source as uri"]),
-        SearchParameterDefinition("ConceptMap", "status", .token, ["status"]),
-        SearchParameterDefinition("ConceptMap", "target", .reference, ["target as canonical"]),
-        SearchParameterDefinition("ConceptMap", "target-code", .token, ["group.element.target.code"]),
-        SearchParameterDefinition("ConceptMap", "target-uri", .reference, ["target as uri"]),
-        SearchParameterDefinition("ConceptMap", "title", .string, ["title"]),
-        SearchParameterDefinition("ConceptMap", "version", .token, ["version"]),
-        SearchParameterDefinition("Condition", "asserter", .reference, ["asserter"]),
-        SearchParameterDefinition("Condition", "body-site", .token, ["bodySite"]),
-        SearchParameterDefinition("Condition", "category", .token, ["category"]),
-        SearchParameterDefinition("Condition", "clinical-status", .token, ["clinicalStatus"]),
-        SearchParameterDefinition("Condition", "code", .token, ["code"]),
-        SearchParameterDefinition("Condition", "encounter", .reference, ["encounter"]),
-        SearchParameterDefinition("Condition", "evidence", .token, ["evidence.code"]),
-        SearchParameterDefinition("Condition", "evidence-detail", .reference, ["evidence.detail"]),
-        SearchParameterDefinition("Condition", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Condition", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("Condition", "recorded-date", .date, ["recordedDate"]),
-        SearchParameterDefinition("Condition", "severity", .token, ["severity"]),
-        SearchParameterDefinition("Condition", "stage", .token, ["stage.summary"]),
-        SearchParameterDefinition("Condition", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("Condition", "verification-status", .token, ["verificationStatus"]),
-        SearchParameterDefinition("Consent", "action", .token, ["provision.action"]),
-        SearchParameterDefinition("Consent", "actor", .reference, ["provision.actor.reference"]),
-        SearchParameterDefinition("Consent", "category", .token, ["category"]),
-        SearchParameterDefinition("Consent", "consentor", .reference, ["performer"]),
-        SearchParameterDefinition("Consent", "data", .reference, ["provision.data.reference"]),
-        SearchParameterDefinition("Consent", "date", .date, ["dateTime"]),
-        SearchParameterDefinition("Consent", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Consent", "organization", .reference, ["organization"]),
-        SearchParameterDefinition("Consent", "patient", .reference, ["patient"]),
-        SearchParameterDefinition("Consent", "period", .date, ["provision.period"]),
-        SearchParameterDefinition("Consent", "purpose", .token, ["provision.purpose"]),
-        SearchParameterDefinition("Consent", "scope", .token, ["scope"]),
-        SearchParameterDefinition("Consent", "security-label", .token, ["provision.securityLabel"]),
-        SearchParameterDefinition("Consent", "source-reference", .reference, ["source"]),
-        SearchParameterDefinition("Consent", "status", .token, ["status"]),
-        SearchParameterDefinition("Contract", "authority", .reference, ["authority"]),
-        SearchParameterDefinition("Contract", "domain", .reference, ["domain"]),
-        SearchParameterDefinition("Contract", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Contract", "issued", .date, ["issued"]),
-        SearchParameterDefinition("Contract", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("Contract", "signer", .reference, ["signer.party"]),
-        SearchParameterDefinition("Contract", "status", .token, ["status"]),
-        SearchParameterDefinition("Contract", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("Coverage", "beneficiary", .reference, ["beneficiary"]),
-        SearchParameterDefinition("Coverage", "class-type", .token, ["class.type"]),
-        SearchParameterDefinition("Coverage", "class-value", .string, ["class.value"]),
-        SearchParameterDefinition("Coverage", "dependent", .string, ["dependent"]),
-        SearchParameterDefinition("Coverage", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Coverage", "patient", .reference, ["beneficiary"]),
-        SearchParameterDefinition("Coverage", "payor", .reference, ["payor"]),
-        SearchParameterDefinition("Coverage", "policy-holder", .reference, ["policyHolder"]),
-        SearchParameterDefinition("Coverage", "status", .token, ["status"]),
-        SearchParameterDefinition("Coverage", "subscriber", .reference, ["subscriber"]),
-        SearchParameterDefinition("Coverage", "type", .token, ["type"]),
-        SearchParameterDefinition("CoverageEligibilityRequest", "created", .date, ["created"]),
-        SearchParameterDefinition("CoverageEligibilityRequest", "enterer", .reference, ["enterer"]),
-        SearchParameterDefinition("CoverageEligibilityRequest", "facility", .reference, ["facility"]),
-        SearchParameterDefinition("CoverageEligibilityRequest", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("CoverageEligibilityRequest", "patient", .reference, ["patient"]),
-        SearchParameterDefinition("CoverageEligibilityRequest", "provider", .reference, ["provider"]),
-        SearchParameterDefinition("CoverageEligibilityRequest", "status", .token, ["status"]),
-        SearchParameterDefinition("CoverageEligibilityResponse", "created", .date, ["created"]),
-        SearchParameterDefinition("CoverageEligibilityResponse", "disposition", .string, ["disposition"]),
-        SearchParameterDefinition("CoverageEligibilityResponse", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("CoverageEligibilityResponse", "insurer", .reference, ["insurer"]),
-        SearchParameterDefinition("CoverageEligibilityResponse", "outcome", .token, ["outcome"]),
-        SearchParameterDefinition("CoverageEligibilityResponse", "patient", .reference, ["patient"]),
-        SearchParameterDefinition("CoverageEligibilityResponse", "request", .reference, ["request"]),
-        SearchParameterDefinition("CoverageEligibilityResponse", "requestor", .reference, ["requestor"]),
-        SearchParameterDefinition("CoverageEligibilityResponse", "status", .token, ["status"]),
-        SearchParameterDefinition("DetectedIssue", "author", .reference, ["author"]),
-        SearchParameterDefinition("DetectedIssue", "code", .token, ["code"]),
-        SearchParameterDefinition("DetectedIssue", "identified", .date, ["identified"]),
-        SearchParameterDefinition("DetectedIssue", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("DetectedIssue", "implicated", .reference, ["implicated"]),
-        SearchParameterDefinition("DetectedIssue", "patient", .reference, ["patient"]),
-        SearchParameterDefinition("Device", "device-name", .string, ["deviceName.name", "type.coding.display", "type.text"]),
-        SearchParameterDefinition("Device", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Device", "location", .reference, ["location"]),
-        SearchParameterDefinition("Device", "manufacturer", .string, ["manufacturer"]),
-        SearchParameterDefinition("Device", "model", .string, ["modelNumber"]),
-        SearchParameterDefinition("Device", "organization", .reference, ["owner"]),
-        SearchParameterDefinition("Device", "patient", .reference, ["patient"]),
-        SearchParameterDefinition("Device", "status", .token, ["status"]),
-        SearchParameterDefinition("Device", "type", .token, ["type"]),
-        SearchParameterDefinition("Device", "udi-carrier", .string, ["udiCarrier.carrierHRF"]),
-        SearchParameterDefinition("Device", "udi-di", .string, ["udiCarrier.deviceIdentifier"]),
-        SearchParameterDefinition("DeviceDefinition", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("DeviceDefinition", "parent", .reference, ["parentDevice"]),
-        SearchParameterDefinition("DeviceDefinition", "type", .token, ["type"]),
-        SearchParameterDefinition("DeviceMetric", "category", .token, ["category"]),
-        SearchParameterDefinition("DeviceMetric", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("DeviceMetric", "parent", .reference, ["parent"]),
-        SearchParameterDefinition("DeviceMetric", "source", .reference, ["source"]),
-        SearchParameterDefinition("DeviceMetric", "type", .token, ["type"]),
-        SearchParameterDefinition("DeviceRequest", "authored-on", .date, ["authoredOn"]),
-        SearchParameterDefinition("DeviceRequest", "based-on", .reference, ["basedOn"]),
-        SearchParameterDefinition("DeviceRequest", "code", .token, ["code as CodeableConcept"]),
-        SearchParameterDefinition("DeviceRequest", "device", .reference, ["code as Reference"]),
-        SearchParameterDefinition("DeviceRequest", "encounter", .reference, ["encounter"]),
-        SearchParameterDefinition("DeviceRequest", "event-date", .date, ["occurrence as dateTime", "occurrence as Period"]),
-        SearchParameterDefinition("DeviceRequest", "group-identifier", .token, ["groupIdentifier"]),
-        SearchParameterDefinition("DeviceRequest", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("DeviceRequest", "instantiates-canonical", .reference, ["instantiatesCanonical"]),
-        SearchParameterDefinition("DeviceRequest", "insurance", .reference, ["insurance"]),
-        SearchParameterDefinition("DeviceRequest", "intent", .token, ["intent"]),
-        SearchParameterDefinition("DeviceRequest", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("DeviceRequest", "performer", .reference, ["performer"]),
-        SearchParameterDefinition("DeviceRequest", "prior-request", .reference, ["priorRequest"]),
-        SearchParameterDefinition("DeviceRequest", "requester", .reference, ["requester"]),
-        SearchParameterDefinition("DeviceRequest", "status", .token, ["status"]),
-        SearchParameterDefinition("DeviceRequest", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("DeviceUseStatement", "device", .reference, ["device"]),
-        SearchParameterDefinition("DeviceUseStatement", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("DeviceUseStatement", "patient", .reference, ["subject"]),
-        SearchParameterDefinition("DeviceUseStatement", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("DiagnosticReport", "based-on", .reference, ["basedOn"]),
-        SearchParameterDefinition("DiagnosticReport", "category", .token, ["category"]),
-        SearchParameterDefinition("DiagnosticReport", "code", .token, ["code"]),
-        SearchParameterDefinition("DiagnosticReport", "conclusion", .token, ["conclusionCode"]),
-        SearchParameterDefinition("DiagnosticReport", "date", .date, ["effective"]),
-        SearchParameterDefinition("DiagnosticReport", "encounter", .reference, ["encounter"]),
-        SearchParameterDefinition("DiagnosticReport", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("DiagnosticReport", "issued", .date, ["issued"]),
-        SearchParameterDefinition("DiagnosticReport", "media", .reference, ["media.link"]),
-        SearchParameterDefinition("DiagnosticReport", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("DiagnosticReport", "performer", .reference, ["performer"]),
-        SearchParameterDefinition("DiagnosticReport", "result", .reference, ["result"]),
-        SearchParameterDefinition("DiagnosticReport", "results-interpreter", .reference, ["resultsInterpreter"]),
-        SearchParameterDefinition("DiagnosticReport", "specimen", .reference, ["specimen"]),
-        SearchParameterDefinition("DiagnosticReport", "status", .token, ["status"]),
-        SearchParameterDefinition("DiagnosticReport", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("DocumentManifest", "author", .reference, ["author"]),
-        SearchParameterDefinition("DocumentManifest", "created", .date, ["created"]),
-        SearchParameterDefinition("DocumentManifest", "description", .string, ["description"]),
-        SearchParameterDefinition("DocumentManifest", "identifier", .token, ["masterIdentifier", "identifier"]),
-        SearchParameterDefinition("DocumentManifest", "item", .reference, ["content"]),
-        SearchParameterDefinition("DocumentManifest", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("DocumentManifest", "recipient", .reference, ["recipient"]),
-        SearchParameterDefinition("DocumentManifest", "related-id", .token, ["related.identifier"]),
-        SearchParameterDefinition("DocumentManifest", "related-ref", .reference, ["related.ref"]),
-        SearchParameterDefinition("DocumentManifest", "status", .token, ["status"]),
-        SearchParameterDefinition("DocumentManifest", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("DocumentManifest", "type", .token, ["type"]),
-        SearchParameterDefinition("DocumentReference", "authenticator", .reference, ["authenticator"]),
-        SearchParameterDefinition("DocumentReference", "author", .reference, ["author"]),
-        SearchParameterDefinition("DocumentReference", "category", .token, ["category"]),
-        SearchParameterDefinition("DocumentReference", "contenttype", .token, ["content.attachment.contentType"]),
-        SearchParameterDefinition("DocumentReference", "custodian", .reference, ["custodian"]),
-        SearchParameterDefinition("DocumentReference", "date", .date, ["date"]),
-        SearchParameterDefinition("DocumentReference", "description", .string, ["description"]),
-        SearchParameterDefinition("DocumentReference", "encounter", .reference, ["context.encounter"]),
-        SearchParameterDefinition("DocumentReference", "event", .token, ["context.event"]),
-        SearchParameterDefinition("DocumentReference", "facility", .token, ["context.facilityType"]),
-        SearchParameterDefinition("DocumentReference", "format", .token, ["content.format"]),
-        SearchParameterDefinition("DocumentReference", "identifier", .token, ["masterIdentifier", "identifier"]),
-        SearchParameterDefinition("DocumentReference", "language", .token, ["content.attachment.language"]),
-        SearchParameterDefinition("DocumentReference", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("DocumentReference", "period", .date, ["context.period"]),
-        SearchParameterDefinition("DocumentReference", "related", .reference, ["context.related"]),
-        SearchParameterDefinition("DocumentReference", "relatesto", .reference, ["relatesTo.target"]),
-        SearchParameterDefinition("DocumentReference", "relation", .token, ["relatesTo.code"]),
-        SearchParameterDefinition("DocumentReference", "security-label", .token, ["securityLabel"]),
-        SearchParameterDefinition("DocumentReference", "setting", .token, ["context.practiceSetting"]),
-        SearchParameterDefinition("DocumentReference", "status", .token, ["status"]),
-        SearchParameterDefinition("DocumentReference", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("DocumentReference", "type", .token, ["type"]),
-        SearchParameterDefinition("EffectEvidenceSynthesis", "context", .token, ["useContext.value as CodeableConcept"]),
-        SearchParameterDefinition("EffectEvidenceSynthesis", "context-type", .token, ["useContext.code"]),
-        SearchParameterDefinition("EffectEvidenceSynthesis", "date", .date, ["date"]),
-        SearchParameterDefinition("EffectEvidenceSynthesis", "description", .string, ["description"]),
-        SearchParameterDefinition("EffectEvidenceSynthesis", "effective", .date, ["effectivePeriod"]),
-        SearchParameterDefinition("EffectEvidenceSynthesis", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("EffectEvidenceSynthesis", "jurisdiction", .token, ["jurisdiction"]),
-        SearchParameterDefinition("EffectEvidenceSynthesis", "name", .string, ["name"]),
-        SearchParameterDefinition("EffectEvidenceSynthesis", "publisher", .string, ["publisher"]),
-        SearchParameterDefinition("EffectEvidenceSynthesis", "status", .token, ["status"]),
-        SearchParameterDefinition("EffectEvidenceSynthesis", "title", .string, ["title"]),
-        SearchParameterDefinition("EffectEvidenceSynthesis", "version", .token, ["version"]),
-        SearchParameterDefinition("Encounter", "account", .reference, ["account"]),
-        SearchParameterDefinition("Encounter", "appointment", .reference, ["appointment"]),
-        SearchParameterDefinition("Encounter", "based-on", .reference, ["basedOn"]),
-        SearchParameterDefinition("Encounter", "class", .token, ["class"]),
-        SearchParameterDefinition("Encounter", "date", .date, ["period"]),
-        SearchParameterDefinition("Encounter", "diagnosis", .reference, ["diagnosis.condition"]),
-        SearchParameterDefinition("Encounter", "episode-of-care", .reference, ["episodeOfCare"]),
-        SearchParameterDefinition("Encounter", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Encounter", "location", .reference, ["location.location"]),
-        SearchParameterDefinition("Encounter", "location-period", .date, ["location.period"]),
-        SearchParameterDefinition("Encounter", "part-of", .reference, ["partOf"]),
-        SearchParameterDefinition("Encounter", "participant", .reference, ["participant.individual"]),
-        SearchParameterDefinition("Encounter", "participant-type", .token, ["participant.type"]),
-        SearchParameterDefinition("Encounter", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("Encounter", "practitioner", .reference, ["participant.individual is Practitioner"]),
-        SearchParameterDefinition("Encounter", "reason-code", .token, ["reasonCode"]),
-        SearchParameterDefinition("Encounter", "reason-reference", .reference, ["reasonReference"]),
-        SearchParameterDefinition("Encounter", "service-provider", .reference, ["serviceProvider"]),
-        SearchParameterDefinition("Encounter", "special-arrangement", .token, ["hospitalization.specialArrangement"]),
-        SearchParameterDefinition("Encounter", "status", .token, ["status"]),
-        SearchParameterDefinition("Encounter", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("Encounter", "type", .token, ["type"]),
-        SearchParameterDefinition("Endpoint", "connection-type", .token, ["connectionType"]),
-        SearchParameterDefinition("Endpoint", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Endpoint", "name", .string, ["name"]),
-        SearchParameterDefinition("Endpoint", "organization", .reference, ["managingOrganization"]),
-        SearchParameterDefinition("Endpoint", "payload-type", .token, ["payloadType"]),
-        SearchParameterDefinition("Endpoint", "status", .token, ["status"]),
-        SearchParameterDefinition("EnrollmentRequest", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("EnrollmentRequest", "patient", .reference, ["candidate"]),
-        SearchParameterDefinition("EnrollmentRequest", "status", .token, ["status"]),
-        SearchParameterDefinition("EnrollmentRequest", "subject", .reference, ["candidate"]),
-        SearchParameterDefinition("EnrollmentResponse", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("EnrollmentResponse", "request", .reference, ["request"]),
-        SearchParameterDefinition("EnrollmentResponse", "status", .token, ["status"]),
-        SearchParameterDefinition("EpisodeOfCare", "care-manager", .reference, ["careManager is Practitioner"]),
-        SearchParameterDefinition("EpisodeOfCare", "condition", .reference, ["diagnosis.condition"]),
-        SearchParameterDefinition("EpisodeOfCare", "date", .date, ["period"]),
-        SearchParameterDefinition("EpisodeOfCare", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("EpisodeOfCare", "incoming-referral", .reference, ["referralRequest"]),
-        SearchParameterDefinition("EpisodeOfCare", "organization", .reference, ["managingOrganization"]),
-        SearchParameterDefinition("EpisodeOfCare", "patient", .reference, ["patient"]),
-        SearchParameterDefinition("EpisodeOfCare", "status", .token, ["status"]),
-        SearchParameterDefinition("EpisodeOfCare", "type", .token, ["type"]),
-        SearchParameterDefinition("EventDefinition", "context", .token, ["useContext.value as CodeableConcept"]),
-        SearchParameterDefinition("EventDefinition", "context-type", .token, ["useContext.code"]),
-        SearchParameterDefinition("EventDefinition", "date", .date, ["date"]),
-        SearchParameterDefinition("EventDefinition", "description", .string, ["description"]),
-        SearchParameterDefinition("EventDefinition", "effective", .date, ["effectivePeriod"]),
-        SearchParameterDefinition("EventDefinition", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("EventDefinition", "jurisdiction", .token, ["jurisdiction"]),
-        SearchParameterDefinition("EventDefinition", "name", .string, ["name"]),
-        SearchParameterDefinition("EventDefinition", "publisher", .string, ["publisher"]),
-        SearchParameterDefinition("EventDefinition", "status", .token, ["status"]),
-        SearchParameterDefinition("EventDefinition", "title", .string, ["title"]),
-        SearchParameterDefinition("EventDefinition", "topic", .token, ["topic"]),
-        SearchParameterDefinition("EventDefinition", "version", .token, ["version"]),
-        SearchParameterDefinition("Evidence", "context", .token, ["useContext.value as CodeableConcept"]),
-        SearchParameterDefinition("Evidence", "context-type", .token, ["useContext.code"]),
-        SearchParameterDefinition("Evidence", "date", .date, ["date"]),
-        SearchParameterDefinition("Evidence", "description", .string, ["description"]),
-        SearchParameterDefinition("Evidence", "effective", .date, ["effectivePeriod"]),
-        SearchParameterDefinition("Evidence", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Evidence", "jurisdiction", .token, ["jurisdiction"]),
-        SearchParameterDefinition("Evidence", "name", .string, ["name"]),
-        SearchParameterDefinition("Evidence", "publisher", .string, ["publisher"]),
-        SearchParameterDefinition("Evidence", "status", .token, ["status"]),
-        SearchParameterDefinition("Evidence", "title", .string, ["title"]),
-        SearchParameterDefinition("Evidence", "topic", .token, ["topic"]),
-        SearchParameterDefinition("Evidence", "version", .token, ["version"]),
-        SearchParameterDefinition("EvidenceVariable", "context", .token, ["useContext.value as CodeableConcept"]),
-        SearchParameterDefinition("EvidenceVariable", "context-type", .token, ["useContext.code"]),
-        SearchParameterDefinition("EvidenceVariable", "date", .date, ["date"]),
-        SearchParameterDefinition("EvidenceVariable", "description", .string, ["description"]),
-        SearchParameterDefinition("EvidenceVariable", "effective", .date, ["effectivePeriod"]),
-        SearchParameterDefinition("EvidenceVariable", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("EvidenceVariable", "jurisdiction", .token, ["jurisdiction"]),
-        SearchParameterDefinition("EvidenceVariable", "name", .string, ["name"]),
-        SearchParameterDefinition("EvidenceVariable", "publisher", .string, ["publisher"]),
-        SearchParameterDefinition("EvidenceVariable", "status", .token, ["status"]),
-        SearchParameterDefinition("EvidenceVariable", "title", .string, ["title"]),
-        SearchParameterDefinition("EvidenceVariable", "topic", .token, ["topic"]),
-        SearchParameterDefinition("EvidenceVariable", "version", .token, ["version"]),
-        SearchParameterDefinition("ExampleScenario", "context", .token, ["useContext.value as CodeableConcept"]),
-        SearchParameterDefinition("ExampleScenario", "context-type", .token, ["useContext.code"]),
-        SearchParameterDefinition("ExampleScenario", "date", .date, ["date"]),
-        SearchParameterDefinition("ExampleScenario", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("ExampleScenario", "jurisdiction", .token, ["jurisdiction"]),
-        SearchParameterDefinition("ExampleScenario", "name", .string, ["name"]),
-        SearchParameterDefinition("ExampleScenario", "publisher", .string, ["publisher"]),
-        SearchParameterDefinition("ExampleScenario", "status", .token, ["status"]),
-        SearchParameterDefinition("ExampleScenario", "version", .token, ["version"]),
-        SearchParameterDefinition("ExplanationOfBenefit", "care-team", .reference, ["careTeam.provider"]),
-        SearchParameterDefinition("ExplanationOfBenefit", "claim", .reference, ["claim"]),
-        SearchParameterDefinition("ExplanationOfBenefit", "coverage", .reference, ["insurance.coverage"]),
-        SearchParameterDefinition("ExplanationOfBenefit", "created", .date, ["created"]),
-        SearchParameterDefinition("ExplanationOfBenefit", "detail-udi", .reference, ["item.detail.udi"]),
-        SearchParameterDefinition("ExplanationOfBenefit", "disposition", .string, ["disposition"]),
-        SearchParameterDefinition("ExplanationOfBenefit", "encounter", .reference, ["item.encounter"]),
-        SearchParameterDefinition("ExplanationOfBenefit", "enterer", .reference, ["enterer"]),
-        SearchParameterDefinition("ExplanationOfBenefit", "facility", .reference, ["facility"]),
-        SearchParameterDefinition("ExplanationOfBenefit", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("ExplanationOfBenefit", "item-udi", .reference, ["item.udi"]),
-        SearchParameterDefinition("ExplanationOfBenefit", "patient", .reference, ["patient"]),
-        SearchParameterDefinition("ExplanationOfBenefit", "payee", .reference, ["payee.party"]),
-        SearchParameterDefinition("ExplanationOfBenefit", "procedure-udi", .reference, ["procedure.udi"]),
-        SearchParameterDefinition("ExplanationOfBenefit", "provider", .reference, ["provider"]),
-        SearchParameterDefinition("ExplanationOfBenefit", "status", .token, ["status"]),
-        SearchParameterDefinition("ExplanationOfBenefit", "subdetail-udi", .reference, ["item.detail.subDetail.udi"]),
-        SearchParameterDefinition("FamilyMemberHistory", "code", .token, ["condition.code"]),
-        SearchParameterDefinition("FamilyMemberHistory", "date", .date, ["date"]),
-        SearchParameterDefinition("FamilyMemberHistory", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("FamilyMemberHistory", "instantiates-canonical", .reference, ["instantiatesCanonical"]),
-        SearchParameterDefinition("FamilyMemberHistory", "patient", .reference, ["patient"]),
-        SearchParameterDefinition("FamilyMemberHistory", "relationship", .token, ["relationship"]),
-        SearchParameterDefinition("FamilyMemberHistory", "sex", .token, ["sex"]),
-        SearchParameterDefinition("FamilyMemberHistory", "status", .token, ["status"]),
-        SearchParameterDefinition("Flag", "author", .reference, ["author"]),
-        SearchParameterDefinition("Flag", "date", .date, ["period"]),
-        SearchParameterDefinition("Flag", "encounter", .reference, ["encounter"]),
-        SearchParameterDefinition("Flag", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Flag", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("Flag", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("Goal", "achievement-status", .token, ["achievementStatus"]),
-        SearchParameterDefinition("Goal", "category", .token, ["category"]),
-        SearchParameterDefinition("Goal", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Goal", "lifecycle-status", .token, ["lifecycleStatus"]),
-        SearchParameterDefinition("Goal", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("Goal", "start-date", .date, ["start as date"]),
-        SearchParameterDefinition("Goal", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("Goal", "target-date", .date, ["target.due as date"]),
-        SearchParameterDefinition("GraphDefinition", "context", .token, ["useContext.value as CodeableConcept"]),
-        SearchParameterDefinition("GraphDefinition", "context-type", .token, ["useContext.code"]),
-        SearchParameterDefinition("GraphDefinition", "date", .date, ["date"]),
-        SearchParameterDefinition("GraphDefinition", "description", .string, ["description"]),
-        SearchParameterDefinition("GraphDefinition", "jurisdiction", .token, ["jurisdiction"]),
-        SearchParameterDefinition("GraphDefinition", "name", .string, ["name"]),
-        SearchParameterDefinition("GraphDefinition", "publisher", .string, ["publisher"]),
-        SearchParameterDefinition("GraphDefinition", "start", .token, ["start"]),
-        SearchParameterDefinition("GraphDefinition", "status", .token, ["status"]),
-        SearchParameterDefinition("GraphDefinition", "version", .token, ["version"]),
-        SearchParameterDefinition("Group", "actual", .token, ["actual"]),
-        SearchParameterDefinition("Group", "characteristic", .token, ["characteristic.code"]),
-        SearchParameterDefinition("Group", "code", .token, ["code"]),
-        SearchParameterDefinition("Group", "exclude", .token, ["characteristic.exclude"]),
-        SearchParameterDefinition("Group", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Group", "managing-entity", .reference, ["managingEntity"]),
-        SearchParameterDefinition("Group", "member", .reference, ["member.entity"]),
-        SearchParameterDefinition("Group", "type", .token, ["type"]),
-        SearchParameterDefinition("Group", "value", .token, ["characteristic.value as CodeableConcept", "characteristic.value as boolean"]),
-        SearchParameterDefinition("GuidanceResponse", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("GuidanceResponse", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("GuidanceResponse", "request", .token, ["requestIdentifier"]),
-        SearchParameterDefinition("GuidanceResponse", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("HealthcareService", "active", .token, ["active"]),
-        SearchParameterDefinition("HealthcareService", "characteristic", .token, ["characteristic"]),
-        SearchParameterDefinition("HealthcareService", "coverage-area", .reference, ["coverageArea"]),
-        SearchParameterDefinition("HealthcareService", "endpoint", .reference, ["endpoint"]),
-        SearchParameterDefinition("HealthcareService", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("HealthcareService", "location", .reference, ["location"]),
-        SearchParameterDefinition("HealthcareService", "name", .string, ["name"]),
-        SearchParameterDefinition("HealthcareService", "organization", .reference, ["providedBy"]),
-        SearchParameterDefinition("HealthcareService", "program", .token, ["program"]),
-        SearchParameterDefinition("HealthcareService", "service-category", .token, ["category"]),
-        SearchParameterDefinition("HealthcareService", "service-type", .token, ["type"]),
-        SearchParameterDefinition("HealthcareService", "specialty", .token, ["specialty"]),
-        SearchParameterDefinition("ImagingStudy", "basedon", .reference, ["basedOn"]),
-        SearchParameterDefinition("ImagingStudy", "bodysite", .token, ["series.bodySite"]),
-        SearchParameterDefinition("ImagingStudy", "dicom-class", .token, ["series.instance.sopClass"]),
-        SearchParameterDefinition("ImagingStudy", "encounter", .reference, ["encounter"]),
-        SearchParameterDefinition("ImagingStudy", "endpoint", .reference, ["endpoint", "series.endpoint"]),
-        SearchParameterDefinition("ImagingStudy", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("ImagingStudy", "instance", .token, ["series.instance.uid"]),
-        SearchParameterDefinition("ImagingStudy", "interpreter", .reference, ["interpreter"]),
-        SearchParameterDefinition("ImagingStudy", "modality", .token, ["series.modality"]),
-        SearchParameterDefinition("ImagingStudy", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("ImagingStudy", "performer", .reference, ["series.performer.actor"]),
-        SearchParameterDefinition("ImagingStudy", "reason", .token, ["reasonCode"]),
-        SearchParameterDefinition("ImagingStudy", "referrer", .reference, ["referrer"]),
-        SearchParameterDefinition("ImagingStudy", "series", .token, ["series.uid"]),
-        SearchParameterDefinition("ImagingStudy", "started", .date, ["started"]),
-        SearchParameterDefinition("ImagingStudy", "status", .token, ["status"]),
-        SearchParameterDefinition("ImagingStudy", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("Immunization", "date", .date, ["occurrence"]),
-        SearchParameterDefinition("Immunization", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Immunization", "location", .reference, ["location"]),
-        SearchParameterDefinition("Immunization", "lot-number", .string, ["lotNumber"]),
-        SearchParameterDefinition("Immunization", "manufacturer", .reference, ["manufacturer"]),
-        SearchParameterDefinition("Immunization", "patient", .reference, ["patient"]),
-        SearchParameterDefinition("Immunization", "performer", .reference, ["performer.actor"]),
-        SearchParameterDefinition("Immunization", "reaction", .reference, ["reaction.detail"]),
-        SearchParameterDefinition("Immunization", "reaction-date", .date, ["reaction.date"]),
-        SearchParameterDefinition("Immunization", "reason-code", .token, ["reasonCode"]),
-        SearchParameterDefinition("Immunization", "reason-reference", .reference, ["reasonReference"]),
-        SearchParameterDefinition("Immunization", "series", .string, ["protocolApplied.series"]),
-        SearchParameterDefinition("Immunization", "status", .token, ["status"]),
-        SearchParameterDefinition("Immunization", "status-reason", .token, ["statusReason"]),
-        SearchParameterDefinition("Immunization", "target-disease", .token, ["protocolApplied.targetDisease"]),
-        SearchParameterDefinition("Immunization", "vaccine-code", .token, ["vaccineCode"]),
-        SearchParameterDefinition("ImmunizationEvaluation", "date", .date, ["date"]),
-        SearchParameterDefinition("ImmunizationEvaluation", "dose-status", .token, ["doseStatus"]),
-        SearchParameterDefinition("ImmunizationEvaluation", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("ImmunizationEvaluation", "immunization-event", .reference, ["immunizationEvent"]),
-        SearchParameterDefinition("ImmunizationEvaluation", "patient", .reference, ["patient"]),
-        SearchParameterDefinition("ImmunizationEvaluation", "status", .token, ["status"]),
-        SearchParameterDefinition("ImmunizationEvaluation", "target-disease", .token, ["targetDisease"]),
-        SearchParameterDefinition("ImmunizationRecommendation", "date", .date, ["date"]),
-        SearchParameterDefinition("ImmunizationRecommendation", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("ImmunizationRecommendation", "information", .reference, ["recommendation.supportingPatientInformation"]),
-        SearchParameterDefinition("ImmunizationRecommendation", "patient", .reference, ["patient"]),
-        SearchParameterDefinition("ImmunizationRecommendation", "status", .token, ["recommendation.forecastStatus"]),
-        SearchParameterDefinition("ImmunizationRecommendation", "support", .reference, ["recommendation.supportingImmunization"]),
-        SearchParameterDefinition("ImmunizationRecommendation", "target-disease", .token, ["recommendation.targetDisease"]),
-        SearchParameterDefinition("ImmunizationRecommendation", "vaccine-type", .token, ["recommendation.vaccineCode"]),
-        SearchParameterDefinition("ImplementationGuide", "context", .token, ["useContext.value as CodeableConcept"]),
-        SearchParameterDefinition("ImplementationGuide", "context-type", .token, ["useContext.code"]),
-        SearchParameterDefinition("ImplementationGuide", "date", .date, ["date"]),
-        SearchParameterDefinition("ImplementationGuide", "depends-on", .reference, ["dependsOn.uri"]),
-        SearchParameterDefinition("ImplementationGuide", "description", .string, ["description"]),
-        SearchParameterDefinition("ImplementationGuide", "experimental", .token, ["experimental"]),
-        SearchParameterDefinition("ImplementationGuide", "global", .reference, ["global.profile"]),
-        SearchParameterDefinition("ImplementationGuide", "jurisdiction", .token, ["jurisdiction"]),
-        SearchParameterDefinition("ImplementationGuide", "name", .string, ["name"]),
-        SearchParameterDefinition("ImplementationGuide", "publisher", .string, ["publisher"]),
-        SearchParameterDefinition("ImplementationGuide", "resource", .reference, ["definition.resource.reference"]),
-        SearchParameterDefinition("ImplementationGuide", "status", .token, ["status"]),
-        SearchParameterDefinition("ImplementationGuide", "title", .string, ["title"]),
-        SearchParameterDefinition("ImplementationGuide", "version", .token, ["version"]),
-        SearchParameterDefinition("InsurancePlan", "address", .string, ["contact.address"]),
-        SearchParameterDefinition("InsurancePlan", "address-city", .string, ["contact.address.city"]),
-        SearchParameterDefinition("InsurancePlan", "address-country", .string, ["contact.address.country"]),
-        SearchParameterDefinition("InsurancePlan", "address-postalcode", .string, ["contact.address.postalCode"]),
-        SearchParameterDefinition("InsurancePlan", "address-state", .string, ["contact.address.state"]),
-        SearchParameterDefinition("InsurancePlan", "address-use", .token, ["contact.address.use"]),
-        SearchParameterDefinition("InsurancePlan", "administered-by", .reference, ["administeredBy"]),
-        SearchParameterDefinition("InsurancePlan", "endpoint", .reference, ["endpoint"]),
-        SearchParameterDefinition("InsurancePlan", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("InsurancePlan", "owned-by", .reference, ["ownedBy"]),
-        SearchParameterDefinition("InsurancePlan", "phonetic", .string, ["name"]),
-        SearchParameterDefinition("InsurancePlan", "status", .token, ["status"]),
-        SearchParameterDefinition("InsurancePlan", "type", .token, ["type"]),
-        SearchParameterDefinition("Invoice", "account", .reference, ["account"]),
-        SearchParameterDefinition("Invoice", "date", .date, ["date"]),
-        SearchParameterDefinition("Invoice", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Invoice", "issuer", .reference, ["issuer"]),
-        SearchParameterDefinition("Invoice", "participant", .reference, ["participant.actor"]),
-        SearchParameterDefinition("Invoice", "participant-role", .token, ["participant.role"]),
-        SearchParameterDefinition("Invoice", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("Invoice", "recipient", .reference, ["recipient"]),
-        SearchParameterDefinition("Invoice", "status", .token, ["status"]),
-        SearchParameterDefinition("Invoice", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("Invoice", "type", .token, ["type"]),
-        SearchParameterDefinition("Library", "content-type", .token, ["content.contentType"]),
-        SearchParameterDefinition("Library", "context", .token, ["useContext.value as CodeableConcept"]),
-        SearchParameterDefinition("Library", "context-type", .token, ["useContext.code"]),
-        SearchParameterDefinition("Library", "date", .date, ["date"]),
-        SearchParameterDefinition("Library", "description", .string, ["description"]),
-        SearchParameterDefinition("Library", "effective", .date, ["effectivePeriod"]),
-        SearchParameterDefinition("Library", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Library", "jurisdiction", .token, ["jurisdiction"]),
-        SearchParameterDefinition("Library", "name", .string, ["name"]),
-        SearchParameterDefinition("Library", "publisher", .string, ["publisher"]),
-        SearchParameterDefinition("Library", "status", .token, ["status"]),
-        SearchParameterDefinition("Library", "title", .string, ["title"]),
-        SearchParameterDefinition("Library", "topic", .token, ["topic"]),
-        SearchParameterDefinition("Library", "type", .token, ["type"]),
-        SearchParameterDefinition("Library", "version", .token, ["version"]),
-        SearchParameterDefinition("Linkage", "author", .reference, ["author"]),
-        SearchParameterDefinition("Linkage", "item", .reference, ["item.resource"]),
-        SearchParameterDefinition("Linkage", "source", .reference, ["item.resource"]),
-        SearchParameterDefinition("List", "code", .token, ["code"]),
-        SearchParameterDefinition("List", "date", .date, ["date"]),
-        SearchParameterDefinition("List", "empty-reason", .token, ["emptyReason"]),
-        SearchParameterDefinition("List", "encounter", .reference, ["encounter"]),
-        SearchParameterDefinition("List", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("List", "item", .reference, ["entry.item"]),
-        SearchParameterDefinition("List", "notes", .string, ["note.text"]),
-        SearchParameterDefinition("List", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("List", "source", .reference, ["source"]),
-        SearchParameterDefinition("List", "status", .token, ["status"]),
-        SearchParameterDefinition("List", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("List", "title", .string, ["title"]),
-        SearchParameterDefinition("Location", "address", .string, ["address"]),
-        SearchParameterDefinition("Location", "address-city", .string, ["address.city"]),
-        SearchParameterDefinition("Location", "address-country", .string, ["address.country"]),
-        SearchParameterDefinition("Location", "address-postalcode", .string, ["address.postalCode"]),
-        SearchParameterDefinition("Location", "address-state", .string, ["address.state"]),
-        SearchParameterDefinition("Location", "address-use", .token, ["address.use"]),
-        SearchParameterDefinition("Location", "endpoint", .reference, ["endpoint"]),
-        SearchParameterDefinition("Location", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Location", "name", .string, ["name", "alias"]),
-        SearchParameterDefinition("Location", "operational-status", .token, ["operationalStatus"]),
-        SearchParameterDefinition("Location", "organization", .reference, ["managingOrganization"]),
-        SearchParameterDefinition("Location", "partof", .reference, ["partOf"]),
-        SearchParameterDefinition("Location", "status", .token, ["status"]),
-        SearchParameterDefinition("Location", "type", .token, ["type"]),
-        SearchParameterDefinition("Measure", "context", .token, ["useContext.value as CodeableConcept"]),
-        SearchParameterDefinition("Measure", "context-type", .token, ["useContext.code"]),
-        SearchParameterDefinition("Measure", "date", .date, ["date"]),
-        SearchParameterDefinition("Measure", "depends-on", .reference, ["library"]),
-        SearchParameterDefinition("Measure", "description", .string, ["description"]),
-        SearchParameterDefinition("Measure", "effective", .date, ["effectivePeriod"]),
-        SearchParameterDefinition("Measure", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Measure", "jurisdiction", .token, ["jurisdiction"]),
-        SearchParameterDefinition("Measure", "name", .string, ["name"]),
-        SearchParameterDefinition("Measure", "publisher", .string, ["publisher"]),
-        SearchParameterDefinition("Measure", "status", .token, ["status"]),
-        SearchParameterDefinition("Measure", "title", .string, ["title"]),
-        SearchParameterDefinition("Measure", "topic", .token, ["topic"]),
-        SearchParameterDefinition("Measure", "version", .token, ["version"]),
-        SearchParameterDefinition("MeasureReport", "date", .date, ["date"]),
-        SearchParameterDefinition("MeasureReport", "evaluated-resource", .reference, ["evaluatedResource"]),
-        SearchParameterDefinition("MeasureReport", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("MeasureReport", "measure", .reference, ["measure"]),
-        SearchParameterDefinition("MeasureReport", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("MeasureReport", "period", .date, ["period"]),
-        SearchParameterDefinition("MeasureReport", "reporter", .reference, ["reporter"]),
-        SearchParameterDefinition("MeasureReport", "status", .token, ["status"]),
-        SearchParameterDefinition("MeasureReport", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("Media", "based-on", .reference, ["basedOn"]),
-        SearchParameterDefinition("Media", "created", .date, ["created"]),
-        SearchParameterDefinition("Media", "device", .reference, ["device"]),
-        SearchParameterDefinition("Media", "encounter", .reference, ["encounter"]),
-        SearchParameterDefinition("Media", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Media", "modality", .token, ["modality"]),
-        SearchParameterDefinition("Media", "operator", .reference, ["operator"]),
-        SearchParameterDefinition("Media", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("Media", "site", .token, ["bodySite"]),
-        SearchParameterDefinition("Media", "status", .token, ["status"]),
-        SearchParameterDefinition("Media", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("Media", "type", .token, ["type"]),
-        SearchParameterDefinition("Media", "view", .token, ["view"]),
-        SearchParameterDefinition("Medication", "code", .token, ["code"]),
-        SearchParameterDefinition("Medication", "expiration-date", .date, ["batch.expirationDate"]),
-        SearchParameterDefinition("Medication", "form", .token, ["form"]),
-        SearchParameterDefinition("Medication", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Medication", "ingredient", .reference, ["ingredient.item as Reference"]),
-        SearchParameterDefinition("Medication", "ingredient-code", .token, ["ingredient.item as CodeableConcept"]),
-        SearchParameterDefinition("Medication", "lot-number", .token, ["batch.lotNumber"]),
-        SearchParameterDefinition("Medication", "manufacturer", .reference, ["manufacturer"]),
-        SearchParameterDefinition("Medication", "status", .token, ["status"]),
-        SearchParameterDefinition("MedicationAdministration", "code", .token, ["medication as CodeableConcept"]),
-        SearchParameterDefinition("MedicationAdministration", "context", .reference, ["context"]),
-        SearchParameterDefinition("MedicationAdministration", "device", .reference, ["device"]),
-        SearchParameterDefinition("MedicationAdministration", "effective-time", .date, ["effective"]),
-        SearchParameterDefinition("MedicationAdministration", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("MedicationAdministration", "medication", .reference, ["medication as Reference"]),
-        SearchParameterDefinition("MedicationAdministration", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("MedicationAdministration", "performer", .reference, ["performer.actor"]),
-        SearchParameterDefinition("MedicationAdministration", "reason-given", .token, ["reasonCode"]),
-        SearchParameterDefinition("MedicationAdministration", "reason-not-given", .token, ["statusReason"]),
-        SearchParameterDefinition("MedicationAdministration", "request", .reference, ["request"]),
-        SearchParameterDefinition("MedicationAdministration", "status", .token, ["status"]),
-        SearchParameterDefinition("MedicationAdministration", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("MedicationDispense", "code", .token, ["medication as CodeableConcept"]),
-        SearchParameterDefinition("MedicationDispense", "context", .reference, ["context"]),
-        SearchParameterDefinition("MedicationDispense", "destination", .reference, ["destination"]),
-        SearchParameterDefinition("MedicationDispense", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("MedicationDispense", "medication", .reference, ["medication as Reference"]),
-        SearchParameterDefinition("MedicationDispense", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("MedicationDispense", "performer", .reference, ["performer.actor"]),
-        SearchParameterDefinition("MedicationDispense", "prescription", .reference, ["authorizingPrescription"]),
-        SearchParameterDefinition("MedicationDispense", "receiver", .reference, ["receiver"]),
-        SearchParameterDefinition("MedicationDispense", "responsibleparty", .reference, ["substitution.responsibleParty"]),
-        SearchParameterDefinition("MedicationDispense", "status", .token, ["status"]),
-        SearchParameterDefinition("MedicationDispense", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("MedicationDispense", "type", .token, ["type"]),
-        SearchParameterDefinition("MedicationDispense", "whenhandedover", .date, ["whenHandedOver"]),
-        SearchParameterDefinition("MedicationDispense", "whenprepared", .date, ["whenPrepared"]),
-        SearchParameterDefinition("MedicationKnowledge", "classification", .token, ["medicineClassification.classification"]),
-        SearchParameterDefinition("MedicationKnowledge", "classification-type", .token, ["medicineClassification.type"]),
-        SearchParameterDefinition("MedicationKnowledge", "code", .token, ["code"]),
-        SearchParameterDefinition("MedicationKnowledge", "doseform", .token, ["doseForm"]),
-        SearchParameterDefinition("MedicationKnowledge", "ingredient", .reference, ["ingredient.item as Reference"]),
-        SearchParameterDefinition("MedicationKnowledge", "ingredient-code", .token, ["ingredient.item as CodeableConcept"]),
-        SearchParameterDefinition("MedicationKnowledge", "manufacturer", .reference, ["manufacturer"]),
-        SearchParameterDefinition("MedicationKnowledge", "monitoring-program-name", .token, ["monitoringProgram.name"]),
-        SearchParameterDefinition("MedicationKnowledge", "monitoring-program-type", .token, ["monitoringProgram.type"]),
-        SearchParameterDefinition("MedicationKnowledge", "monograph", .reference, ["monograph.source"]),
-        SearchParameterDefinition("MedicationKnowledge", "monograph-type", .token, ["monograph.type"]),
-        SearchParameterDefinition("MedicationKnowledge", "source-cost", .token, ["cost.source"]),
-        SearchParameterDefinition("MedicationKnowledge", "status", .token, ["status"]),
-        SearchParameterDefinition("MedicationRequest", "authoredon", .date, ["authoredOn"]),
-        SearchParameterDefinition("MedicationRequest", "category", .token, ["category"]),
-        SearchParameterDefinition("MedicationRequest", "code", .token, ["medication as CodeableConcept"]),
-        SearchParameterDefinition("MedicationRequest", "date", .date, ["dosageInstruction.timing.event"]),
-        SearchParameterDefinition("MedicationRequest", "encounter", .reference, ["encounter"]),
-        SearchParameterDefinition("MedicationRequest", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("MedicationRequest", "intended-dispenser", .reference, ["dispenseRequest.performer"]),
-        SearchParameterDefinition("MedicationRequest", "intended-performer", .reference, ["performer"]),
-        SearchParameterDefinition("MedicationRequest", "intended-performertype", .token, ["performerType"]),
-        SearchParameterDefinition("MedicationRequest", "intent", .token, ["intent"]),
-        SearchParameterDefinition("MedicationRequest", "medication", .reference, ["medication as Reference"]),
-        SearchParameterDefinition("MedicationRequest", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("MedicationRequest", "priority", .token, ["priority"]),
-        SearchParameterDefinition("MedicationRequest", "requester", .reference, ["requester"]),
-        SearchParameterDefinition("MedicationRequest", "status", .token, ["status"]),
-        SearchParameterDefinition("MedicationRequest", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("MedicationStatement", "category", .token, ["category"]),
-        SearchParameterDefinition("MedicationStatement", "code", .token, ["medication as CodeableConcept"]),
-        SearchParameterDefinition("MedicationStatement", "context", .reference, ["context"]),
-        SearchParameterDefinition("MedicationStatement", "effective", .date, ["effective"]),
-        SearchParameterDefinition("MedicationStatement", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("MedicationStatement", "medication", .reference, ["medication as Reference"]),
-        SearchParameterDefinition("MedicationStatement", "part-of", .reference, ["partOf"]),
-        SearchParameterDefinition("MedicationStatement", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("MedicationStatement", "source", .reference, ["informationSource"]),
-        SearchParameterDefinition("MedicationStatement", "status", .token, ["status"]),
-        SearchParameterDefinition("MedicationStatement", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("MedicinalProduct", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("MedicinalProduct", "name", .string, ["name.productName"]),
-        SearchParameterDefinition("MedicinalProduct", "name-language", .token, ["name.countryLanguage.language"]),
-        SearchParameterDefinition("MedicinalProductAuthorization", "country", .token, ["country"]),
-        SearchParameterDefinition("MedicinalProductAuthorization", "holder", .reference, ["holder"]),
-        SearchParameterDefinition("MedicinalProductAuthorization", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("MedicinalProductAuthorization", "status", .token, ["status"]),
-        SearchParameterDefinition("MedicinalProductAuthorization", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("MedicinalProductContraindication", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("MedicinalProductIndication", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("MedicinalProductInteraction", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("MedicinalProductPackaged", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("MedicinalProductPackaged", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("MedicinalProductPharmaceutical", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("MedicinalProductPharmaceutical", "route", .token, ["routeOfAdministration.code"]),
-        SearchParameterDefinition("MedicinalProductPharmaceutical", "target-species", .token, ["routeOfAdministration.targetSpecies.code"]),
-        SearchParameterDefinition("MedicinalProductUndesirableEffect", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("MessageDefinition", "category", .token, ["category"]),
-        SearchParameterDefinition("MessageDefinition", "context", .token, ["useContext.value as CodeableConcept"]),
-        SearchParameterDefinition("MessageDefinition", "context-type", .token, ["useContext.code"]),
-        SearchParameterDefinition("MessageDefinition", "date", .date, ["date"]),
-        SearchParameterDefinition("MessageDefinition", "description", .string, ["description"]),
-        SearchParameterDefinition("MessageDefinition", "event", .token, ["event"]),
-        SearchParameterDefinition("MessageDefinition", "focus", .token, ["focus.code"]),
-        SearchParameterDefinition("MessageDefinition", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("MessageDefinition", "jurisdiction", .token, ["jurisdiction"]),
-        SearchParameterDefinition("MessageDefinition", "name", .string, ["name"]),
-        SearchParameterDefinition("MessageDefinition", "parent", .reference, ["parent"]),
-        SearchParameterDefinition("MessageDefinition", "publisher", .string, ["publisher"]),
-        SearchParameterDefinition("MessageDefinition", "status", .token, ["status"]),
-        SearchParameterDefinition("MessageDefinition", "title", .string, ["title"]),
-        SearchParameterDefinition("MessageDefinition", "version", .token, ["version"]),
-        SearchParameterDefinition("MessageHeader", "author", .reference, ["author"]),
-        SearchParameterDefinition("MessageHeader", "code", .token, ["response.code"]),
-        SearchParameterDefinition("MessageHeader", "destination", .string, ["destination.name"]),
-        SearchParameterDefinition("MessageHeader", "enterer", .reference, ["enterer"]),
-        SearchParameterDefinition("MessageHeader", "event", .token, ["event"]),
-        SearchParameterDefinition("MessageHeader", "focus", .reference, ["focus"]),
-        SearchParameterDefinition("MessageHeader", "receiver", .reference, ["destination.receiver"]),
-        SearchParameterDefinition("MessageHeader", "response-id", .token, ["response.identifier"]),
-        SearchParameterDefinition("MessageHeader", "responsible", .reference, ["responsible"]),
-        SearchParameterDefinition("MessageHeader", "sender", .reference, ["sender"]),
-        SearchParameterDefinition("MessageHeader", "source", .string, ["source.name"]),
-        SearchParameterDefinition("MessageHeader", "target", .reference, ["destination.target"]),
-        SearchParameterDefinition("MolecularSequence", "chromosome", .token, ["referenceSeq.chromosome"]),
-        SearchParameterDefinition("MolecularSequence", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("MolecularSequence", "patient", .reference, ["patient"]),
-        SearchParameterDefinition("MolecularSequence", "referenceseqid", .token, ["referenceSeq.referenceSeqId"]),
-        SearchParameterDefinition("MolecularSequence", "type", .token, ["type"]),
-        SearchParameterDefinition("NamingSystem", "contact", .string, ["contact.name"]),
-        SearchParameterDefinition("NamingSystem", "context", .token, ["useContext.value as CodeableConcept"]),
-        SearchParameterDefinition("NamingSystem", "context-type", .token, ["useContext.code"]),
-        SearchParameterDefinition("NamingSystem", "date", .date, ["date"]),
-        SearchParameterDefinition("NamingSystem", "description", .string, ["description"]),
-        SearchParameterDefinition("NamingSystem", "id-type", .token, ["uniqueId.type"]),
-        SearchParameterDefinition("NamingSystem", "jurisdiction", .token, ["jurisdiction"]),
-        SearchParameterDefinition("NamingSystem", "kind", .token, ["kind"]),
-        SearchParameterDefinition("NamingSystem", "name", .string, ["name"]),
-        SearchParameterDefinition("NamingSystem", "period", .date, ["uniqueId.period"]),
-        SearchParameterDefinition("NamingSystem", "publisher", .string, ["publisher"]),
-        SearchParameterDefinition("NamingSystem", "responsible", .string, ["responsible"]),
-        SearchParameterDefinition("NamingSystem", "status", .token, ["status"]),
-        SearchParameterDefinition("NamingSystem", "telecom", .token, ["contact.telecom"]),
-        SearchParameterDefinition("NamingSystem", "type", .token, ["type"]),
-        SearchParameterDefinition("NamingSystem", "value", .string, ["uniqueId.value"]),
-        SearchParameterDefinition("NutritionOrder", "additive", .token, ["enteralFormula.additiveType"]),
-        SearchParameterDefinition("NutritionOrder", "datetime", .date, ["dateTime"]),
-        SearchParameterDefinition("NutritionOrder", "encounter", .reference, ["encounter"]),
-        SearchParameterDefinition("NutritionOrder", "formula", .token, ["enteralFormula.baseFormulaType"]),
-        SearchParameterDefinition("NutritionOrder", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("NutritionOrder", "instantiates-canonical", .reference, ["instantiatesCanonical"]),
-        SearchParameterDefinition("NutritionOrder", "oraldiet", .token, ["oralDiet.type"]),
-        SearchParameterDefinition("NutritionOrder", "patient", .reference, ["patient"]),
-        SearchParameterDefinition("NutritionOrder", "provider", .reference, ["orderer"]),
-        SearchParameterDefinition("NutritionOrder", "status", .token, ["status"]),
-        SearchParameterDefinition("NutritionOrder", "supplement", .token, ["supplement.type"]),
-        SearchParameterDefinition("Observation", "based-on", .reference, ["basedOn"]),
-        SearchParameterDefinition("Observation", "category", .token, ["category"]),
-        SearchParameterDefinition("Observation", "code", .token, ["code"]),
-        SearchParameterDefinition("Observation", "combo-code", .token, ["code", "component.code"]),
-        SearchParameterDefinition("Observation", "combo-data-absent-reason", .token, ["dataAbsentReason", "component.dataAbsentReason"]),
-        SearchParameterDefinition("Observation", "combo-value-concept", .token, ["value as CodeableConcept", "component.value as CodeableConcept"]),
-        SearchParameterDefinition("Observation", "component-code", .token, ["component.code"]),
-        SearchParameterDefinition("Observation", "component-data-absent-reason", .token, ["component.dataAbsentReason"]),
-        SearchParameterDefinition("Observation", "component-value-concept", .token, ["component.value as CodeableConcept"]),
-        SearchParameterDefinition("Observation", "data-absent-reason", .token, ["dataAbsentReason"]),
-        SearchParameterDefinition("Observation", "date", .date, ["effective"]),
-        SearchParameterDefinition("Observation", "derived-from", .reference, ["derivedFrom"]),
-        SearchParameterDefinition("Observation", "device", .reference, ["device"]),
-        SearchParameterDefinition("Observation", "encounter", .reference, ["encounter"]),
-        SearchParameterDefinition("Observation", "focus", .reference, ["focus"]),
-        SearchParameterDefinition("Observation", "has-member", .reference, ["hasMember"]),
-        SearchParameterDefinition("Observation", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Observation", "method", .token, ["method"]),
-        SearchParameterDefinition("Observation", "part-of", .reference, ["partOf"]),
-        SearchParameterDefinition("Observation", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("Observation", "performer", .reference, ["performer"]),
-        SearchParameterDefinition("Observation", "specimen", .reference, ["specimen"]),
-        SearchParameterDefinition("Observation", "status", .token, ["status"]),
-        SearchParameterDefinition("Observation", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("Observation", "value-concept", .token, ["value as CodeableConcept"]),
-        SearchParameterDefinition("Observation", "value-date", .date, ["value as dateTime", "value as Period"]),
-        SearchParameterDefinition("Observation", "value-string", .string, ["value as string"]),
-        SearchParameterDefinition("OperationDefinition", "base", .reference, ["base"]),
-        SearchParameterDefinition("OperationDefinition", "code", .token, ["code"]),
-        SearchParameterDefinition("OperationDefinition", "context", .token, ["useContext.value as CodeableConcept"]),
-        SearchParameterDefinition("OperationDefinition", "context-type", .token, ["useContext.code"]),
-        SearchParameterDefinition("OperationDefinition", "date", .date, ["date"]),
-        SearchParameterDefinition("OperationDefinition", "description", .string, ["description"]),
-        SearchParameterDefinition("OperationDefinition", "input-profile", .reference, ["inputProfile"]),
-        SearchParameterDefinition("OperationDefinition", "instance", .token, ["instance"]),
-        SearchParameterDefinition("OperationDefinition", "jurisdiction", .token, ["jurisdiction"]),
-        SearchParameterDefinition("OperationDefinition", "kind", .token, ["kind"]),
-        SearchParameterDefinition("OperationDefinition", "name", .string, ["name"]),
-        SearchParameterDefinition("OperationDefinition", "output-profile", .reference, ["outputProfile"]),
-        SearchParameterDefinition("OperationDefinition", "publisher", .string, ["publisher"]),
-        SearchParameterDefinition("OperationDefinition", "status", .token, ["status"]),
-        SearchParameterDefinition("OperationDefinition", "system", .token, ["system"]),
-        SearchParameterDefinition("OperationDefinition", "title", .string, ["title"]),
-        SearchParameterDefinition("OperationDefinition", "type", .token, ["type"]),
-        SearchParameterDefinition("OperationDefinition", "version", .token, ["version"]),
-        SearchParameterDefinition("Organization", "active", .token, ["active"]),
-        SearchParameterDefinition("Organization", "address", .string, ["address"]),
-        SearchParameterDefinition("Organization", "address-city", .string, ["address.city"]),
-        SearchParameterDefinition("Organization", "address-country", .string, ["address.country"]),
-        SearchParameterDefinition("Organization", "address-postalcode", .string, ["address.postalCode"]),
-        SearchParameterDefinition("Organization", "address-state", .string, ["address.state"]),
-        SearchParameterDefinition("Organization", "address-use", .token, ["address.use"]),
-        SearchParameterDefinition("Organization", "endpoint", .reference, ["endpoint"]),
-        SearchParameterDefinition("Organization", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Organization", "name", .string, ["name", "alias"]),
-        SearchParameterDefinition("Organization", "partof", .reference, ["partOf"]),
-        SearchParameterDefinition("Organization", "phonetic", .string, ["name"]),
-        SearchParameterDefinition("Organization", "type", .token, ["type"]),
-        SearchParameterDefinition("OrganizationAffiliation", "active", .token, ["active"]),
-        SearchParameterDefinition("OrganizationAffiliation", "date", .date, ["period"]),
-        SearchParameterDefinition("OrganizationAffiliation", "endpoint", .reference, ["endpoint"]),
-        SearchParameterDefinition("OrganizationAffiliation", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("OrganizationAffiliation", "location", .reference, ["location"]),
-        SearchParameterDefinition("OrganizationAffiliation", "network", .reference, ["network"]),
-        SearchParameterDefinition("OrganizationAffiliation", "participating-organization", .reference, ["participatingOrganization"]),
-        SearchParameterDefinition("OrganizationAffiliation", "primary-organization", .reference, ["organization"]),
-        SearchParameterDefinition("OrganizationAffiliation", "role", .token, ["code"]),
-        SearchParameterDefinition("OrganizationAffiliation", "service", .reference, ["healthcareService"]),
-        SearchParameterDefinition("OrganizationAffiliation", "specialty", .token, ["specialty"]),
-        SearchParameterDefinition("OrganizationAffiliation", "telecom", .token, ["telecom"]),
-        SearchParameterDefinition("Patient", "active", .token, ["active"]),
-        SearchParameterDefinition("Patient", "address", .string, ["address"]),
-        SearchParameterDefinition("Patient", "address-city", .string, ["address.city"]),
-        SearchParameterDefinition("Patient", "address-country", .string, ["address.country"]),
-        SearchParameterDefinition("Patient", "address-postalcode", .string, ["address.postalCode"]),
-        SearchParameterDefinition("Patient", "address-state", .string, ["address.state"]),
-        SearchParameterDefinition("Patient", "address-use", .token, ["address.use"]),
-        SearchParameterDefinition("Patient", "birthdate", .date, ["birthDate"]),
-        SearchParameterDefinition("Patient", "death-date", .date, ["deceased as dateTime"]),
-        SearchParameterDefinition("Patient", "family", .string, ["name.family"]),
-        SearchParameterDefinition("Patient", "gender", .token, ["gender"]),
-        SearchParameterDefinition("Patient", "general-practitioner", .reference, ["generalPractitioner"]),
-        SearchParameterDefinition("Patient", "given", .string, ["name.given"]),
-        SearchParameterDefinition("Patient", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Patient", "language", .token, ["communication.language"]),
-        SearchParameterDefinition("Patient", "link", .reference, ["link.other"]),
-        SearchParameterDefinition("Patient", "name", .string, ["name"]),
-        SearchParameterDefinition("Patient", "organization", .reference, ["managingOrganization"]),
-        SearchParameterDefinition("Patient", "phonetic", .string, ["name"]),
-        SearchParameterDefinition("Patient", "telecom", .token, ["telecom"]),
-        SearchParameterDefinition("PaymentNotice", "created", .date, ["created"]),
-        SearchParameterDefinition("PaymentNotice", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("PaymentNotice", "payment-status", .token, ["paymentStatus"]),
-        SearchParameterDefinition("PaymentNotice", "provider", .reference, ["provider"]),
-        SearchParameterDefinition("PaymentNotice", "request", .reference, ["request"]),
-        SearchParameterDefinition("PaymentNotice", "response", .reference, ["response"]),
-        SearchParameterDefinition("PaymentNotice", "status", .token, ["status"]),
-        SearchParameterDefinition("PaymentReconciliation", "created", .date, ["created"]),
-        SearchParameterDefinition("PaymentReconciliation", "disposition", .string, ["disposition"]),
-        SearchParameterDefinition("PaymentReconciliation", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("PaymentReconciliation", "outcome", .token, ["outcome"]),
-        SearchParameterDefinition("PaymentReconciliation", "payment-issuer", .reference, ["paymentIssuer"]),
-        SearchParameterDefinition("PaymentReconciliation", "request", .reference, ["request"]),
-        SearchParameterDefinition("PaymentReconciliation", "requestor", .reference, ["requestor"]),
-        SearchParameterDefinition("PaymentReconciliation", "status", .token, ["status"]),
-        SearchParameterDefinition("Person", "address", .string, ["address"]),
-        SearchParameterDefinition("Person", "address-city", .string, ["address.city"]),
-        SearchParameterDefinition("Person", "address-country", .string, ["address.country"]),
-        SearchParameterDefinition("Person", "address-postalcode", .string, ["address.postalCode"]),
-        SearchParameterDefinition("Person", "address-state", .string, ["address.state"]),
-        SearchParameterDefinition("Person", "address-use", .token, ["address.use"]),
-        SearchParameterDefinition("Person", "birthdate", .date, ["birthDate"]),
-        SearchParameterDefinition("Person", "gender", .token, ["gender"]),
-        SearchParameterDefinition("Person", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Person", "link", .reference, ["link.target"]),
-        SearchParameterDefinition("Person", "name", .string, ["name"]),
-        SearchParameterDefinition("Person", "organization", .reference, ["managingOrganization"]),
-        SearchParameterDefinition("Person", "patient", .reference, ["link.target is Patient"]),
-        SearchParameterDefinition("Person", "phonetic", .string, ["name"]),
-        SearchParameterDefinition("Person", "practitioner", .reference, ["link.target is Practitioner"]),
-        SearchParameterDefinition("Person", "relatedperson", .reference, ["link.target is RelatedPerson"]),
-        SearchParameterDefinition("Person", "telecom", .token, ["telecom"]),
-        SearchParameterDefinition("PlanDefinition", "context", .token, ["useContext.value as CodeableConcept"]),
-        SearchParameterDefinition("PlanDefinition", "context-type", .token, ["useContext.code"]),
-        SearchParameterDefinition("PlanDefinition", "date", .date, ["date"]),
-        SearchParameterDefinition("PlanDefinition", "definition", .reference, ["action.definition"]),
-        SearchParameterDefinition("PlanDefinition", "depends-on", .reference, ["library"]),
-        SearchParameterDefinition("PlanDefinition", "description", .string, ["description"]),
-        SearchParameterDefinition("PlanDefinition", "effective", .date, ["effectivePeriod"]),
-        SearchParameterDefinition("PlanDefinition", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("PlanDefinition", "jurisdiction", .token, ["jurisdiction"]),
-        SearchParameterDefinition("PlanDefinition", "name", .string, ["name"]),
-        SearchParameterDefinition("PlanDefinition", "publisher", .string, ["publisher"]),
-        SearchParameterDefinition("PlanDefinition", "status", .token, ["status"]),
-        SearchParameterDefinition("PlanDefinition", "title", .string, ["title"]),
-        SearchParameterDefinition("PlanDefinition", "topic", .token, ["topic"]),
-        SearchParameterDefinition("PlanDefinition", "type", .token, ["type"]),
-        SearchParameterDefinition("PlanDefinition", "version", .token, ["version"]),
-        SearchParameterDefinition("Practitioner", "active", .token, ["active"]),
-        SearchParameterDefinition("Practitioner", "address", .string, ["address"]),
-        SearchParameterDefinition("Practitioner", "address-city", .string, ["address.city"]),
-        SearchParameterDefinition("Practitioner", "address-country", .string, ["address.country"]),
-        SearchParameterDefinition("Practitioner", "address-postalcode", .string, ["address.postalCode"]),
-        SearchParameterDefinition("Practitioner", "address-state", .string, ["address.state"]),
-        SearchParameterDefinition("Practitioner", "address-use", .token, ["address.use"]),
-        SearchParameterDefinition("Practitioner", "communication", .token, ["communication"]),
-        SearchParameterDefinition("Practitioner", "family", .string, ["name.family"]),
-        SearchParameterDefinition("Practitioner", "gender", .token, ["gender"]),
-        SearchParameterDefinition("Practitioner", "given", .string, ["name.given"]),
-        SearchParameterDefinition("Practitioner", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Practitioner", "name", .string, ["name"]),
-        SearchParameterDefinition("Practitioner", "phonetic", .string, ["name"]),
-        SearchParameterDefinition("Practitioner", "telecom", .token, ["telecom"]),
-        SearchParameterDefinition("PractitionerRole", "active", .token, ["active"]),
-        SearchParameterDefinition("PractitionerRole", "date", .date, ["period"]),
-        SearchParameterDefinition("PractitionerRole", "endpoint", .reference, ["endpoint"]),
-        SearchParameterDefinition("PractitionerRole", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("PractitionerRole", "location", .reference, ["location"]),
-        SearchParameterDefinition("PractitionerRole", "organization", .reference, ["organization"]),
-        SearchParameterDefinition("PractitionerRole", "practitioner", .reference, ["practitioner"]),
-        SearchParameterDefinition("PractitionerRole", "role", .token, ["code"]),
-        SearchParameterDefinition("PractitionerRole", "service", .reference, ["healthcareService"]),
-        SearchParameterDefinition("PractitionerRole", "specialty", .token, ["specialty"]),
-        SearchParameterDefinition("PractitionerRole", "telecom", .token, ["telecom"]),
-        SearchParameterDefinition("Procedure", "based-on", .reference, ["basedOn"]),
-        SearchParameterDefinition("Procedure", "category", .token, ["category"]),
-        SearchParameterDefinition("Procedure", "code", .token, ["code"]),
-        SearchParameterDefinition("Procedure", "date", .date, ["performed"]),
-        SearchParameterDefinition("Procedure", "encounter", .reference, ["encounter"]),
-        SearchParameterDefinition("Procedure", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Procedure", "instantiates-canonical", .reference, ["instantiatesCanonical"]),
-        SearchParameterDefinition("Procedure", "location", .reference, ["location"]),
-        SearchParameterDefinition("Procedure", "part-of", .reference, ["partOf"]),
-        SearchParameterDefinition("Procedure", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("Procedure", "performer", .reference, ["performer.actor"]),
-        SearchParameterDefinition("Procedure", "reason-code", .token, ["reasonCode"]),
-        SearchParameterDefinition("Procedure", "reason-reference", .reference, ["reasonReference"]),
-        SearchParameterDefinition("Procedure", "status", .token, ["status"]),
-        SearchParameterDefinition("Procedure", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("Provenance", "agent", .reference, ["agent.who"]),
-        SearchParameterDefinition("Provenance", "agent-role", .token, ["agent.role"]),
-        SearchParameterDefinition("Provenance", "agent-type", .token, ["agent.type"]),
-        SearchParameterDefinition("Provenance", "entity", .reference, ["entity.what"]),
-        SearchParameterDefinition("Provenance", "location", .reference, ["location"]),
-        SearchParameterDefinition("Provenance", "patient", .reference, ["target is Patient"]),
-        SearchParameterDefinition("Provenance", "recorded", .date, ["recorded"]),
-        SearchParameterDefinition("Provenance", "signature-type", .token, ["signature.type"]),
-        SearchParameterDefinition("Provenance", "target", .reference, ["target"]),
-        SearchParameterDefinition("Provenance", "when", .date, ["occurred as dateTime"]),
-        SearchParameterDefinition("Questionnaire", "code", .token, ["item.code"]),
-        SearchParameterDefinition("Questionnaire", "context", .token, ["useContext.value as CodeableConcept"]),
-        SearchParameterDefinition("Questionnaire", "context-type", .token, ["useContext.code"]),
-        SearchParameterDefinition("Questionnaire", "date", .date, ["date"]),
-        SearchParameterDefinition("Questionnaire", "description", .string, ["description"]),
-        SearchParameterDefinition("Questionnaire", "effective", .date, ["effectivePeriod"]),
-        SearchParameterDefinition("Questionnaire", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Questionnaire", "jurisdiction", .token, ["jurisdiction"]),
-        SearchParameterDefinition("Questionnaire", "name", .string, ["name"]),
-        SearchParameterDefinition("Questionnaire", "publisher", .string, ["publisher"]),
-        SearchParameterDefinition("Questionnaire", "status", .token, ["status"]),
-        SearchParameterDefinition("Questionnaire", "subject-type", .token, ["subjectType"]),
-        SearchParameterDefinition("Questionnaire", "title", .string, ["title"]),
-        SearchParameterDefinition("Questionnaire", "version", .token, ["version"]),
-        SearchParameterDefinition("QuestionnaireResponse", "author", .reference, ["author"]),
-        SearchParameterDefinition("QuestionnaireResponse", "authored", .date, ["authored"]),
-        SearchParameterDefinition("QuestionnaireResponse", "based-on", .reference, ["basedOn"]),
-        SearchParameterDefinition("QuestionnaireResponse", "encounter", .reference, ["encounter"]),
-        SearchParameterDefinition("QuestionnaireResponse", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("QuestionnaireResponse", "part-of", .reference, ["partOf"]),
-        SearchParameterDefinition("QuestionnaireResponse", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("QuestionnaireResponse", "questionnaire", .reference, ["questionnaire"]),
-        SearchParameterDefinition("QuestionnaireResponse", "source", .reference, ["source"]),
-        SearchParameterDefinition("QuestionnaireResponse", "status", .token, ["status"]),
-        SearchParameterDefinition("QuestionnaireResponse", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("RelatedPerson", "active", .token, ["active"]),
-        SearchParameterDefinition("RelatedPerson", "address", .string, ["address"]),
-        SearchParameterDefinition("RelatedPerson", "address-city", .string, ["address.city"]),
-        SearchParameterDefinition("RelatedPerson", "address-country", .string, ["address.country"]),
-        SearchParameterDefinition("RelatedPerson", "address-postalcode", .string, ["address.postalCode"]),
-        SearchParameterDefinition("RelatedPerson", "address-state", .string, ["address.state"]),
-        SearchParameterDefinition("RelatedPerson", "address-use", .token, ["address.use"]),
-        SearchParameterDefinition("RelatedPerson", "birthdate", .date, ["birthDate"]),
-        SearchParameterDefinition("RelatedPerson", "gender", .token, ["gender"]),
-        SearchParameterDefinition("RelatedPerson", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("RelatedPerson", "name", .string, ["name"]),
-        SearchParameterDefinition("RelatedPerson", "patient", .reference, ["patient"]),
-        SearchParameterDefinition("RelatedPerson", "phonetic", .string, ["name"]),
-        SearchParameterDefinition("RelatedPerson", "relationship", .token, ["relationship"]),
-        SearchParameterDefinition("RelatedPerson", "telecom", .token, ["telecom"]),
-        SearchParameterDefinition("RequestGroup", "author", .reference, ["author"]),
-        SearchParameterDefinition("RequestGroup", "authored", .date, ["authoredOn"]),
-        SearchParameterDefinition("RequestGroup", "code", .token, ["code"]),
-        SearchParameterDefinition("RequestGroup", "encounter", .reference, ["encounter"]),
-        SearchParameterDefinition("RequestGroup", "group-identifier", .token, ["groupIdentifier"]),
-        SearchParameterDefinition("RequestGroup", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("RequestGroup", "instantiates-canonical", .reference, ["instantiatesCanonical"]),
-        SearchParameterDefinition("RequestGroup", "intent", .token, ["intent"]),
-        SearchParameterDefinition("RequestGroup", "participant", .reference, ["action.participant"]),
-        SearchParameterDefinition("RequestGroup", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("RequestGroup", "priority", .token, ["priority"]),
-        SearchParameterDefinition("RequestGroup", "status", .token, ["status"]),
-        SearchParameterDefinition("RequestGroup", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("ResearchDefinition", "context", .token, ["useContext.value as CodeableConcept"]),
-        SearchParameterDefinition("ResearchDefinition", "context-type", .token, ["useContext.code"]),
-        SearchParameterDefinition("ResearchDefinition", "date", .date, ["date"]),
-        SearchParameterDefinition("ResearchDefinition", "depends-on", .reference, ["library"]),
-        SearchParameterDefinition("ResearchDefinition", "description", .string, ["description"]),
-        SearchParameterDefinition("ResearchDefinition", "effective", .date, ["effectivePeriod"]),
-        SearchParameterDefinition("ResearchDefinition", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("ResearchDefinition", "jurisdiction", .token, ["jurisdiction"]),
-        SearchParameterDefinition("ResearchDefinition", "name", .string, ["name"]),
-        SearchParameterDefinition("ResearchDefinition", "publisher", .string, ["publisher"]),
-        SearchParameterDefinition("ResearchDefinition", "status", .token, ["status"]),
-        SearchParameterDefinition("ResearchDefinition", "title", .string, ["title"]),
-        SearchParameterDefinition("ResearchDefinition", "topic", .token, ["topic"]),
-        SearchParameterDefinition("ResearchDefinition", "version", .token, ["version"]),
-        SearchParameterDefinition("ResearchElementDefinition", "context", .token, ["useContext.value as CodeableConcept"]),
-        SearchParameterDefinition("ResearchElementDefinition", "context-type", .token, ["useContext.code"]),
-        SearchParameterDefinition("ResearchElementDefinition", "date", .date, ["date"]),
-        SearchParameterDefinition("ResearchElementDefinition", "depends-on", .reference, ["library"]),
-        SearchParameterDefinition("ResearchElementDefinition", "description", .string, ["description"]),
-        SearchParameterDefinition("ResearchElementDefinition", "effective", .date, ["effectivePeriod"]),
-        SearchParameterDefinition("ResearchElementDefinition", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("ResearchElementDefinition", "jurisdiction", .token, ["jurisdiction"]),
-        SearchParameterDefinition("ResearchElementDefinition", "name", .string, ["name"]),
-        SearchParameterDefinition("ResearchElementDefinition", "publisher", .string, ["publisher"]),
-        SearchParameterDefinition("ResearchElementDefinition", "status", .token, ["status"]),
-        SearchParameterDefinition("ResearchElementDefinition", "title", .string, ["title"]),
-        SearchParameterDefinition("ResearchElementDefinition", "topic", .token, ["topic"]),
-        SearchParameterDefinition("ResearchElementDefinition", "version", .token, ["version"]),
-        SearchParameterDefinition("ResearchStudy", "category", .token, ["category"]),
-        SearchParameterDefinition("ResearchStudy", "date", .date, ["period"]),
-        SearchParameterDefinition("ResearchStudy", "focus", .token, ["focus"]),
-        SearchParameterDefinition("ResearchStudy", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("ResearchStudy", "keyword", .token, ["keyword"]),
-        SearchParameterDefinition("ResearchStudy", "location", .token, ["location"]),
-        SearchParameterDefinition("ResearchStudy", "partof", .reference, ["partOf"]),
-        SearchParameterDefinition("ResearchStudy", "principalinvestigator", .reference, ["principalInvestigator"]),
-        SearchParameterDefinition("ResearchStudy", "protocol", .reference, ["protocol"]),
-        SearchParameterDefinition("ResearchStudy", "site", .reference, ["site"]),
-        SearchParameterDefinition("ResearchStudy", "sponsor", .reference, ["sponsor"]),
-        SearchParameterDefinition("ResearchStudy", "status", .token, ["status"]),
-        SearchParameterDefinition("ResearchStudy", "title", .string, ["title"]),
-        SearchParameterDefinition("ResearchSubject", "date", .date, ["period"]),
-        SearchParameterDefinition("ResearchSubject", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("ResearchSubject", "individual", .reference, ["individual"]),
-        SearchParameterDefinition("ResearchSubject", "patient", .reference, ["individual"]),
-        SearchParameterDefinition("ResearchSubject", "status", .token, ["status"]),
-        SearchParameterDefinition("ResearchSubject", "study", .reference, ["study"]),
-        SearchParameterDefinition("Resource", "_id", .token, ["id"]),
-        SearchParameterDefinition("Resource", "_lastUpdated", .date, ["meta.lastUpdated"]),
-        SearchParameterDefinition("Resource", "_security", .token, ["meta.security"]),
-        SearchParameterDefinition("Resource", "_tag", .token, ["meta.tag"]),
-        SearchParameterDefinition("RiskAssessment", "condition", .reference, ["condition"]),
-        SearchParameterDefinition("RiskAssessment", "date", .date, ["occurrence as dateTime"]),
-        SearchParameterDefinition("RiskAssessment", "encounter", .reference, ["encounter"]),
-        SearchParameterDefinition("RiskAssessment", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("RiskAssessment", "method", .token, ["method"]),
-        SearchParameterDefinition("RiskAssessment", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("RiskAssessment", "performer", .reference, ["performer"]),
-        SearchParameterDefinition("RiskAssessment", "risk", .token, ["prediction.qualitativeRisk"]),
-        SearchParameterDefinition("RiskAssessment", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("RiskEvidenceSynthesis", "context", .token, ["useContext.value as CodeableConcept"]),
-        SearchParameterDefinition("RiskEvidenceSynthesis", "context-type", .token, ["useContext.code"]),
-        SearchParameterDefinition("RiskEvidenceSynthesis", "date", .date, ["date"]),
-        SearchParameterDefinition("RiskEvidenceSynthesis", "description", .string, ["description"]),
-        SearchParameterDefinition("RiskEvidenceSynthesis", "effective", .date, ["effectivePeriod"]),
-        SearchParameterDefinition("RiskEvidenceSynthesis", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("RiskEvidenceSynthesis", "jurisdiction", .token, ["jurisdiction"]),
-        SearchParameterDefinition("RiskEvidenceSynthesis", "name", .string, ["name"]),
-        SearchParameterDefinition("RiskEvidenceSynthesis", "publisher", .string, ["publisher"]),
-        SearchParameterDefinition("RiskEvidenceSynthesis", "status", .token, ["status"]),
-        SearchParameterDefinition("RiskEvidenceSynthesis", "title", .string, ["title"]),
-        SearchParameterDefinition("RiskEvidenceSynthesis", "version", .token, ["version"]),
-        SearchParameterDefinition("Schedule", "active", .token, ["active"]),
-        SearchParameterDefinition("Schedule", "actor", .reference, ["actor"]),
-        SearchParameterDefinition("Schedule", "date", .date, ["planningHorizon"]),
-        SearchParameterDefinition("Schedule", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Schedule", "service-category", .token, ["serviceCategory"]),
-        SearchParameterDefinition("Schedule", "service-type", .token, ["serviceType"]),
-        SearchParameterDefinition("Schedule", "specialty", .token, ["specialty"]),
-        SearchParameterDefinition("SearchParameter", "base", .token, ["base"]),
-        SearchParameterDefinition("SearchParameter", "code", .token, ["code"]),
-        SearchParameterDefinition("SearchParameter", "component", .reference, ["component.definition"]),
-        SearchParameterDefinition("SearchParameter", "context", .token, ["useContext.value as CodeableConcept"]),
-        SearchParameterDefinition("SearchParameter", "context-type", .token, ["useContext.code"]),
-        SearchParameterDefinition("SearchParameter", "date", .date, ["date"]),
-        SearchParameterDefinition("SearchParameter", "derived-from", .reference, ["derivedFrom"]),
-        SearchParameterDefinition("SearchParameter", "description", .string, ["description"]),
-        SearchParameterDefinition("SearchParameter", "jurisdiction", .token, ["jurisdiction"]),
-        SearchParameterDefinition("SearchParameter", "name", .string, ["name"]),
-        SearchParameterDefinition("SearchParameter", "publisher", .string, ["publisher"]),
-        SearchParameterDefinition("SearchParameter", "status", .token, ["status"]),
-        SearchParameterDefinition("SearchParameter", "target", .token, ["target"]),
-        SearchParameterDefinition("SearchParameter", "type", .token, ["type"]),
-        SearchParameterDefinition("SearchParameter", "version", .token, ["version"]),
-        SearchParameterDefinition("ServiceRequest", "authored", .date, ["authoredOn"]),
-        SearchParameterDefinition("ServiceRequest", "based-on", .reference, ["basedOn"]),
-        SearchParameterDefinition("ServiceRequest", "body-site", .token, ["bodySite"]),
-        SearchParameterDefinition("ServiceRequest", "category", .token, ["category"]),
-        SearchParameterDefinition("ServiceRequest", "code", .token, ["code"]),
-        SearchParameterDefinition("ServiceRequest", "encounter", .reference, ["encounter"]),
-        SearchParameterDefinition("ServiceRequest", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("ServiceRequest", "instantiates-canonical", .reference, ["instantiatesCanonical"]),
-        SearchParameterDefinition("ServiceRequest", "intent", .token, ["intent"]),
-        SearchParameterDefinition("ServiceRequest", "occurrence", .date, ["occurrence"]),
-        SearchParameterDefinition("ServiceRequest", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("ServiceRequest", "performer", .reference, ["performer"]),
-        SearchParameterDefinition("ServiceRequest", "performer-type", .token, ["performerType"]),
-        SearchParameterDefinition("ServiceRequest", "priority", .token, ["priority"]),
-        SearchParameterDefinition("ServiceRequest", "replaces", .reference, ["replaces"]),
-        SearchParameterDefinition("ServiceRequest", "requester", .reference, ["requester"]),
-        SearchParameterDefinition("ServiceRequest", "requisition", .token, ["requisition"]),
-        SearchParameterDefinition("ServiceRequest", "specimen", .reference, ["specimen"]),
-        SearchParameterDefinition("ServiceRequest", "status", .token, ["status"]),
-        SearchParameterDefinition("ServiceRequest", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("Slot", "appointment-type", .token, ["appointmentType"]),
-        SearchParameterDefinition("Slot", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Slot", "schedule", .reference, ["schedule"]),
-        SearchParameterDefinition("Slot", "service-category", .token, ["serviceCategory"]),
-        SearchParameterDefinition("Slot", "service-type", .token, ["serviceType"]),
-        SearchParameterDefinition("Slot", "specialty", .token, ["specialty"]),
-        SearchParameterDefinition("Slot", "start", .date, ["start"]),
-        SearchParameterDefinition("Slot", "status", .token, ["status"]),
-        SearchParameterDefinition("Specimen", "accession", .token, ["accessionIdentifier"]),
-        SearchParameterDefinition("Specimen", "bodysite", .token, ["collection.bodySite"]),
-        SearchParameterDefinition("Specimen", "collected", .date, ["collection.collected"]),
-        SearchParameterDefinition("Specimen", "collector", .reference, ["collection.collector"]),
-        SearchParameterDefinition("Specimen", "container", .token, ["container.type"]),
-        SearchParameterDefinition("Specimen", "container-id", .token, ["container.identifier"]),
-        SearchParameterDefinition("Specimen", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Specimen", "parent", .reference, ["parent"]),
-        SearchParameterDefinition("Specimen", "patient", .reference, ["subject is Patient"]),
-        SearchParameterDefinition("Specimen", "status", .token, ["status"]),
-        SearchParameterDefinition("Specimen", "subject", .reference, ["subject"]),
-        SearchParameterDefinition("Specimen", "type", .token, ["type"]),
-        SearchParameterDefinition("SpecimenDefinition", "container", .token, ["typeTested.container.type"]),
-        SearchParameterDefinition("SpecimenDefinition", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("SpecimenDefinition", "type", .token, ["typeCollected"]),
-        SearchParameterDefinition("StructureDefinition", "abstract", .token, ["abstract"]),
-        SearchParameterDefinition("StructureDefinition", "base", .reference, ["baseDefinition"]),
-        SearchParameterDefinition("StructureDefinition", "base-path", .token, ["snapshot.element.base.path", "differential.element.base.path"]),
-        SearchParameterDefinition("StructureDefinition", "context", .token, ["useContext.value as CodeableConcept"]),
-        SearchParameterDefinition("StructureDefinition", "context-type", .token, ["useContext.code"]),
-        SearchParameterDefinition("StructureDefinition", "date", .date, ["date"]),
-        SearchParameterDefinition("StructureDefinition", "derivation", .token, ["derivation"]),
-        SearchParameterDefinition("StructureDefinition", "description", .string, ["description"]),
-        SearchParameterDefinition("StructureDefinition", "experimental", .token, ["experimental"]),
-        SearchParameterDefinition("StructureDefinition", "ext-context", .token, ["context.type"]),
-        SearchParameterDefinition("StructureDefinition", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("StructureDefinition", "jurisdiction", .token, ["jurisdiction"]),
-        SearchParameterDefinition("StructureDefinition", "keyword", .token, ["keyword"]),
-        SearchParameterDefinition("StructureDefinition", "kind", .token, ["kind"]),
-        SearchParameterDefinition("StructureDefinition", "name", .string, ["name"]),
-        SearchParameterDefinition("StructureDefinition", "path", .token, ["snapshot.element.path", "differential.element.path"]),
-        SearchParameterDefinition("StructureDefinition", "publisher", .string, ["publisher"]),
-        SearchParameterDefinition("StructureDefinition", "status", .token, ["status"]),
-        SearchParameterDefinition("StructureDefinition", "title", .string, ["title"]),
-        SearchParameterDefinition("StructureDefinition", "valueset", .reference, ["snapshot.element.binding.valueSet"]),
-        SearchParameterDefinition("StructureDefinition", "version", .token, ["version"]),
-        SearchParameterDefinition("StructureMap", "context", .token, ["useContext.value as CodeableConcept"]),
-        SearchParameterDefinition("StructureMap", "context-type", .token, ["useContext.code"]),
-        SearchParameterDefinition("StructureMap", "date", .date, ["date"]),
-        SearchParameterDefinition("StructureMap", "description", .string, ["description"]),
-        SearchParameterDefinition("StructureMap", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("StructureMap", "jurisdiction", .token, ["jurisdiction"]),
-        SearchParameterDefinition("StructureMap", "name", .string, ["name"]),
-        SearchParameterDefinition("StructureMap", "publisher", .string, ["publisher"]),
-        SearchParameterDefinition("StructureMap", "status", .token, ["status"]),
-        SearchParameterDefinition("StructureMap", "title", .string, ["title"]),
-        SearchParameterDefinition("StructureMap", "version", .token, ["version"]),
-        SearchParameterDefinition("Subscription", "contact", .token, ["contact"]),
-        SearchParameterDefinition("Subscription", "criteria", .string, ["criteria"]),
-        SearchParameterDefinition("Subscription", "payload", .token, ["channel.payload"]),
-        SearchParameterDefinition("Subscription", "status", .token, ["status"]),
-        SearchParameterDefinition("Subscription", "type", .token, ["channel.type"]),
-        SearchParameterDefinition("Substance", "category", .token, ["category"]),
-        SearchParameterDefinition("Substance", "code", .token, ["code", "ingredient.substance as CodeableConcept"]),
-        SearchParameterDefinition("Substance", "container-identifier", .token, ["instance.identifier"]),
-        SearchParameterDefinition("Substance", "expiry", .date, ["instance.expiry"]),
-        SearchParameterDefinition("Substance", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Substance", "status", .token, ["status"]),
-        SearchParameterDefinition("Substance", "substance-reference", .reference, ["ingredient.substance as Reference"]),
-        SearchParameterDefinition("SubstanceSpecification", "code", .token, ["code.code"]),
-        SearchParameterDefinition("SupplyDelivery", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("SupplyDelivery", "patient", .reference, ["patient"]),
-        SearchParameterDefinition("SupplyDelivery", "receiver", .reference, ["receiver"]),
-        SearchParameterDefinition("SupplyDelivery", "status", .token, ["status"]),
-        SearchParameterDefinition("SupplyDelivery", "supplier", .reference, ["supplier"]),
-        SearchParameterDefinition("SupplyRequest", "category", .token, ["category"]),
-        SearchParameterDefinition("SupplyRequest", "date", .date, ["authoredOn"]),
-        SearchParameterDefinition("SupplyRequest", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("SupplyRequest", "requester", .reference, ["requester"]),
-        SearchParameterDefinition("SupplyRequest", "status", .token, ["status"]),
-        SearchParameterDefinition("SupplyRequest", "subject", .reference, ["deliverTo"]),
-        SearchParameterDefinition("SupplyRequest", "supplier", .reference, ["supplier"]),
-        SearchParameterDefinition("Task", "authored-on", .date, ["authoredOn"]),
-        SearchParameterDefinition("Task", "based-on", .reference, ["basedOn"]),
-        SearchParameterDefinition("Task", "business-status", .token, ["businessStatus"]),
-        SearchParameterDefinition("Task", "code", .token, ["code"]),
-        SearchParameterDefinition("Task", "encounter", .reference, ["encounter"]),
-        SearchParameterDefinition("Task", "focus", .reference, ["focus"]),
-        SearchParameterDefinition("Task", "group-identifier", .token, ["groupIdentifier"]),
-        SearchParameterDefinition("Task", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("Task", "intent", .token, ["intent"]),
-        SearchParameterDefinition("Task", "modified", .date, ["lastModified"]),
-        SearchParameterDefinition("Task", "owner", .reference, ["owner"]),
-        SearchParameterDefinition("Task", "part-of", .reference, ["partOf"]),
-        SearchParameterDefinition("Task", "patient", .reference, ["for is Patient"]),
-        SearchParameterDefinition("Task", "performer", .token, ["performerType"]),
-        SearchParameterDefinition("Task", "period", .date, ["executionPeriod"]),
-        SearchParameterDefinition("Task", "priority", .token, ["priority"]),
-        SearchParameterDefinition("Task", "requester", .reference, ["requester"]),
-        SearchParameterDefinition("Task", "status", .token, ["status"]),
-        SearchParameterDefinition("Task", "subject", .reference, ["for"]),
-        SearchParameterDefinition("TerminologyCapabilities", "context", .token, ["useContext.value as CodeableConcept"]),
-        SearchParameterDefinition("TerminologyCapabilities", "context-type", .token, ["useContext.code"]),
-        SearchParameterDefinition("TerminologyCapabilities", "date", .date, ["date"]),
-        SearchParameterDefinition("TerminologyCapabilities", "description", .string, ["description"]),
-        SearchParameterDefinition("TerminologyCapabilities", "jurisdiction", .token, ["jurisdiction"]),
-        SearchParameterDefinition("TerminologyCapabilities", "name", .string, ["name"]),
-        SearchParameterDefinition("TerminologyCapabilities", "publisher", .string, ["publisher"]),
-        SearchParameterDefinition("TerminologyCapabilities", "status", .token, ["status"]),
-        SearchParameterDefinition("TerminologyCapabilities", "title", .string, ["title"]),
-        SearchParameterDefinition("TerminologyCapabilities", "version", .token, ["version"]),
-        SearchParameterDefinition("TestReport", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("TestReport", "issued", .date, ["issued"]),
-        SearchParameterDefinition("TestReport", "result", .token, ["result"]),
-        SearchParameterDefinition("TestReport", "tester", .string, ["tester"]),
-        SearchParameterDefinition("TestReport", "testscript", .reference, ["testScript"]),
-        SearchParameterDefinition("TestScript", "context", .token, ["useContext.value as CodeableConcept"]),
-        SearchParameterDefinition("TestScript", "context-type", .token, ["useContext.code"]),
-        SearchParameterDefinition("TestScript", "date", .date, ["date"]),
-        SearchParameterDefinition("TestScript", "description", .string, ["description"]),
-        SearchParameterDefinition("TestScript", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("TestScript", "jurisdiction", .token, ["jurisdiction"]),
-        SearchParameterDefinition("TestScript", "name", .string, ["name"]),
-        SearchParameterDefinition("TestScript", "publisher", .string, ["publisher"]),
-        SearchParameterDefinition("TestScript", "status", .token, ["status"]),
-        SearchParameterDefinition("TestScript", "testscript-capability", .string, ["metadata.capability.description"]),
-        SearchParameterDefinition("TestScript", "title", .string, ["title"]),
-        SearchParameterDefinition("TestScript", "version", .token, ["version"]),
-        SearchParameterDefinition("ValueSet", "code", .token, ["expansion.contains.code", "compose.include.concept.code"]),
-        SearchParameterDefinition("ValueSet", "context", .token, ["useContext.value as CodeableConcept"]),
-        SearchParameterDefinition("ValueSet", "context-type", .token, ["useContext.code"]),
-        SearchParameterDefinition("ValueSet", "date", .date, ["date"]),
-        SearchParameterDefinition("ValueSet", "description", .string, ["description"]),
-        SearchParameterDefinition("ValueSet", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("ValueSet", "jurisdiction", .token, ["jurisdiction"]),
-        SearchParameterDefinition("ValueSet", "name", .string, ["name"]),
-        SearchParameterDefinition("ValueSet", "publisher", .string, ["publisher"]),
-        SearchParameterDefinition("ValueSet", "status", .token, ["status"]),
-        SearchParameterDefinition("ValueSet", "title", .string, ["title"]),
-        SearchParameterDefinition("ValueSet", "version", .token, ["version"]),
-        SearchParameterDefinition("VerificationResult", "target", .reference, ["target"]),
-        SearchParameterDefinition("VisionPrescription", "datewritten", .date, ["dateWritten"]),
-        SearchParameterDefinition("VisionPrescription", "encounter", .reference, ["encounter"]),
-        SearchParameterDefinition("VisionPrescription", "identifier", .token, ["identifier"]),
-        SearchParameterDefinition("VisionPrescription", "patient", .reference, ["patient"]),
-        SearchParameterDefinition("VisionPrescription", "prescriber", .reference, ["prescriber"]),
-        SearchParameterDefinition("VisionPrescription", "status", .token, ["status"]),
-    ]
+    /// Every generated R4 parameter, one a line: base type, code, type and paths (`;` between
+    /// paths), separated by `|`.
+    static let r4Text = """
+        Account|identifier|token|identifier
+        Account|name|string|name
+        Account|owner|reference|owner
+        Account|patient|reference|subject is Patient
+        Account|period|date|servicePeriod
+        Account|status|token|status
+        Account|subject|reference|subject
+        Account|type|token|type
+        ActivityDefinition|context|token|useContext.value as CodeableConcept
+        ActivityDefinition|context-type|token|useContext.code
+        ActivityDefinition|date|date|date
+        ActivityDefinition|depends-on|reference|library
+        ActivityDefinition|description|string|description
+        ActivityDefinition|effective|date|effectivePeriod
+        ActivityDefinition|identifier|token|identifier
+        ActivityDefinition|jurisdiction|token|jurisdiction
+        ActivityDefinition|name|string|name
+        ActivityDefinition|publisher|string|publisher
+        ActivityDefinition|status|token|status
+        ActivityDefinition|title|string|title
+        ActivityDefinition|topic|token|topic
+        ActivityDefinition|version|token|version
+        AdverseEvent|actuality|token|actuality
+        AdverseEvent|category|token|category
+        AdverseEvent|date|date|date
+        AdverseEvent|event|token|event
+        AdverseEvent|location|reference|location
+        AdverseEvent|recorder|reference|recorder
+        AdverseEvent|resultingcondition|reference|resultingCondition
+        AdverseEvent|seriousness|token|seriousness
+        AdverseEvent|severity|token|severity
+        AdverseEvent|study|reference|study
+        AdverseEvent|subject|reference|subject
+        AdverseEvent|substance|reference|suspectEntity.instance
+        AllergyIntolerance|asserter|reference|asserter
+        AllergyIntolerance|category|token|category
+        AllergyIntolerance|clinical-status|token|clinicalStatus
+        AllergyIntolerance|code|token|code;reaction.substance
+        AllergyIntolerance|criticality|token|criticality
+        AllergyIntolerance|date|date|recordedDate
+        AllergyIntolerance|identifier|token|identifier
+        AllergyIntolerance|last-date|date|lastOccurrence
+        AllergyIntolerance|manifestation|token|reaction.manifestation
+        AllergyIntolerance|onset|date|reaction.onset
+        AllergyIntolerance|patient|reference|patient
+        AllergyIntolerance|recorder|reference|recorder
+        AllergyIntolerance|route|token|reaction.exposureRoute
+        AllergyIntolerance|severity|token|reaction.severity
+        AllergyIntolerance|type|token|type
+        AllergyIntolerance|verification-status|token|verificationStatus
+        Appointment|actor|reference|participant.actor
+        Appointment|appointment-type|token|appointmentType
+        Appointment|based-on|reference|basedOn
+        Appointment|date|date|start
+        Appointment|identifier|token|identifier
+        Appointment|location|reference|participant.actor is Location
+        Appointment|part-status|token|participant.status
+        Appointment|patient|reference|participant.actor is Patient
+        Appointment|practitioner|reference|participant.actor is Practitioner
+        Appointment|reason-code|token|reasonCode
+        Appointment|reason-reference|reference|reasonReference
+        Appointment|service-category|token|serviceCategory
+        Appointment|service-type|token|serviceType
+        Appointment|slot|reference|slot
+        Appointment|specialty|token|specialty
+        Appointment|status|token|status
+        Appointment|supporting-info|reference|supportingInformation
+        AppointmentResponse|actor|reference|actor
+        AppointmentResponse|appointment|reference|appointment
+        AppointmentResponse|identifier|token|identifier
+        AppointmentResponse|location|reference|actor is Location
+        AppointmentResponse|part-status|token|participantStatus
+        AppointmentResponse|patient|reference|actor is Patient
+        AppointmentResponse|practitioner|reference|actor is Practitioner
+        AuditEvent|action|token|action
+        AuditEvent|address|string|agent.network.address
+        AuditEvent|agent|reference|agent.who
+        AuditEvent|agent-name|string|agent.name
+        AuditEvent|agent-role|token|agent.role
+        AuditEvent|altid|token|agent.altId
+        AuditEvent|date|date|recorded
+        AuditEvent|entity|reference|entity.what
+        AuditEvent|entity-name|string|entity.name
+        AuditEvent|entity-role|token|entity.role
+        AuditEvent|entity-type|token|entity.type
+        AuditEvent|outcome|token|outcome
+        AuditEvent|patient|reference|agent.who is Patient;entity.what is Patient
+        AuditEvent|site|token|source.site
+        AuditEvent|source|reference|source.observer
+        AuditEvent|subtype|token|subtype
+        AuditEvent|type|token|type
+        Basic|author|reference|author
+        Basic|code|token|code
+        Basic|created|date|created
+        Basic|identifier|token|identifier
+        Basic|patient|reference|subject is Patient
+        Basic|subject|reference|subject
+        BodyStructure|identifier|token|identifier
+        BodyStructure|location|token|location
+        BodyStructure|morphology|token|morphology
+        BodyStructure|patient|reference|patient
+        Bundle|identifier|token|identifier
+        Bundle|timestamp|date|timestamp
+        Bundle|type|token|type
+        CapabilityStatement|context|token|useContext.value as CodeableConcept
+        CapabilityStatement|context-type|token|useContext.code
+        CapabilityStatement|date|date|date
+        CapabilityStatement|description|string|description
+        CapabilityStatement|fhirversion|token|version
+        CapabilityStatement|format|token|format
+        CapabilityStatement|guide|reference|implementationGuide
+        CapabilityStatement|jurisdiction|token|jurisdiction
+        CapabilityStatement|mode|token|rest.mode
+        CapabilityStatement|name|string|name
+        CapabilityStatement|publisher|string|publisher
+        CapabilityStatement|resource|token|rest.resource.type
+        CapabilityStatement|resource-profile|reference|rest.resource.profile
+        CapabilityStatement|security-service|token|rest.security.service
+        CapabilityStatement|software|string|software.name
+        CapabilityStatement|status|token|status
+        CapabilityStatement|supported-profile|reference|rest.resource.supportedProfile
+        CapabilityStatement|title|string|title
+        CapabilityStatement|version|token|version
+        CarePlan|activity-code|token|activity.detail.code
+        CarePlan|activity-date|date|activity.detail.scheduled
+        CarePlan|activity-reference|reference|activity.reference
+        CarePlan|based-on|reference|basedOn
+        CarePlan|care-team|reference|careTeam
+        CarePlan|category|token|category
+        CarePlan|condition|reference|addresses
+        CarePlan|date|date|period
+        CarePlan|encounter|reference|encounter
+        CarePlan|goal|reference|goal
+        CarePlan|identifier|token|identifier
+        CarePlan|instantiates-canonical|reference|instantiatesCanonical
+        CarePlan|intent|token|intent
+        CarePlan|part-of|reference|partOf
+        CarePlan|patient|reference|subject is Patient
+        CarePlan|performer|reference|activity.detail.performer
+        CarePlan|replaces|reference|replaces
+        CarePlan|status|token|status
+        CarePlan|subject|reference|subject
+        CareTeam|category|token|category
+        CareTeam|date|date|period
+        CareTeam|encounter|reference|encounter
+        CareTeam|identifier|token|identifier
+        CareTeam|participant|reference|participant.member
+        CareTeam|patient|reference|subject is Patient
+        CareTeam|status|token|status
+        CareTeam|subject|reference|subject
+        ChargeItem|account|reference|account
+        ChargeItem|code|token|code
+        ChargeItem|context|reference|context
+        ChargeItem|entered-date|date|enteredDate
+        ChargeItem|enterer|reference|enterer
+        ChargeItem|identifier|token|identifier
+        ChargeItem|occurrence|date|occurrence
+        ChargeItem|patient|reference|subject is Patient
+        ChargeItem|performer-actor|reference|performer.actor
+        ChargeItem|performer-function|token|performer.function
+        ChargeItem|performing-organization|reference|performingOrganization
+        ChargeItem|requesting-organization|reference|requestingOrganization
+        ChargeItem|service|reference|service
+        ChargeItem|subject|reference|subject
+        ChargeItemDefinition|context|token|useContext.value as CodeableConcept
+        ChargeItemDefinition|context-type|token|useContext.code
+        ChargeItemDefinition|date|date|date
+        ChargeItemDefinition|description|string|description
+        ChargeItemDefinition|effective|date|effectivePeriod
+        ChargeItemDefinition|identifier|token|identifier
+        ChargeItemDefinition|jurisdiction|token|jurisdiction
+        ChargeItemDefinition|publisher|string|publisher
+        ChargeItemDefinition|status|token|status
+        ChargeItemDefinition|title|string|title
+        ChargeItemDefinition|version|token|version
+        Claim|care-team|reference|careTeam.provider
+        Claim|created|date|created
+        Claim|detail-udi|reference|item.detail.udi
+        Claim|encounter|reference|item.encounter
+        Claim|enterer|reference|enterer
+        Claim|facility|reference|facility
+        Claim|identifier|token|identifier
+        Claim|insurer|reference|insurer
+        Claim|item-udi|reference|item.udi
+        Claim|patient|reference|patient
+        Claim|payee|reference|payee.party
+        Claim|priority|token|priority
+        Claim|procedure-udi|reference|procedure.udi
+        Claim|provider|reference|provider
+        Claim|status|token|status
+        Claim|subdetail-udi|reference|item.detail.subDetail.udi
+        Claim|use|token|use
+        ClaimResponse|created|date|created
+        ClaimResponse|disposition|string|disposition
+        ClaimResponse|identifier|token|identifier
+        ClaimResponse|insurer|reference|insurer
+        ClaimResponse|outcome|token|outcome
+        ClaimResponse|patient|reference|patient
+        ClaimResponse|payment-date|date|payment.date
+        ClaimResponse|request|reference|request
+        ClaimResponse|requestor|reference|requestor
+        ClaimResponse|status|token|status
+        ClaimResponse|use|token|use
+        ClinicalImpression|assessor|reference|assessor
+        ClinicalImpression|date|date|date
+        ClinicalImpression|encounter|reference|encounter
+        ClinicalImpression|finding-code|token|finding.itemCodeableConcept
+        ClinicalImpression|finding-ref|reference|finding.itemReference
+        ClinicalImpression|identifier|token|identifier
+        ClinicalImpression|investigation|reference|investigation.item
+        ClinicalImpression|patient|reference|subject is Patient
+        ClinicalImpression|previous|reference|previous
+        ClinicalImpression|problem|reference|problem
+        ClinicalImpression|status|token|status
+        ClinicalImpression|subject|reference|subject
+        ClinicalImpression|supporting-info|reference|supportingInfo
+        CodeSystem|code|token|concept.code
+        CodeSystem|content-mode|token|content
+        CodeSystem|context|token|useContext.value as CodeableConcept
+        CodeSystem|context-type|token|useContext.code
+        CodeSystem|date|date|date
+        CodeSystem|description|string|description
+        CodeSystem|identifier|token|identifier
+        CodeSystem|jurisdiction|token|jurisdiction
+        CodeSystem|language|token|concept.designation.language
+        CodeSystem|name|string|name
+        CodeSystem|publisher|string|publisher
+        CodeSystem|status|token|status
+        CodeSystem|supplements|reference|supplements
+        CodeSystem|title|string|title
+        CodeSystem|version|token|version
+        Communication|based-on|reference|basedOn
+        Communication|category|token|category
+        Communication|encounter|reference|encounter
+        Communication|identifier|token|identifier
+        Communication|instantiates-canonical|reference|instantiatesCanonical
+        Communication|medium|token|medium
+        Communication|part-of|reference|partOf
+        Communication|patient|reference|subject is Patient
+        Communication|received|date|received
+        Communication|recipient|reference|recipient
+        Communication|sender|reference|sender
+        Communication|sent|date|sent
+        Communication|status|token|status
+        Communication|subject|reference|subject
+        CommunicationRequest|authored|date|authoredOn
+        CommunicationRequest|based-on|reference|basedOn
+        CommunicationRequest|category|token|category
+        CommunicationRequest|encounter|reference|encounter
+        CommunicationRequest|group-identifier|token|groupIdentifier
+        CommunicationRequest|identifier|token|identifier
+        CommunicationRequest|medium|token|medium
+        CommunicationRequest|occurrence|date|occurrence as dateTime
+        CommunicationRequest|patient|reference|subject is Patient
+        CommunicationRequest|priority|token|priority
+        CommunicationRequest|recipient|reference|recipient
+        CommunicationRequest|replaces|reference|replaces
+        CommunicationRequest|requester|reference|requester
+        CommunicationRequest|sender|reference|sender
+        CommunicationRequest|status|token|status
+        CommunicationRequest|subject|reference|subject
+        CompartmentDefinition|code|token|code
+        CompartmentDefinition|context|token|useContext.value as CodeableConcept
+        CompartmentDefinition|context-type|token|useContext.code
+        CompartmentDefinition|date|date|date
+        CompartmentDefinition|description|string|description
+        CompartmentDefinition|name|string|name
+        CompartmentDefinition|publisher|string|publisher
+        CompartmentDefinition|resource|token|resource.code
+        CompartmentDefinition|status|token|status
+        CompartmentDefinition|version|token|version
+        Composition|attester|reference|attester.party
+        Composition|author|reference|author
+        Composition|category|token|category
+        Composition|confidentiality|token|confidentiality
+        Composition|context|token|event.code
+        Composition|date|date|date
+        Composition|encounter|reference|encounter
+        Composition|entry|reference|section.entry
+        Composition|identifier|token|identifier
+        Composition|patient|reference|subject is Patient
+        Composition|period|date|event.period
+        Composition|related-id|token|relatesTo.target as Identifier
+        Composition|related-ref|reference|relatesTo.target as Reference
+        Composition|section|token|section.code
+        Composition|status|token|status
+        Composition|subject|reference|subject
+        Composition|title|string|title
+        Composition|type|token|type
+        ConceptMap|context|token|useContext.value as CodeableConcept
+        ConceptMap|context-type|token|useContext.code
+        ConceptMap|date|date|date
+        ConceptMap|description|string|description
+        ConceptMap|identifier|token|identifier
+        ConceptMap|jurisdiction|token|jurisdiction
+        ConceptMap|name|string|name
+        ConceptMap|other|reference|group.unmapped.url
+        ConceptMap|publisher|string|publisher
+        ConceptMap|source|reference|source as canonical
+        ConceptMap|source-code|token|group.element.code
+        ConceptMap|source-uri|reference|source as uri
+        ConceptMap|status|token|status
+        ConceptMap|target|reference|target as canonical
+        ConceptMap|target-code|token|group.element.target.code
+        ConceptMap|target-uri|reference|target as uri
+        ConceptMap|title|string|title
+        ConceptMap|version|token|version
+        Condition|asserter|reference|asserter
+        Condition|body-site|token|bodySite
+        Condition|category|token|category
+        Condition|clinical-status|token|clinicalStatus
+        Condition|code|token|code
+        Condition|encounter|reference|encounter
+        Condition|evidence|token|evidence.code
+        Condition|evidence-detail|reference|evidence.detail
+        Condition|identifier|token|identifier
+        Condition|patient|reference|subject is Patient
+        Condition|recorded-date|date|recordedDate
+        Condition|severity|token|severity
+        Condition|stage|token|stage.summary
+        Condition|subject|reference|subject
+        Condition|verification-status|token|verificationStatus
+        Consent|action|token|provision.action
+        Consent|actor|reference|provision.actor.reference
+        Consent|category|token|category
+        Consent|consentor|reference|performer
+        Consent|data|reference|provision.data.reference
+        Consent|date|date|dateTime
+        Consent|identifier|token|identifier
+        Consent|organization|reference|organization
+        Consent|patient|reference|patient
+        Consent|period|date|provision.period
+        Consent|purpose|token|provision.purpose
+        Consent|scope|token|scope
+        Consent|security-label|token|provision.securityLabel
+        Consent|source-reference|reference|source
+        Consent|status|token|status
+        Contract|authority|reference|authority
+        Contract|domain|reference|domain
+        Contract|identifier|token|identifier
+        Contract|issued|date|issued
+        Contract|patient|reference|subject is Patient
+        Contract|signer|reference|signer.party
+        Contract|status|token|status
+        Contract|subject|reference|subject
+        Coverage|beneficiary|reference|beneficiary
+        Coverage|class-type|token|class.type
+        Coverage|class-value|string|class.value
+        Coverage|dependent|string|dependent
+        Coverage|identifier|token|identifier
+        Coverage|patient|reference|beneficiary
+        Coverage|payor|reference|payor
+        Coverage|policy-holder|reference|policyHolder
+        Coverage|status|token|status
+        Coverage|subscriber|reference|subscriber
+        Coverage|type|token|type
+        CoverageEligibilityRequest|created|date|created
+        CoverageEligibilityRequest|enterer|reference|enterer
+        CoverageEligibilityRequest|facility|reference|facility
+        CoverageEligibilityRequest|identifier|token|identifier
+        CoverageEligibilityRequest|patient|reference|patient
+        CoverageEligibilityRequest|provider|reference|provider
+        CoverageEligibilityRequest|status|token|status
+        CoverageEligibilityResponse|created|date|created
+        CoverageEligibilityResponse|disposition|string|disposition
+        CoverageEligibilityResponse|identifier|token|identifier
+        CoverageEligibilityResponse|insurer|reference|insurer
+        CoverageEligibilityResponse|outcome|token|outcome
+        CoverageEligibilityResponse|patient|reference|patient
+        CoverageEligibilityResponse|request|reference|request
+        CoverageEligibilityResponse|requestor|reference|requestor
+        CoverageEligibilityResponse|status|token|status
+        DetectedIssue|author|reference|author
+        DetectedIssue|code|token|code
+        DetectedIssue|identified|date|identified
+        DetectedIssue|identifier|token|identifier
+        DetectedIssue|implicated|reference|implicated
+        DetectedIssue|patient|reference|patient
+        Device|device-name|string|deviceName.name;type.coding.display;type.text
+        Device|identifier|token|identifier
+        Device|location|reference|location
+        Device|manufacturer|string|manufacturer
+        Device|model|string|modelNumber
+        Device|organization|reference|owner
+        Device|patient|reference|patient
+        Device|status|token|status
+        Device|type|token|type
+        Device|udi-carrier|string|udiCarrier.carrierHRF
+        Device|udi-di|string|udiCarrier.deviceIdentifier
+        DeviceDefinition|identifier|token|identifier
+        DeviceDefinition|parent|reference|parentDevice
+        DeviceDefinition|type|token|type
+        DeviceMetric|category|token|category
+        DeviceMetric|identifier|token|identifier
+        DeviceMetric|parent|reference|parent
+        DeviceMetric|source|reference|source
+        DeviceMetric|type|token|type
+        DeviceRequest|authored-on|date|authoredOn
+        DeviceRequest|based-on|reference|basedOn
+        DeviceRequest|code|token|code as CodeableConcept
+        DeviceRequest|device|reference|code as Reference
+        DeviceRequest|encounter|reference|encounter
+        DeviceRequest|event-date|date|occurrence as dateTime;occurrence as Period
+        DeviceRequest|group-identifier|token|groupIdentifier
+        DeviceRequest|identifier|token|identifier
+        DeviceRequest|instantiates-canonical|reference|instantiatesCanonical
+        DeviceRequest|insurance|reference|insurance
+        DeviceRequest|intent|token|intent
+        DeviceRequest|patient|reference|subject is Patient
+        DeviceRequest|performer|reference|performer
+        DeviceRequest|prior-request|reference|priorRequest
+        DeviceRequest|requester|reference|requester
+        DeviceRequest|status|token|status
+        DeviceRequest|subject|reference|subject
+        DeviceUseStatement|device|reference|device
+        DeviceUseStatement|identifier|token|identifier
+        DeviceUseStatement|patient|reference|subject
+        DeviceUseStatement|subject|reference|subject
+        DiagnosticReport|based-on|reference|basedOn
+        DiagnosticReport|category|token|category
+        DiagnosticReport|code|token|code
+        DiagnosticReport|conclusion|token|conclusionCode
+        DiagnosticReport|date|date|effective
+        DiagnosticReport|encounter|reference|encounter
+        DiagnosticReport|identifier|token|identifier
+        DiagnosticReport|issued|date|issued
+        DiagnosticReport|media|reference|media.link
+        DiagnosticReport|patient|reference|subject is Patient
+        DiagnosticReport|performer|reference|performer
+        DiagnosticReport|result|reference|result
+        DiagnosticReport|results-interpreter|reference|resultsInterpreter
+        DiagnosticReport|specimen|reference|specimen
+        DiagnosticReport|status|token|status
+        DiagnosticReport|subject|reference|subject
+        DocumentManifest|author|reference|author
+        DocumentManifest|created|date|created
+        DocumentManifest|description|string|description
+        DocumentManifest|identifier|token|masterIdentifier;identifier
+        DocumentManifest|item|reference|content
+        DocumentManifest|patient|reference|subject is Patient
+        DocumentManifest|recipient|reference|recipient
+        DocumentManifest|related-id|token|related.identifier
+        DocumentManifest|related-ref|reference|related.ref
+        DocumentManifest|status|token|status
+        DocumentManifest|subject|reference|subject
+        DocumentManifest|type|token|type
+        DocumentReference|authenticator|reference|authenticator
+        DocumentReference|author|reference|author
+        DocumentReference|category|token|category
+        DocumentReference|contenttype|token|content.attachment.contentType
+        DocumentReference|custodian|reference|custodian
+        DocumentReference|date|date|date
+        DocumentReference|description|string|description
+        DocumentReference|encounter|reference|context.encounter
+        DocumentReference|event|token|context.event
+        DocumentReference|facility|token|context.facilityType
+        DocumentReference|format|token|content.format
+        DocumentReference|identifier|token|masterIdentifier;identifier
+        DocumentReference|language|token|content.attachment.language
+        DocumentReference|patient|reference|subject is Patient
+        DocumentReference|period|date|context.period
+        DocumentReference|related|reference|context.related
+        DocumentReference|relatesto|reference|relatesTo.target
+        DocumentReference|relation|token|relatesTo.code
+        DocumentReference|security-label|token|securityLabel
+        DocumentReference|setting|token|context.practiceSetting
+        DocumentReference|status|token|status
+        DocumentReference|subject|reference|subject
+        DocumentReference|type|token|type
+        EffectEvidenceSynthesis|context|token|useContext.value as CodeableConcept
+        EffectEvidenceSynthesis|context-type|token|useContext.code
+        EffectEvidenceSynthesis|date|date|date
+        EffectEvidenceSynthesis|description|string|description
+        EffectEvidenceSynthesis|effective|date|effectivePeriod
+        EffectEvidenceSynthesis|identifier|token|identifier
+        EffectEvidenceSynthesis|jurisdiction|token|jurisdiction
+        EffectEvidenceSynthesis|name|string|name
+        EffectEvidenceSynthesis|publisher|string|publisher
+        EffectEvidenceSynthesis|status|token|status
+        EffectEvidenceSynthesis|title|string|title
+        EffectEvidenceSynthesis|version|token|version
+        Encounter|account|reference|account
+        Encounter|appointment|reference|appointment
+        Encounter|based-on|reference|basedOn
+        Encounter|class|token|class
+        Encounter|date|date|period
+        Encounter|diagnosis|reference|diagnosis.condition
+        Encounter|episode-of-care|reference|episodeOfCare
+        Encounter|identifier|token|identifier
+        Encounter|location|reference|location.location
+        Encounter|location-period|date|location.period
+        Encounter|part-of|reference|partOf
+        Encounter|participant|reference|participant.individual
+        Encounter|participant-type|token|participant.type
+        Encounter|patient|reference|subject is Patient
+        Encounter|practitioner|reference|participant.individual is Practitioner
+        Encounter|reason-code|token|reasonCode
+        Encounter|reason-reference|reference|reasonReference
+        Encounter|service-provider|reference|serviceProvider
+        Encounter|special-arrangement|token|hospitalization.specialArrangement
+        Encounter|status|token|status
+        Encounter|subject|reference|subject
+        Encounter|type|token|type
+        Endpoint|connection-type|token|connectionType
+        Endpoint|identifier|token|identifier
+        Endpoint|name|string|name
+        Endpoint|organization|reference|managingOrganization
+        Endpoint|payload-type|token|payloadType
+        Endpoint|status|token|status
+        EnrollmentRequest|identifier|token|identifier
+        EnrollmentRequest|patient|reference|candidate
+        EnrollmentRequest|status|token|status
+        EnrollmentRequest|subject|reference|candidate
+        EnrollmentResponse|identifier|token|identifier
+        EnrollmentResponse|request|reference|request
+        EnrollmentResponse|status|token|status
+        EpisodeOfCare|care-manager|reference|careManager is Practitioner
+        EpisodeOfCare|condition|reference|diagnosis.condition
+        EpisodeOfCare|date|date|period
+        EpisodeOfCare|identifier|token|identifier
+        EpisodeOfCare|incoming-referral|reference|referralRequest
+        EpisodeOfCare|organization|reference|managingOrganization
+        EpisodeOfCare|patient|reference|patient
+        EpisodeOfCare|status|token|status
+        EpisodeOfCare|type|token|type
+        EventDefinition|context|token|useContext.value as CodeableConcept
+        EventDefinition|context-type|token|useContext.code
+        EventDefinition|date|date|date
+        EventDefinition|description|string|description
+        EventDefinition|effective|date|effectivePeriod
+        EventDefinition|identifier|token|identifier
+        EventDefinition|jurisdiction|token|jurisdiction
+        EventDefinition|name|string|name
+        EventDefinition|publisher|string|publisher
+        EventDefinition|status|token|status
+        EventDefinition|title|string|title
+        EventDefinition|topic|token|topic
+        EventDefinition|version|token|version
+        Evidence|context|token|useContext.value as CodeableConcept
+        Evidence|context-type|token|useContext.code
+        Evidence|date|date|date
+        Evidence|description|string|description
+        Evidence|effective|date|effectivePeriod
+        Evidence|identifier|token|identifier
+        Evidence|jurisdiction|token|jurisdiction
+        Evidence|name|string|name
+        Evidence|publisher|string|publisher
+        Evidence|status|token|status
+        Evidence|title|string|title
+        Evidence|topic|token|topic
+        Evidence|version|token|version
+        EvidenceVariable|context|token|useContext.value as CodeableConcept
+        EvidenceVariable|context-type|token|useContext.code
+        EvidenceVariable|date|date|date
+        EvidenceVariable|description|string|description
+        EvidenceVariable|effective|date|effectivePeriod
+        EvidenceVariable|identifier|token|identifier
+        EvidenceVariable|jurisdiction|token|jurisdiction
+        EvidenceVariable|name|string|name
+        EvidenceVariable|publisher|string|publisher
+        EvidenceVariable|status|token|status
+        EvidenceVariable|title|string|title
+        EvidenceVariable|topic|token|topic
+        EvidenceVariable|version|token|version
+        ExampleScenario|context|token|useContext.value as CodeableConcept
+        ExampleScenario|context-type|token|useContext.code
+        ExampleScenario|date|date|date
+        ExampleScenario|identifier|token|identifier
+        ExampleScenario|jurisdiction|token|jurisdiction
+        ExampleScenario|name|string|name
+        ExampleScenario|publisher|string|publisher
+        ExampleScenario|status|token|status
+        ExampleScenario|version|token|version
+        ExplanationOfBenefit|care-team|reference|careTeam.provider
+        ExplanationOfBenefit|claim|reference|claim
+        ExplanationOfBenefit|coverage|reference|insurance.coverage
+        ExplanationOfBenefit|created|date|created
+        ExplanationOfBenefit|detail-udi|reference|item.detail.udi
+        ExplanationOfBenefit|disposition|string|disposition
+        ExplanationOfBenefit|encounter|reference|item.encounter
+        ExplanationOfBenefit|enterer|reference|enterer
+        ExplanationOfBenefit|facility|reference|facility
+        ExplanationOfBenefit|identifier|token|identifier
+        ExplanationOfBenefit|item-udi|reference|item.udi
+        ExplanationOfBenefit|patient|reference|patient
+        ExplanationOfBenefit|payee|reference|payee.party
+        ExplanationOfBenefit|procedure-udi|reference|procedure.udi
+        ExplanationOfBenefit|provider|reference|provider
+        ExplanationOfBenefit|status|token|status
+        ExplanationOfBenefit|subdetail-udi|reference|item.detail.subDetail.udi
+        FamilyMemberHistory|code|token|condition.code
+        FamilyMemberHistory|date|date|date
+        FamilyMemberHistory|identifier|token|identifier
+        FamilyMemberHistory|instantiates-canonical|reference|instantiatesCanonical
+        FamilyMemberHistory|patient|reference|patient
+        FamilyMemberHistory|relationship|token|relationship
+        FamilyMemberHistory|sex|token|sex
+        FamilyMemberHistory|status|token|status
+        Flag|author|reference|author
+        Flag|date|date|period
+        Flag|encounter|reference|encounter
+        Flag|identifier|token|identifier
+        Flag|patient|reference|subject is Patient
+        Flag|subject|reference|subject
+        Goal|achievement-status|token|achievementStatus
+        Goal|category|token|category
+        Goal|identifier|token|identifier
+        Goal|lifecycle-status|token|lifecycleStatus
+        Goal|patient|reference|subject is Patient
+        Goal|start-date|date|start as date
+        Goal|subject|reference|subject
+        Goal|target-date|date|target.due as date
+        GraphDefinition|context|token|useContext.value as CodeableConcept
+        GraphDefinition|context-type|token|useContext.code
+        GraphDefinition|date|date|date
+        GraphDefinition|description|string|description
+        GraphDefinition|jurisdiction|token|jurisdiction
+        GraphDefinition|name|string|name
+        GraphDefinition|publisher|string|publisher
+        GraphDefinition|start|token|start
+        GraphDefinition|status|token|status
+        GraphDefinition|version|token|version
+        Group|actual|token|actual
+        Group|characteristic|token|characteristic.code
+        Group|code|token|code
+        Group|exclude|token|characteristic.exclude
+        Group|identifier|token|identifier
+        Group|managing-entity|reference|managingEntity
+        Group|member|reference|member.entity
+        Group|type|token|type
+        Group|value|token|characteristic.value as CodeableConcept;characteristic.value as boolean
+        GuidanceResponse|identifier|token|identifier
+        GuidanceResponse|patient|reference|subject is Patient
+        GuidanceResponse|request|token|requestIdentifier
+        GuidanceResponse|subject|reference|subject
+        HealthcareService|active|token|active
+        HealthcareService|characteristic|token|characteristic
+        HealthcareService|coverage-area|reference|coverageArea
+        HealthcareService|endpoint|reference|endpoint
+        HealthcareService|identifier|token|identifier
+        HealthcareService|location|reference|location
+        HealthcareService|name|string|name
+        HealthcareService|organization|reference|providedBy
+        HealthcareService|program|token|program
+        HealthcareService|service-category|token|category
+        HealthcareService|service-type|token|type
+        HealthcareService|specialty|token|specialty
+        ImagingStudy|basedon|reference|basedOn
+        ImagingStudy|bodysite|token|series.bodySite
+        ImagingStudy|dicom-class|token|series.instance.sopClass
+        ImagingStudy|encounter|reference|encounter
+        ImagingStudy|endpoint|reference|endpoint;series.endpoint
+        ImagingStudy|identifier|token|identifier
+        ImagingStudy|instance|token|series.instance.uid
+        ImagingStudy|interpreter|reference|interpreter
+        ImagingStudy|modality|token|series.modality
+        ImagingStudy|patient|reference|subject is Patient
+        ImagingStudy|performer|reference|series.performer.actor
+        ImagingStudy|reason|token|reasonCode
+        ImagingStudy|referrer|reference|referrer
+        ImagingStudy|series|token|series.uid
+        ImagingStudy|started|date|started
+        ImagingStudy|status|token|status
+        ImagingStudy|subject|reference|subject
+        Immunization|date|date|occurrence
+        Immunization|identifier|token|identifier
+        Immunization|location|reference|location
+        Immunization|lot-number|string|lotNumber
+        Immunization|manufacturer|reference|manufacturer
+        Immunization|patient|reference|patient
+        Immunization|performer|reference|performer.actor
+        Immunization|reaction|reference|reaction.detail
+        Immunization|reaction-date|date|reaction.date
+        Immunization|reason-code|token|reasonCode
+        Immunization|reason-reference|reference|reasonReference
+        Immunization|series|string|protocolApplied.series
+        Immunization|status|token|status
+        Immunization|status-reason|token|statusReason
+        Immunization|target-disease|token|protocolApplied.targetDisease
+        Immunization|vaccine-code|token|vaccineCode
+        ImmunizationEvaluation|date|date|date
+        ImmunizationEvaluation|dose-status|token|doseStatus
+        ImmunizationEvaluation|identifier|token|identifier
+        ImmunizationEvaluation|immunization-event|reference|immunizationEvent
+        ImmunizationEvaluation|patient|reference|patient
+        ImmunizationEvaluation|status|token|status
+        ImmunizationEvaluation|target-disease|token|targetDisease
+        ImmunizationRecommendation|date|date|date
+        ImmunizationRecommendation|identifier|token|identifier
+        ImmunizationRecommendation|information|reference|recommendation.supportingPatientInformation
+        ImmunizationRecommendation|patient|reference|patient
+        ImmunizationRecommendation|status|token|recommendation.forecastStatus
+        ImmunizationRecommendation|support|reference|recommendation.supportingImmunization
+        ImmunizationRecommendation|target-disease|token|recommendation.targetDisease
+        ImmunizationRecommendation|vaccine-type|token|recommendation.vaccineCode
+        ImplementationGuide|context|token|useContext.value as CodeableConcept
+        ImplementationGuide|context-type|token|useContext.code
+        ImplementationGuide|date|date|date
+        ImplementationGuide|depends-on|reference|dependsOn.uri
+        ImplementationGuide|description|string|description
+        ImplementationGuide|experimental|token|experimental
+        ImplementationGuide|global|reference|global.profile
+        ImplementationGuide|jurisdiction|token|jurisdiction
+        ImplementationGuide|name|string|name
+        ImplementationGuide|publisher|string|publisher
+        ImplementationGuide|resource|reference|definition.resource.reference
+        ImplementationGuide|status|token|status
+        ImplementationGuide|title|string|title
+        ImplementationGuide|version|token|version
+        InsurancePlan|address|string|contact.address
+        InsurancePlan|address-city|string|contact.address.city
+        InsurancePlan|address-country|string|contact.address.country
+        InsurancePlan|address-postalcode|string|contact.address.postalCode
+        InsurancePlan|address-state|string|contact.address.state
+        InsurancePlan|address-use|token|contact.address.use
+        InsurancePlan|administered-by|reference|administeredBy
+        InsurancePlan|endpoint|reference|endpoint
+        InsurancePlan|identifier|token|identifier
+        InsurancePlan|owned-by|reference|ownedBy
+        InsurancePlan|phonetic|string|name
+        InsurancePlan|status|token|status
+        InsurancePlan|type|token|type
+        Invoice|account|reference|account
+        Invoice|date|date|date
+        Invoice|identifier|token|identifier
+        Invoice|issuer|reference|issuer
+        Invoice|participant|reference|participant.actor
+        Invoice|participant-role|token|participant.role
+        Invoice|patient|reference|subject is Patient
+        Invoice|recipient|reference|recipient
+        Invoice|status|token|status
+        Invoice|subject|reference|subject
+        Invoice|type|token|type
+        Library|content-type|token|content.contentType
+        Library|context|token|useContext.value as CodeableConcept
+        Library|context-type|token|useContext.code
+        Library|date|date|date
+        Library|description|string|description
+        Library|effective|date|effectivePeriod
+        Library|identifier|token|identifier
+        Library|jurisdiction|token|jurisdiction
+        Library|name|string|name
+        Library|publisher|string|publisher
+        Library|status|token|status
+        Library|title|string|title
+        Library|topic|token|topic
+        Library|type|token|type
+        Library|version|token|version
+        Linkage|author|reference|author
+        Linkage|item|reference|item.resource
+        Linkage|source|reference|item.resource
+        List|code|token|code
+        List|date|date|date
+        List|empty-reason|token|emptyReason
+        List|encounter|reference|encounter
+        List|identifier|token|identifier
+        List|item|reference|entry.item
+        List|notes|string|note.text
+        List|patient|reference|subject is Patient
+        List|source|reference|source
+        List|status|token|status
+        List|subject|reference|subject
+        List|title|string|title
+        Location|address|string|address
+        Location|address-city|string|address.city
+        Location|address-country|string|address.country
+        Location|address-postalcode|string|address.postalCode
+        Location|address-state|string|address.state
+        Location|address-use|token|address.use
+        Location|endpoint|reference|endpoint
+        Location|identifier|token|identifier
+        Location|name|string|name;alias
+        Location|operational-status|token|operationalStatus
+        Location|organization|reference|managingOrganization
+        Location|partof|reference|partOf
+        Location|status|token|status
+        Location|type|token|type
+        Measure|context|token|useContext.value as CodeableConcept
+        Measure|context-type|token|useContext.code
+        Measure|date|date|date
+        Measure|depends-on|reference|library
+        Measure|description|string|description
+        Measure|effective|date|effectivePeriod
+        Measure|identifier|token|identifier
+        Measure|jurisdiction|token|jurisdiction
+        Measure|name|string|name
+        Measure|publisher|string|publisher
+        Measure|status|token|status
+        Measure|title|string|title
+        Measure|topic|token|topic
+        Measure|version|token|version
+        MeasureReport|date|date|date
+        MeasureReport|evaluated-resource|reference|evaluatedResource
+        MeasureReport|identifier|token|identifier
+        MeasureReport|measure|reference|measure
+        MeasureReport|patient|reference|subject is Patient
+        MeasureReport|period|date|period
+        MeasureReport|reporter|reference|reporter
+        MeasureReport|status|token|status
+        MeasureReport|subject|reference|subject
+        Media|based-on|reference|basedOn
+        Media|created|date|created
+        Media|device|reference|device
+        Media|encounter|reference|encounter
+        Media|identifier|token|identifier
+        Media|modality|token|modality
+        Media|operator|reference|operator
+        Media|patient|reference|subject is Patient
+        Media|site|token|bodySite
+        Media|status|token|status
+        Media|subject|reference|subject
+        Media|type|token|type
+        Media|view|token|view
+        Medication|code|token|code
+        Medication|expiration-date|date|batch.expirationDate
+        Medication|form|token|form
+        Medication|identifier|token|identifier
+        Medication|ingredient|reference|ingredient.item as Reference
+        Medication|ingredient-code|token|ingredient.item as CodeableConcept
+        Medication|lot-number|token|batch.lotNumber
+        Medication|manufacturer|reference|manufacturer
+        Medication|status|token|status
+        MedicationAdministration|code|token|medication as CodeableConcept
+        MedicationAdministration|context|reference|context
+        MedicationAdministration|device|reference|device
+        MedicationAdministration|effective-time|date|effective
+        MedicationAdministration|identifier|token|identifier
+        MedicationAdministration|medication|reference|medication as Reference
+        MedicationAdministration|patient|reference|subject is Patient
+        MedicationAdministration|performer|reference|performer.actor
+        MedicationAdministration|reason-given|token|reasonCode
+        MedicationAdministration|reason-not-given|token|statusReason
+        MedicationAdministration|request|reference|request
+        MedicationAdministration|status|token|status
+        MedicationAdministration|subject|reference|subject
+        MedicationDispense|code|token|medication as CodeableConcept
+        MedicationDispense|context|reference|context
+        MedicationDispense|destination|reference|destination
+        MedicationDispense|identifier|token|identifier
+        MedicationDispense|medication|reference|medication as Reference
+        MedicationDispense|patient|reference|subject is Patient
+        MedicationDispense|performer|reference|performer.actor
+        MedicationDispense|prescription|reference|authorizingPrescription
+        MedicationDispense|receiver|reference|receiver
+        MedicationDispense|responsibleparty|reference|substitution.responsibleParty
+        MedicationDispense|status|token|status
+        MedicationDispense|subject|reference|subject
+        MedicationDispense|type|token|type
+        MedicationDispense|whenhandedover|date|whenHandedOver
+        MedicationDispense|whenprepared|date|whenPrepared
+        MedicationKnowledge|classification|token|medicineClassification.classification
+        MedicationKnowledge|classification-type|token|medicineClassification.type
+        MedicationKnowledge|code|token|code
+        MedicationKnowledge|doseform|token|doseForm
+        MedicationKnowledge|ingredient|reference|ingredient.item as Reference
+        MedicationKnowledge|ingredient-code|token|ingredient.item as CodeableConcept
+        MedicationKnowledge|manufacturer|reference|manufacturer
+        MedicationKnowledge|monitoring-program-name|token|monitoringProgram.name
+        MedicationKnowledge|monitoring-program-type|token|monitoringProgram.type
+        MedicationKnowledge|monograph|reference|monograph.source
+        MedicationKnowledge|monograph-type|token|monograph.type
+        MedicationKnowledge|source-cost|token|cost.source
+        MedicationKnowledge|status|token|status
+        MedicationRequest|authoredon|date|authoredOn
+        MedicationRequest|category|token|category
+        MedicationRequest|code|token|medication as CodeableConcept
+        MedicationRequest|date|date|dosageInstruction.timing.event
+        MedicationRequest|encounter|reference|encounter
+        MedicationRequest|identifier|token|identifier
+        MedicationRequest|intended-dispenser|reference|dispenseRequest.performer
+        MedicationRequest|intended-performer|reference|performer
+        MedicationRequest|intended-performertype|token|performerType
+        MedicationRequest|intent|token|intent
+        MedicationRequest|medication|reference|medication as Reference
+        MedicationRequest|patient|reference|subject is Patient
+        MedicationRequest|priority|token|priority
+        MedicationRequest|requester|reference|requester
+        MedicationRequest|status|token|status
+        MedicationRequest|subject|reference|subject
+        MedicationStatement|category|token|category
+        MedicationStatement|code|token|medication as CodeableConcept
+        MedicationStatement|context|reference|context
+        MedicationStatement|effective|date|effective
+        MedicationStatement|identifier|token|identifier
+        MedicationStatement|medication|reference|medication as Reference
+        MedicationStatement|part-of|reference|partOf
+        MedicationStatement|patient|reference|subject is Patient
+        MedicationStatement|source|reference|informationSource
+        MedicationStatement|status|token|status
+        MedicationStatement|subject|reference|subject
+        MedicinalProduct|identifier|token|identifier
+        MedicinalProduct|name|string|name.productName
+        MedicinalProduct|name-language|token|name.countryLanguage.language
+        MedicinalProductAuthorization|country|token|country
+        MedicinalProductAuthorization|holder|reference|holder
+        MedicinalProductAuthorization|identifier|token|identifier
+        MedicinalProductAuthorization|status|token|status
+        MedicinalProductAuthorization|subject|reference|subject
+        MedicinalProductContraindication|subject|reference|subject
+        MedicinalProductIndication|subject|reference|subject
+        MedicinalProductInteraction|subject|reference|subject
+        MedicinalProductPackaged|identifier|token|identifier
+        MedicinalProductPackaged|subject|reference|subject
+        MedicinalProductPharmaceutical|identifier|token|identifier
+        MedicinalProductPharmaceutical|route|token|routeOfAdministration.code
+        MedicinalProductPharmaceutical|target-species|token|routeOfAdministration.targetSpecies.code
+        MedicinalProductUndesirableEffect|subject|reference|subject
+        MessageDefinition|category|token|category
+        MessageDefinition|context|token|useContext.value as CodeableConcept
+        MessageDefinition|context-type|token|useContext.code
+        MessageDefinition|date|date|date
+        MessageDefinition|description|string|description
+        MessageDefinition|event|token|event
+        MessageDefinition|focus|token|focus.code
+        MessageDefinition|identifier|token|identifier
+        MessageDefinition|jurisdiction|token|jurisdiction
+        MessageDefinition|name|string|name
+        MessageDefinition|parent|reference|parent
+        MessageDefinition|publisher|string|publisher
+        MessageDefinition|status|token|status
+        MessageDefinition|title|string|title
+        MessageDefinition|version|token|version
+        MessageHeader|author|reference|author
+        MessageHeader|code|token|response.code
+        MessageHeader|destination|string|destination.name
+        MessageHeader|enterer|reference|enterer
+        MessageHeader|event|token|event
+        MessageHeader|focus|reference|focus
+        MessageHeader|receiver|reference|destination.receiver
+        MessageHeader|response-id|token|response.identifier
+        MessageHeader|responsible|reference|responsible
+        MessageHeader|sender|reference|sender
+        MessageHeader|source|string|source.name
+        MessageHeader|target|reference|destination.target
+        MolecularSequence|chromosome|token|referenceSeq.chromosome
+        MolecularSequence|identifier|token|identifier
+        MolecularSequence|patient|reference|patient
+        MolecularSequence|referenceseqid|token|referenceSeq.referenceSeqId
+        MolecularSequence|type|token|type
+        NamingSystem|contact|string|contact.name
+        NamingSystem|context|token|useContext.value as CodeableConcept
+        NamingSystem|context-type|token|useContext.code
+        NamingSystem|date|date|date
+        NamingSystem|description|string|description
+        NamingSystem|id-type|token|uniqueId.type
+        NamingSystem|jurisdiction|token|jurisdiction
+        NamingSystem|kind|token|kind
+        NamingSystem|name|string|name
+        NamingSystem|period|date|uniqueId.period
+        NamingSystem|publisher|string|publisher
+        NamingSystem|responsible|string|responsible
+        NamingSystem|status|token|status
+        NamingSystem|telecom|token|contact.telecom
+        NamingSystem|type|token|type
+        NamingSystem|value|string|uniqueId.value
+        NutritionOrder|additive|token|enteralFormula.additiveType
+        NutritionOrder|datetime|date|dateTime
+        NutritionOrder|encounter|reference|encounter
+        NutritionOrder|formula|token|enteralFormula.baseFormulaType
+        NutritionOrder|identifier|token|identifier
+        NutritionOrder|instantiates-canonical|reference|instantiatesCanonical
+        NutritionOrder|oraldiet|token|oralDiet.type
+        NutritionOrder|patient|reference|patient
+        NutritionOrder|provider|reference|orderer
+        NutritionOrder|status|token|status
+        NutritionOrder|supplement|token|supplement.type
+        Observation|based-on|reference|basedOn
+        Observation|category|token|category
+        Observation|code|token|code
+        Observation|combo-code|token|code;component.code
+        Observation|combo-data-absent-reason|token|dataAbsentReason;component.dataAbsentReason
+        Observation|combo-value-concept|token|value as CodeableConcept;component.value as CodeableConcept
+        Observation|component-code|token|component.code
+        Observation|component-data-absent-reason|token|component.dataAbsentReason
+        Observation|component-value-concept|token|component.value as CodeableConcept
+        Observation|data-absent-reason|token|dataAbsentReason
+        Observation|date|date|effective
+        Observation|derived-from|reference|derivedFrom
+        Observation|device|reference|device
+        Observation|encounter|reference|encounter
+        Observation|focus|reference|focus
+        Observation|has-member|reference|hasMember
+        Observation|identifier|token|identifier
+        Observation|method|token|method
+        Observation|part-of|reference|partOf
+        Observation|patient|reference|subject is Patient
+        Observation|performer|reference|performer
+        Observation|specimen|reference|specimen
+        Observation|status|token|status
+        Observation|subject|reference|subject
+        Observation|value-concept|token|value as CodeableConcept
+        Observation|value-date|date|value as dateTime;value as Period
+        Observation|value-string|string|value as string
+        OperationDefinition|base|reference|base
+        OperationDefinition|code|token|code
+        OperationDefinition|context|token|useContext.value as CodeableConcept
+        OperationDefinition|context-type|token|useContext.code
+        OperationDefinition|date|date|date
+        OperationDefinition|description|string|description
+        OperationDefinition|input-profile|reference|inputProfile
+        OperationDefinition|instance|token|instance
+        OperationDefinition|jurisdiction|token|jurisdiction
+        OperationDefinition|kind|token|kind
+        OperationDefinition|name|string|name
+        OperationDefinition|output-profile|reference|outputProfile
+        OperationDefinition|publisher|string|publisher
+        OperationDefinition|status|token|status
+        OperationDefinition|system|token|system
+        OperationDefinition|title|string|title
+        OperationDefinition|type|token|type
+        OperationDefinition|version|token|version
+        Organization|active|token|active
+        Organization|address|string|address
+        Organization|address-city|string|address.city
+        Organization|address-country|string|address.country
+        Organization|address-postalcode|string|address.postalCode
+        Organization|address-state|string|address.state
+        Organization|address-use|token|address.use
+        Organization|endpoint|reference|endpoint
+        Organization|identifier|token|identifier
+        Organization|name|string|name;alias
+        Organization|partof|reference|partOf
+        Organization|phonetic|string|name
+        Organization|type|token|type
+        OrganizationAffiliation|active|token|active
+        OrganizationAffiliation|date|date|period
+        OrganizationAffiliation|endpoint|reference|endpoint
+        OrganizationAffiliation|identifier|token|identifier
+        OrganizationAffiliation|location|reference|location
+        OrganizationAffiliation|network|reference|network
+        OrganizationAffiliation|participating-organization|reference|participatingOrganization
+        OrganizationAffiliation|primary-organization|reference|organization
+        OrganizationAffiliation|role|token|code
+        OrganizationAffiliation|service|reference|healthcareService
+        OrganizationAffiliation|specialty|token|specialty
+        OrganizationAffiliation|telecom|token|telecom
+        Patient|active|token|active
+        Patient|address|string|address
+        Patient|address-city|string|address.city
+        Patient|address-country|string|address.country
+        Patient|address-postalcode|string|address.postalCode
+        Patient|address-state|string|address.state
+        Patient|address-use|token|address.use
+        Patient|birthdate|date|birthDate
+        Patient|death-date|date|deceased as dateTime
+        Patient|family|string|name.family
+        Patient|gender|token|gender
+        Patient|general-practitioner|reference|generalPractitioner
+        Patient|given|string|name.given
+        Patient|identifier|token|identifier
+        Patient|language|token|communication.language
+        Patient|link|reference|link.other
+        Patient|name|string|name
+        Patient|organization|reference|managingOrganization
+        Patient|phonetic|string|name
+        Patient|telecom|token|telecom
+        PaymentNotice|created|date|created
+        PaymentNotice|identifier|token|identifier
+        PaymentNotice|payment-status|token|paymentStatus
+        PaymentNotice|provider|reference|provider
+        PaymentNotice|request|reference|request
+        PaymentNotice|response|reference|response
+        PaymentNotice|status|token|status
+        PaymentReconciliation|created|date|created
+        PaymentReconciliation|disposition|string|disposition
+        PaymentReconciliation|identifier|token|identifier
+        PaymentReconciliation|outcome|token|outcome
+        PaymentReconciliation|payment-issuer|reference|paymentIssuer
+        PaymentReconciliation|request|reference|request
+        PaymentReconciliation|requestor|reference|requestor
+        PaymentReconciliation|status|token|status
+        Person|address|string|address
+        Person|address-city|string|address.city
+        Person|address-country|string|address.country
+        Person|address-postalcode|string|address.postalCode
+        Person|address-state|string|address.state
+        Person|address-use|token|address.use
+        Person|birthdate|date|birthDate
+        Person|gender|token|gender
+        Person|identifier|token|identifier
+        Person|link|reference|link.target
+        Person|name|string|name
+        Person|organization|reference|managingOrganization
+        Person|patient|reference|link.target is Patient
+        Person|phonetic|string|name
+        Person|practitioner|reference|link.target is Practitioner
+        Person|relatedperson|reference|link.target is RelatedPerson
+        Person|telecom|token|telecom
+        PlanDefinition|context|token|useContext.value as CodeableConcept
+        PlanDefinition|context-type|token|useContext.code
+        PlanDefinition|date|date|date
+        PlanDefinition|definition|reference|action.definition
+        PlanDefinition|depends-on|reference|library
+        PlanDefinition|description|string|description
+        PlanDefinition|effective|date|effectivePeriod
+        PlanDefinition|identifier|token|identifier
+        PlanDefinition|jurisdiction|token|jurisdiction
+        PlanDefinition|name|string|name
+        PlanDefinition|publisher|string|publisher
+        PlanDefinition|status|token|status
+        PlanDefinition|title|string|title
+        PlanDefinition|topic|token|topic
+        PlanDefinition|type|token|type
+        PlanDefinition|version|token|version
+        Practitioner|active|token|active
+        Practitioner|address|string|address
+        Practitioner|address-city|string|address.city
+        Practitioner|address-country|string|address.country
+        Practitioner|address-postalcode|string|address.postalCode
+        Practitioner|address-state|string|address.state
+        Practitioner|address-use|token|address.use
+        Practitioner|communication|token|communication
+        Practitioner|family|string|name.family
+        Practitioner|gender|token|gender
+        Practitioner|given|string|name.given
+        Practitioner|identifier|token|identifier
+        Practitioner|name|string|name
+        Practitioner|phonetic|string|name
+        Practitioner|telecom|token|telecom
+        PractitionerRole|active|token|active
+        PractitionerRole|date|date|period
+        PractitionerRole|endpoint|reference|endpoint
+        PractitionerRole|identifier|token|identifier
+        PractitionerRole|location|reference|location
+        PractitionerRole|organization|reference|organization
+        PractitionerRole|practitioner|reference|practitioner
+        PractitionerRole|role|token|code
+        PractitionerRole|service|reference|healthcareService
+        PractitionerRole|specialty|token|specialty
+        PractitionerRole|telecom|token|telecom
+        Procedure|based-on|reference|basedOn
+        Procedure|category|token|category
+        Procedure|code|token|code
+        Procedure|date|date|performed
+        Procedure|encounter|reference|encounter
+        Procedure|identifier|token|identifier
+        Procedure|instantiates-canonical|reference|instantiatesCanonical
+        Procedure|location|reference|location
+        Procedure|part-of|reference|partOf
+        Procedure|patient|reference|subject is Patient
+        Procedure|performer|reference|performer.actor
+        Procedure|reason-code|token|reasonCode
+        Procedure|reason-reference|reference|reasonReference
+        Procedure|status|token|status
+        Procedure|subject|reference|subject
+        Provenance|agent|reference|agent.who
+        Provenance|agent-role|token|agent.role
+        Provenance|agent-type|token|agent.type
+        Provenance|entity|reference|entity.what
+        Provenance|location|reference|location
+        Provenance|patient|reference|target is Patient
+        Provenance|recorded|date|recorded
+        Provenance|signature-type|token|signature.type
+        Provenance|target|reference|target
+        Provenance|when|date|occurred as dateTime
+        Questionnaire|code|token|item.code
+        Questionnaire|context|token|useContext.value as CodeableConcept
+        Questionnaire|context-type|token|useContext.code
+        Questionnaire|date|date|date
+        Questionnaire|description|string|description
+        Questionnaire|effective|date|effectivePeriod
+        Questionnaire|identifier|token|identifier
+        Questionnaire|jurisdiction|token|jurisdiction
+        Questionnaire|name|string|name
+        Questionnaire|publisher|string|publisher
+        Questionnaire|status|token|status
+        Questionnaire|subject-type|token|subjectType
+        Questionnaire|title|string|title
+        Questionnaire|version|token|version
+        QuestionnaireResponse|author|reference|author
+        QuestionnaireResponse|authored|date|authored
+        QuestionnaireResponse|based-on|reference|basedOn
+        QuestionnaireResponse|encounter|reference|encounter
+        QuestionnaireResponse|identifier|token|identifier
+        QuestionnaireResponse|part-of|reference|partOf
+        QuestionnaireResponse|patient|reference|subject is Patient
+        QuestionnaireResponse|questionnaire|reference|questionnaire
+        QuestionnaireResponse|source|reference|source
+        QuestionnaireResponse|status|token|status
+        QuestionnaireResponse|subject|reference|subject
+        RelatedPerson|active|token|active
+        RelatedPerson|address|string|address
+        RelatedPerson|address-city|string|address.city
+        RelatedPerson|address-country|string|address.country
+        RelatedPerson|address-postalcode|string|address.postalCode
+        RelatedPerson|address-state|string|address.state
+        RelatedPerson|address-use|token|address.use
+        RelatedPerson|birthdate|date|birthDate
+        RelatedPerson|gender|token|gender
+        RelatedPerson|identifier|token|identifier
+        RelatedPerson|name|string|name
+        RelatedPerson|patient|reference|patient
+        RelatedPerson|phonetic|string|name
+        RelatedPerson|relationship|token|relationship
+        RelatedPerson|telecom|token|telecom
+        RequestGroup|author|reference|author
+        RequestGroup|authored|date|authoredOn
+        RequestGroup|code|token|code
+        RequestGroup|encounter|reference|encounter
+        RequestGroup|group-identifier|token|groupIdentifier
+        RequestGroup|identifier|token|identifier
+        RequestGroup|instantiates-canonical|reference|instantiatesCanonical
+        RequestGroup|intent|token|intent
+        RequestGroup|participant|reference|action.participant
+        RequestGroup|patient|reference|subject is Patient
+        RequestGroup|priority|token|priority
+        RequestGroup|status|token|status
+        RequestGroup|subject|reference|subject
+        ResearchDefinition|context|token|useContext.value as CodeableConcept
+        ResearchDefinition|context-type|token|useContext.code
+        ResearchDefinition|date|date|date
+        ResearchDefinition|depends-on|reference|library
+        ResearchDefinition|description|string|description
+        ResearchDefinition|effective|date|effectivePeriod
+        ResearchDefinition|identifier|token|identifier
+        ResearchDefinition|jurisdiction|token|jurisdiction
+        ResearchDefinition|name|string|name
+        ResearchDefinition|publisher|string|publisher
+        ResearchDefinition|status|token|status
+        ResearchDefinition|title|string|title
+        ResearchDefinition|topic|token|topic
+        ResearchDefinition|version|token|version
+        ResearchElementDefinition|context|token|useContext.value as CodeableConcept
+        ResearchElementDefinition|context-type|token|useContext.code
+        ResearchElementDefinition|date|date|date
+        ResearchElementDefinition|depends-on|reference|library
+        ResearchElementDefinition|description|string|description
+        ResearchElementDefinition|effective|date|effectivePeriod
+        ResearchElementDefinition|identifier|token|identifier
+        ResearchElementDefinition|jurisdiction|token|jurisdiction
+        ResearchElementDefinition|name|string|name
+        ResearchElementDefinition|publisher|string|publisher
+        ResearchElementDefinition|status|token|status
+        ResearchElementDefinition|title|string|title
+        ResearchElementDefinition|topic|token|topic
+        ResearchElementDefinition|version|token|version
+        ResearchStudy|category|token|category
+        ResearchStudy|date|date|period
+        ResearchStudy|focus|token|focus
+        ResearchStudy|identifier|token|identifier
+        ResearchStudy|keyword|token|keyword
+        ResearchStudy|location|token|location
+        ResearchStudy|partof|reference|partOf
+        ResearchStudy|principalinvestigator|reference|principalInvestigator
+        ResearchStudy|protocol|reference|protocol
+        ResearchStudy|site|reference|site
+        ResearchStudy|sponsor|reference|sponsor
+        ResearchStudy|status|token|status
+        ResearchStudy|title|string|title
+        ResearchSubject|date|date|period
+        ResearchSubject|identifier|token|identifier
+        ResearchSubject|individual|reference|individual
+        ResearchSubject|patient|reference|individual
+        ResearchSubject|status|token|status
+        ResearchSubject|study|reference|study
+        Resource|_id|token|id
+        Resource|_lastUpdated|date|meta.lastUpdated
+        Resource|_security|token|meta.security
+        Resource|_tag|token|meta.tag
+        RiskAssessment|condition|reference|condition
+        RiskAssessment|date|date|occurrence as dateTime
+        RiskAssessment|encounter|reference|encounter
+        RiskAssessment|identifier|token|identifier
+        RiskAssessment|method|token|method
+        RiskAssessment|patient|reference|subject is Patient
+        RiskAssessment|performer|reference|performer
+        RiskAssessment|risk|token|prediction.qualitativeRisk
+        RiskAssessment|subject|reference|subject
+        RiskEvidenceSynthesis|context|token|useContext.value as CodeableConcept
+        RiskEvidenceSynthesis|context-type|token|useContext.code
+        RiskEvidenceSynthesis|date|date|date
+        RiskEvidenceSynthesis|description|string|description
+        RiskEvidenceSynthesis|effective|date|effectivePeriod
+        RiskEvidenceSynthesis|identifier|token|identifier
+        RiskEvidenceSynthesis|jurisdiction|token|jurisdiction
+        RiskEvidenceSynthesis|name|string|name
+        RiskEvidenceSynthesis|publisher|string|publisher
+        RiskEvidenceSynthesis|status|token|status
+        RiskEvidenceSynthesis|title|string|title
+        RiskEvidenceSynthesis|version|token|version
+        Schedule|active|token|active
+        Schedule|actor|reference|actor
+        Schedule|date|date|planningHorizon
+        Schedule|identifier|token|identifier
+        Schedule|service-category|token|serviceCategory
+        Schedule|service-type|token|serviceType
+        Schedule|specialty|token|specialty
+        SearchParameter|base|token|base
+        SearchParameter|code|token|code
+        SearchParameter|component|reference|component.definition
+        SearchParameter|context|token|useContext.value as CodeableConcept
+        SearchParameter|context-type|token|useContext.code
+        SearchParameter|date|date|date
+        SearchParameter|derived-from|reference|derivedFrom
+        SearchParameter|description|string|description
+        SearchParameter|jurisdiction|token|jurisdiction
+        SearchParameter|name|string|name
+        SearchParameter|publisher|string|publisher
+        SearchParameter|status|token|status
+        SearchParameter|target|token|target
+        SearchParameter|type|token|type
+        SearchParameter|version|token|version
+        ServiceRequest|authored|date|authoredOn
+        ServiceRequest|based-on|reference|basedOn
+        ServiceRequest|body-site|token|bodySite
+        ServiceRequest|category|token|category
+        ServiceRequest|code|token|code
+        ServiceRequest|encounter|reference|encounter
+        ServiceRequest|identifier|token|identifier
+        ServiceRequest|instantiates-canonical|reference|instantiatesCanonical
+        ServiceRequest|intent|token|intent
+        ServiceRequest|occurrence|date|occurrence
+        ServiceRequest|patient|reference|subject is Patient
+        ServiceRequest|performer|reference|performer
+        ServiceRequest|performer-type|token|performerType
+        ServiceRequest|priority|token|priority
+        ServiceRequest|replaces|reference|replaces
+        ServiceRequest|requester|reference|requester
+        ServiceRequest|requisition|token|requisition
+        ServiceRequest|specimen|reference|specimen
+        ServiceRequest|status|token|status
+        ServiceRequest|subject|reference|subject
+        Slot|appointment-type|token|appointmentType
+        Slot|identifier|token|identifier
+        Slot|schedule|reference|schedule
+        Slot|service-category|token|serviceCategory
+        Slot|service-type|token|serviceType
+        Slot|specialty|token|specialty
+        Slot|start|date|start
+        Slot|status|token|status
+        Specimen|accession|token|accessionIdentifier
+        Specimen|bodysite|token|collection.bodySite
+        Specimen|collected|date|collection.collected
+        Specimen|collector|reference|collection.collector
+        Specimen|container|token|container.type
+        Specimen|container-id|token|container.identifier
+        Specimen|identifier|token|identifier
+        Specimen|parent|reference|parent
+        Specimen|patient|reference|subject is Patient
+        Specimen|status|token|status
+        Specimen|subject|reference|subject
+        Specimen|type|token|type
+        SpecimenDefinition|container|token|typeTested.container.type
+        SpecimenDefinition|identifier|token|identifier
+        SpecimenDefinition|type|token|typeCollected
+        StructureDefinition|abstract|token|abstract
+        StructureDefinition|base|reference|baseDefinition
+        StructureDefinition|base-path|token|snapshot.element.base.path;differential.element.base.path
+        StructureDefinition|context|token|useContext.value as CodeableConcept
+        StructureDefinition|context-type|token|useContext.code
+        StructureDefinition|date|date|date
+        StructureDefinition|derivation|token|derivation
+        StructureDefinition|description|string|description
+        StructureDefinition|experimental|token|experimental
+        StructureDefinition|ext-context|token|context.type
+        StructureDefinition|identifier|token|identifier
+        StructureDefinition|jurisdiction|token|jurisdiction
+        StructureDefinition|keyword|token|keyword
+        StructureDefinition|kind|token|kind
+        StructureDefinition|name|string|name
+        StructureDefinition|path|token|snapshot.element.path;differential.element.path
+        StructureDefinition|publisher|string|publisher
+        StructureDefinition|status|token|status
+        StructureDefinition|title|string|title
+        StructureDefinition|valueset|reference|snapshot.element.binding.valueSet
+        StructureDefinition|version|token|version
+        StructureMap|context|token|useContext.value as CodeableConcept
+        StructureMap|context-type|token|useContext.code
+        StructureMap|date|date|date
+        StructureMap|description|string|description
+        StructureMap|identifier|token|identifier
+        StructureMap|jurisdiction|token|jurisdiction
+        StructureMap|name|string|name
+        StructureMap|publisher|string|publisher
+        StructureMap|status|token|status
+        StructureMap|title|string|title
+        StructureMap|version|token|version
+        Subscription|contact|token|contact
+        Subscription|criteria|string|criteria
+        Subscription|payload|token|channel.payload
+        Subscription|status|token|status
+        Subscription|type|token|channel.type
+        Substance|category|token|category
+        Substance|code|token|code;ingredient.substance as CodeableConcept
+        Substance|container-identifier|token|instance.identifier
+        Substance|expiry|date|instance.expiry
+        Substance|identifier|token|identifier
+        Substance|status|token|status
+        Substance|substance-reference|reference|ingredient.substance as Reference
+        SubstanceSpecification|code|token|code.code
+        SupplyDelivery|identifier|token|identifier
+        SupplyDelivery|patient|reference|patient
+        SupplyDelivery|receiver|reference|receiver
+        SupplyDelivery|status|token|status
+        SupplyDelivery|supplier|reference|supplier
+        SupplyRequest|category|token|category
+        SupplyRequest|date|date|authoredOn
+        SupplyRequest|identifier|token|identifier
+        SupplyRequest|requester|reference|requester
+        SupplyRequest|status|token|status
+        SupplyRequest|subject|reference|deliverTo
+        SupplyRequest|supplier|reference|supplier
+        Task|authored-on|date|authoredOn
+        Task|based-on|reference|basedOn
+        Task|business-status|token|businessStatus
+        Task|code|token|code
+        Task|encounter|reference|encounter
+        Task|focus|reference|focus
+        Task|group-identifier|token|groupIdentifier
+        Task|identifier|token|identifier
+        Task|intent|token|intent
+        Task|modified|date|lastModified
+        Task|owner|reference|owner
+        Task|part-of|reference|partOf
+        Task|patient|reference|for is Patient
+        Task|performer|token|performerType
+        Task|period|date|executionPeriod
+        Task|priority|token|priority
+        Task|requester|reference|requester
+        Task|status|token|status
+        Task|subject|reference|for
+        TerminologyCapabilities|context|token|useContext.value as CodeableConcept
+        TerminologyCapabilities|context-type|token|useContext.code
+        TerminologyCapabilities|date|date|date
+        TerminologyCapabilities|description|string|description
+        TerminologyCapabilities|jurisdiction|token|jurisdiction
+        TerminologyCapabilities|name|string|name
+        TerminologyCapabilities|publisher|string|publisher
+        TerminologyCapabilities|status|token|status
+        TerminologyCapabilities|title|string|title
+        TerminologyCapabilities|version|token|version
+        TestReport|identifier|token|identifier
+        TestReport|issued|date|issued
+        TestReport|result|token|result
+        TestReport|tester|string|tester
+        TestReport|testscript|reference|testScript
+        TestScript|context|token|useContext.value as CodeableConcept
+        TestScript|context-type|token|useContext.code
+        TestScript|date|date|date
+        TestScript|description|string|description
+        TestScript|identifier|token|identifier
+        TestScript|jurisdiction|token|jurisdiction
+        TestScript|name|string|name
+        TestScript|publisher|string|publisher
+        TestScript|status|token|status
+        TestScript|testscript-capability|string|metadata.capability.description
+        TestScript|title|string|title
+        TestScript|version|token|version
+        ValueSet|code|token|expansion.contains.code;compose.include.concept.code
+        ValueSet|context|token|useContext.value as CodeableConcept
+        ValueSet|context-type|token|useContext.code
+        ValueSet|date|date|date
+        ValueSet|description|string|description
+        ValueSet|identifier|token|identifier
+        ValueSet|jurisdiction|token|jurisdiction
+        ValueSet|name|string|name
+        ValueSet|publisher|string|publisher
+        ValueSet|status|token|status
+        ValueSet|title|string|title
+        ValueSet|version|token|version
+        VerificationResult|target|reference|target
+        VisionPrescription|datewritten|date|dateWritten
+        VisionPrescription|encounter|reference|encounter
+        VisionPrescription|identifier|token|identifier
+        VisionPrescription|patient|reference|patient
+        VisionPrescription|prescriber|reference|prescriber
+        VisionPrescription|status|token|status
+        """
 }

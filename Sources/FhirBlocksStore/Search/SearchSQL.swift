@@ -9,7 +9,8 @@ public enum SearchSQLArgument: Sendable, Hashable {
 /// The SQL both stores run for the indexed part of a search, written once: standard SQL with
 /// `?` placeholders (PostgreSQL's store numbers them). Tables:
 ///
-/// - `fhir_search_token (patient, type, id, param, system, code)`, `system` "" when none;
+/// - `fhir_search_token (patient, type, id, param, system, code, hull_low, hull_high)`, `system`
+///   "" when none, the hull that of the resource's `date` values (``SearchIndexEntries/dateHull``);
 /// - `fhir_search_date (patient, type, id, param, low, high)`, milliseconds, inclusive.
 public enum SearchSQL {
     /// A statement and its arguments in order.
@@ -39,6 +40,13 @@ public enum SearchSQL {
             let condition = valueCondition(driver)
             sql = "SELECT DISTINCT r.id AS id FROM \(table(driver)) r WHERE r.patient = ? AND r.type = ? AND r.param = ?" + condition.sql
             arguments = [.text(patient), .text(query.type), .text(driver.parameter.code)] + condition.arguments
+            if driver.parameter.type == .token {
+                for clause in probes where clause.parameter.code == hullParameter && clause.parameter.type == .date && clause.modifier == nil {
+                    let hull = hullCondition(clause)
+                    sql += hull.sql
+                    arguments += hull.arguments
+                }
+            }
         } else {
             sql = "SELECT r.id AS id FROM fhir_resource r WHERE r.patient = ? AND r.type = ?"
             arguments = [.text(patient), .text(query.type)]
@@ -93,6 +101,41 @@ public enum SearchSQL {
         return Statement(sql: " AND (" + alternatives.joined(separator: " OR ") + ")", arguments: arguments)
     }
 
+    /// The date parameter whose hull every token row carries (`hull_low`, `hull_high`).
+    public static let hullParameter = "date"
+
+    /// ` AND (…)`: what a `date` clause implies for the hull of the resource's `date` values
+    /// (necessary, not sufficient: the exact test is the clause's probe). A resource without
+    /// `date` values has a null hull and fails, as it fails the clause.
+    private static func hullCondition(_ clause: SearchClause) -> Statement {
+        var alternatives: [String] = []
+        var arguments: [SearchSQLArgument] = []
+        for value in clause.values {
+            guard case .date(let prefix, let range) = value else { continue }
+            switch prefix {
+            case .eq:
+                alternatives.append("(r.hull_low <= ? AND r.hull_high >= ?)")
+                arguments += [.integer(range.high), .integer(range.low)]
+            case .gt, .sa:
+                alternatives.append("(r.hull_high > ?)")
+                arguments.append(.integer(range.high))
+            case .lt, .eb:
+                alternatives.append("(r.hull_low < ?)")
+                arguments.append(.integer(range.low))
+            case .ge:
+                alternatives.append("(r.hull_high >= ?)")
+                arguments.append(.integer(range.low))
+            case .le:
+                alternatives.append("(r.hull_low <= ?)")
+                arguments.append(.integer(range.high))
+            case .ne:
+                return Statement(sql: "", arguments: [])
+            }
+        }
+        guard !alternatives.isEmpty else { return Statement(sql: "", arguments: []) }
+        return Statement(sql: " AND (" + alternatives.joined(separator: " OR ") + ")", arguments: arguments)
+    }
+
     /// The SQL condition on `low`/`high` that is ``SearchDatePrefix/matches(_:_:)``.
     static func dateCondition(_ prefix: SearchDatePrefix, _ range: SearchDateRange) -> (sql: String, arguments: [Int64]) {
         let contained = "(low >= ? AND high <= ?)"
@@ -119,9 +162,10 @@ public enum SearchSQL {
     public static let schema: [String] = [
         """
         CREATE TABLE fhir_search_token (
-            patient TEXT NOT NULL, type TEXT NOT NULL, id TEXT NOT NULL, param TEXT NOT NULL, system TEXT NOT NULL, code TEXT NOT NULL)
+            patient TEXT NOT NULL, type TEXT NOT NULL, id TEXT NOT NULL, param TEXT NOT NULL, system TEXT NOT NULL, code TEXT NOT NULL,
+            hull_low BIGINT, hull_high BIGINT)
         """,
-        "CREATE INDEX fhir_search_token_value ON fhir_search_token (patient, type, param, code, system, id)",
+        "CREATE INDEX fhir_search_token_value ON fhir_search_token (patient, type, param, code, system, hull_low, hull_high, id)",
         "CREATE INDEX fhir_search_token_resource ON fhir_search_token (patient, type, id, param, code, system)",
         """
         CREATE TABLE fhir_search_date (

@@ -30,7 +30,7 @@ struct FhirPySearchTests {
             let token = try #require(world.json(try await world.clientCredentials(app, scope: "patient/Observation.rs conf/N", patient: wallet,
                                                                                   audience: audience))["access_token"]?.stringValue)
 
-            let output = try await FhirClientPeer.run(["\(server.baseURL)/fhir", token, otherWallet.csi.rawValue],
+            let output = try await FhirClientPeer.run(["\(server.baseURL)/fhir", token, wallet.csi.rawValue, otherWallet.csi.rawValue],
                                                       scriptPath: FhirClientPeer.script(named: "fhirpy-search.py"))
             #expect(output.status == 0, "\(output.error)")
             let result = try #require(try JSONParser.parse(Array(output.output.utf8)).objectValue)
@@ -39,6 +39,7 @@ struct FhirPySearchTests {
             #expect(result["first_page"] == .array(["o1", "o6"].map(JSONValue.string)))
             #expect(result["total"] == .number("4"))
             #expect(result["outside"] == .array([]))
+            #expect(result["everything"] == .array((0..<7).map { JSONValue.string("o\($0)") }))
             #expect(result["everything_outside"] == .string("ResourceNotFound"))
             #expect(result["strict_unknown"] == .string("OperationOutcome"))
         }
