@@ -9,10 +9,11 @@ import FoundationXML
 /// `time`, and Apple's `extensions` `speed`, `course`, `hAcc` and `vAcc`.
 ///
 /// The parse is event-driven (SAX): only the point being read and the locations read so far
-/// are held. Refused with a ``GPXRouteError``, never a crash: XML that is not well-formed or
-/// ends early, any document type declaration (so no entity can expand), more than
-/// ``maximumPoints`` points, nesting deeper than 32 elements, element text longer than 256
-/// bytes, and points without a valid coordinate or time. Missing optional values read as
+/// are held. Refused with an ``AppleHealthExportError``, never a crash: XML that is not
+/// well-formed or ends early (`malformedXML`), any document type declaration, so no entity can
+/// expand (`entityDeclaration`), more than ``maximumPoints`` points, nesting deeper than 32
+/// elements or element text longer than 256 bytes (`tooLarge`), and no point or a point without
+/// a valid coordinate or time (`invalidElement`). Lines in the errors are the GPX file's. Missing optional values read as
 /// CoreLocation's "unknown": altitude 0 with vertical accuracy -1, course and speed -1.
 public struct GPXRouteReader: Sendable {
     /// The most track points a route may have.
@@ -24,9 +25,9 @@ public struct GPXRouteReader: Sendable {
     }
 
     /// The locations of the file's track points, in file order.
-    public func locations(in data: Data) throws(GPXRouteError) -> [CLLocation] {
+    public func locations(in data: Data) throws(AppleHealthExportError) -> [CLLocation] {
         if Self.hasDocumentType(data) {
-            throw GPXRouteError(.documentType, "the file declares a document type, which GPX routes never do")
+            throw AppleHealthExportError(.entityDeclaration, "the GPX file declares a document type, which routes never do")
         }
         let parser = XMLParser(data: data)
         parser.shouldResolveExternalEntities = false
@@ -36,9 +37,9 @@ public struct GPXRouteReader: Sendable {
         let finished = parser.parse()
         if let failure = delegate.failure { throw failure }
         guard finished, delegate.closedRoot else {
-            throw GPXRouteError(.malformedXML, line: parser.lineNumber > 0 ? parser.lineNumber : nil, "the XML is not well-formed or ends early")
+            throw AppleHealthExportError(.malformedXML, line: parser.lineNumber > 0 ? parser.lineNumber : nil, "the GPX file is not well-formed or ends early")
         }
-        guard !delegate.locations.isEmpty else { throw GPXRouteError(.empty, "the file has no track point") }
+        guard !delegate.locations.isEmpty else { throw AppleHealthExportError(.invalidElement, "the GPX file has no track point") }
         return delegate.locations
     }
 
@@ -70,7 +71,7 @@ public struct GPXRouteReader: Sendable {
 private final class GPXDelegate: NSObject, XMLParserDelegate {
     let maximumPoints: Int
     var locations: [CLLocation] = []
-    var failure: GPXRouteError?
+    var failure: AppleHealthExportError?
     var closedRoot = false
     private var depth = 0
     private var point: [String: String]?
@@ -84,9 +85,9 @@ private final class GPXDelegate: NSObject, XMLParserDelegate {
         self.maximumPoints = maximumPoints
     }
 
-    private func fail(_ parser: XMLParser, _ kind: GPXRouteError.Kind, _ detail: String) {
+    private func fail(_ parser: XMLParser, _ kind: AppleHealthExportError.Kind, _ detail: String) {
         guard failure == nil else { return }
-        failure = GPXRouteError(kind, line: parser.lineNumber > 0 ? parser.lineNumber : nil, detail)
+        failure = AppleHealthExportError(kind, line: parser.lineNumber > 0 ? parser.lineNumber : nil, detail)
         parser.abortParsing()
     }
 
@@ -94,11 +95,11 @@ private final class GPXDelegate: NSObject, XMLParserDelegate {
                 attributes attributeDict: [String: String] = [:]) {
         guard failure == nil else { return }
         depth += 1
-        guard depth <= Self.maximumDepth else { return fail(parser, .tooLarge, "elements are nested too deeply") }
-        if depth == 1, elementName != "gpx" { return fail(parser, .malformedXML, "the root element is not gpx") }
+        guard depth <= Self.maximumDepth else { return fail(parser, .tooLarge, "the GPX file's elements are nested too deeply") }
+        if depth == 1, elementName != "gpx" { return fail(parser, .malformedXML, "the GPX file's root element is not gpx") }
         if elementName == "trkpt" {
-            guard point == nil else { return fail(parser, .invalidPoint, "a track point is inside another") }
-            guard locations.count < maximumPoints else { return fail(parser, .tooLarge, "the route has more than \(maximumPoints) points") }
+            guard point == nil else { return fail(parser, .invalidElement, "a GPX track point is inside another") }
+            guard locations.count < maximumPoints else { return fail(parser, .tooLarge, "the GPX route has more than \(maximumPoints) points") }
             var values: [String: String] = [:]
             if let lat = attributeDict["lat"] { values["lat"] = String(lat.prefix(Self.maximumText)) }
             if let lon = attributeDict["lon"] { values["lon"] = String(lon.prefix(Self.maximumText)) }
@@ -112,7 +113,7 @@ private final class GPXDelegate: NSObject, XMLParserDelegate {
     func parser(_ parser: XMLParser, foundCharacters string: String) {
         guard failure == nil, collecting else { return }
         text += string
-        if text.utf8.count > Self.maximumText { fail(parser, .tooLarge, "an element's text is too long") }
+        if text.utf8.count > Self.maximumText { fail(parser, .tooLarge, "a GPX element's text is too long") }
     }
 
     func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
@@ -124,7 +125,7 @@ private final class GPXDelegate: NSObject, XMLParserDelegate {
             collecting = false
         } else if elementName == "trkpt", let values = point {
             point = nil
-            guard let location = Self.location(values) else { return fail(parser, .invalidPoint, "a track point has no valid coordinate or time") }
+            guard let location = Self.location(values) else { return fail(parser, .invalidElement, "a GPX track point has no valid coordinate or time") }
             locations.append(location)
         }
     }
@@ -148,10 +149,10 @@ private final class GPXDelegate: NSObject, XMLParserDelegate {
     }
 
     func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
-        fail(parser, .documentType, "the file declares entities, which GPX routes never do")
+        fail(parser, .entityDeclaration, "the GPX file declares entities, which routes never do")
     }
 
     func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
-        fail(parser, .malformedXML, "the XML is not well-formed or ends early")
+        fail(parser, .malformedXML, "the GPX file is not well-formed or ends early")
     }
 }
