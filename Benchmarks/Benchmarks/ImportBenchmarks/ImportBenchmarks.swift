@@ -12,7 +12,7 @@ import OpenHealthKit
 //   (AppleHealthExportGenerator.writeLargeExport: heart rates and step counts a minute apart,
 //   two sources, a device on half of them) and saves them in batches of 10,000 into a new
 //   encrypted file store: streaming XML, dates, units, devices, content-derived sync
-//   identifiers, the correlation pre-scan, all included.
+//   identifiers, correlation twins held until the end of the file, all included.
 // - The ceiling saves the same 1,000,000 samples (same types, values, dates, sources, devices,
 //   and a sync identifier and version each, as the importer gives them) through the store's
 //   bulk save, `HKHealthStore.save(_:recordedAs:)`, in batches of 10,000, into a new store.
