@@ -89,10 +89,22 @@ let package = Package(
                 .plugin(name: "BenchmarkPlugin", package: "benchmark"),
             ]
         ),
+        // The samples the import of the generated large export stores, for the import ceilings.
+        .target(
+            name: "ImportSupport",
+            dependencies: [
+                .product(name: "AppleHealthExport", package: "OpenHealthKit"),
+                .product(name: "AppleHealthExportGenerator", package: "OpenHealthKit"),
+                .product(name: "OpenHealthKit", package: "OpenHealthKit"),
+            ],
+            path: "Benchmarks/ImportSupport",
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
         .executableTarget(
             name: "ImportBenchmarks",
             dependencies: [
                 "BenchmarkSupport",
+                "ImportSupport",
                 .product(name: "AppleHealthExport", package: "OpenHealthKit"),
                 .product(name: "AppleHealthExportGenerator", package: "OpenHealthKit"),
                 .product(name: "OpenHealthKit", package: "OpenHealthKit"),
@@ -111,10 +123,13 @@ let package = Package(
             path: "Benchmarks/ExportGeneratorTool",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
-        // The import `health import apple-health` runs, without the CLI, for peak memory (scripts/bench.sh import).
+        // The import `health import apple-health` runs, without the CLI, for peak memory, and the
+        // store's bulk save of the same samples (`import-probe save`) as the person's path's
+        // ceiling (scripts/bench.sh import).
         .executableTarget(
             name: "import-probe",
             dependencies: [
+                "ImportSupport",
                 .product(name: "AppleHealthExport", package: "OpenHealthKit"),
                 .product(name: "OpenHealthKit", package: "OpenHealthKit"),
             ],

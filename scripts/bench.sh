@@ -12,8 +12,9 @@
 #                                         # under 16 concurrent clients (ServerBenchmarks)
 #   scripts/bench.sh import               # importing a generated 1,000,000-record Apple Health export
 #                                         # beside the store's bulk save of the same samples (ImportBenchmarks),
-#                                         # then `health import apple-health` of the same export.xml and
-#                                         # export.zip with the release binary, with peak memory (/usr/bin/time -v)
+#                                         # then the bulk save alone (import-probe save) and `health import
+#                                         # apple-health` of the same export.xml and export.zip with the release
+#                                         # binary, with the ratio and peak memory (/usr/bin/time -v)
 #   scripts/bench.sh parsing              # unauthenticated parsers on adversarial 64 KiB and 1 MiB inputs (ParsingBenchmarks)
 #   scripts/bench.sh records              # importing the largest Synthea bundle (RecordsBenchmarks), then
 #                                         # `health records import` of the same file with the release binary
@@ -143,8 +144,17 @@ if [ "$suite" = "import" ] || [ "$suite" = "all" ]; then
     swift build --package-path Benchmarks -c release --product export-generator >&2
     bin="$(swift build --package-path Benchmarks -c release --show-bin-path)"
     scratch=$(mktemp -d)
+    swift build --package-path Benchmarks -c release --product import-probe >&2
     "$bin/export-generator" "$records" "$scratch/export.xml" "$scratch/export.zip"
+    # The ceiling, in the same run: the store's own bulk save of the same samples (import-probe save).
+    rm -rf "$scratch/save"
+    /usr/bin/time -v "$bin/import-probe" save "$records" "$scratch/save" > "$scratch/save.txt" 2> "$scratch/time.txt"
+    save_seconds=$(awk '/^saved/ { print $4 }' "$scratch/save.txt")
+    save_peak=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$scratch/time.txt")
+    rm -rf "$scratch/save"
     echo ""
+    awk -v s="$save_seconds" -v n="$records" -v k="$save_peak" \
+        'BEGIN { printf "store bulk save of the same %d samples (import-probe save, ceiling): %.1f s, %.0f samples/s, peak memory %.0f MB\n", n, s, n / s, k / 1024 }'
     echo "health import apple-health of $records records (release binary, new store per run):"
     for file in export.xml export.zip; do
         rm -f "$scratch"/health.sqlite*
@@ -152,13 +162,12 @@ if [ "$suite" = "import" ] || [ "$suite" = "all" ]; then
             > "$scratch/report.txt" 2> "$scratch/time.txt"
         seconds=$(awk -F': ' '/Elapsed \(wall clock\)/ { n = split($2, p, ":"); s = 0; for (i = 1; i <= n; i++) s = s * 60 + p[i]; print s }' "$scratch/time.txt")
         peak=$(awk -F': ' '/Maximum resident set size/ { print $2 }' "$scratch/time.txt")
-        awk -v f="$file" -v s="$seconds" -v n="$records" -v k="$peak" -v size="$(stat -c %s "$scratch/$file")" \
-            'BEGIN { printf "  %s (%.0f MB): %.1f s, %.0f records/s, peak memory %.0f MB\n", f, size / 1e6, s, n / s, k / 1024 }'
+        awk -v f="$file" -v s="$seconds" -v n="$records" -v k="$peak" -v size="$(stat -c %s "$scratch/$file")" -v c="$save_seconds" \
+            'BEGIN { printf "  %s (%.0f MB): %.1f s, %.0f records/s, peak memory %.0f MB -> %.2fx the bulk save'"'"'s throughput (goal >= 0.5x)\n", f, size / 1e6, s, n / s, k / 1024, c / s }'
         head -1 "$scratch/report.txt" | sed 's/^/    /'
     done
     # The same import without the CLI (import-probe: the importer, batch size and encrypted file
     # store `health import apple-health` uses), for when the release `health` binary is not wanted.
-    swift build --package-path Benchmarks -c release --product import-probe >&2
     for file in export.xml export.zip; do
         rm -rf "$scratch/probe"
         /usr/bin/time -v "$bin/import-probe" "$scratch/$file" "$scratch/probe" > "$scratch/report.txt" 2> "$scratch/time.txt"

@@ -23,6 +23,9 @@ public struct AppleHealthExportError: Error, Equatable, Sendable, CustomStringCo
         /// An entry of the zip archive would inflate to more than the limits allow (a zip bomb),
         /// or to more than it declares.
         case unsafeArchive
+        /// A file has more elements, deeper nesting or longer text than the importer accepts
+        /// (a workout route's GPX file with more points than a route can have).
+        case tooLarge
     }
 
     /// What went wrong.

@@ -61,10 +61,8 @@ public struct AppleHealthImporter: Sendable {
         let (xmlReport, clinicalElements) = try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 do {
-                    let scan = try Self.scanCorrelationMembers(container)
-                    var run = ImportRun(store: store, batchSize: batchSize, memberKeys: scan.keys, totalBytes: container.exportSize,
-                                        progress: progress)
-                    if scan.overflowed { run.report.skip("correlation members over the deduplication limit (imported twice)") }
+                    var run = ImportRun(store: store, batchSize: batchSize, totalBytes: container.exportSize, progress: progress)
+                    run.container = container
                     let report = try run.read(try Self.openExport(container))
                     continuation.resume(returning: report)
                 } catch {
@@ -76,19 +74,6 @@ public struct AppleHealthImporter: Sendable {
         for (reason, count) in container.skipped { report.skipped[reason, default: 0] += count }
         try await importClinicalRecords(container, described: clinicalElements, into: &report)
         return report
-    }
-
-    /// The keys of every correlation member, from a first pass over the export's bytes.
-    private static func scanCorrelationMembers(_ container: ExportContainer) throws -> (keys: Set<ContentKey>, overflowed: Bool) {
-        let source = try container.openExport()
-        defer { source.close() }
-        do {
-            return try CorrelationMemberScanner().memberKeys(in: source)
-        } catch let error as AppleHealthExportError {
-            throw error
-        } catch {
-            throw AppleHealthExportError(.unreadable, "cannot read export.xml")
-        }
     }
 
     /// export.xml as the parser reads it, once its start was checked.
@@ -142,8 +127,24 @@ private struct ImportRun {
     var pendingCounts: [String: Int] = [:]
     var characteristics: [String: String]?
     var revisionCache: [String: HKSourceRevision] = [:]
-    /// Keys of correlation members: their top-level twins are skipped.
-    let memberKeys: Set<ContentKey>
+    /// Keys of the members of the correlations read so far: their top-level twins are skipped.
+    var memberKeys = Set<ContentKey>()
+    /// Top-level records of the types a correlation may hold, held back until the whole file
+    /// was read: Apple writes each correlation member twice, first as a top-level record and
+    /// later inside its correlation, and only the correlation's copy is stored. Held records
+    /// that no correlation claims are saved at the end. At most ``maximumHeld`` are held (later
+    /// ones are saved at once, and counted if a correlation then claims them), so the export is
+    /// read once, in bounded memory.
+    var held: [(key: ContentKey, converted: Converted)] = []
+    var heldKeys = Set<ContentKey>()
+    /// Whether a possible correlation member was saved at once because ``held`` was full.
+    var heldOverflowed = false
+    static let maximumHeld = 100_000
+    static let maximumMemberKeys = 1_000_000
+    /// The types a correlation may hold: blood pressure, and the dietary types of food.
+    static let memberTypes: Set<String> = Set(HKObjectType.allSampleTypes.map(\.identifier).filter {
+        $0.hasPrefix("HKQuantityTypeIdentifierDietary")
+    }).union([HKQuantityTypeIdentifier.bloodPressureSystolic.rawValue, HKQuantityTypeIdentifier.bloodPressureDiastolic.rawValue])
     let totalBytes: UInt64?
     var stream: PrologStrippedStream?
     /// Activity summaries waiting for the batch's commit.
@@ -152,14 +153,17 @@ private struct ImportRun {
     static let activityRevision = HKSourceRevision(source: AppleHealthImporter.source(named: "Health"), version: nil)
     /// Clinical record files as the `ClinicalRecord` elements describe them, by file name.
     var clinicalRecordFiles: [String: AppleHealthClinicalRecordFile] = [:]
+    /// Where the workouts' GPX route files are read from.
+    var container: ExportContainer?
+    /// The locations of the routes in the batch: they count towards the batch size, so a
+    /// batch's memory stays bounded however long its routes are.
+    var pendingLocations = 0
 
     static let maximumClinicalRecordElements = 1_000_000
 
-    init(store: HKHealthStore, batchSize: Int, memberKeys: Set<ContentKey>, totalBytes: UInt64?,
-         progress: @escaping @Sendable (AppleHealthImportProgress) -> Void) {
+    init(store: HKHealthStore, batchSize: Int, totalBytes: UInt64?, progress: @escaping @Sendable (AppleHealthImportProgress) -> Void) {
         self.store = store
         self.batchSize = batchSize
-        self.memberKeys = memberKeys
         self.totalBytes = totalBytes
         self.progress = progress
     }
@@ -177,6 +181,7 @@ private struct ImportRun {
             if stream.readError != nil { throw AppleHealthExportError(.unreadable, "cannot read export.xml") }
             throw error
         }
+        try run.releaseHeld()
         try run.commit()
         try run.applyCharacteristics()
         return (run.report, run.clinicalRecordFiles)
@@ -192,13 +197,28 @@ private struct ImportRun {
             characteristics = element.attributes
         case "Record":
             let digest = element.contentDigest
-            if memberKeys.contains(ContentKey(digest)) {
+            let key = ContentKey(digest)
+            if memberKeys.contains(key) {
                 report.duplicates += 1
                 return
             }
             guard let saved = try record(element, digest: digest) else { return }
+            if Self.memberTypes.contains(saved.sample.sampleType.identifier) {
+                if held.count < Self.maximumHeld, heldKeys.insert(key).inserted {
+                    held.append((key, saved))
+                    return
+                }
+                heldOverflowed = heldOverflowed || held.count >= Self.maximumHeld
+            }
             append(saved.sample, saved.revision)
         case "Correlation":
+            for child in element.children where child.name == "Record" {
+                let key = ContentKey(child.contentDigest)
+                if !heldKeys.contains(key), heldOverflowed {
+                    report.skip("correlation member over the deduplication limit (imported twice)")
+                }
+                if memberKeys.count < Self.maximumMemberKeys { memberKeys.insert(key) }
+            }
             guard let saved = try correlation(element) else { return }
             append(saved.sample, saved.revision)
             if let correlation = saved.sample as? HKCorrelation {
@@ -211,10 +231,31 @@ private struct ImportRun {
         case "Workout":
             guard let saved = try workout(element) else { return }
             append(saved.sample, saved.revision)
+            for child in element.children where child.name == "WorkoutRoute" {
+                guard let route = try route(child, of: saved) else { continue }
+                append(route.sample, route.revision)
+                pendingLocations += (route.sample as? HKWorkoutRoute)?.count ?? 0
+            }
         default:
             report.skip("unsupported element \(Self.label(element.name))")
         }
-        if objects.count + summaries.count >= batchSize { try commit() }
+        if objects.count + summaries.count + pendingLocations >= batchSize { try commit() }
+    }
+
+    /// Saves the held records no correlation claimed, in batches; the claimed ones are
+    /// counted as duplicates.
+    mutating func releaseHeld() throws {
+        let records = held
+        held = []
+        heldKeys = []
+        for (key, converted) in records {
+            if memberKeys.contains(key) {
+                report.duplicates += 1
+                continue
+            }
+            append(converted.sample, converted.revision)
+            if objects.count + summaries.count + pendingLocations >= batchSize { try commit() }
+        }
     }
 
     private mutating func append(_ sample: HKSample, _ revision: HKSourceRevision) {
@@ -420,8 +461,6 @@ private struct ImportRun {
                 guard let type = child["type"], let sum = Self.quantity(child["sum"], child["unit"]) else { continue }
                 if Self.energyTypes.contains(type), energy == nil, sum.is(compatibleWith: .kilocalorie()) { energy = sum }
                 if Self.distanceTypes.contains(type), distance == nil, sum.is(compatibleWith: .meter()) { distance = sum }
-            case "WorkoutRoute":
-                report.skip("WorkoutRoute (GPX routes are not imported)")
             default:
                 break
             }
@@ -434,6 +473,47 @@ private struct ImportRun {
                                 totalEnergyBurned: energy, totalDistance: distance, duration: duration,
                                 device: element["device"].flatMap(ExportValues.device), metadata: metadata)
         return (sample: workout as HKSample, revision: revision)
+    }
+
+    /// A `WorkoutRoute` element's GPX file as a route of `workout` (already converted), linked
+    /// to it by the workout's sync identifier. A route without its file, or whose file cannot
+    /// be read as GPX, is counted, not fatal.
+    private mutating func route(_ element: ExportElement, of workout: Converted) throws -> Converted? {
+        guard let path = element.children.first(where: { $0.name == "FileReference" })?["path"] else {
+            report.skip("WorkoutRoute without a FileReference")
+            return nil
+        }
+        let parts = path.split(separator: "/", omittingEmptySubsequences: true)
+        guard parts.count == 2, parts[0] == "workout-routes", let name = parts.last.map(String.init), ExportContainer.isSafeFileName(name) else {
+            report.skip("WorkoutRoute with a file outside workout-routes/")
+            return nil
+        }
+        guard let container, let workoutSync = workout.sample.metadata?[HKMetadataKeySyncIdentifier] as? String else {
+            report.skip("WorkoutRoute whose GPX file is missing from the export")
+            return nil
+        }
+        let bytes: [UInt8]
+        do {
+            bytes = try container.read(folder: "workout-routes", name: name)
+        } catch {
+            report.skip("WorkoutRoute whose GPX file is missing from the export")
+            return nil
+        }
+        let locations: [CLLocation]
+        do {
+            locations = try GPXRouteReader().locations(in: Data(bytes))
+        } catch {
+            report.skip("WorkoutRoute with a malformed GPX file")
+            return nil
+        }
+        let revision = try sourceRevision(of: element)
+        var metadata = metadataEntries(element, handled: ["FileReference"])
+        metadata[HKMetadataKeySyncIdentifier] = workoutSync + ":route:" + name
+        metadata[HKMetadataKeySyncVersion] = 1
+        let route = try HKWorkoutRoute.imported(locations: locations, workoutSyncIdentifier: workoutSync,
+                                                workoutSource: workout.revision.source,
+                                                device: element["device"].flatMap(ExportValues.device), metadata: metadata)
+        return (sample: route as HKSample, revision: revision)
     }
 
     private mutating func skipWorkout() -> Converted? {
@@ -467,6 +547,7 @@ private struct ImportRun {
         self.revisions.removeAll(keepingCapacity: true)
         self.summaries.removeAll(keepingCapacity: true)
         pendingCounts.removeAll()
+        pendingLocations = 0
         progress(AppleHealthImportProgress(report: report, bytesRead: stream?.bytesRead ?? 0, totalBytes: totalBytes))
     }
 

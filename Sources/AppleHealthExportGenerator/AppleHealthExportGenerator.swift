@@ -234,6 +234,80 @@ public struct AppleHealthExportGenerator: Sendable {
         return export
     }
 
+    // MARK: Routes
+
+    /// One track point of a generated GPX route.
+    public struct RoutePoint: Sendable {
+        /// Latitude and longitude in degrees.
+        public var latitude: Double, longitude: Double
+        /// Elevation in meters.
+        public var elevation: Double
+        /// Seconds since 1970.
+        public var time: Int
+        /// Speed in m/s, course in degrees, horizontal and vertical accuracy in meters (Apple's extensions).
+        public var speed: Double, course: Double, horizontalAccuracy: Double, verticalAccuracy: Double
+
+        /// Creates a point.
+        public init(latitude: Double, longitude: Double, elevation: Double, time: Int, speed: Double, course: Double,
+                    horizontalAccuracy: Double, verticalAccuracy: Double) {
+            self.latitude = latitude
+            self.longitude = longitude
+            self.elevation = elevation
+            self.time = time
+            self.speed = speed
+            self.course = course
+            self.horizontalAccuracy = horizontalAccuracy
+            self.verticalAccuracy = verticalAccuracy
+        }
+    }
+
+    /// `count` points one second apart from `start` (seconds since 1970), heading north-east.
+    public static func routePoints(count: Int, start: Int) -> [RoutePoint] {
+        (0..<count).map { (index: Int) -> RoutePoint in
+            let step = Double(index)
+            let latitude: Double = 47.37 + step * 2e-5
+            let longitude: Double = 8.54 + step * 1e-5
+            let elevation: Double = 408 + Double(index % 20) / 4
+            let speed: Double = 2.75 + Double(index % 8) / 8
+            return RoutePoint(latitude: latitude, longitude: longitude, elevation: elevation, time: start + index, speed: speed,
+                              course: 27.5, horizontalAccuracy: 3.5, verticalAccuracy: 2.25)
+        }
+    }
+
+    /// A GPX file as the Health app writes a workout route (`workout-routes/route_….gpx`).
+    public static func gpx(_ points: [RoutePoint]) -> String {
+        var text = """
+            <?xml version="1.0" encoding="UTF-8"?>
+            <gpx version="1.1" creator="Apple Health Export" xmlns="http://www.topografix.com/GPX/1/1"             xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+             <metadata>
+              <time>2020-10-04T06:31:00Z</time>
+             </metadata>
+             <trk>
+              <name>Route 2020-10-04 7:31am</name>
+              <trkseg>
+
+            """
+        for point in points {
+            text += "   <trkpt lon=\"\(point.longitude)\" lat=\"\(point.latitude)\"><ele>\(point.elevation)</ele>"
+            text += "<time>\(isoDate(point.time))</time><extensions><speed>\(point.speed)</speed><course>\(point.course)</course>"
+            text += "<hAcc>\(point.horizontalAccuracy)</hAcc><vAcc>\(point.verticalAccuracy)</vAcc></extensions></trkpt>\n"
+        }
+        return text + "  </trkseg>\n </trk>\n</gpx>\n"
+    }
+
+    /// `seconds` since 1970 as GPX writes times (UTC, `Z`).
+    public static func isoDate(_ seconds: Int) -> String {
+        let day = seconds.quotientAndRemainder(dividingBy: 86_400)
+        let date = CivilCalendar.civilDate(daysSinceEpoch: day.quotient)
+        let time = day.remainder
+        func two(_ value: Int) -> String { CivilCalendar.padded(value, width: 2) }
+        return "\(date.year)-\(two(date.month))-\(two(date.day))T\(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60))Z"
+    }
+
+    /// The route of ``full()``'s workout: its file name under `workout-routes/` and 120 points
+    /// from the workout's start (2020-10-04 07:00:00 +0100).
+    public static let fullRoute = (name: "route_2020-10-04_7.31am.gpx", points: routePoints(count: 120, start: 1_601_791_200))
+
     // MARK: Archives
 
     /// Writes an export.zip as the Health app does: `apple_health_export/export.xml` and the

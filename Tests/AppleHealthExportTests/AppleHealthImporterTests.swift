@@ -73,7 +73,7 @@ struct AppleHealthImporterTests {
         #expect(report.duplicates == 2)
         #expect(report.skipped["ClinicalRecord without its resource file"] == 1)
         #expect(report.skipped["unknown type HKDataTypeSleepDurationGoal"] == 1)
-        #expect(report.skipped["WorkoutRoute (GPX routes are not imported)"] == 1)
+        #expect(report.skipped["WorkoutRoute whose GPX file is missing from the export"] == 1)
         #expect(report.skipped["unsupported characteristic HKCharacteristicTypeIdentifierCardioFitnessMedicationsUse"] == 1)
         #expect(report.characteristics == 3)
 

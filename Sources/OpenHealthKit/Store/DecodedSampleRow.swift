@@ -86,6 +86,9 @@ struct DecodedSampleRow {
             guard let extraData = payload.extra else { throw HealthStoreError(.corruptDatabase, "an activity summary has no details") }
             let details = try context.decoder.decode(ActivitySummaryDetails.self, from: extraData)
             return ActivitySummarySample(try details.makeSummary(), uuid: uuid, sourceRevision: revision)
+        case .workoutRoute:
+            return HKWorkoutRoute(count: Int(clamping: payload.integerValue), start: start, end: end, uuid: uuid, sourceRevision: revision,
+                                  device: device, metadata: metadata)
         case .workout:
             guard let extraData = payload.extra else { throw HealthStoreError(.corruptDatabase, "a workout has no details") }
             let extra = try context.decoder.decode(WorkoutExtra.self, from: extraData)

@@ -23,6 +23,11 @@ extension HealthDatabase {
     /// finds the samples too long to roll up. A store that already holds quantity samples gets
     /// `rollups_pending` in `store_info`: its pages are built when it is next opened with its key
     /// (`rebuildRollupsIfPending`), in one transaction, before any statistics read.
+    ///
+    /// v6-workout-routes adds workout routes' locations (``RouteBlock``): `route_block` holds
+    /// a route's locations, up to 1,024 per sealed block, by the route's row and the block's
+    /// position, with the block's first and last timestamps in the clear. Deleting the route
+    /// row deletes its blocks.
     static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -138,6 +143,20 @@ extension HealthDatabase {
                 ) WITHOUT ROWID;
                 CREATE INDEX sample_long_span ON sample(type, start) WHERE \(RollupPage.longCondition);
                 INSERT INTO store_info (key, value) SELECT 'rollups_pending', 1 WHERE EXISTS (SELECT 1 FROM sample WHERE kind = 1);
+                """)
+        }
+        // v6-workout-routes: the sealed location blocks of workout routes.
+        migrator.registerMigration("v6-workout-routes") { db in
+            try db.execute(sql: """
+                CREATE TABLE route_block (
+                    sample_id INTEGER NOT NULL REFERENCES sample(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    first REAL NOT NULL,
+                    last REAL NOT NULL,
+                    count INTEGER NOT NULL,
+                    sealed BLOB NOT NULL,
+                    PRIMARY KEY (sample_id, position)
+                ) WITHOUT ROWID;
                 """)
         }
         return migrator

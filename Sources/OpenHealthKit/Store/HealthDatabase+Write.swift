@@ -68,6 +68,9 @@ extension HealthDatabase {
                         indexStatement.setUncheckedArguments([rowID, entry.keyHash, entry.valueHash])
                         try indexStatement.execute()
                     }
+                    if !sample.routeBlocks.isEmpty || sample.workoutLink != nil {
+                        try insertRoute(db, sample, rowID: rowID, changes: &changes)
+                    }
                     changes.insert(type: sample.type, source: revision.bundleIdentifier)
                     if sample.kind == .quantity {
                         rollups.note(type: sample.type, start: sample.start, end: sample.end)
@@ -103,6 +106,41 @@ extension HealthDatabase {
                 try refreshRollups(db, rollups)
                 return changes
         }
+    }
+
+    /// Inserts a route's location blocks and links it to its workout: by UUID (any source the
+    /// caller was allowed to name), or by the sync identifier hash (scoped to the route's own source) of a workout.
+    /// - Throws: `errorInvalidArgument` when the workout is not in the store.
+    private func insertRoute(_ db: Database, _ sample: PreparedSample, rowID: Int64, changes: inout StoreChangeSet) throws {
+        let blockStatement = try db.cachedStatement(sql: """
+            INSERT INTO route_block (sample_id, position, first, last, count, sealed) VALUES (?, ?, ?, ?, ?, ?)
+            """)
+        for block in sample.routeBlocks {
+            blockStatement.setUncheckedArguments([rowID, block.position, block.first, block.last, block.count, block.sealed])
+            try blockStatement.execute()
+        }
+        guard let link = sample.workoutLink else { return }
+        let workout: Row?
+        var requiredSource: String?
+        switch link {
+        case .uuid(let blob, let source):
+            requiredSource = source
+            workout = try Row.fetchOne(db, sql: """
+                SELECT s.id, src.bundle_identifier FROM sample s JOIN source src ON src.id = s.source_id WHERE s.uuid = ? AND s.kind = ?
+                """, arguments: [blob, SampleKind.workout.rawValue])
+        case .syncHash(let hash):
+            workout = try Row.fetchOne(db, sql: """
+                SELECT s.id, src.bundle_identifier FROM sample s JOIN source src ON src.id = s.source_id
+                WHERE s.sync_id = ? AND s.kind = ? AND s.parent_id IS NULL
+                """, arguments: [hash, SampleKind.workout.rawValue])
+        }
+        guard let workout else { throw HKError(.errorInvalidArgument, "the route's workout is not saved in this store") }
+        if let requiredSource, requiredSource != workout[1] as String {
+            throw HKError(.errorAuthorizationDenied, "only the workout's source may add a route to it")
+        }
+        let workoutID: Int64 = workout[0]
+        try db.execute(sql: "INSERT OR IGNORE INTO workout_association (workout_id, sample_id) VALUES (?, ?)", arguments: [workoutID, rowID])
+        changes.insert(type: HKWorkoutTypeIdentifier, source: workout[1])
     }
 
     /// Deletes value blocks, first unlinking the rows that still point at them (they fall

@@ -15,12 +15,14 @@ struct RecordCipher: Sendable {
     private let indexKey: SymmetricKey
     private let blockKey: SymmetricKey
     private let rollupKey: SymmetricKey
+    private let routeKey: SymmetricKey
 
     init(masterKey: SymmetricKey) {
         sealingKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("openhealthkit.records.v1".utf8), outputByteCount: 32)
         indexKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("openhealthkit.index.v1".utf8), outputByteCount: 32)
         blockKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("openhealthkit.value-blocks.v1".utf8), outputByteCount: 32)
         rollupKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("openhealthkit.rollups.v1".utf8), outputByteCount: 32)
+        routeKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("openhealthkit.route-blocks.v1".utf8), outputByteCount: 32)
     }
 
     /// Seals `plaintext`, binding it to `context` (the row's UUID bytes).
@@ -52,6 +54,18 @@ struct RecordCipher: Sendable {
     /// or size is `tamperedRecord`.
     func openBlock(_ sealed: some DataProtocol, context: some DataProtocol) throws -> Data {
         try Self.open(sealed, key: blockKey, context: context, what: "value block")
+    }
+
+    /// Seals a block of a workout route's locations under the route subkey, binding it to
+    /// `context` (``RouteBlock/context(route:position:count:)``).
+    func sealRoute(_ plaintext: some DataProtocol, context: some DataProtocol) throws -> Data {
+        try Self.seal(plaintext, key: routeKey, context: context)
+    }
+
+    /// Opens a sealed route block; a wrong key, an altered block or a block moved to another
+    /// route or position is `tamperedRecord`.
+    func openRoute(_ sealed: some DataProtocol, context: some DataProtocol) throws -> Data {
+        try Self.open(sealed, key: routeKey, context: context, what: "route block")
     }
 
     /// Seals a rollup page under the rollup subkey, binding it to `context`

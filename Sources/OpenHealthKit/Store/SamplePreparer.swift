@@ -25,6 +25,8 @@ struct SamplePreparer {
         var activityType: Int64?
         var members: [PreparedSample] = []
         var healthRecordKey: Data?
+        var routeBlocks: [RouteBlock] = []
+        var workoutLink: PreparedWorkoutLink?
 
         switch sample {
         case let quantitySample as HKQuantitySample:
@@ -102,6 +104,18 @@ struct SamplePreparer {
             kind = .workout
             activityType = Int64(workout.workoutActivityType.rawValue)
             payload = SamplePayload(integer: 0, metadata: metadata, device: device, extra: try Self.encoder.encode(extra))
+        case let route as HKWorkoutRoute:
+            guard let locations = route.pendingLocations, let link = route.workoutLink else {
+                throw HKError(.errorInvalidArgument, "a workout route is saved by an HKWorkoutRouteBuilder")
+            }
+            try RouteBlock.validate(locations)
+            routeBlocks = try RouteBlock.seal(locations, route: route.uuid, cipher: cipher)
+            switch link {
+            case .uuid(let uuid, let source): workoutLink = .uuid(uuid.databaseBlob, requiredSource: source)
+            case .syncIdentifier(let identifier, let bundle): workoutLink = .syncHash(cipher.indexHash("sync", bundle, identifier))
+            }
+            kind = .workoutRoute
+            payload = SamplePayload(integer: Int64(locations.count), metadata: metadata, device: device)
         case let record as HKClinicalRecord:
             guard HKClinicalType.known.contains(record.clinicalType.clinicalTypeIdentifier) else {
                 throw HKError(.errorInvalidArgument, "\(record.sampleType.identifier) is not a clinical type")
@@ -151,6 +165,8 @@ struct SamplePreparer {
                                                                                                 kind: kind, start: start, end: end).bytes),
                               primaryBits: payload.primaryBits, metadataIndex: index, members: members)
         prepared.replacesSameKey = healthRecordKey != nil
+        prepared.routeBlocks = routeBlocks
+        prepared.workoutLink = workoutLink
         return prepared
     }
 }

@@ -9,6 +9,7 @@ enum SampleKind: Int64, Sendable {
     case clinicalRecord = 5
     case verifiableRecord = 6
     case activitySummary = 7
+    case workoutRoute = 8
 }
 
 /// A sample ready for insertion: validated, converted to its type's canonical unit and sealed.
@@ -38,6 +39,18 @@ struct PreparedSample: Sendable {
     /// The source revision this sample is recorded under, when not the saving store's own
     /// (the owner's import of another device's export).
     var revision: SourceRevisionRecord? = nil
+    /// A workout route's sealed location blocks, inserted with its row.
+    var routeBlocks: [RouteBlock] = []
+    /// The workout a route is associated with in the transaction that saves it.
+    var workoutLink: PreparedWorkoutLink? = nil
+}
+
+/// How a route being saved finds its workout: by UUID, or by the sync identifier hash its
+/// (same-source) workout was saved with.
+enum PreparedWorkoutLink: Sendable {
+    /// The workout's UUID blob, and the bundle identifier that must have saved it (nil: any).
+    case uuid(Data, requiredSource: String?)
+    case syncHash(Data)
 }
 
 struct MetadataIndexEntry: Sendable {

@@ -49,6 +49,7 @@ open class HKObjectType: NSObject, @unchecked Sendable {
     /// Rebuilds a type from its identifier string, as stored in the database.
     static func type(forIdentifierString identifier: String) -> HKObjectType? {
         if identifier == HKWorkoutTypeIdentifier { return HKWorkoutType() }
+        if identifier == HKWorkoutRouteTypeIdentifier { return HKSeriesType.workoutRoute() }
         if identifier.hasPrefix("HKQuantityTypeIdentifier") {
             return quantityType(forIdentifier: HKQuantityTypeIdentifier(rawValue: identifier))
         }

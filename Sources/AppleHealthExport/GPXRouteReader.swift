@@ -1,0 +1,158 @@
+import Foundation
+import OpenHealthKit
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+
+/// Reads the track points of a workout route's GPX file, as the Health app writes them in an
+/// export's `workout-routes/` folder: `trkpt` elements with `lat` and `lon`, an `ele` and a
+/// `time`, and Apple's `extensions` `speed`, `course`, `hAcc` and `vAcc`.
+///
+/// The parse is event-driven (SAX): only the point being read and the locations read so far
+/// are held. Refused with an ``AppleHealthExportError``, never a crash: XML that is not
+/// well-formed or ends early (`malformedXML`), any document type declaration, so no entity can
+/// expand (`entityDeclaration`), more than ``maximumPoints`` points, nesting deeper than 32
+/// elements or element text longer than 256 bytes (`tooLarge`), and no point or a point without
+/// a valid coordinate or time (`invalidElement`). Lines in the errors are the GPX file's. Missing optional values read as
+/// CoreLocation's "unknown": altitude 0 with vertical accuracy -1, course and speed -1.
+public struct GPXRouteReader: Sendable {
+    /// The most track points a route may have.
+    public var maximumPoints: Int
+
+    /// Creates a reader.
+    public init(maximumPoints: Int = 1_000_000) {
+        self.maximumPoints = maximumPoints
+    }
+
+    /// The locations of the file's track points, in file order.
+    public func locations(in data: Data) throws(AppleHealthExportError) -> [CLLocation] {
+        if Self.hasDocumentType(data) {
+            throw AppleHealthExportError(.entityDeclaration, "the GPX file declares a document type, which routes never do")
+        }
+        let parser = XMLParser(data: data)
+        parser.shouldResolveExternalEntities = false
+        parser.shouldProcessNamespaces = false
+        let delegate = GPXDelegate(maximumPoints: maximumPoints)
+        parser.delegate = delegate
+        let finished = parser.parse()
+        if let failure = delegate.failure { throw failure }
+        guard finished, delegate.closedRoot else {
+            throw AppleHealthExportError(.malformedXML, line: parser.lineNumber > 0 ? parser.lineNumber : nil, "the GPX file is not well-formed or ends early")
+        }
+        guard !delegate.locations.isEmpty else { throw AppleHealthExportError(.invalidElement, "the GPX file has no track point") }
+        return delegate.locations
+    }
+
+    /// Whether `<!DOCTYPE` or `<!ENTITY` occurs anywhere in the bytes.
+    static func hasDocumentType(_ data: Data) -> Bool {
+        let patterns = [Array("<!DOCTYPE".utf8), Array("<!ENTITY".utf8)]
+        return data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) -> Bool in
+            let bytes = buffer.bindMemory(to: UInt8.self)
+            guard bytes.count >= 8 else { return false }
+            for index in 0..<bytes.count where bytes[index] == UInt8(ascii: "<") {
+                for pattern in patterns where index + pattern.count <= bytes.count {
+                    if (0..<pattern.count).allSatisfy({ bytes[index + $0] == pattern[$0] }) { return true }
+                }
+            }
+            return false
+        }
+    }
+
+    /// A GPX time: ISO 8601 in UTC or with an offset, with or without fractional seconds.
+    static func date(_ text: String) -> Date? {
+        let plain = ISO8601DateFormatter()
+        if let date = plain.date(from: text) { return date }
+        let fractional = ISO8601DateFormatter()
+        fractional.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return fractional.date(from: text)
+    }
+}
+
+private final class GPXDelegate: NSObject, XMLParserDelegate {
+    let maximumPoints: Int
+    var locations: [CLLocation] = []
+    var failure: AppleHealthExportError?
+    var closedRoot = false
+    private var depth = 0
+    private var point: [String: String]?
+    private var text = ""
+    private var collecting = false
+    private static let fields: Set<String> = ["ele", "time", "speed", "course", "hAcc", "vAcc"]
+    private static let maximumText = 256
+    private static let maximumDepth = 32
+
+    init(maximumPoints: Int) {
+        self.maximumPoints = maximumPoints
+    }
+
+    private func fail(_ parser: XMLParser, _ kind: AppleHealthExportError.Kind, _ detail: String) {
+        guard failure == nil else { return }
+        failure = AppleHealthExportError(kind, line: parser.lineNumber > 0 ? parser.lineNumber : nil, detail)
+        parser.abortParsing()
+    }
+
+    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?,
+                attributes attributeDict: [String: String] = [:]) {
+        guard failure == nil else { return }
+        depth += 1
+        guard depth <= Self.maximumDepth else { return fail(parser, .tooLarge, "the GPX file's elements are nested too deeply") }
+        if depth == 1, elementName != "gpx" { return fail(parser, .malformedXML, "the GPX file's root element is not gpx") }
+        if elementName == "trkpt" {
+            guard point == nil else { return fail(parser, .invalidElement, "a GPX track point is inside another") }
+            guard locations.count < maximumPoints else { return fail(parser, .tooLarge, "the GPX route has more than \(maximumPoints) points") }
+            var values: [String: String] = [:]
+            if let lat = attributeDict["lat"] { values["lat"] = String(lat.prefix(Self.maximumText)) }
+            if let lon = attributeDict["lon"] { values["lon"] = String(lon.prefix(Self.maximumText)) }
+            point = values
+        } else if point != nil, Self.fields.contains(elementName) {
+            collecting = true
+            text = ""
+        }
+    }
+
+    func parser(_ parser: XMLParser, foundCharacters string: String) {
+        guard failure == nil, collecting else { return }
+        text += string
+        if text.utf8.count > Self.maximumText { fail(parser, .tooLarge, "a GPX element's text is too long") }
+    }
+
+    func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+        guard failure == nil else { return }
+        depth -= 1
+        if depth == 0 { closedRoot = true }
+        if collecting, Self.fields.contains(elementName) {
+            point?[elementName] = text.trimmingCharacters(in: .whitespacesAndNewlines)
+            collecting = false
+        } else if elementName == "trkpt", let values = point {
+            point = nil
+            guard let location = Self.location(values) else { return fail(parser, .invalidElement, "a GPX track point has no valid coordinate or time") }
+            locations.append(location)
+        }
+    }
+
+    private static func location(_ values: [String: String]) -> CLLocation? {
+        func number(_ key: String) -> Double? {
+            guard let text = values[key], let value = Double(text), value.isFinite else { return nil }
+            return value
+        }
+        guard let latitude = number("lat"), let longitude = number("lon"), let time = values["time"].flatMap(GPXRouteReader.date) else {
+            return nil
+        }
+        let coordinate = CLLocationCoordinate2D(latitude: latitude, longitude: longitude)
+        guard CLLocationCoordinate2DIsValid(coordinate) else { return nil }
+        // A value present but unreadable makes the point invalid rather than silently unknown.
+        for key in ["ele", "speed", "course", "hAcc", "vAcc"] where values[key] != nil && number(key) == nil { return nil }
+        let altitude = number("ele")
+        return CLLocation(coordinate: coordinate, altitude: altitude ?? 0, horizontalAccuracy: number("hAcc") ?? 0,
+                          verticalAccuracy: number("vAcc") ?? (altitude == nil ? -1 : 0), course: number("course") ?? -1,
+                          courseAccuracy: -1, speed: number("speed") ?? -1, speedAccuracy: -1, timestamp: time)
+    }
+
+    func parser(_ parser: XMLParser, foundInternalEntityDeclarationWithName name: String, value: String?) {
+        fail(parser, .entityDeclaration, "the GPX file declares entities, which routes never do")
+    }
+
+    func parser(_ parser: XMLParser, parseErrorOccurred parseError: any Error) {
+        fail(parser, .malformedXML, "the GPX file is not well-formed or ends early")
+    }
+}
