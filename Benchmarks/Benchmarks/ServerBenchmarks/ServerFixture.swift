@@ -90,11 +90,11 @@ actor ServerFixture {
 }
 
 /// Starts FhirBlocks on SQLite in a temporary folder, on a free loopback port: its base URL and store.
-func startFhirBlocks(logger: Logger) async throws -> (base: String, store: SQLiteTrustStore) {
+func startFhirBlocks(logger: Logger, configuration: ServerConfiguration = ServerConfiguration()) async throws -> (base: String, store: SQLiteTrustStore) {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fhirblocks-bench-\(UUID().uuidString)")
     let store = try SQLiteTrustStore(path: folder.appendingPathComponent("trust.sqlite").path)
     try await store.migrate()
-    let service = TrustService(store: store, auditKey: .generate(), logger: logger)
+    let service = TrustService(store: store, configuration: configuration, auditKey: .generate(), logger: logger)
     try await service.start()
     let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
     let application = FhirBlocksApplication(service: service, port: 0, logger: logger) { continuation.yield($0) }
