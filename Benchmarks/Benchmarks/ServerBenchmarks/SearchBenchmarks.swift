@@ -48,7 +48,10 @@ struct SearchFixture: Sendable {
     static func start() async throws -> SearchFixture {
         var logger = Logger(label: "bench-search")
         logger.logLevel = .error
-        let (base, store) = try await startFhirBlocks(logger: logger)
+        // One client sends as fast as it can: above the default 200 requests/s per address.
+        let unlimited = RateLimit(perSecond: 1_000_000, burst: 1_000_000)
+        let (base, store) = try await startFhirBlocks(logger: logger, configuration: ServerConfiguration(rateLimitPerAddress: unlimited,
+                                                                                                        rateLimitPerIdentity: unlimited))
         let setup = FixtureSetup(base: base)
         let walletKey = CsiSigningKey.generate()
         let wallet = try await setup.register(key: walletKey, applicationClass: "org.fhirblocks.csa")

@@ -98,7 +98,10 @@ actor ServerFixture {
         var helloIterator = helloPorts.makeAsyncIterator()
         guard let helloPort = await helloIterator.next() else { throw FixtureError("hello-world did not start") }
 
-        let (base, _) = try await startFhirBlocks(logger: logger)
+        // No rate limits: every request comes from 127.0.0.1, faster than a real client would.
+        let unlimited = RateLimit(perSecond: 1_000_000, burst: 1_000_000)
+        let (base, _) = try await startFhirBlocks(logger: logger, configuration: ServerConfiguration(rateLimitPerAddress: unlimited,
+                                                                                                     rateLimitPerIdentity: unlimited))
 
         // A wallet, an app, a grant, a stored Observation, and a read token.
         let setup = FixtureSetup(base: base)
@@ -116,14 +119,11 @@ actor ServerFixture {
 }
 
 /// Starts FhirBlocks on SQLite in a temporary folder, on a free loopback port: its base URL and store.
-func startFhirBlocks(logger: Logger) async throws -> (base: String, store: SQLiteTrustStore) {
+func startFhirBlocks(logger: Logger, configuration: ServerConfiguration = ServerConfiguration()) async throws -> (base: String, store: SQLiteTrustStore) {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fhirblocks-bench-\(UUID().uuidString)")
     let store = try SQLiteTrustStore(path: folder.appendingPathComponent("trust.sqlite").path)
     try await store.migrate()
-    // No rate limits: every request comes from 127.0.0.1, faster than a real client would.
-    let unlimited = RateLimit(perSecond: 1_000_000, burst: 1_000_000)
-    let service = TrustService(store: store, configuration: ServerConfiguration(rateLimitPerAddress: unlimited, rateLimitPerIdentity: unlimited),
-                               auditKey: .generate(), logger: logger)
+    let service = TrustService(store: store, configuration: configuration, auditKey: .generate(), logger: logger)
     try await service.start()
     let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
     let application = FhirBlocksApplication(service: service, port: 0, logger: logger) { continuation.yield($0) }
