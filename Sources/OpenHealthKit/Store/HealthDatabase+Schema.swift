@@ -23,6 +23,10 @@ extension HealthDatabase {
     /// finds the samples too long to roll up. A store that already holds quantity samples gets
     /// `rollups_pending` in `store_info`: its pages are built when it is next opened with its key
     /// (`rebuildRollupsIfPending`), in one transaction, before any statistics read.
+    ///
+    /// v6-record-connections adds the owner's connections to health-records providers
+    /// (``HKHealthRecordsConnection``): `record_connection` holds one sealed row per connection,
+    /// found by a keyed hash of its name; nothing about it is in the clear.
     static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -138,6 +142,15 @@ extension HealthDatabase {
                 ) WITHOUT ROWID;
                 CREATE INDEX sample_long_span ON sample(type, start) WHERE \(RollupPage.longCondition);
                 INSERT INTO store_info (key, value) SELECT 'rollups_pending', 1 WHERE EXISTS (SELECT 1 FROM sample WHERE kind = 1);
+                """)
+        }
+        // v6-record-connections: connections to health-records providers, sealed whole.
+        migrator.registerMigration("v6-record-connections") { db in
+            try db.execute(sql: """
+                CREATE TABLE record_connection (
+                    name_hash BLOB PRIMARY KEY NOT NULL,
+                    sealed BLOB NOT NULL
+                ) WITHOUT ROWID;
                 """)
         }
         return migrator
