@@ -300,7 +300,9 @@ let package = Package(
             name: "RecordsSyncTests",
             dependencies: ["TestSupport", "RecordsSync", "HealthRecords", "OpenHealthKit", "SmartHealthCards", "FHIRCore", "FhirBlocks",
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                           .product(name: "NIOCore", package: "swift-nio")],
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "AppleHealthExportTests", dependencies: ["TestSupport", "AppleHealthExport", "AppleHealthExportGenerator", "OpenHealthKit",
