@@ -140,7 +140,18 @@ import TestSupport
         let listed = try await world.run(["records", "connections"])
         #expect(listed.status == 0 && listed.output.contains("clinic  \(world.fhirBase)  patient ") && listed.output.contains("never synced"))
 
-        let first = try await world.run(["records", "sync", "--allow-private-issuers"])
+        // Cards from this server's issuer (http on loopback, so not fetched by the HTTPS
+        // resolver): its published keys, laid out as its web root for `--issuer`.
+        let offersCards = SMARTEndpoints.offersHealthCardsIssue(capabilityStatement: try await world.capabilityStatement())
+        var cardOptions: [String] = []
+        if offersCards {
+            let keys = try await world.http.get("\(world.url)/.well-known/jwks.json", accept: "application/json")
+            let folder = world.runner.folder.appendingPathComponent("issuer")
+            try FileManager.default.createDirectory(at: folder.appendingPathComponent(".well-known"), withIntermediateDirectories: true)
+            try Data(keys.body).write(to: folder.appendingPathComponent(".well-known/jwks.json"))
+            cardOptions = ["--issuer", "\(world.url)=\(folder.path)", "--issuer", "\(world.fhirBase)=\(folder.path)"]
+        }
+        let first = try await world.run(["records", "sync"] + cardOptions)
         #expect(first.status == 0, "\(first.output)\(first.error)")
         #expect(first.output.contains("synced clinic: fetched "))
         let records = try await world.storedRecords()
@@ -165,7 +176,7 @@ import TestSupport
             JSONMember(key: "subject", value: .object(JSONObject(members: [JSONMember(key: "reference", value: .string("Patient/alice"))]))),
         ]))
         try await world.put([.object(changed), condition])
-        let second = try await world.run(["records", "sync", "--name", "clinic", "--allow-private-issuers"])
+        let second = try await world.run(["records", "sync", "--name", "clinic"] + cardOptions)
         #expect(second.status == 0, "\(second.output)\(second.error)")
         let after = try await world.storedRecords()
         // No duplicates: the update replaced its record, the new one was added.
@@ -182,7 +193,7 @@ import TestSupport
         }
 
         // Health cards, when the server issues them ($health-cards-issue, branch `cards`).
-        if SMARTEndpoints.offersHealthCardsIssue(capabilityStatement: try await world.capabilityStatement()) {
+        if offersCards {
             let store = HKHealthStore(configuration: .init(location: .file(URL(fileURLWithPath: world.runner.store)),
                                                            key: .keyFile(world.runner.folder.appendingPathComponent("health.key")), role: .owner))
             let cards = try await Self.verifiableRecords(store)
