@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "SmartHealthCards", targets: ["SmartHealthCards"]),
         .library(name: "SmartHealthCardsHTTPS", targets: ["SmartHealthCardsHTTPS"]),
         .library(name: "HealthRecords", targets: ["HealthRecords"]),
+        .library(name: "RecordsSync", targets: ["RecordsSync"]),
         .library(name: "SampleFiles", targets: ["SampleFiles"]),
         .library(name: "AppleHealthExport", targets: ["AppleHealthExport"]),
         .library(name: "SampleSignatures", targets: ["SampleSignatures"]),
@@ -164,6 +165,25 @@ let package = Package(
             dependencies: ["OpenHealthKit", "SmartHealthCards", "FHIRCore", "ModelsR4", "ModelsDSTU2"],
             swiftSettings: swiftSettings
         ),
+        // The SMART on FHIR client of `health records connect|sync|connections`: discovery,
+        // registration, PKCE, the loopback redirect, tokens, paged searches and
+        // `$health-cards-issue`, stored through HealthRecords' importer.
+        .target(
+            name: "RecordsSync",
+            dependencies: [
+                "CommonSupport",
+                "FhirBlocks",
+                "FHIRCore",
+                "HealthRecords",
+                "OpenHealthKit",
+                "SmartHealthCards",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "FhirBlocks",
             dependencies: [
@@ -235,6 +255,7 @@ let package = Package(
                 "OpenHealthKit",
                 "SampleSignatures",
                 "HealthRecords",
+                "RecordsSync",
                 "SmartHealthCards",
                 "SmartHealthCardsHTTPS",
                 "QRCode",
@@ -273,6 +294,15 @@ let package = Package(
             name: "HealthRecordsTests",
             dependencies: ["TestSupport", "HealthRecords", "OpenHealthKit", "SmartHealthCards", "FHIRCore", "ModelsR4", "ModelsDSTU2",
                            .product(name: "Crypto", package: "swift-crypto")],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "RecordsSyncTests",
+            dependencies: ["TestSupport", "RecordsSync", "HealthRecords", "OpenHealthKit", "SmartHealthCards", "FHIRCore", "FhirBlocks",
+                           .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .testTarget(name: "AppleHealthExportTests", dependencies: ["TestSupport", "AppleHealthExport", "AppleHealthExportGenerator", "OpenHealthKit",
@@ -372,6 +402,8 @@ let package = Package(
             name: "healthTests",
             dependencies: ["TestSupport", 
                 "health",
+                "RecordsSync",
+                "HealthRecords",
                 "AppleHealthExportGenerator",
                 "OpenHealthKit",
                 "FhirBlocks",

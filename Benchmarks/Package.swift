@@ -101,6 +101,23 @@ let package = Package(
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
         .executableTarget(
+            name: "SyncBenchmarks",
+            dependencies: [
+                .product(name: "RecordsSync", package: "OpenHealthKit"),
+                .product(name: "HealthRecords", package: "OpenHealthKit"),
+                .product(name: "OpenHealthKit", package: "OpenHealthKit"),
+                .product(name: "SmartHealthCards", package: "OpenHealthKit"),
+                .product(name: "FHIRCore", package: "OpenHealthKit"),
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+            ],
+            path: "Benchmarks/SyncBenchmarks",
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")],
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
+        .executableTarget(
             name: "ImportBenchmarks",
             dependencies: [
                 "BenchmarkSupport",

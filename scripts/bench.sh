@@ -18,6 +18,8 @@
 #   scripts/bench.sh parsing              # unauthenticated parsers on adversarial 64 KiB and 1 MiB inputs (ParsingBenchmarks)
 #   scripts/bench.sh records              # importing the largest Synthea bundle (RecordsBenchmarks), then
 #                                         # `health records import` of the same file with the release binary
+#   scripts/bench.sh sync                 # `health records sync` of the largest Synthea patient from a FHIR
+#                                         # server on loopback, against fetching and saving the same (SyncBenchmarks)
 #   scripts/bench.sh all                  # every executable, one after the other
 #   scripts/bench.sh cards --filter 'Verify.*'   # extra options go to `swift package benchmark`
 #
@@ -32,7 +34,7 @@ cd "$root"
 
 suite="store"
 case "${1:-}" in
-    store|cards|fhir|server|records|import|parsing|all) suite="$1"; shift ;;
+    store|cards|fhir|server|records|sync|import|parsing|all) suite="$1"; shift ;;
 esac
 case "$suite" in
     store) products=(StoreBenchmarks) ;;
@@ -40,9 +42,10 @@ case "$suite" in
     fhir) products=(FHIRBenchmarks) ;;
     server) products=(ServerBenchmarks) ;;
     records) products=(RecordsBenchmarks) ;;
+    sync) products=(SyncBenchmarks) ;;
     import) products=(ImportBenchmarks) ;;
     parsing) products=(ParsingBenchmarks) ;;
-    all) products=(StoreBenchmarks CardBenchmarks FHIRBenchmarks ServerBenchmarks RecordsBenchmarks ImportBenchmarks ParsingBenchmarks) ;;
+    all) products=(StoreBenchmarks CardBenchmarks FHIRBenchmarks ServerBenchmarks RecordsBenchmarks SyncBenchmarks ImportBenchmarks ParsingBenchmarks) ;;
 esac
 
 output="$(mktemp)"

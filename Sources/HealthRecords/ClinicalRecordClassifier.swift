@@ -7,6 +7,13 @@ import OpenHealthKit
 /// resources → medication, Procedure → procedure, Coverage → coverage, DocumentReference →
 /// clinical note. Other resources (Patient, Encounter…) are not clinical records.
 public enum ClinicalRecordClassifier {
+    /// The FHIR R4 resource types that are clinical records, in the order a sync searches them
+    /// (MedicationOrder is DSTU2 only).
+    public static let r4ResourceTypes = [
+        "AllergyIntolerance", "Condition", "Immunization", "Observation", "DiagnosticReport", "MedicationStatement", "MedicationRequest",
+        "MedicationDispense", "Procedure", "Coverage", "DocumentReference",
+    ]
+
     /// The clinical type of a resource, or nil when it is not a clinical record.
     public static func clinicalType(of resource: JSONObject) -> HKClinicalTypeIdentifier? {
         guard let resourceType = resource["resourceType"]?.stringValue else { return nil }

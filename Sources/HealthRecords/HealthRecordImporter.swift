@@ -53,47 +53,90 @@ public struct HealthRecordImporter: Sendable {
     /// Imports one input's bytes (`name` is how the report refers to it) into the store, adding
     /// to `report`. Everything that can be stored is stored, in one transaction per input.
     public func importInput(_ bytes: [UInt8], named name: String, into report: inout HealthRecordImportReport) async throws {
-        let input: HealthRecordInput
-        do {
-            input = try HealthRecordInput.read(bytes, validate: Self.validator(for: options.fhirVersion))
-        } catch {
-            report.unreadable.append((name, error.description))
-            return
-        }
+        guard let input = read(bytes, named: name, into: &report) else { return }
         switch input {
         case .resources(let slices, let problems):
-            if !problems.isEmpty {
-                report.refusals.append(.init(input: name, location: "document", reasons: problems))
-            }
-            let records = records(from: slices, input: name, report: &report)
+            let records = records(from: slices, problems: problems, input: name, report: &report)
             try await save(records, sourceName: options.sourceName ?? "Health Records")
             report.stored += records
         case .cards(let cardBytes):
-            let cards: [SHCInput.Card]
-            do {
-                cards = try SHCInput.parse(cardBytes, allowSurroundingWhitespace: true)
-            } catch {
-                report.unreadable.append((name, HealthRecordImportError.unreadableCard("\(error)").description))
-                return
-            }
-            for (index, card) in cards.enumerated() {
-                let verification = await verifier.verify(card)
-                let location = "card \(index + 1)"
-                guard verification.isAccepted, let record = Self.verifiableRecord(card: card, report: verification, now: options.now) else {
-                    if !verification.errors.isEmpty, verification.errors.allSatisfy({ $0.code == .resolverFailed }) {
-                        report.unreachableIssuers += 1
-                    }
-                    var reasons = verification.errors.map(\.description)
-                    if verification.isValid, verification.issuerTrusted == false { reasons.append("the issuer is not trusted") }
-                    if reasons.isEmpty { reasons.append("the card has no readable summary") }
-                    report.refusals.append(.init(input: name, location: location, reasons: reasons))
-                    continue
-                }
-                let sourceName = options.sourceName ?? verification.issuerName ?? URL(string: record.issuerIdentifier)?.host ?? "SMART Health Cards"
-                try await save([record], sourceName: sourceName)
-                report.stored.append(record)
+            for card in await verifiedCards(cardBytes, input: name, report: &report) {
+                try await save([card.record], sourceName: card.sourceName)
+                report.stored.append(card.record)
             }
         }
+    }
+
+    /// The clinical records of one page of FHIR search results (``HealthRecordInput/searchPage(_:validate:)``:
+    /// each resource validated on its own), not stored; what was skipped or refused is added to
+    /// `report`.
+    public func clinicalRecords(inSearchPage bytes: [UInt8], named name: String, into report: inout HealthRecordImportReport) -> [HKClinicalRecord] {
+        do {
+            let slices = try HealthRecordInput.searchPage(bytes, validate: Self.validator(for: options.fhirVersion))
+            return records(from: slices, input: name, report: &report)
+        } catch {
+            report.unreadable.append((name, error.description))
+            return []
+        }
+    }
+
+    /// A card that verified, with the name of the source it is stored under.
+    public struct VerifiedCard: Sendable {
+        /// The verifiable record of the card.
+        public var record: HKVerifiableClinicalRecord
+        /// The source name: the options' one, or the issuer's.
+        public var sourceName: String
+    }
+
+    /// The cards of one input (any form `health shc verify` takes) that verify (and are
+    /// trusted, under a trust policy), not stored: refusals are added to `report`.
+    public func verifiedCards(in bytes: [UInt8], named name: String, into report: inout HealthRecordImportReport) async -> [VerifiedCard] {
+        await verifiedCards(bytes, input: name, report: &report)
+    }
+
+    private func read(_ bytes: [UInt8], named name: String, into report: inout HealthRecordImportReport) -> HealthRecordInput? {
+        do {
+            return try HealthRecordInput.read(bytes, validate: Self.validator(for: options.fhirVersion))
+        } catch {
+            report.unreadable.append((name, error.description))
+            return nil
+        }
+    }
+
+    private func records(from slices: [FHIRResourceSlice], problems: [String], input name: String,
+                         report: inout HealthRecordImportReport) -> [HKClinicalRecord] {
+        if !problems.isEmpty {
+            report.refusals.append(.init(input: name, location: "document", reasons: problems))
+        }
+        return records(from: slices, input: name, report: &report)
+    }
+
+    private func verifiedCards(_ cardBytes: [UInt8], input name: String, report: inout HealthRecordImportReport) async -> [VerifiedCard] {
+        let cards: [SHCInput.Card]
+        do {
+            cards = try SHCInput.parse(cardBytes, allowSurroundingWhitespace: true)
+        } catch {
+            report.unreadable.append((name, HealthRecordImportError.unreadableCard("\(error)").description))
+            return []
+        }
+        var verified: [VerifiedCard] = []
+        for (index, card) in cards.enumerated() {
+            let verification = await verifier.verify(card)
+            let location = "card \(index + 1)"
+            guard verification.isAccepted, let record = Self.verifiableRecord(card: card, report: verification, now: options.now) else {
+                if !verification.errors.isEmpty, verification.errors.allSatisfy({ $0.code == .resolverFailed }) {
+                    report.unreachableIssuers += 1
+                }
+                var reasons = verification.errors.map(\.description)
+                if verification.isValid, verification.issuerTrusted == false { reasons.append("the issuer is not trusted") }
+                if reasons.isEmpty { reasons.append("the card has no readable summary") }
+                report.refusals.append(.init(input: name, location: location, reasons: reasons))
+                continue
+            }
+            let sourceName = options.sourceName ?? verification.issuerName ?? URL(string: record.issuerIdentifier)?.host ?? "SMART Health Cards"
+            verified.append(VerifiedCard(record: record, sourceName: sourceName))
+        }
+        return verified
     }
 
     /// The records of the clinical resources; everything else is counted as skipped or refused.

@@ -77,6 +77,34 @@ public enum HealthRecordInput: Sendable {
         return .resources(slices, problems: bundleProblems)
     }
 
+    /// Reads one page of FHIR search results (a `searchset` Bundle) the way a sync stores it:
+    /// each entry's resource validated on its own, as the server's resource, not as part of a
+    /// document (a page's references need not resolve inside it, and an empty page is an empty
+    /// page). Entries whose `search.mode` is `outcome` (an OperationOutcome about the search) are
+    /// left out.
+    public static func searchPage(_ bytes: [UInt8], validate validator: (@Sendable (JSONValue) -> [ValidationProblem])?) throws(HealthRecordImportError)
+        -> [FHIRResourceSlice] {
+        let tape: JSONTape
+        do {
+            tape = try JSONTape(bytes)
+        } catch {
+            throw .malformedJSON(error.description)
+        }
+        guard let root = tape.value(at: 0).objectValue, root["resourceType"]?.stringValue == "Bundle" else { throw .notFHIR }
+        var slices: [FHIRResourceSlice] = []
+        let entries = root["entry"]?.arrayValue ?? []
+        let entryNodes = tape.elements(of: tape.member(of: 0, named: "entry"))
+        for (index, entry) in entries.enumerated() {
+            guard let object = entry.objectValue, let resource = object["resource"]?.objectValue, index < entryNodes.count,
+                  object["search"]?["mode"]?.stringValue != "outcome",
+                  let node = tape.member(of: entryNodes[index], named: "resource") else { continue }
+            let issues = validator?(.object(resource)).filter(\.isError).map(\.text) ?? []
+            slices.append(FHIRResourceSlice(location: "entry[\(index)]", bytes: Array(tape.bytes[tape.byteRange(of: node)]), resource: resource,
+                                            fullURL: object["fullUrl"]?.stringValue, issues: issues))
+        }
+        return slices
+    }
+
     private static func ndjson(_ bytes: [UInt8], validator: (@Sendable (JSONValue) -> [ValidationProblem])?) throws -> HealthRecordInput {
         var slices: [FHIRResourceSlice] = []
         var problems: [String] = []

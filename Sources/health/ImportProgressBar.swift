@@ -14,8 +14,8 @@ final class ImportProgressBar: Sendable {
     }
 
     /// The bar's line for `fraction` of the file (a count alone when the size is unknown).
-    static func line(fraction: Double?, samples: Int, width: Int = 30) -> String {
-        let count = "\(samples) sample\(samples == 1 ? "" : "s")"
+    static func line(fraction: Double?, samples: Int, width: Int = 30, noun: String = "sample") -> String {
+        let count = "\(samples) \(noun)\(samples == 1 ? "" : "s")"
         guard let fraction else { return "Importing… \(count)" }
         let clamped = min(1, max(0, fraction))
         let filled = Int((clamped * Double(width)).rounded(.down))
@@ -26,8 +26,13 @@ final class ImportProgressBar: Sendable {
     }
 
     func update(_ progress: AppleHealthImportProgress) {
+        draw(fraction: progress.fraction, count: progress.report.importedCount, noun: "sample")
+    }
+
+    /// Redraws the bar for `fraction` done and `count` things of `noun`.
+    func draw(fraction: Double?, count: Int, noun: String) {
         guard enabled else { return }
-        let text = "\r\u{1B}[K" + Self.line(fraction: progress.fraction, samples: progress.report.importedCount)
+        let text = "\r\u{1B}[K" + Self.line(fraction: fraction, samples: count, noun: noun)
         state.withLock { drawn in
             drawn = true
             FileHandle.standardError.write(Data(text.utf8))

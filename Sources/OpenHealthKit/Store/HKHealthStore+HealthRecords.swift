@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 extension HKHealthStore {
     /// Saves clinical and verifiable records under their provider's source (OpenHealthKit API,
@@ -10,15 +11,27 @@ extension HKHealthStore {
     /// stored, or none.
     /// - Throws: `errorAuthorizationDenied` for an app; `errorInvalidArgument` for other samples.
     public func saveHealthRecords(_ records: [HKSample], source: HKSource) async throws {
+        try await storeHealthRecords(records, source: source, connection: nil)
+    }
+
+    /// Saves health records and, in the same transaction, a connection's state (nil: none).
+    func storeHealthRecords(_ records: [HKSample], source: HKSource, connection: HKHealthRecordsConnection?) async throws {
         guard engine.isOwner else { throw HKError(.errorAuthorizationDenied, "only the store's owner can save health records") }
-        guard !records.isEmpty else { return }
         guard records.allSatisfy({ $0 is HKClinicalRecord || $0 is HKVerifiableClinicalRecord }) else {
             throw HKError(.errorInvalidArgument, "saveHealthRecords takes clinical and verifiable records only")
         }
         let database = try await engine.databaseAsync()
+        guard !records.isEmpty else {
+            if let connection { try await database.saveConnection(connection) }
+            return
+        }
         let preparer = SamplePreparer(cipher: database.cipher, bundleIdentifier: source.bundleIdentifier)
         let prepared = try records.map(preparer.prepare)
-        let changes = try await database.insert(prepared, revision: SourceRevisionRecord(HKSourceRevision(source: source, version: nil)))
+        var alsoWrite: (@Sendable (GRDB.Database) throws -> Void)?
+        if let connection {
+            alsoWrite = { db in try database.writeConnection(db, connection) }
+        }
+        let changes = try await database.insert(prepared, revision: SourceRevisionRecord(HKSourceRevision(source: source, version: nil)), alsoWrite: alsoWrite)
         notify(changes)
     }
 

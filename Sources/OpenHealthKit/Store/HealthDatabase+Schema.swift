@@ -28,6 +28,9 @@ extension HealthDatabase {
     /// a route's locations, up to 1,024 per sealed block, by the route's row and the block's
     /// position, with the block's first and last timestamps in the clear. Deleting the route
     /// row deletes its blocks.
+    /// v7-record-connections adds the owner's connections to health-records providers
+    /// (``HKHealthRecordsConnection``): `record_connection` holds one sealed row per connection,
+    /// found by a keyed hash of its name; nothing about it is in the clear.
     static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -156,6 +159,15 @@ extension HealthDatabase {
                     count INTEGER NOT NULL,
                     sealed BLOB NOT NULL,
                     PRIMARY KEY (sample_id, position)
+                ) WITHOUT ROWID;
+                """)
+        }
+        // v7-record-connections: connections to health-records providers, sealed whole.
+        migrator.registerMigration("v7-record-connections") { db in
+            try db.execute(sql: """
+                CREATE TABLE record_connection (
+                    name_hash BLOB PRIMARY KEY NOT NULL,
+                    sealed BLOB NOT NULL
                 ) WITHOUT ROWID;
                 """)
         }

@@ -14,8 +14,11 @@ extension HealthDatabase {
     /// A sample with its own `revision` is recorded under it rather than under `revision`.
     /// The statistics rollups of every grain a stored or replaced quantity sample touches are
     /// rebuilt at the end of the same transaction (`refreshRollups`).
+    /// `alsoWrite` runs last in the same transaction (a health-records connection's sync state
+    /// saved with the batch it describes), so both are committed or neither.
     /// - Returns: the change set for observers (empty when everything was dropped).
-    func insert(_ input: [PreparedSample], revision: SourceRevisionRecord) async throws -> StoreChangeSet {
+    func insert(_ input: [PreparedSample], revision: SourceRevisionRecord,
+                alsoWrite: (@Sendable (Database) throws -> Void)? = nil) async throws -> StoreChangeSet {
         var planned = input
         let plan = try ValueBlockPlan(samples: &planned, cipher: cipher)
         let samples = planned
@@ -104,6 +107,7 @@ extension HealthDatabase {
                 try Self.setSequence(db, sequence)
                 try pruneTombstones(db)
                 try refreshRollups(db, rollups)
+                try alsoWrite?(db)
                 return changes
         }
     }

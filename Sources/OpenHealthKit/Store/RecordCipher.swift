@@ -4,9 +4,10 @@ import Foundation
 /// Seals and opens the secret part of every stored record, and computes the keyed hashes that
 /// let SQL find rows by sync identifier or metadata without storing either in the clear.
 ///
-/// Four subkeys are derived from the master key with HKDF-SHA256: one for AES-256-GCM sealing
+/// Five subkeys are derived from the master key with HKDF-SHA256: one for AES-256-GCM sealing
 /// of records, one for HMAC-SHA256 index hashes, one for AES-256-GCM sealing of value blocks
-/// (``ValueBlock``) and one for statistics rollups (``RollupPage``). Each sealed record is bound
+/// (``ValueBlock``), one for statistics rollups (``RollupPage``) and one for health-records
+/// connections (``HKHealthRecordsConnection``, bound to the keyed hash of their name). Each sealed record is bound
 /// to its row's UUID as additional authenticated data, so moving a sealed blob to another row
 /// fails to open; a value block is bound to its purpose, type and entry count, a rollup page to
 /// its type and day, and under their own keys neither can pass for a record.
@@ -16,6 +17,7 @@ struct RecordCipher: Sendable {
     private let blockKey: SymmetricKey
     private let rollupKey: SymmetricKey
     private let routeKey: SymmetricKey
+    private let connectionKey: SymmetricKey
 
     init(masterKey: SymmetricKey) {
         sealingKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("openhealthkit.records.v1".utf8), outputByteCount: 32)
@@ -23,6 +25,7 @@ struct RecordCipher: Sendable {
         blockKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("openhealthkit.value-blocks.v1".utf8), outputByteCount: 32)
         rollupKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("openhealthkit.rollups.v1".utf8), outputByteCount: 32)
         routeKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("openhealthkit.route-blocks.v1".utf8), outputByteCount: 32)
+        connectionKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("openhealthkit.record-connections.v1".utf8), outputByteCount: 32)
     }
 
     /// Seals `plaintext`, binding it to `context` (the row's UUID bytes).
@@ -78,6 +81,18 @@ struct RecordCipher: Sendable {
     /// type or day is `tamperedRecord`.
     func openRollup(_ sealed: some DataProtocol, context: some DataProtocol) throws -> Data {
         try Self.open(sealed, key: rollupKey, context: context, what: "rollup")
+    }
+
+    /// Seals a health-records connection under the connection subkey, binding it to `context`
+    /// (the keyed hash of its name).
+    func sealConnection(_ plaintext: some DataProtocol, context: some DataProtocol) throws -> Data {
+        try Self.seal(plaintext, key: connectionKey, context: context)
+    }
+
+    /// Opens a sealed connection; a wrong key, an altered row or a row moved to another name is
+    /// `tamperedRecord`.
+    func openConnection(_ sealed: some DataProtocol, context: some DataProtocol) throws -> Data {
+        try Self.open(sealed, key: connectionKey, context: context, what: "health-records connection")
     }
 
     private static func seal(_ plaintext: some DataProtocol, key: SymmetricKey, context: some DataProtocol) throws -> Data {

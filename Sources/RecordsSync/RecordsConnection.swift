@@ -1,0 +1,75 @@
+import Foundation
+import OpenHealthKit
+
+/// What the store keeps about one SMART on FHIR connection (sealed, as the `state` of an
+/// `HKHealthRecordsConnection`): where the server is, who the patient is, the tokens, and how
+/// far each resource type has been synced.
+public struct RecordsConnection: Sendable, Hashable, Codable {
+    /// The connection's name in the store.
+    public var name: String
+    /// The FHIR base URL (no trailing slash).
+    public var fhirBase: String
+    /// The discovered endpoints.
+    public var endpoints: SMARTEndpoints
+    /// The client id (registered, or given).
+    public var clientID: String
+    /// The redirect URI the code was bound to (kept for the record; refresh does not need it).
+    public var redirectURI: String
+    /// The patient in context.
+    public var patient: String
+    /// The current tokens.
+    public var tokens: TokenGrant
+    /// Per FHIR resource type: the server's `meta.lastUpdated` high-water mark of the last
+    /// complete pass (the next search asks `_lastUpdated=gt` it).
+    public var marks: [String: String]
+    /// Per resource type whose pass was interrupted: the high-water mark of what was already
+    /// stored in that pass (a resumed pass starts that type's search again from its mark and
+    /// keeps the larger of the two).
+    public var pending: [String: String]
+    /// When the connection was made and last completed a sync (this machine's clock).
+    public var connectedAt: Date
+    /// When the last sync completed.
+    public var lastSyncAt: Date?
+
+    /// Creates a connection.
+    public init(name: String, fhirBase: String, endpoints: SMARTEndpoints, clientID: String, redirectURI: String, patient: String,
+                tokens: TokenGrant, marks: [String: String] = [:], pending: [String: String] = [:], connectedAt: Date, lastSyncAt: Date? = nil) {
+        self.name = name
+        self.fhirBase = fhirBase
+        self.endpoints = endpoints
+        self.clientID = clientID
+        self.redirectURI = redirectURI
+        self.patient = patient
+        self.tokens = tokens
+        self.marks = marks
+        self.pending = pending
+        self.connectedAt = connectedAt
+        self.lastSyncAt = lastSyncAt
+    }
+
+    /// The store's sealed form.
+    public func stored() throws -> HKHealthRecordsConnection {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .millisecondsSince1970
+        encoder.outputFormatting = .sortedKeys
+        return HKHealthRecordsConnection(name: name, state: try encoder.encode(self))
+    }
+
+    /// Reads a stored connection.
+    public init(stored: HKHealthRecordsConnection) throws(RecordsSyncError) {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .millisecondsSince1970
+        do {
+            self = try decoder.decode(RecordsConnection.self, from: stored.state)
+        } catch {
+            throw .connection("the stored connection '\(stored.name)' cannot be read")
+        }
+    }
+
+    /// The FHIR base URL without trailing slashes.
+    static func normalized(base: String) -> String {
+        var text = base
+        while text.hasSuffix("/") { text.removeLast() }
+        return text
+    }
+}

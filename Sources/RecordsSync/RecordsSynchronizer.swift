@@ -1,0 +1,189 @@
+import FHIRCore
+import FhirBlocks
+import Foundation
+import HealthRecords
+import OpenHealthKit
+import SmartHealthCards
+
+/// Brings a connection's records into the store: for every clinical resource type, a search of
+/// the patient's resources (`Type?patient=ID&_count=N`, with `_lastUpdated=gt<mark>` after the
+/// first sync), page after page by `link[relation=next]`; each page's clinical records are
+/// stored with the connection's new sync state in one transaction. Then, when the server's
+/// CapabilityStatement offers the Patient operation `health-cards-issue`, the patient's
+/// SMART Health Cards, stored as verifiable records once they verify.
+///
+/// The high-water mark of a type is the server's own time: the first page's Bundle
+/// `meta.lastUpdated` (when the search ran) or, later, the newest resource `meta.lastUpdated`
+/// seen, whichever is later; nothing is subtracted and this machine's clock is never compared
+/// with it, so clock skew between the two does not lose or repeat changes. It moves only when
+/// a type's last page is stored: a sync that stops halfway leaves every page it stored
+/// complete, and the next one searches that type again from the old mark (what is fetched
+/// twice replaces itself). Expired access tokens are refreshed (and the rotated refresh token
+/// saved at once); when refresh is refused, the sync stops with
+/// ``RecordsSyncError/connectionMustBeRenewed(_:)`` before storing anything more.
+public struct RecordsSynchronizer: Sendable {
+    /// How to sync.
+    public struct Options: Sendable {
+        /// `_count`: the page size asked for.
+        public var pageSize: Int
+        /// The FHIR resource types to search.
+        public var resourceTypes: [String]
+        /// Whether to fetch health cards when the server offers them.
+        public var fetchCards: Bool
+
+        /// Creates options.
+        public init(pageSize: Int = 200, resourceTypes: [String] = ClinicalRecordClassifier.r4ResourceTypes, fetchCards: Bool = true) {
+            self.pageSize = pageSize
+            self.resourceTypes = resourceTypes
+            self.fetchCards = fetchCards
+        }
+    }
+
+    /// The store (opened as its owner).
+    public let store: HKHealthStore
+    /// The HTTP client.
+    public let http: SMARTHTTP
+    /// Verifies fetched cards.
+    public let verifier: SHCVerifier
+    /// How to sync.
+    public let options: Options
+
+    /// Creates a synchronizer.
+    public init(store: HKHealthStore, http: SMARTHTTP, verifier: SHCVerifier, options: Options = Options()) {
+        self.store = store
+        self.http = http
+        self.verifier = verifier
+        self.options = options
+    }
+
+    /// The stored connections.
+    public static func connections(in store: HKHealthStore) async throws(RecordsSyncError) -> [RecordsConnection] {
+        do {
+            return try await store.healthRecordsConnections().map { stored throws(RecordsSyncError) in try RecordsConnection(stored: stored) }
+        } catch let error as RecordsSyncError {
+            throw error
+        } catch {
+            throw .connection("the connections could not be read: \(error)")
+        }
+    }
+
+    /// Syncs the connection called `name`.
+    public func sync(named name: String, progress: @Sendable (SyncProgress) -> Void = { _ in }) async throws(RecordsSyncError) -> SyncReport {
+        guard let connection = try await Self.connections(in: store).first(where: { $0.name == name }) else {
+            throw .connection("no connection named '\(name)'")
+        }
+        let session = SyncSession(connection: connection, http: http, store: store)
+        var report = SyncReport(connection: name)
+        let importer = HealthRecordImporter(store: store, verifier: verifier,
+                                            options: .init(sourceName: name, sourceURL: URL(string: connection.fhirBase)))
+        let source = HealthRecordImporter.source(named: name)
+        var fetched = 0
+        for (index, type) in options.resourceTypes.enumerated() {
+            try await syncType(type, index: index, session: session, importer: importer, source: source, fetched: &fetched,
+                               report: &report, progress: progress)
+        }
+        if options.fetchCards {
+            try await fetchCards(session: session, importer: importer, report: &report)
+        }
+        session.connection.lastSyncAt = Date()
+        try await session.save(records: [], source: source)
+        report.refreshed = session.refreshed
+        return report
+    }
+
+    private func syncType(_ type: String, index: Int, session: SyncSession, importer: HealthRecordImporter, source: HKSource, fetched: inout Int,
+                          report: inout SyncReport, progress: @Sendable (SyncProgress) -> Void) async throws(RecordsSyncError) {
+        let base = session.connection.fhirBase
+        var fields: [(name: String, value: String)] = [(name: "patient", value: session.connection.patient), (name: "_count", value: String(options.pageSize))]
+        let mark = session.connection.marks[type]
+        if let mark { fields.append((name: "_lastUpdated", value: "gt\(mark)")) }
+        var url: String? = "\(base)/\(type)?" + String(decoding: FormBody(fields: fields).encoded(), as: UTF8.self)
+        var newest = SearchPage.latest(mark, session.connection.pending[type])
+        var fetchedOfType = 0
+        var first = true
+        while let pageURL = url {
+            let response = try await session.authorizedGet(pageURL)
+            if first, response.status == 403 || response.status == 404 {
+                report.skippedTypes[type] = response.status == 403 ? "not permitted by the connection's token" : "not served"
+                return
+            }
+            guard response.status == 200 else { throw .fhir("searching \(type) answered \(response.status)") }
+            let page = try SearchPage.parse(response.body)
+            if first { newest = SearchPage.latest(newest, page.bundleLastUpdated) }
+            newest = SearchPage.latest(newest, page.newestResource)
+            var pageReport = HealthRecordImportReport()
+            let records = importer.clinicalRecords(inSearchPage: response.body, named: "\(type) page \(report.pages + 1)", into: &pageReport)
+            if let next = page.next {
+                guard Self.sameOrigin(next, base) else { throw .fhir("a next link of \(type) leaves the server") }
+                session.connection.pending[type] = newest
+            } else {
+                session.connection.pending[type] = nil
+                if let newest { session.connection.marks[type] = newest }
+            }
+            try await session.save(records: records, source: source)
+            pageReport.stored = records
+            report.records.merge(pageReport)
+            report.pages += 1
+            fetchedOfType += page.entryCount
+            fetched += page.entryCount
+            report.fetchedByType[type, default: 0] += page.entryCount
+            progress(SyncProgress(resourceType: type, typeIndex: index, typeCount: options.resourceTypes.count, fetchedOfType: fetchedOfType,
+                                  totalOfType: page.total, fetched: fetched))
+            url = page.next
+            first = false
+        }
+    }
+
+    private func fetchCards(session: SyncSession, importer: HealthRecordImporter, report: inout SyncReport) async throws(RecordsSyncError) {
+        let base = session.connection.fhirBase
+        let metadata = try await http.get("\(base)/metadata")
+        guard metadata.status == 200, SMARTEndpoints.offersHealthCardsIssue(capabilityStatement: metadata.body) else { return }
+        report.cardsOffered = true
+        let body = #"{"resourceType":"Parameters","parameter":[{"name":"credentialType","valueUri":"https://smarthealth.cards#health-card"}]}"#
+        let patient = session.connection.patient
+        guard Self.isFHIRID(patient) else { throw .malformedResponse("the patient in context is not a FHIR id") }
+        let response = try await session.authorizedPost("\(base)/Patient/\(patient)/$health-cards-issue", body: Array(body.utf8))
+        guard response.status == 200 else { throw .fhir("$health-cards-issue answered \(response.status)") }
+        guard let parameters = (try? JSONParser.parse(response.body))?.objectValue, parameters["resourceType"]?.stringValue == "Parameters" else {
+            throw .malformedResponse("$health-cards-issue did not answer Parameters")
+        }
+        let hasCards = parameters["parameter"]?.arrayValue?.contains { $0["name"]?.stringValue == "verifiableCredential" } ?? false
+        guard hasCards else { return }
+        var cardReport = HealthRecordImportReport()
+        let cards = await importer.verifiedCards(in: response.body, named: "$health-cards-issue", into: &cardReport)
+        for (sourceName, group) in Dictionary(grouping: cards, by: \.sourceName) {
+            let records = group.map(\.record)
+            try await session.save(records: records, source: HealthRecordImporter.source(named: sourceName))
+            cardReport.stored += records
+        }
+        report.records.merge(cardReport)
+    }
+
+    /// Whether `text` is a FHIR id (`[A-Za-z0-9\-\.]{1,64}`), safe in a URL path.
+    static func isFHIRID(_ text: String) -> Bool {
+        (1...64).contains(text.utf8.count) && text.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                 UInt8(ascii: "-"), UInt8(ascii: "."): true
+            default: false
+            }
+        }
+    }
+
+    /// Whether `url` has the scheme, host and port of `base`.
+    static func sameOrigin(_ url: String, _ base: String) -> Bool {
+        guard let a = URLComponents(string: url), let b = URLComponents(string: base) else { return false }
+        return a.scheme?.lowercased() == b.scheme?.lowercased() && a.host?.lowercased() == b.host?.lowercased() && a.port == b.port
+    }
+}
+
+extension HealthRecordImportReport {
+    /// Adds another report's counts to this one.
+    mutating func merge(_ other: HealthRecordImportReport) {
+        stored += other.stored
+        for (type, count) in other.skipped { skipped[type, default: 0] += count }
+        refusals += other.refusals
+        unreadable += other.unreadable
+        unreachableIssuers += other.unreachableIssuers
+    }
+}

@@ -1,0 +1,75 @@
+import ArgumentParser
+import Foundation
+import HealthRecords
+import OpenHealthKit
+import RecordsSync
+
+/// `health records sync [--name NAME]`.
+struct RecordsSyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Bring the records of connected SMART on FHIR servers into the store (every connection, or --name).",
+        discussion: """
+            For every clinical resource type, searches the patient's resources page by page (only those changed since the \
+            last sync), imports them as clinical records, then fetches health cards through $health-cards-issue when the \
+            server offers it and imports those that verify. Each page is stored with the connection's progress in one \
+            transaction: an interrupted sync resumes. Tokens are refreshed as needed.
+            Exit status: 0 synced, 1 anything refused or the connection must be renewed, 2 for usage errors or a server \
+            that could not be reached.
+            """)
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(help: ArgumentHelp("The connection to sync (default: every one).", valueName: "NAME"))
+    var name: String?
+
+    @OptionGroup var verification: CardVerifierOptions
+
+    func run() async throws {
+        let store = try storeOptions.openStore()
+        let connections = try await RecordsSynchronizer.connections(in: store)
+        var names = connections.map(\.name)
+        if let name {
+            guard names.contains(name) else { throw InputRefused("no connection named '\(name)' (see `health records connections`)") }
+            names = [name]
+        }
+        guard !names.isEmpty else { throw InputRefused("no connections: run `health records connect FHIR-BASE` first") }
+        let (verifier, https) = try verification.makeVerifier()
+        let http = SMARTHTTP()
+        let synchronizer = RecordsSynchronizer(store: store, http: http, verifier: verifier)
+        var failure: RecordsSyncError?
+        var refused = false
+        for name in names {
+            let bar = ImportProgressBar(enabled: isatty(STDERR_FILENO) != 0)
+            do {
+                let report = try await synchronizer.sync(named: name) { progress in
+                    bar.draw(fraction: progress.fraction, count: progress.fetched, noun: "resource")
+                }
+                bar.finish()
+                for line in Self.lines(report) { print(line) }
+                refused = refused || !report.records.refusals.isEmpty
+            } catch {
+                bar.finish()
+                failure = error
+                break
+            }
+        }
+        await https.shutdown()
+        try? await http.shutdown()
+        if let failure { try RecordsSyncFailure.exit(failure) }
+        if refused { throw ExitCode(1) }
+    }
+
+    static func lines(_ report: SyncReport) -> [String] {
+        var lines = ["synced \(report.connection): fetched \(report.fetched) resource\(report.fetched == 1 ? "" : "s") in \(report.pages) page\(report.pages == 1 ? "" : "s")"]
+        for (type, count) in report.fetchedByType.sorted(by: { $0.key < $1.key }) where count > 0 {
+            lines.append("  \(type): \(count)")
+        }
+        for (type, reason) in report.skippedTypes.sorted(by: { $0.key < $1.key }) {
+            lines.append("  \(type): not searched (\(reason))")
+        }
+        lines += RecordsFormatter.importText(report.records)
+        if !report.cardsOffered { lines.append("health cards: the server does not offer $health-cards-issue") }
+        return lines
+    }
+}

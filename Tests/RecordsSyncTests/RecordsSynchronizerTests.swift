@@ -1,0 +1,179 @@
+import FHIRCore
+import Foundation
+import HealthRecords
+import Hummingbird
+import Logging
+import NIOCore
+import OpenHealthKit
+@testable import RecordsSync
+import SmartHealthCards
+import Synchronization
+import Testing
+
+/// A sync against a plain FHIR server on loopback (not FhirBlocks) that pages its results with
+/// `next` links, expires the first access token, and fails halfway once: nothing half-written,
+/// the sync resumes, the refreshed tokens are kept, and the next sync asks only for changes.
+struct RecordsSynchronizerTests {
+    @Test func pagedSyncStopsCleanlyResumesAndAsksOnlyForChanges() async throws {
+        let server = try await ScriptedFHIRServer.start()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("records-sync-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = HKHealthStore(configuration: .init(location: .file(folder.appendingPathComponent("health.sqlite")),
+                                                       key: .keyFile(folder.appendingPathComponent("health.key")), role: .owner))
+        let base = server.base
+        let connection = RecordsConnection(name: "clinic", fhirBase: base,
+                                           endpoints: SMARTEndpoints(authorization: "\(base)/authorize", token: "\(base)/token", registration: nil),
+                                           clientID: "c1", redirectURI: "http://127.0.0.1:1/callback", patient: "p1",
+                                           tokens: TokenGrant(accessToken: "t1", expiresAt: Date(timeIntervalSinceNow: -60), refreshToken: "r1",
+                                                              scope: nil, patient: "p1"),
+                                           connectedAt: Date())
+        try await store.saveHealthRecordsConnection(connection.stored())
+        let http = SMARTHTTP(timeout: .seconds(30))
+        let synchronizer = RecordsSynchronizer(store: store, http: http, verifier: SHCVerifier(resolver: StaticKeyResolver([:]), now: Date()),
+                                               options: .init(pageSize: 2))
+        func stored() async throws -> RecordsConnection {
+            try #require(try await RecordsSynchronizer.connections(in: store).first)
+        }
+        func labRecords() async throws -> [HKSample] {
+            try await HKSampleQueryDescriptor(predicates: [.clinicalRecord(type: HKClinicalType(.labResultRecord))], sortDescriptors: []).result(for: store)
+        }
+
+        // The second Observation page fails once: the first page is stored with the state that
+        // says so, the type's mark does not move, the types done before keep theirs.
+        server.failObservationPage(1)
+        await #expect(throws: RecordsSyncError.fhir("searching Observation answered 500")) { _ = try await synchronizer.sync(named: "clinic") }
+        #expect(try await labRecords().count == 2)
+        var state = try await stored()
+        #expect(state.marks["Observation"] == nil)
+        #expect(state.pending["Observation"] == "2026-03-01T00:00:00Z")
+        #expect(state.marks["Condition"] == "2026-03-01T00:00:00Z")
+        // The expired token was refreshed first and the rotated refresh token kept.
+        #expect(state.tokens.accessToken == "t2" && state.tokens.refreshToken == "r2")
+        #expect(server.requests().allSatisfy { $0.bearer == "t2" || $0.path == "/fhir/token" })
+
+        // Resumed: Observation searched again from its old mark, everything stored once.
+        server.clearRequests()
+        let report = try await synchronizer.sync(named: "clinic")
+        #expect(try await labRecords().count == 6)
+        #expect(report.fetchedByType["Observation"] == 6 && report.pages >= 3)
+        #expect(report.fetchedByType["Condition"] == 0)
+        state = try await stored()
+        #expect(state.marks["Observation"] == "2026-03-01T00:00:00Z" && state.pending.isEmpty && state.lastSyncAt != nil)
+        let first = server.requests().filter { $0.path == "/fhir/Observation" }
+        #expect(first.map(\.query) == ["patient=p1&_count=2", "page=1", "page=2"])
+        for record in try await labRecords() {
+            let resource = try #require((record as? HKClinicalRecord)?.fhirResource)
+            #expect(resource.sourceURL?.absoluteString == "\(base)/Observation/\(resource.identifier)")
+        }
+
+        // Next sync: only changes since the server's mark are asked for (`+` and `:` encoded).
+        server.clearRequests()
+        _ = try await synchronizer.sync(named: "clinic")
+        let again = server.requests().filter { $0.path == "/fhir/Observation" }.first?.query
+        #expect(again == "patient=p1&_count=2&_lastUpdated=gt2026-03-01T00%3A00%3A00Z")
+        #expect(try await labRecords().count == 6)
+
+        // Refresh refused: the connection must be renewed, and nothing more is stored.
+        server.revoke()
+        await #expect(throws: RecordsSyncError.connectionMustBeRenewed("the server no longer accepts the access token and the refresh was refused (invalid_grant)")) {
+            _ = try await synchronizer.sync(named: "clinic")
+        }
+        #expect(try await labRecords().count == 6)
+        try await http.shutdown()
+        await server.stop()
+    }
+}
+
+/// A FHIR server with Observations on three pages of two, a token endpoint that rotates tokens,
+/// and switches a test flips.
+final class ScriptedFHIRServer: Sendable {
+    struct Request: Sendable {
+        var path: String
+        var query: String
+        var bearer: String?
+    }
+
+    private struct State {
+        var failPage: Int?
+        var revoked = false
+        var token = "t1"
+        var refresh = "r1"
+        var requests: [Request] = []
+    }
+
+    private let state = Mutex(State())
+    private let task = Mutex<Task<Void, any Error>?>(nil)
+    private let baseURL = Mutex("")
+
+    /// The FHIR base, `http://127.0.0.1:PORT/fhir`.
+    var base: String { baseURL.withLock { $0 } }
+
+    private init() {}
+
+    func failObservationPage(_ page: Int) { state.withLock { $0.failPage = page } }
+    func revoke() { state.withLock { $0.revoked = true } }
+    func requests() -> [Request] { state.withLock { $0.requests } }
+    func clearRequests() { state.withLock { $0.requests = [] } }
+
+    func stop() async {
+        let running = task.withLock { $0 }
+        running?.cancel()
+        _ = await running?.result
+    }
+
+    static func observation(_ index: Int) -> String {
+        #"{"resourceType":"Observation","id":"o\#(index)","status":"final","code":{"text":"test \#(index)"},"# +
+            #""meta":{"lastUpdated":"2026-01-0\#(index)T00:00:00Z"}}"#
+    }
+
+    static func start() async throws -> ScriptedFHIRServer {
+        let server = ScriptedFHIRServer()
+        let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+        let router = Router()
+        router.post("fhir/token") { request, _ -> Response in
+            let body = String(buffer: try await request.body.collect(upTo: 1 << 16))
+            let answer: (HTTPResponse.Status, String) = server.state.withLock { state in
+                state.requests.append(Request(path: "/fhir/token", query: "", bearer: nil))
+                guard !state.revoked, body.contains("refresh_token=\(state.refresh)") else {
+                    return (.badRequest, #"{"error":"invalid_grant"}"#)
+                }
+                state.token = "t\(Int(state.token.dropFirst())! + 1)"
+                state.refresh = "r\(Int(state.refresh.dropFirst())! + 1)"
+                return (.ok, #"{"access_token":"\#(state.token)","token_type":"Bearer","expires_in":300,"refresh_token":"\#(state.refresh)"}"#)
+            }
+            return Response(status: answer.0, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: answer.1)))
+        }
+        router.get("fhir/:type") { request, context -> Response in
+            let type = context.parameters.get("type") ?? ""
+            let query = request.uri.query ?? ""
+            let bearer = request.headers[.authorization].map { String($0.dropFirst("Bearer ".count)) }
+            let page = request.uri.queryParameters.get("page").flatMap { Int($0) } ?? 0
+            let base = server.base
+            let outcome: (HTTPResponse.Status, String) = server.state.withLock { state in
+                state.requests.append(Request(path: "/fhir/\(type)", query: query, bearer: bearer))
+                if state.revoked || bearer != state.token { return (.unauthorized, #"{"resourceType":"OperationOutcome"}"#) }
+                if type == "Observation", state.failPage == page {
+                    state.failPage = nil
+                    return (.internalServerError, #"{"resourceType":"OperationOutcome"}"#)
+                }
+                guard type == "Observation" else {
+                    return (.ok, #"{"resourceType":"Bundle","type":"searchset","total":0,"meta":{"lastUpdated":"2026-03-01T00:00:00Z"}}"#)
+                }
+                let entries = [1 + 2 * page, 2 + 2 * page].map { #"{"search":{"mode":"match"},"resource":\#(observation($0))}"# }
+                let next = page < 2 ? #","link":[{"relation":"next","url":"\#(base)/Observation?page=\#(page + 1)"}]"# : ""
+                return (.ok, #"{"resourceType":"Bundle","type":"searchset","total":6,"meta":{"lastUpdated":"2026-03-01T00:00:00Z"}\#(next),"entry":[\#(entries.joined(separator: ","))]}"#)
+            }
+            return Response(status: outcome.0, headers: [.contentType: "application/fhir+json"], body: .init(byteBuffer: ByteBuffer(string: outcome.1)))
+        }
+        var logger = Logger(label: "scripted-fhir")
+        logger.logLevel = .error
+        let application = Application(router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+                                      onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
+        let running = Task { try await application.runService() }
+        var iterator = ports.makeAsyncIterator()
+        guard let port = await iterator.next(), port > 0 else { throw RecordsSyncError.transport("the scripted server did not start") }
+        server.baseURL.withLock { $0 = "http://127.0.0.1:\(port)/fhir" }
+        server.task.withLock { $0 = running }
+        return server
+    }
+}
