@@ -1,5 +1,6 @@
 import FHIRCore
 import FhirBlocks
+import FhirBlocksStore
 import SmartHealthCards
 
 /// SMART discovery (§2.1): `/.well-known/smart-configuration` and the CapabilityStatement's
@@ -55,14 +56,21 @@ extension TrustService {
         var rest = JSONObject()
         rest.append("mode", "server")
         rest.append("security", .object(security))
-        rest.append("resource", .array(["Patient", "Observation", "Condition", "Consent", "AuditEvent"].map { type -> JSONValue in
+        rest.append("resource", .array(Self.advertisedResourceTypes.map { type -> JSONValue in
             var resource = JSONObject(members: [JSONMember(key: "type", value: .string(type)),
                                                 JSONMember(key: "interaction", value: .array(["read", "search-type"].map {
                                                     .object(JSONObject(members: [JSONMember(key: "code", value: .string($0))]))
                                                 }))])
+            if type != "Consent", type != "AuditEvent" {
+                let own = SearchParameterTable.parameters(type: type).filter { $0.base == type }
+                resource.append("searchParam", .array(own.map(Self.searchParamEntry)))
+            }
             if type == "Patient", issuesHealthCards { resource.append("operation", .array([Self.healthCardsIssueOperation])) }
             return .object(resource)
         }))
+        // The parameters of every resource type (`_id`, `_lastUpdated`, `_tag`…).
+        let common = SearchParameterTable.parameters(type: "Resource").filter { $0.base == "Resource" || $0.base == "DomainResource" }
+        rest.append("searchParam", .array(common.map(Self.searchParamEntry)))
         var statement = JSONObject()
         statement.append("resourceType", "CapabilityStatement")
         statement.append("status", "active")
@@ -76,5 +84,22 @@ extension TrustService {
         statement.append("format", strings: ["json"])
         statement.append("rest", .array([.object(rest)]))
         return .object(statement)
+    }
+
+    /// The resource types the CapabilityStatement lists: the patient, the clinical types
+    /// HealthKit's health records hold, and the server's own Consent and AuditEvent views. The
+    /// endpoint stores and searches any R4 type; these are the ones a records client asks for.
+    static let advertisedResourceTypes = ["Patient", "AllergyIntolerance", "Condition", "Coverage", "DiagnosticReport",
+                                          "DocumentReference", "Encounter", "Immunization", "MedicationDispense",
+                                          "MedicationRequest", "MedicationStatement", "Observation", "Procedure",
+                                          "Consent", "AuditEvent"]
+
+    /// A CapabilityStatement `searchParam` entry for a generated R4 parameter (its name and type;
+    /// no `definition`, since several R4 definitions are shared between types under other ids).
+    static func searchParamEntry(_ parameter: SearchParameterDefinition) -> JSONValue {
+        .object(JSONObject(members: [
+            JSONMember(key: "name", value: .string(parameter.code)),
+            JSONMember(key: "type", value: .string(parameter.type.rawValue)),
+        ]))
     }
 }

@@ -106,6 +106,16 @@ import Testing
             #expect(uris == ["token": "\(TestWorld.base)/oauth/token", "authorize": "\(TestWorld.base)/oauth/authorize",
                              "register": "\(TestWorld.base)/oauth/register", "introspect": "\(TestWorld.base)/oauth/introspect",
                              "revoke": "\(TestWorld.base)/oauth/revoke"])
+            // The search parameters a client may rely on: the common ones at the rest level, each
+            // type's own from the generated R4 table (Observation's code, date, category, status).
+            func names(_ list: JSONValue?) -> Set<String> { Set((list?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }) }
+            let rest = metadata["rest"]?[0]
+            #expect(names(rest?["searchParam"]).isSuperset(of: ["_id", "_lastUpdated"]))
+            let observation = rest?["resource"]?.arrayValue?.first { $0["type"] == .string("Observation") }
+            #expect(names(observation?["searchParam"]).isSuperset(of: ["code", "date", "category", "status", "patient", "subject"]))
+            let immunization = rest?["resource"]?.arrayValue?.first { $0["type"] == .string("Immunization") }
+            #expect(names(immunization?["searchParam"]).isSuperset(of: ["date", "patient", "status", "vaccine-code"]))
+            #expect(observation?["searchParam"]?.arrayValue?.first { $0["name"] == .string("date") }?["type"] == .string("date"))
             let smart = world.json(world.service.smartConfiguration())
             #expect(smart["token_endpoint"] == .string("\(TestWorld.base)/oauth/token"))
             // Backend services (private_key_jwt) and public clients of standalone launch (none).
