@@ -29,10 +29,13 @@ enum AuditDatabase {
         } catch {
             throw UsageError("cannot open the database: \(error)")
         }
-        defer { Task { await store.close() } }
+        // The store is closed (awaited) whether the verification succeeds or not.
         do {
-            return try await verifier.verify(StoreAuditLogSource(store: store, key: AuditLogKey(keyName: ServerConfiguration().checkpointKeyName, publicKey: key)))
+            let report = try await verifier.verify(StoreAuditLogSource(store: store, key: AuditLogKey(keyName: ServerConfiguration().checkpointKeyName, publicKey: key)))
+            await store.close()
+            return report
         } catch {
+            await store.close()
             throw UsageError("cannot read the audit log: \(error)")
         }
     }

@@ -129,86 +129,87 @@ import TestSupport
     @Test(arguments: ServeCommandTests.backends)
     func connectApproveSyncAndSyncAgain(backend: String) async throws {
         let world = try await World.start(backend: backend)
-        defer { Task { await world.stop() } }
-        let resources = Self.synthea
-        try #require(resources.count > 40, "the Synthea patient could not be read")
-        try await world.put(resources)
+        try await withTeardown({ await world.stop() }) {
+            let resources = Self.synthea
+            try #require(resources.count > 40, "the Synthea patient could not be read")
+            try await world.put(resources)
 
-        let connected = try await world.connect(["--name", "clinic"])
-        #expect(connected.status == 0, "\(connected.error)")
-        #expect(connected.output.contains("connected clinic: patient "))
-        let listed = try await world.run(["records", "connections"])
-        #expect(listed.status == 0 && listed.output.contains("clinic  \(world.fhirBase)  patient ") && listed.output.contains("never synced"))
+            let connected = try await world.connect(["--name", "clinic"])
+            #expect(connected.status == 0, "\(connected.error)")
+            #expect(connected.output.contains("connected clinic: patient "))
+            let listed = try await world.run(["records", "connections"])
+            #expect(listed.status == 0 && listed.output.contains("clinic  \(world.fhirBase)  patient ") && listed.output.contains("never synced"))
 
-        // Cards from this server's issuer (http on loopback, so not fetched by the HTTPS
-        // resolver): its published keys, laid out as its web root for `--issuer`.
-        let offersCards = SMARTEndpoints.offersHealthCardsIssue(capabilityStatement: try await world.capabilityStatement())
-        var cardOptions: [String] = []
-        if offersCards {
-            let keys = try await world.http.get("\(world.url)/.well-known/jwks.json", accept: "application/json")
-            let folder = world.runner.folder.appendingPathComponent("issuer")
-            try FileManager.default.createDirectory(at: folder.appendingPathComponent(".well-known"), withIntermediateDirectories: true)
-            try Data(keys.body).write(to: folder.appendingPathComponent(".well-known/jwks.json"))
-            cardOptions = ["--issuer", "\(world.url)=\(folder.path)", "--issuer", "\(world.fhirBase)=\(folder.path)"]
+            // Cards from this server's issuer (http on loopback, so not fetched by the HTTPS
+            // resolver): its published keys, laid out as its web root for `--issuer`.
+            let offersCards = SMARTEndpoints.offersHealthCardsIssue(capabilityStatement: try await world.capabilityStatement())
+            var cardOptions: [String] = []
+            if offersCards {
+                let keys = try await world.http.get("\(world.url)/.well-known/jwks.json", accept: "application/json")
+                let folder = world.runner.folder.appendingPathComponent("issuer")
+                try FileManager.default.createDirectory(at: folder.appendingPathComponent(".well-known"), withIntermediateDirectories: true)
+                try Data(keys.body).write(to: folder.appendingPathComponent(".well-known/jwks.json"))
+                cardOptions = ["--issuer", "\(world.url)=\(folder.path)", "--issuer", "\(world.fhirBase)=\(folder.path)"]
+            }
+            let first = try await world.run(["records", "sync"] + cardOptions)
+            #expect(first.status == 0, "\(first.output)\(first.error)")
+            #expect(first.output.contains("synced clinic: fetched "))
+            let records = try await world.storedRecords()
+            let expected = Self.expectedTypes(resources)
+            #expect(Self.byType(records) == expected)
+            #expect(records.count == expected.values.reduce(0, +))
+            // Every record points back at its resource on the server, and holds its bytes.
+            for record in records {
+                let resource = try #require(record.fhirResource)
+                #expect(resource.sourceURL?.absoluteString == "\(world.fhirBase)/\(resource.resourceType.rawValue)/\(resource.identifier)")
+                #expect(record.sourceRevision.source.name == "clinic")
+            }
+            #expect(try await world.run(["records", "connections"]).output.contains("last sync "))
+
+            // A change on the server: one Observation updated, one Condition added.
+            let observation = try #require(resources.first { $0["resourceType"]?.stringValue == "Observation" }?.objectValue)
+            var changed = observation
+            changed.members = changed.members.filter { $0.key != "status" } + [JSONMember(key: "status", value: .string("amended"))]
+            let condition = JSONValue.object(JSONObject(members: [
+                JSONMember(key: "resourceType", value: .string("Condition")), JSONMember(key: "id", value: .string("new-condition")),
+                JSONMember(key: "code", value: .object(JSONObject(members: [JSONMember(key: "text", value: .string("Sprained ankle"))]))),
+                JSONMember(key: "subject", value: .object(JSONObject(members: [JSONMember(key: "reference", value: .string("Patient/alice"))]))),
+            ]))
+            try await world.put([.object(changed), condition])
+            let second = try await world.run(["records", "sync", "--name", "clinic"] + cardOptions)
+            #expect(second.status == 0, "\(second.output)\(second.error)")
+            let after = try await world.storedRecords()
+            // No duplicates: the update replaced its record, the new one was added.
+            #expect(after.count == records.count + 1)
+            let updated = try #require(after.first { $0.fhirResource?.identifier == observation["id"]?.stringValue })
+            #expect((try? JSONParser.parse(Array(updated.fhirResource?.data ?? Data())))?["status"]?.stringValue == "amended")
+            if Self.searchesLastUpdated(try await world.capabilityStatement()) {
+                // Only what changed is fetched.
+                #expect(second.output.contains("synced clinic: fetched 2 resources"), "\(second.output)")
+            } else {
+                // Turns on with the server's `_lastUpdated` search (branch `search`); until then the
+                // server ignores the parameter and sends everything again.
+                print("RecordsSyncCommandTests: the server does not advertise _lastUpdated search; \"a second sync fetches only what changed\" not checked")
+            }
+
+            // Health cards, when the server issues them ($health-cards-issue, branch `cards`).
+            if offersCards {
+                let store = HKHealthStore(configuration: .init(location: .file(URL(fileURLWithPath: world.runner.store)),
+                                                               key: .keyFile(world.runner.folder.appendingPathComponent("health.key")), role: .owner))
+                let cards = try await Self.verifiableRecords(store)
+                #expect(!cards.isEmpty, "the server offers $health-cards-issue but no card was stored: \(first.output)")
+            } else {
+                #expect(first.output.contains("health cards: the server does not offer $health-cards-issue"))
+                print("RecordsSyncCommandTests: the server does not offer $health-cards-issue; the cards part is not checked")
+            }
+
+            // Forget the connection: the records stay.
+            #expect(try await world.run(["records", "connections", "--remove", "clinic"]).output.contains("removed clinic"))
+            #expect(try await world.run(["records", "connections", "--remove", "clinic"]).status == 1)
+            #expect(try await world.run(["records", "connections"]).output.contains("No connections."))
+            #expect(try await world.run(["records", "sync"]).status == 1)
+            #expect(try await world.storedRecords().count == after.count)
         }
-        let first = try await world.run(["records", "sync"] + cardOptions)
-        #expect(first.status == 0, "\(first.output)\(first.error)")
-        #expect(first.output.contains("synced clinic: fetched "))
-        let records = try await world.storedRecords()
-        let expected = Self.expectedTypes(resources)
-        #expect(Self.byType(records) == expected)
-        #expect(records.count == expected.values.reduce(0, +))
-        // Every record points back at its resource on the server, and holds its bytes.
-        for record in records {
-            let resource = try #require(record.fhirResource)
-            #expect(resource.sourceURL?.absoluteString == "\(world.fhirBase)/\(resource.resourceType.rawValue)/\(resource.identifier)")
-            #expect(record.sourceRevision.source.name == "clinic")
-        }
-        #expect(try await world.run(["records", "connections"]).output.contains("last sync "))
-
-        // A change on the server: one Observation updated, one Condition added.
-        let observation = try #require(resources.first { $0["resourceType"]?.stringValue == "Observation" }?.objectValue)
-        var changed = observation
-        changed.members = changed.members.filter { $0.key != "status" } + [JSONMember(key: "status", value: .string("amended"))]
-        let condition = JSONValue.object(JSONObject(members: [
-            JSONMember(key: "resourceType", value: .string("Condition")), JSONMember(key: "id", value: .string("new-condition")),
-            JSONMember(key: "code", value: .object(JSONObject(members: [JSONMember(key: "text", value: .string("Sprained ankle"))]))),
-            JSONMember(key: "subject", value: .object(JSONObject(members: [JSONMember(key: "reference", value: .string("Patient/alice"))]))),
-        ]))
-        try await world.put([.object(changed), condition])
-        let second = try await world.run(["records", "sync", "--name", "clinic"] + cardOptions)
-        #expect(second.status == 0, "\(second.output)\(second.error)")
-        let after = try await world.storedRecords()
-        // No duplicates: the update replaced its record, the new one was added.
-        #expect(after.count == records.count + 1)
-        let updated = try #require(after.first { $0.fhirResource?.identifier == observation["id"]?.stringValue })
-        #expect((try? JSONParser.parse(Array(updated.fhirResource?.data ?? Data())))?["status"]?.stringValue == "amended")
-        if Self.searchesLastUpdated(try await world.capabilityStatement()) {
-            // Only what changed is fetched.
-            #expect(second.output.contains("synced clinic: fetched 2 resources"), "\(second.output)")
-        } else {
-            // Turns on with the server's `_lastUpdated` search (branch `search`); until then the
-            // server ignores the parameter and sends everything again.
-            print("RecordsSyncCommandTests: the server does not advertise _lastUpdated search; \"a second sync fetches only what changed\" not checked")
-        }
-
-        // Health cards, when the server issues them ($health-cards-issue, branch `cards`).
-        if offersCards {
-            let store = HKHealthStore(configuration: .init(location: .file(URL(fileURLWithPath: world.runner.store)),
-                                                           key: .keyFile(world.runner.folder.appendingPathComponent("health.key")), role: .owner))
-            let cards = try await Self.verifiableRecords(store)
-            #expect(!cards.isEmpty, "the server offers $health-cards-issue but no card was stored: \(first.output)")
-        } else {
-            #expect(first.output.contains("health cards: the server does not offer $health-cards-issue"))
-            print("RecordsSyncCommandTests: the server does not offer $health-cards-issue; the cards part is not checked")
-        }
-
-        // Forget the connection: the records stay.
-        #expect(try await world.run(["records", "connections", "--remove", "clinic"]).output.contains("removed clinic"))
-        #expect(try await world.run(["records", "connections", "--remove", "clinic"]).status == 1)
-        #expect(try await world.run(["records", "connections"]).output.contains("No connections."))
-        #expect(try await world.run(["records", "sync"]).status == 1)
-        #expect(try await world.storedRecords().count == after.count)
     }
 
     static func verifiableRecords(_ store: HKHealthStore) async throws -> [HKVerifiableClinicalRecord] {
@@ -221,33 +222,35 @@ import TestSupport
 
     @Test func declinedApprovalIsReportedAsAccessDenied() async throws {
         let world = try await World.start()
-        defer { Task { await world.stop() } }
-        let declined = try await world.connect(approve: false)
-        #expect(declined.status == 1)
-        #expect(declined.error.contains("access_denied"), "\(declined.error)")
-        #expect(try await world.run(["records", "connections"]).output.contains("No connections."))
+        try await withTeardown({ await world.stop() }) {
+            let declined = try await world.connect(approve: false)
+            #expect(declined.status == 1)
+            #expect(declined.error.contains("access_denied"), "\(declined.error)")
+            #expect(try await world.run(["records", "connections"]).output.contains("No connections."))
+        }
     }
 
     @Test func revokedConnectionMustBeRenewedAndStoresNothing() async throws {
         let world = try await World.start()
-        defer { Task { await world.stop() } }
-        try await world.put(Array(Self.synthea.prefix(20)))
-        #expect(try await world.connect(["--name", "clinic"]).status == 0)
-        #expect(try await world.run(["records", "sync"]).status == 0)
-        let before = try await world.storedRecords().count
-        #expect(before > 0)
-        let listing = try await world.run(["records", "connections", "--json"])
-        let clientID = try #require((try? JSONParser.parse(listing.output))?.arrayValue?.first?["clientId"]?.stringValue)
-        #expect(try await world.run(["wallet", "revoke", "--server", world.url, "--identity", world.identity, "--from-grantee", clientID]).status == 0)
-        try await world.put(Array(Self.synthea.dropFirst(20).prefix(20)))
-        let refused = try await world.run(["records", "sync", "--name", "clinic"])
-        #expect(refused.status == 1)
-        #expect(refused.error.contains("the connection must be renewed"), "\(refused.error)")
-        #expect(try await world.storedRecords().count == before)
-        // Connecting again under the same name renews it.
-        #expect(try await world.connect(["--name", "clinic"]).status == 0)
-        #expect(try await world.run(["records", "sync"]).status == 0)
-        #expect(try await world.storedRecords().count > before)
+        try await withTeardown({ await world.stop() }) {
+            try await world.put(Array(Self.synthea.prefix(20)))
+            #expect(try await world.connect(["--name", "clinic"]).status == 0)
+            #expect(try await world.run(["records", "sync"]).status == 0)
+            let before = try await world.storedRecords().count
+            #expect(before > 0)
+            let listing = try await world.run(["records", "connections", "--json"])
+            let clientID = try #require((try? JSONParser.parse(listing.output))?.arrayValue?.first?["clientId"]?.stringValue)
+            #expect(try await world.run(["wallet", "revoke", "--server", world.url, "--identity", world.identity, "--from-grantee", clientID]).status == 0)
+            try await world.put(Array(Self.synthea.dropFirst(20).prefix(20)))
+            let refused = try await world.run(["records", "sync", "--name", "clinic"])
+            #expect(refused.status == 1)
+            #expect(refused.error.contains("the connection must be renewed"), "\(refused.error)")
+            #expect(try await world.storedRecords().count == before)
+            // Connecting again under the same name renews it.
+            #expect(try await world.connect(["--name", "clinic"]).status == 0)
+            #expect(try await world.run(["records", "sync"]).status == 0)
+            #expect(try await world.storedRecords().count > before)
+        }
     }
 
     /// The token endpoint's refusals as the client reports them: a wrong PKCE verifier, a
@@ -255,56 +258,57 @@ import TestSupport
     /// also revokes the tokens issued from it).
     @Test func tokenEndpointRefusalsReachTheClient() async throws {
         let world = try await World.start()
-        defer { Task { await world.stop() } }
-        try await world.put(Array(Self.synthea.prefix(5)))
-        let store = HKHealthStore(configuration: .init(location: .file(URL(fileURLWithPath: world.runner.store)),
-                                                       key: .keyFile(world.runner.folder.appendingPathComponent("health.key")), role: .owner))
-        let connector = RecordsConnector(store: store, http: world.http)
-        let endpoints = try await connector.discover(fhirBase: world.fhirBase)
-        let redirect = "http://127.0.0.1:9/callback"
-        let clientID = try await connector.register(endpoints: endpoints, redirectURI: redirect)
-        var generator = SystemRandomNumberGenerator()
-        func approvedCode() async throws -> (SMARTAuthorizationRequest, String) {
-            let request = SMARTAuthorizationRequest(clientID: clientID, redirectURI: redirect, scope: RecordsConnector.defaultScope, audience: world.fhirBase,
-                                               using: &generator)
-            let url = request.url(endpoint: endpoints.authorization)
-            let code = try #require((try? JSONParser.parse(try await world.http.get(url, accept: "application/json").body))?["user_code"]?.stringValue)
-            #expect(try await world.run(["wallet", "approve", code, "--server", world.url, "--identity", world.identity]).status == 0)
-            let back = try await world.http.get(url)
-            let location = try #require(back.headers.first { $0.name.lowercased() == "location" }?.value)
-            var fields: [String: String] = [:]
-            for item in URLComponents(string: location)?.queryItems ?? [] { fields[item.name] = item.value }
-            return (request, try RecordsConnector.code(from: fields, state: request.state))
-        }
-        func refusal(_ body: () async throws -> Void) async -> String? {
-            do {
-                try await body()
-                return nil
-            } catch let error as RecordsSyncError {
-                if case .tokenRefused(let code, _) = error { return code }
-                return "\(error)"
-            } catch {
-                return "\(error)"
+        try await withTeardown({ await world.stop() }) {
+            try await world.put(Array(Self.synthea.prefix(5)))
+            let store = HKHealthStore(configuration: .init(location: .file(URL(fileURLWithPath: world.runner.store)),
+                                                           key: .keyFile(world.runner.folder.appendingPathComponent("health.key")), role: .owner))
+            let connector = RecordsConnector(store: store, http: world.http)
+            let endpoints = try await connector.discover(fhirBase: world.fhirBase)
+            let redirect = "http://127.0.0.1:9/callback"
+            let clientID = try await connector.register(endpoints: endpoints, redirectURI: redirect)
+            var generator = SystemRandomNumberGenerator()
+            func approvedCode() async throws -> (SMARTAuthorizationRequest, String) {
+                let request = SMARTAuthorizationRequest(clientID: clientID, redirectURI: redirect, scope: RecordsConnector.defaultScope, audience: world.fhirBase,
+                                                   using: &generator)
+                let url = request.url(endpoint: endpoints.authorization)
+                let code = try #require((try? JSONParser.parse(try await world.http.get(url, accept: "application/json").body))?["user_code"]?.stringValue)
+                #expect(try await world.run(["wallet", "approve", code, "--server", world.url, "--identity", world.identity]).status == 0)
+                let back = try await world.http.get(url)
+                let location = try #require(back.headers.first { $0.name.lowercased() == "location" }?.value)
+                var fields: [String: String] = [:]
+                for item in URLComponents(string: location)?.queryItems ?? [] { fields[item.name] = item.value }
+                return (request, try RecordsConnector.code(from: fields, state: request.state))
             }
+            func refusal(_ body: () async throws -> Void) async -> String? {
+                do {
+                    try await body()
+                    return nil
+                } catch let error as RecordsSyncError {
+                    if case .tokenRefused(let code, _) = error { return code }
+                    return "\(error)"
+                } catch {
+                    return "\(error)"
+                }
+            }
+
+            var (request, code) = try await approvedCode()
+            var wrong = request
+            wrong.codeVerifier = String(repeating: "x", count: 43)
+            #expect(await refusal { _ = try await connector.exchange(code: code, request: wrong, endpoints: endpoints) } == "invalid_grant")
+
+            (request, code) = try await approvedCode()
+            var otherRedirect = request
+            otherRedirect.redirectURI = "http://127.0.0.1:10/callback"
+            #expect(await refusal { _ = try await connector.exchange(code: code, request: otherRedirect, endpoints: endpoints) } == "invalid_grant")
+
+            (request, code) = try await approvedCode()
+            let grant = try await connector.exchange(code: code, request: request, endpoints: endpoints)
+            let patient = try #require(grant.patient)
+            #expect(try await world.http.get("\(world.fhirBase)/Patient/\(patient)", bearer: grant.accessToken).status != 401)
+            #expect(await refusal { _ = try await connector.exchange(code: code, request: request, endpoints: endpoints) } == "invalid_grant")
+            // The reuse revoked the approval: the token issued from the code no longer works.
+            #expect(try await world.http.get("\(world.fhirBase)/Observation?patient=\(patient)", bearer: grant.accessToken).status == 401)
         }
-
-        var (request, code) = try await approvedCode()
-        var wrong = request
-        wrong.codeVerifier = String(repeating: "x", count: 43)
-        #expect(await refusal { _ = try await connector.exchange(code: code, request: wrong, endpoints: endpoints) } == "invalid_grant")
-
-        (request, code) = try await approvedCode()
-        var otherRedirect = request
-        otherRedirect.redirectURI = "http://127.0.0.1:10/callback"
-        #expect(await refusal { _ = try await connector.exchange(code: code, request: otherRedirect, endpoints: endpoints) } == "invalid_grant")
-
-        (request, code) = try await approvedCode()
-        let grant = try await connector.exchange(code: code, request: request, endpoints: endpoints)
-        let patient = try #require(grant.patient)
-        #expect(try await world.http.get("\(world.fhirBase)/Patient/\(patient)", bearer: grant.accessToken).status != 401)
-        #expect(await refusal { _ = try await connector.exchange(code: code, request: request, endpoints: endpoints) } == "invalid_grant")
-        // The reuse revoked the approval: the token issued from the code no longer works.
-        #expect(try await world.http.get("\(world.fhirBase)/Observation?patient=\(patient)", bearer: grant.accessToken).status == 401)
     }
 }
 
