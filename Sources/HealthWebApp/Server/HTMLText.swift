@@ -1,0 +1,20 @@
+/// HTML and XML escaping for text the Swift code writes itself (chart labels); templates escape
+/// their own values.
+enum HTMLText {
+    /// Escapes `&`, `<`, `>`, `"` and `'`.
+    static func escape(_ text: String) -> String {
+        var escaped = ""
+        escaped.reserveCapacity(text.utf8.count)
+        for character in text {
+            switch character {
+            case "&": escaped += "&amp;"
+            case "<": escaped += "&lt;"
+            case ">": escaped += "&gt;"
+            case "\"": escaped += "&quot;"
+            case "'": escaped += "&#39;"
+            default: escaped.append(character)
+            }
+        }
+        return escaped
+    }
+}

@@ -1,0 +1,106 @@
+/// The page templates (swift-mustache), compiled once when the application starts. `{{x}}` is
+/// HTML-escaped; `{{{x}}}` is used only for HTML that Swift code wrote (charts, page bodies).
+enum PageTemplates {
+    static let all: [String: String] = [
+        "layout": layout, "problem": problem, "summary": summary, "chart": chart, "browse": browse, "type": type,
+    ]
+
+    static let layout = """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>{{title}} · Health</title>
+        <link rel="stylesheet" href="/assets/app.css">
+        <link rel="icon" href="/assets/icon.svg" type="image/svg+xml">
+        </head>
+        <body>
+        <a class="skip" href="#main">Skip to content</a>
+        <header>
+        <p class="brand">Health</p>
+        <nav aria-label="Sections"><ul>
+        {{#nav}}<li><a href="{{href}}"{{#current}} aria-current="page"{{/current}}>{{label}}</a></li>{{/nav}}
+        </ul></nav>
+        </header>
+        <main id="main">
+        <h1>{{title}}</h1>
+        {{#notice}}<p class="notice" role="status">{{notice}}</p>{{/notice}}
+        {{{content}}}
+        </main>
+        </body>
+        </html>
+        """
+
+    static let problem = """
+        <!DOCTYPE html>
+        <html lang="en">
+        <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>{{title}} · Health</title></head>
+        <body><main><h1>{{title}}</h1><p role="alert">{{message}}</p></main></body>
+        </html>
+        """
+
+    static let chart = """
+        <section class="card" aria-labelledby="{{id}}-heading">
+        <h2 id="{{id}}-heading">{{title}}</h2>
+        {{#hasData}}
+        <figure>{{{svg}}}<figcaption>{{caption}}</figcaption></figure>
+        <details><summary>{{title}}: the numbers</summary>
+        <div class="scroll"><table>
+        <thead><tr>{{#columns}}<th scope="col">{{.}}</th>{{/columns}}</tr></thead>
+        <tbody>{{#rows}}<tr>{{#cells}}<td>{{.}}</td>{{/cells}}</tr>{{/rows}}</tbody>
+        </table></div>
+        </details>
+        {{/hasData}}
+        {{^hasData}}<p>No data in this period.</p>{{/hasData}}
+        </section>
+        """
+
+    static let summary = """
+        <nav aria-label="Period" class="periods"><ul>
+        {{#periods}}<li><a href="/?period={{id}}"{{#current}} aria-current="true"{{/current}}>{{label}}</a></li>{{/periods}}
+        </ul></nav>
+        <p>{{range}}</p>
+        <div class="grid">{{{charts}}}</div>
+        <section class="card" aria-labelledby="latest-heading">
+        <h2 id="latest-heading">Latest values</h2>
+        {{#hasLatest}}
+        <div class="scroll"><table>
+        <thead><tr><th scope="col">Type</th><th scope="col">Value</th><th scope="col">When</th></tr></thead>
+        <tbody>{{#latest}}<tr><th scope="row"><a href="{{href}}">{{name}}</a></th><td>{{value}}</td><td>{{date}}</td></tr>{{/latest}}</tbody>
+        </table></div>
+        {{/hasLatest}}
+        {{^hasLatest}}<p>The store has no samples yet.</p>{{/hasLatest}}
+        </section>
+        """
+
+    static let browse = """
+        {{#groups}}
+        <section class="card" aria-labelledby="group-{{id}}">
+        <h2 id="group-{{id}}">{{name}}</h2>
+        <ul class="types">{{#types}}<li><a href="{{href}}">{{name}}</a></li>{{/types}}</ul>
+        </section>
+        {{/groups}}
+        {{^groups}}<p>The store has no samples yet.</p>{{/groups}}
+        """
+
+    static let type = """
+        <p><a href="/browse">All types</a></p>
+        {{{chart}}}
+        <section class="card" aria-labelledby="samples-heading">
+        <h2 id="samples-heading">Samples</h2>
+        <p>{{countText}}</p>
+        {{#hasSamples}}
+        <div class="scroll"><table>
+        <thead><tr><th scope="col">Start</th><th scope="col">End</th><th scope="col">Value</th><th scope="col">Source</th><th scope="col">Delete</th></tr></thead>
+        <tbody>
+        {{#samples}}<tr><td>{{start}}</td><td>{{end}}</td><td>{{value}}</td><td>{{source}}</td>
+        <td><form method="post" action="/browse/{{typeName}}/delete">
+        <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="uuid" value="{{uuid}}">
+        <button type="submit" aria-label="Delete the sample of {{start}}">Delete</button></form></td></tr>{{/samples}}
+        </tbody></table></div>
+        {{/hasSamples}}
+        </section>
+        """
+}
