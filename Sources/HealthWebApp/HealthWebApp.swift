@@ -70,6 +70,17 @@ public struct HealthWebApp: Sendable {
             let count = try await store.deleteObjects(withUUIDs: [uuid])
             return Response(status: .seeOther, headers: [.location: "\(StoreCatalog.href(type))?deleted=\(count)"])
         }
+        router.get("/records") { _, _ in
+            try await pages.page(title: "Health records", section: .records,
+                                 content: RecordsView(store: store, pages: pages, text: sampleText()).index())
+        }
+        router.get("/records/:uuid") { _, context in
+            guard let uuid = context.parameters.get("uuid").flatMap(UUID.init(uuidString:)),
+                  let record = try await RecordsView(store: store, pages: pages, text: sampleText()).recordPage(uuid) else {
+                throw HTTPError(.notFound, message: "There is no such health record.")
+            }
+            return pages.page(title: record.title, section: .records, content: record.content)
+        }
         router.get("/assets/app.css") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/css; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: Stylesheet.css)))
         }

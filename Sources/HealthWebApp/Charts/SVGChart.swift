@@ -95,29 +95,30 @@ public enum SVGChart {
     static var plotWidth: Double { width - left - right }
     static var plotHeight: Double { height - top - bottom }
 
-    /// The vertical scale: from a rounded-down low to a rounded-up high, with four gridlines.
+    /// The vertical scale: from a rounded-down low to a rounded-up high, with a gridline at
+    /// every multiple of a round step (1, 2, 2.5 or 5 × a power of ten; about four of them).
     struct Scale {
         let low: Double
         let high: Double
+        let step: Double
 
         init(low: Double, high: Double) {
             let span = high - low
-            if span <= 0 {
-                let pad = max(abs(high) * 0.1, 1)
-                self.low = low == 0 ? 0 : SVGChart.niceFloor(low - pad, step: pad)
-                self.high = SVGChart.niceCeiling(high + pad)
-            } else {
-                let step = SVGChart.niceCeiling(span / 4)
-                self.low = low == 0 ? 0 : SVGChart.niceFloor(low, step: step)
-                self.high = self.low + (((high - self.low) / step).rounded(.up)) * step
-            }
+            let step = SVGChart.niceCeiling(span > 0 ? span / 4 : max(abs(high) * 0.1, 1))
+            let bottom = low == 0 ? 0 : SVGChart.niceFloor(low, step: step)
+            self.low = bottom
+            self.high = bottom + max(1, ((high - bottom) / step).rounded(.up)) * step
+            self.step = step
         }
 
         func y(_ value: Double) -> Double {
             SVGChart.top + SVGChart.plotHeight * (1 - (value - low) / (high - low))
         }
 
-        var ticks: [Double] { (0...4).map { low + (high - low) * Double($0) / 4 } }
+        var ticks: [Double] {
+            let count = Int(((high - low) / step).rounded())
+            return (0...max(count, 1)).map { low + step * Double($0) }
+        }
     }
 
     static func frame(id: String, title: String, scale: Scale, labels: [String], body: String) -> String {

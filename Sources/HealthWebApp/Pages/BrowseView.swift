@@ -50,7 +50,7 @@ struct BrowseView {
                                                         sortDescriptors: [SortDescriptor(\HKSample.startDate, order: .reverse)],
                                                         limit: Self.sampleLimit).result(for: store)
         let rows: [[String: Any]] = samples.map {
-            ["start": text.date($0.startDate), "end": text.date($0.endDate), "value": text.value(of: $0), "source": $0.source.name,
+            ["start": text.date($0.startDate), "end": text.date($0.endDate), "value": text.value(of: $0), "source": $0.sourceRevision.source.name,
              "uuid": $0.uuid.uuidString]
         }
         let countText = samples.count == Self.sampleLimit ? "The newest \(Self.sampleLimit) samples." : "\(samples.count) samples."

@@ -6,10 +6,23 @@ import Mustache
 struct PageRenderer: Sendable {
     /// The sections of the navigation.
     enum Section: String, CaseIterable, Sendable {
-        case summary, browse
+        case summary, browse, records
 
-        var label: String { self == .summary ? "Summary" : "Browse" }
-        var href: String { self == .summary ? "/" : "/browse" }
+        var label: String {
+            switch self {
+            case .summary: "Summary"
+            case .browse: "Browse"
+            case .records: "Health records"
+            }
+        }
+
+        var href: String {
+            switch self {
+            case .summary: "/"
+            case .browse: "/browse"
+            case .records: "/records"
+            }
+        }
     }
 
     private let library: MustacheLibrary

@@ -3,6 +3,7 @@
 enum PageTemplates {
     static let all: [String: String] = [
         "layout": layout, "problem": problem, "summary": summary, "chart": chart, "browse": browse, "type": type,
+        "records": records, "record": record,
     ]
 
     static let layout = """
@@ -102,5 +103,29 @@ enum PageTemplates {
         </tbody></table></div>
         {{/hasSamples}}
         </section>
+        """
+
+    static let records = """
+        {{#categories}}
+        <section class="card" aria-labelledby="cat-{{id}}">
+        <h2 id="cat-{{id}}">{{name}} ({{count}})</h2>
+        <div class="scroll"><table>
+        <thead><tr><th scope="col">Record</th><th scope="col">Date</th><th scope="col">Source</th></tr></thead>
+        <tbody>{{#records}}<tr><th scope="row"><a href="{{href}}">{{name}}</a></th><td>{{date}}</td><td>{{source}}</td></tr>{{/records}}</tbody>
+        </table></div>
+        </section>
+        {{/categories}}
+        {{^hasRecords}}<p>The store has no health records yet. <code>health records import FILE</code> adds FHIR files.</p>{{/hasRecords}}
+        """
+
+    static let record = """
+        <p><a href="/records">All health records</a></p>
+        <section class="card" aria-labelledby="record-heading">
+        <h2 id="record-heading">Details</h2>
+        <dl class="fields">{{#fields}}<dt>{{label}}</dt><dd>{{text}}</dd>{{/fields}}</dl>
+        </section>
+        {{#hasJSON}}
+        <details class="card"><summary>FHIR JSON</summary><pre class="json">{{json}}</pre></details>
+        {{/hasJSON}}
         """
 }

@@ -32,6 +32,10 @@ enum Stylesheet {
         .notice { background: #e8f0fe; border: 1px solid #0b57d0; padding: .5em 1em; border-radius: 6px; }
         button { font: inherit; padding: .25em .8em; border-radius: 6px; border: 1px solid #b3261e; background: #fff; color: #b3261e; cursor: pointer; }
         form { margin: 0; }
+        dl.fields { display: grid; grid-template-columns: minmax(8em, max-content) 1fr; gap: .3em 1em; margin: 0; }
+        dl.fields dt { font-weight: 600; } dl.fields dd { margin: 0; overflow-wrap: anywhere; }
+        pre.json { overflow-x: auto; font-size: .85em; background: #f6f6f9; padding: .75em; }
+        details > summary { cursor: pointer; }
         """
 
     static let icon = """
