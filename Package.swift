@@ -24,6 +24,7 @@ let package = Package(
         .library(name: "AppleHealthExportGenerator", targets: ["AppleHealthExportGenerator"]),
         .library(name: "FhirBlocks", targets: ["FhirBlocks", "FhirBlocksClient"]),
         .library(name: "FhirBlocksServer", targets: ["FhirBlocksServer", "FhirBlocksStore", "FhirBlocksSQLite", "FhirBlocksPostgres"]),
+        .library(name: "HealthWebApp", targets: ["HealthWebApp"]),
         .executable(name: "health", targets: ["health"]),
         // zxing-cpp and stb_image behind a C interface, as a library `QRImageReader` loads at run
         // time: the `health` tool and every other module build without them (a fresh machine

@@ -16,6 +16,7 @@
 #   scripts/bench.sh parsing              # unauthenticated parsers on adversarial 64 KiB and 1 MiB inputs (ParsingBenchmarks)
 #   scripts/bench.sh records              # importing the largest Synthea bundle (RecordsBenchmarks), then
 #                                         # `health records import` of the same file with the release binary
+#   scripts/bench.sh ui                   # `health ui`'s Summary page for a year of demo data vs its statistics queries (UIBenchmarks)
 #   scripts/bench.sh all                  # every executable, one after the other
 #   scripts/bench.sh cards --filter 'Verify.*'   # extra options go to `swift package benchmark`
 #
@@ -30,7 +31,7 @@ cd "$root"
 
 suite="store"
 case "${1:-}" in
-    store|cards|fhir|server|records|import|parsing|all) suite="$1"; shift ;;
+    store|cards|fhir|server|records|import|parsing|ui|all) suite="$1"; shift ;;
 esac
 case "$suite" in
     store) products=(StoreBenchmarks) ;;
@@ -40,7 +41,8 @@ case "$suite" in
     records) products=(RecordsBenchmarks) ;;
     import) products=(ImportBenchmarks) ;;
     parsing) products=(ParsingBenchmarks) ;;
-    all) products=(StoreBenchmarks CardBenchmarks FHIRBenchmarks ServerBenchmarks RecordsBenchmarks ImportBenchmarks ParsingBenchmarks) ;;
+    ui) products=(UIBenchmarks) ;;
+    all) products=(StoreBenchmarks CardBenchmarks FHIRBenchmarks ServerBenchmarks RecordsBenchmarks ImportBenchmarks ParsingBenchmarks UIBenchmarks) ;;
 esac
 
 output="$(mktemp)"

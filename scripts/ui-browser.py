@@ -18,7 +18,7 @@ from playwright.sync_api import sync_playwright
 
 start_url, shots, expected_steps, type_path = sys.argv[1:5]
 origin = "{0.scheme}://{0.netloc}".format(urlsplit(start_url))
-pages = ["/", "/?period=month", "/?period=year", "/browse", type_path]
+pages = ["/", "/?period=month", "/?period=year", "/browse", type_path, "/records", "/sharing"]
 report = {"pages": {}, "foreignRequests": [], "screenshots": []}
 
 with sync_playwright() as playwright:
@@ -50,6 +50,15 @@ with sync_playwright() as playwright:
         report["pages"][path] = {"status": response.status if response else 0, "problems": list(problems),
                                  "title": page.title()}
 
+    # Every health record's page (the demo imports a Synthea patient's records).
+    page.goto(origin + "/records")
+    record_paths = page.eval_on_selector_all("main table a", "els => els.map(e => e.getAttribute('href'))")
+    report["recordPages"] = len(record_paths)
+    for path in record_paths:
+        problems.clear()
+        response = page.goto(origin + path)
+        report["pages"][path] = {"status": response.status if response else 0, "problems": list(problems), "title": page.title()}
+
     page.goto(origin + "/")
     report["stepBars"] = page.eval_on_selector_all("svg rect.bar", "els => els.map(e => Number(e.getAttribute('data-value')))")
     report["expectedSteps"] = [float(value) for value in expected_steps.split(",") if value]
@@ -71,7 +80,7 @@ with sync_playwright() as playwright:
 
     for width, height, label in [(1280, 900, "desktop"), (390, 844, "phone")]:
         page.set_viewport_size({"width": width, "height": height})
-        for name, path in [("summary", "/"), ("browse", "/browse"), ("type", type_path)]:
+        for name, path in [("summary", "/"), ("browse", "/browse"), ("type", type_path), ("records", "/records")]:
             page.goto(origin + path)
             page.wait_for_load_state("networkidle")
             file = "%s/%s-%s.png" % (shots, name, label)

@@ -54,21 +54,19 @@ public struct HealthWebApp: Sendable {
         router.get("/browse/:type") { request, context in
             let type = try sampleType(context)
             let text = try await sampleText()
-            let csrf = request.cookies[WebSession.cookieName].map { session.csrfToken(for: $0.value) } ?? ""
             let notice = request.uri.queryParameters["deleted"].map { "Deleted \($0) sample(s)." }
             return try await pages.page(title: type.displayName, section: .browse,
-                                        content: BrowseView(store: store, pages: pages, text: text).typePage(type, csrf: csrf, now: clock()),
+                                        content: BrowseView(store: store, pages: pages, text: text).typePage(type, csrf: csrf(request), now: clock()),
                                         notice: notice)
         }
         router.post("/browse/:type/delete") { request, context in
             let type = try sampleType(context)
-            var request = request
-            let form = FormFields(String(buffer: try await request.collectBody(upTo: uploadLimit)))
+            let form = try await formFields(request)
             guard let uuid = form["uuid"].flatMap(UUID.init(uuidString:)) else {
                 throw HTTPError(.badRequest, message: "The form did not name a sample; nothing was deleted.")
             }
             let count = try await store.deleteObjects(withUUIDs: [uuid])
-            return Response(status: .seeOther, headers: [.location: "\(StoreCatalog.href(type))?deleted=\(count)"])
+            return Self.redirect("\(StoreCatalog.href(type))?deleted=\(count)")
         }
         router.get("/records") { _, _ in
             try await pages.page(title: "Health records", section: .records,
@@ -80,6 +78,28 @@ public struct HealthWebApp: Sendable {
                 throw HTTPError(.notFound, message: "There is no such health record.")
             }
             return pages.page(title: record.title, section: .records, content: record.content)
+        }
+        router.get("/sharing") { request, _ in
+            let notice = request.uri.queryParameters["changed"].map { "Access of \($0) changed; it applies to the app's next query." }
+            return try await pages.page(title: "Sharing", section: .sharing,
+                                        content: SharingView(store: store, pages: pages, text: sampleText()).render(csrf: csrf(request)),
+                                        notice: notice)
+        }
+        router.post("/sharing/revoke") { request, _ in
+            let form = try await formFields(request)
+            guard let bundle = form["bundle"], !bundle.isEmpty else { throw HTTPError(.badRequest, message: "The form did not name an app; nothing was changed.") }
+            try store.revokeAppAuthorization(bundleIdentifier: bundle)
+            return Self.redirect("/sharing?changed=\(Self.queryValue(bundle))")
+        }
+        router.post("/sharing/turn-off") { request, _ in
+            let form = try await formFields(request)
+            guard let bundle = form["bundle"], !bundle.isEmpty, let type = form["type"].flatMap(HKObjectType.sampleType(named:)) else {
+                throw HTTPError(.badRequest, message: "The form did not name an app and a type; nothing was changed.")
+            }
+            let current = try store.appAuthorizationDecisions().first { $0.bundleIdentifier == bundle && $0.typeIdentifier == type.identifier }
+            try store.setAppAuthorization(bundleIdentifier: bundle, type: type,
+                                          share: current?.share == .authorized ? .denied : nil, read: .denied)
+            return Self.redirect("/sharing?changed=\(Self.queryValue(bundle))")
         }
         router.get("/assets/app.css") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/css; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: Stylesheet.css)))
@@ -111,6 +131,26 @@ public struct HealthWebApp: Sendable {
                         date: text.date($0.startDate))
         }
         return SummaryView(pages: pages, text: text).render(report, latest: latest)
+    }
+
+    /// The session's CSRF token, for the forms of a page.
+    private func csrf(_ request: Request) -> String {
+        request.cookies[WebSession.cookieName].map { session.csrfToken(for: $0.value) } ?? ""
+    }
+
+    /// A form's fields (the session middleware already collected the body, within the upload limit).
+    private func formFields(_ request: Request) async throws -> FormFields {
+        var request = request
+        return FormFields(String(buffer: try await request.collectBody(upTo: uploadLimit)))
+    }
+
+    /// After a form: back to a page (303, so a reload does not post again).
+    static func redirect(_ location: String) -> Response {
+        Response(status: .seeOther, headers: [.location: location])
+    }
+
+    static func queryValue(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? ""
     }
 
     private func sampleText() async throws -> SampleText {

@@ -150,7 +150,9 @@ import Testing
             let problems = result["problems"] as? [String] ?? ["no report"]
             #expect(problems.isEmpty, "\(path): \(problems)")
         }
-        #expect(object("pages").count == 5)
+        let recordPages = report["recordPages"] as? Int ?? 0
+        #expect(recordPages > 0)
+        #expect(object("pages").count == 7 + recordPages)
         #expect((report["foreignRequests"] as? [String])?.isEmpty == true)
         let bars = (report["stepBars"] as? [Double]) ?? []
         #expect(!expected.isEmpty)
@@ -163,6 +165,6 @@ import Testing
         #expect(afterDelete["stillListed"] as? Int == 0)
         #expect(report["overflow-phone"] as? Bool == false)
         #expect(report["overflow-desktop"] as? Bool == false)
-        #expect((report["screenshots"] as? [String])?.count == 6)
+        #expect((report["screenshots"] as? [String])?.count == 8)
     }
 }

@@ -6,13 +6,14 @@ import Mustache
 struct PageRenderer: Sendable {
     /// The sections of the navigation.
     enum Section: String, CaseIterable, Sendable {
-        case summary, browse, records
+        case summary, browse, records, sharing
 
         var label: String {
             switch self {
             case .summary: "Summary"
             case .browse: "Browse"
             case .records: "Health records"
+            case .sharing: "Sharing"
             }
         }
 
@@ -21,6 +22,7 @@ struct PageRenderer: Sendable {
             case .summary: "/"
             case .browse: "/browse"
             case .records: "/records"
+            case .sharing: "/sharing"
             }
         }
     }

@@ -3,7 +3,7 @@
 enum PageTemplates {
     static let all: [String: String] = [
         "layout": layout, "problem": problem, "summary": summary, "chart": chart, "browse": browse, "type": type,
-        "records": records, "record": record,
+        "records": records, "record": record, "sharing": sharing,
     ]
 
     static let layout = """
@@ -127,5 +127,38 @@ enum PageTemplates {
         {{#hasJSON}}
         <details class="card"><summary>FHIR JSON</summary><pre class="json">{{json}}</pre></details>
         {{/hasJSON}}
+        """
+
+    static let sharing = """
+        <section class="card" aria-labelledby="apps-heading">
+        <h2 id="apps-heading">Apps</h2>
+        {{#apps}}
+        <h3>{{bundle}}</h3>
+        {{#anyAllowed}}
+        <form method="post" action="/sharing/revoke"><input type="hidden" name="csrf" value="{{csrf}}">
+        <input type="hidden" name="bundle" value="{{bundle}}">
+        <button type="submit">Revoke all access of {{bundle}}</button></form>
+        {{/anyAllowed}}
+        <div class="scroll"><table>
+        <thead><tr><th scope="col">Type</th><th scope="col">Read</th><th scope="col">Write</th><th scope="col">Change</th></tr></thead>
+        <tbody>{{#types}}<tr><th scope="row">{{name}}</th><td>{{read}}</td><td>{{share}}</td><td>
+        {{#canTurnOff}}<form method="post" action="/sharing/turn-off"><input type="hidden" name="csrf" value="{{csrf}}">
+        <input type="hidden" name="bundle" value="{{bundle}}"><input type="hidden" name="type" value="{{type}}">
+        <button type="submit" aria-label="Turn off {{name}} for {{bundle}}">Turn off</button></form>{{/canTurnOff}}
+        </td></tr>{{/types}}</tbody>
+        </table></div>
+        {{/apps}}
+        {{^hasApps}}<p>No app has asked for access.</p>{{/hasApps}}
+        </section>
+        <section class="card" aria-labelledby="shares-heading">
+        <h2 id="shares-heading">One-time shares of verifiable records</h2>
+        {{#hasShares}}
+        <div class="scroll"><table>
+        <thead><tr><th scope="col">When</th><th scope="col">App</th><th scope="col">Outcome</th></tr></thead>
+        <tbody>{{#shares}}<tr><td>{{date}}</td><td>{{app}} ({{bundle}})</td><td>{{outcome}}</td></tr>{{/shares}}</tbody>
+        </table></div>
+        {{/hasShares}}
+        {{^hasShares}}<p>No app has asked for your verifiable records.</p>{{/hasShares}}
+        </section>
         """
 }
