@@ -232,7 +232,10 @@ let package = Package(
         .target(
             name: "HealthWebApp",
             dependencies: [
+                "CommonSupport",
                 "OpenHealthKit",
+                "SmartHealthCards",
+                "QRCode",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "Crypto", package: "swift-crypto"),

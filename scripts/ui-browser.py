@@ -18,7 +18,7 @@ from playwright.sync_api import sync_playwright
 
 start_url, shots, expected_steps, type_path = sys.argv[1:5]
 origin = "{0.scheme}://{0.netloc}".format(urlsplit(start_url))
-pages = ["/", "/?period=month", "/?period=year", "/browse", type_path, "/records", "/sharing"]
+pages = ["/", "/?period=month", "/?period=year", "/browse", type_path, "/records", "/cards", "/sharing"]
 report = {"pages": {}, "foreignRequests": [], "screenshots": []}
 
 with sync_playwright() as playwright:
@@ -58,6 +58,9 @@ with sync_playwright() as playwright:
         problems.clear()
         response = page.goto(origin + path)
         report["pages"][path] = {"status": response.status if response else 0, "problems": list(problems), "title": page.title()}
+
+    page.goto(origin + "/cards")
+    report["cardQRs"] = page.locator("svg.qr").count()
 
     page.goto(origin + "/")
     report["stepBars"] = page.eval_on_selector_all("svg rect.bar", "els => els.map(e => Number(e.getAttribute('data-value')))")

@@ -79,6 +79,9 @@ public struct HealthWebApp: Sendable {
             }
             return pages.page(title: record.title, section: .records, content: record.content)
         }
+        router.get("/cards") { _, _ in
+            try await pages.page(title: "Health cards", section: .cards, content: CardsView(store: store, pages: pages, text: sampleText()).render())
+        }
         router.get("/sharing") { request, _ in
             let notice = request.uri.queryParameters["changed"].map { "Access of \($0) changed; it applies to the app's next query." }
             return try await pages.page(title: "Sharing", section: .sharing,

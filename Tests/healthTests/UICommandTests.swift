@@ -152,11 +152,12 @@ import Testing
         }
         let recordPages = report["recordPages"] as? Int ?? 0
         #expect(recordPages > 0)
-        #expect(object("pages").count == 7 + recordPages)
+        #expect(object("pages").count == 8 + recordPages)
         #expect((report["foreignRequests"] as? [String])?.isEmpty == true)
         let bars = (report["stepBars"] as? [Double]) ?? []
         #expect(!expected.isEmpty)
         #expect(bars == expected)
+        #expect(report["cardQRs"] as? Int == 1) // health demo imports one card
         #expect(report["firstTab"] as? String == "Skip to content")
         #expect(report["unlabelled"] as? Int == 0)
         #expect(report["withoutCsrf"] as? Int == 403)

@@ -1,3 +1,4 @@
+import CommonSupport
 import Foundation
 
 /// Charts drawn as SVG by Swift code: data in, an SVG string out, with no I/O. Every bar, range

@@ -6,13 +6,14 @@ import Mustache
 struct PageRenderer: Sendable {
     /// The sections of the navigation.
     enum Section: String, CaseIterable, Sendable {
-        case summary, browse, records, sharing
+        case summary, browse, records, cards, sharing
 
         var label: String {
             switch self {
             case .summary: "Summary"
             case .browse: "Browse"
             case .records: "Health records"
+            case .cards: "Health cards"
             case .sharing: "Sharing"
             }
         }
@@ -22,6 +23,7 @@ struct PageRenderer: Sendable {
             case .summary: "/"
             case .browse: "/browse"
             case .records: "/records"
+            case .cards: "/cards"
             case .sharing: "/sharing"
             }
         }

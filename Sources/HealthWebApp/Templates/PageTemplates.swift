@@ -3,7 +3,7 @@
 enum PageTemplates {
     static let all: [String: String] = [
         "layout": layout, "problem": problem, "summary": summary, "chart": chart, "browse": browse, "type": type,
-        "records": records, "record": record, "sharing": sharing,
+        "records": records, "record": record, "sharing": sharing, "cards": cards,
     ]
 
     static let layout = """
@@ -160,5 +160,19 @@ enum PageTemplates {
         {{/hasShares}}
         {{^hasShares}}<p>No app has asked for your verifiable records.</p>{{/hasShares}}
         </section>
+        """
+
+    static let cards = """
+        {{#cards}}
+        <section class="card" aria-labelledby="card-{{uuid}}">
+        <h2 id="card-{{uuid}}">{{title}}</h2>
+        <div class="cardbody">
+        <dl class="fields">{{#fields}}<dt>{{label}}</dt><dd>{{text}}</dd>{{/fields}}</dl>
+        {{#hasQR}}<figure>{{{qr}}}<figcaption>Show this QR code to be checked.</figcaption></figure>{{/hasQR}}
+        </div>
+        </section>
+        {{/cards}}
+        {{^hasCards}}<p>The store has no health cards yet. <code>health records import CARD</code> verifies and adds one.</p>{{/hasCards}}
+        <p>Checking each card again now (signature, trust, revocation) and adding a card from this page are not available yet.</p>
         """
 }

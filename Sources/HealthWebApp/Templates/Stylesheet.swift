@@ -36,6 +36,8 @@ enum Stylesheet {
         dl.fields dt { font-weight: 600; } dl.fields dd { margin: 0; overflow-wrap: anywhere; }
         pre.json { overflow-x: auto; font-size: .85em; background: #f6f6f9; padding: .75em; }
         details > summary { cursor: pointer; }
+        .cardbody { display: flex; flex-wrap: wrap; gap: 1em; align-items: flex-start; } .cardbody dl { flex: 1 1 18em; }
+        svg.qr { width: 100%; max-width: 240px; height: auto; }
         """
 
     static let icon = """

@@ -1,8 +1,8 @@
-/// HTML and XML escaping for text the Swift code writes itself (chart labels); templates escape
-/// their own values.
-enum HTMLText {
-    /// Escapes `&`, `<`, `>`, `"` and `'`.
-    static func escape(_ text: String) -> String {
+/// HTML escaping for text that code writes into HTML or SVG itself (the FhirBlocks server's
+/// authorization pages, `health ui`'s charts).
+public enum HTMLText {
+    /// `&`, `<`, `>`, `"` and `'` as character references.
+    public static func escape(_ text: String) -> String {
         var escaped = ""
         escaped.reserveCapacity(text.utf8.count)
         for character in text {
