@@ -42,6 +42,7 @@ with sync_playwright() as playwright:
             if not request.url.startswith(origin) else None)
 
     page.goto(start_url)
+    page.wait_for_load_state("networkidle")
     report["afterStart"] = page.url
     for path in pages:
         problems.clear()
@@ -57,6 +58,7 @@ with sync_playwright() as playwright:
     for path in record_paths:
         problems.clear()
         response = page.goto(origin + path)
+        page.wait_for_load_state("networkidle")
         report["pages"][path] = {"status": response.status if response else 0, "problems": list(problems), "title": page.title()}
 
     page.goto(origin + "/cards")
