@@ -20,6 +20,8 @@ public struct HealthWebApp: Sendable {
 
     /// An application over `store`.
     /// - Parameters:
+    ///   - store: the store, opened as its owner.
+    ///   - session: the session (default: a new one, with a fresh start secret).
     ///   - uploadLimit: the largest request body accepted (default 8 MB); larger ones are refused with 413.
     ///   - calendar: the calendar days and periods are counted in (default: the current one).
     ///   - clock: what "now" is (default: the system clock); periods end on its day.
