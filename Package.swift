@@ -25,6 +25,7 @@ let package = Package(
         .library(name: "AppleHealthExportGenerator", targets: ["AppleHealthExportGenerator"]),
         .library(name: "FhirBlocks", targets: ["FhirBlocks", "FhirBlocksClient"]),
         .library(name: "FhirBlocksServer", targets: ["FhirBlocksServer", "FhirBlocksStore", "FhirBlocksSQLite", "FhirBlocksPostgres"]),
+        .library(name: "HealthWebApp", targets: ["HealthWebApp"]),
         .executable(name: "health", targets: ["health"]),
         // zxing-cpp and stb_image behind a C interface, as a library `QRImageReader` loads at run
         // time: the `health` tool and every other module build without them (a fresh machine
@@ -51,6 +52,7 @@ let package = Package(
         .package(url: "https://github.com/yaslab/CSV.swift", from: "2.5.2"),
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
     ],
     targets: [
         // What several modules need and none should write for itself: the civil calendar and
@@ -245,10 +247,27 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // `health ui`: the Health web page (Hummingbird, swift-mustache templates, SVG charts), over
+        // the public OpenHealthKit API as the store's owner.
+        .target(
+            name: "HealthWebApp",
+            dependencies: [
+                "CommonSupport",
+                "OpenHealthKit",
+                "SmartHealthCards",
+                "QRCode",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .executableTarget(
             name: "health",
             dependencies: [
                 "CommonSupport",
+                "HealthWebApp",
                 "SampleFiles",
                 "AppleHealthExport",
                 "AppleHealthClinicalRecords",
@@ -396,6 +415,13 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "HealthWebAppTests",
+            dependencies: ["TestSupport", "HealthWebApp", "OpenHealthKit",
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HummingbirdTesting", package: "hummingbird")],
             swiftSettings: swiftSettings
         ),
         .testTarget(

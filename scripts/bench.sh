@@ -20,6 +20,7 @@
 #                                         # `health records import` of the same file with the release binary
 #   scripts/bench.sh sync                 # `health records sync` of the largest Synthea patient from a FHIR
 #                                         # server on loopback, against fetching and saving the same (SyncBenchmarks)
+#   scripts/bench.sh ui                   # `health ui`'s Summary page for a year of demo data vs its statistics queries (UIBenchmarks)
 #   scripts/bench.sh all                  # every executable, one after the other
 #   scripts/bench.sh cards --filter 'Verify.*'   # extra options go to `swift package benchmark`
 #
@@ -35,6 +36,7 @@ cd "$root"
 suite="store"
 case "${1:-}" in
     store|cards|fhir|server|records|sync|import|parsing|all) suite="$1"; shift ;;
+    store|cards|fhir|server|records|import|parsing|ui|all) suite="$1"; shift ;;
 esac
 case "$suite" in
     store) products=(StoreBenchmarks) ;;
@@ -45,7 +47,8 @@ case "$suite" in
     sync) products=(SyncBenchmarks) ;;
     import) products=(ImportBenchmarks) ;;
     parsing) products=(ParsingBenchmarks) ;;
-    all) products=(StoreBenchmarks CardBenchmarks FHIRBenchmarks ServerBenchmarks RecordsBenchmarks SyncBenchmarks ImportBenchmarks ParsingBenchmarks) ;;
+    ui) products=(UIBenchmarks) ;;
+    all) products=(StoreBenchmarks CardBenchmarks FHIRBenchmarks ServerBenchmarks RecordsBenchmarks SyncBenchmarks ImportBenchmarks ParsingBenchmarks UIBenchmarks) ;;
 esac
 
 output="$(mktemp)"

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HealthWebApp
 import OpenHealthKit
 
 /// `health demo`: a guided tour on a fresh store in a temporary folder.

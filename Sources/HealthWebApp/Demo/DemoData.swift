@@ -1,13 +1,17 @@
 import Foundation
 import OpenHealthKit
 
-/// A deterministic week (or more) of realistic data from a phone and a watch, for `health demo`.
-struct DemoData {
-    var phone: [HKSample] = []
-    var watch: [HKSample] = []
-    var watchWorkouts: [(workout: HKWorkout, heartRates: [HKQuantitySample])] = []
+/// A deterministic week (or more) of realistic data from a phone and a watch: what `health demo`
+/// saves, and what the web page's benchmark renders (a year of it).
+public struct DemoData {
+    /// What the phone saves: steps, weight, blood pressure, glucose.
+    public var phone: [HKSample] = []
+    /// What the watch saves: steps, heart rate, resting heart rate, sleep.
+    public var watch: [HKSample] = []
+    /// The watch's runs, each with the heart rates recorded during it.
+    public var watchWorkouts: [(workout: HKWorkout, heartRates: [HKQuantitySample])] = []
     /// The steps actually walked over the generated days (what the merged statistics give).
-    var walkedSteps: Double = 0
+    public var walkedSteps: Double = 0
 
     /// A small, seeded generator (SplitMix64) so every demo run prints the same numbers shape.
     struct Random {
@@ -22,7 +26,8 @@ struct DemoData {
         mutating func range(_ lower: Double, _ upper: Double) -> Double { lower + (upper - lower) * next() }
     }
 
-    static func generate(days: Int, endingAt end: Date, calendar: Calendar) -> DemoData {
+    /// `days` days of data, ending at the start of `end`'s day; the same days give the same data.
+    public static func generate(days: Int, endingAt end: Date, calendar: Calendar) -> DemoData {
         var data = DemoData()
         var random = Random(state: 20_261_122)
         let lastMidnight = calendar.startOfDay(for: end)

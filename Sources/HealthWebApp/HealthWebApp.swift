@@ -1,0 +1,172 @@
+import Foundation
+import Hummingbird
+import Logging
+import OpenHealthKit
+
+/// The Health web page that `health ui` serves on 127.0.0.1: server-rendered HTML (swift-mustache
+/// templates, SVG charts drawn by Swift code) over an OpenHealthKit store opened as its owner,
+/// behind a one-time secret traded for a session cookie, CSRF tokens on every form and a strict
+/// Content-Security-Policy. It reads and changes the store only through the public API.
+public struct HealthWebApp: Sendable {
+    /// The store, opened as its owner.
+    public let store: HKHealthStore
+    /// The session: the start secret, the cookie and the CSRF tokens.
+    public let session: WebSession
+    /// The largest request body accepted, in bytes.
+    public let uploadLimit: Int
+    let calendar: Calendar
+    let clock: @Sendable () -> Date
+    let pages: PageRenderer
+
+    /// An application over `store`.
+    /// - Parameters:
+    ///   - store: the store, opened as its owner.
+    ///   - session: the session (default: a new one, with a fresh start secret).
+    ///   - uploadLimit: the largest request body accepted (default 8 MB); larger ones are refused with 413.
+    ///   - calendar: the calendar days and periods are counted in (default: the current one).
+    ///   - clock: what "now" is (default: the system clock); periods end on its day.
+    public init(store: HKHealthStore, session: WebSession = WebSession(), uploadLimit: Int = 8 << 20,
+                calendar: Calendar = .current, clock: @escaping @Sendable () -> Date = { Date() }) throws {
+        self.clock = clock
+        self.store = store
+        self.session = session
+        self.uploadLimit = uploadLimit
+        self.calendar = calendar
+        self.pages = try PageRenderer()
+    }
+
+    /// The URL that opens a session: the printed URL, with the one-time secret.
+    public func startURL(port: Int) -> String {
+        "http://127.0.0.1:\(port)/session?secret=\(session.startSecret)"
+    }
+
+    /// The routes of every page behind the session middleware.
+    public func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.middlewares.add(SessionMiddleware(session: session, pages: pages, uploadLimit: uploadLimit))
+        router.get("/") { request, _ in
+            let period = request.uri.queryParameters["period"].flatMap { SummaryPeriod(rawValue: String($0)) } ?? .week
+            return try await pages.page(title: "Summary", section: .summary, content: summaryContent(period: period, now: clock()))
+        }
+        router.get("/browse") { _, _ in
+            let text = try await sampleText()
+            return try await pages.page(title: "Browse", section: .browse,
+                                        content: BrowseView(store: store, pages: pages, text: text).index())
+        }
+        router.get("/browse/:type") { request, context in
+            let type = try sampleType(context)
+            let text = try await sampleText()
+            let notice = request.uri.queryParameters["deleted"].map { "Deleted \($0) sample(s)." }
+            return try await pages.page(title: type.displayName, section: .browse,
+                                        content: BrowseView(store: store, pages: pages, text: text).typePage(type, csrf: csrf(request), now: clock()),
+                                        notice: notice)
+        }
+        router.post("/browse/:type/delete") { request, context in
+            let type = try sampleType(context)
+            let form = try await formFields(request)
+            guard let uuid = form["uuid"].flatMap(UUID.init(uuidString:)) else {
+                throw HTTPError(.badRequest, message: "The form did not name a sample; nothing was deleted.")
+            }
+            let count = try await store.deleteObjects(withUUIDs: [uuid])
+            return Self.redirect("\(StoreCatalog.href(type))?deleted=\(count)")
+        }
+        router.get("/records") { _, _ in
+            try await pages.page(title: "Health records", section: .records,
+                                 content: RecordsView(store: store, pages: pages, text: sampleText()).index())
+        }
+        router.get("/records/:uuid") { _, context in
+            guard let uuid = context.parameters.get("uuid").flatMap(UUID.init(uuidString:)),
+                  let record = try await RecordsView(store: store, pages: pages, text: sampleText()).recordPage(uuid) else {
+                throw HTTPError(.notFound, message: "There is no such health record.")
+            }
+            return pages.page(title: record.title, section: .records, content: record.content)
+        }
+        router.get("/cards") { _, _ in
+            try await pages.page(title: "Health cards", section: .cards, content: CardsView(store: store, pages: pages, text: sampleText()).render())
+        }
+        router.get("/sharing") { request, _ in
+            let notice = request.uri.queryParameters["changed"].map { "Access of \($0) changed; it applies to the app's next query." }
+            return try await pages.page(title: "Sharing", section: .sharing,
+                                        content: SharingView(store: store, pages: pages, text: sampleText()).render(csrf: csrf(request)),
+                                        notice: notice)
+        }
+        router.post("/sharing/revoke") { request, _ in
+            let form = try await formFields(request)
+            guard let bundle = form["bundle"], !bundle.isEmpty else { throw HTTPError(.badRequest, message: "The form did not name an app; nothing was changed.") }
+            try store.revokeAppAuthorization(bundleIdentifier: bundle)
+            return Self.redirect("/sharing?changed=\(Self.queryValue(bundle))")
+        }
+        router.post("/sharing/turn-off") { request, _ in
+            let form = try await formFields(request)
+            guard let bundle = form["bundle"], !bundle.isEmpty, let type = form["type"].flatMap(HKObjectType.sampleType(named:)) else {
+                throw HTTPError(.badRequest, message: "The form did not name an app and a type; nothing was changed.")
+            }
+            let current = try store.appAuthorizationDecisions().first { $0.bundleIdentifier == bundle && $0.typeIdentifier == type.identifier }
+            try store.setAppAuthorization(bundleIdentifier: bundle, type: type,
+                                          share: current?.share == .authorized ? .denied : nil, read: .denied)
+            return Self.redirect("/sharing?changed=\(Self.queryValue(bundle))")
+        }
+        router.get("/assets/app.css") { _, _ in
+            Response(status: .ok, headers: [.contentType: "text/css; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: Stylesheet.css)))
+        }
+        router.get("/assets/icon.svg") { _, _ in
+            Response(status: .ok, headers: [.contentType: "image/svg+xml"], body: .init(byteBuffer: ByteBuffer(string: Stylesheet.icon)))
+        }
+        return router
+    }
+
+    /// The application on 127.0.0.1 (only) and `port` (0: a free one); `onListening` gets the bound port.
+    public func application(port: Int, logger: Logger = Logger(label: "health-ui"),
+                            onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
+        Application(router: router(), configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port), serverName: nil),
+                    onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) }, logger: logger)
+    }
+
+    /// Serves until the task is cancelled or the process gets SIGINT or SIGTERM.
+    public func run(port: Int, logger: Logger = Logger(label: "health-ui"), onListening: @escaping @Sendable (Int) async -> Void) async throws {
+        try await application(port: port, logger: logger, onListening: onListening).runService()
+    }
+
+    /// The Summary page's content for a period (its queries and its rendering; what the benchmark times).
+    public func summaryContent(period: SummaryPeriod, now: Date) async throws -> String {
+        let report = try await SummaryReport.load(from: store, period: period, now: now, calendar: calendar)
+        let text = try await sampleText()
+        let latest = try await StoreCatalog.newestSamples(in: store).map {
+            LatestValue(name: $0.sampleType.displayName, href: StoreCatalog.href($0.sampleType), value: text.value(of: $0),
+                        date: text.date($0.startDate))
+        }
+        return SummaryView(pages: pages, text: text).render(report, latest: latest)
+    }
+
+    /// The session's CSRF token, for the forms of a page.
+    private func csrf(_ request: Request) -> String {
+        request.cookies[WebSession.cookieName].map { session.csrfToken(for: $0.value) } ?? ""
+    }
+
+    /// A form's fields (the session middleware already collected the body, within the upload limit).
+    private func formFields(_ request: Request) async throws -> FormFields {
+        var request = request
+        return FormFields(String(buffer: try await request.collectBody(upTo: uploadLimit)))
+    }
+
+    /// After a form: back to a page (303, so a reload does not post again).
+    static func redirect(_ location: String) -> Response {
+        Response(status: .seeOther, headers: [.location: location])
+    }
+
+    static func queryValue(_ text: String) -> String {
+        text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? ""
+    }
+
+    private func sampleText() async throws -> SampleText {
+        let quantityTypes = Set(HKObjectType.allSampleTypes.compactMap { $0 as? HKQuantityType })
+        return SampleText(units: try await store.preferredUnits(for: quantityTypes), calendar: calendar)
+    }
+
+    private func sampleType(_ context: BasicRequestContext) throws -> HKSampleType {
+        guard let name = context.parameters.get("type"), let type = HKObjectType.sampleType(named: name) else {
+            throw HTTPError(.notFound, message: "There is no such type.")
+        }
+        return type
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import OpenHealthKit
+
+/// The Health records pages: clinical records by category, and a record's page with its content
+/// in words and its FHIR JSON on request.
+struct RecordsView {
+    let store: HKHealthStore
+    let pages: PageRenderer
+    let text: SampleText
+
+    /// The category names, as the Health app shows them.
+    static func categoryName(_ type: HKClinicalType) -> String {
+        switch type.identifier {
+        case HKClinicalTypeIdentifier.allergyRecord.rawValue: "Allergies"
+        case HKClinicalTypeIdentifier.clinicalNoteRecord.rawValue: "Clinical Notes"
+        case HKClinicalTypeIdentifier.conditionRecord.rawValue: "Conditions"
+        case HKClinicalTypeIdentifier.coverageRecord.rawValue: "Insurance"
+        case HKClinicalTypeIdentifier.immunizationRecord.rawValue: "Immunizations"
+        case HKClinicalTypeIdentifier.labResultRecord.rawValue: "Lab Results"
+        case HKClinicalTypeIdentifier.medicationRecord.rawValue: "Medications"
+        case HKClinicalTypeIdentifier.procedureRecord.rawValue: "Procedures"
+        case HKClinicalTypeIdentifier.vitalSignRecord.rawValue: "Vitals"
+        default: type.displayName
+        }
+    }
+
+    func index() async throws -> String {
+        var categories: [[String: Any]] = []
+        for type in HKObjectType.allClinicalTypes.sorted(by: { Self.categoryName($0) < Self.categoryName($1) }) {
+            let records = try await HKSampleQueryDescriptor(predicates: [.clinicalRecord(type: type)],
+                                                            sortDescriptors: [SortDescriptor(\HKClinicalRecord.startDate, order: .reverse)])
+                .result(for: store)
+            guard !records.isEmpty else { continue }
+            categories.append([
+                "id": type.identifier, "name": Self.categoryName(type), "count": records.count,
+                "records": records.map { ["name": $0.displayName, "date": String(text.date($0.startDate).prefix(10)),
+                                          "source": $0.sourceRevision.source.name, "href": "/records/\($0.uuid.uuidString)"] },
+            ])
+        }
+        return pages.render("records", ["categories": categories, "hasRecords": !categories.isEmpty])
+    }
+
+    /// A record's page, or nil when the store has no clinical record with that UUID.
+    func recordPage(_ uuid: UUID) async throws -> (title: String, content: String)? {
+        let predicate = HKQuery.predicateForObject(with: uuid)
+        let found = try await HKSampleQueryDescriptor(predicates: HKObjectType.allClinicalTypes.map { .clinicalRecord(type: $0, predicate: predicate) },
+                                                      sortDescriptors: [], limit: 1).result(for: store)
+        guard let record = found.first else { return nil }
+        var fields: [(label: String, text: String)] = [
+            ("Category", Self.categoryName(record.clinicalType)),
+            ("Date", record.startDate == record.endDate ? text.date(record.startDate) : "\(text.date(record.startDate)) to \(text.date(record.endDate))"),
+            ("Source", record.sourceRevision.source.name),
+        ]
+        var json = ""
+        if let resource = record.fhirResource {
+            fields.append(("FHIR resource", "\(resource.resourceType.rawValue)/\(resource.identifier) (FHIR \(resource.fhirVersion.stringRepresentation))"))
+            if let object = try? JSONSerialization.jsonObject(with: resource.data) as? [String: Any] {
+                fields += FHIRReadable.fields(object)
+                if let pretty = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) {
+                    json = String(decoding: pretty, as: UTF8.self)
+                }
+            } else {
+                json = String(decoding: resource.data, as: UTF8.self)
+            }
+        }
+        let content = pages.render("record", ["fields": fields.map { ["label": $0.label, "text": $0.text] }, "json": json,
+                                              "hasJSON": !json.isEmpty])
+        return (record.displayName, content)
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import OpenHealthKit
+
+/// Turns a ``SummaryReport`` into the Summary page's HTML: a chart per measure, each with its
+/// numbers in a table, and the latest value of each type with data.
+struct SummaryView {
+    let pages: PageRenderer
+    let text: SampleText
+
+    func render(_ report: SummaryReport, latest: [LatestValue]) -> String {
+        let hours = { (value: Double) in String(format: "%.1f", value) }
+        let charts = [
+            chart(id: "steps", title: "Steps per day", caption: "Steps each day, all sources merged without double counting.",
+                  svg: SVGChart.bars(report.steps, id: "steps", title: "Steps per day"), points: report.steps,
+                  columns: ["Day", "Steps"]) { [$0.label, $0.value.map(SampleText.number) ?? "–"] },
+            chart(id: "heart", title: "Heart rate", caption: "Each day's lowest to highest heart rate (bar) and average (dot), in count/min.",
+                  svg: SVGChart.ranges(report.heartRate, id: "heart", title: "Heart rate per day"), points: report.heartRate,
+                  columns: ["Day", "Lowest", "Average", "Highest"]) {
+                      [$0.label, $0.low.map(SampleText.number) ?? "–", $0.value.map(SampleText.number) ?? "–", $0.high.map(SampleText.number) ?? "–"]
+                  },
+            chart(id: "sleep", title: "Sleep", caption: "Hours asleep each night by stage: "
+                    + SummaryReport.sleepStages.enumerated().map { "\($0.element.name) (\(["purple", "dark blue", "light blue", "teal", "grey"][$0.offset]))" }
+                    .joined(separator: ", ") + ".",
+                  svg: SVGChart.stacked(report.sleep, series: SummaryReport.sleepStages.map(\.name), id: "sleep", title: "Sleep per night by stage"),
+                  points: report.sleep.map { ChartPoint(label: $0.label, value: $0.segments.isEmpty ? nil : $0.segments.reduce(0, +), segments: $0.segments) },
+                  columns: ["Night ending"] + SummaryReport.sleepStages.map { "\($0.name) (h)" }) { point in
+                      [point.label] + SummaryReport.sleepStages.indices.map { index in index < point.segments.count ? hours(point.segments[index]) : "–" }
+                  },
+            chart(id: "weight", title: "Weight", caption: "Average weight each day, in \(report.weightUnit.unitString).",
+                  svg: SVGChart.line(report.weight, id: "weight", title: "Weight trend"), points: report.weight,
+                  columns: ["Day", "Weight (\(report.weightUnit.unitString))"]) { [$0.label, $0.value.map(SampleText.number) ?? "–"] },
+            chart(id: "pressure", title: "Blood pressure", caption: "Each day's average diastolic (bottom) to systolic (top), in mmHg.",
+                  svg: SVGChart.ranges(report.bloodPressure, id: "pressure", title: "Blood pressure per day"),
+                  points: report.bloodPressure.map { ChartPoint(label: $0.label, value: $0.high, low: $0.low, high: $0.high) },
+                  columns: ["Day", "Systolic", "Diastolic"]) {
+                      [$0.label, $0.high.map(SampleText.number) ?? "–", $0.low.map(SampleText.number) ?? "–"]
+                  },
+        ].joined()
+        let periods: [[String: Any]] = SummaryPeriod.allCases.map { ["id": $0.rawValue, "label": $0.label, "current": $0 == report.period] }
+        let lastDay = report.interval.end.addingTimeInterval(-1)
+        let latestRows: [[String: Any]] = latest.map { ["name": $0.name, "href": $0.href, "value": $0.value, "date": $0.date] }
+        return pages.render("summary", [
+            "periods": periods, "charts": charts, "latest": latestRows, "hasLatest": !latest.isEmpty,
+            "range": "\(text.date(report.interval.start).prefix(10)) to \(text.date(lastDay).prefix(10))",
+        ])
+    }
+
+    private func chart(id: String, title: String, caption: String, svg: String, points: [ChartPoint], columns: [String],
+                       cells: (ChartPoint) -> [String]) -> String {
+        let withData = points.filter { $0.value != nil || $0.low != nil || $0.high != nil }
+        return pages.render("chart", [
+            "id": id, "title": title, "caption": caption, "svg": svg, "hasData": !withData.isEmpty, "columns": columns,
+            "rows": withData.map { ["cells": cells($0)] as [String: Any] },
+        ])
+    }
+}
+
+/// The newest sample of a type, as the Summary page lists it.
+struct LatestValue: Sendable {
+    let name: String
+    let href: String
+    let value: String
+    let date: String
+}

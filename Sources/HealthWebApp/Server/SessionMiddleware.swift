@@ -1,0 +1,51 @@
+import HTTPTypes
+import Hummingbird
+
+/// Guards every route: `/session?secret=…` trades the one-time secret for the HttpOnly,
+/// SameSite=Strict session cookie; any other request without that cookie answers 401; a request
+/// that changes state (any method but GET and HEAD) must carry the session's CSRF token in its
+/// form, within the upload limit. Every answer gets ``SecurityHeaders``.
+struct SessionMiddleware<Context: RequestContext>: RouterMiddleware {
+    let session: WebSession
+    let pages: PageRenderer
+    let uploadLimit: Int
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var response = try await guarded(request, context: context, next: next)
+        SecurityHeaders.apply(to: &response.headers)
+        return response
+    }
+
+    private func guarded(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if request.uri.path == "/session" {
+            guard request.method == .get, let secret = request.uri.queryParameters["secret"],
+                  let sessionID = session.exchange(secret: String(secret)) else {
+                return pages.problem(.unauthorized, "This link has already been used or is not valid. Run health ui again for a new one.")
+            }
+            var response = Response(status: .seeOther, headers: [.location: "/"])
+            response.headers[.setCookie] = "\(WebSession.cookieName)=\(sessionID); Path=/; HttpOnly; SameSite=Strict"
+            return response
+        }
+        guard let sessionID = request.cookies[WebSession.cookieName]?.value, session.isValid(sessionID: sessionID) else {
+            return pages.problem(.unauthorized, "Open the link that health ui printed to start a session.")
+        }
+        var request = request
+        if request.method != .get, request.method != .head {
+            let body: ByteBuffer
+            do {
+                body = try await request.collectBody(upTo: uploadLimit)
+            } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
+                return pages.problem(.contentTooLarge, "The upload is larger than the limit of \(uploadLimit / 1_048_576) MB; nothing was changed.")
+            }
+            let form = FormFields(String(buffer: body))
+            guard let token = form[WebSession.csrfField], session.verify(csrfToken: token, sessionID: sessionID) else {
+                return pages.problem(.forbidden, "This form has expired or did not come from this page; nothing was changed. Reload the page and try again.")
+            }
+        }
+        do {
+            return try await next(request, context)
+        } catch let error as HTTPError {
+            return pages.problem(error.status, error.body ?? error.status.reasonPhrase)
+        }
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+import HealthWebApp
+import Testing
+import TestSupport
+
+@Suite("SVG charts")
+struct SVGChartTests {
+    @Test("a bar per value, in order, each as tall as its value on the scale; no bar for a day without data")
+    func bars() throws {
+        let points = [ChartPoint(label: "a", value: 1_000), ChartPoint(label: "b", value: nil), ChartPoint(label: "c", value: 4_000),
+                      ChartPoint(label: "d", value: 0)]
+        let svg = SVGChart.bars(points, id: "t", title: "Steps")
+        #expect(SVGAttributes.values(svg, element: "rect", className: "bar", attribute: "data-value") == ["1000", "4000", "0"])
+        #expect(SVGAttributes.values(svg, element: "rect", className: "bar", attribute: "data-label") == ["a", "c", "d"])
+        let heights = SVGAttributes.values(svg, element: "rect", className: "bar", attribute: "height").compactMap(Double.init)
+        #expect(heights.count == 3)
+        #expect(abs(heights[1] - 4 * heights[0]) < 0.05)
+        #expect(heights[2] == 0)
+        #expect(svg.hasPrefix("<svg xmlns=\"http://www.w3.org/2000/svg\""))
+        #expect(svg.contains("role=\"img\""))
+        #expect(svg.contains("<title id=\"t-svg-title\">Steps</title>"))
+        #expect(svg.hasSuffix("</svg>"))
+    }
+
+    @Test("labels and titles are escaped")
+    func escaping() {
+        let svg = SVGChart.bars([ChartPoint(label: "<script>&\"'", value: 1)], id: "x\"y", title: "a<b")
+        #expect(!svg.contains("<script>"))
+        #expect(svg.contains("&lt;script&gt;&amp;&quot;&#39;"))
+        #expect(svg.contains("<title id=\"x&quot;y-svg-title\">a&lt;b</title>"))
+    }
+
+    @Test("ranges, lines and stacked bars carry their numbers")
+    func otherKinds() {
+        let ranges = SVGChart.ranges([ChartPoint(label: "d", value: 70, low: 50, high: 120)], id: "h", title: "Heart")
+        #expect(SVGAttributes.values(ranges, element: "rect", className: "range", attribute: "data-low") == ["50"])
+        #expect(SVGAttributes.values(ranges, element: "rect", className: "range", attribute: "data-high") == ["120"])
+        #expect(SVGAttributes.values(ranges, element: "circle", className: "dot", attribute: "data-value") == ["70"])
+        let line = SVGChart.line([ChartPoint(label: "1", value: 70.25), ChartPoint(label: "2", value: nil), ChartPoint(label: "3", value: 69.5)],
+                                 id: "w", title: "Weight")
+        #expect(SVGAttributes.values(line, element: "circle", className: "dot", attribute: "data-value") == ["70.25", "69.5"])
+        #expect(line.contains("<polyline class=\"line\""))
+        let stacked = SVGChart.stacked([ChartPoint(label: "n", value: nil, segments: [4, 1.5, 0])], series: ["Core", "Deep", "REM"],
+                                       id: "s", title: "Sleep")
+        #expect(SVGAttributes.values(stacked, element: "rect", className: "s0", attribute: "data-value") == ["4"])
+        #expect(SVGAttributes.values(stacked, element: "rect", className: "s1", attribute: "data-series") == ["Deep"])
+        #expect(SVGAttributes.values(stacked, element: "rect", className: "s2", attribute: "data-value").isEmpty)
+    }
+
+    @Test("any values, however odd, give well-formed SVG inside the frame (property test)")
+    func property() {
+        var random = SplitMix64(seed: 42)
+        for _ in 0..<300 {
+            let count = random.int(0...400)
+            let points = (0..<count).map { index -> ChartPoint in
+                let value: Double? = random.chance(0.2) ? nil
+                    : [0, -5, 1e-9, 1e12, Double.infinity, .nan][random.below(6)] * (random.chance(0.5) ? 1 : Double(random.int(1...1000)))
+                return ChartPoint(label: "\(index)", value: value, low: value.map { $0 - 3 }, high: value.map { $0 + 3 },
+                                  segments: value.map { [$0, 1] } ?? [])
+            }
+            for svg in [SVGChart.bars(points, id: "p", title: "t"), SVGChart.ranges(points, id: "p", title: "t"),
+                        SVGChart.line(points, id: "p", title: "t"), SVGChart.stacked(points, series: ["a", "b"], id: "p", title: "t")] {
+                #expect(svg.hasPrefix("<svg") && svg.hasSuffix("</svg>"))
+                #expect(!svg.contains("\"nan") && !svg.contains("inf\"") && !svg.contains(">nan") && !svg.contains("inf<"))
+                for y in SVGAttributes.values(svg, element: "rect", className: "bar", attribute: "y").compactMap(Double.init) {
+                    #expect(y >= 0 && y <= SVGChart.height)
+                }
+            }
+        }
+    }
+}

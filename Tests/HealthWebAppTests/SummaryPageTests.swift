@@ -1,0 +1,65 @@
+import Foundation
+import HealthWebApp
+import OpenHealthKit
+import Testing
+
+@Suite("Summary page")
+struct SummaryPageTests {
+    @Test("the steps chart's bars equal the daily sums the statistics API returns, for a week, a month and a year",
+          arguments: SummaryPeriod.allCases)
+    func stepsEqualStatistics(period: SummaryPeriod) async throws {
+        let fixture = try await WebTestFixture.make(days: 40)
+        let interval = period.interval(endingAt: WebTestFixture.now, calendar: WebTestFixture.calendar)
+        let statistics = try await HKStatisticsCollectionQueryDescriptor(
+            predicate: .quantitySample(type: HKQuantityType(.stepCount), predicate: HKQuery.predicateForSamples(withStart: interval.start, end: interval.end)),
+            options: .cumulativeSum, anchorDate: interval.start, intervalComponents: DateComponents(day: 1)).result(for: fixture.store)
+        let expected = statistics.statistics().compactMap { $0.sumQuantity()?.doubleValue(for: .count()) }
+        #expect(expected.count == min(period.days, 40))
+        let page = try await fixture.withClient { client in
+            let cookie = try await client.startSession()
+            return try await client.send(.get, "/?period=\(period.rawValue)", cookie: cookie)
+        }
+        #expect(page.status == .ok)
+        let bars = SVGAttributes.values(page.body, element: "rect", className: "bar", attribute: "data-value").compactMap(Double.init)
+        #expect(bars == expected)
+        #expect(page.body.contains("aria-current=\"true\">\(period.rawValue.capitalized)</a>"))
+    }
+
+    @Test("heart rate, weight, blood pressure and sleep show the statistics' numbers, charts and tables")
+    func otherCharts() async throws {
+        let fixture = try await WebTestFixture.make(days: 10)
+        let report = try await SummaryReport.load(from: fixture.store, period: .week, now: WebTestFixture.now, calendar: WebTestFixture.calendar)
+        let interval = report.interval
+        let heart = try await HKStatisticsCollectionQueryDescriptor(
+            predicate: .quantitySample(type: HKQuantityType(.heartRate), predicate: HKQuery.predicateForSamples(withStart: interval.start, end: interval.end)),
+            options: [.discreteMax], anchorDate: interval.start, intervalComponents: DateComponents(day: 1)).result(for: fixture.store)
+        let bpm = HKUnit.count().unitDivided(by: .minute())
+        #expect(report.heartRate.compactMap(\.high) == heart.statistics().compactMap { $0.maximumQuantity()?.doubleValue(for: bpm) })
+        #expect(report.weight.compactMap(\.value).count == 7)
+        #expect(report.bloodPressure.allSatisfy { ($0.low ?? 0) < ($0.high ?? 1) })
+        // Each night: 4 h core (from 23:00) and 1.5 h deep.
+        #expect(report.sleep.map(\.segments) == Array(repeating: [4, 1.5, 0, 0, 0], count: 7))
+        let page = try await fixture.withClient { client in
+            let cookie = try await client.startSession()
+            return try await client.send(.get, "/", cookie: cookie)
+        }
+        let maxima = SVGAttributes.values(page.body, element: "rect", className: "range", attribute: "data-high")
+        #expect(maxima.count == 14) // heart rate and blood pressure, 7 days each
+        for id in ["steps", "heart", "sleep", "weight", "pressure"] {
+            #expect(page.body.contains("<h2 id=\"\(id)-heading\">"))
+        }
+        #expect(page.body.components(separatedBy: "<table>").count - 1 == 6) // a table per chart, and the latest values
+        #expect(page.body.contains("Latest values"))
+        #expect(page.body.contains(">Step Count</a>"))
+    }
+
+    @Test("an empty store shows the page with no data, not an error")
+    func emptyStore() async throws {
+        let store = HKHealthStore(configuration: .init(location: .inMemory, role: .owner))
+        try store.open()
+        let webApp = try HealthWebApp(store: store, calendar: WebTestFixture.calendar, clock: { WebTestFixture.now })
+        let html = try await webApp.summaryContent(period: .year, now: WebTestFixture.now)
+        #expect(html.contains("No data in this period."))
+        #expect(html.contains("The store has no samples yet."))
+    }
+}

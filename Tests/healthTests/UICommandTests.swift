@@ -1,0 +1,171 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+import NIOHTTP1
+import OpenHealthKit
+import Testing
+
+/// `health ui` as a process over a store `health demo` filled: the session over plain HTTP, and
+/// every page in real headless Chromium (scripts/ui-browser.py, Playwright driving Debian's
+/// /usr/bin/chromium), with screenshots written to .build/ui-screenshots.
+@Suite("health ui", .serialized) struct UICommandTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    /// A running `health ui` over a 30-day demo store.
+    struct Running {
+        let process: Process
+        let startURL: String
+        let runner: CommandRunner
+        var origin: String { String(startURL.prefix { $0 != "?" }.dropLast("/session".count)) }
+        var database: URL { runner.folder.appendingPathComponent("demo/health.sqlite") }
+        var keyFile: URL { runner.folder.appendingPathComponent("demo/health.key") }
+
+        static func start() async throws -> Running {
+            let runner = CommandRunner()
+            let demo = runner.folder.appendingPathComponent("demo")
+            let made = try await runner.run(["demo", "--days", "30", "--keep", demo.path])
+            guard made.status == 0 else { throw ServeCommandTests.TestFailure("health demo failed: \(made.error)") }
+            let (process, output, _) = try runner.launch(["ui", "--port", "0", "--store", demo.appendingPathComponent("health.sqlite").path,
+                                                          "--key-file", demo.appendingPathComponent("health.key").path])
+            let line: String = try await withCheckedThrowingContinuation { continuation in
+                DispatchQueue.global().async {
+                    var bytes: [UInt8] = []
+                    while true {
+                        let chunk = output.fileHandleForReading.readData(ofLength: 1)
+                        if chunk.isEmpty || chunk.first == UInt8(ascii: "\n") { break }
+                        bytes.append(contentsOf: chunk)
+                    }
+                    continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
+                }
+            }
+            guard line.hasPrefix("open http://127.0.0.1:"), line.contains("/session?secret=") else {
+                process.terminate()
+                throw ServeCommandTests.TestFailure("health ui did not start: \(line)")
+            }
+            return Running(process: process, startURL: String(line.dropFirst("open ".count)), runner: runner)
+        }
+
+        func stop() {
+            process.terminate()
+            process.waitUntilExit()
+            try? FileManager.default.removeItem(at: runner.folder)
+        }
+
+        /// The week's daily step sums, from the statistics API over the same store (UTC, as the process runs).
+        func weekSteps() async throws -> [Double] {
+            let store = HKHealthStore(configuration: .init(location: .file(database), key: .keyFile(keyFile), role: .owner))
+            try store.open()
+            var calendar = Calendar(identifier: .gregorian)
+            calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+            let today = calendar.startOfDay(for: Date())
+            let start = today.addingTimeInterval(-6 * 86_400), end = today.addingTimeInterval(86_400)
+            let collection = try await HKStatisticsCollectionQueryDescriptor(
+                predicate: .quantitySample(type: HKQuantityType(.stepCount), predicate: HKQuery.predicateForSamples(withStart: start, end: end)),
+                options: .cumulativeSum, anchorDate: start, intervalComponents: DateComponents(day: 1)).result(for: store)
+            return collection.statistics().compactMap { $0.sumQuantity()?.doubleValue(for: .count()) }
+        }
+    }
+
+    /// A client that does not follow redirects (the start URL answers 303 with the cookie).
+    static let client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: .init(redirectConfiguration: .disallow))
+
+    static func get(_ url: String, cookie: String? = nil) async throws -> (status: Int, headers: HTTPHeaders, body: String) {
+        var request = HTTPClientRequest(url: url)
+        if let cookie { request.headers.add(name: "Cookie", value: cookie) }
+        let response = try await client.execute(request, timeout: .seconds(60))
+        let body = try await response.body.collect(upTo: 16 << 20)
+        return (Int(response.status.code), response.headers, String(buffer: body))
+    }
+
+    @Test("health ui prints a one-time URL on 127.0.0.1; without its session every page answers 401; the secret works once")
+    func session() async throws {
+        let running = try await Running.start()
+        defer { running.stop() }
+        for path in ["/", "/browse", "/assets/app.css"] {
+            #expect(try await Self.get(running.origin + path).status == 401, "\(path)")
+        }
+        let start = try await Self.get(running.startURL)
+        #expect(start.status == 303)
+        let cookie = try #require(start.headers.first(name: "Set-Cookie"))
+        #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
+        let summary = try await Self.get(running.origin + "/", cookie: String(cookie.split(separator: ";")[0]))
+        #expect(summary.status == 200)
+        #expect(summary.body.contains("Steps per day"))
+        #expect(try await Self.get(running.startURL).status == 401)
+    }
+
+    /// Chromium and Playwright, when scripts/test.sh could install them.
+    static let browser: URL? = {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"),
+              let venv = ProcessInfo.processInfo.environment["OPENHEALTHKIT_PEERS_VENV"] else { return nil }
+        let python = URL(fileURLWithPath: venv).appendingPathComponent("bin/python")
+        let probe = Process()
+        probe.executableURL = python
+        probe.arguments = ["-c", "import playwright.sync_api"]
+        probe.standardOutput = FileHandle.nullDevice
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return nil }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0 ? python : nil
+    }()
+
+    @Test("every page loads in headless Chromium with no console error, no failed or foreign request; the bars equal the statistics; a form without CSRF is refused, the real form deletes; screenshots at desktop and phone widths",
+          .enabled(if: browser != nil, "needs Debian's chromium and Playwright in OPENHEALTHKIT_PEERS_VENV (scripts/test.sh installs both)"))
+    func chromium() async throws {
+        let python = try #require(Self.browser)
+        let running = try await Running.start()
+        defer { running.stop() }
+        let expected = try await running.weekSteps()
+        let shots = Self.packageRoot.appendingPathComponent(".build/ui-screenshots")
+        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+        let typePath = "/browse/HKQuantityTypeIdentifierBodyMass"
+        let arguments = [Self.packageRoot.appendingPathComponent("scripts/ui-browser.py").path, running.startURL, shots.path,
+                         expected.map { String(Int($0)) }.joined(separator: ","), typePath]
+        let errors = running.runner.folder.appendingPathComponent("ui-browser.log")
+        let output: (status: Int32, out: Data) = try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result {
+                    let process = Process()
+                    process.executableURL = python
+                    process.arguments = arguments
+                    let out = Pipe()
+                    _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+                    process.standardOutput = out
+                    process.standardError = try FileHandle(forWritingTo: errors)
+                    try process.run()
+                    let data = out.fileHandleForReading.readDataToEndOfFile()
+                    process.waitUntilExit()
+                    return (process.terminationStatus, data)
+                })
+            }
+        }
+        #expect(output.status == 0, "\((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
+        let report = try #require(try JSONSerialization.jsonObject(with: output.out) as? [String: Any])
+        func object(_ key: String) -> [String: Any] { report[key] as? [String: Any] ?? [:] }
+        for (path, status) in object("withoutSession") { #expect(status as? Int == 401, "\(path)") }
+        #expect(report["afterStart"] as? String == running.origin + "/")
+        for (path, value) in object("pages") {
+            let result = value as? [String: Any] ?? [:]
+            #expect(result["status"] as? Int == 200, "\(path)")
+            let problems = result["problems"] as? [String] ?? ["no report"]
+            #expect(problems.isEmpty, "\(path): \(problems)")
+        }
+        let recordPages = report["recordPages"] as? Int ?? 0
+        #expect(recordPages > 0)
+        #expect(object("pages").count == 8 + recordPages)
+        #expect((report["foreignRequests"] as? [String])?.isEmpty == true)
+        let bars = (report["stepBars"] as? [Double]) ?? []
+        #expect(!expected.isEmpty)
+        #expect(bars == expected)
+        #expect(report["cardQRs"] as? Int == 1) // health demo imports one card
+        #expect(report["firstTab"] as? String == "Skip to content")
+        #expect(report["unlabelled"] as? Int == 0)
+        #expect(report["withoutCsrf"] as? Int == 403)
+        let afterDelete = object("afterDelete")
+        #expect(afterDelete["notice"] as? String == "Deleted 1 sample(s).")
+        #expect(afterDelete["stillListed"] as? Int == 0)
+        #expect(report["overflow-phone"] as? Bool == false)
+        #expect(report["overflow-desktop"] as? Bool == false)
+        #expect((report["screenshots"] as? [String])?.count == 8)
+    }
+}

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Drives `health ui` in real headless Chromium (Debian's /usr/bin/chromium through Playwright;
+never Playwright's own browser download), for Tests/healthTests/UICommandTests.swift.
+
+Usage: ui-browser.py START_URL SCREENSHOT_DIR EXPECTED_STEPS TYPE_PATH
+  START_URL       the URL `health ui` printed (with its one-time secret)
+  SCREENSHOT_DIR  where the desktop and phone screenshots go
+  EXPECTED_STEPS  the week's daily step sums from the statistics API, comma-separated
+  TYPE_PATH       a type page to open and delete a sample on (/browse/HK...)
+
+Prints one JSON report on standard output; the Swift test judges it.
+"""
+import json
+import sys
+from urllib.parse import urlsplit
+
+from playwright.sync_api import sync_playwright
+
+start_url, shots, expected_steps, type_path = sys.argv[1:5]
+origin = "{0.scheme}://{0.netloc}".format(urlsplit(start_url))
+pages = ["/", "/?period=month", "/?period=year", "/browse", type_path, "/records", "/cards", "/sharing"]
+report = {"pages": {}, "foreignRequests": [], "screenshots": []}
+
+with sync_playwright() as playwright:
+    browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+
+    # Without the session: every page answers 401.
+    anonymous = browser.new_context()
+    report["withoutSession"] = {path: anonymous.request.get(origin + path).status for path in pages + ["/assets/app.css"]}
+    anonymous.close()
+
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    problems = []
+    page.on("console", lambda message: problems.append("console " + message.type + ": " + message.text)
+            if message.type in ("error", "warning") else None)
+    page.on("pageerror", lambda error: problems.append("page error: " + str(error)))
+    page.on("requestfailed", lambda request: problems.append("failed: " + request.url))
+    page.on("response", lambda response: problems.append("HTTP %d: %s" % (response.status, response.url))
+            if response.status >= 400 else None)
+    page.on("request", lambda request: report["foreignRequests"].append(request.url)
+            if not request.url.startswith(origin) else None)
+
+    page.goto(start_url)
+    page.wait_for_load_state("networkidle")
+    report["afterStart"] = page.url
+    for path in pages:
+        problems.clear()
+        response = page.goto(origin + path)
+        page.wait_for_load_state("networkidle")
+        report["pages"][path] = {"status": response.status if response else 0, "problems": list(problems),
+                                 "title": page.title()}
+
+    # Every health record's page (the demo imports a Synthea patient's records).
+    page.goto(origin + "/records")
+    record_paths = page.eval_on_selector_all("main table a", "els => els.map(e => e.getAttribute('href'))")
+    report["recordPages"] = len(record_paths)
+    for path in record_paths:
+        problems.clear()
+        response = page.goto(origin + path)
+        page.wait_for_load_state("networkidle")
+        report["pages"][path] = {"status": response.status if response else 0, "problems": list(problems), "title": page.title()}
+
+    page.goto(origin + "/cards")
+    report["cardQRs"] = page.locator("svg.qr").count()
+
+    page.goto(origin + "/")
+    report["stepBars"] = page.eval_on_selector_all("svg rect.bar", "els => els.map(e => Number(e.getAttribute('data-value')))")
+    report["expectedSteps"] = [float(value) for value in expected_steps.split(",") if value]
+    page.keyboard.press("Tab")
+    report["firstTab"] = page.evaluate("document.activeElement.textContent")
+    report["unlabelled"] = page.evaluate(
+        "[...document.querySelectorAll('input:not([type=hidden]), select, textarea, button')]"
+        ".filter(e => !(e.labels && e.labels.length) && !e.getAttribute('aria-label') && !e.textContent.trim()).length")
+
+    # A form without its CSRF token is refused (the context has the session cookie).
+    page.goto(origin + type_path)
+    uuid = page.get_attribute("form input[name=uuid]", "value")
+    report["withoutCsrf"] = context.request.post(origin + type_path + "/delete", form={"uuid": uuid}).status
+    # The real form deletes the sample.
+    page.click("form button[type=submit]")
+    page.wait_for_load_state("networkidle")
+    report["afterDelete"] = {"url": page.url, "notice": page.text_content(".notice") or "",
+                             "stillListed": page.locator("input[value='%s']" % uuid).count()}
+
+    for width, height, label in [(1280, 900, "desktop"), (390, 844, "phone")]:
+        page.set_viewport_size({"width": width, "height": height})
+        for name, path in [("summary", "/"), ("browse", "/browse"), ("type", type_path), ("records", "/records")]:
+            page.goto(origin + path)
+            page.wait_for_load_state("networkidle")
+            file = "%s/%s-%s.png" % (shots, name, label)
+            page.screenshot(path=file, full_page=(name != "summary" or label == "desktop"))
+            report["screenshots"].append(file)
+        report["overflow-" + label] = page.evaluate("document.documentElement.scrollWidth > window.innerWidth + 1")
+    browser.close()
+
+print(json.dumps(report))
