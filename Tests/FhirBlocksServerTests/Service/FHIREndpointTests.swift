@@ -109,7 +109,7 @@ import Testing
             // The search parameters a client may rely on: the common ones at the rest level, each
             // type's own from the generated R4 table (Observation's code, date, category, status).
             func names(_ list: JSONValue?) -> Set<String> { Set((list?.arrayValue ?? []).compactMap { $0["name"]?.stringValue }) }
-            let rest = metadata["rest"]?[0]
+            let rest = metadata["rest"]?.arrayValue?.first
             #expect(names(rest?["searchParam"]).isSuperset(of: ["_id", "_lastUpdated"]))
             let observation = rest?["resource"]?.arrayValue?.first { $0["type"] == .string("Observation") }
             #expect(names(observation?["searchParam"]).isSuperset(of: ["code", "date", "category", "status", "patient", "subject"]))
