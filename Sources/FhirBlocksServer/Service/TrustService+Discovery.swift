@@ -61,16 +61,12 @@ extension TrustService {
                                                 JSONMember(key: "interaction", value: .array(["read", "search-type"].map {
                                                     .object(JSONObject(members: [JSONMember(key: "code", value: .string($0))]))
                                                 }))])
-            if type != "Consent", type != "AuditEvent" {
-                let own = SearchParameterTable.parameters(type: type).filter { $0.base == type }
-                resource.append("searchParam", .array(own.map(Self.searchParamEntry)))
-            }
+            if let searchParams = Self.advertisedSearchParams[type] { resource.append("searchParam", searchParams) }
             if type == "Patient", issuesHealthCards { resource.append("operation", .array([Self.healthCardsIssueOperation])) }
             return .object(resource)
         }))
         // The parameters of every resource type (`_id`, `_lastUpdated`, `_tag`…).
-        let common = SearchParameterTable.parameters(type: "Resource").filter { $0.base == "Resource" || $0.base == "DomainResource" }
-        rest.append("searchParam", .array(common.map(Self.searchParamEntry)))
+        rest.append("searchParam", Self.commonSearchParams)
         var statement = JSONObject()
         statement.append("resourceType", "CapabilityStatement")
         statement.append("status", "active")
@@ -93,6 +89,17 @@ extension TrustService {
                                           "DocumentReference", "Encounter", "Immunization", "MedicationDispense",
                                           "MedicationRequest", "MedicationStatement", "Observation", "Procedure",
                                           "Consent", "AuditEvent"]
+
+    /// Each advertised stored type's own `searchParam` list, built once (the table does not change;
+    /// `/fhir/metadata` is answered without authentication, so it should cost little).
+    static let advertisedSearchParams: [String: JSONValue] = Dictionary(uniqueKeysWithValues:
+        advertisedResourceTypes.filter { $0 != "Consent" && $0 != "AuditEvent" }.map { type in
+            (type, JSONValue.array(SearchParameterTable.parameters(type: type).filter { $0.base == type }.map(searchParamEntry)))
+        })
+
+    /// The `searchParam` list of every resource type, built once.
+    static let commonSearchParams: JSONValue = .array(SearchParameterTable.parameters(type: "Resource")
+        .filter { $0.base == "Resource" || $0.base == "DomainResource" }.map(searchParamEntry))
 
     /// A CapabilityStatement `searchParam` entry for a generated R4 parameter (its name and type;
     /// no `definition`, since several R4 definitions are shared between types under other ids).

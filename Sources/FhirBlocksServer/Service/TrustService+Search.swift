@@ -25,9 +25,11 @@ extension TrustService {
             return Self.outcome(status: 400, code: "not-supported", error.description)
         }
         var result = SearchResult(total: 0, records: [], next: nil)
+        // One store read per compartment reference, stopping at the first that is not the token's.
         var inCompartment = true
         for reference in query.compartment where !(await isTokenPatient(reference, patient: access.token.patient)) {
             inCompartment = false
+            break
         }
         if inCompartment {
             // Another patient's compartment answers as an empty one (nothing to see there).
