@@ -53,6 +53,7 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
+        .package(url: "https://github.com/vapor/multipart-kit", from: "4.7.1"),
     ],
     targets: [
         // What several modules need and none should write for itself: the civil calendar and
@@ -255,9 +256,13 @@ let package = Package(
                 "CommonSupport",
                 "OpenHealthKit",
                 "SmartHealthCards",
+                "HealthRecords",
                 "QRCode",
+                "QRImageReader",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
+                // multipart/form-data uploads (cards, QR images, FHIR files); Vapor itself is not used.
+                .product(name: "MultipartKit", package: "multipart-kit"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "Logging", package: "swift-log"),
             ],
@@ -419,7 +424,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HealthWebAppTests",
-            dependencies: ["TestSupport", "HealthWebApp", "OpenHealthKit",
+            dependencies: ["TestSupport", "HealthWebApp", "OpenHealthKit", "SmartHealthCards", "QRCode", "QRImageReader",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdTesting", package: "hummingbird")],
             swiftSettings: swiftSettings

@@ -2,11 +2,13 @@
 """Drives `health ui` in real headless Chromium (Debian's /usr/bin/chromium through Playwright;
 never Playwright's own browser download), for Tests/healthTests/UICommandTests.swift.
 
-Usage: ui-browser.py START_URL SCREENSHOT_DIR EXPECTED_STEPS TYPE_PATH
+Usage: ui-browser.py START_URL SCREENSHOT_DIR EXPECTED_STEPS TYPE_PATH [VALID_CARD FORGED_CARD]
   START_URL       the URL `health ui` printed (with its one-time secret)
   SCREENSHOT_DIR  where the desktop and phone screenshots go
   EXPECTED_STEPS  the week's daily step sums from the statistics API, comma-separated
   TYPE_PATH       a type page to open and delete a sample on (/browse/HK...)
+  VALID_CARD      a card file that verifies, added through the Health cards page's form
+  FORGED_CARD     a forged card file, which the form must refuse
 
 Prints one JSON report on standard output; the Swift test judges it.
 """
@@ -17,9 +19,41 @@ from urllib.parse import urlsplit
 from playwright.sync_api import sync_playwright
 
 start_url, shots, expected_steps, type_path = sys.argv[1:5]
+card_files = sys.argv[5:7]
 origin = "{0.scheme}://{0.netloc}".format(urlsplit(start_url))
 pages = ["/", "/?period=month", "/?period=year", "/browse", type_path, "/records", "/cards", "/sharing"]
 report = {"pages": {}, "foreignRequests": [], "screenshots": []}
+
+
+def cards_page(page, problems):
+    """The Health cards page: how many cards verify, then a valid card added by file (shown) and a
+    forged one refused (its reason shown, the number of cards unchanged)."""
+    result = {}
+    problems.clear()
+    response = page.goto(origin + "/cards")
+    page.wait_for_load_state("networkidle")
+    result["status"] = response.status if response else 0
+    result["problems"] = list(problems)
+    result["verifying"] = page.locator("p.verdict[data-verifies=yes]").count()
+    result["cards"] = page.locator("p.verdict").count()
+    if len(card_files) == 2:
+        valid, forged = card_files
+        page.set_input_files("#card-file", valid)
+        page.click("form[action='/cards/add'] button[type=submit]")
+        page.wait_for_load_state("networkidle")
+        result["afterValid"] = {"url": page.url, "notice": page.text_content(".notice") or "",
+                                "cards": page.locator("p.verdict").count(),
+                                "verifying": page.locator("p.verdict[data-verifies=yes]").count()}
+        page.set_input_files("#card-file", forged)
+        page.click("form[action='/cards/add'] button[type=submit]")
+        page.wait_for_load_state("networkidle")
+        result["afterForged"] = {"heading": page.text_content("#report-heading") or "",
+                                 "reasons": page.eval_on_selector_all("ul.reasons li", "els => els.map(e => e.firstChild.textContent.trim())")}
+        page.goto(origin + "/cards")
+        page.wait_for_load_state("networkidle")
+        result["afterForged"]["cards"] = page.locator("p.verdict").count()
+    return result
+
 
 with sync_playwright() as playwright:
     browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
@@ -63,6 +97,7 @@ with sync_playwright() as playwright:
 
     page.goto(origin + "/cards")
     report["cardQRs"] = page.locator("svg.qr").count()
+    report["cardsPage"] = cards_page(page, problems)
 
     page.goto(origin + "/")
     report["stepBars"] = page.eval_on_selector_all("svg rect.bar", "els => els.map(e => Number(e.getAttribute('data-value')))")

@@ -2,6 +2,7 @@ import Foundation
 import Hummingbird
 import Logging
 import OpenHealthKit
+import SmartHealthCards
 
 /// The Health web page that `health ui` serves on 127.0.0.1: server-rendered HTML (swift-mustache
 /// templates, SVG charts drawn by Swift code) over an OpenHealthKit store opened as its owner,
@@ -14,6 +15,13 @@ public struct HealthWebApp: Sendable {
     public let session: WebSession
     /// The largest request body accepted, in bytes.
     public let uploadLimit: Int
+    /// Verifies cards (added ones, and stored ones again): its resolver, trust policy (the VCI
+    /// directory that also names issuers) and limits; nil knows no issuer keys.
+    public let verifier: SHCVerifier?
+    /// Whether cards are checked as of the clock's now (true) or as of the verifier's `now`.
+    public let verifiesAsOfNow: Bool
+    /// The background work started from the pages, with its progress.
+    public let jobs = WebJobs()
     let calendar: Calendar
     let clock: @Sendable () -> Date
     let pages: PageRenderer
@@ -25,9 +33,15 @@ public struct HealthWebApp: Sendable {
     ///   - uploadLimit: the largest request body accepted (default 8 MB); larger ones are refused with 413.
     ///   - calendar: the calendar days and periods are counted in (default: the current one).
     ///   - clock: what "now" is (default: the system clock); periods end on its day.
+    ///   - verifier: how cards are verified (`health ui` passes the one its `health shc verify`
+    ///     options make); nil knows no issuer keys, so no card verifies.
+    ///   - verifiesAsOfNow: check cards as of `clock` (default) rather than as of `verifier.now`.
     public init(store: HKHealthStore, session: WebSession = WebSession(), uploadLimit: Int = 8 << 20,
-                calendar: Calendar = .current, clock: @escaping @Sendable () -> Date = { Date() }) throws {
+                calendar: Calendar = .current, clock: @escaping @Sendable () -> Date = { Date() },
+                verifier: SHCVerifier? = nil, verifiesAsOfNow: Bool = true) throws {
         self.clock = clock
+        self.verifier = verifier
+        self.verifiesAsOfNow = verifiesAsOfNow
         self.store = store
         self.session = session
         self.uploadLimit = uploadLimit
@@ -70,19 +84,15 @@ public struct HealthWebApp: Sendable {
             let count = try await store.deleteObjects(withUUIDs: [uuid])
             return Self.redirect("\(StoreCatalog.href(type))?deleted=\(count)")
         }
-        router.get("/records") { _, _ in
-            try await pages.page(title: "Health records", section: .records,
-                                 content: RecordsView(store: store, pages: pages, text: sampleText()).index())
-        }
+        addRecordsImportRoutes(to: router)
+        addCardRoutes(to: router)
+        addJobRoutes(to: router)
         router.get("/records/:uuid") { _, context in
             guard let uuid = context.parameters.get("uuid").flatMap(UUID.init(uuidString:)),
                   let record = try await RecordsView(store: store, pages: pages, text: sampleText()).recordPage(uuid) else {
                 throw HTTPError(.notFound, message: "There is no such health record.")
             }
             return pages.page(title: record.title, section: .records, content: record.content)
-        }
-        router.get("/cards") { _, _ in
-            try await pages.page(title: "Health cards", section: .cards, content: CardsView(store: store, pages: pages, text: sampleText()).render())
         }
         router.get("/sharing") { request, _ in
             let notice = request.uri.queryParameters["changed"].map { "Access of \($0) changed; it applies to the app's next query." }
@@ -139,7 +149,7 @@ public struct HealthWebApp: Sendable {
     }
 
     /// The session's CSRF token, for the forms of a page.
-    private func csrf(_ request: Request) -> String {
+    func csrf(_ request: Request) -> String {
         request.cookies[WebSession.cookieName].map { session.csrfToken(for: $0.value) } ?? ""
     }
 
@@ -158,7 +168,7 @@ public struct HealthWebApp: Sendable {
         text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? ""
     }
 
-    private func sampleText() async throws -> SampleText {
+    func sampleText() async throws -> SampleText {
         let quantityTypes = Set(HKObjectType.allSampleTypes.compactMap { $0 as? HKQuantityType })
         return SampleText(units: try await store.preferredUnits(for: quantityTypes), calendar: calendar)
     }

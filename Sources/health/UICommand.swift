@@ -17,19 +17,28 @@ struct UICommand: AsyncParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @Option(help: "The port on 127.0.0.1 (0 picks a free one).") var port = 8787
     @Flag(help: "Open the URL in the default browser (xdg-open).") var open = false
+    /// How cards are verified (added ones, and stored ones on the Health cards page): the same options as `health shc verify`.
+    @OptionGroup var verification: CardVerifierOptions
 
     func run() async throws {
         guard (0...65535).contains(port) else { throw UsageError("--port must be 0…65535") }
         let store = try storeOptions.openStore()
-        let webApp = try HealthWebApp(store: store)
+        let (verifier, https) = try verification.makeVerifier()
+        let webApp = try HealthWebApp(store: store, verifier: verifier, verifiesAsOfNow: verification.at == nil)
         var logger = Logger(label: "health-ui")
         logger.logLevel = .warning
         let open = self.open
-        try await webApp.run(port: port, logger: logger) { bound in
-            let url = webApp.startURL(port: bound)
-            FileHandle.standardOutput.write(Data("open \(url)\n".utf8))
-            if open { Self.openInBrowser(url) }
+        do {
+            try await webApp.run(port: port, logger: logger) { bound in
+                let url = webApp.startURL(port: bound)
+                FileHandle.standardOutput.write(Data("open \(url)\n".utf8))
+                if open { Self.openInBrowser(url) }
+            }
+        } catch {
+            await https.shutdown()
+            throw error
         }
+        await https.shutdown()
     }
 
     /// Starts `xdg-open` (or `open` on macOS) with the URL; a missing opener is reported, not fatal.

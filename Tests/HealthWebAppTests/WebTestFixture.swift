@@ -5,6 +5,7 @@ import Hummingbird
 import HummingbirdTesting
 import NIOCore
 import OpenHealthKit
+import SmartHealthCards
 import TestSupport
 
 /// An in-memory owner store with a few days of seeded data, the web application over it (UTC
@@ -21,7 +22,8 @@ struct WebTestFixture: Sendable {
     let webApp: HealthWebApp
 
     /// A store with `days` days of steps (two sources, hourly), heart rate, weight, blood pressure and sleep.
-    static func make(days: Int = 10, seed: UInt64 = 17, uploadLimit: Int = 1 << 20) async throws -> WebTestFixture {
+    /// `verifier` checks cards (nil: the application's default, which knows no issuer keys).
+    static func make(days: Int = 10, seed: UInt64 = 17, uploadLimit: Int = 1 << 20, verifier: SHCVerifier? = nil) async throws -> WebTestFixture {
         let store = HKHealthStore(configuration: .init(location: .inMemory, source: HKSource(name: "Owner", bundleIdentifier: "org.example.owner"),
                                                        role: .owner))
         try store.open()
@@ -53,7 +55,8 @@ struct WebTestFixture: Sendable {
                                             start: at(3), end: at(4.5)))
         }
         try await store.save(samples)
-        let webApp = try HealthWebApp(store: store, uploadLimit: uploadLimit, calendar: calendar, clock: { now })
+        let webApp = try HealthWebApp(store: store, uploadLimit: uploadLimit, calendar: calendar, clock: { now },
+                                      verifier: verifier)
         return WebTestFixture(store: store, webApp: webApp)
     }
 
@@ -77,11 +80,14 @@ struct WebClient: Sendable {
     let client: any TestClientProtocol
     let webApp: HealthWebApp
 
-    func send(_ method: HTTPRequest.Method = .get, _ path: String, cookie: String? = nil, form: String? = nil) async throws -> WebAnswer {
+    func send(_ method: HTTPRequest.Method = .get, _ path: String, cookie: String? = nil, form: String? = nil,
+              multipart: MultipartBody? = nil) async throws -> WebAnswer {
         var headers = HTTPFields()
         if let cookie { headers[.cookie] = cookie }
         if form != nil { headers[.contentType] = "application/x-www-form-urlencoded" }
-        let response = try await client.executeRequest(uri: path, method: method, headers: headers, body: form.map { ByteBuffer(string: $0) })
+        if let multipart { headers[.contentType] = "multipart/form-data; boundary=\(multipart.boundary)" }
+        let body = form.map { ByteBuffer(string: $0) } ?? multipart.map { ByteBuffer(bytes: $0.bytes) }
+        let response = try await client.executeRequest(uri: path, method: method, headers: headers, body: body)
         return WebAnswer(status: response.status, headers: response.headers, body: String(buffer: response.body))
     }
 

@@ -25,8 +25,12 @@ import Testing
             let demo = runner.folder.appendingPathComponent("demo")
             let made = try await runner.run(["demo", "--days", "30", "--keep", demo.path])
             guard made.status == 0 else { throw ServeCommandTests.TestFailure("health demo failed: \(made.error)") }
-            let (process, output, _) = try runner.launch(["ui", "--port", "0", "--store", demo.appendingPathComponent("health.sqlite").path,
-                                                          "--key-file", demo.appendingPathComponent("health.key").path])
+            let storeArguments = ["--store", demo.appendingPathComponent("health.sqlite").path, "--key-file", demo.appendingPathComponent("health.key").path]
+            // A spec example card too, verified against the examples' issuer folder, as health ui verifies cards.
+            let imported = try await runner.run(["records", "import"] + storeArguments + specIssuerArguments
+                                                + [specExamples.appendingPathComponent("example-00-e-file.smart-health-card").path])
+            guard imported.status == 0 else { throw ServeCommandTests.TestFailure("health records import failed: \(imported.error)") }
+            let (process, output, _) = try runner.launch(["ui", "--port", "0"] + storeArguments + specIssuerArguments)
             let line: String = try await withCheckedThrowingContinuation { continuation in
                 DispatchQueue.global().async {
                     var bytes: [UInt8] = []
@@ -64,6 +68,11 @@ import Testing
                 options: .cumulativeSum, anchorDate: start, intervalComponents: DateComponents(day: 1)).result(for: store)
             return collection.statistics().compactMap { $0.sumQuantity()?.doubleValue(for: .count()) }
         }
+    }
+
+    static var specExamples: URL { packageRoot.appendingPathComponent("Tests/Vectors/vectors/shc/spec-examples") }
+    static var specIssuerArguments: [String] {
+        ["--issuer", "https://spec.smarthealth.cards/examples/issuer=\(specExamples.appendingPathComponent("issuer").path)"]
     }
 
     /// A client that does not follow redirects (the start URL answers 303 with the cookie).
@@ -119,8 +128,9 @@ import Testing
         let shots = Self.packageRoot.appendingPathComponent(".build/ui-screenshots")
         try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
         let typePath = "/browse/HKQuantityTypeIdentifierBodyMass"
+        let cards = try Self.cardFiles(in: running.runner.folder)
         let arguments = [Self.packageRoot.appendingPathComponent("scripts/ui-browser.py").path, running.startURL, shots.path,
-                         expected.map { String(Int($0)) }.joined(separator: ","), typePath]
+                         expected.map { String(Int($0)) }.joined(separator: ","), typePath, cards.valid.path, cards.forged.path]
         let errors = running.runner.folder.appendingPathComponent("ui-browser.log")
         let output: (status: Int32, out: Data) = try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
@@ -157,7 +167,8 @@ import Testing
         let bars = (report["stepBars"] as? [Double]) ?? []
         #expect(!expected.isEmpty)
         #expect(bars == expected)
-        #expect(report["cardQRs"] as? Int == 1) // health demo imports one card
+        #expect(report["cardQRs"] as? Int == 2) // health demo imports one card, and the test spec example 00
+        Self.judgeCardsPage(object("cardsPage"))
         #expect(report["firstTab"] as? String == "Skip to content")
         #expect(report["unlabelled"] as? Int == 0)
         #expect(report["withoutCsrf"] as? Int == 403)
@@ -167,5 +178,36 @@ import Testing
         #expect(report["overflow-phone"] as? Bool == false)
         #expect(report["overflow-desktop"] as? Bool == false)
         #expect((report["screenshots"] as? [String])?.count == 8)
+    }
+
+    /// A spec example card that verifies (01) and a forged one (00 with one signature character changed), as files.
+    static func cardFiles(in folder: URL) throws -> (valid: URL, forged: URL) {
+        let valid = specExamples.appendingPathComponent("example-01-e-file.smart-health-card")
+        var jws = Array(try String(contentsOf: specExamples.appendingPathComponent("example-00-d-jws.txt"), encoding: .utf8)
+            .trimmingCharacters(in: .whitespacesAndNewlines))
+        let signatureStart = (jws.lastIndex(of: ".") ?? 0) + 1
+        let index = signatureStart + (jws.count - signatureStart) / 2
+        jws[index] = jws[index] == "A" ? "B" : "A"
+        let forged = folder.appendingPathComponent("forged.smart-health-card")
+        try Data("{\"verifiableCredential\":[\"\(String(jws))\"]}".utf8).write(to: forged)
+        return (valid, forged)
+    }
+
+    /// The Health cards page in Chromium: it loads cleanly with the demo card (whose issuer's keys
+    /// are gone) and spec example 00 (which verifies); adding example 01 by file shows it; a forged
+    /// card shows its refusal and stores nothing.
+    static func judgeCardsPage(_ result: [String: Any]) {
+        #expect(result["status"] as? Int == 200)
+        #expect((result["problems"] as? [String])?.isEmpty == true, "\(result["problems"] ?? "")")
+        #expect(result["cards"] as? Int == 2)
+        #expect(result["verifying"] as? Int == 1)
+        let valid = result["afterValid"] as? [String: Any] ?? [:]
+        #expect((valid["url"] as? String)?.hasSuffix("/cards?added=1") == true)
+        #expect(valid["cards"] as? Int == 3)
+        #expect(valid["verifying"] as? Int == 2)
+        let forged = result["afterForged"] as? [String: Any] ?? [:]
+        #expect(forged["heading"] as? String == "The card was not added")
+        #expect((forged["reasons"] as? [String])?.contains { $0.hasPrefix("The signature does not match") } == true, "\(forged)")
+        #expect(forged["cards"] as? Int == 3)
     }
 }

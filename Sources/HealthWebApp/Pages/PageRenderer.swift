@@ -33,7 +33,7 @@ struct PageRenderer: Sendable {
 
     init() throws {
         var library = MustacheLibrary()
-        for (name, text) in PageTemplates.all { try library.register(text, named: name) }
+        for (name, text) in PageTemplates.all.merging(UploadTemplates.all, uniquingKeysWith: { first, _ in first }) { try library.register(text, named: name) }
         self.library = library
     }
 
@@ -42,12 +42,15 @@ struct PageRenderer: Sendable {
         library.render(context, withTemplate: template) ?? ""
     }
 
-    /// A whole page: `content` (rendered HTML) in the layout.
-    func page(title: String, section: Section, content: String, notice: String? = nil) -> Response {
+    /// A whole page: `content` (rendered HTML) in the layout; `refresh` reloads it after that many
+    /// seconds (a progress page, with no script); `status` is the answer's status.
+    func page(title: String, section: Section, content: String, notice: String? = nil, refresh: Int? = nil,
+              status: HTTPResponse.Status = .ok) -> Response {
         let nav: [[String: Any]] = Section.allCases.map { ["href": $0.href, "label": $0.label, "current": $0 == section] }
         var context: [String: Any] = ["title": title, "nav": nav, "content": content]
         if let notice { context["notice"] = notice }
-        return Self.html(render("layout", context))
+        if let refresh { context["refresh"] = refresh }
+        return Self.html(render("layout", context), status: status)
     }
 
     /// A refusal or error page (no navigation: it is also what a browser without a session sees).

@@ -4,7 +4,7 @@ import Hummingbird
 /// Guards every route: `/session?secret=…` trades the one-time secret for the HttpOnly,
 /// SameSite=Strict session cookie; any other request without that cookie answers 401; a request
 /// that changes state (any method but GET and HEAD) must carry the session's CSRF token in its
-/// form, within the upload limit. Every answer gets ``SecurityHeaders``.
+/// form (a URL-encoded field, or a field of a multipart upload), within the upload limit. Every answer gets ``SecurityHeaders``.
 struct SessionMiddleware<Context: RequestContext>: RouterMiddleware {
     let session: WebSession
     let pages: PageRenderer
@@ -37,8 +37,18 @@ struct SessionMiddleware<Context: RequestContext>: RouterMiddleware {
             } catch let error as any HTTPResponseError where error.status == .contentTooLarge {
                 return pages.problem(.contentTooLarge, "The upload is larger than the limit of \(uploadLimit / 1_048_576) MB; nothing was changed.")
             }
-            let form = FormFields(String(buffer: body))
-            guard let token = form[WebSession.csrfField], session.verify(csrfToken: token, sessionID: sessionID) else {
+            let token: String?
+            if let contentType = request.headers[.contentType], let boundary = MultipartForm.boundary(contentType: contentType) {
+                // An upload form carries its token as a field of the multipart body.
+                do {
+                    token = try MultipartForm(body, boundary: boundary)[WebSession.csrfField]
+                } catch {
+                    return pages.problem(.badRequest, "The upload could not be read (\(error)); nothing was changed.")
+                }
+            } else {
+                token = FormFields(String(buffer: body))[WebSession.csrfField]
+            }
+            guard let token, session.verify(csrfToken: token, sessionID: sessionID) else {
                 return pages.problem(.forbidden, "This form has expired or did not come from this page; nothing was changed. Reload the page and try again.")
             }
         }

@@ -3,7 +3,7 @@
 enum PageTemplates {
     static let all: [String: String] = [
         "layout": layout, "problem": problem, "summary": summary, "chart": chart, "browse": browse, "type": type,
-        "records": records, "record": record, "sharing": sharing, "cards": cards,
+        "records": records, "record": record, "sharing": sharing,
     ]
 
     static let layout = """
@@ -13,6 +13,7 @@ enum PageTemplates {
         <meta charset="utf-8">
         <meta name="viewport" content="width=device-width, initial-scale=1">
         <title>{{title}} · Health</title>
+        {{#refresh}}<meta http-equiv="refresh" content="{{refresh}}">{{/refresh}}
         <link rel="stylesheet" href="/assets/app.css">
         <link rel="icon" href="/assets/icon.svg" type="image/svg+xml">
         </head>
@@ -160,19 +161,5 @@ enum PageTemplates {
         {{/hasShares}}
         {{^hasShares}}<p>No app has asked for your verifiable records.</p>{{/hasShares}}
         </section>
-        """
-
-    static let cards = """
-        {{#cards}}
-        <section class="card" aria-labelledby="card-{{uuid}}">
-        <h2 id="card-{{uuid}}">{{title}}</h2>
-        <div class="cardbody">
-        <dl class="fields">{{#fields}}<dt>{{label}}</dt><dd>{{text}}</dd>{{/fields}}</dl>
-        {{#hasQR}}<figure>{{{qr}}}<figcaption>Show this QR code to be checked.</figcaption></figure>{{/hasQR}}
-        </div>
-        </section>
-        {{/cards}}
-        {{^hasCards}}<p>The store has no health cards yet. <code>health records import CARD</code> verifies and adds one.</p>{{/hasCards}}
-        <p>Checking each card again now (signature, trust, revocation) and adding a card from this page are not available yet.</p>
         """
 }

@@ -1,0 +1,38 @@
+import Foundation
+import HealthRecords
+import Hummingbird
+
+/// The Health records page with its import form, and the import itself: FHIR files (a resource,
+/// a Bundle, NDJSON; several at once) stored through HealthRecords' importer, as `health records
+/// import` does, in a background job whose progress page ends on a summary.
+extension HealthWebApp {
+    func addRecordsImportRoutes(to router: Router<BasicRequestContext>) {
+        router.get("/records") { request, _ in
+            let form = pages.render("recordsImportForm", ["csrf": csrf(request)])
+            let index = try await RecordsView(store: store, pages: pages, text: sampleText()).index()
+            return pages.page(title: "Health records", section: .records, content: form + index)
+        }
+        router.post("/records/import") { request, _ in
+            let files = try await multipartForm(request).files(named: "files")
+            guard !files.isEmpty else { throw HTTPError(.badRequest, message: "Choose one or more FHIR files; nothing was imported.") }
+            let importer = recordImporter()
+            let pages = pages
+            let id = jobs.start(title: "Importing \(files.count) file(s)", total: files.count, origin: "/records") { reporter in
+                var report = HealthRecordImportReport()
+                for (index, file) in files.enumerated() {
+                    do {
+                        try await importer.importInput(file.bytes, named: file.filename, into: &report)
+                    } catch {
+                        report.unreadable.append((file.filename, "the store could not save its records; nothing from it was stored"))
+                    }
+                    reporter.done(index + 1)
+                }
+                let problems = report.refusals.count + report.unreadable.count
+                let notice = "Imported \(report.stored.count) record(s)" + (problems > 0 ? "; \(problems) problem(s), listed below." : ".")
+                return (ImportReportView.render(report, pages: pages, heading: "Import of \(files.count) file(s)", back: "/records",
+                                                backText: "Back to health records"), notice)
+            }
+            return Self.redirect("/jobs/\(id)")
+        }
+    }
+}
