@@ -42,6 +42,28 @@ struct RecordsImportTests {
         #expect(!result.body.contains("http-equiv=\"refresh\""))
     }
 
+    @Test("DSTU2 files import when the form says 1.0.2, and are refused as R4; an unknown version is refused")
+    func dstu2() async throws {
+        let fixture = try await WebTestFixture.make(days: 1)
+        let file = Array(try Data(contentsOf: TestData.fhirExamples.appendingPathComponent("dstu2-spec/Condition-example.json")))
+        let (asDSTU2, wrong) = try await fixture.withClient { client in
+            let cookie = try await client.startSession()
+            func post(_ version: String) async throws -> WebAnswer {
+                let body = MultipartBody().field("csrf", client.csrf(cookie)).field("fhirVersion", version)
+                    .file("files", filename: "Condition-example.json", file).closed
+                let started = try await client.send(.post, "/records/import", cookie: cookie, multipart: body)
+                guard let location = started.headers[.location] else { return started }
+                await fixture.webApp.jobs.waitUntilFinished(String(location.dropFirst("/jobs/".count)))
+                return try await client.send(.get, location, cookie: cookie)
+            }
+            return (try await post("1.0.2"), try await post("3.0.2"))
+        }
+        #expect(asDSTU2.body.contains("Imported 1 record(s)."))
+        #expect(asDSTU2.body.contains("Conditions: 1"))
+        #expect(wrong.status == .badRequest)
+        #expect(try await fixture.store.count(of: HKClinicalType(.conditionRecord)) == 1)
+    }
+
     @Test("a running job's page shows a <progress> bar and refreshes itself with no script; once done it shows its result")
     func progressPage() async throws {
         let fixture = try await WebTestFixture.make(days: 1)

@@ -1,6 +1,7 @@
 import Foundation
 import HealthRecords
 import Hummingbird
+import OpenHealthKit
 import SmartHealthCards
 
 /// The Health cards page's routes: the page (every card checked again on load), adding cards,
@@ -14,8 +15,8 @@ extension HealthWebApp {
     }
 
     /// The importer `health records import` uses, with this page's verifier.
-    func recordImporter() -> HealthRecordImporter {
-        HealthRecordImporter(store: store, verifier: currentVerifier(), options: .init(now: clock()))
+    func recordImporter(fhirVersion: HKFHIRVersion = .primaryR4()) -> HealthRecordImporter {
+        HealthRecordImporter(store: store, verifier: currentVerifier(), options: .init(fhirVersion: fhirVersion, now: clock()))
     }
 
     /// A multipart upload's fields and files (the session middleware already limited its size

@@ -1,9 +1,10 @@
 import Foundation
 import HealthRecords
 import Hummingbird
+import OpenHealthKit
 
 /// The Health records page with its import form, and the import itself: FHIR files (a resource,
-/// a Bundle, NDJSON; several at once) stored through HealthRecords' importer, as `health records
+/// a Bundle, NDJSON; several at once; R4 or DSTU2) stored through HealthRecords' importer, as `health records
 /// import` does, in a background job whose progress page ends on a summary.
 extension HealthWebApp {
     func addRecordsImportRoutes(to router: Router<BasicRequestContext>) {
@@ -13,9 +14,15 @@ extension HealthWebApp {
             return pages.page(title: "Health records", section: .records, content: form + index)
         }
         router.post("/records/import") { request, _ in
-            let files = try await multipartForm(request).files(named: "files")
+            let form = try await multipartForm(request)
+            let files = form.files(named: "files")
             guard !files.isEmpty else { throw HTTPError(.badRequest, message: "Choose one or more FHIR files; nothing was imported.") }
-            let importer = recordImporter()
+            // The versions `health records import --fhir-version` takes.
+            guard let version = try? HKFHIRVersion(fhirVersionString: form["fhirVersion"] ?? "4.0.1"),
+                  version.fhirRelease == .r4 || version.fhirRelease == .dstu2 else {
+                throw HTTPError(.badRequest, message: "Choose FHIR version 4.0.1 (R4) or 1.0.2 (DSTU2); nothing was imported.")
+            }
+            let importer = recordImporter(fhirVersion: version)
             let pages = pages
             let id = jobs.start(title: "Importing \(files.count) file(s)", total: files.count, origin: "/records") { reporter in
                 var report = HealthRecordImportReport()

@@ -4,7 +4,8 @@ import Hummingbird
 /// Guards every route: `/session?secret=…` trades the one-time secret for the HttpOnly,
 /// SameSite=Strict session cookie; any other request without that cookie answers 401; a request
 /// that changes state (any method but GET and HEAD) must carry the session's CSRF token in its
-/// form (a URL-encoded field, or a field of a multipart upload), within the upload limit. Every answer gets ``SecurityHeaders``.
+/// form (a URL-encoded field, or a field of a multipart upload), within the upload limit. Every
+/// answer gets ``SecurityHeaders``.
 struct SessionMiddleware<Context: RequestContext>: RouterMiddleware {
     let session: WebSession
     let pages: PageRenderer

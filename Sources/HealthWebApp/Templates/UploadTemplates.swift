@@ -46,8 +46,10 @@ enum UploadTemplates {
         <h2 id="import-heading">Import FHIR files</h2>
         <form method="post" action="/records/import" enctype="multipart/form-data" class="upload">
         <input type="hidden" name="csrf" value="{{csrf}}">
-        <p><label for="fhir-files">FHIR JSON files: a resource, a Bundle or NDJSON; several at once (R4)</label><br>
+        <p><label for="fhir-files">FHIR JSON files: a resource, a Bundle or NDJSON; several at once</label><br>
         <input id="fhir-files" type="file" name="files" multiple accept=".json,.ndjson"></p>
+        <p><label for="fhir-version">FHIR version</label>
+        <select id="fhir-version" name="fhirVersion"><option value="4.0.1" selected>R4 (4.0.1)</option><option value="1.0.2">DSTU2 (1.0.2)</option></select></p>
         <p><button type="submit">Import</button></p>
         </form>
         </section>
