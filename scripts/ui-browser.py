@@ -2,13 +2,14 @@
 """Drives `health ui` in real headless Chromium (Debian's /usr/bin/chromium through Playwright;
 never Playwright's own browser download), for Tests/healthTests/UICommandTests.swift.
 
-Usage: ui-browser.py START_URL SCREENSHOT_DIR EXPECTED_STEPS TYPE_PATH [VALID_CARD FORGED_CARD]
+Usage: ui-browser.py START_URL SCREENSHOT_DIR EXPECTED_STEPS TYPE_PATH [VALID_CARD FORGED_CARD [FHIR_FILE]]
   START_URL       the URL `health ui` printed (with its one-time secret)
   SCREENSHOT_DIR  where the desktop and phone screenshots go
   EXPECTED_STEPS  the week's daily step sums from the statistics API, comma-separated
   TYPE_PATH       a type page to open and delete a sample on (/browse/HK...)
   VALID_CARD      a card file that verifies, added through the Health cards page's form
   FORGED_CARD     a forged card file, which the form must refuse
+  FHIR_FILE       a FHIR Bundle imported through the Health records page's form (a background job)
 
 Prints one JSON report on standard output; the Swift test judges it.
 """
@@ -20,6 +21,7 @@ from playwright.sync_api import sync_playwright
 
 start_url, shots, expected_steps, type_path = sys.argv[1:5]
 card_files = sys.argv[5:7]
+fhir_file = sys.argv[7] if len(sys.argv) > 7 else None
 origin = "{0.scheme}://{0.netloc}".format(urlsplit(start_url))
 pages = ["/", "/?period=month", "/?period=year", "/browse", type_path, "/records", "/cards", "/sharing"]
 report = {"pages": {}, "foreignRequests": [], "screenshots": []}
@@ -53,6 +55,19 @@ def cards_page(page, problems):
         page.wait_for_load_state("networkidle")
         result["afterForged"]["cards"] = page.locator("p.verdict").count()
     return result
+
+
+def records_import(page, problems):
+    """A FHIR file imported from the Health records page: the job's page (no script, it reloads
+    itself) ends on the import's summary."""
+    problems.clear()
+    page.goto(origin + "/records")
+    page.set_input_files("#fhir-files", fhir_file)
+    page.click("form[action='/records/import'] button[type=submit]")
+    job_url = page.url
+    page.wait_for_selector("#report-heading", timeout=120000)
+    return {"jobURL": job_url, "url": page.url, "notice": page.text_content(".notice") or "",
+            "problems": list(problems), "scripts": page.locator("script").count()}
 
 
 with sync_playwright() as playwright:
@@ -98,6 +113,8 @@ with sync_playwright() as playwright:
     page.goto(origin + "/cards")
     report["cardQRs"] = page.locator("svg.qr").count()
     report["cardsPage"] = cards_page(page, problems)
+    if fhir_file:
+        report["recordsImport"] = records_import(page, problems)
 
     page.goto(origin + "/")
     report["stepBars"] = page.eval_on_selector_all("svg rect.bar", "els => els.map(e => Number(e.getAttribute('data-value')))")

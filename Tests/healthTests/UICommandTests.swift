@@ -130,7 +130,8 @@ import Testing
         let typePath = "/browse/HKQuantityTypeIdentifierBodyMass"
         let cards = try Self.cardFiles(in: running.runner.folder)
         let arguments = [Self.packageRoot.appendingPathComponent("scripts/ui-browser.py").path, running.startURL, shots.path,
-                         expected.map { String(Int($0)) }.joined(separator: ","), typePath, cards.valid.path, cards.forged.path]
+                         expected.map { String(Int($0)) }.joined(separator: ","), typePath, cards.valid.path, cards.forged.path,
+                         Self.packageRoot.appendingPathComponent("Tests/Vectors/fhir/examples/synthea-r4/Reginald_Auer_d46fae79-67eb-4721-a300-238c8eb943eb.json").path]
         let errors = running.runner.folder.appendingPathComponent("ui-browser.log")
         let output: (status: Int32, out: Data) = try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
@@ -169,6 +170,11 @@ import Testing
         #expect(bars == expected)
         #expect(report["cardQRs"] as? Int == 2) // health demo imports one card, and the test spec example 00
         Self.judgeCardsPage(object("cardsPage"))
+        let imported = object("recordsImport")
+        #expect((imported["jobURL"] as? String)?.contains("/jobs/") == true)
+        #expect((imported["notice"] as? String)?.hasPrefix("Imported ") == true, "\(imported)")
+        #expect((imported["problems"] as? [String])?.isEmpty == true, "\(imported)")
+        #expect(imported["scripts"] as? Int == 0)
         #expect(report["firstTab"] as? String == "Skip to content")
         #expect(report["unlabelled"] as? Int == 0)
         #expect(report["withoutCsrf"] as? Int == 403)
