@@ -18,16 +18,8 @@ struct RecordsSynchronizerTests {
         let server = try await ScriptedFHIRServer.start()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("records-sync-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = HKHealthStore(configuration: .init(location: .file(folder.appendingPathComponent("health.sqlite")),
-                                                       key: .keyFile(folder.appendingPathComponent("health.key")), role: .owner))
         let base = server.base
-        let connection = RecordsConnection(name: "clinic", fhirBase: base,
-                                           endpoints: SMARTEndpoints(authorization: "\(base)/authorize", token: "\(base)/token", registration: nil),
-                                           clientID: "c1", redirectURI: "http://127.0.0.1:1/callback", patient: "p1",
-                                           tokens: TokenGrant(accessToken: "t1", expiresAt: Date(timeIntervalSinceNow: -60), refreshToken: "r1",
-                                                              scope: nil, patient: "p1"),
-                                           connectedAt: Date())
-        try await store.saveHealthRecordsConnection(connection.stored())
+        let store = try await Self.store(in: folder, connectedTo: base, tokenExpiry: Date(timeIntervalSinceNow: -60))
         let http = SMARTHTTP(timeout: .seconds(30))
         let synchronizer = RecordsSynchronizer(store: store, http: http, verifier: SHCVerifier(resolver: StaticKeyResolver([:]), now: Date()),
                                                options: .init(pageSize: 2))
@@ -87,21 +79,27 @@ struct RecordsSynchronizerTests {
 }
 
 extension RecordsSynchronizerTests {
+    /// A new store in `folder` holding the connection `clinic` to `base` (patient p1, tokens
+    /// t1/r1, the access token expiring at `tokenExpiry`).
+    static func store(in folder: URL, connectedTo base: String, tokenExpiry: Date?) async throws -> HKHealthStore {
+        let store = HKHealthStore(configuration: .init(location: .file(folder.appendingPathComponent("health.sqlite")),
+                                                       key: .keyFile(folder.appendingPathComponent("health.key")), role: .owner))
+        let connection = RecordsConnection(name: "clinic", fhirBase: base,
+                                           endpoints: SMARTEndpoints(authorization: "\(base)/authorize", token: "\(base)/token", registration: nil),
+                                           clientID: "c1", redirectURI: "http://127.0.0.1:1/callback", patient: "p1",
+                                           tokens: TokenGrant(accessToken: "t1", expiresAt: tokenExpiry, refreshToken: "r1", scope: nil, patient: "p1"),
+                                           connectedAt: Date())
+        try await store.saveHealthRecordsConnection(connection.stored())
+        return store
+    }
+
     /// A saved next link the server no longer answers (410) is dropped, and the type is searched
     /// again from its mark: nothing is lost and nothing stored twice.
     @Test func expiredCursorFallsBackToTheSearch() async throws {
         let server = try await ScriptedFHIRServer.start()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("records-sync-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = HKHealthStore(configuration: .init(location: .file(folder.appendingPathComponent("health.sqlite")),
-                                                       key: .keyFile(folder.appendingPathComponent("health.key")), role: .owner))
-        let base = server.base
-        let connection = RecordsConnection(name: "clinic", fhirBase: base,
-                                           endpoints: SMARTEndpoints(authorization: "\(base)/authorize", token: "\(base)/token", registration: nil),
-                                           clientID: "c1", redirectURI: "http://127.0.0.1:1/callback", patient: "p1",
-                                           tokens: TokenGrant(accessToken: "t1", expiresAt: nil, refreshToken: "r1", scope: nil, patient: "p1"),
-                                           connectedAt: Date())
-        try await store.saveHealthRecordsConnection(connection.stored())
+        let store = try await Self.store(in: folder, connectedTo: server.base, tokenExpiry: nil)
         let http = SMARTHTTP(timeout: .seconds(30))
         let synchronizer = RecordsSynchronizer(store: store, http: http, verifier: SHCVerifier(resolver: StaticKeyResolver([:]), now: Date()),
                                                options: .init(pageSize: 2, resourceTypes: ["Observation"]))

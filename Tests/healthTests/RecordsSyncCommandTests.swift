@@ -59,6 +59,27 @@ import TestSupport
                                  environment: ["SSL_CERT_FILE": certificates.authorityFile])
         }
 
+        /// Puts 20 resources, connects as `clinic` and syncs: the number of records stored and
+        /// the connection's client id.
+        func connectAndSync() async throws -> (records: Int, clientID: String) {
+            try await put(Array(RecordsSyncCommandTests.synthea.prefix(20)))
+            #expect(try await connect(["--name", "clinic"]).status == 0)
+            #expect(try await run(["records", "sync"]).status == 0)
+            let records = try await storedRecords().count
+            #expect(records > 0)
+            let listing = try await run(["records", "connections", "--json"])
+            return (records, try #require((try? JSONParser.parse(listing.output))?.arrayValue?.first?["clientId"]?.stringValue))
+        }
+
+        /// Puts 20 more resources and syncs, which must be refused as revoked, storing nothing.
+        func expectSyncRefusedAsRevoked(storedBefore: Int) async throws {
+            try await put(Array(RecordsSyncCommandTests.synthea.dropFirst(20).prefix(20)))
+            let refused = try await run(["records", "sync", "--name", "clinic"])
+            #expect(refused.status == 1)
+            #expect(refused.error.contains("the connection must be renewed"), "\(refused.error)")
+            #expect(try await storedRecords().count == storedBefore)
+        }
+
         /// A second `health serve` process on the same database, data folder and certificate.
         func twin() async throws -> ServeCommandTests.Server {
             try await ServeCommandTests.Server.start(runner, database: database,
@@ -258,19 +279,9 @@ import TestSupport
     @Test func revokedConnectionMustBeRenewedAndStoresNothing() async throws {
         let world = try await World.start()
         try await withTeardown({ await world.stop() }) {
-            try await world.put(Array(Self.synthea.prefix(20)))
-            #expect(try await world.connect(["--name", "clinic"]).status == 0)
-            #expect(try await world.run(["records", "sync"]).status == 0)
-            let before = try await world.storedRecords().count
-            #expect(before > 0)
-            let listing = try await world.run(["records", "connections", "--json"])
-            let clientID = try #require((try? JSONParser.parse(listing.output))?.arrayValue?.first?["clientId"]?.stringValue)
+            let (before, clientID) = try await world.connectAndSync()
             #expect(try await world.wallet(["revoke", "--from-grantee", clientID]).status == 0)
-            try await world.put(Array(Self.synthea.dropFirst(20).prefix(20)))
-            let refused = try await world.run(["records", "sync", "--name", "clinic"])
-            #expect(refused.status == 1)
-            #expect(refused.error.contains("the connection must be renewed"), "\(refused.error)")
-            #expect(try await world.storedRecords().count == before)
+            try await world.expectSyncRefusedAsRevoked(storedBefore: before)
             // Connecting again under the same name renews it.
             #expect(try await world.connect(["--name", "clinic"]).status == 0)
             #expect(try await world.run(["records", "sync"]).status == 0)
@@ -291,22 +302,12 @@ import TestSupport
             await world.stop()
         }) {
             #expect(twin.url != world.url)
-            try await world.put(Array(Self.synthea.prefix(20)))
-            #expect(try await world.connect(["--name", "clinic"]).status == 0)
-            #expect(try await world.run(["records", "sync"]).status == 0)
-            let before = try await world.storedRecords().count
-            #expect(before > 0)
-            let listing = try await world.run(["records", "connections", "--json"])
-            let clientID = try #require((try? JSONParser.parse(listing.output))?.arrayValue?.first?["clientId"]?.stringValue)
+            let (before, clientID) = try await world.connectAndSync()
             // The second server sees the grant made through the first.
             let permissions = try await world.wallet(["permissions"], server: twin.url)
             #expect(permissions.status == 0 && permissions.output.contains(clientID), "\(permissions.output)\(permissions.error)")
             #expect(try await world.wallet(["revoke", "--from-grantee", clientID], server: twin.url).status == 0)
-            try await world.put(Array(Self.synthea.dropFirst(20).prefix(20)))
-            let refused = try await world.run(["records", "sync", "--name", "clinic"])
-            #expect(refused.status == 1)
-            #expect(refused.error.contains("the connection must be renewed"), "\(refused.error)")
-            #expect(try await world.storedRecords().count == before)
+            try await world.expectSyncRefusedAsRevoked(storedBefore: before)
         }
     }
 
