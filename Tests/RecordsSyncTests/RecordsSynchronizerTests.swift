@@ -120,6 +120,39 @@ extension RecordsSynchronizerTests {
     }
 }
 
+extension RecordsSynchronizerTests {
+    /// A card that does not verify (signed by a key its issuer does not publish) is reported as
+    /// refused and not stored; the clinical records of the same sync are.
+    @Test func cardThatDoesNotVerifyIsReportedNotStored() async throws {
+        let server = try await ScriptedFHIRServer.start()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("records-sync-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try await Self.store(in: folder, connectedTo: server.base, tokenExpiry: nil)
+        let issuer = "https://issuer.example"
+        let bundle = #"{"resourceType":"Bundle","type":"collection","entry":[{"fullUrl":"resource:0","resource":{"resourceType":"Patient","name":[{"family":"A"}],"birthDate":"1970-01-01"}},{"fullUrl":"resource:1","resource":{"resourceType":"Immunization","status":"completed","vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"207"}]},"patient":{"reference":"resource:0"},"occurrenceDateTime":"2021-01-01"}}]}"#
+        let card = try SHCIssuer(key: .generate(), issuer: issuer).issue(bundle: Array(bundle.utf8), nbf: Date())
+        server.issueCards(#"{"resourceType":"Parameters","parameter":[{"name":"verifiableCredential","valueString":"\#(card)"}]}"#)
+        // The verifier knows the issuer, with another key than the one that signed.
+        let published = SHCJWKSet(keys: [SHCIssuerKey.generate().publicJWK])
+        let http = SMARTHTTP(timeout: .seconds(30))
+        let synchronizer = RecordsSynchronizer(store: store, http: http,
+                                               verifier: SHCVerifier(resolver: StaticKeyResolver([issuer: published]), now: Date()),
+                                               options: .init(pageSize: 2, resourceTypes: ["Observation"]))
+        let report = try await synchronizer.sync(named: "clinic")
+        #expect(report.cardsOffered)
+        #expect(report.records.refusals.count == 1 && report.records.refusals.first?.location == "card 1", "\(report.records.refusals)")
+        #expect(report.records.stored.count == 6)
+        let cards = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[HKVerifiableClinicalRecord], any Error>) in
+            store.execute(HKVerifiableClinicalRecordQuery(recordTypes: [], predicate: nil) { _, records, error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: records ?? []) }
+            })
+        }
+        #expect(cards.isEmpty)
+        try await http.shutdown()
+        await server.stop()
+    }
+}
+
 /// A FHIR server with Observations on three pages of two, a token endpoint that rotates tokens,
 /// and switches a test flips.
 final class ScriptedFHIRServer: Sendable {
@@ -132,6 +165,7 @@ final class ScriptedFHIRServer: Sendable {
     private struct State {
         var failPage: Int?
         var cursorsGone = false
+        var cardsParameters: String?
         var revoked = false
         var token = "t1"
         var refresh = "r1"
@@ -149,6 +183,8 @@ final class ScriptedFHIRServer: Sendable {
 
     func failObservationPage(_ page: Int) { state.withLock { $0.failPage = page } }
     func revoke() { state.withLock { $0.revoked = true } }
+    /// Offers `$health-cards-issue` in `/fhir/metadata` and answers it with `parameters`.
+    func issueCards(_ parameters: String) { state.withLock { $0.cardsParameters = parameters } }
     /// The next links handed out so far answer 410 Gone, once.
     func forgetCursors() { state.withLock { $0.cursorsGone = true } }
     func requests() -> [Request] { state.withLock { $0.requests } }
@@ -182,8 +218,18 @@ final class ScriptedFHIRServer: Sendable {
             }
             return Response(status: answer.0, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: answer.1)))
         }
+        router.post("fhir/Patient/:id/:operation") { _, _ -> Response in
+            let parameters = server.state.withLock { $0.cardsParameters } ?? #"{"resourceType":"Parameters"}"#
+            return Response(status: .ok, headers: [.contentType: "application/fhir+json"], body: .init(byteBuffer: ByteBuffer(string: parameters)))
+        }
         router.get("fhir/:type") { request, context -> Response in
             let type = context.parameters.get("type") ?? ""
+            if type == "metadata" {
+                let offers = server.state.withLock { $0.cardsParameters != nil }
+                let operation = offers ? #","operation":[{"name":"health-cards-issue"}]"# : ""
+                let statement = #"{"resourceType":"CapabilityStatement","rest":[{"mode":"server","resource":[{"type":"Patient"\#(operation)}]}]}"#
+                return Response(status: .ok, headers: [.contentType: "application/fhir+json"], body: .init(byteBuffer: ByteBuffer(string: statement)))
+            }
             let query = request.uri.query ?? ""
             let bearer = request.headers[.authorization].map { String($0.dropFirst("Bearer ".count)) }
             let page = request.uri.queryParameters.get("page").flatMap { Int($0) } ?? 0
