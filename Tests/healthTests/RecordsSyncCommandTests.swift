@@ -273,6 +273,12 @@ import TestSupport
             #expect(declined.status == 1)
             #expect(declined.error.contains("access_denied"), "\(declined.error)")
             #expect(try await world.run(["records", "connections"]).output.contains("No connections."))
+            // Without --ca-cert (or SSL_CERT_FILE) the test authority is not trusted: the server
+            // cannot be reached, nothing is printed to approve and nothing is saved.
+            let untrusted = try await world.run(["records", "connect", world.fhirBase, "--timeout", "5"])
+            #expect(untrusted.status == 2 && untrusted.error.contains("network error"), "\(untrusted.error)")
+            #expect(!untrusted.output.contains("http"))
+            #expect(try await world.run(["records", "connections"]).output.contains("No connections."))
         }
     }
 
