@@ -1,9 +1,17 @@
 import AsyncHTTPClient
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import FHIRCore
 import FhirBlocks
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 import Synchronization
 
 /// A connection to one FhirBlocks server (docs/fhirblocks-http-api.md): the transport every
@@ -35,7 +43,9 @@ public final class FhirBlocksClient: Sendable {
     private let ownsClient: Bool
     private let isShutDown = Mutex(false)
 
-    /// Creates a client with its own `HTTPClient` (redirects not followed, no decompression).
+    /// Creates a client with its own `HTTPClient` (redirects not followed, no decompression; an
+    /// https server verified against the system's trust store, or against the PEM bundle the
+    /// `SSL_CERT_FILE` environment variable names).
     public convenience init(baseURL: String, configuration: FhirBlocksClientConfiguration = FhirBlocksClientConfiguration(),
                             clock: ServerClock = ServerClock()) throws(FhirBlocksClientError) {
         let base = try ServerBaseURL(baseURL)
@@ -43,6 +53,10 @@ public final class FhirBlocksClient: Sendable {
         http.redirectConfiguration = .disallow
         http.decompression = .disabled
         http.timeout = .init(connect: Self.timeAmount(configuration.connectTimeout), read: Self.timeAmount(configuration.requestTimeout))
+        // https: the system's trust store, or the PEM bundle SSL_CERT_FILE names (as OpenSSL's clients read it).
+        var tls = TLSConfiguration.makeClientConfiguration()
+        if let file = getenv("SSL_CERT_FILE").map({ String(cString: $0) }), !file.isEmpty { tls.trustRoots = .file(file) }
+        http.tlsConfiguration = tls
         let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: http)
         self.init(baseURL: base, httpClient: client, owns: true, configuration: configuration, clock: clock)
     }

@@ -86,6 +86,8 @@ public struct HealthRecordImporter: Sendable {
         public var record: HKVerifiableClinicalRecord
         /// The source name: the options' one, or the issuer's.
         public var sourceName: String
+        /// The card's FHIR Bundle (JSON), as the verification read it.
+        public var bundleJSON: [UInt8]
     }
 
     /// The cards of one input (any form `health shc verify` takes) that verify (and are
@@ -134,7 +136,7 @@ public struct HealthRecordImporter: Sendable {
                 continue
             }
             let sourceName = options.sourceName ?? verification.issuerName ?? URL(string: record.issuerIdentifier)?.host ?? "SMART Health Cards"
-            verified.append(VerifiedCard(record: record, sourceName: sourceName))
+            verified.append(VerifiedCard(record: record, sourceName: sourceName, bundleJSON: verification.bundleJSON ?? []))
         }
         return verified
     }

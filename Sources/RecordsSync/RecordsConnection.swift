@@ -26,6 +26,18 @@ public struct RecordsConnection: Sendable, Hashable, Codable {
     /// stored in that pass (a resumed pass starts that type's search again from its mark and
     /// keeps the larger of the two).
     public var pending: [String: String]
+    /// Per resource type whose pass was interrupted: the `next` link of the last page stored
+    /// (saved in the same transaction as that page's records). A resumed pass asks that link
+    /// first instead of searching the type again; when the server no longer answers it, the
+    /// type is searched again from its mark.
+    public var cursors: [String: String]
+    /// The SHA-256 digests (hex) of the FHIR Bundles of the health cards the last sync got from
+    /// the server: a card whose content is unchanged is not stored again (the server signs a
+    /// new copy, with a new date, each time it is asked).
+    public var cardDigests: [String]
+    /// The PEM certificate authorities trusted for this server besides the system's
+    /// (`health records connect --ca-cert`); nil when the system's trust is enough.
+    public var caCertificatesPEM: String?
     /// When the connection was made and last completed a sync (this machine's clock).
     public var connectedAt: Date
     /// When the last sync completed.
@@ -33,7 +45,8 @@ public struct RecordsConnection: Sendable, Hashable, Codable {
 
     /// Creates a connection.
     public init(name: String, fhirBase: String, endpoints: SMARTEndpoints, clientID: String, redirectURI: String, patient: String,
-                tokens: TokenGrant, marks: [String: String] = [:], pending: [String: String] = [:], connectedAt: Date, lastSyncAt: Date? = nil) {
+                tokens: TokenGrant, marks: [String: String] = [:], pending: [String: String] = [:], cursors: [String: String] = [:],
+                cardDigests: [String] = [], caCertificatesPEM: String? = nil, connectedAt: Date, lastSyncAt: Date? = nil) {
         self.name = name
         self.fhirBase = fhirBase
         self.endpoints = endpoints
@@ -43,6 +56,9 @@ public struct RecordsConnection: Sendable, Hashable, Codable {
         self.tokens = tokens
         self.marks = marks
         self.pending = pending
+        self.cursors = cursors
+        self.cardDigests = cardDigests
+        self.caCertificatesPEM = caCertificatesPEM
         self.connectedAt = connectedAt
         self.lastSyncAt = lastSyncAt
     }
@@ -53,6 +69,31 @@ public struct RecordsConnection: Sendable, Hashable, Codable {
         encoder.dateEncodingStrategy = .millisecondsSince1970
         encoder.outputFormatting = .sortedKeys
         return HKHealthRecordsConnection(name: name, state: try encoder.encode(self))
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case name, fhirBase, endpoints, clientID, redirectURI, patient, tokens, marks, pending, cursors, cardDigests, caCertificatesPEM, connectedAt
+        case lastSyncAt
+    }
+
+    /// Decodes a connection; `cursors`, `cardDigests` and `caCertificatesPEM` may be missing
+    /// (connections saved before they existed).
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        name = try container.decode(String.self, forKey: .name)
+        fhirBase = try container.decode(String.self, forKey: .fhirBase)
+        endpoints = try container.decode(SMARTEndpoints.self, forKey: .endpoints)
+        clientID = try container.decode(String.self, forKey: .clientID)
+        redirectURI = try container.decode(String.self, forKey: .redirectURI)
+        patient = try container.decode(String.self, forKey: .patient)
+        tokens = try container.decode(TokenGrant.self, forKey: .tokens)
+        marks = try container.decode([String: String].self, forKey: .marks)
+        pending = try container.decode([String: String].self, forKey: .pending)
+        cursors = try container.decodeIfPresent([String: String].self, forKey: .cursors) ?? [:]
+        cardDigests = try container.decodeIfPresent([String].self, forKey: .cardDigests) ?? []
+        caCertificatesPEM = try container.decodeIfPresent(String.self, forKey: .caCertificatesPEM)
+        connectedAt = try container.decode(Date.self, forKey: .connectedAt)
+        lastSyncAt = try container.decodeIfPresent(Date.self, forKey: .lastSyncAt)
     }
 
     /// Reads a stored connection.

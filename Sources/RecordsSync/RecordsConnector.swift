@@ -18,13 +18,19 @@ public struct RecordsConnector: Sendable {
         public var scope: String?
         /// How long to wait for the person to come back.
         public var callbackTimeout: Duration
+        /// PEM certificate authorities the server's TLS certificate is checked against besides
+        /// the system's, kept with the connection for its syncs (the connector's own client
+        /// must already trust them: see ``SMARTHTTP/trusting(pem:)``).
+        public var caCertificatesPEM: String?
 
         /// Creates options.
-        public init(name: String? = nil, clientID: String? = nil, scope: String? = nil, callbackTimeout: Duration = .seconds(900)) {
+        public init(name: String? = nil, clientID: String? = nil, scope: String? = nil, callbackTimeout: Duration = .seconds(900),
+                    caCertificatesPEM: String? = nil) {
             self.name = name
             self.clientID = clientID
             self.scope = scope
             self.callbackTimeout = callbackTimeout
+            self.caCertificatesPEM = caCertificatesPEM
         }
     }
 
@@ -74,12 +80,13 @@ public struct RecordsConnector: Sendable {
             }
             let name = options.name ?? Self.defaultName(base: base)
             var connection = RecordsConnection(name: name, fhirBase: base, endpoints: endpoints, clientID: clientID, redirectURI: request.redirectURI,
-                                               patient: patient, tokens: tokens, connectedAt: Date())
+                                               patient: patient, tokens: tokens, caCertificatesPEM: options.caCertificatesPEM, connectedAt: Date())
             do {
                 if let old = try await store.healthRecordsConnection(named: name).map(RecordsConnection.init(stored:)),
                    old.fhirBase == base, old.patient == patient {
                     connection.marks = old.marks
                     connection.pending = old.pending
+                    connection.cursors = old.cursors
                     connection.lastSyncAt = old.lastSyncAt
                 }
                 try await store.saveHealthRecordsConnection(connection.stored())

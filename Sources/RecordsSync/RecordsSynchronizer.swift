@@ -1,3 +1,4 @@
+import Crypto
 import FHIRCore
 import FhirBlocks
 import Foundation
@@ -17,8 +18,9 @@ import SmartHealthCards
 /// seen, whichever is later; nothing is subtracted and this machine's clock is never compared
 /// with it, so clock skew between the two does not lose or repeat changes. It moves only when
 /// a type's last page is stored: a sync that stops halfway leaves every page it stored
-/// complete, and the next one searches that type again from the old mark (what is fetched
-/// twice replaces itself). Expired access tokens are refreshed (and the rotated refresh token
+/// complete, with the `next` link of the last one saved in the same transaction, and the next
+/// sync resumes that type at that link (when the server no longer answers it, it searches the
+/// type again from the old mark; what is fetched twice replaces itself). Expired access tokens are refreshed (and the rotated refresh token
 /// saved at once); when refresh is refused, the sync stops with
 /// ``RecordsSyncError/connectionMustBeRenewed(_:)`` before storing anything more.
 public struct RecordsSynchronizer: Sendable {
@@ -72,6 +74,21 @@ public struct RecordsSynchronizer: Sendable {
         guard let connection = try await Self.connections(in: store).first(where: { $0.name == name }) else {
             throw .connection("no connection named '\(name)'")
         }
+        // A connection made with `--ca-cert` talks to its server through a client trusting it.
+        guard let pem = connection.caCertificatesPEM else { return try await sync(connection, http: http, progress: progress) }
+        let trusting = try http.trusting(pem: pem)
+        let result: Result<SyncReport, RecordsSyncError>
+        do {
+            result = .success(try await sync(connection, http: trusting, progress: progress))
+        } catch {
+            result = .failure(error)
+        }
+        try? await trusting.shutdown()
+        return try result.get()
+    }
+
+    private func sync(_ connection: RecordsConnection, http: SMARTHTTP, progress: @Sendable (SyncProgress) -> Void) async throws(RecordsSyncError) -> SyncReport {
+        let name = connection.name
         let session = SyncSession(connection: connection, http: http, store: store)
         var report = SyncReport(connection: name)
         let importer = HealthRecordImporter(store: store, verifier: verifier,
@@ -83,12 +100,21 @@ public struct RecordsSynchronizer: Sendable {
                                report: &report, progress: progress)
         }
         if options.fetchCards {
-            try await fetchCards(session: session, importer: importer, report: &report)
+            try await fetchCards(session: session, http: http, report: &report)
         }
         session.connection.lastSyncAt = Date()
         try await session.save(records: [], source: source)
         report.refreshed = session.refreshed
         return report
+    }
+
+    /// The verifier for the cards of the connection's server: its own issuers (see
+    /// `ConnectionIssuerKeyResolver`) trusted, with keys read over `http`; any other issuer
+    /// judged by ``verifier``.
+    private func cardVerifier(fhirBase: String, http: SMARTHTTP) -> SHCVerifier {
+        guard let own = ConnectionIssuerKeyResolver(fhirBase: fhirBase, http: http) else { return verifier }
+        return SHCVerifier(resolver: CompositeKeyResolver([own, verifier.resolver]),
+                           trust: verifier.trust.map { .anyOf([$0, .issuers(own.issuers)]) }, now: verifier.now, limits: verifier.limits)
     }
 
     private func syncType(_ type: String, index: Int, session: SyncSession, importer: HealthRecordImporter, source: HKSource, fetched: inout Int,
@@ -97,12 +123,25 @@ public struct RecordsSynchronizer: Sendable {
         var fields: [(name: String, value: String)] = [(name: "patient", value: session.connection.patient), (name: "_count", value: String(options.pageSize))]
         let mark = session.connection.marks[type]
         if let mark { fields.append((name: "_lastUpdated", value: "gt\(mark)")) }
-        var url: String? = "\(base)/\(type)?" + String(decoding: FormBody(fields: fields).encoded(), as: UTF8.self)
+        let search = "\(base)/\(type)?" + String(decoding: FormBody(fields: fields).encoded(), as: UTF8.self)
+        // An interrupted pass resumes at the `next` link saved with its last stored page.
+        var resuming = session.connection.cursors[type].flatMap { Self.sameOrigin($0, base) ? $0 : nil }
+        var url: String? = resuming ?? search
         var newest = SearchPage.latest(mark, session.connection.pending[type])
         var fetchedOfType = 0
-        var first = true
+        var first = resuming == nil
         while let pageURL = url {
             let response = try await session.authorizedGet(pageURL)
+            if resuming != nil {
+                resuming = nil
+                if (400..<500).contains(response.status) {
+                    // The server no longer answers the saved link (an expired cursor): search again from the mark.
+                    session.connection.cursors[type] = nil
+                    url = search
+                    first = true
+                    continue
+                }
+            }
             if first, response.status == 403 || response.status == 404 {
                 report.skippedTypes[type] = response.status == 403 ? "not permitted by the connection's token" : "not served"
                 return
@@ -116,8 +155,10 @@ public struct RecordsSynchronizer: Sendable {
             if let next = page.next {
                 guard Self.sameOrigin(next, base) else { throw .fhir("a next link of \(type) leaves the server") }
                 session.connection.pending[type] = newest
+                session.connection.cursors[type] = next
             } else {
                 session.connection.pending[type] = nil
+                session.connection.cursors[type] = nil
                 if let newest { session.connection.marks[type] = newest }
             }
             try await session.save(records: records, source: source)
@@ -134,7 +175,7 @@ public struct RecordsSynchronizer: Sendable {
         }
     }
 
-    private func fetchCards(session: SyncSession, importer: HealthRecordImporter, report: inout SyncReport) async throws(RecordsSyncError) {
+    private func fetchCards(session: SyncSession, http: SMARTHTTP, report: inout SyncReport) async throws(RecordsSyncError) {
         let base = session.connection.fhirBase
         let metadata = try await http.get("\(base)/metadata")
         guard metadata.status == 200, SMARTEndpoints.offersHealthCardsIssue(capabilityStatement: metadata.body) else { return }
@@ -149,13 +190,24 @@ public struct RecordsSynchronizer: Sendable {
         }
         let hasCards = parameters["parameter"]?.arrayValue?.contains { $0["name"]?.stringValue == "verifiableCredential" } ?? false
         guard hasCards else { return }
+        let verifier = cardVerifier(fhirBase: base, http: http)
+        let importer = HealthRecordImporter(store: store, verifier: verifier,
+                                            options: .init(sourceName: session.connection.name, sourceURL: URL(string: base)))
         var cardReport = HealthRecordImportReport()
         let cards = await importer.verifiedCards(in: response.body, named: "$health-cards-issue", into: &cardReport)
-        for (sourceName, group) in Dictionary(grouping: cards, by: \.sourceName) {
+        // A card whose FHIR Bundle the last sync already stored is not stored again; the
+        // digests are saved with the new cards.
+        let known = Set(session.connection.cardDigests)
+        let digests = cards.map { SHA256.hash(data: $0.bundleJSON).map { String(format: "%02x", $0) }.joined() }
+        let fresh = zip(cards, digests).filter { !known.contains($0.1) }.map(\.0)
+        session.connection.cardDigests = digests
+        let groups = Dictionary(grouping: fresh, by: \.sourceName)
+        for (sourceName, group) in groups {
             let records = group.map(\.record)
             try await session.save(records: records, source: HealthRecordImporter.source(named: sourceName))
             cardReport.stored += records
         }
+        if groups.isEmpty { try await session.save(records: [], source: nil) }
         report.records.merge(cardReport)
     }
 

@@ -3,9 +3,13 @@ import FhirBlocks
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOSSL
 
 /// The HTTP edge of the SMART client: GETs and form POSTs over AsyncHTTPClient, redirects not
-/// followed (a bearer token is never carried to another origin), bodies capped.
+/// followed (a bearer token is never carried to another origin), bodies capped. TLS verifies
+/// the server's certificate and name against the system's trust store, or against the PEM
+/// bundle the `SSL_CERT_FILE` environment variable names (as OpenSSL's clients do), and
+/// against the additional certificate authorities given (a connection's `--ca-cert`).
 public final class SMARTHTTP: Sendable {
     /// One answer.
     public struct Response: Sendable {
@@ -18,17 +22,42 @@ public final class SMARTHTTP: Sendable {
     }
 
     private let client: HTTPClient
-    private let timeout: TimeAmount
+    private let timeout: Duration
     private let maximumBody: Int
 
     /// Creates a client. `timeout` bounds each request; `maximumBody` each answer (a page of
-    /// search results must fit).
-    public init(timeout: Duration = .seconds(60), maximumBody: Int = 64 << 20) {
+    /// search results must fit); `additionalTrustRoots` are trusted besides the system's (or
+    /// `SSL_CERT_FILE`'s) authorities.
+    public init(timeout: Duration = .seconds(60), maximumBody: Int = 64 << 20, additionalTrustRoots: [NIOSSLCertificate] = []) {
         var configuration = HTTPClient.Configuration()
         configuration.redirectConfiguration = .disallow
+        var tls = TLSConfiguration.makeClientConfiguration()
+        tls.certificateVerification = .fullVerification
+        tls.minimumTLSVersion = .tlsv12
+        if let file = ProcessInfo.processInfo.environment["SSL_CERT_FILE"], !file.isEmpty { tls.trustRoots = .file(file) }
+        if !additionalTrustRoots.isEmpty { tls.additionalTrustRoots = [.certificates(additionalTrustRoots)] }
+        configuration.tlsConfiguration = tls
         client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        self.timeout = .nanoseconds(Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000)
+        self.timeout = timeout
         self.maximumBody = maximumBody
+    }
+
+    /// A new client with this one's limits that also trusts the certificate authorities of
+    /// `pem` (shut it down when done).
+    public func trusting(pem: String) throws(RecordsSyncError) -> SMARTHTTP {
+        SMARTHTTP(timeout: timeout, maximumBody: maximumBody, additionalTrustRoots: try Self.certificates(pem: pem))
+    }
+
+    /// The certificates of a PEM text (one or more `CERTIFICATE` blocks).
+    public static func certificates(pem: String) throws(RecordsSyncError) -> [NIOSSLCertificate] {
+        let certificates: [NIOSSLCertificate]
+        do {
+            certificates = try NIOSSLCertificate.fromPEMBytes(Array(pem.utf8))
+        } catch {
+            throw .connection("the trusted certificate authority is not a PEM certificate")
+        }
+        guard !certificates.isEmpty else { throw .connection("the trusted certificate authority file holds no PEM certificate") }
+        return certificates
     }
 
     /// Closes the connections.
@@ -66,7 +95,8 @@ public final class SMARTHTTP: Sendable {
 
     private func execute(_ request: HTTPClientRequest, what url: String) async throws(RecordsSyncError) -> Response {
         do {
-            let response = try await client.execute(request, timeout: timeout)
+            let nanoseconds = Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
+            let response = try await client.execute(request, timeout: .nanoseconds(nanoseconds))
             let body = try await response.body.collect(upTo: maximumBody)
             return Response(status: Int(response.status.code), body: Array(body.readableBytesView),
                             headers: response.headers.map { (name: $0.name, value: $0.value) })

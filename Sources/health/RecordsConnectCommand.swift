@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NIOSSL
 import OpenHealthKit
 import RecordsSync
 
@@ -12,7 +13,9 @@ struct RecordsConnectCommand: AsyncParsableCommand {
             Discovers the server's SMART endpoints, registers a client (RFC 7591) unless --client-id is given, prints the \
             authorize URL (and opens it when a graphical session has xdg-open), waits for the redirect on \
             http://127.0.0.1:PORT/callback, exchanges the code and saves the connection: the server, the patient and the \
-            tokens, sealed in the store. Connecting again under the same name renews the connection.
+            tokens, sealed in the store. Connecting again under the same name renews the connection. An https server's \
+            certificate is checked against the system's trust store (or the PEM bundle SSL_CERT_FILE names), and against \
+            --ca-cert, which is kept with the connection so that its syncs trust the same authority.
             Exit status: 0 connected, 1 refused (declined approval, refused code), 2 for usage errors or a server that \
             could not be reached.
             """)
@@ -35,6 +38,11 @@ struct RecordsConnectCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("How long to wait for the approval, in seconds.", valueName: "SECONDS"))
     var timeout = 900
 
+    @Option(name: .customLong("ca-cert"),
+            help: ArgumentHelp("Also trust the certificate authorities of this PEM file for the server (kept with the connection for its syncs).",
+                               valueName: "PEM"))
+    var caCert: String?
+
     func run() async throws {
         guard let url = URL(string: fhirBase), let scheme = url.scheme?.lowercased(), ["http", "https"].contains(scheme), url.host != nil else {
             throw UsageError("FHIR-BASE must be an http or https URL, got '\(fhirBase)'")
@@ -42,11 +50,23 @@ struct RecordsConnectCommand: AsyncParsableCommand {
         if let name, name.trimmingCharacters(in: .whitespaces).isEmpty { throw UsageError("--name must not be empty") }
         guard timeout > 0 else { throw UsageError("--timeout must be positive") }
         let scopes = scope.flatMap { $0.split(separator: " ").map(String.init) }
+        var pem: String?
+        var trustRoots: [NIOSSLCertificate] = []
+        if let caCert {
+            guard let data = FileManager.default.contents(atPath: caCert) else { throw UsageError("--ca-cert: '\(caCert)' cannot be read") }
+            let text = String(decoding: data, as: UTF8.self)
+            do {
+                trustRoots = try SMARTHTTP.certificates(pem: text)
+            } catch {
+                throw UsageError("--ca-cert: \(error)")
+            }
+            pem = text
+        }
         let store = try storeOptions.openStore()
-        let http = SMARTHTTP()
+        let http = SMARTHTTP(additionalTrustRoots: trustRoots)
         let connector = RecordsConnector(store: store, http: http)
         let options = RecordsConnector.Options(name: name, clientID: clientId, scope: scopes.isEmpty ? nil : scopes.joined(separator: " "),
-                                               callbackTimeout: .seconds(timeout))
+                                               callbackTimeout: .seconds(timeout), caCertificatesPEM: pem)
         let result: Result<RecordsConnection, RecordsSyncError>
         do {
             result = .success(try await connector.connect(fhirBase: fhirBase, options: options) { url in

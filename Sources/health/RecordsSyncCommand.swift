@@ -12,8 +12,10 @@ struct RecordsSyncCommand: AsyncParsableCommand {
         discussion: """
             For every clinical resource type, searches the patient's resources page by page (only those changed since the \
             last sync), imports them as clinical records, then fetches health cards through $health-cards-issue when the \
-            server offers it and imports those that verify. Each page is stored with the connection's progress in one \
-            transaction: an interrupted sync resumes. Tokens are refreshed as needed.
+            server offers it and imports those that verify. The connection's own https server is trusted as the issuer of \
+            its cards (keys from ISS/.well-known/jwks.json over the connection's TLS trust); other issuers are judged by the \
+            card options below. Each page is stored with the connection's progress and next link in one transaction: an \
+            interrupted sync resumes at the next page. Tokens are refreshed as needed.
             Exit status: 0 synced, 1 anything refused or the connection must be renewed, 2 for usage errors or a server \
             that could not be reached.
             """)

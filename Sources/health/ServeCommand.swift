@@ -7,6 +7,7 @@ import FhirBlocksStore
 import Foundation
 import Logging
 import Metrics
+import NIOSSL
 
 /// `health serve`: the FhirBlocks trust server (SMOAC, VACA, OAuth, a protected FHIR endpoint,
 /// the audit log) on 127.0.0.1. With no flags everything is kept in `./health-data/`.
@@ -18,8 +19,10 @@ struct ServeCommand: AsyncParsableCommand {
             Storage is SQLite in DATA-DIR/fhirblocks.sqlite unless --database names a PostgreSQL server \
             (postgres://user:password@host:port/database). The audit log's signing key is DATA-DIR/audit-key.pem (0600), \
             created on first start; so is the SMART Health Cards issuer key of $health-cards-issue (--card-key, default \
-            DATA-DIR/card-issuer-key.json, a private JWK), published at /.well-known/jwks.json. Cards need an https --public-url \
-            (their iss). The first line on standard output is "listening on <URL>".
+            DATA-DIR/card-issuer-key.json, a private JWK), published at /.well-known/jwks.json. Cards need an https public URL \
+            (their iss): serve TLS yourself with --tls-cert and --tls-key (PEM files; the public URL then defaults to \
+            https://HOST:PORT), or give --public-url https://… for a TLS proxy in front. The first line on standard output \
+            is "listening on <URL>".
             """)
 
     @Option(help: "The address to bind.") var host = "127.0.0.1"
@@ -27,7 +30,11 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("data-dir"), help: "Where the SQLite database and the audit key live.") var dataDirectory = "./health-data"
     @Option(help: "A PostgreSQL URL instead of the embedded SQLite database.") var database: String?
     @Option(help: "strict (default) or compat (accepts the legacy FhirBlocks clients' quirks and audits them).") var mode = "strict"
-    @Option(name: .customLong("public-url"), help: "The base URL clients use (default http://HOST:PORT).") var publicURL: String?
+    @Option(name: .customLong("public-url"), help: "The base URL clients use (default http://HOST:PORT, https with --tls-cert).") var publicURL: String?
+    @Option(name: .customLong("tls-cert"), help: ArgumentHelp("Serve HTTPS with this PEM certificate chain (server certificate first; with --tls-key).",
+                                                              valueName: "PEM"))
+    var tlsCert: String?
+    @Option(name: .customLong("tls-key"), help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "PEM")) var tlsKey: String?
     @Option(name: .customLong("card-key"), help: ArgumentHelp("The health card issuer key (default DATA-DIR/card-issuer-key.json).", valueName: "PATH"))
     var cardKey: String?
     @Option(name: .customLong("log-level"), help: "trace, debug, info, notice, warning, error or critical.") var logLevel = "info"
@@ -61,7 +68,8 @@ struct ServeCommand: AsyncParsableCommand {
         let configuration = ServerConfiguration(mode: protocolMode, publicURL: publicURL, checkpointEvery: checkpointEvery, auditors: auditorGuids,
                                                 rateLimitPerAddress: RateLimit(perSecond: ratePerAddress, burst: ratePerAddress * 5),
                                                 rateLimitPerIdentity: RateLimit(perSecond: ratePerIdentity, burst: ratePerIdentity * 10))
-        if let problem = configuration.transportProblem(host: host) { throw UsageError(problem) }
+        let tls = try tlsConfiguration()
+        if tls == nil, let problem = configuration.transportProblem(host: host) { throw UsageError(problem) }
         let limits = ConnectionLimits(idleTimeoutSeconds: idleTimeout, maximumConnections: maximumConnections,
                                       maximumConnectionsPerAddress: maximumConnectionsPerAddress)
         LoggingSystem.bootstrap { label in
@@ -88,7 +96,7 @@ struct ServeCommand: AsyncParsableCommand {
             throw UsageError("--auditor \(unregistered.rawValue) is not registered: register the auditor first, then list it")
         }
         let host = self.host
-        let application = buildApplication(service: service, host: host, port: port, connectionLimits: limits, logger: logger) { bound in
+        let application = buildApplication(service: service, host: host, port: port, connectionLimits: limits, tls: tls, logger: logger) { bound in
             FileHandle.standardOutput.write(Data("listening on \(service.baseURL)\n".utf8))
             logger.info("FhirBlocks server listening", metadata: ["host": "\(host)", "port": "\(bound)", "mode": "\(protocolMode.rawValue)"])
         }
@@ -100,5 +108,33 @@ struct ServeCommand: AsyncParsableCommand {
         }
         await deployment.close()
         logger.info("FhirBlocks server stopped")
+    }
+
+    /// The TLS configuration of `--tls-cert` and `--tls-key` (nil without them), checked now so
+    /// that a bad file stops the start with its option named.
+    private func tlsConfiguration() throws -> TLSConfiguration? {
+        guard tlsCert != nil || tlsKey != nil else { return nil }
+        guard let tlsCert, let tlsKey else { throw UsageError("--tls-cert and --tls-key go together") }
+        let chain: [NIOSSLCertificate]
+        do {
+            chain = try NIOSSLCertificate.fromPEMFile(tlsCert)
+        } catch {
+            throw UsageError("--tls-cert: '\(tlsCert)' is not a readable PEM certificate chain")
+        }
+        guard !chain.isEmpty else { throw UsageError("--tls-cert: '\(tlsCert)' holds no certificate") }
+        let key: NIOSSLPrivateKey
+        do {
+            key = try NIOSSLPrivateKey(file: tlsKey, format: .pem)
+        } catch {
+            throw UsageError("--tls-key: '\(tlsKey)' is not a readable PEM private key")
+        }
+        var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
+        configuration.minimumTLSVersion = .tlsv12
+        do {
+            _ = try NIOSSLContext(configuration: configuration)
+        } catch {
+            throw UsageError("--tls-key does not match --tls-cert, or they cannot be used: \(error)")
+        }
+        return configuration
     }
 }

@@ -18,16 +18,8 @@ struct RecordsSynchronizerTests {
         let server = try await ScriptedFHIRServer.start()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("records-sync-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let store = HKHealthStore(configuration: .init(location: .file(folder.appendingPathComponent("health.sqlite")),
-                                                       key: .keyFile(folder.appendingPathComponent("health.key")), role: .owner))
         let base = server.base
-        let connection = RecordsConnection(name: "clinic", fhirBase: base,
-                                           endpoints: SMARTEndpoints(authorization: "\(base)/authorize", token: "\(base)/token", registration: nil),
-                                           clientID: "c1", redirectURI: "http://127.0.0.1:1/callback", patient: "p1",
-                                           tokens: TokenGrant(accessToken: "t1", expiresAt: Date(timeIntervalSinceNow: -60), refreshToken: "r1",
-                                                              scope: nil, patient: "p1"),
-                                           connectedAt: Date())
-        try await store.saveHealthRecordsConnection(connection.stored())
+        let store = try await Self.store(in: folder, connectedTo: base, tokenExpiry: Date(timeIntervalSinceNow: -60))
         let http = SMARTHTTP(timeout: .seconds(30))
         let synchronizer = RecordsSynchronizer(store: store, http: http, verifier: SHCVerifier(resolver: StaticKeyResolver([:]), now: Date()),
                                                options: .init(pageSize: 2))
@@ -46,21 +38,23 @@ struct RecordsSynchronizerTests {
         var state = try await stored()
         #expect(state.marks["Observation"] == nil)
         #expect(state.pending["Observation"] == "2026-03-01T00:00:00Z")
+        // The next link of the last stored page was saved with it.
+        #expect(state.cursors["Observation"] == "\(base)/Observation?page=1")
         #expect(state.marks["Condition"] == "2026-03-01T00:00:00Z")
         // The expired token was refreshed first and the rotated refresh token kept.
         #expect(state.tokens.accessToken == "t2" && state.tokens.refreshToken == "r2")
         #expect(server.requests().allSatisfy { $0.bearer == "t2" || $0.path == "/fhir/token" })
 
-        // Resumed: Observation searched again from its old mark, everything stored once.
+        // Resumed at the saved next link (page 1, not the search again), everything stored once.
         server.clearRequests()
         let report = try await synchronizer.sync(named: "clinic")
         #expect(try await labRecords().count == 6)
-        #expect(report.fetchedByType["Observation"] == 6 && report.pages >= 3)
+        #expect(report.fetchedByType["Observation"] == 4 && report.pages >= 2)
         #expect(report.fetchedByType["Condition"] == 0)
         state = try await stored()
-        #expect(state.marks["Observation"] == "2026-03-01T00:00:00Z" && state.pending.isEmpty && state.lastSyncAt != nil)
+        #expect(state.marks["Observation"] == "2026-03-01T00:00:00Z" && state.pending.isEmpty && state.cursors.isEmpty && state.lastSyncAt != nil)
         let first = server.requests().filter { $0.path == "/fhir/Observation" }
-        #expect(first.map(\.query) == ["patient=p1&_count=2", "page=1", "page=2"])
+        #expect(first.map(\.query) == ["page=1", "page=2"])
         for record in try await labRecords() {
             let resource = try #require((record as? HKClinicalRecord)?.fhirResource)
             #expect(resource.sourceURL?.absoluteString == "\(base)/Observation/\(resource.identifier)")
@@ -84,6 +78,81 @@ struct RecordsSynchronizerTests {
     }
 }
 
+extension RecordsSynchronizerTests {
+    /// A new store in `folder` holding the connection `clinic` to `base` (patient p1, tokens
+    /// t1/r1, the access token expiring at `tokenExpiry`).
+    static func store(in folder: URL, connectedTo base: String, tokenExpiry: Date?) async throws -> HKHealthStore {
+        let store = HKHealthStore(configuration: .init(location: .file(folder.appendingPathComponent("health.sqlite")),
+                                                       key: .keyFile(folder.appendingPathComponent("health.key")), role: .owner))
+        let connection = RecordsConnection(name: "clinic", fhirBase: base,
+                                           endpoints: SMARTEndpoints(authorization: "\(base)/authorize", token: "\(base)/token", registration: nil),
+                                           clientID: "c1", redirectURI: "http://127.0.0.1:1/callback", patient: "p1",
+                                           tokens: TokenGrant(accessToken: "t1", expiresAt: tokenExpiry, refreshToken: "r1", scope: nil, patient: "p1"),
+                                           connectedAt: Date())
+        try await store.saveHealthRecordsConnection(connection.stored())
+        return store
+    }
+
+    /// A saved next link the server no longer answers (410) is dropped, and the type is searched
+    /// again from its mark: nothing is lost and nothing stored twice.
+    @Test func expiredCursorFallsBackToTheSearch() async throws {
+        let server = try await ScriptedFHIRServer.start()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("records-sync-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try await Self.store(in: folder, connectedTo: server.base, tokenExpiry: nil)
+        let http = SMARTHTTP(timeout: .seconds(30))
+        let synchronizer = RecordsSynchronizer(store: store, http: http, verifier: SHCVerifier(resolver: StaticKeyResolver([:]), now: Date()),
+                                               options: .init(pageSize: 2, resourceTypes: ["Observation"]))
+        server.failObservationPage(2)
+        await #expect(throws: RecordsSyncError.fhir("searching Observation answered 500")) { _ = try await synchronizer.sync(named: "clinic") }
+        server.forgetCursors()
+        server.clearRequests()
+        let report = try await synchronizer.sync(named: "clinic")
+        #expect(server.requests().filter { $0.path == "/fhir/Observation" }.map(\.query) == ["page=2", "patient=p1&_count=2", "page=1", "page=2"])
+        #expect(report.fetchedByType["Observation"] == 6)
+        let records = try await HKSampleQueryDescriptor(predicates: [.clinicalRecord(type: HKClinicalType(.labResultRecord))], sortDescriptors: [])
+            .result(for: store)
+        #expect(records.count == 6)
+        let state = try #require(try await RecordsSynchronizer.connections(in: store).first)
+        #expect(state.cursors.isEmpty && state.marks["Observation"] == "2026-03-01T00:00:00Z")
+        try await http.shutdown()
+        await server.stop()
+    }
+}
+
+extension RecordsSynchronizerTests {
+    /// A card that does not verify (signed by a key its issuer does not publish) is reported as
+    /// refused and not stored; the clinical records of the same sync are.
+    @Test func cardThatDoesNotVerifyIsReportedNotStored() async throws {
+        let server = try await ScriptedFHIRServer.start()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("records-sync-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try await Self.store(in: folder, connectedTo: server.base, tokenExpiry: nil)
+        let issuer = "https://issuer.example"
+        let bundle = #"{"resourceType":"Bundle","type":"collection","entry":[{"fullUrl":"resource:0","resource":{"resourceType":"Patient","name":[{"family":"A"}],"birthDate":"1970-01-01"}},{"fullUrl":"resource:1","resource":{"resourceType":"Immunization","status":"completed","vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"207"}]},"patient":{"reference":"resource:0"},"occurrenceDateTime":"2021-01-01"}}]}"#
+        let card = try SHCIssuer(key: .generate(), issuer: issuer).issue(bundle: Array(bundle.utf8), nbf: Date())
+        server.issueCards(#"{"resourceType":"Parameters","parameter":[{"name":"verifiableCredential","valueString":"\#(card)"}]}"#)
+        // The verifier knows the issuer, with another key than the one that signed.
+        let published = SHCJWKSet(keys: [SHCIssuerKey.generate().publicJWK])
+        let http = SMARTHTTP(timeout: .seconds(30))
+        let synchronizer = RecordsSynchronizer(store: store, http: http,
+                                               verifier: SHCVerifier(resolver: StaticKeyResolver([issuer: published]), now: Date()),
+                                               options: .init(pageSize: 2, resourceTypes: ["Observation"]))
+        let report = try await synchronizer.sync(named: "clinic")
+        #expect(report.cardsOffered)
+        #expect(report.records.refusals.count == 1 && report.records.refusals.first?.location == "card 1", "\(report.records.refusals)")
+        #expect(report.records.stored.count == 6)
+        let cards = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[HKVerifiableClinicalRecord], any Error>) in
+            store.execute(HKVerifiableClinicalRecordQuery(recordTypes: [], predicate: nil) { _, records, error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: records ?? []) }
+            })
+        }
+        #expect(cards.isEmpty)
+        try await http.shutdown()
+        await server.stop()
+    }
+}
+
 /// A FHIR server with Observations on three pages of two, a token endpoint that rotates tokens,
 /// and switches a test flips.
 final class ScriptedFHIRServer: Sendable {
@@ -95,6 +164,8 @@ final class ScriptedFHIRServer: Sendable {
 
     private struct State {
         var failPage: Int?
+        var cursorsGone = false
+        var cardsParameters: String?
         var revoked = false
         var token = "t1"
         var refresh = "r1"
@@ -112,6 +183,10 @@ final class ScriptedFHIRServer: Sendable {
 
     func failObservationPage(_ page: Int) { state.withLock { $0.failPage = page } }
     func revoke() { state.withLock { $0.revoked = true } }
+    /// Offers `$health-cards-issue` in `/fhir/metadata` and answers it with `parameters`.
+    func issueCards(_ parameters: String) { state.withLock { $0.cardsParameters = parameters } }
+    /// The next links handed out so far answer 410 Gone, once.
+    func forgetCursors() { state.withLock { $0.cursorsGone = true } }
     func requests() -> [Request] { state.withLock { $0.requests } }
     func clearRequests() { state.withLock { $0.requests = [] } }
 
@@ -143,8 +218,18 @@ final class ScriptedFHIRServer: Sendable {
             }
             return Response(status: answer.0, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: answer.1)))
         }
+        router.post("fhir/Patient/:id/:operation") { _, _ -> Response in
+            let parameters = server.state.withLock { $0.cardsParameters } ?? #"{"resourceType":"Parameters"}"#
+            return Response(status: .ok, headers: [.contentType: "application/fhir+json"], body: .init(byteBuffer: ByteBuffer(string: parameters)))
+        }
         router.get("fhir/:type") { request, context -> Response in
             let type = context.parameters.get("type") ?? ""
+            if type == "metadata" {
+                let offers = server.state.withLock { $0.cardsParameters != nil }
+                let operation = offers ? #","operation":[{"name":"health-cards-issue"}]"# : ""
+                let statement = #"{"resourceType":"CapabilityStatement","rest":[{"mode":"server","resource":[{"type":"Patient"\#(operation)}]}]}"#
+                return Response(status: .ok, headers: [.contentType: "application/fhir+json"], body: .init(byteBuffer: ByteBuffer(string: statement)))
+            }
             let query = request.uri.query ?? ""
             let bearer = request.headers[.authorization].map { String($0.dropFirst("Bearer ".count)) }
             let page = request.uri.queryParameters.get("page").flatMap { Int($0) } ?? 0
@@ -152,6 +237,10 @@ final class ScriptedFHIRServer: Sendable {
             let outcome: (HTTPResponse.Status, String) = server.state.withLock { state in
                 state.requests.append(Request(path: "/fhir/\(type)", query: query, bearer: bearer))
                 if state.revoked || bearer != state.token { return (.unauthorized, #"{"resourceType":"OperationOutcome"}"#) }
+                if page > 0, state.cursorsGone {
+                    state.cursorsGone = false
+                    return (.gone, #"{"resourceType":"OperationOutcome"}"#)
+                }
                 if type == "Observation", state.failPage == page {
                     state.failPage = nil
                     return (.internalServerError, #"{"resourceType":"OperationOutcome"}"#)

@@ -1,33 +1,42 @@
+import AsyncHTTPClient
 import FHIRCore
 import FhirBlocksClient
 import Foundation
 import HealthRecords
+import NIOSSL
 import OpenHealthKit
 import RecordsSync
 import Testing
 import TestSupport
 
-/// `health records connect|sync|connections` against `health serve` on loopback, the person
-/// played by the test: it reads the printed authorize URL, asks the page for its user code,
-/// approves (or declines) with `health wallet approve|decline`, and loads the URL again to be
-/// redirected to the listener of `connect`.
+/// `health records connect|sync|connections` against `health serve` over TLS on loopback (a
+/// certificate authority made for the run: `connect --ca-cert`, the wallet through
+/// `SSL_CERT_FILE`), the person played by the test: it reads the printed authorize URL, asks the
+/// page for its user code, approves (or declines) with `health wallet approve|decline`, and loads
+/// the URL again to be redirected to the listener of `connect`.
 @Suite(.serialized) struct RecordsSyncCommandTests {
     /// A served wallet with the Synthea patient's resources, and a store to sync into.
     struct World {
         let runner: CommandRunner
         let server: ServeCommandTests.Server
         let identity: String
-        let http = SMARTHTTP(timeout: .seconds(30))
+        let certificates: LoopbackCertificates
+        let database: String?
+        let http: SMARTHTTP
         var url: String { server.url }
         var fhirBase: String { "\(server.url)/fhir" }
 
         static func start(backend: String = "sqlite") async throws -> World {
             let runner = CommandRunner()
-            let server = try await ServeCommandTests.Server.start(runner, database: try await ServeCommandTests.database(for: backend))
+            let certificates = try LoopbackCertificates.make(in: runner.folder)
+            let database = try await ServeCommandTests.database(for: backend)
+            let server = try await ServeCommandTests.Server.start(runner, database: database,
+                                                                  arguments: ["--tls-cert", certificates.certificateFile, "--tls-key", certificates.keyFile])
             let identity = runner.folder.appendingPathComponent("wallet.json").path
-            let world = World(runner: runner, server: server, identity: identity)
-            let registered = try await runner.run(["wallet", "register", "--server", server.url, "--identity", identity, "--first-name", "Alice",
-                                                   "--birth-date", "1970-01-01"])
+            let world = World(runner: runner, server: server, identity: identity, certificates: certificates, database: database,
+                              http: SMARTHTTP(timeout: .seconds(30), additionalTrustRoots: [certificates.authority]))
+            #expect(server.url.hasPrefix("https://127.0.0.1:"))
+            let registered = try await world.wallet(["register", "--first-name", "Alice", "--birth-date", "1970-01-01"])
             #expect(registered.status == 0, "\(registered.error)")
             return world
         }
@@ -43,17 +52,58 @@ import TestSupport
             try await runner.run(arguments, environment: ["DISPLAY": "", "WAYLAND_DISPLAY": ""])
         }
 
+        /// `health wallet SUBCOMMAND … --server URL --identity FILE` (this world's server unless
+        /// another is named), trusting the test authority through `SSL_CERT_FILE`.
+        func wallet(_ arguments: [String], server: String? = nil) async throws -> CommandRunner.Result {
+            try await runner.run(["wallet"] + arguments + ["--server", server ?? url, "--identity", identity],
+                                 environment: ["SSL_CERT_FILE": certificates.authorityFile])
+        }
+
+        /// Puts 20 resources, connects as `clinic` and syncs: the number of records stored and
+        /// the connection's client id.
+        func connectAndSync() async throws -> (records: Int, clientID: String) {
+            try await put(Array(RecordsSyncCommandTests.synthea.prefix(20)))
+            #expect(try await connect(["--name", "clinic"]).status == 0)
+            #expect(try await run(["records", "sync"]).status == 0)
+            let records = try await storedRecords().count
+            #expect(records > 0)
+            let listing = try await run(["records", "connections", "--json"])
+            return (records, try #require((try? JSONParser.parse(listing.output))?.arrayValue?.first?["clientId"]?.stringValue))
+        }
+
+        /// Puts 20 more resources and syncs, which must be refused as revoked, storing nothing.
+        func expectSyncRefusedAsRevoked(storedBefore: Int) async throws {
+            try await put(Array(RecordsSyncCommandTests.synthea.dropFirst(20).prefix(20)))
+            let refused = try await run(["records", "sync", "--name", "clinic"])
+            #expect(refused.status == 1)
+            #expect(refused.error.contains("the connection must be renewed"), "\(refused.error)")
+            #expect(try await storedRecords().count == storedBefore)
+        }
+
+        /// A second `health serve` process on the same database, data folder and certificate.
+        func twin() async throws -> ServeCommandTests.Server {
+            try await ServeCommandTests.Server.start(runner, database: database,
+                                                     arguments: ["--tls-cert", certificates.certificateFile, "--tls-key", certificates.keyFile])
+        }
+
         /// Stores resources in the wallet's compartment.
         func put(_ resources: [JSONValue]) async throws {
-            let client = try FhirBlocksClient(baseURL: server.url)
+            var configuration = HTTPClient.Configuration()
+            configuration.redirectConfiguration = .disallow
+            var tls = TLSConfiguration.makeClientConfiguration()
+            tls.additionalTrustRoots = [.certificates([certificates.authority])]
+            configuration.tlsConfiguration = tls
+            let httpClient = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+            let client = FhirBlocksClient(baseURL: try ServerBaseURL(server.url), httpClient: httpClient)
             let wallet = WalletClient(client: client, identity: try CsiIdentity.load(from: identity))
             for resource in resources { _ = try await wallet.store(resource) }
-            try await client.shutdown()
+            try await httpClient.shutdown()
         }
 
         /// Runs `health records connect`, deciding with the wallet when the URL is printed.
         func connect(_ extra: [String] = [], approve: Bool = true) async throws -> CommandRunner.Result {
-            let (process, output, error) = try runner.launch(["records", "connect", fhirBase] + extra, environment: ["DISPLAY": "", "WAYLAND_DISPLAY": ""])
+            let (process, output, error) = try runner.launch(["records", "connect", fhirBase, "--ca-cert", certificates.authorityFile] + extra,
+                                                             environment: ["DISPLAY": "", "WAYLAND_DISPLAY": ""])
             let lines = LineReader(output)
             var authorizeURL: String?
             while let line = await lines.next() {
@@ -62,7 +112,7 @@ import TestSupport
             let url = try #require(authorizeURL, "connect printed no authorize URL: \(String(decoding: error.fileHandleForReading.availableData, as: UTF8.self))")
             let page = try await http.get(url, accept: "application/json")
             let userCode = try #require((try? JSONParser.parse(page.body))?["user_code"]?.stringValue, "no user code: \(page.status)")
-            let decided = try await run(["wallet", approve ? "approve" : "decline", userCode, "--server", self.url, "--identity", identity])
+            let decided = try await wallet([approve ? "approve" : "decline", userCode])
             #expect(decided.status == 0, "\(decided.error)")
             let back = try await http.get(url)
             #expect(back.status == 302)
@@ -140,18 +190,10 @@ import TestSupport
             let listed = try await world.run(["records", "connections"])
             #expect(listed.status == 0 && listed.output.contains("clinic  \(world.fhirBase)  patient ") && listed.output.contains("never synced"))
 
-            // Cards from this server's issuer (http on loopback, so not fetched by the HTTPS
-            // resolver): its published keys, laid out as its web root for `--issuer`.
-            let offersCards = SMARTEndpoints.offersHealthCardsIssue(capabilityStatement: try await world.capabilityStatement())
-            var cardOptions: [String] = []
-            if offersCards {
-                let keys = try await world.http.get("\(world.url)/.well-known/jwks.json", accept: "application/json")
-                let folder = world.runner.folder.appendingPathComponent("issuer")
-                try FileManager.default.createDirectory(at: folder.appendingPathComponent(".well-known"), withIntermediateDirectories: true)
-                try Data(keys.body).write(to: folder.appendingPathComponent(".well-known/jwks.json"))
-                cardOptions = ["--issuer", "\(world.url)=\(folder.path)", "--issuer", "\(world.fhirBase)=\(folder.path)"]
-            }
-            let first = try await world.run(["records", "sync"] + cardOptions)
+            // Served over TLS, the server issues cards (their `iss` is its https URL); the sync
+            // verifies them with the keys it publishes, read over the connection's trust.
+            #expect(SMARTEndpoints.offersHealthCardsIssue(capabilityStatement: try await world.capabilityStatement()))
+            let first = try await world.run(["records", "sync"])
             #expect(first.status == 0, "\(first.output)\(first.error)")
             #expect(first.output.contains("synced clinic: fetched "))
             let records = try await world.storedRecords()
@@ -165,6 +207,9 @@ import TestSupport
                 #expect(record.sourceRevision.source.name == "clinic")
             }
             #expect(try await world.run(["records", "connections"]).output.contains("last sync "))
+            let store = HKHealthStore(configuration: .init(location: .file(URL(fileURLWithPath: world.runner.store)),
+                                                           key: .keyFile(world.runner.folder.appendingPathComponent("health.key")), role: .owner))
+            let firstCards = try await Self.verifiableRecords(store)
 
             // A change on the server: one Observation updated, one Condition added.
             let observation = try #require(resources.first { $0["resourceType"]?.stringValue == "Observation" }?.objectValue)
@@ -176,7 +221,7 @@ import TestSupport
                 JSONMember(key: "subject", value: .object(JSONObject(members: [JSONMember(key: "reference", value: .string("Patient/alice"))]))),
             ]))
             try await world.put([.object(changed), condition])
-            let second = try await world.run(["records", "sync", "--name", "clinic"] + cardOptions)
+            let second = try await world.run(["records", "sync", "--name", "clinic"])
             #expect(second.status == 0, "\(second.output)\(second.error)")
             let after = try await world.storedRecords()
             // No duplicates: the update replaced its record, the new one was added.
@@ -192,16 +237,17 @@ import TestSupport
                 print("RecordsSyncCommandTests: the server does not advertise _lastUpdated search; \"a second sync fetches only what changed\" not checked")
             }
 
-            // Health cards, when the server issues them ($health-cards-issue, branch `cards`).
-            if offersCards {
-                let store = HKHealthStore(configuration: .init(location: .file(URL(fileURLWithPath: world.runner.store)),
-                                                               key: .keyFile(world.runner.folder.appendingPathComponent("health.key")), role: .owner))
-                let cards = try await Self.verifiableRecords(store)
-                #expect(!cards.isEmpty, "the server offers $health-cards-issue but no card was stored: \(first.output)")
-            } else {
-                #expect(first.output.contains("health cards: the server does not offer $health-cards-issue"))
-                print("RecordsSyncCommandTests: the server does not offer $health-cards-issue; the cards part is not checked")
-            }
+            // The health cards: fetched by every sync and verified against the server's own keys
+            // (read over the connection's TLS trust); a card whose content did not change is not
+            // stored again (at most the card holding the amended Observation is new).
+            let cards = try await Self.verifiableRecords(store)
+            #expect(!firstCards.isEmpty, "no card was stored: \(first.output)")
+            #expect(cards.count >= firstCards.count && cards.count <= firstCards.count + 1)
+            #expect(cards.allSatisfy { $0.issuerIdentifier == world.url })
+            #expect(!first.output.contains("refused") && !second.output.contains("refused"), "\(first.output)\(second.output)")
+            let third = try await world.run(["records", "sync", "--name", "clinic"])
+            #expect(third.status == 0 && !third.output.contains("refused"), "\(third.output)\(third.error)")
+            #expect(try await Self.verifiableRecords(store).count == cards.count)
 
             // Forget the connection: the records stay.
             #expect(try await world.run(["records", "connections", "--remove", "clinic"]).output.contains("removed clinic"))
@@ -227,29 +273,47 @@ import TestSupport
             #expect(declined.status == 1)
             #expect(declined.error.contains("access_denied"), "\(declined.error)")
             #expect(try await world.run(["records", "connections"]).output.contains("No connections."))
+            // Without --ca-cert (or SSL_CERT_FILE) the test authority is not trusted: the server
+            // cannot be reached, nothing is printed to approve and nothing is saved.
+            let untrusted = try await world.run(["records", "connect", world.fhirBase, "--timeout", "5"])
+            #expect(untrusted.status == 2 && untrusted.error.contains("network error"), "\(untrusted.error)")
+            #expect(!untrusted.output.contains("http"))
+            #expect(try await world.run(["records", "connections"]).output.contains("No connections."))
         }
     }
 
     @Test func revokedConnectionMustBeRenewedAndStoresNothing() async throws {
         let world = try await World.start()
         try await withTeardown({ await world.stop() }) {
-            try await world.put(Array(Self.synthea.prefix(20)))
-            #expect(try await world.connect(["--name", "clinic"]).status == 0)
-            #expect(try await world.run(["records", "sync"]).status == 0)
-            let before = try await world.storedRecords().count
-            #expect(before > 0)
-            let listing = try await world.run(["records", "connections", "--json"])
-            let clientID = try #require((try? JSONParser.parse(listing.output))?.arrayValue?.first?["clientId"]?.stringValue)
-            #expect(try await world.run(["wallet", "revoke", "--server", world.url, "--identity", world.identity, "--from-grantee", clientID]).status == 0)
-            try await world.put(Array(Self.synthea.dropFirst(20).prefix(20)))
-            let refused = try await world.run(["records", "sync", "--name", "clinic"])
-            #expect(refused.status == 1)
-            #expect(refused.error.contains("the connection must be renewed"), "\(refused.error)")
-            #expect(try await world.storedRecords().count == before)
+            let (before, clientID) = try await world.connectAndSync()
+            #expect(try await world.wallet(["revoke", "--from-grantee", clientID]).status == 0)
+            try await world.expectSyncRefusedAsRevoked(storedBefore: before)
             // Connecting again under the same name renews it.
             #expect(try await world.connect(["--name", "clinic"]).status == 0)
             #expect(try await world.run(["records", "sync"]).status == 0)
             #expect(try await world.storedRecords().count > before)
+        }
+    }
+
+    /// Two `health serve` processes on one database, over HTTPS: the app connected and synced
+    /// through the first; the wallet revokes it through the second, and the first refuses the
+    /// app's next sync at once (its tokens and their refresh).
+    @Test(arguments: ServeCommandTests.backends)
+    func revocationThroughOneServerIsInForceOnTheOther(backend: String) async throws {
+        let world = try await World.start(backend: backend)
+        let twin = try await world.twin()
+        try await withTeardown({
+            twin.process.terminate()
+            twin.process.waitUntilExit()
+            await world.stop()
+        }) {
+            #expect(twin.url != world.url)
+            let (before, clientID) = try await world.connectAndSync()
+            // The second server sees the grant made through the first.
+            let permissions = try await world.wallet(["permissions"], server: twin.url)
+            #expect(permissions.status == 0 && permissions.output.contains(clientID), "\(permissions.output)\(permissions.error)")
+            #expect(try await world.wallet(["revoke", "--from-grantee", clientID], server: twin.url).status == 0)
+            try await world.expectSyncRefusedAsRevoked(storedBefore: before)
         }
     }
 
@@ -272,7 +336,7 @@ import TestSupport
                                                    using: &generator)
                 let url = request.url(endpoint: endpoints.authorization)
                 let code = try #require((try? JSONParser.parse(try await world.http.get(url, accept: "application/json").body))?["user_code"]?.stringValue)
-                #expect(try await world.run(["wallet", "approve", code, "--server", world.url, "--identity", world.identity]).status == 0)
+                #expect(try await world.wallet(["approve", code]).status == 0)
                 let back = try await world.http.get(url)
                 let location = try #require(back.headers.first { $0.name.lowercased() == "location" }?.value)
                 var fields: [String: String] = [:]

@@ -40,7 +40,7 @@ public struct FhirBlocksApplication: Sendable {
     }
 
     /// The Hummingbird application (call `runService()` on it, or add it to a service group):
-    /// ``buildApplication(service:host:port:checkpointPeriodSeconds:connectionLimits:logger:onListening:)``
+    /// ``buildApplication(service:host:port:checkpointPeriodSeconds:connectionLimits:tls:logger:onListening:)``
     /// with these settings.
     public func makeApplication() -> some ApplicationProtocol {
         buildApplication(service: service, host: host, port: port, checkpointPeriodSeconds: checkpointPeriodSeconds,

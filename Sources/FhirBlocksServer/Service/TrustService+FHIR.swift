@@ -26,7 +26,7 @@ extension TrustService {
         case ("GET", 2):
             return await read(type: segments[0], id: segments[1], access: access)
         case ("GET", 3) where segments[0] == "Patient" && segments[2] == "$everything":
-            return await everything(patientID: segments[1], access: access)
+            return await everything(patientID: segments[1], request: request, access: access)
         case ("PUT", 2):
             return await write(type: segments[0], id: segments[1], body: request.body, access: access)
         case ("POST", 1):

@@ -56,34 +56,6 @@ extension TrustService {
                      contentType: Self.fhirJSON)
     }
 
-    /// `GET /fhir/Patient/{id}/$everything`: every stored resource of the token's compartment the
-    /// token may read. An id outside the compartment answers 404, like an unknown one.
-    func everything(patientID: String, access: BearerAccess) async -> ServiceResponse {
-        guard await isTokenPatient(patientID, patient: access.token.patient) else {
-            try? await auditAccess(access, resources: ["Patient/\(patientID)"], outcome: .minorFailure, reason: "not-found")
-            return Self.outcome(status: 404, code: "not-found", "Patient/\(patientID) is not known")
-        }
-        var records: [FHIRResourceRecord] = []
-        do {
-            for record in try await store.resources(patient: access.token.patient, type: nil) {
-                guard let value = try? JSONParser.parse(record.json),
-                      visible(value, type: record.type, interaction: .read, grants: access.grants) else { continue }
-                records.append(record)
-            }
-        } catch {
-            return Self.outcome(status: 500, code: "exception", "storage failure")
-        }
-        do {
-            try await auditAccess(access, resources: records.isEmpty ? ["Patient/\(patientID)"] : records.map { "\($0.type)/\($0.id)" },
-                                  outcome: .success)
-        } catch {
-            return Self.outcome(status: 500, code: "exception", "the access could not be audited")
-        }
-        return .json(searchset(type: nil, total: records.count, records: records, selfLink: "\(baseURL)/fhir/Patient/\(patientID)/$everything",
-                               nextLink: nil, ignored: []),
-                     contentType: Self.fhirJSON)
-    }
-
     /// The absolute URL of a search page: the request's parameters without its cursor, then `cursor`.
     func searchLink(type: String, parameters: [(name: String, value: String)], cursor: SearchCursor?) -> String {
         var fields = parameters.filter { $0.name != "_cursor" }
@@ -94,12 +66,12 @@ extension TrustService {
 
     /// A `searchset` Bundle of `records` (entries of type `type`, or each its own for nil), with
     /// its links and, when parameters were ignored, an OperationOutcome entry naming them.
-    func searchset(type: String?, total: Int, records: [FHIRResourceRecord], selfLink: String, nextLink: String?,
+    func searchset(type: String?, total: Int?, records: [FHIRResourceRecord], selfLink: String, nextLink: String?,
                    ignored: [String]) -> JSONValue {
         var bundle = JSONObject()
         bundle.append("resourceType", "Bundle")
         bundle.append("type", "searchset")
-        bundle.append("total", .number(String(total)))
+        if let total { bundle.append("total", .number(String(total))) }
         var links: [JSONValue] = [Self.link("self", selfLink)]
         if let nextLink { links.append(Self.link("next", nextLink)) }
         bundle.append("link", .array(links))

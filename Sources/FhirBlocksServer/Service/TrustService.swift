@@ -107,12 +107,13 @@ public final class TrustService: Sendable {
         configuration.auditors.filter { registration($0) == nil }.sorted { $0.rawValue < $1.rawValue }
     }
 
-    /// Sets the base URL once the socket is bound (when no public URL was configured).
-    public func setBoundAddress(host: String, port: Int) {
+    /// Sets the base URL once the socket is bound (when no public URL was configured):
+    /// `SCHEME://HOST:PORT`, `https` when the server speaks TLS.
+    public func setBoundAddress(host: String, port: Int, scheme: String = "http") {
         guard configuration.publicURL == nil else { return }
         var shownHost = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
         if shownHost.contains(":") { shownHost = "[\(shownHost)]" }   // an IPv6 literal
-        state.withLock { $0.baseURL = "http://\(shownHost):\(port)" }
+        state.withLock { $0.baseURL = "\(scheme)://\(shownHost):\(port)" }
     }
 
     /// The base URL assertion audiences and discovery use.

@@ -99,6 +99,23 @@ import Testing
             // $everything: the compartment's resources the token may read; another patient's is 404.
             let everything = await world.fhir("GET", "Patient/\(wallet.csi.rawValue)/$everything", token: token)
             #expect(everything.status == 200 && Set(Self.ids(world.json(everything))) == ["a", "b", "c", "e", "f"])
+            #expect(world.json(everything)["total"] == .number("5"))
+            // Paged: two per page in (type, id) order through `next` links, the filtered one
+            // skipped, no page repeated; `total` only when one page holds everything.
+            let everythingPath = "Patient/\(wallet.csi.rawValue)/$everything"
+            var everythingParameters: [(String, String)] = [("_count", "2")]
+            var everythingPages: [[String]] = []
+            while everythingPages.count < 10 {
+                let response = await world.fhir("GET", everythingPath, token: token, parameters: everythingParameters)
+                #expect(response.status == 200)
+                let bundle = world.json(response)
+                #expect(bundle["total"] == nil)
+                everythingPages.append(Self.ids(bundle))
+                guard let next = Self.link(bundle, "next") else { break }
+                everythingParameters = try Self.parameters(of: next, path: everythingPath)
+            }
+            #expect(everythingPages == [["a", "b"], ["c", "e"], ["f"]])
+            #expect(await world.fhir("GET", everythingPath, token: token, parameters: [("_cursor", "Observation/../x y")]).status == 400)
             #expect(await world.fhir("GET", "Patient/\(otherWallet.csi.rawValue)/$everything", token: token).status == 404)
         }
     }

@@ -3,10 +3,13 @@ import FhirBlocks
 import FhirBlocksServer
 import Foundation
 import Testing
+import TestSupport
 
 /// Two servers on one database (one SQLite file; one PostgreSQL database when available):
 /// registrations, grants and revocations committed through one are in force on the other at
-/// once, because each request validates the cached ledger against the store's version.
+/// once, because each request validates the cached ledger against the store's version. Most
+/// cases call the services directly; one goes through two real HTTP servers on loopback (and
+/// healthTests' RecordsSyncCommandTests runs two `health serve` processes).
 @Suite("Shared database")
 struct SharedDatabaseTests {
 
@@ -29,6 +32,37 @@ struct SharedDatabaseTests {
                 #expect(await second.fhir("GET", "Observation/o1", token: access).status == 401)
                 let refused = await second.refresh(client: client, token: refreshToken)
                 #expect(refused.status == 400 && second.json(refused)["error"]?.stringValue == "invalid_grant")
+            }
+        }
+    }
+
+    /// The same over real HTTP: each TrustService behind its own Hummingbird server on a loopback
+    /// port; the revocation is posted to the first, and the second refuses the token at once.
+    @Test(arguments: TestBackend.available)
+    func revocationPostedToOneServerIsInForceOnTheOtherOverHTTP(backend: TestBackend) async throws {
+        try await TestWorld.with(backend) { first in
+            let wallet = try await first.walletWithObservation()
+            let client = try await first.registerSmartClient()
+            let code = try await first.approvedCode(wallet: wallet, client: client)
+            let access = try #require(first.json(await first.exchange(client: client, code: code))["access_token"]?.stringValue)
+            try await first.withTwin { second in
+                let one = try await RunningServer.start(first.service)
+                let two = try await RunningServer.start(second.service)
+                try await withTeardown({
+                    await one.stop()
+                    await two.stop()
+                }) {
+                    #expect(one.port != two.port)
+                    let bearer = [("Authorization", "Bearer \(access)")]
+                    #expect(try await HTTPExchange.send(.GET, "\(two.baseURL)/fhir/Observation/o1", headers: bearer).status == 200)
+                    let clientCsi = try #require(CsiGuid(client))
+                    let revoke = DeletePermissionRequest(envelope: first.envelope(wallet), permissionedGuidBeingDeleted: clientCsi.rawValue)
+                    let revoked = try await HTTPExchange.send(.POST, "\(one.baseURL)/permission/deletePermission",
+                                                              headers: [("Content-Type", "application/json")], body: try first.signed(revoke, by: wallet))
+                    #expect(revoked.status == 200, "\(String(decoding: revoked.body, as: UTF8.self))")
+                    #expect(try await HTTPExchange.send(.GET, "\(two.baseURL)/fhir/Observation/o1", headers: bearer).status == 401)
+                    #expect(try await HTTPExchange.send(.GET, "\(one.baseURL)/fhir/Observation/o1", headers: bearer).status == 401)
+                }
             }
         }
     }
