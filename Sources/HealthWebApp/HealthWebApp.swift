@@ -14,6 +14,8 @@ public struct HealthWebApp: Sendable {
     public let session: WebSession
     /// The largest request body accepted, in bytes.
     public let uploadLimit: Int
+    /// The person's FhirBlocks wallet, when `health ui` was given one (the Sharing page's wallet part).
+    public let wallet: SharingWallet?
     let calendar: Calendar
     let clock: @Sendable () -> Date
     let pages: PageRenderer
@@ -25,9 +27,11 @@ public struct HealthWebApp: Sendable {
     ///   - uploadLimit: the largest request body accepted (default 8 MB); larger ones are refused with 413.
     ///   - calendar: the calendar days and periods are counted in (default: the current one).
     ///   - clock: what "now" is (default: the system clock); periods end on its day.
+    ///   - wallet: the person's FhirBlocks wallet (default: none; the Sharing page says how to connect one).
     public init(store: HKHealthStore, session: WebSession = WebSession(), uploadLimit: Int = 8 << 20,
-                calendar: Calendar = .current, clock: @escaping @Sendable () -> Date = { Date() }) throws {
+                calendar: Calendar = .current, clock: @escaping @Sendable () -> Date = { Date() }, wallet: SharingWallet? = nil) throws {
         self.clock = clock
+        self.wallet = wallet
         self.store = store
         self.session = session
         self.uploadLimit = uploadLimit
@@ -87,8 +91,10 @@ public struct HealthWebApp: Sendable {
         router.get("/sharing") { request, _ in
             let notice = request.uri.queryParameters["changed"].map { "Access of \($0) changed; it applies to the app's next query." }
             return try await pages.page(title: "Sharing", section: .sharing,
-                                        content: SharingView(store: store, pages: pages, text: sampleText()).render(csrf: csrf(request)),
-                                        notice: notice)
+                                        content: SharingView(store: store, pages: pages, text: sampleText()).render(csrf: csrf(request))
+                                            + walletSection(csrf: csrf(request)),
+                                        notice: notice ?? request.uri.queryParameters["walletChanged"].map(String.init),
+                                        problem: request.uri.queryParameters["walletProblem"].map(String.init))
         }
         router.post("/sharing/revoke") { request, _ in
             let form = try await formFields(request)
@@ -106,6 +112,8 @@ public struct HealthWebApp: Sendable {
                                           share: current?.share == .authorized ? .denied : nil, read: .denied)
             return Self.redirect("/sharing?changed=\(Self.queryValue(bundle))")
         }
+        addWalletRoutes(to: router)
+        addSettingsRoutes(to: router)
         router.get("/assets/app.css") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/css; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: Stylesheet.css)))
         }
@@ -139,12 +147,12 @@ public struct HealthWebApp: Sendable {
     }
 
     /// The session's CSRF token, for the forms of a page.
-    private func csrf(_ request: Request) -> String {
+    func csrf(_ request: Request) -> String {
         request.cookies[WebSession.cookieName].map { session.csrfToken(for: $0.value) } ?? ""
     }
 
     /// A form's fields (the session middleware already collected the body, within the upload limit).
-    private func formFields(_ request: Request) async throws -> FormFields {
+    func formFields(_ request: Request) async throws -> FormFields {
         var request = request
         return FormFields(String(buffer: try await request.collectBody(upTo: uploadLimit)))
     }

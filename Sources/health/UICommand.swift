@@ -17,11 +17,30 @@ struct UICommand: AsyncParsableCommand {
     @OptionGroup var storeOptions: StoreOptions
     @Option(help: "The port on 127.0.0.1 (0 picks a free one).") var port = 8787
     @Flag(help: "Open the URL in the default browser (xdg-open).") var open = false
+    @Option(help: ArgumentHelp("With --server: the wallet's identity file (as for health wallet); the Sharing page shows and changes its permissions and audit log.",
+                               valueName: "FILE"))
+    var identity: String?
+    @Option(help: ArgumentHelp("With --identity: the FhirBlocks server's base URL (its --public-url).", valueName: "URL"))
+    var server: String?
 
     func run() async throws {
         guard (0...65535).contains(port) else { throw UsageError("--port must be 0…65535") }
         let store = try storeOptions.openStore()
-        let webApp = try HealthWebApp(store: store)
+        switch (identity, server) {
+        case (nil, nil):
+            try await serve(try HealthWebApp(store: store))
+        case (let identity?, let server?):
+            // The same options, checks and client as the health wallet commands.
+            let me = try FhirBlocksIdentityOption.parse(["--identity", identity]).load()
+            try await FhirBlocksServerOption.parse(["--server", server]).withClient { client in
+                try await serve(try HealthWebApp(store: store, wallet: SharingWallet(client: client, identity: me)))
+            }
+        default:
+            throw UsageError("--identity and --server go together")
+        }
+    }
+
+    private func serve(_ webApp: HealthWebApp) async throws {
         var logger = Logger(label: "health-ui")
         logger.logLevel = .warning
         let open = self.open
