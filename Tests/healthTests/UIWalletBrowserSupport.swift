@@ -59,7 +59,7 @@ extension UICommandTests {
         // The revocation on the page takes effect on the app's next query.
         #expect(try await coach.stepCount() == 0)
         #expect(extra["walletVerified"] as? Int == 1)
-        #expect((extra["grantNotice"] as? String)?.hasPrefix("Granted patient/Patient.read") == true, "\(extra["grantNotice"] ?? "")")
+        #expect((extra["grantNotice"] as? String)?.hasPrefix("Granted patient/Patient.rs conf≤N") == true, "\(extra["grantNotice"] ?? "")")
         #expect(extra["grantListed"] as? Int == 1)
         #expect((extra["revokeGrantNotice"] as? String)?.hasPrefix("Revoked 1 permission") == true, "\(extra["revokeGrantNotice"] ?? "")")
         #expect(extra["walletProblems"] as? Int == 0)

@@ -78,11 +78,11 @@ import Testing
         #expect(granted.status == 303 && granted.location?.contains("walletChanged=Granted") == true, "\(granted)")
         #expect(try await run(appRead).status == 0)
         let listed = try await UICommandTests.get(sharing, cookie: cookie)
-        #expect(listed.body.contains("<td><code>\(appCsi)</code></td><td>patient/Patient.read"), "\(listed.body)")
+        #expect(listed.body.contains("<td><code>\(appCsi)</code></td><td>patient/Patient.rs conf≤N"), "\(listed.body)")
         #expect(listed.body.contains("2020-01-01T00:00:00.000Z"))
         #expect(listed.body.contains("Revoke \(appCsi)"))
         // Who saw my data: the app's read, and the log verified.
-        #expect(listed.body.contains("<td><code>\(appCsi)</code></td><td>read</td><td>Patient/alice</td>"), "\(listed.body)")
+        #expect(listed.body.contains("<td><code>\(appCsi)</code></td><td>fhir-access</td><td>\(walletCsi), Patient/alice</td>"), "\(listed.body)")
         #expect(listed.body.contains("The audit log verified"))
 
         // Revoking on the page: the app's next read is refused.
@@ -90,9 +90,34 @@ import Testing
         #expect(revoked.status == 303 && revoked.location?.contains("walletChanged=Revoked") == true, "\(revoked)")
         #expect(try await run(appRead).status == 1)
 
-        // The server refusing: a revocation it rejects is shown in plain words.
+        // A log rewritten in the server's database: the page says plainly that it did not verify.
         server.process.terminate()
         server.process.waitUntilExit()
+        let sqlite = Process()
+        sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        sqlite.arguments = ["python3", "-c", """
+            import sqlite3, sys
+            db = sqlite3.connect(sys.argv[1])
+            row = db.execute("SELECT canonical FROM audit_entry WHERE idx = 3").fetchone()
+            db.execute("UPDATE audit_entry SET canonical = ? WHERE idx = 3", (bytes(row[0]).replace(b'"outcome":0', b'"outcome":4'),))
+            db.commit()
+            """, runner.folder.appendingPathComponent("data/fhirblocks.sqlite").path]
+        try sqlite.run()
+        sqlite.waitUntilExit()
+        #expect(sqlite.terminationStatus == 0)
+        let restarted = try await ServeCommandTests.Server.start(runner)
+        defer { restarted.process.terminate() }
+        let second = try await UICommandTests.Running.start(days: 1, arguments: ["--identity", "\(folder)/w.json", "--server", restarted.url])
+        defer { second.stop() }
+        let secondStart = try await UICommandTests.get(second.startURL)
+        let secondCookie = String(try #require(secondStart.headers.first(name: "Set-Cookie")).split(separator: ";")[0])
+        let tampered = try await UICommandTests.get(second.origin + "/sharing", cookie: secondCookie)
+        #expect(tampered.body.contains("The audit log did NOT verify"), "\(tampered.body)")
+        #expect(!tampered.body.contains("The audit log verified"))
+
+        // The server unreachable: a revocation is shown in plain words and changes nothing.
+        restarted.process.terminate()
+        restarted.process.waitUntilExit()
         let unreachable = try await Self.post(ui.origin + "/sharing/wallet/revoke", cookie: cookie, form: [("csrf", token), ("grantee", appCsi)])
         let shown = try await UICommandTests.get(ui.origin + (unreachable.location ?? "/sharing"), cookie: cookie)
         #expect(shown.body.contains("<p class=\"problem\" role=\"alert\">The wallet&#39;s server could not be reached.</p>")
