@@ -5,7 +5,7 @@ import Foundation
 
 /// The person's FhirBlocks wallet as the Sharing page uses it (`health ui --identity FILE
 /// --server URL`): the permissions granted by and to it, grants and revocations signed through
-/// the SDK's ``WalletClient`` (as `health wallet grant|revoke` do), and "who saw my data" from
+/// the SDK's `WalletClient` (as `health wallet grant|revoke` do), and "who saw my data" from
 /// the server's audit log, re-checked with the core's `AuditVerifier`.
 public struct SharingWallet: Sendable {
     /// The server connection (the caller shuts it down).
