@@ -103,18 +103,12 @@ struct SharingAuditEvent: Sendable {
     let succeeded: Bool
 
     init(event: JSONObject) {
-        func reference(_ value: JSONValue?) -> String {
-            guard let object = value?.objectValue else { return "unknown" }
-            if let reference = object["reference"]?.stringValue { return reference }
-            return object["identifier"]?.objectValue?["value"]?.stringValue ?? object["display"]?.stringValue ?? "unknown"
-        }
-        recorded = event["recorded"]?.stringValue ?? ""
-        let code = event["subtype"]?.arrayValue?.first?.objectValue?["code"]?.stringValue
-        action = code ?? Self.actions[event["action"]?.stringValue ?? ""] ?? "unknown"
-        succeeded = event["outcome"]?.stringValue == "0"
-        let agents = event["agent"]?.arrayValue ?? []
-        who = agents.first { $0.objectValue?["requestor"] == .bool(true) }.map { reference($0.objectValue?["who"]) } ?? "unknown"
-        what = (event["entity"]?.arrayValue ?? []).map { reference($0.objectValue?["what"]) }
+        let summary = AuditEventSummary(event)
+        recorded = summary.recorded ?? ""
+        action = summary.subtype ?? Self.actions[summary.action ?? ""] ?? "unknown"
+        who = summary.who ?? "unknown"
+        what = summary.what
+        succeeded = summary.succeeded
     }
 
     /// FHIR's AuditEvent.action codes.
