@@ -30,13 +30,18 @@ struct SharingWalletView {
             row["grantor"] = record.grantingCsiGuid
             return row
         }
-        let events: [[String: Any]] = snapshot.events.map { event in
-            ["when": event.recorded, "who": event.who, "action": event.action, "what": event.what.isEmpty ? "–" : event.what.joined(separator: ", "),
-             "outcome": event.succeeded ? "done" : "refused or failed"]
+        // Others' actions; the wallet's own (this page's reads among them) are counted, not listed.
+        let others = snapshot.events.filter { $0.who != csi }
+        let events: [[String: Any]] = others.map { event in
+            let what = event.what.filter { $0 != csi }
+            return ["when": event.recorded, "who": event.who, "action": event.action, "what": what.isEmpty ? "your data" : what.joined(separator: ", "),
+                    "outcome": event.succeeded ? "done" : "refused or failed"]
         }
+        let own = snapshot.events.count - others.count
         var context: [String: Any] = [
             "connected": true, "ready": true, "csi": csi, "csrf": csrf, "granted": granted, "hasGranted": !granted.isEmpty,
             "revocable": revocable, "given": given, "hasGiven": !given.isEmpty, "events": events, "hasEvents": !events.isEmpty,
+            "ownEvents": own == 0 ? "" : "\(own) entries of your own wallet's actions (including this page's reads) are not listed.",
             "today": today, "nextYear": nextYear,
             "confidentiality": SharingGrantForm.confidentialityLevels.map { ["code": $0.code, "label": $0.label, "selected": $0.code == "N"] },
         ]
@@ -114,7 +119,8 @@ struct SharingWalletView {
         <tbody>{{#events}}<tr><td>{{when}}</td><td><code>{{who}}</code></td><td>{{action}}</td><td>{{what}}</td><td>{{outcome}}</td></tr>{{/events}}</tbody>
         </table></div>
         {{/hasEvents}}
-        {{^hasEvents}}<p>The audit log has no entries about your data.</p>{{/hasEvents}}
+        {{^hasEvents}}<p>No one else has used your data.</p>{{/hasEvents}}
+        {{#ownEvents}}<p>{{ownEvents}}</p>{{/ownEvents}}
         {{/ready}}
         </section>
         """
