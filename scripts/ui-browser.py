@@ -18,7 +18,10 @@ from playwright.sync_api import sync_playwright
 
 
 def watch(page, origin, problems):
-    """Collects the console errors, page errors and failed requests of `page` into `problems`."""
+    """Collects the console errors, page errors, failed requests and requests to anywhere but
+    `origin` of `page` into `problems`."""
+    page.on("request", lambda request: problems.append("foreign: " + request.url)
+            if not request.url.startswith(origin) else None)
     page.on("console", lambda message: problems.append("console " + message.type + ": " + message.text)
             if message.type in ("error", "warning") else None)
     page.on("pageerror", lambda error: problems.append("page error: " + str(error)))
@@ -114,12 +117,7 @@ with sync_playwright() as playwright:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     problems = []
-    page.on("console", lambda message: problems.append("console " + message.type + ": " + message.text)
-            if message.type in ("error", "warning") else None)
-    page.on("pageerror", lambda error: problems.append("page error: " + str(error)))
-    page.on("requestfailed", lambda request: problems.append("failed: " + request.url))
-    page.on("response", lambda response: problems.append("HTTP %d: %s" % (response.status, response.url))
-            if response.status >= 400 else None)
+    watch(page, origin, problems)
     page.on("request", lambda request: report["foreignRequests"].append(request.url)
             if not request.url.startswith(origin) else None)
 

@@ -6,11 +6,15 @@ import Testing
 /// wallet's grant and revoke against a real `health serve`) and accessibility checks
 /// (scripts/ui-browser.py's `sharing_settings_and_a11y`).
 extension UICommandTests {
-    /// A `health serve` on loopback with a registered wallet and an app to grant to.
+    /// A `health serve` on loopback with a registered wallet (identity `w.json` in the runner's
+    /// folder) and an app to grant to (`a.json`).
     struct WalletOnAServer {
         let runner: CommandRunner
         let server: ServeCommandTests.Server
         let identity: String
+        /// The wallet's csiGuid.
+        let csi: String
+        /// The app's csiGuid.
         let grantee: String
 
         func stop() {
@@ -30,7 +34,8 @@ extension UICommandTests {
             server.process.terminate()
             throw ServeCommandTests.TestFailure("registration failed: \(wallet.error) \(app.error)")
         }
-        return WalletOnAServer(runner: runner, server: server, identity: identity, grantee: app.output.trimmingCharacters(in: .whitespacesAndNewlines))
+        return WalletOnAServer(runner: runner, server: server, identity: identity, csi: wallet.output.trimmingCharacters(in: .whitespacesAndNewlines),
+                               grantee: app.output.trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// An app allowed to read the demo's steps, and its query.

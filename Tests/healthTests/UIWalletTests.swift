@@ -30,18 +30,12 @@ import Testing
 
     @Test("the Sharing page grants and revokes through the wallet (the app's next read follows), lists who saw the data with a verified log, and shows a refusal without changing anything")
     func sharingWithAWallet() async throws {
-        let runner = CommandRunner()
-        defer { runner.remove() }
-        let server = try await ServeCommandTests.Server.start(runner)
-        defer { server.process.terminate() }
-        let url = server.url
+        let setup = try await UICommandTests.walletOnAServer()
+        defer { setup.stop() }
+        let (runner, server, url) = (setup.runner, setup.server, setup.server.url)
+        let (walletCsi, appCsi) = (setup.csi, setup.grantee)
         let folder = runner.folder.path
         func run(_ arguments: [String]) async throws -> CommandRunner.Result { try await runner.run(arguments) }
-        let wallet = try await run(["wallet", "register", "--server", url, "--identity", "\(folder)/w.json", "--first-name", "Alice"])
-        #expect(wallet.status == 0, "\(wallet.error)")
-        let walletCsi = wallet.output.trimmingCharacters(in: .whitespacesAndNewlines)
-        let app = try await run(["app", "register", "--server", url, "--identity", "\(folder)/a.json"])
-        let appCsi = app.output.trimmingCharacters(in: .whitespacesAndNewlines)
         try Data(#"{"resourceType":"Patient","id":"alice","gender":"female"}"#.utf8).write(to: runner.folder.appendingPathComponent("p.json"))
         #expect(try await run(["wallet", "put", "--server", url, "--identity", "\(folder)/w.json", "\(folder)/p.json"]).status == 0)
         let appRead = ["app", "read", "--server", url, "--identity", "\(folder)/a.json", "--scope", "patient/Patient.read", "Patient/alice"]
