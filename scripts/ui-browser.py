@@ -36,6 +36,12 @@ def sharing_settings_and_a11y(browser, origin, cookies, shots, report):
     Sharing and Cards. Results go under report["extra"]."""
     import os
     extra = {"pages": {}, "screenshots": [], "chartsWithoutTable": {}, "unlabelled": {}}
+    # Without the session: the new pages and forms answer 401.
+    anonymous = browser.new_context()
+    extra["withoutSession"] = {path: anonymous.request.get(origin + path).status for path in ["/settings", "/sharing"]}
+    extra["withoutSession"]["POST /settings"] = anonymous.request.post(origin + "/settings", form={"weight": "lb"}).status
+    extra["withoutSession"]["POST /sharing/wallet/revoke"] = anonymous.request.post(origin + "/sharing/wallet/revoke", form={"grantee": "x"}).status
+    anonymous.close()
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     context.add_cookies(cookies)
     page = context.new_page()
@@ -57,7 +63,8 @@ def sharing_settings_and_a11y(browser, origin, cookies, shots, report):
             "[...document.querySelectorAll('input:not([type=hidden]), select, textarea, button')]"
             ".filter(e => !(e.labels && e.labels.length) && !e.getAttribute('aria-label') && !e.textContent.trim()).length")
 
-    # Settings: pounds for weight; the summary then shows weight in lb.
+    # Settings: a form without its CSRF token is refused; then pounds for weight, and the summary shows weight in lb.
+    extra["settingsWithoutCsrf"] = context.request.post(origin + "/settings", form={"weight": "lb"}, max_redirects=0).status
     load("/settings")
     page.select_option("#unit-weight", "lb")
     page.click("form.fields button[type=submit]")

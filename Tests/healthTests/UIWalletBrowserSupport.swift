@@ -58,6 +58,9 @@ extension UICommandTests {
         }
         for (path, count) in object("chartsWithoutTable") { #expect(count as? Int == 0, "a chart without its table on \(path)") }
         for (path, count) in object("unlabelled") { #expect(count as? Int == 0, "a control without a label on \(path)") }
+        for (path, status) in object("withoutSession") { #expect(status as? Int == 401, "\(path) without the session") }
+        #expect(object("withoutSession").count == 4)
+        #expect(extra["settingsWithoutCsrf"] as? Int == 403)
         #expect((extra["settingsNotice"] as? String)?.contains("Units saved") == true)
         #expect(extra["weightInPounds"] as? Bool == true)
         #expect((extra["revokeNotice"] as? String)?.contains(coach.bundle) == true)

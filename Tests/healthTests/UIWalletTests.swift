@@ -67,6 +67,14 @@ import Testing
         #expect(explained.body.contains("You have not granted anyone access."))
         #expect(try await run(appRead).status == 1)
 
+        // A grantee the server does not know: its refusal is shown in plain words; nothing is granted.
+        let refused = try await Self.post(ui.origin + "/sharing/wallet/grant", cookie: cookie,
+                                          form: [("csrf", token), ("grantee", "00000000-0000-4000-8000-000000000000")] + grantForm.dropFirst())
+        #expect(refused.location?.contains("walletProblem=") == true, "\(refused)")
+        let refusal = try await UICommandTests.get(ui.origin + (refused.location ?? "/sharing"), cookie: cookie)
+        #expect(refusal.body.contains("server refused (HTTP 4"), "\(refusal.body)")
+        #expect(refusal.body.contains("You have not granted anyone access."))
+
         // The grant through the page: the app reads; the page lists it with its scope and window.
         let granted = try await Self.post(ui.origin + "/sharing/wallet/grant", cookie: cookie, form: [("csrf", token)] + grantForm)
         #expect(granted.status == 303 && granted.location?.contains("walletChanged=Granted") == true, "\(granted)")
