@@ -89,6 +89,11 @@ import Testing
         #expect(!listed.body.contains("<td><code>\(walletCsi)</code></td>"))
         #expect(listed.body.contains("entries of your own wallet&#39;s actions") || listed.body.contains("entries of your own wallet's actions"))
 
+        // health wallet audit reads the same events the same way (AuditEventSummary).
+        let audit = try await run(["wallet", "audit", "--server", url, "--identity", "\(folder)/w.json"])
+        #expect(audit.status == 0)
+        #expect(audit.output.contains(" fhir-access ok \(appCsi) → \(walletCsi), Patient/alice"), "\(audit.output)")
+
         // Revoking on the page: the app's next read is refused.
         let revoked = try await Self.post(ui.origin + "/sharing/wallet/revoke", cookie: cookie, form: [("csrf", token), ("grantee", appCsi)])
         #expect(revoked.status == 303 && revoked.location?.contains("walletChanged=Revoked") == true, "\(revoked)")
