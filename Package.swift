@@ -265,6 +265,9 @@ let package = Package(
                 "HealthRecords",
                 "QRCode",
                 "QRImageReader",
+                "FHIRCore",
+                "FhirBlocks",
+                "FhirBlocksClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 // multipart/form-data uploads (cards, QR images, FHIR files); Vapor itself is not used.

@@ -19,6 +19,98 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import sync_playwright
 
+
+def watch(page, origin, problems):
+    """Collects the console errors, page errors, failed requests and requests to anywhere but
+    `origin` of `page` into `problems`."""
+    page.on("request", lambda request: problems.append("foreign: " + request.url)
+            if not request.url.startswith(origin) else None)
+    page.on("console", lambda message: problems.append("console " + message.type + ": " + message.text)
+            if message.type in ("error", "warning") else None)
+    page.on("pageerror", lambda error: problems.append("page error: " + str(error)))
+    page.on("requestfailed", lambda request: problems.append("failed: " + request.url))
+    page.on("response", lambda response: problems.append("HTTP %d: %s" % (response.status, response.url))
+            if response.status >= 400 else None)
+
+
+def sharing_settings_and_a11y(browser, origin, cookies, shots, report):
+    """Settings, Sharing (app revocation; the wallet's grant and revoke when UI_WALLET_GRANTEE
+    names a grantee), accessibility checks on every main page, and the screenshots of Settings,
+    Sharing and Cards. Results go under report["extra"]."""
+    import os
+    extra = {"pages": {}, "screenshots": [], "chartsWithoutTable": {}, "unlabelled": {}}
+    # Without the session: the new pages and forms answer 401.
+    anonymous = browser.new_context()
+    extra["withoutSession"] = {path: anonymous.request.get(origin + path).status for path in ["/settings", "/sharing"]}
+    extra["withoutSession"]["POST /settings"] = anonymous.request.post(origin + "/settings", form={"weight": "lb"}).status
+    extra["withoutSession"]["POST /sharing/wallet/revoke"] = anonymous.request.post(origin + "/sharing/wallet/revoke", form={"grantee": "x"}).status
+    anonymous.close()
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    context.add_cookies(cookies)
+    page = context.new_page()
+    problems = []
+    watch(page, origin, problems)
+
+    def load(path):
+        problems.clear()
+        response = page.goto(origin + path)
+        page.wait_for_load_state("networkidle")
+        extra["pages"][path] = {"status": response.status if response else 0, "problems": list(problems)}
+
+    for path in ["/", "/?period=month", "/?period=year", "/browse", "/records", "/cards", "/sharing", "/settings"]:
+        load(path)
+        # Each chart (an SVG figure) has its numbers in a table in the same section.
+        extra["chartsWithoutTable"][path] = page.evaluate(
+            "[...document.querySelectorAll('figure svg.chart')].filter(svg => !svg.closest('section').querySelector('table')).length")
+        extra["unlabelled"][path] = page.evaluate(
+            "[...document.querySelectorAll('input:not([type=hidden]), select, textarea, button')]"
+            ".filter(e => !(e.labels && e.labels.length) && !e.getAttribute('aria-label') && !e.textContent.trim()).length")
+
+    # Settings: a form without its CSRF token is refused; then pounds for weight, and the summary shows weight in lb.
+    extra["settingsWithoutCsrf"] = context.request.post(origin + "/settings", form={"weight": "lb"}, max_redirects=0).status
+    load("/settings")
+    page.select_option("#unit-weight", "lb")
+    page.click("form.fields button[type=submit]")
+    page.wait_for_load_state("networkidle")
+    extra["settingsNotice"] = page.text_content(".notice") or ""
+    load("/")
+    extra["weightInPounds"] = page.locator("text=Weight (lb)").count() > 0
+
+    # Sharing: revoke every access of the app the test authorized.
+    app = os.environ.get("UI_REVOKE_APP", "")
+    if app:
+        load("/sharing")
+        page.click("form[action='/sharing/revoke']:has(input[value='%s']) button" % app)
+        page.wait_for_load_state("networkidle")
+        extra["revokeNotice"] = page.text_content(".notice") or ""
+
+    # The wallet: grant to a grantee through the form, then revoke it with its button.
+    grantee = os.environ.get("UI_WALLET_GRANTEE", "")
+    if grantee:
+        load("/sharing")
+        extra["walletVerified"] = page.locator(".verified").count()
+        page.fill("#grant-grantee", grantee)
+        page.fill("#grant-resource", "Patient")
+        page.click("form[action='/sharing/wallet/grant'] button[type=submit]")
+        page.wait_for_load_state("networkidle")
+        extra["grantNotice"] = page.text_content(".notice") or ""
+        extra["grantListed"] = page.locator("form[action='/sharing/wallet/revoke'] input[value='%s']" % grantee).count()
+        page.click("form[action='/sharing/wallet/revoke']:has(input[value='%s']) button" % grantee)
+        page.wait_for_load_state("networkidle")
+        extra["revokeGrantNotice"] = page.text_content(".notice") or ""
+        extra["walletProblems"] = page.locator(".problem").count()
+
+    for width, height, label in [(1280, 900, "desktop"), (390, 844, "phone")]:
+        page.set_viewport_size({"width": width, "height": height})
+        for name, path in [("settings", "/settings"), ("sharing", "/sharing"), ("cards", "/cards")]:
+            load(path)
+            file = "%s/%s-%s.png" % (shots, name, label)
+            page.screenshot(path=file, full_page=True)
+            extra["screenshots"].append(file)
+        extra["overflow-" + label] = page.evaluate("document.documentElement.scrollWidth > window.innerWidth + 1")
+    context.close()
+    report["extra"] = extra
+
 start_url, shots, expected_steps, type_path = sys.argv[1:5]
 card_files = sys.argv[5:7]
 fhir_file = sys.argv[7] if len(sys.argv) > 7 else None
@@ -81,12 +173,7 @@ with sync_playwright() as playwright:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     problems = []
-    page.on("console", lambda message: problems.append("console " + message.type + ": " + message.text)
-            if message.type in ("error", "warning") else None)
-    page.on("pageerror", lambda error: problems.append("page error: " + str(error)))
-    page.on("requestfailed", lambda request: problems.append("failed: " + request.url))
-    page.on("response", lambda response: problems.append("HTTP %d: %s" % (response.status, response.url))
-            if response.status >= 400 else None)
+    watch(page, origin, problems)
     page.on("request", lambda request: report["foreignRequests"].append(request.url)
             if not request.url.startswith(origin) else None)
 
@@ -144,6 +231,7 @@ with sync_playwright() as playwright:
             page.screenshot(path=file, full_page=(name != "summary" or label == "desktop"))
             report["screenshots"].append(file)
         report["overflow-" + label] = page.evaluate("document.documentElement.scrollWidth > window.innerWidth + 1")
+    sharing_settings_and_a11y(browser, origin, context.cookies(), shots, report)
     browser.close()
 
 print(json.dumps(report))

@@ -22,6 +22,8 @@ public struct HealthWebApp: Sendable {
     public let verifiesAsOfNow: Bool
     /// The background work started from the pages, with its progress.
     public let jobs = WebJobs()
+    /// The person's FhirBlocks wallet, when `health ui` was given one (the Sharing page's wallet part).
+    public let wallet: SharingWallet?
     let calendar: Calendar
     let clock: @Sendable () -> Date
     let pages: PageRenderer
@@ -36,12 +38,14 @@ public struct HealthWebApp: Sendable {
     ///   - verifier: how cards are verified (`health ui` passes the one its `health shc verify`
     ///     options make); nil knows no issuer keys, so no card verifies.
     ///   - verifiesAsOfNow: check cards as of `clock` (default) rather than as of `verifier.now`.
+    ///   - wallet: the person's FhirBlocks wallet (default: none; the Sharing page says how to connect one).
     public init(store: HKHealthStore, session: WebSession = WebSession(), uploadLimit: Int = 8 << 20,
                 calendar: Calendar = .current, clock: @escaping @Sendable () -> Date = { Date() },
-                verifier: SHCVerifier? = nil, verifiesAsOfNow: Bool = true) throws {
+                verifier: SHCVerifier? = nil, verifiesAsOfNow: Bool = true, wallet: SharingWallet? = nil) throws {
         self.clock = clock
         self.verifier = verifier
         self.verifiesAsOfNow = verifiesAsOfNow
+        self.wallet = wallet
         self.store = store
         self.session = session
         self.uploadLimit = uploadLimit
@@ -97,8 +101,10 @@ public struct HealthWebApp: Sendable {
         router.get("/sharing") { request, _ in
             let notice = request.uri.queryParameters["changed"].map { "Access of \($0) changed; it applies to the app's next query." }
             return try await pages.page(title: "Sharing", section: .sharing,
-                                        content: SharingView(store: store, pages: pages, text: sampleText()).render(csrf: csrf(request)),
-                                        notice: notice)
+                                        content: SharingView(store: store, pages: pages, text: sampleText()).render(csrf: csrf(request))
+                                            + walletSection(csrf: csrf(request)),
+                                        notice: notice ?? request.uri.queryParameters["walletChanged"].map(String.init),
+                                        problem: request.uri.queryParameters["walletProblem"].map(String.init))
         }
         router.post("/sharing/revoke") { request, _ in
             let form = try await formFields(request)
@@ -116,6 +122,8 @@ public struct HealthWebApp: Sendable {
                                           share: current?.share == .authorized ? .denied : nil, read: .denied)
             return Self.redirect("/sharing?changed=\(Self.queryValue(bundle))")
         }
+        addWalletRoutes(to: router)
+        addSettingsRoutes(to: router)
         router.get("/assets/app.css") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/css; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: Stylesheet.css)))
         }
@@ -154,7 +162,7 @@ public struct HealthWebApp: Sendable {
     }
 
     /// A form's fields (the session middleware already collected the body, within the upload limit).
-    private func formFields(_ request: Request) async throws -> FormFields {
+    func formFields(_ request: Request) async throws -> FormFields {
         var request = request
         return FormFields(String(buffer: try await request.collectBody(upTo: uploadLimit)))
     }

@@ -19,26 +19,44 @@ struct UICommand: AsyncParsableCommand {
     @Flag(help: "Open the URL in the default browser (xdg-open).") var open = false
     /// How cards are verified (added ones, and stored ones on the Health cards page): the same options as `health shc verify`.
     @OptionGroup var verification: CardVerifierOptions
+    @Option(help: ArgumentHelp("With --server: the wallet's identity file (as for health wallet); the Sharing page shows and changes its permissions and audit log.",
+                               valueName: "FILE"))
+    var identity: String?
+    @Option(help: ArgumentHelp("With --identity: the FhirBlocks server's base URL (its --public-url).", valueName: "URL"))
+    var server: String?
 
     func run() async throws {
         guard (0...65535).contains(port) else { throw UsageError("--port must be 0…65535") }
+        guard (identity == nil) == (server == nil) else { throw UsageError("--identity and --server go together") }
         let store = try storeOptions.openStore()
         let (verifier, https) = try verification.makeVerifier()
-        let webApp = try HealthWebApp(store: store, verifier: verifier, verifiesAsOfNow: verification.at == nil)
-        var logger = Logger(label: "health-ui")
-        logger.logLevel = .warning
-        let open = self.open
         do {
-            try await webApp.run(port: port, logger: logger) { bound in
-                let url = webApp.startURL(port: bound)
-                FileHandle.standardOutput.write(Data("open \(url)\n".utf8))
-                if open { Self.openInBrowser(url) }
+            if let identity, let server {
+                // The same options, checks and client as the health wallet commands.
+                let me = try FhirBlocksIdentityOption.parse(["--identity", identity]).load()
+                try await FhirBlocksServerOption.parse(["--server", server]).withClient { client in
+                    try await serve(try HealthWebApp(store: store, verifier: verifier, verifiesAsOfNow: verification.at == nil,
+                                                     wallet: SharingWallet(client: client, identity: me)))
+                }
+            } else {
+                try await serve(try HealthWebApp(store: store, verifier: verifier, verifiesAsOfNow: verification.at == nil))
             }
         } catch {
             await https.shutdown()
             throw error
         }
         await https.shutdown()
+    }
+
+    private func serve(_ webApp: HealthWebApp) async throws {
+        var logger = Logger(label: "health-ui")
+        logger.logLevel = .warning
+        let open = self.open
+        try await webApp.run(port: port, logger: logger) { bound in
+            let url = webApp.startURL(port: bound)
+            FileHandle.standardOutput.write(Data("open \(url)\n".utf8))
+            if open { Self.openInBrowser(url) }
+        }
     }
 
     /// Starts `xdg-open` (or `open` on macOS) with the URL; a missing opener is reported, not fatal.

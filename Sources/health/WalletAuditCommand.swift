@@ -30,18 +30,9 @@ struct WalletAuditCommand: AsyncParsableCommand {
 
     /// `recorded action subtype outcome who → what, …`.
     static func line(_ event: JSONObject) -> String {
-        func reference(_ value: JSONValue?) -> String {
-            guard let object = value?.objectValue else { return "?" }
-            if let reference = object["reference"]?.stringValue { return reference }
-            return object["identifier"]?.objectValue?["value"]?.stringValue ?? object["display"]?.stringValue ?? "?"
-        }
-        let recorded = event["recorded"]?.stringValue ?? "?"
-        let action = event["action"]?.stringValue ?? "?"
-        let subtype = event["subtype"]?.arrayValue?.first?.objectValue?["code"]?.stringValue ?? "?"
-        let outcome = event["outcome"]?.stringValue.map { $0 == "0" ? "ok" : "failed(\($0))" } ?? "?"
-        let agents = event["agent"]?.arrayValue ?? []
-        let who = agents.first { $0.objectValue?["requestor"] == .bool(true) }.map { reference($0.objectValue?["who"]) } ?? "?"
-        let what = (event["entity"]?.arrayValue ?? []).map { reference($0.objectValue?["what"]) }
-        return "\(recorded) \(action) \(subtype) \(outcome) \(who)" + (what.isEmpty ? "" : " → " + what.joined(separator: ", "))
+        let summary = AuditEventSummary(event)
+        let outcome = summary.outcome.map { $0 == "0" ? "ok" : "failed(\($0))" } ?? "?"
+        return "\(summary.recorded ?? "?") \(summary.action ?? "?") \(summary.subtype ?? "?") \(outcome) \(summary.who ?? "?")"
+            + (summary.what.isEmpty ? "" : " → " + summary.what.joined(separator: ", "))
     }
 }

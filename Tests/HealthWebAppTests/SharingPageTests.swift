@@ -68,3 +68,20 @@ struct SharingPageTests {
         #expect(decisions.first { $0.typeIdentifier == HKQuantityType(.stepCount).identifier }?.read == .authorized)
     }
 }
+
+@Suite("Sharing page without a wallet")
+struct SharingWithoutWalletTests {
+    @Test("without a wallet the page says how to connect one, and the wallet's forms answer 404 and change nothing")
+    func notConnected() async throws {
+        let fixture = try await WebTestFixture.make(days: 1)
+        try await fixture.withClient { client in
+            let cookie = try await client.startSession()
+            let page = try await client.send(.get, "/sharing", cookie: cookie)
+            #expect(page.body.contains("No wallet is connected"))
+            #expect(page.body.contains("health ui --identity FILE --server URL"))
+            let grant = try await client.send(.post, "/sharing/wallet/grant", cookie: cookie,
+                                              form: "csrf=\(client.csrf(cookie))&grantee=00000000-0000-4000-8000-000000000000")
+            #expect(grant.status == .notFound)
+        }
+    }
+}

@@ -61,6 +61,15 @@ import Testing
         server.process.waitUntilExit()
         let database = runner.folder.appendingPathComponent("data/fhirblocks.sqlite").path
         #expect(try await run(["audit", "verify", "--database", database]).status == 0)
+        #expect(try Self.rewriteAuditEntry3(database) == 0)
+        let tampered = try await run(["audit", "verify", "--database", database, "--json"])
+        #expect(tampered.status == 1 && (tampered.output.contains("\"firstTamperedIndex\" : 3") || tampered.output.contains("\"firstTamperedIndex\": 3")),
+                "\(tampered.output)\(tampered.error)")
+    }
+
+    /// Rewrites audit entry 3's outcome in a server's SQLite database, as an attacker with the
+    /// file would (its stored leaf hash left as it was); returns python3's exit status.
+    static func rewriteAuditEntry3(_ database: String) throws -> Int32 {
         let sqlite = Process()
         sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         sqlite.arguments = ["python3", "-c", """
@@ -72,10 +81,7 @@ import Testing
             """, database]
         try sqlite.run()
         sqlite.waitUntilExit()
-        #expect(sqlite.terminationStatus == 0)
-        let tampered = try await run(["audit", "verify", "--database", database, "--json"])
-        #expect(tampered.status == 1 && (tampered.output.contains("\"firstTamperedIndex\" : 3") || tampered.output.contains("\"firstTamperedIndex\": 3")),
-                "\(tampered.output)\(tampered.error)")
+        return sqlite.terminationStatus
     }
 
     /// `health wallet approve|decline` on a SMART app's user code: exit 0 done, 1 refused by the

@@ -20,17 +20,17 @@ import Testing
         var database: URL { runner.folder.appendingPathComponent("demo/health.sqlite") }
         var keyFile: URL { runner.folder.appendingPathComponent("demo/health.key") }
 
-        static func start() async throws -> Running {
+        static func start(days: Int = 30, arguments: [String] = []) async throws -> Running {
             let runner = CommandRunner()
             let demo = runner.folder.appendingPathComponent("demo")
-            let made = try await runner.run(["demo", "--days", "30", "--keep", demo.path])
+            let made = try await runner.run(["demo", "--days", String(days), "--keep", demo.path])
             guard made.status == 0 else { throw ServeCommandTests.TestFailure("health demo failed: \(made.error)") }
             let storeArguments = ["--store", demo.appendingPathComponent("health.sqlite").path, "--key-file", demo.appendingPathComponent("health.key").path]
             // A spec example card too, verified against the examples' issuer folder, as health ui verifies cards.
             let imported = try await runner.run(["records", "import"] + storeArguments + specIssuerArguments
                                                 + [specExamples.appendingPathComponent("example-00-e-file.smart-health-card").path])
             guard imported.status == 0 else { throw ServeCommandTests.TestFailure("health records import failed: \(imported.error)") }
-            let (process, output, _) = try runner.launch(["ui", "--port", "0"] + storeArguments + specIssuerArguments)
+            let (process, output, _) = try runner.launch(["ui", "--port", "0"] + storeArguments + specIssuerArguments + arguments)
             let line: String = try await withCheckedThrowingContinuation { continuation in
                 DispatchQueue.global().async {
                     var bytes: [UInt8] = []
@@ -122,9 +122,12 @@ import Testing
           .enabled(if: browser != nil, "needs Debian's chromium and Playwright in OPENHEALTHKIT_PEERS_VENV (scripts/test.sh installs both)"))
     func chromium() async throws {
         let python = try #require(Self.browser)
-        let running = try await Running.start()
+        let wallet = try await Self.walletOnAServer()
+        defer { wallet.stop() }
+        let running = try await Running.start(arguments: ["--identity", wallet.identity, "--server", wallet.server.url])
         defer { running.stop() }
         let expected = try await running.weekSteps()
+        let coach = try await running.authorizedApp()
         let shots = Self.packageRoot.appendingPathComponent(".build/ui-screenshots")
         try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
         let typePath = "/browse/HKQuantityTypeIdentifierBodyMass"
@@ -139,6 +142,8 @@ import Testing
                     let process = Process()
                     process.executableURL = python
                     process.arguments = arguments
+                    process.environment = ProcessInfo.processInfo.environment
+                        .merging(["UI_REVOKE_APP": coach.bundle, "UI_WALLET_GRANTEE": wallet.grantee]) { $1 }
                     let out = Pipe()
                     _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
                     process.standardOutput = out
@@ -184,6 +189,7 @@ import Testing
         #expect(report["overflow-phone"] as? Bool == false)
         #expect(report["overflow-desktop"] as? Bool == false)
         #expect((report["screenshots"] as? [String])?.count == 8)
+        try await Self.checkSharingSettingsAndA11y(report["extra"] as? [String: Any] ?? [:], coach: coach)
     }
 
     /// A spec example card that verifies (01) and a forged one (00 with one signature character changed), as files.

@@ -6,7 +6,7 @@ import Mustache
 struct PageRenderer: Sendable {
     /// The sections of the navigation.
     enum Section: String, CaseIterable, Sendable {
-        case summary, browse, records, cards, sharing
+        case summary, browse, records, cards, sharing, settings
 
         var label: String {
             switch self {
@@ -15,6 +15,7 @@ struct PageRenderer: Sendable {
             case .records: "Health records"
             case .cards: "Health cards"
             case .sharing: "Sharing"
+            case .settings: "Settings"
             }
         }
 
@@ -25,6 +26,7 @@ struct PageRenderer: Sendable {
             case .records: "/records"
             case .cards: "/cards"
             case .sharing: "/sharing"
+            case .settings: "/settings"
             }
         }
     }
@@ -42,13 +44,15 @@ struct PageRenderer: Sendable {
         library.render(context, withTemplate: template) ?? ""
     }
 
-    /// A whole page: `content` (rendered HTML) in the layout; `refresh` reloads it after that many
-    /// seconds (a progress page, with no script); `status` is the answer's status.
-    func page(title: String, section: Section, content: String, notice: String? = nil, refresh: Int? = nil,
-              status: HTTPResponse.Status = .ok) -> Response {
+    /// A whole page: `content` (rendered HTML) in the layout; `notice` and `problem` are shown above
+    /// it; `refresh` reloads it after that many seconds (a progress page, with no script); `status`
+    /// is the answer's status.
+    func page(title: String, section: Section, content: String, notice: String? = nil, problem: String? = nil,
+              refresh: Int? = nil, status: HTTPResponse.Status = .ok) -> Response {
         let nav: [[String: Any]] = Section.allCases.map { ["href": $0.href, "label": $0.label, "current": $0 == section] }
         var context: [String: Any] = ["title": title, "nav": nav, "content": content]
         if let notice { context["notice"] = notice }
+        if let problem { context["problem"] = problem }
         if let refresh { context["refresh"] = refresh }
         return Self.html(render("layout", context), status: status)
     }

@@ -3,7 +3,8 @@
 enum PageTemplates {
     static let all: [String: String] = [
         "layout": layout, "problem": problem, "summary": summary, "chart": chart, "browse": browse, "type": type,
-        "records": records, "record": record, "sharing": sharing,
+        "records": records, "record": record, "sharing": sharing, "cards": cards,
+        "wallet": SharingWalletView.template, "settings": SettingsView.template,
     ]
 
     static let layout = """
@@ -28,6 +29,7 @@ enum PageTemplates {
         <main id="main">
         <h1>{{title}}</h1>
         {{#notice}}<p class="notice" role="status">{{notice}}</p>{{/notice}}
+        {{#problem}}<p class="problem" role="alert">{{problem}}</p>{{/problem}}
         {{{content}}}
         </main>
         </body>

@@ -32,6 +32,12 @@ enum Stylesheet {
         .notice { background: #e8f0fe; border: 1px solid #0b57d0; padding: .5em 1em; border-radius: 6px; }
         button { font: inherit; padding: .25em .8em; border-radius: 6px; border: 1px solid #b3261e; background: #fff; color: #b3261e; cursor: pointer; }
         form { margin: 0; }
+        .problem { background: #fce8e6; border: 1px solid #b3261e; color: #5c0f0b; padding: .5em 1em; border-radius: 6px; }
+        .verified { background: #e6f4ea; border: 1px solid #137333; color: #0d4f23; padding: .5em 1em; border-radius: 6px; }
+        form.fields { display: grid; grid-template-columns: minmax(8em, max-content) minmax(0, 24em); gap: .4em 1em; align-items: center; }
+        form.inline { display: inline-block; margin: .25em .5em .25em 0; }
+        td code { overflow-wrap: anywhere; word-break: break-all; }
+        input, select { font: inherit; padding: .2em .4em; border: 1px solid #6e6e78; border-radius: 4px; background: #fff; color: var(--ink); max-width: 100%; }
         dl.fields { display: grid; grid-template-columns: minmax(8em, max-content) 1fr; gap: .3em 1em; margin: 0; }
         dl.fields dt { font-weight: 600; } dl.fields dd { margin: 0; overflow-wrap: anywhere; }
         pre.json { overflow-x: auto; font-size: .85em; background: #f6f6f9; padding: .75em; }

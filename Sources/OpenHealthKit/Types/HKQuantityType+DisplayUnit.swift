@@ -17,12 +17,18 @@ extension HKQuantityType {
 }
 
 extension HKHealthStore {
-    /// The units to show quantities in: the metric defaults of ``HKQuantityType/defaultDisplayUnit``,
-    /// with pounds, feet and °F for a US locale.
+    /// The units to show quantities in: the unit the owner chose with ``setPreferredUnit(_:for:)``
+    /// (stored, sealed, in the store), else the metric defaults of ``HKQuantityType/defaultDisplayUnit``
+    /// with pounds, miles and °F for a US locale.
     public func preferredUnits(for quantityTypes: Set<HKQuantityType>) async throws -> [HKQuantityType: HKUnit] {
         let imperial = Locale.current.measurementSystem == .us
+        let database = try await engine.databaseAsync()
         var units: [HKQuantityType: HKUnit] = [:]
         for type in quantityTypes {
+            if let chosen = try Self.storedPreferredUnit(for: type, in: database) {
+                units[type] = chosen
+                continue
+            }
             var unit = type.defaultDisplayUnit
             if imperial {
                 switch unit {
@@ -48,5 +54,36 @@ extension HKHealthStore {
                 completion([:], error)
             }
         }
+    }
+
+    // MARK: Owner API (OpenHealthKit only)
+
+    /// Stores the unit quantities of `quantityType` are shown in, for every app that asks
+    /// ``preferredUnits(for:)`` (HealthKit keeps this choice in the Health app's settings; here
+    /// the owner sets it, and it is kept sealed in the store). `nil` goes back to the default.
+    /// - Throws: `errorAuthorizationDenied` when the store is not opened as its owner;
+    ///   `errorInvalidArgument` when the unit does not measure the type (pounds for steps).
+    public func setPreferredUnit(_ unit: HKUnit?, for quantityType: HKQuantityType) throws {
+        guard engine.isOwner else {
+            throw HKError(.errorAuthorizationDenied, "only the store's owner may set preferred units")
+        }
+        if let unit, !quantityType.is(compatibleWith: unit) {
+            throw HKError(.errorInvalidArgument, "the unit \(unit.unitString) does not measure \(quantityType.identifier)")
+        }
+        try engine.database().setCharacteristic(Self.preferredUnitKey(quantityType), unit.map { Data($0.unitString.utf8) })
+    }
+
+    /// The key of a preferred unit among the sealed owner settings (beside the characteristics).
+    private static func preferredUnitKey(_ type: HKQuantityType) -> String {
+        "preferredUnit:" + type.identifier
+    }
+
+    /// The stored choice for a type; one that no longer parses or fits is ignored.
+    private static func storedPreferredUnit(for type: HKQuantityType, in database: HealthDatabase) throws -> HKUnit? {
+        guard let data = try database.characteristic(preferredUnitKey(type)),
+              let unit = try? HKUnit.parse(String(decoding: data, as: UTF8.self)), type.is(compatibleWith: unit) else {
+            return nil
+        }
+        return unit
     }
 }
