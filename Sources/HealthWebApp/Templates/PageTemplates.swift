@@ -3,7 +3,7 @@
 enum PageTemplates {
     static let all: [String: String] = [
         "layout": layout, "problem": problem, "summary": summary, "chart": chart, "browse": browse, "type": type,
-        "records": records, "record": record, "sharing": sharing, "cards": cards,
+        "records": records, "record": record, "sharing": sharing,
         "wallet": SharingWalletView.template, "settings": SettingsView.template,
     ]
 
