@@ -53,16 +53,64 @@ public struct HealthRecordImporter: Sendable {
     /// Imports one input's bytes (`name` is how the report refers to it) into the store, adding
     /// to `report`. Everything that can be stored is stored, in one transaction per input.
     public func importInput(_ bytes: [UInt8], named name: String, into report: inout HealthRecordImportReport) async throws {
-        guard let input = read(bytes, named: name, into: &report) else { return }
+        guard let input = await prepareInput(bytes, named: name, into: &report) else { return }
+        try await store(input, into: &report, batchSize: .max)
+    }
+
+    /// One input read, validated and filed, not yet stored: its clinical records, or its cards
+    /// that verified (``prepareInput(_:named:into:)``; stored by ``store(_:into:batchSize:progress:)``).
+    public struct PreparedInput: Sendable {
+        enum Content: Sendable {
+            case records([HKClinicalRecord], sourceName: String)
+            case cards([VerifiedCard])
+        }
+
+        let content: Content
+        /// How many records storing it saves: the records, or the verified cards.
+        public var count: Int {
+            switch content {
+            case .records(let records, _): records.count
+            case .cards(let cards): cards.count
+            }
+        }
+    }
+
+    /// Reads one input's bytes and files what it holds, storing nothing; what is unreadable,
+    /// skipped or refused is added to `report`. Nil when nothing in it can be stored.
+    public func prepareInput(_ bytes: [UInt8], named name: String, into report: inout HealthRecordImportReport) async -> PreparedInput? {
+        guard let input = read(bytes, named: name, into: &report) else { return nil }
         switch input {
         case .resources(let slices, let problems):
             let records = records(from: slices, problems: problems, input: name, report: &report)
-            try await save(records, sourceName: options.sourceName ?? "Health Records")
-            report.stored += records
+            return PreparedInput(content: .records(records, sourceName: options.sourceName ?? "Health Records"))
         case .cards(let cardBytes):
-            for card in await verifiedCards(cardBytes, input: name, report: &report) {
+            return PreparedInput(content: .cards(await verifiedCards(cardBytes, input: name, report: &report)))
+        }
+    }
+
+    /// Stores a prepared input's records, `batchSize` records per transaction (a card is always
+    /// its own), adding each batch to `report.stored` once it is durable and telling `progress`
+    /// how many of the input's records are stored so far. If the store fails, the batches
+    /// before stay stored (and are in `report.stored`) and the error is thrown.
+    public func store(_ input: PreparedInput, into report: inout HealthRecordImportReport, batchSize: Int = 500,
+                      progress: (Int) -> Void = { _ in }) async throws {
+        let size = max(batchSize, 1)
+        var done = 0
+        switch input.content {
+        case .records(let records, let sourceName):
+            while done < records.count {
+                let batch = Array(records[done..<min(records.count, done &+ size)])
+                try await save(batch, sourceName: sourceName)
+                report.stored += batch
+                done += batch.count
+                progress(done)
+            }
+        case .cards(let cards):
+            for card in cards {
                 try await save([card.record], sourceName: card.sourceName)
                 report.stored.append(card.record)
+                done += 1
+                progress(done)
             }
         }
     }

@@ -40,6 +40,10 @@ struct RecordsImportTests {
         #expect(result.body.contains("Lab Results: "))
         #expect(result.body.contains("Skipped (not clinical records): "))
         #expect(!result.body.contains("http-equiv=\"refresh\""))
+        // The progress counted each file read and each record stored, not files alone.
+        let job = try #require(fixture.webApp.jobs.progress(of: String((started.headers[.location] ?? "").dropFirst("/jobs/".count))))
+        #expect(job.total == 3 + stored)
+        #expect(job.done == job.total)
     }
 
     @Test("DSTU2 files import when the form says 1.0.2, and are refused as R4; an unknown version is refused")

@@ -25,14 +25,29 @@ extension HealthWebApp {
             let importer = recordImporter(fhirVersion: version)
             let pages = pages
             let id = jobs.start(title: "Importing \(files.count) file(s)", total: files.count, origin: "/records") { reporter in
+                // Two phases, one progress bar: each file read and filed (one step each), then each
+                // record stored (one step each, committed in batches).
                 var report = HealthRecordImportReport()
+                var prepared: [(name: String, input: HealthRecordImporter.PreparedInput)] = []
                 for (index, file) in files.enumerated() {
-                    do {
-                        try await importer.importInput(file.bytes, named: file.filename, into: &report)
-                    } catch {
-                        report.unreadable.append((file.filename, "the store could not save its records; nothing from it was stored"))
+                    if let input = await importer.prepareInput(file.bytes, named: file.filename, into: &report) {
+                        prepared.append((file.filename, input))
                     }
                     reporter.done(index + 1)
+                }
+                let total = files.count + prepared.reduce(0) { $0 + $1.input.count }
+                var stored = files.count
+                reporter.done(stored, of: total)
+                for (name, input) in prepared {
+                    let before = stored
+                    do {
+                        try await importer.store(input, into: &report, batchSize: Self.importBatchSize) { count in
+                            reporter.done(before + count, of: total)
+                        }
+                    } catch {
+                        report.unreadable.append((name, "the store could not save all of its records; those listed as stored were saved"))
+                    }
+                    stored = before + input.count
                 }
                 let problems = report.refusals.count + report.unreadable.count
                 let notice = "Imported \(report.stored.count) record(s)" + (problems > 0 ? "; \(problems) problem(s), listed below." : ".")
@@ -42,4 +57,7 @@ extension HealthWebApp {
             return Self.redirect("/jobs/\(id)")
         }
     }
+
+    /// How many records an import from the page commits in one transaction (and one progress step).
+    static let importBatchSize = 200
 }

@@ -32,6 +32,15 @@ public final class WebJobs: Sendable {
         public func done(_ count: Int) {
             jobs.update(id) { $0.done = min(count, $0.total) }
         }
+
+        /// Sets how many steps are done and how many there are in all, for work that learns its
+        /// size as it goes (an import knows how many resources it stores once it has read its files).
+        public func done(_ count: Int, of total: Int) {
+            jobs.update(id) { progress in
+                progress.total = max(total, 1)
+                progress.done = min(max(count, 0), progress.total)
+            }
+        }
     }
 
     private struct State {
