@@ -12,17 +12,21 @@ import TestSupport
 /// healthTests' RecordsSyncCommandTests runs two `health serve` processes).
 @Suite("Shared database")
 struct SharedDatabaseTests {
+    /// A wallet with an Observation, a SMART client it approved, and the access and refresh
+    /// tokens exchanged on `world`.
+    static func approvedTokens(_ world: TestWorld) async throws -> (wallet: TestParty, client: String, access: String, refresh: String) {
+        let wallet = try await world.walletWithObservation()
+        let client = try await world.registerSmartClient()
+        let code = try await world.approvedCode(wallet: wallet, client: client)
+        let token = world.json(await world.exchange(client: client, code: code))
+        return (wallet, client, try #require(token["access_token"]?.stringValue), try #require(token["refresh_token"]?.stringValue))
+    }
 
     @Test(arguments: TestBackend.available)
     func refreshAfterRevocationOnTheOtherServerIsRefused(backend: TestBackend) async throws {
         try await TestWorld.with(backend) { first in
             // Approved and exchanged on the first server; the second starts with the grant in its ledger.
-            let wallet = try await first.walletWithObservation()
-            let client = try await first.registerSmartClient()
-            let code = try await first.approvedCode(wallet: wallet, client: client)
-            let token = first.json(await first.exchange(client: client, code: code))
-            let access = try #require(token["access_token"]?.stringValue)
-            let refreshToken = try #require(token["refresh_token"]?.stringValue)
+            let (wallet, client, access, refreshToken) = try await Self.approvedTokens(first)
             try await first.withTwin { second in
                 #expect(await second.fhir("GET", "Observation/o1", token: access).status == 200)
                 // The wallet revokes the app through the first server; the second refuses at once.
@@ -41,10 +45,7 @@ struct SharedDatabaseTests {
     @Test(arguments: TestBackend.available)
     func revocationPostedToOneServerIsInForceOnTheOtherOverHTTP(backend: TestBackend) async throws {
         try await TestWorld.with(backend) { first in
-            let wallet = try await first.walletWithObservation()
-            let client = try await first.registerSmartClient()
-            let code = try await first.approvedCode(wallet: wallet, client: client)
-            let access = try #require(first.json(await first.exchange(client: client, code: code))["access_token"]?.stringValue)
+            let (wallet, client, access, _) = try await Self.approvedTokens(first)
             try await first.withTwin { second in
                 let one = try await RunningServer.start(first.service)
                 let two = try await RunningServer.start(second.service)
