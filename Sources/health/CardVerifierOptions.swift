@@ -47,7 +47,8 @@ struct CardVerifierOptions: ParsableArguments {
         httpsConfiguration.cacheFolder = ShcVerifyCommand.cacheDirectory
         httpsConfiguration.allowsPrivateAddresses = allowPrivateIssuers
         let https = HTTPSKeyResolver(configuration: httpsConfiguration)
-        let resolver = CompositeKeyResolver([FolderKeyResolver(folders), https])
+        // A command is one run: each --issuer folder's keys are read once and kept (no `stat` per card).
+        let resolver = CompositeKeyResolver([FolderKeyResolver(folders, followsChanges: false), https])
         return (SHCVerifier(resolver: resolver, trust: trust, now: now), https)
     }
 }
