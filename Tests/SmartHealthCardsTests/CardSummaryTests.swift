@@ -12,6 +12,7 @@ struct CardSummaryTests {
     @Test("Read from the tape, a random bundle's summary is the one its JSON tree gives")
     func tapeAgreesWithTree() throws {
         var random = SplitMix64(seed: 0x5C5A_11)
+        var subjects = 0, dated = 0, named = 0, births = 0
         for _ in 0..<600 {
             let bundle = RandomBundle.bundle(&random)
             let claims = SHCClaims(iss: "https://issuer.example.org", nbf: 1_600_000_000, exp: random.chance(0.5) ? 1_900_000_000 : nil,
@@ -22,7 +23,16 @@ struct CardSummaryTests {
             let expected = TreeSummary.summary(claims: claims, bundle: bundle, issuerName: "Example")
             #expect(SHCCardSummary(claims: claims, tape: tape, bundle: node, issuerName: "Example") == expected)
             #expect(SHCCardSummary(claims: claims, bundle: bundle, issuerName: "Example") == expected)
+            if expected.subjectName != nil { subjects += 1 }
+            if expected.birthDate != nil { births += 1 }
+            if expected.items.contains(where: { $0.date != nil }) { dated += 1 }
+            if expected.items.contains(where: { $0.code != nil && $0.name != $0.code }) { named += 1 }
         }
+        // The random bundles reach every part of the summary.
+        #expect(subjects > 30, "\(subjects) summaries with a subject")
+        #expect(births > 30, "\(births) summaries with a birth date")
+        #expect(dated > 30, "\(dated) summaries with a dated item")
+        #expect(named > 30, "\(named) summaries with an item named from its code")
     }
 
     @Test("A verified card's summary is the one its bundle's tree gives")

@@ -148,14 +148,18 @@ public struct SHCCardSummary: Sendable, Hashable, Encodable {
             return tape.stringValue(at: tape.memberValue(of: object, named: name))
         }
 
-        /// The concept's coding in `system`, else its first coding.
+        /// The concept's coding in `system` (compared as UTF-8 bytes: code system URIs are
+        /// ASCII), else its first coding.
         func coding(_ concept: Int?, preferring system: String) -> Coding? {
             guard let concept, let codings = tape.memberValue(of: concept, named: "coding") else { return nil }
             var first: Int?
             var chosen: Int?
             tape.forEachElement(of: codings) { _, coding in
                 if first == nil { first = coding }
-                if chosen == nil, string(coding, "system") == system { chosen = coding }
+                if chosen == nil, let node = tape.memberValue(of: coding, named: "system"), tape.isString(node),
+                   tape.withUTF8(ofString: node, { $0.elementsEqual(system.utf8) }) {
+                    chosen = coding
+                }
             }
             return (chosen ?? first).map { Coding(system: string($0, "system"), code: string($0, "code"), display: string($0, "display")) }
         }
