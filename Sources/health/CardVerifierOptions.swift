@@ -20,8 +20,9 @@ struct CardVerifierOptions: ParsableArguments {
           help: "Fetch issuer keys from loopback, private and link-local addresses too (refused by default: a card's issuer URL is untrusted).")
     var allowPrivateIssuers = false
 
-    /// The verifier, and the HTTPS resolver to shut down when done.
-    func makeVerifier() throws -> (SHCVerifier, HTTPSKeyResolver) {
+    /// The verifier, and the HTTPS resolver to shut down when done (created only if an issuer
+    /// outside the `--issuer` folders is looked up).
+    func makeVerifier() throws -> (SHCVerifier, LazyHTTPSKeyResolver) {
         var folders: [String: URL] = [:]
         for entry in issuers {
             guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex, entry.index(after: equals) != entry.endIndex else {
@@ -46,8 +47,9 @@ struct CardVerifierOptions: ParsableArguments {
         var httpsConfiguration = HTTPSKeyResolver.Configuration()
         httpsConfiguration.cacheFolder = ShcVerifyCommand.cacheDirectory
         httpsConfiguration.allowsPrivateAddresses = allowPrivateIssuers
-        let https = HTTPSKeyResolver(configuration: httpsConfiguration)
-        let resolver = CompositeKeyResolver([FolderKeyResolver(folders), https])
+        let https = LazyHTTPSKeyResolver(configuration: httpsConfiguration)
+        // A command is one run: each --issuer folder's keys are read once and kept (no `stat` per card).
+        let resolver = CompositeKeyResolver([FolderKeyResolver(folders, followsChanges: false), https])
         return (SHCVerifier(resolver: resolver, trust: trust, now: now), https)
     }
 }

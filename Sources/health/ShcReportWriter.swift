@@ -97,26 +97,74 @@ struct ShcReportWriter {
     }
 
     /// A card's block of text: its verdict, signature and issuer, revocation, summary and findings.
+    /// Written into one string (a report prints thousands of these).
     static func text(label: String, report: SHCVerificationReport) -> String {
-        var lines: [String] = []
-        lines.append("\(label): \(report.isValid ? "VALID" : "INVALID")")
-        lines.append("  signature: \(report.signatureValid ? "valid" : "not verified")"
-                     + "; issuer: \(report.claims?.iss ?? "unknown")"
-                     + (report.issuerTrusted.map { $0 ? " (trusted\(report.issuerName.map { ": \($0)" } ?? ""))" : " (not trusted)" } ?? ""))
-        if report.revoked { lines.append("  revoked") }
+        var text = ""
+        text.reserveCapacity(384)
+        text += label
+        text += report.isValid ? ": VALID\n" : ": INVALID\n"
+        text += report.signatureValid ? "  signature: valid; issuer: " : "  signature: not verified; issuer: "
+        text += report.claims?.iss ?? "unknown"
+        if let trusted = report.issuerTrusted {
+            if trusted {
+                text += " (trusted"
+                if let name = report.issuerName {
+                    text += ": "
+                    text += name
+                }
+                text += ")"
+            } else {
+                text += " (not trusted)"
+            }
+        }
+        text += "\n"
+        if report.revoked { text += "  revoked\n" }
         if let summary = report.summary {
             if let name = summary.subjectName {
-                let born = summary.birthDate.map { date in
-                    [CivilCalendar.padded(date.year, width: 4), date.month.map { CivilCalendar.padded($0, width: 2) },
-                     date.day.map { CivilCalendar.padded($0, width: 2) }]
-                        .compactMap { $0 }.joined(separator: "-")
+                text += "  subject: "
+                text += name
+                if let born = summary.birthDate {
+                    text += ", born "
+                    text += CivilCalendar.padded(born.year, width: 4)
+                    if let month = born.month {
+                        text += "-"
+                        text += CivilCalendar.padded(month, width: 2)
+                    }
+                    if let day = born.day {
+                        text += "-"
+                        text += CivilCalendar.padded(day, width: 2)
+                    }
                 }
-                lines.append("  subject: \(name)\(born.map { ", born \($0)" } ?? "")")
+                text += "\n"
             }
-            for item in summary.items { lines.append("  \(item.kind.rawValue): \(item.name)\(item.date.map { " (\(isoDate($0)))" } ?? "")") }
+            for item in summary.items {
+                text += "  "
+                text += item.kind.rawValue
+                text += ": "
+                text += item.name
+                if let date = item.date {
+                    text += " ("
+                    text += isoDate(date)
+                    text += ")"
+                }
+                text += "\n"
+            }
         }
-        for finding in report.errors { lines.append("  error [\(finding.code.rawValue), rule \(finding.rule)]: \(finding.message)") }
-        for finding in report.warnings { lines.append("  warning [\(finding.code.rawValue), rule \(finding.rule)]: \(finding.message)") }
-        return lines.joined(separator: "\n") + "\n"
+        for finding in report.errors { append(finding, as: "error", to: &text) }
+        for finding in report.warnings { append(finding, as: "warning", to: &text) }
+        return text
+    }
+
+    /// `  error [code, rule N]: message` (or `warning`).
+    private static func append(_ finding: SHCFinding, as severity: String, to text: inout String) {
+        text += "  "
+        text += severity
+        text += " ["
+        text += finding.code.rawValue
+        text += ", rule "
+        text += String(finding.rule)
+        text += "]: "
+        text += finding.message
+        text += "\n"
     }
 }

@@ -41,4 +41,35 @@ struct FolderKeyResolverTests {
         #expect(FileIdentity(path: jwks.path) == nil)
         #expect(try await resolver.revocationList(issuer: "https://issuer.example.org", kid: first.kid) == nil)
     }
+
+    @Test("Without following changes, the keys first read are kept, and the paths are the folder's")
+    func keepsFirstRead() async throws {
+        let root = try Self.folder()
+        defer { try? FileManager.default.removeItem(at: root) }
+        let jwks = root.appendingPathComponent(".well-known/jwks.json")
+        let first = SHCIssuerKey.generate(), second = SHCIssuerKey.generate()
+        // A folder given with a trailing slash names the same files.
+        let resolver = FolderKeyResolver(["https://issuer.example.org": URL(fileURLWithPath: root.path + "/")], followsChanges: false)
+
+        // Not there yet: the error names the file, and nothing is kept.
+        await #expect(throws: SHCResolverError.unreadable(issuer: "https://issuer.example.org", resource: jwks.path, reason: "file not readable")) {
+            _ = try await resolver.keySet(issuer: "https://issuer.example.org")
+        }
+        try Data(SHCJWKSet(keys: [first.publicJWK]).serialized()).write(to: jwks)
+        #expect(try await resolver.keySet(issuer: "https://issuer.example.org")?.keys.map(\.kid) == [first.kid])
+
+        // Replaced, then removed: the resolver keeps what it read.
+        try Data(SHCJWKSet(keys: [second.publicJWK]).serialized()).write(to: jwks, options: .atomic)
+        #expect(try await resolver.keySet(issuer: "https://issuer.example.org")?.keys.map(\.kid) == [first.kid])
+        try FileManager.default.removeItem(at: jwks)
+        #expect(try await resolver.keySet(issuer: "https://issuer.example.org")?.keys.map(\.kid) == [first.kid])
+        #expect(try await resolver.keySet(issuer: "https://other.example.org") == nil)
+
+        // Revocation lists are read from the folder's crl directory.
+        let crl = root.appendingPathComponent(".well-known/crl")
+        try FileManager.default.createDirectory(at: crl, withIntermediateDirectories: true)
+        try Data(#"{"kid":"\#(first.kid)","method":"rid","ctr":1,"rids":["abc"]}"#.utf8).write(to: crl.appendingPathComponent("\(first.kid).json"))
+        #expect(try await resolver.revocationList(issuer: "https://issuer.example.org", kid: first.kid)?.ctr == 1)
+        #expect(try await resolver.revocationList(issuer: "https://issuer.example.org", kid: "../jwks") == nil)
+    }
 }

@@ -175,4 +175,22 @@ import Testing
         #expect(errors.map(\.rule) == [31, 13, 13, 47, 47, 49, 13])
         for error in errors { #expect(!error.description.isEmpty) }
     }
+
+    @Test("A file of many cards, read on every core, gives its cards in order and the first card's problem")
+    func manyCards() throws {
+        let count = 1_500
+        let valid = "\"" + Self.jws + "\""
+        func file(_ replacements: [Int: String]) -> String {
+            #"{"verifiableCredential":["# + (0..<count).map { replacements[$0] ?? valid }.joined(separator: ",") + "]}"
+        }
+        let cards = try Self.parse(file([:]))
+        #expect(cards.count == count && cards.allSatisfy { $0 == SHCInput.Card(jws: Self.jws, form: .file) })
+
+        // The problem reported is the first card's that has one, wherever the runs are cut.
+        let padded = "\"" + Self.jws + "=\""
+        #expect(Self.error(file([1_400: "7", 900: padded])) == .base64Padding(card: 900))
+        #expect(Self.error(file([1_499: padded, 20: "null", 1_000: padded])) == .credentialNotAString(card: 20))
+        #expect(Self.error(file([749: padded, 750: "1"])) == .base64Padding(card: 749))
+        #expect(Self.error(file([1_499: "{}"])) == .credentialNotAString(card: 1_499))
+    }
 }

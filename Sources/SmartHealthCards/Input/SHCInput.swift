@@ -1,6 +1,7 @@
 import CommonSupport
 import FHIRCore
 import Foundation
+import Synchronization
 
 /// Reads every input form a card can arrive in (rule 31), detecting the form by content:
 /// compact JWS text, `.smart-health-card` files, FHIR `$health-cards-issue` `Parameters`
@@ -165,14 +166,48 @@ public enum SHCInput {
         } else {
             throw form == .deepLink ? .invalidDeepLink : .notAHealthCardDocument
         }
+        return try cards(of: credentials, in: tape, form: detectedForm)
+    }
+
+    /// The cards of the credential nodes, in order; the problem of the first credential that has
+    /// one is thrown. A document of many cards is checked on every core, in runs of neighbouring
+    /// credentials (checking each JWS's syntax is most of the time it takes to read one).
+    private static func cards(of credentials: [Int], in tape: JSONTape, form: SHCInputForm) throws(SHCInputError) -> [Card] {
+        let runs = credentials.count >= 512 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 16)) : 1
+        guard runs > 1 else { return try Self.cards(credentials[...], in: tape, form: form).get() }
+        let bounds = (0...runs).map { $0 * credentials.count / runs }
+        let done = Mutex<[Int: Result<[Card], SHCInputError>]>([:])
+        DispatchQueue.concurrentPerform(iterations: runs) { run in
+            let result = Self.cards(credentials[bounds[run]..<bounds[run + 1]], in: tape, form: form)
+            done.withLock { $0[run] = result }
+        }
+        let results = done.withLock { $0 }
         var cards: [Card] = []
         cards.reserveCapacity(credentials.count)
-        for (position, credential) in credentials.enumerated() {
-            guard tape.isString(credential) else { throw .credentialNotAString(card: position) }
-            try validateJWS(tape.withUTF8(ofString: credential) { Array($0) }, card: position)
-            cards.append(Card(jws: tape.string(at: credential), form: detectedForm))
+        // Every run before the first that failed read all its cards: its problem is the first.
+        for run in 0..<runs {
+            guard let result = results[run] else { continue }
+            cards += try result.get()
         }
         return cards
+    }
+
+    /// The cards of a run of credential nodes (indexed by position in the document), or the
+    /// problem of the first that has one.
+    private static func cards(_ credentials: ArraySlice<Int>, in tape: JSONTape, form: SHCInputForm) -> Result<[Card], SHCInputError> {
+        var cards: [Card] = []
+        cards.reserveCapacity(credentials.count)
+        for position in credentials.indices {
+            let credential = credentials[position]
+            guard tape.isString(credential) else { return .failure(.credentialNotAString(card: position)) }
+            do throws(SHCInputError) {
+                try validateJWS(tape.withUTF8(ofString: credential) { Array($0) }, card: position)
+            } catch {
+                return .failure(error)
+            }
+            cards.append(Card(jws: tape.string(at: credential), form: form))
+        }
+        return .success(cards)
     }
 
     /// One or more `shc:/` lines separated by LF or CRLF.

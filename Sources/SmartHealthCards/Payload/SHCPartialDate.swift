@@ -21,11 +21,18 @@ public struct SHCPartialDate: Sendable, Hashable, Encodable, CustomStringConvert
     /// Reads the date part of a FHIR `date` or `dateTime` (`YYYY`, `YYYY-MM`, `YYYY-MM-DD`, then
     /// optionally `T…`). Nil when it does not start with a valid date.
     public init?(fhir text: String) {
-        let utf8 = Array(text.utf8.prefix(10))
+        var text = text
+        guard let date = text.withUTF8({ SHCPartialDate(fhirUTF8: $0) }) else { return nil }
+        self = date
+    }
+
+    /// The same from the text's UTF-8 bytes.
+    init?(fhirUTF8 text: UnsafeBufferPointer<UInt8>) {
+        let count = min(text.count, 10)
         func number(_ range: Range<Int>) -> Int? {
-            guard range.upperBound <= utf8.count else { return nil }
+            guard range.upperBound <= count else { return nil }
             var value = 0
-            for byte in utf8[range] {
+            for byte in text[range] {
                 guard byte >= UInt8(ascii: "0"), byte <= UInt8(ascii: "9") else { return nil }
                 value = value * 10 + Int(byte - UInt8(ascii: "0"))
             }
@@ -35,11 +42,11 @@ public struct SHCPartialDate: Sendable, Hashable, Encodable, CustomStringConvert
         self.year = year
         month = nil
         day = nil
-        if utf8.count > 4 {
-            guard utf8[4] == UInt8(ascii: "-"), let month = number(5..<7), (1...12).contains(month) else { return nil }
+        if count > 4 {
+            guard text[4] == UInt8(ascii: "-"), let month = number(5..<7), (1...12).contains(month) else { return nil }
             self.month = month
-            if utf8.count > 7 {
-                guard utf8[7] == UInt8(ascii: "-"), let day = number(8..<10), (1...31).contains(day) else { return nil }
+            if count > 7 {
+                guard text[7] == UInt8(ascii: "-"), let day = number(8..<10), (1...31).contains(day) else { return nil }
                 self.day = day
             }
         }

@@ -12,26 +12,39 @@ import Darwin
 ///
 /// A folder can be updated while the resolver is in use: each call looks at the file (its inode,
 /// size and modification time, one `stat`) and reads and parses it again only when it changed,
-/// so verifying many cards against one folder parses its keys once.
+/// so verifying many cards against one folder parses its keys once. A resolver made with
+/// `followsChanges: false` (a command verifying one batch) reads each key set once and keeps it:
+/// then a call costs no `stat`.
 public struct FolderKeyResolver: IssuerKeyResolver {
-    private let folders: [String: URL]
+    /// Each issuer's key set file and revocation list folder (ending in `/`), worked out once.
+    private let paths: [String: (keySet: String, revocationLists: String)]
+    private let followsChanges: Bool
     private let parsed = ParsedFiles()
 
     /// Creates a resolver from the folder of each issuer URL.
-    public init(_ folders: [String: URL]) {
-        self.folders = folders
+    /// - Parameters:
+    ///   - folders: the folder of each issuer URL.
+    ///   - followsChanges: whether each call checks that the key set file is still the one parsed
+    ///     (the default); when false, a key set once read is kept for the resolver's lifetime.
+    public init(_ folders: [String: URL], followsChanges: Bool = true) {
+        paths = folders.mapValues { folder in
+            let path = folder.path
+            let wellKnown = path.hasSuffix("/") ? path + ".well-known/" : path + "/.well-known/"
+            return (wellKnown + "jwks.json", wellKnown + "crl/")
+        }
+        self.followsChanges = followsChanges
     }
 
     /// Reads `<folder>/.well-known/jwks.json` of `issuer`; nil when no folder is configured for it.
     public func keySet(issuer: String) async throws(SHCResolverError) -> SHCJWKSet? {
-        guard let folder = folders[issuer] else { return nil }
-        let url = folder.appendingPathComponent(".well-known").appendingPathComponent("jwks.json")
-        let identity = FileIdentity(path: url.path)
-        if let identity, case .keySet(let keySet)? = parsed.value(for: url.path, identity: identity) { return keySet }
-        let bytes = try Self.read(url, issuer: issuer)
+        guard let path = paths[issuer]?.keySet else { return nil }
+        if !followsChanges, case .keySet(let keySet)? = parsed.value(for: path, identity: nil) { return keySet }
+        let identity = FileIdentity(path: path)
+        if let identity, case .keySet(let keySet)? = parsed.value(for: path, identity: identity) { return keySet }
+        let bytes = try Self.read(path, issuer: issuer)
         do {
             let keySet = try SHCJWKSet(jsonBytes: bytes)
-            if let identity { parsed.store(.keySet(keySet), for: url.path, identity: identity) }
+            if let identity { parsed.store(.keySet(keySet), for: path, identity: identity) }
             return keySet
         } catch {
             throw .malformedKeySet(issuer: issuer, error)
@@ -41,26 +54,25 @@ public struct FolderKeyResolver: IssuerKeyResolver {
     /// Reads `<folder>/.well-known/crl/<kid>.json`; nil when the issuer has no folder or the file
     /// does not exist. A `kid` that is not base64url is never used in a path.
     public func revocationList(issuer: String, kid: String) async throws(SHCResolverError) -> SHCRevocationList? {
-        guard let folder = folders[issuer], !kid.isEmpty, kid.utf8.allSatisfy(Base64URL.isAlphabet) else { return nil }
-        let url = folder.appendingPathComponent(".well-known").appendingPathComponent("crl")
-            .appendingPathComponent("\(kid).json")
-        guard let identity = FileIdentity(path: url.path) else { return nil }
-        if case .revocationList(let list)? = parsed.value(for: url.path, identity: identity) { return list }
-        let bytes = try Self.read(url, issuer: issuer)
+        guard let folder = paths[issuer]?.revocationLists, !kid.isEmpty, kid.utf8.allSatisfy(Base64URL.isAlphabet) else { return nil }
+        let path = folder + kid + ".json"
+        guard let identity = FileIdentity(path: path) else { return nil }
+        if case .revocationList(let list)? = parsed.value(for: path, identity: identity) { return list }
+        let bytes = try Self.read(path, issuer: issuer)
         do {
             let list = try SHCRevocationList(jsonBytes: bytes)
-            parsed.store(.revocationList(list), for: url.path, identity: identity)
+            parsed.store(.revocationList(list), for: path, identity: identity)
             return list
         } catch {
             throw .malformedRevocationList(issuer: issuer, kid: kid, error)
         }
     }
 
-    private static func read(_ url: URL, issuer: String) throws(SHCResolverError) -> [UInt8] {
+    private static func read(_ path: String, issuer: String) throws(SHCResolverError) -> [UInt8] {
         do {
-            return Array(try Data(contentsOf: url))
+            return Array(try Data(contentsOf: URL(fileURLWithPath: path)))
         } catch {
-            throw .unreadable(issuer: issuer, resource: url.path, reason: "file not readable")
+            throw .unreadable(issuer: issuer, resource: path, reason: "file not readable")
         }
     }
 }
@@ -100,10 +112,11 @@ private final class ParsedFiles: Sendable {
 
     private let entries = Mutex<[String: (identity: FileIdentity, value: Value)]>([:])
 
-    /// The parsed value of `path`, when the file is still the one parsed.
-    func value(for path: String, identity: FileIdentity) -> Value? {
+    /// The parsed value of `path`, when the file is still the one parsed (`identity`), or
+    /// whatever was parsed when `identity` is nil.
+    func value(for path: String, identity: FileIdentity?) -> Value? {
         entries.withLock { entries in
-            guard let entry = entries[path], entry.identity == identity else { return nil }
+            guard let entry = entries[path], identity == nil || entry.identity == identity else { return nil }
             return entry.value
         }
     }

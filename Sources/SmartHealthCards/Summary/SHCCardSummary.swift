@@ -53,7 +53,17 @@ public struct SHCCardSummary: Sendable, Hashable, Encodable {
     public var recordTypes: [String]
 
     /// Builds a summary from a card's claims and FHIR bundle.
+    ///
+    /// The bundle is read as JSON: a tree that is not valid JSON (two members with one name, a
+    /// number that is not a JSON number) is summarized as if the card had no bundle.
     public init(claims: SHCClaims, bundle: JSONValue?, issuerName: String? = nil) {
+        let tape = bundle.flatMap { try? JSONTape(JSONWriter.serialize($0)) }
+        self.init(claims: claims, tape: tape, bundle: tape == nil ? nil : 0, issuerName: issuerName)
+    }
+
+    /// Builds a summary from a card's claims and the bundle at node `bundle` of `tape` (the
+    /// verified payload), reading the few members it shows straight from the tape.
+    init(claims: SHCClaims, tape: JSONTape?, bundle: Int?, issuerName: String?) {
         issuer = claims.iss
         self.issuerName = issuerName
         issuedDate = claims.issuedDate
@@ -65,37 +75,41 @@ public struct SHCCardSummary: Sendable, Hashable, Encodable {
         for type in claims.types where !recordTypes.contains(type) { recordTypes.append(type) }
         var hasImmunization = false
         var hasLaboratory = false
-        for entry in bundle?["entry"]?.arrayValue ?? [] {
-            guard let resource = entry["resource"] else { continue }
-            switch resource["resourceType"]?.stringValue {
-            case "Patient":
-                if subjectName == nil { subjectName = SHCCardSummary.name(of: resource) }
-                if birthDate == nil, let text = resource["birthDate"]?.stringValue { birthDate = SHCPartialDate(fhir: text) }
-            case "Immunization":
-                hasImmunization = true
-                let coding = SHCCardSummary.coding(resource["vaccineCode"], preferring: SHCCodeNames.cvxSystem)
-                let name = coding.flatMap { coding in
-                    coding.system == SHCCodeNames.cvxSystem ? coding.code.flatMap { SHCCodeNames.cvx[$0] } : nil
-                } ?? coding?.display ?? coding?.code ?? resource["vaccineCode"]?["text"]?.stringValue ?? "Immunization"
-                let date = (resource["occurrenceDateTime"]?.stringValue).flatMap(SHCFHIRDateTime.date(from:))
-                items.append(Item(kind: .immunization, name: name, system: coding?.system, code: coding?.code, date: date))
-            case "Observation":
-                hasLaboratory = true
-                let coding = SHCCardSummary.coding(resource["code"], preferring: SHCCodeNames.loincSystem)
-                let tableName = coding.flatMap { coding in
-                    coding.system == SHCCodeNames.loincSystem ? coding.code.flatMap { SHCCodeNames.loinc[$0] } : nil
+        if let tape, let bundle, let entries = tape.memberValue(of: bundle, named: "entry") {
+            let reader = Reader(tape: tape)
+            tape.forEachElement(of: entries) { _, entry in
+                guard let resource = tape.memberValue(of: entry, named: "resource") else { return }
+                let resourceType = tape.memberValue(of: resource, named: "resourceType")
+                if reader.is(resourceType, "Patient") {
+                    if subjectName == nil { subjectName = reader.name(of: resource) }
+                    if birthDate == nil, let text = reader.string(resource, "birthDate") { birthDate = SHCPartialDate(fhir: text) }
+                } else if reader.is(resourceType, "Immunization") {
+                    hasImmunization = true
+                    let concept = tape.memberValue(of: resource, named: "vaccineCode")
+                    let coding = reader.coding(concept, preferring: SHCCodeNames.cvxSystem)
+                    let name = coding.flatMap { coding in
+                        coding.system == SHCCodeNames.cvxSystem ? coding.code.flatMap { SHCCodeNames.cvx[$0] } : nil
+                    } ?? coding?.display ?? coding?.code ?? reader.string(concept, "text") ?? "Immunization"
+                    let date = reader.string(resource, "occurrenceDateTime").flatMap(SHCFHIRDateTime.date(from:))
+                    items.append(Item(kind: .immunization, name: name, system: coding?.system, code: coding?.code, date: date))
+                } else if reader.is(resourceType, "Observation") {
+                    hasLaboratory = true
+                    let concept = tape.memberValue(of: resource, named: "code")
+                    let coding = reader.coding(concept, preferring: SHCCodeNames.loincSystem)
+                    let tableName = coding.flatMap { coding in
+                        coding.system == SHCCodeNames.loincSystem ? coding.code.flatMap { SHCCodeNames.loinc[$0] } : nil
+                    }
+                    let name = coding?.display ?? tableName ?? coding?.code.map { code in
+                        coding?.system == SHCCodeNames.loincSystem ? "LOINC \(code)" : code
+                    } ?? reader.string(concept, "text") ?? "Observation"
+                    let dateText = reader.string(resource, "effectiveDateTime") ?? reader.string(resource, "effectiveInstant")
+                        ?? reader.string(tape.memberValue(of: resource, named: "effectivePeriod"), "start")
+                        ?? reader.string(resource, "issued")
+                    let date = dateText.flatMap(SHCFHIRDateTime.date(from:))
+                    items.append(Item(kind: .laboratory, name: name, system: coding?.system, code: coding?.code, date: date))
+                } else if reader.is(resourceType, "DiagnosticReport") {
+                    hasLaboratory = true
                 }
-                let name = coding?.display ?? tableName ?? coding?.code.map { code in
-                    coding?.system == SHCCodeNames.loincSystem ? "LOINC \(code)" : code
-                } ?? resource["code"]?["text"]?.stringValue ?? "Observation"
-                let dateText = resource["effectiveDateTime"]?.stringValue ?? resource["effectiveInstant"]?.stringValue
-                    ?? resource["effectivePeriod"]?["start"]?.stringValue ?? resource["issued"]?.stringValue
-                let date = dateText.flatMap(SHCFHIRDateTime.date(from:))
-                items.append(Item(kind: .laboratory, name: name, system: coding?.system, code: coding?.code, date: date))
-            case "DiagnosticReport":
-                hasLaboratory = true
-            default:
-                break
             }
         }
         if hasImmunization, !recordTypes.contains(SHCCredentialType.immunization) {
@@ -118,23 +132,61 @@ public struct SHCCardSummary: Sendable, Hashable, Encodable {
         var display: String?
     }
 
-    private static func coding(_ concept: JSONValue?, preferring system: String) -> Coding? {
-        let codings = concept?["coding"]?.arrayValue ?? []
-        let chosen = codings.first { $0["system"]?.stringValue == system } ?? codings.first
-        return chosen.map {
-            Coding(system: $0["system"]?.stringValue, code: $0["code"]?.stringValue, display: $0["display"]?.stringValue)
-        }
-    }
+    /// Reads the summary's members from the tape: strings only where a string is.
+    private struct Reader {
+        let tape: JSONTape
 
-    private static func name(of patient: JSONValue) -> String? {
-        guard let name = patient["name"]?.arrayValue?.first else { return nil }
-        if let text = name["text"]?.stringValue, !text.isEmpty { return text }
-        var parts = name["given"]?.arrayValue?.compactMap(\.stringValue) ?? []
-        switch name["family"] {
-        case .string(let family)?: parts.append(family)
-        case .array(let families)?: parts.append(contentsOf: families.compactMap(\.stringValue))   // DSTU2
-        default: break
+        /// Whether there is a node and it is the string `text`.
+        func `is`(_ node: Int?, _ text: StaticString) -> Bool {
+            node.map { tape.stringEquals($0, text) } ?? false
         }
-        return parts.isEmpty ? nil : parts.joined(separator: " ")
+
+        /// The string member `name` of the object at `object`; nil when either is missing or not
+        /// of that kind.
+        func string(_ object: Int?, _ name: StaticString) -> String? {
+            guard let object else { return nil }
+            return tape.stringValue(at: tape.memberValue(of: object, named: name))
+        }
+
+        /// The concept's coding in `system` (compared as UTF-8 bytes: code system URIs are
+        /// ASCII), else its first coding.
+        func coding(_ concept: Int?, preferring system: String) -> Coding? {
+            guard let concept, let codings = tape.memberValue(of: concept, named: "coding") else { return nil }
+            var first: Int?
+            var chosen: Int?
+            tape.forEachElement(of: codings) { _, coding in
+                if first == nil { first = coding }
+                if chosen == nil, let node = tape.memberValue(of: coding, named: "system"), tape.isString(node),
+                   tape.withUTF8(ofString: node, { $0.elementsEqual(system.utf8) }) {
+                    chosen = coding
+                }
+            }
+            return (chosen ?? first).map { Coding(system: string($0, "system"), code: string($0, "code"), display: string($0, "display")) }
+        }
+
+        /// A patient's first name as displayed: its text, else its given names then family name
+        /// (a string, or DSTU2's array).
+        func name(of patient: Int) -> String? {
+            guard let names = tape.memberValue(of: patient, named: "name"), tape.kind(names) == .array,
+                  tape.count(names) > 0 else { return nil }
+            let name = names + 1
+            if let text = string(name, "text"), !text.isEmpty { return text }
+            var parts: [String] = []
+            if let given = tape.memberValue(of: name, named: "given") {
+                tape.forEachElement(of: given) { _, element in
+                    if let part = tape.stringValue(at: element) { parts.append(part) }
+                }
+            }
+            if let family = tape.memberValue(of: name, named: "family") {
+                if tape.isString(family) {
+                    parts.append(tape.string(at: family))
+                } else {
+                    tape.forEachElement(of: family) { _, element in   // DSTU2
+                        if let part = tape.stringValue(at: element) { parts.append(part) }
+                    }
+                }
+            }
+            return parts.isEmpty ? nil : parts.joined(separator: " ")
+        }
     }
 }

@@ -4,8 +4,13 @@ import Foundation
 enum SHCFHIRDateTime {
     /// `YYYY[-MM[-DD[Thh:mm[:ss[.fff]](Z|±hh:mm)]]]`. Partial dates are their first instant in UTC.
     static func date(from text: String) -> Date? {
-        guard let day = SHCPartialDate(fhir: text) else { return nil }
-        let utf8 = Array(text.utf8)
+        var text = text
+        return text.withUTF8 { date(fromUTF8: $0) }
+    }
+
+    /// The same from the text's UTF-8 bytes (read in place: a summary reads several dates per card).
+    private static func date(fromUTF8 utf8: UnsafeBufferPointer<UInt8>) -> Date? {
+        guard let day = SHCPartialDate(fhirUTF8: utf8) else { return nil }
         var seconds = day.startDate.timeIntervalSince1970
         guard utf8.count > 10 else { return Date(timeIntervalSince1970: seconds) }
         guard utf8.count >= 16, utf8[10] == UInt8(ascii: "T") else { return nil }

@@ -54,10 +54,11 @@ public struct SHCVerificationReport: Sendable, Encodable {
         payloadTape?.value(at: 0)
     }
 
-    /// The display summary, when the claims could be read. Computed on each access.
+    /// The display summary, when the claims could be read. Computed on each access, straight from
+    /// the payload (no JSON tree is built).
     public var summary: SHCCardSummary? {
         guard let claims else { return nil }
-        return SHCCardSummary(claims: claims, bundle: bundle, issuerName: issuerName)
+        return SHCCardSummary(claims: claims, tape: payloadTape, bundle: bundleIndex, issuerName: issuerName)
     }
 
     /// No errors: every checked rule holds (the issuer may still be untrusted).
