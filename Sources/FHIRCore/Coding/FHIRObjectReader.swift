@@ -110,6 +110,8 @@ public struct FHIRObjectReader {
 
     /// Finds a member by name, starting at the cursor and wrapping around once.
     @inlinable mutating func findMember(_ key: UnsafeBufferPointer<UInt8>) -> (ordinal: Int, value: Int)? {
+        // A local reference: the closures below then read the tape's arrays without retaining them.
+        let tape = tape
         let count = count
         let first = node + 1
         var keyNode = cursorNode
