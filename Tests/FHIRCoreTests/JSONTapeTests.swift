@@ -142,6 +142,28 @@ struct FHIRObjectReaderLookupTests {
         try reader.finish()
     }
 
+    /// Names are compared a word at a time: every length from empty to past two words, with one
+    /// byte changed at every position, must still be told apart from the name itself.
+    @Test("names of every length are found, and a name differing in any one byte is not")
+    func namesOfEveryLength() throws {
+        var random = SplitMix64(seed: 0x4E4D)
+        for length in 0...26 {
+            let name = String((0..<length).map { _ in Character(Unicode.Scalar(UInt8(97 + random.below(26)))) })
+            for position in 0..<max(length, 1) {
+                var changed = Array(name.utf8)
+                if length > 0 { changed[position] = changed[position] == UInt8(ascii: "z") ? UInt8(ascii: "y") : changed[position] + 1 }
+                let other = String(decoding: changed, as: UTF8.self)
+                // The changed name is in the document and the original is not (when they differ).
+                let text = #"{"0":0,"\#(other)":1,"\#(other)x":2}"#
+                let tape = try JSONTape(Array(text.utf8))
+                var reader = FHIRObjectReader(tape: tape, node: 0)
+                if other != name { #expect(reader.take(name) == nil, "length \(length), position \(position)") }
+                #expect(reader.take(other).map { tape.numberText(at: $0) } == "1", "length \(length), position \(position)")
+                #expect(reader.take(other + "x").map { tape.numberText(at: $0) } == "2")
+            }
+        }
+    }
+
     @Test("resourceType is compared as bytes and reported when it differs")
     func resourceType() throws {
         let tape = try JSONTape(Array(#"{"resourceType":"Patien\u0074"}"#.utf8))

@@ -27,7 +27,8 @@ public struct FHIRObjectReader {
     public let depth: Int
 
     /// A reader over the object at `node`; a node that is not an object reads as an empty object.
-    public init(tape: JSONTape, node: Int, options: FHIRDecodingOptions = .strict, depth: Int = 0) {
+    /// Inlinable, so a models module builds each nested object's reader in place.
+    @inlinable public init(tape: JSONTape, node: Int, options: FHIRDecodingOptions = .strict, depth: Int = 0) {
         self.tape = tape
         self.node = node
         self.options = options
@@ -109,6 +110,7 @@ public struct FHIRObjectReader {
 
     /// Finds a member by name, starting at the cursor and wrapping around once.
     @inlinable mutating func findMember(_ key: UnsafeBufferPointer<UInt8>) -> (ordinal: Int, value: Int)? {
+        // A local reference: the closures below then read the tape's arrays without retaining them.
         let tape = tape
         let count = count
         let first = node + 1
@@ -116,25 +118,28 @@ public struct FHIRObjectReader {
         var ordinal = cursorOrdinal
         let found: (ordinal: Int, value: Int, next: Int)? = tape.nodes.withUnsafeBufferPointer { nodes in
             tape.bytes.withUnsafeBufferPointer { bytes in
-                let length = Int32(key.count)
+                let length = key.count
                 for _ in 0..<count {
                     if ordinal == count {
                         keyNode = first
                         ordinal = 0
                     }
                     let item = nodes[keyNode]
-                    let next = Int(nodes[keyNode + 1].end)
                     if item.kind == .escapedString {
                         if tape.decodedBytes[item.decodedRange].elementsEqual(key) {
-                            return (ordinal, keyNode + 1, next)
+                            return (ordinal, keyNode + 1, Int(nodes[keyNode + 1].end))
                         }
-                    } else if item.length == length {
-                        var offset = 0
-                        let start = Int(item.start)
-                        while offset < key.count, bytes[start &+ offset] == key[offset] { offset &+= 1 }
-                        if offset == key.count { return (ordinal, keyNode + 1, next) }
+                    } else if Int(item.length) == length, let base = bytes.baseAddress {
+                        // A name with `length` bytes: the document holds them at `start`.
+                        if let keyBase = key.baseAddress {
+                            if Self.bytesEqual(base + Int(item.start), keyBase, length) {
+                                return (ordinal, keyNode + 1, Int(nodes[keyNode + 1].end))
+                            }
+                        } else {
+                            return (ordinal, keyNode + 1, Int(nodes[keyNode + 1].end))  // both empty
+                        }
                     }
-                    keyNode = next
+                    keyNode = Int(nodes[keyNode + 1].end)
                     ordinal &+= 1
                 }
                 return nil
@@ -144,6 +149,37 @@ public struct FHIRObjectReader {
         cursorNode = found.next
         cursorOrdinal = found.ordinal + 1
         return (found.ordinal, found.value)
+    }
+
+    /// Whether the `length` bytes at `a` and at `b` are equal, compared a word at a time (member
+    /// names are short: one or two loads each side for most).
+    @inlinable @inline(__always)
+    static func bytesEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ length: Int) -> Bool {
+        let a = UnsafeRawPointer(a), b = UnsafeRawPointer(b)
+        if length >= 8 {
+            var offset = 0
+            while offset &+ 8 <= length {
+                if a.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != b.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
+                    return false
+                }
+                offset &+= 8
+            }
+            if offset == length { return true }
+            // The last eight bytes, overlapping the words already compared.
+            let tail = length &- 8
+            return a.loadUnaligned(fromByteOffset: tail, as: UInt64.self) == b.loadUnaligned(fromByteOffset: tail, as: UInt64.self)
+        }
+        if length >= 4 {
+            let tail = length &- 4
+            return a.loadUnaligned(as: UInt32.self) == b.loadUnaligned(as: UInt32.self)
+                && a.loadUnaligned(fromByteOffset: tail, as: UInt32.self) == b.loadUnaligned(fromByteOffset: tail, as: UInt32.self)
+        }
+        var offset = 0
+        while offset < length {
+            if a.load(fromByteOffset: offset, as: UInt8.self) != b.load(fromByteOffset: offset, as: UInt8.self) { return false }
+            offset &+= 1
+        }
+        return true
     }
 
     /// Takes a primitive's member and its `_key` companion; returns their value nodes.
@@ -174,7 +210,8 @@ public struct FHIRObjectReader {
             // Cheap rejection of names that cannot be `base` + a type name.
             if item.kind == .escapedString || (Int(item.length) - skip > base.count
                 && tape.bytes.withUnsafeBufferPointer({ bytes in
-                    UnsafeBufferPointer(rebasing: bytes[Int(item.start) + skip..<Int(item.start) + skip + base.count]).elementsEqual(base)
+                    guard let start = bytes.baseAddress, let baseStart = base.baseAddress else { return base.isEmpty }
+                    return Self.bytesEqual(start + Int(item.start) + skip, baseStart, base.count)
                 })) {
                 if let variant = variants.first(where: { tape.keyEquals(keyNode, $0, skippingFirstByte: isCompanion) }) {
                     if let previous = found, previous != variant {

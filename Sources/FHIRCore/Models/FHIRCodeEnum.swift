@@ -9,12 +9,21 @@ public protocol FHIRCodeEnum: FHIRPrimitiveValue, RawRepresentable where RawValu
 
 extension FHIRCodeEnum {
     /// The case for `code`, or `.unrecognized(code)`.
-    public init(code: String) {
+    @inlinable public init(code: String) {
         self = Self(rawValue: code) ?? .unrecognized(code)
     }
 
     /// Whether the value set lists this code.
     public var isKnown: Bool { Self(rawValue: rawValue) != nil }
+
+    /// Decodes the JSON string at `node` of a tape straight from its bytes (no ``JSONValue``).
+    /// Inlinable, so each models module specializes it for its code enums.
+    @inlinable public init(fhirJSON tape: JSONTape, node: Int) throws(FHIRPrimitiveError) {
+        guard tape.isString(node) else {
+            throw FHIRPrimitiveError(type: "code", reason: "expected a string, found \(tape.kindName(at: node))")
+        }
+        self.init(code: tape.string(at: node))
+    }
 
     public init(fhirJSON value: JSONValue) throws(FHIRPrimitiveError) {
         guard case .string(let code) = value else {

@@ -21,6 +21,16 @@ public struct FHIRBool: FHIRPrimitiveValue, ExpressibleByBooleanLiteral {
         self.bool = bool
     }
 
+    /// Decodes the JSON boolean at `node` of a tape straight from its bytes (no ``JSONValue``), with
+    /// the same errors as decoding the ``JSONValue``.
+    public init(fhirJSON tape: JSONTape, node: Int) throws(FHIRPrimitiveError) {
+        switch tape.kind(node) {
+        case .true: bool = true
+        case .false: bool = false
+        default: throw FHIRPrimitiveError(type: "boolean", reason: "expected a boolean, found \(tape.kindName(at: node))")
+        }
+    }
+
     /// The value as a JSON boolean.
     public var fhirJSON: JSONValue { .bool(bool) }
 

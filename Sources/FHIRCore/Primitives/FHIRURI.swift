@@ -33,6 +33,15 @@ public struct FHIRURI: FHIRPrimitiveValue, ExpressibleByStringLiteral {
         self.string = string
     }
 
+    /// Decodes the JSON string at `node` of a tape straight from its bytes (no ``JSONValue``), with
+    /// the same errors as decoding the ``JSONValue``.
+    public init(fhirJSON tape: JSONTape, node: Int) throws(FHIRPrimitiveError) {
+        guard tape.isString(node) else {
+            throw FHIRPrimitiveError(type: "uri", reason: "expected a string, found \(tape.kindName(at: node))")
+        }
+        string = tape.string(at: node)
+    }
+
     /// The URI as a `URL` (FHIRModels' non-optional `url`). Text that Foundation does not take
     /// as a URL as it stands is given percent-encoded; ``string`` always keeps the text as written.
     /// Setting it replaces the text with the URL's absolute string.
