@@ -20,9 +20,6 @@ public final class SQLiteTrustStore: TrustStore {
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = NORMAL")
-            // Reads map the file instead of copying each page with a system call (the OS page
-            // cache serves them either way); address space only, nothing is resident until read.
-            try db.execute(sql: "PRAGMA mmap_size = \(Self.mmapSize)")
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
         do {
@@ -32,9 +29,6 @@ public final class SQLiteTrustStore: TrustStore {
             throw .unavailable("cannot open the SQLite database: \(Self.reason(error))")
         }
     }
-
-    /// How much of the file each connection maps (`PRAGMA mmap_size`): 1 GiB.
-    static let mmapSize = 1 << 30
 
     /// Opens an existing database read-only (for `health audit verify --database`): nothing is
     /// created, migrated or switched to WAL; writes fail.
@@ -74,6 +68,9 @@ public final class SQLiteTrustStore: TrustStore {
     @discardableResult
     public func commit(_ change: TrustChange) async throws(TrustStoreError) -> [Int] {
         if change.isEmpty { return [] }
+        // A group of audit entries is a few small inserts: written on the calling thread, it
+        // saves the trip to the writer's queue and back (see ``writeNow(_:)``).
+        if change.isAuditOnly { return try writeNow { db in try SQLiteTrustWriter.apply(change, in: db) } }
         return try await write { db in try SQLiteTrustWriter.apply(change, in: db) }
     }
 
@@ -150,7 +147,7 @@ public final class SQLiteTrustStore: TrustStore {
     }
 
     public func ledgerVersion() async throws(TrustStoreError) -> Int64 {
-        try await read { db in
+        try readNow { db in
             guard let version = try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM ledger_version WHERE id = 1")) else {
                 throw TrustStoreError.corrupt("ledger_version")
             }
@@ -159,13 +156,13 @@ public final class SQLiteTrustStore: TrustStore {
     }
 
     public func token(hash: String) async throws(TrustStoreError) -> StoredAccessToken? {
-        try await read { db in
+        try readNow { db in
             try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM access_token WHERE token_hash = ?"), arguments: [hash]).map(SQLiteTrustRows.token)
         }
     }
 
     public func resource(patient: CsiGuid, type: String, id: String) async throws(TrustStoreError) -> FHIRResourceRecord? {
-        try await read { db in
+        try readNow { db in
             try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM fhir_resource WHERE patient = ? AND type = ? AND id = ?"),
                              arguments: [patient.rawValue, type, id]).map(SQLiteTrustRows.resource)
         }
@@ -210,24 +207,49 @@ public final class SQLiteTrustStore: TrustStore {
 
     // MARK: Plumbing
 
+    /// Runs a short read (a point lookup, one search's index rows or page) on a reader
+    /// connection on the calling thread: it costs less than moving the task to the reader's
+    /// queue and back, which ``read(_:)`` does. It waits only for a free reader (readers never
+    /// wait for the writer in WAL mode). Reads of unbounded size use ``read(_:)``.
+    func readNow<T>(_ body: (Database) throws -> T) throws(TrustStoreError) -> T {
+        do {
+            return try writer.read(body)
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(TrustStoreError) -> T {
         do {
             return try await writer.read(body)
-        } catch let error as TrustStoreError {
-            throw error
         } catch {
-            throw .unavailable("SQLite: \(Self.reason(error))")
+            throw Self.storeError(error)
+        }
+    }
+
+    /// Runs a short write transaction on the calling thread (waiting, if another transaction
+    /// is being written, for it to end), instead of moving the task to the writer's queue and
+    /// back as ``write(_:)`` does. For small transactions only.
+    func writeNow<T>(_ body: (Database) throws -> T) throws(TrustStoreError) -> T {
+        do {
+            return try writer.write(body)
+        } catch {
+            throw Self.storeError(error)
         }
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(TrustStoreError) -> T {
         do {
             return try await writer.write(body)
-        } catch let error as TrustStoreError {
-            throw error
         } catch {
-            throw .unavailable("SQLite: \(Self.reason(error))")
+            throw Self.storeError(error)
         }
+    }
+
+    /// `error` as the store's: a ``TrustStoreError`` thrown inside a transaction as it is, any
+    /// other `unavailable` with the database's reason.
+    static func storeError(_ error: any Error) -> TrustStoreError {
+        (error as? TrustStoreError) ?? .unavailable("SQLite: \(reason(error))")
     }
 
     private func run(_ body: @escaping @Sendable (any DatabaseWriter) throws -> Void) async throws(TrustStoreError) {
