@@ -6,9 +6,7 @@ extension SQLiteTrustStore {
     public func searchCandidates(patient: CsiGuid, query: SearchQuery) async throws(TrustStoreError) -> [SearchCandidate] {
         let candidates = SearchSQL.candidates(patient: patient.rawValue, query: query)
         let labels = SearchSQL.securityLabels(patient: patient.rawValue, type: query.type)
-        // The index's rows of one query and one page of resources: CPU work of a millisecond
-        // or less, run on the calling thread (see ``readNow(_:)``).
-        return try readNow { db in
+        return try await read { db in
             let rows = try Row.fetchAll(db, sql: candidates.sql, arguments: Self.arguments(candidates.arguments))
                 .map { row -> (id: String, sortKey: Int64?) in (row["id"], row["sort_key"]) }
             // The labels' statement has one text whatever the query: prepared once per connection.
@@ -20,7 +18,7 @@ extension SQLiteTrustStore {
 
     public func resources(patient: CsiGuid, type: String, ids: [String]) async throws(TrustStoreError) -> [FHIRResourceRecord] {
         guard !ids.isEmpty else { return [] }
-        return try readNow { db in
+        return try await read { db in
             var records: [FHIRResourceRecord] = []
             // SQLite allows 32,766 variables per statement; stay far below. Each batch's list
             // of ids is padded (repeating its last id) to a power of two, so that a handful of

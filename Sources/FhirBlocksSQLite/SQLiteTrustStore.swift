@@ -68,9 +68,6 @@ public final class SQLiteTrustStore: TrustStore {
     @discardableResult
     public func commit(_ change: TrustChange) async throws(TrustStoreError) -> [Int] {
         if change.isEmpty { return [] }
-        // A group of audit entries is a few small inserts: written on the calling thread, it
-        // saves the trip to the writer's queue and back (see ``writeNow(_:)``).
-        if change.isAuditOnly { return try writeNow { db in try SQLiteTrustWriter.apply(change, in: db) } }
         return try await write { db in try SQLiteTrustWriter.apply(change, in: db) }
     }
 
@@ -147,7 +144,7 @@ public final class SQLiteTrustStore: TrustStore {
     }
 
     public func ledgerVersion() async throws(TrustStoreError) -> Int64 {
-        try readNow { db in
+        try await read { db in
             guard let version = try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM ledger_version WHERE id = 1")) else {
                 throw TrustStoreError.corrupt("ledger_version")
             }
@@ -156,13 +153,13 @@ public final class SQLiteTrustStore: TrustStore {
     }
 
     public func token(hash: String) async throws(TrustStoreError) -> StoredAccessToken? {
-        try readNow { db in
+        try await read { db in
             try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM access_token WHERE token_hash = ?"), arguments: [hash]).map(SQLiteTrustRows.token)
         }
     }
 
     public func resource(patient: CsiGuid, type: String, id: String) async throws(TrustStoreError) -> FHIRResourceRecord? {
-        try readNow { db in
+        try await read { db in
             try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM fhir_resource WHERE patient = ? AND type = ? AND id = ?"),
                              arguments: [patient.rawValue, type, id]).map(SQLiteTrustRows.resource)
         }
@@ -207,32 +204,9 @@ public final class SQLiteTrustStore: TrustStore {
 
     // MARK: Plumbing
 
-    /// Runs a short read (a point lookup, one search's index rows or page) on a reader
-    /// connection on the calling thread: it costs less than moving the task to the reader's
-    /// queue and back, which ``read(_:)`` does. It waits only for a free reader (readers never
-    /// wait for the writer in WAL mode). Reads of unbounded size use ``read(_:)``.
-    func readNow<T>(_ body: (Database) throws -> T) throws(TrustStoreError) -> T {
-        do {
-            return try writer.read(body)
-        } catch {
-            throw Self.storeError(error)
-        }
-    }
-
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(TrustStoreError) -> T {
         do {
             return try await writer.read(body)
-        } catch {
-            throw Self.storeError(error)
-        }
-    }
-
-    /// Runs a short write transaction on the calling thread (waiting, if another transaction
-    /// is being written, for it to end), instead of moving the task to the writer's queue and
-    /// back as ``write(_:)`` does. For small transactions only.
-    func writeNow<T>(_ body: (Database) throws -> T) throws(TrustStoreError) -> T {
-        do {
-            return try writer.write(body)
         } catch {
             throw Self.storeError(error)
         }
