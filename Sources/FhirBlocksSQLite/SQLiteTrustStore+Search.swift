@@ -7,11 +7,14 @@ extension SQLiteTrustStore {
         let candidates = SearchSQL.candidates(patient: patient.rawValue, query: query)
         let labels = SearchSQL.securityLabels(patient: patient.rawValue, type: query.type)
         return try await read { db in
-            let rows = try Row.fetchAll(db, sql: candidates.sql, arguments: Self.arguments(candidates.arguments))
-                .map { row -> (id: String, sortKey: Int64?) in (row["id"], row["sort_key"]) }
+            // Columns by position (`id`, `sort_key`; `id`, `system`, `code`), rows decoded as they are stepped.
+            var rows: [(id: String, sortKey: Int64?)] = []
+            let candidateRows = try Row.fetchCursor(db, sql: candidates.sql, arguments: Self.arguments(candidates.arguments))
+            while let row = try candidateRows.next() { rows.append((row[0], row[1])) }
             // The labels' statement has one text whatever the query: prepared once per connection.
-            let labelRows = try Row.fetchAll(db.cachedStatement(sql: labels.sql), arguments: Self.arguments(labels.arguments))
-                .map { row -> (id: String, system: String, code: String) in (row["id"], row["system"], row["code"]) }
+            var labelRows: [(id: String, system: String, code: String)] = []
+            let labelCursor = try Row.fetchCursor(db.cachedStatement(sql: labels.sql), arguments: Self.arguments(labels.arguments))
+            while let row = try labelCursor.next() { labelRows.append((row[0], row[1], row[2])) }
             return SearchCandidate.merge(rows, labels: labelRows)
         }
     }
