@@ -35,8 +35,11 @@ extension SQLiteTrustStore {
                 let marks = Array(repeating: "?", count: width).joined(separator: ", ")
                 var arguments: StatementArguments = [patient.rawValue, type]
                 arguments += StatementArguments(batch)
-                let statement = try db.cachedStatement(sql: "SELECT * FROM fhir_resource WHERE patient = ? AND type = ? AND id IN (\(marks))")
-                records += try Row.fetchAll(statement, arguments: arguments).map(SQLiteTrustRows.resource)
+                let statement = try db.cachedStatement(sql: """
+                    SELECT \(SQLiteTrustRows.resourceColumns) FROM fhir_resource WHERE patient = ? AND type = ? AND id IN (\(marks))
+                    """)
+                let rows = try Row.fetchCursor(statement, arguments: arguments)
+                while let row = try rows.next() { records.append(try SQLiteTrustRows.resourceByPosition(row)) }
             }
             return records
         }

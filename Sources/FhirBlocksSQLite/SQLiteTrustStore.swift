@@ -160,8 +160,8 @@ public final class SQLiteTrustStore: TrustStore {
 
     public func resource(patient: CsiGuid, type: String, id: String) async throws(TrustStoreError) -> FHIRResourceRecord? {
         try await read { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM fhir_resource WHERE patient = ? AND type = ? AND id = ?"),
-                             arguments: [patient.rawValue, type, id]).map(SQLiteTrustRows.resource)
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(SQLiteTrustRows.resourceColumns) FROM fhir_resource WHERE patient = ? AND type = ? AND id = ?"),
+                             arguments: [patient.rawValue, type, id]).map(SQLiteTrustRows.resourceByPosition)
         }
     }
 
