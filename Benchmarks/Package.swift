@@ -175,6 +175,7 @@ let package = Package(
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "GRDB", package: "GRDB.swift"),
             ],
             path: "Benchmarks/ServerBenchmarks",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")],

@@ -9,7 +9,8 @@
 #                                         # with the release binary, against the in-process batch rate
 #   scripts/bench.sh fhir                 # FHIR R4 decoding/encoding (FHIRBenchmarks)
 #   scripts/bench.sh server               # FhirBlocks token issuance, protected reads one at a time and under
-#                                         # 16 concurrent clients, and FHIR search (ServerBenchmarks)
+#                                         # 16 concurrent clients, FHIR search, and the search index's write
+#                                         # cost (ServerBenchmarks)
 #   scripts/bench.sh import               # importing a generated 1,000,000-record Apple Health export
 #                                         # beside the store's bulk save of the same samples (ImportBenchmarks),
 #                                         # then the bulk save alone (import-probe save) and `health import

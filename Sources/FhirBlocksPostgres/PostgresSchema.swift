@@ -182,10 +182,16 @@ enum PostgresSchema {
         // 5: FHIR search: the token and date values of every resource, by parameter
         // (``PostgresTrustStore/migrate()`` backfills them from the stored resources).
         SearchSQL.schema,
+        // 6: token rows say whether their resource has one `date` value (``migrate()`` indexes
+        // every stored resource again).
+        SearchSQL.hullSingleUpgrade,
     ]
 
-    /// The version that adds the search index (its rows are backfilled in Swift).
+    /// The version that adds the search index.
     static let searchIndexVersion = 5
+
+    /// The version after which every stored resource is indexed (again) in Swift.
+    static let searchIndexBackfillVersion = 6
 
     /// The newest schema version.
     static var latestVersion: Int { migrations.count }

@@ -94,10 +94,9 @@ extension PostgresTrustStore {
             guard let first = rows.first else { throw TrustStoreError.corrupt("audit_entry") }
             var next = try first.decode(Int64.self)
             for pending in change.auditEntries {
-                let bytes = pending.entry.canonicalBytes
                 try await connection.query("""
                     INSERT INTO audit_entry (idx, leaf_hash, canonical, signature_digest)
-                    VALUES (\(next), \(ByteBuffer(bytes: MerkleHash.leaf(bytes).bytes)), \(ByteBuffer(bytes: bytes)), \(pending.signatureDigest))
+                    VALUES (\(next), \(ByteBuffer(bytes: pending.leafHash.bytes)), \(ByteBuffer(bytes: pending.canonicalBytes)), \(pending.signatureDigest))
                     """, logger: logger)
                 indexes.append(Int(next))
                 next += 1

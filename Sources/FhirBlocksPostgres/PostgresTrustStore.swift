@@ -105,7 +105,7 @@ public final class PostgresTrustStore: TrustStore {
                 for statement in PostgresSchema.migrations[version - 1] {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
-                if version == PostgresSchema.searchIndexVersion {
+                if version == PostgresSchema.searchIndexBackfillVersion {
                     try await PostgresSearchIndex.backfill(on: connection, logger: logger)
                 }
                 try await connection.query("""

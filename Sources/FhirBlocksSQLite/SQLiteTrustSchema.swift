@@ -71,6 +71,11 @@ enum SQLiteTrustSchema {
         // from the stored resources.
         migrator.registerMigration("v5-search-index") { db in
             for statement in SearchSQL.schema { try db.execute(sql: statement) }
+        }
+        // FHIR search: token rows say whether their resource has one `date` value (then a date
+        // clause is tested on the row); every stored resource is indexed (again).
+        migrator.registerMigration("v6-search-hull-single") { db in
+            for statement in SearchSQL.hullSingleUpgrade { try db.execute(sql: statement) }
             try SQLiteSearchIndex.backfill(in: db)
         }
         return migrator

@@ -7,10 +7,14 @@ extension SQLiteTrustStore {
         let candidates = SearchSQL.candidates(patient: patient.rawValue, query: query)
         let labels = SearchSQL.securityLabels(patient: patient.rawValue, type: query.type)
         return try await read { db in
-            let rows = try Row.fetchAll(db, sql: candidates.sql, arguments: Self.arguments(candidates.arguments))
-                .map { row -> (id: String, sortKey: Int64?) in (row["id"], row["sort_key"]) }
-            let labelRows = try Row.fetchAll(db, sql: labels.sql, arguments: Self.arguments(labels.arguments))
-                .map { row -> (id: String, system: String, code: String) in (row["id"], row["system"], row["code"]) }
+            // Columns by position (`id`, `sort_key`; `id`, `system`, `code`), rows decoded as they are stepped.
+            var rows: [(id: String, sortKey: Int64?)] = []
+            let candidateRows = try Row.fetchCursor(db, sql: candidates.sql, arguments: Self.arguments(candidates.arguments))
+            while let row = try candidateRows.next() { rows.append((row[0], row[1])) }
+            // The labels' statement has one text whatever the query: prepared once per connection.
+            var labelRows: [(id: String, system: String, code: String)] = []
+            let labelCursor = try Row.fetchCursor(db.cachedStatement(sql: labels.sql), arguments: Self.arguments(labels.arguments))
+            while let row = try labelCursor.next() { labelRows.append((row[0], row[1], row[2])) }
             return SearchCandidate.merge(rows, labels: labelRows)
         }
     }
@@ -19,19 +23,33 @@ extension SQLiteTrustStore {
         guard !ids.isEmpty else { return [] }
         return try await read { db in
             var records: [FHIRResourceRecord] = []
-            // SQLite allows 32,766 variables per statement; stay far below.
+            // SQLite allows 32,766 variables per statement; stay far below. Each batch's list
+            // of ids is padded (repeating its last id) to a power of two, so that a handful of
+            // statements, prepared once per connection, serve every batch size.
             var start = 0
             while start < ids.count {
-                let batch = Array(ids[start..<min(start + 500, ids.count)])
+                var batch = Array(ids[start..<min(start + 512, ids.count)])
                 start += batch.count
-                let marks = Array(repeating: "?", count: batch.count).joined(separator: ", ")
+                let width = Self.paddedCount(batch.count)
+                if let last = batch.last { batch += Array(repeating: last, count: width - batch.count) }
+                let marks = Array(repeating: "?", count: width).joined(separator: ", ")
                 var arguments: StatementArguments = [patient.rawValue, type]
                 arguments += StatementArguments(batch)
-                records += try Row.fetchAll(db, sql: "SELECT * FROM fhir_resource WHERE patient = ? AND type = ? AND id IN (\(marks))",
-                                            arguments: arguments).map(SQLiteTrustRows.resource)
+                let statement = try db.cachedStatement(sql: """
+                    SELECT \(SQLiteTrustRows.resourceColumns) FROM fhir_resource WHERE patient = ? AND type = ? AND id IN (\(marks))
+                    """)
+                let rows = try Row.fetchCursor(statement, arguments: arguments)
+                while let row = try rows.next() { records.append(try SQLiteTrustRows.resourceByPosition(row)) }
             }
             return records
         }
+    }
+
+    /// The smallest power of two at least `count` (count ≥ 1).
+    static func paddedCount(_ count: Int) -> Int {
+        var width = 1
+        while width < count { width <<= 1 }
+        return width
     }
 
     static func arguments(_ values: [SearchSQLArgument]) -> StatementArguments {
@@ -49,15 +67,15 @@ enum SQLiteSearchIndex {
     /// Replaces the index rows of `record`'s resource with its current values.
     static func write(_ record: FHIRResourceRecord, in db: Database) throws {
         let key: StatementArguments = [record.patient.rawValue, record.type, record.id]
-        try db.execute(sql: "DELETE FROM fhir_search_token WHERE patient = ? AND type = ? AND id = ?", arguments: key)
-        try db.execute(sql: "DELETE FROM fhir_search_date WHERE patient = ? AND type = ? AND id = ?", arguments: key)
+        try db.cachedStatement(sql: "DELETE FROM fhir_search_token WHERE patient = ? AND type = ? AND id = ?").execute(arguments: key)
+        try db.cachedStatement(sql: "DELETE FROM fhir_search_date WHERE patient = ? AND type = ? AND id = ?").execute(arguments: key)
         let entries = SearchIndexEntries(record: record)
         let insertToken = try db.cachedStatement(sql: """
-            INSERT INTO fhir_search_token (patient, type, id, param, system, code, hull_low, hull_high) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO fhir_search_token (patient, type, id, param, system, code, hull_low, hull_high, hull_single) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
         for entry in entries.tokens {
             try insertToken.execute(arguments: key + [entry.parameter, entry.token.system, entry.token.code,
-                                                      entries.dateHull?.low, entries.dateHull?.high])
+                                                      entries.dateHull?.low, entries.dateHull?.high, entries.dateHullIsSingle ? 1 : 0])
         }
         let insertDate = try db.cachedStatement(sql: "INSERT INTO fhir_search_date (patient, type, id, param, low, high) VALUES (?, ?, ?, ?, ?, ?)")
         for entry in entries.dates {

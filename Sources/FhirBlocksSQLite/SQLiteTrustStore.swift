@@ -145,7 +145,7 @@ public final class SQLiteTrustStore: TrustStore {
 
     public func ledgerVersion() async throws(TrustStoreError) -> Int64 {
         try await read { db in
-            guard let version = try Int64.fetchOne(db, sql: "SELECT version FROM ledger_version WHERE id = 1") else {
+            guard let version = try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM ledger_version WHERE id = 1")) else {
                 throw TrustStoreError.corrupt("ledger_version")
             }
             return version
@@ -154,14 +154,14 @@ public final class SQLiteTrustStore: TrustStore {
 
     public func token(hash: String) async throws(TrustStoreError) -> StoredAccessToken? {
         try await read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM access_token WHERE token_hash = ?", arguments: [hash]).map(SQLiteTrustRows.token)
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM access_token WHERE token_hash = ?"), arguments: [hash]).map(SQLiteTrustRows.token)
         }
     }
 
     public func resource(patient: CsiGuid, type: String, id: String) async throws(TrustStoreError) -> FHIRResourceRecord? {
         try await read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM fhir_resource WHERE patient = ? AND type = ? AND id = ?",
-                             arguments: [patient.rawValue, type, id]).map(SQLiteTrustRows.resource)
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(SQLiteTrustRows.resourceColumns) FROM fhir_resource WHERE patient = ? AND type = ? AND id = ?"),
+                             arguments: [patient.rawValue, type, id]).map(SQLiteTrustRows.resourceByPosition)
         }
     }
 
@@ -207,21 +207,23 @@ public final class SQLiteTrustStore: TrustStore {
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(TrustStoreError) -> T {
         do {
             return try await writer.read(body)
-        } catch let error as TrustStoreError {
-            throw error
         } catch {
-            throw .unavailable("SQLite: \(Self.reason(error))")
+            throw Self.storeError(error)
         }
     }
 
     func write<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(TrustStoreError) -> T {
         do {
             return try await writer.write(body)
-        } catch let error as TrustStoreError {
-            throw error
         } catch {
-            throw .unavailable("SQLite: \(Self.reason(error))")
+            throw Self.storeError(error)
         }
+    }
+
+    /// `error` as the store's: a ``TrustStoreError`` thrown inside a transaction as it is, any
+    /// other `unavailable` with the database's reason.
+    static func storeError(_ error: any Error) -> TrustStoreError {
+        (error as? TrustStoreError) ?? .unavailable("SQLite: \(reason(error))")
     }
 
     private func run(_ body: @escaping @Sendable (any DatabaseWriter) throws -> Void) async throws(TrustStoreError) {

@@ -52,25 +52,24 @@ enum SQLiteTrustWriter {
         }
         for write in change.resources {
             let record = write.record
-            let current = try Int.fetchOne(db, sql: "SELECT version_id FROM fhir_resource WHERE patient = ? AND type = ? AND id = ?",
+            let current = try Int.fetchOne(db.cachedStatement(sql: "SELECT version_id FROM fhir_resource WHERE patient = ? AND type = ? AND id = ?"),
                                            arguments: [record.patient.rawValue, record.type, record.id]) ?? 0
             guard record.versionID == current + 1 else { throw TrustStoreError.conflict("\(record.type)/\(record.id)") }
             let arguments: StatementArguments = [record.type, record.id, record.patient.rawValue, record.versionID,
                                                  record.lastUpdated.millisecondsSince1970, Data(record.json)]
-            try db.execute(sql: "INSERT OR REPLACE INTO fhir_resource (type, id, patient, version_id, last_updated, json) VALUES (?, ?, ?, ?, ?, ?)",
-                           arguments: arguments)
-            try db.execute(sql: "INSERT INTO fhir_resource_history (type, id, patient, version_id, last_updated, json) VALUES (?, ?, ?, ?, ?, ?)",
-                           arguments: arguments)
+            try db.cachedStatement(sql: "INSERT OR REPLACE INTO fhir_resource (type, id, patient, version_id, last_updated, json) VALUES (?, ?, ?, ?, ?, ?)")
+                .execute(arguments: arguments)
+            try db.cachedStatement(sql: "INSERT INTO fhir_resource_history (type, id, patient, version_id, last_updated, json) VALUES (?, ?, ?, ?, ?, ?)")
+                .execute(arguments: arguments)
             try SQLiteSearchIndex.write(record, in: db)
         }
         try applySmart(change, in: db)
         var indexes: [Int] = []
         if !change.auditEntries.isEmpty {
-            var next = (try Int.fetchOne(db, sql: "SELECT MAX(idx) FROM audit_entry") ?? -1) + 1
+            var next = (try Int.fetchOne(db.cachedStatement(sql: "SELECT MAX(idx) FROM audit_entry")) ?? -1) + 1
+            let insert = try db.cachedStatement(sql: "INSERT INTO audit_entry (idx, leaf_hash, canonical, signature_digest) VALUES (?, ?, ?, ?)")
             for pending in change.auditEntries {
-                let bytes = pending.entry.canonicalBytes
-                try db.execute(sql: "INSERT INTO audit_entry (idx, leaf_hash, canonical, signature_digest) VALUES (?, ?, ?, ?)",
-                               arguments: [next, Data(MerkleHash.leaf(bytes).bytes), Data(bytes), pending.signatureDigest])
+                try insert.execute(arguments: [next, Data(pending.leafHash.bytes), Data(pending.canonicalBytes), pending.signatureDigest])
                 indexes.append(next)
                 next += 1
             }

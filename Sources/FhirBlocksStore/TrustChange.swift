@@ -36,10 +36,11 @@ public struct TrustChange: Sendable {
     /// An empty change.
     public init() {}
 
-    /// Whether the change moves the permission ledger (a registration, a permission or a
-    /// revocation): committing it raises ``TrustStore/ledgerVersion()``.
+    /// Whether the change moves the permission ledger (a registration, a permission, a
+    /// revocation, or an access token revoked): committing it raises
+    /// ``TrustStore/ledgerVersion()``, so servers that keep tokens in memory drop them too.
     public var changesLedger: Bool {
-        !registrations.isEmpty || !permissions.isEmpty || !revocations.isEmpty
+        !registrations.isEmpty || !permissions.isEmpty || !revocations.isEmpty || !revokedTokenHashes.isEmpty
     }
 
     /// Whether the change only appends audit entries (such changes may be committed together
@@ -89,7 +90,13 @@ public struct PermissionRevocation: Sendable, Hashable {
 /// An audit entry waiting for its log index.
 public struct PendingAuditEntry: Sendable, Hashable {
     /// The entry (its canonical bytes are stored and hashed).
-    public var entry: AuditEntry
+    public let entry: AuditEntry
+    /// The entry's canonical bytes (``FhirBlocks/AuditEntry/canonicalBytes``), serialized once
+    /// when the pending entry is made: the store keeps them and the server's leaf cache hashes
+    /// the same bytes.
+    public let canonicalBytes: [UInt8]
+    /// The entry's Merkle leaf, `SHA-256(0x00 ‖ canonicalBytes)`, computed once.
+    public let leafHash: MerkleHash
     /// Lowercase hex SHA-256 of the request signature, when the request was signed (lets
     /// `audit/validate` find it). Kept beside the entry, outside the hashed bytes.
     public var signatureDigest: String?
@@ -97,6 +104,8 @@ public struct PendingAuditEntry: Sendable, Hashable {
     /// Creates a pending entry.
     public init(entry: AuditEntry, signatureDigest: String? = nil) {
         self.entry = entry
+        canonicalBytes = entry.canonicalBytes
+        leafHash = .leaf(canonicalBytes)
         self.signatureDigest = signatureDigest
     }
 }

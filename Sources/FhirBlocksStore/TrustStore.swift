@@ -32,9 +32,10 @@ public protocol TrustStore: NonceStore, AuthorizationCodeStore {
 
     /// Every permission, revoked ones included (the ledger is rebuilt from them at start).
     func permissions() async throws(TrustStoreError) -> [Permission]
-    /// A counter that every commit adding a registration, a permission or a revocation raises
-    /// (in the same transaction). Servers sharing a database read it on each request and reload
-    /// their ledger when it moved, so a revocation committed by one is in force on all at once.
+    /// A counter that every commit adding a registration, a permission or a revocation, or
+    /// revoking an access token, raises (in the same transaction). Servers sharing a database
+    /// read it on each request and reload their ledger (and forget the tokens they keep in
+    /// memory) when it moved, so a revocation committed by one is in force on all at once.
     func ledgerVersion() async throws(TrustStoreError) -> Int64
 
     // MARK: Tokens

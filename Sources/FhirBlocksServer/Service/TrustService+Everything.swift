@@ -46,8 +46,8 @@ extension TrustService {
         }
         let link = "\(baseURL)/fhir/Patient/\(patientID)/$everything"
         let next = more ? page.last.map { paging.link(link, after: $0) } : nil
-        return .json(searchset(type: nil, total: paging.cursor == nil && !more ? page.count : nil, records: page,
-                               selfLink: paging.link(link, after: nil), nextLink: next, ignored: []),
-                     contentType: Self.fhirJSON)
+        return ServiceResponse(contentType: Self.fhirJSON,
+                               body: searchset(type: nil, total: paging.cursor == nil && !more ? page.count : nil, records: page,
+                                               selfLink: paging.link(link, after: nil), nextLink: next, ignored: []))
     }
 }

@@ -200,15 +200,34 @@ extension TrustService {
     /// up to the store's.
     func bearer(authorization header: String?) async -> BearerAccess? {
         guard let header, let presented = BearerCredential.token(fromAuthorization: header, mode: configuration.mode) else { return nil }
+        let version: Int64
         do {
-            try await refreshLedger()
+            version = try await refreshLedger()
         } catch {
             return nil
         }
-        guard let stored = try? await store.token(hash: AccessToken.hash(of: presented.value)), !stored.revoked else { return nil }
+        guard let stored = await token(hash: AccessToken.hash(of: presented.value), ledgerVersion: version), !stored.revoked else { return nil }
         let grants = stored.accessToken(presented: presented.value).grants(at: now, ledger: ledger)
         guard !grants.isEmpty else { return nil }
         return (stored, grants, presented.quirks)
+    }
+
+    /// The stored token whose hash is `hash`: from memory when it was read while the ledger's
+    /// version was `ledgerVersion` (the version this request read; a revocation raises it and
+    /// empties the cache), else from the store, kept for the next request if that version is
+    /// still the one installed. Unknown tokens are not kept (one may be issued at any time).
+    func token(hash: String, ledgerVersion version: Int64) async -> StoredAccessToken? {
+        let cached = state.withLock { state in state.ledgerVersion == version ? state.tokens[hash] : nil }
+        if let cached { return cached }
+        guard let stored = try? await store.token(hash: hash) else { return nil }
+        if !stored.revoked {
+            state.withLock { state in
+                guard state.ledgerVersion == version else { return }
+                if state.tokens.count >= TrustState.maximumCachedTokens { state.tokens.removeAll(keepingCapacity: true) }
+                state.tokens[hash] = stored
+            }
+        }
+        return stored
     }
 
     /// `POST /oauth/introspect` (RFC 7662). The caller authenticates with any active bearer token.

@@ -51,9 +51,9 @@ extension TrustService {
         }
         let selfLink = searchLink(type: type, parameters: parameters, cursor: query.cursor)
         let nextLink = result.next.map { searchLink(type: type, parameters: parameters, cursor: $0) }
-        return .json(searchset(type: type, total: result.total, records: result.records, selfLink: selfLink, nextLink: nextLink,
-                               ignored: query.ignored),
-                     contentType: Self.fhirJSON)
+        return ServiceResponse(contentType: Self.fhirJSON,
+                               body: searchset(type: type, total: result.total, records: result.records, selfLink: selfLink, nextLink: nextLink,
+                                               ignored: query.ignored))
     }
 
     /// The absolute URL of a search page: the request's parameters without its cursor, then `cursor`.
@@ -65,9 +65,11 @@ extension TrustService {
     }
 
     /// A `searchset` Bundle of `records` (entries of type `type`, or each its own for nil), with
-    /// its links and, when parameters were ignored, an OperationOutcome entry naming them.
+    /// its links and, when parameters were ignored, an OperationOutcome entry naming them, as
+    /// JSON bytes. Each resource's stored JSON is copied into its entry as it is (checked to be
+    /// one JSON object, not decoded and encoded again); a stored resource that is not is left out.
     func searchset(type: String?, total: Int?, records: [FHIRResourceRecord], selfLink: String, nextLink: String?,
-                   ignored: [String]) -> JSONValue {
+                   ignored: [String]) -> [UInt8] {
         var bundle = JSONObject()
         bundle.append("resourceType", "Bundle")
         bundle.append("type", "searchset")
@@ -75,14 +77,21 @@ extension TrustService {
         var links: [JSONValue] = [Self.link("self", selfLink)]
         if let nextLink { links.append(Self.link("next", nextLink)) }
         bundle.append("link", .array(links))
+        // The bundle without its entries ends with "}": the entries go before it.
+        var bytes = JSONWriter.serialize(.object(bundle))
+        bytes.removeLast()
+        bytes += Array(#","entry":["#.utf8)
         let base = baseURL
-        var entries: [JSONValue] = records.compactMap { record in
-            guard let value = try? JSONParser.parse(record.json) else { return nil }
-            var entry = JSONObject()
-            entry.append("fullUrl", .string("\(base)/fhir/\(type ?? record.type)/\(record.id)"))
-            entry.append("resource", value)
-            entry.append("search", .object(JSONObject(members: [JSONMember(key: "mode", value: .string("match"))])))
-            return .object(entry)
+        var first = true
+        for record in records {
+            guard let tape = try? JSONTape(record.json, maximumDepth: 512, allowsByteOrderMark: false), tape.kind(0) == .object else { continue }
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            first = false
+            bytes += Array(#"{"fullUrl":"#.utf8)
+            bytes += JSONWriter.serialize(.string("\(base)/fhir/\(type ?? record.type)/\(record.id)"))
+            bytes += Array(#","resource":"#.utf8)
+            bytes += record.json
+            bytes += Array(#","search":{"mode":"match"}}"#.utf8)
         }
         if !ignored.isEmpty {
             var issue = JSONObject()
@@ -95,10 +104,17 @@ extension TrustService {
             var entry = JSONObject()
             entry.append("resource", .object(outcome))
             entry.append("search", .object(JSONObject(members: [JSONMember(key: "mode", value: .string("outcome"))])))
-            entries.append(.object(entry))
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            bytes += JSONWriter.serialize(.object(entry))
         }
-        bundle.append("entry", .array(entries))
-        return .object(bundle)
+        if first {
+            // Nothing went in: FHIR JSON has no empty arrays, so the bundle ends without "entry".
+            bytes.removeLast(#","entry":["#.utf8.count)
+            bytes += Array("}".utf8)
+        } else {
+            bytes += Array("]}".utf8)
+        }
+        return bytes
     }
 
     static func link(_ relation: String, _ url: String) -> JSONValue {

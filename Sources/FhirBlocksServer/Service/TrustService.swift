@@ -70,11 +70,14 @@ public final class TrustService: Sendable {
     /// registration, grant or revocation committed by this server or by another one on the same
     /// database). A revocation committed anywhere is therefore in force for every request that
     /// starts after it.
-    func refreshLedger() async throws(SMOACError) {
+    /// Returns the version read.
+    @discardableResult
+    func refreshLedger() async throws(SMOACError) -> Int64 {
         do {
             let version = try await store.ledgerVersion()
-            guard state.withLock({ $0.ledgerVersion }) != version else { return }
+            guard state.withLock({ $0.ledgerVersion }) != version else { return version }
             try await reloadLedger()
+            return version
         } catch {
             logger.error("reading the permission ledger failed", metadata: ["reason": "\(error.description)"])
             throw .storageFailure("the permission ledger could not be read")
@@ -96,6 +99,7 @@ public final class TrustService: Sendable {
             state.registrations = cached
             state.ledger = ledger
             state.ledgerVersion = version
+            state.tokens = [:]
         }
         metrics.ledgerReloads.increment()
     }
@@ -169,9 +173,8 @@ public final class TrustService: Sendable {
         let appended = state.withLock { state -> Bool in
             guard let first = indexes.first, first == state.leaves.count, indexes.count == change.auditEntries.count else { return indexes.isEmpty }
             for pending in change.auditEntries {
-                let leaf = MerkleHash.leaf(pending.entry.canonicalBytes)
-                state.leaves.append(leaf)
-                state.frontier.append(leaf)
+                state.leaves.append(pending.leafHash)
+                state.frontier.append(pending.leafHash)
             }
             return true
         }
@@ -182,6 +185,7 @@ public final class TrustService: Sendable {
             }
             for permission in change.permissions { state.ledger.insert(permission) }
             for revocation in change.revocations { _ = state.ledger.revoke(revocation.id, at: revocation.revokedAt) }
+            for hash in change.revokedTokenHashes { state.tokens[hash] = nil }
         }
         if !indexes.isEmpty {
             metrics.auditEntries.increment(by: indexes.count)
@@ -252,6 +256,12 @@ struct TrustState: Sendable {
     var ledger = PermissionLedger(wallets: [])
     /// The ``TrustStore/ledgerVersion()`` that `registrations` and `ledger` reflect (-1: none yet).
     var ledgerVersion: Int64 = -1
+    /// Access tokens read from the store while `ledgerVersion` was current, by hash (at most
+    /// ``TrustState/maximumCachedTokens``). A token changes only when it is revoked, which
+    /// raises the ledger's version, so the cache is emptied whenever the version moves; expiry
+    /// and the permissions behind a token are checked on every request all the same.
+    var tokens: [String: StoredAccessToken] = [:]
+    static let maximumCachedTokens = 10_000
     var leaves: [MerkleHash] = []
     var frontier = MerkleFrontier()
     var lastCheckpointSize = 0

@@ -67,7 +67,10 @@ extension TrustStore {
     /// page's JSON is read when every clause is indexed.
     public func search(_ query: SearchQuery, patient: CsiGuid,
                        isVisible: (SecurityLabels) -> Bool) async throws(TrustStoreError) -> SearchResult {
-        let candidates = try await searchCandidates(patient: patient, query: query).filter { isVisible($0.labels) }
+        // Most resources carry no security label: their verdict is the same, decided once.
+        let unlabeledVisible = isVisible(SearchCandidate(id: "", sortKey: nil, security: []).labels)
+        let candidates = try await searchCandidates(patient: patient, query: query)
+            .filter { $0.security.isEmpty ? unlabeledVisible : isVisible($0.labels) }
         if query.clauses.allSatisfy(\.isIndexed) {
             let (page, next) = SearchEngine.page(candidates.map { SearchSortPosition(key: $0.sortKey, id: $0.id) }, query: query)
             let records = try await resources(patient: patient, type: query.type, ids: page.map(\.id))

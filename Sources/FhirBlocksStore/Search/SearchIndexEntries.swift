@@ -39,6 +39,10 @@ public struct SearchIndexEntries: Sendable, Hashable {
     /// (nil without any): kept on every token row, so that a search for a code and a date
     /// range narrows the code's rows in the index before probing their dates.
     public var dateHull: SearchDateRange?
+    /// Whether the resource has exactly one `date` parameter value and it is ``dateHull``
+    /// itself (its start not after its end): a date clause holds for the resource exactly when
+    /// it holds for the hull.
+    public var dateHullIsSingle = false
 
     /// The entries of `resource` (of type `type`) for every token and date parameter of the table.
     public init(resource: JSONValue, type: String) {
@@ -66,9 +70,13 @@ public struct SearchIndexEntries: Sendable, Hashable {
         self.dates = dates
         // Over both ends of every value: a Period may end before it starts, and the hull must
         // still hold each end.
-        let ends = dates.filter { $0.parameter == SearchSQL.hullParameter }.flatMap { [$0.range.low, $0.range.high] }
+        let hullValues = dates.filter { $0.parameter == SearchSQL.hullParameter }
+        let ends = hullValues.flatMap { [$0.range.low, $0.range.high] }
         if let low = ends.min(), let high = ends.max() {
             dateHull = SearchDateRange(low: low, high: high)
+        }
+        if hullValues.count == 1, let only = hullValues.first, only.range.low <= only.range.high {
+            dateHullIsSingle = true
         }
     }
 

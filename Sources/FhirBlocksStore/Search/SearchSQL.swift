@@ -9,8 +9,10 @@ public enum SearchSQLArgument: Sendable, Hashable {
 /// The SQL both stores run for the indexed part of a search, written once: standard SQL with
 /// `?` placeholders (PostgreSQL's store numbers them). Tables:
 ///
-/// - `fhir_search_token (patient, type, id, param, system, code, hull_low, hull_high)`, `system`
-///   "" when none, the hull that of the resource's `date` values (``SearchIndexEntries/dateHull``);
+/// - `fhir_search_token (patient, type, id, param, system, code, hull_low, hull_high, hull_single)`,
+///   `system` "" when none, the hull that of the resource's `date` values
+///   (``SearchIndexEntries/dateHull``), `hull_single` 1 when that is its only value
+///   (``SearchIndexEntries/dateHullIsSingle``);
 /// - `fhir_search_date (patient, type, id, param, low, high)`, milliseconds, inclusive.
 public enum SearchSQL {
     /// A statement and its arguments in order.
@@ -35,13 +37,15 @@ public enum SearchSQL {
         var sql: String
         var arguments: [SearchSQLArgument] = []
         var probes = positive
+        var drivenByToken = false
         if let driver = probes.first {
             probes.removeFirst()
             let condition = valueCondition(driver)
             sql = "SELECT DISTINCT r.id AS id FROM \(table(driver)) r WHERE r.patient = ? AND r.type = ? AND r.param = ?" + condition.sql
             arguments = [.text(patient), .text(query.type), .text(driver.parameter.code)] + condition.arguments
             if driver.parameter.type == .token {
-                for clause in probes where clause.parameter.code == hullParameter && clause.parameter.type == .date && clause.modifier == nil {
+                drivenByToken = true
+                for clause in probes where isHullClause(clause) {
                     let hull = hullCondition(clause)
                     sql += hull.sql
                     arguments += hull.arguments
@@ -53,9 +57,18 @@ public enum SearchSQL {
         }
         for clause in probes + indexed.filter(isNegative) {
             let condition = valueCondition(clause)
-            sql += (isNegative(clause) ? " AND NOT EXISTS " : " AND EXISTS ")
-                + "(SELECT 1 FROM \(table(clause)) x WHERE x.patient = r.patient AND x.type = r.type AND x.id = r.id AND x.param = ?"
+            let probe = "EXISTS (SELECT 1 FROM \(table(clause)) x WHERE x.patient = r.patient AND x.type = r.type AND x.id = r.id AND x.param = ?"
                 + condition.sql + ")"
+            if drivenByToken, !isNegative(clause), isHullClause(clause) {
+                // A token row whose resource has exactly one `date` value carries that value as
+                // its hull (`hull_single`): the clause is tested on the row itself, and the date
+                // rows are probed only for the other resources.
+                let onHull = valueCondition(clause, low: "r.hull_low", high: "r.hull_high")
+                sql += " AND (CASE WHEN r.hull_single = 1 THEN (1 = 1" + onHull.sql + ") ELSE " + probe + " END)"
+                arguments += onHull.arguments + [.text(clause.parameter.code)] + condition.arguments
+                continue
+            }
+            sql += (isNegative(clause) ? " AND NOT " : " AND ") + probe
             arguments += [.text(clause.parameter.code)] + condition.arguments
         }
         var sortColumn = "NULL"
@@ -72,8 +85,15 @@ public enum SearchSQL {
         clause.parameter.type == .token ? "fhir_search_token" : "fhir_search_date"
     }
 
-    /// ` AND (…)`: the alternatives of a clause on the columns of its table (nothing for `:missing`).
-    private static func valueCondition(_ clause: SearchClause) -> Statement {
+    /// Whether `clause` is a plain date clause on ``hullParameter``, the parameter whose values
+    /// the token rows summarize.
+    private static func isHullClause(_ clause: SearchClause) -> Bool {
+        clause.parameter.code == hullParameter && clause.parameter.type == .date && clause.modifier == nil
+    }
+
+    /// ` AND (…)`: the alternatives of a clause on the columns of its table (nothing for
+    /// `:missing`); a date clause's range columns are `low` and `high` unless named.
+    private static func valueCondition(_ clause: SearchClause, low: String = "low", high: String = "high") -> Statement {
         guard clause.modifier != .missing else { return Statement(sql: "", arguments: []) }
         var arguments: [SearchSQLArgument] = []
         var alternatives: [String] = []
@@ -91,7 +111,7 @@ public enum SearchSQL {
                 }
                 alternatives.append("(" + conditions.joined(separator: " AND ") + ")")
             case .date(let prefix, let range):
-                let condition = dateCondition(prefix, range)
+                let condition = dateCondition(prefix, range, low: low, high: high)
                 alternatives.append(condition.sql)
                 arguments.append(contentsOf: condition.arguments.map(SearchSQLArgument.integer))
             case .reference, .string:
@@ -136,18 +156,20 @@ public enum SearchSQL {
         return Statement(sql: " AND (" + alternatives.joined(separator: " OR ") + ")", arguments: arguments)
     }
 
-    /// The SQL condition on `low`/`high` that is ``SearchDatePrefix/matches(_:_:)``.
-    static func dateCondition(_ prefix: SearchDatePrefix, _ range: SearchDateRange) -> (sql: String, arguments: [Int64]) {
-        let contained = "(low >= ? AND high <= ?)"
+    /// The SQL condition on the columns `low`/`high` (or those named) that is
+    /// ``SearchDatePrefix/matches(_:_:)``.
+    static func dateCondition(_ prefix: SearchDatePrefix, _ range: SearchDateRange, low: String = "low",
+                              high: String = "high") -> (sql: String, arguments: [Int64]) {
+        let contained = "(\(low) >= ? AND \(high) <= ?)"
         switch prefix {
         case .eq: return (contained, [range.low, range.high])
         case .ne: return ("NOT " + contained, [range.low, range.high])
-        case .gt: return ("(high > ?)", [range.high])
-        case .lt: return ("(low < ?)", [range.low])
-        case .ge: return ("(high > ? OR \(contained))", [range.high, range.low, range.high])
-        case .le: return ("(low < ? OR \(contained))", [range.low, range.low, range.high])
-        case .sa: return ("(low > ?)", [range.high])
-        case .eb: return ("(high < ?)", [range.low])
+        case .gt: return ("(\(high) > ?)", [range.high])
+        case .lt: return ("(\(low) < ?)", [range.low])
+        case .ge: return ("(\(high) > ? OR \(contained))", [range.high, range.low, range.high])
+        case .le: return ("(\(low) < ? OR \(contained))", [range.low, range.low, range.high])
+        case .sa: return ("(\(low) > ?)", [range.high])
+        case .eb: return ("(\(high) < ?)", [range.low])
         }
     }
 
@@ -157,6 +179,17 @@ public enum SearchSQL {
         Statement(sql: "SELECT id, system, code FROM fhir_search_token WHERE patient = ? AND type = ? AND param = '_security'",
                   arguments: [.text(patient), .text(type)])
     }
+
+    /// The statements that add `hull_single` to the token rows (the same text on both
+    /// databases; run after ``schema``, then every resource is indexed again): 1 when the
+    /// resource has exactly one ``hullParameter`` value, whose range the hull then is, so a
+    /// date clause is tested on the token row instead of probing the date rows. Rows written
+    /// before it hold 0, which only means "probe".
+    public static let hullSingleUpgrade: [String] = [
+        "ALTER TABLE fhir_search_token ADD COLUMN hull_single INTEGER NOT NULL DEFAULT 0",
+        "DROP INDEX fhir_search_token_value",
+        "CREATE INDEX fhir_search_token_value ON fhir_search_token (patient, type, param, code, system, hull_low, hull_high, hull_single, id)",
+    ]
 
     /// The statements that create the index tables (the same text on both databases).
     public static let schema: [String] = [

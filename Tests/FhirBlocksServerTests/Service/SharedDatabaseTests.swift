@@ -68,6 +68,24 @@ struct SharedDatabaseTests {
         }
     }
 
+    /// The second server keeps the token it resolved in memory; revoking the token (RFC 7009)
+    /// through the first raises the ledger's version, so the second forgets it and refuses.
+    @Test(arguments: TestBackend.available)
+    func tokenRevokedOnTheOtherServerIsRefusedAtOnce(backend: TestBackend) async throws {
+        try await TestWorld.with(backend) { first in
+            try await first.withTwin { second in
+                let wallet = try await first.walletWithObservation()
+                let token = try #require(first.json(try await first.clientCredentials(wallet, scope: "patient/Observation.rs"))["access_token"]?.stringValue)
+                #expect(await second.fhir("GET", "Observation/o1", token: token).status == 200)
+                #expect(await second.fhir("GET", "Observation/o1", token: token).status == 200)
+                let revoked = await first.service.revoke(ServiceRequest(method: "POST", path: "/oauth/revoke", body: TestWorld.form([("token", token)])))
+                #expect(revoked.status == 200)
+                #expect(await second.fhir("GET", "Observation/o1", token: token).status == 401)
+                #expect(await first.fhir("GET", "Observation/o1", token: token).status == 401)
+            }
+        }
+    }
+
     @Test(arguments: TestBackend.available)
     func codeApprovedOnOneServerIsExchangedOnTheOther(backend: TestBackend) async throws {
         try await TestWorld.with(backend) { first in

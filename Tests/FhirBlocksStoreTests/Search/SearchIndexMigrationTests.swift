@@ -46,7 +46,7 @@ import Testing
             // Back to the previous schema, the resource kept: as a database before this version.
             try await store.withTransaction { connection, logger in
                 try await connection.query("DROP TABLE fhir_search_token, fhir_search_date", logger: logger)
-                try await connection.query("DELETE FROM schema_version WHERE version = \(PostgresSchema.searchIndexVersion)", logger: logger)
+                try await connection.query("DELETE FROM schema_version WHERE version >= \(PostgresSchema.searchIndexVersion)", logger: logger)
             }
             try await store.migrate()
             let query = try SearchQuery(type: "Condition", parameters: [("code", "http://snomed.info/sct|44054006"), ("recorded-date", "2020")], strict: true)
