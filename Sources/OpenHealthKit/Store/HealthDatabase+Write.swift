@@ -60,10 +60,7 @@ extension HealthDatabase {
                         blockID = blockIDs[slot.block]
                         blockIndex = slot.index
                     }
-                    try statement.insert(SampleRowStatement.Values(
-                        uuid: sample.uuid, type: sample.type, kind: sample.kind, start: sample.start, end: sample.end, sourceID: rowSourceID,
-                        parentID: parent, activityType: sample.activityType, anchor: sequence, syncHash: sample.syncHash,
-                        syncVersion: sample.syncVersion, sealed: sample.sealed, blockID: blockID, blockIndex: blockIndex))
+                    try statement.insert(sample, sourceID: rowSourceID, parentID: parent, anchor: sequence, blockID: blockID, blockIndex: blockIndex)
                     let rowID = db.lastInsertedRowID
                     for entry in sample.metadataIndex {
                         indexStatement.setUncheckedArguments([rowID, entry.keyHash, entry.valueHash])

@@ -7,28 +7,11 @@ import GRDBSQLite
 /// fifth of a quantity sample's save.
 ///
 /// GRDB executes a statement's bound values with `execute()` once its arguments have been set,
-/// so ``init(_:)`` sets them once (all NULL) and ``insert(_:)`` resets the statement and rebinds
-/// every parameter in place before each `execute()`. The statement is GRDB's cached one, so it is prepared once per
-/// connection; nothing else executes it with other arguments.
+/// so ``init(_:)`` sets them once (all NULL) and
+/// ``insert(_:sourceID:parentID:anchor:blockID:blockIndex:)`` resets the statement and rebinds
+/// every parameter in place before each `execute()`. The statement is GRDB's cached one, so it
+/// is prepared once per connection; nothing else executes it with other arguments.
 struct SampleRowStatement {
-    /// One row's values, in the statement's parameter order.
-    struct Values {
-        var uuid: UUID
-        var type: String
-        var kind: SampleKind
-        var start: Double
-        var end: Double
-        var sourceID: Int64
-        var parentID: Int64?
-        var activityType: Int64?
-        var anchor: Int64
-        var syncHash: Data?
-        var syncVersion: Int64?
-        var sealed: Data
-        var blockID: Int64?
-        var blockIndex: Int?
-    }
-
     private static let sql = """
         INSERT INTO sample (uuid, type, kind, start, "end", source_id, parent_id, activity_type, anchor, sync_id, sync_version,
                             sealed, block_id, block_index)
@@ -45,15 +28,16 @@ struct SampleRowStatement {
         statement.setUncheckedArguments(StatementArguments(Array(repeating: nil as DatabaseValue?, count: Self.parameterCount)))
     }
 
-    /// Inserts one row; its id is then `db.lastInsertedRowID`.
-    func insert(_ values: Values) throws {
+    /// Inserts `sample`'s row with the values the transaction assigns it; its id is then
+    /// `db.lastInsertedRowID`.
+    func insert(_ sample: PreparedSample, sourceID: Int64, parentID: Int64?, anchor: Int64, blockID: Int64?, blockIndex: Int?) throws {
         let sqlite = statement.sqliteStatement
         // SQLite binds only to a statement that has not run or was reset since.
         try check(sqlite3_reset(sqlite))
-        try withUnsafeBytes(of: values.uuid.uuid) { uuid in
+        try withUnsafeBytes(of: sample.uuid.uuid) { uuid in
             try check(sqlite3_bind_blob(sqlite, 1, uuid.baseAddress, Int32(uuid.count), Self.transient))
         }
-        var type = values.type
+        var type = sample.type
         try type.withUTF8 { text in
             if let base = text.baseAddress, !text.isEmpty {
                 try check(sqlite3_bind_text(sqlite, 2, UnsafeRawPointer(base).assumingMemoryBound(to: CChar.self), Int32(text.count),
@@ -62,18 +46,18 @@ struct SampleRowStatement {
                 try check(sqlite3_bind_text(sqlite, 2, "", 0, Self.transient))
             }
         }
-        try check(sqlite3_bind_int64(sqlite, 3, values.kind.rawValue))
-        try check(sqlite3_bind_double(sqlite, 4, values.start))
-        try check(sqlite3_bind_double(sqlite, 5, values.end))
-        try check(sqlite3_bind_int64(sqlite, 6, values.sourceID))
-        try bind(values.parentID, at: 7, sqlite)
-        try bind(values.activityType, at: 8, sqlite)
-        try check(sqlite3_bind_int64(sqlite, 9, values.anchor))
-        try bind(values.syncHash, at: 10, sqlite)
-        try bind(values.syncVersion, at: 11, sqlite)
-        try bind(values.sealed, at: 12, sqlite)
-        try bind(values.blockID, at: 13, sqlite)
-        try bind(values.blockIndex.map(Int64.init), at: 14, sqlite)
+        try check(sqlite3_bind_int64(sqlite, 3, sample.kind.rawValue))
+        try check(sqlite3_bind_double(sqlite, 4, sample.start))
+        try check(sqlite3_bind_double(sqlite, 5, sample.end))
+        try check(sqlite3_bind_int64(sqlite, 6, sourceID))
+        try bind(parentID, at: 7, sqlite)
+        try bind(sample.activityType, at: 8, sqlite)
+        try check(sqlite3_bind_int64(sqlite, 9, anchor))
+        try bind(sample.syncHash, at: 10, sqlite)
+        try bind(sample.syncVersion, at: 11, sqlite)
+        try bind(sample.sealed, at: 12, sqlite)
+        try bind(blockID, at: 13, sqlite)
+        try bind(blockIndex.map(Int64.init), at: 14, sqlite)
         try statement.execute()
     }
 
