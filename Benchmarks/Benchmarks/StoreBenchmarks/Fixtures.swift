@@ -30,7 +30,15 @@ enum Fixtures {
     /// as the store's statistics work in it.
     static let secondsPerMinute = 60.0
     static let batchSize = 10_000
-    static let saveCount = 1_000_000
+    /// Samples saved per iteration of the save benchmarks: 1,000,000, or the count in the
+    /// environment variable `STORE_BENCH_SAVE_COUNT` (a scaled run, or a few thousand for
+    /// profiling under callgrind).
+    static let saveCount = ProcessInfo.processInfo.environment["STORE_BENCH_SAVE_COUNT"].flatMap(Int.init).map { max(1, $0) } ?? 1_000_000
+    /// The save count as the benchmarks' names give it: "1M", "200K", "5000".
+    static var saveCountLabel: String {
+        if saveCount % 1_000_000 == 0 { return "\(saveCount / 1_000_000)M" }
+        return saveCount % 1_000 == 0 ? "\(saveCount / 1_000)K" : "\(saveCount)"
+    }
     /// One sample a minute for 365 days.
     static let yearCount = 365 * 24 * 60
 

@@ -7,10 +7,11 @@ import Synchronization
 
 // OpenHealthKit's store against its ceilings, in one run on one machine:
 //
-// - Saving 1,000,000 one-minute heart-rate samples through `HKHealthStore.save(_:)` in batches
-//   of 10,000, into a new encrypted file store per iteration; the ceiling inserts the same rows
-//   (same UUIDs, times and values, in the clear) with a cached prepared GRDB statement, 10,000
-//   rows per transaction, into a WAL DatabasePool with a table shaped like the store's.
+// - Saving 1,000,000 one-minute heart-rate samples (or STORE_BENCH_SAVE_COUNT of them, see
+//   `Fixtures.saveCount`) through `HKHealthStore.save(_:)` in batches of 10,000, into a new
+//   encrypted file store per iteration; the ceiling inserts the same rows (same UUIDs, times
+//   and values, in the clear) with a cached prepared GRDB statement, 10,000 rows per
+//   transaction, into a WAL DatabasePool with a table shaped like the store's.
 // - A one-year daily statistics collection (average, min, max; UTC days) over 525,600
 //   minute-level heart rates through `HKStatisticsCollectionQueryDescriptor`; the ceiling is
 //   SQL's GROUP BY of the same buckets over the same rows in the clear, fetched whole.
@@ -44,7 +45,7 @@ let benchmarks: @Sendable () -> Void = {
 
     // MARK: Save 1M quantity samples
 
-    Benchmark("Save 1M quantity samples (HKHealthStore)") { benchmark, rows in
+    Benchmark("Save \(Fixtures.saveCountLabel) quantity samples (HKHealthStore)") { benchmark, rows in
         let batches = Fixtures.sampleBatches(rows)
         let folder = try ScratchFolder("save-store")
         defer { folder.remove() }
@@ -54,7 +55,7 @@ let benchmarks: @Sendable () -> Void = {
         Fixtures.rows(count: Fixtures.saveCount, seed: 1)
     }
 
-    Benchmark("Save 1M quantity samples (ceiling: raw GRDB prepared inserts)") { benchmark, rows in
+    Benchmark("Save \(Fixtures.saveCountLabel) quantity samples (ceiling: raw GRDB prepared inserts)") { benchmark, rows in
         let folder = try ScratchFolder("save-ceiling")
         defer { folder.remove() }
         let elapsed = try Timed.ceilingSave(rows, in: folder, benchmark)

@@ -165,9 +165,13 @@ final class QueryLifecycle: Sendable {
 /// sources whose samples were added or deleted.
 struct StoreChangeSet: Sendable {
     var sourcesByType: [String: Set<String>] = [:]
+    /// The pair inserted last: a save's rows come in runs of one type and source.
+    private var last: (type: String, source: String)?
 
     mutating func insert(type: String, source: String) {
+        if let last, last.type == type, last.source == source { return }
         sourcesByType[type, default: []].insert(source)
+        last = (type, source)
     }
 
     var isEmpty: Bool { sourcesByType.isEmpty }

@@ -50,6 +50,7 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
         guard !objects.isEmpty else { return }
         let database = try await engine.databaseAsync()
         var types = Set<String>()
+        var lastType = ""
         for object in objects {
             guard let sample = object as? HKSample else { throw HKError(.errorInvalidArgument, "only samples can be saved") }
             if sample is HKClinicalRecord || sample is HKVerifiableClinicalRecord {
@@ -61,13 +62,15 @@ public final class HKHealthStore: NSObject, @unchecked Sendable {
             // HealthKit authorizes correlations through the types of their members.
             if let correlation = sample as? HKCorrelation {
                 for member in correlation.objects { types.insert(member.sampleType.identifier) }
-            } else {
+            } else if sample.sampleType.identifier != lastType {
+                // A batch is mostly runs of one type: hash each run's type once.
+                lastType = sample.sampleType.identifier
                 types.insert(sample.sampleType.identifier)
             }
         }
         for type in types.sorted() { try await engine.checkShare(type) }
         let preparer = SamplePreparer(cipher: database.cipher, bundleIdentifier: engine.bundleIdentifier)
-        let prepared = try objects.map(preparer.prepare)
+        let prepared = try await preparer.prepare(objects)
         let changes = try await database.insert(prepared, revision: engine.revision)
         notify(changes)
     }

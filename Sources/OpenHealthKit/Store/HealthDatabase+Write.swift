@@ -24,20 +24,19 @@ extension HealthDatabase {
         let samples = planned
         return try await writeChangesAsync { db in
                 var sourceIDs: [SourceRevisionRecord: Int64] = [:]
+                // Rows come in runs of one revision: compare with the last before hashing.
+                var lastSource: (revision: SourceRevisionRecord, id: Int64)?
                 func sourceID(of revision: SourceRevisionRecord) throws -> Int64 {
-                    if let id = sourceIDs[revision] { return id }
-                    let id = try Self.sourceID(db, revision)
+                    if let lastSource, lastSource.revision == revision { return lastSource.id }
+                    let id = try sourceIDs[revision] ?? Self.sourceID(db, revision)
                     sourceIDs[revision] = id
+                    lastSource = (revision, id)
                     return id
                 }
                 var sequence = try Self.sequence(db)
                 var changes = StoreChangeSet()
                 var rollups = RollupChanges()
-                let statement = try db.cachedStatement(sql: """
-                    INSERT INTO sample (uuid, type, kind, start, "end", source_id, parent_id, activity_type, anchor, sync_id, sync_version,
-                                        sealed, block_id, block_index)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                    """)
+                let statement = try SampleRowStatement(db)
                 let indexStatement = try db.cachedStatement(sql: "INSERT INTO metadata_index (sample_id, key_hash, value_hash) VALUES (?, ?, ?)")
                 let now = now().timeIntervalSinceReferenceDate
 
@@ -61,11 +60,7 @@ extension HealthDatabase {
                         blockID = blockIDs[slot.block]
                         blockIndex = slot.index
                     }
-                    statement.setUncheckedArguments([
-                        sample.uuid.databaseBlob, sample.type, sample.kind.rawValue, sample.start, sample.end, rowSourceID,
-                        parent, sample.activityType, sequence, sample.syncHash, sample.syncVersion, sample.sealed, blockID, blockIndex,
-                    ])
-                    try statement.execute()
+                    try statement.insert(sample, sourceID: rowSourceID, parentID: parent, anchor: sequence, blockID: blockID, blockIndex: blockIndex)
                     let rowID = db.lastInsertedRowID
                     for entry in sample.metadataIndex {
                         indexStatement.setUncheckedArguments([rowID, entry.keyHash, entry.valueHash])
@@ -76,7 +71,8 @@ extension HealthDatabase {
                     }
                     changes.insert(type: sample.type, source: revision.bundleIdentifier)
                     if sample.kind == .quantity {
-                        rollups.note(type: sample.type, start: sample.start, end: sample.end)
+                        rollups.noteInserted(type: sample.type, start: sample.start, end: sample.end, valueBits: sample.primaryBits,
+                                             sourceID: rowSourceID)
                     }
                     for member in sample.members { try insertRow(member, parent: rowID, revision: revision) }
                 }
@@ -293,7 +289,7 @@ extension HealthDatabase {
             try remove.execute(arguments: [rowID])
             if let blockID = row[8] as Int64?, blocks.last != blockID { blocks.append(blockID) }
             if kind == .quantity {
-                rollups.note(type: type, start: row[3], end: row[4])
+                rollups.noteDeleted(type: type, start: row[3], end: row[4])
             }
             changes.insert(type: type, source: row[7])
         }

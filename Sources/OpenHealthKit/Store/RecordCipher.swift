@@ -133,15 +133,27 @@ struct RecordCipher: Sendable {
 /// start, end and type, which are stored in the clear. Editing any of them outside the store
 /// makes the record fail to open instead of changing what it means.
 struct RecordContext {
-    let bytes: Data
+    let bytes: [UInt8]
 
     init(uuid: Data, type: String, kind: SampleKind, start: Double, end: Double) {
-        var data = Data(capacity: uuid.count + 17 + type.utf8.count)
-        data.append(uuid)
-        data.append(UInt8(truncatingIfNeeded: kind.rawValue))
-        withUnsafeBytes(of: start.bitPattern.littleEndian) { data.append(contentsOf: $0) }
-        withUnsafeBytes(of: end.bitPattern.littleEndian) { data.append(contentsOf: $0) }
-        data.append(contentsOf: type.utf8)
-        bytes = data
+        var writer = ByteWriter(capacity: uuid.count + 17 + type.utf8.count)
+        writer.append(uuid)
+        Self.write(type: type, kind: kind, start: start, end: end, to: &writer)
+        bytes = writer.bytes
+    }
+
+    /// The same bytes from the sample's UUID (the save path, before any blob exists).
+    init(uuid: UUID, type: String, kind: SampleKind, start: Double, end: Double) {
+        var writer = ByteWriter(capacity: 33 + type.utf8.count)
+        writer.uuid(uuid)
+        Self.write(type: type, kind: kind, start: start, end: end, to: &writer)
+        bytes = writer.bytes
+    }
+
+    private static func write(type: String, kind: SampleKind, start: Double, end: Double, to writer: inout ByteWriter) {
+        writer.byte(UInt8(truncatingIfNeeded: kind.rawValue))
+        writer.double(start)
+        writer.double(end)
+        writer.append(utf8: type)
     }
 }

@@ -41,20 +41,28 @@ struct SamplePayload {
     }
 
     func encoded() -> Data {
+        Data(encodedBytes())
+    }
+
+    /// The layout above as bytes, what the save path seals.
+    func encodedBytes() -> [UInt8] {
         var flags = Flags()
         if metadata != nil { flags.insert(.metadata) }
         if device != nil { flags.insert(.device) }
         if extra != nil { flags.insert(.extra) }
-        var data = Data(capacity: 10 + (metadata?.count ?? 0) + (device?.count ?? 0) + (extra?.count ?? 0) + 12)
-        data.append(Self.format)
-        data.append(flags.rawValue)
-        withUnsafeBytes(of: primaryBits.littleEndian) { data.append(contentsOf: $0) }
-        for section in [metadata, device, extra] {
-            guard let section else { continue }
-            withUnsafeBytes(of: UInt32(section.count).littleEndian) { data.append(contentsOf: $0) }
-            data.append(section)
+        var writer = ByteWriter(capacity: 10 + (metadata?.count ?? 0) + (device?.count ?? 0) + (extra?.count ?? 0) + 12)
+        writer.byte(Self.format)
+        writer.byte(flags.rawValue)
+        writer.uint64(primaryBits)
+        func section(_ data: Data?) {
+            guard let data else { return }
+            writer.uint32(UInt32(data.count))
+            writer.append(data)
         }
-        return data
+        section(metadata)
+        section(device)
+        section(extra)
+        return writer.bytes
     }
 
     /// Reads only the primary value: the statistics fast path.
@@ -120,17 +128,16 @@ struct QuantityExtra: Equatable {
     var isEmpty: Bool { count == nil && originalUnit == nil }
 
     func encoded() -> Data {
-        var data = Data()
         let hasOriginal = originalValue != nil && originalUnit != nil
-        data.append((count != nil ? 1 : 0) | (hasOriginal ? 2 : 0))
-        if let count { withUnsafeBytes(of: Int64(count).littleEndian) { data.append(contentsOf: $0) } }
+        var writer = ByteWriter(capacity: 19 + (originalUnit?.utf8.count ?? 0))
+        writer.byte((count != nil ? 1 : 0) | (hasOriginal ? 2 : 0))
+        if let count { writer.uint64(UInt64(bitPattern: Int64(count))) }
         if hasOriginal, let value = originalValue, let unit = originalUnit {
-            withUnsafeBytes(of: value.bitPattern.littleEndian) { data.append(contentsOf: $0) }
-            let bytes = Array(unit.utf8.prefix(Int(UInt16.max)))
-            withUnsafeBytes(of: UInt16(bytes.count).littleEndian) { data.append(contentsOf: $0) }
-            data.append(contentsOf: bytes)
+            writer.double(value)
+            writer.uint16(UInt16(min(unit.utf8.count, Int(UInt16.max))))
+            writer.append(utf8: unit, maxCount: Int(UInt16.max))
         }
-        return data
+        return Data(writer.bytes)
     }
 
     init(count: Int? = nil, originalValue: Double? = nil, originalUnit: String? = nil) {

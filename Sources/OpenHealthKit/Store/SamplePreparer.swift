@@ -147,7 +147,6 @@ struct SamplePreparer {
             throw HKError(.errorInvalidArgument, "\(sample.sampleType.identifier) samples cannot be saved")
         }
 
-        let uuidBlob = sample.uuid.databaseBlob
         var syncHash: Data?
         var syncVersion: Int64?
         if let healthRecordKey {
@@ -156,17 +155,45 @@ struct SamplePreparer {
             syncHash = cipher.indexHash("sync", bundleIdentifier, identifier)
             syncVersion = MetadataCodec.syncVersion(metadataValues)
         }
-        let index = metadataValues.map { key, value in
+        let index = metadataValues.isEmpty ? [] : metadataValues.map { key, value in
             MetadataIndexEntry(keyHash: cipher.indexHash("mk", key), valueHash: value.indexForm.map { cipher.indexHash("mv", key, $0) })
         }
-        var prepared = PreparedSample(uuid: sample.uuid, type: sample.sampleType.identifier, kind: kind, start: start, end: end,
+        let type = sample.sampleType.identifier
+        let context = RecordContext(uuid: sample.uuid, type: type, kind: kind, start: start, end: end)
+        var prepared = PreparedSample(uuid: sample.uuid, type: type, kind: kind, start: start, end: end,
                               activityType: activityType, syncHash: syncHash, syncVersion: syncVersion,
-                              sealed: try cipher.seal(payload.encoded(), context: RecordContext(uuid: uuidBlob, type: sample.sampleType.identifier,
-                                                                                                kind: kind, start: start, end: end).bytes),
+                              sealed: try cipher.seal(payload.encodedBytes(), context: context.bytes),
                               primaryBits: payload.primaryBits, metadataIndex: index, members: members)
         prepared.replacesSameKey = healthRecordKey != nil
         prepared.routeBlocks = routeBlocks
         prepared.workoutLink = workoutLink
+        return prepared
+    }
+}
+
+extension SamplePreparer {
+    /// Batches at least this large are prepared on several cores.
+    static let parallelThreshold = 2_048
+
+    /// Prepares `objects` in order. A large batch is cut into one chunk per core (at most 8),
+    /// prepared by concurrent child tasks: sealing each record is most of a save's work outside
+    /// SQLite. When several objects are invalid, the error is the first one's, as in order.
+    func prepare(_ objects: [HKObject]) async throws -> [PreparedSample] {
+        let workers = objects.count < Self.parallelThreshold ? 1 : max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+        guard workers > 1 else { return try objects.map { try prepare($0) } }
+        let chunk = (objects.count + workers - 1) / workers
+        let parts = await withTaskGroup(of: (Int, Result<[PreparedSample], any Error>).self) { group in
+            for worker in 0..<workers {
+                let slice = objects[min(objects.count, worker * chunk)..<min(objects.count, (worker + 1) * chunk)]
+                group.addTask { (worker, Result { try slice.map { try prepare($0) } }) }
+            }
+            var parts = [Result<[PreparedSample], any Error>](repeating: .success([]), count: workers)
+            for await (worker, part) in group { parts[worker] = part }
+            return parts
+        }
+        var prepared: [PreparedSample] = []
+        prepared.reserveCapacity(objects.count)
+        for part in parts { prepared += try part.get() }
         return prepared
     }
 }

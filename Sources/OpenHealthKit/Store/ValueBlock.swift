@@ -59,15 +59,15 @@ struct ValueBlock: Sendable {
     }
 
     /// The plaintext of a block holding `entries`, in order.
-    static func plaintext(_ entries: some Collection<Entry>) -> Data {
-        var data = Data(capacity: entries.count * entrySize)
+    static func plaintext(_ entries: some Collection<Entry>) -> [UInt8] {
+        var writer = ByteWriter(capacity: entries.count * entrySize)
         for entry in entries {
-            withUnsafeBytes(of: entry.uuid.uuid) { data.append(contentsOf: $0) }
-            withUnsafeBytes(of: entry.start.bitPattern.littleEndian) { data.append(contentsOf: $0) }
-            withUnsafeBytes(of: entry.end.bitPattern.littleEndian) { data.append(contentsOf: $0) }
-            withUnsafeBytes(of: entry.valueBits.littleEndian) { data.append(contentsOf: $0) }
+            writer.uuid(entry.uuid)
+            writer.double(entry.start)
+            writer.double(entry.end)
+            writer.uint64(entry.valueBits)
         }
-        return data
+        return writer.bytes
     }
 
     /// The number of entries a sealed block of `sealedCount` bytes holds, or nil when no

@@ -32,31 +32,44 @@ struct ValueBlockPlan: Sendable {
 
     /// Plans and seals the blocks of `samples`, setting each blocked sample's `blockSlot`.
     init(samples: inout [PreparedSample], cipher: RecordCipher) throws {
-        var order: [String] = []
-        var entries: [String: [ValueBlock.Entry]] = [:]
-        Self.visitQuantities(&samples) { sample in
-            let entry = ValueBlock.Entry(uuid: sample.uuid, start: sample.start, end: sample.end, valueBits: sample.primaryBits)
-            if entries[sample.type]?.append(entry) == nil {
-                order.append(sample.type)
-                entries[sample.type] = [entry]
+        // Groups by type in first-seen order; a save is mostly runs of one type, so the last
+        // group is checked before the dictionary.
+        var types: [String] = []
+        var groups: [[ValueBlock.Entry]] = []
+        var groupOfType: [String: Int] = [:]
+        var last = -1
+        func group(of type: String) -> Int {
+            if last >= 0, types[last] == type { return last }
+            if let index = groupOfType[type] {
+                last = index
+            } else {
+                last = types.count
+                groupOfType[type] = last
+                types.append(type)
+                groups.append([])
             }
+            return last
         }
-        var firstBlock: [String: Int] = [:]
-        for type in order {
-            guard let group = entries[type], group.count >= ValueBlock.minimumEntries else { continue }
-            firstBlock[type] = blocks.count
+        Self.visitQuantities(&samples) { sample in
+            groups[group(of: sample.type)].append(
+                ValueBlock.Entry(uuid: sample.uuid, start: sample.start, end: sample.end, valueBits: sample.primaryBits))
+        }
+        var firstBlock = [Int?](repeating: nil, count: types.count)
+        for (index, group) in groups.enumerated() where group.count >= ValueBlock.minimumEntries {
+            firstBlock[index] = blocks.count
             for offset in stride(from: 0, to: group.count, by: ValueBlock.capacity) {
                 let chunk = group[offset..<min(offset + ValueBlock.capacity, group.count)]
-                let sealed = try cipher.sealBlock(ValueBlock.plaintext(chunk), context: ValueBlock.context(type: type, count: chunk.count))
-                blocks.append(Block(type: type, sealed: sealed))
+                let sealed = try cipher.sealBlock(ValueBlock.plaintext(chunk), context: ValueBlock.context(type: types[index], count: chunk.count))
+                blocks.append(Block(type: types[index], sealed: sealed))
             }
         }
         guard !blocks.isEmpty else { return }
-        var positions: [String: Int] = [:]
+        var positions = [Int](repeating: 0, count: types.count)
         Self.visitQuantities(&samples) { sample in
-            guard let first = firstBlock[sample.type] else { return }
-            let position = positions[sample.type, default: 0]
-            positions[sample.type] = position + 1
+            let index = group(of: sample.type)
+            guard let first = firstBlock[index] else { return }
+            let position = positions[index]
+            positions[index] = position + 1
             sample.blockSlot = Slot(block: first + position / ValueBlock.capacity, index: position % ValueBlock.capacity)
         }
     }

@@ -2,12 +2,21 @@ import Foundation
 
 extension HKObjectType {
     /// Finds a sample type by a name a person types: the full identifier
-    /// (`HKQuantityTypeIdentifierStepCount`), the Swift name (`stepCount`), or `workout`;
-    /// case-insensitive. OpenHealthKit API, used by the `health` CLI and importers.
+    /// (`HKQuantityTypeIdentifierStepCount`), the Swift name (`stepCount`), `workout`,
+    /// `workoutRoute` (`HKWorkoutRouteTypeIdentifier`) or `verifiableClinicalRecord`;
+    /// case-insensitive. Every sample type the store keeps is found by its identifier.
+    /// OpenHealthKit API, used by the `health` CLI, `health ui` and importers.
     public static func sampleType(named name: String) -> HKSampleType? {
         let key = name.trimmingCharacters(in: .whitespaces).lowercased()
         guard !key.isEmpty else { return nil }
         if key == "workout" || key == "workouts" || key == HKWorkoutTypeIdentifier.lowercased() { return HKWorkoutType() }
+        if key == "workoutroute" || key == "workoutroutes" || key == HKWorkoutRouteTypeIdentifier.lowercased() {
+            return HKSeriesType.workoutRoute()
+        }
+        if key == "verifiableclinicalrecord" || key == "verifiableclinicalrecords"
+            || key == HKVerifiableClinicalRecordType.identifierString.lowercased() {
+            return HKVerifiableClinicalRecordType()
+        }
         func matches(_ raw: String, prefix: String) -> Bool {
             raw.lowercased() == key || raw.dropFirst(prefix.count).lowercased() == key
         }

@@ -81,3 +81,45 @@ struct StoredFormatPropertyTests {
         #expect(try MetadataCodec.decode(MetadataCodec.encode(values)) == values)
     }
 }
+
+/// The stored layouts, byte for byte, as the save path writes them: stores written before must
+/// stay readable and records must keep authenticating.
+@Suite("Stored formats: the save path's bytes")
+struct StoredLayoutTests {
+    static func littleEndian<T: FixedWidthInteger>(_ value: T) -> [UInt8] {
+        withUnsafeBytes(of: value.littleEndian) { Array($0) }
+    }
+
+    @Test("Quantity details, payloads, record contexts and value blocks have their documented layouts")
+    func layouts() {
+        let extra = QuantityExtra(count: 3, originalValue: 72, originalUnit: "count/min")
+        let extraBytes = [3] + Self.littleEndian(UInt64(3)) + Self.littleEndian(72.0.bitPattern) + Self.littleEndian(UInt16(9))
+            + Array("count/min".utf8)
+        #expect([UInt8](extra.encoded()) == extraBytes)
+
+        let payload = SamplePayload(double: 1.2, metadata: Data([9, 8]), device: nil, extra: extra.encoded())
+        let payloadBytes = [SamplePayload.format, 1 | 4] + Self.littleEndian(1.2.bitPattern) + Self.littleEndian(UInt32(2)) + [9, 8]
+            + Self.littleEndian(UInt32(extraBytes.count)) + extraBytes
+        #expect(payload.encodedBytes() == payloadBytes)
+        #expect([UInt8](payload.encoded()) == payloadBytes)
+
+        let uuid = UUID()
+        let type = HKQuantityTypeIdentifier.heartRate.rawValue
+        let context = RecordContext(uuid: uuid, type: type, kind: .quantity, start: 1.5, end: 61.5)
+        #expect(context.bytes == RecordContext(uuid: uuid.databaseBlob, type: type, kind: .quantity, start: 1.5, end: 61.5).bytes)
+        #expect(context.bytes == [UInt8](uuid.databaseBlob) + [1] + Self.littleEndian(1.5.bitPattern) + Self.littleEndian(61.5.bitPattern)
+            + Array(type.utf8))
+
+        let entry = ValueBlock.Entry(uuid: uuid, start: 1.5, end: 61.5, valueBits: 1.2.bitPattern)
+        let entryBytes = [UInt8](uuid.databaseBlob) + Self.littleEndian(1.5.bitPattern) + Self.littleEndian(61.5.bitPattern)
+            + Self.littleEndian(1.2.bitPattern)
+        #expect(ValueBlock.plaintext([entry, entry]) == entryBytes + entryBytes)
+    }
+
+    @Test("A unit string longer than 65,535 bytes is cut at that length, as before")
+    func longUnit() throws {
+        let unit = String(repeating: "m", count: 70_000)
+        let decoded = try QuantityExtra(decoding: QuantityExtra(originalValue: 1, originalUnit: unit).encoded())
+        #expect(decoded.originalUnit?.utf8.count == Int(UInt16.max))
+    }
+}
