@@ -69,9 +69,9 @@ struct PostgresTrustStoreTests {
     @Test(.enabled(if: adminURL != nil, "OPENHEALTHKIT_POSTGRES_URL is not set: no PostgreSQL server to test against"), .timeLimit(.minutes(1)))
     func closedStoreIsUnavailable() async throws {
         try await withDatabase { url in
-            // A generous connection timeout: connecting may be slow on a loaded machine; what is
-            // tested is that once closed, the store does not wait for one at all.
-            let store = PostgresTrustStore(url: url, connectionTimeout: .seconds(20))
+            // Connecting may be slow on a loaded machine, so the timeout is generous, and longer
+            // than the test's time limit: a closed store that waited for a connection would fail.
+            let store = PostgresTrustStore(url: url, connectionTimeout: .seconds(120))
             try await store.migrate()
             await store.close()
             // A closed store answers at once with an error (the time limit catches a wait).
