@@ -105,6 +105,7 @@ extension TrustService {
             entry.append("resource", .object(outcome))
             entry.append("search", .object(JSONObject(members: [JSONMember(key: "mode", value: .string("outcome"))])))
             if !first { bytes.append(UInt8(ascii: ",")) }
+            first = false
             bytes += JSONWriter.serialize(.object(entry))
         }
         if first {

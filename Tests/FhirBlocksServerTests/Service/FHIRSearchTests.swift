@@ -86,6 +86,14 @@ import Testing
             let outcome = lenient["entry"]?.arrayValue?.last?.objectValue
             #expect(outcome?["search"]?.objectValue?["mode"] == .string("outcome"))
             #expect(outcome?["resource"]?.objectValue?["issue"]?.arrayValue?.first?.objectValue?["diagnostics"]?.stringValue?.contains("colour") == true)
+            // No match and an unknown parameter: the outcome is the only entry; no match and
+            // nothing ignored: no "entry" at all (FHIR JSON has no empty arrays).
+            let onlyOutcome = world.json(await world.fhir("GET", "Observation", token: token, parameters: [("colour", "red"), ("_id", "none")]))
+            #expect(onlyOutcome["total"] == .number("0") && Self.ids(onlyOutcome).isEmpty)
+            #expect(onlyOutcome["entry"]?.arrayValue?.count == 1)
+            #expect(onlyOutcome["entry"]?.arrayValue?.first?.objectValue?["search"]?.objectValue?["mode"] == .string("outcome"))
+            let empty = world.json(await world.fhir("GET", "Observation", token: token, parameters: [("_id", "none")]))
+            #expect(empty["resourceType"] == .string("Bundle") && empty["total"] == .number("0") && empty["entry"] == nil)
             let strict = await world.fhir("GET", "Observation", token: token, parameters: [("colour", "red")], headers: ["prefer": "handling=strict"])
             #expect(strict.status == 400 && world.json(strict)["resourceType"] == .string("OperationOutcome"))
             #expect(await world.fhir("GET", "Observation", token: token, parameters: [("date", "yesterday")]).status == 400)
