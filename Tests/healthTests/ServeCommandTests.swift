@@ -23,17 +23,7 @@ import Testing
             if let database { arguments += ["--database", database] }
             arguments += extra
             let (process, output, _) = try runner.launch(arguments)
-            let line: String = try await withCheckedThrowingContinuation { continuation in
-                DispatchQueue.global().async {
-                    var bytes: [UInt8] = []
-                    while true {
-                        let chunk = output.fileHandleForReading.readData(ofLength: 1)
-                        if chunk.isEmpty || chunk.first == UInt8(ascii: "\n") { break }
-                        bytes.append(contentsOf: chunk)
-                    }
-                    continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
-                }
-            }
+            let line = await LineReader(output).next() ?? ""
             guard line.hasPrefix("listening on ") else {
                 process.terminate()
                 throw TestFailure("health serve did not start: \(line)")

@@ -31,17 +31,7 @@ import Testing
                                                 + [specExamples.appendingPathComponent("example-00-e-file.smart-health-card").path])
             guard imported.status == 0 else { throw ServeCommandTests.TestFailure("health records import failed: \(imported.error)") }
             let (process, output, _) = try runner.launch(["ui", "--port", "0"] + storeArguments + specIssuerArguments + arguments)
-            let line: String = try await withCheckedThrowingContinuation { continuation in
-                DispatchQueue.global().async {
-                    var bytes: [UInt8] = []
-                    while true {
-                        let chunk = output.fileHandleForReading.readData(ofLength: 1)
-                        if chunk.isEmpty || chunk.first == UInt8(ascii: "\n") { break }
-                        bytes.append(contentsOf: chunk)
-                    }
-                    continuation.resume(returning: String(decoding: bytes, as: UTF8.self))
-                }
-            }
+            let line = await LineReader(output).next() ?? ""
             guard line.hasPrefix("open http://127.0.0.1:"), line.contains("/session?secret=") else {
                 process.terminate()
                 throw ServeCommandTests.TestFailure("health ui did not start: \(line)")
