@@ -8,6 +8,9 @@ import GRDB
 /// `synchronous = NORMAL` a committed transaction survives the process being killed.
 public final class SQLiteTrustStore: TrustStore {
     private let writer: any DatabaseWriter
+    /// Connections for the read path's point lookups on the calling thread (nil for in-memory
+    /// and read-only stores, which use `writer`'s async access).
+    private let pointReaders: SQLitePointReaders?
     /// Where the database lives (`:memory:` for an in-memory store).
     public let path: String
 
@@ -25,10 +28,15 @@ public final class SQLiteTrustStore: TrustStore {
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             writer = try DatabasePool(path: path, configuration: configuration)
+            pointReaders = try SQLitePointReaders(path: path, count: Self.pointReaderCount)
         } catch {
             throw .unavailable("cannot open the SQLite database: \(Self.reason(error))")
         }
     }
+
+    /// How many connections serve point lookups: one per core of the machine this runs on is
+    /// enough (a lookup holds one only while SQLite steps its statement).
+    static let pointReaderCount = 2
 
     /// Opens an existing database read-only (for `health audit verify --database`): nothing is
     /// created, migrated or switched to WAL; writes fail.
@@ -40,6 +48,7 @@ public final class SQLiteTrustStore: TrustStore {
         configuration.busyMode = .timeout(10)
         do {
             writer = try DatabaseQueue(path: path, configuration: configuration)
+            pointReaders = nil
         } catch {
             throw .unavailable("cannot open the SQLite database read-only: \(Self.reason(error))")
         }
@@ -50,6 +59,7 @@ public final class SQLiteTrustStore: TrustStore {
         path = ":memory:"
         do {
             writer = try DatabaseQueue()
+            pointReaders = nil
         } catch {
             throw .unavailable("cannot open an in-memory database: \(Self.reason(error))")
         }
@@ -60,6 +70,7 @@ public final class SQLiteTrustStore: TrustStore {
     }
 
     public func close() async {
+        pointReaders?.close()
         try? writer.close()
     }
 
@@ -144,7 +155,7 @@ public final class SQLiteTrustStore: TrustStore {
     }
 
     public func ledgerVersion() async throws(TrustStoreError) -> Int64 {
-        try await read { db in
+        try await pointRead { db in
             guard let version = try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM ledger_version WHERE id = 1")) else {
                 throw TrustStoreError.corrupt("ledger_version")
             }
@@ -153,13 +164,13 @@ public final class SQLiteTrustStore: TrustStore {
     }
 
     public func token(hash: String) async throws(TrustStoreError) -> StoredAccessToken? {
-        try await read { db in
+        try await pointRead { db in
             try Row.fetchOne(db.cachedStatement(sql: "SELECT * FROM access_token WHERE token_hash = ?"), arguments: [hash]).map(SQLiteTrustRows.token)
         }
     }
 
     public func resource(patient: CsiGuid, type: String, id: String) async throws(TrustStoreError) -> FHIRResourceRecord? {
-        try await read { db in
+        try await pointRead { db in
             try Row.fetchOne(db.cachedStatement(sql: "SELECT \(SQLiteTrustRows.resourceColumns) FROM fhir_resource WHERE patient = ? AND type = ? AND id = ?"),
                              arguments: [patient.rawValue, type, id]).map(SQLiteTrustRows.resourceByPosition)
         }
@@ -203,6 +214,17 @@ public final class SQLiteTrustStore: TrustStore {
     }
 
     // MARK: Plumbing
+
+    /// A point lookup (one short statement): on a ``SQLitePointReaders`` connection on the
+    /// calling thread when the store has them, else through ``read(_:)``.
+    func pointRead<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(TrustStoreError) -> T {
+        guard let pointReaders else { return try await read(body) }
+        do {
+            return try pointReaders.read(body)
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
 
     func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(TrustStoreError) -> T {
         do {
