@@ -155,12 +155,20 @@ public final class SQLiteTrustStore: TrustStore {
     }
 
     public func ledgerVersion() async throws(TrustStoreError) -> Int64 {
+        try await pointRead { db in try Self.ledgerVersion(db) }
+    }
+
+    public func ledgerVersionAndResource(patient: CsiGuid, type: String, id: String) async throws(TrustStoreError) -> LedgerVersionAndResource {
         try await pointRead { db in
-            guard let version = try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM ledger_version WHERE id = 1")) else {
-                throw TrustStoreError.corrupt("ledger_version")
-            }
-            return version
+            LedgerVersionAndResource(ledgerVersion: try Self.ledgerVersion(db), resource: try Self.resource(db, patient: patient, type: type, id: id))
         }
+    }
+
+    private static func ledgerVersion(_ db: Database) throws -> Int64 {
+        guard let version = try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM ledger_version WHERE id = 1")) else {
+            throw TrustStoreError.corrupt("ledger_version")
+        }
+        return version
     }
 
     public func token(hash: String) async throws(TrustStoreError) -> StoredAccessToken? {
@@ -170,10 +178,12 @@ public final class SQLiteTrustStore: TrustStore {
     }
 
     public func resource(patient: CsiGuid, type: String, id: String) async throws(TrustStoreError) -> FHIRResourceRecord? {
-        try await pointRead { db in
-            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(SQLiteTrustRows.resourceColumns) FROM fhir_resource WHERE patient = ? AND type = ? AND id = ?"),
-                             arguments: [patient.rawValue, type, id]).map(SQLiteTrustRows.resourceByPosition)
-        }
+        try await pointRead { db in try Self.resource(db, patient: patient, type: type, id: id) }
+    }
+
+    private static func resource(_ db: Database, patient: CsiGuid, type: String, id: String) throws -> FHIRResourceRecord? {
+        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(SQLiteTrustRows.resourceColumns) FROM fhir_resource WHERE patient = ? AND type = ? AND id = ?"),
+                         arguments: [patient.rawValue, type, id]).map(SQLiteTrustRows.resourceByPosition)
     }
 
     public func resources(patient: CsiGuid, type: String?) async throws(TrustStoreError) -> [FHIRResourceRecord] {

@@ -65,6 +65,11 @@ public protocol TrustStore: NonceStore, AuthorizationCodeStore {
     /// scoped by compartment: the same `type/id` in two compartments are two resources, so no
     /// request can learn whether an id exists in another patient's compartment.
     func resource(patient: CsiGuid, type: String, id: String) async throws(TrustStoreError) -> FHIRResourceRecord?
+    /// ``ledgerVersion()`` and ``resource(patient:type:id:)`` together, read in one read
+    /// transaction where the store can (so both answers are of the same moment): what a FHIR
+    /// read by id needs to confirm the token it resolved against its cached ledger and to
+    /// answer, in one trip to the store.
+    func ledgerVersionAndResource(patient: CsiGuid, type: String, id: String) async throws(TrustStoreError) -> LedgerVersionAndResource
     /// The current resources in `patient`'s compartment, optionally of one type, ordered by
     /// type then id.
     func resources(patient: CsiGuid, type: String?) async throws(TrustStoreError) -> [FHIRResourceRecord]
@@ -92,7 +97,27 @@ public protocol TrustStore: NonceStore, AuthorizationCodeStore {
     func close() async
 }
 
+/// What ``TrustStore/ledgerVersionAndResource(patient:type:id:)`` returns.
+public struct LedgerVersionAndResource: Sendable {
+    /// The store's ``TrustStore/ledgerVersion()``.
+    public var ledgerVersion: Int64
+    /// The resource, nil when not stored.
+    public var resource: FHIRResourceRecord?
+
+    /// Creates the pair.
+    public init(ledgerVersion: Int64, resource: FHIRResourceRecord?) {
+        self.ledgerVersion = ledgerVersion
+        self.resource = resource
+    }
+}
+
 extension TrustStore {
+    /// The version, then the resource, in two reads (a store without a single-read form).
+    public func ledgerVersionAndResource(patient: CsiGuid, type: String, id: String) async throws(TrustStoreError) -> LedgerVersionAndResource {
+        let version = try await ledgerVersion()
+        return LedgerVersionAndResource(ledgerVersion: version, resource: try await resource(patient: patient, type: type, id: id))
+    }
+
     /// Whether `util/getGloballyUniqueIdentifier` handed out `guid` (and it is still kept).
     public func isIssuedGuid(_ guid: CsiGuid) async throws(TrustStoreError) -> Bool {
         try await issuedGuid(guid) != nil

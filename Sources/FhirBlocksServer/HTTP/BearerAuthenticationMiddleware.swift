@@ -2,7 +2,8 @@ import Hummingbird
 
 /// Resolves the `Authorization` header once, before the route runs, into the typed request
 /// context (``FhirBlocksRequestContext/bearer``): the token's stored record and the grants the
-/// ledger still backs. It refuses nothing itself: each endpoint answers a missing or inactive
+/// installed ledger backs, to be confirmed against the store's ledger version by the endpoint
+/// (see ``BearerResolution``). It refuses nothing itself: each endpoint answers a missing or inactive
 /// token its own way (the FHIR endpoint 401 with `WWW-Authenticate`, the audit log anonymously
 /// or `invalid_client`, introspection `invalid_client`).
 struct BearerAuthenticationMiddleware: RouterMiddleware {
@@ -12,7 +13,7 @@ struct BearerAuthenticationMiddleware: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let header = request.headers[.authorization] else { return try await next(request, context) }
         var context = context
-        context.bearer = BearerResolution(header: header, access: await service.bearer(authorization: header))
+        context.bearer = await service.provisionalBearer(authorization: header)
         return try await next(request, context)
     }
 }

@@ -14,6 +14,9 @@ extension TrustService {
         let segments = Array(parts)
         if segments == ["metadata"], request.method == "GET" { return .json(capabilityStatement, contentType: Self.fhirJSON) }
         if segments == [".well-known", "smart-configuration"], request.method == "GET" { return smartConfiguration() }
+        if request.method == "GET", segments.count == 2, let answer = await readConfirmingBearer(type: segments[0], id: segments[1], request: request) {
+            return answer
+        }
         guard let access = await bearer(request) else {
             return Self.outcome(status: 401, code: "login", "a valid bearer token is required",
                                 headers: [("WWW-Authenticate", "Bearer realm=\"fhir\", error=\"invalid_token\"")])
@@ -62,7 +65,22 @@ extension TrustService {
 
     // MARK: Read
 
-    func read(type: String, id: String, access: BearerAccess) async -> ServiceResponse {
+    /// A read by id whose bearer token the middleware resolved (``BearerResolution``): the
+    /// ledger's version and the resource come from one store read, and the version confirms
+    /// the resolution. Nil when that does not apply (no active token resolved, an id that is
+    /// not a plain one, or a ledger that moved since): the caller then confirms the token
+    /// first and reads as usual. Nothing read is disclosed before the usual checks pass.
+    func readConfirmingBearer(type: String, id: String, request: ServiceRequest) async -> ServiceResponse? {
+        guard let resolved = request.bearer, resolved.header == request.headers["authorization"], let access = resolved.access,
+              ResourceScope(type) != nil, Self.isValidID(id), !(id == "fbcFhirId" && type == "Patient" && configuration.mode == .compat),
+              let fetched = try? await store.ledgerVersionAndResource(patient: access.token.patient, type: type, id: id),
+              fetched.ledgerVersion == resolved.ledgerVersion else { return nil }
+        return await read(type: type, id: id, access: access, fetched: fetched)
+    }
+
+    /// Reads `type/id` for `access` (with the resource already `fetched` from the store, when
+    /// it was, for the token's compartment).
+    func read(type: String, id: String, access: BearerAccess, fetched: LedgerVersionAndResource? = nil) async -> ServiceResponse {
         guard ResourceScope(type) != nil, Self.isValidID(id) else {
             return Self.outcome(status: 404, code: "not-found", "unknown resource")
         }
@@ -77,7 +95,11 @@ extension TrustService {
                 quirks.append(.fbcFhirIdAlias)
                 record = try await store.resources(patient: access.token.patient, type: "Patient").first
             } else {
-                record = try await store.resource(patient: access.token.patient, type: type, id: id)
+                if let fetched {
+                    record = fetched.resource
+                } else {
+                    record = try await store.resource(patient: access.token.patient, type: type, id: id)
+                }
                 // The token response's `patient` is the wallet's csiGuid, so SMART clients read
                 // `Patient/<csiGuid>`: that is the compartment's Patient resource.
                 if record == nil, type == "Patient", CsiGuid(id) == access.token.patient {

@@ -190,9 +190,13 @@ extension TrustService {
 
     /// Resolves a bearer token to its stored record and the grants still usable now; nil when
     /// missing, unknown, expired, revoked, or no longer backed by a permission. A request that
-    /// came through ``BearerAuthenticationMiddleware`` carries the answer already.
+    /// came through ``BearerAuthenticationMiddleware`` carries a provisional answer: it stands
+    /// when the store's ledger version is still the one it was resolved against.
     func bearer(_ request: ServiceRequest) async -> BearerAccess? {
-        if let resolved = request.bearer, resolved.header == request.headers["authorization"] { return resolved.access }
+        if let resolved = request.bearer, resolved.header == request.headers["authorization"],
+           let version = try? await store.ledgerVersion(), version == resolved.ledgerVersion {
+            return resolved.access
+        }
         return await bearer(authorization: request.headers["authorization"])
     }
 
@@ -206,6 +210,22 @@ extension TrustService {
         } catch {
             return nil
         }
+        return await access(presented, ledgerVersion: version, ledger: ledger)
+    }
+
+    /// Resolves an `Authorization` header value against the ledger installed now, without
+    /// reading the store's version (see ``BearerResolution``): the middleware's answer, which
+    /// the endpoint confirms.
+    func provisionalBearer(authorization header: String) async -> BearerResolution {
+        let (version, ledger) = state.withLock { ($0.ledgerVersion, $0.ledger) }
+        guard let presented = BearerCredential.token(fromAuthorization: header, mode: configuration.mode) else {
+            return BearerResolution(header: header, access: nil, ledgerVersion: version)
+        }
+        return BearerResolution(header: header, access: await access(presented, ledgerVersion: version, ledger: ledger), ledgerVersion: version)
+    }
+
+    /// The presented token's record and the grants `ledger` (of version `version`) backs now.
+    private func access(_ presented: Accepted<String>, ledgerVersion version: Int64, ledger: PermissionLedger) async -> BearerAccess? {
         guard let stored = await token(hash: AccessToken.hash(of: presented.value), ledgerVersion: version), !stored.revoked else { return nil }
         let grants = stored.accessToken(presented: presented.value).grants(at: now, ledger: ledger)
         guard !grants.isEmpty else { return nil }
