@@ -78,6 +78,27 @@ extension PostgresTrustStore {
         }
     }
 
+    /// One statement (one snapshot): the version row, joined with the resource when it exists.
+    public func ledgerVersionAndResource(patient: CsiGuid, type: String, id: String) async throws(TrustStoreError) -> LedgerVersionAndResource {
+        try await withConnection { connection, logger in
+            let rows = try await connection.query("""
+                SELECT v.version, r.type, r.id, r.patient, r.version_id, r.last_updated, r.json FROM ledger_version v
+                LEFT JOIN fhir_resource r ON r.patient = \(patient.rawValue) AND r.type = \(type) AND r.id = \(id)
+                WHERE v.id = 1
+                """, logger: logger).collect()
+            guard let row = rows.first else { throw TrustStoreError.corrupt("ledger_version") }
+            let table = "fhir_resource"
+            let (version, resourceType, resourceID, resourcePatient, versionID, lastUpdated, json) =
+                try PostgresRows.decode(row, as: (Int64, String?, String?, String?, Int64?, Int64?, ByteBuffer?).self, table: table)
+            guard let resourceType else { return LedgerVersionAndResource(ledgerVersion: version, resource: nil) }
+            guard let resourceID, let resourcePatient, let versionID, let lastUpdated, let json else { throw TrustStoreError.corrupt(table) }
+            let record = FHIRResourceRecord(type: resourceType, id: resourceID, patient: try PostgresRows.csi(resourcePatient, table: table),
+                                            versionID: Int(versionID), lastUpdated: Timestamp(millisecondsSince1970: lastUpdated),
+                                            json: PostgresRows.bytes(json))
+            return LedgerVersionAndResource(ledgerVersion: version, resource: record)
+        }
+    }
+
     public func resources(patient: CsiGuid, type: String?) async throws(TrustStoreError) -> [FHIRResourceRecord] {
         try await withConnection { connection, logger in
             let rows = try await connection.query("""

@@ -19,6 +19,7 @@ enum ConformanceChecks {
         ConformanceCheck(name: "the ledger version rises with grants and revocations only", run: ledgerVersionRises),
         ConformanceCheck(name: "access tokens round-trip and revoke", run: tokensRoundTrip),
         ConformanceCheck(name: "resource versions", run: resourceVersions),
+        ConformanceCheck(name: "the ledger version and a resource read together", run: ledgerVersionAndResource),
         ConformanceCheck(name: "concurrent writes of one resource version: exactly one wins", run: resourceConcurrentWrites),
         ConformanceCheck(name: "resources by patient and type, ordered", run: resourcesByPatient),
         ConformanceCheck(name: "audit entries round-trip with dense indexes", run: auditRoundTrip),
@@ -283,6 +284,30 @@ enum ConformanceChecks {
     }
 
     // MARK: Resources
+
+    static func ledgerVersionAndResource(_ session: StoreSession) async throws {
+        let store = session.store
+        let patient = Fixtures.csi()
+        let start = try await store.ledgerVersionAndResource(patient: patient, type: "Observation", id: "bp-1")
+        #expect(start.ledgerVersion == (try await store.ledgerVersion()))
+        #expect(start.resource == nil)
+        let v1 = Fixtures.resource(type: "Observation", id: "bp-1", patient: patient, version: 1)
+        var create = TrustChange()
+        create.resources = [FHIRResourceWrite(record: v1)]
+        create.permissions = [Fixtures.rootPermission(patient: patient, grantee: Fixtures.csi())]
+        try await store.commit(create)
+        let both = try await store.ledgerVersionAndResource(patient: patient, type: "Observation", id: "bp-1")
+        #expect(both.ledgerVersion == (try await store.ledgerVersion()))
+        #expect(both.ledgerVersion > start.ledgerVersion)
+        #expect(both.resource == v1)
+        #expect(both.resource?.json == v1.json)
+        // Another compartment, another type, another id: not found, the version all the same.
+        for (owner, type, id) in [(Fixtures.csi(), "Observation", "bp-1"), (patient, "Condition", "bp-1"), (patient, "Observation", "bp-2")] {
+            let missing = try await store.ledgerVersionAndResource(patient: owner, type: type, id: id)
+            #expect(missing.resource == nil)
+            #expect(missing.ledgerVersion == both.ledgerVersion)
+        }
+    }
 
     static func resourceVersions(_ session: StoreSession) async throws {
         let store = session.store
