@@ -58,14 +58,15 @@ enum SQLiteTrustRows {
                                   lastUpdated: Timestamp(millisecondsSince1970: row["last_updated"]), json: Array(json))
     }
 
-    /// The columns ``resourceByPosition(_:)`` reads, in its order.
+    /// The columns ``resourceByPosition(_:from:)`` reads, in its order.
     static let resourceColumns = "type, id, patient, version_id, last_updated, json"
 
-    /// A resource row selected as ``resourceColumns``, read by position (no column-name lookups).
-    static func resourceByPosition(_ row: Row) throws -> FHIRResourceRecord {
-        let json: Data = row[5]
-        return FHIRResourceRecord(type: row[0], id: row[1], patient: try csi(row[2], "fhir_resource"), versionID: row[3],
-                                  lastUpdated: Timestamp(millisecondsSince1970: row[4]), json: Array(json))
+    /// A resource row selected as ``resourceColumns`` (from column `first` on), read by position
+    /// (no column-name lookups).
+    static func resourceByPosition(_ row: Row, from first: Int = 0) throws -> FHIRResourceRecord {
+        let json: Data = row[first + 5]
+        return FHIRResourceRecord(type: row[first], id: row[first + 1], patient: try csi(row[first + 2], "fhir_resource"), versionID: row[first + 3],
+                                  lastUpdated: Timestamp(millisecondsSince1970: row[first + 4]), json: Array(json))
     }
 
     static func audit(_ row: Row) throws -> AuditRecord {

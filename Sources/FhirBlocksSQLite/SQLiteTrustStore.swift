@@ -155,20 +155,27 @@ public final class SQLiteTrustStore: TrustStore {
     }
 
     public func ledgerVersion() async throws(TrustStoreError) -> Int64 {
-        try await pointRead { db in try Self.ledgerVersion(db) }
+        try await pointRead { db in
+            guard let version = try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM ledger_version WHERE id = 1")) else {
+                throw TrustStoreError.corrupt("ledger_version")
+            }
+            return version
+        }
     }
 
     public func ledgerVersionAndResource(patient: CsiGuid, type: String, id: String) async throws(TrustStoreError) -> LedgerVersionAndResource {
         try await pointRead { db in
-            LedgerVersionAndResource(ledgerVersion: try Self.ledgerVersion(db), resource: try Self.resource(db, patient: patient, type: type, id: id))
+            // One statement, so one snapshot: the version row joined with the resource's, if any.
+            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
+                SELECT v.version, r.type, r.id, r.patient, r.version_id, r.last_updated, r.json FROM ledger_version v
+                LEFT JOIN fhir_resource r ON r.patient = ? AND r.type = ? AND r.id = ? WHERE v.id = 1
+                """), arguments: [patient.rawValue, type, id]) else {
+                throw TrustStoreError.corrupt("ledger_version")
+            }
+            let version: Int64 = row[0]
+            let found = !row.hasNull(atIndex: 1)
+            return LedgerVersionAndResource(ledgerVersion: version, resource: found ? try SQLiteTrustRows.resourceByPosition(row, from: 1) : nil)
         }
-    }
-
-    private static func ledgerVersion(_ db: Database) throws -> Int64 {
-        guard let version = try Int64.fetchOne(db.cachedStatement(sql: "SELECT version FROM ledger_version WHERE id = 1")) else {
-            throw TrustStoreError.corrupt("ledger_version")
-        }
-        return version
     }
 
     public func token(hash: String) async throws(TrustStoreError) -> StoredAccessToken? {
@@ -178,12 +185,10 @@ public final class SQLiteTrustStore: TrustStore {
     }
 
     public func resource(patient: CsiGuid, type: String, id: String) async throws(TrustStoreError) -> FHIRResourceRecord? {
-        try await pointRead { db in try Self.resource(db, patient: patient, type: type, id: id) }
-    }
-
-    private static func resource(_ db: Database, patient: CsiGuid, type: String, id: String) throws -> FHIRResourceRecord? {
-        try Row.fetchOne(db.cachedStatement(sql: "SELECT \(SQLiteTrustRows.resourceColumns) FROM fhir_resource WHERE patient = ? AND type = ? AND id = ?"),
-                         arguments: [patient.rawValue, type, id]).map(SQLiteTrustRows.resourceByPosition)
+        try await pointRead { db in
+            try Row.fetchOne(db.cachedStatement(sql: "SELECT \(SQLiteTrustRows.resourceColumns) FROM fhir_resource WHERE patient = ? AND type = ? AND id = ?"),
+                             arguments: [patient.rawValue, type, id]).map { row in try SQLiteTrustRows.resourceByPosition(row) }
+        }
     }
 
     public func resources(patient: CsiGuid, type: String?) async throws(TrustStoreError) -> [FHIRResourceRecord] {
