@@ -64,20 +64,43 @@ enum SQLiteTrustWriter {
             try SQLiteSearchIndex.write(record, in: db)
         }
         try applySmart(change, in: db)
-        var indexes: [Int] = []
-        if !change.auditEntries.isEmpty {
-            var next = (try Int.fetchOne(db.cachedStatement(sql: "SELECT MAX(idx) FROM audit_entry")) ?? -1) + 1
-            let insert = try db.cachedStatement(sql: "INSERT INTO audit_entry (idx, leaf_hash, canonical, signature_digest) VALUES (?, ?, ?, ?)")
-            for pending in change.auditEntries {
-                try insert.execute(arguments: [next, Data(pending.leafHash.bytes), Data(pending.canonicalBytes), pending.signatureDigest])
-                indexes.append(next)
-                next += 1
-            }
-        }
+        let indexes = change.auditEntries.isEmpty ? [] : try appendAudit(change.auditEntries, in: db)
         for checkpoint in change.checkpoints {
             try db.execute(sql: "INSERT OR IGNORE INTO checkpoint (tree_size, note) VALUES (?, ?)", arguments: [checkpoint.treeSize, checkpoint.note])
         }
         return indexes
+    }
+
+    /// The most rows one audit insert statement carries (4 parameters each).
+    static let auditRowsPerInsert = 32
+
+    /// `INSERT INTO audit_entry … VALUES (?, ?, ?, ?), …` with `rows` rows, for 1…``auditRowsPerInsert``.
+    private static let auditInsertSQL: [String] = (0...auditRowsPerInsert).map { rows in
+        "INSERT INTO audit_entry (idx, leaf_hash, canonical, signature_digest) VALUES "
+            + Array(repeating: "(?, ?, ?, ?)", count: rows).joined(separator: ", ")
+    }
+
+    /// Appends `entries` after the log's last index, in order, up to ``auditRowsPerInsert``
+    /// rows a statement (each row count's statement prepared once per connection), and returns
+    /// their indexes.
+    static func appendAudit(_ entries: [PendingAuditEntry], in db: Database) throws -> [Int] {
+        let first = (try Int.fetchOne(db.cachedStatement(sql: "SELECT MAX(idx) FROM audit_entry")) ?? -1) + 1
+        var start = 0
+        while start < entries.count {
+            let rows = min(auditRowsPerInsert, entries.count - start)
+            var values: [(any DatabaseValueConvertible)?] = []
+            values.reserveCapacity(4 * rows)
+            for offset in start..<(start + rows) {
+                let pending = entries[offset]
+                values.append(first + offset)
+                values.append(Data(pending.leafHash.bytes))
+                values.append(Data(pending.canonicalBytes))
+                values.append(pending.signatureDigest)
+            }
+            try db.cachedStatement(sql: auditInsertSQL[rows]).execute(arguments: StatementArguments(values))
+            start += rows
+        }
+        return Array(first..<(first + entries.count))
     }
 
     /// The SMART App Launch part of a change: clients, conditional authorization writes,
