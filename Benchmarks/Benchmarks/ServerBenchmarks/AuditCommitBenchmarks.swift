@@ -73,6 +73,33 @@ let auditCommitBenchmarks: @Sendable () -> Void = {
     }
 }
 
+let readsPerGroup = BenchmarkMetric.custom("reads per group commit (mean)", polarity: .prefersLarger, useScalingFactor: false)
+let groupWriteMicroseconds = BenchmarkMetric.custom("writer time per group (µs, mean)", polarity: .prefersSmaller, useScalingFactor: false)
+let readWaitMicroseconds = BenchmarkMetric.custom("read's wait for its entry (µs, mean)", polarity: .prefersSmaller, useScalingFactor: false)
+let writerBusyPercent = BenchmarkMetric.custom("writer busy (% of the burst)", polarity: .prefersSmaller, useScalingFactor: false)
+
+/// Where the audit side's time goes under the 16-client load: the same protected reads as the
+/// concurrent benchmark, with the server's own counters of its group commits.
+let auditUnderLoadBenchmarks: @Sendable () -> Void = {
+    let configuration = Benchmark.Configuration(metrics: [readsPerSecond, readsPerGroup, groupWriteMicroseconds, readWaitMicroseconds, writerBusyPercent],
+                                                warmupIterations: 2, scalingFactor: .one, maxDuration: .seconds(20), maxIterations: 20)
+    Benchmark("HTTP, 16 concurrent clients: the protected reads' group commits (512 reads each)", configuration: configuration) { benchmark in
+        let fixture = try await ServerFixture.shared()
+        for _ in benchmark.scaledIterations {
+            let before = AuditMetricsSnapshot(fixture.metrics)
+            let reads = try await fixture.burst("\(fixture.fhirBlocksURL)/fhir/Observation/o1", bearer: fixture.readToken, perClient: 32)
+            let after = AuditMetricsSnapshot(fixture.metrics)
+            let groups = max(after.groups - before.groups, 1), waits = max(after.waits - before.waits, 1)
+            let burstSeconds = Double(ServerFixture.concurrentClients * 32) / reads
+            benchmark.measurement(readsPerSecond, Int(reads))
+            benchmark.measurement(readsPerGroup, Int(((after.entries - before.entries) / groups).rounded()))
+            benchmark.measurement(groupWriteMicroseconds, Int((1e6 * (after.writeSeconds - before.writeSeconds) / groups).rounded()))
+            benchmark.measurement(readWaitMicroseconds, Int((1e6 * (after.waitSeconds - before.waitSeconds) / waits).rounded()))
+            benchmark.measurement(writerBusyPercent, Int((100 * (after.writeSeconds - before.writeSeconds) / burstSeconds).rounded()))
+        }
+    }
+}
+
 /// A `TrustService` over an empty SQLite store (no HTTP), and a raw GRDB database of the same schema.
 final class AuditCommitFixture: Sendable {
     static let holder = AuditCommitFixtureHolder()
@@ -124,18 +151,32 @@ final class AuditCommitFixture: Sendable {
 
     /// Entries and group commits counted by the server's metrics so far.
     func committed() -> (entries: Int, groups: Int) {
-        let text = String(decoding: metrics.exposition(), as: UTF8.self)
-        func value(_ name: String) -> Int {
-            let line = text.split(separator: "\n").first { $0.hasPrefix(name + " ") }
-            return line.flatMap { Double($0.split(separator: " ").last ?? "") }.map { Int($0) } ?? 0
-        }
-        return (value("fhirblocks_audit_entries_total"), value("fhirblocks_audit_group_commits_total"))
+        let snapshot = AuditMetricsSnapshot(metrics)
+        return (Int(snapshot.entries), Int(snapshot.groups))
     }
 
     static func rate(_ count: Int, since start: ContinuousClock.Instant) -> Int {
         let elapsed = ContinuousClock.now - start
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         return Int((Double(count) / max(seconds, 1e-9)).rounded())
+    }
+}
+
+/// The audit group commit's counters in a server's Prometheus text.
+struct AuditMetricsSnapshot {
+    var entries = 0.0, groups = 0.0, writeSeconds = 0.0, waitSeconds = 0.0, waits = 0.0
+
+    init(_ metrics: ServerMetrics) {
+        let lines = String(decoding: metrics.exposition(), as: UTF8.self).split(separator: "\n")
+        func value(_ name: String) -> Double {
+            let line = lines.first { $0.hasPrefix(name + " ") }
+            return line.flatMap { Double($0.split(separator: " ").last ?? "") } ?? 0
+        }
+        entries = value("fhirblocks_audit_entries_total")
+        groups = value("fhirblocks_audit_group_commits_total")
+        writeSeconds = value("fhirblocks_audit_group_write_seconds_sum")
+        waitSeconds = value("fhirblocks_audit_wait_seconds_sum")
+        waits = value("fhirblocks_audit_wait_seconds_count")
     }
 }
 

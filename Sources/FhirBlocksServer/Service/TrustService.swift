@@ -163,9 +163,13 @@ public final class TrustService: Sendable {
             if !indexes.isEmpty { await checkpointIfDue(sync: !inCache) }
             return indexes
         }
+        let handedIn = ContinuousClock.now
+        defer { metrics.auditWaitTime.recordNanoseconds(Self.nanoseconds(since: handedIn)) }
         return try await auditCommitter.commit(change.auditEntries, writer: { [self] group throws(TrustStoreError) in
+            let started = ContinuousClock.now
             let indexes = try await commitNow(group).indexes
             metrics.auditGroupCommits.increment()
+            metrics.auditGroupWriteTime.recordNanoseconds(Self.nanoseconds(since: started))
             return indexes
         }, afterGroup: { [self] indexes in
             // The leaf cache holds the group unless other writers (servers sharing the
@@ -173,6 +177,11 @@ public final class TrustService: Sendable {
             let behind = state.withLock { $0.leaves.count <= (indexes.last ?? -1) }
             await checkpointIfDue(sync: behind)
         })
+    }
+
+    static func nanoseconds(since start: ContinuousClock.Instant) -> Int64 {
+        let elapsed = ContinuousClock.now - start
+        return elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
     }
 
     /// Commits `change` in its own transaction and updates the caches; returns the indexes of
