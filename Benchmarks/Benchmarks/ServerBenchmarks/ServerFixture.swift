@@ -32,7 +32,7 @@ actor ServerFixture {
     /// The clients of the concurrent benchmark.
     static let concurrentClients = 16
 
-    init(helloURL: String, fhirBlocksURL: String, readToken: String, app: (CsiGuid, CsiSigningKey), metrics: ServerMetrics) {
+    init(helloURL: String, fhirBlocksURL: String, readToken: String, app: (CsiGuid, CsiSigningKey), metrics: ServerMetrics = ServerMetrics()) {
         self.helloURL = helloURL
         self.fhirBlocksURL = fhirBlocksURL
         self.readToken = readToken
