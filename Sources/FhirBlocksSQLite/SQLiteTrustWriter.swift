@@ -2,6 +2,7 @@ import FhirBlocks
 import FhirBlocksStore
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// Applies a ``TrustChange`` inside one GRDB write transaction.
 enum SQLiteTrustWriter {
@@ -82,26 +83,54 @@ enum SQLiteTrustWriter {
 
     /// Appends `entries` after the log's last index, in order, up to ``auditRowsPerInsert``
     /// rows a statement (each row count's statement prepared once per connection), and returns
-    /// their indexes.
+    /// their indexes. The rows' values are bound through SQLite's C API (blobs copied straight
+    /// from the entry's bytes), not boxed one by one in a `StatementArguments` array: GRDB
+    /// runs a statement's own bindings with `execute()` once its arguments were set, so they are
+    /// set (all NULL) for each statement first and then bound in place.
     static func appendAudit(_ entries: [PendingAuditEntry], in db: Database) throws -> [Int] {
         let first = (try Int.fetchOne(db.cachedStatement(sql: "SELECT MAX(idx) FROM audit_entry")) ?? -1) + 1
         var start = 0
         while start < entries.count {
             let rows = min(auditRowsPerInsert, entries.count - start)
-            var values: [(any DatabaseValueConvertible)?] = []
-            values.reserveCapacity(4 * rows)
-            for offset in start..<(start + rows) {
-                let pending = entries[offset]
-                values.append(first + offset)
-                values.append(Data(pending.leafHash.bytes))
-                values.append(Data(pending.canonicalBytes))
-                values.append(pending.signatureDigest)
+            let sql = auditInsertSQL[rows]
+            let statement = try db.cachedStatement(sql: sql)
+            statement.setUncheckedArguments(StatementArguments(Array(repeating: nil as DatabaseValue?, count: 4 * rows)))
+            let sqlite = statement.sqliteStatement
+            func check(_ code: Int32) throws {
+                guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), sql: sql) }
             }
-            try db.cachedStatement(sql: auditInsertSQL[rows]).execute(arguments: StatementArguments(values))
+            func bind(_ bytes: [UInt8], at parameter: Int32) throws {
+                try bytes.withUnsafeBytes { buffer in
+                    // An empty blob is bound as one (a NULL pointer would bind NULL).
+                    if let base = buffer.baseAddress, !buffer.isEmpty {
+                        try check(sqlite3_bind_blob(sqlite, parameter, base, Int32(buffer.count), sqliteTransient))
+                    } else {
+                        try check(sqlite3_bind_zeroblob(sqlite, parameter, 0))
+                    }
+                }
+            }
+            // SQLite binds only to a statement that has not run or was reset since.
+            try check(sqlite3_reset(sqlite))
+            for row in 0..<rows {
+                let pending = entries[start + row]
+                let parameter = Int32(4 * row)
+                try check(sqlite3_bind_int64(sqlite, parameter + 1, Int64(first + start + row)))
+                try bind(pending.leafHash.bytes, at: parameter + 2)
+                try bind(pending.canonicalBytes, at: parameter + 3)
+                if let digest = pending.signatureDigest {
+                    try check(sqlite3_bind_text(sqlite, parameter + 4, digest, -1, sqliteTransient))
+                } else {
+                    try check(sqlite3_bind_null(sqlite, parameter + 4))
+                }
+            }
+            try statement.execute()
             start += rows
         }
         return Array(first..<(first + entries.count))
     }
+
+    /// SQLite copies blobs and text bound with this destructor (`SQLITE_TRANSIENT`).
+    private static let sqliteTransient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
     /// The SMART App Launch part of a change: clients, conditional authorization writes,
     /// the purge of old authorizations, refresh tokens.
