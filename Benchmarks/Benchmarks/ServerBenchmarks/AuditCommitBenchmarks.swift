@@ -123,13 +123,7 @@ final class AuditCommitFixture: Sendable {
         metrics = ServerMetrics()
         service = TrustService(store: store, auditKey: .generate(), logger: logger, metrics: metrics)
         try await service.start()
-        let rawPath = folder.appendingPathComponent("raw.sqlite").path
-        let schema = try SQLiteTrustStore(path: rawPath)
-        try await schema.migrate()
-        await schema.close()
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
-        raw = try DatabasePool(path: rawPath, configuration: configuration)
+        raw = try await rawTrustDatabase(at: folder.appendingPathComponent("raw.sqlite").path)
     }
 
     /// An entry like a protected read's (agent, patient, permission, token, resource, scope).
@@ -178,6 +172,18 @@ struct AuditMetricsSnapshot {
         waitSeconds = value("fhirblocks_audit_wait_seconds_sum")
         waits = value("fhirblocks_audit_wait_seconds_count")
     }
+}
+
+/// A new database of the trust schema (migrated by the store, then closed) opened with raw
+/// GRDB and the store's settings (WAL, `synchronous = NORMAL`), for the ceilings written around
+/// the store.
+func rawTrustDatabase(at path: String) async throws -> DatabasePool {
+    let schema = try SQLiteTrustStore(path: path)
+    try await schema.migrate()
+    await schema.close()
+    var configuration = Configuration()
+    configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+    return try DatabasePool(path: path, configuration: configuration)
 }
 
 /// The next free index of the raw ceiling's table.
