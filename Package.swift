@@ -202,7 +202,8 @@ let package = Package(
         .target(name: "FhirBlocksStore", dependencies: ["CommonSupport", "FhirBlocks", "FHIRCore"], swiftSettings: swiftSettings),
         .target(
             name: "FhirBlocksSQLite",
-            dependencies: ["FhirBlocksStore", "FhirBlocks", .product(name: "GRDB", package: "GRDB.swift")],
+            dependencies: ["FhirBlocksStore", "FhirBlocks", .product(name: "GRDB", package: "GRDB.swift"),
+                           .product(name: "GRDBSQLite", package: "GRDB.swift")],
             swiftSettings: swiftSettings
         ),
         .target(

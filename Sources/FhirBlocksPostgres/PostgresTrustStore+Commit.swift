@@ -92,15 +92,9 @@ extension PostgresTrustStore {
             try await connection.query("LOCK TABLE audit_entry IN EXCLUSIVE MODE", logger: logger)
             let rows = try await connection.query("SELECT COALESCE(MAX(idx), -1) + 1 FROM audit_entry", logger: logger).collect()
             guard let first = rows.first else { throw TrustStoreError.corrupt("audit_entry") }
-            var next = try first.decode(Int64.self)
-            for pending in change.auditEntries {
-                try await connection.query("""
-                    INSERT INTO audit_entry (idx, leaf_hash, canonical, signature_digest)
-                    VALUES (\(next), \(ByteBuffer(bytes: pending.leafHash.bytes)), \(ByteBuffer(bytes: pending.canonicalBytes)), \(pending.signatureDigest))
-                    """, logger: logger)
-                indexes.append(Int(next))
-                next += 1
-            }
+            let next = try first.decode(Int64.self)
+            try await appendAudit(change.auditEntries, from: next, on: connection, logger: logger)
+            indexes = (0..<change.auditEntries.count).map { Int(next) + $0 }
         }
         for checkpoint in change.checkpoints {
             try await connection.query("""
@@ -109,6 +103,33 @@ extension PostgresTrustStore {
                 """, logger: logger)
         }
         return indexes
+    }
+
+    /// The most rows one audit insert carries (4 parameters each).
+    static let auditRowsPerInsert = 64
+
+    /// Inserts `entries` with indexes from `first` on, up to ``auditRowsPerInsert`` rows a
+    /// statement: one round trip for a usual group instead of one per entry.
+    private static func appendAudit(_ entries: [PendingAuditEntry], from first: Int64, on connection: PostgresConnection, logger: Logger) async throws {
+        var start = 0
+        while start < entries.count {
+            let rows = min(auditRowsPerInsert, entries.count - start)
+            var bindings = PostgresBindings(capacity: 4 * rows)
+            var tuples: [String] = []
+            tuples.reserveCapacity(rows)
+            for offset in start..<(start + rows) {
+                let pending = entries[offset]
+                let parameter = 4 * (offset - start)
+                tuples.append("($\(parameter + 1), $\(parameter + 2), $\(parameter + 3), $\(parameter + 4))")
+                bindings.append(first + Int64(offset))
+                bindings.append(ByteBuffer(bytes: pending.leafHash.bytes))
+                bindings.append(ByteBuffer(bytes: pending.canonicalBytes))
+                bindings.append(pending.signatureDigest)
+            }
+            let sql = "INSERT INTO audit_entry (idx, leaf_hash, canonical, signature_digest) VALUES " + tuples.joined(separator: ", ")
+            try await connection.query(PostgresQuery(unsafeSQL: sql, binds: bindings), logger: logger)
+            start += rows
+        }
     }
 
     /// Writes version `record.versionID` of a resource if the stored version is the one before

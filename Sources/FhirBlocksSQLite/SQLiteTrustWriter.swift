@@ -2,6 +2,7 @@ import FhirBlocks
 import FhirBlocksStore
 import Foundation
 import GRDB
+import GRDBSQLite
 
 /// Applies a ``TrustChange`` inside one GRDB write transaction.
 enum SQLiteTrustWriter {
@@ -64,21 +65,74 @@ enum SQLiteTrustWriter {
             try SQLiteSearchIndex.write(record, in: db)
         }
         try applySmart(change, in: db)
-        var indexes: [Int] = []
-        if !change.auditEntries.isEmpty {
-            var next = (try Int.fetchOne(db.cachedStatement(sql: "SELECT MAX(idx) FROM audit_entry")) ?? -1) + 1
-            let insert = try db.cachedStatement(sql: "INSERT INTO audit_entry (idx, leaf_hash, canonical, signature_digest) VALUES (?, ?, ?, ?)")
-            for pending in change.auditEntries {
-                try insert.execute(arguments: [next, Data(pending.leafHash.bytes), Data(pending.canonicalBytes), pending.signatureDigest])
-                indexes.append(next)
-                next += 1
-            }
-        }
+        let indexes = change.auditEntries.isEmpty ? [] : try appendAudit(change.auditEntries, in: db)
         for checkpoint in change.checkpoints {
             try db.execute(sql: "INSERT OR IGNORE INTO checkpoint (tree_size, note) VALUES (?, ?)", arguments: [checkpoint.treeSize, checkpoint.note])
         }
         return indexes
     }
+
+    /// The most rows one audit insert statement carries (4 parameters each).
+    static let auditRowsPerInsert = 32
+
+    /// `INSERT INTO audit_entry … VALUES (?, ?, ?, ?), …` with `rows` rows, for 1…``auditRowsPerInsert``.
+    private static let auditInsertSQL: [String] = (0...auditRowsPerInsert).map { rows in
+        "INSERT INTO audit_entry (idx, leaf_hash, canonical, signature_digest) VALUES "
+            + Array(repeating: "(?, ?, ?, ?)", count: rows).joined(separator: ", ")
+    }
+
+    /// Appends `entries` after the log's last index, in order, up to ``auditRowsPerInsert``
+    /// rows a statement (each row count's statement prepared once per connection), and returns
+    /// their indexes. The rows' values are bound through SQLite's C API (blobs copied straight
+    /// from the entry's bytes), not boxed one by one in a `StatementArguments` array: GRDB
+    /// runs a statement's own bindings with `execute()` once its arguments were set, so they are
+    /// set (to none: every parameter NULL) for each statement first and then bound in place.
+    static func appendAudit(_ entries: [PendingAuditEntry], in db: Database) throws -> [Int] {
+        let first = (try Int.fetchOne(db.cachedStatement(sql: "SELECT MAX(idx) FROM audit_entry")) ?? -1) + 1
+        var start = 0
+        while start < entries.count {
+            let rows = min(auditRowsPerInsert, entries.count - start)
+            let sql = auditInsertSQL[rows]
+            let statement = try db.cachedStatement(sql: sql)
+            // No values: every parameter NULL and marked bound (an array of NULL arguments cost
+            // more to build than the rows' own bindings).
+            statement.setUncheckedArguments(StatementArguments())
+            let sqlite = statement.sqliteStatement
+            func check(_ code: Int32) throws {
+                guard code == SQLITE_OK else { throw DatabaseError(resultCode: ResultCode(rawValue: code), sql: sql) }
+            }
+            func bind(_ bytes: [UInt8], at parameter: Int32) throws {
+                try bytes.withUnsafeBytes { buffer in
+                    // An empty blob is bound as one (a NULL pointer would bind NULL).
+                    if let base = buffer.baseAddress, !buffer.isEmpty {
+                        try check(sqlite3_bind_blob(sqlite, parameter, base, Int32(buffer.count), sqliteTransient))
+                    } else {
+                        try check(sqlite3_bind_zeroblob(sqlite, parameter, 0))
+                    }
+                }
+            }
+            // SQLite binds only to a statement that has not run or was reset since.
+            try check(sqlite3_reset(sqlite))
+            for row in 0..<rows {
+                let pending = entries[start + row]
+                let parameter = Int32(4 * row)
+                try check(sqlite3_bind_int64(sqlite, parameter + 1, Int64(first + start + row)))
+                try bind(pending.leafHash.bytes, at: parameter + 2)
+                try bind(pending.canonicalBytes, at: parameter + 3)
+                if let digest = pending.signatureDigest {
+                    try check(sqlite3_bind_text(sqlite, parameter + 4, digest, -1, sqliteTransient))
+                } else {
+                    try check(sqlite3_bind_null(sqlite, parameter + 4))
+                }
+            }
+            try statement.execute()
+            start += rows
+        }
+        return Array(first..<(first + entries.count))
+    }
+
+    /// SQLite copies blobs and text bound with this destructor (`SQLITE_TRANSIENT`).
+    private static let sqliteTransient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 
     /// The SMART App Launch part of a change: clients, conditional authorization writes,
     /// the purge of old authorizations, refresh tokens.

@@ -82,6 +82,37 @@ extension ConformanceChecks {
         }
     }
 
+    /// More entries in one change than one insert statement carries (the writers insert a
+    /// group in chunks of rows): every entry lands at its index, with its bytes and digest.
+    static func auditLargeGroup(_ session: StoreSession) async throws {
+        let store = session.store
+        var opening = TrustChange()
+        opening.auditEntries = [PendingAuditEntry(entry: Fixtures.auditEntry(agent: "opening"))]
+        #expect(try await store.commit(opening) == [0])
+        // Every third entry signed, each with its own 64-digit digest.
+        let digest = { (index: Int) -> String? in
+            guard index.isMultiple(of: 3) else { return nil }
+            let hex = String(index, radix: 16)
+            return String(repeating: String(repeating: "0", count: 4 - hex.count) + hex, count: 16)
+        }
+        let entries = (0..<150).map { index in
+            PendingAuditEntry(entry: Fixtures.auditEntry(agent: "group-\(index)", at: Fixtures.t0.adding(seconds: Int64(index))), signatureDigest: digest(index))
+        }
+        var change = TrustChange()
+        change.auditEntries = entries
+        #expect(try await store.commit(change) == Array(1...150))
+        let records = try await store.auditRecords(from: 0, limit: 200)
+        #expect(records.map(\.index) == Array(0...150))
+        for (record, pending) in zip(records.dropFirst(), entries) {
+            #expect(record.canonicalBytes == pending.canonicalBytes && record.leafHash == pending.leafHash && record.isSelfConsistent)
+        }
+        for index in [0, 33, 99, 147] {
+            let found = try await store.auditRecords(signatureDigest: try #require(digest(index)))
+            #expect(found.map(\.index) == [index + 1])
+        }
+        #expect(try await store.auditRecords(signatureDigest: String(repeating: "01", count: 32)).isEmpty)
+    }
+
     static func checkpointsOrdered(_ session: StoreSession) async throws {
         let store = session.store
         for size in [5, 1, 3] {

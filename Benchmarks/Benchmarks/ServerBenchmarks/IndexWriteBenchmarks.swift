@@ -66,13 +66,7 @@ actor IndexWriteFixture {
         store = try SQLiteTrustStore(path: folder.appendingPathComponent("indexed.sqlite").path)
         try await store.migrate()
         // The same schema, migrated by the store, then written around it.
-        let rawPath = folder.appendingPathComponent("raw.sqlite").path
-        let schema = try SQLiteTrustStore(path: rawPath)
-        try await schema.migrate()
-        await schema.close()
-        var configuration = Configuration()
-        configuration.prepareDatabase { db in try db.execute(sql: "PRAGMA synchronous = NORMAL") }
-        raw = try DatabasePool(path: rawPath, configuration: configuration)
+        raw = try await rawTrustDatabase(at: folder.appendingPathComponent("raw.sqlite").path)
     }
 
     /// 1,000 new Observations (one code of 50, one a day), each batch with new ids.

@@ -36,6 +36,8 @@ let benchmarks: @Sendable () -> Void = {
     searchBenchmarks()
     indexWriteBenchmarks()
     serverProbeBenchmarks()
+    auditCommitBenchmarks()
+    auditUnderLoadBenchmarks()
     let configuration = Benchmark.Configuration(metrics: [.wallClock, .throughput], timeUnits: .microseconds, warmupIterations: 20,
                                                 maxDuration: .seconds(10), maxIterations: 5_000)
 

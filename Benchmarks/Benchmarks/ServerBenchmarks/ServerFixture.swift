@@ -20,6 +20,8 @@ actor ServerFixture {
     let fhirBlocksURL: String
     let readToken: String
     let app: (csi: CsiGuid, key: CsiSigningKey)
+    /// The FhirBlocks server's metrics (the audit benchmarks read its group commits).
+    let metrics: ServerMetrics
     /// Keep-alive connections, up to ``concurrentClients`` of them to one server.
     let client: HTTPClient = {
         var configuration = HTTPClient.Configuration()
@@ -30,11 +32,12 @@ actor ServerFixture {
     /// The clients of the concurrent benchmark.
     static let concurrentClients = 16
 
-    init(helloURL: String, fhirBlocksURL: String, readToken: String, app: (CsiGuid, CsiSigningKey)) {
+    init(helloURL: String, fhirBlocksURL: String, readToken: String, app: (CsiGuid, CsiSigningKey), metrics: ServerMetrics = ServerMetrics()) {
         self.helloURL = helloURL
         self.fhirBlocksURL = fhirBlocksURL
         self.readToken = readToken
         self.app = app
+        self.metrics = metrics
     }
 
     nonisolated func tokenForm() throws -> [UInt8] {
@@ -100,8 +103,9 @@ actor ServerFixture {
 
         // No rate limits: every request comes from 127.0.0.1, faster than a real client would.
         let unlimited = RateLimit(perSecond: 1_000_000, burst: 1_000_000)
+        let metrics = ServerMetrics()
         let (base, _) = try await startFhirBlocks(logger: logger, configuration: ServerConfiguration(rateLimitPerAddress: unlimited,
-                                                                                                     rateLimitPerIdentity: unlimited))
+                                                                                                     rateLimitPerIdentity: unlimited), metrics: metrics)
 
         // A wallet, an app, a grant, a stored Observation, and a read token.
         let setup = FixtureSetup(base: base)
@@ -114,16 +118,18 @@ actor ServerFixture {
                             body: #"{"resourceType":"Observation","id":"o1","status":"final","code":{"text":"pulse"}}"#)
         let readToken = try await setup.token(csi: app, key: appKey, scope: "patient/Observation.rs")
         try await setup.client.shutdown()
-        return ServerFixture(helloURL: "http://127.0.0.1:\(helloPort)/hello", fhirBlocksURL: base, readToken: readToken, app: (app, appKey))
+        return ServerFixture(helloURL: "http://127.0.0.1:\(helloPort)/hello", fhirBlocksURL: base, readToken: readToken, app: (app, appKey),
+                             metrics: metrics)
     }
 }
 
 /// Starts FhirBlocks on SQLite in a temporary folder, on a free loopback port: its base URL and store.
-func startFhirBlocks(logger: Logger, configuration: ServerConfiguration = ServerConfiguration()) async throws -> (base: String, store: SQLiteTrustStore) {
+func startFhirBlocks(logger: Logger, configuration: ServerConfiguration = ServerConfiguration(),
+                     metrics: ServerMetrics = ServerMetrics()) async throws -> (base: String, store: SQLiteTrustStore) {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fhirblocks-bench-\(UUID().uuidString)")
     let store = try SQLiteTrustStore(path: folder.appendingPathComponent("trust.sqlite").path)
     try await store.migrate()
-    let service = TrustService(store: store, configuration: configuration, auditKey: .generate(), logger: logger)
+    let service = TrustService(store: store, configuration: configuration, auditKey: .generate(), logger: logger, metrics: metrics)
     try await service.start()
     let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
     let application = FhirBlocksApplication(service: service, port: 0, logger: logger) { continuation.yield($0) }

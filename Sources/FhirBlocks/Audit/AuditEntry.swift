@@ -92,8 +92,47 @@ public struct AuditEntry: Sendable, Hashable {
         return .object(object)
     }
 
-    /// The canonical bytes that are hashed into the log.
-    public var canonicalBytes: [UInt8] { JSONWriter.serialize(canonicalJSON) }
+    /// The canonical bytes that are hashed into the log: ``canonicalJSON`` serialized, written
+    /// member by member in name order by the same `JSONWriter`, without building the tree.
+    public var canonicalBytes: [UInt8] {
+        var writer = JSONWriter()
+        func string(_ name: String, _ value: String?) {
+            guard let value else { return }
+            writer.key(name)
+            writer.string(value)
+        }
+        func strings(_ name: String, _ values: [String]) {
+            guard !values.isEmpty else { return }
+            writer.key(name)
+            writer.beginArray()
+            for value in values { writer.string(value) }
+            writer.endArray()
+        }
+        writer.beginObject()
+        string("action", action)
+        string("agent", agent)
+        if let count {
+            writer.key("count")
+            writer.number(String(count))
+        }
+        strings("otherAgents", otherAgents)
+        writer.key("outcome")
+        writer.number(String(outcome.rawValue))
+        string("patient", patient)
+        strings("permissionIds", permissionIDs)
+        strings("quirks", quirks.map(\.rawValue))
+        string("reason", reason)
+        string("recorded", recorded.wireText)
+        string("requestHash", requestHash)
+        strings("resources", resources)
+        string("scope", scope)
+        string("tokenId", tokenID)
+        string("type", type.rawValue)
+        writer.key("v")
+        writer.number("1")
+        writer.endObject()
+        return writer.bytes
+    }
 
     /// The Merkle leaf hash.
     public var leafHash: MerkleHash { .leaf(canonicalBytes) }

@@ -18,7 +18,8 @@ public struct MerkleHash: Sendable, Hashable, CustomStringConvertible {
     }
 
     init(digest: SHA256.Digest) {
-        bytes = Array(digest)
+        // Copied as one buffer (iterating the digest byte by byte cost more than a node's hash).
+        bytes = digest.withUnsafeBytes { Array($0) }
     }
 
     /// `MTH({})`: SHA-256 of the empty string.

@@ -84,8 +84,26 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
         let minute = millisOfDay / 60_000 % 60
         let second = millisOfDay / 1000 % 60
         let millisecond = millisOfDay % 1000
-        func pad(_ value: some BinaryInteger, _ width: Int) -> String { CivilCalendar.padded(Int(value), width: width) }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(hour, 2)):\(pad(minute, 2)):\(pad(second, 2)).\(pad(millisecond, 3))Z"
+        // Written digit by digit into the string's own 24 bytes (every audit entry and many
+        // answers carry one), not interpolated from padded pieces.
+        return String(unsafeUninitializedCapacity: 24) { text in
+            func put(_ value: some BinaryInteger, width: Int, at offset: Int, then separator: UInt8) {
+                var rest = Int(value)
+                for position in (offset..<(offset + width)).reversed() {
+                    text[position] = UInt8(ascii: "0") + UInt8(rest % 10)
+                    rest /= 10
+                }
+                text[offset + width] = separator
+            }
+            put(year, width: 4, at: 0, then: UInt8(ascii: "-"))
+            put(month, width: 2, at: 5, then: UInt8(ascii: "-"))
+            put(day, width: 2, at: 8, then: UInt8(ascii: "T"))
+            put(hour, width: 2, at: 11, then: UInt8(ascii: ":"))
+            put(minute, width: 2, at: 14, then: UInt8(ascii: ":"))
+            put(second, width: 2, at: 17, then: UInt8(ascii: "."))
+            put(millisecond, width: 3, at: 20, then: UInt8(ascii: "Z"))
+            return 24
+        }
     }
 
     /// The wire form.

@@ -8,10 +8,14 @@ import Synchronization
 /// writes, newer entries gather for the next transaction, so under load one fsync covers many
 /// requests, and an idle server commits a lone entry at once.
 ///
-/// A failed transaction fails every request of its group (nothing of it was stored).
+/// A failed transaction fails every request of its group (nothing of it was stored). Work that
+/// may follow a durable group (signing a checkpoint) runs after its requests were resumed,
+/// before the next group is taken, so it adds nothing to the answers of the group it follows.
 final class AuditGroupCommitter: Sendable {
     /// Commits one combined change and returns the log indexes of its entries, in order.
     typealias Writer = @Sendable (TrustChange) async throws(TrustStoreError) -> [Int]
+    /// Runs after a group's requests were resumed, with the group's indexes.
+    typealias AfterGroup = @Sendable ([Int]) async -> Void
 
     private struct Waiting: Sendable {
         let entries: [PendingAuditEntry]
@@ -28,10 +32,16 @@ final class AuditGroupCommitter: Sendable {
     /// Creates a committer with nothing waiting.
     init() {}
 
+    /// How many entries wait for the next group (not counting the group being written).
+    var waitingEntries: Int {
+        queue.withLock { queue in queue.waiting.reduce(0) { $0 + $1.entries.count } }
+    }
+
     /// Appends `entries` (in this order, contiguously) with the next group and returns their
-    /// indexes once the group's transaction committed. `writer` commits a group (every caller
-    /// passes the same one; the writer task uses the one of the request that started it).
-    func commit(_ entries: [PendingAuditEntry], writer: @escaping Writer) async throws(TrustStoreError) -> [Int] {
+    /// indexes once the group's transaction committed. `writer` commits a group and
+    /// `afterGroup` follows each durable one (every caller passes the same ones; the writer task
+    /// uses those of the request that started it).
+    func commit(_ entries: [PendingAuditEntry], writer: @escaping Writer, afterGroup: @escaping AfterGroup) async throws(TrustStoreError) -> [Int] {
         if entries.isEmpty { return [] }
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<[Int], TrustStoreError>, Never>) in
             let startWriter = queue.withLock { queue in
@@ -40,13 +50,13 @@ final class AuditGroupCommitter: Sendable {
                 queue.writing = true
                 return true
             }
-            if startWriter { Task { await self.drain(writer) } }
+            if startWriter { Task { await self.drain(writer, afterGroup: afterGroup) } }
         }
         return try result.get()
     }
 
     /// Commits groups until nothing waits, then stops (the next request starts a new writer).
-    private func drain(_ writer: Writer) async {
+    private func drain(_ writer: Writer, afterGroup: AfterGroup) async {
         while true {
             let group = queue.withLock { queue -> [Waiting] in
                 let taken = queue.waiting
@@ -57,17 +67,20 @@ final class AuditGroupCommitter: Sendable {
             if group.isEmpty { return }
             var change = TrustChange()
             change.auditEntries = group.flatMap(\.entries)
+            let indexes: [Int]
             do throws(TrustStoreError) {
-                let indexes = try await writer(change)
+                indexes = try await writer(change)
                 guard indexes.count == change.auditEntries.count else { throw TrustStoreError.corrupt("audit_entry") }
-                var start = 0
-                for waiting in group {
-                    waiting.continuation.resume(returning: .success(Array(indexes[start..<(start + waiting.entries.count)])))
-                    start += waiting.entries.count
-                }
             } catch {
                 for waiting in group { waiting.continuation.resume(returning: .failure(error)) }
+                continue
             }
+            var start = 0
+            for waiting in group {
+                waiting.continuation.resume(returning: .success(Array(indexes[start..<(start + waiting.entries.count)])))
+                start += waiting.entries.count
+            }
+            await afterGroup(indexes)
         }
     }
 }

@@ -3,8 +3,9 @@ import Prometheus
 
 /// The server's metrics (swift-metrics over a Prometheus registry, emitted as text at
 /// `/metrics`): requests by route and status with their durations, tokens issued, audit
-/// entries appended and the grouped transactions they were committed in, ledger reloads,
-/// connections refused by the connection limits.
+/// entries appended and the grouped transactions they were committed in (with the time each
+/// group spent in the writer and the time each request waited for its entries), ledger
+/// reloads, connections refused by the connection limits.
 public struct ServerMetrics: Sendable {
     /// The registry `/metrics` emits.
     public let registry: PrometheusCollectorRegistry
@@ -16,6 +17,10 @@ public struct ServerMetrics: Sendable {
     let connectionsRefused: CoreMetrics.Counter
     let ledgerReloads: CoreMetrics.Counter
     let auditGroupCommits: CoreMetrics.Counter
+    /// `fhirblocks_audit_group_write_seconds`: a group's transaction and cache update.
+    let auditGroupWriteTime: CoreMetrics.Timer
+    /// `fhirblocks_audit_wait_seconds`: from a request handing in its entries to their being durable.
+    let auditWaitTime: CoreMetrics.Timer
 
     /// Creates metrics over a new registry.
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
@@ -26,6 +31,8 @@ public struct ServerMetrics: Sendable {
         connectionsRefused = CoreMetrics.Counter(label: "fhirblocks_connections_refused_total", dimensions: [], factory: factory)
         ledgerReloads = CoreMetrics.Counter(label: "fhirblocks_ledger_reloads_total", dimensions: [], factory: factory)
         auditGroupCommits = CoreMetrics.Counter(label: "fhirblocks_audit_group_commits_total", dimensions: [], factory: factory)
+        auditGroupWriteTime = CoreMetrics.Timer(label: "fhirblocks_audit_group_write_seconds", dimensions: [], factory: factory)
+        auditWaitTime = CoreMetrics.Timer(label: "fhirblocks_audit_wait_seconds", dimensions: [], factory: factory)
     }
 
     /// Records one request.

@@ -31,6 +31,17 @@ extension TrustService {
         }
     }
 
+    /// Appends `entry` to the audit log and returns its index once it is durable. The entry
+    /// joins the next group commit, exactly as a protected read's entry does (its canonical bytes
+    /// and leaf hash are computed here, on the caller's task); a storage failure is
+    /// `server_error` and nothing of the entry's group was stored.
+    public func appendAuditEntry(_ entry: AuditEntry) async throws(SMOACError) -> Int {
+        var change = TrustChange()
+        change.auditEntries = [PendingAuditEntry(entry: entry)]
+        guard let index = try await commit(change).first else { throw .storageFailure("the audit entry could not be stored") }
+        return index
+    }
+
     /// Signs and stores a checkpoint of the current tree if `checkpointEvery` entries were
     /// appended since the last one (or `force` and the tree grew).
     @discardableResult

@@ -154,19 +154,39 @@ public final class TrustService: Sendable {
 
     /// Commits `change` and updates the caches, keeping the store's error. A change of audit
     /// entries only joins the next group commit (``AuditGroupCommitter``); it returns, like any
-    /// other, once its entries are durable.
+    /// other, once its entries are durable. A checkpoint that falls due with a group is signed
+    /// after the group's requests were answered (it signs entries already durable).
     @discardableResult
     func storeCommit(_ change: TrustChange) async throws(TrustStoreError) -> [Int] {
-        guard change.isAuditOnly else { return try await commitNow(change) }
-        return try await auditCommitter.commit(change.auditEntries) { [self] group throws(TrustStoreError) in
-            let indexes = try await commitNow(group)
-            metrics.auditGroupCommits.increment()
+        guard change.isAuditOnly else {
+            let (indexes, inCache) = try await commitNow(change)
+            if !indexes.isEmpty { await checkpointIfDue(sync: !inCache) }
             return indexes
         }
+        let handedIn = ContinuousClock.now
+        defer { metrics.auditWaitTime.recordNanoseconds(Self.nanoseconds(since: handedIn)) }
+        return try await auditCommitter.commit(change.auditEntries, writer: { [self] group throws(TrustStoreError) in
+            let started = ContinuousClock.now
+            let indexes = try await commitNow(group).indexes
+            metrics.auditGroupCommits.increment()
+            metrics.auditGroupWriteTime.recordNanoseconds(Self.nanoseconds(since: started))
+            return indexes
+        }, afterGroup: { [self] indexes in
+            // The leaf cache holds the group unless other writers (servers sharing the
+            // database) appended first; then the checkpoint reads the store.
+            let behind = state.withLock { $0.leaves.count <= (indexes.last ?? -1) }
+            await checkpointIfDue(sync: behind)
+        })
     }
 
-    /// Commits `change` in its own transaction and updates the caches.
-    private func commitNow(_ change: TrustChange) async throws(TrustStoreError) -> [Int] {
+    static func nanoseconds(since start: ContinuousClock.Instant) -> Int64 {
+        let elapsed = ContinuousClock.now - start
+        return elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+    }
+
+    /// Commits `change` in its own transaction and updates the caches; returns the indexes of
+    /// its audit entries and whether the leaf cache took them (it does when they follow it).
+    private func commitNow(_ change: TrustChange) async throws(TrustStoreError) -> (indexes: [Int], inCache: Bool) {
         let indexes = try await store.commit(change)
         // The entries just stored extend the leaf cache directly when they follow it (the usual
         // case); otherwise the next sync reads them from the store.
@@ -187,11 +207,8 @@ public final class TrustService: Sendable {
             for revocation in change.revocations { _ = state.ledger.revoke(revocation.id, at: revocation.revokedAt) }
             for hash in change.revokedTokenHashes { state.tokens[hash] = nil }
         }
-        if !indexes.isEmpty {
-            metrics.auditEntries.increment(by: indexes.count)
-            await checkpointIfDue(sync: !appended)
-        }
-        return indexes
+        if !indexes.isEmpty { metrics.auditEntries.increment(by: indexes.count) }
+        return (indexes, appended)
     }
 
     /// Takes one request from `csi`'s allowance (after its signature or assertion verified, so
@@ -274,5 +291,5 @@ struct TrustState: Sendable {
 
 extension Array where Element == CompatQuirk {
     /// Sorted, without repeats (the audit entry's form).
-    var sortedUnique: [CompatQuirk] { Array(Set(self)).sorted() }
+    var sortedUnique: [CompatQuirk] { count < 2 ? self : Array(Set(self)).sorted() }
 }

@@ -61,6 +61,15 @@ import TestSupport
             let checkpoint = try SignedCheckpoint(text: note)
             try checkpoint.verify(keyName: world.service.configuration.checkpointKeyName, publicKey: world.service.auditKey.publicKey)
             #expect(checkpoint.checkpoint.rootHash == MerkleTree.rootHash(leaves: Array(records.prefix(checkpoint.checkpoint.treeSize).map(\.leafHash))))
+            // Every read waited once for its grouped entry; each group's write was timed once.
+            let metrics = String(decoding: try await HTTPExchange.send(.GET, "\(server.baseURL)/metrics").body, as: UTF8.self)
+            func value(_ name: String) -> Double? {
+                metrics.split(separator: "\n").first { $0.hasPrefix(name + " ") }.flatMap { Double($0.split(separator: " ").last ?? "") }
+            }
+            let reads = Double(clients * readsPerClient)
+            #expect(value("fhirblocks_audit_wait_seconds_count") == reads, "\(metrics)")
+            let groups = try #require(value("fhirblocks_audit_group_commits_total"))
+            #expect(groups >= 1 && groups <= reads && value("fhirblocks_audit_group_write_seconds_count") == groups)
         }
     }
 }

@@ -1,5 +1,6 @@
 import FHIRCore
 import Testing
+import TestSupport
 @testable import FhirBlocks
 
 @Suite struct AuditEntryTests {
@@ -15,6 +16,30 @@ import Testing
         #expect(Self.entry.leafHash == MerkleHash.leaf(Self.entry.canonicalBytes))
         let minimal = AuditEntry(type: .registration, recorded: AppendixA.now, agent: AppendixA.granter)
         #expect(try AuditEntry(canonicalBytes: minimal.canonicalBytes) == minimal)
+    }
+
+    /// The bytes written member by member are the canonical JSON tree serialized, for random
+    /// entries whose strings hold quotes, backslashes, control characters and non-ASCII text
+    /// (so logs written before keep their leaves), and they read back to the same entry.
+    @Test func canonicalBytesEqualTheSerializedTree() throws {
+        var random = SplitMix64(seed: 0xA0D1_7E47)
+        let alphabet: [String] = ["a", "Z", "0", "/", "-", "\"", "\\", "\n", "\t", "\u{01}", "\u{1F}", "\u{7F}", "é", "€", "𝄞", " ", "|"]
+        func text() -> String { (0..<random.int(0...12)).map { _ in alphabet[random.below(alphabet.count)] }.joined() }
+        func optionalText() -> String? { random.chance(0.3) ? nil : text() }
+        func texts() -> [String] { (0..<random.int(0...3)).map { _ in text() } }
+        for _ in 0..<500 {
+            let entry = AuditEntry(type: AuditEventType.allCases[random.below(AuditEventType.allCases.count)],
+                                   recorded: Timestamp(millisecondsSince1970: Int64(random.int(-62_135_596_800_000...253_402_300_799_999))),
+                                   outcome: AuditOutcome.allCases[random.below(AuditOutcome.allCases.count)], agent: text(),
+                                   patient: optionalText(), otherAgents: texts(), permissionIDs: texts(), tokenID: optionalText(), resources: texts(),
+                                   scope: optionalText(), quirks: Array(CompatQuirk.allCases.filter { _ in random.chance(0.3) }),
+                                   requestHash: optionalText(), reason: optionalText(),
+                                   action: random.chance(0.5) ? nil : ["C", "R", "U", "D", "E"][random.below(5)],
+                                   count: random.chance(0.7) ? nil : random.int(1...1_000_000))
+            let bytes = entry.canonicalBytes
+            #expect(bytes == JSONWriter.serialize(entry.canonicalJSON))
+            #expect(try AuditEntry(canonicalBytes: bytes) == entry)
+        }
     }
 
     /// A write's entry keeps its own action (C or U) in its bytes and reads back with it;

@@ -128,6 +128,11 @@ import TestSupport
         #expect(Timestamp(wireText: "2020-02-29T23:59:59.999Z")?.wireText == "2020-02-29T23:59:59.999Z")
         #expect(Timestamp(wireText: "2018-01-12T24:00:00.000Z") == nil)
         #expect(Timestamp(wireText: "2018-01-12T17:03:21Z") == nil)
+        // Written digit by digit: zero padding, clamping at both ends, times before 1970.
+        #expect(Timestamp(millisecondsSince1970: Int64.min).wireText == "0001-01-01T00:00:00.000Z")
+        #expect(Timestamp(millisecondsSince1970: Int64.max).wireText == "9999-12-31T23:59:59.999Z")
+        #expect(Timestamp(millisecondsSince1970: -1).wireText == "1969-12-31T23:59:59.999Z")
+        #expect(Timestamp(wireText: "0987-06-05T04:03:02.001Z")?.wireText == "0987-06-05T04:03:02.001Z")
         for _ in 0..<500 {
             let millis = Int64.random(in: -62_135_596_800_000...253_402_300_799_999, using: &random)
             let stamp = Timestamp(millisecondsSince1970: millis)
