@@ -284,7 +284,7 @@ extension RecordsSynchronizerTests {
     /// The verifiable records added and deleted since `anchor` (an anchored query), and the new anchor.
     static func cardChanges(in store: HKHealthStore, since anchor: HKQueryAnchor?) async throws -> (added: [UUID], deleted: [UUID], anchor: HKQueryAnchor) {
         try await withCheckedThrowingContinuation { continuation in
-            store.execute(HKAnchoredObjectQuery(type: HKVerifiableClinicalRecordType(), predicate: nil, anchor: anchor, limit: HKObjectQueryNoLimit) {
+            store.execute(HKAnchoredObjectQuery(type: HKVerifiableClinicalRecordType.verifiableClinicalRecordType(), predicate: nil, anchor: anchor, limit: HKObjectQueryNoLimit) {
                 _, added, deleted, anchor, error in
                 if let error {
                     continuation.resume(throwing: error)

@@ -32,6 +32,8 @@ import TestSupport
         try await TestWorld.with(backend) { world in
             var generator = SplitMix64(seed: 0xE7E4_0015)
             let idBytes = Array("AZaz09-.bBx".utf8)
+            // The property must have been exercised: resources filtered out, and long chains of pages.
+            var filtered = 0, longest = 0
             for round in 0..<4 {
                 let wallet = try await world.register(.wallet("w\(round)", firstName: "A"))
                 let other = try await world.register(.wallet("o\(round)", firstName: "B"))
@@ -72,6 +74,7 @@ import TestSupport
                     }
                 }
                 expected.sort { a, b in a.utf8.lexicographicallyPrecedes(b.utf8) }
+                filtered += change.resources.filter { $0.record.patient == wallet.csi }.count - expected.count
 
                 let path = "Patient/\(wallet.csi.rawValue)/$everything"
                 var parameters: [(String, String)] = [("_count", String(generator.int(1...7)))]
@@ -98,7 +101,9 @@ import TestSupport
                     parameters = parameters.filter { $0.0 != "_count" } + [("_count", String(generator.int(1...7)))]
                 }
                 #expect(seen == expected, "round \(round), scope \(scope), granted \(granted)")
+                longest = max(longest, pages)
             }
+            #expect(filtered > 0 && longest >= 3, "filtered \(filtered), longest chain \(longest) pages")
         }
     }
 }
