@@ -282,19 +282,10 @@ extension RecordsSynchronizerTests {
     }
 
     /// The verifiable records added and deleted since `anchor` (an anchored query), and the new anchor.
-    static func cardChanges(in store: HKHealthStore, since anchor: HKQueryAnchor?) async throws -> (added: [UUID], deleted: [UUID], anchor: HKQueryAnchor) {
-        try await withCheckedThrowingContinuation { continuation in
-            store.execute(HKAnchoredObjectQuery(type: HKVerifiableClinicalRecordType.verifiableClinicalRecordType(), predicate: nil, anchor: anchor, limit: HKObjectQueryNoLimit) {
-                _, added, deleted, anchor, error in
-                if let error {
-                    continuation.resume(throwing: error)
-                } else if let anchor {
-                    continuation.resume(returning: ((added ?? []).map(\.uuid), (deleted ?? []).map(\.uuid), anchor))
-                } else {
-                    continuation.resume(throwing: HKError(.errorNoData, "no anchor"))
-                }
-            })
-        }
+    static func cardChanges(_ store: HKHealthStore, since anchor: HKQueryAnchor?) async throws -> (added: [UUID], deleted: [UUID], anchor: HKQueryAnchor) {
+        let type = HKVerifiableClinicalRecordType.verifiableClinicalRecordType()
+        let result = try await HKAnchoredObjectQueryDescriptor(predicates: [.sample(type: type)], anchor: anchor).result(for: store)
+        return (result.addedSamples.map(\.uuid), result.deletedObjects.map(\.uuid), result.newAnchor)
     }
 
     static func cards(in store: HKHealthStore) async throws -> [HKVerifiableClinicalRecord] {
@@ -336,7 +327,7 @@ extension RecordsSynchronizerTests {
         _ = try await synchronizer.sync(named: "clinic")
         let afterFirst = try await uuids()
         #expect(afterFirst.count == 3 && afterFirst.contains(fromFile))
-        let anchor = try await Self.cardChanges(in: store, since: nil).anchor
+        let anchor = try await Self.cardChanges(store, since: nil).anchor
 
         // The server signs fresh copies each time: unchanged content stores nothing new.
         server.issueCards(Self.parameters([try Self.immunizationCard("2021-01-01", key: key), try Self.immunizationCard("2021-02-01", key: key)]))
@@ -355,7 +346,7 @@ extension RecordsSynchronizerTests {
         let new = try #require(added.first)
         #expect(try await jws(new) == corrected)
         let gone = try #require(replaced.first)
-        let changes = try await Self.cardChanges(in: store, since: anchor)
+        let changes = try await Self.cardChanges(store, since: anchor)
         #expect(changes.deleted == [gone] && changes.added == [new])
         let state = try #require(try await RecordsSynchronizer.connections(in: store).first)
         #expect(Set(state.cardRecords.values) == afterChange.subtracting([fromFile]) && state.cardDigests.count == 2)

@@ -280,18 +280,9 @@ import TestSupport
 
     /// The verifiable records added and deleted since `anchor` (an anchored query), and the new anchor.
     static func cardChanges(_ store: HKHealthStore, since anchor: HKQueryAnchor?) async throws -> (added: [UUID], deleted: [UUID], anchor: HKQueryAnchor) {
-        try await withCheckedThrowingContinuation { continuation in
-            store.execute(HKAnchoredObjectQuery(type: HKVerifiableClinicalRecordType.verifiableClinicalRecordType(), predicate: nil, anchor: anchor, limit: HKObjectQueryNoLimit) {
-                _, added, deleted, anchor, error in
-                if let error {
-                    continuation.resume(throwing: error)
-                } else if let anchor {
-                    continuation.resume(returning: ((added ?? []).map(\.uuid), (deleted ?? []).map(\.uuid), anchor))
-                } else {
-                    continuation.resume(throwing: HKError(.errorNoData, "no anchor"))
-                }
-            })
-        }
+        let type = HKVerifiableClinicalRecordType.verifiableClinicalRecordType()
+        let result = try await HKAnchoredObjectQueryDescriptor(predicates: [.sample(type: type)], anchor: anchor).result(for: store)
+        return (result.addedSamples.map(\.uuid), result.deletedObjects.map(\.uuid), result.newAnchor)
     }
 
     static func verifiableRecords(_ store: HKHealthStore) async throws -> [HKVerifiableClinicalRecord] {

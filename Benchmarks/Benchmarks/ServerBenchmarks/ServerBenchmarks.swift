@@ -35,6 +35,7 @@ let readPercentOfHello = BenchmarkMetric.custom("read ÷ hello-world (%)", polar
 let benchmarks: @Sendable () -> Void = {
     searchBenchmarks()
     indexWriteBenchmarks()
+    everythingBenchmarks()
     let configuration = Benchmark.Configuration(metrics: [.wallClock, .throughput], timeUnits: .microseconds, warmupIterations: 20,
                                                 maxDuration: .seconds(10), maxIterations: 5_000)
 
