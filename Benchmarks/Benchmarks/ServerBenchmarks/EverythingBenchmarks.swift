@@ -20,7 +20,7 @@ let everythingBenchmarks: @Sendable () -> Void = {
     let pages = [("$everything: first page of 50 of a 100,000-resource compartment", "_count=50"),
                  ("$everything: a late page of 50 (after 98,890 of 100,000 resources)", "_count=50&_cursor=Observation%2Fo99")]
     Benchmark("$everything reference: the whole 100,000-resource compartment read from the store, as each page did before",
-              configuration: .init(metrics: [.wallClock], timeUnits: .milliseconds, warmupIterations: 1, maxDuration: .seconds(10), maxIterations: 20)) {
+              configuration: .init(metrics: [.wallClock], timeUnits: .milliseconds, warmupIterations: 1, maxDuration: .seconds(5), maxIterations: 10)) {
         benchmark in
         let fixture = try await SearchFixture.shared()
         for _ in benchmark.scaledIterations {
