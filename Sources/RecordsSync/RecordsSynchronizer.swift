@@ -11,7 +11,8 @@ import SmartHealthCards
 /// first sync), page after page by `link[relation=next]`; each page's clinical records are
 /// stored with the connection's new sync state in one transaction. Then, when the server's
 /// CapabilityStatement offers the Patient operation `health-cards-issue`, the patient's
-/// SMART Health Cards, stored as verifiable records once they verify.
+/// SMART Health Cards, stored as verifiable records once they verify; the cards an earlier sync
+/// stored from this connection that the server no longer issues are deleted with them.
 ///
 /// The high-water mark of a type is the server's own time: the first page's Bundle
 /// `meta.lastUpdated` (when the search ran) or, later, the newest resource `meta.lastUpdated`
@@ -196,7 +197,7 @@ public struct RecordsSynchronizer: Sendable {
                                                 options: .init(sourceName: session.connection.name, sourceURL: URL(string: base)))
             cards = await importer.verifiedCards(in: response.body, named: "$health-cards-issue", into: &cardReport)
         }
-        try await storeCards(cards, authoritative: cardReport.isComplete, session: session, report: &cardReport)
+        report.cardsReplaced = try await storeCards(cards, authoritative: cardReport.isComplete, session: session, report: &cardReport)
         report.records.merge(cardReport)
     }
 
@@ -209,9 +210,10 @@ public struct RecordsSynchronizer: Sendable {
     /// The new cards are stored by source, each group in one transaction with the connection's
     /// state (the digests and record ids stored so far added to it); the last transaction also
     /// deletes the stale cards and leaves exactly the issued set in the state. A sync stopped in
-    /// between leaves the old cards, and the next one finishes the job.
+    /// between leaves the old cards, and the next one finishes the job. Returns how many stored
+    /// cards were named for deletion.
     private func storeCards(_ cards: [HealthRecordImporter.VerifiedCard], authoritative: Bool, session: SyncSession,
-                            report: inout HealthRecordImportReport) async throws(RecordsSyncError) {
+                            report: inout HealthRecordImportReport) async throws(RecordsSyncError) -> Int {
         var issued: [String: HealthRecordImporter.VerifiedCard] = [:]
         var order: [String] = []
         for card in cards {
@@ -252,6 +254,7 @@ public struct RecordsSynchronizer: Sendable {
             session.connection.cardRecords = finalRecords
             try await session.save(records: [], source: HealthRecordImporter.source(named: previous.name), deleting: stale)
         }
+        return stale.count
     }
 
     /// Whether `text` is a FHIR id (`[A-Za-z0-9\-\.]{1,64}`), safe in a URL path.

@@ -337,7 +337,7 @@ extension RecordsSynchronizerTests {
         // The second Immunization corrected: its card is replaced, the first's kept.
         let corrected = try Self.immunizationCard("2021-02-03", key: key)
         server.issueCards(Self.parameters([try Self.immunizationCard("2021-01-01", key: key), corrected]))
-        _ = try await synchronizer.sync(named: "clinic")
+        #expect(try await synchronizer.sync(named: "clinic").cardsReplaced == 1)
         let afterChange = try await uuids()
         #expect(afterChange.count == 3 && afterChange.contains(fromFile))
         let replaced = afterFirst.subtracting(afterChange)
@@ -355,7 +355,7 @@ extension RecordsSynchronizerTests {
         let stranger = try SHCIssuer(key: .generate(), issuer: Self.cardIssuer).issue(bundle: Array(#"{"resourceType":"Bundle","type":"collection","entry":[]}"#.utf8), nbf: Date())
         server.issueCards(Self.parameters([try Self.immunizationCard("2021-01-01", key: key), stranger]))
         let refused = try await synchronizer.sync(named: "clinic")
-        #expect(refused.records.refusals.count == 1)
+        #expect(refused.records.refusals.count == 1 && refused.cardsReplaced == 0)
         #expect(try await uuids() == afterChange)
 
         // A sync that stops before its cards changes none of them.
@@ -365,7 +365,7 @@ extension RecordsSynchronizerTests {
         #expect(try await uuids() == afterChange)
 
         // The server issues no card any more: every card of the connection goes, the file's stays.
-        _ = try await synchronizer.sync(named: "clinic")
+        #expect(try await synchronizer.sync(named: "clinic").cardsReplaced == 2)
         #expect(try await uuids() == [fromFile])
         let emptied = try #require(try await RecordsSynchronizer.connections(in: store).first)
         #expect(emptied.cardRecords.isEmpty && emptied.cardDigests.isEmpty)

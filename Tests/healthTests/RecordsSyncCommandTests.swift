@@ -257,6 +257,7 @@ import TestSupport
             let oldCard = try #require(oldImmunizationCards.first), newCard = try #require(newImmunizationCards.first)
             #expect(oldCard.uuid != newCard.uuid && oldCard.dataRepresentation != newCard.dataRepresentation)
             let cardChanges = try await Self.cardChanges(store, since: anchor)
+            #expect(second.output.contains("health cards: deleted \(cardChanges.deleted.count) that the server no longer issues"), "\(second.output)")
             #expect(cardChanges.deleted.contains(oldCard.uuid) && cardChanges.added.contains(newCard.uuid))
             // Exactly the cards that changed were replaced: the others kept their records.
             #expect(Set(cardChanges.deleted).isDisjoint(with: cards.map(\.uuid)))
