@@ -185,6 +185,9 @@ enum PostgresSchema {
         // 6: token rows say whether their resource has one `date` value (``migrate()`` indexes
         // every stored resource again).
         SearchSQL.hullSingleUpgrade,
+        // 7: a compartment in (type, id) byte order, as `Patient/$everything` pages it (the
+        // primary key follows the database's collation, which need not be bytewise).
+        [#"CREATE INDEX IF NOT EXISTS fhir_resource_compartment_order ON fhir_resource (patient, type COLLATE "C", id COLLATE "C")"#],
     ]
 
     /// The version that adds the search index.

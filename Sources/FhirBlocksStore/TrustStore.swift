@@ -73,6 +73,11 @@ public protocol TrustStore: NonceStore, AuthorizationCodeStore {
     /// The current resources in `patient`'s compartment, optionally of one type, ordered by
     /// type then id.
     func resources(patient: CsiGuid, type: String?) async throws(TrustStoreError) -> [FHIRResourceRecord]
+    /// Up to `limit` current resources of `patient`'s compartment that come after `after` in
+    /// (type, id) byte order (from the first when nil), in that order: one page of
+    /// `Patient/$everything`, read through an index in that order rather than by sorting the
+    /// whole compartment.
+    func resources(patient: CsiGuid, after: (type: String, id: String)?, limit: Int) async throws(TrustStoreError) -> [FHIRResourceRecord]
 
     /// The indexed part of a FHIR search (see ``SearchSQL/candidates(patient:query:)``): the
     /// resources of `query.type` in `patient`'s compartment satisfying its token and date

@@ -35,6 +35,11 @@ public struct RecordsConnection: Sendable, Hashable, Codable {
     /// the server: a card whose content is unchanged is not stored again (the server signs a
     /// new copy, with a new date, each time it is asked).
     public var cardDigests: [String]
+    /// Per card digest (of ``cardDigests``): the UUID of the verifiable record a sync stored
+    /// for it. The cards a later sync no longer gets from the server are deleted by these ids,
+    /// so only the cards this connection brought are ever removed (a card stored before the
+    /// ids were kept has none and stays).
+    public var cardRecords: [String: UUID]
     /// The PEM certificate authorities trusted for this server besides the system's
     /// (`health records connect --ca-cert`); nil when the system's trust is enough.
     public var caCertificatesPEM: String?
@@ -46,7 +51,7 @@ public struct RecordsConnection: Sendable, Hashable, Codable {
     /// Creates a connection.
     public init(name: String, fhirBase: String, endpoints: SMARTEndpoints, clientID: String, redirectURI: String, patient: String,
                 tokens: TokenGrant, marks: [String: String] = [:], pending: [String: String] = [:], cursors: [String: String] = [:],
-                cardDigests: [String] = [], caCertificatesPEM: String? = nil, connectedAt: Date, lastSyncAt: Date? = nil) {
+                cardDigests: [String] = [], cardRecords: [String: UUID] = [:], caCertificatesPEM: String? = nil, connectedAt: Date, lastSyncAt: Date? = nil) {
         self.name = name
         self.fhirBase = fhirBase
         self.endpoints = endpoints
@@ -58,6 +63,7 @@ public struct RecordsConnection: Sendable, Hashable, Codable {
         self.pending = pending
         self.cursors = cursors
         self.cardDigests = cardDigests
+        self.cardRecords = cardRecords
         self.caCertificatesPEM = caCertificatesPEM
         self.connectedAt = connectedAt
         self.lastSyncAt = lastSyncAt
@@ -73,10 +79,10 @@ public struct RecordsConnection: Sendable, Hashable, Codable {
 
     private enum CodingKeys: String, CodingKey {
         case name, fhirBase, endpoints, clientID, redirectURI, patient, tokens, marks, pending, cursors, cardDigests, caCertificatesPEM, connectedAt
-        case lastSyncAt
+        case lastSyncAt, cardRecords
     }
 
-    /// Decodes a connection; `cursors`, `cardDigests` and `caCertificatesPEM` may be missing
+    /// Decodes a connection; `cursors`, `cardDigests`, `cardRecords` and `caCertificatesPEM` may be missing
     /// (connections saved before they existed).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -91,6 +97,7 @@ public struct RecordsConnection: Sendable, Hashable, Codable {
         pending = try container.decode([String: String].self, forKey: .pending)
         cursors = try container.decodeIfPresent([String: String].self, forKey: .cursors) ?? [:]
         cardDigests = try container.decodeIfPresent([String].self, forKey: .cardDigests) ?? []
+        cardRecords = try container.decodeIfPresent([String: UUID].self, forKey: .cardRecords) ?? [:]
         caCertificatesPEM = try container.decodeIfPresent(String.self, forKey: .caCertificatesPEM)
         connectedAt = try container.decode(Date.self, forKey: .connectedAt)
         lastSyncAt = try container.decodeIfPresent(Date.self, forKey: .lastSyncAt)

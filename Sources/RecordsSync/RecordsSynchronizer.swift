@@ -11,7 +11,8 @@ import SmartHealthCards
 /// first sync), page after page by `link[relation=next]`; each page's clinical records are
 /// stored with the connection's new sync state in one transaction. Then, when the server's
 /// CapabilityStatement offers the Patient operation `health-cards-issue`, the patient's
-/// SMART Health Cards, stored as verifiable records once they verify.
+/// SMART Health Cards, stored as verifiable records once they verify; the cards an earlier sync
+/// stored from this connection that the server no longer issues are deleted with them.
 ///
 /// The high-water mark of a type is the server's own time: the first page's Bundle
 /// `meta.lastUpdated` (when the search ran) or, later, the newest resource `meta.lastUpdated`
@@ -189,26 +190,71 @@ public struct RecordsSynchronizer: Sendable {
             throw .malformedResponse("$health-cards-issue did not answer Parameters")
         }
         let hasCards = parameters["parameter"]?.arrayValue?.contains { $0["name"]?.stringValue == "verifiableCredential" } ?? false
-        guard hasCards else { return }
-        let verifier = cardVerifier(fhirBase: base, http: http)
-        let importer = HealthRecordImporter(store: store, verifier: verifier,
-                                            options: .init(sourceName: session.connection.name, sourceURL: URL(string: base)))
         var cardReport = HealthRecordImportReport()
-        let cards = await importer.verifiedCards(in: response.body, named: "$health-cards-issue", into: &cardReport)
-        // A card whose FHIR Bundle the last sync already stored is not stored again; the
-        // digests are saved with the new cards.
-        let known = Set(session.connection.cardDigests)
-        let digests = cards.map { SHA256.hash(data: $0.bundleJSON).map { String(format: "%02x", $0) }.joined() }
-        let fresh = zip(cards, digests).filter { !known.contains($0.1) }.map(\.0)
-        session.connection.cardDigests = digests
-        let groups = Dictionary(grouping: fresh, by: \.sourceName)
-        for (sourceName, group) in groups {
-            let records = group.map(\.record)
-            try await session.save(records: records, source: HealthRecordImporter.source(named: sourceName))
-            cardReport.stored += records
+        var cards: [HealthRecordImporter.VerifiedCard] = []
+        if hasCards {
+            let importer = HealthRecordImporter(store: store, verifier: cardVerifier(fhirBase: base, http: http),
+                                                options: .init(sourceName: session.connection.name, sourceURL: URL(string: base)))
+            cards = await importer.verifiedCards(in: response.body, named: "$health-cards-issue", into: &cardReport)
         }
-        if groups.isEmpty { try await session.save(records: [], source: nil) }
+        report.cardsReplaced = try await storeCards(cards, authoritative: cardReport.isComplete, session: session, report: &cardReport)
         report.records.merge(cardReport)
+    }
+
+    /// Stores the issued cards whose FHIR Bundle the connection does not hold yet and, when the
+    /// answer is `authoritative` (every card in it verified), deletes the cards earlier syncs
+    /// stored from this connection that the server no longer issues (a re-issue for changed
+    /// data replaces its card). A card whose content is unchanged is not stored again: the
+    /// server signs a new copy, with a new date, each time it is asked.
+    ///
+    /// The new cards are stored by source, each group in one transaction with the connection's
+    /// state (the digests and record ids stored so far added to it); the last transaction also
+    /// deletes the stale cards and leaves exactly the issued set in the state. A sync stopped in
+    /// between leaves the old cards, and the next one finishes the job. Returns how many stored
+    /// cards were named for deletion.
+    private func storeCards(_ cards: [HealthRecordImporter.VerifiedCard], authoritative: Bool, session: SyncSession,
+                            report: inout HealthRecordImportReport) async throws(RecordsSyncError) -> Int {
+        var issued: [String: HealthRecordImporter.VerifiedCard] = [:]
+        var order: [String] = []
+        for card in cards {
+            let digest = SHA256.hash(data: card.bundleJSON).map { String(format: "%02x", $0) }.joined()
+            guard issued[digest] == nil else { continue }
+            order.append(digest)
+            issued[digest] = card
+        }
+        let previous = session.connection
+        let known = Set(previous.cardDigests)
+        let fresh = order.filter { !known.contains($0) }
+        // Without a complete answer nothing is forgotten: the earlier cards stay, with their ids.
+        let finalDigests = authoritative ? order : previous.cardDigests + fresh
+        let stale = authoritative ? previous.cardDigests.filter { issued[$0] == nil }.compactMap { previous.cardRecords[$0] } : []
+        let kept = Set(finalDigests)
+        var finalRecords = previous.cardRecords.filter { kept.contains($0.key) }
+        for digest in fresh { finalRecords[digest] = issued[digest]?.record.uuid }
+        let groups = Dictionary(grouping: fresh, by: { issued[$0]?.sourceName ?? previous.name }).sorted { $0.key < $1.key }
+        var storedDigests = previous.cardDigests
+        var storedRecords = previous.cardRecords
+        for (position, (sourceName, digests)) in groups.enumerated() {
+            let records = digests.compactMap { issued[$0]?.record }
+            let last = position == groups.count - 1
+            if last {
+                session.connection.cardDigests = finalDigests
+                session.connection.cardRecords = finalRecords
+            } else {
+                storedDigests += digests
+                for digest in digests { storedRecords[digest] = issued[digest]?.record.uuid }
+                session.connection.cardDigests = storedDigests
+                session.connection.cardRecords = storedRecords
+            }
+            try await session.save(records: records, source: HealthRecordImporter.source(named: sourceName), deleting: last ? stale : [])
+            report.stored += records
+        }
+        if groups.isEmpty {
+            session.connection.cardDigests = finalDigests
+            session.connection.cardRecords = finalRecords
+            try await session.save(records: [], source: HealthRecordImporter.source(named: previous.name), deleting: stale)
+        }
+        return stale.count
     }
 
     /// Whether `text` is a FHIR id (`[A-Za-z0-9\-\.]{1,64}`), safe in a URL path.

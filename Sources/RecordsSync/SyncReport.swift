@@ -12,6 +12,9 @@ public struct SyncReport: Sendable {
     public var skippedTypes: [String: String] = [:]
     /// Whether the server offers `$health-cards-issue`.
     public var cardsOffered = false
+    /// The health cards an earlier sync stored from this connection that were deleted because
+    /// the server no longer issues them (re-issued for changed data, or withdrawn).
+    public var cardsReplaced = 0
     /// Whether the tokens were refreshed.
     public var refreshed = false
     /// What was stored, skipped and refused, as `health records import` reports it.

@@ -59,13 +59,14 @@ final class SyncSession {
         try await save(records: [], source: nil)
     }
 
-    /// Saves records with the connection's current state in one transaction (the state alone
-    /// when there are no records).
-    func save(records: [HKSample], source: HKSource?) async throws(RecordsSyncError) {
+    /// Saves records, deletes the verifiable records `deleting` names, and saves the
+    /// connection's current state, in one transaction (the state alone when there is nothing
+    /// to store or delete).
+    func save(records: [HKSample], source: HKSource?, deleting: [UUID] = []) async throws(RecordsSyncError) {
         do {
             let stored = try connection.stored()
-            if let source, !records.isEmpty {
-                try await store.saveHealthRecords(records, source: source, connection: stored)
+            if let source, !records.isEmpty || !deleting.isEmpty {
+                try await store.saveHealthRecords(records, source: source, deletingVerifiableRecords: deleting, connection: stored)
             } else {
                 try await store.saveHealthRecordsConnection(stored)
             }

@@ -22,7 +22,9 @@ struct RecordsConnectionsCommand: AsyncParsableCommand {
         let store = try storeOptions.openStore()
         if let remove {
             guard try await store.removeHealthRecordsConnection(named: remove) else { throw InputRefused("no connection named '\(remove)'") }
-            print("removed \(remove)")
+            // The records stay: they are the person's, wherever they came from.
+            print("removed \(remove): its tokens and sync state are forgotten; the records and health cards it brought stay in the store "
+                  + "(source '\(remove)'), and no later sync replaces or deletes them")
             return
         }
         let connections = try await RecordsSynchronizer.connections(in: store)

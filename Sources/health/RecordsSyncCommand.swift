@@ -72,6 +72,9 @@ struct RecordsSyncCommand: AsyncParsableCommand {
         }
         lines += RecordsFormatter.importText(report.records)
         if !report.cardsOffered { lines.append("health cards: the server does not offer $health-cards-issue") }
+        if report.cardsReplaced > 0 {
+            lines.append("health cards: deleted \(report.cardsReplaced) that the server no longer issues (replaced by the cards it issues now)")
+        }
         return lines
     }
 }

@@ -1,6 +1,7 @@
 import FhirBlocks
 import FhirBlocksStore
 import Testing
+import TestSupport
 
 /// The conformance suite, written once against the protocol: each backend's suite
 /// (``SQLiteConformanceTests``, ``PostgresConformanceTests``) runs every check on a fresh
@@ -22,6 +23,7 @@ enum ConformanceChecks {
         ConformanceCheck(name: "the ledger version and a resource read together", run: ledgerVersionAndResource),
         ConformanceCheck(name: "concurrent writes of one resource version: exactly one wins", run: resourceConcurrentWrites),
         ConformanceCheck(name: "resources by patient and type, ordered", run: resourcesByPatient),
+        ConformanceCheck(name: "a compartment paged after a cursor with a limit, in (type, id) byte order", run: compartmentPages),
         ConformanceCheck(name: "audit entries round-trip with dense indexes", run: auditRoundTrip),
         ConformanceCheck(name: "audit records by signature digest", run: auditBySignatureDigest),
         ConformanceCheck(name: "audit indexes stay dense under 8 concurrent commits", run: auditConcurrentCommits),
@@ -414,5 +416,51 @@ enum ConformanceChecks {
         #expect(observations.allSatisfy { $0.patient == patient })
         #expect(try await store.resources(patient: other, type: "Observation").map(\.id) == ["c"])
         #expect(try await store.resources(patient: other, type: "Condition").isEmpty)
+    }
+
+    /// Random compartments (ids of mixed case, digits, `-` and `.`, several types, another
+    /// patient's resources beside them) read a page at a time with random limits: the pages
+    /// joined are the compartment in (type, id) byte order, each page starts right after its
+    /// cursor, and no page is longer than asked.
+    static func compartmentPages(_ session: StoreSession) async throws {
+        let store = session.store
+        var generator = SplitMix64(seed: 0xE7E2)
+        let types = ["AllergyIntolerance", "Condition", "Immunization", "Observation", "observation"]
+        let idBytes = Array("AZaz09-.bB".utf8)
+        for _ in 0..<4 {
+            let patient = Fixtures.csi(), other = Fixtures.csi()
+            var keys = Set<String>()
+            var change = TrustChange()
+            for _ in 0..<generator.int(0...60) {
+                let type = types[generator.below(types.count)]
+                let id = String(decoding: (0..<generator.int(1...4)).map { _ in idBytes[generator.below(idBytes.count)] }, as: UTF8.self)
+                let owner = generator.chance(0.2) ? other : patient
+                guard keys.insert("\(owner.rawValue) \(type)/\(id)").inserted else { continue }
+                change.resources.append(FHIRResourceWrite(record: Fixtures.resource(type: type, id: id, patient: owner, version: 1)))
+            }
+            if !change.resources.isEmpty { try await store.commit(change) }
+            let expected = change.resources.map(\.record).filter { $0.patient == patient }.sorted { a, b in
+                a.type == b.type ? a.id.utf8.lexicographicallyPrecedes(b.id.utf8) : a.type.utf8.lexicographicallyPrecedes(b.type.utf8)
+            }.map { "\($0.type)/\($0.id)" }
+            var seen: [String] = []
+            var after: (type: String, id: String)?
+            var reads = 0
+            while reads < 200 {
+                reads += 1
+                let limit = generator.int(1...9)
+                let page = try await store.resources(patient: patient, after: after, limit: limit)
+                #expect(page.count <= limit && page.allSatisfy { $0.patient == patient && $0.versionID == 1 })
+                seen += page.map { "\($0.type)/\($0.id)" }
+                guard let last = page.last, page.count == limit else { break }
+                after = (last.type, last.id)
+            }
+            #expect(seen == expected)
+            #expect(try await store.resources(patient: patient, after: nil, limit: 0).isEmpty)
+            // A cursor that is not a stored resource pages from the next one in order.
+            if let type = expected.first?.split(separator: "/").first.map(String.init) {
+                let page = try await store.resources(patient: patient, after: (type, ""), limit: 1000)
+                #expect(page.map { "\($0.type)/\($0.id)" } == expected)
+            }
+        }
     }
 }

@@ -266,3 +266,110 @@ final class ScriptedFHIRServer: Sendable {
         return server
     }
 }
+
+extension RecordsSynchronizerTests {
+    static let cardIssuer = "https://issuer.example"
+
+    /// A card of one Immunization given on `date`, signed by `key` as ``cardIssuer``.
+    static func immunizationCard(_ date: String, key: SHCIssuerKey) throws -> String {
+        let bundle = #"{"resourceType":"Bundle","type":"collection","entry":[{"fullUrl":"resource:0","resource":{"resourceType":"Patient","name":[{"family":"A"}],"birthDate":"1970-01-01"}},{"fullUrl":"resource:1","resource":{"resourceType":"Immunization","status":"completed","vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"207"}]},"patient":{"reference":"resource:0"},"occurrenceDateTime":"\#(date)"}}]}"#
+        return try SHCIssuer(key: key, issuer: cardIssuer).issue(bundle: Array(bundle.utf8), nbf: Date())
+    }
+
+    static func parameters(_ cards: [String]) -> String {
+        let entries = cards.map { #"{"name":"verifiableCredential","valueString":"\#($0)"}"# }
+        return #"{"resourceType":"Parameters""# + (entries.isEmpty ? "" : #","parameter":[\#(entries.joined(separator: ","))]"#) + "}"
+    }
+
+    /// The verifiable records added and deleted since `anchor` (an anchored query), and the new anchor.
+    static func cardChanges(_ store: HKHealthStore, since anchor: HKQueryAnchor?) async throws -> (added: [UUID], deleted: [UUID], anchor: HKQueryAnchor) {
+        let type = HKVerifiableClinicalRecordType.verifiableClinicalRecordType()
+        let result = try await HKAnchoredObjectQueryDescriptor(predicates: [.sample(type: type)], anchor: anchor).result(for: store)
+        return (result.addedSamples.map(\.uuid), result.deletedObjects.map(\.uuid), result.newAnchor)
+    }
+
+    static func cards(in store: HKHealthStore) async throws -> [HKVerifiableClinicalRecord] {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[HKVerifiableClinicalRecord], any Error>) in
+            store.execute(HKVerifiableClinicalRecordQuery(recordTypes: [], predicate: nil) { _, records, error in
+                if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: records ?? []) }
+            })
+        }
+    }
+
+    /// The cards of a sync are the connection's card set: a card the server re-issued for
+    /// changed data replaces the old one (deleted, as an anchored query sees), an unchanged one
+    /// stays as it is, a card stored from a file is never touched, an answer with a card that
+    /// does not verify deletes nothing, an empty answer deletes every card the connection
+    /// brought, and a sync that stops before its cards leaves them as they were.
+    @Test func cardsTheServerNoLongerIssuesAreReplaced() async throws {
+        let server = try await ScriptedFHIRServer.start()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("records-sync-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try await Self.store(in: folder, connectedTo: server.base, tokenExpiry: nil)
+        let key = SHCIssuerKey.generate()
+        let verifier = SHCVerifier(resolver: StaticKeyResolver([Self.cardIssuer: SHCJWKSet(keys: [key.publicJWK])]), now: Date())
+        let http = SMARTHTTP(timeout: .seconds(30))
+        let synchronizer = RecordsSynchronizer(store: store, http: http, verifier: verifier, options: .init(pageSize: 2, resourceTypes: ["Observation"]))
+        func uuids() async throws -> Set<UUID> { Set(try await Self.cards(in: store).map(\.uuid)) }
+        func jws(_ uuid: UUID) async throws -> String? {
+            try await Self.cards(in: store).first { $0.uuid == uuid }.map { String(decoding: $0.dataRepresentation, as: UTF8.self) }
+        }
+
+        // A card from a file, not from the connection.
+        let fileCard = try Self.immunizationCard("2019-05-05", key: key)
+        var fileReport = HealthRecordImportReport()
+        try await HealthRecordImporter(store: store, verifier: verifier, options: .init(sourceName: "file"))
+            .importInput(Array(fileCard.utf8), named: "card.smart-health-card", into: &fileReport)
+        let fromFile = try #require(fileReport.stored.first?.uuid)
+
+        let first = try Self.immunizationCard("2021-01-01", key: key), second = try Self.immunizationCard("2021-02-01", key: key)
+        server.issueCards(Self.parameters([first, second]))
+        _ = try await synchronizer.sync(named: "clinic")
+        let afterFirst = try await uuids()
+        #expect(afterFirst.count == 3 && afterFirst.contains(fromFile))
+        let anchor = try await Self.cardChanges(store, since: nil).anchor
+
+        // The server signs fresh copies each time: unchanged content stores nothing new.
+        server.issueCards(Self.parameters([try Self.immunizationCard("2021-01-01", key: key), try Self.immunizationCard("2021-02-01", key: key)]))
+        _ = try await synchronizer.sync(named: "clinic")
+        #expect(try await uuids() == afterFirst)
+
+        // The second Immunization corrected: its card is replaced, the first's kept.
+        let corrected = try Self.immunizationCard("2021-02-03", key: key)
+        server.issueCards(Self.parameters([try Self.immunizationCard("2021-01-01", key: key), corrected]))
+        #expect(try await synchronizer.sync(named: "clinic").cardsReplaced == 1)
+        let afterChange = try await uuids()
+        #expect(afterChange.count == 3 && afterChange.contains(fromFile))
+        let replaced = afterFirst.subtracting(afterChange)
+        let added = afterChange.subtracting(afterFirst)
+        #expect(replaced.count == 1 && added.count == 1)
+        let new = try #require(added.first)
+        #expect(try await jws(new) == corrected)
+        let gone = try #require(replaced.first)
+        let changes = try await Self.cardChanges(store, since: anchor)
+        #expect(changes.deleted == [gone] && changes.added == [new])
+        let state = try #require(try await RecordsSynchronizer.connections(in: store).first)
+        #expect(Set(state.cardRecords.values) == afterChange.subtracting([fromFile]) && state.cardDigests.count == 2)
+
+        // One card of the answer does not verify: nothing is forgotten.
+        let stranger = try SHCIssuer(key: .generate(), issuer: Self.cardIssuer).issue(bundle: Array(#"{"resourceType":"Bundle","type":"collection","entry":[]}"#.utf8), nbf: Date())
+        server.issueCards(Self.parameters([try Self.immunizationCard("2021-01-01", key: key), stranger]))
+        let refused = try await synchronizer.sync(named: "clinic")
+        #expect(refused.records.refusals.count == 1 && refused.cardsReplaced == 0)
+        #expect(try await uuids() == afterChange)
+
+        // A sync that stops before its cards changes none of them.
+        server.issueCards(Self.parameters([]))
+        server.failObservationPage(1)
+        await #expect(throws: RecordsSyncError.fhir("searching Observation answered 500")) { _ = try await synchronizer.sync(named: "clinic") }
+        #expect(try await uuids() == afterChange)
+
+        // The server issues no card any more: every card of the connection goes, the file's stays.
+        #expect(try await synchronizer.sync(named: "clinic").cardsReplaced == 2)
+        #expect(try await uuids() == [fromFile])
+        let emptied = try #require(try await RecordsSynchronizer.connections(in: store).first)
+        #expect(emptied.cardRecords.isEmpty && emptied.cardDigests.isEmpty)
+        try await http.shutdown()
+        await server.stop()
+    }
+}

@@ -210,8 +210,9 @@ import TestSupport
             let store = HKHealthStore(configuration: .init(location: .file(URL(fileURLWithPath: world.runner.store)),
                                                            key: .keyFile(world.runner.folder.appendingPathComponent("health.key")), role: .owner))
             let firstCards = try await Self.verifiableRecords(store)
+            let anchor = try await Self.cardChanges(store, since: nil).anchor
 
-            // A change on the server: one Observation updated, one Condition added.
+            // A change on the server: one Observation updated, one Immunization corrected, one Condition added.
             let observation = try #require(resources.first { $0["resourceType"]?.stringValue == "Observation" }?.objectValue)
             var changed = observation
             changed.members = changed.members.filter { $0.key != "status" } + [JSONMember(key: "status", value: .string("amended"))]
@@ -220,17 +221,22 @@ import TestSupport
                 JSONMember(key: "code", value: .object(JSONObject(members: [JSONMember(key: "text", value: .string("Sprained ankle"))]))),
                 JSONMember(key: "subject", value: .object(JSONObject(members: [JSONMember(key: "reference", value: .string("Patient/alice"))]))),
             ]))
-            try await world.put([.object(changed), condition])
+            let immunization = try #require(resources.first { $0["resourceType"]?.stringValue == "Immunization" }?.objectValue)
+            var corrected = immunization
+            corrected.members = corrected.members.filter { $0.key != "lotNumber" } + [JSONMember(key: "lotNumber", value: .string("CORRECTED-15"))]
+            try await world.put([.object(changed), .object(corrected), condition])
             let second = try await world.run(["records", "sync", "--name", "clinic"])
             #expect(second.status == 0, "\(second.output)\(second.error)")
             let after = try await world.storedRecords()
             // No duplicates: the update replaced its record, the new one was added.
             #expect(after.count == records.count + 1)
+            let amended = try #require(after.first { $0.fhirResource?.identifier == immunization["id"]?.stringValue })
+            #expect((try? JSONParser.parse(Array(amended.fhirResource?.data ?? Data())))?["lotNumber"]?.stringValue == "CORRECTED-15")
             let updated = try #require(after.first { $0.fhirResource?.identifier == observation["id"]?.stringValue })
             #expect((try? JSONParser.parse(Array(updated.fhirResource?.data ?? Data())))?["status"]?.stringValue == "amended")
             if Self.searchesLastUpdated(try await world.capabilityStatement()) {
                 // Only what changed is fetched.
-                #expect(second.output.contains("synced clinic: fetched 2 resources"), "\(second.output)")
+                #expect(second.output.contains("synced clinic: fetched 3 resources"), "\(second.output)")
             } else {
                 // Turns on with the server's `_lastUpdated` search (branch `search`); until then the
                 // server ignores the parameter and sends everything again.
@@ -239,23 +245,45 @@ import TestSupport
 
             // The health cards: fetched by every sync and verified against the server's own keys
             // (read over the connection's TLS trust); a card whose content did not change is not
-            // stored again (at most the card holding the amended Observation is new).
+            // stored again, and the card the server re-issued for the corrected Immunization
+            // replaces the old one: one immunization card, the new one; the old one deleted.
             let cards = try await Self.verifiableRecords(store)
             #expect(!firstCards.isEmpty, "no card was stored: \(first.output)")
-            #expect(cards.count >= firstCards.count && cards.count <= firstCards.count + 1)
+            #expect(cards.count == firstCards.count)
+            let immunizationCard = "https://smarthealth.cards#immunization"
+            let oldImmunizationCards = firstCards.filter { $0.recordTypes.contains(immunizationCard) }
+            let newImmunizationCards = cards.filter { $0.recordTypes.contains(immunizationCard) }
+            #expect(oldImmunizationCards.count == 1 && newImmunizationCards.count == 1)
+            let oldCard = try #require(oldImmunizationCards.first), newCard = try #require(newImmunizationCards.first)
+            #expect(oldCard.uuid != newCard.uuid && oldCard.dataRepresentation != newCard.dataRepresentation)
+            let cardChanges = try await Self.cardChanges(store, since: anchor)
+            #expect(second.output.contains("health cards: deleted \(cardChanges.deleted.count) that the server no longer issues"), "\(second.output)")
+            #expect(cardChanges.deleted.contains(oldCard.uuid) && cardChanges.added.contains(newCard.uuid))
+            // Exactly the cards that changed were replaced: the others kept their records.
+            #expect(Set(cardChanges.deleted).isDisjoint(with: cards.map(\.uuid)))
+            #expect(Set(firstCards.map(\.uuid)).subtracting(cardChanges.deleted) == Set(cards.map(\.uuid)).subtracting(cardChanges.added))
             #expect(cards.allSatisfy { $0.issuerIdentifier == world.url })
             #expect(!first.output.contains("refused") && !second.output.contains("refused"), "\(first.output)\(second.output)")
             let third = try await world.run(["records", "sync", "--name", "clinic"])
             #expect(third.status == 0 && !third.output.contains("refused"), "\(third.output)\(third.error)")
             #expect(try await Self.verifiableRecords(store).count == cards.count)
 
-            // Forget the connection: the records stay.
-            #expect(try await world.run(["records", "connections", "--remove", "clinic"]).output.contains("removed clinic"))
+            // Forget the connection: the records and cards stay, as it says.
+            let removed = try await world.run(["records", "connections", "--remove", "clinic"])
+            #expect(removed.output.contains("removed clinic") && removed.output.contains("stay in the store"), "\(removed.output)")
             #expect(try await world.run(["records", "connections", "--remove", "clinic"]).status == 1)
             #expect(try await world.run(["records", "connections"]).output.contains("No connections."))
             #expect(try await world.run(["records", "sync"]).status == 1)
             #expect(try await world.storedRecords().count == after.count)
+            #expect(try await Self.verifiableRecords(store).count == cards.count)
         }
+    }
+
+    /// The verifiable records added and deleted since `anchor` (an anchored query), and the new anchor.
+    static func cardChanges(_ store: HKHealthStore, since anchor: HKQueryAnchor?) async throws -> (added: [UUID], deleted: [UUID], anchor: HKQueryAnchor) {
+        let type = HKVerifiableClinicalRecordType.verifiableClinicalRecordType()
+        let result = try await HKAnchoredObjectQueryDescriptor(predicates: [.sample(type: type)], anchor: anchor).result(for: store)
+        return (result.addedSamples.map(\.uuid), result.deletedObjects.map(\.uuid), result.newAnchor)
     }
 
     static func verifiableRecords(_ store: HKHealthStore) async throws -> [HKVerifiableClinicalRecord] {

@@ -44,6 +44,8 @@ struct SearchFixture: Sendable {
 
     let server: ServerFixture
     let token: String
+    /// The server's store (the `$everything` benchmarks read it directly for a reference row).
+    let store: SQLiteTrustStore
 
     static func start() async throws -> SearchFixture {
         var logger = Logger(label: "bench-search")
@@ -76,7 +78,7 @@ struct SearchFixture: Sendable {
             }
         }
         let server = ServerFixture(helloURL: base, fhirBlocksURL: base, readToken: token, app: (wallet, walletKey))
-        return SearchFixture(server: server, token: token)
+        return SearchFixture(server: server, token: token, store: store)
     }
 }
 

@@ -38,6 +38,7 @@ let benchmarks: @Sendable () -> Void = {
     serverProbeBenchmarks()
     auditCommitBenchmarks()
     auditUnderLoadBenchmarks()
+    everythingBenchmarks()
     let configuration = Benchmark.Configuration(metrics: [.wallClock, .throughput], timeUnits: .microseconds, warmupIterations: 20,
                                                 maxDuration: .seconds(10), maxIterations: 5_000)
 

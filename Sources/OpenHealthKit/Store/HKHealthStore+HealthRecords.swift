@@ -14,14 +14,15 @@ extension HKHealthStore {
         try await storeHealthRecords(records, source: source, connection: nil)
     }
 
-    /// Saves health records and, in the same transaction, a connection's state (nil: none).
-    func storeHealthRecords(_ records: [HKSample], source: HKSource, connection: HKHealthRecordsConnection?) async throws {
+    /// Saves health records and, in the same transaction, deletes the verifiable records
+    /// `deleting` names and saves a connection's state (nil: none).
+    func storeHealthRecords(_ records: [HKSample], source: HKSource, deleting: [UUID] = [], connection: HKHealthRecordsConnection?) async throws {
         guard engine.isOwner else { throw HKError(.errorAuthorizationDenied, "only the store's owner can save health records") }
         guard records.allSatisfy({ $0 is HKClinicalRecord || $0 is HKVerifiableClinicalRecord }) else {
             throw HKError(.errorInvalidArgument, "saveHealthRecords takes clinical and verifiable records only")
         }
         let database = try await engine.databaseAsync()
-        guard !records.isEmpty else {
+        guard !records.isEmpty || !deleting.isEmpty else {
             if let connection { try await database.saveConnection(connection) }
             return
         }
@@ -31,7 +32,8 @@ extension HKHealthStore {
         if let connection {
             alsoWrite = { db in try database.writeConnection(db, connection) }
         }
-        let changes = try await database.insert(prepared, revision: SourceRevisionRecord(HKSourceRevision(source: source, version: nil)), alsoWrite: alsoWrite)
+        let changes = try await database.insert(prepared, revision: SourceRevisionRecord(HKSourceRevision(source: source, version: nil)),
+                                            deletingVerifiableRecords: deleting, alsoWrite: alsoWrite)
         notify(changes)
     }
 

@@ -37,6 +37,17 @@ extension HKHealthStore {
         try await storeHealthRecords(records, source: source, connection: connection)
     }
 
+    /// Saves health records, deletes the verifiable records named by `uuids` (leaving deleted
+    /// objects for anchored queries; UUIDs no longer stored, and samples of other kinds, are
+    /// skipped) and saves a connection's new state, in one transaction: all of it is committed,
+    /// or none (OpenHealthKit API, for the store's owner). A sync replaces the health cards a
+    /// server no longer issues this way.
+    /// - Throws: as ``saveHealthRecords(_:source:)``.
+    public func saveHealthRecords(_ records: [HKSample], source: HKSource, deletingVerifiableRecords uuids: [UUID],
+                                  connection: HKHealthRecordsConnection) async throws {
+        try await storeHealthRecords(records, source: source, deleting: uuids, connection: connection)
+    }
+
     private func requireOwner() throws {
         guard engine.isOwner else { throw HKError(.errorAuthorizationDenied, "only the store's owner can manage health-records connections") }
     }

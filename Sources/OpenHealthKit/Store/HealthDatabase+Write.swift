@@ -15,9 +15,11 @@ extension HealthDatabase {
     /// The statistics rollups of every grain a stored or replaced quantity sample touches are
     /// rebuilt at the end of the same transaction (`refreshRollups`).
     /// `alsoWrite` runs last in the same transaction (a health-records connection's sync state
-    /// saved with the batch it describes), so both are committed or neither.
+    /// saved with the batch it describes), so both are committed or neither. The verifiable
+    /// records `deletingVerifiableRecords` names are deleted first, in the same transaction
+    /// (those no longer stored are skipped; other kinds of sample are never deleted here).
     /// - Returns: the change set for observers (empty when everything was dropped).
-    func insert(_ input: [PreparedSample], revision: SourceRevisionRecord,
+    func insert(_ input: [PreparedSample], revision: SourceRevisionRecord, deletingVerifiableRecords: [UUID] = [],
                 alsoWrite: (@Sendable (Database) throws -> Void)? = nil) async throws -> StoreChangeSet {
         var planned = input
         let plan = try ValueBlockPlan(samples: &planned, cipher: cipher)
@@ -75,6 +77,15 @@ extension HealthDatabase {
                                              sourceID: rowSourceID)
                     }
                     for member in sample.members { try insertRow(member, parent: rowID, revision: revision) }
+                }
+
+                if !deletingVerifiableRecords.isEmpty {
+                    let lookup = try db.cachedStatement(sql: "SELECT id FROM sample WHERE uuid = ? AND kind = ? AND parent_id IS NULL")
+                    var rowIDs: [Int64] = []
+                    for uuid in Set(deletingVerifiableRecords) {
+                        rowIDs += try Int64.fetchAll(lookup, arguments: [uuid.databaseBlob, SampleKind.verifiableRecord.rawValue])
+                    }
+                    try tombstone(db, rowIDs: rowIDs, sequence: &sequence, now: now, changes: &changes, rollups: &rollups, dissolved: &dissolved)
                 }
 
                 let syncLookup = try db.cachedStatement(sql: "SELECT id, sync_version FROM sample WHERE sync_id = ? AND type = ? AND parent_id IS NULL")

@@ -94,4 +94,45 @@ struct HealthRecordsConnectionStoreTests {
         #expect(try await owner.runSampleQuery(labType).count == 1)
         #expect(try await owner.healthRecordsConnection(named: "clinic")?.state == Data("mark 1".utf8))
     }
+
+    @Test("Verifiable records deleted with a batch: by UUID, only verifiable ones, committed with it or not at all")
+    func deletingVerifiableRecords() async throws {
+        let folder = TemporaryFolder()
+        let owner = TestStores.owner(folder)
+        let cardType = HKVerifiableClinicalRecordType.verifiableClinicalRecordType()
+        let labType = HKClinicalType(.labResultRecord)
+        let F = HealthRecordFixtures.self
+        let old = F.card("h.old.s", types: [F.immunization], relevant: day), kept = F.card("h.kept.s", types: [F.laboratory], relevant: day)
+        let lab = F.labResult(id: "a", at: day)
+        try await owner.saveHealthRecords([old, kept, lab], source: F.provider)
+        let start = try await owner.runAnchoredQuery(cardType, anchor: nil)
+        #expect(Set(start.added.map(\.uuid)) == [old.uuid, kept.uuid])
+
+        // The new card stored, the old one deleted (a clinical record's UUID and an unknown one are skipped).
+        let new = F.card("h.new.s", types: [F.immunization], relevant: day)
+        try await owner.saveHealthRecords([new], source: F.provider, deletingVerifiableRecords: [old.uuid, lab.uuid, UUID()],
+                                          connection: HKHealthRecordsConnection(name: "clinic", state: Data("mark 1".utf8)))
+        let changes = try await owner.runAnchoredQuery(cardType, anchor: start.anchor)
+        #expect(changes.added.map(\.uuid) == [new.uuid] && changes.deleted.map(\.uuid) == [old.uuid])
+        #expect(try await owner.runSampleQuery(labType).map(\.uuid) == [lab.uuid])
+        #expect(try await owner.healthRecordsConnection(named: "clinic")?.state == Data("mark 1".utf8))
+
+        // A failure inside the transaction (the connection row cannot be written) keeps the card.
+        let database = try await owner.engine.databaseAsync()
+        try await database.writeAsync { db in
+            try db.execute(sql: "CREATE TRIGGER refuse BEFORE INSERT ON record_connection BEGIN SELECT RAISE(ABORT, 'refused'); END")
+        }
+        await #expect(throws: (any Error).self) {
+            try await owner.saveHealthRecords([], source: F.provider, deletingVerifiableRecords: [kept.uuid],
+                                              connection: HKHealthRecordsConnection(name: "clinic", state: Data("mark 2".utf8)))
+        }
+        #expect(Set(try await owner.runAnchoredQuery(cardType, anchor: nil).added.map(\.uuid)) == [kept.uuid, new.uuid])
+        try await database.writeAsync { db in try db.execute(sql: "DROP TRIGGER refuse") }
+
+        // Deleting alone, with the connection's state.
+        try await owner.saveHealthRecords([], source: F.provider, deletingVerifiableRecords: [kept.uuid],
+                                          connection: HKHealthRecordsConnection(name: "clinic", state: Data("mark 3".utf8)))
+        #expect(try await owner.runAnchoredQuery(cardType, anchor: nil).added.map(\.uuid) == [new.uuid])
+        #expect(try await owner.healthRecordsConnection(named: "clinic")?.state == Data("mark 3".utf8))
+    }
 }
