@@ -56,7 +56,9 @@ func parseUnit(_ text: String) throws -> HKUnit {
 /// Parses ISO 8601 dates and date-times: `2026-11-20`, `2026-11-20T08:30`, `2026-11-20T08:30:00Z`,
 /// `2026-11-20T08:30:00+01:00`; dates and zone-less times are local. `now` and `today` too.
 func parseDate(_ text: String) throws -> Date {
-    try DateText.shared.parse(text)
+    // A complete instant (the usual `--at`) needs none of Foundation's formatters.
+    if let instant = ISOInstant.parse(text) { return instant }
+    return try DateText.shared.parse(text)
 }
 
 /// Formats a date for tables: local time, minutes.
