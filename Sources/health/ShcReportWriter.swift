@@ -105,55 +105,55 @@ struct ShcReportWriter {
         text.reserveCapacity(512)
         text.append(string: input)
         if let number {
-            text.append(string: " #")
+            text.append(" #")
             text.append(decimal: number, width: 1)
         }
-        text.append(string: report.isValid ? ": VALID\n" : ": INVALID\n")
-        text.append(string: report.signatureValid ? "  signature: valid; issuer: " : "  signature: not verified; issuer: ")
+        text.append(report.isValid ? ": VALID\n" : ": INVALID\n")
+        text.append(report.signatureValid ? "  signature: valid; issuer: " : "  signature: not verified; issuer: ")
         text.append(string: report.claims?.iss ?? "unknown")
         if let trusted = report.issuerTrusted {
             if trusted {
-                text.append(string: " (trusted")
+                text.append(" (trusted")
                 if let name = report.issuerName {
-                    text.append(string: ": ")
+                    text.append(": ")
                     text.append(string: name)
                 }
-                text.append(string: ")")
+                text.append(")")
             } else {
-                text.append(string: " (not trusted)")
+                text.append(" (not trusted)")
             }
         }
-        text.append(string: "\n")
-        if report.revoked { text.append(string: "  revoked\n") }
+        text.append("\n")
+        if report.revoked { text.append("  revoked\n") }
         if let summary = report.summary {
             if let name = summary.subjectName {
-                text.append(string: "  subject: ")
+                text.append("  subject: ")
                 text.append(string: name)
                 if let born = summary.birthDate {
-                    text.append(string: ", born ")
+                    text.append(", born ")
                     text.append(decimal: born.year, width: 4)
                     if let month = born.month {
-                        text.append(string: "-")
+                        text.append("-")
                         text.append(decimal: month, width: 2)
                     }
                     if let day = born.day {
-                        text.append(string: "-")
+                        text.append("-")
                         text.append(decimal: day, width: 2)
                     }
                 }
-                text.append(string: "\n")
+                text.append("\n")
             }
             for item in summary.items {
-                text.append(string: "  ")
+                text.append("  ")
                 text.append(string: item.kind.rawValue)
-                text.append(string: ": ")
+                text.append(": ")
                 text.append(string: item.name)
                 if let date = item.date {
-                    text.append(string: " (")
+                    text.append(" (")
                     appendISODate(date, to: &text)
-                    text.append(string: ")")
+                    text.append(")")
                 }
-                text.append(string: "\n")
+                text.append("\n")
             }
         }
         for finding in report.errors { append(finding, as: "error", to: &text) }
@@ -162,20 +162,25 @@ struct ShcReportWriter {
     }
 
     /// `  error [code, rule N]: message` (or `warning`).
-    private static func append(_ finding: SHCFinding, as severity: String, to text: inout [UInt8]) {
-        text.append(string: "  ")
-        text.append(string: severity)
-        text.append(string: " [")
+    private static func append(_ finding: SHCFinding, as severity: StaticString, to text: inout [UInt8]) {
+        text.append("  ")
+        text.append(severity)
+        text.append(" [")
         text.append(string: finding.code.rawValue)
-        text.append(string: ", rule ")
+        text.append(", rule ")
         text.append(decimal: finding.rule, width: 1)
-        text.append(string: "]: ")
+        text.append("]: ")
         text.append(string: finding.message)
-        text.append(string: "\n")
+        text.append("\n")
     }
 }
 
 extension [UInt8] {
+    /// Appends the text's UTF-8 bytes (the report's fixed words, without a `String`).
+    mutating func append(_ text: StaticString) {
+        append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
     /// Appends the string's UTF-8 bytes (copied from its storage when it has them contiguous).
     mutating func append(string: String) {
         if string.utf8.withContiguousStorageIfAvailable({ append(contentsOf: $0) }) == nil {
@@ -186,6 +191,11 @@ extension [UInt8] {
     /// Appends the decimal digits of `value`, zero-padded to at least `width` characters, as
     /// `CivilCalendar.padded` writes them (without creating a `String` for a value ≥ 0).
     mutating func append(decimal value: Int, width: Int) {
+        if value >= 0, value < 10, width <= 2 {   // most of a report's numbers: one byte, or two
+            if width == 2 { append(UInt8(ascii: "0")) }
+            append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
+            return
+        }
         guard value >= 0 else {
             let text = String(value)
             if text.utf8.count < width { append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - text.utf8.count)) }

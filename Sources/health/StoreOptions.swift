@@ -82,7 +82,33 @@ func appendISODate(_ date: Date, to bytes: inout [UInt8]) {
     let (days, secondOfDay) = seconds.quotientAndRemainder(dividingBy: 86_400)
     let (day, second) = secondOfDay < 0 ? (days - 1, secondOfDay + 86_400) : (days, secondOfDay)
     let civil = CivilCalendar.civilDate(daysSinceEpoch: day)
-    // YYYY-MM-DDThh:mm:ssZ (a year outside 0...9999 is written with all its digits, or its sign).
+    if (0...9999).contains(civil.year) {
+        // YYYY-MM-DDThh:mm:ssZ, its 20 bytes written in place.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { text in
+            func put(_ value: Int, digits: Int, at end: Int) {
+                var remaining = value
+                for index in stride(from: end - 1, through: end - digits, by: -1) {
+                    text[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining % 10)
+                    remaining /= 10
+                }
+            }
+            put(civil.year, digits: 4, at: 4)
+            put(civil.month, digits: 2, at: 7)
+            put(civil.day, digits: 2, at: 10)
+            put(second / 3600, digits: 2, at: 13)
+            put(second / 60 % 60, digits: 2, at: 16)
+            put(second % 60, digits: 2, at: 19)
+            text[4] = UInt8(ascii: "-")
+            text[7] = UInt8(ascii: "-")
+            text[10] = UInt8(ascii: "T")
+            text[13] = UInt8(ascii: ":")
+            text[16] = UInt8(ascii: ":")
+            text[19] = UInt8(ascii: "Z")
+            bytes.append(contentsOf: UnsafeBufferPointer(text))
+        }
+        return
+    }
+    // A year outside 0...9999 is written with all its digits, or its sign.
     bytes.append(decimal: civil.year, width: 4)
     bytes.append(UInt8(ascii: "-"))
     bytes.append(decimal: civil.month, width: 2)
