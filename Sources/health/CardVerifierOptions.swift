@@ -23,6 +23,13 @@ struct CardVerifierOptions: ParsableArguments {
     /// The verifier, and the HTTPS resolver to shut down when done (created only if an issuer
     /// outside the `--issuer` folders is looked up).
     func makeVerifier() throws -> (SHCVerifier, LazyHTTPSKeyResolver) {
+        try Self.makeVerifier(issuers: issuers, trustDirectory: trustDirectory, at: at, allowPrivateIssuers: allowPrivateIssuers)
+    }
+
+    /// The verifier for these option values (``makeVerifier()`` of a parsed command line, or
+    /// ``ShcVerifyArguments`` read without the parser).
+    static func makeVerifier(issuers: [String], trustDirectory: String?, at: String?,
+                             allowPrivateIssuers: Bool) throws -> (SHCVerifier, LazyHTTPSKeyResolver) {
         var folders: [String: URL] = [:]
         for entry in issuers {
             guard let equals = entry.firstIndex(of: "="), equals != entry.startIndex, entry.index(after: equals) != entry.endIndex else {

@@ -16,6 +16,12 @@ struct HealthCommand: AsyncParsableCommand {
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
+            // `shc verify` in its plain form skips the argument parser's reflection (see
+            // ShcVerifyArguments); every other command line is parsed as usual.
+            if let verify = ShcVerifyArguments(commandLine: arguments) {
+                try await ShcVerifyCommand.verify(verify)
+                return
+            }
             var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()

@@ -8,7 +8,8 @@ import SmartHealthCards
 /// Each card is formatted once, from its own report: the cost is linear in the number of cards.
 struct ShcReportWriter {
     let json: Bool
-    private var buffer = ""
+    /// The UTF-8 bytes not yet written.
+    private var buffer: [UInt8] = []
     private var cardsWritten = 0
     private var inputErrors: [InputError] = []
     /// The JSON report's encoder (one per use: `JSONEncoder` is not `Sendable`).
@@ -21,7 +22,7 @@ struct ShcReportWriter {
 
     init(json: Bool) {
         self.json = json
-        if json { buffer = "{\n  \"cards\" : [" }
+        if json { buffer.append(string: "{\n  \"cards\" : [") }
     }
 
     private struct Card: Encodable {
@@ -40,14 +41,14 @@ struct ShcReportWriter {
         if json {
             inputErrors.append(InputError(input: input, error: error))
         } else {
-            buffer += "\(input): INVALID INPUT: \(error)\n"
+            buffer.append(string: "\(input): INVALID INPUT: \(error)\n")
         }
     }
 
     /// One card's report, formatted (on any thread) for ``append(_:)``.
     struct FormattedCard: Sendable {
-        /// The text block, or the card's JSON object without indentation.
-        let text: String
+        /// The UTF-8 bytes of the text block, or of the card's JSON object without indentation.
+        let text: [UInt8]
         /// Whether the card is valid.
         let isValid: Bool
     }
@@ -57,36 +58,36 @@ struct ShcReportWriter {
     static func format(input: String, index: Int, of count: Int, report: SHCVerificationReport, json: Bool) throws -> FormattedCard {
         if json {
             let text = String(decoding: try makeEncoder().encode(Card(input: input, index: index, report: report)), as: UTF8.self)
-            return FormattedCard(text: indented(text, by: "    "), isValid: report.isValid)
+            return FormattedCard(text: Array(indented(text, by: "    ").utf8), isValid: report.isValid)
         }
-        return FormattedCard(text: text(label: count > 1 ? "\(input) #\(index + 1)" : input, report: report), isValid: report.isValid)
+        return FormattedCard(text: text(input: input, number: count > 1 ? index + 1 : nil, report: report), isValid: report.isValid)
     }
 
     /// Appends a card formatted by ``format(input:index:of:report:json:)`` with the same `json`.
     mutating func append(_ card: FormattedCard) {
-        if json { buffer += cardsWritten == 0 ? "\n" : ",\n" }
-        buffer += card.text
+        if json { buffer.append(string: cardsWritten == 0 ? "\n" : ",\n") }
+        buffer.append(contentsOf: card.text)
         cardsWritten += 1
     }
 
     /// Writes what is buffered to standard output.
     mutating func flush() {
         guard !buffer.isEmpty else { return }
-        FileHandle.standardOutput.write(Data(buffer.utf8))
-        buffer = ""
+        FileHandle.standardOutput.write(Data(buffer))
+        buffer.removeAll(keepingCapacity: true)
     }
 
     /// Ends the output (the JSON document's input errors and verdict) and writes it.
     mutating func finish(valid: Bool) {
         if json {
-            buffer += cardsWritten == 0 ? "],\n" : "\n  ],\n"
+            buffer.append(string: cardsWritten == 0 ? "],\n" : "\n  ],\n")
             if inputErrors.isEmpty {
-                buffer += "  \"inputErrors\" : [],\n"
+                buffer.append(string: "  \"inputErrors\" : [],\n")
             } else {
                 let errors = (try? Self.makeEncoder().encode(inputErrors)).map { String(decoding: $0, as: UTF8.self) } ?? "[]"
-                buffer += "  \"inputErrors\" : " + Self.indented(errors, by: "  ").dropFirst(2) + ",\n"
+                buffer.append(string: "  \"inputErrors\" : " + Self.indented(errors, by: "  ").dropFirst(2) + ",\n")
             }
-            buffer += "  \"valid\" : \(valid)\n}\n"
+            buffer.append(string: "  \"valid\" : \(valid)\n}\n")
         }
         flush()
     }
@@ -96,58 +97,63 @@ struct ShcReportWriter {
         text.split(separator: "\n", omittingEmptySubsequences: false).map { indent + $0 }.joined(separator: "\n")
     }
 
-    /// A card's block of text: its verdict, signature and issuer, revocation, summary and findings.
-    /// Written into one string (a report prints thousands of these).
-    static func text(label: String, report: SHCVerificationReport) -> String {
-        var text = ""
-        text.reserveCapacity(384)
-        text += label
-        text += report.isValid ? ": VALID\n" : ": INVALID\n"
-        text += report.signatureValid ? "  signature: valid; issuer: " : "  signature: not verified; issuer: "
-        text += report.claims?.iss ?? "unknown"
+    /// A card's block of text: its verdict, signature and issuer, revocation, summary and findings;
+    /// labelled with the input, and `#number` when the input holds several cards. Written as
+    /// UTF-8 into one array (a report prints thousands of these).
+    static func text(input: String, number: Int?, report: SHCVerificationReport) -> [UInt8] {
+        var text: [UInt8] = []
+        text.reserveCapacity(512)
+        text.append(string: input)
+        if let number {
+            text.append(" #")
+            text.append(decimal: number, width: 1)
+        }
+        text.append(report.isValid ? ": VALID\n" : ": INVALID\n")
+        text.append(report.signatureValid ? "  signature: valid; issuer: " : "  signature: not verified; issuer: ")
+        text.append(string: report.claims?.iss ?? "unknown")
         if let trusted = report.issuerTrusted {
             if trusted {
-                text += " (trusted"
+                text.append(" (trusted")
                 if let name = report.issuerName {
-                    text += ": "
-                    text += name
+                    text.append(": ")
+                    text.append(string: name)
                 }
-                text += ")"
+                text.append(")")
             } else {
-                text += " (not trusted)"
+                text.append(" (not trusted)")
             }
         }
-        text += "\n"
-        if report.revoked { text += "  revoked\n" }
+        text.append("\n")
+        if report.revoked { text.append("  revoked\n") }
         if let summary = report.summary {
             if let name = summary.subjectName {
-                text += "  subject: "
-                text += name
+                text.append("  subject: ")
+                text.append(string: name)
                 if let born = summary.birthDate {
-                    text += ", born "
-                    text += CivilCalendar.padded(born.year, width: 4)
+                    text.append(", born ")
+                    text.append(decimal: born.year, width: 4)
                     if let month = born.month {
-                        text += "-"
-                        text += CivilCalendar.padded(month, width: 2)
+                        text.append("-")
+                        text.append(decimal: month, width: 2)
                     }
                     if let day = born.day {
-                        text += "-"
-                        text += CivilCalendar.padded(day, width: 2)
+                        text.append("-")
+                        text.append(decimal: day, width: 2)
                     }
                 }
-                text += "\n"
+                text.append("\n")
             }
             for item in summary.items {
-                text += "  "
-                text += item.kind.rawValue
-                text += ": "
-                text += item.name
+                text.append("  ")
+                text.append(string: item.kind.rawValue)
+                text.append(": ")
+                text.append(string: item.name)
                 if let date = item.date {
-                    text += " ("
-                    text += isoDate(date)
-                    text += ")"
+                    text.append(" (")
+                    appendISODate(date, to: &text)
+                    text.append(")")
                 }
-                text += "\n"
+                text.append("\n")
             }
         }
         for finding in report.errors { append(finding, as: "error", to: &text) }
@@ -156,15 +162,57 @@ struct ShcReportWriter {
     }
 
     /// `  error [code, rule N]: message` (or `warning`).
-    private static func append(_ finding: SHCFinding, as severity: String, to text: inout String) {
-        text += "  "
-        text += severity
-        text += " ["
-        text += finding.code.rawValue
-        text += ", rule "
-        text += String(finding.rule)
-        text += "]: "
-        text += finding.message
-        text += "\n"
+    private static func append(_ finding: SHCFinding, as severity: StaticString, to text: inout [UInt8]) {
+        text.append("  ")
+        text.append(severity)
+        text.append(" [")
+        text.append(string: finding.code.rawValue)
+        text.append(", rule ")
+        text.append(decimal: finding.rule, width: 1)
+        text.append("]: ")
+        text.append(string: finding.message)
+        text.append("\n")
+    }
+}
+
+extension [UInt8] {
+    /// Appends the text's UTF-8 bytes (the report's fixed words, without a `String`).
+    mutating func append(_ text: StaticString) {
+        append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Appends the string's UTF-8 bytes (copied from its storage when it has them contiguous).
+    mutating func append(string: String) {
+        if string.utf8.withContiguousStorageIfAvailable({ append(contentsOf: $0) }) == nil {
+            append(contentsOf: string.utf8)
+        }
+    }
+
+    /// Appends the decimal digits of `value`, zero-padded to at least `width` characters, as
+    /// `CivilCalendar.padded` writes them (without creating a `String` for a value ≥ 0).
+    mutating func append(decimal value: Int, width: Int) {
+        if value >= 0, value < 10, width <= 2 {   // most of a report's numbers: one byte, or two
+            if width == 2 { append(UInt8(ascii: "0")) }
+            append(UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: value))
+            return
+        }
+        guard value >= 0 else {
+            let text = String(value)
+            if text.utf8.count < width { append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - text.utf8.count)) }
+            append(string: text)
+            return
+        }
+        var digits: (UInt64, UInt64, UInt64) = (0, 0, 0)   // room for Int.max's 19 digits
+        let count = Swift.withUnsafeMutableBytes(of: &digits) { scratch in
+            var remaining = value, end = scratch.count
+            repeat {
+                end -= 1
+                scratch[end] = UInt8(ascii: "0") + UInt8(remaining % 10)
+                remaining /= 10
+            } while remaining > 0
+            return scratch.count - end
+        }
+        if count < width { append(contentsOf: repeatElement(UInt8(ascii: "0"), count: width - count)) }
+        Swift.withUnsafeBytes(of: &digits) { scratch in append(contentsOf: scratch[(scratch.count - count)...]) }
     }
 }

@@ -26,7 +26,18 @@ struct ShcVerifyCommand: AsyncParsableCommand {
     var json = false
 
     func run() async throws {
-        let (verifier, https) = try verification.makeVerifier()
+        try await Self.verify(ShcVerifyArguments(
+            inputs: inputs, issuers: verification.issuers, trustDirectory: verification.trustDirectory, at: verification.at,
+            allowPrivateIssuers: verification.allowPrivateIssuers, json: json))
+    }
+
+    /// Verifies the cards of `arguments.inputs` and prints the report: the command's work, for a
+    /// parsed command line or one read by ``ShcVerifyArguments/init(commandLine:)``.
+    static func verify(_ arguments: ShcVerifyArguments) async throws {
+        let (verifier, https) = try CardVerifierOptions.makeVerifier(
+            issuers: arguments.issuers, trustDirectory: arguments.trustDirectory, at: arguments.at,
+            allowPrivateIssuers: arguments.allowPrivateIssuers)
+        let inputs = arguments.inputs, json = arguments.json
         // Every input is read before anything is printed: one that cannot be read is an I/O error
         // (exit 2) with no partial report.
         let texts: [(String, [UInt8])]
@@ -50,7 +61,7 @@ struct ShcVerifyCommand: AsyncParsableCommand {
                 }
                 // Cards are verified and formatted on every core; the reports are written in
                 // order as each chunk is done, while the next chunks are being verified.
-                let json = json, count = cards.count
+                let count = cards.count
                 try await verifier.verifyAll(cards, transform: { index, report in
                     Result { try ShcReportWriter.format(input: input, index: index, of: count, report: report, json: json) }
                 }) { _, formatted in

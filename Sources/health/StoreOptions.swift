@@ -56,7 +56,9 @@ func parseUnit(_ text: String) throws -> HKUnit {
 /// Parses ISO 8601 dates and date-times: `2026-11-20`, `2026-11-20T08:30`, `2026-11-20T08:30:00Z`,
 /// `2026-11-20T08:30:00+01:00`; dates and zone-less times are local. `now` and `today` too.
 func parseDate(_ text: String) throws -> Date {
-    try DateText.shared.parse(text)
+    // A complete instant (the usual `--at`) needs none of Foundation's formatters.
+    if let instant = ISOInstant.parse(text) { return instant }
+    return try DateText.shared.parse(text)
 }
 
 /// Formats a date for tables: local time, minutes.
@@ -68,38 +70,57 @@ func formatDate(_ date: Date) -> String {
 /// as Foundation's `.iso8601` style writes it, with integer arithmetic: a report formats several
 /// dates per card, and Foundation's formatter costs more than verifying the card's signature.
 func isoDate(_ date: Date) -> String {
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(20)
+    appendISODate(date, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+/// Appends ``isoDate(_:)``'s text as UTF-8 to `bytes` (a report writes its dates into its buffer).
+func appendISODate(_ date: Date, to bytes: inout [UInt8]) {
     let seconds = Int(date.timeIntervalSince1970.rounded(.down))
     let (days, secondOfDay) = seconds.quotientAndRemainder(dividingBy: 86_400)
     let (day, second) = secondOfDay < 0 ? (days - 1, secondOfDay + 86_400) : (days, secondOfDay)
     let civil = CivilCalendar.civilDate(daysSinceEpoch: day)
-    guard (0...9999).contains(civil.year) else {
-        func pad(_ value: Int, _ width: Int) -> String { CivilCalendar.padded(value, width: width) }
-        return "\(pad(civil.year, 4))-\(pad(civil.month, 2))-\(pad(civil.day, 2))T"
-            + "\(pad(second / 3600, 2)):\(pad(second / 60 % 60, 2)):\(pad(second % 60, 2))Z"
-    }
-    // YYYY-MM-DDThh:mm:ssZ, written straight into the string's 20 bytes.
-    return String(unsafeUninitializedCapacity: 20) { buffer in
-        func put(_ value: Int, digits: Int, at end: Int) {
-            var remaining = value
-            for index in stride(from: end - 1, through: end - digits, by: -1) {
-                buffer[index] = UInt8(ascii: "0") + UInt8(remaining % 10)
-                remaining /= 10
+    if (0...9999).contains(civil.year) {
+        // YYYY-MM-DDThh:mm:ssZ, its 20 bytes written in place.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { text in
+            func put(_ value: Int, digits: Int, at end: Int) {
+                var remaining = value
+                for index in stride(from: end - 1, through: end - digits, by: -1) {
+                    text[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining % 10)
+                    remaining /= 10
+                }
             }
+            put(civil.year, digits: 4, at: 4)
+            put(civil.month, digits: 2, at: 7)
+            put(civil.day, digits: 2, at: 10)
+            put(second / 3600, digits: 2, at: 13)
+            put(second / 60 % 60, digits: 2, at: 16)
+            put(second % 60, digits: 2, at: 19)
+            text[4] = UInt8(ascii: "-")
+            text[7] = UInt8(ascii: "-")
+            text[10] = UInt8(ascii: "T")
+            text[13] = UInt8(ascii: ":")
+            text[16] = UInt8(ascii: ":")
+            text[19] = UInt8(ascii: "Z")
+            bytes.append(contentsOf: UnsafeBufferPointer(text))
         }
-        put(civil.year, digits: 4, at: 4)
-        put(civil.month, digits: 2, at: 7)
-        put(civil.day, digits: 2, at: 10)
-        put(second / 3600, digits: 2, at: 13)
-        put(second / 60 % 60, digits: 2, at: 16)
-        put(second % 60, digits: 2, at: 19)
-        buffer[4] = UInt8(ascii: "-")
-        buffer[7] = UInt8(ascii: "-")
-        buffer[10] = UInt8(ascii: "T")
-        buffer[13] = UInt8(ascii: ":")
-        buffer[16] = UInt8(ascii: ":")
-        buffer[19] = UInt8(ascii: "Z")
-        return 20
+        return
     }
+    // A year outside 0...9999 is written with all its digits, or its sign.
+    bytes.append(decimal: civil.year, width: 4)
+    bytes.append(UInt8(ascii: "-"))
+    bytes.append(decimal: civil.month, width: 2)
+    bytes.append(UInt8(ascii: "-"))
+    bytes.append(decimal: civil.day, width: 2)
+    bytes.append(UInt8(ascii: "T"))
+    bytes.append(decimal: second / 3600, width: 2)
+    bytes.append(UInt8(ascii: ":"))
+    bytes.append(decimal: second / 60 % 60, width: 2)
+    bytes.append(UInt8(ascii: ":"))
+    bytes.append(decimal: second % 60, width: 2)
+    bytes.append(UInt8(ascii: "Z"))
 }
 
 /// The date formats of the CLI, built once: Foundation's formatters are costly to create, and

@@ -43,18 +43,61 @@ extension JSONTape {
 
     /// The value node of the first member of `object` named `name` (compared as UTF-8 bytes,
     /// escapes resolved); nil when there is none or `object` is not an object.
+    ///
+    /// The names are compared in place: a length check, then the bytes a word at a time (a
+    /// lookup is on every path that reads a document, so it creates nothing and calls nothing).
     @inlinable public func memberValue(of object: Int, named name: StaticString) -> Int? {
         let item = nodes[object]
         guard item.kind == .object else { return nil }
-        let text = UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+        let count = name.utf8CodeUnitCount
+        let text = name.utf8Start
         // The object's name filter rules most absent names out without looking at a member.
-        guard item.memberFilter & FHIRObjectReader.filterBit(text) != 0 else { return nil }
-        var key = object + 1
-        for _ in 0..<Int(item.length) {
-            if stringEquals(key, text) { return key + 1 }
-            key = Int(nodes[key + 1].end)
+        guard item.memberFilter & FHIRObjectReader.filterBit(UnsafeBufferPointer(start: text, count: count)) != 0 else { return nil }
+        return nodes.withUnsafeBufferPointer { nodes in
+            bytes.withUnsafeBufferPointer { bytes in
+                var key = object &+ 1
+                for _ in 0..<Int(item.length) {
+                    let keyItem = nodes[key]
+                    if keyItem.kind == .escapedString {
+                        if decodedBytesEqual(keyItem, text, count: count) { return key &+ 1 }
+                    } else if Int(keyItem.length) == count,
+                              let base = bytes.baseAddress,
+                              Self.bytesEqual(base + Int(keyItem.start), text, count: count) {
+                        return key &+ 1
+                    }
+                    key = Int(nodes[key &+ 1].end)
+                }
+                return nil
+            }
         }
-        return nil
+    }
+
+    /// Whether `count` bytes at `a` and at `b` are the same, compared a word at a time.
+    @inlinable static func bytesEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
+        let left = UnsafeRawPointer(a), right = UnsafeRawPointer(b)
+        var offset = 0
+        while offset &+ 8 <= count {
+            if left.loadUnaligned(fromByteOffset: offset, as: UInt64.self) != right.loadUnaligned(fromByteOffset: offset, as: UInt64.self) {
+                return false
+            }
+            offset &+= 8
+        }
+        while offset < count {
+            if a[offset] != b[offset] { return false }
+            offset &+= 1
+        }
+        return true
+    }
+
+    /// Whether the decoded bytes of an `escapedString` node are the `count` bytes at `text`.
+    @inlinable func decodedBytesEqual(_ item: Node, _ text: UnsafePointer<UInt8>, count: Int) -> Bool {
+        let range = item.decodedRange
+        guard range.count == count else { return false }
+        guard count > 0 else { return true }
+        return decodedBytes.withUnsafeBufferPointer { decoded in
+            guard let base = decoded.baseAddress, range.upperBound <= decoded.count else { return false }
+            return Self.bytesEqual(base + range.lowerBound, text, count: count)
+        }
     }
 
     /// Calls `body` with the UTF-8 bytes of the string (or member name) at `node`, escapes
@@ -81,7 +124,9 @@ extension JSONTape {
         guard isString(node) else { return false }
         let expected = UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)
         return withUTF8(ofString: node) { text in
-            text.count >= expected.count && UnsafeBufferPointer(rebasing: text[0..<expected.count]).elementsEqual(expected)
+            guard text.count >= expected.count else { return false }
+            guard let base = text.baseAddress, let prefix = expected.baseAddress else { return expected.isEmpty }
+            return Self.bytesEqual(base, prefix, count: expected.count)
         }
     }
 
@@ -93,11 +138,17 @@ extension JSONTape {
         if a.kind == .string && b.kind == .string {
             guard a.length == b.length else { return false }
             return bytes.withUnsafeBufferPointer { buffer in
-                UnsafeBufferPointer(rebasing: buffer[Int(a.start)..<Int(a.start) + Int(a.length)])
-                    .elementsEqual(UnsafeBufferPointer(rebasing: buffer[Int(b.start)..<Int(b.start) + Int(b.length)]))
+                guard let base = buffer.baseAddress else { return a.length == 0 }
+                return Self.bytesEqual(base + Int(a.start), base + Int(b.start), count: Int(a.length))
             }
         }
-        return withUTF8(ofString: lhs) { left in withUTF8(ofString: rhs) { right in left.elementsEqual(right) } }
+        return withUTF8(ofString: lhs) { left in
+            withUTF8(ofString: rhs) { right in
+                guard left.count == right.count else { return false }
+                guard let l = left.baseAddress, let r = right.baseAddress else { return true }
+                return Self.bytesEqual(l, r, count: left.count)
+            }
+        }
     }
 
     /// The string at `node` when there is a node and it is a string; nil otherwise.

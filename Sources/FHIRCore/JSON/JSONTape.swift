@@ -136,12 +136,16 @@ public final class JSONTape: Sendable {
     /// Whether the string (or member name) at `node` is exactly `text`'s bytes, escapes resolved.
     @inlinable public func stringEquals(_ node: Int, _ text: UnsafeBufferPointer<UInt8>) -> Bool {
         let item = nodes[node]
+        guard let expected = text.baseAddress else {
+            return item.kind == .escapedString ? item.decodedRange.isEmpty : item.length == 0
+        }
         if item.kind == .escapedString {
-            return decoded(node).elementsEqual(text)
+            return decodedBytesEqual(item, expected, count: text.count)
         }
         guard Int(item.length) == text.count else { return false }
         return bytes.withUnsafeBufferPointer { buffer in
-            UnsafeBufferPointer(rebasing: buffer[Int(item.start)..<Int(item.start) + text.count]).elementsEqual(text)
+            guard let base = buffer.baseAddress, Int(item.start) + text.count <= buffer.count else { return false }
+            return Self.bytesEqual(base + Int(item.start), expected, count: text.count)
         }
     }
 

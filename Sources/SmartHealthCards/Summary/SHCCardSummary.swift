@@ -157,11 +157,17 @@ public struct SHCCardSummary: Sendable, Hashable, Encodable {
             tape.forEachElement(of: codings) { _, coding in
                 if first == nil { first = coding }
                 if chosen == nil, let node = tape.memberValue(of: coding, named: "system"), tape.isString(node),
-                   tape.withUTF8(ofString: node, { $0.elementsEqual(system.utf8) }) {
+                   Self.equals(tape, node, system) {
                     chosen = coding
                 }
             }
             return (chosen ?? first).map { Coding(system: string($0, "system"), code: string($0, "code"), display: string($0, "display")) }
+        }
+
+        /// Whether the string at `node` is `text`, compared as bytes in place.
+        private static func equals(_ tape: JSONTape, _ node: Int, _ text: String) -> Bool {
+            if let equal = text.utf8.withContiguousStorageIfAvailable({ tape.stringEquals(node, $0) }) { return equal }
+            return tape.withUTF8(ofString: node) { $0.elementsEqual(text.utf8) }
         }
 
         /// A patient's first name as displayed: its text, else its given names then family name
