@@ -25,6 +25,8 @@ final class AuditGroupCommitter: Sendable {
     private struct Queue: Sendable {
         var waiting: [Waiting] = []
         var writing = false
+        /// Callers of ``idle()`` waiting for the writer task to stop.
+        var idleWaiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private let queue = Mutex(Queue())
@@ -55,16 +57,40 @@ final class AuditGroupCommitter: Sendable {
         return try result.get()
     }
 
+    /// How many callers of ``idle()`` wait.
+    var idleWaiterCount: Int {
+        queue.withLock { $0.idleWaiters.count }
+    }
+
+    /// Returns once no group is being written and none waits, including the work that follows
+    /// the last group (its checkpoint): what a server awaits before it closes its store.
+    func idle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let isIdle = queue.withLock { queue -> Bool in
+                guard queue.writing else { return true }
+                queue.idleWaiters.append(continuation)
+                return false
+            }
+            if isIdle { continuation.resume() }
+        }
+    }
+
     /// Commits groups until nothing waits, then stops (the next request starts a new writer).
     private func drain(_ writer: Writer, afterGroup: AfterGroup) async {
         while true {
-            let group = queue.withLock { queue -> [Waiting] in
+            let (group, idleWaiters) = queue.withLock { queue -> ([Waiting], [CheckedContinuation<Void, Never>]) in
                 let taken = queue.waiting
                 queue.waiting = []
-                if taken.isEmpty { queue.writing = false }
-                return taken
+                guard taken.isEmpty else { return (taken, []) }
+                queue.writing = false
+                let waiters = queue.idleWaiters
+                queue.idleWaiters = []
+                return (taken, waiters)
             }
-            if group.isEmpty { return }
+            if group.isEmpty {
+                for waiter in idleWaiters { waiter.resume() }
+                return
+            }
             var change = TrustChange()
             change.auditEntries = group.flatMap(\.entries)
             let indexes: [Int]

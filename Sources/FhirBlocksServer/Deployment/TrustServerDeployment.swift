@@ -77,8 +77,10 @@ public struct TrustServerDeployment: Sendable {
         return TrustServerDeployment(service: service, store: store)
     }
 
-    /// Closes the store.
+    /// Closes the store, once the audit writes in flight (a checkpoint signed after its group's
+    /// requests were answered) are finished.
     public func close() async {
+        await service.finishAuditWrites()
         await store.close()
     }
 }

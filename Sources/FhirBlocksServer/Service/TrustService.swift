@@ -227,6 +227,13 @@ public final class TrustService: Sendable {
         metrics.unverifiedRefusals(reason: error.errorCode)
     }
 
+    /// Returns once the audit group commit is idle: no group being written or waiting, and the
+    /// checkpoint that may follow the last group signed and stored. Await it before closing the
+    /// store, so no late checkpoint meets a closed store.
+    public func finishAuditWrites() async {
+        await auditCommitter.idle()
+    }
+
     /// Writes the refusals counted since the last call as aggregate audit entries (agent
     /// `unverified`, with their count). The checkpoint signer calls it every period and at
     /// shutdown.

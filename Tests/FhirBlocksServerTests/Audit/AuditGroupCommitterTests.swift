@@ -35,9 +35,11 @@ import TestSupport
         PendingAuditEntry(entry: AuditEntry(type: .fhirAccess, recorded: Timestamp(secondsSince1970: 1_800_000_000), agent: agent))
     }
 
-    static func commit(_ agents: [String], to committer: AuditGroupCommitter, log: HeldLog) async -> Result<[Int], TrustStoreError> {
+    static func commit(_ agents: [String], to committer: AuditGroupCommitter, log: HeldLog,
+                       afterGroup: AuditGroupCommitter.AfterGroup? = nil) async -> Result<[Int], TrustStoreError> {
         do throws(TrustStoreError) {
-            return .success(try await committer.commit(agents.map(pending), writer: { change throws(TrustStoreError) in try await log.write(change) }, afterGroup: { log.followed.append($0) }))
+            return .success(try await committer.commit(agents.map(pending), writer: { change throws(TrustStoreError) in try await log.write(change) },
+                                                       afterGroup: afterGroup ?? { log.followed.append($0) }))
         } catch {
             return .failure(error)
         }
@@ -94,5 +96,31 @@ import TestSupport
         let committer = AuditGroupCommitter(), log = HeldLog()
         #expect(try await Self.commit([], to: committer, log: log).get() == [])
         #expect(log.groups.values.isEmpty)
+    }
+
+    @Test func idleWaitsForTheWorkThatFollowsTheLastGroup() async throws {
+        let committer = AuditGroupCommitter(), log = HeldLog()
+        // Nothing is being written: it returns at once.
+        await committer.idle()
+        let followStarted = Inbox<[Int]>(), release = Inbox<Bool>(), followFinished = Inbox<Bool>()
+        let follow: AuditGroupCommitter.AfterGroup = { indexes in
+            followStarted.append(indexes)
+            _ = await release.wait(for: 1)
+            followFinished.append(true)
+        }
+        let request = Task { await Self.commit(["a"], to: committer, log: log, afterGroup: follow) }
+        log.goAhead.append(true)
+        // The request is answered before its group's follow-up work (the checkpoint) runs.
+        #expect(try await request.value.get() == [0])
+        #expect(await followStarted.wait(for: 1) == [[0]])
+        let idle = Task {
+            await committer.idle()
+            return followFinished.values == [true]
+        }
+        while committer.idleWaiterCount < 1 { await Task.yield() }
+        #expect(followFinished.values.isEmpty)
+        release.append(true)
+        #expect(await idle.value == true)
+        #expect(committer.idleWaiterCount == 0)
     }
 }
