@@ -82,6 +82,14 @@ public final class SQLiteTrustStore: TrustStore {
         return try await write { db in try SQLiteTrustWriter.apply(change, in: db) }
     }
 
+    /// Applies `change` in one transaction on the writer's queue and calls `completion` there,
+    /// right after `COMMIT` (or the rollback).
+    public func commit(_ change: TrustChange, completion: @escaping @Sendable (Result<[Int], TrustStoreError>) -> Void) {
+        writer.asyncWrite({ db in try SQLiteTrustWriter.apply(change, in: db) }, completion: { _, result in
+            completion(result.mapError(Self.storeError))
+        })
+    }
+
     public func insertIfAbsent(_ key: NonceKey, expiresAt: Timestamp, now: Timestamp) async throws(NonceStoreError) -> Bool {
         do {
             return try await writer.write { db in

@@ -19,6 +19,13 @@ public protocol TrustStore: NonceStore, AuthorizationCodeStore {
     @discardableResult
     func commit(_ change: TrustChange) async throws(TrustStoreError) -> [Int]
 
+    /// Applies `change` like ``commit(_:)`` and calls `completion` once with its result as soon
+    /// as the transaction ended, from the store's own thread where it has one (SQLite: its
+    /// writer's, right after `COMMIT`), never from within this call. `completion` must not
+    /// block: it is what an audit group commit resumes its requests from without a hop to a
+    /// task first.
+    func commit(_ change: TrustChange, completion: @escaping @Sendable (Result<[Int], TrustStoreError>) -> Void)
+
     // MARK: Identities
 
     /// The GUID `util/getGloballyUniqueIdentifier` handed out, with when, if it is still kept.
@@ -117,6 +124,18 @@ public struct LedgerVersionAndResource: Sendable {
 }
 
 extension TrustStore {
+    /// ``commit(_:)`` on a task of its own, then `completion` on that task (a store without a
+    /// thread of its own to complete from).
+    public func commit(_ change: TrustChange, completion: @escaping @Sendable (Result<[Int], TrustStoreError>) -> Void) {
+        Task {
+            do throws(TrustStoreError) {
+                completion(.success(try await commit(change)))
+            } catch {
+                completion(.failure(error))
+            }
+        }
+    }
+
     /// The version, then the resource, in two reads (a store without a single-read form).
     public func ledgerVersionAndResource(patient: CsiGuid, type: String, id: String) async throws(TrustStoreError) -> LedgerVersionAndResource {
         let version = try await ledgerVersion()

@@ -30,6 +30,34 @@ extension ConformanceChecks {
         #expect(try await store.auditRecords(from: 0, limit: 0).isEmpty)
     }
 
+    /// `commit(_:completion:)`, as the audit group commit uses it.
+    static func auditCommitWithCompletion(_ session: StoreSession) async throws {
+        let store = session.store
+        func commit(_ change: TrustChange) async -> Result<[Int], TrustStoreError> {
+            await withCheckedContinuation { continuation in
+                store.commit(change) { result in continuation.resume(returning: result) }
+            }
+        }
+        var first = TrustChange()
+        first.auditEntries = (0..<3).map { PendingAuditEntry(entry: Fixtures.auditEntry(agent: "agent-\($0)")) }
+        #expect(try await commit(first).get() == [0, 1, 2])
+        var second = TrustChange()
+        second.auditEntries = [PendingAuditEntry(entry: Fixtures.auditEntry(agent: "agent-3"))]
+        #expect(try await commit(second).get() == [3])
+        // A refused change (a csiGuid registered twice) completes with the refusal; its entry is not stored.
+        let wallet = try Fixtures.wallet()
+        var registration = TrustChange()
+        registration.registrations = [wallet]
+        #expect(try await commit(registration).get() == [])
+        var duplicate = TrustChange()
+        duplicate.registrations = [try Fixtures.wallet(wallet.csiGuid, key: 2)]
+        duplicate.auditEntries = [PendingAuditEntry(entry: Fixtures.auditEntry(agent: "dup"))]
+        #expect(await commit(duplicate) == .failure(.alreadyRegistered(wallet.csiGuid.rawValue)))
+        let records = try await store.auditRecords(from: 0, limit: 10)
+        #expect(records.map(\.index) == [0, 1, 2, 3])
+        #expect(records.last?.canonicalBytes == Fixtures.auditEntry(agent: "agent-3").canonicalBytes)
+    }
+
     static func auditBySignatureDigest(_ session: StoreSession) async throws {
         let store = session.store
         let digest = String(repeating: "a1", count: 32)

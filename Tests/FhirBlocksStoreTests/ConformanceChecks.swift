@@ -27,6 +27,7 @@ enum ConformanceChecks {
         ConformanceCheck(name: "audit entries round-trip with dense indexes", run: auditRoundTrip),
         ConformanceCheck(name: "audit records by signature digest", run: auditBySignatureDigest),
         ConformanceCheck(name: "audit indexes stay dense under 8 concurrent commits", run: auditConcurrentCommits),
+        ConformanceCheck(name: "a commit with a completion: the indexes, or the refusal and nothing stored", run: auditCommitWithCompletion),
         ConformanceCheck(name: "a group of 150 audit entries (several insert statements) keeps its order and digests", run: auditLargeGroup),
         ConformanceCheck(name: "checkpoints ordered by tree size, first kept", run: checkpointsOrdered),
         ConformanceCheck(name: "a nonce is single use", run: nonceSingleUse),

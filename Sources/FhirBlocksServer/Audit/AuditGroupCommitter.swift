@@ -2,20 +2,30 @@ import FhirBlocksStore
 import Synchronization
 
 /// Group commit of audit entries: requests whose only write is their audit entry hand it to
-/// ``commit(_:)``, which waits; one writer task takes every entry waiting, appends them in one
-/// transaction (in the order they arrived, so the log's order is the commit order), and
-/// resumes each request with its own indexes once the transaction is durable. While it
-/// writes, newer entries gather for the next transaction, so under load one fsync covers many
+/// ``commit(_:writer:afterGroup:)``, which waits; the writer takes every entry waiting, appends
+/// them in one transaction (in the order they arrived, so the log's order is the commit order),
+/// and resumes each request with its own indexes once the transaction is durable. While it
+/// writes, newer entries gather for the next transaction, so under load one commit covers many
 /// requests, and an idle server commits a lone entry at once.
 ///
+/// There is no writer task: the request that finds the writer idle hands the group to the
+/// store, and the store's completion (on the store's own thread, right after `COMMIT`) resumes
+/// the group's requests and hands the next group to the store, from the same thread. A group
+/// thus costs no hop to a task and back, only the store's own.
+///
 /// A failed transaction fails every request of its group (nothing of it was stored). Work that
-/// may follow a durable group (signing a checkpoint) runs after its requests were resumed,
-/// before the next group is taken, so it adds nothing to the answers of the group it follows.
+/// may follow a durable group (signing a checkpoint) runs on a task of its own after the group's
+/// requests were resumed, one such piece of work at a time in the groups' order, beside the
+/// next groups' writes: it adds nothing to the answers of the group it follows.
 final class AuditGroupCommitter: Sendable {
-    /// Commits one combined change and returns the log indexes of its entries, in order.
-    typealias Writer = @Sendable (TrustChange) async throws(TrustStoreError) -> [Int]
-    /// Runs after a group's requests were resumed, with the group's indexes.
-    typealias AfterGroup = @Sendable ([Int]) async -> Void
+    /// Commits one combined change and calls its completion once with the log indexes of its
+    /// entries, in order (on any thread, never from within the call itself).
+    typealias Writer = @Sendable (TrustChange, @escaping @Sendable (Result<[Int], TrustStoreError>) -> Void) -> Void
+    /// Work that follows a durable group.
+    typealias FollowUp = @Sendable () async -> Void
+    /// Called (on the writer's thread, after the group's requests were resumed) with a durable
+    /// group's indexes; returns the work to run after it, if any. It must not block.
+    typealias AfterGroup = @Sendable ([Int]) -> FollowUp?
 
     private struct Waiting: Sendable {
         let entries: [PendingAuditEntry]
@@ -24,9 +34,23 @@ final class AuditGroupCommitter: Sendable {
 
     private struct Queue: Sendable {
         var waiting: [Waiting] = []
+        /// A group is with the store.
         var writing = false
-        /// Callers of ``idle()`` waiting for the writer task to stop.
+        /// Follow-up work not yet started, in the groups' order.
+        var followUps: [FollowUp] = []
+        /// A task runs follow-up work.
+        var followingUp = false
+        /// Callers of ``idle()`` waiting for the writes and their follow-up work to end.
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
+
+        var isIdle: Bool { !writing && !followingUp && waiting.isEmpty }
+
+        /// The idle waiters to resume when nothing is left to do (emptied).
+        mutating func takeIdleWaiters() -> [CheckedContinuation<Void, Never>] {
+            guard isIdle else { return [] }
+            defer { idleWaiters = [] }
+            return idleWaiters
+        }
     }
 
     private let queue = Mutex(Queue())
@@ -41,18 +65,19 @@ final class AuditGroupCommitter: Sendable {
 
     /// Appends `entries` (in this order, contiguously) with the next group and returns their
     /// indexes once the group's transaction committed. `writer` commits a group and
-    /// `afterGroup` follows each durable one (every caller passes the same ones; the writer task
-    /// uses those of the request that started it).
+    /// `afterGroup` follows each durable one (every caller passes the same ones; the writer
+    /// uses those of the request that found it idle until it is idle again).
     func commit(_ entries: [PendingAuditEntry], writer: @escaping Writer, afterGroup: @escaping AfterGroup) async throws(TrustStoreError) -> [Int] {
         if entries.isEmpty { return [] }
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<[Int], TrustStoreError>, Never>) in
-            let startWriter = queue.withLock { queue in
+            let group = queue.withLock { queue -> [Waiting] in
                 queue.waiting.append(Waiting(entries: entries, continuation: continuation))
-                guard !queue.writing else { return false }
+                guard !queue.writing else { return [] }
                 queue.writing = true
-                return true
+                defer { queue.waiting = [] }
+                return queue.waiting
             }
-            if startWriter { Task { await self.drain(writer, afterGroup: afterGroup) } }
+            if !group.isEmpty { write(group, writer, afterGroup: afterGroup) }
         }
         return try result.get()
     }
@@ -62,12 +87,12 @@ final class AuditGroupCommitter: Sendable {
         queue.withLock { $0.idleWaiters.count }
     }
 
-    /// Returns once no group is being written and none waits, including the work that follows
-    /// the last group (its checkpoint): what a server awaits before it closes its store.
+    /// Returns once no group is being written and none waits, and the work that follows the
+    /// groups (their checkpoints) is done: what a server awaits before it closes its store.
     func idle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let isIdle = queue.withLock { queue -> Bool in
-                guard queue.writing else { return true }
+                guard !queue.isIdle else { return true }
                 queue.idleWaiters.append(continuation)
                 return false
             }
@@ -75,38 +100,67 @@ final class AuditGroupCommitter: Sendable {
         }
     }
 
-    /// Commits groups until nothing waits, then stops (the next request starts a new writer).
-    private func drain(_ writer: Writer, afterGroup: AfterGroup) async {
-        while true {
-            let (group, idleWaiters) = queue.withLock { queue -> ([Waiting], [CheckedContinuation<Void, Never>]) in
-                let taken = queue.waiting
-                queue.waiting = []
-                guard taken.isEmpty else { return (taken, []) }
-                queue.writing = false
-                let waiters = queue.idleWaiters
-                queue.idleWaiters = []
-                return (taken, waiters)
-            }
-            if group.isEmpty {
-                for waiter in idleWaiters { waiter.resume() }
-                return
-            }
-            var change = TrustChange()
-            change.auditEntries = group.flatMap(\.entries)
-            let indexes: [Int]
-            do throws(TrustStoreError) {
-                indexes = try await writer(change)
-                guard indexes.count == change.auditEntries.count else { throw TrustStoreError.corrupt("audit_entry") }
-            } catch {
-                for waiting in group { waiting.continuation.resume(returning: .failure(error)) }
-                continue
-            }
+    /// Hands `group` to the store; its completion resumes the group's requests and writes the
+    /// next group, if any.
+    private func write(_ group: [Waiting], _ writer: @escaping Writer, afterGroup: @escaping AfterGroup) {
+        var change = TrustChange()
+        change.auditEntries = group.flatMap(\.entries)
+        let count = change.auditEntries.count
+        writer(change) { [self] result in
+            finish(group, with: result.flatMap { indexes in
+                indexes.count == count ? .success(indexes) : .failure(TrustStoreError.corrupt("audit_entry"))
+            }, writer, afterGroup: afterGroup)
+        }
+    }
+
+    /// Resumes the requests of a written group, queues its follow-up work, and takes the next
+    /// group (or stops writing when none waits).
+    private func finish(_ group: [Waiting], with result: Result<[Int], TrustStoreError>, _ writer: @escaping Writer,
+                        afterGroup: @escaping AfterGroup) {
+        var followUp: FollowUp?
+        switch result {
+        case .failure(let error):
+            for waiting in group { waiting.continuation.resume(returning: .failure(error)) }
+        case .success(let indexes):
             var start = 0
             for waiting in group {
                 waiting.continuation.resume(returning: .success(Array(indexes[start..<(start + waiting.entries.count)])))
                 start += waiting.entries.count
             }
-            await afterGroup(indexes)
+            followUp = afterGroup(indexes)
+        }
+        let (next, startFollowUps, idleWaiters) = queue.withLock { queue -> ([Waiting], Bool, [CheckedContinuation<Void, Never>]) in
+            var startFollowUps = false
+            if let followUp {
+                queue.followUps.append(followUp)
+                if !queue.followingUp {
+                    queue.followingUp = true
+                    startFollowUps = true
+                }
+            }
+            let next = queue.waiting
+            queue.waiting = []
+            queue.writing = !next.isEmpty
+            return (next, startFollowUps, queue.takeIdleWaiters())
+        }
+        if startFollowUps { Task { await self.runFollowUps() } }
+        for waiter in idleWaiters { waiter.resume() }
+        if !next.isEmpty { write(next, writer, afterGroup: afterGroup) }
+    }
+
+    /// Runs the queued follow-up work in order until none is left.
+    private func runFollowUps() async {
+        while true {
+            let (work, idleWaiters) = queue.withLock { queue -> (FollowUp?, [CheckedContinuation<Void, Never>]) in
+                guard queue.followUps.isEmpty else { return (queue.followUps.removeFirst(), []) }
+                queue.followingUp = false
+                return (nil, queue.takeIdleWaiters())
+            }
+            guard let work else {
+                for waiter in idleWaiters { waiter.resume() }
+                return
+            }
+            await work()
         }
     }
 }

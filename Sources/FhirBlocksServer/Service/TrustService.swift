@@ -165,17 +165,35 @@ public final class TrustService: Sendable {
         }
         let handedIn = ContinuousClock.now
         defer { metrics.auditWaitTime.recordNanoseconds(Self.nanoseconds(since: handedIn)) }
-        return try await auditCommitter.commit(change.auditEntries, writer: { [self] group throws(TrustStoreError) in
+        return try await auditCommitter.commit(change.auditEntries, writer: { [self] group, completion in
             let started = ContinuousClock.now
-            let indexes = try await commitNow(group).indexes
-            metrics.auditGroupCommits.increment()
-            metrics.auditGroupWriteTime.recordNanoseconds(Self.nanoseconds(since: started))
-            return indexes
+            store.commit(group) { [self] result in
+                // On the store's thread, right after COMMIT: the caches, then the group's requests.
+                if case .success(let indexes) = result {
+                    _ = cache(group, committedAs: indexes)
+                    metrics.auditGroupCommits.increment()
+                    metrics.auditGroupWriteTime.recordNanoseconds(Self.nanoseconds(since: started))
+                }
+                completion(result)
+            }
         }, afterGroup: { [self] indexes in
             // The leaf cache holds the group unless other writers (servers sharing the
-            // database) appended first; then the checkpoint reads the store.
-            let behind = state.withLock { $0.leaves.count <= (indexes.last ?? -1) }
-            await checkpointIfDue(sync: behind)
+            // database) appended first; then the checkpoint reads the store. A follow-up still
+            // queued takes this group's part too (it signs the tree as it is when it runs).
+            let queue = state.withLock { state -> Bool in
+                let behind = state.leaves.count <= (indexes.last ?? -1)
+                guard behind || state.leaves.count - state.lastCheckpointSize >= configuration.checkpointEvery else { return false }
+                defer { state.checkpointFollowUp = (true, state.checkpointFollowUp.sync || behind) }
+                return !state.checkpointFollowUp.queued
+            }
+            guard queue else { return nil }
+            return { [self] in
+                let sync = state.withLock { state in
+                    defer { state.checkpointFollowUp = (false, false) }
+                    return state.checkpointFollowUp.sync
+                }
+                await checkpointIfDue(sync: sync)
+            }
         })
     }
 
@@ -188,6 +206,12 @@ public final class TrustService: Sendable {
     /// its audit entries and whether the leaf cache took them (it does when they follow it).
     private func commitNow(_ change: TrustChange) async throws(TrustStoreError) -> (indexes: [Int], inCache: Bool) {
         let indexes = try await store.commit(change)
+        return (indexes, cache(change, committedAs: indexes))
+    }
+
+    /// Updates the caches with a committed `change` whose audit entries got `indexes`; returns
+    /// whether the leaf cache took them (it does when they follow it).
+    private func cache(_ change: TrustChange, committedAs indexes: [Int]) -> Bool {
         // The entries just stored extend the leaf cache directly when they follow it (the usual
         // case); otherwise the next sync reads them from the store.
         let appended = state.withLock { state -> Bool in
@@ -208,7 +232,7 @@ public final class TrustService: Sendable {
             for hash in change.revokedTokenHashes { state.tokens[hash] = nil }
         }
         if !indexes.isEmpty { metrics.auditEntries.increment(by: indexes.count) }
-        return (indexes, appended)
+        return appended
     }
 
     /// Takes one request from `csi`'s allowance (after its signature or assertion verified, so
@@ -290,6 +314,9 @@ struct TrustState: Sendable {
     var frontier = MerkleFrontier()
     var lastCheckpointSize = 0
     var signingCheckpoint = false
+    /// A checkpoint follow-up of the audit group commit is queued and has not started (later
+    /// groups join it rather than queue their own), and whether it must read the store first.
+    var checkpointFollowUp: (queued: Bool, sync: Bool) = (false, false)
 
     init(baseURL: String) {
         self.baseURL = baseURL

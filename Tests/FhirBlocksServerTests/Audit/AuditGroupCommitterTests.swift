@@ -38,8 +38,15 @@ import TestSupport
     static func commit(_ agents: [String], to committer: AuditGroupCommitter, log: HeldLog,
                        afterGroup: AuditGroupCommitter.AfterGroup? = nil) async -> Result<[Int], TrustStoreError> {
         do throws(TrustStoreError) {
-            return .success(try await committer.commit(agents.map(pending), writer: { change throws(TrustStoreError) in try await log.write(change) },
-                                                       afterGroup: afterGroup ?? { log.followed.append($0) }))
+            return .success(try await committer.commit(agents.map(pending), writer: { change, completion in
+                Task {
+                    do throws(TrustStoreError) {
+                        completion(.success(try await log.write(change)))
+                    } catch {
+                        completion(.failure(error))
+                    }
+                }
+            }, afterGroup: afterGroup ?? { indexes in { log.followed.append(indexes) } }))
         } catch {
             return .failure(error)
         }
@@ -98,15 +105,46 @@ import TestSupport
         #expect(log.groups.values.isEmpty)
     }
 
+    @Test func followUpWorkRunsOneAtATimeInOrderWhileTheNextGroupsAreWritten() async throws {
+        let committer = AuditGroupCommitter(), log = HeldLog()
+        let started = Inbox<[Int]>(), release = Inbox<Bool>()
+        let follow: AuditGroupCommitter.AfterGroup = { indexes in
+            {
+                let number = started.appendCounting(indexes)
+                _ = await release.wait(for: number)
+            }
+        }
+        log.goAhead.append(true)
+        #expect(try await Self.commit(["a"], to: committer, log: log, afterGroup: follow).get() == [0])
+        #expect(await started.wait(for: 1) == [[0]])
+        // The first group's follow-up is held: the next groups are still written and answered.
+        log.goAhead.append(true)
+        #expect(try await Self.commit(["b"], to: committer, log: log, afterGroup: follow).get() == [1])
+        log.goAhead.append(true)
+        #expect(try await Self.commit(["c"], to: committer, log: log, afterGroup: follow).get() == [2])
+        // Their follow-ups wait for the first's, then run in the groups' order.
+        #expect(started.values == [[0]])
+        release.append(true)
+        #expect(await started.wait(for: 2) == [[0], [1]])
+        release.append(true)
+        #expect(await started.wait(for: 3) == [[0], [1], [2]])
+        let idle = Task { await committer.idle() }
+        while committer.idleWaiterCount < 1 { await Task.yield() }
+        release.append(true)
+        await idle.value
+    }
+
     @Test func idleWaitsForTheWorkThatFollowsTheLastGroup() async throws {
         let committer = AuditGroupCommitter(), log = HeldLog()
         // Nothing is being written: it returns at once.
         await committer.idle()
         let followStarted = Inbox<[Int]>(), release = Inbox<Bool>(), followFinished = Inbox<Bool>()
         let follow: AuditGroupCommitter.AfterGroup = { indexes in
-            followStarted.append(indexes)
-            _ = await release.wait(for: 1)
-            followFinished.append(true)
+            {
+                followStarted.append(indexes)
+                _ = await release.wait(for: 1)
+                followFinished.append(true)
+            }
         }
         let request = Task { await Self.commit(["a"], to: committer, log: log, afterGroup: follow) }
         log.goAhead.append(true)
