@@ -83,11 +83,16 @@ public final class SQLiteTrustStore: TrustStore {
     }
 
     /// Applies `change` in one transaction on the writer's queue and calls `completion` there,
-    /// right after `COMMIT` (or the rollback).
+    /// right after `COMMIT` (or the rollback). The transaction's `BEGIN IMMEDIATE` and `COMMIT`
+    /// are prepared once per connection (GRDB's own transaction parses them on every write).
     public func commit(_ change: TrustChange, completion: @escaping @Sendable (Result<[Int], TrustStoreError>) -> Void) {
-        writer.asyncWrite({ db in try SQLiteTrustWriter.apply(change, in: db) }, completion: { _, result in
-            completion(result.mapError(Self.storeError))
-        })
+        writer.asyncWriteWithoutTransaction { db in
+            do {
+                completion(.success(try SQLiteTrustWriter.applyInTransaction(change, in: db)))
+            } catch {
+                completion(.failure(Self.storeError(error)))
+            }
+        }
     }
 
     public func insertIfAbsent(_ key: NonceKey, expiresAt: Timestamp, now: Timestamp) async throws(NonceStoreError) -> Bool {

@@ -72,6 +72,21 @@ enum SQLiteTrustWriter {
         return indexes
     }
 
+    /// ``apply(_:in:)`` in a transaction of its own (`BEGIN IMMEDIATE`, as GRDB begins its write
+    /// transactions, and `COMMIT`, both cached statements), rolled back when anything fails.
+    static func applyInTransaction(_ change: TrustChange, in db: Database) throws -> [Int] {
+        try db.cachedStatement(sql: "BEGIN IMMEDIATE TRANSACTION").execute()
+        do {
+            let indexes = try apply(change, in: db)
+            try db.cachedStatement(sql: "COMMIT TRANSACTION").execute()
+            return indexes
+        } catch {
+            // SQLite may have rolled back already (then there is nothing left to roll back).
+            if db.isInsideTransaction { try? db.rollback() }
+            throw error
+        }
+    }
+
     /// The most rows one audit insert statement carries (4 parameters each).
     static let auditRowsPerInsert = 32
 

@@ -53,9 +53,16 @@ extension ConformanceChecks {
         duplicate.registrations = [try Fixtures.wallet(wallet.csiGuid, key: 2)]
         duplicate.auditEntries = [PendingAuditEntry(entry: Fixtures.auditEntry(agent: "dup"))]
         #expect(await commit(duplicate) == .failure(.alreadyRegistered(wallet.csiGuid.rawValue)))
+        // The store goes on: the next commit, either way, takes the next index.
+        var third = TrustChange()
+        third.auditEntries = [PendingAuditEntry(entry: Fixtures.auditEntry(agent: "agent-4"))]
+        #expect(try await commit(third).get() == [4])
+        var fourth = TrustChange()
+        fourth.auditEntries = [PendingAuditEntry(entry: Fixtures.auditEntry(agent: "agent-5"))]
+        #expect(try await store.commit(fourth) == [5])
         let records = try await store.auditRecords(from: 0, limit: 10)
-        #expect(records.map(\.index) == [0, 1, 2, 3])
-        #expect(records.last?.canonicalBytes == Fixtures.auditEntry(agent: "agent-3").canonicalBytes)
+        #expect(records.map(\.index) == [0, 1, 2, 3, 4, 5])
+        #expect(records.map { try? AuditEntry(canonicalBytes: $0.canonicalBytes).agent } == ["agent-0", "agent-1", "agent-2", "agent-3", "agent-4", "agent-5"])
     }
 
     static func auditBySignatureDigest(_ session: StoreSession) async throws {
