@@ -8,10 +8,11 @@ import Synchronization
 /// writes, newer entries gather for the next transaction, so under load one commit covers many
 /// requests, and an idle server commits a lone entry at once.
 ///
-/// There is no writer task: the request that finds the writer idle hands the group to the
-/// store, and the store's completion (on the store's own thread, right after `COMMIT`) resumes
-/// the group's requests and hands the next group to the store, from the same thread. A group
-/// thus costs no hop to a task and back, only the store's own.
+/// A writer task takes the groups one after the other and hands each to the store; the store's
+/// completion (on the store's own thread, right after `COMMIT`) resumes the group's requests at
+/// once, and then the writer task, which takes the next group. The requests thus wait for no
+/// hop back to a task; the writer task's own hop is the time in which the next group gathers
+/// (under load, several requests a transaction rather than one each).
 ///
 /// A failed transaction fails every request of its group (nothing of it was stored). Work that
 /// may follow a durable group (signing a checkpoint) runs on a task of its own after the group's
@@ -34,7 +35,7 @@ final class AuditGroupCommitter: Sendable {
 
     private struct Queue: Sendable {
         var waiting: [Waiting] = []
-        /// A group is with the store.
+        /// A writer task runs.
         var writing = false
         /// Follow-up work not yet started, in the groups' order.
         var followUps: [FollowUp] = []
@@ -70,14 +71,13 @@ final class AuditGroupCommitter: Sendable {
     func commit(_ entries: [PendingAuditEntry], writer: @escaping Writer, afterGroup: @escaping AfterGroup) async throws(TrustStoreError) -> [Int] {
         if entries.isEmpty { return [] }
         let result = await withCheckedContinuation { (continuation: CheckedContinuation<Result<[Int], TrustStoreError>, Never>) in
-            let group = queue.withLock { queue -> [Waiting] in
+            let startWriter = queue.withLock { queue in
                 queue.waiting.append(Waiting(entries: entries, continuation: continuation))
-                guard !queue.writing else { return [] }
+                guard !queue.writing else { return false }
                 queue.writing = true
-                defer { queue.waiting = [] }
-                return queue.waiting
+                return true
             }
-            if !group.isEmpty { write(group, writer, afterGroup: afterGroup) }
+            if startWriter { Task { await self.drain(writer, afterGroup: afterGroup) } }
         }
         return try result.get()
     }
@@ -100,24 +100,36 @@ final class AuditGroupCommitter: Sendable {
         }
     }
 
-    /// Hands `group` to the store; its completion resumes the group's requests and writes the
-    /// next group, if any.
-    private func write(_ group: [Waiting], _ writer: @escaping Writer, afterGroup: @escaping AfterGroup) {
-        var change = TrustChange()
-        change.auditEntries = group.flatMap(\.entries)
-        let count = change.auditEntries.count
-        writer(change) { [self] result in
-            finish(group, with: result.flatMap { indexes in
-                indexes.count == count ? .success(indexes) : .failure(TrustStoreError.corrupt("audit_entry"))
-            }, writer, afterGroup: afterGroup)
+    /// Writes groups until nothing waits, then stops (the next request starts a new writer task).
+    private func drain(_ writer: @escaping Writer, afterGroup: @escaping AfterGroup) async {
+        while true {
+            let (group, idleWaiters) = queue.withLock { queue -> ([Waiting], [CheckedContinuation<Void, Never>]) in
+                defer { queue.waiting = [] }
+                guard queue.waiting.isEmpty else { return (queue.waiting, []) }
+                queue.writing = false
+                return ([], queue.takeIdleWaiters())
+            }
+            if group.isEmpty {
+                for waiter in idleWaiters { waiter.resume() }
+                return
+            }
+            await withCheckedContinuation { (written: CheckedContinuation<Void, Never>) in
+                var change = TrustChange()
+                change.auditEntries = group.flatMap(\.entries)
+                let count = change.auditEntries.count
+                writer(change) { [self] result in
+                    finish(group, with: result.flatMap { indexes in
+                        indexes.count == count ? .success(indexes) : .failure(TrustStoreError.corrupt("audit_entry"))
+                    }, afterGroup: afterGroup)
+                    written.resume()
+                }
+            }
         }
     }
 
-    /// Resumes the requests of a written group, queues its follow-up work, and takes the next
-    /// group (or stops writing when none waits).
-    private func finish(_ group: [Waiting], with result: Result<[Int], TrustStoreError>, _ writer: @escaping Writer,
-                        afterGroup: @escaping AfterGroup) {
-        var followUp: FollowUp?
+    /// Resumes the requests of a written group (on the store's thread) and queues its
+    /// follow-up work.
+    private func finish(_ group: [Waiting], with result: Result<[Int], TrustStoreError>, afterGroup: AfterGroup) {
         switch result {
         case .failure(let error):
             for waiting in group { waiting.continuation.resume(returning: .failure(error)) }
@@ -127,25 +139,15 @@ final class AuditGroupCommitter: Sendable {
                 waiting.continuation.resume(returning: .success(Array(indexes[start..<(start + waiting.entries.count)])))
                 start += waiting.entries.count
             }
-            followUp = afterGroup(indexes)
-        }
-        let (next, startFollowUps, idleWaiters) = queue.withLock { queue -> ([Waiting], Bool, [CheckedContinuation<Void, Never>]) in
-            var startFollowUps = false
-            if let followUp {
+            guard let followUp = afterGroup(indexes) else { return }
+            let startFollowUps = queue.withLock { queue -> Bool in
                 queue.followUps.append(followUp)
-                if !queue.followingUp {
-                    queue.followingUp = true
-                    startFollowUps = true
-                }
+                guard !queue.followingUp else { return false }
+                queue.followingUp = true
+                return true
             }
-            let next = queue.waiting
-            queue.waiting = []
-            queue.writing = !next.isEmpty
-            return (next, startFollowUps, queue.takeIdleWaiters())
+            if startFollowUps { Task { await self.runFollowUps() } }
         }
-        if startFollowUps { Task { await self.runFollowUps() } }
-        for waiter in idleWaiters { waiter.resume() }
-        if !next.isEmpty { write(next, writer, afterGroup: afterGroup) }
     }
 
     /// Runs the queued follow-up work in order until none is left.
