@@ -20,11 +20,11 @@ import Synchronization
 /// next groups' writes: it adds nothing to the answers of the group it follows.
 final class AuditGroupCommitter: Sendable {
     /// Commits one combined change and calls its completion once with the log indexes of its
-    /// entries, in order (on any thread, never from within the call itself).
+    /// entries, in order, as soon as the transaction ended (on the store's thread).
     typealias Writer = @Sendable (TrustChange, @escaping @Sendable (Result<[Int], TrustStoreError>) -> Void) -> Void
     /// Work that follows a durable group.
     typealias FollowUp = @Sendable () async -> Void
-    /// Called (on the writer's thread, after the group's requests were resumed) with a durable
+    /// Called (on the store's thread, after the group's requests were resumed) with a durable
     /// group's indexes; returns the work to run after it, if any. It must not block.
     typealias AfterGroup = @Sendable ([Int]) -> FollowUp?
 
