@@ -10,10 +10,11 @@ import ModelsR4
 extension TrustService {
     /// Handles `/fhir/…` (`request.path` starts with `/fhir`).
     public func handleFHIR(_ request: ServiceRequest) async -> ServiceResponse {
-        let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init).dropFirst()
-        let segments = Array(parts)
-        if segments == ["metadata"], request.method == "GET" { return .json(capabilityStatement, contentType: Self.fhirJSON) }
-        if segments == [".well-known", "smart-configuration"], request.method == "GET" { return smartConfiguration() }
+        let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).dropFirst().map(String.init)
+        if segments.count == 1, segments[0] == "metadata", request.method == "GET" { return .json(capabilityStatement, contentType: Self.fhirJSON) }
+        if segments.count == 2, segments[0] == ".well-known", segments[1] == "smart-configuration", request.method == "GET" {
+            return smartConfiguration()
+        }
         if request.method == "GET", segments.count == 2, let answer = await readConfirmingBearer(type: segments[0], id: segments[1], request: request) {
             return answer
         }
@@ -40,8 +41,6 @@ extension TrustService {
             return Self.outcome(status: 404, code: "not-found", "unknown FHIR path")
         }
     }
-
-    typealias BearerAccess = (token: StoredAccessToken, grants: [PermissionScope], quirks: [CompatQuirk])
 
     static let fhirJSON = "application/fhir+json"
 
@@ -299,7 +298,7 @@ extension TrustService {
                      action: String? = nil) -> PendingAuditEntry {
         PendingAuditEntry(entry: AuditEntry(type: .fhirAccess, recorded: now, outcome: outcome, agent: access.token.client.rawValue,
                                             patient: access.token.patient.rawValue, permissionIDs: access.token.permissionIDs.map(\.rawValue),
-                                            tokenID: access.token.id, resources: resources, scope: access.token.scope.text,
+                                            tokenID: access.token.id, resources: resources, scope: access.scopeText,
                                             quirks: (access.quirks + quirks).sortedUnique, reason: reason, action: action))
     }
 
