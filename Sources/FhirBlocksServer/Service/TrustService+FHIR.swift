@@ -108,8 +108,9 @@ extension TrustService {
         } catch {
             return Self.outcome(status: 500, code: "exception", "storage failure")
         }
-        guard let record, record.patient == access.token.patient, let value = try? JSONParser.parse(record.json),
-              visible(value, type: type, interaction: .read, grants: access.grants) else {
+        guard let record, record.patient == access.token.patient, let labels = Self.storedLabels(record.json),
+              AccessDecision.evaluate(grants: access.grants, resourceType: type, interaction: .read, labels: labels,
+                                      policy: configuration.labelPolicy).isPermitted else {
             try? await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "not-found", quirks: quirks)
             return Self.outcome(status: 404, code: "not-found", "\(type)/\(id) is not known")
         }
@@ -120,6 +121,30 @@ extension TrustService {
             return Self.outcome(status: 500, code: "exception", "the access could not be audited")
         }
         return ServiceResponse(contentType: Self.fhirJSON, headers: [("ETag", "W/\"\(record.versionID)\"")], body: record.json)
+    }
+
+    /// The security labels of a stored resource's JSON (nil when it does not parse). Bytes with
+    /// neither `security` nor a backslash in them cannot hold a `meta.security` member, spelled
+    /// plainly or with escapes, so they are not parsed: such a resource has no labels. (Stored
+    /// JSON is this server's own serialization, see ``write(type:id:body:access:)``.)
+    static func storedLabels(_ json: [UInt8]) -> SecurityLabels? {
+        if !json.contains(UInt8(ascii: "\\")), !contains(json, securityBytes) { return SecurityLabels(confidentiality: nil, sensitivities: []) }
+        guard let value = try? JSONParser.parse(json) else { return nil }
+        return SecurityLabels(resource: value)
+    }
+
+    private static let securityBytes = Array("security".utf8)
+
+    /// Whether `needle` occurs in `bytes`.
+    private static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
+        guard let first = needle.first, bytes.count >= needle.count else { return false }
+        var start = 0
+        while start <= bytes.count - needle.count {
+            guard let found = bytes[start...(bytes.count - needle.count)].firstIndex(of: first) else { return false }
+            if bytes[found..<(found + needle.count)].elementsEqual(needle) { return true }
+            start = found + 1
+        }
+        return false
     }
 
     // MARK: Search
