@@ -10,7 +10,10 @@ import ModelsR4
 extension TrustService {
     /// Handles `/fhir/…` (`request.path` starts with `/fhir`).
     public func handleFHIR(_ request: ServiceRequest) async -> ServiceResponse {
-        let segments = request.path.split(separator: "/", omittingEmptySubsequences: true).dropFirst().map(String.init)
+        // Split on the byte `/` rather than the Character (which walks grapheme boundaries):
+        // the same segments, but where a combining mark follows a `/`, which names nothing here.
+        let segments = request.path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).dropFirst()
+            .map { String(decoding: $0, as: UTF8.self) }
         if segments.count == 1, segments[0] == "metadata", request.method == "GET" { return .json(capabilityStatement, contentType: Self.fhirJSON) }
         if segments.count == 2, segments[0] == ".well-known", segments[1] == "smart-configuration", request.method == "GET" {
             return smartConfiguration()
@@ -128,23 +131,30 @@ extension TrustService {
     /// plainly or with escapes, so they are not parsed: such a resource has no labels. (Stored
     /// JSON is this server's own serialization, see ``write(type:id:body:access:)``.)
     static func storedLabels(_ json: [UInt8]) -> SecurityLabels? {
-        if !json.contains(UInt8(ascii: "\\")), !contains(json, securityBytes) { return SecurityLabels(confidentiality: nil, sensitivities: []) }
+        if !mayHoldSecurityMember(json) { return SecurityLabels(confidentiality: nil, sensitivities: []) }
         guard let value = try? JSONParser.parse(json) else { return nil }
         return SecurityLabels(resource: value)
     }
 
-    private static let securityBytes = Array("security".utf8)
-
-    /// Whether `needle` occurs in `bytes`.
-    private static func contains(_ bytes: [UInt8], _ needle: [UInt8]) -> Bool {
-        guard let first = needle.first, bytes.count >= needle.count else { return false }
-        var start = 0
-        while start <= bytes.count - needle.count {
-            guard let found = bytes[start...(bytes.count - needle.count)].firstIndex(of: first) else { return false }
-            if bytes[found..<(found + needle.count)].elementsEqual(needle) { return true }
-            start = found + 1
+    /// Whether the bytes contain a backslash or the word `security`: one pass.
+    private static func mayHoldSecurityMember(_ json: [UInt8]) -> Bool {
+        json.withUnsafeBufferPointer { bytes in
+            let word: StaticString = "security"
+            let length = word.utf8CodeUnitCount
+            let letters = word.utf8Start
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\\") { return true }
+                if byte == letters[0], bytes.count - index >= length {
+                    var matched = 1
+                    while matched < length, bytes[index + matched] == letters[matched] { matched += 1 }
+                    if matched == length { return true }
+                }
+                index += 1
+            }
+            return false
         }
-        return false
     }
 
     // MARK: Search
