@@ -46,8 +46,7 @@ enum FhirBlocksRouter {
             query[String(name)] = String(value)
         }
         // Field names' canonical form is lowercase already: the request takes them as they are.
-        var headers: [String: String] = [:]
-        headers.reserveCapacity(request.headers.count)
+        var headers = [String: String](minimumCapacity: request.headers.count)
         for field in request.headers where headers[field.name.canonicalName] == nil {
             headers[field.name.canonicalName] = field.value
         }
@@ -60,7 +59,8 @@ enum FhirBlocksRouter {
     /// Converts a service response to a Hummingbird response.
     static func bridge(_ response: ServiceResponse, status: Int? = nil) -> Response {
         var fields = HTTPFields()
-        fields[.contentType] = response.contentType
+        // Appended: the subscript setter would first look for fields of the name to replace.
+        fields.append(HTTPField(name: .contentType, value: response.contentType))
         for (name, value) in response.headers {
             if let fieldName = HTTPField.Name(name) { fields.append(HTTPField(name: fieldName, value: value)) }
         }
