@@ -178,16 +178,20 @@ public final class SQLiteTrustStore: TrustStore {
 
     public func ledgerVersionAndResource(patient: CsiGuid, type: String, id: String) async throws(TrustStoreError) -> LedgerVersionAndResource {
         try await pointRead { db in
-            // One statement, so one snapshot: the version row joined with the resource's, if any.
-            guard let row = try Row.fetchOne(db.cachedStatement(sql: """
-                SELECT v.version, r.type, r.id, r.patient, r.version_id, r.last_updated, r.json FROM ledger_version v
+            // One statement, so one snapshot: the version row joined with the resource's, if any
+            // (its type, id and patient are the ones asked: `=` on text compares exactly).
+            let statement = try db.cachedStatement(sql: """
+                SELECT v.version, r.version_id, r.last_updated, r.json FROM ledger_version v
                 LEFT JOIN fhir_resource r ON r.patient = ? AND r.type = ? AND r.id = ? WHERE v.id = 1
-                """), arguments: [patient.rawValue, type, id]) else {
-                throw TrustStoreError.corrupt("ledger_version")
+                """)
+            return try SQLiteStatementRow.step(statement, texts: [patient.rawValue, type, id]) { row in
+                guard let row else { throw TrustStoreError.corrupt("ledger_version") }
+                guard !row.isNull(1) else { return LedgerVersionAndResource(ledgerVersion: row.int64(0), resource: nil) }
+                guard let versionID = Int(exactly: row.int64(1)) else { throw TrustStoreError.corrupt("fhir_resource") }
+                let resource = FHIRResourceRecord(type: type, id: id, patient: patient, versionID: versionID,
+                                                  lastUpdated: Timestamp(millisecondsSince1970: row.int64(2)), json: row.bytes(3))
+                return LedgerVersionAndResource(ledgerVersion: row.int64(0), resource: resource)
             }
-            let version: Int64 = row[0]
-            let found = !row.hasNull(atIndex: 1)
-            return LedgerVersionAndResource(ledgerVersion: version, resource: found ? try SQLiteTrustRows.resourceByPosition(row, from: 1) : nil)
         }
     }
 

@@ -18,7 +18,7 @@ struct FixtureSetup {
             request.headers.add(name: "Content-Type", value: contentType)
         }
         if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
-        let response = try await client.execute(request, timeout: .seconds(10))
+        let response = try await client.execute(request, timeout: .seconds(60))
         let bytes = Array(try await response.body.collect(upTo: 1 << 20).readableBytesView)
         guard (200..<300).contains(response.status.code) else { throw FixtureError("\(path): \(response.status) \(String(decoding: bytes, as: UTF8.self))") }
         return (try? JSONParser.parse(bytes))?.objectValue ?? JSONObject()

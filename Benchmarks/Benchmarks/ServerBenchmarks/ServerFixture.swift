@@ -53,7 +53,7 @@ actor ServerFixture {
     nonisolated func get(_ url: String, bearer: String? = nil) async throws -> Int {
         var request = HTTPClientRequest(url: url)
         if let bearer { request.headers.add(name: "Authorization", value: "Bearer \(bearer)") }
-        let response = try await client.execute(request, timeout: .seconds(10))
+        let response = try await client.execute(request, timeout: .seconds(60))
         _ = try await response.body.collect(upTo: 1 << 20)
         guard response.status == .ok else { throw FixtureError("GET \(url): \(response.status)") }
         return Int(response.status.code)
@@ -82,7 +82,7 @@ actor ServerFixture {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/x-www-form-urlencoded")
         request.body = .bytes(ByteBuffer(bytes: form))
-        let response = try await client.execute(request, timeout: .seconds(10))
+        let response = try await client.execute(request, timeout: .seconds(60))
         _ = try await response.body.collect(upTo: 1 << 20)
         guard response.status == .ok else { throw FixtureError("POST \(url): \(response.status)") }
         return Int(response.status.code)

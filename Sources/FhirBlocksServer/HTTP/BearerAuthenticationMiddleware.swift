@@ -11,7 +11,9 @@ struct BearerAuthenticationMiddleware: RouterMiddleware {
     let service: TrustService
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let header = request.headers[.authorization] else { return try await next(request, context) }
+        // The first `Authorization` field, as the service reads it (``FhirBlocksRouter`` keeps
+        // the first of each name): `headers[.authorization]` would join every value of the field.
+        guard let header = request.headers.first(where: { $0.name == .authorization })?.value else { return try await next(request, context) }
         var context = context
         context.bearer = await service.provisionalBearer(authorization: header)
         return try await next(request, context)

@@ -14,13 +14,15 @@ enum FhirBlocksRouter {
         router.add(middleware: RequestMetricsMiddleware(metrics: service.metrics))
         router.add(middleware: RateLimitMiddleware(service: service))
         router.add(middleware: LogRequestsMiddleware(.debug))
+        // The FHIR routes first: the router tries a path's first component against the
+        // top-level names in the order they were added, and `/fhir/…` is the busiest.
+        FHIRController(service: service).addRoutes(to: router.group("fhir"))
         StatusController(service: service).addRoutes(to: router)
         let smoac = SMOACController(service: service)
         smoac.addRoutes(to: router.group())
         smoac.addRoutes(to: router.group("smoac"), stripPrefix: "/smoac")
         SmartAuthorizationController(service: service).addRoutes(to: router)
         HealthCardsController(service: service).addRoutes(to: router)
-        FHIRController(service: service).addRoutes(to: router.group("fhir"))
         AuditController(service: service).addRoutes(to: router)
         return router
     }
@@ -43,12 +45,13 @@ enum FhirBlocksRouter {
         for (name, value) in request.uri.queryParameters where query[String(name)] == nil {
             query[String(name)] = String(value)
         }
-        var headers: [String: String] = [:]
+        // Field names' canonical form is lowercase already: the request takes them as they are.
+        var headers = [String: String](minimumCapacity: request.headers.count)
         for field in request.headers where headers[field.name.canonicalName] == nil {
             headers[field.name.canonicalName] = field.value
         }
         var serviceRequest = ServiceRequest(method: request.method.rawValue, path: path, query: query, rawQuery: request.uri.query ?? "",
-                                            headers: headers, body: bytes)
+                                            lowercasedHeaders: headers, body: bytes)
         serviceRequest.bearer = context.bearer
         return bridge(await body(serviceRequest))
     }
@@ -56,7 +59,8 @@ enum FhirBlocksRouter {
     /// Converts a service response to a Hummingbird response.
     static func bridge(_ response: ServiceResponse, status: Int? = nil) -> Response {
         var fields = HTTPFields()
-        fields[.contentType] = response.contentType
+        // Appended: the subscript setter would first look for fields of the name to replace.
+        fields.append(HTTPField(name: .contentType, value: response.contentType))
         for (name, value) in response.headers {
             if let fieldName = HTTPField.Name(name) { fields.append(HTTPField(name: fieldName, value: value)) }
         }

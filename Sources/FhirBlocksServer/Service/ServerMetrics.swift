@@ -1,5 +1,6 @@
 import CoreMetrics
 import Prometheus
+import Synchronization
 
 /// The server's metrics (swift-metrics over a Prometheus registry, emitted as text at
 /// `/metrics`): requests by route and status with their durations, tokens issued, audit
@@ -21,6 +22,8 @@ public struct ServerMetrics: Sendable {
     let auditGroupWriteTime: CoreMetrics.Timer
     /// `fhirblocks_audit_wait_seconds`: from a request handing in its entries to their being durable.
     let auditWaitTime: CoreMetrics.Timer
+    /// The per-route request counters and timers made so far (see ``RequestMetricHandles``).
+    let requestHandles = RequestMetricHandles()
 
     /// Creates metrics over a new registry.
     public init(registry: PrometheusCollectorRegistry = PrometheusCollectorRegistry()) {
@@ -37,9 +40,13 @@ public struct ServerMetrics: Sendable {
 
     /// Records one request.
     public func recordRequest(route: String, method: String, status: Int, nanoseconds: Int64) {
-        let dimensions = [("route", route), ("method", method), ("status", String(status))]
-        CoreMetrics.Counter(label: "fhirblocks_http_requests_total", dimensions: dimensions, factory: factory).increment()
-        CoreMetrics.Timer(label: "fhirblocks_http_request_duration_seconds", dimensions: [("route", route)], factory: factory).recordNanoseconds(nanoseconds)
+        let handles = requestHandles.handles(route: route, method: method, status: status) {
+            (CoreMetrics.Counter(label: "fhirblocks_http_requests_total", dimensions: [("route", route), ("method", method), ("status", String(status))],
+                                 factory: factory),
+             CoreMetrics.Timer(label: "fhirblocks_http_request_duration_seconds", dimensions: [("route", route)], factory: factory))
+        }
+        handles.counter.increment()
+        handles.timer.recordNanoseconds(nanoseconds)
     }
 
     /// Counts a request refused by a rate limit (`kind`: address or identity).
@@ -57,5 +64,33 @@ public struct ServerMetrics: Sendable {
         var buffer: [UInt8] = []
         registry.emit(into: &buffer)
         return buffer
+    }
+}
+
+/// The request counter and duration timer of each (route, method, status) seen, kept so a
+/// request does not look its metrics up in the registry by name and labels (which validates
+/// the name and builds the label key each time). Bounded: past ``maximumCount`` entries it
+/// starts over (the registry keeps the metrics themselves, so nothing is lost).
+final class RequestMetricHandles: Sendable {
+    struct Key: Hashable {
+        let route: String
+        let method: String
+        let status: Int
+    }
+
+    static let maximumCount = 1024
+    private let handles = Mutex<[Key: (counter: CoreMetrics.Counter, timer: CoreMetrics.Timer)]>([:])
+
+    /// The handles of `route`, `method` and `status`, made by `make` the first time.
+    func handles(route: String, method: String, status: Int,
+                 make: () -> (CoreMetrics.Counter, CoreMetrics.Timer)) -> (counter: CoreMetrics.Counter, timer: CoreMetrics.Timer) {
+        let key = Key(route: route, method: method, status: status)
+        if let found = handles.withLock({ $0[key] }) { return found }
+        let made = make()
+        handles.withLock { handles in
+            if handles.count >= Self.maximumCount { handles.removeAll(keepingCapacity: true) }
+            handles[key] = made
+        }
+        return made
     }
 }

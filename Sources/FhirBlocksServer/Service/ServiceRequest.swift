@@ -27,4 +27,15 @@ public struct ServiceRequest: Sendable {
         self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { first, _ in first })
         self.body = body
     }
+
+    /// Creates a request whose header names are lowercase already (the HTTP layer's canonical
+    /// field names), without lowercasing them again.
+    init(method: String, path: String, query: [String: String], rawQuery: String, lowercasedHeaders: [String: String], body: [UInt8]) {
+        self.rawQuery = rawQuery
+        self.method = method.uppercased()
+        self.path = path
+        self.query = query
+        headers = lowercasedHeaders
+        self.body = body
+    }
 }

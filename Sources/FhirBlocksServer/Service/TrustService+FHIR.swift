@@ -10,10 +10,14 @@ import ModelsR4
 extension TrustService {
     /// Handles `/fhir/…` (`request.path` starts with `/fhir`).
     public func handleFHIR(_ request: ServiceRequest) async -> ServiceResponse {
-        let parts = request.path.split(separator: "/", omittingEmptySubsequences: true).map(String.init).dropFirst()
-        let segments = Array(parts)
-        if segments == ["metadata"], request.method == "GET" { return .json(capabilityStatement, contentType: Self.fhirJSON) }
-        if segments == [".well-known", "smart-configuration"], request.method == "GET" { return smartConfiguration() }
+        // Split on the byte `/` rather than the Character (which walks grapheme boundaries):
+        // the same segments, but where a combining mark follows a `/`, which names nothing here.
+        let segments = request.path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).dropFirst()
+            .map { String(decoding: $0, as: UTF8.self) }
+        if segments.count == 1, segments[0] == "metadata", request.method == "GET" { return .json(capabilityStatement, contentType: Self.fhirJSON) }
+        if segments.count == 2, segments[0] == ".well-known", segments[1] == "smart-configuration", request.method == "GET" {
+            return smartConfiguration()
+        }
         if request.method == "GET", segments.count == 2, let answer = await readConfirmingBearer(type: segments[0], id: segments[1], request: request) {
             return answer
         }
@@ -40,8 +44,6 @@ extension TrustService {
             return Self.outcome(status: 404, code: "not-found", "unknown FHIR path")
         }
     }
-
-    typealias BearerAccess = (token: StoredAccessToken, grants: [PermissionScope], quirks: [CompatQuirk])
 
     static let fhirJSON = "application/fhir+json"
 
@@ -109,8 +111,9 @@ extension TrustService {
         } catch {
             return Self.outcome(status: 500, code: "exception", "storage failure")
         }
-        guard let record, record.patient == access.token.patient, let value = try? JSONParser.parse(record.json),
-              visible(value, type: type, interaction: .read, grants: access.grants) else {
+        guard let record, record.patient == access.token.patient, let labels = Self.storedLabels(record.json),
+              AccessDecision.evaluate(grants: access.grants, resourceType: type, interaction: .read, labels: labels,
+                                      policy: configuration.labelPolicy).isPermitted else {
             try? await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "not-found", quirks: quirks)
             return Self.outcome(status: 404, code: "not-found", "\(type)/\(id) is not known")
         }
@@ -121,6 +124,37 @@ extension TrustService {
             return Self.outcome(status: 500, code: "exception", "the access could not be audited")
         }
         return ServiceResponse(contentType: Self.fhirJSON, headers: [("ETag", "W/\"\(record.versionID)\"")], body: record.json)
+    }
+
+    /// The security labels of a stored resource's JSON (nil when it does not parse). Bytes with
+    /// neither `security` nor a backslash in them cannot hold a `meta.security` member, spelled
+    /// plainly or with escapes, so they are not parsed: such a resource has no labels. (Stored
+    /// JSON is this server's own serialization, see ``write(type:id:body:access:)``.)
+    static func storedLabels(_ json: [UInt8]) -> SecurityLabels? {
+        if !mayHoldSecurityMember(json) { return SecurityLabels(confidentiality: nil, sensitivities: []) }
+        guard let value = try? JSONParser.parse(json) else { return nil }
+        return SecurityLabels(resource: value)
+    }
+
+    /// Whether the bytes contain a backslash or the word `security`: one pass.
+    private static func mayHoldSecurityMember(_ json: [UInt8]) -> Bool {
+        json.withUnsafeBufferPointer { bytes in
+            let word: StaticString = "security"
+            let length = word.utf8CodeUnitCount
+            let letters = word.utf8Start
+            var index = 0
+            while index < bytes.count {
+                let byte = bytes[index]
+                if byte == UInt8(ascii: "\\") { return true }
+                if byte == letters[0], bytes.count - index >= length {
+                    var matched = 1
+                    while matched < length, bytes[index + matched] == letters[matched] { matched += 1 }
+                    if matched == length { return true }
+                }
+                index += 1
+            }
+            return false
+        }
     }
 
     // MARK: Search
@@ -299,7 +333,7 @@ extension TrustService {
                      action: String? = nil) -> PendingAuditEntry {
         PendingAuditEntry(entry: AuditEntry(type: .fhirAccess, recorded: now, outcome: outcome, agent: access.token.client.rawValue,
                                             patient: access.token.patient.rawValue, permissionIDs: access.token.permissionIDs.map(\.rawValue),
-                                            tokenID: access.token.id, resources: resources, scope: access.token.scope.text,
+                                            tokenID: access.token.id, resources: resources, scope: access.scopeText,
                                             quirks: (access.quirks + quirks).sortedUnique, reason: reason, action: action))
     }
 

@@ -226,28 +226,37 @@ extension TrustService {
 
     /// The presented token's record and the grants `ledger` (of version `version`) backs now.
     private func access(_ presented: Accepted<String>, ledgerVersion version: Int64, ledger: PermissionLedger) async -> BearerAccess? {
-        guard let stored = await token(hash: AccessToken.hash(of: presented.value), ledgerVersion: version), !stored.revoked else { return nil }
-        let grants = stored.accessToken(presented: presented.value).grants(at: now, ledger: ledger)
+        guard let cached = await token(presented: presented.value, ledgerVersion: version), !cached.stored.revoked else { return nil }
+        let grants = cached.stored.accessToken(presented: presented.value).grants(at: now, ledger: ledger)
         guard !grants.isEmpty else { return nil }
-        return (stored, grants, presented.quirks)
+        return BearerAccess(token: cached.stored, grants: grants, quirks: presented.quirks, scopeText: cached.scopeText)
     }
 
-    /// The stored token whose hash is `hash`: from memory when it was read while the ledger's
-    /// version was `ledgerVersion` (the version this request read; a revocation raises it and
-    /// empties the cache), else from the store, kept for the next request if that version is
-    /// still the one installed. Unknown tokens are not kept (one may be issued at any time).
-    func token(hash: String, ledgerVersion version: Int64) async -> StoredAccessToken? {
-        let cached = state.withLock { state in state.ledgerVersion == version ? state.tokens[hash] : nil }
+    /// The stored token presented as `presented`: from memory when it was read while the
+    /// ledger's version was `ledgerVersion` (the version this request read; a revocation raises
+    /// it and empties the cache), else from the store by its hash, kept for the next request if
+    /// that version is still the one installed. Unknown tokens are not kept (one may be issued
+    /// at any time). The token's hash (SHA-256, the store's key) is remembered by the token's
+    /// text, so a token presented again costs a dictionary lookup, not a hash.
+    func token(presented: String, ledgerVersion version: Int64) async -> CachedAccessToken? {
+        let (known, cached) = state.withLock { state -> (String?, CachedAccessToken?) in
+            guard let hash = state.tokenHashes[presented] else { return (nil, nil) }
+            return (hash, state.ledgerVersion == version ? state.tokens[hash] : nil)
+        }
         if let cached { return cached }
+        let hash = known ?? AccessToken.hash(of: presented)
         guard let stored = try? await store.token(hash: hash) else { return nil }
+        let read = CachedAccessToken(stored)
         if !stored.revoked {
             state.withLock { state in
                 guard state.ledgerVersion == version else { return }
                 if state.tokens.count >= TrustState.maximumCachedTokens { state.tokens.removeAll(keepingCapacity: true) }
-                state.tokens[hash] = stored
+                if state.tokenHashes.count >= TrustState.maximumCachedTokens { state.tokenHashes.removeAll(keepingCapacity: true) }
+                state.tokens[hash] = read
+                state.tokenHashes[presented] = hash
             }
         }
-        return stored
+        return read
     }
 
     /// `POST /oauth/introspect` (RFC 7662). The caller authenticates with any active bearer token.

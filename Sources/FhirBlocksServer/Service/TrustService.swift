@@ -308,7 +308,11 @@ struct TrustState: Sendable {
     /// ``TrustState/maximumCachedTokens``). A token changes only when it is revoked, which
     /// raises the ledger's version, so the cache is emptied whenever the version moves; expiry
     /// and the permissions behind a token are checked on every request all the same.
-    var tokens: [String: StoredAccessToken] = [:]
+    var tokens: [String: TrustService.CachedAccessToken] = [:]
+    /// The hashes of the tokens in ``tokens`` (or that were), by the token's text: a pure
+    /// function remembered, so it outlives the ledger's version (at most
+    /// ``TrustState/maximumCachedTokens``).
+    var tokenHashes: [String: String] = [:]
     static let maximumCachedTokens = 10_000
     var leaves: [MerkleHash] = []
     var frontier = MerkleFrontier()

@@ -1,0 +1,67 @@
+import FhirBlocksStore
+import GRDB
+import GRDBSQLite
+
+/// The current row of a prepared statement, read through SQLite's C API by column position:
+/// no GRDB `Row` (which copies the row and builds a table of its column names), no `Data`.
+/// Valid only inside ``step(_:texts:_:)``'s closure.
+struct SQLiteStatementRow {
+    private let statement: SQLiteStatement
+
+    /// Whether the column is NULL.
+    func isNull(_ column: Int32) -> Bool {
+        sqlite3_column_type(statement, column) == SQLITE_NULL
+    }
+
+    /// The column as an integer.
+    func int64(_ column: Int32) -> Int64 {
+        sqlite3_column_int64(statement, column)
+    }
+
+    /// The column's bytes (a blob's, or a text's UTF-8).
+    func bytes(_ column: Int32) -> [UInt8] {
+        // The pointer first, then its length (SQLite's documented order).
+        guard let base = sqlite3_column_blob(statement, column) else { return [] }
+        return Array(UnsafeRawBufferPointer(start: base, count: Int(sqlite3_column_bytes(statement, column))))
+    }
+
+    /// Binds `texts` to the statement's parameters (1, 2, …), steps it once and gives `body`
+    /// the row it produced (nil: none); the statement is reset and its bindings cleared after.
+    /// For a statement that yields at most one row, on the connection's own thread.
+    static func step<T>(_ statement: Statement, texts: [String], _ body: (SQLiteStatementRow?) throws -> T) throws -> T {
+        let sqlite = statement.sqliteStatement
+        func check(_ code: Int32) throws {
+            guard code == SQLITE_OK else { throw TrustStoreError.unavailable("SQLite: \(String(cString: sqlite3_errstr(code)))") }
+        }
+        // SQLite binds only to a statement that has not run or was reset since.
+        try check(sqlite3_reset(sqlite))
+        defer {
+            sqlite3_reset(sqlite)
+            sqlite3_clear_bindings(sqlite)
+        }
+        for (index, text) in texts.enumerated() {
+            var text = text
+            let parameter = Int32(index + 1)
+            try text.withUTF8 { utf8 in
+                guard let base = utf8.baseAddress else {
+                    // An empty text is bound as one (a NULL pointer would bind NULL).
+                    return try check(sqlite3_bind_text(sqlite, parameter, "", 0, sqliteTransient))
+                }
+                try base.withMemoryRebound(to: CChar.self, capacity: utf8.count) { chars in
+                    try check(sqlite3_bind_text(sqlite, parameter, chars, Int32(utf8.count), sqliteTransient))
+                }
+            }
+        }
+        switch sqlite3_step(sqlite) {
+        case SQLITE_ROW:
+            return try body(SQLiteStatementRow(statement: sqlite))
+        case SQLITE_DONE:
+            return try body(nil)
+        case let code:
+            throw TrustStoreError.unavailable("SQLite: \(String(cString: sqlite3_errstr(code)))")
+        }
+    }
+
+    /// SQLite copies text bound with this destructor (`SQLITE_TRANSIENT`).
+    private static let sqliteTransient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
+}

@@ -1,0 +1,37 @@
+import FhirBlocks
+import FhirBlocksStore
+
+extension TrustService {
+    /// What an active bearer token grants on one request: its stored record, the grants the
+    /// permission ledger backs now, the compat quirks of how it was presented, and its scope
+    /// string (for audit entries, computed once per cached token). A class, so handing it
+    /// from the middleware through the request context to the endpoint copies one reference.
+    final class BearerAccess: Sendable {
+        /// The token's stored record.
+        let token: StoredAccessToken
+        /// The grants usable now.
+        let grants: [PermissionScope]
+        /// How the header deviated from the standard form (compat mode).
+        let quirks: [CompatQuirk]
+        /// `token.scope.text`.
+        let scopeText: String
+
+        init(token: StoredAccessToken, grants: [PermissionScope], quirks: [CompatQuirk], scopeText: String) {
+            self.token = token
+            self.grants = grants
+            self.quirks = quirks
+            self.scopeText = scopeText
+        }
+    }
+
+    /// A stored token kept in memory (``TrustState/tokens``) with its scope string.
+    struct CachedAccessToken: Sendable {
+        let stored: StoredAccessToken
+        let scopeText: String
+
+        init(_ stored: StoredAccessToken) {
+            self.stored = stored
+            scopeText = stored.scope.text
+        }
+    }
+}
