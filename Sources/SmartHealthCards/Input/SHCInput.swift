@@ -44,6 +44,13 @@ public enum SHCInput {
     ///     text, and blank lines between QR lines, instead of reporting ``SHCInputError/trailingCharacters(offset:)``.
     public static func parse(_ bytes: [UInt8], limits: SHCLimits = .default,
                              allowSurroundingWhitespace: Bool = false) throws(SHCInputError) -> [Card] {
+        try parse(bytes, limits: limits, allowSurroundingWhitespace: allowSurroundingWhitespace, scansFiles: true)
+    }
+
+    /// ``parse(_:limits:allowSurroundingWhitespace:)``, with `scansFiles` false to read every JSON
+    /// document with the tape (what the shortcut of ``SHCFileScanner`` is tested against).
+    static func parse(_ bytes: [UInt8], limits: SHCLimits = .default, allowSurroundingWhitespace: Bool = false,
+                      scansFiles: Bool) throws(SHCInputError) -> [Card] {
         guard !bytes.isEmpty else { throw .empty }
         guard bytes.count <= limits.maxInputBytes else { throw .tooLarge(bytes: bytes.count, limit: limits.maxInputBytes) }
         var content = bytes[...]
@@ -56,7 +63,7 @@ public enum SHCInput {
         let first = content[trimmed.lowerBound]
 
         if first == UInt8(ascii: "{") {
-            return try parseDocument(content, form: nil, limits: limits)
+            return try parseDocument(content, form: nil, limits: limits, scansFiles: scansFiles)
         }
         if !allowSurroundingWhitespace, trimmed != content.indices {
             throw .trailingCharacters(offset: trimmed.lowerBound != content.startIndex ? content.startIndex : trimmed.upperBound)
@@ -66,7 +73,7 @@ public enum SHCInput {
             return try parseNumericLines(text, lenient: allowSurroundingWhitespace)
         }
         if text.starts(with: Array("https://".utf8)) || text.starts(with: Array("HTTPS://".utf8)) {
-            return try parseDeepLink(text, limits: limits)
+            return try parseDeepLink(text, limits: limits, scansFiles: scansFiles)
         }
         if text.contains(UInt8(ascii: ".")) {
             let jws = String(decoding: text, as: UTF8.self)
@@ -125,7 +132,10 @@ public enum SHCInput {
 
     /// A health card file or a `Parameters` response, walked on the parsed tape (a file of
     /// thousands of cards builds no tree).
-    private static func parseDocument(_ bytes: ArraySlice<UInt8>, form: SHCInputForm?, limits: SHCLimits) throws(SHCInputError) -> [Card] {
+    private static func parseDocument(_ bytes: ArraySlice<UInt8>, form: SHCInputForm?, limits: SHCLimits,
+                                      scansFiles: Bool) throws(SHCInputError) -> [Card] {
+        // A file in its usual shape is read without the tape (its arrays and objects nest two deep).
+        if scansFiles, limits.maxJSONDepth >= 2, let cards = scannedCards(bytes, form: form ?? .file) { return cards }
         let tape: JSONTape
         do {
             tape = try limits.parseJSONTape(Array(bytes))
@@ -192,6 +202,44 @@ public enum SHCInput {
         return cards
     }
 
+    /// The cards of a document that ``SHCFileScanner`` reads, when each of its strings is a JWS
+    /// whose syntax passes (so the strings hold no escape and are their bytes): exactly the cards
+    /// the tape would give. Nil for any other document, or when a string fails, so that the tape
+    /// reads it and reports its first problem as before. The strings are checked on every core,
+    /// in runs of neighbouring cards, as ``cards(of:in:form:)`` checks them.
+    private static func scannedCards(_ bytes: ArraySlice<UInt8>, form: SHCInputForm) -> [Card]? {
+        guard let ranges = bytes.withUnsafeBufferPointer({ SHCFileScanner.credentialRanges(in: $0) }) else { return nil }
+        /// The cards of `ranges[run]`, or nil when a string is not a valid JWS.
+        @Sendable func cards(_ run: Range<Int>) -> [Card]? {
+            bytes.withUnsafeBufferPointer { buffer -> [Card]? in
+                var cards: [Card] = []
+                cards.reserveCapacity(run.count)
+                for range in ranges[run] {
+                    let text = UnsafeBufferPointer(rebasing: buffer[range])
+                    guard (try? CompactJWS.validate(text)) != nil else { return nil }
+                    cards.append(Card(jws: String(decoding: text, as: UTF8.self), form: form))
+                }
+                return cards
+            }
+        }
+        let runs = ranges.count >= 512 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 16)) : 1
+        guard runs > 1 else { return cards(ranges.indices) }
+        let bounds = (0...runs).map { $0 * ranges.count / runs }
+        let done = Mutex<[Int: [Card]]>([:])
+        DispatchQueue.concurrentPerform(iterations: runs) { run in
+            guard let result = cards(bounds[run]..<bounds[run + 1]) else { return }
+            done.withLock { $0[run] = result }
+        }
+        let results = done.withLock { $0 }
+        var all: [Card] = []
+        all.reserveCapacity(ranges.count)
+        for run in 0..<runs {
+            guard let result = results[run] else { return nil }
+            all += result
+        }
+        return all
+    }
+
     /// The cards of a run of credential nodes (indexed by position in the document), or the
     /// problem of the first that has one.
     private static func cards(_ credentials: ArraySlice<Int>, in tape: JSONTape, form: SHCInputForm) -> Result<[Card], SHCInputError> {
@@ -240,10 +288,10 @@ public enum SHCInput {
     }
 
     /// `https://…#<percent-encoded {"verifiableCredential":[…]}>` (rule 39).
-    private static func parseDeepLink(_ text: ArraySlice<UInt8>, limits: SHCLimits) throws(SHCInputError) -> [Card] {
+    private static func parseDeepLink(_ text: ArraySlice<UInt8>, limits: SHCLimits, scansFiles: Bool) throws(SHCInputError) -> [Card] {
         guard let hash = text.firstIndex(of: UInt8(ascii: "#")) else { throw .invalidDeepLink }
         let fragment = String(decoding: text[(hash + 1)...], as: UTF8.self)
         guard let decoded = fragment.removingPercentEncoding, decoded.hasPrefix("{") else { throw .invalidDeepLink }
-        return try parseDocument(Array(decoded.utf8)[...], form: .deepLink, limits: limits)
+        return try parseDocument(Array(decoded.utf8)[...], form: .deepLink, limits: limits, scansFiles: scansFiles)
     }
 }
