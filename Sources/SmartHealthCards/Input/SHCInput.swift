@@ -183,30 +183,34 @@ public enum SHCInput {
     /// one is thrown. A document of many cards is checked on every core, in runs of neighbouring
     /// credentials (checking each JWS's syntax is most of the time it takes to read one).
     private static func cards(of credentials: [Int], in tape: JSONTape, form: SHCInputForm) throws(SHCInputError) -> [Card] {
-        let runs = credentials.count >= 512 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 16)) : 1
-        guard runs > 1 else { return try Self.cards(credentials[...], in: tape, form: form).get() }
-        let bounds = (0...runs).map { $0 * credentials.count / runs }
-        let done = Mutex<[Int: Result<[Card], SHCInputError>]>([:])
-        DispatchQueue.concurrentPerform(iterations: runs) { run in
-            let result = Self.cards(credentials[bounds[run]..<bounds[run + 1]], in: tape, form: form)
-            done.withLock { $0[run] = result }
-        }
-        let results = done.withLock { $0 }
         var cards: [Card] = []
         cards.reserveCapacity(credentials.count)
         // Every run before the first that failed read all its cards: its problem is the first.
-        for run in 0..<runs {
-            guard let result = results[run] else { continue }
+        for result in inRuns(of: credentials.count, { run in Self.cards(credentials[run], in: tape, form: form) }) {
             cards += try result.get()
         }
         return cards
+    }
+
+    /// `work` done on runs of neighbouring positions of `0..<count`, its outputs in order: one run
+    /// per core (at most 16) when there are 512 positions or more, else one run on this thread.
+    private static func inRuns<Output: Sendable>(of count: Int, _ work: @Sendable (Range<Int>) -> Output) -> [Output] {
+        let runs = count >= 512 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 16)) : 1
+        guard runs > 1 else { return [work(0..<count)] }
+        let bounds = (0...runs).map { $0 * count / runs }
+        let done = Mutex<[Int: Output]>([:])
+        DispatchQueue.concurrentPerform(iterations: runs) { run in
+            let output = work(bounds[run]..<bounds[run + 1])
+            done.withLock { $0[run] = output }
+        }
+        return done.withLock { outputs in (0..<runs).compactMap { outputs[$0] } }
     }
 
     /// The cards of a document that ``SHCFileScanner`` reads, when each of its strings is a JWS
     /// whose syntax passes (so the strings hold no escape and are their bytes): exactly the cards
     /// the tape would give. Nil for any other document, or when a string fails, so that the tape
     /// reads it and reports its first problem as before. The strings are checked on every core,
-    /// in runs of neighbouring cards, as ``cards(of:in:form:)`` checks them.
+    /// in runs of neighbouring cards, as ``cards(of:in:form:)`` checks the tape's.
     private static func scannedCards(_ bytes: ArraySlice<UInt8>, form: SHCInputForm) -> [Card]? {
         guard let ranges = bytes.withUnsafeBufferPointer({ SHCFileScanner.credentialRanges(in: $0) }) else { return nil }
         /// The cards of `ranges[run]`, or nil when a string is not a valid JWS.
@@ -222,20 +226,11 @@ public enum SHCInput {
                 return cards
             }
         }
-        let runs = ranges.count >= 512 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 16)) : 1
-        guard runs > 1 else { return cards(ranges.indices) }
-        let bounds = (0...runs).map { $0 * ranges.count / runs }
-        let done = Mutex<[Int: [Card]]>([:])
-        DispatchQueue.concurrentPerform(iterations: runs) { run in
-            guard let result = cards(bounds[run]..<bounds[run + 1]) else { return }
-            done.withLock { $0[run] = result }
-        }
-        let results = done.withLock { $0 }
         var all: [Card] = []
         all.reserveCapacity(ranges.count)
-        for run in 0..<runs {
-            guard let result = results[run] else { return nil }
-            all += result
+        for run in inRuns(of: ranges.count, cards) {
+            guard let run else { return nil }
+            all += run
         }
         return all
     }
