@@ -311,7 +311,23 @@ let package = Package(
             ],
             // A Synthea patient for `health demo` (Apache-2.0; see Resources/README.md).
             resources: [.copy("Resources")],
-            swiftSettings: swiftSettings
+            swiftSettings: swiftSettings,
+            // The release binary carries the Swift runtime and Foundation, so a run of `health`
+            // (`shc verify` of a batch of cards) does not spend most of its start in the dynamic
+            // loader. The modules are compiled as usual, against the shared runtime, whose autolink
+            // entries leave out what the static libraries need (ICU, XML, Foundation's internal
+            // libraries), so the link names them all, in one group. The executable's own symbols
+            // stay unexported (the runtime's one `dladdr` at start would otherwise search all of
+            // them). Release only: the test bundle links this module too, and needs the shared
+            // runtime of the test libraries (the tests run in debug).
+            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "--no-export-dynamic", "-Xlinker", "--start-group"]
+                                          + ["FoundationXML", "_CFXMLInterface", "xml2", "Foundation", "CoreFoundation",
+                                             "FoundationInternationalization", "_FoundationICU", "FoundationEssentials",
+                                             "_FoundationCShims", "_FoundationCollections", "swiftSynchronization", "swiftDispatch",
+                                             "swift_StringProcessing", "swift_RegexParser", "swift_Concurrency", "swiftGlibc",
+                                             "swiftCore", "dispatch", "BlocksRuntime"].flatMap { ["-Xlinker", "-l" + $0] }
+                                          + ["-Xlinker", "--end-group"],
+                                          .when(platforms: [.linux], configuration: .release))]
         ),
         // What the tests share: a seedable generator, a clock they move, an inbox to wait on.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),

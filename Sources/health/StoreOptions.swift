@@ -56,8 +56,8 @@ func parseUnit(_ text: String) throws -> HKUnit {
 /// Parses ISO 8601 dates and date-times: `2026-11-20`, `2026-11-20T08:30`, `2026-11-20T08:30:00Z`,
 /// `2026-11-20T08:30:00+01:00`; dates and zone-less times are local. `now` and `today` too.
 func parseDate(_ text: String) throws -> Date {
-    // A complete instant (the usual `--at`) needs none of Foundation's formatters.
-    if let instant = ISOInstant.parse(text) { return instant }
+    // A complete instant (the usual `--at`) needs none of the local-time formatters.
+    if let instant = try? Date(text, strategy: .iso8601) { return instant }
     return try DateText.shared.parse(text)
 }
 

@@ -44,6 +44,13 @@ public enum SHCInput {
     ///     text, and blank lines between QR lines, instead of reporting ``SHCInputError/trailingCharacters(offset:)``.
     public static func parse(_ bytes: [UInt8], limits: SHCLimits = .default,
                              allowSurroundingWhitespace: Bool = false) throws(SHCInputError) -> [Card] {
+        try parse(bytes, limits: limits, allowSurroundingWhitespace: allowSurroundingWhitespace, scansFiles: true)
+    }
+
+    /// ``parse(_:limits:allowSurroundingWhitespace:)``, with `scansFiles` false to read every JSON
+    /// document with the tape (what the shortcut of ``SHCFileScanner`` is tested against).
+    static func parse(_ bytes: [UInt8], limits: SHCLimits = .default, allowSurroundingWhitespace: Bool = false,
+                      scansFiles: Bool) throws(SHCInputError) -> [Card] {
         guard !bytes.isEmpty else { throw .empty }
         guard bytes.count <= limits.maxInputBytes else { throw .tooLarge(bytes: bytes.count, limit: limits.maxInputBytes) }
         var content = bytes[...]
@@ -56,7 +63,7 @@ public enum SHCInput {
         let first = content[trimmed.lowerBound]
 
         if first == UInt8(ascii: "{") {
-            return try parseDocument(content, form: nil, limits: limits)
+            return try parseDocument(content, form: nil, limits: limits, scansFiles: scansFiles)
         }
         if !allowSurroundingWhitespace, trimmed != content.indices {
             throw .trailingCharacters(offset: trimmed.lowerBound != content.startIndex ? content.startIndex : trimmed.upperBound)
@@ -66,7 +73,7 @@ public enum SHCInput {
             return try parseNumericLines(text, lenient: allowSurroundingWhitespace)
         }
         if text.starts(with: Array("https://".utf8)) || text.starts(with: Array("HTTPS://".utf8)) {
-            return try parseDeepLink(text, limits: limits)
+            return try parseDeepLink(text, limits: limits, scansFiles: scansFiles)
         }
         if text.contains(UInt8(ascii: ".")) {
             let jws = String(decoding: text, as: UTF8.self)
@@ -125,7 +132,10 @@ public enum SHCInput {
 
     /// A health card file or a `Parameters` response, walked on the parsed tape (a file of
     /// thousands of cards builds no tree).
-    private static func parseDocument(_ bytes: ArraySlice<UInt8>, form: SHCInputForm?, limits: SHCLimits) throws(SHCInputError) -> [Card] {
+    private static func parseDocument(_ bytes: ArraySlice<UInt8>, form: SHCInputForm?, limits: SHCLimits,
+                                      scansFiles: Bool) throws(SHCInputError) -> [Card] {
+        // A file in its usual shape is read without the tape (its arrays and objects nest two deep).
+        if scansFiles, limits.maxJSONDepth >= 2, let cards = scannedCards(bytes, form: form ?? .file) { return cards }
         let tape: JSONTape
         do {
             tape = try limits.parseJSONTape(Array(bytes))
@@ -173,23 +183,56 @@ public enum SHCInput {
     /// one is thrown. A document of many cards is checked on every core, in runs of neighbouring
     /// credentials (checking each JWS's syntax is most of the time it takes to read one).
     private static func cards(of credentials: [Int], in tape: JSONTape, form: SHCInputForm) throws(SHCInputError) -> [Card] {
-        let runs = credentials.count >= 512 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 16)) : 1
-        guard runs > 1 else { return try Self.cards(credentials[...], in: tape, form: form).get() }
-        let bounds = (0...runs).map { $0 * credentials.count / runs }
-        let done = Mutex<[Int: Result<[Card], SHCInputError>]>([:])
-        DispatchQueue.concurrentPerform(iterations: runs) { run in
-            let result = Self.cards(credentials[bounds[run]..<bounds[run + 1]], in: tape, form: form)
-            done.withLock { $0[run] = result }
-        }
-        let results = done.withLock { $0 }
         var cards: [Card] = []
         cards.reserveCapacity(credentials.count)
         // Every run before the first that failed read all its cards: its problem is the first.
-        for run in 0..<runs {
-            guard let result = results[run] else { continue }
+        for result in inRuns(of: credentials.count, { run in Self.cards(credentials[run], in: tape, form: form) }) {
             cards += try result.get()
         }
         return cards
+    }
+
+    /// `work` done on runs of neighbouring positions of `0..<count`, its outputs in order: one run
+    /// per core (at most 16) when there are 512 positions or more, else one run on this thread.
+    private static func inRuns<Output: Sendable>(of count: Int, _ work: @Sendable (Range<Int>) -> Output) -> [Output] {
+        let runs = count >= 512 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 16)) : 1
+        guard runs > 1 else { return [work(0..<count)] }
+        let bounds = (0...runs).map { $0 * count / runs }
+        let done = Mutex<[Int: Output]>([:])
+        DispatchQueue.concurrentPerform(iterations: runs) { run in
+            let output = work(bounds[run]..<bounds[run + 1])
+            done.withLock { $0[run] = output }
+        }
+        return done.withLock { outputs in (0..<runs).compactMap { outputs[$0] } }
+    }
+
+    /// The cards of a document that ``SHCFileScanner`` reads, when each of its strings is a JWS
+    /// whose syntax passes (so the strings hold no escape and are their bytes): exactly the cards
+    /// the tape would give. Nil for any other document, or when a string fails, so that the tape
+    /// reads it and reports its first problem as before. The strings are checked on every core,
+    /// in runs of neighbouring cards, as ``cards(of:in:form:)`` checks the tape's.
+    private static func scannedCards(_ bytes: ArraySlice<UInt8>, form: SHCInputForm) -> [Card]? {
+        guard let ranges = bytes.withUnsafeBufferPointer({ SHCFileScanner.credentialRanges(in: $0) }) else { return nil }
+        /// The cards of `ranges[run]`, or nil when a string is not a valid JWS.
+        @Sendable func cards(_ run: Range<Int>) -> [Card]? {
+            bytes.withUnsafeBufferPointer { buffer -> [Card]? in
+                var cards: [Card] = []
+                cards.reserveCapacity(run.count)
+                for range in ranges[run] {
+                    let text = UnsafeBufferPointer(rebasing: buffer[range])
+                    guard (try? CompactJWS.validate(text)) != nil else { return nil }
+                    cards.append(Card(jws: String(decoding: text, as: UTF8.self), form: form))
+                }
+                return cards
+            }
+        }
+        var all: [Card] = []
+        all.reserveCapacity(ranges.count)
+        for run in inRuns(of: ranges.count, cards) {
+            guard let run else { return nil }
+            all += run
+        }
+        return all
     }
 
     /// The cards of a run of credential nodes (indexed by position in the document), or the
@@ -240,10 +283,10 @@ public enum SHCInput {
     }
 
     /// `https://…#<percent-encoded {"verifiableCredential":[…]}>` (rule 39).
-    private static func parseDeepLink(_ text: ArraySlice<UInt8>, limits: SHCLimits) throws(SHCInputError) -> [Card] {
+    private static func parseDeepLink(_ text: ArraySlice<UInt8>, limits: SHCLimits, scansFiles: Bool) throws(SHCInputError) -> [Card] {
         guard let hash = text.firstIndex(of: UInt8(ascii: "#")) else { throw .invalidDeepLink }
         let fragment = String(decoding: text[(hash + 1)...], as: UTF8.self)
         guard let decoded = fragment.removingPercentEncoding, decoded.hasPrefix("{") else { throw .invalidDeepLink }
-        return try parseDocument(Array(decoded.utf8)[...], form: .deepLink, limits: limits)
+        return try parseDocument(Array(decoded.utf8)[...], form: .deepLink, limits: limits, scansFiles: scansFiles)
     }
 }

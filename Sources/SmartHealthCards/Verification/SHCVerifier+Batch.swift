@@ -29,7 +29,7 @@ extension SHCVerifier {
     /// Verification is pipelined with the caller: while `body` handles one chunk, the workers
     /// already verify the next ones (at most two chunks ahead), so writing the outputs costs the
     /// batch no core time of its own. The time is linear in the number of cards: each chunk is
-    /// split into `concurrency` runs of neighbouring cards, one child task each (one task per
+    /// split into four runs of neighbouring cards per worker, one child task each (one task per
     /// card would cost more than some verifications).
     ///
     /// - Parameters:
@@ -50,9 +50,11 @@ extension SHCVerifier {
         let workers = max(1, concurrency)
         let chunk = max(1, chunkSize)
         guard !cards.isEmpty else { return }
-        // Parts: runs of neighbouring cards, `workers` of them per chunk, verified by child tasks.
+        // Parts: runs of neighbouring cards, four per worker and chunk, verified by child tasks.
+        // (Smaller parts than one per worker: when the last ones are verified, a worker that is
+        // done waits at most for a short part of another's.)
         // At most `chunksAhead` chunks' parts are in flight beyond the one being handed over.
-        let share = (min(chunk, cards.count) + workers - 1) / workers
+        let share = (min(chunk, cards.count) + 4 * workers - 1) / (4 * workers)
         var parts: [Range<Int>] = []
         var chunkOfPart: [Int] = []
         var chunkStart = 0
