@@ -164,6 +164,20 @@ struct FHIRObjectReaderLookupTests {
         }
     }
 
+    @Test("a reader from nested(_:) holds the document: it reads after its parent and the tape are gone")
+    func nestedReaderHoldsDocument() throws {
+        var child: FHIRObjectReader
+        do {
+            let tape = try JSONTape(Array(#"{"a":{"b":"a string well past fifteen bytes"}}"#.utf8))
+            var parent = FHIRObjectReader(tape: tape, node: 0)
+            let member = parent.take("a")
+            child = try parent.nested(try #require(member))
+        }
+        let member = child.take("b")
+        #expect(member.map { child.tape.string(at: $0) } == "a string well past fifteen bytes")
+        try child.finish()
+    }
+
     @Test("resourceType is compared as bytes and reported when it differs")
     func resourceType() throws {
         let tape = try JSONTape(Array(#"{"resourceType":"Patien\u0074"}"#.utf8))

@@ -4,9 +4,21 @@
 /// type's elements, in real data) costs a few instructions; a present one is searched for from
 /// just past the last one found. Every member taken is marked, so ``finish()`` can report members
 /// the type does not define.
+///
+/// A reader made with ``init(tape:node:options:depth:)`` or ``nested(_:)`` holds the tape; the
+/// readers it makes itself for nested objects while decoding (one per object of the document)
+/// only borrow it, since they never outlive it: making, copying and ending one then costs no
+/// reference counting. The readers of one document share one table of the strings read, so a
+/// recurring text is allocated once.
 public struct FHIRObjectReader {
     /// The document.
-    public let tape: JSONTape
+    @inlinable public var tape: JSONTape { tapeReference._withUnsafeGuaranteedRef { $0 } }
+    @usableFromInline let tapeReference: Unmanaged<JSONTape>
+    /// The strings read so far (it holds the tape too).
+    @usableFromInline let strings: Unmanaged<FHIRStringTable>
+    /// The string table, held by a reader that may outlive the one it came from; nil in the
+    /// readers made for nested objects while decoding, whose table an enclosing reader holds.
+    @usableFromInline let owner: FHIRStringTable?
     /// The object's node.
     public let node: Int
     @usableFromInline let count: Int
@@ -29,12 +41,21 @@ public struct FHIRObjectReader {
     /// A reader over the object at `node`; a node that is not an object reads as an empty object.
     /// Inlinable, so a models module builds each nested object's reader in place.
     @inlinable public init(tape: JSONTape, node: Int, options: FHIRDecodingOptions = .strict, depth: Int = 0) {
-        self.tape = tape
+        let table = FHIRStringTable(tape: tape)
+        self.init(strings: Unmanaged.passUnretained(table), owner: table, node: node, options: options, depth: depth)
+    }
+
+    /// A reader over the object at `node` of the tape of `strings`, a table that `owner` holds, or
+    /// that an enclosing reader holds when `owner` is nil.
+    @inlinable init(strings: Unmanaged<FHIRStringTable>, owner: FHIRStringTable?, node: Int, options: FHIRDecodingOptions, depth: Int) {
+        tapeReference = strings._withUnsafeGuaranteedRef { $0.tape }
+        self.strings = strings
+        self.owner = owner
         self.node = node
         self.options = options
         self.depth = depth
         cursorNode = node + 1
-        let item = tape.nodes[node]
+        let item = tapeReference._withUnsafeGuaranteedRef { $0.nodes[node] }
         if item.kind == .object {
             count = Int(item.length)
             keyFilter = item.memberFilter
@@ -49,13 +70,23 @@ public struct FHIRObjectReader {
         if count > 64 { takenBeyond64 = Array(repeating: false, count: count - 64) }
     }
 
-    /// A reader for an object nested in this one.
+    /// A reader for an object nested in this one (it holds the tape, so it may outlive this one).
     /// - Throws: `tooDeep` past `options.maximumElementDepth`.
     @inlinable public func nested(_ node: Int) throws(FHIRDecodingError) -> FHIRObjectReader {
         guard depth < options.maximumElementDepth else {
             throw FHIRDecodingError(reason: .tooDeep(options.maximumElementDepth))
         }
-        return FHIRObjectReader(tape: tape, node: node, options: options, depth: depth + 1)
+        return FHIRObjectReader(strings: strings, owner: strings.takeUnretainedValue(), node: node, options: options, depth: depth + 1)
+    }
+
+    /// A reader for an object nested in this one that borrows the tape: only for a reader that
+    /// ends before this one does (decoding a member in place).
+    /// - Throws: `tooDeep` past `options.maximumElementDepth`.
+    @inlinable func borrowingNested(_ node: Int) throws(FHIRDecodingError) -> FHIRObjectReader {
+        guard depth < options.maximumElementDepth else {
+            throw FHIRDecodingError(reason: .tooDeep(options.maximumElementDepth))
+        }
+        return FHIRObjectReader(strings: strings, owner: nil, node: node, options: options, depth: depth + 1)
     }
 
     // MARK: The name filter
@@ -110,39 +141,40 @@ public struct FHIRObjectReader {
 
     /// Finds a member by name, starting at the cursor and wrapping around once.
     @inlinable mutating func findMember(_ key: UnsafeBufferPointer<UInt8>) -> (ordinal: Int, value: Int)? {
-        // A local reference: the closures below then read the tape's arrays without retaining them.
-        let tape = tape
         let count = count
         let first = node + 1
         var keyNode = cursorNode
         var ordinal = cursorOrdinal
-        let found: (ordinal: Int, value: Int, next: Int)? = tape.nodes.withUnsafeBufferPointer { nodes in
-            tape.bytes.withUnsafeBufferPointer { bytes in
-                let length = key.count
-                for _ in 0..<count {
-                    if ordinal == count {
-                        keyNode = first
-                        ordinal = 0
-                    }
-                    let item = nodes[keyNode]
-                    if item.kind == .escapedString {
-                        if tape.decodedBytes[item.decodedRange].elementsEqual(key) {
-                            return (ordinal, keyNode + 1, Int(nodes[keyNode + 1].end))
+        // The borrowed tape: the closures below read its arrays without retaining it or them.
+        let found: (ordinal: Int, value: Int, next: Int)? = tapeReference._withUnsafeGuaranteedRef { tape in
+            tape.nodes.withUnsafeBufferPointer { nodes in
+                tape.bytes.withUnsafeBufferPointer { bytes in
+                    let length = key.count
+                    for _ in 0..<count {
+                        if ordinal == count {
+                            keyNode = first
+                            ordinal = 0
                         }
-                    } else if Int(item.length) == length, let base = bytes.baseAddress {
-                        // A name with `length` bytes: the document holds them at `start`.
-                        if let keyBase = key.baseAddress {
-                            if Self.bytesEqual(base + Int(item.start), keyBase, length) {
+                        let item = nodes[keyNode]
+                        if item.kind == .escapedString {
+                            if tape.decodedBytes[item.decodedRange].elementsEqual(key) {
                                 return (ordinal, keyNode + 1, Int(nodes[keyNode + 1].end))
                             }
-                        } else {
-                            return (ordinal, keyNode + 1, Int(nodes[keyNode + 1].end))  // both empty
+                        } else if Int(item.length) == length, let base = bytes.baseAddress {
+                            // A name with `length` bytes: the document holds them at `start`.
+                            if let keyBase = key.baseAddress {
+                                if Self.bytesEqual(base + Int(item.start), keyBase, length) {
+                                    return (ordinal, keyNode + 1, Int(nodes[keyNode + 1].end))
+                                }
+                            } else {
+                                return (ordinal, keyNode + 1, Int(nodes[keyNode + 1].end))  // both empty
+                            }
                         }
+                        keyNode = Int(nodes[keyNode + 1].end)
+                        ordinal &+= 1
                     }
-                    keyNode = Int(nodes[keyNode + 1].end)
-                    ordinal &+= 1
+                    return nil
                 }
-                return nil
             }
         }
         guard let found else { return nil }
@@ -200,8 +232,19 @@ public struct FHIRObjectReader {
     /// `choiceKey` with the base name as bytes. Names are compared as bytes, and a variant only for
     /// a member whose name (without `_`) starts with the base name.
     @usableFromInline func choiceKey(utf8 base: UnsafeBufferPointer<UInt8>, variants: [String]) throws(FHIRDecodingError) -> String? {
+        // The borrowed tape, read without retaining it.
+        try tapeReference._withUnsafeGuaranteedRef { tape in
+            Result { () throws(FHIRDecodingError) -> String? in
+                try Self.choiceKey(in: tape, object: node, count: count, utf8: base, variants: variants)
+            }
+        }.get()
+    }
+
+    private static func choiceKey(
+        in tape: JSONTape, object: Int, count: Int, utf8 base: UnsafeBufferPointer<UInt8>, variants: [String]
+    ) throws(FHIRDecodingError) -> String? {
         var found: String?
-        var keyNode = node + 1
+        var keyNode = object + 1
         for _ in 0..<count {
             let item = tape.nodes[keyNode]
             let next = Int(tape.nodes[keyNode + 1].end)
@@ -290,7 +333,7 @@ public struct FHIRObjectReader {
         guard kind == .object else {
             throw FHIRDecodingError(reason: kind == .null ? .nullNotAllowed : .wrongJSONType(expected: "object", found: tape.kindName(at: value)))
         }
-        var reader = try nested(value)
+        var reader = try borrowingNested(value)
         return try T(fhirObject: &reader)
     }
 

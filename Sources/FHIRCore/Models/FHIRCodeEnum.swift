@@ -18,7 +18,7 @@ extension FHIRCodeEnum {
 
     /// Decodes the JSON string at `node` of a tape straight from its bytes (no ``JSONValue``).
     /// Inlinable, so each models module specializes it for its code enums.
-    @inlinable public init(fhirJSON tape: JSONTape, node: Int) throws(FHIRPrimitiveError) {
+    @inlinable public init(fhirJSON tape: borrowing JSONTape, node: Int) throws(FHIRPrimitiveError) {
         guard tape.isString(node) else {
             throw FHIRPrimitiveError(type: "code", reason: "expected a string, found \(tape.kindName(at: node))")
         }

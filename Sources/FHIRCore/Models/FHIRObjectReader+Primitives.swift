@@ -43,12 +43,33 @@ extension FHIRObjectReader {
     @inlinable func primitiveValue<T: FHIRPrimitiveValue>(
         _ node: Int, key: StaticString, index: Int? = nil
     ) throws(FHIRDecodingError) -> T {
+        // Strings and URIs long enough to be allocated come from the document's string table.
+        // (Decided at compile time in each specialization.)
+        if T.self == FHIRString.self || T.self == FHIRURI.self, let string = sharedString(node) {
+            if T.self == FHIRString.self { return unsafeBitCast(FHIRString(string), to: T.self) }
+            return unsafeBitCast(FHIRURI(string), to: T.self)
+        }
+        // The borrowed tape, passed on without retaining it.
+        let value = tapeReference._withUnsafeGuaranteedRef { tape in
+            Result { () throws(FHIRPrimitiveError) -> T in try T(fhirJSON: tape, node: node) }
+        }
         do {
-            return try T(fhirJSON: tape, node: node)
+            return try value.get()
         } catch {
             let path: [FHIRDecodingError.PathComponent] = index.map { [.key(key.description), .index($0)] } ?? [.key(key.description)]
             throw FHIRDecodingError(path: path, reason: .invalidPrimitive(error))
         }
+    }
+
+    /// The text of an unescaped string node from the document's string table, or nil for any
+    /// other node and for strings too short to be allocated or too long to be worth sharing.
+    @inlinable func sharedString(_ node: Int) -> String? {
+        let item = tape.nodes[node]
+        let length = Int(item.length)
+        guard item.kind == .string, length > FHIRStringTable.smallStringLimit, length <= FHIRStringTable.largeStringLimit else {
+            return nil
+        }
+        return strings._withUnsafeGuaranteedRef { $0.string(start: Int(item.start), length: length) }
     }
 
     @inlinable func makePrimitive<P: FHIRPrimitiveProtocol>(
@@ -138,7 +159,7 @@ extension FHIRObjectReader {
             throw FHIRDecodingError(path: path, reason: .emptyCompanion)
         }
         do throws(FHIRDecodingError) {
-            var reader = try nested(companion)
+            var reader = try borrowingNested(companion)
             // A companion's id is a plain string: it has no companion of its own.
             var id: FHIRString?
             if let node = reader.take("id" as StaticString) {

@@ -113,7 +113,7 @@ public struct DateTime: FHIRPrimitiveValue {
     }
 
     /// Decodes the JSON string at `node` of a tape, scanning its bytes in place (no `String` is made).
-    public init(fhirJSON tape: JSONTape, node: Int) throws(FHIRPrimitiveError) {
+    public init(fhirJSON tape: borrowing JSONTape, node: Int) throws(FHIRPrimitiveError) {
         if let value = try LexicalScanner.scan(tape, node, type: "dateTime", Self.parseWhole) {
             self = value
         } else {

@@ -23,7 +23,7 @@ public struct FHIRBool: FHIRPrimitiveValue, ExpressibleByBooleanLiteral {
 
     /// Decodes the JSON boolean at `node` of a tape straight from its bytes (no ``JSONValue``), with
     /// the same errors as decoding the ``JSONValue``.
-    public init(fhirJSON tape: JSONTape, node: Int) throws(FHIRPrimitiveError) {
+    public init(fhirJSON tape: borrowing JSONTape, node: Int) throws(FHIRPrimitiveError) {
         switch tape.kind(node) {
         case .true: bool = true
         case .false: bool = false

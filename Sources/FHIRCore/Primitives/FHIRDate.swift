@@ -77,7 +77,7 @@ public struct FHIRDate: FHIRPrimitiveValue {
     }
 
     /// Decodes the JSON string at `node` of a tape, scanning its bytes in place (no `String` is made).
-    public init(fhirJSON tape: JSONTape, node: Int) throws(FHIRPrimitiveError) {
+    public init(fhirJSON tape: borrowing JSONTape, node: Int) throws(FHIRPrimitiveError) {
         if let value = try LexicalScanner.scan(tape, node, type: "date", Self.parseWhole) {
             self = value
         } else {

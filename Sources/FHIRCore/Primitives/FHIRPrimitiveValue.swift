@@ -9,14 +9,14 @@ public protocol FHIRPrimitiveValue: Sendable, Hashable, CustomStringConvertible 
 
     /// Decodes the value from the JSON scalar at `node` of a parsed document. The default goes
     /// through ``JSONValue``; types parsed from their bytes (dates and times) read them in place.
-    init(fhirJSON tape: JSONTape, node: Int) throws(FHIRPrimitiveError)
+    init(fhirJSON tape: borrowing JSONTape, node: Int) throws(FHIRPrimitiveError)
 
     /// The JSON scalar this value encodes to.
     var fhirJSON: JSONValue { get }
 }
 
 extension FHIRPrimitiveValue {
-    public init(fhirJSON tape: JSONTape, node: Int) throws(FHIRPrimitiveError) {
+    public init(fhirJSON tape: borrowing JSONTape, node: Int) throws(FHIRPrimitiveError) {
         try self.init(fhirJSON: tape.scalar(at: node))
     }
 }

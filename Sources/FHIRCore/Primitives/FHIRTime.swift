@@ -100,7 +100,7 @@ public struct FHIRTime: FHIRPrimitiveValue {
     }
 
     /// Decodes the JSON string at `node` of a tape, scanning its bytes in place (no `String` is made).
-    public init(fhirJSON tape: JSONTape, node: Int) throws(FHIRPrimitiveError) {
+    public init(fhirJSON tape: borrowing JSONTape, node: Int) throws(FHIRPrimitiveError) {
         if let value = try LexicalScanner.scan(tape, node, type: "time", Self.parseWhole) {
             self = value
         } else {
