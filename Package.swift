@@ -5,6 +5,26 @@ let swiftSettings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
 ]
 
+/// The `health` release binary on Linux carries the Swift runtime and Foundation statically (see
+/// the `health` target). The static libraries it names are those of the Swift 6.3 toolchain for
+/// Linux, the project's toolchain; with another toolchain the release binary links them
+/// dynamically, as SwiftPM does by default, rather than fail to link on a name that changed.
+#if compiler(>=6.3) && !compiler(>=6.4)
+let healthLinkerSettings: [LinkerSetting] = [
+    .unsafeFlags(
+        ["-static-stdlib", "-Xlinker", "--no-export-dynamic", "-Xlinker", "--start-group"]
+            + ["FoundationXML", "_CFXMLInterface", "xml2", "Foundation", "CoreFoundation",
+               "FoundationInternationalization", "_FoundationICU", "FoundationEssentials",
+               "_FoundationCShims", "_FoundationCollections", "swiftSynchronization", "swiftDispatch",
+               "swift_StringProcessing", "swift_RegexParser", "swift_Concurrency", "swiftGlibc",
+               "swiftCore", "dispatch", "BlocksRuntime"].flatMap { ["-Xlinker", "-l" + $0] }
+            + ["-Xlinker", "--end-group"],
+        .when(platforms: [.linux], configuration: .release)),
+]
+#else
+let healthLinkerSettings: [LinkerSetting] = []
+#endif
+
 let package = Package(
     name: "OpenHealthKit",
     platforms: [.macOS(.v15)],
@@ -320,14 +340,7 @@ let package = Package(
             // stay unexported (the runtime's one `dladdr` at start would otherwise search all of
             // them). Release only: the test bundle links this module too, and needs the shared
             // runtime of the test libraries (the tests run in debug).
-            linkerSettings: [.unsafeFlags(["-static-stdlib", "-Xlinker", "--no-export-dynamic", "-Xlinker", "--start-group"]
-                                          + ["FoundationXML", "_CFXMLInterface", "xml2", "Foundation", "CoreFoundation",
-                                             "FoundationInternationalization", "_FoundationICU", "FoundationEssentials",
-                                             "_FoundationCShims", "_FoundationCollections", "swiftSynchronization", "swiftDispatch",
-                                             "swift_StringProcessing", "swift_RegexParser", "swift_Concurrency", "swiftGlibc",
-                                             "swiftCore", "dispatch", "BlocksRuntime"].flatMap { ["-Xlinker", "-l" + $0] }
-                                          + ["-Xlinker", "--end-group"],
-                                          .when(platforms: [.linux], configuration: .release))]
+            linkerSettings: healthLinkerSettings
         ),
         // What the tests share: a seedable generator, a clock they move, an inbox to wait on.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
