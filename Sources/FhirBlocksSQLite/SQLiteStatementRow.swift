@@ -61,7 +61,4 @@ struct SQLiteStatementRow {
             throw TrustStoreError.unavailable("SQLite: \(String(cString: sqlite3_errstr(code)))")
         }
     }
-
-    /// SQLite copies text bound with this destructor (`SQLITE_TRANSIENT`).
-    private static let sqliteTransient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
 }

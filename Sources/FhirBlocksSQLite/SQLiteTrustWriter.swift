@@ -146,9 +146,6 @@ enum SQLiteTrustWriter {
         return Array(first..<(first + entries.count))
     }
 
-    /// SQLite copies blobs and text bound with this destructor (`SQLITE_TRANSIENT`).
-    private static let sqliteTransient = unsafeBitCast(OpaquePointer(bitPattern: -1), to: sqlite3_destructor_type.self)
-
     /// The SMART App Launch part of a change: clients, conditional authorization writes,
     /// the purge of old authorizations, refresh tokens.
     static func applySmart(_ change: TrustChange, in db: Database) throws {

@@ -1,3 +1,4 @@
+import CommonSupport
 import Crypto
 import FHIRCore
 import FhirBlocks
@@ -217,7 +218,7 @@ public struct RecordsSynchronizer: Sendable {
         var issued: [String: HealthRecordImporter.VerifiedCard] = [:]
         var order: [String] = []
         for card in cards {
-            let digest = SHA256.hash(data: card.bundleJSON).map { String(format: "%02x", $0) }.joined()
+            let digest = HexText.encode(SHA256.hash(data: card.bundleJSON))
             guard issued[digest] == nil else { continue }
             order.append(digest)
             issued[digest] = card

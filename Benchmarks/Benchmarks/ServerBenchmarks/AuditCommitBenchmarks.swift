@@ -102,7 +102,7 @@ let auditUnderLoadBenchmarks: @Sendable () -> Void = {
 
 /// A `TrustService` over an empty SQLite store (no HTTP), and a raw GRDB database of the same schema.
 final class AuditCommitFixture: Sendable {
-    static let holder = AuditCommitFixtureHolder()
+    static let holder = FixtureOnce { try await AuditCommitFixture() }
     static let tasks = 16
     static let entriesPerTask = 64
     static let entriesPerIteration = tasks * entriesPerTask
@@ -195,17 +195,5 @@ final class RawRowCounter: Sendable {
             defer { value += count }
             return value
         }
-    }
-}
-
-/// Creates the fixture once.
-actor AuditCommitFixtureHolder {
-    private var fixture: AuditCommitFixture?
-
-    func get() async throws -> AuditCommitFixture {
-        if let fixture { return fixture }
-        let created = try await AuditCommitFixture()
-        fixture = created
-        return created
     }
 }

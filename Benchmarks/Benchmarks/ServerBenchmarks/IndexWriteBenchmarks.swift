@@ -52,7 +52,7 @@ let indexWriteBenchmarks: @Sendable () -> Void = {
 
 /// Two empty stores of the trust schema: one written through `SQLiteTrustStore`, one through raw GRDB.
 actor IndexWriteFixture {
-    static let holder = IndexWriteFixtureHolder()
+    static let holder = FixtureOnce { try await IndexWriteFixture() }
 
     static func shared() async throws -> IndexWriteFixture { try await holder.get() }
 
@@ -84,17 +84,5 @@ actor IndexWriteFixture {
                 + #""meta":{"versionId":"1","lastUpdated":"\#(now.wireText)"}}"#
             return FHIRResourceRecord(type: "Observation", id: id, patient: patient, versionID: 1, lastUpdated: now, json: Array(json.utf8))
         }
-    }
-}
-
-/// Creates the fixture once.
-actor IndexWriteFixtureHolder {
-    private var fixture: IndexWriteFixture?
-
-    func get() async throws -> IndexWriteFixture {
-        if let fixture { return fixture }
-        let created = try await IndexWriteFixture()
-        fixture = created
-        return created
     }
 }

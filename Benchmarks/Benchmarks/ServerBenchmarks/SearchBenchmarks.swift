@@ -38,7 +38,7 @@ let searchBenchmarks: @Sendable () -> Void = {
 
 /// A FhirBlocks server whose wallet holds 100,000 Observations, and the wallet's token.
 struct SearchFixture: Sendable {
-    static let instance = SearchFixtureHolder()
+    static let instance = FixtureOnce { try await SearchFixture.start() }
 
     static func shared() async throws -> SearchFixture { try await instance.get() }
 
@@ -79,17 +79,5 @@ struct SearchFixture: Sendable {
         }
         let server = ServerFixture(helloURL: base, fhirBlocksURL: base, readToken: token, app: (wallet, walletKey))
         return SearchFixture(server: server, token: token, store: store)
-    }
-}
-
-/// Starts the search fixture once.
-actor SearchFixtureHolder {
-    private var fixture: SearchFixture?
-
-    func get() async throws -> SearchFixture {
-        if let fixture { return fixture }
-        let started = try await SearchFixture.start()
-        fixture = started
-        return started
     }
 }

@@ -12,7 +12,7 @@ import NIOHTTP1
 /// Both servers, started once per process on 127.0.0.1, and a wallet that granted an app
 /// Observation reads, with one stored Observation.
 actor ServerFixture {
-    static let instance = ServerFixtureHolder()
+    static let instance = FixtureOnce { try await ServerFixture.start() }
 
     static func shared() async throws -> ServerFixture { try await instance.get() }
 
@@ -137,18 +137,6 @@ func startFhirBlocks(logger: Logger, configuration: ServerConfiguration = Server
     var iterator = ports.makeAsyncIterator()
     guard let port = await iterator.next() else { throw FixtureError("FhirBlocks did not start") }
     return ("http://127.0.0.1:\(port)", store)
-}
-
-/// Starts the fixture once.
-actor ServerFixtureHolder {
-    private var fixture: ServerFixture?
-
-    func get() async throws -> ServerFixture {
-        if let fixture { return fixture }
-        let started = try await ServerFixture.start()
-        fixture = started
-        return started
-    }
 }
 
 struct FixtureError: Error, CustomStringConvertible {

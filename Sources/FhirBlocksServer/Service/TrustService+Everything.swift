@@ -57,8 +57,7 @@ extension TrustService {
             let records = try await store.resources(patient: patient, after: after, limit: batch)
             for record in records {
                 after = (record.type, record.id)
-                guard let value = try? JSONParser.parse(record.json),
-                      visible(value, type: record.type, interaction: .read, grants: grants) else { continue }
+                guard visible(stored: record.json, type: record.type, interaction: .read, grants: grants) else { continue }
                 if page.count == paging.count { return (page, true) }
                 page.append(record)
             }

@@ -61,7 +61,18 @@ extension TrustService {
     }
 
     func visible(_ value: JSONValue, type: String, interaction: AccessRights, grants: [PermissionScope]) -> Bool {
-        AccessDecision.evaluate(grants: grants, resourceType: type, interaction: interaction, labels: SecurityLabels(resource: value),
+        permits(grants, type: type, interaction: interaction, labels: SecurityLabels(resource: value))
+    }
+
+    /// ``visible(_:type:interaction:grants:)`` for a stored resource, from its stored JSON (its
+    /// labels read as ``storedLabels(_:)`` reads them; false when the JSON does not parse).
+    func visible(stored json: [UInt8], type: String, interaction: AccessRights, grants: [PermissionScope]) -> Bool {
+        guard let labels = Self.storedLabels(json) else { return false }
+        return permits(grants, type: type, interaction: interaction, labels: labels)
+    }
+
+    private func permits(_ grants: [PermissionScope], type: String, interaction: AccessRights, labels: SecurityLabels) -> Bool {
+        AccessDecision.evaluate(grants: grants, resourceType: type, interaction: interaction, labels: labels,
                                 policy: configuration.labelPolicy).isPermitted
     }
 
@@ -111,9 +122,8 @@ extension TrustService {
         } catch {
             return Self.outcome(status: 500, code: "exception", "storage failure")
         }
-        guard let record, record.patient == access.token.patient, let labels = Self.storedLabels(record.json),
-              AccessDecision.evaluate(grants: access.grants, resourceType: type, interaction: .read, labels: labels,
-                                      policy: configuration.labelPolicy).isPermitted else {
+        guard let record, record.patient == access.token.patient,
+              visible(stored: record.json, type: type, interaction: .read, grants: access.grants) else {
             try? await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "not-found", quirks: quirks)
             return Self.outcome(status: 404, code: "not-found", "\(type)/\(id) is not known")
         }
@@ -288,9 +298,7 @@ extension TrustService {
         let interaction: AccessRights = existing == nil ? .create : .update
         // The token must be allowed the new version's labels, and, to replace a version, that
         // version's labels too (it may not overwrite what it may not see).
-        let existingVisible = existing.map { record in
-            (try? JSONParser.parse(record.json)).map { visible($0, type: type, interaction: [.read, .update], grants: access.grants) } ?? false
-        } ?? true
+        let existingVisible = existing.map { visible(stored: $0.json, type: type, interaction: [.read, .update], grants: access.grants) } ?? true
         // A PUT to an id a grantee cannot see must not tell a hidden resource from a missing
         // one, so a grantee may not create with a client-chosen id: both answer 405, FHIR's
         // answer when update-as-create is not allowed, and the grantee creates with POST. The
