@@ -46,6 +46,22 @@ final class SQLitePointReaders: Sendable {
         return try reader.lock.withLock { _ in try reader.connection.unsafeRead(body) }
     }
 
+    /// Runs `body`, several statements, on the first connection not in use, inside one read
+    /// transaction (`BEGIN DEFERRED`/`COMMIT`, prepared once per connection): every statement
+    /// sees the same snapshot. The transaction is always ended, rolled back when `COMMIT` fails,
+    /// so the connection never keeps an old snapshot.
+    func readTransaction<T: Sendable>(_ body: (Database) throws -> T) throws -> T {
+        try read { db in
+            try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
+            defer {
+                if (try? db.cachedStatement(sql: "COMMIT TRANSACTION").execute()) == nil, db.isInsideTransaction {
+                    try? db.execute(sql: "ROLLBACK TRANSACTION")
+                }
+            }
+            return try body(db)
+        }
+    }
+
     /// Closes every connection.
     func close() {
         for reader in readers { reader.lock.withLock { _ in try? reader.connection.close() } }

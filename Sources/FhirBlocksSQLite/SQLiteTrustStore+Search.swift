@@ -3,6 +3,64 @@ import FhirBlocksStore
 import GRDB
 
 extension SQLiteTrustStore {
+    /// A search whose clauses are all indexed is answered in one read on a point reader, on
+    /// the calling task (one snapshot: the candidates, their labels and the page's rows, each
+    /// statement stepped through SQLite's C API); any other search, or a store without point
+    /// readers, goes through ``FhirBlocksStore/TrustStore/searchThroughCandidates(_:patient:isVisible:)``.
+    public func search(_ query: SearchQuery, patient: CsiGuid,
+                       isVisible: (SecurityLabels) -> Bool) async throws(TrustStoreError) -> SearchResult {
+        guard let pointReaders, query.clauses.allSatisfy(\.isIndexed) else {
+            return try await searchThroughCandidates(query, patient: patient, isVisible: isVisible)
+        }
+        let candidates = SearchSQL.candidates(patient: patient.rawValue, query: query)
+        let labels = SearchSQL.securityLabels(patient: patient.rawValue, type: query.type)
+        do {
+            return try pointReaders.readTransaction { db in
+                // The candidate statement's text depends on the query's shape: prepared each
+                // time, not cached (a client could make any number of shapes).
+                var rows: [(id: String, sortKey: Int64?)] = []
+                try SQLiteStatementRow.each(db.makeStatement(sql: candidates.sql), arguments: candidates.arguments) { row in
+                    rows.append((row.text(0), row.optionalInt64(1)))
+                }
+                var labelRows: [(id: String, system: String, code: String)] = []
+                try SQLiteStatementRow.each(db.cachedStatement(sql: labels.sql), arguments: labels.arguments) { row in
+                    labelRows.append((row.text(0), row.text(1), row.text(2)))
+                }
+                let visible = SearchCandidate.visible(SearchCandidate.merge(rows, labels: labelRows), isVisible: isVisible)
+                let (page, next) = SearchEngine.page(visible.map { SearchSortPosition(key: $0.sortKey, id: $0.id) }, query: query)
+                let records = try Self.pageRecords(db, patient: patient, type: query.type, ids: page.map(\.id))
+                return SearchResult(total: visible.count, records: page.compactMap { records[$0.id] }, next: next)
+            }
+        } catch {
+            throw Self.storeError(error)
+        }
+    }
+
+    /// The resources of `type` in `patient`'s compartment with these ids (at most
+    /// ``SearchQuery/maximumCount``), by id: one statement per page size rounded up to a power
+    /// of two, prepared once per connection.
+    private static func pageRecords(_ db: Database, patient: CsiGuid, type: String, ids: [String]) throws -> [String: FHIRResourceRecord] {
+        guard let last = ids.last else { return [:] }
+        let width = paddedCount(ids.count)
+        let marks = Array(repeating: "?", count: width).joined(separator: ", ")
+        let statement = try db.cachedStatement(sql: """
+            SELECT id, version_id, last_updated, json FROM fhir_resource WHERE patient = ? AND type = ? AND id IN (\(marks))
+            """)
+        var arguments: [SearchSQLArgument] = [.text(patient.rawValue), .text(type)]
+        arguments.reserveCapacity(2 + width)
+        for id in ids { arguments.append(.text(id)) }
+        for _ in ids.count..<width { arguments.append(.text(last)) }
+        var records: [String: FHIRResourceRecord] = [:]
+        records.reserveCapacity(ids.count)
+        try SQLiteStatementRow.each(statement, arguments: arguments) { row in
+            guard let versionID = Int(exactly: row.int64(1)) else { throw TrustStoreError.corrupt("fhir_resource") }
+            let id = row.text(0)
+            records[id] = FHIRResourceRecord(type: type, id: id, patient: patient, versionID: versionID,
+                                             lastUpdated: Timestamp(millisecondsSince1970: row.int64(2)), json: row.bytes(3))
+        }
+        return records
+    }
+
     public func searchCandidates(patient: CsiGuid, query: SearchQuery) async throws(TrustStoreError) -> [SearchCandidate] {
         let candidates = SearchSQL.candidates(patient: patient.rawValue, query: query)
         let labels = SearchSQL.securityLabels(patient: patient.rawValue, type: query.type)

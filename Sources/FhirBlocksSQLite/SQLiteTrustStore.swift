@@ -10,7 +10,7 @@ public final class SQLiteTrustStore: TrustStore {
     private let writer: any DatabaseWriter
     /// Connections for the read path's point lookups on the calling thread (nil for in-memory
     /// and read-only stores, which use `writer`'s async access).
-    private let pointReaders: SQLitePointReaders?
+    let pointReaders: SQLitePointReaders?
     /// Where the database lives (`:memory:` for an in-memory store).
     public let path: String
 

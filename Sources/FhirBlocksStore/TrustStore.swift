@@ -93,6 +93,11 @@ public protocol TrustStore: NonceStore, AuthorizationCodeStore {
     /// The current resources of `type` in `patient`'s compartment with these ids (those that
     /// exist), in no particular order.
     func resources(patient: CsiGuid, type: String, ids: [String]) async throws(TrustStoreError) -> [FHIRResourceRecord]
+    /// One page of a FHIR search in `patient`'s compartment, keeping only resources whose labels
+    /// `isVisible` allows. The default implementation (``searchThroughCandidates(_:patient:isVisible:)``)
+    /// calls ``searchCandidates(patient:query:)`` and then ``resources(patient:type:ids:)``; a
+    /// store may answer an indexed query in one read instead, with the same results.
+    func search(_ query: SearchQuery, patient: CsiGuid, isVisible: (SecurityLabels) -> Bool) async throws(TrustStoreError) -> SearchResult
 
     // MARK: Audit log
 

@@ -66,8 +66,9 @@ extension TrustService {
 
     /// A `searchset` Bundle of `records` (entries of type `type`, or each its own for nil), with
     /// its links and, when parameters were ignored, an OperationOutcome entry naming them, as
-    /// JSON bytes. Each resource's stored JSON is copied into its entry as it is (checked to be
-    /// one JSON object, not decoded and encoded again); a stored resource that is not is left out.
+    /// JSON bytes. Each resource's stored JSON is copied into its entry as it is, as a read by
+    /// id serves it (not parsed: the server stores only JSON it validated on write); stored
+    /// bytes that are not delimited as one JSON object (``isDelimitedObject(_:)``) are left out.
     func searchset(type: String?, total: Int?, records: [FHIRResourceRecord], selfLink: String, nextLink: String?,
                    ignored: [String]) -> [UInt8] {
         var bundle = JSONObject()
@@ -84,7 +85,7 @@ extension TrustService {
         let base = baseURL
         var first = true
         for record in records {
-            guard let tape = try? JSONTape(record.json, maximumDepth: 512, allowsByteOrderMark: false), tape.kind(0) == .object else { continue }
+            guard Self.isDelimitedObject(record.json) else { continue }
             if !first { bytes.append(UInt8(ascii: ",")) }
             first = false
             bytes += Array(#"{"fullUrl":"#.utf8)
@@ -116,6 +117,17 @@ extension TrustService {
             bytes += Array("]}".utf8)
         }
         return bytes
+    }
+
+    /// Whether `json`, without surrounding JSON whitespace, starts with `{` and ends with `}`:
+    /// what every JSON object is (not a check that it is one).
+    static func isDelimitedObject(_ json: [UInt8]) -> Bool {
+        func isWhitespace(_ byte: UInt8) -> Bool {
+            byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") || byte == UInt8(ascii: "\t")
+        }
+        guard let first = json.firstIndex(where: { !isWhitespace($0) }), let last = json.lastIndex(where: { !isWhitespace($0) }),
+              first < last else { return false }
+        return json[first] == UInt8(ascii: "{") && json[last] == UInt8(ascii: "}")
     }
 
     static func link(_ relation: String, _ url: String) -> JSONValue {

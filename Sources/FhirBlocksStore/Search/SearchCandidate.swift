@@ -60,17 +60,29 @@ public struct SearchResult: Sendable {
     }
 }
 
+extension SearchCandidate {
+    /// The candidates whose labels `isVisible` allows, in their order. Most resources carry no
+    /// security label: their verdict is the same, decided once.
+    public static func visible(_ candidates: [SearchCandidate], isVisible: (SecurityLabels) -> Bool) -> [SearchCandidate] {
+        let unlabeledVisible = isVisible(SearchCandidate(id: "", sortKey: nil, security: []).labels)
+        return candidates.filter { $0.security.isEmpty ? unlabeledVisible : isVisible($0.labels) }
+    }
+}
+
 extension TrustStore {
+    /// ``searchThroughCandidates(_:patient:isVisible:)``.
+    public func search(_ query: SearchQuery, patient: CsiGuid,
+                       isVisible: (SecurityLabels) -> Bool) async throws(TrustStoreError) -> SearchResult {
+        try await searchThroughCandidates(query, patient: patient, isVisible: isVisible)
+    }
+
     /// Runs `query` in `patient`'s compartment, keeping only resources whose labels
     /// `isVisible` allows: the indexed clauses in SQL, the others (reference and string
     /// parameters, string modifiers) by ``SearchEngine`` over the candidates' JSON. Only the
     /// page's JSON is read when every clause is indexed.
-    public func search(_ query: SearchQuery, patient: CsiGuid,
-                       isVisible: (SecurityLabels) -> Bool) async throws(TrustStoreError) -> SearchResult {
-        // Most resources carry no security label: their verdict is the same, decided once.
-        let unlabeledVisible = isVisible(SearchCandidate(id: "", sortKey: nil, security: []).labels)
-        let candidates = try await searchCandidates(patient: patient, query: query)
-            .filter { $0.security.isEmpty ? unlabeledVisible : isVisible($0.labels) }
+    public func searchThroughCandidates(_ query: SearchQuery, patient: CsiGuid,
+                                        isVisible: (SecurityLabels) -> Bool) async throws(TrustStoreError) -> SearchResult {
+        let candidates = SearchCandidate.visible(try await searchCandidates(patient: patient, query: query), isVisible: isVisible)
         if query.clauses.allSatisfy(\.isIndexed) {
             let (page, next) = SearchEngine.page(candidates.map { SearchSortPosition(key: $0.sortKey, id: $0.id) }, query: query)
             let records = try await resources(patient: patient, type: query.type, ids: page.map(\.id))

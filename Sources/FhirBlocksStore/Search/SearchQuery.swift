@@ -191,6 +191,13 @@ public struct SearchQuery: Sendable, Hashable {
 
     /// Splits on commas not escaped with `\`, and unescapes `\,` `\|` `\$` `\\`.
     static func splitAlternatives(_ text: String) -> [String] {
+        // Most values have neither a comma nor a backslash: the value itself is the one part.
+        if !text.utf8.contains(where: { $0 == UInt8(ascii: ",") || $0 == UInt8(ascii: "\\") }) { return text.isEmpty ? [] : [text] }
+        return splitAlternativesByCharacter(text)
+    }
+
+    /// ``splitAlternatives(_:)`` character by character (any text).
+    static func splitAlternativesByCharacter(_ text: String) -> [String] {
         var parts: [String] = []
         var current = ""
         var escaped = false
@@ -240,6 +247,14 @@ public struct SearchQuery: Sendable, Hashable {
     }
 
     static func unescapedBar(in text: String) -> String.Index? {
+        // ASCII without a backslash: every byte is its own character (a `|` cannot be part of
+        // a `\r\n`), so the first `|` byte is the one.
+        if text.utf8.allSatisfy({ $0 < 0x80 && $0 != UInt8(ascii: "\\") }) { return text.utf8.firstIndex(of: UInt8(ascii: "|")) }
+        return unescapedBarByCharacter(in: text)
+    }
+
+    /// ``unescapedBar(in:)`` character by character (any text).
+    static func unescapedBarByCharacter(in text: String) -> String.Index? {
         var escaped = false
         for index in text.indices {
             if escaped { escaped = false; continue }
@@ -249,7 +264,7 @@ public struct SearchQuery: Sendable, Hashable {
     }
 
     static func unescape(_ text: String) -> String {
-        text.replacingOccurrences(of: "\\|", with: "|")
+        text.utf8.contains(UInt8(ascii: "\\")) ? text.replacingOccurrences(of: "\\|", with: "|") : text
     }
 
     static func parseSort(_ text: String, type: String) throws(SearchError) -> SearchSort {

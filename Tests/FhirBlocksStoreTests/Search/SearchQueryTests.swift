@@ -1,6 +1,8 @@
 import FHIRCore
-import FhirBlocksStore
+import Foundation
 import Testing
+import TestSupport
+@testable import FhirBlocksStore
 
 /// Parsing and evaluating FHIR search in memory: parameters, modifiers, prefixes, partial
 /// dates as ranges, OR and AND, unknown parameters, sorting and paging.
@@ -76,6 +78,19 @@ import Testing
         let missing = try SearchQuery(type: "Observation", parameters: [("encounter:missing", "true"), ("value-string:contains", "x")], strict: true)
         #expect(SearchEngine.matches(matching, SearchQuery(type: "Observation", clauses: [missing.clauses[0]])))
         #expect(!SearchEngine.matches(matching, missing) && !missing.clauses[1].isIndexed)
+    }
+
+    /// The byte-level shortcuts for values without commas, backslashes (or non-ASCII) give what
+    /// the character-by-character scans give, on random values built from the bytes that matter.
+    @Test func valueShortcutsAgreeWithTheCharacterScan() {
+        let pieces = ["a", "7", "|", ",", "\\", "é", "\u{301}", "\r", "\n", "$", "http://loinc.org", "-", " "]
+        var random = SplitMix64(seed: 415)
+        for _ in 0..<2_000 {
+            let text = (0..<random.int(0...8)).map { _ in pieces[random.below(pieces.count)] }.joined()
+            #expect(SearchQuery.splitAlternatives(text) == SearchQuery.splitAlternativesByCharacter(text), "\(text.debugDescription)")
+            #expect(SearchQuery.unescapedBar(in: text) == SearchQuery.unescapedBarByCharacter(in: text), "\(text.debugDescription)")
+            #expect(SearchQuery.unescape(text) == text.replacingOccurrences(of: "\\|", with: "|"), "\(text.debugDescription)")
+        }
     }
 
     @Test func unknownParametersAreListedOrRefused() throws {
