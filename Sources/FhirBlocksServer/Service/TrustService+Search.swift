@@ -71,6 +71,12 @@ extension TrustService {
     /// bytes that are not delimited as one JSON object (``isDelimitedObject(_:)``) are left out.
     func searchset(type: String?, total: Int?, records: [FHIRResourceRecord], selfLink: String, nextLink: String?,
                    ignored: [String]) -> [UInt8] {
+        Self.searchset(base: baseURL, type: type, total: total, records: records, selfLink: selfLink, nextLink: nextLink, ignored: ignored)
+    }
+
+    /// ``searchset(type:total:records:selfLink:nextLink:ignored:)`` with the server's base URL.
+    static func searchset(base: String, type: String?, total: Int?, records: [FHIRResourceRecord], selfLink: String, nextLink: String?,
+                          ignored: [String]) -> [UInt8] {
         var bundle = JSONObject()
         bundle.append("resourceType", "Bundle")
         bundle.append("type", "searchset")
@@ -81,18 +87,36 @@ extension TrustService {
         // The bundle without its entries ends with "}": the entries go before it.
         var bytes = JSONWriter.serialize(.object(bundle))
         bytes.removeLast()
-        bytes += Array(#","entry":["#.utf8)
-        let base = baseURL
+        bytes.reserveCapacity(bytes.count + records.reduce(16) { $0 + $1.json.count + $1.id.count + base.count + 80 })
+        bytes.append(contentsOf: #","entry":["#.utf8)
+        // Each entry's `fullUrl` is "<base>/fhir/<type>/<id>" as a JSON string: the quoted and
+        // escaped "<base>/fhir/<type>/" (without its closing quote) is made once per type, and an
+        // id that needs no escape is appended as it is (JSON escapes byte by byte, so the two
+        // halves escaped apart are the whole escaped).
+        var prefixType: String?
+        var prefix: [UInt8] = []
         var first = true
         for record in records {
             guard Self.isDelimitedObject(record.json) else { continue }
             if !first { bytes.append(UInt8(ascii: ",")) }
             first = false
-            bytes += Array(#"{"fullUrl":"#.utf8)
-            bytes += JSONWriter.serialize(.string("\(base)/fhir/\(type ?? record.type)/\(record.id)"))
-            bytes += Array(#","resource":"#.utf8)
-            bytes += record.json
-            bytes += Array(#","search":{"mode":"match"}}"#.utf8)
+            bytes.append(contentsOf: #"{"fullUrl":"#.utf8)
+            let entryType = type ?? record.type
+            if prefixType != entryType {
+                prefix = JSONWriter.serialize(.string("\(base)/fhir/\(entryType)/"))
+                prefix.removeLast()
+                prefixType = entryType
+            }
+            if record.id.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") }) {
+                bytes.append(contentsOf: prefix)
+                bytes.append(contentsOf: record.id.utf8)
+                bytes.append(UInt8(ascii: "\""))
+            } else {
+                bytes.append(contentsOf: JSONWriter.serialize(.string("\(base)/fhir/\(entryType)/\(record.id)")))
+            }
+            bytes.append(contentsOf: #","resource":"#.utf8)
+            bytes.append(contentsOf: record.json)
+            bytes.append(contentsOf: #","search":{"mode":"match"}}"#.utf8)
         }
         if !ignored.isEmpty {
             var issue = JSONObject()
@@ -107,14 +131,14 @@ extension TrustService {
             entry.append("search", .object(JSONObject(members: [JSONMember(key: "mode", value: .string("outcome"))])))
             if !first { bytes.append(UInt8(ascii: ",")) }
             first = false
-            bytes += JSONWriter.serialize(.object(entry))
+            bytes.append(contentsOf: JSONWriter.serialize(.object(entry)))
         }
         if first {
             // Nothing went in: FHIR JSON has no empty arrays, so the bundle ends without "entry".
             bytes.removeLast(#","entry":["#.utf8.count)
-            bytes += Array("}".utf8)
+            bytes.append(UInt8(ascii: "}"))
         } else {
-            bytes += Array("]}".utf8)
+            bytes.append(contentsOf: "]}".utf8)
         }
         return bytes
     }

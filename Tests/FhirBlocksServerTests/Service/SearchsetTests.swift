@@ -1,4 +1,6 @@
 import FHIRCore
+import FhirBlocks
+import FhirBlocksStore
 import Testing
 import TestSupport
 @testable import FhirBlocksServer
@@ -30,6 +32,63 @@ import TestSupport
             let json = Array(Self.value(&random).utf8)
             let tape = try JSONTape(json, maximumDepth: 512, allowsByteOrderMark: false)
             #expect(TrustService.isDelimitedObject(json) == (tape.kind(0) == .object), "\(String(decoding: json, as: UTF8.self))")
+        }
+    }
+
+    /// The Bundle as it was built before (each resource checked with a validating tape, each
+    /// `fullUrl` serialized whole): the oracle for ``bundleIsByteIdenticalToTheTapePath()``.
+    static func tapeSearchset(base: String, type: String?, total: Int?, records: [FHIRResourceRecord], selfLink: String,
+                              nextLink: String?, ignored: [String]) -> [UInt8] {
+        var bundle = JSONObject()
+        bundle.append("resourceType", "Bundle")
+        bundle.append("type", "searchset")
+        if let total { bundle.append("total", .number(String(total))) }
+        var links: [JSONValue] = [TrustService.link("self", selfLink)]
+        if let nextLink { links.append(TrustService.link("next", nextLink)) }
+        bundle.append("link", .array(links))
+        var entries: [[UInt8]] = []
+        for record in records {
+            guard let tape = try? JSONTape(record.json, maximumDepth: 512, allowsByteOrderMark: false), tape.kind(0) == .object else { continue }
+            entries.append(Array(#"{"fullUrl":"#.utf8) + JSONWriter.serialize(.string("\(base)/fhir/\(type ?? record.type)/\(record.id)"))
+                           + Array(#","resource":"#.utf8) + record.json + Array(#","search":{"mode":"match"}}"#.utf8))
+        }
+        if !ignored.isEmpty {
+            let diagnostics = "ignored unknown search parameters: " + ignored.joined(separator: ", ")
+            let issue = JSONObject(members: [JSONMember(key: "severity", value: .string("warning")), JSONMember(key: "code", value: .string("not-supported")),
+                                             JSONMember(key: "diagnostics", value: .string(diagnostics))])
+            let outcome = JSONObject(members: [JSONMember(key: "resourceType", value: .string("OperationOutcome")),
+                                               JSONMember(key: "issue", value: .array([.object(issue)]))])
+            entries.append(JSONWriter.serialize(.object(JSONObject(members: [
+                JSONMember(key: "resource", value: .object(outcome)),
+                JSONMember(key: "search", value: .object(JSONObject(members: [JSONMember(key: "mode", value: .string("outcome"))]))),
+            ]))))
+        }
+        var bytes = JSONWriter.serialize(.object(bundle))
+        guard !entries.isEmpty else { return bytes }
+        bytes.removeLast()
+        return bytes + Array(#","entry":["#.utf8) + Array(entries.joined(separator: [UInt8(ascii: ",")])) + Array("]}".utf8)
+    }
+
+    @Test func bundleIsByteIdenticalToTheTapePath() throws {
+        var random = SplitMix64(seed: 2611)
+        let patient = CsiGuid.random(using: &random)
+        let ids = ["o1", "a-b.c", "x\"y", "back\\slash", "tab\there", "é", "\u{1}"]
+        let types = ["Observation", "Condition", "Ty\"pe"]
+        for _ in 0..<300 {
+            let records = (0..<random.int(0...6)).map { _ in
+                FHIRResourceRecord(type: types[random.below(types.count)], id: ids[random.below(ids.count)], patient: patient, versionID: 1,
+                                   lastUpdated: Timestamp(millisecondsSince1970: 0), json: Array(Self.value(&random).utf8))
+            }
+            let base = random.chance(0.8) ? "http://127.0.0.1:8080" : "http://host/\"quoted\"\\path"
+            let type: String? = random.chance(0.5) ? nil : types[random.below(types.count)]
+            let total: Int? = random.chance(0.5) ? nil : random.int(0...500)
+            let next: String? = random.chance(0.5) ? nil : base + "/fhir/Observation?_cursor=abc"
+            let ignored = random.chance(0.3) ? ["colour", "x:y"] : []
+            let built = TrustService.searchset(base: base, type: type, total: total, records: records, selfLink: base + "/fhir/Observation",
+                                               nextLink: next, ignored: ignored)
+            let oracle = Self.tapeSearchset(base: base, type: type, total: total, records: records, selfLink: base + "/fhir/Observation",
+                                            nextLink: next, ignored: ignored)
+            #expect(built == oracle, "\(String(decoding: oracle, as: UTF8.self))")
         }
     }
 
