@@ -6,7 +6,7 @@ extension SQLiteTrustStore {
     /// A search whose clauses are all indexed is answered in one read on a point reader, on
     /// the calling task (one snapshot: the candidates, their labels and the page's rows, each
     /// statement stepped through SQLite's C API); any other search, or a store without point
-    /// readers, goes through ``FhirBlocksStore/TrustStore/searchThroughCandidates(_:patient:isVisible:)``.
+    /// readers, goes through `TrustStore.searchThroughCandidates(_:patient:isVisible:)`.
     public func search(_ query: SearchQuery, patient: CsiGuid,
                        isVisible: (SecurityLabels) -> Bool) async throws(TrustStoreError) -> SearchResult {
         guard let pointReaders, query.clauses.allSatisfy(\.isIndexed) else {
@@ -42,10 +42,7 @@ extension SQLiteTrustStore {
     private static func pageRecords(_ db: Database, patient: CsiGuid, type: String, ids: [String]) throws -> [String: FHIRResourceRecord] {
         guard let last = ids.last else { return [:] }
         let width = paddedCount(ids.count)
-        let marks = Array(repeating: "?", count: width).joined(separator: ", ")
-        let statement = try db.cachedStatement(sql: """
-            SELECT id, version_id, last_updated, json FROM fhir_resource WHERE patient = ? AND type = ? AND id IN (\(marks))
-            """)
+        let statement = try db.cachedStatement(sql: width.trailingZeroBitCount < pageTexts.count ? pageTexts[width.trailingZeroBitCount] : pageSQL(width))
         var arguments: [SearchSQLArgument] = [.text(patient.rawValue), .text(type)]
         arguments.reserveCapacity(2 + width)
         for id in ids { arguments.append(.text(id)) }
@@ -102,6 +99,15 @@ extension SQLiteTrustStore {
             return records
         }
     }
+
+    /// The statement of ``pageRecords(_:patient:type:ids:)`` for `width` ids.
+    private static func pageSQL(_ width: Int) -> String {
+        let marks = Array(repeating: "?", count: width).joined(separator: ", ")
+        return "SELECT id, version_id, last_updated, json FROM fhir_resource WHERE patient = ? AND type = ? AND id IN (\(marks))"
+    }
+
+    /// ``pageSQL(_:)`` for 1, 2, 4, … 1,024 ids (index: the power of two), written once.
+    private static let pageTexts: [String] = (0...10).map { pageSQL(1 << $0) }
 
     /// The smallest power of two at least `count` (count ≥ 1).
     static func paddedCount(_ count: Int) -> Int {

@@ -49,19 +49,24 @@ extension TrustService {
         } catch {
             return Self.outcome(status: 500, code: "exception", "the access could not be audited")
         }
-        let selfLink = searchLink(type: type, parameters: parameters, cursor: query.cursor)
-        let nextLink = result.next.map { searchLink(type: type, parameters: parameters, cursor: $0) }
+        let link = searchLink(type: type, parameters: parameters)
+        let selfLink = link(query.cursor)
+        let nextLink = result.next.map(link)
         return ServiceResponse(contentType: Self.fhirJSON,
                                body: searchset(type: type, total: result.total, records: result.records, selfLink: selfLink, nextLink: nextLink,
                                                ignored: query.ignored))
     }
 
-    /// The absolute URL of a search page: the request's parameters without its cursor, then `cursor`.
-    func searchLink(type: String, parameters: [(name: String, value: String)], cursor: SearchCursor?) -> String {
-        var fields = parameters.filter { $0.name != "_cursor" }
-        if let cursor { fields.append((name: "_cursor", value: cursor.text)) }
-        let query = String(decoding: FormBody(fields: fields).encoded(), as: UTF8.self)
-        return "\(baseURL)/fhir/\(type)" + (query.isEmpty ? "" : "?\(query)")
+    /// The absolute URL of a search page for a cursor: the request's parameters without its
+    /// cursor, then the cursor's (the parameters encoded once for every page's link).
+    func searchLink(type: String, parameters: [(name: String, value: String)]) -> (SearchCursor?) -> String {
+        let kept = String(decoding: FormBody(fields: parameters.filter { $0.name != "_cursor" }).encoded(), as: UTF8.self)
+        let path = "\(baseURL)/fhir/\(type)"
+        return { cursor in
+            guard let cursor else { return kept.isEmpty ? path : path + "?" + kept }
+            let encoded = String(decoding: FormBody(fields: [(name: "_cursor", value: cursor.text)]).encoded(), as: UTF8.self)
+            return path + "?" + (kept.isEmpty ? encoded : kept + "&" + encoded)
+        }
     }
 
     /// A `searchset` Bundle of `records` (entries of type `type`, or each its own for nil), with
