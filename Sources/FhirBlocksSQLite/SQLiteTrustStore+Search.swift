@@ -12,15 +12,18 @@ extension SQLiteTrustStore {
         guard let pointReaders, query.clauses.allSatisfy(\.isIndexed) else {
             return try await searchThroughCandidates(query, patient: patient, isVisible: isVisible)
         }
-        let candidates = SearchSQL.candidates(patient: patient.rawValue, query: query)
+        let candidates = SearchSQL.candidates(patient: patient.rawValue, query: query, distinct: false)
         let labels = SearchSQL.securityLabels(patient: patient.rawValue, type: query.type)
         do {
             return try pointReaders.readTransaction { db in
                 // The candidate statement's text depends on the query's shape: prepared each
-                // time, not cached (a client could make any number of shapes).
+                // time, not cached (a client could make any number of shapes). Its rows may
+                // repeat a resource (no `DISTINCT`): each id is kept once.
                 var rows: [(id: String, sortKey: Int64?)] = []
+                var seen = Set<String>()
                 try SQLiteStatementRow.each(db.makeStatement(sql: candidates.sql), arguments: candidates.arguments) { row in
-                    rows.append((row.text(0), row.optionalInt64(1)))
+                    let id = row.text(0)
+                    if seen.insert(id).inserted { rows.append((id, row.optionalInt64(1))) }
                 }
                 var labelRows: [(id: String, system: String, code: String)] = []
                 try SQLiteStatementRow.each(db.cachedStatement(sql: labels.sql), arguments: labels.arguments) { row in

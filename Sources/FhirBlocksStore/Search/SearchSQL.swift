@@ -26,7 +26,9 @@ public enum SearchSQL {
     /// Selects `id`, `sort_key` (the sort parameter's earliest start ascending, latest end
     /// descending; null for `_id` order or no value) of the resources of `type` in `patient`'s
     /// compartment that satisfy every indexed clause of `query` (the others are ignored here).
-    public static func candidates(patient: String, query: SearchQuery) -> Statement {
+    /// With `distinct` false a resource whose several token rows match is selected once per
+    /// row (the caller keeps the first): SQLite then needs no temporary B-tree for `DISTINCT`.
+    public static func candidates(patient: String, query: SearchQuery, distinct: Bool = true) -> Statement {
         let indexed = query.clauses.filter(\.isIndexed)
         func isNegative(_ clause: SearchClause) -> Bool {
             clause.modifier == .missing ? clause.missing : clause.modifier == .not
@@ -41,7 +43,7 @@ public enum SearchSQL {
         if let driver = probes.first {
             probes.removeFirst()
             let condition = valueCondition(driver)
-            sql = "SELECT DISTINCT r.id AS id FROM \(table(driver)) r WHERE r.patient = ? AND r.type = ? AND r.param = ?" + condition.sql
+            sql = "SELECT \(distinct ? "DISTINCT " : "")r.id AS id FROM \(table(driver)) r WHERE r.patient = ? AND r.type = ? AND r.param = ?" + condition.sql
             arguments = [.text(patient), .text(query.type), .text(driver.parameter.code)] + condition.arguments
             if driver.parameter.type == .token {
                 drivenByToken = true
