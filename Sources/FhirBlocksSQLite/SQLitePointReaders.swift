@@ -12,10 +12,12 @@ import Synchronization
 /// never while waiting for the writer: in WAL mode readers do not wait for it). That keeps the
 /// cooperative pool free of the deadlock that blocking on the pool's own queues caused.
 final class SQLitePointReaders: Sendable {
-    /// One connection and the lock that says it is in use.
+    /// One connection, the lock that says it is in use, and the statements it keeps for
+    /// texts that vary (``readTransaction(_:)``), used only under that lock.
     private final class Reader: Sendable {
         let lock = Mutex(())
         let connection: DatabaseQueue
+        let statements = SQLiteStatementCache()
 
         init(connection: DatabaseQueue) {
             self.connection = connection
@@ -33,37 +35,52 @@ final class SQLitePointReaders: Sendable {
         readers = try (0..<max(1, count)).map { _ in Reader(connection: try DatabaseQueue(path: path, configuration: configuration)) }
     }
 
-    /// Runs `body`, ONE statement, on the first connection not in use (waiting for the first
-    /// one when all are). The statement is its own read transaction: it sees one snapshot of
-    /// the database, with none of the cost of `BEGIN`/`COMMIT` (which GRDB parses each time).
-    func read<T: Sendable>(_ body: (Database) throws -> T) throws -> T {
+    /// Runs `body` with the first connection not in use (waiting for the first one when all
+    /// are), and its statement cache.
+    private func withReader<T: Sendable>(_ body: (DatabaseQueue, SQLiteStatementCache) throws -> T) throws -> T {
         for reader in readers {
-            if let outcome = reader.lock.withLockIfAvailable({ _ in Result { () throws -> T in try reader.connection.unsafeRead(body) } }) {
+            if let outcome = reader.lock.withLockIfAvailable({ _ in Result { () throws -> T in try body(reader.connection, reader.statements) } }) {
                 return try outcome.get()
             }
         }
         let reader = readers[0]
-        return try reader.lock.withLock { _ in try reader.connection.unsafeRead(body) }
+        return try reader.lock.withLock { _ in try body(reader.connection, reader.statements) }
+    }
+
+    /// Runs `body`, ONE statement, on the first connection not in use (waiting for the first
+    /// one when all are). The statement is its own read transaction: it sees one snapshot of
+    /// the database, with none of the cost of `BEGIN`/`COMMIT` (which GRDB parses each time).
+    func read<T: Sendable>(_ body: (Database) throws -> T) throws -> T {
+        try withReader { connection, _ in try connection.unsafeRead(body) }
     }
 
     /// Runs `body`, several statements, on the first connection not in use, inside one read
     /// transaction (`BEGIN DEFERRED`/`COMMIT`, prepared once per connection): every statement
-    /// sees the same snapshot. The transaction is always ended, rolled back when `COMMIT` fails,
-    /// so the connection never keeps an old snapshot.
-    func readTransaction<T: Sendable>(_ body: (Database) throws -> T) throws -> T {
-        try read { db in
-            try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
-            defer {
-                if (try? db.cachedStatement(sql: "COMMIT TRANSACTION").execute()) == nil, db.isInsideTransaction {
-                    try? db.execute(sql: "ROLLBACK TRANSACTION")
+    /// sees the same snapshot. `body`'s second argument gives the connection's statement for
+    /// a text that varies from request to request (``SQLiteStatementCache``). The transaction
+    /// is always ended, rolled back when `COMMIT` fails, so the connection never keeps an old
+    /// snapshot.
+    func readTransaction<T: Sendable>(_ body: (Database, (String) throws -> Statement) throws -> T) throws -> T {
+        try withReader { connection, cache in
+            try connection.unsafeRead { db in
+                try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
+                defer {
+                    if (try? db.cachedStatement(sql: "COMMIT TRANSACTION").execute()) == nil, db.isInsideTransaction {
+                        try? db.execute(sql: "ROLLBACK TRANSACTION")
+                    }
                 }
+                return try body(db) { sql in try cache.statement(sql, in: db) }
             }
-            return try body(db)
         }
     }
 
-    /// Closes every connection.
+    /// Closes every connection (its kept statements first).
     func close() {
-        for reader in readers { reader.lock.withLock { _ in try? reader.connection.close() } }
+        for reader in readers {
+            reader.lock.withLock { _ in
+                reader.statements.removeAll()
+                try? reader.connection.close()
+            }
+        }
     }
 }

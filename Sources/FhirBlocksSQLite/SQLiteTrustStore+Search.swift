@@ -15,13 +15,13 @@ extension SQLiteTrustStore {
         let candidates = SearchSQL.candidates(patient: patient.rawValue, query: query, distinct: false)
         let labels = SearchSQL.securityLabels(patient: patient.rawValue, type: query.type)
         do {
-            return try pointReaders.readTransaction { db in
-                // The candidate statement's text depends on the query's shape: prepared each
-                // time, not cached (a client could make any number of shapes). Its rows may
-                // repeat a resource (no `DISTINCT`): each id is kept once.
+            return try pointReaders.readTransaction { db, statement in
+                // The candidate statement's text depends on the query's shape: kept in the
+                // connection's bounded cache (a client could make any number of shapes). Its
+                // rows may repeat a resource (no `DISTINCT`): each id is kept once.
                 var rows: [(id: String, sortKey: Int64?)] = []
-                var seen = Set<String>()
-                try SQLiteStatementRow.each(db.makeStatement(sql: candidates.sql), arguments: candidates.arguments) { row in
+                var seen = Set<String>(minimumCapacity: 256)
+                try SQLiteStatementRow.each(statement(candidates.sql), arguments: candidates.arguments) { row in
                     let id = row.text(0)
                     if seen.insert(id).inserted { rows.append((id, row.optionalInt64(1))) }
                 }
