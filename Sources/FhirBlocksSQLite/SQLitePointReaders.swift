@@ -17,7 +17,7 @@ final class SQLitePointReaders: Sendable {
     private final class Reader: Sendable {
         let lock = Mutex(())
         let connection: DatabaseQueue
-        let statements = SQLiteStatementCache()
+        let statements = StatementCache()
 
         init(connection: DatabaseQueue) {
             self.connection = connection
@@ -37,7 +37,7 @@ final class SQLitePointReaders: Sendable {
 
     /// Runs `body` with the first connection not in use (waiting for the first one when all
     /// are), and its statement cache.
-    private func withReader<T: Sendable>(_ body: (DatabaseQueue, SQLiteStatementCache) throws -> T) throws -> T {
+    private func withReader<T: Sendable>(_ body: (DatabaseQueue, StatementCache) throws -> T) throws -> T {
         for reader in readers {
             if let outcome = reader.lock.withLockIfAvailable({ _ in Result { () throws -> T in try body(reader.connection, reader.statements) } }) {
                 return try outcome.get()
@@ -57,7 +57,7 @@ final class SQLitePointReaders: Sendable {
     /// Runs `body`, several statements, on the first connection not in use, inside one read
     /// transaction (`BEGIN DEFERRED`/`COMMIT`, prepared once per connection): every statement
     /// sees the same snapshot. `body`'s second argument gives the connection's statement for
-    /// a text that varies from request to request (``SQLiteStatementCache``). The transaction
+    /// a text that varies from request to request (``StatementCache``). The transaction
     /// is always ended, rolled back when `COMMIT` fails, so the connection never keeps an old
     /// snapshot.
     func readTransaction<T: Sendable>(_ body: (Database, (String) throws -> Statement) throws -> T) throws -> T {
@@ -81,6 +81,39 @@ final class SQLitePointReaders: Sendable {
                 reader.statements.removeAll()
                 try? reader.connection.close()
             }
+        }
+    }
+
+    /// Statements prepared on one connection for SQL texts that vary with a request (a search's
+    /// candidate query), kept for the next request with the same text. At most ``capacity`` are
+    /// kept (all are dropped when it is full), so a client cannot grow it without bound by
+    /// sending queries of ever new shapes; GRDB's own statement cache is for fixed texts.
+    ///
+    /// Preparing such a statement is not only SQLite parsing it: GRDB's authorizer builds the
+    /// statement's table and column region for every column read, which cost more than the
+    /// search's SQL itself. Used only under its connection's lock (hence unchecked `Sendable`: the
+    /// lock, not the type, keeps it to one thread at a time).
+    final class StatementCache: @unchecked Sendable {
+        /// The most statements kept.
+        static let capacity = 32
+
+        private var statements: [String: Statement] = [:]
+
+        /// How many statements are kept.
+        var count: Int { statements.count }
+
+        /// The statement for `sql` on `db`, prepared now unless kept from before.
+        func statement(_ sql: String, in db: Database) throws -> Statement {
+            if let statement = statements[sql] { return statement }
+            if statements.count >= Self.capacity { statements.removeAll() }
+            let statement = try db.makeStatement(sql: sql)
+            statements[sql] = statement
+            return statement
+        }
+
+        /// Drops every statement (before its connection closes).
+        func removeAll() {
+            statements.removeAll()
         }
     }
 }
