@@ -41,23 +41,12 @@ struct SQLiteStatementRow {
     /// the row it produced (nil: none); the statement is reset and its bindings cleared after.
     /// For a statement that yields at most one row, on the connection's own thread.
     static func step<T>(_ statement: Statement, texts: [String], _ body: (SQLiteStatementRow?) throws -> T) throws -> T {
-        let sqlite = statement.sqliteStatement
-        // SQLite binds only to a statement that has not run or was reset since.
-        try check(sqlite3_reset(sqlite))
-        defer {
-            sqlite3_reset(sqlite)
-            sqlite3_clear_bindings(sqlite)
-        }
-        for (index, text) in texts.enumerated() {
-            try bind(text, to: Int32(index + 1), of: sqlite)
-        }
-        switch sqlite3_step(sqlite) {
-        case SQLITE_ROW:
-            return try body(SQLiteStatementRow(statement: sqlite))
-        case SQLITE_DONE:
-            return try body(nil)
-        case let code:
-            throw failure(code)
+        try bound(statement, texts.map(SearchSQLArgument.text)) { sqlite in
+            switch sqlite3_step(sqlite) {
+            case SQLITE_ROW: return try body(SQLiteStatementRow(statement: sqlite))
+            case SQLITE_DONE: return try body(nil)
+            case let code: throw failure(code)
+            }
         }
     }
 
@@ -65,7 +54,22 @@ struct SQLiteStatementRow {
     /// `body` each row; the statement is reset and its bindings cleared after. On the
     /// connection's own thread.
     static func each(_ statement: Statement, arguments: [SearchSQLArgument], _ body: (SQLiteStatementRow) throws -> Void) throws {
+        try bound(statement, arguments) { sqlite in
+            while true {
+                switch sqlite3_step(sqlite) {
+                case SQLITE_ROW: try body(SQLiteStatementRow(statement: sqlite))
+                case SQLITE_DONE: return
+                case let code: throw failure(code)
+                }
+            }
+        }
+    }
+
+    /// Resets the statement, binds `arguments` to its parameters (1, 2, …) and runs `body` on
+    /// it; the statement is reset and its bindings cleared after.
+    private static func bound<T>(_ statement: Statement, _ arguments: [SearchSQLArgument], _ body: (SQLiteStatement) throws -> T) throws -> T {
         let sqlite = statement.sqliteStatement
+        // SQLite binds only to a statement that has not run or was reset since.
         try check(sqlite3_reset(sqlite))
         defer {
             sqlite3_reset(sqlite)
@@ -77,13 +81,7 @@ struct SQLiteStatementRow {
             case .integer(let number): try check(sqlite3_bind_int64(sqlite, Int32(index + 1), number))
             }
         }
-        while true {
-            switch sqlite3_step(sqlite) {
-            case SQLITE_ROW: try body(SQLiteStatementRow(statement: sqlite))
-            case SQLITE_DONE: return
-            case let code: throw failure(code)
-            }
-        }
+        return try body(sqlite)
     }
 
     private static func bind(_ text: String, to parameter: Int32, of sqlite: SQLiteStatement) throws {
