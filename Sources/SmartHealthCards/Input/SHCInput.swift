@@ -218,8 +218,8 @@ public enum SHCInput {
             bytes.withUnsafeBufferPointer { buffer -> [Card]? in
                 var cards: [Card] = []
                 cards.reserveCapacity(run.count)
-                for range in ranges[run] {
-                    let text = UnsafeBufferPointer(rebasing: buffer[range])
+                for span in ranges[run] {
+                    let text = UnsafeBufferPointer(rebasing: buffer[span.start..<span.end])
                     guard (try? CompactJWS.validate(text)) != nil else { return nil }
                     cards.append(Card(jws: String(decoding: text, as: UTF8.self), form: form))
                 }

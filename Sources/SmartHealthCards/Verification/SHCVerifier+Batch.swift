@@ -54,8 +54,11 @@ extension SHCVerifier {
         // (Smaller parts than one per worker: when the last ones are verified, a worker that is
         // done waits at most for a short part of another's.)
         // At most `chunksAhead` chunks' parts are in flight beyond the one being handed over.
+        // Part p is the cards `bounds[p]..<bounds[p + 1]` (boundaries in an `[Int]`: an array of
+        // `Range<Int>` has the runtime look up `Int: Comparable` among the binary's conformances
+        // once per process, before the first card is verified).
         let share = (min(chunk, cards.count) + 4 * workers - 1) / (4 * workers)
-        var parts: [Range<Int>] = []
+        var bounds: [Int] = [0]
         var chunkOfPart: [Int] = []
         var chunkStart = 0
         while chunkStart < cards.count {
@@ -63,12 +66,13 @@ extension SHCVerifier {
             var lower = chunkStart
             while lower < chunkEnd {
                 let upper = min(chunkEnd, lower + share)
-                parts.append(lower..<upper)
+                bounds.append(upper)
                 chunkOfPart.append(chunkStart / chunk)
                 lower = upper
             }
             chunkStart = chunkEnd
         }
+        let partCount = chunkOfPart.count
         // While `body` handles one chunk, the parts of the next `chunksAhead` chunks are in flight.
         let chunksAhead = 2
         let verifier = self
@@ -81,9 +85,9 @@ extension SHCVerifier {
             var handed: [Output] = []
             var handedStart = 0
             var lastChunkInFlight = chunksAhead
-            while nextToHand < parts.count {
-                while nextPart < parts.count, chunkOfPart[nextPart] <= lastChunkInFlight {
-                    let part = parts[nextPart]
+            while nextToHand < partCount {
+                while nextPart < partCount, chunkOfPart[nextPart] <= lastChunkInFlight {
+                    let part = bounds[nextPart]..<bounds[nextPart + 1]
                     let number = nextPart
                     group.addTask {
                         var outputs: [Output] = []
@@ -103,10 +107,10 @@ extension SHCVerifier {
                     done[number] = outputs
                     continue
                 }
-                if handed.isEmpty { handedStart = parts[nextToHand].lowerBound }
+                if handed.isEmpty { handedStart = bounds[nextToHand] }
                 handed += outputs
                 nextToHand += 1
-                guard nextToHand == parts.count || chunkOfPart[nextToHand] != currentChunk else { continue }
+                guard nextToHand == partCount || chunkOfPart[nextToHand] != currentChunk else { continue }
                 do throws(Failure) {
                     try await body(handedStart, handed)
                 } catch {
