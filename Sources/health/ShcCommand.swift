@@ -26,10 +26,53 @@ func readInput(_ path: String) throws -> [UInt8] {
     if path == "-" {
         return Array(FileHandle.standardInput.readDataToEndOfFile())
     }
-    guard let data = FileManager.default.contents(atPath: path) else {
+    guard let bytes = fileBytes(atPath: path) else {
         throw UsageError("cannot read '\(path)'")
     }
-    return Array(data)
+    return bytes
+}
+
+/// The contents of the file at `path` read straight into an array (a file of thousands of cards
+/// is megabytes: read into `Data` and copied, its pages were faulted in and written twice); nil
+/// when it cannot be opened or read (a folder included).
+func fileBytes(atPath path: String) -> [UInt8]? {
+    let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+    guard descriptor >= 0 else { return nil }
+    defer { close(descriptor) }
+    var status = stat()
+    guard fstat(descriptor, &status) == 0 else { return nil }
+    /// Reads into `buffer` from its start; the count read (0 at the end of the file), or nil.
+    func readSome(_ buffer: UnsafeMutableRawBufferPointer) -> Int? {
+        while true {
+            let count = read(descriptor, buffer.baseAddress, buffer.count)
+            if count >= 0 { return count }
+            if errno != EINTR { return nil }
+        }
+    }
+    // The size fstat gives is read into the array's own storage; anything beyond it (a file that
+    // grew, a special file of size 0) is appended until the end of the file.
+    let expected = max(0, Int(status.st_size))
+    var failed = false
+    var bytes = [UInt8](unsafeUninitializedCapacity: expected) { buffer, initialized in
+        initialized = 0
+        while initialized < expected {
+            guard let count = readSome(UnsafeMutableRawBufferPointer(rebasing: UnsafeMutableRawBufferPointer(buffer)[initialized...])) else {
+                failed = true
+                return
+            }
+            if count == 0 { return }
+            initialized += count
+        }
+    }
+    guard !failed else { return nil }
+    let complete = withUnsafeTemporaryAllocation(byteCount: 65_536, alignment: 1) { chunk -> Bool in
+        while true {
+            guard let count = readSome(chunk) else { return false }
+            if count == 0 { return true }
+            bytes.append(contentsOf: chunk[..<count])
+        }
+    }
+    return complete ? bytes : nil
 }
 
 /// Parses `--at` and similar ISO 8601 instants.

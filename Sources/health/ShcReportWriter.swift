@@ -53,6 +53,17 @@ struct ShcReportWriter {
         let isValid: Bool
     }
 
+    /// A card formatted on the worker that verified it, or why it could not be. (Not a
+    /// `Result`: the batch's output type is instantiated at run time, and `Result`'s
+    /// `Failure: Error` requirement would have the runtime scan the binary's twenty thousand
+    /// protocol conformances for it once per process, before the first card is verified.)
+    enum Formatted: Sendable {
+        /// The card's text or JSON object.
+        case card(FormattedCard)
+        /// The report could not be formatted (its JSON encoding failed).
+        case failure(any Error)
+    }
+
     /// Formats one card's report; `count` is how many cards its input holds (they are then
     /// numbered). Pure, so the batch verifier runs it on the worker that verified the card.
     static func format(input: String, index: Int, of count: Int, report: SHCVerificationReport, json: Bool) throws -> FormattedCard {

@@ -62,13 +62,21 @@ struct ShcVerifyCommand: AsyncParsableCommand {
                 // Cards are verified and formatted on every core; the reports are written in
                 // order as each chunk is done, while the next chunks are being verified.
                 let count = cards.count
-                try await verifier.verifyAll(cards, transform: { index, report in
-                    Result { try ShcReportWriter.format(input: input, index: index, of: count, report: report, json: json) }
+                try await verifier.verifyAll(cards, transform: { index, report -> ShcReportWriter.Formatted in
+                    do {
+                        return .card(try ShcReportWriter.format(input: input, index: index, of: count, report: report, json: json))
+                    } catch {
+                        return .failure(error)
+                    }
                 }) { _, formatted in
                     for card in formatted {
-                        let card = try card.get()
-                        if !card.isValid { allValid = false }
-                        output.append(card)
+                        switch card {
+                        case .card(let card):
+                            if !card.isValid { allValid = false }
+                            output.append(card)
+                        case .failure(let error):
+                            throw error
+                        }
                     }
                     output.flush()
                 }

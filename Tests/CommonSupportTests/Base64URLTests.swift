@@ -84,4 +84,54 @@ struct CompactJWSValidateTests {
         // Both kinds of case were exercised.
         #expect(refused > 500 && refused < 4_500)
     }
+
+    /// The table-driven pass's verdict and the syntax check's outcome for `text`, beside the
+    /// byte-by-byte reference's problem.
+    static func verdicts(_ text: [UInt8]) -> (table: Bool, validate: CompactJWS.Problem?, reference: CompactJWS.Problem?) {
+        text.withUnsafeBufferPointer { buffer in
+            (CompactJWS.isWellFormed(buffer), outcome(text, decoding: false), CompactJWS.firstProblem(buffer))
+        }
+    }
+
+    @Test("The table-driven pass agrees with the byte-by-byte check on random and mutated texts: same verdict, same problem")
+    func tableAgreesWithReference() {
+        var generator = SplitMix64(seed: 0x7AB1E)
+        // Bytes near the alphabet's edges, the separators and padding, whitespace, controls and non-ASCII.
+        let edges = Array("AZaz09-_.=+/@[`{ \n\t".utf8) + [0x00, 0x7F, 0x80, 0xC3, 0xFF]
+        var accepted = 0, refused = 0
+        func check(_ text: [UInt8]) {
+            let (table, validate, reference) = Self.verdicts(text)
+            #expect(table == (reference == nil), "\(text)")
+            #expect(validate == reference, "\(text)")
+            if table { accepted += 1 } else { refused += 1 }
+        }
+        for _ in 0..<20_000 {
+            // A well-formed JWS of random segment lengths (every length mod 4), then zero to
+            // three bytes replaced, removed or inserted.
+            let lengths = (generator.int(0...8), generator.int(0...70), generator.int(0...66))
+            var text = Array("\(Base64URL.encode(generator.bytes(lengths.0))).\(Base64URL.encode(generator.bytes(lengths.1))).\(Base64URL.encode(generator.bytes(lengths.2)))".utf8)
+            for _ in 0..<generator.int(0...3) where !text.isEmpty {
+                let byte = generator.chance(0.5) ? edges[generator.below(edges.count)] : UInt8(truncatingIfNeeded: generator.next())
+                switch generator.below(3) {
+                case 0: text[generator.below(text.count)] = byte
+                case 1: text.remove(at: generator.below(text.count))
+                default: text.insert(byte, at: generator.below(text.count + 1))
+                }
+            }
+            check(text)
+            // Random bytes from the alphabet's edges and the separators, of any length.
+            check((0..<generator.int(0...24)).map { _ in edges[generator.below(edges.count)] })
+        }
+        // Every byte value in each segment's first and last place.
+        let base = Array("eyJh.e30.QUJD".utf8)
+        for byte in UInt8.min...UInt8.max {
+            for position in [0, 3, 4, 7, 8, 12] {
+                var text = base
+                text[position] = byte
+                check(text)
+            }
+        }
+        // Both verdicts were exercised, often.
+        #expect(accepted > 5_000 && refused > 5_000)
+    }
 }

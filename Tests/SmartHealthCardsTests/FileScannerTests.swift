@@ -72,7 +72,7 @@ import TestSupport
     @Test("The scanner finds the strings of the usual shape only")
     func shapes() {
         func ranges(_ text: String) -> [Range<Int>]? {
-            Array(text.utf8).withUnsafeBufferPointer { SHCFileScanner.credentialRanges(in: $0) }
+            Array(text.utf8).withUnsafeBufferPointer { SHCFileScanner.credentialRanges(in: $0) }?.map { $0.start..<$0.end }
         }
         #expect(ranges(#"{"verifiableCredential":["a.b.c"]}"#) == [26..<31])
         #expect(ranges(" {\n \"verifiableCredential\" : [ \"x\" , \"\" ] }\r\n") == [32..<33, 38..<38])

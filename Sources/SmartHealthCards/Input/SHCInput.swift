@@ -198,12 +198,14 @@ public enum SHCInput {
         let runs = count >= 512 ? max(1, min(ProcessInfo.processInfo.activeProcessorCount, 16)) : 1
         guard runs > 1 else { return [work(0..<count)] }
         let bounds = (0...runs).map { $0 * count / runs }
-        let done = Mutex<[Int: Output]>([:])
+        // One slot per run (not a dictionary by run: `[Int: Output]` has the runtime look up
+        // `Int: Hashable` among the binary's conformances once per process, in this pass).
+        let done = Mutex<[Output?]>(Array(repeating: nil, count: runs))
         DispatchQueue.concurrentPerform(iterations: runs) { run in
             let output = work(bounds[run]..<bounds[run + 1])
             done.withLock { $0[run] = output }
         }
-        return done.withLock { outputs in (0..<runs).compactMap { outputs[$0] } }
+        return done.withLock { outputs in outputs.compactMap { $0 } }
     }
 
     /// The cards of a document that ``SHCFileScanner`` reads, when each of its strings is a JWS
@@ -218,8 +220,8 @@ public enum SHCInput {
             bytes.withUnsafeBufferPointer { buffer -> [Card]? in
                 var cards: [Card] = []
                 cards.reserveCapacity(run.count)
-                for range in ranges[run] {
-                    let text = UnsafeBufferPointer(rebasing: buffer[range])
+                for span in ranges[run] {
+                    let text = UnsafeBufferPointer(rebasing: buffer[span.start..<span.end])
                     guard (try? CompactJWS.validate(text)) != nil else { return nil }
                     cards.append(Card(jws: String(decoding: text, as: UTF8.self), form: form))
                 }

@@ -77,6 +77,7 @@ public struct SHCCardSummary: Sendable, Hashable, Encodable {
         var hasLaboratory = false
         if let tape, let bundle, let entries = tape.memberValue(of: bundle, named: "entry") {
             let reader = Reader(tape: tape)
+            if tape.kind(entries) == .array { items.reserveCapacity(tape.count(entries)) }
             tape.forEachElement(of: entries) { _, entry in
                 guard let resource = tape.memberValue(of: entry, named: "resource") else { return }
                 let resourceType = tape.memberValue(of: resource, named: "resourceType")
@@ -122,7 +123,11 @@ public struct SHCCardSummary: Sendable, Hashable, Encodable {
         self.birthDate = birthDate
         self.items = items
         itemNames = items.map(\.name)
-        relevantDate = items.compactMap(\.date).max()
+        var relevantDate: Date?
+        for item in items {
+            if let date = item.date, relevantDate.map({ date > $0 }) ?? true { relevantDate = date }
+        }
+        self.relevantDate = relevantDate
         self.recordTypes = recordTypes
     }
 
@@ -177,22 +182,29 @@ public struct SHCCardSummary: Sendable, Hashable, Encodable {
                   tape.count(names) > 0 else { return nil }
             let name = names + 1
             if let text = string(name, "text"), !text.isEmpty { return text }
-            var parts: [String] = []
+            // The parts joined by single spaces, written into one string as they are found.
+            var joined = ""
+            var parts = 0
+            func add(_ part: String) {
+                if parts > 0 { joined += " " }
+                joined += part
+                parts += 1
+            }
             if let given = tape.memberValue(of: name, named: "given") {
                 tape.forEachElement(of: given) { _, element in
-                    if let part = tape.stringValue(at: element) { parts.append(part) }
+                    if let part = tape.stringValue(at: element) { add(part) }
                 }
             }
             if let family = tape.memberValue(of: name, named: "family") {
                 if tape.isString(family) {
-                    parts.append(tape.string(at: family))
+                    add(tape.string(at: family))
                 } else {
                     tape.forEachElement(of: family) { _, element in   // DSTU2
-                        if let part = tape.stringValue(at: element) { parts.append(part) }
+                        if let part = tape.stringValue(at: element) { add(part) }
                     }
                 }
             }
-            return parts.isEmpty ? nil : parts.joined(separator: " ")
+            return parts == 0 ? nil : joined
         }
     }
 }

@@ -29,8 +29,8 @@ extension SHCVerifier {
     /// Verification is pipelined with the caller: while `body` handles one chunk, the workers
     /// already verify the next ones (at most two chunks ahead), so writing the outputs costs the
     /// batch no core time of its own. The time is linear in the number of cards: each chunk is
-    /// split into four runs of neighbouring cards per worker, one child task each (one task per
-    /// card would cost more than some verifications).
+    /// split into four runs of neighbouring cards per worker (the last chunk into sixteen), one
+    /// child task each (one task per card would cost more than some verifications).
     ///
     /// - Parameters:
     ///   - cards: the cards, in the order their outputs are wanted.
@@ -52,23 +52,28 @@ extension SHCVerifier {
         guard !cards.isEmpty else { return }
         // Parts: runs of neighbouring cards, four per worker and chunk, verified by child tasks.
         // (Smaller parts than one per worker: when the last ones are verified, a worker that is
-        // done waits at most for a short part of another's.)
-        // At most `chunksAhead` chunks' parts are in flight beyond the one being handed over.
+        // done waits at most for a short part of another's; the last chunk's parts are a quarter
+        // of that, so the batch ends with both cores busy until a few cards before the end.)
+        // Part p is the cards `bounds[p]..<bounds[p + 1]` (boundaries in an `[Int]`: an array of
+        // `Range<Int>` has the runtime look up `Int: Comparable` among the binary's conformances
+        // once per process, before the first card is verified).
         let share = (min(chunk, cards.count) + 4 * workers - 1) / (4 * workers)
-        var parts: [Range<Int>] = []
+        var bounds: [Int] = [0]
         var chunkOfPart: [Int] = []
         var chunkStart = 0
         while chunkStart < cards.count {
             let chunkEnd = min(cards.count, chunkStart + chunk)
+            let length = chunkEnd == cards.count ? max(1, share / 4) : share
             var lower = chunkStart
             while lower < chunkEnd {
-                let upper = min(chunkEnd, lower + share)
-                parts.append(lower..<upper)
+                let upper = min(chunkEnd, lower + length)
+                bounds.append(upper)
                 chunkOfPart.append(chunkStart / chunk)
                 lower = upper
             }
             chunkStart = chunkEnd
         }
+        let partCount = chunkOfPart.count
         // While `body` handles one chunk, the parts of the next `chunksAhead` chunks are in flight.
         let chunksAhead = 2
         let verifier = self
@@ -76,14 +81,16 @@ extension SHCVerifier {
         await withTaskGroup(of: (Int, [Output]).self) { group in
             var nextPart = 0
             var currentChunk = 0
-            var done: [Int: [Output]] = [:]
+            // The outputs of parts done before their turn, by part (an array, not `[Int: [Output]]`,
+            // whose `Int: Hashable` the runtime would look up among the conformances once per process).
+            var done = [[Output]?](repeating: nil, count: partCount)
             var nextToHand = 0
             var handed: [Output] = []
             var handedStart = 0
             var lastChunkInFlight = chunksAhead
-            while nextToHand < parts.count {
-                while nextPart < parts.count, chunkOfPart[nextPart] <= lastChunkInFlight {
-                    let part = parts[nextPart]
+            while nextToHand < partCount {
+                while nextPart < partCount, chunkOfPart[nextPart] <= lastChunkInFlight {
+                    let part = bounds[nextPart]..<bounds[nextPart + 1]
                     let number = nextPart
                     group.addTask {
                         var outputs: [Output] = []
@@ -98,15 +105,16 @@ extension SHCVerifier {
                     }
                     nextPart += 1
                 }
-                guard let outputs = done.removeValue(forKey: nextToHand) else {
+                guard let outputs = done[nextToHand] else {
                     guard let (number, outputs) = await group.next() else { break }
                     done[number] = outputs
                     continue
                 }
-                if handed.isEmpty { handedStart = parts[nextToHand].lowerBound }
+                done[nextToHand] = nil
+                if handed.isEmpty { handedStart = bounds[nextToHand] }
                 handed += outputs
                 nextToHand += 1
-                guard nextToHand == parts.count || chunkOfPart[nextToHand] != currentChunk else { continue }
+                guard nextToHand == partCount || chunkOfPart[nextToHand] != currentChunk else { continue }
                 do throws(Failure) {
                     try await body(handedStart, handed)
                 } catch {
