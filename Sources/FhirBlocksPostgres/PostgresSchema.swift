@@ -188,12 +188,17 @@ enum PostgresSchema {
         // 7: a compartment in (type, id) byte order, as `Patient/$everything` pages it (the
         // primary key follows the database's collation, which need not be bytewise).
         [#"CREATE INDEX IF NOT EXISTS fhir_resource_compartment_order ON fhir_resource (patient, type COLLATE "C", id COLLATE "C")"#],
+        // 8: token rows carry their hull's width class, before `hull_low` in the value index
+        // (both ends of a date range are then index ranges); set for the rows already there.
+        SearchSQL.hullSpanUpgrade,
     ]
 
     /// The version that adds the search index.
     static let searchIndexVersion = 5
 
-    /// The version after which every stored resource is indexed (again) in Swift.
+    /// The version after which every stored resource is indexed (again) in Swift (by
+    /// ``PostgresTrustStore/migrate()`` once every version is applied: the rows have the
+    /// newest columns).
     static let searchIndexBackfillVersion = 6
 
     /// The newest schema version.

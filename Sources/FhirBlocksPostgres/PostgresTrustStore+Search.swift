@@ -67,9 +67,9 @@ enum PostgresSearchIndex {
         let entries = SearchIndexEntries(record: record)
         if !entries.tokens.isEmpty {
             try await connection.query("""
-                INSERT INTO fhir_search_token (patient, type, id, param, system, code, hull_low, hull_high, hull_single)
+                INSERT INTO fhir_search_token (patient, type, id, param, system, code, hull_low, hull_high, hull_single, hull_span)
                 SELECT \(patient), \(type), \(id), *, \(entries.dateHull?.low)::bigint, \(entries.dateHull?.high)::bigint,
-                    \(entries.dateHullIsSingle ? 1 : 0)::integer
+                    \(entries.dateHullIsSingle ? 1 : 0)::integer, \(entries.dateHull.map(SearchSQL.hullSpan))::integer
                 FROM unnest(\(entries.tokens.map(\.parameter))::text[], \(entries.tokens.map(\.token.system))::text[],
                     \(entries.tokens.map(\.token.code))::text[])
                 """, logger: logger)

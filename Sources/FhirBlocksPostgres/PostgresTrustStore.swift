@@ -105,13 +105,13 @@ public final class PostgresTrustStore: TrustStore {
                 for statement in PostgresSchema.migrations[version - 1] {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
                 }
-                if version == PostgresSchema.searchIndexBackfillVersion {
-                    try await PostgresSearchIndex.backfill(on: connection, logger: logger)
-                }
                 try await connection.query("""
                     INSERT INTO schema_version (version, applied_at)
                     VALUES (\(version), (extract(epoch FROM clock_timestamp()) * 1000)::bigint)
                     """, logger: logger)
+            }
+            if current < PostgresSchema.searchIndexBackfillVersion {
+                try await PostgresSearchIndex.backfill(on: connection, logger: logger)
             }
         }
     }

@@ -76,7 +76,13 @@ enum SQLiteTrustSchema {
         // clause is tested on the row); every stored resource is indexed (again).
         migrator.registerMigration("v6-search-hull-single") { db in
             for statement in SearchSQL.hullSingleUpgrade { try db.execute(sql: statement) }
-            try SQLiteSearchIndex.backfill(in: db)
+            try SQLiteSearchIndex.backfill(in: db, hullSpan: false)
+        }
+        // FHIR search: token rows carry their hull's width class, before `hull_low` in the
+        // value index (both ends of a date range are then index ranges); set for the rows
+        // already there from their hull.
+        migrator.registerMigration("v7-search-hull-span") { db in
+            for statement in SearchSQL.hullSpanUpgrade { try db.execute(sql: statement) }
         }
         return migrator
     }()

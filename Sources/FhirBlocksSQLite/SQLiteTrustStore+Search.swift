@@ -131,18 +131,25 @@ extension SQLiteTrustStore {
 
 /// Keeps `fhir_search_token` and `fhir_search_date` in step with `fhir_resource`.
 enum SQLiteSearchIndex {
-    /// Replaces the index rows of `record`'s resource with its current values.
-    static func write(_ record: FHIRResourceRecord, in db: Database) throws {
+    /// Replaces the index rows of `record`'s resource with its current values (without
+    /// `hull_span` only in the migration to v6, before the column exists).
+    static func write(_ record: FHIRResourceRecord, in db: Database, hullSpan: Bool = true) throws {
         let key: StatementArguments = [record.patient.rawValue, record.type, record.id]
         try db.cachedStatement(sql: "DELETE FROM fhir_search_token WHERE patient = ? AND type = ? AND id = ?").execute(arguments: key)
         try db.cachedStatement(sql: "DELETE FROM fhir_search_date WHERE patient = ? AND type = ? AND id = ?").execute(arguments: key)
         let entries = SearchIndexEntries(record: record)
-        let insertToken = try db.cachedStatement(sql: """
+        let insertToken = try db.cachedStatement(sql: hullSpan ? """
+            INSERT INTO fhir_search_token (patient, type, id, param, system, code, hull_low, hull_high, hull_single, hull_span)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """ : """
             INSERT INTO fhir_search_token (patient, type, id, param, system, code, hull_low, hull_high, hull_single) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             """)
+        let span = entries.dateHull.map(SearchSQL.hullSpan)
         for entry in entries.tokens {
-            try insertToken.execute(arguments: key + [entry.parameter, entry.token.system, entry.token.code,
-                                                      entries.dateHull?.low, entries.dateHull?.high, entries.dateHullIsSingle ? 1 : 0])
+            var arguments = key + [entry.parameter, entry.token.system, entry.token.code,
+                                   entries.dateHull?.low, entries.dateHull?.high, entries.dateHullIsSingle ? 1 : 0]
+            if hullSpan { arguments += [span] }
+            try insertToken.execute(arguments: arguments)
         }
         let insertDate = try db.cachedStatement(sql: "INSERT INTO fhir_search_date (patient, type, id, param, low, high) VALUES (?, ?, ?, ?, ?, ?)")
         for entry in entries.dates {
@@ -150,11 +157,12 @@ enum SQLiteSearchIndex {
         }
     }
 
-    /// Indexes every stored resource (the migration that adds the index).
-    static func backfill(in db: Database) throws {
+    /// Indexes every stored resource (the migration that adds the index; `hullSpan` as in
+    /// ``write(_:in:hullSpan:)``).
+    static func backfill(in db: Database, hullSpan: Bool = true) throws {
         let cursor = try Row.fetchCursor(db, sql: "SELECT * FROM fhir_resource")
         var records: [FHIRResourceRecord] = []
         while let row = try cursor.next() { records.append(try SQLiteTrustRows.resource(row)) }
-        for record in records { try write(record, in: db) }
+        for record in records { try write(record, in: db, hullSpan: hullSpan) }
     }
 }

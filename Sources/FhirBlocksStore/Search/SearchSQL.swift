@@ -9,10 +9,11 @@ public enum SearchSQLArgument: Sendable, Hashable {
 /// The SQL both stores run for the indexed part of a search, written once: standard SQL with
 /// `?` placeholders (PostgreSQL's store numbers them). Tables:
 ///
-/// - `fhir_search_token (patient, type, id, param, system, code, hull_low, hull_high, hull_single)`,
+/// - `fhir_search_token (patient, type, id, param, system, code, hull_low, hull_high, hull_single, hull_span)`,
 ///   `system` "" when none, the hull that of the resource's `date` values
 ///   (``SearchIndexEntries/dateHull``), `hull_single` 1 when that is its only value
-///   (``SearchIndexEntries/dateHullIsSingle``);
+///   (``SearchIndexEntries/dateHullIsSingle``), `hull_span` the hull's width class
+///   (``hullSpan(_:)``);
 /// - `fhir_search_date (patient, type, id, param, low, high)`, milliseconds, inclusive.
 public enum SearchSQL {
     /// A statement and its arguments in order.
@@ -40,6 +41,8 @@ public enum SearchSQL {
         var arguments: [SearchSQLArgument] = []
         var probes = positive
         var drivenByToken = false
+        // What the hull clauses imply for a token row's hull (nil: nothing, the one-range form).
+        var spanBounds: HullBounds?
         if let driver = probes.first {
             probes.removeFirst()
             let condition = valueCondition(driver)
@@ -52,6 +55,7 @@ public enum SearchSQL {
                     sql += hull.sql
                     arguments += hull.arguments
                 }
+                spanBounds = hullBounds(probes.filter(isHullClause))
             }
         } else {
             sql = "SELECT r.id AS id FROM fhir_resource r WHERE r.patient = ? AND r.type = ?"
@@ -72,6 +76,9 @@ public enum SearchSQL {
             }
             sql += (isNegative(clause) ? " AND NOT " : " AND ") + probe
             arguments += [.text(clause.parameter.code)] + condition.arguments
+        }
+        if let spanBounds {
+            (sql, arguments) = spanBranches(sql, arguments, bounds: spanBounds)
         }
         var sortColumn = "NULL"
         var sortArguments: [SearchSQLArgument] = []
@@ -157,6 +164,101 @@ public enum SearchSQL {
         guard !alternatives.isEmpty else { return Statement(sql: "", arguments: []) }
         return Statement(sql: " AND (" + alternatives.joined(separator: " OR ") + ")", arguments: arguments)
     }
+
+    /// What a search's date clauses imply for a token row's hull, inclusive: `hull_high >=
+    /// highAtLeast`, `hull_low <= lowAtMost` (nil: no bound).
+    struct HullBounds: Equatable {
+        var highAtLeast: Int64?
+        var lowAtMost: Int64?
+    }
+
+    /// The bounds every one of `clauses` implies (each clause the weakest bound of its
+    /// alternatives, a bound only if each alternative has one); nil when there is none.
+    static func hullBounds(_ clauses: [SearchClause]) -> HullBounds? {
+        var bounds = HullBounds()
+        for clause in clauses where !clause.values.isEmpty {
+            var highAtLeast: Int64? = Int64.max
+            var lowAtMost: Int64? = Int64.min
+            for value in clause.values {
+                guard case .date(let prefix, let range) = value else {
+                    (highAtLeast, lowAtMost) = (nil, nil)
+                    break
+                }
+                var high: Int64?
+                var low: Int64?
+                switch prefix {
+                case .eq: (high, low) = (range.low, range.high)
+                case .ge: high = range.low
+                case .gt, .sa: high = range.high == Int64.max ? nil : range.high + 1
+                case .le: low = range.high
+                case .lt, .eb: low = range.low == Int64.min ? nil : range.low - 1
+                case .ne: break
+                }
+                highAtLeast = high.flatMap { high in highAtLeast.map { min($0, high) } }
+                lowAtMost = low.flatMap { low in lowAtMost.map { max($0, low) } }
+            }
+            if let highAtLeast { bounds.highAtLeast = max(bounds.highAtLeast ?? highAtLeast, highAtLeast) }
+            if let lowAtMost { bounds.lowAtMost = min(bounds.lowAtMost ?? lowAtMost, lowAtMost) }
+        }
+        return bounds == HullBounds() ? nil : bounds
+    }
+
+    /// The token-driven selection `sql` as one branch per width class of the hull, combined
+    /// with `UNION ALL`, so that each is a range of the value index: a hull of width at most
+    /// W with `hull_high >= X` has `hull_low >= X − W`. The last class (wide or open hulls)
+    /// has no lower bound on `hull_low`. A resource has one hull, so one class: no id comes
+    /// from two branches.
+    private static func spanBranches(_ sql: String, _ arguments: [SearchSQLArgument],
+                                     bounds: HullBounds) -> (String, [SearchSQLArgument]) {
+        var branches: [String] = []
+        var allArguments: [SearchSQLArgument] = []
+        for span in 0...hullSpanBounds.count {
+            var branch = sql + " AND r.hull_span = \(span)"
+            var branchArguments = arguments
+            if span < hullSpanBounds.count, let highAtLeast = bounds.highAtLeast {
+                let (lowest, overflow) = highAtLeast.subtractingReportingOverflow(hullSpanBounds[span])
+                branch += " AND r.hull_low >= ?"
+                branchArguments.append(.integer(overflow ? Int64.min : lowest))
+            }
+            if let lowAtMost = bounds.lowAtMost {
+                branch += " AND r.hull_low <= ?"
+                branchArguments.append(.integer(lowAtMost))
+            }
+            branches.append(branch)
+            allArguments += branchArguments
+        }
+        return (branches.joined(separator: " UNION ALL "), allArguments)
+    }
+
+    /// The largest width (`hull_high − hull_low`, ms) of each bounded width class of the hull,
+    /// `hull_span` 0, 1, …: an instant or a dateTime to the second, a day, the longest month,
+    /// a leap year (how ``SearchDateRange/init(fhir:)`` ranges partial dates). A wider hull
+    /// (a Period) or an open one is in the last class, `hullSpanBounds.count`.
+    public static let hullSpanBounds: [Int64] = [999, 86_399_999, 2_678_399_999, 31_622_399_999]
+
+    /// The width class (`hull_span`) of a hull.
+    public static func hullSpan(_ hull: SearchDateRange) -> Int {
+        guard hull.low != Int64.min, hull.high != Int64.max else { return hullSpanBounds.count }
+        let (width, overflow) = hull.high.subtractingReportingOverflow(hull.low)
+        guard !overflow else { return hullSpanBounds.count }
+        return hullSpanBounds.firstIndex { width <= $0 } ?? hullSpanBounds.count
+    }
+
+    /// The statements that add the width class `hull_span` (``hullSpan(_:)``) to the token rows
+    /// and put it before `hull_low` in the value index (the same text on both databases; run
+    /// after ``hullSingleUpgrade``): the class of every row is set from its stored hull.
+    public static let hullSpanUpgrade: [String] = {
+        // Open ends first: the width of an open hull is not an integer.
+        let classes = hullSpanBounds.enumerated().map { "WHEN hull_high - hull_low <= \($0.element) THEN \($0.offset)" }
+        return [
+            "ALTER TABLE fhir_search_token ADD COLUMN hull_span INTEGER",
+            "DROP INDEX fhir_search_token_value",
+            "UPDATE fhir_search_token SET hull_span = CASE WHEN hull_low < -9223372036854775807 OR hull_high > 9223372036854775806 "
+                + "THEN \(hullSpanBounds.count) " + classes.joined(separator: " ") + " ELSE \(hullSpanBounds.count) END "
+                + "WHERE hull_low IS NOT NULL AND hull_high IS NOT NULL",
+            "CREATE INDEX fhir_search_token_value ON fhir_search_token (patient, type, param, code, system, hull_span, hull_low, hull_high, hull_single, id)",
+        ]
+    }()
 
     /// The SQL condition on the columns `low`/`high` (or those named) that is
     /// ``SearchDatePrefix/matches(_:_:)``.

@@ -26,6 +26,30 @@ import TestSupport
         }
     }
 
+    /// Day starts (ms) that the boundary hulls end next to and the queries name.
+    static let anchors: [Int64] = [1_583_020_800_000, 1_592_179_200_000, 1_609_459_200_000]   // 2020-03-01, 2020-06-15, 2021-01-01
+
+    /// An instant to the millisecond.
+    static func instant(_ milliseconds: Int64) -> String {
+        Timestamp(millisecondsSince1970: milliseconds).wireText
+    }
+
+    /// A Period of millisecond instants ending 1 ms before, at or 1 ms after an anchor, as wide
+    /// as a width class's bound (``SearchSQL/hullSpanBounds``) or 1 ms wider: a hull on each
+    /// side of each class bound.
+    static func boundaryPeriod(_ random: inout SplitMix64) -> String {
+        let end = anchors[random.below(anchors.count)] + Int64(random.below(3) - 1)
+        let width = SearchSQL.hullSpanBounds[random.below(SearchSQL.hullSpanBounds.count)] + Int64(random.below(2))
+        return #"{"start":"\#(instant(end - width))","end":"\#(instant(end))"}"#
+    }
+
+    /// A query's date: an anchor's day, the day before it, or a random date.
+    static func queryDate(_ random: inout SplitMix64) -> String {
+        guard random.chance(0.5) else { return date(&random) }
+        let day = Timestamp(millisecondsSince1970: anchors[random.below(anchors.count)] - Int64(random.below(2)) * 86_400_000).wireText
+        return String(day.prefix(10))
+    }
+
     static func observation(_ id: String, _ random: inout SplitMix64) -> String {
         var members: [String] = [#""resourceType":"Observation""#, #""id":"\#(id)""#]
         var meta = [#""lastUpdated":"2024-0\#(1 + random.below(9))-1\#(random.below(10))T10:00:00Z""#]
@@ -40,12 +64,16 @@ import TestSupport
         if random.chance(0.7) {
             members.append(#""category":[{"coding":[{"system":"cat","code":"\#(random.chance(0.5) ? "vital-signs" : "laboratory")"}]}]"#)
         }
-        switch random.below(4) {
+        switch random.below(6) {
         case 0: break
         case 1:
             let start = random.chance(0.8) ? #""start":"\#(date(&random))""# : nil
             let end = random.chance(0.6) ? #""end":"\#(date(&random))""# : nil
             members.append(#""effectivePeriod":{\#([start, end].compactMap { $0 }.joined(separator: ","))}"#)
+        case 2: members.append(#""effectivePeriod":\#(boundaryPeriod(&random))"#)
+        case 3:
+            let anchor = anchors[random.below(anchors.count)] + Int64(random.below(3) - 1)
+            members.append(#""effectiveDateTime":"\#(instant(anchor))""#)
         default: members.append(#""effectiveDateTime":"\#(date(&random))""#)
         }
         if random.chance(0.3) { members.append(#""encounter":{"reference":"Encounter/e\#(random.below(3))"}"#) }
@@ -56,7 +84,7 @@ import TestSupport
     static func query(_ random: inout SplitMix64) -> [(name: String, value: String)] {
         var parameters: [(name: String, value: String)] = []
         for _ in 0..<random.below(4) {
-            switch random.below(9) {
+            switch random.below(10) {
             case 0, 1:
                 let alternatives = (0..<(1 + random.below(2))).map { _ -> String in
                     let (system, code) = codes[random.below(codes.count)]
@@ -67,9 +95,13 @@ import TestSupport
             case 3: parameters.append((random.chance(0.5) ? "status" : "status:not", statuses[random.below(statuses.count)]))
             case 4, 5:
                 let prefix = SearchDatePrefix.allCases[random.below(SearchDatePrefix.allCases.count)]
-                parameters.append(("date", (random.chance(0.3) ? "" : prefix.rawValue) + date(&random)))
+                parameters.append(("date", (random.chance(0.3) ? "" : prefix.rawValue) + queryDate(&random)))
             case 6: parameters.append(("_lastUpdated", "ge2024-0\(1 + random.below(9))"))
             case 7: parameters.append((random.chance(0.5) ? "encounter:missing" : "date:missing", random.chance(0.5) ? "true" : "false"))
+            case 8:
+                // A date range, as the benchmark's search (both ends bound the hull).
+                parameters.append(("date", (random.chance(0.5) ? "ge" : "gt") + queryDate(&random)))
+                parameters.append(("date", (random.chance(0.5) ? "lt" : "le") + queryDate(&random)))
             default: parameters.append(random.chance(0.5) ? ("value-string", "norm") : ("encounter", "Encounter/e\(random.below(3))"))
             }
         }
@@ -141,6 +173,61 @@ import TestSupport
             #expect(try await session.store.search(amended, patient: patient, isVisible: { _ in true }).records.map(\.id) == ["o0"])
             let byID = try SearchQuery(type: "Observation", parameters: [("_id", "o0"), ("status", "final,preliminary,cancelled")], strict: true)
             #expect(try await session.store.search(byID, patient: patient, isVisible: { _ in true }).total == 0)
+        }
+    }
+}
+
+extension SearchPropertyTests {
+    /// Hulls on both sides of every width class's bound, at and next to the queries' ends,
+    /// open Periods and partial dates: a token search with date clauses (one branch per width
+    /// class in SQL) agrees with the filter in memory.
+    @Test(arguments: backends)
+    func dateRangesAgreeAtEveryWidthClassBound(backend: StoreBackend) async throws {
+        try await StoreBackends.withSession(backend) { session in
+            let patient = Fixtures.csi()
+            var effective: [String] = []
+            for anchor in Self.anchors {
+                for bound in SearchSQL.hullSpanBounds {
+                    for width in [bound, bound + 1] {
+                        for end in [anchor - 1, anchor, anchor + 86_400_000 - 1, anchor + 86_400_000] {
+                            effective.append(#""effectivePeriod":{"start":"\#(Self.instant(end - width))","end":"\#(Self.instant(end))"}"#)
+                            effective.append(#""effectivePeriod":{"start":"\#(Self.instant(anchor - 1 - width))","end":"\#(Self.instant(end - width))"}"#)
+                        }
+                    }
+                }
+                effective.append(#""effectiveDateTime":"\#(Self.instant(anchor))""#)
+                effective.append(#""effectivePeriod":{"start":"\#(Self.instant(anchor))"}"#)
+                effective.append(#""effectivePeriod":{"end":"\#(Self.instant(anchor - 1))"}"#)
+            }
+            effective += ["2020", "2019", "2020-02", "2020-06", "2020-12-31", "2021-01-01"].map { #""effectiveDateTime":"\#($0)""# }
+            var change = TrustChange()
+            var resources: [JSONValue] = []
+            for (index, member) in effective.enumerated() {
+                let text = #"{"resourceType":"Observation","id":"b\#(index)","status":"final","code":{"coding":[{"system":"http://loinc.org","code":"8867-4"}]},\#(member)}"#
+                resources.append(try JSONParser.parse(Array(text.utf8)))
+                change.resources.append(FHIRResourceWrite(record: FHIRResourceRecord(
+                    type: "Observation", id: "b\(index)", patient: patient, versionID: 1, lastUpdated: Fixtures.t0, json: Array(text.utf8))))
+            }
+            try await session.store.commit(change)
+            let days = ["2020-02-29", "2020-03-01", "2020-06-14", "2020-06-15", "2020-12-31", "2021-01-01"]
+            var matched = 0
+            for prefix in SearchDatePrefix.allCases {
+                for day in days {
+                    for upper in [nil, "lt2021-01-01", "le2020-06-15"] {
+                        var parameters = [("code", "http://loinc.org|8867-4"), ("date", prefix.rawValue + day)]
+                        if let upper { parameters.append(("date", upper)) }
+                        parameters.append(("_count", "1000"))
+                        let query = try SearchQuery(type: "Observation", parameters: parameters, strict: true)
+                        let expected = Set(resources.filter { SearchEngine.matches($0, query) }.compactMap { $0["id"]?.stringValue })
+                        let result = try await session.store.search(query, patient: patient, isVisible: { _ in true })
+                        #expect(Set(result.records.map(\.id)) == expected, "\(parameters)")
+                        #expect(result.total == expected.count)
+                        matched += expected.count
+                    }
+                }
+            }
+            // Not vacuous: the queries select many of the hulls.
+            #expect(matched > 1000)
         }
     }
 }
