@@ -1,5 +1,6 @@
 @testable import FhirBlocksPostgres
 @testable import FhirBlocksSQLite
+import FhirBlocks
 import FhirBlocksStore
 import Foundation
 import GRDB
@@ -8,29 +9,43 @@ import Testing
 
 /// The migration that adds the search index indexes the resources already stored.
 @Suite struct SearchIndexMigrationTests {
-    @Test func sqliteMigrationBackfillsTheIndex() async throws {
+    /// A database file at schema `version` holding one resource of `type` (and, with `indexed`, its
+    /// index rows as v6 wrote them), in a fresh folder removed after `body` ran on its path.
+    static func withOldDatabase(at version: String, patient: CsiGuid, type: String, id: String, json: String, indexed: Bool,
+                                _ body: (String) async throws -> Void) async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fhirblocks-search-migration-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let path = folder.appendingPathComponent("trust.sqlite").path
-        let patient = Fixtures.csi()
-        // A database of the previous schema with a resource in it.
         do {
             let queue = try DatabaseQueue(path: path)
-            try SQLiteTrustSchema.migrator.migrate(queue, upTo: "v3-smart-app-launch")
-            let json = #"{"resourceType":"Condition","id":"c1","code":{"coding":[{"system":"http://snomed.info/sct","code":"44054006"}]},"recordedDate":"2020-05-01"}"#
+            try SQLiteTrustSchema.migrator.migrate(queue, upTo: version)
             try await queue.write { db in
                 try db.execute(sql: "INSERT INTO fhir_resource (type, id, patient, version_id, last_updated, json) VALUES (?, ?, ?, 1, 0, ?)",
-                               arguments: ["Condition", "c1", patient.rawValue, Data(json.utf8)])
+                               arguments: [type, id, patient.rawValue, Data(json.utf8)])
+                if indexed {
+                    try SQLiteSearchIndex.write(FHIRResourceRecord(type: type, id: id, patient: patient, versionID: 1,
+                                                                   lastUpdated: Fixtures.t0, json: Array(json.utf8)),
+                                                in: db, hullSpan: false)
+                }
             }
             try queue.close()
         }
-        let store = try SQLiteTrustStore(path: path)
-        try await store.migrate()
-        let query = try SearchQuery(type: "Condition", parameters: [("code", "http://snomed.info/sct|44054006"), ("recorded-date", "2020")], strict: true)
-        let result = try await store.search(query, patient: patient, isVisible: { _ in true })
-        #expect(result.records.map(\.id) == ["c1"] && result.total == 1)
-        await store.close()
+        try await body(path)
+    }
+
+    @Test func sqliteMigrationBackfillsTheIndex() async throws {
+        let patient = Fixtures.csi()
+        // A database of the previous schema with a resource in it.
+        let json = #"{"resourceType":"Condition","id":"c1","code":{"coding":[{"system":"http://snomed.info/sct","code":"44054006"}]},"recordedDate":"2020-05-01"}"#
+        try await Self.withOldDatabase(at: "v3-smart-app-launch", patient: patient, type: "Condition", id: "c1", json: json, indexed: false) { path in
+            let store = try SQLiteTrustStore(path: path)
+            try await store.migrate()
+            let query = try SearchQuery(type: "Condition", parameters: [("code", "http://snomed.info/sct|44054006"), ("recorded-date", "2020")], strict: true)
+            let result = try await store.search(query, patient: patient, isVisible: { _ in true })
+            #expect(result.records.map(\.id) == ["c1"] && result.total == 1)
+            await store.close()
+        }
     }
 
     /// An Observation of code 8867-4 on 2020-05-01, and a query for that code in 2020.
@@ -38,34 +53,21 @@ import Testing
     static let rangeParameters = [("code", "http://loinc.org|8867-4"), ("date", "ge2020-01-01"), ("date", "lt2021-01-01")]
 
     @Test func sqliteMigrationSetsTheHullSpanOfRowsWrittenBefore() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("fhirblocks-search-span-\(UUID().uuidString)")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let path = folder.appendingPathComponent("trust.sqlite").path
         let patient = Fixtures.csi()
         // A database at v6 with a resource and its index rows as v6 wrote them (no width class).
-        do {
+        try await Self.withOldDatabase(at: "v6-search-hull-single", patient: patient, type: "Observation", id: "o1", json: Self.observation,
+                                       indexed: true) { path in
+            let store = try SQLiteTrustStore(path: path)
+            try await store.migrate()
+            let query = try SearchQuery(type: "Observation", parameters: Self.rangeParameters, strict: true)
+            let result = try await store.search(query, patient: patient, isVisible: { _ in true })
+            #expect(result.records.map(\.id) == ["o1"] && result.total == 1)
+            await store.close()
             let queue = try DatabaseQueue(path: path)
-            try SQLiteTrustSchema.migrator.migrate(queue, upTo: "v6-search-hull-single")
-            try await queue.write { db in
-                try db.execute(sql: "INSERT INTO fhir_resource (type, id, patient, version_id, last_updated, json) VALUES (?, ?, ?, 1, 0, ?)",
-                               arguments: ["Observation", "o1", patient.rawValue, Data(Self.observation.utf8)])
-                try SQLiteSearchIndex.write(FHIRResourceRecord(type: "Observation", id: "o1", patient: patient, versionID: 1,
-                                                               lastUpdated: Fixtures.t0, json: Array(Self.observation.utf8)),
-                                            in: db, hullSpan: false)
-            }
+            let spans = try await queue.read { db in try Int?.fetchAll(db, sql: "SELECT hull_span FROM fhir_search_token WHERE id = 'o1'") }
+            #expect(!spans.isEmpty && spans.allSatisfy { $0 == 1 })   // a day
             try queue.close()
         }
-        let store = try SQLiteTrustStore(path: path)
-        try await store.migrate()
-        let query = try SearchQuery(type: "Observation", parameters: Self.rangeParameters, strict: true)
-        let result = try await store.search(query, patient: patient, isVisible: { _ in true })
-        #expect(result.records.map(\.id) == ["o1"] && result.total == 1)
-        await store.close()
-        let queue = try DatabaseQueue(path: path)
-        let spans = try await queue.read { db in try Int?.fetchAll(db, sql: "SELECT hull_span FROM fhir_search_token WHERE id = 'o1'") }
-        #expect(!spans.isEmpty && spans.allSatisfy { $0 == 1 })   // a day
-        try queue.close()
     }
 
     /// The benchmark's search (a code and a date range) reads one range of the value index per
