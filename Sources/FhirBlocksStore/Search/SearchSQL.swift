@@ -55,7 +55,12 @@ public enum SearchSQL {
                     sql += hull.sql
                     arguments += hull.arguments
                 }
-                spanBounds = hullBounds(probes.filter(isHullClause))
+                // Only when the driver fixes the value index's columns before `hull_span` (one
+                // value, system and code): otherwise a branch per class would scan the same rows
+                // once per class.
+                if driver.modifier == nil, driver.values.count == 1, case .token(.some, .some) = driver.values[0] {
+                    spanBounds = hullBounds(probes.filter(isHullClause))
+                }
             }
         } else {
             sql = "SELECT r.id AS id FROM fhir_resource r WHERE r.patient = ? AND r.type = ?"

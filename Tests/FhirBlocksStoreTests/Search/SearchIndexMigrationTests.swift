@@ -85,6 +85,16 @@ import Testing
         let bounded = "SEARCH r USING COVERING INDEX fhir_search_token_value (patient=? AND type=? AND param=? AND code=? AND system=? AND hull_span=? AND hull_low>? AND hull_low<?)"
         let open = "SEARCH r USING COVERING INDEX fhir_search_token_value (patient=? AND type=? AND param=? AND code=? AND system=? AND hull_span=? AND hull_low<?)"
         #expect(plan == Array(repeating: bounded, count: SearchSQL.hullSpanBounds.count) + [open], "\(plan)")
+        // A code without its system does not fix the columns before `hull_span`: one range of the
+        // code's rows, as before the width classes.
+        let codeOnly = try SearchQuery(type: "Observation", parameters: [("code", "8867-4"), ("date", "ge2020-01-01")], strict: true)
+        let single = SearchSQL.candidates(patient: Fixtures.csi().rawValue, query: codeOnly, distinct: false)
+        let singlePlan = try await queue.read { db in
+            try Row.fetchAll(db, sql: "EXPLAIN QUERY PLAN " + single.sql, arguments: SQLiteTrustStore.arguments(single.arguments))
+                .map { row -> String in row["detail"] }
+                .filter { $0.contains(" r USING ") }
+        }
+        #expect(singlePlan == ["SEARCH r USING COVERING INDEX fhir_search_token_value (patient=? AND type=? AND param=? AND code=?)"], "\(singlePlan)")
     }
 
     @Test(.enabled(if: StoreBackends.postgresAvailable, "OPENHEALTHKIT_POSTGRES_URL is not set: no PostgreSQL server to test against"))
