@@ -29,6 +29,8 @@ public enum SearchSQL {
     /// compartment that satisfy every indexed clause of `query` (the others are ignored here).
     /// With `distinct` false a resource whose several token rows match is selected once per
     /// row (the caller keeps the first): SQLite then needs no temporary B-tree for `DISTINCT`.
+    /// A search driven by one `system|code` value with `date` clauses is one branch per width
+    /// class of the hull (``hullSpanBounds``), each an index range bounded at both ends.
     public static func candidates(patient: String, query: SearchQuery, distinct: Bool = true) -> Statement {
         let indexed = query.clauses.filter(\.isIndexed)
         func isNegative(_ clause: SearchClause) -> Bool {
