@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TestSupport
 @testable import QRCode
 
 /// The peer decoder: zxing-cpp (PyPI `zxing-cpp`, imported as `zxingcpp`) with Pillow, run
@@ -95,17 +96,17 @@ enum QRPeerDecoder {
     /// Runs `executable`, returning its status and standard output; standard error goes to
     /// `errorFile` (or is discarded) so that only one pipe needs draining.
     private static func run(_ executable: URL, _ arguments: [String], errorFile: URL? = nil) throws -> (status: Int32, output: Data) {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = executable
         process.arguments = arguments
         let output = Pipe()
-        process.standardOutput = output
-        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = .pipe(output)
+        process.standardInput = .null
         if let errorFile {
             _ = FileManager.default.createFile(atPath: errorFile.path, contents: nil)
-            process.standardError = try FileHandle(forWritingTo: errorFile)
+            process.standardError = .file(try FileHandle(forWritingTo: errorFile))
         } else {
-            process.standardError = FileHandle.nullDevice
+            process.standardError = .null
         }
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()

@@ -13,12 +13,12 @@ public enum PythonPeer {
     /// Runs `script` with `arguments`; returns its exit status and standard output (standard
     /// error is discarded).
     public static func run(_ script: URL, _ arguments: [String]) throws -> (status: Int32, output: [UInt8]) {
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = python
         process.arguments = [script.path] + arguments
         let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        process.standardOutput = .pipe(output)
+        process.standardError = .null
         try process.run()
         let data = output.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 
 /// Runs the built `health` executable as a person would, in a private folder.
 struct CommandRunner {
@@ -28,8 +29,8 @@ struct CommandRunner {
         return URL(fileURLWithPath: ".build/debug/health")
     }
 
-    func launch(_ arguments: [String], environment: [String: String] = [:], executable: URL = Self.executable) throws -> (Process, Pipe, Pipe) {
-        let process = Process()
+    func launch(_ arguments: [String], environment: [String: String] = [:], executable: URL = Self.executable) throws -> (ChildProcess, Pipe, Pipe) {
+        let process = ChildProcess()
         process.executableURL = executable
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
@@ -39,9 +40,9 @@ struct CommandRunner {
         process.environment = env
         let output = Pipe()
         let error = Pipe()
-        process.standardOutput = output
-        process.standardError = error
-        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = .pipe(output)
+        process.standardError = .pipe(error)
+        process.standardInput = .null
         try process.run()
         return (process, output, error)
     }

@@ -3,6 +3,7 @@ import FhirBlocks
 import NIOCore
 import Foundation
 import Testing
+import TestSupport
 
 /// `health wallet|app|audit` against `health serve`, as a person runs the flow from a terminal
 /// (README walk-through): exit codes and output, and a tampered log found by
@@ -70,7 +71,7 @@ import Testing
     /// Rewrites audit entry 3's outcome in a server's SQLite database, as an attacker with the
     /// file would (its stored leaf hash left as it was); returns python3's exit status.
     static func rewriteAuditEntry3(_ database: String) throws -> Int32 {
-        let sqlite = Process()
+        let sqlite = ChildProcess()
         sqlite.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         sqlite.arguments = ["python3", "-c", """
             import sqlite3, sys

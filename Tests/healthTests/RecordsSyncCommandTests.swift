@@ -436,7 +436,7 @@ final class LineReader: @unchecked Sendable {
     }
 
     /// Waits for the process; its status, everything it printed, and its error output.
-    func finish(process: Process, error: Pipe) async -> CommandRunner.Result {
+    func finish(process: ChildProcess, error: Pipe) async -> CommandRunner.Result {
         let output = pipe
         let (rest, errorText): (Data, Data) = await withCheckedContinuation { continuation in
             DispatchQueue.global().async {

@@ -15,7 +15,7 @@ import Testing
 @Suite(.serialized) struct ServeCommandTests {
     /// A running `health serve`.
     struct Server {
-        let process: Process
+        let process: ChildProcess
         let url: String
 
         static func start(_ runner: CommandRunner, database: String? = nil, port: Int = 0, arguments extra: [String] = []) async throws -> Server {

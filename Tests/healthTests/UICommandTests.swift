@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import OpenHealthKit
 import Testing
+import TestSupport
 
 /// `health ui` as a process over a store `health demo` filled: the session over plain HTTP, and
 /// every page in real headless Chromium (scripts/ui-browser.py, Playwright driving Debian's
@@ -13,7 +14,7 @@ import Testing
 
     /// A running `health ui` over a 30-day demo store.
     struct Running {
-        let process: Process
+        let process: ChildProcess
         let startURL: String
         let runner: CommandRunner
         var origin: String { String(startURL.prefix { $0 != "?" }.dropLast("/session".count)) }
@@ -98,11 +99,11 @@ import Testing
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium"),
               let venv = ProcessInfo.processInfo.environment["OPENHEALTHKIT_PEERS_VENV"] else { return nil }
         let python = URL(fileURLWithPath: venv).appendingPathComponent("bin/python")
-        let probe = Process()
+        let probe = ChildProcess()
         probe.executableURL = python
         probe.arguments = ["-c", "import playwright.sync_api"]
-        probe.standardOutput = FileHandle.nullDevice
-        probe.standardError = FileHandle.nullDevice
+        probe.standardOutput = .null
+        probe.standardError = .null
         guard (try? probe.run()) != nil else { return nil }
         probe.waitUntilExit()
         return probe.terminationStatus == 0 ? python : nil
@@ -129,15 +130,15 @@ import Testing
         let output: (status: Int32, out: Data) = try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 continuation.resume(with: Result {
-                    let process = Process()
+                    let process = ChildProcess()
                     process.executableURL = python
                     process.arguments = arguments
                     process.environment = ProcessInfo.processInfo.environment
                         .merging(["UI_REVOKE_APP": coach.bundle, "UI_WALLET_GRANTEE": wallet.grantee]) { $1 }
                     let out = Pipe()
                     _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-                    process.standardOutput = out
-                    process.standardError = try FileHandle(forWritingTo: errors)
+                    process.standardOutput = .pipe(out)
+                    process.standardError = .file(try FileHandle(forWritingTo: errors))
                     try process.run()
                     let data = out.fileHandleForReading.readDataToEndOfFile()
                     process.waitUntilExit()

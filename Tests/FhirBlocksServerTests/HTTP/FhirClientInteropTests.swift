@@ -64,10 +64,10 @@ enum FhirClientPeer {
     /// Whether the venv also has `fhirpy` (scripts/test.sh installs it with the other peers).
     static let hasFhirpy: Bool = {
         guard let python else { return false }
-        let process = Process()
+        let process = ChildProcess()
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = ["-c", "import fhirpy"]
-        process.standardError = FileHandle.nullDevice
+        process.standardError = .null
         guard (try? process.run()) != nil else { return false }
         process.waitUntilExit()
         return process.terminationStatus == 0
@@ -79,12 +79,12 @@ enum FhirClientPeer {
         return try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 do {
-                    let process = Process()
+                    let process = ChildProcess()
                     process.executableURL = URL(fileURLWithPath: python)
                     process.arguments = [script] + arguments
                     let output = Pipe(), error = Pipe()
-                    process.standardOutput = output
-                    process.standardError = error
+                    process.standardOutput = .pipe(output)
+                    process.standardError = .pipe(error)
                     try process.run()
                     let out = output.fileHandleForReading.readDataToEndOfFile()
                     let err = error.fileHandleForReading.readDataToEndOfFile()

@@ -69,7 +69,7 @@ struct FhirClientStandaloneLaunchTests {
 
 /// The standalone-launch script as a child process the test talks to over its stdin and stdout.
 final class InteractivePeer: @unchecked Sendable {
-    private let process = Process()
+    private let process = ChildProcess()
     private let input = Pipe()
     private let output = Pipe()
     private let error = Pipe()
@@ -78,9 +78,9 @@ final class InteractivePeer: @unchecked Sendable {
         guard let python = FhirClientPeer.python else { throw TestSkip("no peers venv") }
         process.executableURL = URL(fileURLWithPath: python)
         process.arguments = [FhirClientPeer.script(named: "fhirclient-standalone.py")] + arguments
-        process.standardInput = input
-        process.standardOutput = output
-        process.standardError = error
+        process.standardInput = .pipe(input)
+        process.standardOutput = .pipe(output)
+        process.standardError = .pipe(error)
         try process.run()
     }
 
