@@ -174,26 +174,36 @@ struct SwiftEmitter {
         }
     }
 
+    private static func isPrimitive(_ type: PropertyType) -> Bool {
+        if case .primitive = type { return true }
+        return false
+    }
+
     private static func emit(_ choice: ChoiceDecl, indent: String, into out: inout String) {
         let inner = indent + "    "
         out += "\(indent)/// The allowed types of `\(choice.baseName)[x]`.\n"
         out += "\(indent)public \(choice.indirect ? "indirect " : "")enum \(choice.enumName): FHIRChoice {\n"
         for variant in choice.variants {
-            out += "\(inner)case \(variant.caseName)(\(swiftType(variant.type)))\n"
+            // A complex variant is kept in a box of its own: inline, the enum would be as large as
+            // its largest variant (`Extension.value[x]` would hold a `Dosage`: 1.8 KB for every
+            // extension), and every model that has a choice would be copied and destroyed at
+            // that size. Primitives (a value and a pointer) stay inline.
+            let boxed = !choice.indirect && !Self.isPrimitive(variant.type)
+            out += "\(inner)\(boxed ? "indirect " : "")case \(variant.caseName)(\(swiftType(variant.type)))\n"
         }
         let keys = choice.variants.map { "\"\($0.jsonKey)\"" }.joined(separator: ", ")
         out += "\n\(inner)public static let variantKeys = [\(keys)]\n"
         out += "\(inner)public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)\n"
-        out += "\n\(inner)public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {\n"
-        out += "\(inner)    switch key {\n"
-        for variant in choice.variants {
+        out += "\n\(inner)public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {\n"
+        out += "\(inner)    switch variant {\n"
+        for (index, variant) in choice.variants.enumerated() {
             let call: String
             if case .primitive = variant.type {
                 call = "requiredPrimitive(\"\(variant.jsonKey)\", \"_\(variant.jsonKey)\")"
             } else {
                 call = "requiredElement(\"\(variant.jsonKey)\")"
             }
-            out += "\(inner)    case \"\(variant.jsonKey)\": return .\(variant.caseName)(try r.\(call))\n"
+            out += "\(inner)    case \(index): return .\(variant.caseName)(try r.\(call))\n"
         }
         out += "\(inner)    default: return nil\n\(inner)    }\n\(inner)}\n"
         out += "\n\(inner)public func encode(fhirObject w: inout JSONWriter) {\n\(inner)    switch self {\n"

@@ -78,6 +78,30 @@ struct JSONTapeTests {
         _ = lenient.take("active")
         try lenient.finish()
     }
+
+    @Test("an object of more than 64 members: every member past the 64th is marked and reported too")
+    func readerBeyond64Members() throws {
+        let names = (0..<70).map { "m\($0)" }
+        let json = "{" + names.map { "\"\($0)\":1" }.joined(separator: ",") + ",\"inner\":{\"a\":1}}"
+        let tape = try JSONTape(Array(json.utf8))
+        var reader = FHIRObjectReader(tape: tape, node: 0)
+        for name in names where name != "m3" && name != "m66" { #expect(reader.take(name) != nil) }
+        #expect(reader.take("m66") != nil)
+        #expect(reader.take("m66") != nil)  // taking twice is allowed; it stays taken
+        #expect(reader.untakenMembers().map(\.key) == ["m3", "inner"])
+        // A reader for a nested object keeps its own marks; the outer one's are untouched.
+        let taken = reader.take("inner")
+        let innerValue = try #require(taken)
+        var inner = try reader.nested(innerValue)
+        #expect(inner.take("a") != nil)
+        try inner.finish()
+        #expect(throws: FHIRDecodingError(path: [.key("m3")], reason: .unknownMember)) { try reader.finish() }
+        #expect(reader.take("m3") != nil)
+        try reader.finish()
+        // A new reader over the same object starts with no member taken.
+        let fresh = FHIRObjectReader(tape: tape, node: 0)
+        #expect(fresh.untakenMembers().count == 71)
+    }
 }
 
 @Suite("JSONTape member names with escapes")

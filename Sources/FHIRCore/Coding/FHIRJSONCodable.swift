@@ -15,11 +15,21 @@ public protocol FHIRChoice: Sendable, Hashable {
     /// `FHIRObjectReader.filter(forChoiceKeys: variantKeys)`, computed once.
     static var variantFilter: UInt64 { get }
 
-    /// Decodes the case named by `key` (`valueQuantity`), or nil if `key` names no allowed type.
-    static func decode(from reader: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self?
+    /// Decodes the case whose member key is `variantKeys[variant]`, or nil if `variant` is not an
+    /// index of `variantKeys`. (Generated code switches on the index: no key is made as a `String`
+    /// or compared as one.)
+    static func decode(from reader: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self?
 
     /// Writes the one member (`"valueQuantity": {…}`) and its `_` companion if any.
     func encode(fhirObject writer: inout JSONWriter)
+}
+
+extension FHIRChoice {
+    /// Decodes the case named by `key` (`valueQuantity`), or nil if `key` names no allowed type.
+    public static func decode(from reader: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
+        guard let variant = variantKeys.firstIndex(of: key) else { return nil }
+        return try decode(from: &reader, variant: variant)
+    }
 }
 
 extension FHIRJSONCodable {

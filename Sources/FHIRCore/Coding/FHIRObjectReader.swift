@@ -26,8 +26,11 @@ public struct FHIRObjectReader {
     @usableFromInline let secondKeyFilter: UInt64
     /// Whether any member name starts with `_`: without one, no primitive has a companion here.
     @usableFromInline let hasUnderscoreNames: Bool
+    /// The members taken, one bit per ordinal; an object with more than 64 members keeps the
+    /// marks of the rest in the string table (FHIR objects never have that many in practice), so
+    /// that a reader holds no array: copying one, as every nested object's decoding does, then
+    /// costs no reference counting.
     @usableFromInline var taken: UInt64 = 0
-    @usableFromInline var takenBeyond64: [Bool] = []
     /// Where the next lookup starts: the key node and ordinal just past the last member found.
     /// Generated code takes members in definition order, which is the order FHIR serializers
     /// write them in, so a present member is usually found at the first comparison.
@@ -67,7 +70,7 @@ public struct FHIRObjectReader {
             secondKeyFilter = 0
             hasUnderscoreNames = false
         }
-        if count > 64 { takenBeyond64 = Array(repeating: false, count: count - 64) }
+        if count > 64 { strings._withUnsafeGuaranteedRef { $0.clearMarks(object: node, count: count &- 64) } }
     }
 
     /// A reader for an object nested in this one (it holds the tape, so it may outlive this one).
@@ -110,11 +113,15 @@ public struct FHIRObjectReader {
     }
 
     @inlinable mutating func mark(_ ordinal: Int) {
-        if ordinal < 64 { taken |= 1 << UInt64(ordinal) } else { takenBeyond64[ordinal - 64] = true }
+        if ordinal < 64 {
+            taken |= 1 << UInt64(ordinal)
+        } else {
+            strings._withUnsafeGuaranteedRef { $0.mark(object: node, ordinal &- 64) }
+        }
     }
 
     @inlinable func isTaken(_ ordinal: Int) -> Bool {
-        ordinal < 64 ? taken & (1 << UInt64(ordinal)) != 0 : takenBeyond64[ordinal - 64]
+        ordinal < 64 ? taken & (1 << UInt64(ordinal)) != 0 : strings._withUnsafeGuaranteedRef { $0.isMarked(object: node, ordinal &- 64) }
     }
 
     // MARK: Taking members
@@ -225,25 +232,26 @@ public struct FHIRObjectReader {
     public func choiceKey(_ base: String, variants: [String]) throws(FHIRDecodingError) -> String? {
         var base = base
         return try base.withUTF8 { base in
-            Result { () throws(FHIRDecodingError) -> String? in try choiceKey(utf8: base, variants: variants) }
-        }.get()
+            Result { () throws(FHIRDecodingError) -> Int? in try choiceVariant(utf8: base, variants: variants) }
+        }.get().map { variants[$0] }
     }
 
-    /// `choiceKey` with the base name as bytes. Names are compared as bytes, and a variant only for
-    /// a member whose name (without `_`) starts with the base name.
-    @usableFromInline func choiceKey(utf8 base: UnsafeBufferPointer<UInt8>, variants: [String]) throws(FHIRDecodingError) -> String? {
+    /// The index in `variants` of the one type present for choice element `base` (see
+    /// ``choiceKey(_:variants:)``). Names are compared as bytes, and a variant only for a member
+    /// whose name (without `_`) starts with the base name.
+    @usableFromInline func choiceVariant(utf8 base: UnsafeBufferPointer<UInt8>, variants: [String]) throws(FHIRDecodingError) -> Int? {
         // The borrowed tape, read without retaining it.
         try tapeReference._withUnsafeGuaranteedRef { tape in
-            Result { () throws(FHIRDecodingError) -> String? in
-                try Self.choiceKey(in: tape, object: node, count: count, utf8: base, variants: variants)
+            Result { () throws(FHIRDecodingError) -> Int? in
+                try Self.choiceVariant(in: tape, object: node, count: count, utf8: base, variants: variants)
             }
         }.get()
     }
 
-    private static func choiceKey(
+    private static func choiceVariant(
         in tape: JSONTape, object: Int, count: Int, utf8 base: UnsafeBufferPointer<UInt8>, variants: [String]
-    ) throws(FHIRDecodingError) -> String? {
-        var found: String?
+    ) throws(FHIRDecodingError) -> Int? {
+        var found: Int?
         var keyNode = object + 1
         for _ in 0..<count {
             let item = tape.nodes[keyNode]
@@ -256,10 +264,10 @@ public struct FHIRObjectReader {
                     guard let start = bytes.baseAddress, let baseStart = base.baseAddress else { return base.isEmpty }
                     return Self.bytesEqual(start + Int(item.start) + skip, baseStart, base.count)
                 })) {
-                if let variant = variants.first(where: { tape.keyEquals(keyNode, $0, skippingFirstByte: isCompanion) }) {
+                if let variant = variants.firstIndex(where: { tape.keyEquals(keyNode, $0, skippingFirstByte: isCompanion) }) {
                     if let previous = found, previous != variant {
-                        throw FHIRDecodingError(
-                            path: [.key(String(decoding: base, as: UTF8.self))], reason: .multipleChoiceTypes([previous, variant].sorted()))
+                        throw FHIRDecodingError(path: [.key(String(decoding: base, as: UTF8.self))],
+                                                reason: .multipleChoiceTypes([variants[previous], variants[variant]].sorted()))
                     }
                     found = variant
                 }
@@ -409,10 +417,10 @@ public struct FHIRObjectReader {
     /// An optional choice element.
     @inlinable public mutating func choice<C: FHIRChoice>(_ base: StaticString) throws(FHIRDecodingError) -> C? {
         guard keyFilter & C.variantFilter != 0,
-              let key = try base.withUTF8Buffer({ base in
-                  Result { () throws(FHIRDecodingError) -> String? in try choiceKey(utf8: base, variants: C.variantKeys) }
+              let variant = try base.withUTF8Buffer({ base in
+                  Result { () throws(FHIRDecodingError) -> Int? in try choiceVariant(utf8: base, variants: C.variantKeys) }
               }).get() else { return nil }
-        return try C.decode(from: &self, key: key)
+        return try C.decode(from: &self, variant: variant)
     }
 
     /// The name filter bits of a choice's member keys and their `_` companions (generated code

@@ -25,6 +25,9 @@
     @usableFromInline let tape: Unmanaged<JSONTape>
     let slots: UnsafeMutablePointer<Slot>
     let mask: Int
+    /// The taken marks of members past the 64th, by object node (see ``FHIRObjectReader``): the
+    /// latest reader made over an object owns its marks.
+    var marksBeyond64: [Int: [Bool]] = [:]
 
     /// A table for one document, sized by its node count (16 to 2,048 slots).
     @usableFromInline init(tape: JSONTape) {
@@ -36,6 +39,19 @@
         mask = count &- 1
         slots = UnsafeMutablePointer<Slot>.allocate(capacity: count)
         slots.initialize(repeating: Slot(start: 0, length: 0, string: ""), count: count)
+    }
+
+    /// Clears the marks of `count` members past the 64th of the object at `object`.
+    @usableFromInline func clearMarks(object: Int, count: Int) {
+        marksBeyond64[object] = Array(repeating: false, count: count)
+    }
+
+    @usableFromInline func mark(object: Int, _ index: Int) {
+        marksBeyond64[object]?[index] = true
+    }
+
+    @usableFromInline func isMarked(object: Int, _ index: Int) -> Bool {
+        marksBeyond64[object]?[index] ?? false
     }
 
     deinit {

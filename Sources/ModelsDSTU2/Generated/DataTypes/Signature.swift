@@ -69,15 +69,15 @@ public struct Signature: Element {
     /// The allowed types of `who[x]`.
     public enum WhoX: FHIRChoice {
         case uri(FHIRPrimitive<FHIRURI>)
-        case reference(Reference)
+        indirect case reference(Reference)
 
         public static let variantKeys = ["whoUri", "whoReference"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "whoUri": return .uri(try r.requiredPrimitive("whoUri", "_whoUri"))
-            case "whoReference": return .reference(try r.requiredElement("whoReference"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .uri(try r.requiredPrimitive("whoUri", "_whoUri"))
+            case 1: return .reference(try r.requiredElement("whoReference"))
             default: return nil
             }
         }

@@ -155,18 +155,18 @@ public struct Timing: Element {
 
         /// The allowed types of `bounds[x]`.
         public enum BoundsX: FHIRChoice {
-            case quantity(Quantity)
-            case range(Range)
-            case period(Period)
+            indirect case quantity(Quantity)
+            indirect case range(Range)
+            indirect case period(Period)
 
             public static let variantKeys = ["boundsQuantity", "boundsRange", "boundsPeriod"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "boundsQuantity": return .quantity(try r.requiredElement("boundsQuantity"))
-                case "boundsRange": return .range(try r.requiredElement("boundsRange"))
-                case "boundsPeriod": return .period(try r.requiredElement("boundsPeriod"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .quantity(try r.requiredElement("boundsQuantity"))
+                case 1: return .range(try r.requiredElement("boundsRange"))
+                case 2: return .period(try r.requiredElement("boundsPeriod"))
                 default: return nil
                 }
             }

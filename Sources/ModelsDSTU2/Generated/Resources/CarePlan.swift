@@ -471,18 +471,18 @@ public struct CarePlan: DomainResource {
 
             /// The allowed types of `scheduled[x]`.
             public enum ScheduledX: FHIRChoice {
-                case timing(Timing)
-                case period(Period)
+                indirect case timing(Timing)
+                indirect case period(Period)
                 case string(FHIRPrimitive<FHIRString>)
 
                 public static let variantKeys = ["scheduledTiming", "scheduledPeriod", "scheduledString"]
                 public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-                public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                    switch key {
-                    case "scheduledTiming": return .timing(try r.requiredElement("scheduledTiming"))
-                    case "scheduledPeriod": return .period(try r.requiredElement("scheduledPeriod"))
-                    case "scheduledString": return .string(try r.requiredPrimitive("scheduledString", "_scheduledString"))
+                public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                    switch variant {
+                    case 0: return .timing(try r.requiredElement("scheduledTiming"))
+                    case 1: return .period(try r.requiredElement("scheduledPeriod"))
+                    case 2: return .string(try r.requiredPrimitive("scheduledString", "_scheduledString"))
                     default: return nil
                     }
                 }
@@ -498,16 +498,16 @@ public struct CarePlan: DomainResource {
 
             /// The allowed types of `product[x]`.
             public enum ProductX: FHIRChoice {
-                case codeableConcept(CodeableConcept)
-                case reference(Reference)
+                indirect case codeableConcept(CodeableConcept)
+                indirect case reference(Reference)
 
                 public static let variantKeys = ["productCodeableConcept", "productReference"]
                 public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-                public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                    switch key {
-                    case "productCodeableConcept": return .codeableConcept(try r.requiredElement("productCodeableConcept"))
-                    case "productReference": return .reference(try r.requiredElement("productReference"))
+                public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                    switch variant {
+                    case 0: return .codeableConcept(try r.requiredElement("productCodeableConcept"))
+                    case 1: return .reference(try r.requiredElement("productReference"))
                     default: return nil
                     }
                 }

@@ -181,16 +181,16 @@ public struct ClinicalImpression: DomainResource {
 
     /// The allowed types of `trigger[x]`.
     public enum TriggerX: FHIRChoice {
-        case codeableConcept(CodeableConcept)
-        case reference(Reference)
+        indirect case codeableConcept(CodeableConcept)
+        indirect case reference(Reference)
 
         public static let variantKeys = ["triggerCodeableConcept", "triggerReference"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "triggerCodeableConcept": return .codeableConcept(try r.requiredElement("triggerCodeableConcept"))
-            case "triggerReference": return .reference(try r.requiredElement("triggerReference"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .codeableConcept(try r.requiredElement("triggerCodeableConcept"))
+            case 1: return .reference(try r.requiredElement("triggerReference"))
             default: return nil
             }
         }

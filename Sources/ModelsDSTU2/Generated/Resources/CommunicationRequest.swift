@@ -164,15 +164,15 @@ public struct CommunicationRequest: DomainResource {
     /// The allowed types of `scheduled[x]`.
     public enum ScheduledX: FHIRChoice {
         case dateTime(FHIRPrimitive<DateTime>)
-        case period(Period)
+        indirect case period(Period)
 
         public static let variantKeys = ["scheduledDateTime", "scheduledPeriod"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "scheduledDateTime": return .dateTime(try r.requiredPrimitive("scheduledDateTime", "_scheduledDateTime"))
-            case "scheduledPeriod": return .period(try r.requiredElement("scheduledPeriod"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .dateTime(try r.requiredPrimitive("scheduledDateTime", "_scheduledDateTime"))
+            case 1: return .period(try r.requiredElement("scheduledPeriod"))
             default: return nil
             }
         }
@@ -233,17 +233,17 @@ public struct CommunicationRequest: DomainResource {
         /// The allowed types of `content[x]`.
         public enum ContentX: FHIRChoice {
             case string(FHIRPrimitive<FHIRString>)
-            case attachment(Attachment)
-            case reference(Reference)
+            indirect case attachment(Attachment)
+            indirect case reference(Reference)
 
             public static let variantKeys = ["contentString", "contentAttachment", "contentReference"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "contentString": return .string(try r.requiredPrimitive("contentString", "_contentString"))
-                case "contentAttachment": return .attachment(try r.requiredElement("contentAttachment"))
-                case "contentReference": return .reference(try r.requiredElement("contentReference"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .string(try r.requiredPrimitive("contentString", "_contentString"))
+                case 1: return .attachment(try r.requiredElement("contentAttachment"))
+                case 2: return .reference(try r.requiredElement("contentReference"))
                 default: return nil
                 }
             }

@@ -176,15 +176,15 @@ public struct ConceptMap: DomainResource {
     /// The allowed types of `source[x]`.
     public enum SourceX: FHIRChoice {
         case uri(FHIRPrimitive<FHIRURI>)
-        case reference(Reference)
+        indirect case reference(Reference)
 
         public static let variantKeys = ["sourceUri", "sourceReference"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "sourceUri": return .uri(try r.requiredPrimitive("sourceUri", "_sourceUri"))
-            case "sourceReference": return .reference(try r.requiredElement("sourceReference"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .uri(try r.requiredPrimitive("sourceUri", "_sourceUri"))
+            case 1: return .reference(try r.requiredElement("sourceReference"))
             default: return nil
             }
         }
@@ -200,15 +200,15 @@ public struct ConceptMap: DomainResource {
     /// The allowed types of `target[x]`.
     public enum TargetX: FHIRChoice {
         case uri(FHIRPrimitive<FHIRURI>)
-        case reference(Reference)
+        indirect case reference(Reference)
 
         public static let variantKeys = ["targetUri", "targetReference"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "targetUri": return .uri(try r.requiredPrimitive("targetUri", "_targetUri"))
-            case "targetReference": return .reference(try r.requiredElement("targetReference"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .uri(try r.requiredPrimitive("targetUri", "_targetUri"))
+            case 1: return .reference(try r.requiredElement("targetReference"))
             default: return nil
             }
         }

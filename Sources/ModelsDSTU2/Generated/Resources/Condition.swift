@@ -176,21 +176,21 @@ public struct Condition: DomainResource {
     /// The allowed types of `onset[x]`.
     public enum OnsetX: FHIRChoice {
         case dateTime(FHIRPrimitive<DateTime>)
-        case quantity(Quantity)
-        case period(Period)
-        case range(Range)
+        indirect case quantity(Quantity)
+        indirect case period(Period)
+        indirect case range(Range)
         case string(FHIRPrimitive<FHIRString>)
 
         public static let variantKeys = ["onsetDateTime", "onsetQuantity", "onsetPeriod", "onsetRange", "onsetString"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "onsetDateTime": return .dateTime(try r.requiredPrimitive("onsetDateTime", "_onsetDateTime"))
-            case "onsetQuantity": return .quantity(try r.requiredElement("onsetQuantity"))
-            case "onsetPeriod": return .period(try r.requiredElement("onsetPeriod"))
-            case "onsetRange": return .range(try r.requiredElement("onsetRange"))
-            case "onsetString": return .string(try r.requiredPrimitive("onsetString", "_onsetString"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .dateTime(try r.requiredPrimitive("onsetDateTime", "_onsetDateTime"))
+            case 1: return .quantity(try r.requiredElement("onsetQuantity"))
+            case 2: return .period(try r.requiredElement("onsetPeriod"))
+            case 3: return .range(try r.requiredElement("onsetRange"))
+            case 4: return .string(try r.requiredPrimitive("onsetString", "_onsetString"))
             default: return nil
             }
         }
@@ -209,23 +209,23 @@ public struct Condition: DomainResource {
     /// The allowed types of `abatement[x]`.
     public enum AbatementX: FHIRChoice {
         case dateTime(FHIRPrimitive<DateTime>)
-        case quantity(Quantity)
+        indirect case quantity(Quantity)
         case boolean(FHIRPrimitive<FHIRBool>)
-        case period(Period)
-        case range(Range)
+        indirect case period(Period)
+        indirect case range(Range)
         case string(FHIRPrimitive<FHIRString>)
 
         public static let variantKeys = ["abatementDateTime", "abatementQuantity", "abatementBoolean", "abatementPeriod", "abatementRange", "abatementString"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "abatementDateTime": return .dateTime(try r.requiredPrimitive("abatementDateTime", "_abatementDateTime"))
-            case "abatementQuantity": return .quantity(try r.requiredElement("abatementQuantity"))
-            case "abatementBoolean": return .boolean(try r.requiredPrimitive("abatementBoolean", "_abatementBoolean"))
-            case "abatementPeriod": return .period(try r.requiredElement("abatementPeriod"))
-            case "abatementRange": return .range(try r.requiredElement("abatementRange"))
-            case "abatementString": return .string(try r.requiredPrimitive("abatementString", "_abatementString"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .dateTime(try r.requiredPrimitive("abatementDateTime", "_abatementDateTime"))
+            case 1: return .quantity(try r.requiredElement("abatementQuantity"))
+            case 2: return .boolean(try r.requiredPrimitive("abatementBoolean", "_abatementBoolean"))
+            case 3: return .period(try r.requiredElement("abatementPeriod"))
+            case 4: return .range(try r.requiredElement("abatementRange"))
+            case 5: return .string(try r.requiredPrimitive("abatementString", "_abatementString"))
             default: return nil
             }
         }

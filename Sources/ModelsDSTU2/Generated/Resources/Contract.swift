@@ -187,16 +187,16 @@ public struct Contract: DomainResource {
 
     /// The allowed types of `binding[x]`.
     public enum BindingX: FHIRChoice {
-        case attachment(Attachment)
-        case reference(Reference)
+        indirect case attachment(Attachment)
+        indirect case reference(Reference)
 
         public static let variantKeys = ["bindingAttachment", "bindingReference"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "bindingAttachment": return .attachment(try r.requiredElement("bindingAttachment"))
-            case "bindingReference": return .reference(try r.requiredElement("bindingReference"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .attachment(try r.requiredElement("bindingAttachment"))
+            case 1: return .reference(try r.requiredElement("bindingReference"))
             default: return nil
             }
         }
@@ -350,16 +350,16 @@ public struct Contract: DomainResource {
 
         /// The allowed types of `entity[x]`.
         public enum EntityX: FHIRChoice {
-            case codeableConcept(CodeableConcept)
-            case reference(Reference)
+            indirect case codeableConcept(CodeableConcept)
+            indirect case reference(Reference)
 
             public static let variantKeys = ["entityCodeableConcept", "entityReference"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "entityCodeableConcept": return .codeableConcept(try r.requiredElement("entityCodeableConcept"))
-                case "entityReference": return .reference(try r.requiredElement("entityReference"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .codeableConcept(try r.requiredElement("entityCodeableConcept"))
+                case 1: return .reference(try r.requiredElement("entityReference"))
                 default: return nil
                 }
             }
@@ -683,16 +683,16 @@ public struct Contract: DomainResource {
 
             /// The allowed types of `entity[x]`.
             public enum EntityX: FHIRChoice {
-                case codeableConcept(CodeableConcept)
-                case reference(Reference)
+                indirect case codeableConcept(CodeableConcept)
+                indirect case reference(Reference)
 
                 public static let variantKeys = ["entityCodeableConcept", "entityReference"]
                 public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-                public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                    switch key {
-                    case "entityCodeableConcept": return .codeableConcept(try r.requiredElement("entityCodeableConcept"))
-                    case "entityReference": return .reference(try r.requiredElement("entityReference"))
+                public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                    switch variant {
+                    case 0: return .codeableConcept(try r.requiredElement("entityCodeableConcept"))
+                    case 1: return .reference(try r.requiredElement("entityReference"))
                     default: return nil
                     }
                 }
@@ -754,16 +754,16 @@ public struct Contract: DomainResource {
 
         /// The allowed types of `content[x]`.
         public enum ContentX: FHIRChoice {
-            case attachment(Attachment)
-            case reference(Reference)
+            indirect case attachment(Attachment)
+            indirect case reference(Reference)
 
             public static let variantKeys = ["contentAttachment", "contentReference"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "contentAttachment": return .attachment(try r.requiredElement("contentAttachment"))
-                case "contentReference": return .reference(try r.requiredElement("contentReference"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .attachment(try r.requiredElement("contentAttachment"))
+                case 1: return .reference(try r.requiredElement("contentReference"))
                 default: return nil
                 }
             }
@@ -824,16 +824,16 @@ public struct Contract: DomainResource {
 
         /// The allowed types of `content[x]`.
         public enum ContentX: FHIRChoice {
-            case attachment(Attachment)
-            case reference(Reference)
+            indirect case attachment(Attachment)
+            indirect case reference(Reference)
 
             public static let variantKeys = ["contentAttachment", "contentReference"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "contentAttachment": return .attachment(try r.requiredElement("contentAttachment"))
-                case "contentReference": return .reference(try r.requiredElement("contentReference"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .attachment(try r.requiredElement("contentAttachment"))
+                case 1: return .reference(try r.requiredElement("contentReference"))
                 default: return nil
                 }
             }
@@ -894,16 +894,16 @@ public struct Contract: DomainResource {
 
         /// The allowed types of `content[x]`.
         public enum ContentX: FHIRChoice {
-            case attachment(Attachment)
-            case reference(Reference)
+            indirect case attachment(Attachment)
+            indirect case reference(Reference)
 
             public static let variantKeys = ["contentAttachment", "contentReference"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "contentAttachment": return .attachment(try r.requiredElement("contentAttachment"))
-                case "contentReference": return .reference(try r.requiredElement("contentReference"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .attachment(try r.requiredElement("contentAttachment"))
+                case 1: return .reference(try r.requiredElement("contentReference"))
                 default: return nil
                 }
             }

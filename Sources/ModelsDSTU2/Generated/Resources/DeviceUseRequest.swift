@@ -157,16 +157,16 @@ public struct DeviceUseRequest: DomainResource {
 
     /// The allowed types of `bodySite[x]`.
     public enum BodySiteX: FHIRChoice {
-        case codeableConcept(CodeableConcept)
-        case reference(Reference)
+        indirect case codeableConcept(CodeableConcept)
+        indirect case reference(Reference)
 
         public static let variantKeys = ["bodySiteCodeableConcept", "bodySiteReference"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "bodySiteCodeableConcept": return .codeableConcept(try r.requiredElement("bodySiteCodeableConcept"))
-            case "bodySiteReference": return .reference(try r.requiredElement("bodySiteReference"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .codeableConcept(try r.requiredElement("bodySiteCodeableConcept"))
+            case 1: return .reference(try r.requiredElement("bodySiteReference"))
             default: return nil
             }
         }
@@ -181,18 +181,18 @@ public struct DeviceUseRequest: DomainResource {
 
     /// The allowed types of `timing[x]`.
     public enum TimingX: FHIRChoice {
-        case timing(Timing)
-        case period(Period)
+        indirect case timing(Timing)
+        indirect case period(Period)
         case dateTime(FHIRPrimitive<DateTime>)
 
         public static let variantKeys = ["timingTiming", "timingPeriod", "timingDateTime"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "timingTiming": return .timing(try r.requiredElement("timingTiming"))
-            case "timingPeriod": return .period(try r.requiredElement("timingPeriod"))
-            case "timingDateTime": return .dateTime(try r.requiredPrimitive("timingDateTime", "_timingDateTime"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .timing(try r.requiredElement("timingTiming"))
+            case 1: return .period(try r.requiredElement("timingPeriod"))
+            case 2: return .dateTime(try r.requiredPrimitive("timingDateTime", "_timingDateTime"))
             default: return nil
             }
         }

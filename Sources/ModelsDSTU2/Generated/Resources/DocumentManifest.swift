@@ -196,16 +196,16 @@ public struct DocumentManifest: DomainResource {
 
         /// The allowed types of `p[x]`.
         public enum PX: FHIRChoice {
-            case attachment(Attachment)
-            case reference(Reference)
+            indirect case attachment(Attachment)
+            indirect case reference(Reference)
 
             public static let variantKeys = ["pAttachment", "pReference"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "pAttachment": return .attachment(try r.requiredElement("pAttachment"))
-                case "pReference": return .reference(try r.requiredElement("pReference"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .attachment(try r.requiredElement("pAttachment"))
+                case 1: return .reference(try r.requiredElement("pReference"))
                 default: return nil
                 }
             }

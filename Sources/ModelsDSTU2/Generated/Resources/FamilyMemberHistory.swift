@@ -151,18 +151,18 @@ public struct FamilyMemberHistory: DomainResource {
 
     /// The allowed types of `born[x]`.
     public enum BornX: FHIRChoice {
-        case period(Period)
+        indirect case period(Period)
         case date(FHIRPrimitive<FHIRDate>)
         case string(FHIRPrimitive<FHIRString>)
 
         public static let variantKeys = ["bornPeriod", "bornDate", "bornString"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "bornPeriod": return .period(try r.requiredElement("bornPeriod"))
-            case "bornDate": return .date(try r.requiredPrimitive("bornDate", "_bornDate"))
-            case "bornString": return .string(try r.requiredPrimitive("bornString", "_bornString"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .period(try r.requiredElement("bornPeriod"))
+            case 1: return .date(try r.requiredPrimitive("bornDate", "_bornDate"))
+            case 2: return .string(try r.requiredPrimitive("bornString", "_bornString"))
             default: return nil
             }
         }
@@ -178,18 +178,18 @@ public struct FamilyMemberHistory: DomainResource {
 
     /// The allowed types of `age[x]`.
     public enum AgeX: FHIRChoice {
-        case quantity(Quantity)
-        case range(Range)
+        indirect case quantity(Quantity)
+        indirect case range(Range)
         case string(FHIRPrimitive<FHIRString>)
 
         public static let variantKeys = ["ageQuantity", "ageRange", "ageString"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "ageQuantity": return .quantity(try r.requiredElement("ageQuantity"))
-            case "ageRange": return .range(try r.requiredElement("ageRange"))
-            case "ageString": return .string(try r.requiredPrimitive("ageString", "_ageString"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .quantity(try r.requiredElement("ageQuantity"))
+            case 1: return .range(try r.requiredElement("ageRange"))
+            case 2: return .string(try r.requiredPrimitive("ageString", "_ageString"))
             default: return nil
             }
         }
@@ -206,21 +206,21 @@ public struct FamilyMemberHistory: DomainResource {
     /// The allowed types of `deceased[x]`.
     public enum DeceasedX: FHIRChoice {
         case boolean(FHIRPrimitive<FHIRBool>)
-        case quantity(Quantity)
-        case range(Range)
+        indirect case quantity(Quantity)
+        indirect case range(Range)
         case date(FHIRPrimitive<FHIRDate>)
         case string(FHIRPrimitive<FHIRString>)
 
         public static let variantKeys = ["deceasedBoolean", "deceasedQuantity", "deceasedRange", "deceasedDate", "deceasedString"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "deceasedBoolean": return .boolean(try r.requiredPrimitive("deceasedBoolean", "_deceasedBoolean"))
-            case "deceasedQuantity": return .quantity(try r.requiredElement("deceasedQuantity"))
-            case "deceasedRange": return .range(try r.requiredElement("deceasedRange"))
-            case "deceasedDate": return .date(try r.requiredPrimitive("deceasedDate", "_deceasedDate"))
-            case "deceasedString": return .string(try r.requiredPrimitive("deceasedString", "_deceasedString"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .boolean(try r.requiredPrimitive("deceasedBoolean", "_deceasedBoolean"))
+            case 1: return .quantity(try r.requiredElement("deceasedQuantity"))
+            case 2: return .range(try r.requiredElement("deceasedRange"))
+            case 3: return .date(try r.requiredPrimitive("deceasedDate", "_deceasedDate"))
+            case 4: return .string(try r.requiredPrimitive("deceasedString", "_deceasedString"))
             default: return nil
             }
         }
@@ -301,20 +301,20 @@ public struct FamilyMemberHistory: DomainResource {
 
         /// The allowed types of `onset[x]`.
         public enum OnsetX: FHIRChoice {
-            case quantity(Quantity)
-            case range(Range)
-            case period(Period)
+            indirect case quantity(Quantity)
+            indirect case range(Range)
+            indirect case period(Period)
             case string(FHIRPrimitive<FHIRString>)
 
             public static let variantKeys = ["onsetQuantity", "onsetRange", "onsetPeriod", "onsetString"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "onsetQuantity": return .quantity(try r.requiredElement("onsetQuantity"))
-                case "onsetRange": return .range(try r.requiredElement("onsetRange"))
-                case "onsetPeriod": return .period(try r.requiredElement("onsetPeriod"))
-                case "onsetString": return .string(try r.requiredPrimitive("onsetString", "_onsetString"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .quantity(try r.requiredElement("onsetQuantity"))
+                case 1: return .range(try r.requiredElement("onsetRange"))
+                case 2: return .period(try r.requiredElement("onsetPeriod"))
+                case 3: return .string(try r.requiredPrimitive("onsetString", "_onsetString"))
                 default: return nil
                 }
             }

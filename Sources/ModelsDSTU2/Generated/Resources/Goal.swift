@@ -164,15 +164,15 @@ public struct Goal: DomainResource {
     /// The allowed types of `start[x]`.
     public enum StartX: FHIRChoice {
         case date(FHIRPrimitive<FHIRDate>)
-        case codeableConcept(CodeableConcept)
+        indirect case codeableConcept(CodeableConcept)
 
         public static let variantKeys = ["startDate", "startCodeableConcept"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "startDate": return .date(try r.requiredPrimitive("startDate", "_startDate"))
-            case "startCodeableConcept": return .codeableConcept(try r.requiredElement("startCodeableConcept"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .date(try r.requiredPrimitive("startDate", "_startDate"))
+            case 1: return .codeableConcept(try r.requiredElement("startCodeableConcept"))
             default: return nil
             }
         }
@@ -188,15 +188,15 @@ public struct Goal: DomainResource {
     /// The allowed types of `target[x]`.
     public enum TargetX: FHIRChoice {
         case date(FHIRPrimitive<FHIRDate>)
-        case quantity(Quantity)
+        indirect case quantity(Quantity)
 
         public static let variantKeys = ["targetDate", "targetQuantity"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "targetDate": return .date(try r.requiredPrimitive("targetDate", "_targetDate"))
-            case "targetQuantity": return .quantity(try r.requiredElement("targetQuantity"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .date(try r.requiredPrimitive("targetDate", "_targetDate"))
+            case 1: return .quantity(try r.requiredElement("targetQuantity"))
             default: return nil
             }
         }
@@ -256,16 +256,16 @@ public struct Goal: DomainResource {
 
         /// The allowed types of `result[x]`.
         public enum ResultX: FHIRChoice {
-            case codeableConcept(CodeableConcept)
-            case reference(Reference)
+            indirect case codeableConcept(CodeableConcept)
+            indirect case reference(Reference)
 
             public static let variantKeys = ["resultCodeableConcept", "resultReference"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "resultCodeableConcept": return .codeableConcept(try r.requiredElement("resultCodeableConcept"))
-                case "resultReference": return .reference(try r.requiredElement("resultReference"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .codeableConcept(try r.requiredElement("resultCodeableConcept"))
+                case 1: return .reference(try r.requiredElement("resultReference"))
                 default: return nil
                 }
             }

@@ -190,20 +190,20 @@ public struct Group: DomainResource {
 
         /// The allowed types of `value[x]`.
         public enum ValueX: FHIRChoice {
-            case codeableConcept(CodeableConcept)
+            indirect case codeableConcept(CodeableConcept)
             case boolean(FHIRPrimitive<FHIRBool>)
-            case quantity(Quantity)
-            case range(Range)
+            indirect case quantity(Quantity)
+            indirect case range(Range)
 
             public static let variantKeys = ["valueCodeableConcept", "valueBoolean", "valueQuantity", "valueRange"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "valueCodeableConcept": return .codeableConcept(try r.requiredElement("valueCodeableConcept"))
-                case "valueBoolean": return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
-                case "valueQuantity": return .quantity(try r.requiredElement("valueQuantity"))
-                case "valueRange": return .range(try r.requiredElement("valueRange"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .codeableConcept(try r.requiredElement("valueCodeableConcept"))
+                case 1: return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
+                case 2: return .quantity(try r.requiredElement("valueQuantity"))
+                case 3: return .range(try r.requiredElement("valueRange"))
                 default: return nil
                 }
             }

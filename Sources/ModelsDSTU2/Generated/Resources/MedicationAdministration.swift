@@ -164,15 +164,15 @@ public struct MedicationAdministration: DomainResource {
     /// The allowed types of `effectiveTime[x]`.
     public enum EffectiveTimeX: FHIRChoice {
         case dateTime(FHIRPrimitive<DateTime>)
-        case period(Period)
+        indirect case period(Period)
 
         public static let variantKeys = ["effectiveTimeDateTime", "effectiveTimePeriod"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "effectiveTimeDateTime": return .dateTime(try r.requiredPrimitive("effectiveTimeDateTime", "_effectiveTimeDateTime"))
-            case "effectiveTimePeriod": return .period(try r.requiredElement("effectiveTimePeriod"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .dateTime(try r.requiredPrimitive("effectiveTimeDateTime", "_effectiveTimeDateTime"))
+            case 1: return .period(try r.requiredElement("effectiveTimePeriod"))
             default: return nil
             }
         }
@@ -187,16 +187,16 @@ public struct MedicationAdministration: DomainResource {
 
     /// The allowed types of `medication[x]`.
     public enum MedicationX: FHIRChoice {
-        case codeableConcept(CodeableConcept)
-        case reference(Reference)
+        indirect case codeableConcept(CodeableConcept)
+        indirect case reference(Reference)
 
         public static let variantKeys = ["medicationCodeableConcept", "medicationReference"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "medicationCodeableConcept": return .codeableConcept(try r.requiredElement("medicationCodeableConcept"))
-            case "medicationReference": return .reference(try r.requiredElement("medicationReference"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .codeableConcept(try r.requiredElement("medicationCodeableConcept"))
+            case 1: return .reference(try r.requiredElement("medicationReference"))
             default: return nil
             }
         }
@@ -286,16 +286,16 @@ public struct MedicationAdministration: DomainResource {
 
         /// The allowed types of `site[x]`.
         public enum SiteX: FHIRChoice {
-            case codeableConcept(CodeableConcept)
-            case reference(Reference)
+            indirect case codeableConcept(CodeableConcept)
+            indirect case reference(Reference)
 
             public static let variantKeys = ["siteCodeableConcept", "siteReference"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "siteCodeableConcept": return .codeableConcept(try r.requiredElement("siteCodeableConcept"))
-                case "siteReference": return .reference(try r.requiredElement("siteReference"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .codeableConcept(try r.requiredElement("siteCodeableConcept"))
+                case 1: return .reference(try r.requiredElement("siteReference"))
                 default: return nil
                 }
             }
@@ -310,16 +310,16 @@ public struct MedicationAdministration: DomainResource {
 
         /// The allowed types of `rate[x]`.
         public enum RateX: FHIRChoice {
-            case ratio(Ratio)
-            case range(Range)
+            indirect case ratio(Ratio)
+            indirect case range(Range)
 
             public static let variantKeys = ["rateRatio", "rateRange"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "rateRatio": return .ratio(try r.requiredElement("rateRatio"))
-                case "rateRange": return .range(try r.requiredElement("rateRange"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .ratio(try r.requiredElement("rateRatio"))
+                case 1: return .range(try r.requiredElement("rateRange"))
                 default: return nil
                 }
             }

@@ -169,16 +169,16 @@ public struct MedicationOrder: DomainResource {
 
     /// The allowed types of `reason[x]`.
     public enum ReasonX: FHIRChoice {
-        case codeableConcept(CodeableConcept)
-        case reference(Reference)
+        indirect case codeableConcept(CodeableConcept)
+        indirect case reference(Reference)
 
         public static let variantKeys = ["reasonCodeableConcept", "reasonReference"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "reasonCodeableConcept": return .codeableConcept(try r.requiredElement("reasonCodeableConcept"))
-            case "reasonReference": return .reference(try r.requiredElement("reasonReference"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .codeableConcept(try r.requiredElement("reasonCodeableConcept"))
+            case 1: return .reference(try r.requiredElement("reasonReference"))
             default: return nil
             }
         }
@@ -193,16 +193,16 @@ public struct MedicationOrder: DomainResource {
 
     /// The allowed types of `medication[x]`.
     public enum MedicationX: FHIRChoice {
-        case codeableConcept(CodeableConcept)
-        case reference(Reference)
+        indirect case codeableConcept(CodeableConcept)
+        indirect case reference(Reference)
 
         public static let variantKeys = ["medicationCodeableConcept", "medicationReference"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "medicationCodeableConcept": return .codeableConcept(try r.requiredElement("medicationCodeableConcept"))
-            case "medicationReference": return .reference(try r.requiredElement("medicationReference"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .codeableConcept(try r.requiredElement("medicationCodeableConcept"))
+            case 1: return .reference(try r.requiredElement("medicationReference"))
             default: return nil
             }
         }
@@ -317,15 +317,15 @@ public struct MedicationOrder: DomainResource {
         /// The allowed types of `asNeeded[x]`.
         public enum AsNeededX: FHIRChoice {
             case boolean(FHIRPrimitive<FHIRBool>)
-            case codeableConcept(CodeableConcept)
+            indirect case codeableConcept(CodeableConcept)
 
             public static let variantKeys = ["asNeededBoolean", "asNeededCodeableConcept"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "asNeededBoolean": return .boolean(try r.requiredPrimitive("asNeededBoolean", "_asNeededBoolean"))
-                case "asNeededCodeableConcept": return .codeableConcept(try r.requiredElement("asNeededCodeableConcept"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .boolean(try r.requiredPrimitive("asNeededBoolean", "_asNeededBoolean"))
+                case 1: return .codeableConcept(try r.requiredElement("asNeededCodeableConcept"))
                 default: return nil
                 }
             }
@@ -340,16 +340,16 @@ public struct MedicationOrder: DomainResource {
 
         /// The allowed types of `site[x]`.
         public enum SiteX: FHIRChoice {
-            case codeableConcept(CodeableConcept)
-            case reference(Reference)
+            indirect case codeableConcept(CodeableConcept)
+            indirect case reference(Reference)
 
             public static let variantKeys = ["siteCodeableConcept", "siteReference"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "siteCodeableConcept": return .codeableConcept(try r.requiredElement("siteCodeableConcept"))
-                case "siteReference": return .reference(try r.requiredElement("siteReference"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .codeableConcept(try r.requiredElement("siteCodeableConcept"))
+                case 1: return .reference(try r.requiredElement("siteReference"))
                 default: return nil
                 }
             }
@@ -364,16 +364,16 @@ public struct MedicationOrder: DomainResource {
 
         /// The allowed types of `dose[x]`.
         public enum DoseX: FHIRChoice {
-            case range(Range)
-            case quantity(Quantity)
+            indirect case range(Range)
+            indirect case quantity(Quantity)
 
             public static let variantKeys = ["doseRange", "doseQuantity"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "doseRange": return .range(try r.requiredElement("doseRange"))
-                case "doseQuantity": return .quantity(try r.requiredElement("doseQuantity"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .range(try r.requiredElement("doseRange"))
+                case 1: return .quantity(try r.requiredElement("doseQuantity"))
                 default: return nil
                 }
             }
@@ -388,16 +388,16 @@ public struct MedicationOrder: DomainResource {
 
         /// The allowed types of `rate[x]`.
         public enum RateX: FHIRChoice {
-            case ratio(Ratio)
-            case range(Range)
+            indirect case ratio(Ratio)
+            indirect case range(Range)
 
             public static let variantKeys = ["rateRatio", "rateRange"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "rateRatio": return .ratio(try r.requiredElement("rateRatio"))
-                case "rateRange": return .range(try r.requiredElement("rateRange"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .ratio(try r.requiredElement("rateRatio"))
+                case 1: return .range(try r.requiredElement("rateRange"))
                 default: return nil
                 }
             }
@@ -482,16 +482,16 @@ public struct MedicationOrder: DomainResource {
 
         /// The allowed types of `medication[x]`.
         public enum MedicationX: FHIRChoice {
-            case codeableConcept(CodeableConcept)
-            case reference(Reference)
+            indirect case codeableConcept(CodeableConcept)
+            indirect case reference(Reference)
 
             public static let variantKeys = ["medicationCodeableConcept", "medicationReference"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "medicationCodeableConcept": return .codeableConcept(try r.requiredElement("medicationCodeableConcept"))
-                case "medicationReference": return .reference(try r.requiredElement("medicationReference"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .codeableConcept(try r.requiredElement("medicationCodeableConcept"))
+                case 1: return .reference(try r.requiredElement("medicationReference"))
                 default: return nil
                 }
             }

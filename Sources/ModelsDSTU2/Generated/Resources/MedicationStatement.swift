@@ -157,16 +157,16 @@ public struct MedicationStatement: DomainResource {
 
     /// The allowed types of `reasonForUse[x]`.
     public enum ReasonForUseX: FHIRChoice {
-        case codeableConcept(CodeableConcept)
-        case reference(Reference)
+        indirect case codeableConcept(CodeableConcept)
+        indirect case reference(Reference)
 
         public static let variantKeys = ["reasonForUseCodeableConcept", "reasonForUseReference"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "reasonForUseCodeableConcept": return .codeableConcept(try r.requiredElement("reasonForUseCodeableConcept"))
-            case "reasonForUseReference": return .reference(try r.requiredElement("reasonForUseReference"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .codeableConcept(try r.requiredElement("reasonForUseCodeableConcept"))
+            case 1: return .reference(try r.requiredElement("reasonForUseReference"))
             default: return nil
             }
         }
@@ -182,15 +182,15 @@ public struct MedicationStatement: DomainResource {
     /// The allowed types of `effective[x]`.
     public enum EffectiveX: FHIRChoice {
         case dateTime(FHIRPrimitive<DateTime>)
-        case period(Period)
+        indirect case period(Period)
 
         public static let variantKeys = ["effectiveDateTime", "effectivePeriod"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "effectiveDateTime": return .dateTime(try r.requiredPrimitive("effectiveDateTime", "_effectiveDateTime"))
-            case "effectivePeriod": return .period(try r.requiredElement("effectivePeriod"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .dateTime(try r.requiredPrimitive("effectiveDateTime", "_effectiveDateTime"))
+            case 1: return .period(try r.requiredElement("effectivePeriod"))
             default: return nil
             }
         }
@@ -205,16 +205,16 @@ public struct MedicationStatement: DomainResource {
 
     /// The allowed types of `medication[x]`.
     public enum MedicationX: FHIRChoice {
-        case codeableConcept(CodeableConcept)
-        case reference(Reference)
+        indirect case codeableConcept(CodeableConcept)
+        indirect case reference(Reference)
 
         public static let variantKeys = ["medicationCodeableConcept", "medicationReference"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "medicationCodeableConcept": return .codeableConcept(try r.requiredElement("medicationCodeableConcept"))
-            case "medicationReference": return .reference(try r.requiredElement("medicationReference"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .codeableConcept(try r.requiredElement("medicationCodeableConcept"))
+            case 1: return .reference(try r.requiredElement("medicationReference"))
             default: return nil
             }
         }
@@ -323,15 +323,15 @@ public struct MedicationStatement: DomainResource {
         /// The allowed types of `asNeeded[x]`.
         public enum AsNeededX: FHIRChoice {
             case boolean(FHIRPrimitive<FHIRBool>)
-            case codeableConcept(CodeableConcept)
+            indirect case codeableConcept(CodeableConcept)
 
             public static let variantKeys = ["asNeededBoolean", "asNeededCodeableConcept"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "asNeededBoolean": return .boolean(try r.requiredPrimitive("asNeededBoolean", "_asNeededBoolean"))
-                case "asNeededCodeableConcept": return .codeableConcept(try r.requiredElement("asNeededCodeableConcept"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .boolean(try r.requiredPrimitive("asNeededBoolean", "_asNeededBoolean"))
+                case 1: return .codeableConcept(try r.requiredElement("asNeededCodeableConcept"))
                 default: return nil
                 }
             }
@@ -346,16 +346,16 @@ public struct MedicationStatement: DomainResource {
 
         /// The allowed types of `site[x]`.
         public enum SiteX: FHIRChoice {
-            case codeableConcept(CodeableConcept)
-            case reference(Reference)
+            indirect case codeableConcept(CodeableConcept)
+            indirect case reference(Reference)
 
             public static let variantKeys = ["siteCodeableConcept", "siteReference"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "siteCodeableConcept": return .codeableConcept(try r.requiredElement("siteCodeableConcept"))
-                case "siteReference": return .reference(try r.requiredElement("siteReference"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .codeableConcept(try r.requiredElement("siteCodeableConcept"))
+                case 1: return .reference(try r.requiredElement("siteReference"))
                 default: return nil
                 }
             }
@@ -370,16 +370,16 @@ public struct MedicationStatement: DomainResource {
 
         /// The allowed types of `quantity[x]`.
         public enum QuantityX: FHIRChoice {
-            case quantity(Quantity)
-            case range(Range)
+            indirect case quantity(Quantity)
+            indirect case range(Range)
 
             public static let variantKeys = ["quantityQuantity", "quantityRange"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "quantityQuantity": return .quantity(try r.requiredElement("quantityQuantity"))
-                case "quantityRange": return .range(try r.requiredElement("quantityRange"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .quantity(try r.requiredElement("quantityQuantity"))
+                case 1: return .range(try r.requiredElement("quantityRange"))
                 default: return nil
                 }
             }
@@ -394,16 +394,16 @@ public struct MedicationStatement: DomainResource {
 
         /// The allowed types of `rate[x]`.
         public enum RateX: FHIRChoice {
-            case ratio(Ratio)
-            case range(Range)
+            indirect case ratio(Ratio)
+            indirect case range(Range)
 
             public static let variantKeys = ["rateRatio", "rateRange"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "rateRatio": return .ratio(try r.requiredElement("rateRatio"))
-                case "rateRange": return .range(try r.requiredElement("rateRange"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .ratio(try r.requiredElement("rateRatio"))
+                case 1: return .range(try r.requiredElement("rateRange"))
                 default: return nil
                 }
             }

@@ -551,16 +551,16 @@ public struct NutritionOrder: DomainResource {
 
             /// The allowed types of `rate[x]`.
             public enum RateX: FHIRChoice {
-                case quantity(Quantity)
-                case ratio(Ratio)
+                indirect case quantity(Quantity)
+                indirect case ratio(Ratio)
 
                 public static let variantKeys = ["rateQuantity", "rateRatio"]
                 public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-                public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                    switch key {
-                    case "rateQuantity": return .quantity(try r.requiredElement("rateQuantity"))
-                    case "rateRatio": return .ratio(try r.requiredElement("rateRatio"))
+                public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                    switch variant {
+                    case 0: return .quantity(try r.requiredElement("rateQuantity"))
+                    case 1: return .ratio(try r.requiredElement("rateRatio"))
                     default: return nil
                     }
                 }

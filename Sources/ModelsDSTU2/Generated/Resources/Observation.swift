@@ -200,15 +200,15 @@ public struct Observation: DomainResource {
     /// The allowed types of `effective[x]`.
     public enum EffectiveX: FHIRChoice {
         case dateTime(FHIRPrimitive<DateTime>)
-        case period(Period)
+        indirect case period(Period)
 
         public static let variantKeys = ["effectiveDateTime", "effectivePeriod"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "effectiveDateTime": return .dateTime(try r.requiredPrimitive("effectiveDateTime", "_effectiveDateTime"))
-            case "effectivePeriod": return .period(try r.requiredElement("effectivePeriod"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .dateTime(try r.requiredPrimitive("effectiveDateTime", "_effectiveDateTime"))
+            case 1: return .period(try r.requiredElement("effectivePeriod"))
             default: return nil
             }
         }
@@ -223,32 +223,32 @@ public struct Observation: DomainResource {
 
     /// The allowed types of `value[x]`.
     public enum ValueX: FHIRChoice {
-        case quantity(Quantity)
-        case codeableConcept(CodeableConcept)
+        indirect case quantity(Quantity)
+        indirect case codeableConcept(CodeableConcept)
         case string(FHIRPrimitive<FHIRString>)
-        case range(Range)
-        case ratio(Ratio)
-        case sampledData(SampledData)
-        case attachment(Attachment)
+        indirect case range(Range)
+        indirect case ratio(Ratio)
+        indirect case sampledData(SampledData)
+        indirect case attachment(Attachment)
         case time(FHIRPrimitive<FHIRTime>)
         case dateTime(FHIRPrimitive<DateTime>)
-        case period(Period)
+        indirect case period(Period)
 
         public static let variantKeys = ["valueQuantity", "valueCodeableConcept", "valueString", "valueRange", "valueRatio", "valueSampledData", "valueAttachment", "valueTime", "valueDateTime", "valuePeriod"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "valueQuantity": return .quantity(try r.requiredElement("valueQuantity"))
-            case "valueCodeableConcept": return .codeableConcept(try r.requiredElement("valueCodeableConcept"))
-            case "valueString": return .string(try r.requiredPrimitive("valueString", "_valueString"))
-            case "valueRange": return .range(try r.requiredElement("valueRange"))
-            case "valueRatio": return .ratio(try r.requiredElement("valueRatio"))
-            case "valueSampledData": return .sampledData(try r.requiredElement("valueSampledData"))
-            case "valueAttachment": return .attachment(try r.requiredElement("valueAttachment"))
-            case "valueTime": return .time(try r.requiredPrimitive("valueTime", "_valueTime"))
-            case "valueDateTime": return .dateTime(try r.requiredPrimitive("valueDateTime", "_valueDateTime"))
-            case "valuePeriod": return .period(try r.requiredElement("valuePeriod"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .quantity(try r.requiredElement("valueQuantity"))
+            case 1: return .codeableConcept(try r.requiredElement("valueCodeableConcept"))
+            case 2: return .string(try r.requiredPrimitive("valueString", "_valueString"))
+            case 3: return .range(try r.requiredElement("valueRange"))
+            case 4: return .ratio(try r.requiredElement("valueRatio"))
+            case 5: return .sampledData(try r.requiredElement("valueSampledData"))
+            case 6: return .attachment(try r.requiredElement("valueAttachment"))
+            case 7: return .time(try r.requiredPrimitive("valueTime", "_valueTime"))
+            case 8: return .dateTime(try r.requiredPrimitive("valueDateTime", "_valueDateTime"))
+            case 9: return .period(try r.requiredElement("valuePeriod"))
             default: return nil
             }
         }
@@ -456,32 +456,32 @@ public struct Observation: DomainResource {
 
         /// The allowed types of `value[x]`.
         public enum ValueX: FHIRChoice {
-            case quantity(Quantity)
-            case codeableConcept(CodeableConcept)
+            indirect case quantity(Quantity)
+            indirect case codeableConcept(CodeableConcept)
             case string(FHIRPrimitive<FHIRString>)
-            case range(Range)
-            case ratio(Ratio)
-            case sampledData(SampledData)
-            case attachment(Attachment)
+            indirect case range(Range)
+            indirect case ratio(Ratio)
+            indirect case sampledData(SampledData)
+            indirect case attachment(Attachment)
             case time(FHIRPrimitive<FHIRTime>)
             case dateTime(FHIRPrimitive<DateTime>)
-            case period(Period)
+            indirect case period(Period)
 
             public static let variantKeys = ["valueQuantity", "valueCodeableConcept", "valueString", "valueRange", "valueRatio", "valueSampledData", "valueAttachment", "valueTime", "valueDateTime", "valuePeriod"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "valueQuantity": return .quantity(try r.requiredElement("valueQuantity"))
-                case "valueCodeableConcept": return .codeableConcept(try r.requiredElement("valueCodeableConcept"))
-                case "valueString": return .string(try r.requiredPrimitive("valueString", "_valueString"))
-                case "valueRange": return .range(try r.requiredElement("valueRange"))
-                case "valueRatio": return .ratio(try r.requiredElement("valueRatio"))
-                case "valueSampledData": return .sampledData(try r.requiredElement("valueSampledData"))
-                case "valueAttachment": return .attachment(try r.requiredElement("valueAttachment"))
-                case "valueTime": return .time(try r.requiredPrimitive("valueTime", "_valueTime"))
-                case "valueDateTime": return .dateTime(try r.requiredPrimitive("valueDateTime", "_valueDateTime"))
-                case "valuePeriod": return .period(try r.requiredElement("valuePeriod"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .quantity(try r.requiredElement("valueQuantity"))
+                case 1: return .codeableConcept(try r.requiredElement("valueCodeableConcept"))
+                case 2: return .string(try r.requiredPrimitive("valueString", "_valueString"))
+                case 3: return .range(try r.requiredElement("valueRange"))
+                case 4: return .ratio(try r.requiredElement("valueRatio"))
+                case 5: return .sampledData(try r.requiredElement("valueSampledData"))
+                case 6: return .attachment(try r.requiredElement("valueAttachment"))
+                case 7: return .time(try r.requiredPrimitive("valueTime", "_valueTime"))
+                case 8: return .dateTime(try r.requiredPrimitive("valueDateTime", "_valueDateTime"))
+                case 9: return .period(try r.requiredElement("valuePeriod"))
                 default: return nil
                 }
             }

@@ -390,15 +390,15 @@ public struct OperationDefinition: DomainResource {
             /// The allowed types of `valueSet[x]`.
             public enum ValueSetX: FHIRChoice {
                 case uri(FHIRPrimitive<FHIRURI>)
-                case reference(Reference)
+                indirect case reference(Reference)
 
                 public static let variantKeys = ["valueSetUri", "valueSetReference"]
                 public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-                public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                    switch key {
-                    case "valueSetUri": return .uri(try r.requiredPrimitive("valueSetUri", "_valueSetUri"))
-                    case "valueSetReference": return .reference(try r.requiredElement("valueSetReference"))
+                public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                    switch variant {
+                    case 0: return .uri(try r.requiredPrimitive("valueSetUri", "_valueSetUri"))
+                    case 1: return .reference(try r.requiredElement("valueSetReference"))
                     default: return nil
                     }
                 }

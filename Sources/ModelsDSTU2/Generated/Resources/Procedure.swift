@@ -205,16 +205,16 @@ public struct Procedure: DomainResource {
 
     /// The allowed types of `reason[x]`.
     public enum ReasonX: FHIRChoice {
-        case codeableConcept(CodeableConcept)
-        case reference(Reference)
+        indirect case codeableConcept(CodeableConcept)
+        indirect case reference(Reference)
 
         public static let variantKeys = ["reasonCodeableConcept", "reasonReference"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "reasonCodeableConcept": return .codeableConcept(try r.requiredElement("reasonCodeableConcept"))
-            case "reasonReference": return .reference(try r.requiredElement("reasonReference"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .codeableConcept(try r.requiredElement("reasonCodeableConcept"))
+            case 1: return .reference(try r.requiredElement("reasonReference"))
             default: return nil
             }
         }
@@ -230,15 +230,15 @@ public struct Procedure: DomainResource {
     /// The allowed types of `performed[x]`.
     public enum PerformedX: FHIRChoice {
         case dateTime(FHIRPrimitive<DateTime>)
-        case period(Period)
+        indirect case period(Period)
 
         public static let variantKeys = ["performedDateTime", "performedPeriod"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "performedDateTime": return .dateTime(try r.requiredPrimitive("performedDateTime", "_performedDateTime"))
-            case "performedPeriod": return .period(try r.requiredElement("performedPeriod"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .dateTime(try r.requiredPrimitive("performedDateTime", "_performedDateTime"))
+            case 1: return .period(try r.requiredElement("performedPeriod"))
             default: return nil
             }
         }

@@ -163,16 +163,16 @@ public struct ProcedureRequest: DomainResource {
 
     /// The allowed types of `reason[x]`.
     public enum ReasonX: FHIRChoice {
-        case codeableConcept(CodeableConcept)
-        case reference(Reference)
+        indirect case codeableConcept(CodeableConcept)
+        indirect case reference(Reference)
 
         public static let variantKeys = ["reasonCodeableConcept", "reasonReference"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "reasonCodeableConcept": return .codeableConcept(try r.requiredElement("reasonCodeableConcept"))
-            case "reasonReference": return .reference(try r.requiredElement("reasonReference"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .codeableConcept(try r.requiredElement("reasonCodeableConcept"))
+            case 1: return .reference(try r.requiredElement("reasonReference"))
             default: return nil
             }
         }
@@ -188,17 +188,17 @@ public struct ProcedureRequest: DomainResource {
     /// The allowed types of `scheduled[x]`.
     public enum ScheduledX: FHIRChoice {
         case dateTime(FHIRPrimitive<DateTime>)
-        case period(Period)
-        case timing(Timing)
+        indirect case period(Period)
+        indirect case timing(Timing)
 
         public static let variantKeys = ["scheduledDateTime", "scheduledPeriod", "scheduledTiming"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "scheduledDateTime": return .dateTime(try r.requiredPrimitive("scheduledDateTime", "_scheduledDateTime"))
-            case "scheduledPeriod": return .period(try r.requiredElement("scheduledPeriod"))
-            case "scheduledTiming": return .timing(try r.requiredElement("scheduledTiming"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .dateTime(try r.requiredPrimitive("scheduledDateTime", "_scheduledDateTime"))
+            case 1: return .period(try r.requiredElement("scheduledPeriod"))
+            case 2: return .timing(try r.requiredElement("scheduledTiming"))
             default: return nil
             }
         }
@@ -215,15 +215,15 @@ public struct ProcedureRequest: DomainResource {
     /// The allowed types of `asNeeded[x]`.
     public enum AsNeededX: FHIRChoice {
         case boolean(FHIRPrimitive<FHIRBool>)
-        case codeableConcept(CodeableConcept)
+        indirect case codeableConcept(CodeableConcept)
 
         public static let variantKeys = ["asNeededBoolean", "asNeededCodeableConcept"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "asNeededBoolean": return .boolean(try r.requiredPrimitive("asNeededBoolean", "_asNeededBoolean"))
-            case "asNeededCodeableConcept": return .codeableConcept(try r.requiredElement("asNeededCodeableConcept"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .boolean(try r.requiredPrimitive("asNeededBoolean", "_asNeededBoolean"))
+            case 1: return .codeableConcept(try r.requiredElement("asNeededCodeableConcept"))
             default: return nil
             }
         }

@@ -325,29 +325,29 @@ public struct QuestionnaireResponse: DomainResource {
                     case time(FHIRPrimitive<FHIRTime>)
                     case string(FHIRPrimitive<FHIRString>)
                     case uri(FHIRPrimitive<FHIRURI>)
-                    case attachment(Attachment)
-                    case coding(Coding)
-                    case quantity(Quantity)
-                    case reference(Reference)
+                    indirect case attachment(Attachment)
+                    indirect case coding(Coding)
+                    indirect case quantity(Quantity)
+                    indirect case reference(Reference)
 
                     public static let variantKeys = ["valueBoolean", "valueDecimal", "valueInteger", "valueDate", "valueDateTime", "valueInstant", "valueTime", "valueString", "valueUri", "valueAttachment", "valueCoding", "valueQuantity", "valueReference"]
                     public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-                    public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                        switch key {
-                        case "valueBoolean": return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
-                        case "valueDecimal": return .decimal(try r.requiredPrimitive("valueDecimal", "_valueDecimal"))
-                        case "valueInteger": return .integer(try r.requiredPrimitive("valueInteger", "_valueInteger"))
-                        case "valueDate": return .date(try r.requiredPrimitive("valueDate", "_valueDate"))
-                        case "valueDateTime": return .dateTime(try r.requiredPrimitive("valueDateTime", "_valueDateTime"))
-                        case "valueInstant": return .instant(try r.requiredPrimitive("valueInstant", "_valueInstant"))
-                        case "valueTime": return .time(try r.requiredPrimitive("valueTime", "_valueTime"))
-                        case "valueString": return .string(try r.requiredPrimitive("valueString", "_valueString"))
-                        case "valueUri": return .uri(try r.requiredPrimitive("valueUri", "_valueUri"))
-                        case "valueAttachment": return .attachment(try r.requiredElement("valueAttachment"))
-                        case "valueCoding": return .coding(try r.requiredElement("valueCoding"))
-                        case "valueQuantity": return .quantity(try r.requiredElement("valueQuantity"))
-                        case "valueReference": return .reference(try r.requiredElement("valueReference"))
+                    public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                        switch variant {
+                        case 0: return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
+                        case 1: return .decimal(try r.requiredPrimitive("valueDecimal", "_valueDecimal"))
+                        case 2: return .integer(try r.requiredPrimitive("valueInteger", "_valueInteger"))
+                        case 3: return .date(try r.requiredPrimitive("valueDate", "_valueDate"))
+                        case 4: return .dateTime(try r.requiredPrimitive("valueDateTime", "_valueDateTime"))
+                        case 5: return .instant(try r.requiredPrimitive("valueInstant", "_valueInstant"))
+                        case 6: return .time(try r.requiredPrimitive("valueTime", "_valueTime"))
+                        case 7: return .string(try r.requiredPrimitive("valueString", "_valueString"))
+                        case 8: return .uri(try r.requiredPrimitive("valueUri", "_valueUri"))
+                        case 9: return .attachment(try r.requiredElement("valueAttachment"))
+                        case 10: return .coding(try r.requiredElement("valueCoding"))
+                        case 11: return .quantity(try r.requiredElement("valueQuantity"))
+                        case 12: return .reference(try r.requiredElement("valueReference"))
                         default: return nil
                         }
                     }

@@ -209,17 +209,17 @@ public struct RiskAssessment: DomainResource {
         /// The allowed types of `probability[x]`.
         public enum ProbabilityX: FHIRChoice {
             case decimal(FHIRPrimitive<FHIRDecimal>)
-            case range(Range)
-            case codeableConcept(CodeableConcept)
+            indirect case range(Range)
+            indirect case codeableConcept(CodeableConcept)
 
             public static let variantKeys = ["probabilityDecimal", "probabilityRange", "probabilityCodeableConcept"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "probabilityDecimal": return .decimal(try r.requiredPrimitive("probabilityDecimal", "_probabilityDecimal"))
-                case "probabilityRange": return .range(try r.requiredElement("probabilityRange"))
-                case "probabilityCodeableConcept": return .codeableConcept(try r.requiredElement("probabilityCodeableConcept"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .decimal(try r.requiredPrimitive("probabilityDecimal", "_probabilityDecimal"))
+                case 1: return .range(try r.requiredElement("probabilityRange"))
+                case 2: return .codeableConcept(try r.requiredElement("probabilityCodeableConcept"))
                 default: return nil
                 }
             }
@@ -235,16 +235,16 @@ public struct RiskAssessment: DomainResource {
 
         /// The allowed types of `when[x]`.
         public enum WhenX: FHIRChoice {
-            case period(Period)
-            case range(Range)
+            indirect case period(Period)
+            indirect case range(Range)
 
             public static let variantKeys = ["whenPeriod", "whenRange"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "whenPeriod": return .period(try r.requiredElement("whenPeriod"))
-                case "whenRange": return .range(try r.requiredElement("whenRange"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .period(try r.requiredElement("whenPeriod"))
+                case 1: return .range(try r.requiredElement("whenRange"))
                 default: return nil
                 }
             }

@@ -817,14 +817,14 @@ public struct ValueSet: DomainResource {
                 public static let variantKeys = ["valueString", "valueBoolean", "valueInteger", "valueDecimal", "valueUri", "valueCode"]
                 public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-                public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                    switch key {
-                    case "valueString": return .string(try r.requiredPrimitive("valueString", "_valueString"))
-                    case "valueBoolean": return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
-                    case "valueInteger": return .integer(try r.requiredPrimitive("valueInteger", "_valueInteger"))
-                    case "valueDecimal": return .decimal(try r.requiredPrimitive("valueDecimal", "_valueDecimal"))
-                    case "valueUri": return .uri(try r.requiredPrimitive("valueUri", "_valueUri"))
-                    case "valueCode": return .code(try r.requiredPrimitive("valueCode", "_valueCode"))
+                public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                    switch variant {
+                    case 0: return .string(try r.requiredPrimitive("valueString", "_valueString"))
+                    case 1: return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
+                    case 2: return .integer(try r.requiredPrimitive("valueInteger", "_valueInteger"))
+                    case 3: return .decimal(try r.requiredPrimitive("valueDecimal", "_valueDecimal"))
+                    case 4: return .uri(try r.requiredPrimitive("valueUri", "_valueUri"))
+                    case 5: return .code(try r.requiredPrimitive("valueCode", "_valueCode"))
                     default: return nil
                     }
                 }

@@ -56,16 +56,16 @@ public struct Annotation: Element {
 
     /// The allowed types of `author[x]`.
     public enum AuthorX: FHIRChoice {
-        case reference(Reference)
+        indirect case reference(Reference)
         case string(FHIRPrimitive<FHIRString>)
 
         public static let variantKeys = ["authorReference", "authorString"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "authorReference": return .reference(try r.requiredElement("authorReference"))
-            case "authorString": return .string(try r.requiredPrimitive("authorString", "_authorString"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .reference(try r.requiredElement("authorReference"))
+            case 1: return .string(try r.requiredPrimitive("authorString", "_authorString"))
             default: return nil
             }
         }

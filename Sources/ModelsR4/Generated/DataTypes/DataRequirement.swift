@@ -86,16 +86,16 @@ public struct DataRequirement: Element {
 
     /// The allowed types of `subject[x]`.
     public enum SubjectX: FHIRChoice {
-        case codeableConcept(CodeableConcept)
-        case reference(Reference)
+        indirect case codeableConcept(CodeableConcept)
+        indirect case reference(Reference)
 
         public static let variantKeys = ["subjectCodeableConcept", "subjectReference"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "subjectCodeableConcept": return .codeableConcept(try r.requiredElement("subjectCodeableConcept"))
-            case "subjectReference": return .reference(try r.requiredElement("subjectReference"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .codeableConcept(try r.requiredElement("subjectCodeableConcept"))
+            case 1: return .reference(try r.requiredElement("subjectReference"))
             default: return nil
             }
         }
@@ -220,17 +220,17 @@ public struct DataRequirement: Element {
         /// The allowed types of `value[x]`.
         public enum ValueX: FHIRChoice {
             case dateTime(FHIRPrimitive<DateTime>)
-            case period(Period)
-            case duration(Duration)
+            indirect case period(Period)
+            indirect case duration(Duration)
 
             public static let variantKeys = ["valueDateTime", "valuePeriod", "valueDuration"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "valueDateTime": return .dateTime(try r.requiredPrimitive("valueDateTime", "_valueDateTime"))
-                case "valuePeriod": return .period(try r.requiredElement("valuePeriod"))
-                case "valueDuration": return .duration(try r.requiredElement("valueDuration"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .dateTime(try r.requiredPrimitive("valueDateTime", "_valueDateTime"))
+                case 1: return .period(try r.requiredElement("valuePeriod"))
+                case 2: return .duration(try r.requiredElement("valueDuration"))
                 default: return nil
                 }
             }

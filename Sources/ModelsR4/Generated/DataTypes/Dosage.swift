@@ -123,15 +123,15 @@ public struct Dosage: BackboneElement {
     /// The allowed types of `asNeeded[x]`.
     public enum AsNeededX: FHIRChoice {
         case boolean(FHIRPrimitive<FHIRBool>)
-        case codeableConcept(CodeableConcept)
+        indirect case codeableConcept(CodeableConcept)
 
         public static let variantKeys = ["asNeededBoolean", "asNeededCodeableConcept"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "asNeededBoolean": return .boolean(try r.requiredPrimitive("asNeededBoolean", "_asNeededBoolean"))
-            case "asNeededCodeableConcept": return .codeableConcept(try r.requiredElement("asNeededCodeableConcept"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .boolean(try r.requiredPrimitive("asNeededBoolean", "_asNeededBoolean"))
+            case 1: return .codeableConcept(try r.requiredElement("asNeededCodeableConcept"))
             default: return nil
             }
         }
@@ -197,16 +197,16 @@ public struct Dosage: BackboneElement {
 
         /// The allowed types of `dose[x]`.
         public enum DoseX: FHIRChoice {
-            case range(Range)
-            case quantity(Quantity)
+            indirect case range(Range)
+            indirect case quantity(Quantity)
 
             public static let variantKeys = ["doseRange", "doseQuantity"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "doseRange": return .range(try r.requiredElement("doseRange"))
-                case "doseQuantity": return .quantity(try r.requiredElement("doseQuantity"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .range(try r.requiredElement("doseRange"))
+                case 1: return .quantity(try r.requiredElement("doseQuantity"))
                 default: return nil
                 }
             }
@@ -221,18 +221,18 @@ public struct Dosage: BackboneElement {
 
         /// The allowed types of `rate[x]`.
         public enum RateX: FHIRChoice {
-            case ratio(Ratio)
-            case range(Range)
-            case quantity(Quantity)
+            indirect case ratio(Ratio)
+            indirect case range(Range)
+            indirect case quantity(Quantity)
 
             public static let variantKeys = ["rateRatio", "rateRange", "rateQuantity"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "rateRatio": return .ratio(try r.requiredElement("rateRatio"))
-                case "rateRange": return .range(try r.requiredElement("rateRange"))
-                case "rateQuantity": return .quantity(try r.requiredElement("rateQuantity"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .ratio(try r.requiredElement("rateRatio"))
+                case 1: return .range(try r.requiredElement("rateRange"))
+                case 2: return .quantity(try r.requiredElement("rateQuantity"))
                 default: return nil
                 }
             }

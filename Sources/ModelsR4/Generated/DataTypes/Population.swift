@@ -68,16 +68,16 @@ public struct Population: BackboneElement {
 
     /// The allowed types of `age[x]`.
     public enum AgeX: FHIRChoice {
-        case range(Range)
-        case codeableConcept(CodeableConcept)
+        indirect case range(Range)
+        indirect case codeableConcept(CodeableConcept)
 
         public static let variantKeys = ["ageRange", "ageCodeableConcept"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "ageRange": return .range(try r.requiredElement("ageRange"))
-            case "ageCodeableConcept": return .codeableConcept(try r.requiredElement("ageCodeableConcept"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .range(try r.requiredElement("ageRange"))
+            case 1: return .codeableConcept(try r.requiredElement("ageCodeableConcept"))
             default: return nil
             }
         }

@@ -185,18 +185,18 @@ public struct Timing: BackboneElement {
 
         /// The allowed types of `bounds[x]`.
         public enum BoundsX: FHIRChoice {
-            case duration(Duration)
-            case range(Range)
-            case period(Period)
+            indirect case duration(Duration)
+            indirect case range(Range)
+            indirect case period(Period)
 
             public static let variantKeys = ["boundsDuration", "boundsRange", "boundsPeriod"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "boundsDuration": return .duration(try r.requiredElement("boundsDuration"))
-                case "boundsRange": return .range(try r.requiredElement("boundsRange"))
-                case "boundsPeriod": return .period(try r.requiredElement("boundsPeriod"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .duration(try r.requiredElement("boundsDuration"))
+                case 1: return .range(try r.requiredElement("boundsRange"))
+                case 2: return .period(try r.requiredElement("boundsPeriod"))
                 default: return nil
                 }
             }

@@ -68,20 +68,20 @@ public struct TriggerDefinition: Element {
 
     /// The allowed types of `timing[x]`.
     public enum TimingX: FHIRChoice {
-        case timing(Timing)
-        case reference(Reference)
+        indirect case timing(Timing)
+        indirect case reference(Reference)
         case date(FHIRPrimitive<FHIRDate>)
         case dateTime(FHIRPrimitive<DateTime>)
 
         public static let variantKeys = ["timingTiming", "timingReference", "timingDate", "timingDateTime"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "timingTiming": return .timing(try r.requiredElement("timingTiming"))
-            case "timingReference": return .reference(try r.requiredElement("timingReference"))
-            case "timingDate": return .date(try r.requiredPrimitive("timingDate", "_timingDate"))
-            case "timingDateTime": return .dateTime(try r.requiredPrimitive("timingDateTime", "_timingDateTime"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .timing(try r.requiredElement("timingTiming"))
+            case 1: return .reference(try r.requiredElement("timingReference"))
+            case 2: return .date(try r.requiredPrimitive("timingDate", "_timingDate"))
+            case 3: return .dateTime(try r.requiredPrimitive("timingDateTime", "_timingDateTime"))
             default: return nil
             }
         }

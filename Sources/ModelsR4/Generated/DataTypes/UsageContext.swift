@@ -50,20 +50,20 @@ public struct UsageContext: Element {
 
     /// The allowed types of `value[x]`.
     public enum ValueX: FHIRChoice {
-        case codeableConcept(CodeableConcept)
-        case quantity(Quantity)
-        case range(Range)
-        case reference(Reference)
+        indirect case codeableConcept(CodeableConcept)
+        indirect case quantity(Quantity)
+        indirect case range(Range)
+        indirect case reference(Reference)
 
         public static let variantKeys = ["valueCodeableConcept", "valueQuantity", "valueRange", "valueReference"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "valueCodeableConcept": return .codeableConcept(try r.requiredElement("valueCodeableConcept"))
-            case "valueQuantity": return .quantity(try r.requiredElement("valueQuantity"))
-            case "valueRange": return .range(try r.requiredElement("valueRange"))
-            case "valueReference": return .reference(try r.requiredElement("valueReference"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .codeableConcept(try r.requiredElement("valueCodeableConcept"))
+            case 1: return .quantity(try r.requiredElement("valueQuantity"))
+            case 2: return .range(try r.requiredElement("valueRange"))
+            case 3: return .reference(try r.requiredElement("valueReference"))
             default: return nil
             }
         }

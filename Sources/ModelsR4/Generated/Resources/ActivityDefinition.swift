@@ -355,16 +355,16 @@ public struct ActivityDefinition: DomainResource {
 
     /// The allowed types of `subject[x]`.
     public enum SubjectX: FHIRChoice {
-        case codeableConcept(CodeableConcept)
-        case reference(Reference)
+        indirect case codeableConcept(CodeableConcept)
+        indirect case reference(Reference)
 
         public static let variantKeys = ["subjectCodeableConcept", "subjectReference"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "subjectCodeableConcept": return .codeableConcept(try r.requiredElement("subjectCodeableConcept"))
-            case "subjectReference": return .reference(try r.requiredElement("subjectReference"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .codeableConcept(try r.requiredElement("subjectCodeableConcept"))
+            case 1: return .reference(try r.requiredElement("subjectReference"))
             default: return nil
             }
         }
@@ -379,24 +379,24 @@ public struct ActivityDefinition: DomainResource {
 
     /// The allowed types of `timing[x]`.
     public enum TimingX: FHIRChoice {
-        case timing(Timing)
+        indirect case timing(Timing)
         case dateTime(FHIRPrimitive<DateTime>)
-        case age(Age)
-        case period(Period)
-        case range(Range)
-        case duration(Duration)
+        indirect case age(Age)
+        indirect case period(Period)
+        indirect case range(Range)
+        indirect case duration(Duration)
 
         public static let variantKeys = ["timingTiming", "timingDateTime", "timingAge", "timingPeriod", "timingRange", "timingDuration"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "timingTiming": return .timing(try r.requiredElement("timingTiming"))
-            case "timingDateTime": return .dateTime(try r.requiredPrimitive("timingDateTime", "_timingDateTime"))
-            case "timingAge": return .age(try r.requiredElement("timingAge"))
-            case "timingPeriod": return .period(try r.requiredElement("timingPeriod"))
-            case "timingRange": return .range(try r.requiredElement("timingRange"))
-            case "timingDuration": return .duration(try r.requiredElement("timingDuration"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .timing(try r.requiredElement("timingTiming"))
+            case 1: return .dateTime(try r.requiredPrimitive("timingDateTime", "_timingDateTime"))
+            case 2: return .age(try r.requiredElement("timingAge"))
+            case 3: return .period(try r.requiredElement("timingPeriod"))
+            case 4: return .range(try r.requiredElement("timingRange"))
+            case 5: return .duration(try r.requiredElement("timingDuration"))
             default: return nil
             }
         }
@@ -415,16 +415,16 @@ public struct ActivityDefinition: DomainResource {
 
     /// The allowed types of `product[x]`.
     public enum ProductX: FHIRChoice {
-        case reference(Reference)
-        case codeableConcept(CodeableConcept)
+        indirect case reference(Reference)
+        indirect case codeableConcept(CodeableConcept)
 
         public static let variantKeys = ["productReference", "productCodeableConcept"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "productReference": return .reference(try r.requiredElement("productReference"))
-            case "productCodeableConcept": return .codeableConcept(try r.requiredElement("productCodeableConcept"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .reference(try r.requiredElement("productReference"))
+            case 1: return .codeableConcept(try r.requiredElement("productCodeableConcept"))
             default: return nil
             }
         }

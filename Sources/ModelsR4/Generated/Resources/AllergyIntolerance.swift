@@ -176,21 +176,21 @@ public struct AllergyIntolerance: DomainResource {
     /// The allowed types of `onset[x]`.
     public enum OnsetX: FHIRChoice {
         case dateTime(FHIRPrimitive<DateTime>)
-        case age(Age)
-        case period(Period)
-        case range(Range)
+        indirect case age(Age)
+        indirect case period(Period)
+        indirect case range(Range)
         case string(FHIRPrimitive<FHIRString>)
 
         public static let variantKeys = ["onsetDateTime", "onsetAge", "onsetPeriod", "onsetRange", "onsetString"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "onsetDateTime": return .dateTime(try r.requiredPrimitive("onsetDateTime", "_onsetDateTime"))
-            case "onsetAge": return .age(try r.requiredElement("onsetAge"))
-            case "onsetPeriod": return .period(try r.requiredElement("onsetPeriod"))
-            case "onsetRange": return .range(try r.requiredElement("onsetRange"))
-            case "onsetString": return .string(try r.requiredPrimitive("onsetString", "_onsetString"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .dateTime(try r.requiredPrimitive("onsetDateTime", "_onsetDateTime"))
+            case 1: return .age(try r.requiredElement("onsetAge"))
+            case 2: return .period(try r.requiredElement("onsetPeriod"))
+            case 3: return .range(try r.requiredElement("onsetRange"))
+            case 4: return .string(try r.requiredPrimitive("onsetString", "_onsetString"))
             default: return nil
             }
         }

@@ -511,10 +511,10 @@ public struct AuditEvent: DomainResource {
                 public static let variantKeys = ["valueString", "valueBase64Binary"]
                 public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-                public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                    switch key {
-                    case "valueString": return .string(try r.requiredPrimitive("valueString", "_valueString"))
-                    case "valueBase64Binary": return .base64Binary(try r.requiredPrimitive("valueBase64Binary", "_valueBase64Binary"))
+                public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                    switch variant {
+                    case 0: return .string(try r.requiredPrimitive("valueString", "_valueString"))
+                    case 1: return .base64Binary(try r.requiredPrimitive("valueBase64Binary", "_valueBase64Binary"))
                     default: return nil
                     }
                 }

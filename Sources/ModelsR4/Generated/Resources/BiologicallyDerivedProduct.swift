@@ -203,15 +203,15 @@ public struct BiologicallyDerivedProduct: DomainResource {
         /// The allowed types of `collected[x]`.
         public enum CollectedX: FHIRChoice {
             case dateTime(FHIRPrimitive<DateTime>)
-            case period(Period)
+            indirect case period(Period)
 
             public static let variantKeys = ["collectedDateTime", "collectedPeriod"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "collectedDateTime": return .dateTime(try r.requiredPrimitive("collectedDateTime", "_collectedDateTime"))
-                case "collectedPeriod": return .period(try r.requiredElement("collectedPeriod"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .dateTime(try r.requiredPrimitive("collectedDateTime", "_collectedDateTime"))
+                case 1: return .period(try r.requiredElement("collectedPeriod"))
                 default: return nil
                 }
             }
@@ -291,15 +291,15 @@ public struct BiologicallyDerivedProduct: DomainResource {
         /// The allowed types of `time[x]`.
         public enum TimeX: FHIRChoice {
             case dateTime(FHIRPrimitive<DateTime>)
-            case period(Period)
+            indirect case period(Period)
 
             public static let variantKeys = ["timeDateTime", "timePeriod"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "timeDateTime": return .dateTime(try r.requiredPrimitive("timeDateTime", "_timeDateTime"))
-                case "timePeriod": return .period(try r.requiredElement("timePeriod"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .dateTime(try r.requiredPrimitive("timeDateTime", "_timeDateTime"))
+                case 1: return .period(try r.requiredElement("timePeriod"))
                 default: return nil
                 }
             }
@@ -367,15 +367,15 @@ public struct BiologicallyDerivedProduct: DomainResource {
         /// The allowed types of `time[x]`.
         public enum TimeX: FHIRChoice {
             case dateTime(FHIRPrimitive<DateTime>)
-            case period(Period)
+            indirect case period(Period)
 
             public static let variantKeys = ["timeDateTime", "timePeriod"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "timeDateTime": return .dateTime(try r.requiredPrimitive("timeDateTime", "_timeDateTime"))
-                case "timePeriod": return .period(try r.requiredElement("timePeriod"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .dateTime(try r.requiredPrimitive("timeDateTime", "_timeDateTime"))
+                case 1: return .period(try r.requiredElement("timePeriod"))
                 default: return nil
                 }
             }

@@ -236,17 +236,17 @@ public struct ChargeItem: DomainResource {
     /// The allowed types of `occurrence[x]`.
     public enum OccurrenceX: FHIRChoice {
         case dateTime(FHIRPrimitive<DateTime>)
-        case period(Period)
-        case timing(Timing)
+        indirect case period(Period)
+        indirect case timing(Timing)
 
         public static let variantKeys = ["occurrenceDateTime", "occurrencePeriod", "occurrenceTiming"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "occurrenceDateTime": return .dateTime(try r.requiredPrimitive("occurrenceDateTime", "_occurrenceDateTime"))
-            case "occurrencePeriod": return .period(try r.requiredElement("occurrencePeriod"))
-            case "occurrenceTiming": return .timing(try r.requiredElement("occurrenceTiming"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .dateTime(try r.requiredPrimitive("occurrenceDateTime", "_occurrenceDateTime"))
+            case 1: return .period(try r.requiredElement("occurrencePeriod"))
+            case 2: return .timing(try r.requiredElement("occurrenceTiming"))
             default: return nil
             }
         }
@@ -262,16 +262,16 @@ public struct ChargeItem: DomainResource {
 
     /// The allowed types of `product[x]`.
     public enum ProductX: FHIRChoice {
-        case reference(Reference)
-        case codeableConcept(CodeableConcept)
+        indirect case reference(Reference)
+        indirect case codeableConcept(CodeableConcept)
 
         public static let variantKeys = ["productReference", "productCodeableConcept"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "productReference": return .reference(try r.requiredElement("productReference"))
-            case "productCodeableConcept": return .codeableConcept(try r.requiredElement("productCodeableConcept"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .reference(try r.requiredElement("productReference"))
+            case 1: return .codeableConcept(try r.requiredElement("productCodeableConcept"))
             default: return nil
             }
         }

@@ -497,15 +497,15 @@ public struct Claim: DomainResource {
         /// The allowed types of `timing[x]`.
         public enum TimingX: FHIRChoice {
             case date(FHIRPrimitive<FHIRDate>)
-            case period(Period)
+            indirect case period(Period)
 
             public static let variantKeys = ["timingDate", "timingPeriod"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "timingDate": return .date(try r.requiredPrimitive("timingDate", "_timingDate"))
-                case "timingPeriod": return .period(try r.requiredElement("timingPeriod"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .date(try r.requiredPrimitive("timingDate", "_timingDate"))
+                case 1: return .period(try r.requiredElement("timingPeriod"))
                 default: return nil
                 }
             }
@@ -522,20 +522,20 @@ public struct Claim: DomainResource {
         public enum ValueX: FHIRChoice {
             case boolean(FHIRPrimitive<FHIRBool>)
             case string(FHIRPrimitive<FHIRString>)
-            case quantity(Quantity)
-            case attachment(Attachment)
-            case reference(Reference)
+            indirect case quantity(Quantity)
+            indirect case attachment(Attachment)
+            indirect case reference(Reference)
 
             public static let variantKeys = ["valueBoolean", "valueString", "valueQuantity", "valueAttachment", "valueReference"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "valueBoolean": return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
-                case "valueString": return .string(try r.requiredPrimitive("valueString", "_valueString"))
-                case "valueQuantity": return .quantity(try r.requiredElement("valueQuantity"))
-                case "valueAttachment": return .attachment(try r.requiredElement("valueAttachment"))
-                case "valueReference": return .reference(try r.requiredElement("valueReference"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
+                case 1: return .string(try r.requiredPrimitive("valueString", "_valueString"))
+                case 2: return .quantity(try r.requiredElement("valueQuantity"))
+                case 3: return .attachment(try r.requiredElement("valueAttachment"))
+                case 4: return .reference(try r.requiredElement("valueReference"))
                 default: return nil
                 }
             }
@@ -623,16 +623,16 @@ public struct Claim: DomainResource {
 
         /// The allowed types of `diagnosis[x]`.
         public enum DiagnosisX: FHIRChoice {
-            case codeableConcept(CodeableConcept)
-            case reference(Reference)
+            indirect case codeableConcept(CodeableConcept)
+            indirect case reference(Reference)
 
             public static let variantKeys = ["diagnosisCodeableConcept", "diagnosisReference"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "diagnosisCodeableConcept": return .codeableConcept(try r.requiredElement("diagnosisCodeableConcept"))
-                case "diagnosisReference": return .reference(try r.requiredElement("diagnosisReference"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .codeableConcept(try r.requiredElement("diagnosisCodeableConcept"))
+                case 1: return .reference(try r.requiredElement("diagnosisReference"))
                 default: return nil
                 }
             }
@@ -717,16 +717,16 @@ public struct Claim: DomainResource {
 
         /// The allowed types of `procedure[x]`.
         public enum ProcedureX: FHIRChoice {
-            case codeableConcept(CodeableConcept)
-            case reference(Reference)
+            indirect case codeableConcept(CodeableConcept)
+            indirect case reference(Reference)
 
             public static let variantKeys = ["procedureCodeableConcept", "procedureReference"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "procedureCodeableConcept": return .codeableConcept(try r.requiredElement("procedureCodeableConcept"))
-                case "procedureReference": return .reference(try r.requiredElement("procedureReference"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .codeableConcept(try r.requiredElement("procedureCodeableConcept"))
+                case 1: return .reference(try r.requiredElement("procedureReference"))
                 default: return nil
                 }
             }
@@ -881,16 +881,16 @@ public struct Claim: DomainResource {
 
         /// The allowed types of `location[x]`.
         public enum LocationX: FHIRChoice {
-            case address(Address)
-            case reference(Reference)
+            indirect case address(Address)
+            indirect case reference(Reference)
 
             public static let variantKeys = ["locationAddress", "locationReference"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "locationAddress": return .address(try r.requiredElement("locationAddress"))
-                case "locationReference": return .reference(try r.requiredElement("locationReference"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .address(try r.requiredElement("locationAddress"))
+                case 1: return .reference(try r.requiredElement("locationReference"))
                 default: return nil
                 }
             }
@@ -1072,15 +1072,15 @@ public struct Claim: DomainResource {
         /// The allowed types of `serviced[x]`.
         public enum ServicedX: FHIRChoice {
             case date(FHIRPrimitive<FHIRDate>)
-            case period(Period)
+            indirect case period(Period)
 
             public static let variantKeys = ["servicedDate", "servicedPeriod"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "servicedDate": return .date(try r.requiredPrimitive("servicedDate", "_servicedDate"))
-                case "servicedPeriod": return .period(try r.requiredElement("servicedPeriod"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .date(try r.requiredPrimitive("servicedDate", "_servicedDate"))
+                case 1: return .period(try r.requiredElement("servicedPeriod"))
                 default: return nil
                 }
             }
@@ -1095,18 +1095,18 @@ public struct Claim: DomainResource {
 
         /// The allowed types of `location[x]`.
         public enum LocationX: FHIRChoice {
-            case codeableConcept(CodeableConcept)
-            case address(Address)
-            case reference(Reference)
+            indirect case codeableConcept(CodeableConcept)
+            indirect case address(Address)
+            indirect case reference(Reference)
 
             public static let variantKeys = ["locationCodeableConcept", "locationAddress", "locationReference"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "locationCodeableConcept": return .codeableConcept(try r.requiredElement("locationCodeableConcept"))
-                case "locationAddress": return .address(try r.requiredElement("locationAddress"))
-                case "locationReference": return .reference(try r.requiredElement("locationReference"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .codeableConcept(try r.requiredElement("locationCodeableConcept"))
+                case 1: return .address(try r.requiredElement("locationAddress"))
+                case 2: return .reference(try r.requiredElement("locationReference"))
                 default: return nil
                 }
             }

@@ -639,15 +639,15 @@ public struct ClaimResponse: DomainResource {
         /// The allowed types of `serviced[x]`.
         public enum ServicedX: FHIRChoice {
             case date(FHIRPrimitive<FHIRDate>)
-            case period(Period)
+            indirect case period(Period)
 
             public static let variantKeys = ["servicedDate", "servicedPeriod"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "servicedDate": return .date(try r.requiredPrimitive("servicedDate", "_servicedDate"))
-                case "servicedPeriod": return .period(try r.requiredElement("servicedPeriod"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .date(try r.requiredPrimitive("servicedDate", "_servicedDate"))
+                case 1: return .period(try r.requiredElement("servicedPeriod"))
                 default: return nil
                 }
             }
@@ -662,18 +662,18 @@ public struct ClaimResponse: DomainResource {
 
         /// The allowed types of `location[x]`.
         public enum LocationX: FHIRChoice {
-            case codeableConcept(CodeableConcept)
-            case address(Address)
-            case reference(Reference)
+            indirect case codeableConcept(CodeableConcept)
+            indirect case address(Address)
+            indirect case reference(Reference)
 
             public static let variantKeys = ["locationCodeableConcept", "locationAddress", "locationReference"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "locationCodeableConcept": return .codeableConcept(try r.requiredElement("locationCodeableConcept"))
-                case "locationAddress": return .address(try r.requiredElement("locationAddress"))
-                case "locationReference": return .reference(try r.requiredElement("locationReference"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .codeableConcept(try r.requiredElement("locationCodeableConcept"))
+                case 1: return .address(try r.requiredElement("locationAddress"))
+                case 2: return .reference(try r.requiredElement("locationReference"))
                 default: return nil
                 }
             }

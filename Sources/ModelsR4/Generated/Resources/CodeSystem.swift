@@ -548,7 +548,7 @@ public struct CodeSystem: DomainResource {
             /// The allowed types of `value[x]`.
             public enum ValueX: FHIRChoice {
                 case code(FHIRPrimitive<FHIRString>)
-                case coding(Coding)
+                indirect case coding(Coding)
                 case string(FHIRPrimitive<FHIRString>)
                 case integer(FHIRPrimitive<FHIRInteger>)
                 case boolean(FHIRPrimitive<FHIRBool>)
@@ -558,15 +558,15 @@ public struct CodeSystem: DomainResource {
                 public static let variantKeys = ["valueCode", "valueCoding", "valueString", "valueInteger", "valueBoolean", "valueDateTime", "valueDecimal"]
                 public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-                public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                    switch key {
-                    case "valueCode": return .code(try r.requiredPrimitive("valueCode", "_valueCode"))
-                    case "valueCoding": return .coding(try r.requiredElement("valueCoding"))
-                    case "valueString": return .string(try r.requiredPrimitive("valueString", "_valueString"))
-                    case "valueInteger": return .integer(try r.requiredPrimitive("valueInteger", "_valueInteger"))
-                    case "valueBoolean": return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
-                    case "valueDateTime": return .dateTime(try r.requiredPrimitive("valueDateTime", "_valueDateTime"))
-                    case "valueDecimal": return .decimal(try r.requiredPrimitive("valueDecimal", "_valueDecimal"))
+                public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                    switch variant {
+                    case 0: return .code(try r.requiredPrimitive("valueCode", "_valueCode"))
+                    case 1: return .coding(try r.requiredElement("valueCoding"))
+                    case 2: return .string(try r.requiredPrimitive("valueString", "_valueString"))
+                    case 3: return .integer(try r.requiredPrimitive("valueInteger", "_valueInteger"))
+                    case 4: return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
+                    case 5: return .dateTime(try r.requiredPrimitive("valueDateTime", "_valueDateTime"))
+                    case 6: return .decimal(try r.requiredPrimitive("valueDecimal", "_valueDecimal"))
                     default: return nil
                     }
                 }

@@ -278,16 +278,16 @@ public struct Composition: DomainResource {
 
         /// The allowed types of `target[x]`.
         public enum TargetX: FHIRChoice {
-            case identifier(Identifier)
-            case reference(Reference)
+            indirect case identifier(Identifier)
+            indirect case reference(Reference)
 
             public static let variantKeys = ["targetIdentifier", "targetReference"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "targetIdentifier": return .identifier(try r.requiredElement("targetIdentifier"))
-                case "targetReference": return .reference(try r.requiredElement("targetReference"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .identifier(try r.requiredElement("targetIdentifier"))
+                case 1: return .reference(try r.requiredElement("targetReference"))
                 default: return nil
                 }
             }

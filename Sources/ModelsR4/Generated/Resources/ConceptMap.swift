@@ -193,10 +193,10 @@ public struct ConceptMap: DomainResource {
         public static let variantKeys = ["sourceUri", "sourceCanonical"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "sourceUri": return .uri(try r.requiredPrimitive("sourceUri", "_sourceUri"))
-            case "sourceCanonical": return .canonical(try r.requiredPrimitive("sourceCanonical", "_sourceCanonical"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .uri(try r.requiredPrimitive("sourceUri", "_sourceUri"))
+            case 1: return .canonical(try r.requiredPrimitive("sourceCanonical", "_sourceCanonical"))
             default: return nil
             }
         }
@@ -217,10 +217,10 @@ public struct ConceptMap: DomainResource {
         public static let variantKeys = ["targetUri", "targetCanonical"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "targetUri": return .uri(try r.requiredPrimitive("targetUri", "_targetUri"))
-            case "targetCanonical": return .canonical(try r.requiredPrimitive("targetCanonical", "_targetCanonical"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .uri(try r.requiredPrimitive("targetUri", "_targetUri"))
+            case 1: return .canonical(try r.requiredPrimitive("targetCanonical", "_targetCanonical"))
             default: return nil
             }
         }

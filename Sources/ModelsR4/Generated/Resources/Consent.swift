@@ -157,16 +157,16 @@ public struct Consent: DomainResource {
 
     /// The allowed types of `source[x]`.
     public enum SourceX: FHIRChoice {
-        case attachment(Attachment)
-        case reference(Reference)
+        indirect case attachment(Attachment)
+        indirect case reference(Reference)
 
         public static let variantKeys = ["sourceAttachment", "sourceReference"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "sourceAttachment": return .attachment(try r.requiredElement("sourceAttachment"))
-            case "sourceReference": return .reference(try r.requiredElement("sourceReference"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .attachment(try r.requiredElement("sourceAttachment"))
+            case 1: return .reference(try r.requiredElement("sourceReference"))
             default: return nil
             }
         }

@@ -277,16 +277,16 @@ public struct Contract: DomainResource {
 
     /// The allowed types of `topic[x]`.
     public enum TopicX: FHIRChoice {
-        case codeableConcept(CodeableConcept)
-        case reference(Reference)
+        indirect case codeableConcept(CodeableConcept)
+        indirect case reference(Reference)
 
         public static let variantKeys = ["topicCodeableConcept", "topicReference"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "topicCodeableConcept": return .codeableConcept(try r.requiredElement("topicCodeableConcept"))
-            case "topicReference": return .reference(try r.requiredElement("topicReference"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .codeableConcept(try r.requiredElement("topicCodeableConcept"))
+            case 1: return .reference(try r.requiredElement("topicReference"))
             default: return nil
             }
         }
@@ -301,16 +301,16 @@ public struct Contract: DomainResource {
 
     /// The allowed types of `legallyBinding[x]`.
     public enum LegallyBindingX: FHIRChoice {
-        case attachment(Attachment)
-        case reference(Reference)
+        indirect case attachment(Attachment)
+        indirect case reference(Reference)
 
         public static let variantKeys = ["legallyBindingAttachment", "legallyBindingReference"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "legallyBindingAttachment": return .attachment(try r.requiredElement("legallyBindingAttachment"))
-            case "legallyBindingReference": return .reference(try r.requiredElement("legallyBindingReference"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .attachment(try r.requiredElement("legallyBindingAttachment"))
+            case 1: return .reference(try r.requiredElement("legallyBindingReference"))
             default: return nil
             }
         }
@@ -512,16 +512,16 @@ public struct Contract: DomainResource {
 
         /// The allowed types of `topic[x]`.
         public enum TopicX: FHIRChoice {
-            case codeableConcept(CodeableConcept)
-            case reference(Reference)
+            indirect case codeableConcept(CodeableConcept)
+            indirect case reference(Reference)
 
             public static let variantKeys = ["topicCodeableConcept", "topicReference"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "topicCodeableConcept": return .codeableConcept(try r.requiredElement("topicCodeableConcept"))
-                case "topicReference": return .reference(try r.requiredElement("topicReference"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .codeableConcept(try r.requiredElement("topicCodeableConcept"))
+                case 1: return .reference(try r.requiredElement("topicReference"))
                 default: return nil
                 }
             }
@@ -804,28 +804,28 @@ public struct Contract: DomainResource {
                     case time(FHIRPrimitive<FHIRTime>)
                     case string(FHIRPrimitive<FHIRString>)
                     case uri(FHIRPrimitive<FHIRURI>)
-                    case attachment(Attachment)
-                    case coding(Coding)
-                    case quantity(Quantity)
-                    case reference(Reference)
+                    indirect case attachment(Attachment)
+                    indirect case coding(Coding)
+                    indirect case quantity(Quantity)
+                    indirect case reference(Reference)
 
                     public static let variantKeys = ["valueBoolean", "valueDecimal", "valueInteger", "valueDate", "valueDateTime", "valueTime", "valueString", "valueUri", "valueAttachment", "valueCoding", "valueQuantity", "valueReference"]
                     public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-                    public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                        switch key {
-                        case "valueBoolean": return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
-                        case "valueDecimal": return .decimal(try r.requiredPrimitive("valueDecimal", "_valueDecimal"))
-                        case "valueInteger": return .integer(try r.requiredPrimitive("valueInteger", "_valueInteger"))
-                        case "valueDate": return .date(try r.requiredPrimitive("valueDate", "_valueDate"))
-                        case "valueDateTime": return .dateTime(try r.requiredPrimitive("valueDateTime", "_valueDateTime"))
-                        case "valueTime": return .time(try r.requiredPrimitive("valueTime", "_valueTime"))
-                        case "valueString": return .string(try r.requiredPrimitive("valueString", "_valueString"))
-                        case "valueUri": return .uri(try r.requiredPrimitive("valueUri", "_valueUri"))
-                        case "valueAttachment": return .attachment(try r.requiredElement("valueAttachment"))
-                        case "valueCoding": return .coding(try r.requiredElement("valueCoding"))
-                        case "valueQuantity": return .quantity(try r.requiredElement("valueQuantity"))
-                        case "valueReference": return .reference(try r.requiredElement("valueReference"))
+                    public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                        switch variant {
+                        case 0: return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
+                        case 1: return .decimal(try r.requiredPrimitive("valueDecimal", "_valueDecimal"))
+                        case 2: return .integer(try r.requiredPrimitive("valueInteger", "_valueInteger"))
+                        case 3: return .date(try r.requiredPrimitive("valueDate", "_valueDate"))
+                        case 4: return .dateTime(try r.requiredPrimitive("valueDateTime", "_valueDateTime"))
+                        case 5: return .time(try r.requiredPrimitive("valueTime", "_valueTime"))
+                        case 6: return .string(try r.requiredPrimitive("valueString", "_valueString"))
+                        case 7: return .uri(try r.requiredPrimitive("valueUri", "_valueUri"))
+                        case 8: return .attachment(try r.requiredElement("valueAttachment"))
+                        case 9: return .coding(try r.requiredElement("valueCoding"))
+                        case 10: return .quantity(try r.requiredElement("valueQuantity"))
+                        case 11: return .reference(try r.requiredElement("valueReference"))
                         default: return nil
                         }
                     }
@@ -1162,16 +1162,16 @@ public struct Contract: DomainResource {
 
                 /// The allowed types of `entity[x]`.
                 public enum EntityX: FHIRChoice {
-                    case codeableConcept(CodeableConcept)
-                    case reference(Reference)
+                    indirect case codeableConcept(CodeableConcept)
+                    indirect case reference(Reference)
 
                     public static let variantKeys = ["entityCodeableConcept", "entityReference"]
                     public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-                    public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                        switch key {
-                        case "entityCodeableConcept": return .codeableConcept(try r.requiredElement("entityCodeableConcept"))
-                        case "entityReference": return .reference(try r.requiredElement("entityReference"))
+                    public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                        switch variant {
+                        case 0: return .codeableConcept(try r.requiredElement("entityCodeableConcept"))
+                        case 1: return .reference(try r.requiredElement("entityReference"))
                         default: return nil
                         }
                     }
@@ -1354,17 +1354,17 @@ public struct Contract: DomainResource {
             /// The allowed types of `occurrence[x]`.
             public enum OccurrenceX: FHIRChoice {
                 case dateTime(FHIRPrimitive<DateTime>)
-                case period(Period)
-                case timing(Timing)
+                indirect case period(Period)
+                indirect case timing(Timing)
 
                 public static let variantKeys = ["occurrenceDateTime", "occurrencePeriod", "occurrenceTiming"]
                 public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-                public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                    switch key {
-                    case "occurrenceDateTime": return .dateTime(try r.requiredPrimitive("occurrenceDateTime", "_occurrenceDateTime"))
-                    case "occurrencePeriod": return .period(try r.requiredElement("occurrencePeriod"))
-                    case "occurrenceTiming": return .timing(try r.requiredElement("occurrenceTiming"))
+                public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                    switch variant {
+                    case 0: return .dateTime(try r.requiredPrimitive("occurrenceDateTime", "_occurrenceDateTime"))
+                    case 1: return .period(try r.requiredElement("occurrencePeriod"))
+                    case 2: return .timing(try r.requiredElement("occurrenceTiming"))
                     default: return nil
                     }
                 }
@@ -1537,16 +1537,16 @@ public struct Contract: DomainResource {
 
         /// The allowed types of `content[x]`.
         public enum ContentX: FHIRChoice {
-            case attachment(Attachment)
-            case reference(Reference)
+            indirect case attachment(Attachment)
+            indirect case reference(Reference)
 
             public static let variantKeys = ["contentAttachment", "contentReference"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "contentAttachment": return .attachment(try r.requiredElement("contentAttachment"))
-                case "contentReference": return .reference(try r.requiredElement("contentReference"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .attachment(try r.requiredElement("contentAttachment"))
+                case 1: return .reference(try r.requiredElement("contentReference"))
                 default: return nil
                 }
             }
@@ -1607,16 +1607,16 @@ public struct Contract: DomainResource {
 
         /// The allowed types of `content[x]`.
         public enum ContentX: FHIRChoice {
-            case attachment(Attachment)
-            case reference(Reference)
+            indirect case attachment(Attachment)
+            indirect case reference(Reference)
 
             public static let variantKeys = ["contentAttachment", "contentReference"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "contentAttachment": return .attachment(try r.requiredElement("contentAttachment"))
-                case "contentReference": return .reference(try r.requiredElement("contentReference"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .attachment(try r.requiredElement("contentAttachment"))
+                case 1: return .reference(try r.requiredElement("contentReference"))
                 default: return nil
                 }
             }
@@ -1677,16 +1677,16 @@ public struct Contract: DomainResource {
 
         /// The allowed types of `content[x]`.
         public enum ContentX: FHIRChoice {
-            case attachment(Attachment)
-            case reference(Reference)
+            indirect case attachment(Attachment)
+            indirect case reference(Reference)
 
             public static let variantKeys = ["contentAttachment", "contentReference"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "contentAttachment": return .attachment(try r.requiredElement("contentAttachment"))
-                case "contentReference": return .reference(try r.requiredElement("contentReference"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .attachment(try r.requiredElement("contentAttachment"))
+                case 1: return .reference(try r.requiredElement("contentReference"))
                 default: return nil
                 }
             }

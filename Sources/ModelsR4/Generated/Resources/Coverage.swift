@@ -296,16 +296,16 @@ public struct Coverage: DomainResource {
 
         /// The allowed types of `value[x]`.
         public enum ValueX: FHIRChoice {
-            case quantity(Quantity)
-            case money(Money)
+            indirect case quantity(Quantity)
+            indirect case money(Money)
 
             public static let variantKeys = ["valueQuantity", "valueMoney"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "valueQuantity": return .quantity(try r.requiredElement("valueQuantity"))
-                case "valueMoney": return .money(try r.requiredElement("valueMoney"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .quantity(try r.requiredElement("valueQuantity"))
+                case 1: return .money(try r.requiredElement("valueMoney"))
                 default: return nil
                 }
             }

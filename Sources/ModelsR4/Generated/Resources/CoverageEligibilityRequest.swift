@@ -164,15 +164,15 @@ public struct CoverageEligibilityRequest: DomainResource {
     /// The allowed types of `serviced[x]`.
     public enum ServicedX: FHIRChoice {
         case date(FHIRPrimitive<FHIRDate>)
-        case period(Period)
+        indirect case period(Period)
 
         public static let variantKeys = ["servicedDate", "servicedPeriod"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "servicedDate": return .date(try r.requiredPrimitive("servicedDate", "_servicedDate"))
-            case "servicedPeriod": return .period(try r.requiredElement("servicedPeriod"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .date(try r.requiredPrimitive("servicedDate", "_servicedDate"))
+            case 1: return .period(try r.requiredElement("servicedPeriod"))
             default: return nil
             }
         }
@@ -447,16 +447,16 @@ public struct CoverageEligibilityRequest: DomainResource {
 
             /// The allowed types of `diagnosis[x]`.
             public enum DiagnosisX: FHIRChoice {
-                case codeableConcept(CodeableConcept)
-                case reference(Reference)
+                indirect case codeableConcept(CodeableConcept)
+                indirect case reference(Reference)
 
                 public static let variantKeys = ["diagnosisCodeableConcept", "diagnosisReference"]
                 public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-                public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                    switch key {
-                    case "diagnosisCodeableConcept": return .codeableConcept(try r.requiredElement("diagnosisCodeableConcept"))
-                    case "diagnosisReference": return .reference(try r.requiredElement("diagnosisReference"))
+                public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                    switch variant {
+                    case 0: return .codeableConcept(try r.requiredElement("diagnosisCodeableConcept"))
+                    case 1: return .reference(try r.requiredElement("diagnosisReference"))
                     default: return nil
                     }
                 }

@@ -170,15 +170,15 @@ public struct CoverageEligibilityResponse: DomainResource {
     /// The allowed types of `serviced[x]`.
     public enum ServicedX: FHIRChoice {
         case date(FHIRPrimitive<FHIRDate>)
-        case period(Period)
+        indirect case period(Period)
 
         public static let variantKeys = ["servicedDate", "servicedPeriod"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "servicedDate": return .date(try r.requiredPrimitive("servicedDate", "_servicedDate"))
-            case "servicedPeriod": return .period(try r.requiredElement("servicedPeriod"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .date(try r.requiredPrimitive("servicedDate", "_servicedDate"))
+            case 1: return .period(try r.requiredElement("servicedPeriod"))
             default: return nil
             }
         }
@@ -438,16 +438,16 @@ public struct CoverageEligibilityResponse: DomainResource {
                 public enum AllowedX: FHIRChoice {
                     case unsignedInt(FHIRPrimitive<FHIRUnsignedInteger>)
                     case string(FHIRPrimitive<FHIRString>)
-                    case money(Money)
+                    indirect case money(Money)
 
                     public static let variantKeys = ["allowedUnsignedInt", "allowedString", "allowedMoney"]
                     public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-                    public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                        switch key {
-                        case "allowedUnsignedInt": return .unsignedInt(try r.requiredPrimitive("allowedUnsignedInt", "_allowedUnsignedInt"))
-                        case "allowedString": return .string(try r.requiredPrimitive("allowedString", "_allowedString"))
-                        case "allowedMoney": return .money(try r.requiredElement("allowedMoney"))
+                    public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                        switch variant {
+                        case 0: return .unsignedInt(try r.requiredPrimitive("allowedUnsignedInt", "_allowedUnsignedInt"))
+                        case 1: return .string(try r.requiredPrimitive("allowedString", "_allowedString"))
+                        case 2: return .money(try r.requiredElement("allowedMoney"))
                         default: return nil
                         }
                     }
@@ -465,16 +465,16 @@ public struct CoverageEligibilityResponse: DomainResource {
                 public enum UsedX: FHIRChoice {
                     case unsignedInt(FHIRPrimitive<FHIRUnsignedInteger>)
                     case string(FHIRPrimitive<FHIRString>)
-                    case money(Money)
+                    indirect case money(Money)
 
                     public static let variantKeys = ["usedUnsignedInt", "usedString", "usedMoney"]
                     public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-                    public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                        switch key {
-                        case "usedUnsignedInt": return .unsignedInt(try r.requiredPrimitive("usedUnsignedInt", "_usedUnsignedInt"))
-                        case "usedString": return .string(try r.requiredPrimitive("usedString", "_usedString"))
-                        case "usedMoney": return .money(try r.requiredElement("usedMoney"))
+                    public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                        switch variant {
+                        case 0: return .unsignedInt(try r.requiredPrimitive("usedUnsignedInt", "_usedUnsignedInt"))
+                        case 1: return .string(try r.requiredPrimitive("usedString", "_usedString"))
+                        case 2: return .money(try r.requiredElement("usedMoney"))
                         default: return nil
                         }
                     }

@@ -152,15 +152,15 @@ public struct DetectedIssue: DomainResource {
     /// The allowed types of `identified[x]`.
     public enum IdentifiedX: FHIRChoice {
         case dateTime(FHIRPrimitive<DateTime>)
-        case period(Period)
+        indirect case period(Period)
 
         public static let variantKeys = ["identifiedDateTime", "identifiedPeriod"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "identifiedDateTime": return .dateTime(try r.requiredPrimitive("identifiedDateTime", "_identifiedDateTime"))
-            case "identifiedPeriod": return .period(try r.requiredElement("identifiedPeriod"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .dateTime(try r.requiredPrimitive("identifiedDateTime", "_identifiedDateTime"))
+            case 1: return .period(try r.requiredElement("identifiedPeriod"))
             default: return nil
             }
         }

@@ -212,15 +212,15 @@ public struct DeviceDefinition: DomainResource {
     /// The allowed types of `manufacturer[x]`.
     public enum ManufacturerX: FHIRChoice {
         case string(FHIRPrimitive<FHIRString>)
-        case reference(Reference)
+        indirect case reference(Reference)
 
         public static let variantKeys = ["manufacturerString", "manufacturerReference"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "manufacturerString": return .string(try r.requiredPrimitive("manufacturerString", "_manufacturerString"))
-            case "manufacturerReference": return .reference(try r.requiredElement("manufacturerReference"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .string(try r.requiredPrimitive("manufacturerString", "_manufacturerString"))
+            case 1: return .reference(try r.requiredElement("manufacturerReference"))
             default: return nil
             }
         }

@@ -188,15 +188,15 @@ public struct DiagnosticReport: DomainResource {
     /// The allowed types of `effective[x]`.
     public enum EffectiveX: FHIRChoice {
         case dateTime(FHIRPrimitive<DateTime>)
-        case period(Period)
+        indirect case period(Period)
 
         public static let variantKeys = ["effectiveDateTime", "effectivePeriod"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "effectiveDateTime": return .dateTime(try r.requiredPrimitive("effectiveDateTime", "_effectiveDateTime"))
-            case "effectivePeriod": return .period(try r.requiredElement("effectivePeriod"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .dateTime(try r.requiredPrimitive("effectiveDateTime", "_effectiveDateTime"))
+            case 1: return .period(try r.requiredElement("effectivePeriod"))
             default: return nil
             }
         }

@@ -322,24 +322,24 @@ public struct EvidenceVariable: DomainResource {
 
         /// The allowed types of `definition[x]`.
         public enum DefinitionX: FHIRChoice {
-            case reference(Reference)
+            indirect case reference(Reference)
             case canonical(FHIRPrimitive<FHIRCanonical>)
-            case codeableConcept(CodeableConcept)
-            case expression(Expression)
-            case dataRequirement(DataRequirement)
-            case triggerDefinition(TriggerDefinition)
+            indirect case codeableConcept(CodeableConcept)
+            indirect case expression(Expression)
+            indirect case dataRequirement(DataRequirement)
+            indirect case triggerDefinition(TriggerDefinition)
 
             public static let variantKeys = ["definitionReference", "definitionCanonical", "definitionCodeableConcept", "definitionExpression", "definitionDataRequirement", "definitionTriggerDefinition"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "definitionReference": return .reference(try r.requiredElement("definitionReference"))
-                case "definitionCanonical": return .canonical(try r.requiredPrimitive("definitionCanonical", "_definitionCanonical"))
-                case "definitionCodeableConcept": return .codeableConcept(try r.requiredElement("definitionCodeableConcept"))
-                case "definitionExpression": return .expression(try r.requiredElement("definitionExpression"))
-                case "definitionDataRequirement": return .dataRequirement(try r.requiredElement("definitionDataRequirement"))
-                case "definitionTriggerDefinition": return .triggerDefinition(try r.requiredElement("definitionTriggerDefinition"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .reference(try r.requiredElement("definitionReference"))
+                case 1: return .canonical(try r.requiredPrimitive("definitionCanonical", "_definitionCanonical"))
+                case 2: return .codeableConcept(try r.requiredElement("definitionCodeableConcept"))
+                case 3: return .expression(try r.requiredElement("definitionExpression"))
+                case 4: return .dataRequirement(try r.requiredElement("definitionDataRequirement"))
+                case 5: return .triggerDefinition(try r.requiredElement("definitionTriggerDefinition"))
                 default: return nil
                 }
             }
@@ -359,19 +359,19 @@ public struct EvidenceVariable: DomainResource {
         /// The allowed types of `participantEffective[x]`.
         public enum ParticipantEffectiveX: FHIRChoice {
             case dateTime(FHIRPrimitive<DateTime>)
-            case period(Period)
-            case duration(Duration)
-            case timing(Timing)
+            indirect case period(Period)
+            indirect case duration(Duration)
+            indirect case timing(Timing)
 
             public static let variantKeys = ["participantEffectiveDateTime", "participantEffectivePeriod", "participantEffectiveDuration", "participantEffectiveTiming"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "participantEffectiveDateTime": return .dateTime(try r.requiredPrimitive("participantEffectiveDateTime", "_participantEffectiveDateTime"))
-                case "participantEffectivePeriod": return .period(try r.requiredElement("participantEffectivePeriod"))
-                case "participantEffectiveDuration": return .duration(try r.requiredElement("participantEffectiveDuration"))
-                case "participantEffectiveTiming": return .timing(try r.requiredElement("participantEffectiveTiming"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .dateTime(try r.requiredPrimitive("participantEffectiveDateTime", "_participantEffectiveDateTime"))
+                case 1: return .period(try r.requiredElement("participantEffectivePeriod"))
+                case 2: return .duration(try r.requiredElement("participantEffectiveDuration"))
+                case 3: return .timing(try r.requiredElement("participantEffectiveTiming"))
                 default: return nil
                 }
             }

@@ -187,18 +187,18 @@ public struct FamilyMemberHistory: DomainResource {
 
     /// The allowed types of `born[x]`.
     public enum BornX: FHIRChoice {
-        case period(Period)
+        indirect case period(Period)
         case date(FHIRPrimitive<FHIRDate>)
         case string(FHIRPrimitive<FHIRString>)
 
         public static let variantKeys = ["bornPeriod", "bornDate", "bornString"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "bornPeriod": return .period(try r.requiredElement("bornPeriod"))
-            case "bornDate": return .date(try r.requiredPrimitive("bornDate", "_bornDate"))
-            case "bornString": return .string(try r.requiredPrimitive("bornString", "_bornString"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .period(try r.requiredElement("bornPeriod"))
+            case 1: return .date(try r.requiredPrimitive("bornDate", "_bornDate"))
+            case 2: return .string(try r.requiredPrimitive("bornString", "_bornString"))
             default: return nil
             }
         }
@@ -214,18 +214,18 @@ public struct FamilyMemberHistory: DomainResource {
 
     /// The allowed types of `age[x]`.
     public enum AgeX: FHIRChoice {
-        case age(Age)
-        case range(Range)
+        indirect case age(Age)
+        indirect case range(Range)
         case string(FHIRPrimitive<FHIRString>)
 
         public static let variantKeys = ["ageAge", "ageRange", "ageString"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "ageAge": return .age(try r.requiredElement("ageAge"))
-            case "ageRange": return .range(try r.requiredElement("ageRange"))
-            case "ageString": return .string(try r.requiredPrimitive("ageString", "_ageString"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .age(try r.requiredElement("ageAge"))
+            case 1: return .range(try r.requiredElement("ageRange"))
+            case 2: return .string(try r.requiredPrimitive("ageString", "_ageString"))
             default: return nil
             }
         }
@@ -242,21 +242,21 @@ public struct FamilyMemberHistory: DomainResource {
     /// The allowed types of `deceased[x]`.
     public enum DeceasedX: FHIRChoice {
         case boolean(FHIRPrimitive<FHIRBool>)
-        case age(Age)
-        case range(Range)
+        indirect case age(Age)
+        indirect case range(Range)
         case date(FHIRPrimitive<FHIRDate>)
         case string(FHIRPrimitive<FHIRString>)
 
         public static let variantKeys = ["deceasedBoolean", "deceasedAge", "deceasedRange", "deceasedDate", "deceasedString"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "deceasedBoolean": return .boolean(try r.requiredPrimitive("deceasedBoolean", "_deceasedBoolean"))
-            case "deceasedAge": return .age(try r.requiredElement("deceasedAge"))
-            case "deceasedRange": return .range(try r.requiredElement("deceasedRange"))
-            case "deceasedDate": return .date(try r.requiredPrimitive("deceasedDate", "_deceasedDate"))
-            case "deceasedString": return .string(try r.requiredPrimitive("deceasedString", "_deceasedString"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .boolean(try r.requiredPrimitive("deceasedBoolean", "_deceasedBoolean"))
+            case 1: return .age(try r.requiredElement("deceasedAge"))
+            case 2: return .range(try r.requiredElement("deceasedRange"))
+            case 3: return .date(try r.requiredPrimitive("deceasedDate", "_deceasedDate"))
+            case 4: return .string(try r.requiredPrimitive("deceasedString", "_deceasedString"))
             default: return nil
             }
         }
@@ -343,20 +343,20 @@ public struct FamilyMemberHistory: DomainResource {
 
         /// The allowed types of `onset[x]`.
         public enum OnsetX: FHIRChoice {
-            case age(Age)
-            case range(Range)
-            case period(Period)
+            indirect case age(Age)
+            indirect case range(Range)
+            indirect case period(Period)
             case string(FHIRPrimitive<FHIRString>)
 
             public static let variantKeys = ["onsetAge", "onsetRange", "onsetPeriod", "onsetString"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "onsetAge": return .age(try r.requiredElement("onsetAge"))
-                case "onsetRange": return .range(try r.requiredElement("onsetRange"))
-                case "onsetPeriod": return .period(try r.requiredElement("onsetPeriod"))
-                case "onsetString": return .string(try r.requiredPrimitive("onsetString", "_onsetString"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .age(try r.requiredElement("onsetAge"))
+                case 1: return .range(try r.requiredElement("onsetRange"))
+                case 2: return .period(try r.requiredElement("onsetPeriod"))
+                case 3: return .string(try r.requiredPrimitive("onsetString", "_onsetString"))
                 default: return nil
                 }
             }

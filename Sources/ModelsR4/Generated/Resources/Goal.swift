@@ -176,15 +176,15 @@ public struct Goal: DomainResource {
     /// The allowed types of `start[x]`.
     public enum StartX: FHIRChoice {
         case date(FHIRPrimitive<FHIRDate>)
-        case codeableConcept(CodeableConcept)
+        indirect case codeableConcept(CodeableConcept)
 
         public static let variantKeys = ["startDate", "startCodeableConcept"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "startDate": return .date(try r.requiredPrimitive("startDate", "_startDate"))
-            case "startCodeableConcept": return .codeableConcept(try r.requiredElement("startCodeableConcept"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .date(try r.requiredPrimitive("startDate", "_startDate"))
+            case 1: return .codeableConcept(try r.requiredElement("startCodeableConcept"))
             default: return nil
             }
         }
@@ -256,26 +256,26 @@ public struct Goal: DomainResource {
 
         /// The allowed types of `detail[x]`.
         public enum DetailX: FHIRChoice {
-            case quantity(Quantity)
-            case range(Range)
-            case codeableConcept(CodeableConcept)
+            indirect case quantity(Quantity)
+            indirect case range(Range)
+            indirect case codeableConcept(CodeableConcept)
             case string(FHIRPrimitive<FHIRString>)
             case boolean(FHIRPrimitive<FHIRBool>)
             case integer(FHIRPrimitive<FHIRInteger>)
-            case ratio(Ratio)
+            indirect case ratio(Ratio)
 
             public static let variantKeys = ["detailQuantity", "detailRange", "detailCodeableConcept", "detailString", "detailBoolean", "detailInteger", "detailRatio"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "detailQuantity": return .quantity(try r.requiredElement("detailQuantity"))
-                case "detailRange": return .range(try r.requiredElement("detailRange"))
-                case "detailCodeableConcept": return .codeableConcept(try r.requiredElement("detailCodeableConcept"))
-                case "detailString": return .string(try r.requiredPrimitive("detailString", "_detailString"))
-                case "detailBoolean": return .boolean(try r.requiredPrimitive("detailBoolean", "_detailBoolean"))
-                case "detailInteger": return .integer(try r.requiredPrimitive("detailInteger", "_detailInteger"))
-                case "detailRatio": return .ratio(try r.requiredElement("detailRatio"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .quantity(try r.requiredElement("detailQuantity"))
+                case 1: return .range(try r.requiredElement("detailRange"))
+                case 2: return .codeableConcept(try r.requiredElement("detailCodeableConcept"))
+                case 3: return .string(try r.requiredPrimitive("detailString", "_detailString"))
+                case 4: return .boolean(try r.requiredPrimitive("detailBoolean", "_detailBoolean"))
+                case 5: return .integer(try r.requiredPrimitive("detailInteger", "_detailInteger"))
+                case 6: return .ratio(try r.requiredElement("detailRatio"))
                 default: return nil
                 }
             }
@@ -296,15 +296,15 @@ public struct Goal: DomainResource {
         /// The allowed types of `due[x]`.
         public enum DueX: FHIRChoice {
             case date(FHIRPrimitive<FHIRDate>)
-            case duration(Duration)
+            indirect case duration(Duration)
 
             public static let variantKeys = ["dueDate", "dueDuration"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "dueDate": return .date(try r.requiredPrimitive("dueDate", "_dueDate"))
-                case "dueDuration": return .duration(try r.requiredElement("dueDuration"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .date(try r.requiredPrimitive("dueDate", "_dueDate"))
+                case 1: return .duration(try r.requiredElement("dueDuration"))
                 default: return nil
                 }
             }

@@ -171,16 +171,16 @@ public struct GuidanceResponse: DomainResource {
     public enum ModuleX: FHIRChoice {
         case uri(FHIRPrimitive<FHIRURI>)
         case canonical(FHIRPrimitive<FHIRCanonical>)
-        case codeableConcept(CodeableConcept)
+        indirect case codeableConcept(CodeableConcept)
 
         public static let variantKeys = ["moduleUri", "moduleCanonical", "moduleCodeableConcept"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "moduleUri": return .uri(try r.requiredPrimitive("moduleUri", "_moduleUri"))
-            case "moduleCanonical": return .canonical(try r.requiredPrimitive("moduleCanonical", "_moduleCanonical"))
-            case "moduleCodeableConcept": return .codeableConcept(try r.requiredElement("moduleCodeableConcept"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .uri(try r.requiredPrimitive("moduleUri", "_moduleUri"))
+            case 1: return .canonical(try r.requiredPrimitive("moduleCanonical", "_moduleCanonical"))
+            case 2: return .codeableConcept(try r.requiredElement("moduleCodeableConcept"))
             default: return nil
             }
         }

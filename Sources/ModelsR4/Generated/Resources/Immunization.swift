@@ -253,10 +253,10 @@ public struct Immunization: DomainResource {
         public static let variantKeys = ["occurrenceDateTime", "occurrenceString"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "occurrenceDateTime": return .dateTime(try r.requiredPrimitive("occurrenceDateTime", "_occurrenceDateTime"))
-            case "occurrenceString": return .string(try r.requiredPrimitive("occurrenceString", "_occurrenceString"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .dateTime(try r.requiredPrimitive("occurrenceDateTime", "_occurrenceDateTime"))
+            case 1: return .string(try r.requiredPrimitive("occurrenceString", "_occurrenceString"))
             default: return nil
             }
         }
@@ -520,10 +520,10 @@ public struct Immunization: DomainResource {
             public static let variantKeys = ["doseNumberPositiveInt", "doseNumberString"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "doseNumberPositiveInt": return .positiveInt(try r.requiredPrimitive("doseNumberPositiveInt", "_doseNumberPositiveInt"))
-                case "doseNumberString": return .string(try r.requiredPrimitive("doseNumberString", "_doseNumberString"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .positiveInt(try r.requiredPrimitive("doseNumberPositiveInt", "_doseNumberPositiveInt"))
+                case 1: return .string(try r.requiredPrimitive("doseNumberString", "_doseNumberString"))
                 default: return nil
                 }
             }
@@ -544,10 +544,10 @@ public struct Immunization: DomainResource {
             public static let variantKeys = ["seriesDosesPositiveInt", "seriesDosesString"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "seriesDosesPositiveInt": return .positiveInt(try r.requiredPrimitive("seriesDosesPositiveInt", "_seriesDosesPositiveInt"))
-                case "seriesDosesString": return .string(try r.requiredPrimitive("seriesDosesString", "_seriesDosesString"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .positiveInt(try r.requiredPrimitive("seriesDosesPositiveInt", "_seriesDosesPositiveInt"))
+                case 1: return .string(try r.requiredPrimitive("seriesDosesString", "_seriesDosesString"))
                 default: return nil
                 }
             }

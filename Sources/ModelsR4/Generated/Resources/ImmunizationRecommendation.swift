@@ -226,10 +226,10 @@ public struct ImmunizationRecommendation: DomainResource {
             public static let variantKeys = ["doseNumberPositiveInt", "doseNumberString"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "doseNumberPositiveInt": return .positiveInt(try r.requiredPrimitive("doseNumberPositiveInt", "_doseNumberPositiveInt"))
-                case "doseNumberString": return .string(try r.requiredPrimitive("doseNumberString", "_doseNumberString"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .positiveInt(try r.requiredPrimitive("doseNumberPositiveInt", "_doseNumberPositiveInt"))
+                case 1: return .string(try r.requiredPrimitive("doseNumberString", "_doseNumberString"))
                 default: return nil
                 }
             }
@@ -250,10 +250,10 @@ public struct ImmunizationRecommendation: DomainResource {
             public static let variantKeys = ["seriesDosesPositiveInt", "seriesDosesString"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "seriesDosesPositiveInt": return .positiveInt(try r.requiredPrimitive("seriesDosesPositiveInt", "_seriesDosesPositiveInt"))
-                case "seriesDosesString": return .string(try r.requiredPrimitive("seriesDosesString", "_seriesDosesString"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .positiveInt(try r.requiredPrimitive("seriesDosesPositiveInt", "_seriesDosesPositiveInt"))
+                case 1: return .string(try r.requiredPrimitive("seriesDosesString", "_seriesDosesString"))
                 default: return nil
                 }
             }

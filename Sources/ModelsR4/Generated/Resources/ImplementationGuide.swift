@@ -511,10 +511,10 @@ public struct ImplementationGuide: DomainResource {
                 public static let variantKeys = ["exampleBoolean", "exampleCanonical"]
                 public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-                public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                    switch key {
-                    case "exampleBoolean": return .boolean(try r.requiredPrimitive("exampleBoolean", "_exampleBoolean"))
-                    case "exampleCanonical": return .canonical(try r.requiredPrimitive("exampleCanonical", "_exampleCanonical"))
+                public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                    switch variant {
+                    case 0: return .boolean(try r.requiredPrimitive("exampleBoolean", "_exampleBoolean"))
+                    case 1: return .canonical(try r.requiredPrimitive("exampleCanonical", "_exampleCanonical"))
                     default: return nil
                     }
                 }
@@ -594,15 +594,15 @@ public struct ImplementationGuide: DomainResource {
             /// The allowed types of `name[x]`.
             public enum NameX: FHIRChoice {
                 case url(FHIRPrimitive<FHIRURI>)
-                case reference(Reference)
+                indirect case reference(Reference)
 
                 public static let variantKeys = ["nameUrl", "nameReference"]
                 public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-                public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                    switch key {
-                    case "nameUrl": return .url(try r.requiredPrimitive("nameUrl", "_nameUrl"))
-                    case "nameReference": return .reference(try r.requiredElement("nameReference"))
+                public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                    switch variant {
+                    case 0: return .url(try r.requiredPrimitive("nameUrl", "_nameUrl"))
+                    case 1: return .reference(try r.requiredElement("nameReference"))
                     default: return nil
                     }
                 }
@@ -861,10 +861,10 @@ public struct ImplementationGuide: DomainResource {
                 public static let variantKeys = ["exampleBoolean", "exampleCanonical"]
                 public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-                public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                    switch key {
-                    case "exampleBoolean": return .boolean(try r.requiredPrimitive("exampleBoolean", "_exampleBoolean"))
-                    case "exampleCanonical": return .canonical(try r.requiredPrimitive("exampleCanonical", "_exampleCanonical"))
+                public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                    switch variant {
+                    case 0: return .boolean(try r.requiredPrimitive("exampleBoolean", "_exampleBoolean"))
+                    case 1: return .canonical(try r.requiredPrimitive("exampleCanonical", "_exampleCanonical"))
                     default: return nil
                     }
                 }

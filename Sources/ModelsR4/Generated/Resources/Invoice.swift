@@ -284,16 +284,16 @@ public struct Invoice: DomainResource {
 
         /// The allowed types of `chargeItem[x]`.
         public enum ChargeItemX: FHIRChoice {
-            case reference(Reference)
-            case codeableConcept(CodeableConcept)
+            indirect case reference(Reference)
+            indirect case codeableConcept(CodeableConcept)
 
             public static let variantKeys = ["chargeItemReference", "chargeItemCodeableConcept"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "chargeItemReference": return .reference(try r.requiredElement("chargeItemReference"))
-                case "chargeItemCodeableConcept": return .codeableConcept(try r.requiredElement("chargeItemCodeableConcept"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .reference(try r.requiredElement("chargeItemReference"))
+                case 1: return .codeableConcept(try r.requiredElement("chargeItemCodeableConcept"))
                 default: return nil
                 }
             }

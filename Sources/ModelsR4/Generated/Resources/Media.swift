@@ -212,15 +212,15 @@ public struct Media: DomainResource {
     /// The allowed types of `created[x]`.
     public enum CreatedX: FHIRChoice {
         case dateTime(FHIRPrimitive<DateTime>)
-        case period(Period)
+        indirect case period(Period)
 
         public static let variantKeys = ["createdDateTime", "createdPeriod"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "createdDateTime": return .dateTime(try r.requiredPrimitive("createdDateTime", "_createdDateTime"))
-            case "createdPeriod": return .period(try r.requiredElement("createdPeriod"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .dateTime(try r.requiredPrimitive("createdDateTime", "_createdDateTime"))
+            case 1: return .period(try r.requiredElement("createdPeriod"))
             default: return nil
             }
         }

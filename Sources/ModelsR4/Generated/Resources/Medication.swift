@@ -184,16 +184,16 @@ public struct Medication: DomainResource {
 
         /// The allowed types of `item[x]`.
         public enum ItemX: FHIRChoice {
-            case codeableConcept(CodeableConcept)
-            case reference(Reference)
+            indirect case codeableConcept(CodeableConcept)
+            indirect case reference(Reference)
 
             public static let variantKeys = ["itemCodeableConcept", "itemReference"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "itemCodeableConcept": return .codeableConcept(try r.requiredElement("itemCodeableConcept"))
-                case "itemReference": return .reference(try r.requiredElement("itemReference"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .codeableConcept(try r.requiredElement("itemCodeableConcept"))
+                case 1: return .reference(try r.requiredElement("itemReference"))
                 default: return nil
                 }
             }

@@ -193,16 +193,16 @@ public struct MedicationAdministration: DomainResource {
 
     /// The allowed types of `medication[x]`.
     public enum MedicationX: FHIRChoice {
-        case codeableConcept(CodeableConcept)
-        case reference(Reference)
+        indirect case codeableConcept(CodeableConcept)
+        indirect case reference(Reference)
 
         public static let variantKeys = ["medicationCodeableConcept", "medicationReference"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "medicationCodeableConcept": return .codeableConcept(try r.requiredElement("medicationCodeableConcept"))
-            case "medicationReference": return .reference(try r.requiredElement("medicationReference"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .codeableConcept(try r.requiredElement("medicationCodeableConcept"))
+            case 1: return .reference(try r.requiredElement("medicationReference"))
             default: return nil
             }
         }
@@ -218,15 +218,15 @@ public struct MedicationAdministration: DomainResource {
     /// The allowed types of `effective[x]`.
     public enum EffectiveX: FHIRChoice {
         case dateTime(FHIRPrimitive<DateTime>)
-        case period(Period)
+        indirect case period(Period)
 
         public static let variantKeys = ["effectiveDateTime", "effectivePeriod"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "effectiveDateTime": return .dateTime(try r.requiredPrimitive("effectiveDateTime", "_effectiveDateTime"))
-            case "effectivePeriod": return .period(try r.requiredElement("effectivePeriod"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .dateTime(try r.requiredPrimitive("effectiveDateTime", "_effectiveDateTime"))
+            case 1: return .period(try r.requiredElement("effectivePeriod"))
             default: return nil
             }
         }
@@ -368,16 +368,16 @@ public struct MedicationAdministration: DomainResource {
 
         /// The allowed types of `rate[x]`.
         public enum RateX: FHIRChoice {
-            case ratio(Ratio)
-            case quantity(Quantity)
+            indirect case ratio(Ratio)
+            indirect case quantity(Quantity)
 
             public static let variantKeys = ["rateRatio", "rateQuantity"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "rateRatio": return .ratio(try r.requiredElement("rateRatio"))
-                case "rateQuantity": return .quantity(try r.requiredElement("rateQuantity"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .ratio(try r.requiredElement("rateRatio"))
+                case 1: return .quantity(try r.requiredElement("rateQuantity"))
                 default: return nil
                 }
             }

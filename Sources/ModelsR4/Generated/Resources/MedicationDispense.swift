@@ -223,16 +223,16 @@ public struct MedicationDispense: DomainResource {
 
     /// The allowed types of `statusReason[x]`.
     public enum StatusReasonX: FHIRChoice {
-        case codeableConcept(CodeableConcept)
-        case reference(Reference)
+        indirect case codeableConcept(CodeableConcept)
+        indirect case reference(Reference)
 
         public static let variantKeys = ["statusReasonCodeableConcept", "statusReasonReference"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "statusReasonCodeableConcept": return .codeableConcept(try r.requiredElement("statusReasonCodeableConcept"))
-            case "statusReasonReference": return .reference(try r.requiredElement("statusReasonReference"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .codeableConcept(try r.requiredElement("statusReasonCodeableConcept"))
+            case 1: return .reference(try r.requiredElement("statusReasonReference"))
             default: return nil
             }
         }
@@ -247,16 +247,16 @@ public struct MedicationDispense: DomainResource {
 
     /// The allowed types of `medication[x]`.
     public enum MedicationX: FHIRChoice {
-        case codeableConcept(CodeableConcept)
-        case reference(Reference)
+        indirect case codeableConcept(CodeableConcept)
+        indirect case reference(Reference)
 
         public static let variantKeys = ["medicationCodeableConcept", "medicationReference"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "medicationCodeableConcept": return .codeableConcept(try r.requiredElement("medicationCodeableConcept"))
-            case "medicationReference": return .reference(try r.requiredElement("medicationReference"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .codeableConcept(try r.requiredElement("medicationCodeableConcept"))
+            case 1: return .reference(try r.requiredElement("medicationReference"))
             default: return nil
             }
         }

@@ -372,16 +372,16 @@ public struct MedicationKnowledge: DomainResource {
 
         /// The allowed types of `item[x]`.
         public enum ItemX: FHIRChoice {
-            case codeableConcept(CodeableConcept)
-            case reference(Reference)
+            indirect case codeableConcept(CodeableConcept)
+            indirect case reference(Reference)
 
             public static let variantKeys = ["itemCodeableConcept", "itemReference"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "itemCodeableConcept": return .codeableConcept(try r.requiredElement("itemCodeableConcept"))
-                case "itemReference": return .reference(try r.requiredElement("itemReference"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .codeableConcept(try r.requiredElement("itemCodeableConcept"))
+                case 1: return .reference(try r.requiredElement("itemReference"))
                 default: return nil
                 }
             }
@@ -564,16 +564,16 @@ public struct MedicationKnowledge: DomainResource {
 
         /// The allowed types of `indication[x]`.
         public enum IndicationX: FHIRChoice {
-            case codeableConcept(CodeableConcept)
-            case reference(Reference)
+            indirect case codeableConcept(CodeableConcept)
+            indirect case reference(Reference)
 
             public static let variantKeys = ["indicationCodeableConcept", "indicationReference"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "indicationCodeableConcept": return .codeableConcept(try r.requiredElement("indicationCodeableConcept"))
-                case "indicationReference": return .reference(try r.requiredElement("indicationReference"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .codeableConcept(try r.requiredElement("indicationCodeableConcept"))
+                case 1: return .reference(try r.requiredElement("indicationReference"))
                 default: return nil
                 }
             }
@@ -691,16 +691,16 @@ public struct MedicationKnowledge: DomainResource {
 
             /// The allowed types of `characteristic[x]`.
             public enum CharacteristicX: FHIRChoice {
-                case codeableConcept(CodeableConcept)
-                case quantity(Quantity)
+                indirect case codeableConcept(CodeableConcept)
+                indirect case quantity(Quantity)
 
                 public static let variantKeys = ["characteristicCodeableConcept", "characteristicQuantity"]
                 public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-                public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                    switch key {
-                    case "characteristicCodeableConcept": return .codeableConcept(try r.requiredElement("characteristicCodeableConcept"))
-                    case "characteristicQuantity": return .quantity(try r.requiredElement("characteristicQuantity"))
+                public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                    switch variant {
+                    case 0: return .codeableConcept(try r.requiredElement("characteristicCodeableConcept"))
+                    case 1: return .quantity(try r.requiredElement("characteristicQuantity"))
                     default: return nil
                     }
                 }
@@ -872,20 +872,20 @@ public struct MedicationKnowledge: DomainResource {
 
         /// The allowed types of `value[x]`.
         public enum ValueX: FHIRChoice {
-            case codeableConcept(CodeableConcept)
+            indirect case codeableConcept(CodeableConcept)
             case string(FHIRPrimitive<FHIRString>)
-            case quantity(Quantity)
+            indirect case quantity(Quantity)
             case base64Binary(FHIRPrimitive<Base64Binary>)
 
             public static let variantKeys = ["valueCodeableConcept", "valueString", "valueQuantity", "valueBase64Binary"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "valueCodeableConcept": return .codeableConcept(try r.requiredElement("valueCodeableConcept"))
-                case "valueString": return .string(try r.requiredPrimitive("valueString", "_valueString"))
-                case "valueQuantity": return .quantity(try r.requiredElement("valueQuantity"))
-                case "valueBase64Binary": return .base64Binary(try r.requiredPrimitive("valueBase64Binary", "_valueBase64Binary"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .codeableConcept(try r.requiredElement("valueCodeableConcept"))
+                case 1: return .string(try r.requiredPrimitive("valueString", "_valueString"))
+                case 2: return .quantity(try r.requiredElement("valueQuantity"))
+                case 3: return .base64Binary(try r.requiredPrimitive("valueBase64Binary", "_valueBase64Binary"))
                 default: return nil
                 }
             }

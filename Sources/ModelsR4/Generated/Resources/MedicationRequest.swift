@@ -272,15 +272,15 @@ public struct MedicationRequest: DomainResource {
     /// The allowed types of `reported[x]`.
     public enum ReportedX: FHIRChoice {
         case boolean(FHIRPrimitive<FHIRBool>)
-        case reference(Reference)
+        indirect case reference(Reference)
 
         public static let variantKeys = ["reportedBoolean", "reportedReference"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "reportedBoolean": return .boolean(try r.requiredPrimitive("reportedBoolean", "_reportedBoolean"))
-            case "reportedReference": return .reference(try r.requiredElement("reportedReference"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .boolean(try r.requiredPrimitive("reportedBoolean", "_reportedBoolean"))
+            case 1: return .reference(try r.requiredElement("reportedReference"))
             default: return nil
             }
         }
@@ -295,16 +295,16 @@ public struct MedicationRequest: DomainResource {
 
     /// The allowed types of `medication[x]`.
     public enum MedicationX: FHIRChoice {
-        case codeableConcept(CodeableConcept)
-        case reference(Reference)
+        indirect case codeableConcept(CodeableConcept)
+        indirect case reference(Reference)
 
         public static let variantKeys = ["medicationCodeableConcept", "medicationReference"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "medicationCodeableConcept": return .codeableConcept(try r.requiredElement("medicationCodeableConcept"))
-            case "medicationReference": return .reference(try r.requiredElement("medicationReference"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .codeableConcept(try r.requiredElement("medicationCodeableConcept"))
+            case 1: return .reference(try r.requiredElement("medicationReference"))
             default: return nil
             }
         }
@@ -505,15 +505,15 @@ public struct MedicationRequest: DomainResource {
         /// The allowed types of `allowed[x]`.
         public enum AllowedX: FHIRChoice {
             case boolean(FHIRPrimitive<FHIRBool>)
-            case codeableConcept(CodeableConcept)
+            indirect case codeableConcept(CodeableConcept)
 
             public static let variantKeys = ["allowedBoolean", "allowedCodeableConcept"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "allowedBoolean": return .boolean(try r.requiredPrimitive("allowedBoolean", "_allowedBoolean"))
-                case "allowedCodeableConcept": return .codeableConcept(try r.requiredElement("allowedCodeableConcept"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .boolean(try r.requiredPrimitive("allowedBoolean", "_allowedBoolean"))
+                case 1: return .codeableConcept(try r.requiredElement("allowedCodeableConcept"))
                 default: return nil
                 }
             }

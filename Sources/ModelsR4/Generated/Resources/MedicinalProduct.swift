@@ -524,16 +524,16 @@ public struct MedicinalProduct: DomainResource {
 
         /// The allowed types of `indication[x]`.
         public enum IndicationX: FHIRChoice {
-            case codeableConcept(CodeableConcept)
-            case reference(Reference)
+            indirect case codeableConcept(CodeableConcept)
+            indirect case reference(Reference)
 
             public static let variantKeys = ["indicationCodeableConcept", "indicationReference"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "indicationCodeableConcept": return .codeableConcept(try r.requiredElement("indicationCodeableConcept"))
-                case "indicationReference": return .reference(try r.requiredElement("indicationReference"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .codeableConcept(try r.requiredElement("indicationCodeableConcept"))
+                case 1: return .reference(try r.requiredElement("indicationReference"))
                 default: return nil
                 }
             }

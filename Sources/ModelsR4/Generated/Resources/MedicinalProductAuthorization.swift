@@ -308,16 +308,16 @@ public struct MedicinalProductAuthorization: DomainResource {
 
         /// The allowed types of `date[x]`.
         public enum DateX: FHIRChoice {
-            case period(Period)
+            indirect case period(Period)
             case dateTime(FHIRPrimitive<DateTime>)
 
             public static let variantKeys = ["datePeriod", "dateDateTime"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "datePeriod": return .period(try r.requiredElement("datePeriod"))
-                case "dateDateTime": return .dateTime(try r.requiredPrimitive("dateDateTime", "_dateDateTime"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .period(try r.requiredElement("datePeriod"))
+                case 1: return .dateTime(try r.requiredPrimitive("dateDateTime", "_dateDateTime"))
                 default: return nil
                 }
             }

@@ -172,16 +172,16 @@ public struct MedicinalProductContraindication: DomainResource {
 
         /// The allowed types of `medication[x]`.
         public enum MedicationX: FHIRChoice {
-            case codeableConcept(CodeableConcept)
-            case reference(Reference)
+            indirect case codeableConcept(CodeableConcept)
+            indirect case reference(Reference)
 
             public static let variantKeys = ["medicationCodeableConcept", "medicationReference"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "medicationCodeableConcept": return .codeableConcept(try r.requiredElement("medicationCodeableConcept"))
-                case "medicationReference": return .reference(try r.requiredElement("medicationReference"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .codeableConcept(try r.requiredElement("medicationCodeableConcept"))
+                case 1: return .reference(try r.requiredElement("medicationReference"))
                 default: return nil
                 }
             }

@@ -166,16 +166,16 @@ public struct MedicinalProductInteraction: DomainResource {
 
         /// The allowed types of `item[x]`.
         public enum ItemX: FHIRChoice {
-            case reference(Reference)
-            case codeableConcept(CodeableConcept)
+            indirect case reference(Reference)
+            indirect case codeableConcept(CodeableConcept)
 
             public static let variantKeys = ["itemReference", "itemCodeableConcept"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "itemReference": return .reference(try r.requiredElement("itemReference"))
-                case "itemCodeableConcept": return .codeableConcept(try r.requiredElement("itemCodeableConcept"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .reference(try r.requiredElement("itemReference"))
+                case 1: return .codeableConcept(try r.requiredElement("itemCodeableConcept"))
                 default: return nil
                 }
             }

@@ -145,16 +145,16 @@ public struct MessageHeader: DomainResource {
 
     /// The allowed types of `event[x]`.
     public enum EventX: FHIRChoice {
-        case coding(Coding)
+        indirect case coding(Coding)
         case uri(FHIRPrimitive<FHIRURI>)
 
         public static let variantKeys = ["eventCoding", "eventUri"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "eventCoding": return .coding(try r.requiredElement("eventCoding"))
-            case "eventUri": return .uri(try r.requiredPrimitive("eventUri", "_eventUri"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .coding(try r.requiredElement("eventCoding"))
+            case 1: return .uri(try r.requiredPrimitive("eventUri", "_eventUri"))
             default: return nil
             }
         }

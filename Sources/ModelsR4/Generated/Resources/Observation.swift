@@ -224,19 +224,19 @@ public struct Observation: DomainResource {
     /// The allowed types of `effective[x]`.
     public enum EffectiveX: FHIRChoice {
         case dateTime(FHIRPrimitive<DateTime>)
-        case period(Period)
-        case timing(Timing)
+        indirect case period(Period)
+        indirect case timing(Timing)
         case instant(FHIRPrimitive<Instant>)
 
         public static let variantKeys = ["effectiveDateTime", "effectivePeriod", "effectiveTiming", "effectiveInstant"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "effectiveDateTime": return .dateTime(try r.requiredPrimitive("effectiveDateTime", "_effectiveDateTime"))
-            case "effectivePeriod": return .period(try r.requiredElement("effectivePeriod"))
-            case "effectiveTiming": return .timing(try r.requiredElement("effectiveTiming"))
-            case "effectiveInstant": return .instant(try r.requiredPrimitive("effectiveInstant", "_effectiveInstant"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .dateTime(try r.requiredPrimitive("effectiveDateTime", "_effectiveDateTime"))
+            case 1: return .period(try r.requiredElement("effectivePeriod"))
+            case 2: return .timing(try r.requiredElement("effectiveTiming"))
+            case 3: return .instant(try r.requiredPrimitive("effectiveInstant", "_effectiveInstant"))
             default: return nil
             }
         }
@@ -253,34 +253,34 @@ public struct Observation: DomainResource {
 
     /// The allowed types of `value[x]`.
     public enum ValueX: FHIRChoice {
-        case quantity(Quantity)
-        case codeableConcept(CodeableConcept)
+        indirect case quantity(Quantity)
+        indirect case codeableConcept(CodeableConcept)
         case string(FHIRPrimitive<FHIRString>)
         case boolean(FHIRPrimitive<FHIRBool>)
         case integer(FHIRPrimitive<FHIRInteger>)
-        case range(Range)
-        case ratio(Ratio)
-        case sampledData(SampledData)
+        indirect case range(Range)
+        indirect case ratio(Ratio)
+        indirect case sampledData(SampledData)
         case time(FHIRPrimitive<FHIRTime>)
         case dateTime(FHIRPrimitive<DateTime>)
-        case period(Period)
+        indirect case period(Period)
 
         public static let variantKeys = ["valueQuantity", "valueCodeableConcept", "valueString", "valueBoolean", "valueInteger", "valueRange", "valueRatio", "valueSampledData", "valueTime", "valueDateTime", "valuePeriod"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "valueQuantity": return .quantity(try r.requiredElement("valueQuantity"))
-            case "valueCodeableConcept": return .codeableConcept(try r.requiredElement("valueCodeableConcept"))
-            case "valueString": return .string(try r.requiredPrimitive("valueString", "_valueString"))
-            case "valueBoolean": return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
-            case "valueInteger": return .integer(try r.requiredPrimitive("valueInteger", "_valueInteger"))
-            case "valueRange": return .range(try r.requiredElement("valueRange"))
-            case "valueRatio": return .ratio(try r.requiredElement("valueRatio"))
-            case "valueSampledData": return .sampledData(try r.requiredElement("valueSampledData"))
-            case "valueTime": return .time(try r.requiredPrimitive("valueTime", "_valueTime"))
-            case "valueDateTime": return .dateTime(try r.requiredPrimitive("valueDateTime", "_valueDateTime"))
-            case "valuePeriod": return .period(try r.requiredElement("valuePeriod"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .quantity(try r.requiredElement("valueQuantity"))
+            case 1: return .codeableConcept(try r.requiredElement("valueCodeableConcept"))
+            case 2: return .string(try r.requiredPrimitive("valueString", "_valueString"))
+            case 3: return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
+            case 4: return .integer(try r.requiredPrimitive("valueInteger", "_valueInteger"))
+            case 5: return .range(try r.requiredElement("valueRange"))
+            case 6: return .ratio(try r.requiredElement("valueRatio"))
+            case 7: return .sampledData(try r.requiredElement("valueSampledData"))
+            case 8: return .time(try r.requiredPrimitive("valueTime", "_valueTime"))
+            case 9: return .dateTime(try r.requiredPrimitive("valueDateTime", "_valueDateTime"))
+            case 10: return .period(try r.requiredElement("valuePeriod"))
             default: return nil
             }
         }
@@ -449,34 +449,34 @@ public struct Observation: DomainResource {
 
         /// The allowed types of `value[x]`.
         public enum ValueX: FHIRChoice {
-            case quantity(Quantity)
-            case codeableConcept(CodeableConcept)
+            indirect case quantity(Quantity)
+            indirect case codeableConcept(CodeableConcept)
             case string(FHIRPrimitive<FHIRString>)
             case boolean(FHIRPrimitive<FHIRBool>)
             case integer(FHIRPrimitive<FHIRInteger>)
-            case range(Range)
-            case ratio(Ratio)
-            case sampledData(SampledData)
+            indirect case range(Range)
+            indirect case ratio(Ratio)
+            indirect case sampledData(SampledData)
             case time(FHIRPrimitive<FHIRTime>)
             case dateTime(FHIRPrimitive<DateTime>)
-            case period(Period)
+            indirect case period(Period)
 
             public static let variantKeys = ["valueQuantity", "valueCodeableConcept", "valueString", "valueBoolean", "valueInteger", "valueRange", "valueRatio", "valueSampledData", "valueTime", "valueDateTime", "valuePeriod"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "valueQuantity": return .quantity(try r.requiredElement("valueQuantity"))
-                case "valueCodeableConcept": return .codeableConcept(try r.requiredElement("valueCodeableConcept"))
-                case "valueString": return .string(try r.requiredPrimitive("valueString", "_valueString"))
-                case "valueBoolean": return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
-                case "valueInteger": return .integer(try r.requiredPrimitive("valueInteger", "_valueInteger"))
-                case "valueRange": return .range(try r.requiredElement("valueRange"))
-                case "valueRatio": return .ratio(try r.requiredElement("valueRatio"))
-                case "valueSampledData": return .sampledData(try r.requiredElement("valueSampledData"))
-                case "valueTime": return .time(try r.requiredPrimitive("valueTime", "_valueTime"))
-                case "valueDateTime": return .dateTime(try r.requiredPrimitive("valueDateTime", "_valueDateTime"))
-                case "valuePeriod": return .period(try r.requiredElement("valuePeriod"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .quantity(try r.requiredElement("valueQuantity"))
+                case 1: return .codeableConcept(try r.requiredElement("valueCodeableConcept"))
+                case 2: return .string(try r.requiredPrimitive("valueString", "_valueString"))
+                case 3: return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
+                case 4: return .integer(try r.requiredPrimitive("valueInteger", "_valueInteger"))
+                case 5: return .range(try r.requiredElement("valueRange"))
+                case 6: return .ratio(try r.requiredElement("valueRatio"))
+                case 7: return .sampledData(try r.requiredElement("valueSampledData"))
+                case 8: return .time(try r.requiredPrimitive("valueTime", "_valueTime"))
+                case 9: return .dateTime(try r.requiredPrimitive("valueDateTime", "_valueDateTime"))
+                case 10: return .period(try r.requiredElement("valuePeriod"))
                 default: return nil
                 }
             }

@@ -181,10 +181,10 @@ public struct Patient: DomainResource {
         public static let variantKeys = ["deceasedBoolean", "deceasedDateTime"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "deceasedBoolean": return .boolean(try r.requiredPrimitive("deceasedBoolean", "_deceasedBoolean"))
-            case "deceasedDateTime": return .dateTime(try r.requiredPrimitive("deceasedDateTime", "_deceasedDateTime"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .boolean(try r.requiredPrimitive("deceasedBoolean", "_deceasedBoolean"))
+            case 1: return .dateTime(try r.requiredPrimitive("deceasedDateTime", "_deceasedDateTime"))
             default: return nil
             }
         }
@@ -205,10 +205,10 @@ public struct Patient: DomainResource {
         public static let variantKeys = ["multipleBirthBoolean", "multipleBirthInteger"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "multipleBirthBoolean": return .boolean(try r.requiredPrimitive("multipleBirthBoolean", "_multipleBirthBoolean"))
-            case "multipleBirthInteger": return .integer(try r.requiredPrimitive("multipleBirthInteger", "_multipleBirthInteger"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .boolean(try r.requiredPrimitive("multipleBirthBoolean", "_multipleBirthBoolean"))
+            case 1: return .integer(try r.requiredPrimitive("multipleBirthInteger", "_multipleBirthInteger"))
             default: return nil
             }
         }

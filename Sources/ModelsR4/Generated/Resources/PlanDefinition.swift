@@ -265,16 +265,16 @@ public struct PlanDefinition: DomainResource {
 
     /// The allowed types of `subject[x]`.
     public enum SubjectX: FHIRChoice {
-        case codeableConcept(CodeableConcept)
-        case reference(Reference)
+        indirect case codeableConcept(CodeableConcept)
+        indirect case reference(Reference)
 
         public static let variantKeys = ["subjectCodeableConcept", "subjectReference"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "subjectCodeableConcept": return .codeableConcept(try r.requiredElement("subjectCodeableConcept"))
-            case "subjectReference": return .reference(try r.requiredElement("subjectReference"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .codeableConcept(try r.requiredElement("subjectCodeableConcept"))
+            case 1: return .reference(try r.requiredElement("subjectReference"))
             default: return nil
             }
         }
@@ -427,18 +427,18 @@ public struct PlanDefinition: DomainResource {
 
             /// The allowed types of `detail[x]`.
             public enum DetailX: FHIRChoice {
-                case quantity(Quantity)
-                case range(Range)
-                case codeableConcept(CodeableConcept)
+                indirect case quantity(Quantity)
+                indirect case range(Range)
+                indirect case codeableConcept(CodeableConcept)
 
                 public static let variantKeys = ["detailQuantity", "detailRange", "detailCodeableConcept"]
                 public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-                public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                    switch key {
-                    case "detailQuantity": return .quantity(try r.requiredElement("detailQuantity"))
-                    case "detailRange": return .range(try r.requiredElement("detailRange"))
-                    case "detailCodeableConcept": return .codeableConcept(try r.requiredElement("detailCodeableConcept"))
+                public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                    switch variant {
+                    case 0: return .quantity(try r.requiredElement("detailQuantity"))
+                    case 1: return .range(try r.requiredElement("detailRange"))
+                    case 2: return .codeableConcept(try r.requiredElement("detailCodeableConcept"))
                     default: return nil
                     }
                 }
@@ -657,16 +657,16 @@ public struct PlanDefinition: DomainResource {
 
         /// The allowed types of `subject[x]`.
         public enum SubjectX: FHIRChoice {
-            case codeableConcept(CodeableConcept)
-            case reference(Reference)
+            indirect case codeableConcept(CodeableConcept)
+            indirect case reference(Reference)
 
             public static let variantKeys = ["subjectCodeableConcept", "subjectReference"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "subjectCodeableConcept": return .codeableConcept(try r.requiredElement("subjectCodeableConcept"))
-                case "subjectReference": return .reference(try r.requiredElement("subjectReference"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .codeableConcept(try r.requiredElement("subjectCodeableConcept"))
+                case 1: return .reference(try r.requiredElement("subjectReference"))
                 default: return nil
                 }
             }
@@ -682,23 +682,23 @@ public struct PlanDefinition: DomainResource {
         /// The allowed types of `timing[x]`.
         public enum TimingX: FHIRChoice {
             case dateTime(FHIRPrimitive<DateTime>)
-            case age(Age)
-            case period(Period)
-            case duration(Duration)
-            case range(Range)
-            case timing(Timing)
+            indirect case age(Age)
+            indirect case period(Period)
+            indirect case duration(Duration)
+            indirect case range(Range)
+            indirect case timing(Timing)
 
             public static let variantKeys = ["timingDateTime", "timingAge", "timingPeriod", "timingDuration", "timingRange", "timingTiming"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "timingDateTime": return .dateTime(try r.requiredPrimitive("timingDateTime", "_timingDateTime"))
-                case "timingAge": return .age(try r.requiredElement("timingAge"))
-                case "timingPeriod": return .period(try r.requiredElement("timingPeriod"))
-                case "timingDuration": return .duration(try r.requiredElement("timingDuration"))
-                case "timingRange": return .range(try r.requiredElement("timingRange"))
-                case "timingTiming": return .timing(try r.requiredElement("timingTiming"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .dateTime(try r.requiredPrimitive("timingDateTime", "_timingDateTime"))
+                case 1: return .age(try r.requiredElement("timingAge"))
+                case 2: return .period(try r.requiredElement("timingPeriod"))
+                case 3: return .duration(try r.requiredElement("timingDuration"))
+                case 4: return .range(try r.requiredElement("timingRange"))
+                case 5: return .timing(try r.requiredElement("timingTiming"))
                 default: return nil
                 }
             }
@@ -723,10 +723,10 @@ public struct PlanDefinition: DomainResource {
             public static let variantKeys = ["definitionCanonical", "definitionUri"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "definitionCanonical": return .canonical(try r.requiredPrimitive("definitionCanonical", "_definitionCanonical"))
-                case "definitionUri": return .uri(try r.requiredPrimitive("definitionUri", "_definitionUri"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .canonical(try r.requiredPrimitive("definitionCanonical", "_definitionCanonical"))
+                case 1: return .uri(try r.requiredPrimitive("definitionUri", "_definitionUri"))
                 default: return nil
                 }
             }
@@ -850,16 +850,16 @@ public struct PlanDefinition: DomainResource {
 
             /// The allowed types of `offset[x]`.
             public enum OffsetX: FHIRChoice {
-                case duration(Duration)
-                case range(Range)
+                indirect case duration(Duration)
+                indirect case range(Range)
 
                 public static let variantKeys = ["offsetDuration", "offsetRange"]
                 public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-                public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                    switch key {
-                    case "offsetDuration": return .duration(try r.requiredElement("offsetDuration"))
-                    case "offsetRange": return .range(try r.requiredElement("offsetRange"))
+                public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                    switch variant {
+                    case 0: return .duration(try r.requiredElement("offsetDuration"))
+                    case 1: return .range(try r.requiredElement("offsetRange"))
                     default: return nil
                     }
                 }

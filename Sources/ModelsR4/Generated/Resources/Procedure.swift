@@ -248,21 +248,21 @@ public struct Procedure: DomainResource {
     /// The allowed types of `performed[x]`.
     public enum PerformedX: FHIRChoice {
         case dateTime(FHIRPrimitive<DateTime>)
-        case period(Period)
+        indirect case period(Period)
         case string(FHIRPrimitive<FHIRString>)
-        case age(Age)
-        case range(Range)
+        indirect case age(Age)
+        indirect case range(Range)
 
         public static let variantKeys = ["performedDateTime", "performedPeriod", "performedString", "performedAge", "performedRange"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "performedDateTime": return .dateTime(try r.requiredPrimitive("performedDateTime", "_performedDateTime"))
-            case "performedPeriod": return .period(try r.requiredElement("performedPeriod"))
-            case "performedString": return .string(try r.requiredPrimitive("performedString", "_performedString"))
-            case "performedAge": return .age(try r.requiredElement("performedAge"))
-            case "performedRange": return .range(try r.requiredElement("performedRange"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .dateTime(try r.requiredPrimitive("performedDateTime", "_performedDateTime"))
+            case 1: return .period(try r.requiredElement("performedPeriod"))
+            case 2: return .string(try r.requiredPrimitive("performedString", "_performedString"))
+            case 3: return .age(try r.requiredElement("performedAge"))
+            case 4: return .range(try r.requiredElement("performedRange"))
             default: return nil
             }
         }

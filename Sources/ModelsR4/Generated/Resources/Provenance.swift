@@ -139,16 +139,16 @@ public struct Provenance: DomainResource {
 
     /// The allowed types of `occurred[x]`.
     public enum OccurredX: FHIRChoice {
-        case period(Period)
+        indirect case period(Period)
         case dateTime(FHIRPrimitive<DateTime>)
 
         public static let variantKeys = ["occurredPeriod", "occurredDateTime"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "occurredPeriod": return .period(try r.requiredElement("occurredPeriod"))
-            case "occurredDateTime": return .dateTime(try r.requiredPrimitive("occurredDateTime", "_occurredDateTime"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .period(try r.requiredElement("occurredPeriod"))
+            case 1: return .dateTime(try r.requiredPrimitive("occurredDateTime", "_occurredDateTime"))
             default: return nil
             }
         }

@@ -410,25 +410,25 @@ public struct Questionnaire: DomainResource {
                 case dateTime(FHIRPrimitive<DateTime>)
                 case time(FHIRPrimitive<FHIRTime>)
                 case string(FHIRPrimitive<FHIRString>)
-                case coding(Coding)
-                case quantity(Quantity)
-                case reference(Reference)
+                indirect case coding(Coding)
+                indirect case quantity(Quantity)
+                indirect case reference(Reference)
 
                 public static let variantKeys = ["answerBoolean", "answerDecimal", "answerInteger", "answerDate", "answerDateTime", "answerTime", "answerString", "answerCoding", "answerQuantity", "answerReference"]
                 public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-                public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                    switch key {
-                    case "answerBoolean": return .boolean(try r.requiredPrimitive("answerBoolean", "_answerBoolean"))
-                    case "answerDecimal": return .decimal(try r.requiredPrimitive("answerDecimal", "_answerDecimal"))
-                    case "answerInteger": return .integer(try r.requiredPrimitive("answerInteger", "_answerInteger"))
-                    case "answerDate": return .date(try r.requiredPrimitive("answerDate", "_answerDate"))
-                    case "answerDateTime": return .dateTime(try r.requiredPrimitive("answerDateTime", "_answerDateTime"))
-                    case "answerTime": return .time(try r.requiredPrimitive("answerTime", "_answerTime"))
-                    case "answerString": return .string(try r.requiredPrimitive("answerString", "_answerString"))
-                    case "answerCoding": return .coding(try r.requiredElement("answerCoding"))
-                    case "answerQuantity": return .quantity(try r.requiredElement("answerQuantity"))
-                    case "answerReference": return .reference(try r.requiredElement("answerReference"))
+                public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                    switch variant {
+                    case 0: return .boolean(try r.requiredPrimitive("answerBoolean", "_answerBoolean"))
+                    case 1: return .decimal(try r.requiredPrimitive("answerDecimal", "_answerDecimal"))
+                    case 2: return .integer(try r.requiredPrimitive("answerInteger", "_answerInteger"))
+                    case 3: return .date(try r.requiredPrimitive("answerDate", "_answerDate"))
+                    case 4: return .dateTime(try r.requiredPrimitive("answerDateTime", "_answerDateTime"))
+                    case 5: return .time(try r.requiredPrimitive("answerTime", "_answerTime"))
+                    case 6: return .string(try r.requiredPrimitive("answerString", "_answerString"))
+                    case 7: return .coding(try r.requiredElement("answerCoding"))
+                    case 8: return .quantity(try r.requiredElement("answerQuantity"))
+                    case 9: return .reference(try r.requiredElement("answerReference"))
                     default: return nil
                     }
                 }
@@ -507,20 +507,20 @@ public struct Questionnaire: DomainResource {
                 case date(FHIRPrimitive<FHIRDate>)
                 case time(FHIRPrimitive<FHIRTime>)
                 case string(FHIRPrimitive<FHIRString>)
-                case coding(Coding)
-                case reference(Reference)
+                indirect case coding(Coding)
+                indirect case reference(Reference)
 
                 public static let variantKeys = ["valueInteger", "valueDate", "valueTime", "valueString", "valueCoding", "valueReference"]
                 public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-                public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                    switch key {
-                    case "valueInteger": return .integer(try r.requiredPrimitive("valueInteger", "_valueInteger"))
-                    case "valueDate": return .date(try r.requiredPrimitive("valueDate", "_valueDate"))
-                    case "valueTime": return .time(try r.requiredPrimitive("valueTime", "_valueTime"))
-                    case "valueString": return .string(try r.requiredPrimitive("valueString", "_valueString"))
-                    case "valueCoding": return .coding(try r.requiredElement("valueCoding"))
-                    case "valueReference": return .reference(try r.requiredElement("valueReference"))
+                public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                    switch variant {
+                    case 0: return .integer(try r.requiredPrimitive("valueInteger", "_valueInteger"))
+                    case 1: return .date(try r.requiredPrimitive("valueDate", "_valueDate"))
+                    case 2: return .time(try r.requiredPrimitive("valueTime", "_valueTime"))
+                    case 3: return .string(try r.requiredPrimitive("valueString", "_valueString"))
+                    case 4: return .coding(try r.requiredElement("valueCoding"))
+                    case 5: return .reference(try r.requiredElement("valueReference"))
                     default: return nil
                     }
                 }
@@ -593,28 +593,28 @@ public struct Questionnaire: DomainResource {
                 case time(FHIRPrimitive<FHIRTime>)
                 case string(FHIRPrimitive<FHIRString>)
                 case uri(FHIRPrimitive<FHIRURI>)
-                case attachment(Attachment)
-                case coding(Coding)
-                case quantity(Quantity)
-                case reference(Reference)
+                indirect case attachment(Attachment)
+                indirect case coding(Coding)
+                indirect case quantity(Quantity)
+                indirect case reference(Reference)
 
                 public static let variantKeys = ["valueBoolean", "valueDecimal", "valueInteger", "valueDate", "valueDateTime", "valueTime", "valueString", "valueUri", "valueAttachment", "valueCoding", "valueQuantity", "valueReference"]
                 public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-                public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                    switch key {
-                    case "valueBoolean": return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
-                    case "valueDecimal": return .decimal(try r.requiredPrimitive("valueDecimal", "_valueDecimal"))
-                    case "valueInteger": return .integer(try r.requiredPrimitive("valueInteger", "_valueInteger"))
-                    case "valueDate": return .date(try r.requiredPrimitive("valueDate", "_valueDate"))
-                    case "valueDateTime": return .dateTime(try r.requiredPrimitive("valueDateTime", "_valueDateTime"))
-                    case "valueTime": return .time(try r.requiredPrimitive("valueTime", "_valueTime"))
-                    case "valueString": return .string(try r.requiredPrimitive("valueString", "_valueString"))
-                    case "valueUri": return .uri(try r.requiredPrimitive("valueUri", "_valueUri"))
-                    case "valueAttachment": return .attachment(try r.requiredElement("valueAttachment"))
-                    case "valueCoding": return .coding(try r.requiredElement("valueCoding"))
-                    case "valueQuantity": return .quantity(try r.requiredElement("valueQuantity"))
-                    case "valueReference": return .reference(try r.requiredElement("valueReference"))
+                public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                    switch variant {
+                    case 0: return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
+                    case 1: return .decimal(try r.requiredPrimitive("valueDecimal", "_valueDecimal"))
+                    case 2: return .integer(try r.requiredPrimitive("valueInteger", "_valueInteger"))
+                    case 3: return .date(try r.requiredPrimitive("valueDate", "_valueDate"))
+                    case 4: return .dateTime(try r.requiredPrimitive("valueDateTime", "_valueDateTime"))
+                    case 5: return .time(try r.requiredPrimitive("valueTime", "_valueTime"))
+                    case 6: return .string(try r.requiredPrimitive("valueString", "_valueString"))
+                    case 7: return .uri(try r.requiredPrimitive("valueUri", "_valueUri"))
+                    case 8: return .attachment(try r.requiredElement("valueAttachment"))
+                    case 9: return .coding(try r.requiredElement("valueCoding"))
+                    case 10: return .quantity(try r.requiredElement("valueQuantity"))
+                    case 11: return .reference(try r.requiredElement("valueReference"))
                     default: return nil
                     }
                 }

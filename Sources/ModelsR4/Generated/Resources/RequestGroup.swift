@@ -341,23 +341,23 @@ public struct RequestGroup: DomainResource {
         /// The allowed types of `timing[x]`.
         public enum TimingX: FHIRChoice {
             case dateTime(FHIRPrimitive<DateTime>)
-            case age(Age)
-            case period(Period)
-            case duration(Duration)
-            case range(Range)
-            case timing(Timing)
+            indirect case age(Age)
+            indirect case period(Period)
+            indirect case duration(Duration)
+            indirect case range(Range)
+            indirect case timing(Timing)
 
             public static let variantKeys = ["timingDateTime", "timingAge", "timingPeriod", "timingDuration", "timingRange", "timingTiming"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "timingDateTime": return .dateTime(try r.requiredPrimitive("timingDateTime", "_timingDateTime"))
-                case "timingAge": return .age(try r.requiredElement("timingAge"))
-                case "timingPeriod": return .period(try r.requiredElement("timingPeriod"))
-                case "timingDuration": return .duration(try r.requiredElement("timingDuration"))
-                case "timingRange": return .range(try r.requiredElement("timingRange"))
-                case "timingTiming": return .timing(try r.requiredElement("timingTiming"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .dateTime(try r.requiredPrimitive("timingDateTime", "_timingDateTime"))
+                case 1: return .age(try r.requiredElement("timingAge"))
+                case 2: return .period(try r.requiredElement("timingPeriod"))
+                case 3: return .duration(try r.requiredElement("timingDuration"))
+                case 4: return .range(try r.requiredElement("timingRange"))
+                case 5: return .timing(try r.requiredElement("timingTiming"))
                 default: return nil
                 }
             }
@@ -485,16 +485,16 @@ public struct RequestGroup: DomainResource {
 
             /// The allowed types of `offset[x]`.
             public enum OffsetX: FHIRChoice {
-                case duration(Duration)
-                case range(Range)
+                indirect case duration(Duration)
+                indirect case range(Range)
 
                 public static let variantKeys = ["offsetDuration", "offsetRange"]
                 public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-                public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                    switch key {
-                    case "offsetDuration": return .duration(try r.requiredElement("offsetDuration"))
-                    case "offsetRange": return .range(try r.requiredElement("offsetRange"))
+                public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                    switch variant {
+                    case 0: return .duration(try r.requiredElement("offsetDuration"))
+                    case 1: return .range(try r.requiredElement("offsetRange"))
                     default: return nil
                     }
                 }

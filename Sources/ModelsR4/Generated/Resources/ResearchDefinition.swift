@@ -283,16 +283,16 @@ public struct ResearchDefinition: DomainResource {
 
     /// The allowed types of `subject[x]`.
     public enum SubjectX: FHIRChoice {
-        case codeableConcept(CodeableConcept)
-        case reference(Reference)
+        indirect case codeableConcept(CodeableConcept)
+        indirect case reference(Reference)
 
         public static let variantKeys = ["subjectCodeableConcept", "subjectReference"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "subjectCodeableConcept": return .codeableConcept(try r.requiredElement("subjectCodeableConcept"))
-            case "subjectReference": return .reference(try r.requiredElement("subjectReference"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .codeableConcept(try r.requiredElement("subjectCodeableConcept"))
+            case 1: return .reference(try r.requiredElement("subjectReference"))
             default: return nil
             }
         }

@@ -277,16 +277,16 @@ public struct ResearchElementDefinition: DomainResource {
 
     /// The allowed types of `subject[x]`.
     public enum SubjectX: FHIRChoice {
-        case codeableConcept(CodeableConcept)
-        case reference(Reference)
+        indirect case codeableConcept(CodeableConcept)
+        indirect case reference(Reference)
 
         public static let variantKeys = ["subjectCodeableConcept", "subjectReference"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "subjectCodeableConcept": return .codeableConcept(try r.requiredElement("subjectCodeableConcept"))
-            case "subjectReference": return .reference(try r.requiredElement("subjectReference"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .codeableConcept(try r.requiredElement("subjectCodeableConcept"))
+            case 1: return .reference(try r.requiredElement("subjectReference"))
             default: return nil
             }
         }
@@ -412,20 +412,20 @@ public struct ResearchElementDefinition: DomainResource {
 
         /// The allowed types of `definition[x]`.
         public enum DefinitionX: FHIRChoice {
-            case codeableConcept(CodeableConcept)
+            indirect case codeableConcept(CodeableConcept)
             case canonical(FHIRPrimitive<FHIRCanonical>)
-            case expression(Expression)
-            case dataRequirement(DataRequirement)
+            indirect case expression(Expression)
+            indirect case dataRequirement(DataRequirement)
 
             public static let variantKeys = ["definitionCodeableConcept", "definitionCanonical", "definitionExpression", "definitionDataRequirement"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "definitionCodeableConcept": return .codeableConcept(try r.requiredElement("definitionCodeableConcept"))
-                case "definitionCanonical": return .canonical(try r.requiredPrimitive("definitionCanonical", "_definitionCanonical"))
-                case "definitionExpression": return .expression(try r.requiredElement("definitionExpression"))
-                case "definitionDataRequirement": return .dataRequirement(try r.requiredElement("definitionDataRequirement"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .codeableConcept(try r.requiredElement("definitionCodeableConcept"))
+                case 1: return .canonical(try r.requiredPrimitive("definitionCanonical", "_definitionCanonical"))
+                case 2: return .expression(try r.requiredElement("definitionExpression"))
+                case 3: return .dataRequirement(try r.requiredElement("definitionDataRequirement"))
                 default: return nil
                 }
             }
@@ -443,19 +443,19 @@ public struct ResearchElementDefinition: DomainResource {
         /// The allowed types of `studyEffective[x]`.
         public enum StudyEffectiveX: FHIRChoice {
             case dateTime(FHIRPrimitive<DateTime>)
-            case period(Period)
-            case duration(Duration)
-            case timing(Timing)
+            indirect case period(Period)
+            indirect case duration(Duration)
+            indirect case timing(Timing)
 
             public static let variantKeys = ["studyEffectiveDateTime", "studyEffectivePeriod", "studyEffectiveDuration", "studyEffectiveTiming"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "studyEffectiveDateTime": return .dateTime(try r.requiredPrimitive("studyEffectiveDateTime", "_studyEffectiveDateTime"))
-                case "studyEffectivePeriod": return .period(try r.requiredElement("studyEffectivePeriod"))
-                case "studyEffectiveDuration": return .duration(try r.requiredElement("studyEffectiveDuration"))
-                case "studyEffectiveTiming": return .timing(try r.requiredElement("studyEffectiveTiming"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .dateTime(try r.requiredPrimitive("studyEffectiveDateTime", "_studyEffectiveDateTime"))
+                case 1: return .period(try r.requiredElement("studyEffectivePeriod"))
+                case 2: return .duration(try r.requiredElement("studyEffectiveDuration"))
+                case 3: return .timing(try r.requiredElement("studyEffectiveTiming"))
                 default: return nil
                 }
             }
@@ -473,19 +473,19 @@ public struct ResearchElementDefinition: DomainResource {
         /// The allowed types of `participantEffective[x]`.
         public enum ParticipantEffectiveX: FHIRChoice {
             case dateTime(FHIRPrimitive<DateTime>)
-            case period(Period)
-            case duration(Duration)
-            case timing(Timing)
+            indirect case period(Period)
+            indirect case duration(Duration)
+            indirect case timing(Timing)
 
             public static let variantKeys = ["participantEffectiveDateTime", "participantEffectivePeriod", "participantEffectiveDuration", "participantEffectiveTiming"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "participantEffectiveDateTime": return .dateTime(try r.requiredPrimitive("participantEffectiveDateTime", "_participantEffectiveDateTime"))
-                case "participantEffectivePeriod": return .period(try r.requiredElement("participantEffectivePeriod"))
-                case "participantEffectiveDuration": return .duration(try r.requiredElement("participantEffectiveDuration"))
-                case "participantEffectiveTiming": return .timing(try r.requiredElement("participantEffectiveTiming"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .dateTime(try r.requiredPrimitive("participantEffectiveDateTime", "_participantEffectiveDateTime"))
+                case 1: return .period(try r.requiredElement("participantEffectivePeriod"))
+                case 2: return .duration(try r.requiredElement("participantEffectiveDuration"))
+                case 3: return .timing(try r.requiredElement("participantEffectiveTiming"))
                 default: return nil
                 }
             }

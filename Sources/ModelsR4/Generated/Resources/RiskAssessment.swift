@@ -182,15 +182,15 @@ public struct RiskAssessment: DomainResource {
     /// The allowed types of `occurrence[x]`.
     public enum OccurrenceX: FHIRChoice {
         case dateTime(FHIRPrimitive<DateTime>)
-        case period(Period)
+        indirect case period(Period)
 
         public static let variantKeys = ["occurrenceDateTime", "occurrencePeriod"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "occurrenceDateTime": return .dateTime(try r.requiredPrimitive("occurrenceDateTime", "_occurrenceDateTime"))
-            case "occurrencePeriod": return .period(try r.requiredElement("occurrencePeriod"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .dateTime(try r.requiredPrimitive("occurrenceDateTime", "_occurrenceDateTime"))
+            case 1: return .period(try r.requiredElement("occurrencePeriod"))
             default: return nil
             }
         }
@@ -281,15 +281,15 @@ public struct RiskAssessment: DomainResource {
         /// The allowed types of `probability[x]`.
         public enum ProbabilityX: FHIRChoice {
             case decimal(FHIRPrimitive<FHIRDecimal>)
-            case range(Range)
+            indirect case range(Range)
 
             public static let variantKeys = ["probabilityDecimal", "probabilityRange"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "probabilityDecimal": return .decimal(try r.requiredPrimitive("probabilityDecimal", "_probabilityDecimal"))
-                case "probabilityRange": return .range(try r.requiredElement("probabilityRange"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .decimal(try r.requiredPrimitive("probabilityDecimal", "_probabilityDecimal"))
+                case 1: return .range(try r.requiredElement("probabilityRange"))
                 default: return nil
                 }
             }
@@ -304,16 +304,16 @@ public struct RiskAssessment: DomainResource {
 
         /// The allowed types of `when[x]`.
         public enum WhenX: FHIRChoice {
-            case period(Period)
-            case range(Range)
+            indirect case period(Period)
+            indirect case range(Range)
 
             public static let variantKeys = ["whenPeriod", "whenRange"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "whenPeriod": return .period(try r.requiredElement("whenPeriod"))
-                case "whenRange": return .range(try r.requiredElement("whenRange"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .period(try r.requiredElement("whenPeriod"))
+                case 1: return .range(try r.requiredElement("whenRange"))
                 default: return nil
                 }
             }

@@ -277,18 +277,18 @@ public struct ServiceRequest: DomainResource {
 
     /// The allowed types of `quantity[x]`.
     public enum QuantityX: FHIRChoice {
-        case quantity(Quantity)
-        case ratio(Ratio)
-        case range(Range)
+        indirect case quantity(Quantity)
+        indirect case ratio(Ratio)
+        indirect case range(Range)
 
         public static let variantKeys = ["quantityQuantity", "quantityRatio", "quantityRange"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "quantityQuantity": return .quantity(try r.requiredElement("quantityQuantity"))
-            case "quantityRatio": return .ratio(try r.requiredElement("quantityRatio"))
-            case "quantityRange": return .range(try r.requiredElement("quantityRange"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .quantity(try r.requiredElement("quantityQuantity"))
+            case 1: return .ratio(try r.requiredElement("quantityRatio"))
+            case 2: return .range(try r.requiredElement("quantityRange"))
             default: return nil
             }
         }
@@ -305,17 +305,17 @@ public struct ServiceRequest: DomainResource {
     /// The allowed types of `occurrence[x]`.
     public enum OccurrenceX: FHIRChoice {
         case dateTime(FHIRPrimitive<DateTime>)
-        case period(Period)
-        case timing(Timing)
+        indirect case period(Period)
+        indirect case timing(Timing)
 
         public static let variantKeys = ["occurrenceDateTime", "occurrencePeriod", "occurrenceTiming"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "occurrenceDateTime": return .dateTime(try r.requiredPrimitive("occurrenceDateTime", "_occurrenceDateTime"))
-            case "occurrencePeriod": return .period(try r.requiredElement("occurrencePeriod"))
-            case "occurrenceTiming": return .timing(try r.requiredElement("occurrenceTiming"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .dateTime(try r.requiredPrimitive("occurrenceDateTime", "_occurrenceDateTime"))
+            case 1: return .period(try r.requiredElement("occurrencePeriod"))
+            case 2: return .timing(try r.requiredElement("occurrenceTiming"))
             default: return nil
             }
         }
@@ -332,15 +332,15 @@ public struct ServiceRequest: DomainResource {
     /// The allowed types of `asNeeded[x]`.
     public enum AsNeededX: FHIRChoice {
         case boolean(FHIRPrimitive<FHIRBool>)
-        case codeableConcept(CodeableConcept)
+        indirect case codeableConcept(CodeableConcept)
 
         public static let variantKeys = ["asNeededBoolean", "asNeededCodeableConcept"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "asNeededBoolean": return .boolean(try r.requiredPrimitive("asNeededBoolean", "_asNeededBoolean"))
-            case "asNeededCodeableConcept": return .codeableConcept(try r.requiredElement("asNeededCodeableConcept"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .boolean(try r.requiredPrimitive("asNeededBoolean", "_asNeededBoolean"))
+            case 1: return .codeableConcept(try r.requiredElement("asNeededCodeableConcept"))
             default: return nil
             }
         }

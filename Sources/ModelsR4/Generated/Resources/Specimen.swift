@@ -239,15 +239,15 @@ public struct Specimen: DomainResource {
         /// The allowed types of `collected[x]`.
         public enum CollectedX: FHIRChoice {
             case dateTime(FHIRPrimitive<DateTime>)
-            case period(Period)
+            indirect case period(Period)
 
             public static let variantKeys = ["collectedDateTime", "collectedPeriod"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "collectedDateTime": return .dateTime(try r.requiredPrimitive("collectedDateTime", "_collectedDateTime"))
-                case "collectedPeriod": return .period(try r.requiredElement("collectedPeriod"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .dateTime(try r.requiredPrimitive("collectedDateTime", "_collectedDateTime"))
+                case 1: return .period(try r.requiredElement("collectedPeriod"))
                 default: return nil
                 }
             }
@@ -262,16 +262,16 @@ public struct Specimen: DomainResource {
 
         /// The allowed types of `fastingStatus[x]`.
         public enum FastingStatusX: FHIRChoice {
-            case codeableConcept(CodeableConcept)
-            case duration(Duration)
+            indirect case codeableConcept(CodeableConcept)
+            indirect case duration(Duration)
 
             public static let variantKeys = ["fastingStatusCodeableConcept", "fastingStatusDuration"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "fastingStatusCodeableConcept": return .codeableConcept(try r.requiredElement("fastingStatusCodeableConcept"))
-                case "fastingStatusDuration": return .duration(try r.requiredElement("fastingStatusDuration"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .codeableConcept(try r.requiredElement("fastingStatusCodeableConcept"))
+                case 1: return .duration(try r.requiredElement("fastingStatusDuration"))
                 default: return nil
                 }
             }
@@ -351,15 +351,15 @@ public struct Specimen: DomainResource {
         /// The allowed types of `time[x]`.
         public enum TimeX: FHIRChoice {
             case dateTime(FHIRPrimitive<DateTime>)
-            case period(Period)
+            indirect case period(Period)
 
             public static let variantKeys = ["timeDateTime", "timePeriod"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "timeDateTime": return .dateTime(try r.requiredPrimitive("timeDateTime", "_timeDateTime"))
-                case "timePeriod": return .period(try r.requiredElement("timePeriod"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .dateTime(try r.requiredPrimitive("timeDateTime", "_timeDateTime"))
+                case 1: return .period(try r.requiredElement("timePeriod"))
                 default: return nil
                 }
             }
@@ -450,16 +450,16 @@ public struct Specimen: DomainResource {
 
         /// The allowed types of `additive[x]`.
         public enum AdditiveX: FHIRChoice {
-            case codeableConcept(CodeableConcept)
-            case reference(Reference)
+            indirect case codeableConcept(CodeableConcept)
+            indirect case reference(Reference)
 
             public static let variantKeys = ["additiveCodeableConcept", "additiveReference"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "additiveCodeableConcept": return .codeableConcept(try r.requiredElement("additiveCodeableConcept"))
-                case "additiveReference": return .reference(try r.requiredElement("additiveReference"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .codeableConcept(try r.requiredElement("additiveCodeableConcept"))
+                case 1: return .reference(try r.requiredElement("additiveReference"))
                 default: return nil
                 }
             }

@@ -289,16 +289,16 @@ public struct SpecimenDefinition: DomainResource {
 
             /// The allowed types of `minimumVolume[x]`.
             public enum MinimumVolumeX: FHIRChoice {
-                case quantity(Quantity)
+                indirect case quantity(Quantity)
                 case string(FHIRPrimitive<FHIRString>)
 
                 public static let variantKeys = ["minimumVolumeQuantity", "minimumVolumeString"]
                 public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-                public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                    switch key {
-                    case "minimumVolumeQuantity": return .quantity(try r.requiredElement("minimumVolumeQuantity"))
-                    case "minimumVolumeString": return .string(try r.requiredPrimitive("minimumVolumeString", "_minimumVolumeString"))
+                public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                    switch variant {
+                    case 0: return .quantity(try r.requiredElement("minimumVolumeQuantity"))
+                    case 1: return .string(try r.requiredPrimitive("minimumVolumeString", "_minimumVolumeString"))
                     default: return nil
                     }
                 }
@@ -358,16 +358,16 @@ public struct SpecimenDefinition: DomainResource {
 
                 /// The allowed types of `additive[x]`.
                 public enum AdditiveX: FHIRChoice {
-                    case codeableConcept(CodeableConcept)
-                    case reference(Reference)
+                    indirect case codeableConcept(CodeableConcept)
+                    indirect case reference(Reference)
 
                     public static let variantKeys = ["additiveCodeableConcept", "additiveReference"]
                     public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-                    public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                        switch key {
-                        case "additiveCodeableConcept": return .codeableConcept(try r.requiredElement("additiveCodeableConcept"))
-                        case "additiveReference": return .reference(try r.requiredElement("additiveReference"))
+                    public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                        switch variant {
+                        case 0: return .codeableConcept(try r.requiredElement("additiveCodeableConcept"))
+                        case 1: return .reference(try r.requiredElement("additiveReference"))
                         default: return nil
                         }
                     }

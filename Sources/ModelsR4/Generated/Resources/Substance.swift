@@ -230,16 +230,16 @@ public struct Substance: DomainResource {
 
         /// The allowed types of `substance[x]`.
         public enum SubstanceX: FHIRChoice {
-            case codeableConcept(CodeableConcept)
-            case reference(Reference)
+            indirect case codeableConcept(CodeableConcept)
+            indirect case reference(Reference)
 
             public static let variantKeys = ["substanceCodeableConcept", "substanceReference"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "substanceCodeableConcept": return .codeableConcept(try r.requiredElement("substanceCodeableConcept"))
-                case "substanceReference": return .reference(try r.requiredElement("substanceReference"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .codeableConcept(try r.requiredElement("substanceCodeableConcept"))
+                case 1: return .reference(try r.requiredElement("substanceReference"))
                 default: return nil
                 }
             }

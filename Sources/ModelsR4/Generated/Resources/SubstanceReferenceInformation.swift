@@ -376,18 +376,18 @@ public struct SubstanceReferenceInformation: DomainResource {
 
         /// The allowed types of `amount[x]`.
         public enum AmountX: FHIRChoice {
-            case quantity(Quantity)
-            case range(Range)
+            indirect case quantity(Quantity)
+            indirect case range(Range)
             case string(FHIRPrimitive<FHIRString>)
 
             public static let variantKeys = ["amountQuantity", "amountRange", "amountString"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "amountQuantity": return .quantity(try r.requiredElement("amountQuantity"))
-                case "amountRange": return .range(try r.requiredElement("amountRange"))
-                case "amountString": return .string(try r.requiredPrimitive("amountString", "_amountString"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .quantity(try r.requiredElement("amountQuantity"))
+                case 1: return .range(try r.requiredElement("amountRange"))
+                case 2: return .string(try r.requiredPrimitive("amountString", "_amountString"))
                 default: return nil
                 }
             }

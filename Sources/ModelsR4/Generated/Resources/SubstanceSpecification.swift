@@ -274,16 +274,16 @@ public struct SubstanceSpecification: DomainResource {
 
         /// The allowed types of `amount[x]`.
         public enum AmountX: FHIRChoice {
-            case quantity(Quantity)
+            indirect case quantity(Quantity)
             case string(FHIRPrimitive<FHIRString>)
 
             public static let variantKeys = ["amountQuantity", "amountString"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "amountQuantity": return .quantity(try r.requiredElement("amountQuantity"))
-                case "amountString": return .string(try r.requiredPrimitive("amountString", "_amountString"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .quantity(try r.requiredElement("amountQuantity"))
+                case 1: return .string(try r.requiredPrimitive("amountString", "_amountString"))
                 default: return nil
                 }
             }
@@ -368,16 +368,16 @@ public struct SubstanceSpecification: DomainResource {
 
         /// The allowed types of `definingSubstance[x]`.
         public enum DefiningSubstanceX: FHIRChoice {
-            case reference(Reference)
-            case codeableConcept(CodeableConcept)
+            indirect case reference(Reference)
+            indirect case codeableConcept(CodeableConcept)
 
             public static let variantKeys = ["definingSubstanceReference", "definingSubstanceCodeableConcept"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "definingSubstanceReference": return .reference(try r.requiredElement("definingSubstanceReference"))
-                case "definingSubstanceCodeableConcept": return .codeableConcept(try r.requiredElement("definingSubstanceCodeableConcept"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .reference(try r.requiredElement("definingSubstanceReference"))
+                case 1: return .codeableConcept(try r.requiredElement("definingSubstanceCodeableConcept"))
                 default: return nil
                 }
             }
@@ -392,16 +392,16 @@ public struct SubstanceSpecification: DomainResource {
 
         /// The allowed types of `amount[x]`.
         public enum AmountX: FHIRChoice {
-            case quantity(Quantity)
+            indirect case quantity(Quantity)
             case string(FHIRPrimitive<FHIRString>)
 
             public static let variantKeys = ["amountQuantity", "amountString"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "amountQuantity": return .quantity(try r.requiredElement("amountQuantity"))
-                case "amountString": return .string(try r.requiredPrimitive("amountString", "_amountString"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .quantity(try r.requiredElement("amountQuantity"))
+                case 1: return .string(try r.requiredPrimitive("amountString", "_amountString"))
                 default: return nil
                 }
             }
@@ -1006,16 +1006,16 @@ public struct SubstanceSpecification: DomainResource {
 
         /// The allowed types of `substance[x]`.
         public enum SubstanceX: FHIRChoice {
-            case reference(Reference)
-            case codeableConcept(CodeableConcept)
+            indirect case reference(Reference)
+            indirect case codeableConcept(CodeableConcept)
 
             public static let variantKeys = ["substanceReference", "substanceCodeableConcept"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "substanceReference": return .reference(try r.requiredElement("substanceReference"))
-                case "substanceCodeableConcept": return .codeableConcept(try r.requiredElement("substanceCodeableConcept"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .reference(try r.requiredElement("substanceReference"))
+                case 1: return .codeableConcept(try r.requiredElement("substanceCodeableConcept"))
                 default: return nil
                 }
             }
@@ -1030,20 +1030,20 @@ public struct SubstanceSpecification: DomainResource {
 
         /// The allowed types of `amount[x]`.
         public enum AmountX: FHIRChoice {
-            case quantity(Quantity)
-            case range(Range)
-            case ratio(Ratio)
+            indirect case quantity(Quantity)
+            indirect case range(Range)
+            indirect case ratio(Ratio)
             case string(FHIRPrimitive<FHIRString>)
 
             public static let variantKeys = ["amountQuantity", "amountRange", "amountRatio", "amountString"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "amountQuantity": return .quantity(try r.requiredElement("amountQuantity"))
-                case "amountRange": return .range(try r.requiredElement("amountRange"))
-                case "amountRatio": return .ratio(try r.requiredElement("amountRatio"))
-                case "amountString": return .string(try r.requiredPrimitive("amountString", "_amountString"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .quantity(try r.requiredElement("amountQuantity"))
+                case 1: return .range(try r.requiredElement("amountRange"))
+                case 2: return .ratio(try r.requiredElement("amountRatio"))
+                case 3: return .string(try r.requiredPrimitive("amountString", "_amountString"))
                 default: return nil
                 }
             }

@@ -169,16 +169,16 @@ public struct SupplyRequest: DomainResource {
 
     /// The allowed types of `item[x]`.
     public enum ItemX: FHIRChoice {
-        case codeableConcept(CodeableConcept)
-        case reference(Reference)
+        indirect case codeableConcept(CodeableConcept)
+        indirect case reference(Reference)
 
         public static let variantKeys = ["itemCodeableConcept", "itemReference"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "itemCodeableConcept": return .codeableConcept(try r.requiredElement("itemCodeableConcept"))
-            case "itemReference": return .reference(try r.requiredElement("itemReference"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .codeableConcept(try r.requiredElement("itemCodeableConcept"))
+            case 1: return .reference(try r.requiredElement("itemReference"))
             default: return nil
             }
         }
@@ -194,17 +194,17 @@ public struct SupplyRequest: DomainResource {
     /// The allowed types of `occurrence[x]`.
     public enum OccurrenceX: FHIRChoice {
         case dateTime(FHIRPrimitive<DateTime>)
-        case period(Period)
-        case timing(Timing)
+        indirect case period(Period)
+        indirect case timing(Timing)
 
         public static let variantKeys = ["occurrenceDateTime", "occurrencePeriod", "occurrenceTiming"]
         public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-        public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-            switch key {
-            case "occurrenceDateTime": return .dateTime(try r.requiredPrimitive("occurrenceDateTime", "_occurrenceDateTime"))
-            case "occurrencePeriod": return .period(try r.requiredElement("occurrencePeriod"))
-            case "occurrenceTiming": return .timing(try r.requiredElement("occurrenceTiming"))
+        public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+            switch variant {
+            case 0: return .dateTime(try r.requiredPrimitive("occurrenceDateTime", "_occurrenceDateTime"))
+            case 1: return .period(try r.requiredElement("occurrencePeriod"))
+            case 2: return .timing(try r.requiredElement("occurrenceTiming"))
             default: return nil
             }
         }
@@ -271,20 +271,20 @@ public struct SupplyRequest: DomainResource {
 
         /// The allowed types of `value[x]`.
         public enum ValueX: FHIRChoice {
-            case codeableConcept(CodeableConcept)
-            case quantity(Quantity)
-            case range(Range)
+            indirect case codeableConcept(CodeableConcept)
+            indirect case quantity(Quantity)
+            indirect case range(Range)
             case boolean(FHIRPrimitive<FHIRBool>)
 
             public static let variantKeys = ["valueCodeableConcept", "valueQuantity", "valueRange", "valueBoolean"]
             public static let variantFilter = FHIRObjectReader.filter(forChoiceKeys: variantKeys)
 
-            public static func decode(from r: inout FHIRObjectReader, key: String) throws(FHIRDecodingError) -> Self? {
-                switch key {
-                case "valueCodeableConcept": return .codeableConcept(try r.requiredElement("valueCodeableConcept"))
-                case "valueQuantity": return .quantity(try r.requiredElement("valueQuantity"))
-                case "valueRange": return .range(try r.requiredElement("valueRange"))
-                case "valueBoolean": return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
+            public static func decode(from r: inout FHIRObjectReader, variant: Int) throws(FHIRDecodingError) -> Self? {
+                switch variant {
+                case 0: return .codeableConcept(try r.requiredElement("valueCodeableConcept"))
+                case 1: return .quantity(try r.requiredElement("valueQuantity"))
+                case 2: return .range(try r.requiredElement("valueRange"))
+                case 3: return .boolean(try r.requiredPrimitive("valueBoolean", "_valueBoolean"))
                 default: return nil
                 }
             }
