@@ -27,7 +27,8 @@ public struct FHIRObjectReader {
     /// Whether any member name starts with `_`: without one, no primitive has a companion here.
     @usableFromInline let hasUnderscoreNames: Bool
     /// The members taken, one bit per ordinal; an object with more than 64 members keeps the
-    /// marks of the rest in the string table (FHIR objects never have that many in practice), so
+    /// marks of the rest in the string table (real data rarely has that many: only dozens of
+    /// primitives present with their `_` companions reach it), so
     /// that a reader holds no array: copying one, as every nested object's decoding does, then
     /// costs no reference counting.
     @usableFromInline var taken: UInt64 = 0
