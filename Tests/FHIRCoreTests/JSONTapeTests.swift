@@ -62,6 +62,44 @@ struct JSONTapeTests {
         #expect(escaped.nodes[0].hasUnderscoreNames)
     }
 
+    @Test("each member name without escapes holds its fingerprint: its first and last eight bytes")
+    func recordedKeyFingerprints() throws {
+        var random = RandomJSON(seed: 0x3F1B)
+        for _ in 0..<300 {
+            let tape = try JSONTape(JSONWriter.serialize(random.document()))
+            for (index, node) in tape.nodes.enumerated() where node.kind == .object {
+                var keyNode = index + 1
+                for _ in 0..<Int(node.length) {
+                    if tape.nodes[keyNode].kind == .string {
+                        let name = Array(tape.string(at: keyNode).utf8)
+                        #expect(tape.nodes[keyNode].keyFingerprint == name.withUnsafeBufferPointer { JSONKeyFingerprint($0) })
+                    }
+                    keyNode = Int(tape.nodes[keyNode + 1].end)
+                }
+            }
+        }
+        // The words are the name's bytes read little-endian, zero-padded below eight bytes.
+        let short = try JSONTape(Array(#"{"ab":1,"abcdefghij":2,"":3}"#.utf8))
+        #expect(short.nodes[1].keyFingerprint == JSONKeyFingerprint(first: 0x6261, last: 0))
+        #expect(short.nodes[3].keyFingerprint == JSONKeyFingerprint(first: 0x6867_6665_6463_6261, last: 0x6A69_6867_6665_6463))
+        #expect(short.nodes[5].keyFingerprint == JSONKeyFingerprint(first: 0, last: 0))
+    }
+
+    @Test("fingerprints tell apart every two names of at most 16 bytes, and agree for equal ones")
+    func fingerprintsOfShortNames() {
+        var random = SplitMix64(seed: 0xF1A6)
+        for _ in 0..<2_000 {
+            let length = random.below(17)
+            let a = (0..<length).map { _ in UInt8(truncatingIfNeeded: random.below(256)) }
+            var b = a
+            if length > 0 { b[random.below(length)] &+= UInt8(truncatingIfNeeded: 1 + random.below(255)) }
+            let fa = a.withUnsafeBufferPointer { JSONKeyFingerprint($0) }
+            let fb = b.withUnsafeBufferPointer { JSONKeyFingerprint($0) }
+            #expect(fa == a.withUnsafeBufferPointer { JSONKeyFingerprint($0) })
+            #expect((fa == fb) == (a == b), "\(a) against \(b)")
+        }
+    }
+
     @Test("the reader takes members once, by name, and reports the rest")
     func reader() throws {
         let tape = try JSONTape(Array(#"{"resourceType":"Patient","active":true,"_active":{"id":"a"},"extra":[1]}"#.utf8))
@@ -233,6 +271,22 @@ struct JSONTapeBlockScanTests {
                     #expect(tape.value(at: 0) == (try JSONParser.parse(bytes)))
                 }
             }
+        }
+    }
+
+    @Test("indentation of every length up to 70 spaces agrees with the parser, to the document's end")
+    func longIndentation() throws {
+        for width in 0...70 {
+            let indent = String(repeating: " ", count: width)
+            for document in [
+                "{\n\(indent)\"a\": [\n\(indent)1,\n\(indent)\"x\"\n\(indent)]\n\(indent)}",
+                "[\(indent)true\(indent)]\(indent)",
+                "\(indent){\(indent)}",
+            ] {
+                let bytes = Array(document.utf8)
+                #expect(try JSONTape(bytes).value(at: 0) == (try JSONParser.parse(bytes)), "width \(width)")
+            }
+            #expect(throws: JSONParseError.self) { try JSONTape(Array("[\(indent)1\(indent)x]".utf8)) }
         }
     }
 

@@ -96,18 +96,18 @@ public struct FHIRObjectReader {
     // MARK: The name filter
 
     /// The filter bit of a member name with this length, first and last byte.
-    @inlinable public static func filterBit(length: Int, first: UInt8, last: UInt8) -> UInt64 {
+    @inlinable @inline(__always) public static func filterBit(length: Int, first: UInt8, last: UInt8) -> UInt64 {
         1 << UInt64((length &* 7 &+ Int(first) &+ Int(last) &* 3) & 63)
     }
 
-    @inlinable static func filterBit(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    @inlinable @inline(__always) static func filterBit(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
         guard let first = key.first, let last = key.last else { return filterBit(length: 0, first: 0, last: 0) }
         return filterBit(length: key.count, first: first, last: last)
     }
 
     /// The bit of a name in the second filter, chosen by its length and its second and
     /// next-to-last bytes (independent of ``filterBit(length:first:last:)`` for most names).
-    @inlinable public static func secondFilterBit(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
+    @inlinable @inline(__always) public static func secondFilterBit(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
         let count = key.count
         guard count > 1 else { return 1 << UInt64((Int(key.first ?? 0) &* 5 &+ count &* 3) & 63) }
         return 1 << UInt64((Int(key[1]) &* 5 &+ Int(key[count &- 2]) &* 11 &+ count &* 3) & 63)
@@ -154,41 +154,49 @@ public struct FHIRObjectReader {
         var keyNode = cursorNode
         var ordinal = cursorOrdinal
         // The borrowed tape: the closures below read its arrays without retaining it or them.
+        let length = key.count
+        // The name's fingerprint, compared with the one each key node holds: names of up to 16
+        // bytes are matched without reading the document.
+        let fingerprint = JSONKeyFingerprint(key)
         let found: (ordinal: Int, value: Int, next: Int)? = tapeReference._withUnsafeGuaranteedRef { tape in
             tape.nodes.withUnsafeBufferPointer { nodes in
-                tape.bytes.withUnsafeBufferPointer { bytes in
-                    let length = key.count
-                    for _ in 0..<count {
-                        if ordinal == count {
-                            keyNode = first
-                            ordinal = 0
-                        }
-                        let item = nodes[keyNode]
-                        if item.kind == .escapedString {
-                            if tape.decodedBytes[item.decodedRange].elementsEqual(key) {
-                                return (ordinal, keyNode + 1, Int(nodes[keyNode + 1].end))
-                            }
-                        } else if Int(item.length) == length, let base = bytes.baseAddress {
-                            // A name with `length` bytes: the document holds them at `start`.
-                            if let keyBase = key.baseAddress {
-                                if Self.bytesEqual(base + Int(item.start), keyBase, length) {
-                                    return (ordinal, keyNode + 1, Int(nodes[keyNode + 1].end))
-                                }
-                            } else {
-                                return (ordinal, keyNode + 1, Int(nodes[keyNode + 1].end))  // both empty
-                            }
-                        }
-                        keyNode = Int(nodes[keyNode + 1].end)
-                        ordinal &+= 1
+                for _ in 0..<count {
+                    if ordinal == count {
+                        keyNode = first
+                        ordinal = 0
                     }
-                    return nil
+                    let item = nodes[keyNode]
+                    if item.kind == .escapedString {
+                        if tape.decodedBytes[item.decodedRange].elementsEqual(key) {
+                            return (ordinal, keyNode + 1, Int(nodes[keyNode + 1].end))
+                        }
+                    } else if Int(item.length) == length, item.keyFingerprint == fingerprint {
+                        if JSONKeyFingerprint.coversWholeName(count: length) || Self.middleBytesEqual(tape, item, key) {
+                            return (ordinal, keyNode + 1, Int(nodes[keyNode + 1].end))
+                        }
+                    }
+                    keyNode = Int(nodes[keyNode + 1].end)
+                    ordinal &+= 1
                 }
+                return nil
             }
         }
         guard let found else { return nil }
         cursorNode = found.next
         cursorOrdinal = found.ordinal + 1
         return (found.ordinal, found.value)
+    }
+
+    /// Whether a name longer than 16 bytes, whose length and fingerprint match the key node
+    /// `item`'s, has the same bytes between its first and last eight as the document's name.
+    @inlinable static func middleBytesEqual(_ tape: JSONTape, _ item: JSONTape.Node, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        tape.bytes.withUnsafeBufferPointer { bytes in
+            let start = Int(item.start), length = key.count
+            guard let base = bytes.baseAddress, let keyBase = key.baseAddress, length > 16, start &+ length <= bytes.count else {
+                return false
+            }
+            return bytesEqual(base + start + 8, keyBase + 8, length &- 16)
+        }
     }
 
     /// Whether the `length` bytes at `a` and at `b` are equal, compared a word at a time (member
@@ -290,16 +298,20 @@ public struct FHIRObjectReader {
 
     /// The `resourceType` member without taking it.
     public func peekResourceType() throws(FHIRDecodingError) -> String {
+        let tape = tape
+        let name: StaticString = "resourceType"
         var keyNode = node + 1
         for _ in 0..<count {
-            if tape.keyEquals(keyNode, "resourceType") {
+            if name.withUTF8Buffer({ tape.stringEquals(keyNode, $0) }) {
                 let kind = tape.nodes[keyNode + 1].kind
                 guard kind == .string || kind == .escapedString else {
                     throw FHIRDecodingError(
                         path: [.key("resourceType")], reason: .wrongJSONType(expected: "string", found: tape.kindName(at: keyNode + 1))
                     )
                 }
-                return tape.string(at: keyNode + 1)
+                // A long type name (`ExplanationOfBenefit`) recurs in a bundle: the document's table
+                // makes it once.
+                return sharedString(keyNode + 1) ?? tape.string(at: keyNode + 1)
             }
             keyNode = Int(tape.nodes[keyNode + 1].end)
         }
@@ -417,11 +429,16 @@ public struct FHIRObjectReader {
 
     /// An optional choice element.
     @inlinable public mutating func choice<C: FHIRChoice>(_ base: StaticString) throws(FHIRDecodingError) -> C? {
-        guard keyFilter & C.variantFilter != 0,
-              let variant = try base.withUTF8Buffer({ base in
-                  Result { () throws(FHIRDecodingError) -> Int? in try choiceVariant(utf8: base, variants: C.variantKeys) }
-              }).get() else { return nil }
+        guard keyFilter & C.variantFilter != 0, let variant = try choiceVariant(base, variants: C.variantKeys) else { return nil }
         return try C.decode(from: &self, variant: variant)
+    }
+
+    /// ``choiceVariant(utf8:variants:)`` for a static base name. (Out of line and not mutating, so
+    /// that finding the variant does not copy the reader into a closure.)
+    @usableFromInline func choiceVariant(_ base: StaticString, variants: [String]) throws(FHIRDecodingError) -> Int? {
+        try base.withUTF8Buffer { base in
+            Result { () throws(FHIRDecodingError) -> Int? in try choiceVariant(utf8: base, variants: variants) }
+        }.get()
     }
 
     /// The name filter bits of a choice's member keys and their `_` companions (generated code

@@ -26,11 +26,24 @@ public final class JSONTape: Sendable {
         public var end: Int32
         /// For an object: the name filter of its members (see `FHIRObjectReader.filterBit`), one
         /// bit per name, recorded while the names are scanned. For an `escapedString`: where its
-        /// decoded bytes are (``decodedRange``). 0 for other nodes.
+        /// decoded bytes are (``decodedRange``). For a member name without escapes: the first
+        /// word of its ``keyFingerprint``. 0 for other nodes.
         public var memberFilter: UInt64 = 0
         /// For an object: a second, independent name filter (see `FHIRObjectReader.secondFilterBit`);
         /// a name must pass both, so a lookup of an absent name rarely has to scan the members.
+        /// For a member name without escapes: the second word of its ``keyFingerprint``.
         public var secondMemberFilter: UInt64 = 0
+
+        /// For a member name without escapes (a `string` node in a key position): its first and
+        /// last eight bytes, recorded while it is scanned, so a lookup compares the name without
+        /// reading the document (stored in the two filter words, which only objects use otherwise).
+        @inlinable public var keyFingerprint: JSONKeyFingerprint {
+            get { JSONKeyFingerprint(first: memberFilter, last: secondMemberFilter) }
+            set {
+                memberFilter = newValue.first
+                secondMemberFilter = newValue.last
+            }
+        }
 
         /// For an `escapedString` node: where the tape keeps its decoded bytes (the range of
         /// one buffer shared by every escaped string), stored in ``memberFilter``, which only

@@ -94,6 +94,17 @@ struct JSONTapeBuilder {
             // Pretty-printed documents indent with runs of spaces: step over them eight at a time.
             // Read little-endian, the lowest byte of `word` that is not zero is the first byte that
             // is not a space, so its position gives the length of the run in this block.
+            if byte == 0x20, i &+ 16 <= end, let base = bytes.baseAddress {
+                // Sixteen bytes a step: indentation in pretty-printed FHIR runs to dozens of spaces.
+                let low = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) ^ 0x2020_2020_2020_2020
+                let high = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(fromByteOffset: 8, as: UInt64.self)) ^ 0x2020_2020_2020_2020
+                if low | high == 0 {
+                    i &+= 16
+                    continue
+                }
+                i &+= low != 0 ? low.trailingZeroBitCount &>> 3 : 8 &+ high.trailingZeroBitCount &>> 3
+                continue
+            }
             if byte == 0x20, i &+ 8 <= end, let base = bytes.baseAddress {
                 let word = UInt64(littleEndian: UnsafeRawPointer(base + i).loadUnaligned(as: UInt64.self)) ^ 0x2020_2020_2020_2020
                 i &+= word == 0 ? 8 : word.trailingZeroBitCount &>> 3
@@ -247,67 +258,77 @@ struct JSONTapeBuilder {
         let escaped = try scanString()
         let length = index - 1 - start
         let keyNode = nodes.count
-        append(escaped ? .escapedString : .string, start: start, length: length)
-        if escaped { recordDecoded(node: keyNode) }
-        let count = current.count
-        // The filter bit of the name's decoded bytes (a name with escapes is always checked, but
-        // its bit is recorded so a later plain spelling of it is checked too).
+        // The name's two filter bits, and whether it starts with `_`, from its decoded bytes (a
+        // name with escapes is always checked for duplicates, but its bits are recorded so a later
+        // plain spelling of it is checked too).
         let bit: UInt64
-        if escaped, let first = scratch.first, let last = scratch.last {
-            bit = FHIRObjectReader.filterBit(length: scratch.count, first: first, last: last)
-        } else if !escaped, length > 0 {
-            bit = FHIRObjectReader.filterBit(length: length, first: bytes[start], last: bytes[start + length - 1])
+        let secondBit: UInt64
+        let firstByte: UInt8?
+        if escaped {
+            append(.escapedString, start: start, length: length)
+            recordDecoded(node: keyNode)
+            (bit, secondBit) = scratch.withUnsafeBufferPointer { (FHIRObjectReader.filterBit($0), FHIRObjectReader.secondFilterBit($0)) }
+            firstByte = scratch.first
         } else {
-            bit = FHIRObjectReader.filterBit(length: 0, first: 0, last: 0)
+            // The name's bytes were just scanned: its fingerprint goes into its node now, so that
+            // readers compare names without reading the document again.
+            var node = JSONTape.Node(kind: .string, start: Int32(truncatingIfNeeded: start),
+                                     length: Int32(truncatingIfNeeded: length), end: Int32(truncatingIfNeeded: keyNode + 1))
+            let name = UnsafeBufferPointer(rebasing: bytes[start..<start + length])
+            if let base = name.baseAddress { node.keyFingerprint = JSONKeyFingerprint(base, count: length) }
+            nodes.append(node)
+            bit = FHIRObjectReader.filterBit(name)
+            secondBit = FHIRObjectReader.secondFilterBit(name)
+            firstByte = name.first
         }
         let mayRepeat = escaped || current.keyFilter & bit != 0 || current.hasKeyIndex
         current.keyFilter |= bit
-        current.secondKeyFilter |= escaped
-            ? scratch.withUnsafeBufferPointer { FHIRObjectReader.secondFilterBit($0) }
-            : FHIRObjectReader.secondFilterBit(UnsafeBufferPointer(rebasing: bytes[start..<start + length]))
-        if (escaped ? scratch.first : (length > 0 ? bytes[start] : nil)) == UInt8(ascii: "_") {
-            current.hasUnderscoreNames = true
-        }
-        if count > 0 && mayRepeat {
-            if count < Self.linearKeyCheckLimit && !current.hasKeyIndex {
-                if let duplicate = earlierKey(equalTo: keyNode) { throw error(.duplicateKey(keyText(duplicate)), at: keyStart) }
-            } else {
-                if !current.hasKeyIndex {
-                    var index: [Int: Int32] = [:]
-                    index.reserveCapacity(count * 2)
-                    var key = current.node + 1
-                    while key < keyNode {
-                        let hash = keyHash(key)
-                        if index[hash] == nil { index[hash] = Int32(truncatingIfNeeded: key) }
-                        key = Int(nodes[key + 1].end)
-                    }
-                    currentKeyIndex = index
-                    current.hasKeyIndex = true
-                }
-                // The new key's hash from the bytes at hand (its decoded copy is still `scratch`).
-                var hasher = Hasher()
-                if escaped {
-                    scratch.withUnsafeBytes { hasher.combine(bytes: $0) }
-                } else {
-                    hasher.combine(bytes: UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<start + length])))
-                }
-                let hash = hasher.finalize()
-                if let seen = currentKeyIndex[hash] {
-                    // The same hash: the same name, or (rarely) another name that collides, for
-                    // which every earlier key is compared.
-                    if sameKey(Int(seen), keyNode) || earlierKey(equalTo: keyNode) != nil {
-                        throw error(.duplicateKey(keyText(keyNode)), at: keyStart)
-                    }
-                } else {
-                    currentKeyIndex[hash] = Int32(truncatingIfNeeded: keyNode)
-                }
-            }
+        current.secondKeyFilter |= secondBit
+        if firstByte == UInt8(ascii: "_") { current.hasUnderscoreNames = true }
+        if current.count > 0 && mayRepeat {
+            try checkDuplicate(keyNode: keyNode, keyStart: keyStart, escaped: escaped)
         }
         skipWhitespace()
         guard index < end else { throw error(.unexpectedEnd, at: index) }
         guard bytes[index] == Self.colon else { throw error(.unexpectedByte(bytes[index]), at: index) }
         index += 1
         skipWhitespace()
+    }
+
+    /// Throws if the key at `keyNode` repeats an earlier one of the innermost object: compared
+    /// with each earlier key in a small object, through a hash index of them in a large one.
+    /// (Reached only for a key whose filter bit was already set, out of line so the common path
+    /// stays small.)
+    @inline(never)
+    private mutating func checkDuplicate(keyNode: Int, keyStart: Int, escaped: Bool) throws(JSONParseError) {
+        let count = current.count
+        if count < Self.linearKeyCheckLimit && !current.hasKeyIndex {
+            if let duplicate = earlierKey(equalTo: keyNode) { throw error(.duplicateKey(keyText(duplicate)), at: keyStart) }
+            return
+        }
+        if !current.hasKeyIndex {
+            var index: [Int: Int32] = [:]
+            index.reserveCapacity(count * 2)
+            var key = current.node + 1
+            while key < keyNode {
+                let hash = keyHash(key)
+                if index[hash] == nil { index[hash] = Int32(truncatingIfNeeded: key) }
+                key = Int(nodes[key + 1].end)
+            }
+            currentKeyIndex = index
+            current.hasKeyIndex = true
+        }
+        // The new key's hash (of its decoded bytes).
+        let hash = keyHash(keyNode)
+        if let seen = currentKeyIndex[hash] {
+            // The same hash: the same name, or (rarely) another name that collides, for
+            // which every earlier key is compared.
+            if sameKey(Int(seen), keyNode) || earlierKey(equalTo: keyNode) != nil {
+                throw error(.duplicateKey(keyText(keyNode)), at: keyStart)
+            }
+        } else {
+            currentKeyIndex[hash] = Int32(truncatingIfNeeded: keyNode)
+        }
     }
 
     /// Whether two key nodes name the same member (escapes resolved when either has any).
