@@ -98,33 +98,29 @@ public struct Appointment: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(participant: [], status: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Appointment")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.elements("identifier", into: &model.identifier)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
         model.status = try r.requiredPrimitive("status", "_status")
-        try r.element("type", into: &model.type)
-        try r.element("reason", into: &model.reason)
+        model.type = try r.element("type")
+        model.reason = try r.element("reason")
         model.priority = try r.primitive("priority", "_priority")
         model.description = try r.primitive("description", "_description")
         model.start = try r.primitive("start", "_start")
         model.end = try r.primitive("end", "_end")
         model.minutesDuration = try r.primitive("minutesDuration", "_minutesDuration")
-        try r.elements("slot", into: &model.slot)
+        model.slot = try r.elements("slot")
         model.comment = try r.primitive("comment", "_comment")
-        try r.requiredElements("participant", into: &model.participant)
+        model.participant = try r.requiredElements("participant")
         try r.finish()
     }
 
@@ -194,17 +190,13 @@ public struct Appointment: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(status: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.elements("type", into: &model.type)
-            try r.element("actor", into: &model.actor)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.elements("type")
+            model.actor = try r.element("actor")
             model.required = try r.primitive("required", "_required")
             model.status = try r.requiredPrimitive("status", "_status")
             try r.finish()

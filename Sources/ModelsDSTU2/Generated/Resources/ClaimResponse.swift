@@ -154,47 +154,43 @@ public struct ClaimResponse: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self() }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ClaimResponse")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.elements("identifier", into: &model.identifier)
-        try r.element("request", into: &model.request)
-        try r.element("ruleset", into: &model.ruleset)
-        try r.element("originalRuleset", into: &model.originalRuleset)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.request = try r.element("request")
+        model.ruleset = try r.element("ruleset")
+        model.originalRuleset = try r.element("originalRuleset")
         model.created = try r.primitive("created", "_created")
-        try r.element("organization", into: &model.organization)
-        try r.element("requestProvider", into: &model.requestProvider)
-        try r.element("requestOrganization", into: &model.requestOrganization)
+        model.organization = try r.element("organization")
+        model.requestProvider = try r.element("requestProvider")
+        model.requestOrganization = try r.element("requestOrganization")
         model.outcome = try r.primitive("outcome", "_outcome")
         model.disposition = try r.primitive("disposition", "_disposition")
-        try r.element("payeeType", into: &model.payeeType)
-        try r.elements("item", into: &model.item)
-        try r.elements("addItem", into: &model.addItem)
-        try r.elements("error", into: &model.error)
-        try r.element("totalCost", into: &model.totalCost)
-        try r.element("unallocDeductable", into: &model.unallocDeductable)
-        try r.element("totalBenefit", into: &model.totalBenefit)
-        try r.element("paymentAdjustment", into: &model.paymentAdjustment)
-        try r.element("paymentAdjustmentReason", into: &model.paymentAdjustmentReason)
+        model.payeeType = try r.element("payeeType")
+        model.item = try r.elements("item")
+        model.addItem = try r.elements("addItem")
+        model.error = try r.elements("error")
+        model.totalCost = try r.element("totalCost")
+        model.unallocDeductable = try r.element("unallocDeductable")
+        model.totalBenefit = try r.element("totalBenefit")
+        model.paymentAdjustment = try r.element("paymentAdjustment")
+        model.paymentAdjustmentReason = try r.element("paymentAdjustmentReason")
         model.paymentDate = try r.primitive("paymentDate", "_paymentDate")
-        try r.element("paymentAmount", into: &model.paymentAmount)
-        try r.element("paymentRef", into: &model.paymentRef)
-        try r.element("reserved", into: &model.reserved)
-        try r.element("form", into: &model.form)
-        try r.elements("note", into: &model.note)
-        try r.elements("coverage", into: &model.coverage)
+        model.paymentAmount = try r.element("paymentAmount")
+        model.paymentRef = try r.element("paymentRef")
+        model.reserved = try r.element("reserved")
+        model.form = try r.element("form")
+        model.note = try r.elements("note")
+        model.coverage = try r.elements("coverage")
         try r.finish()
     }
 
@@ -278,19 +274,15 @@ public struct ClaimResponse: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(sequenceLinkId: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.sequenceLinkId = try r.requiredPrimitive("sequenceLinkId", "_sequenceLinkId")
             model.noteNumber = try r.primitives("noteNumber", "_noteNumber")
-            try r.elements("adjudication", into: &model.adjudication)
-            try r.elements("detail", into: &model.detail)
+            model.adjudication = try r.elements("adjudication")
+            model.detail = try r.elements("detail")
             try r.finish()
         }
 
@@ -341,17 +333,13 @@ public struct ClaimResponse: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(code: Coding()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
-                try r.requiredElement("code", into: &model.code)
-                try r.element("amount", into: &model.amount)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.code = try r.requiredElement("code")
+                model.amount = try r.element("amount")
                 model.value = try r.primitive("value", "_value")
                 try r.finish()
             }
@@ -403,18 +391,14 @@ public struct ClaimResponse: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(sequenceLinkId: FHIRPrimitive()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.sequenceLinkId = try r.requiredPrimitive("sequenceLinkId", "_sequenceLinkId")
-                try r.elements("adjudication", into: &model.adjudication)
-                try r.elements("subDetail", into: &model.subDetail)
+                model.adjudication = try r.elements("adjudication")
+                model.subDetail = try r.elements("subDetail")
                 try r.finish()
             }
 
@@ -464,17 +448,13 @@ public struct ClaimResponse: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
-                /// The value members are decoded into: required elements hold placeholders, the rest nil.
-                public static var decodingPlaceholder: Self { Self(code: Coding()) }
-
-                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    try r.elements("extension", into: &model.`extension`)
-                    try r.elements("modifierExtension", into: &model.modifierExtension)
-                    try r.requiredElement("code", into: &model.code)
-                    try r.element("amount", into: &model.amount)
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.code = try r.requiredElement("code")
+                    model.amount = try r.element("amount")
                     model.value = try r.primitive("value", "_value")
                     try r.finish()
                 }
@@ -522,17 +502,13 @@ public struct ClaimResponse: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
-                /// The value members are decoded into: required elements hold placeholders, the rest nil.
-                public static var decodingPlaceholder: Self { Self(sequenceLinkId: FHIRPrimitive()) }
-
-                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    try r.elements("extension", into: &model.`extension`)
-                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
                     model.sequenceLinkId = try r.requiredPrimitive("sequenceLinkId", "_sequenceLinkId")
-                    try r.elements("adjudication", into: &model.adjudication)
+                    model.adjudication = try r.elements("adjudication")
                     try r.finish()
                 }
 
@@ -581,17 +557,13 @@ public struct ClaimResponse: DomainResource {
                         try Self.decodeMembers(into: &self, from: &r)
                     }
 
-                    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-                    public static var decodingPlaceholder: Self { Self(code: Coding()) }
-
-                    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                     @inline(never)
-                    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                         model.id = try r.primitive("id", "_id")
-                        try r.elements("extension", into: &model.`extension`)
-                        try r.elements("modifierExtension", into: &model.modifierExtension)
-                        try r.requiredElement("code", into: &model.code)
-                        try r.element("amount", into: &model.amount)
+                        model.`extension` = try r.elements("extension")
+                        model.modifierExtension = try r.elements("modifierExtension")
+                        model.code = try r.requiredElement("code")
+                        model.amount = try r.element("amount")
                         model.value = try r.primitive("value", "_value")
                         try r.finish()
                     }
@@ -658,21 +630,17 @@ public struct ClaimResponse: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(service: Coding()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.sequenceLinkId = try r.primitives("sequenceLinkId", "_sequenceLinkId")
-            try r.requiredElement("service", into: &model.service)
-            try r.element("fee", into: &model.fee)
+            model.service = try r.requiredElement("service")
+            model.fee = try r.element("fee")
             model.noteNumberLinkId = try r.primitives("noteNumberLinkId", "_noteNumberLinkId")
-            try r.elements("adjudication", into: &model.adjudication)
-            try r.elements("detail", into: &model.detail)
+            model.adjudication = try r.elements("adjudication")
+            model.detail = try r.elements("detail")
             try r.finish()
         }
 
@@ -725,17 +693,13 @@ public struct ClaimResponse: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(code: Coding()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
-                try r.requiredElement("code", into: &model.code)
-                try r.element("amount", into: &model.amount)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.code = try r.requiredElement("code")
+                model.amount = try r.element("amount")
                 model.value = try r.primitive("value", "_value")
                 try r.finish()
             }
@@ -787,18 +751,14 @@ public struct ClaimResponse: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(service: Coding()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
-                try r.requiredElement("service", into: &model.service)
-                try r.element("fee", into: &model.fee)
-                try r.elements("adjudication", into: &model.adjudication)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.service = try r.requiredElement("service")
+                model.fee = try r.element("fee")
+                model.adjudication = try r.elements("adjudication")
                 try r.finish()
             }
 
@@ -848,17 +808,13 @@ public struct ClaimResponse: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
-                /// The value members are decoded into: required elements hold placeholders, the rest nil.
-                public static var decodingPlaceholder: Self { Self(code: Coding()) }
-
-                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    try r.elements("extension", into: &model.`extension`)
-                    try r.elements("modifierExtension", into: &model.modifierExtension)
-                    try r.requiredElement("code", into: &model.code)
-                    try r.element("amount", into: &model.amount)
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.code = try r.requiredElement("code")
+                    model.amount = try r.element("amount")
                     model.value = try r.primitive("value", "_value")
                     try r.finish()
                 }
@@ -916,19 +872,15 @@ public struct ClaimResponse: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(code: Coding()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.sequenceLinkId = try r.primitive("sequenceLinkId", "_sequenceLinkId")
             model.detailSequenceLinkId = try r.primitive("detailSequenceLinkId", "_detailSequenceLinkId")
             model.subdetailSequenceLinkId = try r.primitive("subdetailSequenceLinkId", "_subdetailSequenceLinkId")
-            try r.requiredElement("code", into: &model.code)
+            model.code = try r.requiredElement("code")
             try r.finish()
         }
 
@@ -980,17 +932,13 @@ public struct ClaimResponse: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.number = try r.primitive("number", "_number")
-            try r.element("type", into: &model.type)
+            model.type = try r.element("type")
             model.text = try r.primitive("text", "_text")
             try r.finish()
         }
@@ -1062,23 +1010,19 @@ public struct ClaimResponse: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(coverage: Reference(), focal: FHIRPrimitive(), relationship: Coding(), sequence: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.sequence = try r.requiredPrimitive("sequence", "_sequence")
             model.focal = try r.requiredPrimitive("focal", "_focal")
-            try r.requiredElement("coverage", into: &model.coverage)
+            model.coverage = try r.requiredElement("coverage")
             model.businessArrangement = try r.primitive("businessArrangement", "_businessArrangement")
-            try r.requiredElement("relationship", into: &model.relationship)
+            model.relationship = try r.requiredElement("relationship")
             model.preAuthRef = try r.primitives("preAuthRef", "_preAuthRef")
-            try r.element("claimResponse", into: &model.claimResponse)
-            try r.element("originalRuleset", into: &model.originalRuleset)
+            model.claimResponse = try r.element("claimResponse")
+            model.originalRuleset = try r.element("originalRuleset")
             try r.finish()
         }
 

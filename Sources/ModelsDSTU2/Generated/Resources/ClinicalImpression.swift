@@ -118,38 +118,34 @@ public struct ClinicalImpression: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(patient: Reference(), status: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ClinicalImpression")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.requiredElement("patient", into: &model.patient)
-        try r.element("assessor", into: &model.assessor)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.patient = try r.requiredElement("patient")
+        model.assessor = try r.element("assessor")
         model.status = try r.requiredPrimitive("status", "_status")
         model.date = try r.primitive("date", "_date")
         model.description = try r.primitive("description", "_description")
-        try r.element("previous", into: &model.previous)
-        try r.elements("problem", into: &model.problem)
+        model.previous = try r.element("previous")
+        model.problem = try r.elements("problem")
         model.trigger = try r.choice("trigger")
-        try r.elements("investigations", into: &model.investigations)
+        model.investigations = try r.elements("investigations")
         model.`protocol` = try r.primitive("protocol", "_protocol")
         model.summary = try r.primitive("summary", "_summary")
-        try r.elements("finding", into: &model.finding)
-        try r.elements("resolved", into: &model.resolved)
-        try r.elements("ruledOut", into: &model.ruledOut)
+        model.finding = try r.elements("finding")
+        model.resolved = try r.elements("resolved")
+        model.ruledOut = try r.elements("ruledOut")
         model.prognosis = try r.primitive("prognosis", "_prognosis")
-        try r.elements("plan", into: &model.plan)
-        try r.elements("action", into: &model.action)
+        model.plan = try r.elements("plan")
+        model.action = try r.elements("action")
         try r.finish()
     }
 
@@ -240,17 +236,13 @@ public struct ClinicalImpression: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(code: CodeableConcept()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.requiredElement("code", into: &model.code)
-            try r.elements("item", into: &model.item)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.code = try r.requiredElement("code")
+            model.item = try r.elements("item")
             try r.finish()
         }
 
@@ -296,16 +288,12 @@ public struct ClinicalImpression: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(item: CodeableConcept()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.requiredElement("item", into: &model.item)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.item = try r.requiredElement("item")
             model.cause = try r.primitive("cause", "_cause")
             try r.finish()
         }
@@ -352,16 +340,12 @@ public struct ClinicalImpression: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(item: CodeableConcept()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.requiredElement("item", into: &model.item)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.item = try r.requiredElement("item")
             model.reason = try r.primitive("reason", "_reason")
             try r.finish()
         }

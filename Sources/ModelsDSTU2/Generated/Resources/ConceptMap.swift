@@ -114,37 +114,33 @@ public struct ConceptMap: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(source: .uri(FHIRPrimitive()), status: FHIRPrimitive(), target: .uri(FHIRPrimitive())) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ConceptMap")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
         model.url = try r.primitive("url", "_url")
-        try r.element("identifier", into: &model.identifier)
+        model.identifier = try r.element("identifier")
         model.version = try r.primitive("version", "_version")
         model.name = try r.primitive("name", "_name")
         model.status = try r.requiredPrimitive("status", "_status")
         model.experimental = try r.primitive("experimental", "_experimental")
         model.publisher = try r.primitive("publisher", "_publisher")
-        try r.elements("contact", into: &model.contact)
+        model.contact = try r.elements("contact")
         model.date = try r.primitive("date", "_date")
         model.description = try r.primitive("description", "_description")
-        try r.elements("useContext", into: &model.useContext)
+        model.useContext = try r.elements("useContext")
         model.requirements = try r.primitive("requirements", "_requirements")
         model.copyright = try r.primitive("copyright", "_copyright")
         model.source = try r.requiredChoice("source")
         model.target = try r.requiredChoice("target")
-        try r.elements("element", into: &model.element)
+        model.element = try r.elements("element")
         try r.finish()
     }
 
@@ -258,17 +254,13 @@ public struct ConceptMap: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.name = try r.primitive("name", "_name")
-            try r.elements("telecom", into: &model.telecom)
+            model.telecom = try r.elements("telecom")
             try r.finish()
         }
 
@@ -318,18 +310,14 @@ public struct ConceptMap: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.codeSystem = try r.primitive("codeSystem", "_codeSystem")
             model.code = try r.primitive("code", "_code")
-            try r.elements("target", into: &model.target)
+            model.target = try r.elements("target")
             try r.finish()
         }
 
@@ -391,21 +379,17 @@ public struct ConceptMap: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(equivalence: FHIRPrimitive()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.codeSystem = try r.primitive("codeSystem", "_codeSystem")
                 model.code = try r.primitive("code", "_code")
                 model.equivalence = try r.requiredPrimitive("equivalence", "_equivalence")
                 model.comments = try r.primitive("comments", "_comments")
-                try r.elements("dependsOn", into: &model.dependsOn)
-                try r.elements("product", into: &model.product)
+                model.dependsOn = try r.elements("dependsOn")
+                model.product = try r.elements("product")
                 try r.finish()
             }
 
@@ -458,15 +442,11 @@ public struct ConceptMap: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
-                /// The value members are decoded into: required elements hold placeholders, the rest nil.
-                public static var decodingPlaceholder: Self { Self(code: FHIRPrimitive(), codeSystem: FHIRPrimitive(), element: FHIRPrimitive()) }
-
-                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    try r.elements("extension", into: &model.`extension`)
-                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
                     model.element = try r.requiredPrimitive("element", "_element")
                     model.codeSystem = try r.requiredPrimitive("codeSystem", "_codeSystem")
                     model.code = try r.requiredPrimitive("code", "_code")

@@ -134,42 +134,38 @@ public struct Conformance: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(acceptUnknown: FHIRPrimitive(), date: FHIRPrimitive(), fhirVersion: FHIRPrimitive(), format: [], kind: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Conformance")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
         model.url = try r.primitive("url", "_url")
         model.version = try r.primitive("version", "_version")
         model.name = try r.primitive("name", "_name")
         model.status = try r.primitive("status", "_status")
         model.experimental = try r.primitive("experimental", "_experimental")
         model.publisher = try r.primitive("publisher", "_publisher")
-        try r.elements("contact", into: &model.contact)
+        model.contact = try r.elements("contact")
         model.date = try r.requiredPrimitive("date", "_date")
         model.description = try r.primitive("description", "_description")
         model.requirements = try r.primitive("requirements", "_requirements")
         model.copyright = try r.primitive("copyright", "_copyright")
         model.kind = try r.requiredPrimitive("kind", "_kind")
-        try r.element("software", into: &model.software)
-        try r.element("implementation", into: &model.implementation)
+        model.software = try r.element("software")
+        model.implementation = try r.element("implementation")
         model.fhirVersion = try r.requiredPrimitive("fhirVersion", "_fhirVersion")
         model.acceptUnknown = try r.requiredPrimitive("acceptUnknown", "_acceptUnknown")
         model.format = try r.requiredPrimitives("format", "_format")
-        try r.elements("profile", into: &model.profile)
-        try r.elements("rest", into: &model.rest)
-        try r.elements("messaging", into: &model.messaging)
-        try r.elements("document", into: &model.document)
+        model.profile = try r.elements("profile")
+        model.rest = try r.elements("rest")
+        model.messaging = try r.elements("messaging")
+        model.document = try r.elements("document")
         try r.finish()
     }
 
@@ -240,17 +236,13 @@ public struct Conformance: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.name = try r.primitive("name", "_name")
-            try r.elements("telecom", into: &model.telecom)
+            model.telecom = try r.elements("telecom")
             try r.finish()
         }
 
@@ -300,15 +292,11 @@ public struct Conformance: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(name: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.name = try r.requiredPrimitive("name", "_name")
             model.version = try r.primitive("version", "_version")
             model.releaseDate = try r.primitive("releaseDate", "_releaseDate")
@@ -358,15 +346,11 @@ public struct Conformance: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(description: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.description = try r.requiredPrimitive("description", "_description")
             model.url = try r.primitive("url", "_url")
             try r.finish()
@@ -442,23 +426,19 @@ public struct Conformance: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(mode: FHIRPrimitive(), resource: []) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.mode = try r.requiredPrimitive("mode", "_mode")
             model.documentation = try r.primitive("documentation", "_documentation")
-            try r.element("security", into: &model.security)
-            try r.requiredElements("resource", into: &model.resource)
-            try r.elements("interaction", into: &model.interaction)
+            model.security = try r.element("security")
+            model.resource = try r.requiredElements("resource")
+            model.interaction = try r.elements("interaction")
             model.transactionMode = try r.primitive("transactionMode", "_transactionMode")
-            try r.elements("searchParam", into: &model.searchParam)
-            try r.elements("operation", into: &model.operation)
+            model.searchParam = try r.elements("searchParam")
+            model.operation = try r.elements("operation")
             model.compartment = try r.primitives("compartment", "_compartment")
             try r.finish()
         }
@@ -519,19 +499,15 @@ public struct Conformance: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self() }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.cors = try r.primitive("cors", "_cors")
-                try r.elements("service", into: &model.service)
+                model.service = try r.elements("service")
                 model.description = try r.primitive("description", "_description")
-                try r.elements("certificate", into: &model.certificate)
+                model.certificate = try r.elements("certificate")
                 try r.finish()
             }
 
@@ -578,15 +554,11 @@ public struct Conformance: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
-                /// The value members are decoded into: required elements hold placeholders, the rest nil.
-                public static var decodingPlaceholder: Self { Self() }
-
-                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    try r.elements("extension", into: &model.`extension`)
-                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
                     model.type = try r.primitive("type", "_type")
                     model.blob = try r.primitive("blob", "_blob")
                     try r.finish()
@@ -675,18 +647,14 @@ public struct Conformance: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(interaction: [], type: FHIRPrimitive()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.type = try r.requiredPrimitive("type", "_type")
-                try r.element("profile", into: &model.profile)
-                try r.requiredElements("interaction", into: &model.interaction)
+                model.profile = try r.element("profile")
+                model.interaction = try r.requiredElements("interaction")
                 model.versioning = try r.primitive("versioning", "_versioning")
                 model.readHistory = try r.primitive("readHistory", "_readHistory")
                 model.updateCreate = try r.primitive("updateCreate", "_updateCreate")
@@ -695,7 +663,7 @@ public struct Conformance: DomainResource {
                 model.conditionalDelete = try r.primitive("conditionalDelete", "_conditionalDelete")
                 model.searchInclude = try r.primitives("searchInclude", "_searchInclude")
                 model.searchRevInclude = try r.primitives("searchRevInclude", "_searchRevInclude")
-                try r.elements("searchParam", into: &model.searchParam)
+                model.searchParam = try r.elements("searchParam")
                 try r.finish()
             }
 
@@ -750,15 +718,11 @@ public struct Conformance: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
-                /// The value members are decoded into: required elements hold placeholders, the rest nil.
-                public static var decodingPlaceholder: Self { Self(code: FHIRPrimitive()) }
-
-                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    try r.elements("extension", into: &model.`extension`)
-                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
                     model.code = try r.requiredPrimitive("code", "_code")
                     model.documentation = try r.primitive("documentation", "_documentation")
                     try r.finish()
@@ -826,15 +790,11 @@ public struct Conformance: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
-                /// The value members are decoded into: required elements hold placeholders, the rest nil.
-                public static var decodingPlaceholder: Self { Self(name: FHIRPrimitive(), type: FHIRPrimitive()) }
-
-                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    try r.elements("extension", into: &model.`extension`)
-                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
                     model.name = try r.requiredPrimitive("name", "_name")
                     model.definition = try r.primitive("definition", "_definition")
                     model.type = try r.requiredPrimitive("type", "_type")
@@ -893,15 +853,11 @@ public struct Conformance: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(code: FHIRPrimitive()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.code = try r.requiredPrimitive("code", "_code")
                 model.documentation = try r.primitive("documentation", "_documentation")
                 try r.finish()
@@ -949,17 +905,13 @@ public struct Conformance: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(definition: Reference(), name: FHIRPrimitive()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.name = try r.requiredPrimitive("name", "_name")
-                try r.requiredElement("definition", into: &model.definition)
+                model.definition = try r.requiredElement("definition")
                 try r.finish()
             }
 
@@ -1014,19 +966,15 @@ public struct Conformance: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(event: []) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.elements("endpoint", into: &model.endpoint)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.endpoint = try r.elements("endpoint")
             model.reliableCache = try r.primitive("reliableCache", "_reliableCache")
             model.documentation = try r.primitive("documentation", "_documentation")
-            try r.requiredElements("event", into: &model.event)
+            model.event = try r.requiredElements("event")
             try r.finish()
         }
 
@@ -1073,16 +1021,12 @@ public struct Conformance: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(address: FHIRPrimitive(), protocol: Coding()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
-                try r.requiredElement("protocol", into: &model.`protocol`)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.`protocol` = try r.requiredElement("protocol")
                 model.address = try r.requiredPrimitive("address", "_address")
                 try r.finish()
             }
@@ -1149,21 +1093,17 @@ public struct Conformance: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(code: Coding(), focus: FHIRPrimitive(), mode: FHIRPrimitive(), request: Reference(), response: Reference()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
-                try r.requiredElement("code", into: &model.code)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.code = try r.requiredElement("code")
                 model.category = try r.primitive("category", "_category")
                 model.mode = try r.requiredPrimitive("mode", "_mode")
                 model.focus = try r.requiredPrimitive("focus", "_focus")
-                try r.requiredElement("request", into: &model.request)
-                try r.requiredElement("response", into: &model.response)
+                model.request = try r.requiredElement("request")
+                model.response = try r.requiredElement("response")
                 model.documentation = try r.primitive("documentation", "_documentation")
                 try r.finish()
             }
@@ -1220,18 +1160,14 @@ public struct Conformance: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(mode: FHIRPrimitive(), profile: Reference()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.mode = try r.requiredPrimitive("mode", "_mode")
             model.documentation = try r.primitive("documentation", "_documentation")
-            try r.requiredElement("profile", into: &model.profile)
+            model.profile = try r.requiredElement("profile")
             try r.finish()
         }
 

@@ -90,31 +90,27 @@ public struct DetectedIssue: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self() }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("DetectedIssue")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.element("patient", into: &model.patient)
-        try r.element("category", into: &model.category)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.patient = try r.element("patient")
+        model.category = try r.element("category")
         model.severity = try r.primitive("severity", "_severity")
-        try r.elements("implicated", into: &model.implicated)
+        model.implicated = try r.elements("implicated")
         model.detail = try r.primitive("detail", "_detail")
         model.date = try r.primitive("date", "_date")
-        try r.element("author", into: &model.author)
-        try r.element("identifier", into: &model.identifier)
+        model.author = try r.element("author")
+        model.identifier = try r.element("identifier")
         model.reference = try r.primitive("reference", "_reference")
-        try r.elements("mitigation", into: &model.mitigation)
+        model.mitigation = try r.elements("mitigation")
         try r.finish()
     }
 
@@ -178,18 +174,14 @@ public struct DetectedIssue: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(action: CodeableConcept()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.requiredElement("action", into: &model.action)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.action = try r.requiredElement("action")
             model.date = try r.primitive("date", "_date")
-            try r.element("author", into: &model.author)
+            model.author = try r.element("author")
             try r.finish()
         }
 

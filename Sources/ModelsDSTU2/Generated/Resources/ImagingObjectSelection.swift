@@ -78,28 +78,24 @@ public struct ImagingObjectSelection: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(patient: Reference(), study: [], title: CodeableConcept(), uid: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ImagingObjectSelection")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
         model.uid = try r.requiredPrimitive("uid", "_uid")
-        try r.requiredElement("patient", into: &model.patient)
-        try r.requiredElement("title", into: &model.title)
+        model.patient = try r.requiredElement("patient")
+        model.title = try r.requiredElement("title")
         model.description = try r.primitive("description", "_description")
-        try r.element("author", into: &model.author)
+        model.author = try r.element("author")
         model.authoringTime = try r.primitive("authoringTime", "_authoringTime")
-        try r.requiredElements("study", into: &model.study)
+        model.study = try r.requiredElements("study")
         try r.finish()
     }
 
@@ -164,19 +160,15 @@ public struct ImagingObjectSelection: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(series: [], uid: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.uid = try r.requiredPrimitive("uid", "_uid")
             model.url = try r.primitive("url", "_url")
-            try r.element("imagingStudy", into: &model.imagingStudy)
-            try r.requiredElements("series", into: &model.series)
+            model.imagingStudy = try r.element("imagingStudy")
+            model.series = try r.requiredElements("series")
             try r.finish()
         }
 
@@ -227,18 +219,14 @@ public struct ImagingObjectSelection: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(instance: []) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.uid = try r.primitive("uid", "_uid")
                 model.url = try r.primitive("url", "_url")
-                try r.requiredElements("instance", into: &model.instance)
+                model.instance = try r.requiredElements("instance")
                 try r.finish()
             }
 
@@ -292,19 +280,15 @@ public struct ImagingObjectSelection: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
-                /// The value members are decoded into: required elements hold placeholders, the rest nil.
-                public static var decodingPlaceholder: Self { Self(sopClass: FHIRPrimitive(), uid: FHIRPrimitive(), url: FHIRPrimitive()) }
-
-                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    try r.elements("extension", into: &model.`extension`)
-                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
                     model.sopClass = try r.requiredPrimitive("sopClass", "_sopClass")
                     model.uid = try r.requiredPrimitive("uid", "_uid")
                     model.url = try r.requiredPrimitive("url", "_url")
-                    try r.elements("frames", into: &model.frames)
+                    model.frames = try r.elements("frames")
                     try r.finish()
                 }
 
@@ -351,15 +335,11 @@ public struct ImagingObjectSelection: DomainResource {
                         try Self.decodeMembers(into: &self, from: &r)
                     }
 
-                    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-                    public static var decodingPlaceholder: Self { Self(frameNumbers: [], url: FHIRPrimitive()) }
-
-                    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                     @inline(never)
-                    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                         model.id = try r.primitive("id", "_id")
-                        try r.elements("extension", into: &model.`extension`)
-                        try r.elements("modifierExtension", into: &model.modifierExtension)
+                        model.`extension` = try r.elements("extension")
+                        model.modifierExtension = try r.elements("modifierExtension")
                         model.frameNumbers = try r.requiredPrimitives("frameNumbers", "_frameNumbers")
                         model.url = try r.requiredPrimitive("url", "_url")
                         try r.finish()

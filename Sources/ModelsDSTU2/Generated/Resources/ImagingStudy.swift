@@ -114,37 +114,33 @@ public struct ImagingStudy: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(numberOfInstances: FHIRPrimitive(), numberOfSeries: FHIRPrimitive(), patient: Reference(), uid: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ImagingStudy")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
         model.started = try r.primitive("started", "_started")
-        try r.requiredElement("patient", into: &model.patient)
+        model.patient = try r.requiredElement("patient")
         model.uid = try r.requiredPrimitive("uid", "_uid")
-        try r.element("accession", into: &model.accession)
-        try r.elements("identifier", into: &model.identifier)
-        try r.elements("order", into: &model.order)
-        try r.elements("modalityList", into: &model.modalityList)
-        try r.element("referrer", into: &model.referrer)
+        model.accession = try r.element("accession")
+        model.identifier = try r.elements("identifier")
+        model.order = try r.elements("order")
+        model.modalityList = try r.elements("modalityList")
+        model.referrer = try r.element("referrer")
         model.availability = try r.primitive("availability", "_availability")
         model.url = try r.primitive("url", "_url")
         model.numberOfSeries = try r.requiredPrimitive("numberOfSeries", "_numberOfSeries")
         model.numberOfInstances = try r.requiredPrimitive("numberOfInstances", "_numberOfInstances")
-        try r.elements("procedure", into: &model.procedure)
-        try r.element("interpreter", into: &model.interpreter)
+        model.procedure = try r.elements("procedure")
+        model.interpreter = try r.element("interpreter")
         model.description = try r.primitive("description", "_description")
-        try r.elements("series", into: &model.series)
+        model.series = try r.elements("series")
         try r.finish()
     }
 
@@ -246,26 +242,22 @@ public struct ImagingStudy: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(modality: Coding(), numberOfInstances: FHIRPrimitive(), uid: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.number = try r.primitive("number", "_number")
-            try r.requiredElement("modality", into: &model.modality)
+            model.modality = try r.requiredElement("modality")
             model.uid = try r.requiredPrimitive("uid", "_uid")
             model.description = try r.primitive("description", "_description")
             model.numberOfInstances = try r.requiredPrimitive("numberOfInstances", "_numberOfInstances")
             model.availability = try r.primitive("availability", "_availability")
             model.url = try r.primitive("url", "_url")
-            try r.element("bodySite", into: &model.bodySite)
-            try r.element("laterality", into: &model.laterality)
+            model.bodySite = try r.element("bodySite")
+            model.laterality = try r.element("laterality")
             model.started = try r.primitive("started", "_started")
-            try r.elements("instance", into: &model.instance)
+            model.instance = try r.elements("instance")
             try r.finish()
         }
 
@@ -335,21 +327,17 @@ public struct ImagingStudy: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(sopClass: FHIRPrimitive(), uid: FHIRPrimitive()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.number = try r.primitive("number", "_number")
                 model.uid = try r.requiredPrimitive("uid", "_uid")
                 model.sopClass = try r.requiredPrimitive("sopClass", "_sopClass")
                 model.type = try r.primitive("type", "_type")
                 model.title = try r.primitive("title", "_title")
-                try r.elements("content", into: &model.content)
+                model.content = try r.elements("content")
                 try r.finish()
             }
 

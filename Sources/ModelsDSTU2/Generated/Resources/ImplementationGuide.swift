@@ -118,38 +118,34 @@ public struct ImplementationGuide: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(name: FHIRPrimitive(), package: [], page: ImplementationGuide.Page(kind: FHIRPrimitive(), name: FHIRPrimitive(), source: FHIRPrimitive()), status: FHIRPrimitive(), url: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ImplementationGuide")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
         model.url = try r.requiredPrimitive("url", "_url")
         model.version = try r.primitive("version", "_version")
         model.name = try r.requiredPrimitive("name", "_name")
         model.status = try r.requiredPrimitive("status", "_status")
         model.experimental = try r.primitive("experimental", "_experimental")
         model.publisher = try r.primitive("publisher", "_publisher")
-        try r.elements("contact", into: &model.contact)
+        model.contact = try r.elements("contact")
         model.date = try r.primitive("date", "_date")
         model.description = try r.primitive("description", "_description")
-        try r.elements("useContext", into: &model.useContext)
+        model.useContext = try r.elements("useContext")
         model.copyright = try r.primitive("copyright", "_copyright")
         model.fhirVersion = try r.primitive("fhirVersion", "_fhirVersion")
-        try r.elements("dependency", into: &model.dependency)
-        try r.requiredElements("package", into: &model.package)
-        try r.elements("global", into: &model.global)
+        model.dependency = try r.elements("dependency")
+        model.package = try r.requiredElements("package")
+        model.global = try r.elements("global")
         model.binary = try r.primitives("binary", "_binary")
-        try r.requiredElement("page", into: &model.page)
+        model.page = try r.requiredElement("page")
         try r.finish()
     }
 
@@ -216,17 +212,13 @@ public struct ImplementationGuide: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.name = try r.primitive("name", "_name")
-            try r.elements("telecom", into: &model.telecom)
+            model.telecom = try r.elements("telecom")
             try r.finish()
         }
 
@@ -272,15 +264,11 @@ public struct ImplementationGuide: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(type: FHIRPrimitive(), uri: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.type = try r.requiredPrimitive("type", "_type")
             model.uri = try r.requiredPrimitive("uri", "_uri")
             try r.finish()
@@ -332,18 +320,14 @@ public struct ImplementationGuide: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(name: FHIRPrimitive(), resource: []) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.name = try r.requiredPrimitive("name", "_name")
             model.description = try r.primitive("description", "_description")
-            try r.requiredElements("resource", into: &model.resource)
+            model.resource = try r.requiredElements("resource")
             try r.finish()
         }
 
@@ -405,21 +389,17 @@ public struct ImplementationGuide: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(purpose: FHIRPrimitive(), source: .uri(FHIRPrimitive())) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.purpose = try r.requiredPrimitive("purpose", "_purpose")
                 model.name = try r.primitive("name", "_name")
                 model.description = try r.primitive("description", "_description")
                 model.acronym = try r.primitive("acronym", "_acronym")
                 model.source = try r.requiredChoice("source")
-                try r.element("exampleFor", into: &model.exampleFor)
+                model.exampleFor = try r.element("exampleFor")
                 try r.finish()
             }
 
@@ -494,17 +474,13 @@ public struct ImplementationGuide: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(profile: Reference(), type: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.type = try r.requiredPrimitive("type", "_type")
-            try r.requiredElement("profile", into: &model.profile)
+            model.profile = try r.requiredElement("profile")
             try r.finish()
         }
 
@@ -570,22 +546,18 @@ public struct ImplementationGuide: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(kind: FHIRPrimitive(), name: FHIRPrimitive(), source: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.source = try r.requiredPrimitive("source", "_source")
             model.name = try r.requiredPrimitive("name", "_name")
             model.kind = try r.requiredPrimitive("kind", "_kind")
             model.type = try r.primitives("type", "_type")
             model.package = try r.primitives("package", "_package")
             model.format = try r.primitive("format", "_format")
-            try r.elements("page", into: &model.page)
+            model.page = try r.elements("page")
             try r.finish()
         }
 

@@ -102,34 +102,30 @@ public struct List: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(mode: FHIRPrimitive(), status: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("List")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.elements("identifier", into: &model.identifier)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
         model.title = try r.primitive("title", "_title")
-        try r.element("code", into: &model.code)
-        try r.element("subject", into: &model.subject)
-        try r.element("source", into: &model.source)
-        try r.element("encounter", into: &model.encounter)
+        model.code = try r.element("code")
+        model.subject = try r.element("subject")
+        model.source = try r.element("source")
+        model.encounter = try r.element("encounter")
         model.status = try r.requiredPrimitive("status", "_status")
         model.date = try r.primitive("date", "_date")
-        try r.element("orderedBy", into: &model.orderedBy)
+        model.orderedBy = try r.element("orderedBy")
         model.mode = try r.requiredPrimitive("mode", "_mode")
         model.note = try r.primitive("note", "_note")
-        try r.elements("entry", into: &model.entry)
-        try r.element("emptyReason", into: &model.emptyReason)
+        model.entry = try r.elements("entry")
+        model.emptyReason = try r.element("emptyReason")
         try r.finish()
     }
 
@@ -200,19 +196,15 @@ public struct List: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(item: Reference()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.element("flag", into: &model.flag)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.flag = try r.element("flag")
             model.deleted = try r.primitive("deleted", "_deleted")
             model.date = try r.primitive("date", "_date")
-            try r.requiredElement("item", into: &model.item)
+            model.item = try r.requiredElement("item")
             try r.finish()
         }
 

@@ -106,35 +106,31 @@ public struct MedicationAdministration: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(effectiveTime: .dateTime(FHIRPrimitive()), medication: .codeableConcept(CodeableConcept()), patient: Reference(), status: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicationAdministration")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.elements("identifier", into: &model.identifier)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
         model.status = try r.requiredPrimitive("status", "_status")
-        try r.requiredElement("patient", into: &model.patient)
-        try r.element("practitioner", into: &model.practitioner)
-        try r.element("encounter", into: &model.encounter)
-        try r.element("prescription", into: &model.prescription)
+        model.patient = try r.requiredElement("patient")
+        model.practitioner = try r.element("practitioner")
+        model.encounter = try r.element("encounter")
+        model.prescription = try r.element("prescription")
         model.wasNotGiven = try r.primitive("wasNotGiven", "_wasNotGiven")
-        try r.elements("reasonNotGiven", into: &model.reasonNotGiven)
-        try r.elements("reasonGiven", into: &model.reasonGiven)
+        model.reasonNotGiven = try r.elements("reasonNotGiven")
+        model.reasonGiven = try r.elements("reasonGiven")
         model.effectiveTime = try r.requiredChoice("effectiveTime")
         model.medication = try r.requiredChoice("medication")
-        try r.elements("device", into: &model.device)
+        model.device = try r.elements("device")
         model.note = try r.primitive("note", "_note")
-        try r.element("dosage", into: &model.dosage)
+        model.dosage = try r.element("dosage")
         try r.finish()
     }
 
@@ -262,20 +258,16 @@ public struct MedicationAdministration: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.text = try r.primitive("text", "_text")
             model.site = try r.choice("site")
-            try r.element("route", into: &model.route)
-            try r.element("method", into: &model.method)
-            try r.element("quantity", into: &model.quantity)
+            model.route = try r.element("route")
+            model.method = try r.element("method")
+            model.quantity = try r.element("quantity")
             model.rate = try r.choice("rate")
             try r.finish()
         }

@@ -110,36 +110,32 @@ public struct MedicationOrder: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(medication: .codeableConcept(CodeableConcept())) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicationOrder")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.elements("identifier", into: &model.identifier)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
         model.dateWritten = try r.primitive("dateWritten", "_dateWritten")
         model.status = try r.primitive("status", "_status")
         model.dateEnded = try r.primitive("dateEnded", "_dateEnded")
-        try r.element("reasonEnded", into: &model.reasonEnded)
-        try r.element("patient", into: &model.patient)
-        try r.element("prescriber", into: &model.prescriber)
-        try r.element("encounter", into: &model.encounter)
+        model.reasonEnded = try r.element("reasonEnded")
+        model.patient = try r.element("patient")
+        model.prescriber = try r.element("prescriber")
+        model.encounter = try r.element("encounter")
         model.reason = try r.choice("reason")
         model.note = try r.primitive("note", "_note")
         model.medication = try r.requiredChoice("medication")
-        try r.elements("dosageInstruction", into: &model.dosageInstruction)
-        try r.element("dispenseRequest", into: &model.dispenseRequest)
-        try r.element("substitution", into: &model.substitution)
-        try r.element("priorPrescription", into: &model.priorPrescription)
+        model.dosageInstruction = try r.elements("dosageInstruction")
+        model.dispenseRequest = try r.element("dispenseRequest")
+        model.substitution = try r.element("substitution")
+        model.priorPrescription = try r.element("priorPrescription")
         try r.finish()
     }
 
@@ -284,25 +280,21 @@ public struct MedicationOrder: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.text = try r.primitive("text", "_text")
-            try r.element("additionalInstructions", into: &model.additionalInstructions)
-            try r.element("timing", into: &model.timing)
+            model.additionalInstructions = try r.element("additionalInstructions")
+            model.timing = try r.element("timing")
             model.asNeeded = try r.choice("asNeeded")
             model.site = try r.choice("site")
-            try r.element("route", into: &model.route)
-            try r.element("method", into: &model.method)
+            model.route = try r.element("route")
+            model.method = try r.element("method")
             model.dose = try r.choice("dose")
             model.rate = try r.choice("rate")
-            try r.element("maxDosePerPeriod", into: &model.maxDosePerPeriod)
+            model.maxDosePerPeriod = try r.element("maxDosePerPeriod")
             try r.finish()
         }
 
@@ -464,20 +456,16 @@ public struct MedicationOrder: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.medication = try r.choice("medication")
-            try r.element("validityPeriod", into: &model.validityPeriod)
+            model.validityPeriod = try r.element("validityPeriod")
             model.numberOfRepeatsAllowed = try r.primitive("numberOfRepeatsAllowed", "_numberOfRepeatsAllowed")
-            try r.element("quantity", into: &model.quantity)
-            try r.element("expectedSupplyDuration", into: &model.expectedSupplyDuration)
+            model.quantity = try r.element("quantity")
+            model.expectedSupplyDuration = try r.element("expectedSupplyDuration")
             try r.finish()
         }
 
@@ -550,17 +538,13 @@ public struct MedicationOrder: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(type: CodeableConcept()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.requiredElement("type", into: &model.type)
-            try r.element("reason", into: &model.reason)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.requiredElement("type")
+            model.reason = try r.element("reason")
             try r.finish()
         }
 

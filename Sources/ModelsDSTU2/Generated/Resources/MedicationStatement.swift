@@ -102,34 +102,30 @@ public struct MedicationStatement: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(medication: .codeableConcept(CodeableConcept()), patient: Reference(), status: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicationStatement")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.elements("identifier", into: &model.identifier)
-        try r.requiredElement("patient", into: &model.patient)
-        try r.element("informationSource", into: &model.informationSource)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.patient = try r.requiredElement("patient")
+        model.informationSource = try r.element("informationSource")
         model.dateAsserted = try r.primitive("dateAsserted", "_dateAsserted")
         model.status = try r.requiredPrimitive("status", "_status")
         model.wasNotTaken = try r.primitive("wasNotTaken", "_wasNotTaken")
-        try r.elements("reasonNotTaken", into: &model.reasonNotTaken)
+        model.reasonNotTaken = try r.elements("reasonNotTaken")
         model.reasonForUse = try r.choice("reasonForUse")
         model.effective = try r.choice("effective")
         model.note = try r.primitive("note", "_note")
-        try r.elements("supportingInformation", into: &model.supportingInformation)
+        model.supportingInformation = try r.elements("supportingInformation")
         model.medication = try r.requiredChoice("medication")
-        try r.elements("dosage", into: &model.dosage)
+        model.dosage = try r.elements("dosage")
         try r.finish()
     }
 
@@ -292,24 +288,20 @@ public struct MedicationStatement: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.text = try r.primitive("text", "_text")
-            try r.element("timing", into: &model.timing)
+            model.timing = try r.element("timing")
             model.asNeeded = try r.choice("asNeeded")
             model.site = try r.choice("site")
-            try r.element("route", into: &model.route)
-            try r.element("method", into: &model.method)
+            model.route = try r.element("route")
+            model.method = try r.element("method")
             model.quantity = try r.choice("quantity")
             model.rate = try r.choice("rate")
-            try r.element("maxDosePerPeriod", into: &model.maxDosePerPeriod)
+            model.maxDosePerPeriod = try r.element("maxDosePerPeriod")
             try r.finish()
         }
 

@@ -94,32 +94,28 @@ public struct MessageHeader: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(event: Coding(), source: MessageHeader.MessageSource(endpoint: FHIRPrimitive()), timestamp: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MessageHeader")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
         model.timestamp = try r.requiredPrimitive("timestamp", "_timestamp")
-        try r.requiredElement("event", into: &model.event)
-        try r.element("response", into: &model.response)
-        try r.requiredElement("source", into: &model.source)
-        try r.elements("destination", into: &model.destination)
-        try r.element("enterer", into: &model.enterer)
-        try r.element("author", into: &model.author)
-        try r.element("receiver", into: &model.receiver)
-        try r.element("responsible", into: &model.responsible)
-        try r.element("reason", into: &model.reason)
-        try r.elements("data", into: &model.data)
+        model.event = try r.requiredElement("event")
+        model.response = try r.element("response")
+        model.source = try r.requiredElement("source")
+        model.destination = try r.elements("destination")
+        model.enterer = try r.element("enterer")
+        model.author = try r.element("author")
+        model.receiver = try r.element("receiver")
+        model.responsible = try r.element("responsible")
+        model.reason = try r.element("reason")
+        model.data = try r.elements("data")
         try r.finish()
     }
 
@@ -184,18 +180,14 @@ public struct MessageHeader: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(code: FHIRPrimitive(), identifier: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.identifier = try r.requiredPrimitive("identifier", "_identifier")
             model.code = try r.requiredPrimitive("code", "_code")
-            try r.element("details", into: &model.details)
+            model.details = try r.element("details")
             try r.finish()
         }
 
@@ -254,19 +246,15 @@ public struct MessageHeader: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(endpoint: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.name = try r.primitive("name", "_name")
             model.software = try r.primitive("software", "_software")
             model.version = try r.primitive("version", "_version")
-            try r.element("contact", into: &model.contact)
+            model.contact = try r.element("contact")
             model.endpoint = try r.requiredPrimitive("endpoint", "_endpoint")
             try r.finish()
         }
@@ -320,17 +308,13 @@ public struct MessageHeader: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(endpoint: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.name = try r.primitive("name", "_name")
-            try r.element("target", into: &model.target)
+            model.target = try r.element("target")
             model.endpoint = try r.requiredPrimitive("endpoint", "_endpoint")
             try r.finish()
         }

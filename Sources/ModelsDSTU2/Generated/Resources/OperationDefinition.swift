@@ -126,21 +126,17 @@ public struct OperationDefinition: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(code: FHIRPrimitive(), instance: FHIRPrimitive(), kind: FHIRPrimitive(), name: FHIRPrimitive(), status: FHIRPrimitive(), system: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("OperationDefinition")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
         model.url = try r.primitive("url", "_url")
         model.version = try r.primitive("version", "_version")
         model.name = try r.requiredPrimitive("name", "_name")
@@ -148,18 +144,18 @@ public struct OperationDefinition: DomainResource {
         model.kind = try r.requiredPrimitive("kind", "_kind")
         model.experimental = try r.primitive("experimental", "_experimental")
         model.publisher = try r.primitive("publisher", "_publisher")
-        try r.elements("contact", into: &model.contact)
+        model.contact = try r.elements("contact")
         model.date = try r.primitive("date", "_date")
         model.description = try r.primitive("description", "_description")
         model.requirements = try r.primitive("requirements", "_requirements")
         model.idempotent = try r.primitive("idempotent", "_idempotent")
         model.code = try r.requiredPrimitive("code", "_code")
         model.notes = try r.primitive("notes", "_notes")
-        try r.element("base", into: &model.base)
+        model.base = try r.element("base")
         model.system = try r.requiredPrimitive("system", "_system")
         model.type = try r.primitives("type", "_type")
         model.instance = try r.requiredPrimitive("instance", "_instance")
-        try r.elements("parameter", into: &model.parameter)
+        model.parameter = try r.elements("parameter")
         try r.finish()
     }
 
@@ -228,17 +224,13 @@ public struct OperationDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.name = try r.primitive("name", "_name")
-            try r.elements("telecom", into: &model.telecom)
+            model.telecom = try r.elements("telecom")
             try r.finish()
         }
 
@@ -312,24 +304,20 @@ public struct OperationDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(max: FHIRPrimitive(), min: FHIRPrimitive(), name: FHIRPrimitive(), use: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.name = try r.requiredPrimitive("name", "_name")
             model.use = try r.requiredPrimitive("use", "_use")
             model.min = try r.requiredPrimitive("min", "_min")
             model.max = try r.requiredPrimitive("max", "_max")
             model.documentation = try r.primitive("documentation", "_documentation")
             model.type = try r.primitive("type", "_type")
-            try r.element("profile", into: &model.profile)
-            try r.element("binding", into: &model.binding)
-            try r.elements("part", into: &model.part)
+            model.profile = try r.element("profile")
+            model.binding = try r.element("binding")
+            model.part = try r.elements("part")
             try r.finish()
         }
 
@@ -381,15 +369,11 @@ public struct OperationDefinition: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(strength: FHIRPrimitive(), valueSet: .uri(FHIRPrimitive())) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.strength = try r.requiredPrimitive("strength", "_strength")
                 model.valueSet = try r.requiredChoice("valueSet")
                 try r.finish()

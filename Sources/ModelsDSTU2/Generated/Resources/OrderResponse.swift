@@ -78,28 +78,24 @@ public struct OrderResponse: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(orderStatus: FHIRPrimitive(), request: Reference()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("OrderResponse")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.elements("identifier", into: &model.identifier)
-        try r.requiredElement("request", into: &model.request)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.request = try r.requiredElement("request")
         model.date = try r.primitive("date", "_date")
-        try r.element("who", into: &model.who)
+        model.who = try r.element("who")
         model.orderStatus = try r.requiredPrimitive("orderStatus", "_orderStatus")
         model.description = try r.primitive("description", "_description")
-        try r.elements("fulfillment", into: &model.fulfillment)
+        model.fulfillment = try r.elements("fulfillment")
         try r.finish()
     }
 

@@ -90,31 +90,27 @@ public struct Person: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self() }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Person")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.elements("identifier", into: &model.identifier)
-        try r.elements("name", into: &model.name)
-        try r.elements("telecom", into: &model.telecom)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.name = try r.elements("name")
+        model.telecom = try r.elements("telecom")
         model.gender = try r.primitive("gender", "_gender")
         model.birthDate = try r.primitive("birthDate", "_birthDate")
-        try r.elements("address", into: &model.address)
-        try r.element("photo", into: &model.photo)
-        try r.element("managingOrganization", into: &model.managingOrganization)
+        model.address = try r.elements("address")
+        model.photo = try r.element("photo")
+        model.managingOrganization = try r.element("managingOrganization")
         model.active = try r.primitive("active", "_active")
-        try r.elements("link", into: &model.link)
+        model.link = try r.elements("link")
         try r.finish()
     }
 
@@ -174,16 +170,12 @@ public struct Person: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(target: Reference()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.requiredElement("target", into: &model.target)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.target = try r.requiredElement("target")
             model.assurance = try r.primitive("assurance", "_assurance")
             try r.finish()
         }

@@ -90,31 +90,27 @@ public struct Provenance: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(recorded: FHIRPrimitive(), target: []) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Provenance")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.requiredElements("target", into: &model.target)
-        try r.element("period", into: &model.period)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.target = try r.requiredElements("target")
+        model.period = try r.element("period")
         model.recorded = try r.requiredPrimitive("recorded", "_recorded")
-        try r.elements("reason", into: &model.reason)
-        try r.element("activity", into: &model.activity)
-        try r.element("location", into: &model.location)
+        model.reason = try r.elements("reason")
+        model.activity = try r.element("activity")
+        model.location = try r.element("location")
         model.policy = try r.primitives("policy", "_policy")
-        try r.elements("agent", into: &model.agent)
-        try r.elements("entity", into: &model.entity)
-        try r.elements("signature", into: &model.signature)
+        model.agent = try r.elements("agent")
+        model.entity = try r.elements("entity")
+        model.signature = try r.elements("signature")
         try r.finish()
     }
 
@@ -182,19 +178,15 @@ public struct Provenance: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(role: Coding()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.requiredElement("role", into: &model.role)
-            try r.element("actor", into: &model.actor)
-            try r.element("userId", into: &model.userId)
-            try r.elements("relatedAgent", into: &model.relatedAgent)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.role = try r.requiredElement("role")
+            model.actor = try r.element("actor")
+            model.userId = try r.element("userId")
+            model.relatedAgent = try r.elements("relatedAgent")
             try r.finish()
         }
 
@@ -241,16 +233,12 @@ public struct Provenance: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(target: FHIRPrimitive(), type: CodeableConcept()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
-                try r.requiredElement("type", into: &model.type)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.type = try r.requiredElement("type")
                 model.target = try r.requiredPrimitive("target", "_target")
                 try r.finish()
             }
@@ -310,20 +298,16 @@ public struct Provenance: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(reference: FHIRPrimitive(), role: FHIRPrimitive(), type: Coding()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.role = try r.requiredPrimitive("role", "_role")
-            try r.requiredElement("type", into: &model.type)
+            model.type = try r.requiredElement("type")
             model.reference = try r.requiredPrimitive("reference", "_reference")
             model.display = try r.primitive("display", "_display")
-            try r.element("agent", into: &model.agent)
+            model.agent = try r.element("agent")
             try r.finish()
         }
 

@@ -82,29 +82,25 @@ public struct Questionnaire: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(group: Questionnaire.GroupComponent(), status: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Questionnaire")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.elements("identifier", into: &model.identifier)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
         model.version = try r.primitive("version", "_version")
         model.status = try r.requiredPrimitive("status", "_status")
         model.date = try r.primitive("date", "_date")
         model.publisher = try r.primitive("publisher", "_publisher")
-        try r.elements("telecom", into: &model.telecom)
+        model.telecom = try r.elements("telecom")
         model.subjectType = try r.primitives("subjectType", "_subjectType")
-        try r.requiredElement("group", into: &model.group)
+        model.group = try r.requiredElement("group")
         try r.finish()
     }
 
@@ -186,23 +182,19 @@ public struct Questionnaire: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.linkId = try r.primitive("linkId", "_linkId")
             model.title = try r.primitive("title", "_title")
-            try r.elements("concept", into: &model.concept)
+            model.concept = try r.elements("concept")
             model.text = try r.primitive("text", "_text")
             model.required = try r.primitive("required", "_required")
             model.repeats = try r.primitive("repeats", "_repeats")
-            try r.elements("group", into: &model.group)
-            try r.elements("question", into: &model.question)
+            model.group = try r.elements("group")
+            model.question = try r.elements("question")
             try r.finish()
         }
 
@@ -281,24 +273,20 @@ public struct Questionnaire: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self() }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.linkId = try r.primitive("linkId", "_linkId")
-                try r.elements("concept", into: &model.concept)
+                model.concept = try r.elements("concept")
                 model.text = try r.primitive("text", "_text")
                 model.type = try r.primitive("type", "_type")
                 model.required = try r.primitive("required", "_required")
                 model.repeats = try r.primitive("repeats", "_repeats")
-                try r.element("options", into: &model.options)
-                try r.elements("option", into: &model.option)
-                try r.elements("group", into: &model.group)
+                model.options = try r.element("options")
+                model.option = try r.elements("option")
+                model.group = try r.elements("group")
                 try r.finish()
             }
 

@@ -86,30 +86,26 @@ public struct QuestionnaireResponse: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(status: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("QuestionnaireResponse")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.element("identifier", into: &model.identifier)
-        try r.element("questionnaire", into: &model.questionnaire)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.element("identifier")
+        model.questionnaire = try r.element("questionnaire")
         model.status = try r.requiredPrimitive("status", "_status")
-        try r.element("subject", into: &model.subject)
-        try r.element("author", into: &model.author)
+        model.subject = try r.element("subject")
+        model.author = try r.element("author")
         model.authored = try r.primitive("authored", "_authored")
-        try r.element("source", into: &model.source)
-        try r.element("encounter", into: &model.encounter)
-        try r.element("group", into: &model.group)
+        model.source = try r.element("source")
+        model.encounter = try r.element("encounter")
+        model.group = try r.element("group")
         try r.finish()
     }
 
@@ -184,21 +180,17 @@ public struct QuestionnaireResponse: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.linkId = try r.primitive("linkId", "_linkId")
             model.title = try r.primitive("title", "_title")
             model.text = try r.primitive("text", "_text")
-            try r.element("subject", into: &model.subject)
-            try r.elements("group", into: &model.group)
-            try r.elements("question", into: &model.question)
+            model.subject = try r.element("subject")
+            model.group = try r.elements("group")
+            model.question = try r.elements("question")
             try r.finish()
         }
 
@@ -251,18 +243,14 @@ public struct QuestionnaireResponse: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self() }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.linkId = try r.primitive("linkId", "_linkId")
                 model.text = try r.primitive("text", "_text")
-                try r.elements("answer", into: &model.answer)
+                model.answer = try r.elements("answer")
                 try r.finish()
             }
 
@@ -308,17 +296,13 @@ public struct QuestionnaireResponse: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
-                /// The value members are decoded into: required elements hold placeholders, the rest nil.
-                public static var decodingPlaceholder: Self { Self() }
-
-                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    try r.elements("extension", into: &model.`extension`)
-                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
                     model.value = try r.choice("value")
-                    try r.elements("group", into: &model.group)
+                    model.group = try r.elements("group")
                     try r.finish()
                 }
 

@@ -90,31 +90,27 @@ public struct Specimen: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(subject: Reference()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Specimen")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.elements("identifier", into: &model.identifier)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
         model.status = try r.primitive("status", "_status")
-        try r.element("type", into: &model.type)
-        try r.elements("parent", into: &model.parent)
-        try r.requiredElement("subject", into: &model.subject)
-        try r.element("accessionIdentifier", into: &model.accessionIdentifier)
+        model.type = try r.element("type")
+        model.parent = try r.elements("parent")
+        model.subject = try r.requiredElement("subject")
+        model.accessionIdentifier = try r.element("accessionIdentifier")
         model.receivedTime = try r.primitive("receivedTime", "_receivedTime")
-        try r.element("collection", into: &model.collection)
-        try r.elements("treatment", into: &model.treatment)
-        try r.elements("container", into: &model.container)
+        model.collection = try r.element("collection")
+        model.treatment = try r.elements("treatment")
+        model.container = try r.elements("container")
         try r.finish()
     }
 
@@ -190,21 +186,17 @@ public struct Specimen: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.element("collector", into: &model.collector)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.collector = try r.element("collector")
             model.comment = try r.primitives("comment", "_comment")
             model.collected = try r.choice("collected")
-            try r.element("quantity", into: &model.quantity)
-            try r.element("method", into: &model.method)
-            try r.element("bodySite", into: &model.bodySite)
+            model.quantity = try r.element("quantity")
+            model.method = try r.element("method")
+            model.bodySite = try r.element("bodySite")
             try r.finish()
         }
 
@@ -282,18 +274,14 @@ public struct Specimen: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.description = try r.primitive("description", "_description")
-            try r.element("procedure", into: &model.procedure)
-            try r.elements("additive", into: &model.additive)
+            model.procedure = try r.element("procedure")
+            model.additive = try r.elements("additive")
             try r.finish()
         }
 
@@ -356,20 +344,16 @@ public struct Specimen: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.elements("identifier", into: &model.identifier)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.identifier = try r.elements("identifier")
             model.description = try r.primitive("description", "_description")
-            try r.element("type", into: &model.type)
-            try r.element("capacity", into: &model.capacity)
-            try r.element("specimenQuantity", into: &model.specimenQuantity)
+            model.type = try r.element("type")
+            model.capacity = try r.element("capacity")
+            model.specimenQuantity = try r.element("specimenQuantity")
             model.additive = try r.choice("additive")
             try r.finish()
         }

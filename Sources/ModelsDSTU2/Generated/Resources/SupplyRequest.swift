@@ -90,31 +90,27 @@ public struct SupplyRequest: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self() }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("SupplyRequest")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.element("patient", into: &model.patient)
-        try r.element("source", into: &model.source)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.patient = try r.element("patient")
+        model.source = try r.element("source")
         model.date = try r.primitive("date", "_date")
-        try r.element("identifier", into: &model.identifier)
+        model.identifier = try r.element("identifier")
         model.status = try r.primitive("status", "_status")
-        try r.element("kind", into: &model.kind)
-        try r.element("orderedItem", into: &model.orderedItem)
-        try r.elements("supplier", into: &model.supplier)
+        model.kind = try r.element("kind")
+        model.orderedItem = try r.element("orderedItem")
+        model.supplier = try r.elements("supplier")
         model.reason = try r.choice("reason")
-        try r.element("when", into: &model.when)
+        model.when = try r.element("when")
         try r.finish()
     }
 
@@ -198,17 +194,13 @@ public struct SupplyRequest: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.element("code", into: &model.code)
-            try r.element("schedule", into: &model.schedule)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.code = try r.element("code")
+            model.schedule = try r.element("schedule")
             try r.finish()
         }
 

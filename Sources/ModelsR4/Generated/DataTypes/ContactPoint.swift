@@ -44,19 +44,15 @@ public struct ContactPoint: Element {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self() }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         model.id = try r.primitive("id", "_id")
-        try r.elements("extension", into: &model.`extension`)
+        model.`extension` = try r.elements("extension")
         model.system = try r.primitive("system", "_system")
         model.value = try r.primitive("value", "_value")
         model.use = try r.primitive("use", "_use")
         model.rank = try r.primitive("rank", "_rank")
-        try r.element("period", into: &model.period)
+        model.period = try r.element("period")
         try r.finish()
     }
 

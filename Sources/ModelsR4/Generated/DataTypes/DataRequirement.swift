@@ -56,22 +56,18 @@ public struct DataRequirement: Element {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(type: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         model.id = try r.primitive("id", "_id")
-        try r.elements("extension", into: &model.`extension`)
+        model.`extension` = try r.elements("extension")
         model.type = try r.requiredPrimitive("type", "_type")
         model.profile = try r.primitives("profile", "_profile")
         model.subject = try r.choice("subject")
         model.mustSupport = try r.primitives("mustSupport", "_mustSupport")
-        try r.elements("codeFilter", into: &model.codeFilter)
-        try r.elements("dateFilter", into: &model.dateFilter)
+        model.codeFilter = try r.elements("codeFilter")
+        model.dateFilter = try r.elements("dateFilter")
         model.limit = try r.primitive("limit", "_limit")
-        try r.elements("sort", into: &model.sort)
+        model.sort = try r.elements("sort")
         try r.finish()
     }
 
@@ -149,18 +145,14 @@ public struct DataRequirement: Element {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
+            model.`extension` = try r.elements("extension")
             model.path = try r.primitive("path", "_path")
             model.searchParam = try r.primitive("searchParam", "_searchParam")
             model.valueSet = try r.primitive("valueSet", "_valueSet")
-            try r.elements("code", into: &model.code)
+            model.code = try r.elements("code")
             try r.finish()
         }
 
@@ -207,14 +199,10 @@ public struct DataRequirement: Element {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
+            model.`extension` = try r.elements("extension")
             model.path = try r.primitive("path", "_path")
             model.searchParam = try r.primitive("searchParam", "_searchParam")
             model.value = try r.choice("value")
@@ -286,14 +274,10 @@ public struct DataRequirement: Element {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(direction: FHIRPrimitive(), path: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
+            model.`extension` = try r.elements("extension")
             model.path = try r.requiredPrimitive("path", "_path")
             model.direction = try r.requiredPrimitive("direction", "_direction")
             try r.finish()

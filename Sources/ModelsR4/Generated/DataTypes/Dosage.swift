@@ -80,28 +80,24 @@ public struct Dosage: BackboneElement {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self() }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         model.id = try r.primitive("id", "_id")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
         model.sequence = try r.primitive("sequence", "_sequence")
         model.text = try r.primitive("text", "_text")
-        try r.elements("additionalInstruction", into: &model.additionalInstruction)
+        model.additionalInstruction = try r.elements("additionalInstruction")
         model.patientInstruction = try r.primitive("patientInstruction", "_patientInstruction")
-        try r.element("timing", into: &model.timing)
+        model.timing = try r.element("timing")
         model.asNeeded = try r.choice("asNeeded")
-        try r.element("site", into: &model.site)
-        try r.element("route", into: &model.route)
-        try r.element("method", into: &model.method)
-        try r.elements("doseAndRate", into: &model.doseAndRate)
-        try r.element("maxDosePerPeriod", into: &model.maxDosePerPeriod)
-        try r.element("maxDosePerAdministration", into: &model.maxDosePerAdministration)
-        try r.element("maxDosePerLifetime", into: &model.maxDosePerLifetime)
+        model.site = try r.element("site")
+        model.route = try r.element("route")
+        model.method = try r.element("method")
+        model.doseAndRate = try r.elements("doseAndRate")
+        model.maxDosePerPeriod = try r.element("maxDosePerPeriod")
+        model.maxDosePerAdministration = try r.element("maxDosePerAdministration")
+        model.maxDosePerLifetime = try r.element("maxDosePerLifetime")
         try r.finish()
     }
 
@@ -181,15 +177,11 @@ public struct Dosage: BackboneElement {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.element("type", into: &model.type)
+            model.`extension` = try r.elements("extension")
+            model.type = try r.element("type")
             model.dose = try r.choice("dose")
             model.rate = try r.choice("rate")
             try r.finish()

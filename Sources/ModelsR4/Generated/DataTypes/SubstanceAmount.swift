@@ -44,19 +44,15 @@ public struct SubstanceAmount: BackboneElement {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self() }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         model.id = try r.primitive("id", "_id")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
         model.amount = try r.choice("amount")
-        try r.element("amountType", into: &model.amountType)
+        model.amountType = try r.element("amountType")
         model.amountText = try r.primitive("amountText", "_amountText")
-        try r.element("referenceRange", into: &model.referenceRange)
+        model.referenceRange = try r.element("referenceRange")
         try r.finish()
     }
 
@@ -126,16 +122,12 @@ public struct SubstanceAmount: BackboneElement {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.element("lowLimit", into: &model.lowLimit)
-            try r.element("highLimit", into: &model.highLimit)
+            model.`extension` = try r.elements("extension")
+            model.lowLimit = try r.element("lowLimit")
+            model.highLimit = try r.element("highLimit")
             try r.finish()
         }
 

@@ -44,19 +44,15 @@ public struct TriggerDefinition: Element {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(type: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         model.id = try r.primitive("id", "_id")
-        try r.elements("extension", into: &model.`extension`)
+        model.`extension` = try r.elements("extension")
         model.type = try r.requiredPrimitive("type", "_type")
         model.name = try r.primitive("name", "_name")
         model.timing = try r.choice("timing")
-        try r.elements("data", into: &model.data)
-        try r.element("condition", into: &model.condition)
+        model.data = try r.elements("data")
+        model.condition = try r.element("condition")
         try r.finish()
     }
 

@@ -234,23 +234,19 @@ public struct ActivityDefinition: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(status: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ActivityDefinition")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
         model.url = try r.primitive("url", "_url")
-        try r.elements("identifier", into: &model.identifier)
+        model.identifier = try r.elements("identifier")
         model.version = try r.primitive("version", "_version")
         model.name = try r.primitive("name", "_name")
         model.title = try r.primitive("title", "_title")
@@ -260,41 +256,41 @@ public struct ActivityDefinition: DomainResource {
         model.subject = try r.choice("subject")
         model.date = try r.primitive("date", "_date")
         model.publisher = try r.primitive("publisher", "_publisher")
-        try r.elements("contact", into: &model.contact)
+        model.contact = try r.elements("contact")
         model.description = try r.primitive("description", "_description")
-        try r.elements("useContext", into: &model.useContext)
-        try r.elements("jurisdiction", into: &model.jurisdiction)
+        model.useContext = try r.elements("useContext")
+        model.jurisdiction = try r.elements("jurisdiction")
         model.purpose = try r.primitive("purpose", "_purpose")
         model.usage = try r.primitive("usage", "_usage")
         model.copyright = try r.primitive("copyright", "_copyright")
         model.approvalDate = try r.primitive("approvalDate", "_approvalDate")
         model.lastReviewDate = try r.primitive("lastReviewDate", "_lastReviewDate")
-        try r.element("effectivePeriod", into: &model.effectivePeriod)
-        try r.elements("topic", into: &model.topic)
-        try r.elements("author", into: &model.author)
-        try r.elements("editor", into: &model.editor)
-        try r.elements("reviewer", into: &model.reviewer)
-        try r.elements("endorser", into: &model.endorser)
-        try r.elements("relatedArtifact", into: &model.relatedArtifact)
+        model.effectivePeriod = try r.element("effectivePeriod")
+        model.topic = try r.elements("topic")
+        model.author = try r.elements("author")
+        model.editor = try r.elements("editor")
+        model.reviewer = try r.elements("reviewer")
+        model.endorser = try r.elements("endorser")
+        model.relatedArtifact = try r.elements("relatedArtifact")
         model.library = try r.primitives("library", "_library")
         model.kind = try r.primitive("kind", "_kind")
         model.profile = try r.primitive("profile", "_profile")
-        try r.element("code", into: &model.code)
+        model.code = try r.element("code")
         model.intent = try r.primitive("intent", "_intent")
         model.priority = try r.primitive("priority", "_priority")
         model.doNotPerform = try r.primitive("doNotPerform", "_doNotPerform")
         model.timing = try r.choice("timing")
-        try r.element("location", into: &model.location)
-        try r.elements("participant", into: &model.participant)
+        model.location = try r.element("location")
+        model.participant = try r.elements("participant")
         model.product = try r.choice("product")
-        try r.element("quantity", into: &model.quantity)
-        try r.elements("dosage", into: &model.dosage)
-        try r.elements("bodySite", into: &model.bodySite)
-        try r.elements("specimenRequirement", into: &model.specimenRequirement)
-        try r.elements("observationRequirement", into: &model.observationRequirement)
-        try r.elements("observationResultRequirement", into: &model.observationResultRequirement)
+        model.quantity = try r.element("quantity")
+        model.dosage = try r.elements("dosage")
+        model.bodySite = try r.elements("bodySite")
+        model.specimenRequirement = try r.elements("specimenRequirement")
+        model.observationRequirement = try r.elements("observationRequirement")
+        model.observationResultRequirement = try r.elements("observationResultRequirement")
         model.transform = try r.primitive("transform", "_transform")
-        try r.elements("dynamicValue", into: &model.dynamicValue)
+        model.dynamicValue = try r.elements("dynamicValue")
         try r.finish()
     }
 
@@ -474,17 +470,13 @@ public struct ActivityDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(type: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.type = try r.requiredPrimitive("type", "_type")
-            try r.element("role", into: &model.role)
+            model.role = try r.element("role")
             try r.finish()
         }
 
@@ -530,17 +522,13 @@ public struct ActivityDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(expression: Expression(language: FHIRPrimitive()), path: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.path = try r.requiredPrimitive("path", "_path")
-            try r.requiredElement("expression", into: &model.expression)
+            model.expression = try r.requiredElement("expression")
             try r.finish()
         }
 

@@ -94,32 +94,28 @@ public struct AuditEvent: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(agent: [], recorded: FHIRPrimitive(), source: AuditEvent.Source(observer: Reference()), type: Coding()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("AuditEvent")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.requiredElement("type", into: &model.type)
-        try r.elements("subtype", into: &model.subtype)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.type = try r.requiredElement("type")
+        model.subtype = try r.elements("subtype")
         model.action = try r.primitive("action", "_action")
-        try r.element("period", into: &model.period)
+        model.period = try r.element("period")
         model.recorded = try r.requiredPrimitive("recorded", "_recorded")
         model.outcome = try r.primitive("outcome", "_outcome")
         model.outcomeDesc = try r.primitive("outcomeDesc", "_outcomeDesc")
-        try r.elements("purposeOfEvent", into: &model.purposeOfEvent)
-        try r.requiredElements("agent", into: &model.agent)
-        try r.requiredElement("source", into: &model.source)
-        try r.elements("entity", into: &model.entity)
+        model.purposeOfEvent = try r.elements("purposeOfEvent")
+        model.agent = try r.requiredElements("agent")
+        model.source = try r.requiredElement("source")
+        model.entity = try r.elements("entity")
         try r.finish()
     }
 
@@ -216,26 +212,22 @@ public struct AuditEvent: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(requestor: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.element("type", into: &model.type)
-            try r.elements("role", into: &model.role)
-            try r.element("who", into: &model.who)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.element("type")
+            model.role = try r.elements("role")
+            model.who = try r.element("who")
             model.altId = try r.primitive("altId", "_altId")
             model.name = try r.primitive("name", "_name")
             model.requestor = try r.requiredPrimitive("requestor", "_requestor")
-            try r.element("location", into: &model.location)
+            model.location = try r.element("location")
             model.policy = try r.primitives("policy", "_policy")
-            try r.element("media", into: &model.media)
-            try r.element("network", into: &model.network)
-            try r.elements("purposeOfUse", into: &model.purposeOfUse)
+            model.media = try r.element("media")
+            model.network = try r.element("network")
+            model.purposeOfUse = try r.elements("purposeOfUse")
             try r.finish()
         }
 
@@ -289,15 +281,11 @@ public struct AuditEvent: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self() }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.address = try r.primitive("address", "_address")
                 model.type = try r.primitive("type", "_type")
                 try r.finish()
@@ -350,18 +338,14 @@ public struct AuditEvent: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(observer: Reference()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.site = try r.primitive("site", "_site")
-            try r.requiredElement("observer", into: &model.observer)
-            try r.elements("type", into: &model.type)
+            model.observer = try r.requiredElement("observer")
+            model.type = try r.elements("type")
             try r.finish()
         }
 
@@ -436,24 +420,20 @@ public struct AuditEvent: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.element("what", into: &model.what)
-            try r.element("type", into: &model.type)
-            try r.element("role", into: &model.role)
-            try r.element("lifecycle", into: &model.lifecycle)
-            try r.elements("securityLabel", into: &model.securityLabel)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.what = try r.element("what")
+            model.type = try r.element("type")
+            model.role = try r.element("role")
+            model.lifecycle = try r.element("lifecycle")
+            model.securityLabel = try r.elements("securityLabel")
             model.name = try r.primitive("name", "_name")
             model.description = try r.primitive("description", "_description")
             model.query = try r.primitive("query", "_query")
-            try r.elements("detail", into: &model.detail)
+            model.detail = try r.elements("detail")
             try r.finish()
         }
 
@@ -505,15 +485,11 @@ public struct AuditEvent: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(type: FHIRPrimitive(), value: .string(FHIRPrimitive())) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.type = try r.requiredPrimitive("type", "_type")
                 model.value = try r.requiredChoice("value")
                 try r.finish()

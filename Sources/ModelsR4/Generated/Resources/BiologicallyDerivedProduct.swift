@@ -94,32 +94,28 @@ public struct BiologicallyDerivedProduct: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self() }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("BiologicallyDerivedProduct")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.elements("identifier", into: &model.identifier)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
         model.productCategory = try r.primitive("productCategory", "_productCategory")
-        try r.element("productCode", into: &model.productCode)
+        model.productCode = try r.element("productCode")
         model.status = try r.primitive("status", "_status")
-        try r.elements("request", into: &model.request)
+        model.request = try r.elements("request")
         model.quantity = try r.primitive("quantity", "_quantity")
-        try r.elements("parent", into: &model.parent)
-        try r.element("collection", into: &model.collection)
-        try r.elements("processing", into: &model.processing)
-        try r.element("manipulation", into: &model.manipulation)
-        try r.elements("storage", into: &model.storage)
+        model.parent = try r.elements("parent")
+        model.collection = try r.element("collection")
+        model.processing = try r.elements("processing")
+        model.manipulation = try r.element("manipulation")
+        model.storage = try r.elements("storage")
         try r.finish()
     }
 
@@ -184,17 +180,13 @@ public struct BiologicallyDerivedProduct: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.element("collector", into: &model.collector)
-            try r.element("source", into: &model.source)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.collector = try r.element("collector")
+            model.source = try r.element("source")
             model.collected = try r.choice("collected")
             try r.finish()
         }
@@ -274,18 +266,14 @@ public struct BiologicallyDerivedProduct: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.description = try r.primitive("description", "_description")
-            try r.element("procedure", into: &model.procedure)
-            try r.element("additive", into: &model.additive)
+            model.procedure = try r.element("procedure")
+            model.additive = try r.element("additive")
             model.time = try r.choice("time")
             try r.finish()
         }
@@ -358,15 +346,11 @@ public struct BiologicallyDerivedProduct: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.description = try r.primitive("description", "_description")
             model.time = try r.choice("time")
             try r.finish()
@@ -446,19 +430,15 @@ public struct BiologicallyDerivedProduct: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.description = try r.primitive("description", "_description")
             model.temperature = try r.primitive("temperature", "_temperature")
             model.scale = try r.primitive("scale", "_scale")
-            try r.element("duration", into: &model.duration)
+            model.duration = try r.element("duration")
             try r.finish()
         }
 

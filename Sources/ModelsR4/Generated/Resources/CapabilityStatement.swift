@@ -154,21 +154,17 @@ public struct CapabilityStatement: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(date: FHIRPrimitive(), fhirVersion: FHIRPrimitive(), format: [], kind: FHIRPrimitive(), status: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("CapabilityStatement")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
         model.url = try r.primitive("url", "_url")
         model.version = try r.primitive("version", "_version")
         model.name = try r.primitive("name", "_name")
@@ -177,24 +173,24 @@ public struct CapabilityStatement: DomainResource {
         model.experimental = try r.primitive("experimental", "_experimental")
         model.date = try r.requiredPrimitive("date", "_date")
         model.publisher = try r.primitive("publisher", "_publisher")
-        try r.elements("contact", into: &model.contact)
+        model.contact = try r.elements("contact")
         model.description = try r.primitive("description", "_description")
-        try r.elements("useContext", into: &model.useContext)
-        try r.elements("jurisdiction", into: &model.jurisdiction)
+        model.useContext = try r.elements("useContext")
+        model.jurisdiction = try r.elements("jurisdiction")
         model.purpose = try r.primitive("purpose", "_purpose")
         model.copyright = try r.primitive("copyright", "_copyright")
         model.kind = try r.requiredPrimitive("kind", "_kind")
         model.instantiates = try r.primitives("instantiates", "_instantiates")
         model.imports = try r.primitives("imports", "_imports")
-        try r.element("software", into: &model.software)
-        try r.element("implementation", into: &model.implementation)
+        model.software = try r.element("software")
+        model.implementation = try r.element("implementation")
         model.fhirVersion = try r.requiredPrimitive("fhirVersion", "_fhirVersion")
         model.format = try r.requiredPrimitives("format", "_format")
         model.patchFormat = try r.primitives("patchFormat", "_patchFormat")
         model.implementationGuide = try r.primitives("implementationGuide", "_implementationGuide")
-        try r.elements("rest", into: &model.rest)
-        try r.elements("messaging", into: &model.messaging)
-        try r.elements("document", into: &model.document)
+        model.rest = try r.elements("rest")
+        model.messaging = try r.elements("messaging")
+        model.document = try r.elements("document")
         try r.finish()
     }
 
@@ -274,15 +270,11 @@ public struct CapabilityStatement: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(name: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.name = try r.requiredPrimitive("name", "_name")
             model.version = try r.primitive("version", "_version")
             model.releaseDate = try r.primitive("releaseDate", "_releaseDate")
@@ -336,18 +328,14 @@ public struct CapabilityStatement: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(description: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.description = try r.requiredPrimitive("description", "_description")
             model.url = try r.primitive("url", "_url")
-            try r.element("custodian", into: &model.custodian)
+            model.custodian = try r.element("custodian")
             try r.finish()
         }
 
@@ -418,22 +406,18 @@ public struct CapabilityStatement: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(mode: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.mode = try r.requiredPrimitive("mode", "_mode")
             model.documentation = try r.primitive("documentation", "_documentation")
-            try r.element("security", into: &model.security)
-            try r.elements("resource", into: &model.resource)
-            try r.elements("interaction", into: &model.interaction)
-            try r.elements("searchParam", into: &model.searchParam)
-            try r.elements("operation", into: &model.operation)
+            model.security = try r.element("security")
+            model.resource = try r.elements("resource")
+            model.interaction = try r.elements("interaction")
+            model.searchParam = try r.elements("searchParam")
+            model.operation = try r.elements("operation")
             model.compartment = try r.primitives("compartment", "_compartment")
             try r.finish()
         }
@@ -489,17 +473,13 @@ public struct CapabilityStatement: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self() }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.cors = try r.primitive("cors", "_cors")
-                try r.elements("service", into: &model.service)
+                model.service = try r.elements("service")
                 model.description = try r.primitive("description", "_description")
                 try r.finish()
             }
@@ -607,20 +587,16 @@ public struct CapabilityStatement: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(type: FHIRPrimitive()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.type = try r.requiredPrimitive("type", "_type")
                 model.profile = try r.primitive("profile", "_profile")
                 model.supportedProfile = try r.primitives("supportedProfile", "_supportedProfile")
                 model.documentation = try r.primitive("documentation", "_documentation")
-                try r.elements("interaction", into: &model.interaction)
+                model.interaction = try r.elements("interaction")
                 model.versioning = try r.primitive("versioning", "_versioning")
                 model.readHistory = try r.primitive("readHistory", "_readHistory")
                 model.updateCreate = try r.primitive("updateCreate", "_updateCreate")
@@ -631,8 +607,8 @@ public struct CapabilityStatement: DomainResource {
                 model.referencePolicy = try r.primitives("referencePolicy", "_referencePolicy")
                 model.searchInclude = try r.primitives("searchInclude", "_searchInclude")
                 model.searchRevInclude = try r.primitives("searchRevInclude", "_searchRevInclude")
-                try r.elements("searchParam", into: &model.searchParam)
-                try r.elements("operation", into: &model.operation)
+                model.searchParam = try r.elements("searchParam")
+                model.operation = try r.elements("operation")
                 try r.finish()
             }
 
@@ -692,15 +668,11 @@ public struct CapabilityStatement: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
-                /// The value members are decoded into: required elements hold placeholders, the rest nil.
-                public static var decodingPlaceholder: Self { Self(code: FHIRPrimitive()) }
-
-                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    try r.elements("extension", into: &model.`extension`)
-                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
                     model.code = try r.requiredPrimitive("code", "_code")
                     model.documentation = try r.primitive("documentation", "_documentation")
                     try r.finish()
@@ -756,15 +728,11 @@ public struct CapabilityStatement: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
-                /// The value members are decoded into: required elements hold placeholders, the rest nil.
-                public static var decodingPlaceholder: Self { Self(name: FHIRPrimitive(), type: FHIRPrimitive()) }
-
-                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    try r.elements("extension", into: &model.`extension`)
-                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
                     model.name = try r.requiredPrimitive("name", "_name")
                     model.definition = try r.primitive("definition", "_definition")
                     model.type = try r.requiredPrimitive("type", "_type")
@@ -820,15 +788,11 @@ public struct CapabilityStatement: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
-                /// The value members are decoded into: required elements hold placeholders, the rest nil.
-                public static var decodingPlaceholder: Self { Self(definition: FHIRPrimitive(), name: FHIRPrimitive()) }
-
-                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    try r.elements("extension", into: &model.`extension`)
-                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
                     model.name = try r.requiredPrimitive("name", "_name")
                     model.definition = try r.requiredPrimitive("definition", "_definition")
                     model.documentation = try r.primitive("documentation", "_documentation")
@@ -879,15 +843,11 @@ public struct CapabilityStatement: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(code: FHIRPrimitive()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.code = try r.requiredPrimitive("code", "_code")
                 model.documentation = try r.primitive("documentation", "_documentation")
                 try r.finish()
@@ -944,19 +904,15 @@ public struct CapabilityStatement: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.elements("endpoint", into: &model.endpoint)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.endpoint = try r.elements("endpoint")
             model.reliableCache = try r.primitive("reliableCache", "_reliableCache")
             model.documentation = try r.primitive("documentation", "_documentation")
-            try r.elements("supportedMessage", into: &model.supportedMessage)
+            model.supportedMessage = try r.elements("supportedMessage")
             try r.finish()
         }
 
@@ -1003,16 +959,12 @@ public struct CapabilityStatement: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(address: FHIRPrimitive(), protocol: Coding()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
-                try r.requiredElement("protocol", into: &model.`protocol`)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.`protocol` = try r.requiredElement("protocol")
                 model.address = try r.requiredPrimitive("address", "_address")
                 try r.finish()
             }
@@ -1059,15 +1011,11 @@ public struct CapabilityStatement: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(definition: FHIRPrimitive(), mode: FHIRPrimitive()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.mode = try r.requiredPrimitive("mode", "_mode")
                 model.definition = try r.requiredPrimitive("definition", "_definition")
                 try r.finish()
@@ -1120,15 +1068,11 @@ public struct CapabilityStatement: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(mode: FHIRPrimitive(), profile: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.mode = try r.requiredPrimitive("mode", "_mode")
             model.documentation = try r.primitive("documentation", "_documentation")
             model.profile = try r.requiredPrimitive("profile", "_profile")

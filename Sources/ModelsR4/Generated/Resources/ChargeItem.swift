@@ -154,47 +154,43 @@ public struct ChargeItem: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(code: CodeableConcept(), status: FHIRPrimitive(), subject: Reference()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ChargeItem")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.elements("identifier", into: &model.identifier)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
         model.definitionUri = try r.primitives("definitionUri", "_definitionUri")
         model.definitionCanonical = try r.primitives("definitionCanonical", "_definitionCanonical")
         model.status = try r.requiredPrimitive("status", "_status")
-        try r.elements("partOf", into: &model.partOf)
-        try r.requiredElement("code", into: &model.code)
-        try r.requiredElement("subject", into: &model.subject)
-        try r.element("context", into: &model.context)
+        model.partOf = try r.elements("partOf")
+        model.code = try r.requiredElement("code")
+        model.subject = try r.requiredElement("subject")
+        model.context = try r.element("context")
         model.occurrence = try r.choice("occurrence")
-        try r.elements("performer", into: &model.performer)
-        try r.element("performingOrganization", into: &model.performingOrganization)
-        try r.element("requestingOrganization", into: &model.requestingOrganization)
-        try r.element("costCenter", into: &model.costCenter)
-        try r.element("quantity", into: &model.quantity)
-        try r.elements("bodysite", into: &model.bodysite)
+        model.performer = try r.elements("performer")
+        model.performingOrganization = try r.element("performingOrganization")
+        model.requestingOrganization = try r.element("requestingOrganization")
+        model.costCenter = try r.element("costCenter")
+        model.quantity = try r.element("quantity")
+        model.bodysite = try r.elements("bodysite")
         model.factorOverride = try r.primitive("factorOverride", "_factorOverride")
-        try r.element("priceOverride", into: &model.priceOverride)
+        model.priceOverride = try r.element("priceOverride")
         model.overrideReason = try r.primitive("overrideReason", "_overrideReason")
-        try r.element("enterer", into: &model.enterer)
+        model.enterer = try r.element("enterer")
         model.enteredDate = try r.primitive("enteredDate", "_enteredDate")
-        try r.elements("reason", into: &model.reason)
-        try r.elements("service", into: &model.service)
+        model.reason = try r.elements("reason")
+        model.service = try r.elements("service")
         model.product = try r.choice("product")
-        try r.elements("account", into: &model.account)
-        try r.elements("note", into: &model.note)
-        try r.elements("supportingInformation", into: &model.supportingInformation)
+        model.account = try r.elements("account")
+        model.note = try r.elements("note")
+        model.supportingInformation = try r.elements("supportingInformation")
         try r.finish()
     }
 
@@ -321,17 +317,13 @@ public struct ChargeItem: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(actor: Reference()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.element("function", into: &model.function)
-            try r.requiredElement("actor", into: &model.actor)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.function = try r.element("function")
+            model.actor = try r.requiredElement("actor")
             try r.finish()
         }
 

@@ -142,23 +142,19 @@ public struct ChargeItemDefinition: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(status: FHIRPrimitive(), url: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ChargeItemDefinition")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
         model.url = try r.requiredPrimitive("url", "_url")
-        try r.elements("identifier", into: &model.identifier)
+        model.identifier = try r.elements("identifier")
         model.version = try r.primitive("version", "_version")
         model.title = try r.primitive("title", "_title")
         model.derivedFromUri = try r.primitives("derivedFromUri", "_derivedFromUri")
@@ -168,18 +164,18 @@ public struct ChargeItemDefinition: DomainResource {
         model.experimental = try r.primitive("experimental", "_experimental")
         model.date = try r.primitive("date", "_date")
         model.publisher = try r.primitive("publisher", "_publisher")
-        try r.elements("contact", into: &model.contact)
+        model.contact = try r.elements("contact")
         model.description = try r.primitive("description", "_description")
-        try r.elements("useContext", into: &model.useContext)
-        try r.elements("jurisdiction", into: &model.jurisdiction)
+        model.useContext = try r.elements("useContext")
+        model.jurisdiction = try r.elements("jurisdiction")
         model.copyright = try r.primitive("copyright", "_copyright")
         model.approvalDate = try r.primitive("approvalDate", "_approvalDate")
         model.lastReviewDate = try r.primitive("lastReviewDate", "_lastReviewDate")
-        try r.element("effectivePeriod", into: &model.effectivePeriod)
-        try r.element("code", into: &model.code)
-        try r.elements("instance", into: &model.instance)
-        try r.elements("applicability", into: &model.applicability)
-        try r.elements("propertyGroup", into: &model.propertyGroup)
+        model.effectivePeriod = try r.element("effectivePeriod")
+        model.code = try r.element("code")
+        model.instance = try r.elements("instance")
+        model.applicability = try r.elements("applicability")
+        model.propertyGroup = try r.elements("propertyGroup")
         try r.finish()
     }
 
@@ -256,15 +252,11 @@ public struct ChargeItemDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.description = try r.primitive("description", "_description")
             model.language = try r.primitive("language", "_language")
             model.expression = try r.primitive("expression", "_expression")
@@ -314,17 +306,13 @@ public struct ChargeItemDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.elements("applicability", into: &model.applicability)
-            try r.elements("priceComponent", into: &model.priceComponent)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.applicability = try r.elements("applicability")
+            model.priceComponent = try r.elements("priceComponent")
             try r.finish()
         }
 
@@ -377,19 +365,15 @@ public struct ChargeItemDefinition: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(type: FHIRPrimitive()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.type = try r.requiredPrimitive("type", "_type")
-                try r.element("code", into: &model.code)
+                model.code = try r.element("code")
                 model.factor = try r.primitive("factor", "_factor")
-                try r.element("amount", into: &model.amount)
+                model.amount = try r.element("amount")
                 try r.finish()
             }
 

@@ -154,23 +154,19 @@ public struct CodeSystem: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(content: FHIRPrimitive(), status: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("CodeSystem")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
         model.url = try r.primitive("url", "_url")
-        try r.elements("identifier", into: &model.identifier)
+        model.identifier = try r.elements("identifier")
         model.version = try r.primitive("version", "_version")
         model.name = try r.primitive("name", "_name")
         model.title = try r.primitive("title", "_title")
@@ -178,10 +174,10 @@ public struct CodeSystem: DomainResource {
         model.experimental = try r.primitive("experimental", "_experimental")
         model.date = try r.primitive("date", "_date")
         model.publisher = try r.primitive("publisher", "_publisher")
-        try r.elements("contact", into: &model.contact)
+        model.contact = try r.elements("contact")
         model.description = try r.primitive("description", "_description")
-        try r.elements("useContext", into: &model.useContext)
-        try r.elements("jurisdiction", into: &model.jurisdiction)
+        model.useContext = try r.elements("useContext")
+        model.jurisdiction = try r.elements("jurisdiction")
         model.purpose = try r.primitive("purpose", "_purpose")
         model.copyright = try r.primitive("copyright", "_copyright")
         model.caseSensitive = try r.primitive("caseSensitive", "_caseSensitive")
@@ -192,9 +188,9 @@ public struct CodeSystem: DomainResource {
         model.content = try r.requiredPrimitive("content", "_content")
         model.supplements = try r.primitive("supplements", "_supplements")
         model.count = try r.primitive("count", "_count")
-        try r.elements("filter", into: &model.filter)
-        try r.elements("property", into: &model.property)
-        try r.elements("concept", into: &model.concept)
+        model.filter = try r.elements("filter")
+        model.property = try r.elements("property")
+        model.concept = try r.elements("concept")
         try r.finish()
     }
 
@@ -278,15 +274,11 @@ public struct CodeSystem: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(code: FHIRPrimitive(), operator: [], value: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.code = try r.requiredPrimitive("code", "_code")
             model.description = try r.primitive("description", "_description")
             model.`operator` = try r.requiredPrimitives("operator", "_operator")
@@ -346,15 +338,11 @@ public struct CodeSystem: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(code: FHIRPrimitive(), type: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.code = try r.requiredPrimitive("code", "_code")
             model.uri = try r.primitive("uri", "_uri")
             model.description = try r.primitive("description", "_description")
@@ -422,21 +410,17 @@ public struct CodeSystem: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(code: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.code = try r.requiredPrimitive("code", "_code")
             model.display = try r.primitive("display", "_display")
             model.definition = try r.primitive("definition", "_definition")
-            try r.elements("designation", into: &model.designation)
-            try r.elements("property", into: &model.property)
-            try r.elements("concept", into: &model.concept)
+            model.designation = try r.elements("designation")
+            model.property = try r.elements("property")
+            model.concept = try r.elements("concept")
             try r.finish()
         }
 
@@ -489,17 +473,13 @@ public struct CodeSystem: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(value: FHIRPrimitive()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.language = try r.primitive("language", "_language")
-                try r.element("use", into: &model.use)
+                model.use = try r.element("use")
                 model.value = try r.requiredPrimitive("value", "_value")
                 try r.finish()
             }
@@ -547,15 +527,11 @@ public struct CodeSystem: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(code: FHIRPrimitive(), value: .code(FHIRPrimitive())) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.code = try r.requiredPrimitive("code", "_code")
                 model.value = try r.requiredChoice("value")
                 try r.finish()

@@ -118,38 +118,34 @@ public struct Coverage: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(beneficiary: Reference(), payor: [], status: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Coverage")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.elements("identifier", into: &model.identifier)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
         model.status = try r.requiredPrimitive("status", "_status")
-        try r.element("type", into: &model.type)
-        try r.element("policyHolder", into: &model.policyHolder)
-        try r.element("subscriber", into: &model.subscriber)
+        model.type = try r.element("type")
+        model.policyHolder = try r.element("policyHolder")
+        model.subscriber = try r.element("subscriber")
         model.subscriberId = try r.primitive("subscriberId", "_subscriberId")
-        try r.requiredElement("beneficiary", into: &model.beneficiary)
+        model.beneficiary = try r.requiredElement("beneficiary")
         model.dependent = try r.primitive("dependent", "_dependent")
-        try r.element("relationship", into: &model.relationship)
-        try r.element("period", into: &model.period)
-        try r.requiredElements("payor", into: &model.payor)
-        try r.elements("class", into: &model.`class`)
+        model.relationship = try r.element("relationship")
+        model.period = try r.element("period")
+        model.payor = try r.requiredElements("payor")
+        model.`class` = try r.elements("class")
         model.order = try r.primitive("order", "_order")
         model.network = try r.primitive("network", "_network")
-        try r.elements("costToBeneficiary", into: &model.costToBeneficiary)
+        model.costToBeneficiary = try r.elements("costToBeneficiary")
         model.subrogation = try r.primitive("subrogation", "_subrogation")
-        try r.elements("contract", into: &model.contract)
+        model.contract = try r.elements("contract")
         try r.finish()
     }
 
@@ -220,16 +216,12 @@ public struct Coverage: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(type: CodeableConcept(), value: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.requiredElement("type", into: &model.type)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.requiredElement("type")
             model.value = try r.requiredPrimitive("value", "_value")
             model.name = try r.primitive("name", "_name")
             try r.finish()
@@ -282,18 +274,14 @@ public struct Coverage: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(value: .quantity(Quantity())) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.element("type", into: &model.type)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.element("type")
             model.value = try r.requiredChoice("value")
-            try r.elements("exception", into: &model.exception)
+            model.exception = try r.elements("exception")
             try r.finish()
         }
 
@@ -363,17 +351,13 @@ public struct Coverage: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(type: CodeableConcept()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
-                try r.requiredElement("type", into: &model.type)
-                try r.element("period", into: &model.period)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.type = try r.requiredElement("type")
+                model.period = try r.element("period")
                 try r.finish()
             }
 

@@ -106,35 +106,31 @@ public struct CoverageEligibilityRequest: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(created: FHIRPrimitive(), insurer: Reference(), patient: Reference(), purpose: [], status: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("CoverageEligibilityRequest")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.elements("identifier", into: &model.identifier)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
         model.status = try r.requiredPrimitive("status", "_status")
-        try r.element("priority", into: &model.priority)
+        model.priority = try r.element("priority")
         model.purpose = try r.requiredPrimitives("purpose", "_purpose")
-        try r.requiredElement("patient", into: &model.patient)
+        model.patient = try r.requiredElement("patient")
         model.serviced = try r.choice("serviced")
         model.created = try r.requiredPrimitive("created", "_created")
-        try r.element("enterer", into: &model.enterer)
-        try r.element("provider", into: &model.provider)
-        try r.requiredElement("insurer", into: &model.insurer)
-        try r.element("facility", into: &model.facility)
-        try r.elements("supportingInfo", into: &model.supportingInfo)
-        try r.elements("insurance", into: &model.insurance)
-        try r.elements("item", into: &model.item)
+        model.enterer = try r.element("enterer")
+        model.provider = try r.element("provider")
+        model.insurer = try r.requiredElement("insurer")
+        model.facility = try r.element("facility")
+        model.supportingInfo = try r.elements("supportingInfo")
+        model.insurance = try r.elements("insurance")
+        model.item = try r.elements("item")
         try r.finish()
     }
 
@@ -226,17 +222,13 @@ public struct CoverageEligibilityRequest: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(information: Reference(), sequence: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.sequence = try r.requiredPrimitive("sequence", "_sequence")
-            try r.requiredElement("information", into: &model.information)
+            model.information = try r.requiredElement("information")
             model.appliesToAll = try r.primitive("appliesToAll", "_appliesToAll")
             try r.finish()
         }
@@ -288,17 +280,13 @@ public struct CoverageEligibilityRequest: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(coverage: Reference()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.focal = try r.primitive("focal", "_focal")
-            try r.requiredElement("coverage", into: &model.coverage)
+            model.coverage = try r.requiredElement("coverage")
             model.businessArrangement = try r.primitive("businessArrangement", "_businessArrangement")
             try r.finish()
         }
@@ -378,25 +366,21 @@ public struct CoverageEligibilityRequest: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.supportingInfoSequence = try r.primitives("supportingInfoSequence", "_supportingInfoSequence")
-            try r.element("category", into: &model.category)
-            try r.element("productOrService", into: &model.productOrService)
-            try r.elements("modifier", into: &model.modifier)
-            try r.element("provider", into: &model.provider)
-            try r.element("quantity", into: &model.quantity)
-            try r.element("unitPrice", into: &model.unitPrice)
-            try r.element("facility", into: &model.facility)
-            try r.elements("diagnosis", into: &model.diagnosis)
-            try r.elements("detail", into: &model.detail)
+            model.category = try r.element("category")
+            model.productOrService = try r.element("productOrService")
+            model.modifier = try r.elements("modifier")
+            model.provider = try r.element("provider")
+            model.quantity = try r.element("quantity")
+            model.unitPrice = try r.element("unitPrice")
+            model.facility = try r.element("facility")
+            model.diagnosis = try r.elements("diagnosis")
+            model.detail = try r.elements("detail")
             try r.finish()
         }
 
@@ -445,15 +429,11 @@ public struct CoverageEligibilityRequest: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self() }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.diagnosis = try r.choice("diagnosis")
                 try r.finish()
             }

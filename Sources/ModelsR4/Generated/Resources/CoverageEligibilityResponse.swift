@@ -110,36 +110,32 @@ public struct CoverageEligibilityResponse: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(created: FHIRPrimitive(), insurer: Reference(), outcome: FHIRPrimitive(), patient: Reference(), purpose: [], request: Reference(), status: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("CoverageEligibilityResponse")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.elements("identifier", into: &model.identifier)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
         model.status = try r.requiredPrimitive("status", "_status")
         model.purpose = try r.requiredPrimitives("purpose", "_purpose")
-        try r.requiredElement("patient", into: &model.patient)
+        model.patient = try r.requiredElement("patient")
         model.serviced = try r.choice("serviced")
         model.created = try r.requiredPrimitive("created", "_created")
-        try r.element("requestor", into: &model.requestor)
-        try r.requiredElement("request", into: &model.request)
+        model.requestor = try r.element("requestor")
+        model.request = try r.requiredElement("request")
         model.outcome = try r.requiredPrimitive("outcome", "_outcome")
         model.disposition = try r.primitive("disposition", "_disposition")
-        try r.requiredElement("insurer", into: &model.insurer)
-        try r.elements("insurance", into: &model.insurance)
+        model.insurer = try r.requiredElement("insurer")
+        model.insurance = try r.elements("insurance")
         model.preAuthRef = try r.primitive("preAuthRef", "_preAuthRef")
-        try r.element("form", into: &model.form)
-        try r.elements("error", into: &model.error)
+        model.form = try r.element("form")
+        model.error = try r.elements("error")
         try r.finish()
     }
 
@@ -236,19 +232,15 @@ public struct CoverageEligibilityResponse: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(coverage: Reference()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.requiredElement("coverage", into: &model.coverage)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.coverage = try r.requiredElement("coverage")
             model.inforce = try r.primitive("inforce", "_inforce")
-            try r.element("benefitPeriod", into: &model.benefitPeriod)
-            try r.elements("item", into: &model.item)
+            model.benefitPeriod = try r.element("benefitPeriod")
+            model.item = try r.elements("item")
             try r.finish()
         }
 
@@ -343,28 +335,24 @@ public struct CoverageEligibilityResponse: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self() }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
-                try r.element("category", into: &model.category)
-                try r.element("productOrService", into: &model.productOrService)
-                try r.elements("modifier", into: &model.modifier)
-                try r.element("provider", into: &model.provider)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.category = try r.element("category")
+                model.productOrService = try r.element("productOrService")
+                model.modifier = try r.elements("modifier")
+                model.provider = try r.element("provider")
                 model.excluded = try r.primitive("excluded", "_excluded")
                 model.name = try r.primitive("name", "_name")
                 model.description = try r.primitive("description", "_description")
-                try r.element("network", into: &model.network)
-                try r.element("unit", into: &model.unit)
-                try r.element("term", into: &model.term)
-                try r.elements("benefit", into: &model.benefit)
+                model.network = try r.element("network")
+                model.unit = try r.element("unit")
+                model.term = try r.element("term")
+                model.benefit = try r.elements("benefit")
                 model.authorizationRequired = try r.primitive("authorizationRequired", "_authorizationRequired")
-                try r.elements("authorizationSupporting", into: &model.authorizationSupporting)
+                model.authorizationSupporting = try r.elements("authorizationSupporting")
                 model.authorizationUrl = try r.primitive("authorizationUrl", "_authorizationUrl")
                 try r.finish()
             }
@@ -426,16 +414,12 @@ public struct CoverageEligibilityResponse: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
-                /// The value members are decoded into: required elements hold placeholders, the rest nil.
-                public static var decodingPlaceholder: Self { Self(type: CodeableConcept()) }
-
-                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    try r.elements("extension", into: &model.`extension`)
-                    try r.elements("modifierExtension", into: &model.modifierExtension)
-                    try r.requiredElement("type", into: &model.type)
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.type = try r.requiredElement("type")
                     model.allowed = try r.choice("allowed")
                     model.used = try r.choice("used")
                     try r.finish()
@@ -536,16 +520,12 @@ public struct CoverageEligibilityResponse: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(code: CodeableConcept()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.requiredElement("code", into: &model.code)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.code = try r.requiredElement("code")
             try r.finish()
         }
 

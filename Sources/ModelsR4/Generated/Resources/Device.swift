@@ -154,47 +154,43 @@ public struct Device: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self() }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Device")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.elements("identifier", into: &model.identifier)
-        try r.element("definition", into: &model.definition)
-        try r.elements("udiCarrier", into: &model.udiCarrier)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.definition = try r.element("definition")
+        model.udiCarrier = try r.elements("udiCarrier")
         model.status = try r.primitive("status", "_status")
-        try r.elements("statusReason", into: &model.statusReason)
+        model.statusReason = try r.elements("statusReason")
         model.distinctIdentifier = try r.primitive("distinctIdentifier", "_distinctIdentifier")
         model.manufacturer = try r.primitive("manufacturer", "_manufacturer")
         model.manufactureDate = try r.primitive("manufactureDate", "_manufactureDate")
         model.expirationDate = try r.primitive("expirationDate", "_expirationDate")
         model.lotNumber = try r.primitive("lotNumber", "_lotNumber")
         model.serialNumber = try r.primitive("serialNumber", "_serialNumber")
-        try r.elements("deviceName", into: &model.deviceName)
+        model.deviceName = try r.elements("deviceName")
         model.modelNumber = try r.primitive("modelNumber", "_modelNumber")
         model.partNumber = try r.primitive("partNumber", "_partNumber")
-        try r.element("type", into: &model.type)
-        try r.elements("specialization", into: &model.specialization)
-        try r.elements("version", into: &model.version)
-        try r.elements("property", into: &model.property)
-        try r.element("patient", into: &model.patient)
-        try r.element("owner", into: &model.owner)
-        try r.elements("contact", into: &model.contact)
-        try r.element("location", into: &model.location)
+        model.type = try r.element("type")
+        model.specialization = try r.elements("specialization")
+        model.version = try r.elements("version")
+        model.property = try r.elements("property")
+        model.patient = try r.element("patient")
+        model.owner = try r.element("owner")
+        model.contact = try r.elements("contact")
+        model.location = try r.element("location")
         model.url = try r.primitive("url", "_url")
-        try r.elements("note", into: &model.note)
-        try r.elements("safety", into: &model.safety)
-        try r.element("parent", into: &model.parent)
+        model.note = try r.elements("note")
+        model.safety = try r.elements("safety")
+        model.parent = try r.element("parent")
         try r.finish()
     }
 
@@ -286,15 +282,11 @@ public struct Device: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.deviceIdentifier = try r.primitive("deviceIdentifier", "_deviceIdentifier")
             model.issuer = try r.primitive("issuer", "_issuer")
             model.jurisdiction = try r.primitive("jurisdiction", "_jurisdiction")
@@ -350,15 +342,11 @@ public struct Device: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(name: FHIRPrimitive(), type: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.name = try r.requiredPrimitive("name", "_name")
             model.type = try r.requiredPrimitive("type", "_type")
             try r.finish()
@@ -406,16 +394,12 @@ public struct Device: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(systemType: CodeableConcept()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.requiredElement("systemType", into: &model.systemType)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.systemType = try r.requiredElement("systemType")
             model.version = try r.primitive("version", "_version")
             try r.finish()
         }
@@ -466,17 +450,13 @@ public struct Device: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(value: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.element("type", into: &model.type)
-            try r.element("component", into: &model.component)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.element("type")
+            model.component = try r.element("component")
             model.value = try r.requiredPrimitive("value", "_value")
             try r.finish()
         }
@@ -528,18 +508,14 @@ public struct Device: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(type: CodeableConcept()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.requiredElement("type", into: &model.type)
-            try r.elements("valueQuantity", into: &model.valueQuantity)
-            try r.elements("valueCode", into: &model.valueCode)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.requiredElement("type")
+            model.valueQuantity = try r.elements("valueQuantity")
+            model.valueCode = try r.elements("valueCode")
             try r.finish()
         }
 

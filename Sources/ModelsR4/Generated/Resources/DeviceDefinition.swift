@@ -138,43 +138,39 @@ public struct DeviceDefinition: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self() }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("DeviceDefinition")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.elements("identifier", into: &model.identifier)
-        try r.elements("udiDeviceIdentifier", into: &model.udiDeviceIdentifier)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.udiDeviceIdentifier = try r.elements("udiDeviceIdentifier")
         model.manufacturer = try r.choice("manufacturer")
-        try r.elements("deviceName", into: &model.deviceName)
+        model.deviceName = try r.elements("deviceName")
         model.modelNumber = try r.primitive("modelNumber", "_modelNumber")
-        try r.element("type", into: &model.type)
-        try r.elements("specialization", into: &model.specialization)
+        model.type = try r.element("type")
+        model.specialization = try r.elements("specialization")
         model.version = try r.primitives("version", "_version")
-        try r.elements("safety", into: &model.safety)
-        try r.elements("shelfLifeStorage", into: &model.shelfLifeStorage)
-        try r.element("physicalCharacteristics", into: &model.physicalCharacteristics)
-        try r.elements("languageCode", into: &model.languageCode)
-        try r.elements("capability", into: &model.capability)
-        try r.elements("property", into: &model.property)
-        try r.element("owner", into: &model.owner)
-        try r.elements("contact", into: &model.contact)
+        model.safety = try r.elements("safety")
+        model.shelfLifeStorage = try r.elements("shelfLifeStorage")
+        model.physicalCharacteristics = try r.element("physicalCharacteristics")
+        model.languageCode = try r.elements("languageCode")
+        model.capability = try r.elements("capability")
+        model.property = try r.elements("property")
+        model.owner = try r.element("owner")
+        model.contact = try r.elements("contact")
         model.url = try r.primitive("url", "_url")
         model.onlineInformation = try r.primitive("onlineInformation", "_onlineInformation")
-        try r.elements("note", into: &model.note)
-        try r.element("quantity", into: &model.quantity)
-        try r.element("parentDevice", into: &model.parentDevice)
-        try r.elements("material", into: &model.material)
+        model.note = try r.elements("note")
+        model.quantity = try r.element("quantity")
+        model.parentDevice = try r.element("parentDevice")
+        model.material = try r.elements("material")
         try r.finish()
     }
 
@@ -274,15 +270,11 @@ public struct DeviceDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(deviceIdentifier: FHIRPrimitive(), issuer: FHIRPrimitive(), jurisdiction: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.deviceIdentifier = try r.requiredPrimitive("deviceIdentifier", "_deviceIdentifier")
             model.issuer = try r.requiredPrimitive("issuer", "_issuer")
             model.jurisdiction = try r.requiredPrimitive("jurisdiction", "_jurisdiction")
@@ -332,15 +324,11 @@ public struct DeviceDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(name: FHIRPrimitive(), type: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.name = try r.requiredPrimitive("name", "_name")
             model.type = try r.requiredPrimitive("type", "_type")
             try r.finish()
@@ -388,15 +376,11 @@ public struct DeviceDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(systemType: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.systemType = try r.requiredPrimitive("systemType", "_systemType")
             model.version = try r.primitive("version", "_version")
             try r.finish()
@@ -444,17 +428,13 @@ public struct DeviceDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(type: CodeableConcept()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.requiredElement("type", into: &model.type)
-            try r.elements("description", into: &model.description)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.requiredElement("type")
+            model.description = try r.elements("description")
             try r.finish()
         }
 
@@ -504,18 +484,14 @@ public struct DeviceDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(type: CodeableConcept()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.requiredElement("type", into: &model.type)
-            try r.elements("valueQuantity", into: &model.valueQuantity)
-            try r.elements("valueCode", into: &model.valueCode)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.requiredElement("type")
+            model.valueQuantity = try r.elements("valueQuantity")
+            model.valueCode = try r.elements("valueCode")
             try r.finish()
         }
 
@@ -566,16 +542,12 @@ public struct DeviceDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(substance: CodeableConcept()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.requiredElement("substance", into: &model.substance)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.substance = try r.requiredElement("substance")
             model.alternate = try r.primitive("alternate", "_alternate")
             model.allergenicIndicator = try r.primitive("allergenicIndicator", "_allergenicIndicator")
             try r.finish()

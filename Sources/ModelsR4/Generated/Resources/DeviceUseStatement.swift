@@ -102,34 +102,30 @@ public struct DeviceUseStatement: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(device: Reference(), status: FHIRPrimitive(), subject: Reference()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("DeviceUseStatement")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.elements("identifier", into: &model.identifier)
-        try r.elements("basedOn", into: &model.basedOn)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.basedOn = try r.elements("basedOn")
         model.status = try r.requiredPrimitive("status", "_status")
-        try r.requiredElement("subject", into: &model.subject)
-        try r.elements("derivedFrom", into: &model.derivedFrom)
+        model.subject = try r.requiredElement("subject")
+        model.derivedFrom = try r.elements("derivedFrom")
         model.timing = try r.choice("timing")
         model.recordedOn = try r.primitive("recordedOn", "_recordedOn")
-        try r.element("source", into: &model.source)
-        try r.requiredElement("device", into: &model.device)
-        try r.elements("reasonCode", into: &model.reasonCode)
-        try r.elements("reasonReference", into: &model.reasonReference)
-        try r.element("bodySite", into: &model.bodySite)
-        try r.elements("note", into: &model.note)
+        model.source = try r.element("source")
+        model.device = try r.requiredElement("device")
+        model.reasonCode = try r.elements("reasonCode")
+        model.reasonReference = try r.elements("reasonReference")
+        model.bodySite = try r.element("bodySite")
+        model.note = try r.elements("note")
         try r.finish()
     }
 

@@ -98,33 +98,29 @@ public struct DocumentManifest: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(content: [], status: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("DocumentManifest")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.element("masterIdentifier", into: &model.masterIdentifier)
-        try r.elements("identifier", into: &model.identifier)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.masterIdentifier = try r.element("masterIdentifier")
+        model.identifier = try r.elements("identifier")
         model.status = try r.requiredPrimitive("status", "_status")
-        try r.element("type", into: &model.type)
-        try r.element("subject", into: &model.subject)
+        model.type = try r.element("type")
+        model.subject = try r.element("subject")
         model.created = try r.primitive("created", "_created")
-        try r.elements("author", into: &model.author)
-        try r.elements("recipient", into: &model.recipient)
+        model.author = try r.elements("author")
+        model.recipient = try r.elements("recipient")
         model.source = try r.primitive("source", "_source")
         model.description = try r.primitive("description", "_description")
-        try r.requiredElements("content", into: &model.content)
-        try r.elements("related", into: &model.related)
+        model.content = try r.requiredElements("content")
+        model.related = try r.elements("related")
         try r.finish()
     }
 
@@ -186,17 +182,13 @@ public struct DocumentManifest: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.element("identifier", into: &model.identifier)
-            try r.element("ref", into: &model.ref)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.identifier = try r.element("identifier")
+            model.ref = try r.element("ref")
             try r.finish()
         }
 

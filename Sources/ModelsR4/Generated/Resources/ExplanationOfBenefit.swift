@@ -222,64 +222,60 @@ public struct ExplanationOfBenefit: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(created: FHIRPrimitive(), insurance: [], insurer: Reference(), outcome: FHIRPrimitive(), patient: Reference(), provider: Reference(), status: FHIRPrimitive(), type: CodeableConcept(), use: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ExplanationOfBenefit")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.elements("identifier", into: &model.identifier)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
         model.status = try r.requiredPrimitive("status", "_status")
-        try r.requiredElement("type", into: &model.type)
-        try r.element("subType", into: &model.subType)
+        model.type = try r.requiredElement("type")
+        model.subType = try r.element("subType")
         model.use = try r.requiredPrimitive("use", "_use")
-        try r.requiredElement("patient", into: &model.patient)
-        try r.element("billablePeriod", into: &model.billablePeriod)
+        model.patient = try r.requiredElement("patient")
+        model.billablePeriod = try r.element("billablePeriod")
         model.created = try r.requiredPrimitive("created", "_created")
-        try r.element("enterer", into: &model.enterer)
-        try r.requiredElement("insurer", into: &model.insurer)
-        try r.requiredElement("provider", into: &model.provider)
-        try r.element("priority", into: &model.priority)
-        try r.element("fundsReserveRequested", into: &model.fundsReserveRequested)
-        try r.element("fundsReserve", into: &model.fundsReserve)
-        try r.elements("related", into: &model.related)
-        try r.element("prescription", into: &model.prescription)
-        try r.element("originalPrescription", into: &model.originalPrescription)
-        try r.element("payee", into: &model.payee)
-        try r.element("referral", into: &model.referral)
-        try r.element("facility", into: &model.facility)
-        try r.element("claim", into: &model.claim)
-        try r.element("claimResponse", into: &model.claimResponse)
+        model.enterer = try r.element("enterer")
+        model.insurer = try r.requiredElement("insurer")
+        model.provider = try r.requiredElement("provider")
+        model.priority = try r.element("priority")
+        model.fundsReserveRequested = try r.element("fundsReserveRequested")
+        model.fundsReserve = try r.element("fundsReserve")
+        model.related = try r.elements("related")
+        model.prescription = try r.element("prescription")
+        model.originalPrescription = try r.element("originalPrescription")
+        model.payee = try r.element("payee")
+        model.referral = try r.element("referral")
+        model.facility = try r.element("facility")
+        model.claim = try r.element("claim")
+        model.claimResponse = try r.element("claimResponse")
         model.outcome = try r.requiredPrimitive("outcome", "_outcome")
         model.disposition = try r.primitive("disposition", "_disposition")
         model.preAuthRef = try r.primitives("preAuthRef", "_preAuthRef")
-        try r.elements("preAuthRefPeriod", into: &model.preAuthRefPeriod)
-        try r.elements("careTeam", into: &model.careTeam)
-        try r.elements("supportingInfo", into: &model.supportingInfo)
-        try r.elements("diagnosis", into: &model.diagnosis)
-        try r.elements("procedure", into: &model.procedure)
+        model.preAuthRefPeriod = try r.elements("preAuthRefPeriod")
+        model.careTeam = try r.elements("careTeam")
+        model.supportingInfo = try r.elements("supportingInfo")
+        model.diagnosis = try r.elements("diagnosis")
+        model.procedure = try r.elements("procedure")
         model.precedence = try r.primitive("precedence", "_precedence")
-        try r.requiredElements("insurance", into: &model.insurance)
-        try r.element("accident", into: &model.accident)
-        try r.elements("item", into: &model.item)
-        try r.elements("addItem", into: &model.addItem)
-        try r.elements("adjudication", into: &model.adjudication)
-        try r.elements("total", into: &model.total)
-        try r.element("payment", into: &model.payment)
-        try r.element("formCode", into: &model.formCode)
-        try r.element("form", into: &model.form)
-        try r.elements("processNote", into: &model.processNote)
-        try r.element("benefitPeriod", into: &model.benefitPeriod)
-        try r.elements("benefitBalance", into: &model.benefitBalance)
+        model.insurance = try r.requiredElements("insurance")
+        model.accident = try r.element("accident")
+        model.item = try r.elements("item")
+        model.addItem = try r.elements("addItem")
+        model.adjudication = try r.elements("adjudication")
+        model.total = try r.elements("total")
+        model.payment = try r.element("payment")
+        model.formCode = try r.element("formCode")
+        model.form = try r.element("form")
+        model.processNote = try r.elements("processNote")
+        model.benefitPeriod = try r.element("benefitPeriod")
+        model.benefitBalance = try r.elements("benefitBalance")
         try r.finish()
     }
 
@@ -376,18 +372,14 @@ public struct ExplanationOfBenefit: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.element("claim", into: &model.claim)
-            try r.element("relationship", into: &model.relationship)
-            try r.element("reference", into: &model.reference)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.claim = try r.element("claim")
+            model.relationship = try r.element("relationship")
+            model.reference = try r.element("reference")
             try r.finish()
         }
 
@@ -434,17 +426,13 @@ public struct ExplanationOfBenefit: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.element("type", into: &model.type)
-            try r.element("party", into: &model.party)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.element("type")
+            model.party = try r.element("party")
             try r.finish()
         }
 
@@ -502,20 +490,16 @@ public struct ExplanationOfBenefit: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(provider: Reference(), sequence: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.sequence = try r.requiredPrimitive("sequence", "_sequence")
-            try r.requiredElement("provider", into: &model.provider)
+            model.provider = try r.requiredElement("provider")
             model.responsible = try r.primitive("responsible", "_responsible")
-            try r.element("role", into: &model.role)
-            try r.element("qualification", into: &model.qualification)
+            model.role = try r.element("role")
+            model.qualification = try r.element("qualification")
             try r.finish()
         }
 
@@ -580,21 +564,17 @@ public struct ExplanationOfBenefit: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(category: CodeableConcept(), sequence: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.sequence = try r.requiredPrimitive("sequence", "_sequence")
-            try r.requiredElement("category", into: &model.category)
-            try r.element("code", into: &model.code)
+            model.category = try r.requiredElement("category")
+            model.code = try r.element("code")
             model.timing = try r.choice("timing")
             model.value = try r.choice("value")
-            try r.element("reason", into: &model.reason)
+            model.reason = try r.element("reason")
             try r.finish()
         }
 
@@ -713,20 +693,16 @@ public struct ExplanationOfBenefit: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(diagnosis: .codeableConcept(CodeableConcept()), sequence: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.sequence = try r.requiredPrimitive("sequence", "_sequence")
             model.diagnosis = try r.requiredChoice("diagnosis")
-            try r.elements("type", into: &model.type)
-            try r.element("onAdmission", into: &model.onAdmission)
-            try r.element("packageCode", into: &model.packageCode)
+            model.type = try r.elements("type")
+            model.onAdmission = try r.element("onAdmission")
+            model.packageCode = try r.element("packageCode")
             try r.finish()
         }
 
@@ -811,20 +787,16 @@ public struct ExplanationOfBenefit: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(procedure: .codeableConcept(CodeableConcept()), sequence: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.sequence = try r.requiredPrimitive("sequence", "_sequence")
-            try r.elements("type", into: &model.type)
+            model.type = try r.elements("type")
             model.date = try r.primitive("date", "_date")
             model.procedure = try r.requiredChoice("procedure")
-            try r.elements("udi", into: &model.udi)
+            model.udi = try r.elements("udi")
             try r.finish()
         }
 
@@ -901,17 +873,13 @@ public struct ExplanationOfBenefit: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(coverage: Reference(), focal: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.focal = try r.requiredPrimitive("focal", "_focal")
-            try r.requiredElement("coverage", into: &model.coverage)
+            model.coverage = try r.requiredElement("coverage")
             model.preAuthRef = try r.primitives("preAuthRef", "_preAuthRef")
             try r.finish()
         }
@@ -963,17 +931,13 @@ public struct ExplanationOfBenefit: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.date = try r.primitive("date", "_date")
-            try r.element("type", into: &model.type)
+            model.type = try r.element("type")
             model.location = try r.choice("location")
             try r.finish()
         }
@@ -1129,38 +1093,34 @@ public struct ExplanationOfBenefit: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(productOrService: CodeableConcept(), sequence: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.sequence = try r.requiredPrimitive("sequence", "_sequence")
             model.careTeamSequence = try r.primitives("careTeamSequence", "_careTeamSequence")
             model.diagnosisSequence = try r.primitives("diagnosisSequence", "_diagnosisSequence")
             model.procedureSequence = try r.primitives("procedureSequence", "_procedureSequence")
             model.informationSequence = try r.primitives("informationSequence", "_informationSequence")
-            try r.element("revenue", into: &model.revenue)
-            try r.element("category", into: &model.category)
-            try r.requiredElement("productOrService", into: &model.productOrService)
-            try r.elements("modifier", into: &model.modifier)
-            try r.elements("programCode", into: &model.programCode)
+            model.revenue = try r.element("revenue")
+            model.category = try r.element("category")
+            model.productOrService = try r.requiredElement("productOrService")
+            model.modifier = try r.elements("modifier")
+            model.programCode = try r.elements("programCode")
             model.serviced = try r.choice("serviced")
             model.location = try r.choice("location")
-            try r.element("quantity", into: &model.quantity)
-            try r.element("unitPrice", into: &model.unitPrice)
+            model.quantity = try r.element("quantity")
+            model.unitPrice = try r.element("unitPrice")
             model.factor = try r.primitive("factor", "_factor")
-            try r.element("net", into: &model.net)
-            try r.elements("udi", into: &model.udi)
-            try r.element("bodySite", into: &model.bodySite)
-            try r.elements("subSite", into: &model.subSite)
-            try r.elements("encounter", into: &model.encounter)
+            model.net = try r.element("net")
+            model.udi = try r.elements("udi")
+            model.bodySite = try r.element("bodySite")
+            model.subSite = try r.elements("subSite")
+            model.encounter = try r.elements("encounter")
             model.noteNumber = try r.primitives("noteNumber", "_noteNumber")
-            try r.elements("adjudication", into: &model.adjudication)
-            try r.elements("detail", into: &model.detail)
+            model.adjudication = try r.elements("adjudication")
+            model.detail = try r.elements("detail")
             try r.finish()
         }
 
@@ -1285,18 +1245,14 @@ public struct ExplanationOfBenefit: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(category: CodeableConcept()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
-                try r.requiredElement("category", into: &model.category)
-                try r.element("reason", into: &model.reason)
-                try r.element("amount", into: &model.amount)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.category = try r.requiredElement("category")
+                model.reason = try r.element("reason")
+                model.amount = try r.element("amount")
                 model.value = try r.primitive("value", "_value")
                 try r.finish()
             }
@@ -1393,29 +1349,25 @@ public struct ExplanationOfBenefit: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(productOrService: CodeableConcept(), sequence: FHIRPrimitive()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.sequence = try r.requiredPrimitive("sequence", "_sequence")
-                try r.element("revenue", into: &model.revenue)
-                try r.element("category", into: &model.category)
-                try r.requiredElement("productOrService", into: &model.productOrService)
-                try r.elements("modifier", into: &model.modifier)
-                try r.elements("programCode", into: &model.programCode)
-                try r.element("quantity", into: &model.quantity)
-                try r.element("unitPrice", into: &model.unitPrice)
+                model.revenue = try r.element("revenue")
+                model.category = try r.element("category")
+                model.productOrService = try r.requiredElement("productOrService")
+                model.modifier = try r.elements("modifier")
+                model.programCode = try r.elements("programCode")
+                model.quantity = try r.element("quantity")
+                model.unitPrice = try r.element("unitPrice")
                 model.factor = try r.primitive("factor", "_factor")
-                try r.element("net", into: &model.net)
-                try r.elements("udi", into: &model.udi)
+                model.net = try r.element("net")
+                model.udi = try r.elements("udi")
                 model.noteNumber = try r.primitives("noteNumber", "_noteNumber")
-                try r.elements("adjudication", into: &model.adjudication)
-                try r.elements("subDetail", into: &model.subDetail)
+                model.adjudication = try r.elements("adjudication")
+                model.subDetail = try r.elements("subDetail")
                 try r.finish()
             }
 
@@ -1516,28 +1468,24 @@ public struct ExplanationOfBenefit: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
-                /// The value members are decoded into: required elements hold placeholders, the rest nil.
-                public static var decodingPlaceholder: Self { Self(productOrService: CodeableConcept(), sequence: FHIRPrimitive()) }
-
-                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    try r.elements("extension", into: &model.`extension`)
-                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
                     model.sequence = try r.requiredPrimitive("sequence", "_sequence")
-                    try r.element("revenue", into: &model.revenue)
-                    try r.element("category", into: &model.category)
-                    try r.requiredElement("productOrService", into: &model.productOrService)
-                    try r.elements("modifier", into: &model.modifier)
-                    try r.elements("programCode", into: &model.programCode)
-                    try r.element("quantity", into: &model.quantity)
-                    try r.element("unitPrice", into: &model.unitPrice)
+                    model.revenue = try r.element("revenue")
+                    model.category = try r.element("category")
+                    model.productOrService = try r.requiredElement("productOrService")
+                    model.modifier = try r.elements("modifier")
+                    model.programCode = try r.elements("programCode")
+                    model.quantity = try r.element("quantity")
+                    model.unitPrice = try r.element("unitPrice")
                     model.factor = try r.primitive("factor", "_factor")
-                    try r.element("net", into: &model.net)
-                    try r.elements("udi", into: &model.udi)
+                    model.net = try r.element("net")
+                    model.udi = try r.elements("udi")
                     model.noteNumber = try r.primitives("noteNumber", "_noteNumber")
-                    try r.elements("adjudication", into: &model.adjudication)
+                    model.adjudication = try r.elements("adjudication")
                     try r.finish()
                 }
 
@@ -1660,33 +1608,29 @@ public struct ExplanationOfBenefit: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(productOrService: CodeableConcept()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.itemSequence = try r.primitives("itemSequence", "_itemSequence")
             model.detailSequence = try r.primitives("detailSequence", "_detailSequence")
             model.subDetailSequence = try r.primitives("subDetailSequence", "_subDetailSequence")
-            try r.elements("provider", into: &model.provider)
-            try r.requiredElement("productOrService", into: &model.productOrService)
-            try r.elements("modifier", into: &model.modifier)
-            try r.elements("programCode", into: &model.programCode)
+            model.provider = try r.elements("provider")
+            model.productOrService = try r.requiredElement("productOrService")
+            model.modifier = try r.elements("modifier")
+            model.programCode = try r.elements("programCode")
             model.serviced = try r.choice("serviced")
             model.location = try r.choice("location")
-            try r.element("quantity", into: &model.quantity)
-            try r.element("unitPrice", into: &model.unitPrice)
+            model.quantity = try r.element("quantity")
+            model.unitPrice = try r.element("unitPrice")
             model.factor = try r.primitive("factor", "_factor")
-            try r.element("net", into: &model.net)
-            try r.element("bodySite", into: &model.bodySite)
-            try r.elements("subSite", into: &model.subSite)
+            model.net = try r.element("net")
+            model.bodySite = try r.element("bodySite")
+            model.subSite = try r.elements("subSite")
             model.noteNumber = try r.primitives("noteNumber", "_noteNumber")
-            try r.elements("adjudication", into: &model.adjudication)
-            try r.elements("detail", into: &model.detail)
+            model.adjudication = try r.elements("adjudication")
+            model.detail = try r.elements("detail")
             try r.finish()
         }
 
@@ -1826,24 +1770,20 @@ public struct ExplanationOfBenefit: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(productOrService: CodeableConcept()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
-                try r.requiredElement("productOrService", into: &model.productOrService)
-                try r.elements("modifier", into: &model.modifier)
-                try r.element("quantity", into: &model.quantity)
-                try r.element("unitPrice", into: &model.unitPrice)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.productOrService = try r.requiredElement("productOrService")
+                model.modifier = try r.elements("modifier")
+                model.quantity = try r.element("quantity")
+                model.unitPrice = try r.element("unitPrice")
                 model.factor = try r.primitive("factor", "_factor")
-                try r.element("net", into: &model.net)
+                model.net = try r.element("net")
                 model.noteNumber = try r.primitives("noteNumber", "_noteNumber")
-                try r.elements("adjudication", into: &model.adjudication)
-                try r.elements("subDetail", into: &model.subDetail)
+                model.adjudication = try r.elements("adjudication")
+                model.subDetail = try r.elements("subDetail")
                 try r.finish()
             }
 
@@ -1919,23 +1859,19 @@ public struct ExplanationOfBenefit: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
-                /// The value members are decoded into: required elements hold placeholders, the rest nil.
-                public static var decodingPlaceholder: Self { Self(productOrService: CodeableConcept()) }
-
-                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    try r.elements("extension", into: &model.`extension`)
-                    try r.elements("modifierExtension", into: &model.modifierExtension)
-                    try r.requiredElement("productOrService", into: &model.productOrService)
-                    try r.elements("modifier", into: &model.modifier)
-                    try r.element("quantity", into: &model.quantity)
-                    try r.element("unitPrice", into: &model.unitPrice)
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.productOrService = try r.requiredElement("productOrService")
+                    model.modifier = try r.elements("modifier")
+                    model.quantity = try r.element("quantity")
+                    model.unitPrice = try r.element("unitPrice")
                     model.factor = try r.primitive("factor", "_factor")
-                    try r.element("net", into: &model.net)
+                    model.net = try r.element("net")
                     model.noteNumber = try r.primitives("noteNumber", "_noteNumber")
-                    try r.elements("adjudication", into: &model.adjudication)
+                    model.adjudication = try r.elements("adjudication")
                     try r.finish()
                 }
 
@@ -1989,17 +1925,13 @@ public struct ExplanationOfBenefit: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(amount: Money(), category: CodeableConcept()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.requiredElement("category", into: &model.category)
-            try r.requiredElement("amount", into: &model.amount)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.category = try r.requiredElement("category")
+            model.amount = try r.requiredElement("amount")
             try r.finish()
         }
 
@@ -2061,21 +1993,17 @@ public struct ExplanationOfBenefit: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.element("type", into: &model.type)
-            try r.element("adjustment", into: &model.adjustment)
-            try r.element("adjustmentReason", into: &model.adjustmentReason)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.element("type")
+            model.adjustment = try r.element("adjustment")
+            model.adjustmentReason = try r.element("adjustmentReason")
             model.date = try r.primitive("date", "_date")
-            try r.element("amount", into: &model.amount)
-            try r.element("identifier", into: &model.identifier)
+            model.amount = try r.element("amount")
+            model.identifier = try r.element("identifier")
             try r.finish()
         }
 
@@ -2133,19 +2061,15 @@ public struct ExplanationOfBenefit: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.number = try r.primitive("number", "_number")
             model.type = try r.primitive("type", "_type")
             model.text = try r.primitive("text", "_text")
-            try r.element("language", into: &model.language)
+            model.language = try r.element("language")
             try r.finish()
         }
 
@@ -2217,23 +2141,19 @@ public struct ExplanationOfBenefit: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(category: CodeableConcept()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.requiredElement("category", into: &model.category)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.category = try r.requiredElement("category")
             model.excluded = try r.primitive("excluded", "_excluded")
             model.name = try r.primitive("name", "_name")
             model.description = try r.primitive("description", "_description")
-            try r.element("network", into: &model.network)
-            try r.element("unit", into: &model.unit)
-            try r.element("term", into: &model.term)
-            try r.elements("financial", into: &model.financial)
+            model.network = try r.element("network")
+            model.unit = try r.element("unit")
+            model.term = try r.element("term")
+            model.financial = try r.elements("financial")
             try r.finish()
         }
 
@@ -2288,16 +2208,12 @@ public struct ExplanationOfBenefit: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(type: CodeableConcept()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
-                try r.requiredElement("type", into: &model.type)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.type = try r.requiredElement("type")
                 model.allowed = try r.choice("allowed")
                 model.used = try r.choice("used")
                 try r.finish()

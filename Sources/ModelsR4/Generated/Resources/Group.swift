@@ -90,31 +90,27 @@ public struct Group: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(actual: FHIRPrimitive(), type: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Group")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.elements("identifier", into: &model.identifier)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
         model.active = try r.primitive("active", "_active")
         model.type = try r.requiredPrimitive("type", "_type")
         model.actual = try r.requiredPrimitive("actual", "_actual")
-        try r.element("code", into: &model.code)
+        model.code = try r.element("code")
         model.name = try r.primitive("name", "_name")
         model.quantity = try r.primitive("quantity", "_quantity")
-        try r.element("managingEntity", into: &model.managingEntity)
-        try r.elements("characteristic", into: &model.characteristic)
-        try r.elements("member", into: &model.member)
+        model.managingEntity = try r.element("managingEntity")
+        model.characteristic = try r.elements("characteristic")
+        model.member = try r.elements("member")
         try r.finish()
     }
 
@@ -182,19 +178,15 @@ public struct Group: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(code: CodeableConcept(), exclude: FHIRPrimitive(), value: .codeableConcept(CodeableConcept())) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.requiredElement("code", into: &model.code)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.code = try r.requiredElement("code")
             model.value = try r.requiredChoice("value")
             model.exclude = try r.requiredPrimitive("exclude", "_exclude")
-            try r.element("period", into: &model.period)
+            model.period = try r.element("period")
             try r.finish()
         }
 
@@ -279,17 +271,13 @@ public struct Group: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(entity: Reference()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.requiredElement("entity", into: &model.entity)
-            try r.element("period", into: &model.period)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.entity = try r.requiredElement("entity")
+            model.period = try r.element("period")
             model.inactive = try r.primitive("inactive", "_inactive")
             try r.finish()
         }

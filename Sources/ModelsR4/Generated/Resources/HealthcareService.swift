@@ -146,45 +146,41 @@ public struct HealthcareService: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self() }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("HealthcareService")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.elements("identifier", into: &model.identifier)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
         model.active = try r.primitive("active", "_active")
-        try r.element("providedBy", into: &model.providedBy)
-        try r.elements("category", into: &model.category)
-        try r.elements("type", into: &model.type)
-        try r.elements("specialty", into: &model.specialty)
-        try r.elements("location", into: &model.location)
+        model.providedBy = try r.element("providedBy")
+        model.category = try r.elements("category")
+        model.type = try r.elements("type")
+        model.specialty = try r.elements("specialty")
+        model.location = try r.elements("location")
         model.name = try r.primitive("name", "_name")
         model.comment = try r.primitive("comment", "_comment")
         model.extraDetails = try r.primitive("extraDetails", "_extraDetails")
-        try r.element("photo", into: &model.photo)
-        try r.elements("telecom", into: &model.telecom)
-        try r.elements("coverageArea", into: &model.coverageArea)
-        try r.elements("serviceProvisionCode", into: &model.serviceProvisionCode)
-        try r.elements("eligibility", into: &model.eligibility)
-        try r.elements("program", into: &model.program)
-        try r.elements("characteristic", into: &model.characteristic)
-        try r.elements("communication", into: &model.communication)
-        try r.elements("referralMethod", into: &model.referralMethod)
+        model.photo = try r.element("photo")
+        model.telecom = try r.elements("telecom")
+        model.coverageArea = try r.elements("coverageArea")
+        model.serviceProvisionCode = try r.elements("serviceProvisionCode")
+        model.eligibility = try r.elements("eligibility")
+        model.program = try r.elements("program")
+        model.characteristic = try r.elements("characteristic")
+        model.communication = try r.elements("communication")
+        model.referralMethod = try r.elements("referralMethod")
         model.appointmentRequired = try r.primitive("appointmentRequired", "_appointmentRequired")
-        try r.elements("availableTime", into: &model.availableTime)
-        try r.elements("notAvailable", into: &model.notAvailable)
+        model.availableTime = try r.elements("availableTime")
+        model.notAvailable = try r.elements("notAvailable")
         model.availabilityExceptions = try r.primitive("availabilityExceptions", "_availabilityExceptions")
-        try r.elements("endpoint", into: &model.endpoint)
+        model.endpoint = try r.elements("endpoint")
         try r.finish()
     }
 
@@ -258,16 +254,12 @@ public struct HealthcareService: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.element("code", into: &model.code)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.code = try r.element("code")
             model.comment = try r.primitive("comment", "_comment")
             try r.finish()
         }
@@ -322,15 +314,11 @@ public struct HealthcareService: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.daysOfWeek = try r.primitives("daysOfWeek", "_daysOfWeek")
             model.allDay = try r.primitive("allDay", "_allDay")
             model.availableStartTime = try r.primitive("availableStartTime", "_availableStartTime")
@@ -382,17 +370,13 @@ public struct HealthcareService: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(description: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.description = try r.requiredPrimitive("description", "_description")
-            try r.element("during", into: &model.during)
+            model.during = try r.element("during")
             try r.finish()
         }
 

@@ -162,49 +162,45 @@ public struct Immunization: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(occurrence: .dateTime(FHIRPrimitive()), patient: Reference(), status: FHIRPrimitive(), vaccineCode: CodeableConcept()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Immunization")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.elements("identifier", into: &model.identifier)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
         model.status = try r.requiredPrimitive("status", "_status")
-        try r.element("statusReason", into: &model.statusReason)
-        try r.requiredElement("vaccineCode", into: &model.vaccineCode)
-        try r.requiredElement("patient", into: &model.patient)
-        try r.element("encounter", into: &model.encounter)
+        model.statusReason = try r.element("statusReason")
+        model.vaccineCode = try r.requiredElement("vaccineCode")
+        model.patient = try r.requiredElement("patient")
+        model.encounter = try r.element("encounter")
         model.occurrence = try r.requiredChoice("occurrence")
         model.recorded = try r.primitive("recorded", "_recorded")
         model.primarySource = try r.primitive("primarySource", "_primarySource")
-        try r.element("reportOrigin", into: &model.reportOrigin)
-        try r.element("location", into: &model.location)
-        try r.element("manufacturer", into: &model.manufacturer)
+        model.reportOrigin = try r.element("reportOrigin")
+        model.location = try r.element("location")
+        model.manufacturer = try r.element("manufacturer")
         model.lotNumber = try r.primitive("lotNumber", "_lotNumber")
         model.expirationDate = try r.primitive("expirationDate", "_expirationDate")
-        try r.element("site", into: &model.site)
-        try r.element("route", into: &model.route)
-        try r.element("doseQuantity", into: &model.doseQuantity)
-        try r.elements("performer", into: &model.performer)
-        try r.elements("note", into: &model.note)
-        try r.elements("reasonCode", into: &model.reasonCode)
-        try r.elements("reasonReference", into: &model.reasonReference)
+        model.site = try r.element("site")
+        model.route = try r.element("route")
+        model.doseQuantity = try r.element("doseQuantity")
+        model.performer = try r.elements("performer")
+        model.note = try r.elements("note")
+        model.reasonCode = try r.elements("reasonCode")
+        model.reasonReference = try r.elements("reasonReference")
         model.isSubpotent = try r.primitive("isSubpotent", "_isSubpotent")
-        try r.elements("subpotentReason", into: &model.subpotentReason)
-        try r.elements("education", into: &model.education)
-        try r.elements("programEligibility", into: &model.programEligibility)
-        try r.element("fundingSource", into: &model.fundingSource)
-        try r.elements("reaction", into: &model.reaction)
-        try r.elements("protocolApplied", into: &model.protocolApplied)
+        model.subpotentReason = try r.elements("subpotentReason")
+        model.education = try r.elements("education")
+        model.programEligibility = try r.elements("programEligibility")
+        model.fundingSource = try r.element("fundingSource")
+        model.reaction = try r.elements("reaction")
+        model.protocolApplied = try r.elements("protocolApplied")
         try r.finish()
     }
 
@@ -306,17 +302,13 @@ public struct Immunization: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(actor: Reference()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.element("function", into: &model.function)
-            try r.requiredElement("actor", into: &model.actor)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.function = try r.element("function")
+            model.actor = try r.requiredElement("actor")
             try r.finish()
         }
 
@@ -370,15 +362,11 @@ public struct Immunization: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.documentType = try r.primitive("documentType", "_documentType")
             model.reference = try r.primitive("reference", "_reference")
             model.publicationDate = try r.primitive("publicationDate", "_publicationDate")
@@ -434,17 +422,13 @@ public struct Immunization: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.date = try r.primitive("date", "_date")
-            try r.element("detail", into: &model.detail)
+            model.detail = try r.element("detail")
             model.reported = try r.primitive("reported", "_reported")
             try r.finish()
         }
@@ -504,18 +488,14 @@ public struct Immunization: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(doseNumber: .positiveInt(FHIRPrimitive())) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.series = try r.primitive("series", "_series")
-            try r.element("authority", into: &model.authority)
-            try r.elements("targetDisease", into: &model.targetDisease)
+            model.authority = try r.element("authority")
+            model.targetDisease = try r.elements("targetDisease")
             model.doseNumber = try r.requiredChoice("doseNumber")
             model.seriesDoses = try r.choice("seriesDoses")
             try r.finish()

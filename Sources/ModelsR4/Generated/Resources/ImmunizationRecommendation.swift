@@ -70,26 +70,22 @@ public struct ImmunizationRecommendation: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(date: FHIRPrimitive(), patient: Reference(), recommendation: []) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ImmunizationRecommendation")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.elements("identifier", into: &model.identifier)
-        try r.requiredElement("patient", into: &model.patient)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
+        model.patient = try r.requiredElement("patient")
         model.date = try r.requiredPrimitive("date", "_date")
-        try r.element("authority", into: &model.authority)
-        try r.requiredElements("recommendation", into: &model.recommendation)
+        model.authority = try r.element("authority")
+        model.recommendation = try r.requiredElements("recommendation")
         try r.finish()
     }
 
@@ -184,27 +180,23 @@ public struct ImmunizationRecommendation: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(forecastStatus: CodeableConcept()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.elements("vaccineCode", into: &model.vaccineCode)
-            try r.element("targetDisease", into: &model.targetDisease)
-            try r.elements("contraindicatedVaccineCode", into: &model.contraindicatedVaccineCode)
-            try r.requiredElement("forecastStatus", into: &model.forecastStatus)
-            try r.elements("forecastReason", into: &model.forecastReason)
-            try r.elements("dateCriterion", into: &model.dateCriterion)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.vaccineCode = try r.elements("vaccineCode")
+            model.targetDisease = try r.element("targetDisease")
+            model.contraindicatedVaccineCode = try r.elements("contraindicatedVaccineCode")
+            model.forecastStatus = try r.requiredElement("forecastStatus")
+            model.forecastReason = try r.elements("forecastReason")
+            model.dateCriterion = try r.elements("dateCriterion")
             model.description = try r.primitive("description", "_description")
             model.series = try r.primitive("series", "_series")
             model.doseNumber = try r.choice("doseNumber")
             model.seriesDoses = try r.choice("seriesDoses")
-            try r.elements("supportingImmunization", into: &model.supportingImmunization)
-            try r.elements("supportingPatientInformation", into: &model.supportingPatientInformation)
+            model.supportingImmunization = try r.elements("supportingImmunization")
+            model.supportingPatientInformation = try r.elements("supportingPatientInformation")
             try r.finish()
         }
 
@@ -307,16 +299,12 @@ public struct ImmunizationRecommendation: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(code: CodeableConcept(), value: FHIRPrimitive()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
-                try r.requiredElement("code", into: &model.code)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.code = try r.requiredElement("code")
                 model.value = try r.requiredPrimitive("value", "_value")
                 try r.finish()
             }

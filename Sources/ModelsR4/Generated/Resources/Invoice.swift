@@ -114,37 +114,33 @@ public struct Invoice: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(status: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Invoice")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.elements("identifier", into: &model.identifier)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
         model.status = try r.requiredPrimitive("status", "_status")
         model.cancelledReason = try r.primitive("cancelledReason", "_cancelledReason")
-        try r.element("type", into: &model.type)
-        try r.element("subject", into: &model.subject)
-        try r.element("recipient", into: &model.recipient)
+        model.type = try r.element("type")
+        model.subject = try r.element("subject")
+        model.recipient = try r.element("recipient")
         model.date = try r.primitive("date", "_date")
-        try r.elements("participant", into: &model.participant)
-        try r.element("issuer", into: &model.issuer)
-        try r.element("account", into: &model.account)
-        try r.elements("lineItem", into: &model.lineItem)
-        try r.elements("totalPriceComponent", into: &model.totalPriceComponent)
-        try r.element("totalNet", into: &model.totalNet)
-        try r.element("totalGross", into: &model.totalGross)
+        model.participant = try r.elements("participant")
+        model.issuer = try r.element("issuer")
+        model.account = try r.element("account")
+        model.lineItem = try r.elements("lineItem")
+        model.totalPriceComponent = try r.elements("totalPriceComponent")
+        model.totalNet = try r.element("totalNet")
+        model.totalGross = try r.element("totalGross")
         model.paymentTerms = try r.primitive("paymentTerms", "_paymentTerms")
-        try r.elements("note", into: &model.note)
+        model.note = try r.elements("note")
         try r.finish()
     }
 
@@ -210,17 +206,13 @@ public struct Invoice: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(actor: Reference()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.element("role", into: &model.role)
-            try r.requiredElement("actor", into: &model.actor)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.role = try r.element("role")
+            model.actor = try r.requiredElement("actor")
             try r.finish()
         }
 
@@ -270,18 +262,14 @@ public struct Invoice: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(chargeItem: .reference(Reference())) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.sequence = try r.primitive("sequence", "_sequence")
             model.chargeItem = try r.requiredChoice("chargeItem")
-            try r.elements("priceComponent", into: &model.priceComponent)
+            model.priceComponent = try r.elements("priceComponent")
             try r.finish()
         }
 
@@ -359,19 +347,15 @@ public struct Invoice: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(type: FHIRPrimitive()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.type = try r.requiredPrimitive("type", "_type")
-                try r.element("code", into: &model.code)
+                model.code = try r.element("code")
                 model.factor = try r.primitive("factor", "_factor")
-                try r.element("amount", into: &model.amount)
+                model.amount = try r.element("amount")
                 try r.finish()
             }
 

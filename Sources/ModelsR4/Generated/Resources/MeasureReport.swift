@@ -94,32 +94,28 @@ public struct MeasureReport: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(measure: FHIRPrimitive(), period: Period(), status: FHIRPrimitive(), type: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MeasureReport")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.elements("identifier", into: &model.identifier)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
         model.status = try r.requiredPrimitive("status", "_status")
         model.type = try r.requiredPrimitive("type", "_type")
         model.measure = try r.requiredPrimitive("measure", "_measure")
-        try r.element("subject", into: &model.subject)
+        model.subject = try r.element("subject")
         model.date = try r.primitive("date", "_date")
-        try r.element("reporter", into: &model.reporter)
-        try r.requiredElement("period", into: &model.period)
-        try r.element("improvementNotation", into: &model.improvementNotation)
-        try r.elements("group", into: &model.group)
-        try r.elements("evaluatedResource", into: &model.evaluatedResource)
+        model.reporter = try r.element("reporter")
+        model.period = try r.requiredElement("period")
+        model.improvementNotation = try r.element("improvementNotation")
+        model.group = try r.elements("group")
+        model.evaluatedResource = try r.elements("evaluatedResource")
         try r.finish()
     }
 
@@ -188,19 +184,15 @@ public struct MeasureReport: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.element("code", into: &model.code)
-            try r.elements("population", into: &model.population)
-            try r.element("measureScore", into: &model.measureScore)
-            try r.elements("stratifier", into: &model.stratifier)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.code = try r.element("code")
+            model.population = try r.elements("population")
+            model.measureScore = try r.element("measureScore")
+            model.stratifier = try r.elements("stratifier")
             try r.finish()
         }
 
@@ -251,18 +243,14 @@ public struct MeasureReport: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self() }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
-                try r.element("code", into: &model.code)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.code = try r.element("code")
                 model.count = try r.primitive("count", "_count")
-                try r.element("subjectResults", into: &model.subjectResults)
+                model.subjectResults = try r.element("subjectResults")
                 try r.finish()
             }
 
@@ -309,17 +297,13 @@ public struct MeasureReport: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self() }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
-                try r.elements("code", into: &model.code)
-                try r.elements("stratum", into: &model.stratum)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.code = try r.elements("code")
+                model.stratum = try r.elements("stratum")
                 try r.finish()
             }
 
@@ -372,19 +356,15 @@ public struct MeasureReport: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
-                /// The value members are decoded into: required elements hold placeholders, the rest nil.
-                public static var decodingPlaceholder: Self { Self() }
-
-                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    try r.elements("extension", into: &model.`extension`)
-                    try r.elements("modifierExtension", into: &model.modifierExtension)
-                    try r.element("value", into: &model.value)
-                    try r.elements("component", into: &model.component)
-                    try r.elements("population", into: &model.population)
-                    try r.element("measureScore", into: &model.measureScore)
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.value = try r.element("value")
+                    model.component = try r.elements("component")
+                    model.population = try r.elements("population")
+                    model.measureScore = try r.element("measureScore")
                     try r.finish()
                 }
 
@@ -431,17 +411,13 @@ public struct MeasureReport: DomainResource {
                         try Self.decodeMembers(into: &self, from: &r)
                     }
 
-                    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-                    public static var decodingPlaceholder: Self { Self(code: CodeableConcept(), value: CodeableConcept()) }
-
-                    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                     @inline(never)
-                    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                         model.id = try r.primitive("id", "_id")
-                        try r.elements("extension", into: &model.`extension`)
-                        try r.elements("modifierExtension", into: &model.modifierExtension)
-                        try r.requiredElement("code", into: &model.code)
-                        try r.requiredElement("value", into: &model.value)
+                        model.`extension` = try r.elements("extension")
+                        model.modifierExtension = try r.elements("modifierExtension")
+                        model.code = try r.requiredElement("code")
+                        model.value = try r.requiredElement("value")
                         try r.finish()
                     }
 
@@ -491,18 +467,14 @@ public struct MeasureReport: DomainResource {
                         try Self.decodeMembers(into: &self, from: &r)
                     }
 
-                    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-                    public static var decodingPlaceholder: Self { Self() }
-
-                    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                     @inline(never)
-                    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                         model.id = try r.primitive("id", "_id")
-                        try r.elements("extension", into: &model.`extension`)
-                        try r.elements("modifierExtension", into: &model.modifierExtension)
-                        try r.element("code", into: &model.code)
+                        model.`extension` = try r.elements("extension")
+                        model.modifierExtension = try r.elements("modifierExtension")
+                        model.code = try r.element("code")
                         model.count = try r.primitive("count", "_count")
-                        try r.element("subjectResults", into: &model.subjectResults)
+                        model.subjectResults = try r.element("subjectResults")
                         try r.finish()
                     }
 

@@ -126,40 +126,36 @@ public struct MedicationAdministration: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(effective: .dateTime(FHIRPrimitive()), medication: .codeableConcept(CodeableConcept()), status: FHIRPrimitive(), subject: Reference()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicationAdministration")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.elements("identifier", into: &model.identifier)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
         model.instantiates = try r.primitives("instantiates", "_instantiates")
-        try r.elements("partOf", into: &model.partOf)
+        model.partOf = try r.elements("partOf")
         model.status = try r.requiredPrimitive("status", "_status")
-        try r.elements("statusReason", into: &model.statusReason)
-        try r.element("category", into: &model.category)
+        model.statusReason = try r.elements("statusReason")
+        model.category = try r.element("category")
         model.medication = try r.requiredChoice("medication")
-        try r.requiredElement("subject", into: &model.subject)
-        try r.element("context", into: &model.context)
-        try r.elements("supportingInformation", into: &model.supportingInformation)
+        model.subject = try r.requiredElement("subject")
+        model.context = try r.element("context")
+        model.supportingInformation = try r.elements("supportingInformation")
         model.effective = try r.requiredChoice("effective")
-        try r.elements("performer", into: &model.performer)
-        try r.elements("reasonCode", into: &model.reasonCode)
-        try r.elements("reasonReference", into: &model.reasonReference)
-        try r.element("request", into: &model.request)
-        try r.elements("device", into: &model.device)
-        try r.elements("note", into: &model.note)
-        try r.element("dosage", into: &model.dosage)
-        try r.elements("eventHistory", into: &model.eventHistory)
+        model.performer = try r.elements("performer")
+        model.reasonCode = try r.elements("reasonCode")
+        model.reasonReference = try r.elements("reasonReference")
+        model.request = try r.element("request")
+        model.device = try r.elements("device")
+        model.note = try r.elements("note")
+        model.dosage = try r.element("dosage")
+        model.eventHistory = try r.elements("eventHistory")
         try r.finish()
     }
 
@@ -276,17 +272,13 @@ public struct MedicationAdministration: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(actor: Reference()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.element("function", into: &model.function)
-            try r.requiredElement("actor", into: &model.actor)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.function = try r.element("function")
+            model.actor = try r.requiredElement("actor")
             try r.finish()
         }
 
@@ -348,20 +340,16 @@ public struct MedicationAdministration: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.text = try r.primitive("text", "_text")
-            try r.element("site", into: &model.site)
-            try r.element("route", into: &model.route)
-            try r.element("method", into: &model.method)
-            try r.element("dose", into: &model.dose)
+            model.site = try r.element("site")
+            model.route = try r.element("route")
+            model.method = try r.element("method")
+            model.dose = try r.element("dose")
             model.rate = try r.choice("rate")
             try r.finish()
         }

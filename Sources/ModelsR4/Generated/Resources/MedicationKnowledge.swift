@@ -138,43 +138,39 @@ public struct MedicationKnowledge: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self() }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicationKnowledge")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.element("code", into: &model.code)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.code = try r.element("code")
         model.status = try r.primitive("status", "_status")
-        try r.element("manufacturer", into: &model.manufacturer)
-        try r.element("doseForm", into: &model.doseForm)
-        try r.element("amount", into: &model.amount)
+        model.manufacturer = try r.element("manufacturer")
+        model.doseForm = try r.element("doseForm")
+        model.amount = try r.element("amount")
         model.synonym = try r.primitives("synonym", "_synonym")
-        try r.elements("relatedMedicationKnowledge", into: &model.relatedMedicationKnowledge)
-        try r.elements("associatedMedication", into: &model.associatedMedication)
-        try r.elements("productType", into: &model.productType)
-        try r.elements("monograph", into: &model.monograph)
-        try r.elements("ingredient", into: &model.ingredient)
+        model.relatedMedicationKnowledge = try r.elements("relatedMedicationKnowledge")
+        model.associatedMedication = try r.elements("associatedMedication")
+        model.productType = try r.elements("productType")
+        model.monograph = try r.elements("monograph")
+        model.ingredient = try r.elements("ingredient")
         model.preparationInstruction = try r.primitive("preparationInstruction", "_preparationInstruction")
-        try r.elements("intendedRoute", into: &model.intendedRoute)
-        try r.elements("cost", into: &model.cost)
-        try r.elements("monitoringProgram", into: &model.monitoringProgram)
-        try r.elements("administrationGuidelines", into: &model.administrationGuidelines)
-        try r.elements("medicineClassification", into: &model.medicineClassification)
-        try r.element("packaging", into: &model.packaging)
-        try r.elements("drugCharacteristic", into: &model.drugCharacteristic)
-        try r.elements("contraindication", into: &model.contraindication)
-        try r.elements("regulatory", into: &model.regulatory)
-        try r.elements("kinetics", into: &model.kinetics)
+        model.intendedRoute = try r.elements("intendedRoute")
+        model.cost = try r.elements("cost")
+        model.monitoringProgram = try r.elements("monitoringProgram")
+        model.administrationGuidelines = try r.elements("administrationGuidelines")
+        model.medicineClassification = try r.elements("medicineClassification")
+        model.packaging = try r.element("packaging")
+        model.drugCharacteristic = try r.elements("drugCharacteristic")
+        model.contraindication = try r.elements("contraindication")
+        model.regulatory = try r.elements("regulatory")
+        model.kinetics = try r.elements("kinetics")
         try r.finish()
     }
 
@@ -246,17 +242,13 @@ public struct MedicationKnowledge: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(reference: [], type: CodeableConcept()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.requiredElement("type", into: &model.type)
-            try r.requiredElements("reference", into: &model.reference)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.requiredElement("type")
+            model.reference = try r.requiredElements("reference")
             try r.finish()
         }
 
@@ -302,17 +294,13 @@ public struct MedicationKnowledge: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.element("type", into: &model.type)
-            try r.element("source", into: &model.source)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.element("type")
+            model.source = try r.element("source")
             try r.finish()
         }
 
@@ -362,18 +350,14 @@ public struct MedicationKnowledge: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(item: .codeableConcept(CodeableConcept())) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.item = try r.requiredChoice("item")
             model.isActive = try r.primitive("isActive", "_isActive")
-            try r.element("strength", into: &model.strength)
+            model.strength = try r.element("strength")
             try r.finish()
         }
 
@@ -448,18 +432,14 @@ public struct MedicationKnowledge: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(cost: Money(), type: CodeableConcept()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.requiredElement("type", into: &model.type)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.requiredElement("type")
             model.source = try r.primitive("source", "_source")
-            try r.requiredElement("cost", into: &model.cost)
+            model.cost = try r.requiredElement("cost")
             try r.finish()
         }
 
@@ -506,16 +486,12 @@ public struct MedicationKnowledge: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.element("type", into: &model.type)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.element("type")
             model.name = try r.primitive("name", "_name")
             try r.finish()
         }
@@ -566,18 +542,14 @@ public struct MedicationKnowledge: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.elements("dosage", into: &model.dosage)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.dosage = try r.elements("dosage")
             model.indication = try r.choice("indication")
-            try r.elements("patientCharacteristics", into: &model.patientCharacteristics)
+            model.patientCharacteristics = try r.elements("patientCharacteristics")
             try r.finish()
         }
 
@@ -647,17 +619,13 @@ public struct MedicationKnowledge: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(dosage: [], type: CodeableConcept()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
-                try r.requiredElement("type", into: &model.type)
-                try r.requiredElements("dosage", into: &model.dosage)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.type = try r.requiredElement("type")
+                model.dosage = try r.requiredElements("dosage")
                 try r.finish()
             }
 
@@ -703,15 +671,11 @@ public struct MedicationKnowledge: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(characteristic: .codeableConcept(CodeableConcept())) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.characteristic = try r.requiredChoice("characteristic")
                 model.value = try r.primitives("value", "_value")
                 try r.finish()
@@ -784,17 +748,13 @@ public struct MedicationKnowledge: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(type: CodeableConcept()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.requiredElement("type", into: &model.type)
-            try r.elements("classification", into: &model.classification)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.requiredElement("type")
+            model.classification = try r.elements("classification")
             try r.finish()
         }
 
@@ -840,17 +800,13 @@ public struct MedicationKnowledge: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.element("type", into: &model.type)
-            try r.element("quantity", into: &model.quantity)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.element("type")
+            model.quantity = try r.element("quantity")
             try r.finish()
         }
 
@@ -896,16 +852,12 @@ public struct MedicationKnowledge: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.element("type", into: &model.type)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.type = try r.element("type")
             model.value = try r.choice("value")
             try r.finish()
         }
@@ -990,19 +942,15 @@ public struct MedicationKnowledge: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(regulatoryAuthority: Reference()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.requiredElement("regulatoryAuthority", into: &model.regulatoryAuthority)
-            try r.elements("substitution", into: &model.substitution)
-            try r.elements("schedule", into: &model.schedule)
-            try r.element("maxDispense", into: &model.maxDispense)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.regulatoryAuthority = try r.requiredElement("regulatoryAuthority")
+            model.substitution = try r.elements("substitution")
+            model.schedule = try r.elements("schedule")
+            model.maxDispense = try r.element("maxDispense")
             try r.finish()
         }
 
@@ -1049,16 +997,12 @@ public struct MedicationKnowledge: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(allowed: FHIRPrimitive(), type: CodeableConcept()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
-                try r.requiredElement("type", into: &model.type)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.type = try r.requiredElement("type")
                 model.allowed = try r.requiredPrimitive("allowed", "_allowed")
                 try r.finish()
             }
@@ -1101,16 +1045,12 @@ public struct MedicationKnowledge: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(schedule: CodeableConcept()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
-                try r.requiredElement("schedule", into: &model.schedule)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.schedule = try r.requiredElement("schedule")
                 try r.finish()
             }
 
@@ -1155,17 +1095,13 @@ public struct MedicationKnowledge: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(quantity: Quantity()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
-                try r.requiredElement("quantity", into: &model.quantity)
-                try r.element("period", into: &model.period)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.quantity = try r.requiredElement("quantity")
+                model.period = try r.element("period")
                 try r.finish()
             }
 
@@ -1216,18 +1152,14 @@ public struct MedicationKnowledge: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.elements("areaUnderCurve", into: &model.areaUnderCurve)
-            try r.elements("lethalDose50", into: &model.lethalDose50)
-            try r.element("halfLifePeriod", into: &model.halfLifePeriod)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.areaUnderCurve = try r.elements("areaUnderCurve")
+            model.lethalDose50 = try r.elements("lethalDose50")
+            model.halfLifePeriod = try r.element("halfLifePeriod")
             try r.finish()
         }
 

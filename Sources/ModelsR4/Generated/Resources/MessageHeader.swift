@@ -94,31 +94,27 @@ public struct MessageHeader: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(event: .coding(Coding()), source: MessageHeader.MessageSource(endpoint: FHIRPrimitive())) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MessageHeader")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
         model.event = try r.requiredChoice("event")
-        try r.elements("destination", into: &model.destination)
-        try r.element("sender", into: &model.sender)
-        try r.element("enterer", into: &model.enterer)
-        try r.element("author", into: &model.author)
-        try r.requiredElement("source", into: &model.source)
-        try r.element("responsible", into: &model.responsible)
-        try r.element("reason", into: &model.reason)
-        try r.element("response", into: &model.response)
-        try r.elements("focus", into: &model.focus)
+        model.destination = try r.elements("destination")
+        model.sender = try r.element("sender")
+        model.enterer = try r.element("enterer")
+        model.author = try r.element("author")
+        model.source = try r.requiredElement("source")
+        model.responsible = try r.element("responsible")
+        model.reason = try r.element("reason")
+        model.response = try r.element("response")
+        model.focus = try r.elements("focus")
         model.definition = try r.primitive("definition", "_definition")
         try r.finish()
     }
@@ -212,19 +208,15 @@ public struct MessageHeader: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(endpoint: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.name = try r.primitive("name", "_name")
-            try r.element("target", into: &model.target)
+            model.target = try r.element("target")
             model.endpoint = try r.requiredPrimitive("endpoint", "_endpoint")
-            try r.element("receiver", into: &model.receiver)
+            model.receiver = try r.element("receiver")
             try r.finish()
         }
 
@@ -284,19 +276,15 @@ public struct MessageHeader: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(endpoint: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.name = try r.primitive("name", "_name")
             model.software = try r.primitive("software", "_software")
             model.version = try r.primitive("version", "_version")
-            try r.element("contact", into: &model.contact)
+            model.contact = try r.element("contact")
             model.endpoint = try r.requiredPrimitive("endpoint", "_endpoint")
             try r.finish()
         }
@@ -350,18 +338,14 @@ public struct MessageHeader: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(code: FHIRPrimitive(), identifier: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.identifier = try r.requiredPrimitive("identifier", "_identifier")
             model.code = try r.requiredPrimitive("code", "_code")
-            try r.element("details", into: &model.details)
+            model.details = try r.element("details")
             try r.finish()
         }
 

@@ -114,37 +114,33 @@ public struct MolecularSequence: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(coordinateSystem: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MolecularSequence")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.elements("identifier", into: &model.identifier)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
         model.type = try r.primitive("type", "_type")
         model.coordinateSystem = try r.requiredPrimitive("coordinateSystem", "_coordinateSystem")
-        try r.element("patient", into: &model.patient)
-        try r.element("specimen", into: &model.specimen)
-        try r.element("device", into: &model.device)
-        try r.element("performer", into: &model.performer)
-        try r.element("quantity", into: &model.quantity)
-        try r.element("referenceSeq", into: &model.referenceSeq)
-        try r.elements("variant", into: &model.variant)
+        model.patient = try r.element("patient")
+        model.specimen = try r.element("specimen")
+        model.device = try r.element("device")
+        model.performer = try r.element("performer")
+        model.quantity = try r.element("quantity")
+        model.referenceSeq = try r.element("referenceSeq")
+        model.variant = try r.elements("variant")
         model.observedSeq = try r.primitive("observedSeq", "_observedSeq")
-        try r.elements("quality", into: &model.quality)
+        model.quality = try r.elements("quality")
         model.readCoverage = try r.primitive("readCoverage", "_readCoverage")
-        try r.elements("repository", into: &model.repository)
-        try r.elements("pointer", into: &model.pointer)
-        try r.elements("structureVariant", into: &model.structureVariant)
+        model.repository = try r.elements("repository")
+        model.pointer = try r.elements("pointer")
+        model.structureVariant = try r.elements("structureVariant")
         try r.finish()
     }
 
@@ -238,20 +234,16 @@ public struct MolecularSequence: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.element("chromosome", into: &model.chromosome)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.chromosome = try r.element("chromosome")
             model.genomeBuild = try r.primitive("genomeBuild", "_genomeBuild")
             model.orientation = try r.primitive("orientation", "_orientation")
-            try r.element("referenceSeqId", into: &model.referenceSeqId)
-            try r.element("referenceSeqPointer", into: &model.referenceSeqPointer)
+            model.referenceSeqId = try r.element("referenceSeqId")
+            model.referenceSeqPointer = try r.element("referenceSeqPointer")
             model.referenceSeqString = try r.primitive("referenceSeqString", "_referenceSeqString")
             model.strand = try r.primitive("strand", "_strand")
             model.windowStart = try r.primitive("windowStart", "_windowStart")
@@ -324,21 +316,17 @@ public struct MolecularSequence: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.start = try r.primitive("start", "_start")
             model.end = try r.primitive("end", "_end")
             model.observedAllele = try r.primitive("observedAllele", "_observedAllele")
             model.referenceAllele = try r.primitive("referenceAllele", "_referenceAllele")
             model.cigar = try r.primitive("cigar", "_cigar")
-            try r.element("variantPointer", into: &model.variantPointer)
+            model.variantPointer = try r.element("variantPointer")
             try r.finish()
         }
 
@@ -440,21 +428,17 @@ public struct MolecularSequence: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(type: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.type = try r.requiredPrimitive("type", "_type")
-            try r.element("standardSequence", into: &model.standardSequence)
+            model.standardSequence = try r.element("standardSequence")
             model.start = try r.primitive("start", "_start")
             model.end = try r.primitive("end", "_end")
-            try r.element("score", into: &model.score)
-            try r.element("method", into: &model.method)
+            model.score = try r.element("score")
+            model.method = try r.element("method")
             model.truthTP = try r.primitive("truthTP", "_truthTP")
             model.queryTP = try r.primitive("queryTP", "_queryTP")
             model.truthFN = try r.primitive("truthFN", "_truthFN")
@@ -463,7 +447,7 @@ public struct MolecularSequence: DomainResource {
             model.precision = try r.primitive("precision", "_precision")
             model.recall = try r.primitive("recall", "_recall")
             model.fScore = try r.primitive("fScore", "_fScore")
-            try r.element("roc", into: &model.roc)
+            model.roc = try r.element("roc")
             try r.finish()
         }
 
@@ -541,15 +525,11 @@ public struct MolecularSequence: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self() }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.score = try r.primitives("score", "_score")
                 model.numTP = try r.primitives("numTP", "_numTP")
                 model.numFP = try r.primitives("numFP", "_numFP")
@@ -624,15 +604,11 @@ public struct MolecularSequence: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(type: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.type = try r.requiredPrimitive("type", "_type")
             model.url = try r.primitive("url", "_url")
             model.name = try r.primitive("name", "_name")
@@ -700,20 +676,16 @@ public struct MolecularSequence: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.element("variantType", into: &model.variantType)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.variantType = try r.element("variantType")
             model.exact = try r.primitive("exact", "_exact")
             model.length = try r.primitive("length", "_length")
-            try r.element("outer", into: &model.outer)
-            try r.element("inner", into: &model.inner)
+            model.outer = try r.element("outer")
+            model.inner = try r.element("inner")
             try r.finish()
         }
 
@@ -761,15 +733,11 @@ public struct MolecularSequence: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self() }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.start = try r.primitive("start", "_start")
                 model.end = try r.primitive("end", "_end")
                 try r.finish()
@@ -817,15 +785,11 @@ public struct MolecularSequence: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self() }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.start = try r.primitive("start", "_start")
                 model.end = try r.primitive("end", "_end")
                 try r.finish()

@@ -154,21 +154,17 @@ public struct OperationDefinition: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(code: FHIRPrimitive(), instance: FHIRPrimitive(), kind: FHIRPrimitive(), name: FHIRPrimitive(), status: FHIRPrimitive(), system: FHIRPrimitive(), type: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("OperationDefinition")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
         model.url = try r.primitive("url", "_url")
         model.version = try r.primitive("version", "_version")
         model.name = try r.requiredPrimitive("name", "_name")
@@ -178,10 +174,10 @@ public struct OperationDefinition: DomainResource {
         model.experimental = try r.primitive("experimental", "_experimental")
         model.date = try r.primitive("date", "_date")
         model.publisher = try r.primitive("publisher", "_publisher")
-        try r.elements("contact", into: &model.contact)
+        model.contact = try r.elements("contact")
         model.description = try r.primitive("description", "_description")
-        try r.elements("useContext", into: &model.useContext)
-        try r.elements("jurisdiction", into: &model.jurisdiction)
+        model.useContext = try r.elements("useContext")
+        model.jurisdiction = try r.elements("jurisdiction")
         model.purpose = try r.primitive("purpose", "_purpose")
         model.affectsState = try r.primitive("affectsState", "_affectsState")
         model.code = try r.requiredPrimitive("code", "_code")
@@ -193,8 +189,8 @@ public struct OperationDefinition: DomainResource {
         model.instance = try r.requiredPrimitive("instance", "_instance")
         model.inputProfile = try r.primitive("inputProfile", "_inputProfile")
         model.outputProfile = try r.primitive("outputProfile", "_outputProfile")
-        try r.elements("parameter", into: &model.parameter)
-        try r.elements("overload", into: &model.overload)
+        model.parameter = try r.elements("parameter")
+        model.overload = try r.elements("overload")
         try r.finish()
     }
 
@@ -306,15 +302,11 @@ public struct OperationDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(max: FHIRPrimitive(), min: FHIRPrimitive(), name: FHIRPrimitive(), use: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.name = try r.requiredPrimitive("name", "_name")
             model.use = try r.requiredPrimitive("use", "_use")
             model.min = try r.requiredPrimitive("min", "_min")
@@ -323,9 +315,9 @@ public struct OperationDefinition: DomainResource {
             model.type = try r.primitive("type", "_type")
             model.targetProfile = try r.primitives("targetProfile", "_targetProfile")
             model.searchType = try r.primitive("searchType", "_searchType")
-            try r.element("binding", into: &model.binding)
-            try r.elements("referencedFrom", into: &model.referencedFrom)
-            try r.elements("part", into: &model.part)
+            model.binding = try r.element("binding")
+            model.referencedFrom = try r.elements("referencedFrom")
+            model.part = try r.elements("part")
             try r.finish()
         }
 
@@ -379,15 +371,11 @@ public struct OperationDefinition: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(strength: FHIRPrimitive(), valueSet: FHIRPrimitive()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.strength = try r.requiredPrimitive("strength", "_strength")
                 model.valueSet = try r.requiredPrimitive("valueSet", "_valueSet")
                 try r.finish()
@@ -435,15 +423,11 @@ public struct OperationDefinition: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(source: FHIRPrimitive()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.source = try r.requiredPrimitive("source", "_source")
                 model.sourceId = try r.primitive("sourceId", "_sourceId")
                 try r.finish()
@@ -492,15 +476,11 @@ public struct OperationDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.parameterName = try r.primitives("parameterName", "_parameterName")
             model.comment = try r.primitive("comment", "_comment")
             try r.finish()

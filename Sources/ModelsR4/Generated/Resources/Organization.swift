@@ -90,31 +90,27 @@ public struct Organization: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self() }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Organization")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.elements("identifier", into: &model.identifier)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
         model.active = try r.primitive("active", "_active")
-        try r.elements("type", into: &model.type)
+        model.type = try r.elements("type")
         model.name = try r.primitive("name", "_name")
         model.alias = try r.primitives("alias", "_alias")
-        try r.elements("telecom", into: &model.telecom)
-        try r.elements("address", into: &model.address)
-        try r.element("partOf", into: &model.partOf)
-        try r.elements("contact", into: &model.contact)
-        try r.elements("endpoint", into: &model.endpoint)
+        model.telecom = try r.elements("telecom")
+        model.address = try r.elements("address")
+        model.partOf = try r.element("partOf")
+        model.contact = try r.elements("contact")
+        model.endpoint = try r.elements("endpoint")
         try r.finish()
     }
 
@@ -182,19 +178,15 @@ public struct Organization: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.element("purpose", into: &model.purpose)
-            try r.element("name", into: &model.name)
-            try r.elements("telecom", into: &model.telecom)
-            try r.element("address", into: &model.address)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.purpose = try r.element("purpose")
+            model.name = try r.element("name")
+            model.telecom = try r.elements("telecom")
+            model.address = try r.element("address")
             try r.finish()
         }
 

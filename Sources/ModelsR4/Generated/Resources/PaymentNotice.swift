@@ -98,33 +98,29 @@ public struct PaymentNotice: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(amount: Money(), created: FHIRPrimitive(), payment: Reference(), recipient: Reference(), status: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("PaymentNotice")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.elements("identifier", into: &model.identifier)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
         model.status = try r.requiredPrimitive("status", "_status")
-        try r.element("request", into: &model.request)
-        try r.element("response", into: &model.response)
+        model.request = try r.element("request")
+        model.response = try r.element("response")
         model.created = try r.requiredPrimitive("created", "_created")
-        try r.element("provider", into: &model.provider)
-        try r.requiredElement("payment", into: &model.payment)
+        model.provider = try r.element("provider")
+        model.payment = try r.requiredElement("payment")
         model.paymentDate = try r.primitive("paymentDate", "_paymentDate")
-        try r.element("payee", into: &model.payee)
-        try r.requiredElement("recipient", into: &model.recipient)
-        try r.requiredElement("amount", into: &model.amount)
-        try r.element("paymentStatus", into: &model.paymentStatus)
+        model.payee = try r.element("payee")
+        model.recipient = try r.requiredElement("recipient")
+        model.amount = try r.requiredElement("amount")
+        model.paymentStatus = try r.element("paymentStatus")
         try r.finish()
     }
 

@@ -110,36 +110,32 @@ public struct PaymentReconciliation: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(created: FHIRPrimitive(), paymentAmount: Money(), paymentDate: FHIRPrimitive(), status: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("PaymentReconciliation")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.elements("identifier", into: &model.identifier)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
         model.status = try r.requiredPrimitive("status", "_status")
-        try r.element("period", into: &model.period)
+        model.period = try r.element("period")
         model.created = try r.requiredPrimitive("created", "_created")
-        try r.element("paymentIssuer", into: &model.paymentIssuer)
-        try r.element("request", into: &model.request)
-        try r.element("requestor", into: &model.requestor)
+        model.paymentIssuer = try r.element("paymentIssuer")
+        model.request = try r.element("request")
+        model.requestor = try r.element("requestor")
         model.outcome = try r.primitive("outcome", "_outcome")
         model.disposition = try r.primitive("disposition", "_disposition")
         model.paymentDate = try r.requiredPrimitive("paymentDate", "_paymentDate")
-        try r.requiredElement("paymentAmount", into: &model.paymentAmount)
-        try r.element("paymentIdentifier", into: &model.paymentIdentifier)
-        try r.elements("detail", into: &model.detail)
-        try r.element("formCode", into: &model.formCode)
-        try r.elements("processNote", into: &model.processNote)
+        model.paymentAmount = try r.requiredElement("paymentAmount")
+        model.paymentIdentifier = try r.element("paymentIdentifier")
+        model.detail = try r.elements("detail")
+        model.formCode = try r.element("formCode")
+        model.processNote = try r.elements("processNote")
         try r.finish()
     }
 
@@ -236,25 +232,21 @@ public struct PaymentReconciliation: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(type: CodeableConcept()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.element("identifier", into: &model.identifier)
-            try r.element("predecessor", into: &model.predecessor)
-            try r.requiredElement("type", into: &model.type)
-            try r.element("request", into: &model.request)
-            try r.element("submitter", into: &model.submitter)
-            try r.element("response", into: &model.response)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.identifier = try r.element("identifier")
+            model.predecessor = try r.element("predecessor")
+            model.type = try r.requiredElement("type")
+            model.request = try r.element("request")
+            model.submitter = try r.element("submitter")
+            model.response = try r.element("response")
             model.date = try r.primitive("date", "_date")
-            try r.element("responsible", into: &model.responsible)
-            try r.element("payee", into: &model.payee)
-            try r.element("amount", into: &model.amount)
+            model.responsible = try r.element("responsible")
+            model.payee = try r.element("payee")
+            model.amount = try r.element("amount")
             try r.finish()
         }
 
@@ -308,15 +300,11 @@ public struct PaymentReconciliation: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.type = try r.primitive("type", "_type")
             model.text = try r.primitive("text", "_text")
             try r.finish()

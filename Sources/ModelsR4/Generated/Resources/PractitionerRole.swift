@@ -106,35 +106,31 @@ public struct PractitionerRole: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self() }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("PractitionerRole")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.elements("identifier", into: &model.identifier)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.elements("identifier")
         model.active = try r.primitive("active", "_active")
-        try r.element("period", into: &model.period)
-        try r.element("practitioner", into: &model.practitioner)
-        try r.element("organization", into: &model.organization)
-        try r.elements("code", into: &model.code)
-        try r.elements("specialty", into: &model.specialty)
-        try r.elements("location", into: &model.location)
-        try r.elements("healthcareService", into: &model.healthcareService)
-        try r.elements("telecom", into: &model.telecom)
-        try r.elements("availableTime", into: &model.availableTime)
-        try r.elements("notAvailable", into: &model.notAvailable)
+        model.period = try r.element("period")
+        model.practitioner = try r.element("practitioner")
+        model.organization = try r.element("organization")
+        model.code = try r.elements("code")
+        model.specialty = try r.elements("specialty")
+        model.location = try r.elements("location")
+        model.healthcareService = try r.elements("healthcareService")
+        model.telecom = try r.elements("telecom")
+        model.availableTime = try r.elements("availableTime")
+        model.notAvailable = try r.elements("notAvailable")
         model.availabilityExceptions = try r.primitive("availabilityExceptions", "_availabilityExceptions")
-        try r.elements("endpoint", into: &model.endpoint)
+        model.endpoint = try r.elements("endpoint")
         try r.finish()
     }
 
@@ -206,15 +202,11 @@ public struct PractitionerRole: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.daysOfWeek = try r.primitives("daysOfWeek", "_daysOfWeek")
             model.allDay = try r.primitive("allDay", "_allDay")
             model.availableStartTime = try r.primitive("availableStartTime", "_availableStartTime")
@@ -266,17 +258,13 @@ public struct PractitionerRole: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(description: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.description = try r.requiredPrimitive("description", "_description")
-            try r.element("during", into: &model.during)
+            model.during = try r.element("during")
             try r.finish()
         }
 

@@ -94,32 +94,28 @@ public struct QuestionnaireResponse: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(status: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("QuestionnaireResponse")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.element("identifier", into: &model.identifier)
-        try r.elements("basedOn", into: &model.basedOn)
-        try r.elements("partOf", into: &model.partOf)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.element("identifier")
+        model.basedOn = try r.elements("basedOn")
+        model.partOf = try r.elements("partOf")
         model.questionnaire = try r.primitive("questionnaire", "_questionnaire")
         model.status = try r.requiredPrimitive("status", "_status")
-        try r.element("subject", into: &model.subject)
-        try r.element("encounter", into: &model.encounter)
+        model.subject = try r.element("subject")
+        model.encounter = try r.element("encounter")
         model.authored = try r.primitive("authored", "_authored")
-        try r.element("author", into: &model.author)
-        try r.element("source", into: &model.source)
-        try r.elements("item", into: &model.item)
+        model.author = try r.element("author")
+        model.source = try r.element("source")
+        model.item = try r.elements("item")
         try r.finish()
     }
 
@@ -192,20 +188,16 @@ public struct QuestionnaireResponse: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(linkId: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.linkId = try r.requiredPrimitive("linkId", "_linkId")
             model.definition = try r.primitive("definition", "_definition")
             model.text = try r.primitive("text", "_text")
-            try r.elements("answer", into: &model.answer)
-            try r.elements("item", into: &model.item)
+            model.answer = try r.elements("answer")
+            model.item = try r.elements("item")
             try r.finish()
         }
 
@@ -253,17 +245,13 @@ public struct QuestionnaireResponse: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self() }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.value = try r.choice("value")
-                try r.elements("item", into: &model.item)
+                model.item = try r.elements("item")
                 try r.finish()
             }
 

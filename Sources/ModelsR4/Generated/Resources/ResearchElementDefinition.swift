@@ -182,23 +182,19 @@ public struct ResearchElementDefinition: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(characteristic: [], status: FHIRPrimitive(), type: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ResearchElementDefinition")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
         model.url = try r.primitive("url", "_url")
-        try r.elements("identifier", into: &model.identifier)
+        model.identifier = try r.elements("identifier")
         model.version = try r.primitive("version", "_version")
         model.name = try r.primitive("name", "_name")
         model.title = try r.primitive("title", "_title")
@@ -209,27 +205,27 @@ public struct ResearchElementDefinition: DomainResource {
         model.subject = try r.choice("subject")
         model.date = try r.primitive("date", "_date")
         model.publisher = try r.primitive("publisher", "_publisher")
-        try r.elements("contact", into: &model.contact)
+        model.contact = try r.elements("contact")
         model.description = try r.primitive("description", "_description")
         model.comment = try r.primitives("comment", "_comment")
-        try r.elements("useContext", into: &model.useContext)
-        try r.elements("jurisdiction", into: &model.jurisdiction)
+        model.useContext = try r.elements("useContext")
+        model.jurisdiction = try r.elements("jurisdiction")
         model.purpose = try r.primitive("purpose", "_purpose")
         model.usage = try r.primitive("usage", "_usage")
         model.copyright = try r.primitive("copyright", "_copyright")
         model.approvalDate = try r.primitive("approvalDate", "_approvalDate")
         model.lastReviewDate = try r.primitive("lastReviewDate", "_lastReviewDate")
-        try r.element("effectivePeriod", into: &model.effectivePeriod)
-        try r.elements("topic", into: &model.topic)
-        try r.elements("author", into: &model.author)
-        try r.elements("editor", into: &model.editor)
-        try r.elements("reviewer", into: &model.reviewer)
-        try r.elements("endorser", into: &model.endorser)
-        try r.elements("relatedArtifact", into: &model.relatedArtifact)
+        model.effectivePeriod = try r.element("effectivePeriod")
+        model.topic = try r.elements("topic")
+        model.author = try r.elements("author")
+        model.editor = try r.elements("editor")
+        model.reviewer = try r.elements("reviewer")
+        model.endorser = try r.elements("endorser")
+        model.relatedArtifact = try r.elements("relatedArtifact")
         model.library = try r.primitives("library", "_library")
         model.type = try r.requiredPrimitive("type", "_type")
         model.variableType = try r.primitive("variableType", "_variableType")
-        try r.requiredElements("characteristic", into: &model.characteristic)
+        model.characteristic = try r.requiredElements("characteristic")
         try r.finish()
     }
 
@@ -376,26 +372,22 @@ public struct ResearchElementDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(definition: .codeableConcept(CodeableConcept())) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.definition = try r.requiredChoice("definition")
-            try r.elements("usageContext", into: &model.usageContext)
+            model.usageContext = try r.elements("usageContext")
             model.exclude = try r.primitive("exclude", "_exclude")
-            try r.element("unitOfMeasure", into: &model.unitOfMeasure)
+            model.unitOfMeasure = try r.element("unitOfMeasure")
             model.studyEffectiveDescription = try r.primitive("studyEffectiveDescription", "_studyEffectiveDescription")
             model.studyEffective = try r.choice("studyEffective")
-            try r.element("studyEffectiveTimeFromStart", into: &model.studyEffectiveTimeFromStart)
+            model.studyEffectiveTimeFromStart = try r.element("studyEffectiveTimeFromStart")
             model.studyEffectiveGroupMeasure = try r.primitive("studyEffectiveGroupMeasure", "_studyEffectiveGroupMeasure")
             model.participantEffectiveDescription = try r.primitive("participantEffectiveDescription", "_participantEffectiveDescription")
             model.participantEffective = try r.choice("participantEffective")
-            try r.element("participantEffectiveTimeFromStart", into: &model.participantEffectiveTimeFromStart)
+            model.participantEffectiveTimeFromStart = try r.element("participantEffectiveTimeFromStart")
             model.participantEffectiveGroupMeasure = try r.primitive("participantEffectiveGroupMeasure", "_participantEffectiveGroupMeasure")
             try r.finish()
         }

@@ -74,27 +74,23 @@ public struct SpecimenDefinition: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self() }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("SpecimenDefinition")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.element("identifier", into: &model.identifier)
-        try r.element("typeCollected", into: &model.typeCollected)
-        try r.elements("patientPreparation", into: &model.patientPreparation)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.element("identifier")
+        model.typeCollected = try r.element("typeCollected")
+        model.patientPreparation = try r.elements("patientPreparation")
         model.timeAspect = try r.primitive("timeAspect", "_timeAspect")
-        try r.elements("collection", into: &model.collection)
-        try r.elements("typeTested", into: &model.typeTested)
+        model.collection = try r.elements("collection")
+        model.typeTested = try r.elements("typeTested")
         try r.finish()
     }
 
@@ -174,23 +170,19 @@ public struct SpecimenDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(preference: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.isDerived = try r.primitive("isDerived", "_isDerived")
-            try r.element("type", into: &model.type)
+            model.type = try r.element("type")
             model.preference = try r.requiredPrimitive("preference", "_preference")
-            try r.element("container", into: &model.container)
+            model.container = try r.element("container")
             model.requirement = try r.primitive("requirement", "_requirement")
-            try r.element("retentionTime", into: &model.retentionTime)
-            try r.elements("rejectionCriterion", into: &model.rejectionCriterion)
-            try r.elements("handling", into: &model.handling)
+            model.retentionTime = try r.element("retentionTime")
+            model.rejectionCriterion = try r.elements("rejectionCriterion")
+            model.handling = try r.elements("handling")
             try r.finish()
         }
 
@@ -265,22 +257,18 @@ public struct SpecimenDefinition: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self() }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
-                try r.element("material", into: &model.material)
-                try r.element("type", into: &model.type)
-                try r.element("cap", into: &model.cap)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.material = try r.element("material")
+                model.type = try r.element("type")
+                model.cap = try r.element("cap")
                 model.description = try r.primitive("description", "_description")
-                try r.element("capacity", into: &model.capacity)
+                model.capacity = try r.element("capacity")
                 model.minimumVolume = try r.choice("minimumVolume")
-                try r.elements("additive", into: &model.additive)
+                model.additive = try r.elements("additive")
                 model.preparation = try r.primitive("preparation", "_preparation")
                 try r.finish()
             }
@@ -352,15 +340,11 @@ public struct SpecimenDefinition: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
-                /// The value members are decoded into: required elements hold placeholders, the rest nil.
-                public static var decodingPlaceholder: Self { Self(additive: .codeableConcept(CodeableConcept())) }
-
-                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    try r.elements("extension", into: &model.`extension`)
-                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
                     model.additive = try r.requiredChoice("additive")
                     try r.finish()
                 }
@@ -439,18 +423,14 @@ public struct SpecimenDefinition: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self() }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
-                try r.element("temperatureQualifier", into: &model.temperatureQualifier)
-                try r.element("temperatureRange", into: &model.temperatureRange)
-                try r.element("maxDuration", into: &model.maxDuration)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.temperatureQualifier = try r.element("temperatureQualifier")
+                model.temperatureRange = try r.element("temperatureRange")
+                model.maxDuration = try r.element("maxDuration")
                 model.instruction = try r.primitive("instruction", "_instruction")
                 try r.finish()
             }

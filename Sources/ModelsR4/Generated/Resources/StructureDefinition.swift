@@ -158,23 +158,19 @@ public struct StructureDefinition: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(abstract: FHIRPrimitive(), kind: FHIRPrimitive(), name: FHIRPrimitive(), status: FHIRPrimitive(), type: FHIRPrimitive(), url: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("StructureDefinition")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
         model.url = try r.requiredPrimitive("url", "_url")
-        try r.elements("identifier", into: &model.identifier)
+        model.identifier = try r.elements("identifier")
         model.version = try r.primitive("version", "_version")
         model.name = try r.requiredPrimitive("name", "_name")
         model.title = try r.primitive("title", "_title")
@@ -182,24 +178,24 @@ public struct StructureDefinition: DomainResource {
         model.experimental = try r.primitive("experimental", "_experimental")
         model.date = try r.primitive("date", "_date")
         model.publisher = try r.primitive("publisher", "_publisher")
-        try r.elements("contact", into: &model.contact)
+        model.contact = try r.elements("contact")
         model.description = try r.primitive("description", "_description")
-        try r.elements("useContext", into: &model.useContext)
-        try r.elements("jurisdiction", into: &model.jurisdiction)
+        model.useContext = try r.elements("useContext")
+        model.jurisdiction = try r.elements("jurisdiction")
         model.purpose = try r.primitive("purpose", "_purpose")
         model.copyright = try r.primitive("copyright", "_copyright")
-        try r.elements("keyword", into: &model.keyword)
+        model.keyword = try r.elements("keyword")
         model.fhirVersion = try r.primitive("fhirVersion", "_fhirVersion")
-        try r.elements("mapping", into: &model.mapping)
+        model.mapping = try r.elements("mapping")
         model.kind = try r.requiredPrimitive("kind", "_kind")
         model.abstract = try r.requiredPrimitive("abstract", "_abstract")
-        try r.elements("context", into: &model.context)
+        model.context = try r.elements("context")
         model.contextInvariant = try r.primitives("contextInvariant", "_contextInvariant")
         model.type = try r.requiredPrimitive("type", "_type")
         model.baseDefinition = try r.primitive("baseDefinition", "_baseDefinition")
         model.derivation = try r.primitive("derivation", "_derivation")
-        try r.element("snapshot", into: &model.snapshot)
-        try r.element("differential", into: &model.differential)
+        model.snapshot = try r.element("snapshot")
+        model.differential = try r.element("differential")
         try r.finish()
     }
 
@@ -284,15 +280,11 @@ public struct StructureDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(identity: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.identity = try r.requiredPrimitive("identity", "_identity")
             model.uri = try r.primitive("uri", "_uri")
             model.name = try r.primitive("name", "_name")
@@ -344,15 +336,11 @@ public struct StructureDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(expression: FHIRPrimitive(), type: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.type = try r.requiredPrimitive("type", "_type")
             model.expression = try r.requiredPrimitive("expression", "_expression")
             try r.finish()
@@ -396,16 +384,12 @@ public struct StructureDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(element: []) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.requiredElements("element", into: &model.element)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.element = try r.requiredElements("element")
             try r.finish()
         }
 
@@ -446,16 +430,12 @@ public struct StructureDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(element: []) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.requiredElements("element", into: &model.element)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.element = try r.requiredElements("element")
             try r.finish()
         }
 

@@ -122,23 +122,19 @@ public struct StructureMap: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(group: [], name: FHIRPrimitive(), status: FHIRPrimitive(), url: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("StructureMap")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
         model.url = try r.requiredPrimitive("url", "_url")
-        try r.elements("identifier", into: &model.identifier)
+        model.identifier = try r.elements("identifier")
         model.version = try r.primitive("version", "_version")
         model.name = try r.requiredPrimitive("name", "_name")
         model.title = try r.primitive("title", "_title")
@@ -146,15 +142,15 @@ public struct StructureMap: DomainResource {
         model.experimental = try r.primitive("experimental", "_experimental")
         model.date = try r.primitive("date", "_date")
         model.publisher = try r.primitive("publisher", "_publisher")
-        try r.elements("contact", into: &model.contact)
+        model.contact = try r.elements("contact")
         model.description = try r.primitive("description", "_description")
-        try r.elements("useContext", into: &model.useContext)
-        try r.elements("jurisdiction", into: &model.jurisdiction)
+        model.useContext = try r.elements("useContext")
+        model.jurisdiction = try r.elements("jurisdiction")
         model.purpose = try r.primitive("purpose", "_purpose")
         model.copyright = try r.primitive("copyright", "_copyright")
-        try r.elements("structure", into: &model.structure)
+        model.structure = try r.elements("structure")
         model.`import` = try r.primitives("import", "_import")
-        try r.requiredElements("group", into: &model.group)
+        model.group = try r.requiredElements("group")
         try r.finish()
     }
 
@@ -230,15 +226,11 @@ public struct StructureMap: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(mode: FHIRPrimitive(), url: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.url = try r.requiredPrimitive("url", "_url")
             model.mode = try r.requiredPrimitive("mode", "_mode")
             model.alias = try r.primitive("alias", "_alias")
@@ -306,21 +298,17 @@ public struct StructureMap: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(input: [], name: FHIRPrimitive(), rule: [], typeMode: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.name = try r.requiredPrimitive("name", "_name")
             model.extends = try r.primitive("extends", "_extends")
             model.typeMode = try r.requiredPrimitive("typeMode", "_typeMode")
             model.documentation = try r.primitive("documentation", "_documentation")
-            try r.requiredElements("input", into: &model.input)
-            try r.requiredElements("rule", into: &model.rule)
+            model.input = try r.requiredElements("input")
+            model.rule = try r.requiredElements("rule")
             try r.finish()
         }
 
@@ -377,15 +365,11 @@ public struct StructureMap: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(mode: FHIRPrimitive(), name: FHIRPrimitive()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.name = try r.requiredPrimitive("name", "_name")
                 model.type = try r.primitive("type", "_type")
                 model.mode = try r.requiredPrimitive("mode", "_mode")
@@ -453,20 +437,16 @@ public struct StructureMap: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(name: FHIRPrimitive(), source: []) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.name = try r.requiredPrimitive("name", "_name")
-                try r.requiredElements("source", into: &model.source)
-                try r.elements("target", into: &model.target)
-                try r.elements("rule", into: &model.rule)
-                try r.elements("dependent", into: &model.dependent)
+                model.source = try r.requiredElements("source")
+                model.target = try r.elements("target")
+                model.rule = try r.elements("rule")
+                model.dependent = try r.elements("dependent")
                 model.documentation = try r.primitive("documentation", "_documentation")
                 try r.finish()
             }
@@ -552,15 +532,11 @@ public struct StructureMap: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
-                /// The value members are decoded into: required elements hold placeholders, the rest nil.
-                public static var decodingPlaceholder: Self { Self(context: FHIRPrimitive()) }
-
-                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    try r.elements("extension", into: &model.`extension`)
-                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
                     model.context = try r.requiredPrimitive("context", "_context")
                     model.min = try r.primitive("min", "_min")
                     model.max = try r.primitive("max", "_max")
@@ -818,15 +794,11 @@ public struct StructureMap: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
-                /// The value members are decoded into: required elements hold placeholders, the rest nil.
-                public static var decodingPlaceholder: Self { Self() }
-
-                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    try r.elements("extension", into: &model.`extension`)
-                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
                     model.context = try r.primitive("context", "_context")
                     model.contextType = try r.primitive("contextType", "_contextType")
                     model.element = try r.primitive("element", "_element")
@@ -834,7 +806,7 @@ public struct StructureMap: DomainResource {
                     model.listMode = try r.primitives("listMode", "_listMode")
                     model.listRuleId = try r.primitive("listRuleId", "_listRuleId")
                     model.transform = try r.primitive("transform", "_transform")
-                    try r.elements("parameter", into: &model.parameter)
+                    model.parameter = try r.elements("parameter")
                     try r.finish()
                 }
 
@@ -881,15 +853,11 @@ public struct StructureMap: DomainResource {
                         try Self.decodeMembers(into: &self, from: &r)
                     }
 
-                    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-                    public static var decodingPlaceholder: Self { Self(value: .id(FHIRPrimitive())) }
-
-                    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                     @inline(never)
-                    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                         model.id = try r.primitive("id", "_id")
-                        try r.elements("extension", into: &model.`extension`)
-                        try r.elements("modifierExtension", into: &model.modifierExtension)
+                        model.`extension` = try r.elements("extension")
+                        model.modifierExtension = try r.elements("modifierExtension")
                         model.value = try r.requiredChoice("value")
                         try r.finish()
                     }
@@ -969,15 +937,11 @@ public struct StructureMap: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
-                /// The value members are decoded into: required elements hold placeholders, the rest nil.
-                public static var decodingPlaceholder: Self { Self(name: FHIRPrimitive(), variable: []) }
-
-                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    try r.elements("extension", into: &model.`extension`)
-                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
                     model.name = try r.requiredPrimitive("name", "_name")
                     model.variable = try r.requiredPrimitives("variable", "_variable")
                     try r.finish()

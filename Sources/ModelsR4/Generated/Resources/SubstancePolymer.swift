@@ -74,27 +74,23 @@ public struct SubstancePolymer: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self() }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("SubstancePolymer")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.element("class", into: &model.`class`)
-        try r.element("geometry", into: &model.geometry)
-        try r.elements("copolymerConnectivity", into: &model.copolymerConnectivity)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.`class` = try r.element("class")
+        model.geometry = try r.element("geometry")
+        model.copolymerConnectivity = try r.elements("copolymerConnectivity")
         model.modification = try r.primitives("modification", "_modification")
-        try r.elements("monomerSet", into: &model.monomerSet)
-        try r.elements("repeat", into: &model.`repeat`)
+        model.monomerSet = try r.elements("monomerSet")
+        model.`repeat` = try r.elements("repeat")
         try r.finish()
     }
 
@@ -150,17 +146,13 @@ public struct SubstancePolymer: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.element("ratioType", into: &model.ratioType)
-            try r.elements("startingMaterial", into: &model.startingMaterial)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.ratioType = try r.element("ratioType")
+            model.startingMaterial = try r.elements("startingMaterial")
             try r.finish()
         }
 
@@ -213,19 +205,15 @@ public struct SubstancePolymer: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self() }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
-                try r.element("material", into: &model.material)
-                try r.element("type", into: &model.type)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.material = try r.element("material")
+                model.type = try r.element("type")
                 model.isDefining = try r.primitive("isDefining", "_isDefining")
-                try r.element("amount", into: &model.amount)
+                model.amount = try r.element("amount")
                 try r.finish()
             }
 
@@ -282,19 +270,15 @@ public struct SubstancePolymer: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.numberOfUnits = try r.primitive("numberOfUnits", "_numberOfUnits")
             model.averageMolecularFormula = try r.primitive("averageMolecularFormula", "_averageMolecularFormula")
-            try r.element("repeatUnitAmountType", into: &model.repeatUnitAmountType)
-            try r.elements("repeatUnit", into: &model.repeatUnit)
+            model.repeatUnitAmountType = try r.element("repeatUnitAmountType")
+            model.repeatUnit = try r.elements("repeatUnit")
             try r.finish()
         }
 
@@ -353,20 +337,16 @@ public struct SubstancePolymer: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self() }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
-                try r.element("orientationOfPolymerisation", into: &model.orientationOfPolymerisation)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.orientationOfPolymerisation = try r.element("orientationOfPolymerisation")
                 model.repeatUnit = try r.primitive("repeatUnit", "_repeatUnit")
-                try r.element("amount", into: &model.amount)
-                try r.elements("degreeOfPolymerisation", into: &model.degreeOfPolymerisation)
-                try r.elements("structuralRepresentation", into: &model.structuralRepresentation)
+                model.amount = try r.element("amount")
+                model.degreeOfPolymerisation = try r.elements("degreeOfPolymerisation")
+                model.structuralRepresentation = try r.elements("structuralRepresentation")
                 try r.finish()
             }
 
@@ -414,17 +394,13 @@ public struct SubstancePolymer: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
-                /// The value members are decoded into: required elements hold placeholders, the rest nil.
-                public static var decodingPlaceholder: Self { Self() }
-
-                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    try r.elements("extension", into: &model.`extension`)
-                    try r.elements("modifierExtension", into: &model.modifierExtension)
-                    try r.element("degree", into: &model.degree)
-                    try r.element("amount", into: &model.amount)
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.degree = try r.element("degree")
+                    model.amount = try r.element("amount")
                     try r.finish()
                 }
 
@@ -474,18 +450,14 @@ public struct SubstancePolymer: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
-                /// The value members are decoded into: required elements hold placeholders, the rest nil.
-                public static var decodingPlaceholder: Self { Self() }
-
-                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    try r.elements("extension", into: &model.`extension`)
-                    try r.elements("modifierExtension", into: &model.modifierExtension)
-                    try r.element("type", into: &model.type)
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.type = try r.element("type")
                     model.representation = try r.primitive("representation", "_representation")
-                    try r.element("attachment", into: &model.attachment)
+                    model.attachment = try r.element("attachment")
                     try r.finish()
                 }
 

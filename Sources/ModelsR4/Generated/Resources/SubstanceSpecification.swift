@@ -126,40 +126,36 @@ public struct SubstanceSpecification: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self() }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("SubstanceSpecification")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
-        try r.element("identifier", into: &model.identifier)
-        try r.element("type", into: &model.type)
-        try r.element("status", into: &model.status)
-        try r.element("domain", into: &model.domain)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
+        model.identifier = try r.element("identifier")
+        model.type = try r.element("type")
+        model.status = try r.element("status")
+        model.domain = try r.element("domain")
         model.description = try r.primitive("description", "_description")
-        try r.elements("source", into: &model.source)
+        model.source = try r.elements("source")
         model.comment = try r.primitive("comment", "_comment")
-        try r.elements("moiety", into: &model.moiety)
-        try r.elements("property", into: &model.property)
-        try r.element("referenceInformation", into: &model.referenceInformation)
-        try r.element("structure", into: &model.structure)
-        try r.elements("code", into: &model.code)
-        try r.elements("name", into: &model.name)
-        try r.elements("molecularWeight", into: &model.molecularWeight)
-        try r.elements("relationship", into: &model.relationship)
-        try r.element("nucleicAcid", into: &model.nucleicAcid)
-        try r.element("polymer", into: &model.polymer)
-        try r.element("protein", into: &model.protein)
-        try r.element("sourceMaterial", into: &model.sourceMaterial)
+        model.moiety = try r.elements("moiety")
+        model.property = try r.elements("property")
+        model.referenceInformation = try r.element("referenceInformation")
+        model.structure = try r.element("structure")
+        model.code = try r.elements("code")
+        model.name = try r.elements("name")
+        model.molecularWeight = try r.elements("molecularWeight")
+        model.relationship = try r.elements("relationship")
+        model.nucleicAcid = try r.element("nucleicAcid")
+        model.polymer = try r.element("polymer")
+        model.protein = try r.element("protein")
+        model.sourceMaterial = try r.element("sourceMaterial")
         try r.finish()
     }
 
@@ -248,20 +244,16 @@ public struct SubstanceSpecification: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.element("role", into: &model.role)
-            try r.element("identifier", into: &model.identifier)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.role = try r.element("role")
+            model.identifier = try r.element("identifier")
             model.name = try r.primitive("name", "_name")
-            try r.element("stereochemistry", into: &model.stereochemistry)
-            try r.element("opticalActivity", into: &model.opticalActivity)
+            model.stereochemistry = try r.element("stereochemistry")
+            model.opticalActivity = try r.element("opticalActivity")
             model.molecularFormula = try r.primitive("molecularFormula", "_molecularFormula")
             model.amount = try r.choice("amount")
             try r.finish()
@@ -350,17 +342,13 @@ public struct SubstanceSpecification: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.element("category", into: &model.category)
-            try r.element("code", into: &model.code)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.category = try r.element("category")
+            model.code = try r.element("code")
             model.parameters = try r.primitive("parameters", "_parameters")
             model.definingSubstance = try r.choice("definingSubstance")
             model.amount = try r.choice("amount")
@@ -484,23 +472,19 @@ public struct SubstanceSpecification: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.element("stereochemistry", into: &model.stereochemistry)
-            try r.element("opticalActivity", into: &model.opticalActivity)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.stereochemistry = try r.element("stereochemistry")
+            model.opticalActivity = try r.element("opticalActivity")
             model.molecularFormula = try r.primitive("molecularFormula", "_molecularFormula")
             model.molecularFormulaByMoiety = try r.primitive("molecularFormulaByMoiety", "_molecularFormulaByMoiety")
-            try r.elements("isotope", into: &model.isotope)
-            try r.element("molecularWeight", into: &model.molecularWeight)
-            try r.elements("source", into: &model.source)
-            try r.elements("representation", into: &model.representation)
+            model.isotope = try r.elements("isotope")
+            model.molecularWeight = try r.element("molecularWeight")
+            model.source = try r.elements("source")
+            model.representation = try r.elements("representation")
             try r.finish()
         }
 
@@ -563,20 +547,16 @@ public struct SubstanceSpecification: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self() }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
-                try r.element("identifier", into: &model.identifier)
-                try r.element("name", into: &model.name)
-                try r.element("substitution", into: &model.substitution)
-                try r.element("halfLife", into: &model.halfLife)
-                try r.element("molecularWeight", into: &model.molecularWeight)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.identifier = try r.element("identifier")
+                model.name = try r.element("name")
+                model.substitution = try r.element("substitution")
+                model.halfLife = try r.element("halfLife")
+                model.molecularWeight = try r.element("molecularWeight")
                 try r.finish()
             }
 
@@ -628,18 +608,14 @@ public struct SubstanceSpecification: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
-                /// The value members are decoded into: required elements hold placeholders, the rest nil.
-                public static var decodingPlaceholder: Self { Self() }
-
-                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    try r.elements("extension", into: &model.`extension`)
-                    try r.elements("modifierExtension", into: &model.modifierExtension)
-                    try r.element("method", into: &model.method)
-                    try r.element("type", into: &model.type)
-                    try r.element("amount", into: &model.amount)
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
+                    model.method = try r.element("method")
+                    model.type = try r.element("type")
+                    model.amount = try r.element("amount")
                     try r.finish()
                 }
 
@@ -691,18 +667,14 @@ public struct SubstanceSpecification: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self() }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
-                try r.element("type", into: &model.type)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.type = try r.element("type")
                 model.representation = try r.primitive("representation", "_representation")
-                try r.element("attachment", into: &model.attachment)
+                model.attachment = try r.element("attachment")
                 try r.finish()
             }
 
@@ -762,20 +734,16 @@ public struct SubstanceSpecification: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
-            try r.element("code", into: &model.code)
-            try r.element("status", into: &model.status)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
+            model.code = try r.element("code")
+            model.status = try r.element("status")
             model.statusDate = try r.primitive("statusDate", "_statusDate")
             model.comment = try r.primitive("comment", "_comment")
-            try r.elements("source", into: &model.source)
+            model.source = try r.elements("source")
             try r.finish()
         }
 
@@ -860,26 +828,22 @@ public struct SubstanceSpecification: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(name: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.name = try r.requiredPrimitive("name", "_name")
-            try r.element("type", into: &model.type)
-            try r.element("status", into: &model.status)
+            model.type = try r.element("type")
+            model.status = try r.element("status")
             model.preferred = try r.primitive("preferred", "_preferred")
-            try r.elements("language", into: &model.language)
-            try r.elements("domain", into: &model.domain)
-            try r.elements("jurisdiction", into: &model.jurisdiction)
-            try r.elements("synonym", into: &model.synonym)
-            try r.elements("translation", into: &model.translation)
-            try r.elements("official", into: &model.official)
-            try r.elements("source", into: &model.source)
+            model.language = try r.elements("language")
+            model.domain = try r.elements("domain")
+            model.jurisdiction = try r.elements("jurisdiction")
+            model.synonym = try r.elements("synonym")
+            model.translation = try r.elements("translation")
+            model.official = try r.elements("official")
+            model.source = try r.elements("source")
             try r.finish()
         }
 
@@ -937,17 +901,13 @@ public struct SubstanceSpecification: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self() }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
-                try r.element("authority", into: &model.authority)
-                try r.element("status", into: &model.status)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
+                model.authority = try r.element("authority")
+                model.status = try r.element("status")
                 model.date = try r.primitive("date", "_date")
                 try r.finish()
             }
@@ -1016,22 +976,18 @@ public struct SubstanceSpecification: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self() }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.substance = try r.choice("substance")
-            try r.element("relationship", into: &model.relationship)
+            model.relationship = try r.element("relationship")
             model.isDefining = try r.primitive("isDefining", "_isDefining")
             model.amount = try r.choice("amount")
-            try r.element("amountRatioLowLimit", into: &model.amountRatioLowLimit)
-            try r.element("amountType", into: &model.amountType)
-            try r.elements("source", into: &model.source)
+            model.amountRatioLowLimit = try r.element("amountRatioLowLimit")
+            model.amountType = try r.element("amountType")
+            model.source = try r.elements("source")
             try r.finish()
         }
 

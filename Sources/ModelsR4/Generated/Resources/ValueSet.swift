@@ -122,23 +122,19 @@ public struct ValueSet: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
-    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-    public static var decodingPlaceholder: Self { Self(status: FHIRPrimitive()) }
-
-    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ValueSet")
         model.id = try r.primitive("id", "_id")
-        try r.element("meta", into: &model.meta)
+        model.meta = try r.element("meta")
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        try r.element("text", into: &model.text)
+        model.text = try r.element("text")
         model.contained = try r.elements("contained")
-        try r.elements("extension", into: &model.`extension`)
-        try r.elements("modifierExtension", into: &model.modifierExtension)
+        model.`extension` = try r.elements("extension")
+        model.modifierExtension = try r.elements("modifierExtension")
         model.url = try r.primitive("url", "_url")
-        try r.elements("identifier", into: &model.identifier)
+        model.identifier = try r.elements("identifier")
         model.version = try r.primitive("version", "_version")
         model.name = try r.primitive("name", "_name")
         model.title = try r.primitive("title", "_title")
@@ -146,15 +142,15 @@ public struct ValueSet: DomainResource {
         model.experimental = try r.primitive("experimental", "_experimental")
         model.date = try r.primitive("date", "_date")
         model.publisher = try r.primitive("publisher", "_publisher")
-        try r.elements("contact", into: &model.contact)
+        model.contact = try r.elements("contact")
         model.description = try r.primitive("description", "_description")
-        try r.elements("useContext", into: &model.useContext)
-        try r.elements("jurisdiction", into: &model.jurisdiction)
+        model.useContext = try r.elements("useContext")
+        model.jurisdiction = try r.elements("jurisdiction")
         model.immutable = try r.primitive("immutable", "_immutable")
         model.purpose = try r.primitive("purpose", "_purpose")
         model.copyright = try r.primitive("copyright", "_copyright")
-        try r.element("compose", into: &model.compose)
-        try r.element("expansion", into: &model.expansion)
+        model.compose = try r.element("compose")
+        model.expansion = try r.element("expansion")
         try r.finish()
     }
 
@@ -230,19 +226,15 @@ public struct ValueSet: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(include: []) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.lockedDate = try r.primitive("lockedDate", "_lockedDate")
             model.inactive = try r.primitive("inactive", "_inactive")
-            try r.requiredElements("include", into: &model.include)
-            try r.elements("exclude", into: &model.exclude)
+            model.include = try r.requiredElements("include")
+            model.exclude = try r.elements("exclude")
             try r.finish()
         }
 
@@ -301,19 +293,15 @@ public struct ValueSet: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self() }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.system = try r.primitive("system", "_system")
                 model.version = try r.primitive("version", "_version")
-                try r.elements("concept", into: &model.concept)
-                try r.elements("filter", into: &model.filter)
+                model.concept = try r.elements("concept")
+                model.filter = try r.elements("filter")
                 model.valueSet = try r.primitives("valueSet", "_valueSet")
                 try r.finish()
             }
@@ -366,18 +354,14 @@ public struct ValueSet: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
-                /// The value members are decoded into: required elements hold placeholders, the rest nil.
-                public static var decodingPlaceholder: Self { Self(code: FHIRPrimitive()) }
-
-                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    try r.elements("extension", into: &model.`extension`)
-                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
                     model.code = try r.requiredPrimitive("code", "_code")
                     model.display = try r.primitive("display", "_display")
-                    try r.elements("designation", into: &model.designation)
+                    model.designation = try r.elements("designation")
                     try r.finish()
                 }
 
@@ -427,17 +411,13 @@ public struct ValueSet: DomainResource {
                         try Self.decodeMembers(into: &self, from: &r)
                     }
 
-                    /// The value members are decoded into: required elements hold placeholders, the rest nil.
-                    public static var decodingPlaceholder: Self { Self(value: FHIRPrimitive()) }
-
-                    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                     @inline(never)
-                    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                         model.id = try r.primitive("id", "_id")
-                        try r.elements("extension", into: &model.`extension`)
-                        try r.elements("modifierExtension", into: &model.modifierExtension)
+                        model.`extension` = try r.elements("extension")
+                        model.modifierExtension = try r.elements("modifierExtension")
                         model.language = try r.primitive("language", "_language")
-                        try r.element("use", into: &model.use)
+                        model.use = try r.element("use")
                         model.value = try r.requiredPrimitive("value", "_value")
                         try r.finish()
                     }
@@ -490,15 +470,11 @@ public struct ValueSet: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
-                /// The value members are decoded into: required elements hold placeholders, the rest nil.
-                public static var decodingPlaceholder: Self { Self(op: FHIRPrimitive(), property: FHIRPrimitive(), value: FHIRPrimitive()) }
-
-                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    try r.elements("extension", into: &model.`extension`)
-                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    model.`extension` = try r.elements("extension")
+                    model.modifierExtension = try r.elements("modifierExtension")
                     model.property = try r.requiredPrimitive("property", "_property")
                     model.op = try r.requiredPrimitive("op", "_op")
                     model.value = try r.requiredPrimitive("value", "_value")
@@ -566,21 +542,17 @@ public struct ValueSet: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
-        /// The value members are decoded into: required elements hold placeholders, the rest nil.
-        public static var decodingPlaceholder: Self { Self(timestamp: FHIRPrimitive()) }
-
-        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            try r.elements("extension", into: &model.`extension`)
-            try r.elements("modifierExtension", into: &model.modifierExtension)
+            model.`extension` = try r.elements("extension")
+            model.modifierExtension = try r.elements("modifierExtension")
             model.identifier = try r.primitive("identifier", "_identifier")
             model.timestamp = try r.requiredPrimitive("timestamp", "_timestamp")
             model.total = try r.primitive("total", "_total")
             model.offset = try r.primitive("offset", "_offset")
-            try r.elements("parameter", into: &model.parameter)
-            try r.elements("contains", into: &model.contains)
+            model.parameter = try r.elements("parameter")
+            model.contains = try r.elements("contains")
             try r.finish()
         }
 
@@ -629,15 +601,11 @@ public struct ValueSet: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self(name: FHIRPrimitive()) }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.name = try r.requiredPrimitive("name", "_name")
                 model.value = try r.choice("value")
                 try r.finish()
@@ -748,23 +716,19 @@ public struct ValueSet: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
-            /// The value members are decoded into: required elements hold placeholders, the rest nil.
-            public static var decodingPlaceholder: Self { Self() }
-
-            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                try r.elements("extension", into: &model.`extension`)
-                try r.elements("modifierExtension", into: &model.modifierExtension)
+                model.`extension` = try r.elements("extension")
+                model.modifierExtension = try r.elements("modifierExtension")
                 model.system = try r.primitive("system", "_system")
                 model.abstract = try r.primitive("abstract", "_abstract")
                 model.inactive = try r.primitive("inactive", "_inactive")
                 model.version = try r.primitive("version", "_version")
                 model.code = try r.primitive("code", "_code")
                 model.display = try r.primitive("display", "_display")
-                try r.elements("designation", into: &model.designation)
-                try r.elements("contains", into: &model.contains)
+                model.designation = try r.elements("designation")
+                model.contains = try r.elements("contains")
                 try r.finish()
             }
 
