@@ -8,9 +8,12 @@
 /// shorter than 16). Both words are read little-endian, so a fingerprint is the same on every
 /// platform.
 public struct JSONKeyFingerprint: Equatable, Sendable {
+    /// The name's first eight bytes, little-endian (a shorter name's bytes, zero-padded).
     public var first: UInt64
+    /// The name's last eight bytes, little-endian (0 for a name shorter than eight bytes).
     public var last: UInt64
 
+    /// A fingerprint from its two words.
     @inlinable public init(first: UInt64, last: UInt64) {
         self.first = first
         self.last = last
