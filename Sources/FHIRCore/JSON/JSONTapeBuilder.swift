@@ -286,7 +286,7 @@ struct JSONTapeBuilder {
         current.secondKeyFilter |= secondBit
         if firstByte == UInt8(ascii: "_") { current.hasUnderscoreNames = true }
         if current.count > 0 && mayRepeat {
-            try checkDuplicate(keyNode: keyNode, keyStart: keyStart, escaped: escaped)
+            try checkDuplicate(keyNode: keyNode, keyStart: keyStart)
         }
         skipWhitespace()
         guard index < end else { throw error(.unexpectedEnd, at: index) }
@@ -300,7 +300,7 @@ struct JSONTapeBuilder {
     /// (Reached only for a key whose filter bit was already set, out of line so the common path
     /// stays small.)
     @inline(never)
-    private mutating func checkDuplicate(keyNode: Int, keyStart: Int, escaped: Bool) throws(JSONParseError) {
+    private mutating func checkDuplicate(keyNode: Int, keyStart: Int) throws(JSONParseError) {
         let count = current.count
         if count < Self.linearKeyCheckLimit && !current.hasKeyIndex {
             if let duplicate = earlierKey(equalTo: keyNode) { throw error(.duplicateKey(keyText(duplicate)), at: keyStart) }
