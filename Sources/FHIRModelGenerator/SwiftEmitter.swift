@@ -79,18 +79,27 @@ struct SwiftEmitter {
         // Decoding: a complete value with placeholders for the required elements, then the members
         // read into it in place. (Assigning stored properties one by one in the initializer makes
         // the optimizer copy the whole struct at the end, retaining and releasing every member.)
+        // Nested elements are decoded straight into their place in this value
+        // (`FHIRInPlaceDecodable`), so none is built apart and then copied in.
         let placeholders = required.map { "\(argumentLabel($0)): \(placeholder(for: $0, types: types))" }.joined(separator: ", ")
         out += "\n\(inner)public init(fhirObject r: inout FHIRObjectReader) throws(FHIRDecodingError) {\n"
         out += "\(inner)    self.init(\(placeholders))\n"
         out += "\(inner)    try Self.decodeMembers(into: &self, from: &r)\n"
         out += "\(inner)}\n"
-        out += "\n\(inner)@inline(never)\n"
-        out += "\(inner)private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {\n"
+        out += "\n\(inner)/// The value members are decoded into: required elements hold placeholders, the rest nil.\n"
+        out += "\(inner)public static var decodingPlaceholder: Self { Self(\(placeholders)) }\n"
+        out += "\n\(inner)/// Reads the members of the reader's object into `model` in place, then finishes the reader.\n"
+        out += "\(inner)@inline(never)\n"
+        out += "\(inner)public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {\n"
         if type.kind == .resource {
             out += "\(inner)    try r.resourceType(\"\(type.swiftName)\")\n"
         }
         for property in type.properties {
-            out += "\(inner)    model.\(property.swiftName) = try r.\(decodeCall(property))\n"
+            if case .element = property.type, !property.indirect {
+                out += "\(inner)    try r.\(decodeCall(property, into: "&model.\(property.swiftName)"))\n"
+            } else {
+                out += "\(inner)    model.\(property.swiftName) = try r.\(decodeCall(property))\n"
+            }
         }
         out += "\(inner)    try r.finish()\n\(inner)}\n"
 
@@ -142,6 +151,13 @@ struct SwiftEmitter {
             guard let first = choice.variants.first else { preconditionFailure("a choice without types") }
             return ".\(first.caseName)(\(placeholder(for: first.type, types: types, depth: depth + 1)))"
         }
+    }
+
+    /// The call that decodes a complex element straight into `target` (`&model.code`).
+    private static func decodeCall(_ property: PropertyDecl, into target: String) -> String {
+        let name = property.isArray ? "elements" : "element"
+        let call = property.isRequired ? "required" + SwiftNaming.upperFirst(name) : name
+        return "\(call)(\"\(property.jsonName)\", into: \(target))"
     }
 
     private static func decodeCall(_ property: PropertyDecl) -> String {

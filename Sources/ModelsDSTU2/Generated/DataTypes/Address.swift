@@ -64,10 +64,14 @@ public struct Address: Element {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         model.id = try r.primitive("id", "_id")
-        model.`extension` = try r.elements("extension")
+        try r.elements("extension", into: &model.`extension`)
         model.use = try r.primitive("use", "_use")
         model.type = try r.primitive("type", "_type")
         model.text = try r.primitive("text", "_text")
@@ -77,7 +81,7 @@ public struct Address: Element {
         model.state = try r.primitive("state", "_state")
         model.postalCode = try r.primitive("postalCode", "_postalCode")
         model.country = try r.primitive("country", "_country")
-        model.period = try r.element("period")
+        try r.element("period", into: &model.period)
         try r.finish()
     }
 

@@ -32,11 +32,15 @@ public struct CodeableConcept: Element {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         model.id = try r.primitive("id", "_id")
-        model.`extension` = try r.elements("extension")
-        model.coding = try r.elements("coding")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("coding", into: &model.coding)
         model.text = try r.primitive("text", "_text")
         try r.finish()
     }

@@ -148,16 +148,20 @@ public struct ElementDefinition: Element {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(path: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         model.id = try r.primitive("id", "_id")
-        model.`extension` = try r.elements("extension")
+        try r.elements("extension", into: &model.`extension`)
         model.path = try r.requiredPrimitive("path", "_path")
         model.representation = try r.primitives("representation", "_representation")
         model.name = try r.primitive("name", "_name")
         model.label = try r.primitive("label", "_label")
-        model.code = try r.elements("code")
-        model.slicing = try r.element("slicing")
+        try r.elements("code", into: &model.code)
+        try r.element("slicing", into: &model.slicing)
         model.short = try r.primitive("short", "_short")
         model.definition = try r.primitive("definition", "_definition")
         model.comments = try r.primitive("comments", "_comments")
@@ -165,8 +169,8 @@ public struct ElementDefinition: Element {
         model.alias = try r.primitives("alias", "_alias")
         model.min = try r.primitive("min", "_min")
         model.max = try r.primitive("max", "_max")
-        model.base = try r.element("base")
-        model.type = try r.elements("type")
+        try r.element("base", into: &model.base)
+        try r.elements("type", into: &model.type)
         model.nameReference = try r.primitive("nameReference", "_nameReference")
         model.defaultValue = try r.choice("defaultValue")
         model.meaningWhenMissing = try r.primitive("meaningWhenMissing", "_meaningWhenMissing")
@@ -177,12 +181,12 @@ public struct ElementDefinition: Element {
         model.maxValue = try r.choice("maxValue")
         model.maxLength = try r.primitive("maxLength", "_maxLength")
         model.condition = try r.primitives("condition", "_condition")
-        model.constraint = try r.elements("constraint")
+        try r.elements("constraint", into: &model.constraint)
         model.mustSupport = try r.primitive("mustSupport", "_mustSupport")
         model.isModifier = try r.primitive("isModifier", "_isModifier")
         model.isSummary = try r.primitive("isSummary", "_isSummary")
-        model.binding = try r.element("binding")
-        model.mapping = try r.elements("mapping")
+        try r.element("binding", into: &model.binding)
+        try r.elements("mapping", into: &model.mapping)
         try r.finish()
     }
 
@@ -961,10 +965,14 @@ public struct ElementDefinition: Element {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(rules: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
+            try r.elements("extension", into: &model.`extension`)
             model.discriminator = try r.primitives("discriminator", "_discriminator")
             model.description = try r.primitive("description", "_description")
             model.ordered = try r.primitive("ordered", "_ordered")
@@ -1015,10 +1023,14 @@ public struct ElementDefinition: Element {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(max: FHIRPrimitive(), min: FHIRPrimitive(), path: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
+            try r.elements("extension", into: &model.`extension`)
             model.path = try r.requiredPrimitive("path", "_path")
             model.min = try r.requiredPrimitive("min", "_min")
             model.max = try r.requiredPrimitive("max", "_max")
@@ -1067,10 +1079,14 @@ public struct ElementDefinition: Element {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(code: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
+            try r.elements("extension", into: &model.`extension`)
             model.code = try r.requiredPrimitive("code", "_code")
             model.profile = try r.primitives("profile", "_profile")
             model.aggregation = try r.primitives("aggregation", "_aggregation")
@@ -1127,10 +1143,14 @@ public struct ElementDefinition: Element {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(human: FHIRPrimitive(), key: FHIRPrimitive(), severity: FHIRPrimitive(), xpath: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
+            try r.elements("extension", into: &model.`extension`)
             model.key = try r.requiredPrimitive("key", "_key")
             model.requirements = try r.primitive("requirements", "_requirements")
             model.severity = try r.requiredPrimitive("severity", "_severity")
@@ -1183,10 +1203,14 @@ public struct ElementDefinition: Element {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(strength: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
+            try r.elements("extension", into: &model.`extension`)
             model.strength = try r.requiredPrimitive("strength", "_strength")
             model.description = try r.primitive("description", "_description")
             model.valueSet = try r.choice("valueSet")
@@ -1259,10 +1283,14 @@ public struct ElementDefinition: Element {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(identity: FHIRPrimitive(), map: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
+            try r.elements("extension", into: &model.`extension`)
             model.identity = try r.requiredPrimitive("identity", "_identity")
             model.language = try r.primitive("language", "_language")
             model.map = try r.requiredPrimitive("map", "_map")

@@ -52,17 +52,21 @@ public struct HumanName: Element {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         model.id = try r.primitive("id", "_id")
-        model.`extension` = try r.elements("extension")
+        try r.elements("extension", into: &model.`extension`)
         model.use = try r.primitive("use", "_use")
         model.text = try r.primitive("text", "_text")
         model.family = try r.primitives("family", "_family")
         model.given = try r.primitives("given", "_given")
         model.prefix = try r.primitives("prefix", "_prefix")
         model.suffix = try r.primitives("suffix", "_suffix")
-        model.period = try r.element("period")
+        try r.element("period", into: &model.period)
         try r.finish()
     }
 

@@ -48,16 +48,20 @@ public struct Identifier: Element {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         model.id = try r.primitive("id", "_id")
-        model.`extension` = try r.elements("extension")
+        try r.elements("extension", into: &model.`extension`)
         model.use = try r.primitive("use", "_use")
-        model.type = try r.element("type")
+        try r.element("type", into: &model.type)
         model.system = try r.primitive("system", "_system")
         model.value = try r.primitive("value", "_value")
-        model.period = try r.element("period")
-        model.assigner = try r.element("assigner")
+        try r.element("period", into: &model.period)
+        try r.element("assigner", into: &model.assigner)
         try r.finish()
     }
 

@@ -44,11 +44,15 @@ public struct Signature: Element {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(blob: FHIRPrimitive(), contentType: FHIRPrimitive(), type: [], when: FHIRPrimitive(), who: .uri(FHIRPrimitive())) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         model.id = try r.primitive("id", "_id")
-        model.`extension` = try r.elements("extension")
-        model.type = try r.requiredElements("type")
+        try r.elements("extension", into: &model.`extension`)
+        try r.requiredElements("type", into: &model.type)
         model.when = try r.requiredPrimitive("when", "_when")
         model.who = try r.requiredChoice("who")
         model.contentType = try r.requiredPrimitive("contentType", "_contentType")

@@ -94,27 +94,31 @@ public struct Account: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Account")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.name = try r.primitive("name", "_name")
-        model.type = try r.element("type")
+        try r.element("type", into: &model.type)
         model.status = try r.primitive("status", "_status")
-        model.activePeriod = try r.element("activePeriod")
-        model.currency = try r.element("currency")
-        model.balance = try r.element("balance")
-        model.coveragePeriod = try r.element("coveragePeriod")
-        model.subject = try r.element("subject")
-        model.owner = try r.element("owner")
+        try r.element("activePeriod", into: &model.activePeriod)
+        try r.element("currency", into: &model.currency)
+        try r.element("balance", into: &model.balance)
+        try r.element("coveragePeriod", into: &model.coveragePeriod)
+        try r.element("subject", into: &model.subject)
+        try r.element("owner", into: &model.owner)
         model.description = try r.primitive("description", "_description")
         try r.finish()
     }

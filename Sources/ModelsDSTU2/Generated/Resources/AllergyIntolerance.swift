@@ -106,31 +106,35 @@ public struct AllergyIntolerance: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(patient: Reference(), substance: CodeableConcept()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("AllergyIntolerance")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.onset = try r.primitive("onset", "_onset")
         model.recordedDate = try r.primitive("recordedDate", "_recordedDate")
-        model.recorder = try r.element("recorder")
-        model.patient = try r.requiredElement("patient")
-        model.reporter = try r.element("reporter")
-        model.substance = try r.requiredElement("substance")
+        try r.element("recorder", into: &model.recorder)
+        try r.requiredElement("patient", into: &model.patient)
+        try r.element("reporter", into: &model.reporter)
+        try r.requiredElement("substance", into: &model.substance)
         model.status = try r.primitive("status", "_status")
         model.criticality = try r.primitive("criticality", "_criticality")
         model.type = try r.primitive("type", "_type")
         model.category = try r.primitive("category", "_category")
         model.lastOccurence = try r.primitive("lastOccurence", "_lastOccurence")
-        model.note = try r.element("note")
-        model.reaction = try r.elements("reaction")
+        try r.element("note", into: &model.note)
+        try r.elements("reaction", into: &model.reaction)
         try r.finish()
     }
 
@@ -218,19 +222,23 @@ public struct AllergyIntolerance: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(manifestation: []) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.substance = try r.element("substance")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("substance", into: &model.substance)
             model.certainty = try r.primitive("certainty", "_certainty")
-            model.manifestation = try r.requiredElements("manifestation")
+            try r.requiredElements("manifestation", into: &model.manifestation)
             model.description = try r.primitive("description", "_description")
             model.onset = try r.primitive("onset", "_onset")
             model.severity = try r.primitive("severity", "_severity")
-            model.exposureRoute = try r.element("exposureRoute")
-            model.note = try r.element("note")
+            try r.element("exposureRoute", into: &model.exposureRoute)
+            try r.element("note", into: &model.note)
             try r.finish()
         }
 

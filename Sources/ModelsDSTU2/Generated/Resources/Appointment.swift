@@ -98,29 +98,33 @@ public struct Appointment: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(participant: [], status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Appointment")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.type = try r.element("type")
-        model.reason = try r.element("reason")
+        try r.element("type", into: &model.type)
+        try r.element("reason", into: &model.reason)
         model.priority = try r.primitive("priority", "_priority")
         model.description = try r.primitive("description", "_description")
         model.start = try r.primitive("start", "_start")
         model.end = try r.primitive("end", "_end")
         model.minutesDuration = try r.primitive("minutesDuration", "_minutesDuration")
-        model.slot = try r.elements("slot")
+        try r.elements("slot", into: &model.slot)
         model.comment = try r.primitive("comment", "_comment")
-        model.participant = try r.requiredElements("participant")
+        try r.requiredElements("participant", into: &model.participant)
         try r.finish()
     }
 
@@ -190,13 +194,17 @@ public struct Appointment: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(status: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.type = try r.elements("type")
-            model.actor = try r.element("actor")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.elements("type", into: &model.type)
+            try r.element("actor", into: &model.actor)
             model.required = try r.primitive("required", "_required")
             model.status = try r.requiredPrimitive("status", "_status")
             try r.finish()

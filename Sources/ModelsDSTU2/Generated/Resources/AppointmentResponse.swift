@@ -82,23 +82,27 @@ public struct AppointmentResponse: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(appointment: Reference(), participantStatus: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("AppointmentResponse")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
-        model.appointment = try r.requiredElement("appointment")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
+        try r.requiredElement("appointment", into: &model.appointment)
         model.start = try r.primitive("start", "_start")
         model.end = try r.primitive("end", "_end")
-        model.participantType = try r.elements("participantType")
-        model.actor = try r.element("actor")
+        try r.elements("participantType", into: &model.participantType)
+        try r.element("actor", into: &model.actor)
         model.participantStatus = try r.requiredPrimitive("participantStatus", "_participantStatus")
         model.comment = try r.primitive("comment", "_comment")
         try r.finish()

@@ -66,21 +66,25 @@ public struct AuditEvent: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(event: AuditEvent.Event(dateTime: FHIRPrimitive(), type: Coding()), participant: [], source: AuditEvent.Source(identifier: Identifier())) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("AuditEvent")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.event = try r.requiredElement("event")
-        model.participant = try r.requiredElements("participant")
-        model.source = try r.requiredElement("source")
-        model.object = try r.elements("object")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.requiredElement("event", into: &model.event)
+        try r.requiredElements("participant", into: &model.participant)
+        try r.requiredElement("source", into: &model.source)
+        try r.elements("object", into: &model.object)
         try r.finish()
     }
 
@@ -154,18 +158,22 @@ public struct AuditEvent: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(dateTime: FHIRPrimitive(), type: Coding()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.type = try r.requiredElement("type")
-            model.subtype = try r.elements("subtype")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("type", into: &model.type)
+            try r.elements("subtype", into: &model.subtype)
             model.action = try r.primitive("action", "_action")
             model.dateTime = try r.requiredPrimitive("dateTime", "_dateTime")
             model.outcome = try r.primitive("outcome", "_outcome")
             model.outcomeDesc = try r.primitive("outcomeDesc", "_outcomeDesc")
-            model.purposeOfEvent = try r.elements("purposeOfEvent")
+            try r.elements("purposeOfEvent", into: &model.purposeOfEvent)
             try r.finish()
         }
 
@@ -252,22 +260,26 @@ public struct AuditEvent: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(requestor: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.role = try r.elements("role")
-            model.reference = try r.element("reference")
-            model.userId = try r.element("userId")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.elements("role", into: &model.role)
+            try r.element("reference", into: &model.reference)
+            try r.element("userId", into: &model.userId)
             model.altId = try r.primitive("altId", "_altId")
             model.name = try r.primitive("name", "_name")
             model.requestor = try r.requiredPrimitive("requestor", "_requestor")
-            model.location = try r.element("location")
+            try r.element("location", into: &model.location)
             model.policy = try r.primitives("policy", "_policy")
-            model.media = try r.element("media")
-            model.network = try r.element("network")
-            model.purposeOfUse = try r.elements("purposeOfUse")
+            try r.element("media", into: &model.media)
+            try r.element("network", into: &model.network)
+            try r.elements("purposeOfUse", into: &model.purposeOfUse)
             try r.finish()
         }
 
@@ -321,11 +333,15 @@ public struct AuditEvent: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.address = try r.primitive("address", "_address")
                 model.type = try r.primitive("type", "_type")
                 try r.finish()
@@ -378,14 +394,18 @@ public struct AuditEvent: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(identifier: Identifier()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.site = try r.primitive("site", "_site")
-            model.identifier = try r.requiredElement("identifier")
-            model.type = try r.elements("type")
+            try r.requiredElement("identifier", into: &model.identifier)
+            try r.elements("type", into: &model.type)
             try r.finish()
         }
 
@@ -464,21 +484,25 @@ public struct AuditEvent: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.identifier = try r.element("identifier")
-            model.reference = try r.element("reference")
-            model.type = try r.element("type")
-            model.role = try r.element("role")
-            model.lifecycle = try r.element("lifecycle")
-            model.securityLabel = try r.elements("securityLabel")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("identifier", into: &model.identifier)
+            try r.element("reference", into: &model.reference)
+            try r.element("type", into: &model.type)
+            try r.element("role", into: &model.role)
+            try r.element("lifecycle", into: &model.lifecycle)
+            try r.elements("securityLabel", into: &model.securityLabel)
             model.name = try r.primitive("name", "_name")
             model.description = try r.primitive("description", "_description")
             model.query = try r.primitive("query", "_query")
-            model.detail = try r.elements("detail")
+            try r.elements("detail", into: &model.detail)
             try r.finish()
         }
 
@@ -531,11 +555,15 @@ public struct AuditEvent: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(type: FHIRPrimitive(), value: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.type = try r.requiredPrimitive("type", "_type")
                 model.value = try r.requiredPrimitive("value", "_value")
                 try r.finish()

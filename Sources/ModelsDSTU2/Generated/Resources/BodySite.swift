@@ -74,23 +74,27 @@ public struct BodySite: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(patient: Reference()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("BodySite")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.patient = try r.requiredElement("patient")
-        model.identifier = try r.elements("identifier")
-        model.code = try r.element("code")
-        model.modifier = try r.elements("modifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.requiredElement("patient", into: &model.patient)
+        try r.elements("identifier", into: &model.identifier)
+        try r.element("code", into: &model.code)
+        try r.elements("modifier", into: &model.modifier)
         model.description = try r.primitive("description", "_description")
-        model.image = try r.elements("image")
+        try r.elements("image", into: &model.image)
         try r.finish()
     }
 

@@ -114,33 +114,37 @@ public struct CarePlan: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("CarePlan")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
-        model.subject = try r.element("subject")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
+        try r.element("subject", into: &model.subject)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.context = try r.element("context")
-        model.period = try r.element("period")
-        model.author = try r.elements("author")
+        try r.element("context", into: &model.context)
+        try r.element("period", into: &model.period)
+        try r.elements("author", into: &model.author)
         model.modified = try r.primitive("modified", "_modified")
-        model.category = try r.elements("category")
+        try r.elements("category", into: &model.category)
         model.description = try r.primitive("description", "_description")
-        model.addresses = try r.elements("addresses")
-        model.support = try r.elements("support")
-        model.relatedPlan = try r.elements("relatedPlan")
-        model.participant = try r.elements("participant")
-        model.goal = try r.elements("goal")
-        model.activity = try r.elements("activity")
-        model.note = try r.element("note")
+        try r.elements("addresses", into: &model.addresses)
+        try r.elements("support", into: &model.support)
+        try r.elements("relatedPlan", into: &model.relatedPlan)
+        try r.elements("participant", into: &model.participant)
+        try r.elements("goal", into: &model.goal)
+        try r.elements("activity", into: &model.activity)
+        try r.element("note", into: &model.note)
         try r.finish()
     }
 
@@ -206,13 +210,17 @@ public struct CarePlan: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(plan: Reference()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.code = try r.primitive("code", "_code")
-            model.plan = try r.requiredElement("plan")
+            try r.requiredElement("plan", into: &model.plan)
             try r.finish()
         }
 
@@ -258,13 +266,17 @@ public struct CarePlan: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.role = try r.element("role")
-            model.member = try r.element("member")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("role", into: &model.role)
+            try r.element("member", into: &model.member)
             try r.finish()
         }
 
@@ -318,15 +330,19 @@ public struct CarePlan: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.actionResulting = try r.elements("actionResulting")
-            model.progress = try r.elements("progress")
-            model.reference = try r.element("reference")
-            model.detail = try r.element("detail")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.elements("actionResulting", into: &model.actionResulting)
+            try r.elements("progress", into: &model.progress)
+            try r.element("reference", into: &model.reference)
+            try r.element("detail", into: &model.detail)
             try r.finish()
         }
 
@@ -425,25 +441,29 @@ public struct CarePlan: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(prohibited: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.category = try r.element("category")
-                model.code = try r.element("code")
-                model.reasonCode = try r.elements("reasonCode")
-                model.reasonReference = try r.elements("reasonReference")
-                model.goal = try r.elements("goal")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.element("category", into: &model.category)
+                try r.element("code", into: &model.code)
+                try r.elements("reasonCode", into: &model.reasonCode)
+                try r.elements("reasonReference", into: &model.reasonReference)
+                try r.elements("goal", into: &model.goal)
                 model.status = try r.primitive("status", "_status")
-                model.statusReason = try r.element("statusReason")
+                try r.element("statusReason", into: &model.statusReason)
                 model.prohibited = try r.requiredPrimitive("prohibited", "_prohibited")
                 model.scheduled = try r.choice("scheduled")
-                model.location = try r.element("location")
-                model.performer = try r.elements("performer")
+                try r.element("location", into: &model.location)
+                try r.elements("performer", into: &model.performer)
                 model.product = try r.choice("product")
-                model.dailyAmount = try r.element("dailyAmount")
-                model.quantity = try r.element("quantity")
+                try r.element("dailyAmount", into: &model.dailyAmount)
+                try r.element("quantity", into: &model.quantity)
                 model.description = try r.primitive("description", "_description")
                 try r.finish()
             }

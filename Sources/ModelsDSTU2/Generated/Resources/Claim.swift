@@ -166,46 +166,50 @@ public struct Claim: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(patient: Reference(), type: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Claim")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
         model.type = try r.requiredPrimitive("type", "_type")
-        model.identifier = try r.elements("identifier")
-        model.ruleset = try r.element("ruleset")
-        model.originalRuleset = try r.element("originalRuleset")
+        try r.elements("identifier", into: &model.identifier)
+        try r.element("ruleset", into: &model.ruleset)
+        try r.element("originalRuleset", into: &model.originalRuleset)
         model.created = try r.primitive("created", "_created")
-        model.target = try r.element("target")
-        model.provider = try r.element("provider")
-        model.organization = try r.element("organization")
+        try r.element("target", into: &model.target)
+        try r.element("provider", into: &model.provider)
+        try r.element("organization", into: &model.organization)
         model.use = try r.primitive("use", "_use")
-        model.priority = try r.element("priority")
-        model.fundsReserve = try r.element("fundsReserve")
-        model.enterer = try r.element("enterer")
-        model.facility = try r.element("facility")
-        model.prescription = try r.element("prescription")
-        model.originalPrescription = try r.element("originalPrescription")
-        model.payee = try r.element("payee")
-        model.referral = try r.element("referral")
-        model.diagnosis = try r.elements("diagnosis")
-        model.condition = try r.elements("condition")
-        model.patient = try r.requiredElement("patient")
-        model.coverage = try r.elements("coverage")
-        model.exception = try r.elements("exception")
+        try r.element("priority", into: &model.priority)
+        try r.element("fundsReserve", into: &model.fundsReserve)
+        try r.element("enterer", into: &model.enterer)
+        try r.element("facility", into: &model.facility)
+        try r.element("prescription", into: &model.prescription)
+        try r.element("originalPrescription", into: &model.originalPrescription)
+        try r.element("payee", into: &model.payee)
+        try r.element("referral", into: &model.referral)
+        try r.elements("diagnosis", into: &model.diagnosis)
+        try r.elements("condition", into: &model.condition)
+        try r.requiredElement("patient", into: &model.patient)
+        try r.elements("coverage", into: &model.coverage)
+        try r.elements("exception", into: &model.exception)
         model.school = try r.primitive("school", "_school")
         model.accident = try r.primitive("accident", "_accident")
-        model.accidentType = try r.element("accidentType")
-        model.interventionException = try r.elements("interventionException")
-        model.item = try r.elements("item")
-        model.additionalMaterials = try r.elements("additionalMaterials")
-        model.missingTeeth = try r.elements("missingTeeth")
+        try r.element("accidentType", into: &model.accidentType)
+        try r.elements("interventionException", into: &model.interventionException)
+        try r.elements("item", into: &model.item)
+        try r.elements("additionalMaterials", into: &model.additionalMaterials)
+        try r.elements("missingTeeth", into: &model.missingTeeth)
         try r.finish()
     }
 
@@ -292,15 +296,19 @@ public struct Claim: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.type = try r.element("type")
-            model.provider = try r.element("provider")
-            model.organization = try r.element("organization")
-            model.person = try r.element("person")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("type", into: &model.type)
+            try r.element("provider", into: &model.provider)
+            try r.element("organization", into: &model.organization)
+            try r.element("person", into: &model.person)
             try r.finish()
         }
 
@@ -348,13 +356,17 @@ public struct Claim: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(diagnosis: Coding(), sequence: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.sequence = try r.requiredPrimitive("sequence", "_sequence")
-            model.diagnosis = try r.requiredElement("diagnosis")
+            try r.requiredElement("diagnosis", into: &model.diagnosis)
             try r.finish()
         }
 
@@ -424,19 +436,23 @@ public struct Claim: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(coverage: Reference(), focal: FHIRPrimitive(), relationship: Coding(), sequence: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.sequence = try r.requiredPrimitive("sequence", "_sequence")
             model.focal = try r.requiredPrimitive("focal", "_focal")
-            model.coverage = try r.requiredElement("coverage")
+            try r.requiredElement("coverage", into: &model.coverage)
             model.businessArrangement = try r.primitive("businessArrangement", "_businessArrangement")
-            model.relationship = try r.requiredElement("relationship")
+            try r.requiredElement("relationship", into: &model.relationship)
             model.preAuthRef = try r.primitives("preAuthRef", "_preAuthRef")
-            model.claimResponse = try r.element("claimResponse")
-            model.originalRuleset = try r.element("originalRuleset")
+            try r.element("claimResponse", into: &model.claimResponse)
+            try r.element("originalRuleset", into: &model.originalRuleset)
             try r.finish()
         }
 
@@ -548,28 +564,32 @@ public struct Claim: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(sequence: FHIRPrimitive(), service: Coding(), type: Coding()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.sequence = try r.requiredPrimitive("sequence", "_sequence")
-            model.type = try r.requiredElement("type")
-            model.provider = try r.element("provider")
+            try r.requiredElement("type", into: &model.type)
+            try r.element("provider", into: &model.provider)
             model.diagnosisLinkId = try r.primitives("diagnosisLinkId", "_diagnosisLinkId")
-            model.service = try r.requiredElement("service")
+            try r.requiredElement("service", into: &model.service)
             model.serviceDate = try r.primitive("serviceDate", "_serviceDate")
-            model.quantity = try r.element("quantity")
-            model.unitPrice = try r.element("unitPrice")
+            try r.element("quantity", into: &model.quantity)
+            try r.element("unitPrice", into: &model.unitPrice)
             model.factor = try r.primitive("factor", "_factor")
             model.points = try r.primitive("points", "_points")
-            model.net = try r.element("net")
-            model.udi = try r.element("udi")
-            model.bodySite = try r.element("bodySite")
-            model.subSite = try r.elements("subSite")
-            model.modifier = try r.elements("modifier")
-            model.detail = try r.elements("detail")
-            model.prosthesis = try r.element("prosthesis")
+            try r.element("net", into: &model.net)
+            try r.element("udi", into: &model.udi)
+            try r.element("bodySite", into: &model.bodySite)
+            try r.elements("subSite", into: &model.subSite)
+            try r.elements("modifier", into: &model.modifier)
+            try r.elements("detail", into: &model.detail)
+            try r.element("prosthesis", into: &model.prosthesis)
             try r.finish()
         }
 
@@ -661,21 +681,25 @@ public struct Claim: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(sequence: FHIRPrimitive(), service: Coding(), type: Coding()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.sequence = try r.requiredPrimitive("sequence", "_sequence")
-                model.type = try r.requiredElement("type")
-                model.service = try r.requiredElement("service")
-                model.quantity = try r.element("quantity")
-                model.unitPrice = try r.element("unitPrice")
+                try r.requiredElement("type", into: &model.type)
+                try r.requiredElement("service", into: &model.service)
+                try r.element("quantity", into: &model.quantity)
+                try r.element("unitPrice", into: &model.unitPrice)
                 model.factor = try r.primitive("factor", "_factor")
                 model.points = try r.primitive("points", "_points")
-                model.net = try r.element("net")
-                model.udi = try r.element("udi")
-                model.subDetail = try r.elements("subDetail")
+                try r.element("net", into: &model.net)
+                try r.element("udi", into: &model.udi)
+                try r.elements("subDetail", into: &model.subDetail)
                 try r.finish()
             }
 
@@ -756,20 +780,24 @@ public struct Claim: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self(sequence: FHIRPrimitive(), service: Coding(), type: Coding()) }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
                     model.sequence = try r.requiredPrimitive("sequence", "_sequence")
-                    model.type = try r.requiredElement("type")
-                    model.service = try r.requiredElement("service")
-                    model.quantity = try r.element("quantity")
-                    model.unitPrice = try r.element("unitPrice")
+                    try r.requiredElement("type", into: &model.type)
+                    try r.requiredElement("service", into: &model.service)
+                    try r.element("quantity", into: &model.quantity)
+                    try r.element("unitPrice", into: &model.unitPrice)
                     model.factor = try r.primitive("factor", "_factor")
                     model.points = try r.primitive("points", "_points")
-                    model.net = try r.element("net")
-                    model.udi = try r.element("udi")
+                    try r.element("net", into: &model.net)
+                    try r.element("udi", into: &model.udi)
                     try r.finish()
                 }
 
@@ -827,14 +855,18 @@ public struct Claim: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.initial = try r.primitive("initial", "_initial")
                 model.priorDate = try r.primitive("priorDate", "_priorDate")
-                model.priorMaterial = try r.element("priorMaterial")
+                try r.element("priorMaterial", into: &model.priorMaterial)
                 try r.finish()
             }
 
@@ -886,13 +918,17 @@ public struct Claim: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(tooth: Coding()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.tooth = try r.requiredElement("tooth")
-            model.reason = try r.element("reason")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("tooth", into: &model.tooth)
+            try r.element("reason", into: &model.reason)
             model.extractionDate = try r.primitive("extractionDate", "_extractionDate")
             try r.finish()
         }

@@ -154,43 +154,47 @@ public struct ClaimResponse: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ClaimResponse")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
-        model.request = try r.element("request")
-        model.ruleset = try r.element("ruleset")
-        model.originalRuleset = try r.element("originalRuleset")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
+        try r.element("request", into: &model.request)
+        try r.element("ruleset", into: &model.ruleset)
+        try r.element("originalRuleset", into: &model.originalRuleset)
         model.created = try r.primitive("created", "_created")
-        model.organization = try r.element("organization")
-        model.requestProvider = try r.element("requestProvider")
-        model.requestOrganization = try r.element("requestOrganization")
+        try r.element("organization", into: &model.organization)
+        try r.element("requestProvider", into: &model.requestProvider)
+        try r.element("requestOrganization", into: &model.requestOrganization)
         model.outcome = try r.primitive("outcome", "_outcome")
         model.disposition = try r.primitive("disposition", "_disposition")
-        model.payeeType = try r.element("payeeType")
-        model.item = try r.elements("item")
-        model.addItem = try r.elements("addItem")
-        model.error = try r.elements("error")
-        model.totalCost = try r.element("totalCost")
-        model.unallocDeductable = try r.element("unallocDeductable")
-        model.totalBenefit = try r.element("totalBenefit")
-        model.paymentAdjustment = try r.element("paymentAdjustment")
-        model.paymentAdjustmentReason = try r.element("paymentAdjustmentReason")
+        try r.element("payeeType", into: &model.payeeType)
+        try r.elements("item", into: &model.item)
+        try r.elements("addItem", into: &model.addItem)
+        try r.elements("error", into: &model.error)
+        try r.element("totalCost", into: &model.totalCost)
+        try r.element("unallocDeductable", into: &model.unallocDeductable)
+        try r.element("totalBenefit", into: &model.totalBenefit)
+        try r.element("paymentAdjustment", into: &model.paymentAdjustment)
+        try r.element("paymentAdjustmentReason", into: &model.paymentAdjustmentReason)
         model.paymentDate = try r.primitive("paymentDate", "_paymentDate")
-        model.paymentAmount = try r.element("paymentAmount")
-        model.paymentRef = try r.element("paymentRef")
-        model.reserved = try r.element("reserved")
-        model.form = try r.element("form")
-        model.note = try r.elements("note")
-        model.coverage = try r.elements("coverage")
+        try r.element("paymentAmount", into: &model.paymentAmount)
+        try r.element("paymentRef", into: &model.paymentRef)
+        try r.element("reserved", into: &model.reserved)
+        try r.element("form", into: &model.form)
+        try r.elements("note", into: &model.note)
+        try r.elements("coverage", into: &model.coverage)
         try r.finish()
     }
 
@@ -274,15 +278,19 @@ public struct ClaimResponse: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(sequenceLinkId: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.sequenceLinkId = try r.requiredPrimitive("sequenceLinkId", "_sequenceLinkId")
             model.noteNumber = try r.primitives("noteNumber", "_noteNumber")
-            model.adjudication = try r.elements("adjudication")
-            model.detail = try r.elements("detail")
+            try r.elements("adjudication", into: &model.adjudication)
+            try r.elements("detail", into: &model.detail)
             try r.finish()
         }
 
@@ -333,13 +341,17 @@ public struct ClaimResponse: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(code: Coding()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.code = try r.requiredElement("code")
-                model.amount = try r.element("amount")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.requiredElement("code", into: &model.code)
+                try r.element("amount", into: &model.amount)
                 model.value = try r.primitive("value", "_value")
                 try r.finish()
             }
@@ -391,14 +403,18 @@ public struct ClaimResponse: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(sequenceLinkId: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.sequenceLinkId = try r.requiredPrimitive("sequenceLinkId", "_sequenceLinkId")
-                model.adjudication = try r.elements("adjudication")
-                model.subDetail = try r.elements("subDetail")
+                try r.elements("adjudication", into: &model.adjudication)
+                try r.elements("subDetail", into: &model.subDetail)
                 try r.finish()
             }
 
@@ -448,13 +464,17 @@ public struct ClaimResponse: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self(code: Coding()) }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
-                    model.code = try r.requiredElement("code")
-                    model.amount = try r.element("amount")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    try r.requiredElement("code", into: &model.code)
+                    try r.element("amount", into: &model.amount)
                     model.value = try r.primitive("value", "_value")
                     try r.finish()
                 }
@@ -502,13 +522,17 @@ public struct ClaimResponse: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self(sequenceLinkId: FHIRPrimitive()) }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
                     model.sequenceLinkId = try r.requiredPrimitive("sequenceLinkId", "_sequenceLinkId")
-                    model.adjudication = try r.elements("adjudication")
+                    try r.elements("adjudication", into: &model.adjudication)
                     try r.finish()
                 }
 
@@ -557,13 +581,17 @@ public struct ClaimResponse: DomainResource {
                         try Self.decodeMembers(into: &self, from: &r)
                     }
 
+                    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                    public static var decodingPlaceholder: Self { Self(code: Coding()) }
+
+                    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                     @inline(never)
-                    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                         model.id = try r.primitive("id", "_id")
-                        model.`extension` = try r.elements("extension")
-                        model.modifierExtension = try r.elements("modifierExtension")
-                        model.code = try r.requiredElement("code")
-                        model.amount = try r.element("amount")
+                        try r.elements("extension", into: &model.`extension`)
+                        try r.elements("modifierExtension", into: &model.modifierExtension)
+                        try r.requiredElement("code", into: &model.code)
+                        try r.element("amount", into: &model.amount)
                         model.value = try r.primitive("value", "_value")
                         try r.finish()
                     }
@@ -630,17 +658,21 @@ public struct ClaimResponse: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(service: Coding()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.sequenceLinkId = try r.primitives("sequenceLinkId", "_sequenceLinkId")
-            model.service = try r.requiredElement("service")
-            model.fee = try r.element("fee")
+            try r.requiredElement("service", into: &model.service)
+            try r.element("fee", into: &model.fee)
             model.noteNumberLinkId = try r.primitives("noteNumberLinkId", "_noteNumberLinkId")
-            model.adjudication = try r.elements("adjudication")
-            model.detail = try r.elements("detail")
+            try r.elements("adjudication", into: &model.adjudication)
+            try r.elements("detail", into: &model.detail)
             try r.finish()
         }
 
@@ -693,13 +725,17 @@ public struct ClaimResponse: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(code: Coding()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.code = try r.requiredElement("code")
-                model.amount = try r.element("amount")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.requiredElement("code", into: &model.code)
+                try r.element("amount", into: &model.amount)
                 model.value = try r.primitive("value", "_value")
                 try r.finish()
             }
@@ -751,14 +787,18 @@ public struct ClaimResponse: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(service: Coding()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.service = try r.requiredElement("service")
-                model.fee = try r.element("fee")
-                model.adjudication = try r.elements("adjudication")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.requiredElement("service", into: &model.service)
+                try r.element("fee", into: &model.fee)
+                try r.elements("adjudication", into: &model.adjudication)
                 try r.finish()
             }
 
@@ -808,13 +848,17 @@ public struct ClaimResponse: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self(code: Coding()) }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
-                    model.code = try r.requiredElement("code")
-                    model.amount = try r.element("amount")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    try r.requiredElement("code", into: &model.code)
+                    try r.element("amount", into: &model.amount)
                     model.value = try r.primitive("value", "_value")
                     try r.finish()
                 }
@@ -872,15 +916,19 @@ public struct ClaimResponse: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(code: Coding()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.sequenceLinkId = try r.primitive("sequenceLinkId", "_sequenceLinkId")
             model.detailSequenceLinkId = try r.primitive("detailSequenceLinkId", "_detailSequenceLinkId")
             model.subdetailSequenceLinkId = try r.primitive("subdetailSequenceLinkId", "_subdetailSequenceLinkId")
-            model.code = try r.requiredElement("code")
+            try r.requiredElement("code", into: &model.code)
             try r.finish()
         }
 
@@ -932,13 +980,17 @@ public struct ClaimResponse: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.number = try r.primitive("number", "_number")
-            model.type = try r.element("type")
+            try r.element("type", into: &model.type)
             model.text = try r.primitive("text", "_text")
             try r.finish()
         }
@@ -1010,19 +1062,23 @@ public struct ClaimResponse: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(coverage: Reference(), focal: FHIRPrimitive(), relationship: Coding(), sequence: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.sequence = try r.requiredPrimitive("sequence", "_sequence")
             model.focal = try r.requiredPrimitive("focal", "_focal")
-            model.coverage = try r.requiredElement("coverage")
+            try r.requiredElement("coverage", into: &model.coverage)
             model.businessArrangement = try r.primitive("businessArrangement", "_businessArrangement")
-            model.relationship = try r.requiredElement("relationship")
+            try r.requiredElement("relationship", into: &model.relationship)
             model.preAuthRef = try r.primitives("preAuthRef", "_preAuthRef")
-            model.claimResponse = try r.element("claimResponse")
-            model.originalRuleset = try r.element("originalRuleset")
+            try r.element("claimResponse", into: &model.claimResponse)
+            try r.element("originalRuleset", into: &model.originalRuleset)
             try r.finish()
         }
 

@@ -118,34 +118,38 @@ public struct ClinicalImpression: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(patient: Reference(), status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ClinicalImpression")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.patient = try r.requiredElement("patient")
-        model.assessor = try r.element("assessor")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.requiredElement("patient", into: &model.patient)
+        try r.element("assessor", into: &model.assessor)
         model.status = try r.requiredPrimitive("status", "_status")
         model.date = try r.primitive("date", "_date")
         model.description = try r.primitive("description", "_description")
-        model.previous = try r.element("previous")
-        model.problem = try r.elements("problem")
+        try r.element("previous", into: &model.previous)
+        try r.elements("problem", into: &model.problem)
         model.trigger = try r.choice("trigger")
-        model.investigations = try r.elements("investigations")
+        try r.elements("investigations", into: &model.investigations)
         model.`protocol` = try r.primitive("protocol", "_protocol")
         model.summary = try r.primitive("summary", "_summary")
-        model.finding = try r.elements("finding")
-        model.resolved = try r.elements("resolved")
-        model.ruledOut = try r.elements("ruledOut")
+        try r.elements("finding", into: &model.finding)
+        try r.elements("resolved", into: &model.resolved)
+        try r.elements("ruledOut", into: &model.ruledOut)
         model.prognosis = try r.primitive("prognosis", "_prognosis")
-        model.plan = try r.elements("plan")
-        model.action = try r.elements("action")
+        try r.elements("plan", into: &model.plan)
+        try r.elements("action", into: &model.action)
         try r.finish()
     }
 
@@ -236,13 +240,17 @@ public struct ClinicalImpression: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(code: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.code = try r.requiredElement("code")
-            model.item = try r.elements("item")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("code", into: &model.code)
+            try r.elements("item", into: &model.item)
             try r.finish()
         }
 
@@ -288,12 +296,16 @@ public struct ClinicalImpression: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(item: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.item = try r.requiredElement("item")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("item", into: &model.item)
             model.cause = try r.primitive("cause", "_cause")
             try r.finish()
         }
@@ -340,12 +352,16 @@ public struct ClinicalImpression: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(item: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.item = try r.requiredElement("item")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("item", into: &model.item)
             model.reason = try r.primitive("reason", "_reason")
             try r.finish()
         }

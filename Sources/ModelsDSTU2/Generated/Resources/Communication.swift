@@ -102,30 +102,34 @@ public struct Communication: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Communication")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
-        model.category = try r.element("category")
-        model.sender = try r.element("sender")
-        model.recipient = try r.elements("recipient")
-        model.payload = try r.elements("payload")
-        model.medium = try r.elements("medium")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
+        try r.element("category", into: &model.category)
+        try r.element("sender", into: &model.sender)
+        try r.elements("recipient", into: &model.recipient)
+        try r.elements("payload", into: &model.payload)
+        try r.elements("medium", into: &model.medium)
         model.status = try r.primitive("status", "_status")
-        model.encounter = try r.element("encounter")
+        try r.element("encounter", into: &model.encounter)
         model.sent = try r.primitive("sent", "_sent")
         model.received = try r.primitive("received", "_received")
-        model.reason = try r.elements("reason")
-        model.subject = try r.element("subject")
-        model.requestDetail = try r.element("requestDetail")
+        try r.elements("reason", into: &model.reason)
+        try r.element("subject", into: &model.subject)
+        try r.element("requestDetail", into: &model.requestDetail)
         try r.finish()
     }
 
@@ -184,11 +188,15 @@ public struct Communication: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(content: .string(FHIRPrimitive())) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.content = try r.requiredChoice("content")
             try r.finish()
         }

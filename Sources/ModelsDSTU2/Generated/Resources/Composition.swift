@@ -106,31 +106,35 @@ public struct Composition: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(author: [], date: FHIRPrimitive(), status: FHIRPrimitive(), subject: Reference(), title: FHIRPrimitive(), type: CodeableConcept()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Composition")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.element("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.element("identifier", into: &model.identifier)
         model.date = try r.requiredPrimitive("date", "_date")
-        model.type = try r.requiredElement("type")
-        model.`class` = try r.element("class")
+        try r.requiredElement("type", into: &model.type)
+        try r.element("class", into: &model.`class`)
         model.title = try r.requiredPrimitive("title", "_title")
         model.status = try r.requiredPrimitive("status", "_status")
         model.confidentiality = try r.primitive("confidentiality", "_confidentiality")
-        model.subject = try r.requiredElement("subject")
-        model.author = try r.requiredElements("author")
-        model.attester = try r.elements("attester")
-        model.custodian = try r.element("custodian")
-        model.event = try r.elements("event")
-        model.encounter = try r.element("encounter")
-        model.section = try r.elements("section")
+        try r.requiredElement("subject", into: &model.subject)
+        try r.requiredElements("author", into: &model.author)
+        try r.elements("attester", into: &model.attester)
+        try r.element("custodian", into: &model.custodian)
+        try r.elements("event", into: &model.event)
+        try r.element("encounter", into: &model.encounter)
+        try r.elements("section", into: &model.section)
         try r.finish()
     }
 
@@ -198,14 +202,18 @@ public struct Composition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(mode: []) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.mode = try r.requiredPrimitives("mode", "_mode")
             model.time = try r.primitive("time", "_time")
-            model.party = try r.element("party")
+            try r.element("party", into: &model.party)
             try r.finish()
         }
 
@@ -256,14 +264,18 @@ public struct Composition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.code = try r.elements("code")
-            model.period = try r.element("period")
-            model.detail = try r.elements("detail")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.elements("code", into: &model.code)
+            try r.element("period", into: &model.period)
+            try r.elements("detail", into: &model.detail)
             try r.finish()
         }
 
@@ -334,19 +346,23 @@ public struct Composition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.title = try r.primitive("title", "_title")
-            model.code = try r.element("code")
-            model.text = try r.element("text")
+            try r.element("code", into: &model.code)
+            try r.element("text", into: &model.text)
             model.mode = try r.primitive("mode", "_mode")
-            model.orderedBy = try r.element("orderedBy")
-            model.entry = try r.elements("entry")
-            model.emptyReason = try r.element("emptyReason")
-            model.section = try r.elements("section")
+            try r.element("orderedBy", into: &model.orderedBy)
+            try r.elements("entry", into: &model.entry)
+            try r.element("emptyReason", into: &model.emptyReason)
+            try r.elements("section", into: &model.section)
             try r.finish()
         }
 

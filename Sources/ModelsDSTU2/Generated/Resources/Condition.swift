@@ -114,32 +114,36 @@ public struct Condition: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(code: CodeableConcept(), patient: Reference(), verificationStatus: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Condition")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
-        model.patient = try r.requiredElement("patient")
-        model.encounter = try r.element("encounter")
-        model.asserter = try r.element("asserter")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
+        try r.requiredElement("patient", into: &model.patient)
+        try r.element("encounter", into: &model.encounter)
+        try r.element("asserter", into: &model.asserter)
         model.dateRecorded = try r.primitive("dateRecorded", "_dateRecorded")
-        model.code = try r.requiredElement("code")
-        model.category = try r.element("category")
+        try r.requiredElement("code", into: &model.code)
+        try r.element("category", into: &model.category)
         model.clinicalStatus = try r.primitive("clinicalStatus", "_clinicalStatus")
         model.verificationStatus = try r.requiredPrimitive("verificationStatus", "_verificationStatus")
-        model.severity = try r.element("severity")
+        try r.element("severity", into: &model.severity)
         model.onset = try r.choice("onset")
         model.abatement = try r.choice("abatement")
-        model.stage = try r.element("stage")
-        model.evidence = try r.elements("evidence")
-        model.bodySite = try r.elements("bodySite")
+        try r.element("stage", into: &model.stage)
+        try r.elements("evidence", into: &model.evidence)
+        try r.elements("bodySite", into: &model.bodySite)
         model.notes = try r.primitive("notes", "_notes")
         try r.finish()
     }
@@ -275,13 +279,17 @@ public struct Condition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.summary = try r.element("summary")
-            model.assessment = try r.elements("assessment")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("summary", into: &model.summary)
+            try r.elements("assessment", into: &model.assessment)
             try r.finish()
         }
 
@@ -327,13 +335,17 @@ public struct Condition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.code = try r.element("code")
-            model.detail = try r.elements("detail")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("code", into: &model.code)
+            try r.elements("detail", into: &model.detail)
             try r.finish()
         }
 

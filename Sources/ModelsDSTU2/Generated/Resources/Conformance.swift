@@ -134,38 +134,42 @@ public struct Conformance: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(acceptUnknown: FHIRPrimitive(), date: FHIRPrimitive(), fhirVersion: FHIRPrimitive(), format: [], kind: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Conformance")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
         model.url = try r.primitive("url", "_url")
         model.version = try r.primitive("version", "_version")
         model.name = try r.primitive("name", "_name")
         model.status = try r.primitive("status", "_status")
         model.experimental = try r.primitive("experimental", "_experimental")
         model.publisher = try r.primitive("publisher", "_publisher")
-        model.contact = try r.elements("contact")
+        try r.elements("contact", into: &model.contact)
         model.date = try r.requiredPrimitive("date", "_date")
         model.description = try r.primitive("description", "_description")
         model.requirements = try r.primitive("requirements", "_requirements")
         model.copyright = try r.primitive("copyright", "_copyright")
         model.kind = try r.requiredPrimitive("kind", "_kind")
-        model.software = try r.element("software")
-        model.implementation = try r.element("implementation")
+        try r.element("software", into: &model.software)
+        try r.element("implementation", into: &model.implementation)
         model.fhirVersion = try r.requiredPrimitive("fhirVersion", "_fhirVersion")
         model.acceptUnknown = try r.requiredPrimitive("acceptUnknown", "_acceptUnknown")
         model.format = try r.requiredPrimitives("format", "_format")
-        model.profile = try r.elements("profile")
-        model.rest = try r.elements("rest")
-        model.messaging = try r.elements("messaging")
-        model.document = try r.elements("document")
+        try r.elements("profile", into: &model.profile)
+        try r.elements("rest", into: &model.rest)
+        try r.elements("messaging", into: &model.messaging)
+        try r.elements("document", into: &model.document)
         try r.finish()
     }
 
@@ -236,13 +240,17 @@ public struct Conformance: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.name = try r.primitive("name", "_name")
-            model.telecom = try r.elements("telecom")
+            try r.elements("telecom", into: &model.telecom)
             try r.finish()
         }
 
@@ -292,11 +300,15 @@ public struct Conformance: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(name: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.name = try r.requiredPrimitive("name", "_name")
             model.version = try r.primitive("version", "_version")
             model.releaseDate = try r.primitive("releaseDate", "_releaseDate")
@@ -346,11 +358,15 @@ public struct Conformance: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(description: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.description = try r.requiredPrimitive("description", "_description")
             model.url = try r.primitive("url", "_url")
             try r.finish()
@@ -426,19 +442,23 @@ public struct Conformance: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(mode: FHIRPrimitive(), resource: []) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.mode = try r.requiredPrimitive("mode", "_mode")
             model.documentation = try r.primitive("documentation", "_documentation")
-            model.security = try r.element("security")
-            model.resource = try r.requiredElements("resource")
-            model.interaction = try r.elements("interaction")
+            try r.element("security", into: &model.security)
+            try r.requiredElements("resource", into: &model.resource)
+            try r.elements("interaction", into: &model.interaction)
             model.transactionMode = try r.primitive("transactionMode", "_transactionMode")
-            model.searchParam = try r.elements("searchParam")
-            model.operation = try r.elements("operation")
+            try r.elements("searchParam", into: &model.searchParam)
+            try r.elements("operation", into: &model.operation)
             model.compartment = try r.primitives("compartment", "_compartment")
             try r.finish()
         }
@@ -499,15 +519,19 @@ public struct Conformance: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.cors = try r.primitive("cors", "_cors")
-                model.service = try r.elements("service")
+                try r.elements("service", into: &model.service)
                 model.description = try r.primitive("description", "_description")
-                model.certificate = try r.elements("certificate")
+                try r.elements("certificate", into: &model.certificate)
                 try r.finish()
             }
 
@@ -554,11 +578,15 @@ public struct Conformance: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self() }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
                     model.type = try r.primitive("type", "_type")
                     model.blob = try r.primitive("blob", "_blob")
                     try r.finish()
@@ -647,14 +675,18 @@ public struct Conformance: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(interaction: [], type: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.type = try r.requiredPrimitive("type", "_type")
-                model.profile = try r.element("profile")
-                model.interaction = try r.requiredElements("interaction")
+                try r.element("profile", into: &model.profile)
+                try r.requiredElements("interaction", into: &model.interaction)
                 model.versioning = try r.primitive("versioning", "_versioning")
                 model.readHistory = try r.primitive("readHistory", "_readHistory")
                 model.updateCreate = try r.primitive("updateCreate", "_updateCreate")
@@ -663,7 +695,7 @@ public struct Conformance: DomainResource {
                 model.conditionalDelete = try r.primitive("conditionalDelete", "_conditionalDelete")
                 model.searchInclude = try r.primitives("searchInclude", "_searchInclude")
                 model.searchRevInclude = try r.primitives("searchRevInclude", "_searchRevInclude")
-                model.searchParam = try r.elements("searchParam")
+                try r.elements("searchParam", into: &model.searchParam)
                 try r.finish()
             }
 
@@ -718,11 +750,15 @@ public struct Conformance: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self(code: FHIRPrimitive()) }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
                     model.code = try r.requiredPrimitive("code", "_code")
                     model.documentation = try r.primitive("documentation", "_documentation")
                     try r.finish()
@@ -790,11 +826,15 @@ public struct Conformance: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self(name: FHIRPrimitive(), type: FHIRPrimitive()) }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
                     model.name = try r.requiredPrimitive("name", "_name")
                     model.definition = try r.primitive("definition", "_definition")
                     model.type = try r.requiredPrimitive("type", "_type")
@@ -853,11 +893,15 @@ public struct Conformance: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(code: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.code = try r.requiredPrimitive("code", "_code")
                 model.documentation = try r.primitive("documentation", "_documentation")
                 try r.finish()
@@ -905,13 +949,17 @@ public struct Conformance: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(definition: Reference(), name: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.name = try r.requiredPrimitive("name", "_name")
-                model.definition = try r.requiredElement("definition")
+                try r.requiredElement("definition", into: &model.definition)
                 try r.finish()
             }
 
@@ -966,15 +1014,19 @@ public struct Conformance: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(event: []) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.endpoint = try r.elements("endpoint")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.elements("endpoint", into: &model.endpoint)
             model.reliableCache = try r.primitive("reliableCache", "_reliableCache")
             model.documentation = try r.primitive("documentation", "_documentation")
-            model.event = try r.requiredElements("event")
+            try r.requiredElements("event", into: &model.event)
             try r.finish()
         }
 
@@ -1021,12 +1073,16 @@ public struct Conformance: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(address: FHIRPrimitive(), protocol: Coding()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.`protocol` = try r.requiredElement("protocol")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.requiredElement("protocol", into: &model.`protocol`)
                 model.address = try r.requiredPrimitive("address", "_address")
                 try r.finish()
             }
@@ -1093,17 +1149,21 @@ public struct Conformance: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(code: Coding(), focus: FHIRPrimitive(), mode: FHIRPrimitive(), request: Reference(), response: Reference()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.code = try r.requiredElement("code")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.requiredElement("code", into: &model.code)
                 model.category = try r.primitive("category", "_category")
                 model.mode = try r.requiredPrimitive("mode", "_mode")
                 model.focus = try r.requiredPrimitive("focus", "_focus")
-                model.request = try r.requiredElement("request")
-                model.response = try r.requiredElement("response")
+                try r.requiredElement("request", into: &model.request)
+                try r.requiredElement("response", into: &model.response)
                 model.documentation = try r.primitive("documentation", "_documentation")
                 try r.finish()
             }
@@ -1160,14 +1220,18 @@ public struct Conformance: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(mode: FHIRPrimitive(), profile: Reference()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.mode = try r.requiredPrimitive("mode", "_mode")
             model.documentation = try r.primitive("documentation", "_documentation")
-            model.profile = try r.requiredElement("profile")
+            try r.requiredElement("profile", into: &model.profile)
             try r.finish()
         }
 

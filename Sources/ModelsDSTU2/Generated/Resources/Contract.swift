@@ -122,35 +122,39 @@ public struct Contract: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Contract")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.element("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.element("identifier", into: &model.identifier)
         model.issued = try r.primitive("issued", "_issued")
-        model.applies = try r.element("applies")
-        model.subject = try r.elements("subject")
-        model.authority = try r.elements("authority")
-        model.domain = try r.elements("domain")
-        model.type = try r.element("type")
-        model.subType = try r.elements("subType")
-        model.action = try r.elements("action")
-        model.actionReason = try r.elements("actionReason")
-        model.actor = try r.elements("actor")
-        model.valuedItem = try r.elements("valuedItem")
-        model.signer = try r.elements("signer")
-        model.term = try r.elements("term")
+        try r.element("applies", into: &model.applies)
+        try r.elements("subject", into: &model.subject)
+        try r.elements("authority", into: &model.authority)
+        try r.elements("domain", into: &model.domain)
+        try r.element("type", into: &model.type)
+        try r.elements("subType", into: &model.subType)
+        try r.elements("action", into: &model.action)
+        try r.elements("actionReason", into: &model.actionReason)
+        try r.elements("actor", into: &model.actor)
+        try r.elements("valuedItem", into: &model.valuedItem)
+        try r.elements("signer", into: &model.signer)
+        try r.elements("term", into: &model.term)
         model.binding = try r.choice("binding")
-        model.friendly = try r.elements("friendly")
-        model.legal = try r.elements("legal")
-        model.rule = try r.elements("rule")
+        try r.elements("friendly", into: &model.friendly)
+        try r.elements("legal", into: &model.legal)
+        try r.elements("rule", into: &model.rule)
         try r.finish()
     }
 
@@ -242,13 +246,17 @@ public struct Contract: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(entity: Reference()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.entity = try r.requiredElement("entity")
-            model.role = try r.elements("role")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("entity", into: &model.entity)
+            try r.elements("role", into: &model.role)
             try r.finish()
         }
 
@@ -318,19 +326,23 @@ public struct Contract: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.entity = try r.choice("entity")
-            model.identifier = try r.element("identifier")
+            try r.element("identifier", into: &model.identifier)
             model.effectiveTime = try r.primitive("effectiveTime", "_effectiveTime")
-            model.quantity = try r.element("quantity")
-            model.unitPrice = try r.element("unitPrice")
+            try r.element("quantity", into: &model.quantity)
+            try r.element("unitPrice", into: &model.unitPrice)
             model.factor = try r.primitive("factor", "_factor")
             model.points = try r.primitive("points", "_points")
-            model.net = try r.element("net")
+            try r.element("net", into: &model.net)
             try r.finish()
         }
 
@@ -410,13 +422,17 @@ public struct Contract: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(party: Reference(), signature: FHIRPrimitive(), type: Coding()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.type = try r.requiredElement("type")
-            model.party = try r.requiredElement("party")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("type", into: &model.type)
+            try r.requiredElement("party", into: &model.party)
             model.signature = try r.requiredPrimitive("signature", "_signature")
             try r.finish()
         }
@@ -504,23 +520,27 @@ public struct Contract: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.identifier = try r.element("identifier")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("identifier", into: &model.identifier)
             model.issued = try r.primitive("issued", "_issued")
-            model.applies = try r.element("applies")
-            model.type = try r.element("type")
-            model.subType = try r.element("subType")
-            model.subject = try r.element("subject")
-            model.action = try r.elements("action")
-            model.actionReason = try r.elements("actionReason")
-            model.actor = try r.elements("actor")
+            try r.element("applies", into: &model.applies)
+            try r.element("type", into: &model.type)
+            try r.element("subType", into: &model.subType)
+            try r.element("subject", into: &model.subject)
+            try r.elements("action", into: &model.action)
+            try r.elements("actionReason", into: &model.actionReason)
+            try r.elements("actor", into: &model.actor)
             model.text = try r.primitive("text", "_text")
-            model.valuedItem = try r.elements("valuedItem")
-            model.group = try r.elements("group")
+            try r.elements("valuedItem", into: &model.valuedItem)
+            try r.elements("group", into: &model.group)
             try r.finish()
         }
 
@@ -575,13 +595,17 @@ public struct Contract: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(entity: Reference()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.entity = try r.requiredElement("entity")
-                model.role = try r.elements("role")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.requiredElement("entity", into: &model.entity)
+                try r.elements("role", into: &model.role)
                 try r.finish()
             }
 
@@ -651,19 +675,23 @@ public struct Contract: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.entity = try r.choice("entity")
-                model.identifier = try r.element("identifier")
+                try r.element("identifier", into: &model.identifier)
                 model.effectiveTime = try r.primitive("effectiveTime", "_effectiveTime")
-                model.quantity = try r.element("quantity")
-                model.unitPrice = try r.element("unitPrice")
+                try r.element("quantity", into: &model.quantity)
+                try r.element("unitPrice", into: &model.unitPrice)
                 model.factor = try r.primitive("factor", "_factor")
                 model.points = try r.primitive("points", "_points")
-                model.net = try r.element("net")
+                try r.element("net", into: &model.net)
                 try r.finish()
             }
 
@@ -736,11 +764,15 @@ public struct Contract: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(content: .attachment(Attachment())) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.content = try r.requiredChoice("content")
             try r.finish()
         }
@@ -806,11 +838,15 @@ public struct Contract: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(content: .attachment(Attachment())) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.content = try r.requiredChoice("content")
             try r.finish()
         }
@@ -876,11 +912,15 @@ public struct Contract: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(content: .attachment(Attachment())) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.content = try r.requiredChoice("content")
             try r.finish()
         }

@@ -106,31 +106,35 @@ public struct Coverage: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Coverage")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.issuer = try r.element("issuer")
-        model.bin = try r.element("bin")
-        model.period = try r.element("period")
-        model.type = try r.element("type")
-        model.subscriberId = try r.element("subscriberId")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.element("issuer", into: &model.issuer)
+        try r.element("bin", into: &model.bin)
+        try r.element("period", into: &model.period)
+        try r.element("type", into: &model.type)
+        try r.element("subscriberId", into: &model.subscriberId)
+        try r.elements("identifier", into: &model.identifier)
         model.group = try r.primitive("group", "_group")
         model.plan = try r.primitive("plan", "_plan")
         model.subPlan = try r.primitive("subPlan", "_subPlan")
         model.dependent = try r.primitive("dependent", "_dependent")
         model.sequence = try r.primitive("sequence", "_sequence")
-        model.subscriber = try r.element("subscriber")
-        model.network = try r.element("network")
-        model.contract = try r.elements("contract")
+        try r.element("subscriber", into: &model.subscriber)
+        try r.element("network", into: &model.network)
+        try r.elements("contract", into: &model.contract)
         try r.finish()
     }
 

@@ -90,27 +90,31 @@ public struct DetectedIssue: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("DetectedIssue")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.patient = try r.element("patient")
-        model.category = try r.element("category")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.element("patient", into: &model.patient)
+        try r.element("category", into: &model.category)
         model.severity = try r.primitive("severity", "_severity")
-        model.implicated = try r.elements("implicated")
+        try r.elements("implicated", into: &model.implicated)
         model.detail = try r.primitive("detail", "_detail")
         model.date = try r.primitive("date", "_date")
-        model.author = try r.element("author")
-        model.identifier = try r.element("identifier")
+        try r.element("author", into: &model.author)
+        try r.element("identifier", into: &model.identifier)
         model.reference = try r.primitive("reference", "_reference")
-        model.mitigation = try r.elements("mitigation")
+        try r.elements("mitigation", into: &model.mitigation)
         try r.finish()
     }
 
@@ -174,14 +178,18 @@ public struct DetectedIssue: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(action: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.action = try r.requiredElement("action")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("action", into: &model.action)
             model.date = try r.primitive("date", "_date")
-            model.author = try r.element("author")
+            try r.element("author", into: &model.author)
             try r.finish()
         }
 

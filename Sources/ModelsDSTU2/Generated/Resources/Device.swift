@@ -114,20 +114,24 @@ public struct Device: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(type: CodeableConcept()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Device")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
-        model.type = try r.requiredElement("type")
-        model.note = try r.elements("note")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
+        try r.requiredElement("type", into: &model.type)
+        try r.elements("note", into: &model.note)
         model.status = try r.primitive("status", "_status")
         model.manufacturer = try r.primitive("manufacturer", "_manufacturer")
         model.model = try r.primitive("model", "_model")
@@ -136,10 +140,10 @@ public struct Device: DomainResource {
         model.expiry = try r.primitive("expiry", "_expiry")
         model.udi = try r.primitive("udi", "_udi")
         model.lotNumber = try r.primitive("lotNumber", "_lotNumber")
-        model.owner = try r.element("owner")
-        model.location = try r.element("location")
-        model.patient = try r.element("patient")
-        model.contact = try r.elements("contact")
+        try r.element("owner", into: &model.owner)
+        try r.element("location", into: &model.location)
+        try r.element("patient", into: &model.patient)
+        try r.elements("contact", into: &model.contact)
         model.url = try r.primitive("url", "_url")
         try r.finish()
     }

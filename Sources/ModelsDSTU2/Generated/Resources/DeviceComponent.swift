@@ -90,27 +90,31 @@ public struct DeviceComponent: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(identifier: Identifier(), lastSystemChange: FHIRPrimitive(), type: CodeableConcept()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("DeviceComponent")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.type = try r.requiredElement("type")
-        model.identifier = try r.requiredElement("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.requiredElement("type", into: &model.type)
+        try r.requiredElement("identifier", into: &model.identifier)
         model.lastSystemChange = try r.requiredPrimitive("lastSystemChange", "_lastSystemChange")
-        model.source = try r.element("source")
-        model.parent = try r.element("parent")
-        model.operationalStatus = try r.elements("operationalStatus")
-        model.parameterGroup = try r.element("parameterGroup")
+        try r.element("source", into: &model.source)
+        try r.element("parent", into: &model.parent)
+        try r.elements("operationalStatus", into: &model.operationalStatus)
+        try r.element("parameterGroup", into: &model.parameterGroup)
         model.measurementPrinciple = try r.primitive("measurementPrinciple", "_measurementPrinciple")
-        model.productionSpecification = try r.elements("productionSpecification")
-        model.languageCode = try r.element("languageCode")
+        try r.elements("productionSpecification", into: &model.productionSpecification)
+        try r.element("languageCode", into: &model.languageCode)
         try r.finish()
     }
 
@@ -174,13 +178,17 @@ public struct DeviceComponent: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.specType = try r.element("specType")
-            model.componentId = try r.element("componentId")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("specType", into: &model.specType)
+            try r.element("componentId", into: &model.componentId)
             model.productionSpec = try r.primitive("productionSpec", "_productionSpec")
             try r.finish()
         }

@@ -90,27 +90,31 @@ public struct DeviceMetric: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(category: FHIRPrimitive(), identifier: Identifier(), type: CodeableConcept()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("DeviceMetric")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.type = try r.requiredElement("type")
-        model.identifier = try r.requiredElement("identifier")
-        model.unit = try r.element("unit")
-        model.source = try r.element("source")
-        model.parent = try r.element("parent")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.requiredElement("type", into: &model.type)
+        try r.requiredElement("identifier", into: &model.identifier)
+        try r.element("unit", into: &model.unit)
+        try r.element("source", into: &model.source)
+        try r.element("parent", into: &model.parent)
         model.operationalStatus = try r.primitive("operationalStatus", "_operationalStatus")
         model.color = try r.primitive("color", "_color")
         model.category = try r.requiredPrimitive("category", "_category")
-        model.measurementPeriod = try r.element("measurementPeriod")
-        model.calibration = try r.elements("calibration")
+        try r.element("measurementPeriod", into: &model.measurementPeriod)
+        try r.elements("calibration", into: &model.calibration)
         try r.finish()
     }
 
@@ -174,11 +178,15 @@ public struct DeviceMetric: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.type = try r.primitive("type", "_type")
             model.state = try r.primitive("state", "_state")
             model.time = try r.primitive("time", "_time")

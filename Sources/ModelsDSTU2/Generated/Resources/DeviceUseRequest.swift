@@ -102,28 +102,32 @@ public struct DeviceUseRequest: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(device: Reference(), subject: Reference()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("DeviceUseRequest")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
         model.bodySite = try r.choice("bodySite")
         model.status = try r.primitive("status", "_status")
-        model.device = try r.requiredElement("device")
-        model.encounter = try r.element("encounter")
-        model.identifier = try r.elements("identifier")
-        model.indication = try r.elements("indication")
+        try r.requiredElement("device", into: &model.device)
+        try r.element("encounter", into: &model.encounter)
+        try r.elements("identifier", into: &model.identifier)
+        try r.elements("indication", into: &model.indication)
         model.notes = try r.primitives("notes", "_notes")
-        model.prnReason = try r.elements("prnReason")
+        try r.elements("prnReason", into: &model.prnReason)
         model.orderedOn = try r.primitive("orderedOn", "_orderedOn")
         model.recordedOn = try r.primitive("recordedOn", "_recordedOn")
-        model.subject = try r.requiredElement("subject")
+        try r.requiredElement("subject", into: &model.subject)
         model.timing = try r.choice("timing")
         model.priority = try r.primitive("priority", "_priority")
         try r.finish()

@@ -98,29 +98,33 @@ public struct DiagnosticOrder: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(subject: Reference()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("DiagnosticOrder")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.subject = try r.requiredElement("subject")
-        model.orderer = try r.element("orderer")
-        model.identifier = try r.elements("identifier")
-        model.encounter = try r.element("encounter")
-        model.reason = try r.elements("reason")
-        model.supportingInformation = try r.elements("supportingInformation")
-        model.specimen = try r.elements("specimen")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.requiredElement("subject", into: &model.subject)
+        try r.element("orderer", into: &model.orderer)
+        try r.elements("identifier", into: &model.identifier)
+        try r.element("encounter", into: &model.encounter)
+        try r.elements("reason", into: &model.reason)
+        try r.elements("supportingInformation", into: &model.supportingInformation)
+        try r.elements("specimen", into: &model.specimen)
         model.status = try r.primitive("status", "_status")
         model.priority = try r.primitive("priority", "_priority")
-        model.event = try r.elements("event")
-        model.item = try r.elements("item")
-        model.note = try r.elements("note")
+        try r.elements("event", into: &model.event)
+        try r.elements("item", into: &model.item)
+        try r.elements("note", into: &model.note)
         try r.finish()
     }
 
@@ -190,15 +194,19 @@ public struct DiagnosticOrder: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(dateTime: FHIRPrimitive(), status: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.status = try r.requiredPrimitive("status", "_status")
-            model.description = try r.element("description")
+            try r.element("description", into: &model.description)
             model.dateTime = try r.requiredPrimitive("dateTime", "_dateTime")
-            model.actor = try r.element("actor")
+            try r.element("actor", into: &model.actor)
             try r.finish()
         }
 
@@ -258,16 +266,20 @@ public struct DiagnosticOrder: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(code: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.code = try r.requiredElement("code")
-            model.specimen = try r.elements("specimen")
-            model.bodySite = try r.element("bodySite")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("code", into: &model.code)
+            try r.elements("specimen", into: &model.specimen)
+            try r.element("bodySite", into: &model.bodySite)
             model.status = try r.primitive("status", "_status")
-            model.event = try r.elements("event")
+            try r.elements("event", into: &model.event)
             try r.finish()
         }
 

@@ -118,34 +118,38 @@ public struct DiagnosticReport: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(code: CodeableConcept(), effective: .dateTime(FHIRPrimitive()), issued: FHIRPrimitive(), performer: Reference(), status: FHIRPrimitive(), subject: Reference()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("DiagnosticReport")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.category = try r.element("category")
-        model.code = try r.requiredElement("code")
-        model.subject = try r.requiredElement("subject")
-        model.encounter = try r.element("encounter")
+        try r.element("category", into: &model.category)
+        try r.requiredElement("code", into: &model.code)
+        try r.requiredElement("subject", into: &model.subject)
+        try r.element("encounter", into: &model.encounter)
         model.effective = try r.requiredChoice("effective")
         model.issued = try r.requiredPrimitive("issued", "_issued")
-        model.performer = try r.requiredElement("performer")
-        model.request = try r.elements("request")
-        model.specimen = try r.elements("specimen")
-        model.result = try r.elements("result")
-        model.imagingStudy = try r.elements("imagingStudy")
-        model.image = try r.elements("image")
+        try r.requiredElement("performer", into: &model.performer)
+        try r.elements("request", into: &model.request)
+        try r.elements("specimen", into: &model.specimen)
+        try r.elements("result", into: &model.result)
+        try r.elements("imagingStudy", into: &model.imagingStudy)
+        try r.elements("image", into: &model.image)
         model.conclusion = try r.primitive("conclusion", "_conclusion")
-        model.codedDiagnosis = try r.elements("codedDiagnosis")
-        model.presentedForm = try r.elements("presentedForm")
+        try r.elements("codedDiagnosis", into: &model.codedDiagnosis)
+        try r.elements("presentedForm", into: &model.presentedForm)
         try r.finish()
     }
 
@@ -236,13 +240,17 @@ public struct DiagnosticReport: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(link: Reference()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.comment = try r.primitive("comment", "_comment")
-            model.link = try r.requiredElement("link")
+            try r.requiredElement("link", into: &model.link)
             try r.finish()
         }
 

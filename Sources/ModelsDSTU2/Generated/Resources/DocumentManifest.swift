@@ -98,29 +98,33 @@ public struct DocumentManifest: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(content: [], status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("DocumentManifest")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.masterIdentifier = try r.element("masterIdentifier")
-        model.identifier = try r.elements("identifier")
-        model.subject = try r.element("subject")
-        model.recipient = try r.elements("recipient")
-        model.type = try r.element("type")
-        model.author = try r.elements("author")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.element("masterIdentifier", into: &model.masterIdentifier)
+        try r.elements("identifier", into: &model.identifier)
+        try r.element("subject", into: &model.subject)
+        try r.elements("recipient", into: &model.recipient)
+        try r.element("type", into: &model.type)
+        try r.elements("author", into: &model.author)
         model.created = try r.primitive("created", "_created")
         model.source = try r.primitive("source", "_source")
         model.status = try r.requiredPrimitive("status", "_status")
         model.description = try r.primitive("description", "_description")
-        model.content = try r.requiredElements("content")
-        model.related = try r.elements("related")
+        try r.requiredElements("content", into: &model.content)
+        try r.elements("related", into: &model.related)
         try r.finish()
     }
 
@@ -178,11 +182,15 @@ public struct DocumentManifest: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(p: .attachment(Attachment())) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.p = try r.requiredChoice("p")
             try r.finish()
         }
@@ -252,13 +260,17 @@ public struct DocumentManifest: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.identifier = try r.element("identifier")
-            model.ref = try r.element("ref")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("identifier", into: &model.identifier)
+            try r.element("ref", into: &model.ref)
             try r.finish()
         }
 

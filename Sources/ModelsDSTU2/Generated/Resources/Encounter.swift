@@ -126,36 +126,40 @@ public struct Encounter: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Encounter")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.statusHistory = try r.elements("statusHistory")
+        try r.elements("statusHistory", into: &model.statusHistory)
         model.`class` = try r.primitive("class", "_class")
-        model.type = try r.elements("type")
-        model.priority = try r.element("priority")
-        model.patient = try r.element("patient")
-        model.episodeOfCare = try r.elements("episodeOfCare")
-        model.incomingReferral = try r.elements("incomingReferral")
-        model.participant = try r.elements("participant")
-        model.appointment = try r.element("appointment")
-        model.period = try r.element("period")
-        model.length = try r.element("length")
-        model.reason = try r.elements("reason")
-        model.indication = try r.elements("indication")
-        model.hospitalization = try r.element("hospitalization")
-        model.location = try r.elements("location")
-        model.serviceProvider = try r.element("serviceProvider")
-        model.partOf = try r.element("partOf")
+        try r.elements("type", into: &model.type)
+        try r.element("priority", into: &model.priority)
+        try r.element("patient", into: &model.patient)
+        try r.elements("episodeOfCare", into: &model.episodeOfCare)
+        try r.elements("incomingReferral", into: &model.incomingReferral)
+        try r.elements("participant", into: &model.participant)
+        try r.element("appointment", into: &model.appointment)
+        try r.element("period", into: &model.period)
+        try r.element("length", into: &model.length)
+        try r.elements("reason", into: &model.reason)
+        try r.elements("indication", into: &model.indication)
+        try r.element("hospitalization", into: &model.hospitalization)
+        try r.elements("location", into: &model.location)
+        try r.element("serviceProvider", into: &model.serviceProvider)
+        try r.element("partOf", into: &model.partOf)
         try r.finish()
     }
 
@@ -224,13 +228,17 @@ public struct Encounter: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(period: Period(), status: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.status = try r.requiredPrimitive("status", "_status")
-            model.period = try r.requiredElement("period")
+            try r.requiredElement("period", into: &model.period)
             try r.finish()
         }
 
@@ -280,14 +288,18 @@ public struct Encounter: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.type = try r.elements("type")
-            model.period = try r.element("period")
-            model.individual = try r.element("individual")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.elements("type", into: &model.type)
+            try r.element("period", into: &model.period)
+            try r.element("individual", into: &model.individual)
             try r.finish()
         }
 
@@ -370,22 +382,26 @@ public struct Encounter: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.preAdmissionIdentifier = try r.element("preAdmissionIdentifier")
-            model.origin = try r.element("origin")
-            model.admitSource = try r.element("admitSource")
-            model.admittingDiagnosis = try r.elements("admittingDiagnosis")
-            model.reAdmission = try r.element("reAdmission")
-            model.dietPreference = try r.elements("dietPreference")
-            model.specialCourtesy = try r.elements("specialCourtesy")
-            model.specialArrangement = try r.elements("specialArrangement")
-            model.destination = try r.element("destination")
-            model.dischargeDisposition = try r.element("dischargeDisposition")
-            model.dischargeDiagnosis = try r.elements("dischargeDiagnosis")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("preAdmissionIdentifier", into: &model.preAdmissionIdentifier)
+            try r.element("origin", into: &model.origin)
+            try r.element("admitSource", into: &model.admitSource)
+            try r.elements("admittingDiagnosis", into: &model.admittingDiagnosis)
+            try r.element("reAdmission", into: &model.reAdmission)
+            try r.elements("dietPreference", into: &model.dietPreference)
+            try r.elements("specialCourtesy", into: &model.specialCourtesy)
+            try r.elements("specialArrangement", into: &model.specialArrangement)
+            try r.element("destination", into: &model.destination)
+            try r.element("dischargeDisposition", into: &model.dischargeDisposition)
+            try r.elements("dischargeDiagnosis", into: &model.dischargeDiagnosis)
             try r.finish()
         }
 
@@ -444,14 +460,18 @@ public struct Encounter: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(location: Reference()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.location = try r.requiredElement("location")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("location", into: &model.location)
             model.status = try r.primitive("status", "_status")
-            model.period = try r.element("period")
+            try r.element("period", into: &model.period)
             try r.finish()
         }
 

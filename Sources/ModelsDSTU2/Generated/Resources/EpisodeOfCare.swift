@@ -94,28 +94,32 @@ public struct EpisodeOfCare: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(patient: Reference(), status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("EpisodeOfCare")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.statusHistory = try r.elements("statusHistory")
-        model.type = try r.elements("type")
-        model.condition = try r.elements("condition")
-        model.patient = try r.requiredElement("patient")
-        model.managingOrganization = try r.element("managingOrganization")
-        model.period = try r.element("period")
-        model.referralRequest = try r.elements("referralRequest")
-        model.careManager = try r.element("careManager")
-        model.careTeam = try r.elements("careTeam")
+        try r.elements("statusHistory", into: &model.statusHistory)
+        try r.elements("type", into: &model.type)
+        try r.elements("condition", into: &model.condition)
+        try r.requiredElement("patient", into: &model.patient)
+        try r.element("managingOrganization", into: &model.managingOrganization)
+        try r.element("period", into: &model.period)
+        try r.elements("referralRequest", into: &model.referralRequest)
+        try r.element("careManager", into: &model.careManager)
+        try r.elements("careTeam", into: &model.careTeam)
         try r.finish()
     }
 
@@ -176,13 +180,17 @@ public struct EpisodeOfCare: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(period: Period(), status: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.status = try r.requiredPrimitive("status", "_status")
-            model.period = try r.requiredElement("period")
+            try r.requiredElement("period", into: &model.period)
             try r.finish()
         }
 
@@ -232,14 +240,18 @@ public struct EpisodeOfCare: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.role = try r.elements("role")
-            model.period = try r.element("period")
-            model.member = try r.element("member")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.elements("role", into: &model.role)
+            try r.element("period", into: &model.period)
+            try r.element("member", into: &model.member)
             try r.finish()
         }
 

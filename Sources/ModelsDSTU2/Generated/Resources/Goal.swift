@@ -106,31 +106,35 @@ public struct Goal: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(description: FHIRPrimitive(), status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Goal")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
-        model.subject = try r.element("subject")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
+        try r.element("subject", into: &model.subject)
         model.start = try r.choice("start")
         model.target = try r.choice("target")
-        model.category = try r.elements("category")
+        try r.elements("category", into: &model.category)
         model.description = try r.requiredPrimitive("description", "_description")
         model.status = try r.requiredPrimitive("status", "_status")
         model.statusDate = try r.primitive("statusDate", "_statusDate")
-        model.statusReason = try r.element("statusReason")
-        model.author = try r.element("author")
-        model.priority = try r.element("priority")
-        model.addresses = try r.elements("addresses")
-        model.note = try r.elements("note")
-        model.outcome = try r.elements("outcome")
+        try r.element("statusReason", into: &model.statusReason)
+        try r.element("author", into: &model.author)
+        try r.element("priority", into: &model.priority)
+        try r.elements("addresses", into: &model.addresses)
+        try r.elements("note", into: &model.note)
+        try r.elements("outcome", into: &model.outcome)
         try r.finish()
     }
 
@@ -238,11 +242,15 @@ public struct Goal: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.result = try r.choice("result")
             try r.finish()
         }

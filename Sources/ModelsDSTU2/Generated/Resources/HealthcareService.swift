@@ -138,38 +138,42 @@ public struct HealthcareService: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(location: Reference()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("HealthcareService")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
-        model.providedBy = try r.element("providedBy")
-        model.serviceCategory = try r.element("serviceCategory")
-        model.serviceType = try r.elements("serviceType")
-        model.location = try r.requiredElement("location")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
+        try r.element("providedBy", into: &model.providedBy)
+        try r.element("serviceCategory", into: &model.serviceCategory)
+        try r.elements("serviceType", into: &model.serviceType)
+        try r.requiredElement("location", into: &model.location)
         model.serviceName = try r.primitive("serviceName", "_serviceName")
         model.comment = try r.primitive("comment", "_comment")
         model.extraDetails = try r.primitive("extraDetails", "_extraDetails")
-        model.photo = try r.element("photo")
-        model.telecom = try r.elements("telecom")
-        model.coverageArea = try r.elements("coverageArea")
-        model.serviceProvisionCode = try r.elements("serviceProvisionCode")
-        model.eligibility = try r.element("eligibility")
+        try r.element("photo", into: &model.photo)
+        try r.elements("telecom", into: &model.telecom)
+        try r.elements("coverageArea", into: &model.coverageArea)
+        try r.elements("serviceProvisionCode", into: &model.serviceProvisionCode)
+        try r.element("eligibility", into: &model.eligibility)
         model.eligibilityNote = try r.primitive("eligibilityNote", "_eligibilityNote")
         model.programName = try r.primitives("programName", "_programName")
-        model.characteristic = try r.elements("characteristic")
-        model.referralMethod = try r.elements("referralMethod")
+        try r.elements("characteristic", into: &model.characteristic)
+        try r.elements("referralMethod", into: &model.referralMethod)
         model.publicKey = try r.primitive("publicKey", "_publicKey")
         model.appointmentRequired = try r.primitive("appointmentRequired", "_appointmentRequired")
-        model.availableTime = try r.elements("availableTime")
-        model.notAvailable = try r.elements("notAvailable")
+        try r.elements("availableTime", into: &model.availableTime)
+        try r.elements("notAvailable", into: &model.notAvailable)
         model.availabilityExceptions = try r.primitive("availabilityExceptions", "_availabilityExceptions")
         try r.finish()
     }
@@ -242,13 +246,17 @@ public struct HealthcareService: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(type: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.type = try r.requiredElement("type")
-            model.specialty = try r.elements("specialty")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("type", into: &model.type)
+            try r.elements("specialty", into: &model.specialty)
             try r.finish()
         }
 
@@ -302,11 +310,15 @@ public struct HealthcareService: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.daysOfWeek = try r.primitives("daysOfWeek", "_daysOfWeek")
             model.allDay = try r.primitive("allDay", "_allDay")
             model.availableStartTime = try r.primitive("availableStartTime", "_availableStartTime")
@@ -358,13 +370,17 @@ public struct HealthcareService: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(description: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.description = try r.requiredPrimitive("description", "_description")
-            model.during = try r.element("during")
+            try r.element("during", into: &model.during)
             try r.finish()
         }
 

@@ -78,24 +78,28 @@ public struct ImagingObjectSelection: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(patient: Reference(), study: [], title: CodeableConcept(), uid: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ImagingObjectSelection")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
         model.uid = try r.requiredPrimitive("uid", "_uid")
-        model.patient = try r.requiredElement("patient")
-        model.title = try r.requiredElement("title")
+        try r.requiredElement("patient", into: &model.patient)
+        try r.requiredElement("title", into: &model.title)
         model.description = try r.primitive("description", "_description")
-        model.author = try r.element("author")
+        try r.element("author", into: &model.author)
         model.authoringTime = try r.primitive("authoringTime", "_authoringTime")
-        model.study = try r.requiredElements("study")
+        try r.requiredElements("study", into: &model.study)
         try r.finish()
     }
 
@@ -160,15 +164,19 @@ public struct ImagingObjectSelection: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(series: [], uid: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.uid = try r.requiredPrimitive("uid", "_uid")
             model.url = try r.primitive("url", "_url")
-            model.imagingStudy = try r.element("imagingStudy")
-            model.series = try r.requiredElements("series")
+            try r.element("imagingStudy", into: &model.imagingStudy)
+            try r.requiredElements("series", into: &model.series)
             try r.finish()
         }
 
@@ -219,14 +227,18 @@ public struct ImagingObjectSelection: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(instance: []) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.uid = try r.primitive("uid", "_uid")
                 model.url = try r.primitive("url", "_url")
-                model.instance = try r.requiredElements("instance")
+                try r.requiredElements("instance", into: &model.instance)
                 try r.finish()
             }
 
@@ -280,15 +292,19 @@ public struct ImagingObjectSelection: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self(sopClass: FHIRPrimitive(), uid: FHIRPrimitive(), url: FHIRPrimitive()) }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
                     model.sopClass = try r.requiredPrimitive("sopClass", "_sopClass")
                     model.uid = try r.requiredPrimitive("uid", "_uid")
                     model.url = try r.requiredPrimitive("url", "_url")
-                    model.frames = try r.elements("frames")
+                    try r.elements("frames", into: &model.frames)
                     try r.finish()
                 }
 
@@ -335,11 +351,15 @@ public struct ImagingObjectSelection: DomainResource {
                         try Self.decodeMembers(into: &self, from: &r)
                     }
 
+                    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                    public static var decodingPlaceholder: Self { Self(frameNumbers: [], url: FHIRPrimitive()) }
+
+                    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                     @inline(never)
-                    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                         model.id = try r.primitive("id", "_id")
-                        model.`extension` = try r.elements("extension")
-                        model.modifierExtension = try r.elements("modifierExtension")
+                        try r.elements("extension", into: &model.`extension`)
+                        try r.elements("modifierExtension", into: &model.modifierExtension)
                         model.frameNumbers = try r.requiredPrimitives("frameNumbers", "_frameNumbers")
                         model.url = try r.requiredPrimitive("url", "_url")
                         try r.finish()

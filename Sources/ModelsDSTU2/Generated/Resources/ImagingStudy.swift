@@ -114,33 +114,37 @@ public struct ImagingStudy: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(numberOfInstances: FHIRPrimitive(), numberOfSeries: FHIRPrimitive(), patient: Reference(), uid: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ImagingStudy")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
         model.started = try r.primitive("started", "_started")
-        model.patient = try r.requiredElement("patient")
+        try r.requiredElement("patient", into: &model.patient)
         model.uid = try r.requiredPrimitive("uid", "_uid")
-        model.accession = try r.element("accession")
-        model.identifier = try r.elements("identifier")
-        model.order = try r.elements("order")
-        model.modalityList = try r.elements("modalityList")
-        model.referrer = try r.element("referrer")
+        try r.element("accession", into: &model.accession)
+        try r.elements("identifier", into: &model.identifier)
+        try r.elements("order", into: &model.order)
+        try r.elements("modalityList", into: &model.modalityList)
+        try r.element("referrer", into: &model.referrer)
         model.availability = try r.primitive("availability", "_availability")
         model.url = try r.primitive("url", "_url")
         model.numberOfSeries = try r.requiredPrimitive("numberOfSeries", "_numberOfSeries")
         model.numberOfInstances = try r.requiredPrimitive("numberOfInstances", "_numberOfInstances")
-        model.procedure = try r.elements("procedure")
-        model.interpreter = try r.element("interpreter")
+        try r.elements("procedure", into: &model.procedure)
+        try r.element("interpreter", into: &model.interpreter)
         model.description = try r.primitive("description", "_description")
-        model.series = try r.elements("series")
+        try r.elements("series", into: &model.series)
         try r.finish()
     }
 
@@ -242,22 +246,26 @@ public struct ImagingStudy: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(modality: Coding(), numberOfInstances: FHIRPrimitive(), uid: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.number = try r.primitive("number", "_number")
-            model.modality = try r.requiredElement("modality")
+            try r.requiredElement("modality", into: &model.modality)
             model.uid = try r.requiredPrimitive("uid", "_uid")
             model.description = try r.primitive("description", "_description")
             model.numberOfInstances = try r.requiredPrimitive("numberOfInstances", "_numberOfInstances")
             model.availability = try r.primitive("availability", "_availability")
             model.url = try r.primitive("url", "_url")
-            model.bodySite = try r.element("bodySite")
-            model.laterality = try r.element("laterality")
+            try r.element("bodySite", into: &model.bodySite)
+            try r.element("laterality", into: &model.laterality)
             model.started = try r.primitive("started", "_started")
-            model.instance = try r.elements("instance")
+            try r.elements("instance", into: &model.instance)
             try r.finish()
         }
 
@@ -327,17 +335,21 @@ public struct ImagingStudy: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(sopClass: FHIRPrimitive(), uid: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.number = try r.primitive("number", "_number")
                 model.uid = try r.requiredPrimitive("uid", "_uid")
                 model.sopClass = try r.requiredPrimitive("sopClass", "_sopClass")
                 model.type = try r.primitive("type", "_type")
                 model.title = try r.primitive("title", "_title")
-                model.content = try r.elements("content")
+                try r.elements("content", into: &model.content)
                 try r.finish()
             }
 

@@ -134,38 +134,42 @@ public struct Immunization: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(patient: Reference(), reported: FHIRPrimitive(), status: FHIRPrimitive(), vaccineCode: CodeableConcept(), wasNotGiven: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Immunization")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.requiredPrimitive("status", "_status")
         model.date = try r.primitive("date", "_date")
-        model.vaccineCode = try r.requiredElement("vaccineCode")
-        model.patient = try r.requiredElement("patient")
+        try r.requiredElement("vaccineCode", into: &model.vaccineCode)
+        try r.requiredElement("patient", into: &model.patient)
         model.wasNotGiven = try r.requiredPrimitive("wasNotGiven", "_wasNotGiven")
         model.reported = try r.requiredPrimitive("reported", "_reported")
-        model.performer = try r.element("performer")
-        model.requester = try r.element("requester")
-        model.encounter = try r.element("encounter")
-        model.manufacturer = try r.element("manufacturer")
-        model.location = try r.element("location")
+        try r.element("performer", into: &model.performer)
+        try r.element("requester", into: &model.requester)
+        try r.element("encounter", into: &model.encounter)
+        try r.element("manufacturer", into: &model.manufacturer)
+        try r.element("location", into: &model.location)
         model.lotNumber = try r.primitive("lotNumber", "_lotNumber")
         model.expirationDate = try r.primitive("expirationDate", "_expirationDate")
-        model.site = try r.element("site")
-        model.route = try r.element("route")
-        model.doseQuantity = try r.element("doseQuantity")
-        model.note = try r.elements("note")
-        model.explanation = try r.element("explanation")
-        model.reaction = try r.elements("reaction")
-        model.vaccinationProtocol = try r.elements("vaccinationProtocol")
+        try r.element("site", into: &model.site)
+        try r.element("route", into: &model.route)
+        try r.element("doseQuantity", into: &model.doseQuantity)
+        try r.elements("note", into: &model.note)
+        try r.element("explanation", into: &model.explanation)
+        try r.elements("reaction", into: &model.reaction)
+        try r.elements("vaccinationProtocol", into: &model.vaccinationProtocol)
         try r.finish()
     }
 
@@ -236,13 +240,17 @@ public struct Immunization: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.reason = try r.elements("reason")
-            model.reasonNotGiven = try r.elements("reasonNotGiven")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.elements("reason", into: &model.reason)
+            try r.elements("reasonNotGiven", into: &model.reasonNotGiven)
             try r.finish()
         }
 
@@ -292,13 +300,17 @@ public struct Immunization: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.date = try r.primitive("date", "_date")
-            model.detail = try r.element("detail")
+            try r.element("detail", into: &model.detail)
             model.reported = try r.primitive("reported", "_reported")
             try r.finish()
         }
@@ -370,19 +382,23 @@ public struct Immunization: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(doseSequence: FHIRPrimitive(), doseStatus: CodeableConcept(), targetDisease: []) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.doseSequence = try r.requiredPrimitive("doseSequence", "_doseSequence")
             model.description = try r.primitive("description", "_description")
-            model.authority = try r.element("authority")
+            try r.element("authority", into: &model.authority)
             model.series = try r.primitive("series", "_series")
             model.seriesDoses = try r.primitive("seriesDoses", "_seriesDoses")
-            model.targetDisease = try r.requiredElements("targetDisease")
-            model.doseStatus = try r.requiredElement("doseStatus")
-            model.doseStatusReason = try r.element("doseStatusReason")
+            try r.requiredElements("targetDisease", into: &model.targetDisease)
+            try r.requiredElement("doseStatus", into: &model.doseStatus)
+            try r.element("doseStatusReason", into: &model.doseStatusReason)
             try r.finish()
         }
 

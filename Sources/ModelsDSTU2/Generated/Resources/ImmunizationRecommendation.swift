@@ -62,20 +62,24 @@ public struct ImmunizationRecommendation: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(patient: Reference(), recommendation: []) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ImmunizationRecommendation")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
-        model.patient = try r.requiredElement("patient")
-        model.recommendation = try r.requiredElements("recommendation")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
+        try r.requiredElement("patient", into: &model.patient)
+        try r.requiredElements("recommendation", into: &model.recommendation)
         try r.finish()
     }
 
@@ -152,19 +156,23 @@ public struct ImmunizationRecommendation: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(date: FHIRPrimitive(), forecastStatus: CodeableConcept(), vaccineCode: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.date = try r.requiredPrimitive("date", "_date")
-            model.vaccineCode = try r.requiredElement("vaccineCode")
+            try r.requiredElement("vaccineCode", into: &model.vaccineCode)
             model.doseNumber = try r.primitive("doseNumber", "_doseNumber")
-            model.forecastStatus = try r.requiredElement("forecastStatus")
-            model.dateCriterion = try r.elements("dateCriterion")
-            model.`protocol` = try r.element("protocol")
-            model.supportingImmunization = try r.elements("supportingImmunization")
-            model.supportingPatientInformation = try r.elements("supportingPatientInformation")
+            try r.requiredElement("forecastStatus", into: &model.forecastStatus)
+            try r.elements("dateCriterion", into: &model.dateCriterion)
+            try r.element("protocol", into: &model.`protocol`)
+            try r.elements("supportingImmunization", into: &model.supportingImmunization)
+            try r.elements("supportingPatientInformation", into: &model.supportingPatientInformation)
             try r.finish()
         }
 
@@ -215,12 +223,16 @@ public struct ImmunizationRecommendation: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(code: CodeableConcept(), value: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.code = try r.requiredElement("code")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.requiredElement("code", into: &model.code)
                 model.value = try r.requiredPrimitive("value", "_value")
                 try r.finish()
             }
@@ -275,14 +287,18 @@ public struct ImmunizationRecommendation: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.doseSequence = try r.primitive("doseSequence", "_doseSequence")
                 model.description = try r.primitive("description", "_description")
-                model.authority = try r.element("authority")
+                try r.element("authority", into: &model.authority)
                 model.series = try r.primitive("series", "_series")
                 try r.finish()
             }

@@ -98,29 +98,33 @@ public struct Media: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(content: Attachment(), type: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Media")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
         model.type = try r.requiredPrimitive("type", "_type")
-        model.subtype = try r.element("subtype")
-        model.identifier = try r.elements("identifier")
-        model.subject = try r.element("subject")
-        model.`operator` = try r.element("operator")
-        model.view = try r.element("view")
+        try r.element("subtype", into: &model.subtype)
+        try r.elements("identifier", into: &model.identifier)
+        try r.element("subject", into: &model.subject)
+        try r.element("operator", into: &model.`operator`)
+        try r.element("view", into: &model.view)
         model.deviceName = try r.primitive("deviceName", "_deviceName")
         model.height = try r.primitive("height", "_height")
         model.width = try r.primitive("width", "_width")
         model.frames = try r.primitive("frames", "_frames")
         model.duration = try r.primitive("duration", "_duration")
-        model.content = try r.requiredElement("content")
+        try r.requiredElement("content", into: &model.content)
         try r.finish()
     }
 

@@ -106,31 +106,35 @@ public struct MedicationAdministration: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(effectiveTime: .dateTime(FHIRPrimitive()), medication: .codeableConcept(CodeableConcept()), patient: Reference(), status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicationAdministration")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.patient = try r.requiredElement("patient")
-        model.practitioner = try r.element("practitioner")
-        model.encounter = try r.element("encounter")
-        model.prescription = try r.element("prescription")
+        try r.requiredElement("patient", into: &model.patient)
+        try r.element("practitioner", into: &model.practitioner)
+        try r.element("encounter", into: &model.encounter)
+        try r.element("prescription", into: &model.prescription)
         model.wasNotGiven = try r.primitive("wasNotGiven", "_wasNotGiven")
-        model.reasonNotGiven = try r.elements("reasonNotGiven")
-        model.reasonGiven = try r.elements("reasonGiven")
+        try r.elements("reasonNotGiven", into: &model.reasonNotGiven)
+        try r.elements("reasonGiven", into: &model.reasonGiven)
         model.effectiveTime = try r.requiredChoice("effectiveTime")
         model.medication = try r.requiredChoice("medication")
-        model.device = try r.elements("device")
+        try r.elements("device", into: &model.device)
         model.note = try r.primitive("note", "_note")
-        model.dosage = try r.element("dosage")
+        try r.element("dosage", into: &model.dosage)
         try r.finish()
     }
 
@@ -258,16 +262,20 @@ public struct MedicationAdministration: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.text = try r.primitive("text", "_text")
             model.site = try r.choice("site")
-            model.route = try r.element("route")
-            model.method = try r.element("method")
-            model.quantity = try r.element("quantity")
+            try r.element("route", into: &model.route)
+            try r.element("method", into: &model.method)
+            try r.element("quantity", into: &model.quantity)
             model.rate = try r.choice("rate")
             try r.finish()
         }

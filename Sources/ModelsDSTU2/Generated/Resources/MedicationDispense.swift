@@ -114,33 +114,37 @@ public struct MedicationDispense: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(medication: .codeableConcept(CodeableConcept())) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicationDispense")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.element("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.element("identifier", into: &model.identifier)
         model.status = try r.primitive("status", "_status")
-        model.patient = try r.element("patient")
-        model.dispenser = try r.element("dispenser")
-        model.authorizingPrescription = try r.elements("authorizingPrescription")
-        model.type = try r.element("type")
-        model.quantity = try r.element("quantity")
-        model.daysSupply = try r.element("daysSupply")
+        try r.element("patient", into: &model.patient)
+        try r.element("dispenser", into: &model.dispenser)
+        try r.elements("authorizingPrescription", into: &model.authorizingPrescription)
+        try r.element("type", into: &model.type)
+        try r.element("quantity", into: &model.quantity)
+        try r.element("daysSupply", into: &model.daysSupply)
         model.medication = try r.requiredChoice("medication")
         model.whenPrepared = try r.primitive("whenPrepared", "_whenPrepared")
         model.whenHandedOver = try r.primitive("whenHandedOver", "_whenHandedOver")
-        model.destination = try r.element("destination")
-        model.receiver = try r.elements("receiver")
+        try r.element("destination", into: &model.destination)
+        try r.elements("receiver", into: &model.receiver)
         model.note = try r.primitive("note", "_note")
-        model.dosageInstruction = try r.elements("dosageInstruction")
-        model.substitution = try r.element("substitution")
+        try r.elements("dosageInstruction", into: &model.dosageInstruction)
+        try r.element("substitution", into: &model.substitution)
         try r.finish()
     }
 
@@ -262,21 +266,25 @@ public struct MedicationDispense: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.text = try r.primitive("text", "_text")
-            model.additionalInstructions = try r.element("additionalInstructions")
-            model.timing = try r.element("timing")
+            try r.element("additionalInstructions", into: &model.additionalInstructions)
+            try r.element("timing", into: &model.timing)
             model.asNeeded = try r.choice("asNeeded")
             model.site = try r.choice("site")
-            model.route = try r.element("route")
-            model.method = try r.element("method")
+            try r.element("route", into: &model.route)
+            try r.element("method", into: &model.method)
             model.dose = try r.choice("dose")
             model.rate = try r.choice("rate")
-            model.maxDosePerPeriod = try r.element("maxDosePerPeriod")
+            try r.element("maxDosePerPeriod", into: &model.maxDosePerPeriod)
             try r.finish()
         }
 
@@ -430,14 +438,18 @@ public struct MedicationDispense: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(type: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.type = try r.requiredElement("type")
-            model.reason = try r.elements("reason")
-            model.responsibleParty = try r.elements("responsibleParty")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("type", into: &model.type)
+            try r.elements("reason", into: &model.reason)
+            try r.elements("responsibleParty", into: &model.responsibleParty)
             try r.finish()
         }
 

@@ -110,32 +110,36 @@ public struct MedicationOrder: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(medication: .codeableConcept(CodeableConcept())) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicationOrder")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.dateWritten = try r.primitive("dateWritten", "_dateWritten")
         model.status = try r.primitive("status", "_status")
         model.dateEnded = try r.primitive("dateEnded", "_dateEnded")
-        model.reasonEnded = try r.element("reasonEnded")
-        model.patient = try r.element("patient")
-        model.prescriber = try r.element("prescriber")
-        model.encounter = try r.element("encounter")
+        try r.element("reasonEnded", into: &model.reasonEnded)
+        try r.element("patient", into: &model.patient)
+        try r.element("prescriber", into: &model.prescriber)
+        try r.element("encounter", into: &model.encounter)
         model.reason = try r.choice("reason")
         model.note = try r.primitive("note", "_note")
         model.medication = try r.requiredChoice("medication")
-        model.dosageInstruction = try r.elements("dosageInstruction")
-        model.dispenseRequest = try r.element("dispenseRequest")
-        model.substitution = try r.element("substitution")
-        model.priorPrescription = try r.element("priorPrescription")
+        try r.elements("dosageInstruction", into: &model.dosageInstruction)
+        try r.element("dispenseRequest", into: &model.dispenseRequest)
+        try r.element("substitution", into: &model.substitution)
+        try r.element("priorPrescription", into: &model.priorPrescription)
         try r.finish()
     }
 
@@ -280,21 +284,25 @@ public struct MedicationOrder: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.text = try r.primitive("text", "_text")
-            model.additionalInstructions = try r.element("additionalInstructions")
-            model.timing = try r.element("timing")
+            try r.element("additionalInstructions", into: &model.additionalInstructions)
+            try r.element("timing", into: &model.timing)
             model.asNeeded = try r.choice("asNeeded")
             model.site = try r.choice("site")
-            model.route = try r.element("route")
-            model.method = try r.element("method")
+            try r.element("route", into: &model.route)
+            try r.element("method", into: &model.method)
             model.dose = try r.choice("dose")
             model.rate = try r.choice("rate")
-            model.maxDosePerPeriod = try r.element("maxDosePerPeriod")
+            try r.element("maxDosePerPeriod", into: &model.maxDosePerPeriod)
             try r.finish()
         }
 
@@ -456,16 +464,20 @@ public struct MedicationOrder: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.medication = try r.choice("medication")
-            model.validityPeriod = try r.element("validityPeriod")
+            try r.element("validityPeriod", into: &model.validityPeriod)
             model.numberOfRepeatsAllowed = try r.primitive("numberOfRepeatsAllowed", "_numberOfRepeatsAllowed")
-            model.quantity = try r.element("quantity")
-            model.expectedSupplyDuration = try r.element("expectedSupplyDuration")
+            try r.element("quantity", into: &model.quantity)
+            try r.element("expectedSupplyDuration", into: &model.expectedSupplyDuration)
             try r.finish()
         }
 
@@ -538,13 +550,17 @@ public struct MedicationOrder: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(type: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.type = try r.requiredElement("type")
-            model.reason = try r.element("reason")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("type", into: &model.type)
+            try r.element("reason", into: &model.reason)
             try r.finish()
         }
 

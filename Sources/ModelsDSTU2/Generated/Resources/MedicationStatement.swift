@@ -102,30 +102,34 @@ public struct MedicationStatement: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(medication: .codeableConcept(CodeableConcept()), patient: Reference(), status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicationStatement")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
-        model.patient = try r.requiredElement("patient")
-        model.informationSource = try r.element("informationSource")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
+        try r.requiredElement("patient", into: &model.patient)
+        try r.element("informationSource", into: &model.informationSource)
         model.dateAsserted = try r.primitive("dateAsserted", "_dateAsserted")
         model.status = try r.requiredPrimitive("status", "_status")
         model.wasNotTaken = try r.primitive("wasNotTaken", "_wasNotTaken")
-        model.reasonNotTaken = try r.elements("reasonNotTaken")
+        try r.elements("reasonNotTaken", into: &model.reasonNotTaken)
         model.reasonForUse = try r.choice("reasonForUse")
         model.effective = try r.choice("effective")
         model.note = try r.primitive("note", "_note")
-        model.supportingInformation = try r.elements("supportingInformation")
+        try r.elements("supportingInformation", into: &model.supportingInformation)
         model.medication = try r.requiredChoice("medication")
-        model.dosage = try r.elements("dosage")
+        try r.elements("dosage", into: &model.dosage)
         try r.finish()
     }
 
@@ -288,20 +292,24 @@ public struct MedicationStatement: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.text = try r.primitive("text", "_text")
-            model.timing = try r.element("timing")
+            try r.element("timing", into: &model.timing)
             model.asNeeded = try r.choice("asNeeded")
             model.site = try r.choice("site")
-            model.route = try r.element("route")
-            model.method = try r.element("method")
+            try r.element("route", into: &model.route)
+            try r.element("method", into: &model.method)
             model.quantity = try r.choice("quantity")
             model.rate = try r.choice("rate")
-            model.maxDosePerPeriod = try r.element("maxDosePerPeriod")
+            try r.element("maxDosePerPeriod", into: &model.maxDosePerPeriod)
             try r.finish()
         }
 

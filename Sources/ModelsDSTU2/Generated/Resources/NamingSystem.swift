@@ -102,30 +102,34 @@ public struct NamingSystem: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(date: FHIRPrimitive(), kind: FHIRPrimitive(), name: FHIRPrimitive(), status: FHIRPrimitive(), uniqueId: []) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("NamingSystem")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
         model.name = try r.requiredPrimitive("name", "_name")
         model.status = try r.requiredPrimitive("status", "_status")
         model.kind = try r.requiredPrimitive("kind", "_kind")
         model.publisher = try r.primitive("publisher", "_publisher")
-        model.contact = try r.elements("contact")
+        try r.elements("contact", into: &model.contact)
         model.responsible = try r.primitive("responsible", "_responsible")
         model.date = try r.requiredPrimitive("date", "_date")
-        model.type = try r.element("type")
+        try r.element("type", into: &model.type)
         model.description = try r.primitive("description", "_description")
-        model.useContext = try r.elements("useContext")
+        try r.elements("useContext", into: &model.useContext)
         model.usage = try r.primitive("usage", "_usage")
-        model.uniqueId = try r.requiredElements("uniqueId")
-        model.replacedBy = try r.element("replacedBy")
+        try r.requiredElements("uniqueId", into: &model.uniqueId)
+        try r.element("replacedBy", into: &model.replacedBy)
         try r.finish()
     }
 
@@ -188,13 +192,17 @@ public struct NamingSystem: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.name = try r.primitive("name", "_name")
-            model.telecom = try r.elements("telecom")
+            try r.elements("telecom", into: &model.telecom)
             try r.finish()
         }
 
@@ -248,15 +256,19 @@ public struct NamingSystem: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(type: FHIRPrimitive(), value: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.type = try r.requiredPrimitive("type", "_type")
             model.value = try r.requiredPrimitive("value", "_value")
             model.preferred = try r.primitive("preferred", "_preferred")
-            model.period = try r.element("period")
+            try r.element("period", into: &model.period)
             try r.finish()
         }
 

@@ -98,29 +98,33 @@ public struct NutritionOrder: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(dateTime: FHIRPrimitive(), patient: Reference()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("NutritionOrder")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.patient = try r.requiredElement("patient")
-        model.orderer = try r.element("orderer")
-        model.identifier = try r.elements("identifier")
-        model.encounter = try r.element("encounter")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.requiredElement("patient", into: &model.patient)
+        try r.element("orderer", into: &model.orderer)
+        try r.elements("identifier", into: &model.identifier)
+        try r.element("encounter", into: &model.encounter)
         model.dateTime = try r.requiredPrimitive("dateTime", "_dateTime")
         model.status = try r.primitive("status", "_status")
-        model.allergyIntolerance = try r.elements("allergyIntolerance")
-        model.foodPreferenceModifier = try r.elements("foodPreferenceModifier")
-        model.excludeFoodModifier = try r.elements("excludeFoodModifier")
-        model.oralDiet = try r.element("oralDiet")
-        model.supplement = try r.elements("supplement")
-        model.enteralFormula = try r.element("enteralFormula")
+        try r.elements("allergyIntolerance", into: &model.allergyIntolerance)
+        try r.elements("foodPreferenceModifier", into: &model.foodPreferenceModifier)
+        try r.elements("excludeFoodModifier", into: &model.excludeFoodModifier)
+        try r.element("oralDiet", into: &model.oralDiet)
+        try r.elements("supplement", into: &model.supplement)
+        try r.element("enteralFormula", into: &model.enteralFormula)
         try r.finish()
     }
 
@@ -198,16 +202,20 @@ public struct NutritionOrder: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.type = try r.elements("type")
-            model.schedule = try r.elements("schedule")
-            model.nutrient = try r.elements("nutrient")
-            model.texture = try r.elements("texture")
-            model.fluidConsistencyType = try r.elements("fluidConsistencyType")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.elements("type", into: &model.type)
+            try r.elements("schedule", into: &model.schedule)
+            try r.elements("nutrient", into: &model.nutrient)
+            try r.elements("texture", into: &model.texture)
+            try r.elements("fluidConsistencyType", into: &model.fluidConsistencyType)
             model.instruction = try r.primitive("instruction", "_instruction")
             try r.finish()
         }
@@ -257,13 +265,17 @@ public struct NutritionOrder: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.modifier = try r.element("modifier")
-                model.amount = try r.element("amount")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.element("modifier", into: &model.modifier)
+                try r.element("amount", into: &model.amount)
                 try r.finish()
             }
 
@@ -309,13 +321,17 @@ public struct NutritionOrder: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.modifier = try r.element("modifier")
-                model.foodType = try r.element("foodType")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.element("modifier", into: &model.modifier)
+                try r.element("foodType", into: &model.foodType)
                 try r.finish()
             }
 
@@ -374,15 +390,19 @@ public struct NutritionOrder: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.type = try r.element("type")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("type", into: &model.type)
             model.productName = try r.primitive("productName", "_productName")
-            model.schedule = try r.elements("schedule")
-            model.quantity = try r.element("quantity")
+            try r.elements("schedule", into: &model.schedule)
+            try r.element("quantity", into: &model.quantity)
             model.instruction = try r.primitive("instruction", "_instruction")
             try r.finish()
         }
@@ -460,19 +480,23 @@ public struct NutritionOrder: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.baseFormulaType = try r.element("baseFormulaType")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("baseFormulaType", into: &model.baseFormulaType)
             model.baseFormulaProductName = try r.primitive("baseFormulaProductName", "_baseFormulaProductName")
-            model.additiveType = try r.element("additiveType")
+            try r.element("additiveType", into: &model.additiveType)
             model.additiveProductName = try r.primitive("additiveProductName", "_additiveProductName")
-            model.caloricDensity = try r.element("caloricDensity")
-            model.routeofAdministration = try r.element("routeofAdministration")
-            model.administration = try r.elements("administration")
-            model.maxVolumeToDeliver = try r.element("maxVolumeToDeliver")
+            try r.element("caloricDensity", into: &model.caloricDensity)
+            try r.element("routeofAdministration", into: &model.routeofAdministration)
+            try r.elements("administration", into: &model.administration)
+            try r.element("maxVolumeToDeliver", into: &model.maxVolumeToDeliver)
             model.administrationInstruction = try r.primitive("administrationInstruction", "_administrationInstruction")
             try r.finish()
         }
@@ -529,13 +553,17 @@ public struct NutritionOrder: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.schedule = try r.element("schedule")
-                model.quantity = try r.element("quantity")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.element("schedule", into: &model.schedule)
+                try r.element("quantity", into: &model.quantity)
                 model.rate = try r.choice("rate")
                 try r.finish()
             }

@@ -126,17 +126,21 @@ public struct OperationDefinition: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(code: FHIRPrimitive(), instance: FHIRPrimitive(), kind: FHIRPrimitive(), name: FHIRPrimitive(), status: FHIRPrimitive(), system: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("OperationDefinition")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
         model.url = try r.primitive("url", "_url")
         model.version = try r.primitive("version", "_version")
         model.name = try r.requiredPrimitive("name", "_name")
@@ -144,18 +148,18 @@ public struct OperationDefinition: DomainResource {
         model.kind = try r.requiredPrimitive("kind", "_kind")
         model.experimental = try r.primitive("experimental", "_experimental")
         model.publisher = try r.primitive("publisher", "_publisher")
-        model.contact = try r.elements("contact")
+        try r.elements("contact", into: &model.contact)
         model.date = try r.primitive("date", "_date")
         model.description = try r.primitive("description", "_description")
         model.requirements = try r.primitive("requirements", "_requirements")
         model.idempotent = try r.primitive("idempotent", "_idempotent")
         model.code = try r.requiredPrimitive("code", "_code")
         model.notes = try r.primitive("notes", "_notes")
-        model.base = try r.element("base")
+        try r.element("base", into: &model.base)
         model.system = try r.requiredPrimitive("system", "_system")
         model.type = try r.primitives("type", "_type")
         model.instance = try r.requiredPrimitive("instance", "_instance")
-        model.parameter = try r.elements("parameter")
+        try r.elements("parameter", into: &model.parameter)
         try r.finish()
     }
 
@@ -224,13 +228,17 @@ public struct OperationDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.name = try r.primitive("name", "_name")
-            model.telecom = try r.elements("telecom")
+            try r.elements("telecom", into: &model.telecom)
             try r.finish()
         }
 
@@ -304,20 +312,24 @@ public struct OperationDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(max: FHIRPrimitive(), min: FHIRPrimitive(), name: FHIRPrimitive(), use: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.name = try r.requiredPrimitive("name", "_name")
             model.use = try r.requiredPrimitive("use", "_use")
             model.min = try r.requiredPrimitive("min", "_min")
             model.max = try r.requiredPrimitive("max", "_max")
             model.documentation = try r.primitive("documentation", "_documentation")
             model.type = try r.primitive("type", "_type")
-            model.profile = try r.element("profile")
-            model.binding = try r.element("binding")
-            model.part = try r.elements("part")
+            try r.element("profile", into: &model.profile)
+            try r.element("binding", into: &model.binding)
+            try r.elements("part", into: &model.part)
             try r.finish()
         }
 
@@ -369,11 +381,15 @@ public struct OperationDefinition: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(strength: FHIRPrimitive(), valueSet: .uri(FHIRPrimitive())) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.strength = try r.requiredPrimitive("strength", "_strength")
                 model.valueSet = try r.requiredChoice("valueSet")
                 try r.finish()

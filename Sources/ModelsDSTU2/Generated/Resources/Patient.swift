@@ -118,34 +118,38 @@ public struct Patient: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Patient")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.active = try r.primitive("active", "_active")
-        model.name = try r.elements("name")
-        model.telecom = try r.elements("telecom")
+        try r.elements("name", into: &model.name)
+        try r.elements("telecom", into: &model.telecom)
         model.gender = try r.primitive("gender", "_gender")
         model.birthDate = try r.primitive("birthDate", "_birthDate")
         model.deceased = try r.choice("deceased")
-        model.address = try r.elements("address")
-        model.maritalStatus = try r.element("maritalStatus")
+        try r.elements("address", into: &model.address)
+        try r.element("maritalStatus", into: &model.maritalStatus)
         model.multipleBirth = try r.choice("multipleBirth")
-        model.photo = try r.elements("photo")
-        model.contact = try r.elements("contact")
-        model.animal = try r.element("animal")
-        model.communication = try r.elements("communication")
-        model.careProvider = try r.elements("careProvider")
-        model.managingOrganization = try r.element("managingOrganization")
-        model.link = try r.elements("link")
+        try r.elements("photo", into: &model.photo)
+        try r.elements("contact", into: &model.contact)
+        try r.element("animal", into: &model.animal)
+        try r.elements("communication", into: &model.communication)
+        try r.elements("careProvider", into: &model.careProvider)
+        try r.element("managingOrganization", into: &model.managingOrganization)
+        try r.elements("link", into: &model.link)
         try r.finish()
     }
 
@@ -280,18 +284,22 @@ public struct Patient: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.relationship = try r.elements("relationship")
-            model.name = try r.element("name")
-            model.telecom = try r.elements("telecom")
-            model.address = try r.element("address")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.elements("relationship", into: &model.relationship)
+            try r.element("name", into: &model.name)
+            try r.elements("telecom", into: &model.telecom)
+            try r.element("address", into: &model.address)
             model.gender = try r.primitive("gender", "_gender")
-            model.organization = try r.element("organization")
-            model.period = try r.element("period")
+            try r.element("organization", into: &model.organization)
+            try r.element("period", into: &model.period)
             try r.finish()
         }
 
@@ -346,14 +354,18 @@ public struct Patient: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(species: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.species = try r.requiredElement("species")
-            model.breed = try r.element("breed")
-            model.genderStatus = try r.element("genderStatus")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("species", into: &model.species)
+            try r.element("breed", into: &model.breed)
+            try r.element("genderStatus", into: &model.genderStatus)
             try r.finish()
         }
 
@@ -400,12 +412,16 @@ public struct Patient: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(language: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.language = try r.requiredElement("language")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("language", into: &model.language)
             model.preferred = try r.primitive("preferred", "_preferred")
             try r.finish()
         }
@@ -452,12 +468,16 @@ public struct Patient: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(other: Reference(), type: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.other = try r.requiredElement("other")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("other", into: &model.other)
             model.type = try r.requiredPrimitive("type", "_type")
             try r.finish()
         }

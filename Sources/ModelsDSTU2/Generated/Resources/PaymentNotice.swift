@@ -90,27 +90,31 @@ public struct PaymentNotice: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(paymentStatus: Coding()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("PaymentNotice")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
-        model.ruleset = try r.element("ruleset")
-        model.originalRuleset = try r.element("originalRuleset")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
+        try r.element("ruleset", into: &model.ruleset)
+        try r.element("originalRuleset", into: &model.originalRuleset)
         model.created = try r.primitive("created", "_created")
-        model.target = try r.element("target")
-        model.provider = try r.element("provider")
-        model.organization = try r.element("organization")
-        model.request = try r.element("request")
-        model.response = try r.element("response")
-        model.paymentStatus = try r.requiredElement("paymentStatus")
+        try r.element("target", into: &model.target)
+        try r.element("provider", into: &model.provider)
+        try r.element("organization", into: &model.organization)
+        try r.element("request", into: &model.request)
+        try r.element("response", into: &model.response)
+        try r.requiredElement("paymentStatus", into: &model.paymentStatus)
         try r.finish()
     }
 

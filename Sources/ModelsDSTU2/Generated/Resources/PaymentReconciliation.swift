@@ -110,32 +110,36 @@ public struct PaymentReconciliation: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(total: Quantity()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("PaymentReconciliation")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
-        model.request = try r.element("request")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
+        try r.element("request", into: &model.request)
         model.outcome = try r.primitive("outcome", "_outcome")
         model.disposition = try r.primitive("disposition", "_disposition")
-        model.ruleset = try r.element("ruleset")
-        model.originalRuleset = try r.element("originalRuleset")
+        try r.element("ruleset", into: &model.ruleset)
+        try r.element("originalRuleset", into: &model.originalRuleset)
         model.created = try r.primitive("created", "_created")
-        model.period = try r.element("period")
-        model.organization = try r.element("organization")
-        model.requestProvider = try r.element("requestProvider")
-        model.requestOrganization = try r.element("requestOrganization")
-        model.detail = try r.elements("detail")
-        model.form = try r.element("form")
-        model.total = try r.requiredElement("total")
-        model.note = try r.elements("note")
+        try r.element("period", into: &model.period)
+        try r.element("organization", into: &model.organization)
+        try r.element("requestProvider", into: &model.requestProvider)
+        try r.element("requestOrganization", into: &model.requestOrganization)
+        try r.elements("detail", into: &model.detail)
+        try r.element("form", into: &model.form)
+        try r.requiredElement("total", into: &model.total)
+        try r.elements("note", into: &model.note)
         try r.finish()
     }
 
@@ -220,18 +224,22 @@ public struct PaymentReconciliation: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(type: Coding()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.type = try r.requiredElement("type")
-            model.request = try r.element("request")
-            model.responce = try r.element("responce")
-            model.submitter = try r.element("submitter")
-            model.payee = try r.element("payee")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("type", into: &model.type)
+            try r.element("request", into: &model.request)
+            try r.element("responce", into: &model.responce)
+            try r.element("submitter", into: &model.submitter)
+            try r.element("payee", into: &model.payee)
             model.date = try r.primitive("date", "_date")
-            model.amount = try r.element("amount")
+            try r.element("amount", into: &model.amount)
             try r.finish()
         }
 
@@ -282,12 +290,16 @@ public struct PaymentReconciliation: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.type = try r.element("type")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("type", into: &model.type)
             model.text = try r.primitive("text", "_text")
             try r.finish()
         }

@@ -90,27 +90,31 @@ public struct Person: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Person")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
-        model.name = try r.elements("name")
-        model.telecom = try r.elements("telecom")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
+        try r.elements("name", into: &model.name)
+        try r.elements("telecom", into: &model.telecom)
         model.gender = try r.primitive("gender", "_gender")
         model.birthDate = try r.primitive("birthDate", "_birthDate")
-        model.address = try r.elements("address")
-        model.photo = try r.element("photo")
-        model.managingOrganization = try r.element("managingOrganization")
+        try r.elements("address", into: &model.address)
+        try r.element("photo", into: &model.photo)
+        try r.element("managingOrganization", into: &model.managingOrganization)
         model.active = try r.primitive("active", "_active")
-        model.link = try r.elements("link")
+        try r.elements("link", into: &model.link)
         try r.finish()
     }
 
@@ -170,12 +174,16 @@ public struct Person: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(target: Reference()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.target = try r.requiredElement("target")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("target", into: &model.target)
             model.assurance = try r.primitive("assurance", "_assurance")
             try r.finish()
         }

@@ -94,28 +94,32 @@ public struct Practitioner: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Practitioner")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.active = try r.primitive("active", "_active")
-        model.name = try r.element("name")
-        model.telecom = try r.elements("telecom")
-        model.address = try r.elements("address")
+        try r.element("name", into: &model.name)
+        try r.elements("telecom", into: &model.telecom)
+        try r.elements("address", into: &model.address)
         model.gender = try r.primitive("gender", "_gender")
         model.birthDate = try r.primitive("birthDate", "_birthDate")
-        model.photo = try r.elements("photo")
-        model.practitionerRole = try r.elements("practitionerRole")
-        model.qualification = try r.elements("qualification")
-        model.communication = try r.elements("communication")
+        try r.elements("photo", into: &model.photo)
+        try r.elements("practitionerRole", into: &model.practitionerRole)
+        try r.elements("qualification", into: &model.qualification)
+        try r.elements("communication", into: &model.communication)
         try r.finish()
     }
 
@@ -192,17 +196,21 @@ public struct Practitioner: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.managingOrganization = try r.element("managingOrganization")
-            model.role = try r.element("role")
-            model.specialty = try r.elements("specialty")
-            model.period = try r.element("period")
-            model.location = try r.elements("location")
-            model.healthcareService = try r.elements("healthcareService")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("managingOrganization", into: &model.managingOrganization)
+            try r.element("role", into: &model.role)
+            try r.elements("specialty", into: &model.specialty)
+            try r.element("period", into: &model.period)
+            try r.elements("location", into: &model.location)
+            try r.elements("healthcareService", into: &model.healthcareService)
             try r.finish()
         }
 
@@ -260,15 +268,19 @@ public struct Practitioner: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(code: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.identifier = try r.elements("identifier")
-            model.code = try r.requiredElement("code")
-            model.period = try r.element("period")
-            model.issuer = try r.element("issuer")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.elements("identifier", into: &model.identifier)
+            try r.requiredElement("code", into: &model.code)
+            try r.element("period", into: &model.period)
+            try r.element("issuer", into: &model.issuer)
             try r.finish()
         }
 

@@ -134,38 +134,42 @@ public struct Procedure: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(code: CodeableConcept(), status: FHIRPrimitive(), subject: Reference()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Procedure")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
-        model.subject = try r.requiredElement("subject")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
+        try r.requiredElement("subject", into: &model.subject)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.category = try r.element("category")
-        model.code = try r.requiredElement("code")
+        try r.element("category", into: &model.category)
+        try r.requiredElement("code", into: &model.code)
         model.notPerformed = try r.primitive("notPerformed", "_notPerformed")
-        model.reasonNotPerformed = try r.elements("reasonNotPerformed")
-        model.bodySite = try r.elements("bodySite")
+        try r.elements("reasonNotPerformed", into: &model.reasonNotPerformed)
+        try r.elements("bodySite", into: &model.bodySite)
         model.reason = try r.choice("reason")
-        model.performer = try r.elements("performer")
+        try r.elements("performer", into: &model.performer)
         model.performed = try r.choice("performed")
-        model.encounter = try r.element("encounter")
-        model.location = try r.element("location")
-        model.outcome = try r.element("outcome")
-        model.report = try r.elements("report")
-        model.complication = try r.elements("complication")
-        model.followUp = try r.elements("followUp")
-        model.request = try r.element("request")
-        model.notes = try r.elements("notes")
-        model.focalDevice = try r.elements("focalDevice")
-        model.used = try r.elements("used")
+        try r.element("encounter", into: &model.encounter)
+        try r.element("location", into: &model.location)
+        try r.element("outcome", into: &model.outcome)
+        try r.elements("report", into: &model.report)
+        try r.elements("complication", into: &model.complication)
+        try r.elements("followUp", into: &model.followUp)
+        try r.element("request", into: &model.request)
+        try r.elements("notes", into: &model.notes)
+        try r.elements("focalDevice", into: &model.focalDevice)
+        try r.elements("used", into: &model.used)
         try r.finish()
     }
 
@@ -284,13 +288,17 @@ public struct Procedure: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.actor = try r.element("actor")
-            model.role = try r.element("role")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("actor", into: &model.actor)
+            try r.element("role", into: &model.role)
             try r.finish()
         }
 
@@ -336,13 +344,17 @@ public struct Procedure: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(manipulated: Reference()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.action = try r.element("action")
-            model.manipulated = try r.requiredElement("manipulated")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("action", into: &model.action)
+            try r.requiredElement("manipulated", into: &model.manipulated)
             try r.finish()
         }
 

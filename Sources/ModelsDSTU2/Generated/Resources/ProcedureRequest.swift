@@ -106,30 +106,34 @@ public struct ProcedureRequest: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(code: CodeableConcept(), subject: Reference()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ProcedureRequest")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
-        model.subject = try r.requiredElement("subject")
-        model.code = try r.requiredElement("code")
-        model.bodySite = try r.elements("bodySite")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
+        try r.requiredElement("subject", into: &model.subject)
+        try r.requiredElement("code", into: &model.code)
+        try r.elements("bodySite", into: &model.bodySite)
         model.reason = try r.choice("reason")
         model.scheduled = try r.choice("scheduled")
-        model.encounter = try r.element("encounter")
-        model.performer = try r.element("performer")
+        try r.element("encounter", into: &model.encounter)
+        try r.element("performer", into: &model.performer)
         model.status = try r.primitive("status", "_status")
-        model.notes = try r.elements("notes")
+        try r.elements("notes", into: &model.notes)
         model.asNeeded = try r.choice("asNeeded")
         model.orderedOn = try r.primitive("orderedOn", "_orderedOn")
-        model.orderer = try r.element("orderer")
+        try r.element("orderer", into: &model.orderer)
         model.priority = try r.primitive("priority", "_priority")
         try r.finish()
     }

@@ -90,27 +90,31 @@ public struct Provenance: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(recorded: FHIRPrimitive(), target: []) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Provenance")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.target = try r.requiredElements("target")
-        model.period = try r.element("period")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.requiredElements("target", into: &model.target)
+        try r.element("period", into: &model.period)
         model.recorded = try r.requiredPrimitive("recorded", "_recorded")
-        model.reason = try r.elements("reason")
-        model.activity = try r.element("activity")
-        model.location = try r.element("location")
+        try r.elements("reason", into: &model.reason)
+        try r.element("activity", into: &model.activity)
+        try r.element("location", into: &model.location)
         model.policy = try r.primitives("policy", "_policy")
-        model.agent = try r.elements("agent")
-        model.entity = try r.elements("entity")
-        model.signature = try r.elements("signature")
+        try r.elements("agent", into: &model.agent)
+        try r.elements("entity", into: &model.entity)
+        try r.elements("signature", into: &model.signature)
         try r.finish()
     }
 
@@ -178,15 +182,19 @@ public struct Provenance: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(role: Coding()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.role = try r.requiredElement("role")
-            model.actor = try r.element("actor")
-            model.userId = try r.element("userId")
-            model.relatedAgent = try r.elements("relatedAgent")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("role", into: &model.role)
+            try r.element("actor", into: &model.actor)
+            try r.element("userId", into: &model.userId)
+            try r.elements("relatedAgent", into: &model.relatedAgent)
             try r.finish()
         }
 
@@ -233,12 +241,16 @@ public struct Provenance: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(target: FHIRPrimitive(), type: CodeableConcept()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.type = try r.requiredElement("type")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.requiredElement("type", into: &model.type)
                 model.target = try r.requiredPrimitive("target", "_target")
                 try r.finish()
             }
@@ -298,16 +310,20 @@ public struct Provenance: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(reference: FHIRPrimitive(), role: FHIRPrimitive(), type: Coding()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.role = try r.requiredPrimitive("role", "_role")
-            model.type = try r.requiredElement("type")
+            try r.requiredElement("type", into: &model.type)
             model.reference = try r.requiredPrimitive("reference", "_reference")
             model.display = try r.primitive("display", "_display")
-            model.agent = try r.element("agent")
+            try r.element("agent", into: &model.agent)
             try r.finish()
         }
 

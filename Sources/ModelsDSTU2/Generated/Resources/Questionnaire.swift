@@ -82,25 +82,29 @@ public struct Questionnaire: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(group: Questionnaire.GroupComponent(), status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Questionnaire")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.version = try r.primitive("version", "_version")
         model.status = try r.requiredPrimitive("status", "_status")
         model.date = try r.primitive("date", "_date")
         model.publisher = try r.primitive("publisher", "_publisher")
-        model.telecom = try r.elements("telecom")
+        try r.elements("telecom", into: &model.telecom)
         model.subjectType = try r.primitives("subjectType", "_subjectType")
-        model.group = try r.requiredElement("group")
+        try r.requiredElement("group", into: &model.group)
         try r.finish()
     }
 
@@ -182,19 +186,23 @@ public struct Questionnaire: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.linkId = try r.primitive("linkId", "_linkId")
             model.title = try r.primitive("title", "_title")
-            model.concept = try r.elements("concept")
+            try r.elements("concept", into: &model.concept)
             model.text = try r.primitive("text", "_text")
             model.required = try r.primitive("required", "_required")
             model.repeats = try r.primitive("repeats", "_repeats")
-            model.group = try r.elements("group")
-            model.question = try r.elements("question")
+            try r.elements("group", into: &model.group)
+            try r.elements("question", into: &model.question)
             try r.finish()
         }
 
@@ -273,20 +281,24 @@ public struct Questionnaire: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.linkId = try r.primitive("linkId", "_linkId")
-                model.concept = try r.elements("concept")
+                try r.elements("concept", into: &model.concept)
                 model.text = try r.primitive("text", "_text")
                 model.type = try r.primitive("type", "_type")
                 model.required = try r.primitive("required", "_required")
                 model.repeats = try r.primitive("repeats", "_repeats")
-                model.options = try r.element("options")
-                model.option = try r.elements("option")
-                model.group = try r.elements("group")
+                try r.element("options", into: &model.options)
+                try r.elements("option", into: &model.option)
+                try r.elements("group", into: &model.group)
                 try r.finish()
             }
 

@@ -86,26 +86,30 @@ public struct QuestionnaireResponse: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("QuestionnaireResponse")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.element("identifier")
-        model.questionnaire = try r.element("questionnaire")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.element("identifier", into: &model.identifier)
+        try r.element("questionnaire", into: &model.questionnaire)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.subject = try r.element("subject")
-        model.author = try r.element("author")
+        try r.element("subject", into: &model.subject)
+        try r.element("author", into: &model.author)
         model.authored = try r.primitive("authored", "_authored")
-        model.source = try r.element("source")
-        model.encounter = try r.element("encounter")
-        model.group = try r.element("group")
+        try r.element("source", into: &model.source)
+        try r.element("encounter", into: &model.encounter)
+        try r.element("group", into: &model.group)
         try r.finish()
     }
 
@@ -180,17 +184,21 @@ public struct QuestionnaireResponse: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.linkId = try r.primitive("linkId", "_linkId")
             model.title = try r.primitive("title", "_title")
             model.text = try r.primitive("text", "_text")
-            model.subject = try r.element("subject")
-            model.group = try r.elements("group")
-            model.question = try r.elements("question")
+            try r.element("subject", into: &model.subject)
+            try r.elements("group", into: &model.group)
+            try r.elements("question", into: &model.question)
             try r.finish()
         }
 
@@ -243,14 +251,18 @@ public struct QuestionnaireResponse: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.linkId = try r.primitive("linkId", "_linkId")
                 model.text = try r.primitive("text", "_text")
-                model.answer = try r.elements("answer")
+                try r.elements("answer", into: &model.answer)
                 try r.finish()
             }
 
@@ -296,13 +308,17 @@ public struct QuestionnaireResponse: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self() }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
                     model.value = try r.choice("value")
-                    model.group = try r.elements("group")
+                    try r.elements("group", into: &model.group)
                     try r.finish()
                 }
 

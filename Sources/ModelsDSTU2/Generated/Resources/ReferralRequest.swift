@@ -114,33 +114,37 @@ public struct ReferralRequest: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ReferralRequest")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.identifier = try r.elements("identifier")
+        try r.elements("identifier", into: &model.identifier)
         model.date = try r.primitive("date", "_date")
-        model.type = try r.element("type")
-        model.specialty = try r.element("specialty")
-        model.priority = try r.element("priority")
-        model.patient = try r.element("patient")
-        model.requester = try r.element("requester")
-        model.recipient = try r.elements("recipient")
-        model.encounter = try r.element("encounter")
+        try r.element("type", into: &model.type)
+        try r.element("specialty", into: &model.specialty)
+        try r.element("priority", into: &model.priority)
+        try r.element("patient", into: &model.patient)
+        try r.element("requester", into: &model.requester)
+        try r.elements("recipient", into: &model.recipient)
+        try r.element("encounter", into: &model.encounter)
         model.dateSent = try r.primitive("dateSent", "_dateSent")
-        model.reason = try r.element("reason")
+        try r.element("reason", into: &model.reason)
         model.description = try r.primitive("description", "_description")
-        model.serviceRequested = try r.elements("serviceRequested")
-        model.supportingInformation = try r.elements("supportingInformation")
-        model.fulfillmentTime = try r.element("fulfillmentTime")
+        try r.elements("serviceRequested", into: &model.serviceRequested)
+        try r.elements("supportingInformation", into: &model.supportingInformation)
+        try r.element("fulfillmentTime", into: &model.fulfillmentTime)
         try r.finish()
     }
 

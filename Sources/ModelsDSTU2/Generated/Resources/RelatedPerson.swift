@@ -90,27 +90,31 @@ public struct RelatedPerson: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(patient: Reference()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("RelatedPerson")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
-        model.patient = try r.requiredElement("patient")
-        model.relationship = try r.element("relationship")
-        model.name = try r.element("name")
-        model.telecom = try r.elements("telecom")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
+        try r.requiredElement("patient", into: &model.patient)
+        try r.element("relationship", into: &model.relationship)
+        try r.element("name", into: &model.name)
+        try r.elements("telecom", into: &model.telecom)
         model.gender = try r.primitive("gender", "_gender")
         model.birthDate = try r.primitive("birthDate", "_birthDate")
-        model.address = try r.elements("address")
-        model.photo = try r.elements("photo")
-        model.period = try r.element("period")
+        try r.elements("address", into: &model.address)
+        try r.elements("photo", into: &model.photo)
+        try r.element("period", into: &model.period)
         try r.finish()
     }
 

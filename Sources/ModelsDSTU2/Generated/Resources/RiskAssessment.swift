@@ -90,26 +90,30 @@ public struct RiskAssessment: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("RiskAssessment")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.subject = try r.element("subject")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.element("subject", into: &model.subject)
         model.date = try r.primitive("date", "_date")
-        model.condition = try r.element("condition")
-        model.encounter = try r.element("encounter")
-        model.performer = try r.element("performer")
-        model.identifier = try r.element("identifier")
-        model.method = try r.element("method")
-        model.basis = try r.elements("basis")
-        model.prediction = try r.elements("prediction")
+        try r.element("condition", into: &model.condition)
+        try r.element("encounter", into: &model.encounter)
+        try r.element("performer", into: &model.performer)
+        try r.element("identifier", into: &model.identifier)
+        try r.element("method", into: &model.method)
+        try r.elements("basis", into: &model.basis)
+        try r.elements("prediction", into: &model.prediction)
         model.mitigation = try r.primitive("mitigation", "_mitigation")
         try r.finish()
     }
@@ -182,12 +186,16 @@ public struct RiskAssessment: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(outcome: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.outcome = try r.requiredElement("outcome")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("outcome", into: &model.outcome)
             model.probability = try r.choice("probability")
             model.relativeRisk = try r.primitive("relativeRisk", "_relativeRisk")
             model.when = try r.choice("when")

@@ -90,27 +90,31 @@ public struct Specimen: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(subject: Reference()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Specimen")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.primitive("status", "_status")
-        model.type = try r.element("type")
-        model.parent = try r.elements("parent")
-        model.subject = try r.requiredElement("subject")
-        model.accessionIdentifier = try r.element("accessionIdentifier")
+        try r.element("type", into: &model.type)
+        try r.elements("parent", into: &model.parent)
+        try r.requiredElement("subject", into: &model.subject)
+        try r.element("accessionIdentifier", into: &model.accessionIdentifier)
         model.receivedTime = try r.primitive("receivedTime", "_receivedTime")
-        model.collection = try r.element("collection")
-        model.treatment = try r.elements("treatment")
-        model.container = try r.elements("container")
+        try r.element("collection", into: &model.collection)
+        try r.elements("treatment", into: &model.treatment)
+        try r.elements("container", into: &model.container)
         try r.finish()
     }
 
@@ -186,17 +190,21 @@ public struct Specimen: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.collector = try r.element("collector")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("collector", into: &model.collector)
             model.comment = try r.primitives("comment", "_comment")
             model.collected = try r.choice("collected")
-            model.quantity = try r.element("quantity")
-            model.method = try r.element("method")
-            model.bodySite = try r.element("bodySite")
+            try r.element("quantity", into: &model.quantity)
+            try r.element("method", into: &model.method)
+            try r.element("bodySite", into: &model.bodySite)
             try r.finish()
         }
 
@@ -274,14 +282,18 @@ public struct Specimen: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.description = try r.primitive("description", "_description")
-            model.procedure = try r.element("procedure")
-            model.additive = try r.elements("additive")
+            try r.element("procedure", into: &model.procedure)
+            try r.elements("additive", into: &model.additive)
             try r.finish()
         }
 
@@ -344,16 +356,20 @@ public struct Specimen: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.identifier = try r.elements("identifier")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.elements("identifier", into: &model.identifier)
             model.description = try r.primitive("description", "_description")
-            model.type = try r.element("type")
-            model.capacity = try r.element("capacity")
-            model.specimenQuantity = try r.element("specimenQuantity")
+            try r.element("type", into: &model.type)
+            try r.element("capacity", into: &model.capacity)
+            try r.element("specimenQuantity", into: &model.specimenQuantity)
             model.additive = try r.choice("additive")
             try r.finish()
         }

@@ -150,42 +150,46 @@ public struct StructureDefinition: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(abstract: FHIRPrimitive(), kind: FHIRPrimitive(), name: FHIRPrimitive(), status: FHIRPrimitive(), url: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("StructureDefinition")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
         model.url = try r.requiredPrimitive("url", "_url")
-        model.identifier = try r.elements("identifier")
+        try r.elements("identifier", into: &model.identifier)
         model.version = try r.primitive("version", "_version")
         model.name = try r.requiredPrimitive("name", "_name")
         model.display = try r.primitive("display", "_display")
         model.status = try r.requiredPrimitive("status", "_status")
         model.experimental = try r.primitive("experimental", "_experimental")
         model.publisher = try r.primitive("publisher", "_publisher")
-        model.contact = try r.elements("contact")
+        try r.elements("contact", into: &model.contact)
         model.date = try r.primitive("date", "_date")
         model.description = try r.primitive("description", "_description")
-        model.useContext = try r.elements("useContext")
+        try r.elements("useContext", into: &model.useContext)
         model.requirements = try r.primitive("requirements", "_requirements")
         model.copyright = try r.primitive("copyright", "_copyright")
-        model.code = try r.elements("code")
+        try r.elements("code", into: &model.code)
         model.fhirVersion = try r.primitive("fhirVersion", "_fhirVersion")
-        model.mapping = try r.elements("mapping")
+        try r.elements("mapping", into: &model.mapping)
         model.kind = try r.requiredPrimitive("kind", "_kind")
         model.constrainedType = try r.primitive("constrainedType", "_constrainedType")
         model.abstract = try r.requiredPrimitive("abstract", "_abstract")
         model.contextType = try r.primitive("contextType", "_contextType")
         model.context = try r.primitives("context", "_context")
         model.base = try r.primitive("base", "_base")
-        model.snapshot = try r.element("snapshot")
-        model.differential = try r.element("differential")
+        try r.element("snapshot", into: &model.snapshot)
+        try r.element("differential", into: &model.differential)
         try r.finish()
     }
 
@@ -260,13 +264,17 @@ public struct StructureDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.name = try r.primitive("name", "_name")
-            model.telecom = try r.elements("telecom")
+            try r.elements("telecom", into: &model.telecom)
             try r.finish()
         }
 
@@ -320,11 +328,15 @@ public struct StructureDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(identity: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.identity = try r.requiredPrimitive("identity", "_identity")
             model.uri = try r.primitive("uri", "_uri")
             model.name = try r.primitive("name", "_name")
@@ -372,12 +384,16 @@ public struct StructureDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(element: []) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.element = try r.requiredElements("element")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElements("element", into: &model.element)
             try r.finish()
         }
 
@@ -418,12 +434,16 @@ public struct StructureDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(element: []) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.element = try r.requiredElements("element")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElements("element", into: &model.element)
             try r.finish()
         }
 

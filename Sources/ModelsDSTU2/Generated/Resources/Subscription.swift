@@ -82,25 +82,29 @@ public struct Subscription: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(channel: Subscription.Channel(payload: FHIRPrimitive(), type: FHIRPrimitive()), criteria: FHIRPrimitive(), reason: FHIRPrimitive(), status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Subscription")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
         model.criteria = try r.requiredPrimitive("criteria", "_criteria")
-        model.contact = try r.elements("contact")
+        try r.elements("contact", into: &model.contact)
         model.reason = try r.requiredPrimitive("reason", "_reason")
         model.status = try r.requiredPrimitive("status", "_status")
         model.error = try r.primitive("error", "_error")
-        model.channel = try r.requiredElement("channel")
+        try r.requiredElement("channel", into: &model.channel)
         model.end = try r.primitive("end", "_end")
-        model.tag = try r.elements("tag")
+        try r.elements("tag", into: &model.tag)
         try r.finish()
     }
 
@@ -166,11 +170,15 @@ public struct Subscription: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(payload: FHIRPrimitive(), type: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.type = try r.requiredPrimitive("type", "_type")
             model.endpoint = try r.primitive("endpoint", "_endpoint")
             model.payload = try r.requiredPrimitive("payload", "_payload")

@@ -94,28 +94,32 @@ public struct SupplyDelivery: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("SupplyDelivery")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.element("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.element("identifier", into: &model.identifier)
         model.status = try r.primitive("status", "_status")
-        model.patient = try r.element("patient")
-        model.type = try r.element("type")
-        model.quantity = try r.element("quantity")
-        model.suppliedItem = try r.element("suppliedItem")
-        model.supplier = try r.element("supplier")
-        model.whenPrepared = try r.element("whenPrepared")
+        try r.element("patient", into: &model.patient)
+        try r.element("type", into: &model.type)
+        try r.element("quantity", into: &model.quantity)
+        try r.element("suppliedItem", into: &model.suppliedItem)
+        try r.element("supplier", into: &model.supplier)
+        try r.element("whenPrepared", into: &model.whenPrepared)
         model.time = try r.primitive("time", "_time")
-        model.destination = try r.element("destination")
-        model.receiver = try r.elements("receiver")
+        try r.element("destination", into: &model.destination)
+        try r.elements("receiver", into: &model.receiver)
         try r.finish()
     }
 

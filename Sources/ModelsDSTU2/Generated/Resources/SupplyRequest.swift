@@ -90,27 +90,31 @@ public struct SupplyRequest: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("SupplyRequest")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.patient = try r.element("patient")
-        model.source = try r.element("source")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.element("patient", into: &model.patient)
+        try r.element("source", into: &model.source)
         model.date = try r.primitive("date", "_date")
-        model.identifier = try r.element("identifier")
+        try r.element("identifier", into: &model.identifier)
         model.status = try r.primitive("status", "_status")
-        model.kind = try r.element("kind")
-        model.orderedItem = try r.element("orderedItem")
-        model.supplier = try r.elements("supplier")
+        try r.element("kind", into: &model.kind)
+        try r.element("orderedItem", into: &model.orderedItem)
+        try r.elements("supplier", into: &model.supplier)
         model.reason = try r.choice("reason")
-        model.when = try r.element("when")
+        try r.element("when", into: &model.when)
         try r.finish()
     }
 
@@ -194,13 +198,17 @@ public struct SupplyRequest: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.code = try r.element("code")
-            model.schedule = try r.element("schedule")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("code", into: &model.code)
+            try r.element("schedule", into: &model.schedule)
             try r.finish()
         }
 

@@ -78,24 +78,28 @@ public struct VisionPrescription: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("VisionPrescription")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.dateWritten = try r.primitive("dateWritten", "_dateWritten")
-        model.patient = try r.element("patient")
-        model.prescriber = try r.element("prescriber")
-        model.encounter = try r.element("encounter")
+        try r.element("patient", into: &model.patient)
+        try r.element("prescriber", into: &model.prescriber)
+        try r.element("encounter", into: &model.encounter)
         model.reason = try r.choice("reason")
-        model.dispense = try r.elements("dispense")
+        try r.elements("dispense", into: &model.dispense)
         try r.finish()
     }
 
@@ -228,12 +232,16 @@ public struct VisionPrescription: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(product: Coding()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.product = try r.requiredElement("product")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("product", into: &model.product)
             model.eye = try r.primitive("eye", "_eye")
             model.sphere = try r.primitive("sphere", "_sphere")
             model.cylinder = try r.primitive("cylinder", "_cylinder")
@@ -244,7 +252,7 @@ public struct VisionPrescription: DomainResource {
             model.power = try r.primitive("power", "_power")
             model.backCurve = try r.primitive("backCurve", "_backCurve")
             model.diameter = try r.primitive("diameter", "_diameter")
-            model.duration = try r.element("duration")
+            try r.element("duration", into: &model.duration)
             model.color = try r.primitive("color", "_color")
             model.brand = try r.primitive("brand", "_brand")
             model.notes = try r.primitive("notes", "_notes")

@@ -36,13 +36,17 @@ public struct Contributor: Element {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(name: FHIRPrimitive(), type: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         model.id = try r.primitive("id", "_id")
-        model.`extension` = try r.elements("extension")
+        try r.elements("extension", into: &model.`extension`)
         model.type = try r.requiredPrimitive("type", "_type")
         model.name = try r.requiredPrimitive("name", "_name")
-        model.contact = try r.elements("contact")
+        try r.elements("contact", into: &model.contact)
         try r.finish()
     }
 

@@ -56,18 +56,22 @@ public struct DataRequirement: Element {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(type: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         model.id = try r.primitive("id", "_id")
-        model.`extension` = try r.elements("extension")
+        try r.elements("extension", into: &model.`extension`)
         model.type = try r.requiredPrimitive("type", "_type")
         model.profile = try r.primitives("profile", "_profile")
         model.subject = try r.choice("subject")
         model.mustSupport = try r.primitives("mustSupport", "_mustSupport")
-        model.codeFilter = try r.elements("codeFilter")
-        model.dateFilter = try r.elements("dateFilter")
+        try r.elements("codeFilter", into: &model.codeFilter)
+        try r.elements("dateFilter", into: &model.dateFilter)
         model.limit = try r.primitive("limit", "_limit")
-        model.sort = try r.elements("sort")
+        try r.elements("sort", into: &model.sort)
         try r.finish()
     }
 
@@ -145,14 +149,18 @@ public struct DataRequirement: Element {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
+            try r.elements("extension", into: &model.`extension`)
             model.path = try r.primitive("path", "_path")
             model.searchParam = try r.primitive("searchParam", "_searchParam")
             model.valueSet = try r.primitive("valueSet", "_valueSet")
-            model.code = try r.elements("code")
+            try r.elements("code", into: &model.code)
             try r.finish()
         }
 
@@ -199,10 +207,14 @@ public struct DataRequirement: Element {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
+            try r.elements("extension", into: &model.`extension`)
             model.path = try r.primitive("path", "_path")
             model.searchParam = try r.primitive("searchParam", "_searchParam")
             model.value = try r.choice("value")
@@ -274,10 +286,14 @@ public struct DataRequirement: Element {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(direction: FHIRPrimitive(), path: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
+            try r.elements("extension", into: &model.`extension`)
             model.path = try r.requiredPrimitive("path", "_path")
             model.direction = try r.requiredPrimitive("direction", "_direction")
             try r.finish()

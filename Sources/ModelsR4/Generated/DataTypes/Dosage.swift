@@ -80,24 +80,28 @@ public struct Dosage: BackboneElement {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         model.id = try r.primitive("id", "_id")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
         model.sequence = try r.primitive("sequence", "_sequence")
         model.text = try r.primitive("text", "_text")
-        model.additionalInstruction = try r.elements("additionalInstruction")
+        try r.elements("additionalInstruction", into: &model.additionalInstruction)
         model.patientInstruction = try r.primitive("patientInstruction", "_patientInstruction")
-        model.timing = try r.element("timing")
+        try r.element("timing", into: &model.timing)
         model.asNeeded = try r.choice("asNeeded")
-        model.site = try r.element("site")
-        model.route = try r.element("route")
-        model.method = try r.element("method")
-        model.doseAndRate = try r.elements("doseAndRate")
-        model.maxDosePerPeriod = try r.element("maxDosePerPeriod")
-        model.maxDosePerAdministration = try r.element("maxDosePerAdministration")
-        model.maxDosePerLifetime = try r.element("maxDosePerLifetime")
+        try r.element("site", into: &model.site)
+        try r.element("route", into: &model.route)
+        try r.element("method", into: &model.method)
+        try r.elements("doseAndRate", into: &model.doseAndRate)
+        try r.element("maxDosePerPeriod", into: &model.maxDosePerPeriod)
+        try r.element("maxDosePerAdministration", into: &model.maxDosePerAdministration)
+        try r.element("maxDosePerLifetime", into: &model.maxDosePerLifetime)
         try r.finish()
     }
 
@@ -177,11 +181,15 @@ public struct Dosage: BackboneElement {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.type = try r.element("type")
+            try r.elements("extension", into: &model.`extension`)
+            try r.element("type", into: &model.type)
             model.dose = try r.choice("dose")
             model.rate = try r.choice("rate")
             try r.finish()

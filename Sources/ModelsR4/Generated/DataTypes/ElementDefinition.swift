@@ -164,18 +164,22 @@ public struct ElementDefinition: BackboneElement {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(path: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         model.id = try r.primitive("id", "_id")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
         model.path = try r.requiredPrimitive("path", "_path")
         model.representation = try r.primitives("representation", "_representation")
         model.sliceName = try r.primitive("sliceName", "_sliceName")
         model.sliceIsConstraining = try r.primitive("sliceIsConstraining", "_sliceIsConstraining")
         model.label = try r.primitive("label", "_label")
-        model.code = try r.elements("code")
-        model.slicing = try r.element("slicing")
+        try r.elements("code", into: &model.code)
+        try r.element("slicing", into: &model.slicing)
         model.short = try r.primitive("short", "_short")
         model.definition = try r.primitive("definition", "_definition")
         model.comment = try r.primitive("comment", "_comment")
@@ -183,26 +187,26 @@ public struct ElementDefinition: BackboneElement {
         model.alias = try r.primitives("alias", "_alias")
         model.min = try r.primitive("min", "_min")
         model.max = try r.primitive("max", "_max")
-        model.base = try r.element("base")
+        try r.element("base", into: &model.base)
         model.contentReference = try r.primitive("contentReference", "_contentReference")
-        model.type = try r.elements("type")
+        try r.elements("type", into: &model.type)
         model.defaultValue = try r.choice("defaultValue")
         model.meaningWhenMissing = try r.primitive("meaningWhenMissing", "_meaningWhenMissing")
         model.orderMeaning = try r.primitive("orderMeaning", "_orderMeaning")
         model.fixed = try r.choice("fixed")
         model.pattern = try r.choice("pattern")
-        model.example = try r.elements("example")
+        try r.elements("example", into: &model.example)
         model.minValue = try r.choice("minValue")
         model.maxValue = try r.choice("maxValue")
         model.maxLength = try r.primitive("maxLength", "_maxLength")
         model.condition = try r.primitives("condition", "_condition")
-        model.constraint = try r.elements("constraint")
+        try r.elements("constraint", into: &model.constraint)
         model.mustSupport = try r.primitive("mustSupport", "_mustSupport")
         model.isModifier = try r.primitive("isModifier", "_isModifier")
         model.isModifierReason = try r.primitive("isModifierReason", "_isModifierReason")
         model.isSummary = try r.primitive("isSummary", "_isSummary")
-        model.binding = try r.element("binding")
-        model.mapping = try r.elements("mapping")
+        try r.element("binding", into: &model.binding)
+        try r.elements("mapping", into: &model.mapping)
         try r.finish()
     }
 
@@ -877,11 +881,15 @@ public struct ElementDefinition: BackboneElement {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(rules: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.discriminator = try r.elements("discriminator")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("discriminator", into: &model.discriminator)
             model.description = try r.primitive("description", "_description")
             model.ordered = try r.primitive("ordered", "_ordered")
             model.rules = try r.requiredPrimitive("rules", "_rules")
@@ -926,10 +934,14 @@ public struct ElementDefinition: BackboneElement {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(path: FHIRPrimitive(), type: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
+                try r.elements("extension", into: &model.`extension`)
                 model.type = try r.requiredPrimitive("type", "_type")
                 model.path = try r.requiredPrimitive("path", "_path")
                 try r.finish()
@@ -977,10 +989,14 @@ public struct ElementDefinition: BackboneElement {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(max: FHIRPrimitive(), min: FHIRPrimitive(), path: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
+            try r.elements("extension", into: &model.`extension`)
             model.path = try r.requiredPrimitive("path", "_path")
             model.min = try r.requiredPrimitive("min", "_min")
             model.max = try r.requiredPrimitive("max", "_max")
@@ -1037,10 +1053,14 @@ public struct ElementDefinition: BackboneElement {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(code: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
+            try r.elements("extension", into: &model.`extension`)
             model.code = try r.requiredPrimitive("code", "_code")
             model.profile = try r.primitives("profile", "_profile")
             model.targetProfile = try r.primitives("targetProfile", "_targetProfile")
@@ -1089,10 +1109,14 @@ public struct ElementDefinition: BackboneElement {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(label: FHIRPrimitive(), value: .base64Binary(FHIRPrimitive())) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
+            try r.elements("extension", into: &model.`extension`)
             model.label = try r.requiredPrimitive("label", "_label")
             model.value = try r.requiredChoice("value")
             try r.finish()
@@ -1323,10 +1347,14 @@ public struct ElementDefinition: BackboneElement {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(human: FHIRPrimitive(), key: FHIRPrimitive(), severity: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
+            try r.elements("extension", into: &model.`extension`)
             model.key = try r.requiredPrimitive("key", "_key")
             model.requirements = try r.primitive("requirements", "_requirements")
             model.severity = try r.requiredPrimitive("severity", "_severity")
@@ -1383,10 +1411,14 @@ public struct ElementDefinition: BackboneElement {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(strength: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
+            try r.elements("extension", into: &model.`extension`)
             model.strength = try r.requiredPrimitive("strength", "_strength")
             model.description = try r.primitive("description", "_description")
             model.valueSet = try r.primitive("valueSet", "_valueSet")
@@ -1439,10 +1471,14 @@ public struct ElementDefinition: BackboneElement {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(identity: FHIRPrimitive(), map: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
+            try r.elements("extension", into: &model.`extension`)
             model.identity = try r.requiredPrimitive("identity", "_identity")
             model.language = try r.primitive("language", "_language")
             model.map = try r.requiredPrimitive("map", "_map")

@@ -48,15 +48,19 @@ public struct MarketingStatus: BackboneElement {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(country: CodeableConcept(), dateRange: Period(), status: CodeableConcept()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         model.id = try r.primitive("id", "_id")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.country = try r.requiredElement("country")
-        model.jurisdiction = try r.element("jurisdiction")
-        model.status = try r.requiredElement("status")
-        model.dateRange = try r.requiredElement("dateRange")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.requiredElement("country", into: &model.country)
+        try r.element("jurisdiction", into: &model.jurisdiction)
+        try r.requiredElement("status", into: &model.status)
+        try r.requiredElement("dateRange", into: &model.dateRange)
         model.restoreDate = try r.primitive("restoreDate", "_restoreDate")
         try r.finish()
     }

@@ -48,16 +48,20 @@ public struct Meta: Element {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         model.id = try r.primitive("id", "_id")
-        model.`extension` = try r.elements("extension")
+        try r.elements("extension", into: &model.`extension`)
         model.versionId = try r.primitive("versionId", "_versionId")
         model.lastUpdated = try r.primitive("lastUpdated", "_lastUpdated")
         model.source = try r.primitive("source", "_source")
         model.profile = try r.primitives("profile", "_profile")
-        model.security = try r.elements("security")
-        model.tag = try r.elements("tag")
+        try r.elements("security", into: &model.security)
+        try r.elements("tag", into: &model.tag)
         try r.finish()
     }
 

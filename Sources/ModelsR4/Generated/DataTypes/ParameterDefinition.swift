@@ -52,10 +52,14 @@ public struct ParameterDefinition: Element {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(type: FHIRPrimitive(), use: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         model.id = try r.primitive("id", "_id")
-        model.`extension` = try r.elements("extension")
+        try r.elements("extension", into: &model.`extension`)
         model.name = try r.primitive("name", "_name")
         model.use = try r.requiredPrimitive("use", "_use")
         model.min = try r.primitive("min", "_min")

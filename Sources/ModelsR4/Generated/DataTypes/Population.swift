@@ -44,15 +44,19 @@ public struct Population: BackboneElement {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         model.id = try r.primitive("id", "_id")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
         model.age = try r.choice("age")
-        model.gender = try r.element("gender")
-        model.race = try r.element("race")
-        model.physiologicalCondition = try r.element("physiologicalCondition")
+        try r.element("gender", into: &model.gender)
+        try r.element("race", into: &model.race)
+        try r.element("physiologicalCondition", into: &model.physiologicalCondition)
         try r.finish()
     }
 

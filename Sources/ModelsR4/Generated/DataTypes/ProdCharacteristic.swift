@@ -72,22 +72,26 @@ public struct ProdCharacteristic: BackboneElement {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         model.id = try r.primitive("id", "_id")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.height = try r.element("height")
-        model.width = try r.element("width")
-        model.depth = try r.element("depth")
-        model.weight = try r.element("weight")
-        model.nominalVolume = try r.element("nominalVolume")
-        model.externalDiameter = try r.element("externalDiameter")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.element("height", into: &model.height)
+        try r.element("width", into: &model.width)
+        try r.element("depth", into: &model.depth)
+        try r.element("weight", into: &model.weight)
+        try r.element("nominalVolume", into: &model.nominalVolume)
+        try r.element("externalDiameter", into: &model.externalDiameter)
         model.shape = try r.primitive("shape", "_shape")
         model.color = try r.primitives("color", "_color")
         model.imprint = try r.primitives("imprint", "_imprint")
-        model.image = try r.elements("image")
-        model.scoring = try r.element("scoring")
+        try r.elements("image", into: &model.image)
+        try r.element("scoring", into: &model.scoring)
         try r.finish()
     }
 

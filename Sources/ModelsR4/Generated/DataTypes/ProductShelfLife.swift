@@ -44,15 +44,19 @@ public struct ProductShelfLife: BackboneElement {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(period: Quantity(), type: CodeableConcept()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         model.id = try r.primitive("id", "_id")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.element("identifier")
-        model.type = try r.requiredElement("type")
-        model.period = try r.requiredElement("period")
-        model.specialPrecautionsForStorage = try r.elements("specialPrecautionsForStorage")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.element("identifier", into: &model.identifier)
+        try r.requiredElement("type", into: &model.type)
+        try r.requiredElement("period", into: &model.period)
+        try r.elements("specialPrecautionsForStorage", into: &model.specialPrecautionsForStorage)
         try r.finish()
     }
 

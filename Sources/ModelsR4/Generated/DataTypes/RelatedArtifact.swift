@@ -52,16 +52,20 @@ public struct RelatedArtifact: Element {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(type: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         model.id = try r.primitive("id", "_id")
-        model.`extension` = try r.elements("extension")
+        try r.elements("extension", into: &model.`extension`)
         model.type = try r.requiredPrimitive("type", "_type")
         model.label = try r.primitive("label", "_label")
         model.display = try r.primitive("display", "_display")
         model.citation = try r.primitive("citation", "_citation")
         model.url = try r.primitive("url", "_url")
-        model.document = try r.element("document")
+        try r.element("document", into: &model.document)
         model.resource = try r.primitive("resource", "_resource")
         try r.finish()
     }

@@ -52,11 +52,15 @@ public struct SampledData: Element {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(dimensions: FHIRPrimitive(), origin: Quantity(), period: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         model.id = try r.primitive("id", "_id")
-        model.`extension` = try r.elements("extension")
-        model.origin = try r.requiredElement("origin")
+        try r.elements("extension", into: &model.`extension`)
+        try r.requiredElement("origin", into: &model.origin)
         model.period = try r.requiredPrimitive("period", "_period")
         model.factor = try r.primitive("factor", "_factor")
         model.lowerLimit = try r.primitive("lowerLimit", "_lowerLimit")

@@ -44,15 +44,19 @@ public struct SubstanceAmount: BackboneElement {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         model.id = try r.primitive("id", "_id")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
         model.amount = try r.choice("amount")
-        model.amountType = try r.element("amountType")
+        try r.element("amountType", into: &model.amountType)
         model.amountText = try r.primitive("amountText", "_amountText")
-        model.referenceRange = try r.element("referenceRange")
+        try r.element("referenceRange", into: &model.referenceRange)
         try r.finish()
     }
 
@@ -122,12 +126,16 @@ public struct SubstanceAmount: BackboneElement {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.lowLimit = try r.element("lowLimit")
-            model.highLimit = try r.element("highLimit")
+            try r.elements("extension", into: &model.`extension`)
+            try r.element("lowLimit", into: &model.lowLimit)
+            try r.element("highLimit", into: &model.highLimit)
             try r.finish()
         }
 

@@ -44,15 +44,19 @@ public struct TriggerDefinition: Element {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(type: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         model.id = try r.primitive("id", "_id")
-        model.`extension` = try r.elements("extension")
+        try r.elements("extension", into: &model.`extension`)
         model.type = try r.requiredPrimitive("type", "_type")
         model.name = try r.primitive("name", "_name")
         model.timing = try r.choice("timing")
-        model.data = try r.elements("data")
-        model.condition = try r.element("condition")
+        try r.elements("data", into: &model.data)
+        try r.element("condition", into: &model.condition)
         try r.finish()
     }
 

@@ -32,11 +32,15 @@ public struct UsageContext: Element {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(code: Coding(), value: .codeableConcept(CodeableConcept())) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         model.id = try r.primitive("id", "_id")
-        model.`extension` = try r.elements("extension")
-        model.code = try r.requiredElement("code")
+        try r.elements("extension", into: &model.`extension`)
+        try r.requiredElement("code", into: &model.code)
         model.value = try r.requiredChoice("value")
         try r.finish()
     }

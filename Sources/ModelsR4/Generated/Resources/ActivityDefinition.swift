@@ -234,19 +234,23 @@ public struct ActivityDefinition: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ActivityDefinition")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
         model.url = try r.primitive("url", "_url")
-        model.identifier = try r.elements("identifier")
+        try r.elements("identifier", into: &model.identifier)
         model.version = try r.primitive("version", "_version")
         model.name = try r.primitive("name", "_name")
         model.title = try r.primitive("title", "_title")
@@ -256,41 +260,41 @@ public struct ActivityDefinition: DomainResource {
         model.subject = try r.choice("subject")
         model.date = try r.primitive("date", "_date")
         model.publisher = try r.primitive("publisher", "_publisher")
-        model.contact = try r.elements("contact")
+        try r.elements("contact", into: &model.contact)
         model.description = try r.primitive("description", "_description")
-        model.useContext = try r.elements("useContext")
-        model.jurisdiction = try r.elements("jurisdiction")
+        try r.elements("useContext", into: &model.useContext)
+        try r.elements("jurisdiction", into: &model.jurisdiction)
         model.purpose = try r.primitive("purpose", "_purpose")
         model.usage = try r.primitive("usage", "_usage")
         model.copyright = try r.primitive("copyright", "_copyright")
         model.approvalDate = try r.primitive("approvalDate", "_approvalDate")
         model.lastReviewDate = try r.primitive("lastReviewDate", "_lastReviewDate")
-        model.effectivePeriod = try r.element("effectivePeriod")
-        model.topic = try r.elements("topic")
-        model.author = try r.elements("author")
-        model.editor = try r.elements("editor")
-        model.reviewer = try r.elements("reviewer")
-        model.endorser = try r.elements("endorser")
-        model.relatedArtifact = try r.elements("relatedArtifact")
+        try r.element("effectivePeriod", into: &model.effectivePeriod)
+        try r.elements("topic", into: &model.topic)
+        try r.elements("author", into: &model.author)
+        try r.elements("editor", into: &model.editor)
+        try r.elements("reviewer", into: &model.reviewer)
+        try r.elements("endorser", into: &model.endorser)
+        try r.elements("relatedArtifact", into: &model.relatedArtifact)
         model.library = try r.primitives("library", "_library")
         model.kind = try r.primitive("kind", "_kind")
         model.profile = try r.primitive("profile", "_profile")
-        model.code = try r.element("code")
+        try r.element("code", into: &model.code)
         model.intent = try r.primitive("intent", "_intent")
         model.priority = try r.primitive("priority", "_priority")
         model.doNotPerform = try r.primitive("doNotPerform", "_doNotPerform")
         model.timing = try r.choice("timing")
-        model.location = try r.element("location")
-        model.participant = try r.elements("participant")
+        try r.element("location", into: &model.location)
+        try r.elements("participant", into: &model.participant)
         model.product = try r.choice("product")
-        model.quantity = try r.element("quantity")
-        model.dosage = try r.elements("dosage")
-        model.bodySite = try r.elements("bodySite")
-        model.specimenRequirement = try r.elements("specimenRequirement")
-        model.observationRequirement = try r.elements("observationRequirement")
-        model.observationResultRequirement = try r.elements("observationResultRequirement")
+        try r.element("quantity", into: &model.quantity)
+        try r.elements("dosage", into: &model.dosage)
+        try r.elements("bodySite", into: &model.bodySite)
+        try r.elements("specimenRequirement", into: &model.specimenRequirement)
+        try r.elements("observationRequirement", into: &model.observationRequirement)
+        try r.elements("observationResultRequirement", into: &model.observationResultRequirement)
         model.transform = try r.primitive("transform", "_transform")
-        model.dynamicValue = try r.elements("dynamicValue")
+        try r.elements("dynamicValue", into: &model.dynamicValue)
         try r.finish()
     }
 
@@ -470,13 +474,17 @@ public struct ActivityDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(type: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.type = try r.requiredPrimitive("type", "_type")
-            model.role = try r.element("role")
+            try r.element("role", into: &model.role)
             try r.finish()
         }
 
@@ -522,13 +530,17 @@ public struct ActivityDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(expression: Expression(language: FHIRPrimitive()), path: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.path = try r.requiredPrimitive("path", "_path")
-            model.expression = try r.requiredElement("expression")
+            try r.requiredElement("expression", into: &model.expression)
             try r.finish()
         }
 

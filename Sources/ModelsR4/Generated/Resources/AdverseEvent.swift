@@ -130,37 +130,41 @@ public struct AdverseEvent: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(actuality: FHIRPrimitive(), subject: Reference()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("AdverseEvent")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.element("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.element("identifier", into: &model.identifier)
         model.actuality = try r.requiredPrimitive("actuality", "_actuality")
-        model.category = try r.elements("category")
-        model.event = try r.element("event")
-        model.subject = try r.requiredElement("subject")
-        model.encounter = try r.element("encounter")
+        try r.elements("category", into: &model.category)
+        try r.element("event", into: &model.event)
+        try r.requiredElement("subject", into: &model.subject)
+        try r.element("encounter", into: &model.encounter)
         model.date = try r.primitive("date", "_date")
         model.detected = try r.primitive("detected", "_detected")
         model.recordedDate = try r.primitive("recordedDate", "_recordedDate")
-        model.resultingCondition = try r.elements("resultingCondition")
-        model.location = try r.element("location")
-        model.seriousness = try r.element("seriousness")
-        model.severity = try r.element("severity")
-        model.outcome = try r.element("outcome")
-        model.recorder = try r.element("recorder")
-        model.contributor = try r.elements("contributor")
-        model.suspectEntity = try r.elements("suspectEntity")
-        model.subjectMedicalHistory = try r.elements("subjectMedicalHistory")
-        model.referenceDocument = try r.elements("referenceDocument")
-        model.study = try r.elements("study")
+        try r.elements("resultingCondition", into: &model.resultingCondition)
+        try r.element("location", into: &model.location)
+        try r.element("seriousness", into: &model.seriousness)
+        try r.element("severity", into: &model.severity)
+        try r.element("outcome", into: &model.outcome)
+        try r.element("recorder", into: &model.recorder)
+        try r.elements("contributor", into: &model.contributor)
+        try r.elements("suspectEntity", into: &model.suspectEntity)
+        try r.elements("subjectMedicalHistory", into: &model.subjectMedicalHistory)
+        try r.elements("referenceDocument", into: &model.referenceDocument)
+        try r.elements("study", into: &model.study)
         try r.finish()
     }
 
@@ -230,13 +234,17 @@ public struct AdverseEvent: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(instance: Reference()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.instance = try r.requiredElement("instance")
-            model.causality = try r.elements("causality")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("instance", into: &model.instance)
+            try r.elements("causality", into: &model.causality)
             try r.finish()
         }
 
@@ -289,15 +297,19 @@ public struct AdverseEvent: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.assessment = try r.element("assessment")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.element("assessment", into: &model.assessment)
                 model.productRelatedness = try r.primitive("productRelatedness", "_productRelatedness")
-                model.author = try r.element("author")
-                model.method = try r.element("method")
+                try r.element("author", into: &model.author)
+                try r.element("method", into: &model.method)
                 try r.finish()
             }
 

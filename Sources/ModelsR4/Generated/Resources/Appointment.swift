@@ -138,39 +138,43 @@ public struct Appointment: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(participant: [], status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Appointment")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.cancelationReason = try r.element("cancelationReason")
-        model.serviceCategory = try r.elements("serviceCategory")
-        model.serviceType = try r.elements("serviceType")
-        model.specialty = try r.elements("specialty")
-        model.appointmentType = try r.element("appointmentType")
-        model.reasonCode = try r.elements("reasonCode")
-        model.reasonReference = try r.elements("reasonReference")
+        try r.element("cancelationReason", into: &model.cancelationReason)
+        try r.elements("serviceCategory", into: &model.serviceCategory)
+        try r.elements("serviceType", into: &model.serviceType)
+        try r.elements("specialty", into: &model.specialty)
+        try r.element("appointmentType", into: &model.appointmentType)
+        try r.elements("reasonCode", into: &model.reasonCode)
+        try r.elements("reasonReference", into: &model.reasonReference)
         model.priority = try r.primitive("priority", "_priority")
         model.description = try r.primitive("description", "_description")
-        model.supportingInformation = try r.elements("supportingInformation")
+        try r.elements("supportingInformation", into: &model.supportingInformation)
         model.start = try r.primitive("start", "_start")
         model.end = try r.primitive("end", "_end")
         model.minutesDuration = try r.primitive("minutesDuration", "_minutesDuration")
-        model.slot = try r.elements("slot")
+        try r.elements("slot", into: &model.slot)
         model.created = try r.primitive("created", "_created")
         model.comment = try r.primitive("comment", "_comment")
         model.patientInstruction = try r.primitive("patientInstruction", "_patientInstruction")
-        model.basedOn = try r.elements("basedOn")
-        model.participant = try r.requiredElements("participant")
-        model.requestedPeriod = try r.elements("requestedPeriod")
+        try r.elements("basedOn", into: &model.basedOn)
+        try r.requiredElements("participant", into: &model.participant)
+        try r.elements("requestedPeriod", into: &model.requestedPeriod)
         try r.finish()
     }
 
@@ -254,16 +258,20 @@ public struct Appointment: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(status: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.type = try r.elements("type")
-            model.actor = try r.element("actor")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.elements("type", into: &model.type)
+            try r.element("actor", into: &model.actor)
             model.required = try r.primitive("required", "_required")
             model.status = try r.requiredPrimitive("status", "_status")
-            model.period = try r.element("period")
+            try r.element("period", into: &model.period)
             try r.finish()
         }
 

@@ -94,28 +94,32 @@ public struct BiologicallyDerivedProduct: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("BiologicallyDerivedProduct")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.productCategory = try r.primitive("productCategory", "_productCategory")
-        model.productCode = try r.element("productCode")
+        try r.element("productCode", into: &model.productCode)
         model.status = try r.primitive("status", "_status")
-        model.request = try r.elements("request")
+        try r.elements("request", into: &model.request)
         model.quantity = try r.primitive("quantity", "_quantity")
-        model.parent = try r.elements("parent")
-        model.collection = try r.element("collection")
-        model.processing = try r.elements("processing")
-        model.manipulation = try r.element("manipulation")
-        model.storage = try r.elements("storage")
+        try r.elements("parent", into: &model.parent)
+        try r.element("collection", into: &model.collection)
+        try r.elements("processing", into: &model.processing)
+        try r.element("manipulation", into: &model.manipulation)
+        try r.elements("storage", into: &model.storage)
         try r.finish()
     }
 
@@ -180,13 +184,17 @@ public struct BiologicallyDerivedProduct: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.collector = try r.element("collector")
-            model.source = try r.element("source")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("collector", into: &model.collector)
+            try r.element("source", into: &model.source)
             model.collected = try r.choice("collected")
             try r.finish()
         }
@@ -266,14 +274,18 @@ public struct BiologicallyDerivedProduct: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.description = try r.primitive("description", "_description")
-            model.procedure = try r.element("procedure")
-            model.additive = try r.element("additive")
+            try r.element("procedure", into: &model.procedure)
+            try r.element("additive", into: &model.additive)
             model.time = try r.choice("time")
             try r.finish()
         }
@@ -346,11 +358,15 @@ public struct BiologicallyDerivedProduct: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.description = try r.primitive("description", "_description")
             model.time = try r.choice("time")
             try r.finish()
@@ -430,15 +446,19 @@ public struct BiologicallyDerivedProduct: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.description = try r.primitive("description", "_description")
             model.temperature = try r.primitive("temperature", "_temperature")
             model.scale = try r.primitive("scale", "_scale")
-            model.duration = try r.element("duration")
+            try r.element("duration", into: &model.duration)
             try r.finish()
         }
 

@@ -82,25 +82,29 @@ public struct BodyStructure: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(patient: Reference()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("BodyStructure")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.active = try r.primitive("active", "_active")
-        model.morphology = try r.element("morphology")
-        model.location = try r.element("location")
-        model.locationQualifier = try r.elements("locationQualifier")
+        try r.element("morphology", into: &model.morphology)
+        try r.element("location", into: &model.location)
+        try r.elements("locationQualifier", into: &model.locationQualifier)
         model.description = try r.primitive("description", "_description")
-        model.image = try r.elements("image")
-        model.patient = try r.requiredElement("patient")
+        try r.elements("image", into: &model.image)
+        try r.requiredElement("patient", into: &model.patient)
         try r.finish()
     }
 

@@ -154,17 +154,21 @@ public struct CapabilityStatement: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(date: FHIRPrimitive(), fhirVersion: FHIRPrimitive(), format: [], kind: FHIRPrimitive(), status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("CapabilityStatement")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
         model.url = try r.primitive("url", "_url")
         model.version = try r.primitive("version", "_version")
         model.name = try r.primitive("name", "_name")
@@ -173,24 +177,24 @@ public struct CapabilityStatement: DomainResource {
         model.experimental = try r.primitive("experimental", "_experimental")
         model.date = try r.requiredPrimitive("date", "_date")
         model.publisher = try r.primitive("publisher", "_publisher")
-        model.contact = try r.elements("contact")
+        try r.elements("contact", into: &model.contact)
         model.description = try r.primitive("description", "_description")
-        model.useContext = try r.elements("useContext")
-        model.jurisdiction = try r.elements("jurisdiction")
+        try r.elements("useContext", into: &model.useContext)
+        try r.elements("jurisdiction", into: &model.jurisdiction)
         model.purpose = try r.primitive("purpose", "_purpose")
         model.copyright = try r.primitive("copyright", "_copyright")
         model.kind = try r.requiredPrimitive("kind", "_kind")
         model.instantiates = try r.primitives("instantiates", "_instantiates")
         model.imports = try r.primitives("imports", "_imports")
-        model.software = try r.element("software")
-        model.implementation = try r.element("implementation")
+        try r.element("software", into: &model.software)
+        try r.element("implementation", into: &model.implementation)
         model.fhirVersion = try r.requiredPrimitive("fhirVersion", "_fhirVersion")
         model.format = try r.requiredPrimitives("format", "_format")
         model.patchFormat = try r.primitives("patchFormat", "_patchFormat")
         model.implementationGuide = try r.primitives("implementationGuide", "_implementationGuide")
-        model.rest = try r.elements("rest")
-        model.messaging = try r.elements("messaging")
-        model.document = try r.elements("document")
+        try r.elements("rest", into: &model.rest)
+        try r.elements("messaging", into: &model.messaging)
+        try r.elements("document", into: &model.document)
         try r.finish()
     }
 
@@ -270,11 +274,15 @@ public struct CapabilityStatement: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(name: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.name = try r.requiredPrimitive("name", "_name")
             model.version = try r.primitive("version", "_version")
             model.releaseDate = try r.primitive("releaseDate", "_releaseDate")
@@ -328,14 +336,18 @@ public struct CapabilityStatement: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(description: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.description = try r.requiredPrimitive("description", "_description")
             model.url = try r.primitive("url", "_url")
-            model.custodian = try r.element("custodian")
+            try r.element("custodian", into: &model.custodian)
             try r.finish()
         }
 
@@ -406,18 +418,22 @@ public struct CapabilityStatement: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(mode: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.mode = try r.requiredPrimitive("mode", "_mode")
             model.documentation = try r.primitive("documentation", "_documentation")
-            model.security = try r.element("security")
-            model.resource = try r.elements("resource")
-            model.interaction = try r.elements("interaction")
-            model.searchParam = try r.elements("searchParam")
-            model.operation = try r.elements("operation")
+            try r.element("security", into: &model.security)
+            try r.elements("resource", into: &model.resource)
+            try r.elements("interaction", into: &model.interaction)
+            try r.elements("searchParam", into: &model.searchParam)
+            try r.elements("operation", into: &model.operation)
             model.compartment = try r.primitives("compartment", "_compartment")
             try r.finish()
         }
@@ -473,13 +489,17 @@ public struct CapabilityStatement: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.cors = try r.primitive("cors", "_cors")
-                model.service = try r.elements("service")
+                try r.elements("service", into: &model.service)
                 model.description = try r.primitive("description", "_description")
                 try r.finish()
             }
@@ -587,16 +607,20 @@ public struct CapabilityStatement: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(type: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.type = try r.requiredPrimitive("type", "_type")
                 model.profile = try r.primitive("profile", "_profile")
                 model.supportedProfile = try r.primitives("supportedProfile", "_supportedProfile")
                 model.documentation = try r.primitive("documentation", "_documentation")
-                model.interaction = try r.elements("interaction")
+                try r.elements("interaction", into: &model.interaction)
                 model.versioning = try r.primitive("versioning", "_versioning")
                 model.readHistory = try r.primitive("readHistory", "_readHistory")
                 model.updateCreate = try r.primitive("updateCreate", "_updateCreate")
@@ -607,8 +631,8 @@ public struct CapabilityStatement: DomainResource {
                 model.referencePolicy = try r.primitives("referencePolicy", "_referencePolicy")
                 model.searchInclude = try r.primitives("searchInclude", "_searchInclude")
                 model.searchRevInclude = try r.primitives("searchRevInclude", "_searchRevInclude")
-                model.searchParam = try r.elements("searchParam")
-                model.operation = try r.elements("operation")
+                try r.elements("searchParam", into: &model.searchParam)
+                try r.elements("operation", into: &model.operation)
                 try r.finish()
             }
 
@@ -668,11 +692,15 @@ public struct CapabilityStatement: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self(code: FHIRPrimitive()) }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
                     model.code = try r.requiredPrimitive("code", "_code")
                     model.documentation = try r.primitive("documentation", "_documentation")
                     try r.finish()
@@ -728,11 +756,15 @@ public struct CapabilityStatement: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self(name: FHIRPrimitive(), type: FHIRPrimitive()) }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
                     model.name = try r.requiredPrimitive("name", "_name")
                     model.definition = try r.primitive("definition", "_definition")
                     model.type = try r.requiredPrimitive("type", "_type")
@@ -788,11 +820,15 @@ public struct CapabilityStatement: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self(definition: FHIRPrimitive(), name: FHIRPrimitive()) }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
                     model.name = try r.requiredPrimitive("name", "_name")
                     model.definition = try r.requiredPrimitive("definition", "_definition")
                     model.documentation = try r.primitive("documentation", "_documentation")
@@ -843,11 +879,15 @@ public struct CapabilityStatement: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(code: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.code = try r.requiredPrimitive("code", "_code")
                 model.documentation = try r.primitive("documentation", "_documentation")
                 try r.finish()
@@ -904,15 +944,19 @@ public struct CapabilityStatement: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.endpoint = try r.elements("endpoint")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.elements("endpoint", into: &model.endpoint)
             model.reliableCache = try r.primitive("reliableCache", "_reliableCache")
             model.documentation = try r.primitive("documentation", "_documentation")
-            model.supportedMessage = try r.elements("supportedMessage")
+            try r.elements("supportedMessage", into: &model.supportedMessage)
             try r.finish()
         }
 
@@ -959,12 +1003,16 @@ public struct CapabilityStatement: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(address: FHIRPrimitive(), protocol: Coding()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.`protocol` = try r.requiredElement("protocol")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.requiredElement("protocol", into: &model.`protocol`)
                 model.address = try r.requiredPrimitive("address", "_address")
                 try r.finish()
             }
@@ -1011,11 +1059,15 @@ public struct CapabilityStatement: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(definition: FHIRPrimitive(), mode: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.mode = try r.requiredPrimitive("mode", "_mode")
                 model.definition = try r.requiredPrimitive("definition", "_definition")
                 try r.finish()
@@ -1068,11 +1120,15 @@ public struct CapabilityStatement: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(mode: FHIRPrimitive(), profile: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.mode = try r.requiredPrimitive("mode", "_mode")
             model.documentation = try r.primitive("documentation", "_documentation")
             model.profile = try r.requiredPrimitive("profile", "_profile")

@@ -142,40 +142,44 @@ public struct CarePlan: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(intent: FHIRPrimitive(), status: FHIRPrimitive(), subject: Reference()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("CarePlan")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.instantiatesCanonical = try r.primitives("instantiatesCanonical", "_instantiatesCanonical")
         model.instantiatesUri = try r.primitives("instantiatesUri", "_instantiatesUri")
-        model.basedOn = try r.elements("basedOn")
-        model.replaces = try r.elements("replaces")
-        model.partOf = try r.elements("partOf")
+        try r.elements("basedOn", into: &model.basedOn)
+        try r.elements("replaces", into: &model.replaces)
+        try r.elements("partOf", into: &model.partOf)
         model.status = try r.requiredPrimitive("status", "_status")
         model.intent = try r.requiredPrimitive("intent", "_intent")
-        model.category = try r.elements("category")
+        try r.elements("category", into: &model.category)
         model.title = try r.primitive("title", "_title")
         model.description = try r.primitive("description", "_description")
-        model.subject = try r.requiredElement("subject")
-        model.encounter = try r.element("encounter")
-        model.period = try r.element("period")
+        try r.requiredElement("subject", into: &model.subject)
+        try r.element("encounter", into: &model.encounter)
+        try r.element("period", into: &model.period)
         model.created = try r.primitive("created", "_created")
-        model.author = try r.element("author")
-        model.contributor = try r.elements("contributor")
-        model.careTeam = try r.elements("careTeam")
-        model.addresses = try r.elements("addresses")
-        model.supportingInfo = try r.elements("supportingInfo")
-        model.goal = try r.elements("goal")
-        model.activity = try r.elements("activity")
-        model.note = try r.elements("note")
+        try r.element("author", into: &model.author)
+        try r.elements("contributor", into: &model.contributor)
+        try r.elements("careTeam", into: &model.careTeam)
+        try r.elements("addresses", into: &model.addresses)
+        try r.elements("supportingInfo", into: &model.supportingInfo)
+        try r.elements("goal", into: &model.goal)
+        try r.elements("activity", into: &model.activity)
+        try r.elements("note", into: &model.note)
         try r.finish()
     }
 
@@ -260,16 +264,20 @@ public struct CarePlan: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.outcomeCodeableConcept = try r.elements("outcomeCodeableConcept")
-            model.outcomeReference = try r.elements("outcomeReference")
-            model.progress = try r.elements("progress")
-            model.reference = try r.element("reference")
-            model.detail = try r.element("detail")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.elements("outcomeCodeableConcept", into: &model.outcomeCodeableConcept)
+            try r.elements("outcomeReference", into: &model.outcomeReference)
+            try r.elements("progress", into: &model.progress)
+            try r.element("reference", into: &model.reference)
+            try r.element("detail", into: &model.detail)
             try r.finish()
         }
 
@@ -377,27 +385,31 @@ public struct CarePlan: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(status: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.kind = try r.primitive("kind", "_kind")
                 model.instantiatesCanonical = try r.primitives("instantiatesCanonical", "_instantiatesCanonical")
                 model.instantiatesUri = try r.primitives("instantiatesUri", "_instantiatesUri")
-                model.code = try r.element("code")
-                model.reasonCode = try r.elements("reasonCode")
-                model.reasonReference = try r.elements("reasonReference")
-                model.goal = try r.elements("goal")
+                try r.element("code", into: &model.code)
+                try r.elements("reasonCode", into: &model.reasonCode)
+                try r.elements("reasonReference", into: &model.reasonReference)
+                try r.elements("goal", into: &model.goal)
                 model.status = try r.requiredPrimitive("status", "_status")
-                model.statusReason = try r.element("statusReason")
+                try r.element("statusReason", into: &model.statusReason)
                 model.doNotPerform = try r.primitive("doNotPerform", "_doNotPerform")
                 model.scheduled = try r.choice("scheduled")
-                model.location = try r.element("location")
-                model.performer = try r.elements("performer")
+                try r.element("location", into: &model.location)
+                try r.elements("performer", into: &model.performer)
                 model.product = try r.choice("product")
-                model.dailyAmount = try r.element("dailyAmount")
-                model.quantity = try r.element("quantity")
+                try r.element("dailyAmount", into: &model.dailyAmount)
+                try r.element("quantity", into: &model.quantity)
                 model.description = try r.primitive("description", "_description")
                 try r.finish()
             }

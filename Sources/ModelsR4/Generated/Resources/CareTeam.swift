@@ -102,30 +102,34 @@ public struct CareTeam: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("CareTeam")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.primitive("status", "_status")
-        model.category = try r.elements("category")
+        try r.elements("category", into: &model.category)
         model.name = try r.primitive("name", "_name")
-        model.subject = try r.element("subject")
-        model.encounter = try r.element("encounter")
-        model.period = try r.element("period")
-        model.participant = try r.elements("participant")
-        model.reasonCode = try r.elements("reasonCode")
-        model.reasonReference = try r.elements("reasonReference")
-        model.managingOrganization = try r.elements("managingOrganization")
-        model.telecom = try r.elements("telecom")
-        model.note = try r.elements("note")
+        try r.element("subject", into: &model.subject)
+        try r.element("encounter", into: &model.encounter)
+        try r.element("period", into: &model.period)
+        try r.elements("participant", into: &model.participant)
+        try r.elements("reasonCode", into: &model.reasonCode)
+        try r.elements("reasonReference", into: &model.reasonReference)
+        try r.elements("managingOrganization", into: &model.managingOrganization)
+        try r.elements("telecom", into: &model.telecom)
+        try r.elements("note", into: &model.note)
         try r.finish()
     }
 
@@ -196,15 +200,19 @@ public struct CareTeam: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.role = try r.elements("role")
-            model.member = try r.element("member")
-            model.onBehalfOf = try r.element("onBehalfOf")
-            model.period = try r.element("period")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.elements("role", into: &model.role)
+            try r.element("member", into: &model.member)
+            try r.element("onBehalfOf", into: &model.onBehalfOf)
+            try r.element("period", into: &model.period)
             try r.finish()
         }
 

@@ -102,30 +102,34 @@ public struct CatalogEntry: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(orderable: FHIRPrimitive(), referencedItem: Reference()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("CatalogEntry")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
-        model.type = try r.element("type")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
+        try r.element("type", into: &model.type)
         model.orderable = try r.requiredPrimitive("orderable", "_orderable")
-        model.referencedItem = try r.requiredElement("referencedItem")
-        model.additionalIdentifier = try r.elements("additionalIdentifier")
-        model.classification = try r.elements("classification")
+        try r.requiredElement("referencedItem", into: &model.referencedItem)
+        try r.elements("additionalIdentifier", into: &model.additionalIdentifier)
+        try r.elements("classification", into: &model.classification)
         model.status = try r.primitive("status", "_status")
-        model.validityPeriod = try r.element("validityPeriod")
+        try r.element("validityPeriod", into: &model.validityPeriod)
         model.validTo = try r.primitive("validTo", "_validTo")
         model.lastUpdated = try r.primitive("lastUpdated", "_lastUpdated")
-        model.additionalCharacteristic = try r.elements("additionalCharacteristic")
-        model.additionalClassification = try r.elements("additionalClassification")
-        model.relatedEntry = try r.elements("relatedEntry")
+        try r.elements("additionalCharacteristic", into: &model.additionalCharacteristic)
+        try r.elements("additionalClassification", into: &model.additionalClassification)
+        try r.elements("relatedEntry", into: &model.relatedEntry)
         try r.finish()
     }
 
@@ -188,13 +192,17 @@ public struct CatalogEntry: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(item: Reference(), relationtype: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.relationtype = try r.requiredPrimitive("relationtype", "_relationtype")
-            model.item = try r.requiredElement("item")
+            try r.requiredElement("item", into: &model.item)
             try r.finish()
         }
 

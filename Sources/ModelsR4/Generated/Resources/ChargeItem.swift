@@ -154,43 +154,47 @@ public struct ChargeItem: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(code: CodeableConcept(), status: FHIRPrimitive(), subject: Reference()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ChargeItem")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.definitionUri = try r.primitives("definitionUri", "_definitionUri")
         model.definitionCanonical = try r.primitives("definitionCanonical", "_definitionCanonical")
         model.status = try r.requiredPrimitive("status", "_status")
-        model.partOf = try r.elements("partOf")
-        model.code = try r.requiredElement("code")
-        model.subject = try r.requiredElement("subject")
-        model.context = try r.element("context")
+        try r.elements("partOf", into: &model.partOf)
+        try r.requiredElement("code", into: &model.code)
+        try r.requiredElement("subject", into: &model.subject)
+        try r.element("context", into: &model.context)
         model.occurrence = try r.choice("occurrence")
-        model.performer = try r.elements("performer")
-        model.performingOrganization = try r.element("performingOrganization")
-        model.requestingOrganization = try r.element("requestingOrganization")
-        model.costCenter = try r.element("costCenter")
-        model.quantity = try r.element("quantity")
-        model.bodysite = try r.elements("bodysite")
+        try r.elements("performer", into: &model.performer)
+        try r.element("performingOrganization", into: &model.performingOrganization)
+        try r.element("requestingOrganization", into: &model.requestingOrganization)
+        try r.element("costCenter", into: &model.costCenter)
+        try r.element("quantity", into: &model.quantity)
+        try r.elements("bodysite", into: &model.bodysite)
         model.factorOverride = try r.primitive("factorOverride", "_factorOverride")
-        model.priceOverride = try r.element("priceOverride")
+        try r.element("priceOverride", into: &model.priceOverride)
         model.overrideReason = try r.primitive("overrideReason", "_overrideReason")
-        model.enterer = try r.element("enterer")
+        try r.element("enterer", into: &model.enterer)
         model.enteredDate = try r.primitive("enteredDate", "_enteredDate")
-        model.reason = try r.elements("reason")
-        model.service = try r.elements("service")
+        try r.elements("reason", into: &model.reason)
+        try r.elements("service", into: &model.service)
         model.product = try r.choice("product")
-        model.account = try r.elements("account")
-        model.note = try r.elements("note")
-        model.supportingInformation = try r.elements("supportingInformation")
+        try r.elements("account", into: &model.account)
+        try r.elements("note", into: &model.note)
+        try r.elements("supportingInformation", into: &model.supportingInformation)
         try r.finish()
     }
 
@@ -317,13 +321,17 @@ public struct ChargeItem: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(actor: Reference()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.function = try r.element("function")
-            model.actor = try r.requiredElement("actor")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("function", into: &model.function)
+            try r.requiredElement("actor", into: &model.actor)
             try r.finish()
         }
 

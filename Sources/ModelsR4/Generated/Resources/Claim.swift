@@ -158,44 +158,48 @@ public struct Claim: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(created: FHIRPrimitive(), insurance: [], patient: Reference(), priority: CodeableConcept(), provider: Reference(), status: FHIRPrimitive(), type: CodeableConcept(), use: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Claim")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.type = try r.requiredElement("type")
-        model.subType = try r.element("subType")
+        try r.requiredElement("type", into: &model.type)
+        try r.element("subType", into: &model.subType)
         model.use = try r.requiredPrimitive("use", "_use")
-        model.patient = try r.requiredElement("patient")
-        model.billablePeriod = try r.element("billablePeriod")
+        try r.requiredElement("patient", into: &model.patient)
+        try r.element("billablePeriod", into: &model.billablePeriod)
         model.created = try r.requiredPrimitive("created", "_created")
-        model.enterer = try r.element("enterer")
-        model.insurer = try r.element("insurer")
-        model.provider = try r.requiredElement("provider")
-        model.priority = try r.requiredElement("priority")
-        model.fundsReserve = try r.element("fundsReserve")
-        model.related = try r.elements("related")
-        model.prescription = try r.element("prescription")
-        model.originalPrescription = try r.element("originalPrescription")
-        model.payee = try r.element("payee")
-        model.referral = try r.element("referral")
-        model.facility = try r.element("facility")
-        model.careTeam = try r.elements("careTeam")
-        model.supportingInfo = try r.elements("supportingInfo")
-        model.diagnosis = try r.elements("diagnosis")
-        model.procedure = try r.elements("procedure")
-        model.insurance = try r.requiredElements("insurance")
-        model.accident = try r.element("accident")
-        model.item = try r.elements("item")
-        model.total = try r.element("total")
+        try r.element("enterer", into: &model.enterer)
+        try r.element("insurer", into: &model.insurer)
+        try r.requiredElement("provider", into: &model.provider)
+        try r.requiredElement("priority", into: &model.priority)
+        try r.element("fundsReserve", into: &model.fundsReserve)
+        try r.elements("related", into: &model.related)
+        try r.element("prescription", into: &model.prescription)
+        try r.element("originalPrescription", into: &model.originalPrescription)
+        try r.element("payee", into: &model.payee)
+        try r.element("referral", into: &model.referral)
+        try r.element("facility", into: &model.facility)
+        try r.elements("careTeam", into: &model.careTeam)
+        try r.elements("supportingInfo", into: &model.supportingInfo)
+        try r.elements("diagnosis", into: &model.diagnosis)
+        try r.elements("procedure", into: &model.procedure)
+        try r.requiredElements("insurance", into: &model.insurance)
+        try r.element("accident", into: &model.accident)
+        try r.elements("item", into: &model.item)
+        try r.element("total", into: &model.total)
         try r.finish()
     }
 
@@ -276,14 +280,18 @@ public struct Claim: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.claim = try r.element("claim")
-            model.relationship = try r.element("relationship")
-            model.reference = try r.element("reference")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("claim", into: &model.claim)
+            try r.element("relationship", into: &model.relationship)
+            try r.element("reference", into: &model.reference)
             try r.finish()
         }
 
@@ -330,13 +338,17 @@ public struct Claim: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(type: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.type = try r.requiredElement("type")
-            model.party = try r.element("party")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("type", into: &model.type)
+            try r.element("party", into: &model.party)
             try r.finish()
         }
 
@@ -394,16 +406,20 @@ public struct Claim: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(provider: Reference(), sequence: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.sequence = try r.requiredPrimitive("sequence", "_sequence")
-            model.provider = try r.requiredElement("provider")
+            try r.requiredElement("provider", into: &model.provider)
             model.responsible = try r.primitive("responsible", "_responsible")
-            model.role = try r.element("role")
-            model.qualification = try r.element("qualification")
+            try r.element("role", into: &model.role)
+            try r.element("qualification", into: &model.qualification)
             try r.finish()
         }
 
@@ -468,17 +484,21 @@ public struct Claim: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(category: CodeableConcept(), sequence: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.sequence = try r.requiredPrimitive("sequence", "_sequence")
-            model.category = try r.requiredElement("category")
-            model.code = try r.element("code")
+            try r.requiredElement("category", into: &model.category)
+            try r.element("code", into: &model.code)
             model.timing = try r.choice("timing")
             model.value = try r.choice("value")
-            model.reason = try r.element("reason")
+            try r.element("reason", into: &model.reason)
             try r.finish()
         }
 
@@ -597,16 +617,20 @@ public struct Claim: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(diagnosis: .codeableConcept(CodeableConcept()), sequence: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.sequence = try r.requiredPrimitive("sequence", "_sequence")
             model.diagnosis = try r.requiredChoice("diagnosis")
-            model.type = try r.elements("type")
-            model.onAdmission = try r.element("onAdmission")
-            model.packageCode = try r.element("packageCode")
+            try r.elements("type", into: &model.type)
+            try r.element("onAdmission", into: &model.onAdmission)
+            try r.element("packageCode", into: &model.packageCode)
             try r.finish()
         }
 
@@ -691,16 +715,20 @@ public struct Claim: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(procedure: .codeableConcept(CodeableConcept()), sequence: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.sequence = try r.requiredPrimitive("sequence", "_sequence")
-            model.type = try r.elements("type")
+            try r.elements("type", into: &model.type)
             model.date = try r.primitive("date", "_date")
             model.procedure = try r.requiredChoice("procedure")
-            model.udi = try r.elements("udi")
+            try r.elements("udi", into: &model.udi)
             try r.finish()
         }
 
@@ -793,18 +821,22 @@ public struct Claim: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(coverage: Reference(), focal: FHIRPrimitive(), sequence: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.sequence = try r.requiredPrimitive("sequence", "_sequence")
             model.focal = try r.requiredPrimitive("focal", "_focal")
-            model.identifier = try r.element("identifier")
-            model.coverage = try r.requiredElement("coverage")
+            try r.element("identifier", into: &model.identifier)
+            try r.requiredElement("coverage", into: &model.coverage)
             model.businessArrangement = try r.primitive("businessArrangement", "_businessArrangement")
             model.preAuthRef = try r.primitives("preAuthRef", "_preAuthRef")
-            model.claimResponse = try r.element("claimResponse")
+            try r.element("claimResponse", into: &model.claimResponse)
             try r.finish()
         }
 
@@ -859,13 +891,17 @@ public struct Claim: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(date: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.date = try r.requiredPrimitive("date", "_date")
-            model.type = try r.element("type")
+            try r.element("type", into: &model.type)
             model.location = try r.choice("location")
             try r.finish()
         }
@@ -1013,32 +1049,36 @@ public struct Claim: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(productOrService: CodeableConcept(), sequence: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.sequence = try r.requiredPrimitive("sequence", "_sequence")
             model.careTeamSequence = try r.primitives("careTeamSequence", "_careTeamSequence")
             model.diagnosisSequence = try r.primitives("diagnosisSequence", "_diagnosisSequence")
             model.procedureSequence = try r.primitives("procedureSequence", "_procedureSequence")
             model.informationSequence = try r.primitives("informationSequence", "_informationSequence")
-            model.revenue = try r.element("revenue")
-            model.category = try r.element("category")
-            model.productOrService = try r.requiredElement("productOrService")
-            model.modifier = try r.elements("modifier")
-            model.programCode = try r.elements("programCode")
+            try r.element("revenue", into: &model.revenue)
+            try r.element("category", into: &model.category)
+            try r.requiredElement("productOrService", into: &model.productOrService)
+            try r.elements("modifier", into: &model.modifier)
+            try r.elements("programCode", into: &model.programCode)
             model.serviced = try r.choice("serviced")
             model.location = try r.choice("location")
-            model.quantity = try r.element("quantity")
-            model.unitPrice = try r.element("unitPrice")
+            try r.element("quantity", into: &model.quantity)
+            try r.element("unitPrice", into: &model.unitPrice)
             model.factor = try r.primitive("factor", "_factor")
-            model.net = try r.element("net")
-            model.udi = try r.elements("udi")
-            model.bodySite = try r.element("bodySite")
-            model.subSite = try r.elements("subSite")
-            model.encounter = try r.elements("encounter")
-            model.detail = try r.elements("detail")
+            try r.element("net", into: &model.net)
+            try r.elements("udi", into: &model.udi)
+            try r.element("bodySite", into: &model.bodySite)
+            try r.elements("subSite", into: &model.subSite)
+            try r.elements("encounter", into: &model.encounter)
+            try r.elements("detail", into: &model.detail)
             try r.finish()
         }
 
@@ -1193,23 +1233,27 @@ public struct Claim: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(productOrService: CodeableConcept(), sequence: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.sequence = try r.requiredPrimitive("sequence", "_sequence")
-                model.revenue = try r.element("revenue")
-                model.category = try r.element("category")
-                model.productOrService = try r.requiredElement("productOrService")
-                model.modifier = try r.elements("modifier")
-                model.programCode = try r.elements("programCode")
-                model.quantity = try r.element("quantity")
-                model.unitPrice = try r.element("unitPrice")
+                try r.element("revenue", into: &model.revenue)
+                try r.element("category", into: &model.category)
+                try r.requiredElement("productOrService", into: &model.productOrService)
+                try r.elements("modifier", into: &model.modifier)
+                try r.elements("programCode", into: &model.programCode)
+                try r.element("quantity", into: &model.quantity)
+                try r.element("unitPrice", into: &model.unitPrice)
                 model.factor = try r.primitive("factor", "_factor")
-                model.net = try r.element("net")
-                model.udi = try r.elements("udi")
-                model.subDetail = try r.elements("subDetail")
+                try r.element("net", into: &model.net)
+                try r.elements("udi", into: &model.udi)
+                try r.elements("subDetail", into: &model.subDetail)
                 try r.finish()
             }
 
@@ -1300,22 +1344,26 @@ public struct Claim: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self(productOrService: CodeableConcept(), sequence: FHIRPrimitive()) }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
                     model.sequence = try r.requiredPrimitive("sequence", "_sequence")
-                    model.revenue = try r.element("revenue")
-                    model.category = try r.element("category")
-                    model.productOrService = try r.requiredElement("productOrService")
-                    model.modifier = try r.elements("modifier")
-                    model.programCode = try r.elements("programCode")
-                    model.quantity = try r.element("quantity")
-                    model.unitPrice = try r.element("unitPrice")
+                    try r.element("revenue", into: &model.revenue)
+                    try r.element("category", into: &model.category)
+                    try r.requiredElement("productOrService", into: &model.productOrService)
+                    try r.elements("modifier", into: &model.modifier)
+                    try r.elements("programCode", into: &model.programCode)
+                    try r.element("quantity", into: &model.quantity)
+                    try r.element("unitPrice", into: &model.unitPrice)
                     model.factor = try r.primitive("factor", "_factor")
-                    model.net = try r.element("net")
-                    model.udi = try r.elements("udi")
+                    try r.element("net", into: &model.net)
+                    try r.elements("udi", into: &model.udi)
                     try r.finish()
                 }
 

@@ -158,44 +158,48 @@ public struct ClaimResponse: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(created: FHIRPrimitive(), insurer: Reference(), outcome: FHIRPrimitive(), patient: Reference(), status: FHIRPrimitive(), type: CodeableConcept(), use: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ClaimResponse")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.type = try r.requiredElement("type")
-        model.subType = try r.element("subType")
+        try r.requiredElement("type", into: &model.type)
+        try r.element("subType", into: &model.subType)
         model.use = try r.requiredPrimitive("use", "_use")
-        model.patient = try r.requiredElement("patient")
+        try r.requiredElement("patient", into: &model.patient)
         model.created = try r.requiredPrimitive("created", "_created")
-        model.insurer = try r.requiredElement("insurer")
-        model.requestor = try r.element("requestor")
-        model.request = try r.element("request")
+        try r.requiredElement("insurer", into: &model.insurer)
+        try r.element("requestor", into: &model.requestor)
+        try r.element("request", into: &model.request)
         model.outcome = try r.requiredPrimitive("outcome", "_outcome")
         model.disposition = try r.primitive("disposition", "_disposition")
         model.preAuthRef = try r.primitive("preAuthRef", "_preAuthRef")
-        model.preAuthPeriod = try r.element("preAuthPeriod")
-        model.payeeType = try r.element("payeeType")
-        model.item = try r.elements("item")
-        model.addItem = try r.elements("addItem")
-        model.adjudication = try r.elements("adjudication")
-        model.total = try r.elements("total")
-        model.payment = try r.element("payment")
-        model.fundsReserve = try r.element("fundsReserve")
-        model.formCode = try r.element("formCode")
-        model.form = try r.element("form")
-        model.processNote = try r.elements("processNote")
-        model.communicationRequest = try r.elements("communicationRequest")
-        model.insurance = try r.elements("insurance")
-        model.error = try r.elements("error")
+        try r.element("preAuthPeriod", into: &model.preAuthPeriod)
+        try r.element("payeeType", into: &model.payeeType)
+        try r.elements("item", into: &model.item)
+        try r.elements("addItem", into: &model.addItem)
+        try r.elements("adjudication", into: &model.adjudication)
+        try r.elements("total", into: &model.total)
+        try r.element("payment", into: &model.payment)
+        try r.element("fundsReserve", into: &model.fundsReserve)
+        try r.element("formCode", into: &model.formCode)
+        try r.element("form", into: &model.form)
+        try r.elements("processNote", into: &model.processNote)
+        try r.elements("communicationRequest", into: &model.communicationRequest)
+        try r.elements("insurance", into: &model.insurance)
+        try r.elements("error", into: &model.error)
         try r.finish()
     }
 
@@ -280,15 +284,19 @@ public struct ClaimResponse: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(adjudication: [], itemSequence: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.itemSequence = try r.requiredPrimitive("itemSequence", "_itemSequence")
             model.noteNumber = try r.primitives("noteNumber", "_noteNumber")
-            model.adjudication = try r.requiredElements("adjudication")
-            model.detail = try r.elements("detail")
+            try r.requiredElements("adjudication", into: &model.adjudication)
+            try r.elements("detail", into: &model.detail)
             try r.finish()
         }
 
@@ -343,14 +351,18 @@ public struct ClaimResponse: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(category: CodeableConcept()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.category = try r.requiredElement("category")
-                model.reason = try r.element("reason")
-                model.amount = try r.element("amount")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.requiredElement("category", into: &model.category)
+                try r.element("reason", into: &model.reason)
+                try r.element("amount", into: &model.amount)
                 model.value = try r.primitive("value", "_value")
                 try r.finish()
             }
@@ -407,15 +419,19 @@ public struct ClaimResponse: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(adjudication: [], detailSequence: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.detailSequence = try r.requiredPrimitive("detailSequence", "_detailSequence")
                 model.noteNumber = try r.primitives("noteNumber", "_noteNumber")
-                model.adjudication = try r.requiredElements("adjudication")
-                model.subDetail = try r.elements("subDetail")
+                try r.requiredElements("adjudication", into: &model.adjudication)
+                try r.elements("subDetail", into: &model.subDetail)
                 try r.finish()
             }
 
@@ -466,14 +482,18 @@ public struct ClaimResponse: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self(subDetailSequence: FHIRPrimitive()) }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
                     model.subDetailSequence = try r.requiredPrimitive("subDetailSequence", "_subDetailSequence")
                     model.noteNumber = try r.primitives("noteNumber", "_noteNumber")
-                    model.adjudication = try r.elements("adjudication")
+                    try r.elements("adjudication", into: &model.adjudication)
                     try r.finish()
                 }
 
@@ -586,29 +606,33 @@ public struct ClaimResponse: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(adjudication: [], productOrService: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.itemSequence = try r.primitives("itemSequence", "_itemSequence")
             model.detailSequence = try r.primitives("detailSequence", "_detailSequence")
             model.subdetailSequence = try r.primitives("subdetailSequence", "_subdetailSequence")
-            model.provider = try r.elements("provider")
-            model.productOrService = try r.requiredElement("productOrService")
-            model.modifier = try r.elements("modifier")
-            model.programCode = try r.elements("programCode")
+            try r.elements("provider", into: &model.provider)
+            try r.requiredElement("productOrService", into: &model.productOrService)
+            try r.elements("modifier", into: &model.modifier)
+            try r.elements("programCode", into: &model.programCode)
             model.serviced = try r.choice("serviced")
             model.location = try r.choice("location")
-            model.quantity = try r.element("quantity")
-            model.unitPrice = try r.element("unitPrice")
+            try r.element("quantity", into: &model.quantity)
+            try r.element("unitPrice", into: &model.unitPrice)
             model.factor = try r.primitive("factor", "_factor")
-            model.net = try r.element("net")
-            model.bodySite = try r.element("bodySite")
-            model.subSite = try r.elements("subSite")
+            try r.element("net", into: &model.net)
+            try r.element("bodySite", into: &model.bodySite)
+            try r.elements("subSite", into: &model.subSite)
             model.noteNumber = try r.primitives("noteNumber", "_noteNumber")
-            model.adjudication = try r.requiredElements("adjudication")
-            model.detail = try r.elements("detail")
+            try r.requiredElements("adjudication", into: &model.adjudication)
+            try r.elements("detail", into: &model.detail)
             try r.finish()
         }
 
@@ -748,20 +772,24 @@ public struct ClaimResponse: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(adjudication: [], productOrService: CodeableConcept()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.productOrService = try r.requiredElement("productOrService")
-                model.modifier = try r.elements("modifier")
-                model.quantity = try r.element("quantity")
-                model.unitPrice = try r.element("unitPrice")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.requiredElement("productOrService", into: &model.productOrService)
+                try r.elements("modifier", into: &model.modifier)
+                try r.element("quantity", into: &model.quantity)
+                try r.element("unitPrice", into: &model.unitPrice)
                 model.factor = try r.primitive("factor", "_factor")
-                model.net = try r.element("net")
+                try r.element("net", into: &model.net)
                 model.noteNumber = try r.primitives("noteNumber", "_noteNumber")
-                model.adjudication = try r.requiredElements("adjudication")
-                model.subDetail = try r.elements("subDetail")
+                try r.requiredElements("adjudication", into: &model.adjudication)
+                try r.elements("subDetail", into: &model.subDetail)
                 try r.finish()
             }
 
@@ -837,19 +865,23 @@ public struct ClaimResponse: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self(adjudication: [], productOrService: CodeableConcept()) }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
-                    model.productOrService = try r.requiredElement("productOrService")
-                    model.modifier = try r.elements("modifier")
-                    model.quantity = try r.element("quantity")
-                    model.unitPrice = try r.element("unitPrice")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    try r.requiredElement("productOrService", into: &model.productOrService)
+                    try r.elements("modifier", into: &model.modifier)
+                    try r.element("quantity", into: &model.quantity)
+                    try r.element("unitPrice", into: &model.unitPrice)
                     model.factor = try r.primitive("factor", "_factor")
-                    model.net = try r.element("net")
+                    try r.element("net", into: &model.net)
                     model.noteNumber = try r.primitives("noteNumber", "_noteNumber")
-                    model.adjudication = try r.requiredElements("adjudication")
+                    try r.requiredElements("adjudication", into: &model.adjudication)
                     try r.finish()
                 }
 
@@ -903,13 +935,17 @@ public struct ClaimResponse: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(amount: Money(), category: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.category = try r.requiredElement("category")
-            model.amount = try r.requiredElement("amount")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("category", into: &model.category)
+            try r.requiredElement("amount", into: &model.amount)
             try r.finish()
         }
 
@@ -971,17 +1007,21 @@ public struct ClaimResponse: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(amount: Money(), type: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.type = try r.requiredElement("type")
-            model.adjustment = try r.element("adjustment")
-            model.adjustmentReason = try r.element("adjustmentReason")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("type", into: &model.type)
+            try r.element("adjustment", into: &model.adjustment)
+            try r.element("adjustmentReason", into: &model.adjustmentReason)
             model.date = try r.primitive("date", "_date")
-            model.amount = try r.requiredElement("amount")
-            model.identifier = try r.element("identifier")
+            try r.requiredElement("amount", into: &model.amount)
+            try r.element("identifier", into: &model.identifier)
             try r.finish()
         }
 
@@ -1039,15 +1079,19 @@ public struct ClaimResponse: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(text: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.number = try r.primitive("number", "_number")
             model.type = try r.primitive("type", "_type")
             model.text = try r.requiredPrimitive("text", "_text")
-            model.language = try r.element("language")
+            try r.element("language", into: &model.language)
             try r.finish()
         }
 
@@ -1107,16 +1151,20 @@ public struct ClaimResponse: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(coverage: Reference(), focal: FHIRPrimitive(), sequence: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.sequence = try r.requiredPrimitive("sequence", "_sequence")
             model.focal = try r.requiredPrimitive("focal", "_focal")
-            model.coverage = try r.requiredElement("coverage")
+            try r.requiredElement("coverage", into: &model.coverage)
             model.businessArrangement = try r.primitive("businessArrangement", "_businessArrangement")
-            model.claimResponse = try r.element("claimResponse")
+            try r.element("claimResponse", into: &model.claimResponse)
             try r.finish()
         }
 
@@ -1173,15 +1221,19 @@ public struct ClaimResponse: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(code: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.itemSequence = try r.primitive("itemSequence", "_itemSequence")
             model.detailSequence = try r.primitive("detailSequence", "_detailSequence")
             model.subDetailSequence = try r.primitive("subDetailSequence", "_subDetailSequence")
-            model.code = try r.requiredElement("code")
+            try r.requiredElement("code", into: &model.code)
             try r.finish()
         }
 

@@ -130,37 +130,41 @@ public struct ClinicalImpression: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(status: FHIRPrimitive(), subject: Reference()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ClinicalImpression")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.statusReason = try r.element("statusReason")
-        model.code = try r.element("code")
+        try r.element("statusReason", into: &model.statusReason)
+        try r.element("code", into: &model.code)
         model.description = try r.primitive("description", "_description")
-        model.subject = try r.requiredElement("subject")
-        model.encounter = try r.element("encounter")
+        try r.requiredElement("subject", into: &model.subject)
+        try r.element("encounter", into: &model.encounter)
         model.effective = try r.choice("effective")
         model.date = try r.primitive("date", "_date")
-        model.assessor = try r.element("assessor")
-        model.previous = try r.element("previous")
-        model.problem = try r.elements("problem")
-        model.investigation = try r.elements("investigation")
+        try r.element("assessor", into: &model.assessor)
+        try r.element("previous", into: &model.previous)
+        try r.elements("problem", into: &model.problem)
+        try r.elements("investigation", into: &model.investigation)
         model.`protocol` = try r.primitives("protocol", "_protocol")
         model.summary = try r.primitive("summary", "_summary")
-        model.finding = try r.elements("finding")
-        model.prognosisCodeableConcept = try r.elements("prognosisCodeableConcept")
-        model.prognosisReference = try r.elements("prognosisReference")
-        model.supportingInfo = try r.elements("supportingInfo")
-        model.note = try r.elements("note")
+        try r.elements("finding", into: &model.finding)
+        try r.elements("prognosisCodeableConcept", into: &model.prognosisCodeableConcept)
+        try r.elements("prognosisReference", into: &model.prognosisReference)
+        try r.elements("supportingInfo", into: &model.supportingInfo)
+        try r.elements("note", into: &model.note)
         try r.finish()
     }
 
@@ -254,13 +258,17 @@ public struct ClinicalImpression: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(code: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.code = try r.requiredElement("code")
-            model.item = try r.elements("item")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("code", into: &model.code)
+            try r.elements("item", into: &model.item)
             try r.finish()
         }
 
@@ -310,13 +318,17 @@ public struct ClinicalImpression: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.itemCodeableConcept = try r.element("itemCodeableConcept")
-            model.itemReference = try r.element("itemReference")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("itemCodeableConcept", into: &model.itemCodeableConcept)
+            try r.element("itemReference", into: &model.itemReference)
             model.basis = try r.primitive("basis", "_basis")
             try r.finish()
         }

@@ -142,40 +142,44 @@ public struct Communication: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Communication")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.instantiatesCanonical = try r.primitives("instantiatesCanonical", "_instantiatesCanonical")
         model.instantiatesUri = try r.primitives("instantiatesUri", "_instantiatesUri")
-        model.basedOn = try r.elements("basedOn")
-        model.partOf = try r.elements("partOf")
-        model.inResponseTo = try r.elements("inResponseTo")
+        try r.elements("basedOn", into: &model.basedOn)
+        try r.elements("partOf", into: &model.partOf)
+        try r.elements("inResponseTo", into: &model.inResponseTo)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.statusReason = try r.element("statusReason")
-        model.category = try r.elements("category")
+        try r.element("statusReason", into: &model.statusReason)
+        try r.elements("category", into: &model.category)
         model.priority = try r.primitive("priority", "_priority")
-        model.medium = try r.elements("medium")
-        model.subject = try r.element("subject")
-        model.topic = try r.element("topic")
-        model.about = try r.elements("about")
-        model.encounter = try r.element("encounter")
+        try r.elements("medium", into: &model.medium)
+        try r.element("subject", into: &model.subject)
+        try r.element("topic", into: &model.topic)
+        try r.elements("about", into: &model.about)
+        try r.element("encounter", into: &model.encounter)
         model.sent = try r.primitive("sent", "_sent")
         model.received = try r.primitive("received", "_received")
-        model.recipient = try r.elements("recipient")
-        model.sender = try r.element("sender")
-        model.reasonCode = try r.elements("reasonCode")
-        model.reasonReference = try r.elements("reasonReference")
-        model.payload = try r.elements("payload")
-        model.note = try r.elements("note")
+        try r.elements("recipient", into: &model.recipient)
+        try r.element("sender", into: &model.sender)
+        try r.elements("reasonCode", into: &model.reasonCode)
+        try r.elements("reasonReference", into: &model.reasonReference)
+        try r.elements("payload", into: &model.payload)
+        try r.elements("note", into: &model.note)
         try r.finish()
     }
 
@@ -244,11 +248,15 @@ public struct Communication: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(content: .string(FHIRPrimitive())) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.content = try r.requiredChoice("content")
             try r.finish()
         }

@@ -110,32 +110,36 @@ public struct Composition: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(author: [], date: FHIRPrimitive(), status: FHIRPrimitive(), title: FHIRPrimitive(), type: CodeableConcept()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Composition")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.element("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.element("identifier", into: &model.identifier)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.type = try r.requiredElement("type")
-        model.category = try r.elements("category")
-        model.subject = try r.element("subject")
-        model.encounter = try r.element("encounter")
+        try r.requiredElement("type", into: &model.type)
+        try r.elements("category", into: &model.category)
+        try r.element("subject", into: &model.subject)
+        try r.element("encounter", into: &model.encounter)
         model.date = try r.requiredPrimitive("date", "_date")
-        model.author = try r.requiredElements("author")
+        try r.requiredElements("author", into: &model.author)
         model.title = try r.requiredPrimitive("title", "_title")
         model.confidentiality = try r.primitive("confidentiality", "_confidentiality")
-        model.attester = try r.elements("attester")
-        model.custodian = try r.element("custodian")
-        model.relatesTo = try r.elements("relatesTo")
-        model.event = try r.elements("event")
-        model.section = try r.elements("section")
+        try r.elements("attester", into: &model.attester)
+        try r.element("custodian", into: &model.custodian)
+        try r.elements("relatesTo", into: &model.relatesTo)
+        try r.elements("event", into: &model.event)
+        try r.elements("section", into: &model.section)
         try r.finish()
     }
 
@@ -204,14 +208,18 @@ public struct Composition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(mode: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.mode = try r.requiredPrimitive("mode", "_mode")
             model.time = try r.primitive("time", "_time")
-            model.party = try r.element("party")
+            try r.element("party", into: &model.party)
             try r.finish()
         }
 
@@ -258,11 +266,15 @@ public struct Composition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(code: FHIRPrimitive(), target: .identifier(Identifier())) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.code = try r.requiredPrimitive("code", "_code")
             model.target = try r.requiredChoice("target")
             try r.finish()
@@ -338,14 +350,18 @@ public struct Composition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.code = try r.elements("code")
-            model.period = try r.element("period")
-            model.detail = try r.elements("detail")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.elements("code", into: &model.code)
+            try r.element("period", into: &model.period)
+            try r.elements("detail", into: &model.detail)
             try r.finish()
         }
 
@@ -424,21 +440,25 @@ public struct Composition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.title = try r.primitive("title", "_title")
-            model.code = try r.element("code")
-            model.author = try r.elements("author")
-            model.focus = try r.element("focus")
-            model.text = try r.element("text")
+            try r.element("code", into: &model.code)
+            try r.elements("author", into: &model.author)
+            try r.element("focus", into: &model.focus)
+            try r.element("text", into: &model.text)
             model.mode = try r.primitive("mode", "_mode")
-            model.orderedBy = try r.element("orderedBy")
-            model.entry = try r.elements("entry")
-            model.emptyReason = try r.element("emptyReason")
-            model.section = try r.elements("section")
+            try r.element("orderedBy", into: &model.orderedBy)
+            try r.elements("entry", into: &model.entry)
+            try r.element("emptyReason", into: &model.emptyReason)
+            try r.elements("section", into: &model.section)
             try r.finish()
         }
 

@@ -122,19 +122,23 @@ public struct ConceptMap: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ConceptMap")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
         model.url = try r.primitive("url", "_url")
-        model.identifier = try r.element("identifier")
+        try r.element("identifier", into: &model.identifier)
         model.version = try r.primitive("version", "_version")
         model.name = try r.primitive("name", "_name")
         model.title = try r.primitive("title", "_title")
@@ -142,15 +146,15 @@ public struct ConceptMap: DomainResource {
         model.experimental = try r.primitive("experimental", "_experimental")
         model.date = try r.primitive("date", "_date")
         model.publisher = try r.primitive("publisher", "_publisher")
-        model.contact = try r.elements("contact")
+        try r.elements("contact", into: &model.contact)
         model.description = try r.primitive("description", "_description")
-        model.useContext = try r.elements("useContext")
-        model.jurisdiction = try r.elements("jurisdiction")
+        try r.elements("useContext", into: &model.useContext)
+        try r.elements("jurisdiction", into: &model.jurisdiction)
         model.purpose = try r.primitive("purpose", "_purpose")
         model.copyright = try r.primitive("copyright", "_copyright")
         model.source = try r.choice("source")
         model.target = try r.choice("target")
-        model.group = try r.elements("group")
+        try r.elements("group", into: &model.group)
         try r.finish()
     }
 
@@ -282,17 +286,21 @@ public struct ConceptMap: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(element: []) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.source = try r.primitive("source", "_source")
             model.sourceVersion = try r.primitive("sourceVersion", "_sourceVersion")
             model.target = try r.primitive("target", "_target")
             model.targetVersion = try r.primitive("targetVersion", "_targetVersion")
-            model.element = try r.requiredElements("element")
-            model.unmapped = try r.element("unmapped")
+            try r.requiredElements("element", into: &model.element)
+            try r.element("unmapped", into: &model.unmapped)
             try r.finish()
         }
 
@@ -345,14 +353,18 @@ public struct ConceptMap: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.code = try r.primitive("code", "_code")
                 model.display = try r.primitive("display", "_display")
-                model.target = try r.elements("target")
+                try r.elements("target", into: &model.target)
                 try r.finish()
             }
 
@@ -414,17 +426,21 @@ public struct ConceptMap: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self(equivalence: FHIRPrimitive()) }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
                     model.code = try r.primitive("code", "_code")
                     model.display = try r.primitive("display", "_display")
                     model.equivalence = try r.requiredPrimitive("equivalence", "_equivalence")
                     model.comment = try r.primitive("comment", "_comment")
-                    model.dependsOn = try r.elements("dependsOn")
-                    model.product = try r.elements("product")
+                    try r.elements("dependsOn", into: &model.dependsOn)
+                    try r.elements("product", into: &model.product)
                     try r.finish()
                 }
 
@@ -481,11 +497,15 @@ public struct ConceptMap: DomainResource {
                         try Self.decodeMembers(into: &self, from: &r)
                     }
 
+                    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                    public static var decodingPlaceholder: Self { Self(property: FHIRPrimitive(), value: FHIRPrimitive()) }
+
+                    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                     @inline(never)
-                    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                         model.id = try r.primitive("id", "_id")
-                        model.`extension` = try r.elements("extension")
-                        model.modifierExtension = try r.elements("modifierExtension")
+                        try r.elements("extension", into: &model.`extension`)
+                        try r.elements("modifierExtension", into: &model.modifierExtension)
                         model.property = try r.requiredPrimitive("property", "_property")
                         model.system = try r.primitive("system", "_system")
                         model.value = try r.requiredPrimitive("value", "_value")
@@ -547,11 +567,15 @@ public struct ConceptMap: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(mode: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.mode = try r.requiredPrimitive("mode", "_mode")
                 model.code = try r.primitive("code", "_code")
                 model.display = try r.primitive("display", "_display")

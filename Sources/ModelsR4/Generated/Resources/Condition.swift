@@ -118,34 +118,38 @@ public struct Condition: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(subject: Reference()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Condition")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
-        model.clinicalStatus = try r.element("clinicalStatus")
-        model.verificationStatus = try r.element("verificationStatus")
-        model.category = try r.elements("category")
-        model.severity = try r.element("severity")
-        model.code = try r.element("code")
-        model.bodySite = try r.elements("bodySite")
-        model.subject = try r.requiredElement("subject")
-        model.encounter = try r.element("encounter")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
+        try r.element("clinicalStatus", into: &model.clinicalStatus)
+        try r.element("verificationStatus", into: &model.verificationStatus)
+        try r.elements("category", into: &model.category)
+        try r.element("severity", into: &model.severity)
+        try r.element("code", into: &model.code)
+        try r.elements("bodySite", into: &model.bodySite)
+        try r.requiredElement("subject", into: &model.subject)
+        try r.element("encounter", into: &model.encounter)
         model.onset = try r.choice("onset")
         model.abatement = try r.choice("abatement")
         model.recordedDate = try r.primitive("recordedDate", "_recordedDate")
-        model.recorder = try r.element("recorder")
-        model.asserter = try r.element("asserter")
-        model.stage = try r.elements("stage")
-        model.evidence = try r.elements("evidence")
-        model.note = try r.elements("note")
+        try r.element("recorder", into: &model.recorder)
+        try r.element("asserter", into: &model.asserter)
+        try r.elements("stage", into: &model.stage)
+        try r.elements("evidence", into: &model.evidence)
+        try r.elements("note", into: &model.note)
         try r.finish()
     }
 
@@ -282,14 +286,18 @@ public struct Condition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.summary = try r.element("summary")
-            model.assessment = try r.elements("assessment")
-            model.type = try r.element("type")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("summary", into: &model.summary)
+            try r.elements("assessment", into: &model.assessment)
+            try r.element("type", into: &model.type)
             try r.finish()
         }
 
@@ -336,13 +344,17 @@ public struct Condition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.code = try r.elements("code")
-            model.detail = try r.elements("detail")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.elements("code", into: &model.code)
+            try r.elements("detail", into: &model.detail)
             try r.finish()
         }
 

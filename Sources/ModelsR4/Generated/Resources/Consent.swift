@@ -102,30 +102,34 @@ public struct Consent: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(category: [], scope: CodeableConcept(), status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Consent")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.scope = try r.requiredElement("scope")
-        model.category = try r.requiredElements("category")
-        model.patient = try r.element("patient")
+        try r.requiredElement("scope", into: &model.scope)
+        try r.requiredElements("category", into: &model.category)
+        try r.element("patient", into: &model.patient)
         model.dateTime = try r.primitive("dateTime", "_dateTime")
-        model.performer = try r.elements("performer")
-        model.organization = try r.elements("organization")
+        try r.elements("performer", into: &model.performer)
+        try r.elements("organization", into: &model.organization)
         model.source = try r.choice("source")
-        model.policy = try r.elements("policy")
-        model.policyRule = try r.element("policyRule")
-        model.verification = try r.elements("verification")
-        model.provision = try r.element("provision")
+        try r.elements("policy", into: &model.policy)
+        try r.element("policyRule", into: &model.policyRule)
+        try r.elements("verification", into: &model.verification)
+        try r.element("provision", into: &model.provision)
         try r.finish()
     }
 
@@ -212,11 +216,15 @@ public struct Consent: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.authority = try r.primitive("authority", "_authority")
             model.uri = try r.primitive("uri", "_uri")
             try r.finish()
@@ -268,13 +276,17 @@ public struct Consent: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(verified: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.verified = try r.requiredPrimitive("verified", "_verified")
-            model.verifiedWith = try r.element("verifiedWith")
+            try r.element("verifiedWith", into: &model.verifiedWith)
             model.verificationDate = try r.primitive("verificationDate", "_verificationDate")
             try r.finish()
         }
@@ -358,22 +370,26 @@ public struct Consent: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.type = try r.primitive("type", "_type")
-            model.period = try r.element("period")
-            model.actor = try r.elements("actor")
-            model.action = try r.elements("action")
-            model.securityLabel = try r.elements("securityLabel")
-            model.purpose = try r.elements("purpose")
-            model.`class` = try r.elements("class")
-            model.code = try r.elements("code")
-            model.dataPeriod = try r.element("dataPeriod")
-            model.data = try r.elements("data")
-            model.provision = try r.elements("provision")
+            try r.element("period", into: &model.period)
+            try r.elements("actor", into: &model.actor)
+            try r.elements("action", into: &model.action)
+            try r.elements("securityLabel", into: &model.securityLabel)
+            try r.elements("purpose", into: &model.purpose)
+            try r.elements("class", into: &model.`class`)
+            try r.elements("code", into: &model.code)
+            try r.element("dataPeriod", into: &model.dataPeriod)
+            try r.elements("data", into: &model.data)
+            try r.elements("provision", into: &model.provision)
             try r.finish()
         }
 
@@ -427,13 +443,17 @@ public struct Consent: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(reference: Reference(), role: CodeableConcept()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.role = try r.requiredElement("role")
-                model.reference = try r.requiredElement("reference")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.requiredElement("role", into: &model.role)
+                try r.requiredElement("reference", into: &model.reference)
                 try r.finish()
             }
 
@@ -479,13 +499,17 @@ public struct Consent: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(meaning: FHIRPrimitive(), reference: Reference()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.meaning = try r.requiredPrimitive("meaning", "_meaning")
-                model.reference = try r.requiredElement("reference")
+                try r.requiredElement("reference", into: &model.reference)
                 try r.finish()
             }
 

@@ -182,49 +182,53 @@ public struct Contract: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Contract")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.url = try r.primitive("url", "_url")
         model.version = try r.primitive("version", "_version")
         model.status = try r.primitive("status", "_status")
-        model.legalState = try r.element("legalState")
-        model.instantiatesCanonical = try r.element("instantiatesCanonical")
+        try r.element("legalState", into: &model.legalState)
+        try r.element("instantiatesCanonical", into: &model.instantiatesCanonical)
         model.instantiatesUri = try r.primitive("instantiatesUri", "_instantiatesUri")
-        model.contentDerivative = try r.element("contentDerivative")
+        try r.element("contentDerivative", into: &model.contentDerivative)
         model.issued = try r.primitive("issued", "_issued")
-        model.applies = try r.element("applies")
-        model.expirationType = try r.element("expirationType")
-        model.subject = try r.elements("subject")
-        model.authority = try r.elements("authority")
-        model.domain = try r.elements("domain")
-        model.site = try r.elements("site")
+        try r.element("applies", into: &model.applies)
+        try r.element("expirationType", into: &model.expirationType)
+        try r.elements("subject", into: &model.subject)
+        try r.elements("authority", into: &model.authority)
+        try r.elements("domain", into: &model.domain)
+        try r.elements("site", into: &model.site)
         model.name = try r.primitive("name", "_name")
         model.title = try r.primitive("title", "_title")
         model.subtitle = try r.primitive("subtitle", "_subtitle")
         model.alias = try r.primitives("alias", "_alias")
-        model.author = try r.element("author")
-        model.scope = try r.element("scope")
+        try r.element("author", into: &model.author)
+        try r.element("scope", into: &model.scope)
         model.topic = try r.choice("topic")
-        model.type = try r.element("type")
-        model.subType = try r.elements("subType")
-        model.contentDefinition = try r.element("contentDefinition")
-        model.term = try r.elements("term")
-        model.supportingInfo = try r.elements("supportingInfo")
-        model.relevantHistory = try r.elements("relevantHistory")
-        model.signer = try r.elements("signer")
-        model.friendly = try r.elements("friendly")
-        model.legal = try r.elements("legal")
-        model.rule = try r.elements("rule")
+        try r.element("type", into: &model.type)
+        try r.elements("subType", into: &model.subType)
+        try r.element("contentDefinition", into: &model.contentDefinition)
+        try r.elements("term", into: &model.term)
+        try r.elements("supportingInfo", into: &model.supportingInfo)
+        try r.elements("relevantHistory", into: &model.relevantHistory)
+        try r.elements("signer", into: &model.signer)
+        try r.elements("friendly", into: &model.friendly)
+        try r.elements("legal", into: &model.legal)
+        try r.elements("rule", into: &model.rule)
         model.legallyBinding = try r.choice("legallyBinding")
         try r.finish()
     }
@@ -372,14 +376,18 @@ public struct Contract: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(publicationStatus: FHIRPrimitive(), type: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.type = try r.requiredElement("type")
-            model.subType = try r.element("subType")
-            model.publisher = try r.element("publisher")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("type", into: &model.type)
+            try r.element("subType", into: &model.subType)
+            try r.element("publisher", into: &model.publisher)
             model.publicationDate = try r.primitive("publicationDate", "_publicationDate")
             model.publicationStatus = try r.requiredPrimitive("publicationStatus", "_publicationStatus")
             model.copyright = try r.primitive("copyright", "_copyright")
@@ -472,23 +480,27 @@ public struct Contract: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(offer: Contract.Term.ContractOffer()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.identifier = try r.element("identifier")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("identifier", into: &model.identifier)
             model.issued = try r.primitive("issued", "_issued")
-            model.applies = try r.element("applies")
+            try r.element("applies", into: &model.applies)
             model.topic = try r.choice("topic")
-            model.type = try r.element("type")
-            model.subType = try r.element("subType")
+            try r.element("type", into: &model.type)
+            try r.element("subType", into: &model.subType)
             model.text = try r.primitive("text", "_text")
-            model.securityLabel = try r.elements("securityLabel")
-            model.offer = try r.requiredElement("offer")
-            model.asset = try r.elements("asset")
-            model.action = try r.elements("action")
-            model.group = try r.elements("group")
+            try r.elements("securityLabel", into: &model.securityLabel)
+            try r.requiredElement("offer", into: &model.offer)
+            try r.elements("asset", into: &model.asset)
+            try r.elements("action", into: &model.action)
+            try r.elements("group", into: &model.group)
             try r.finish()
         }
 
@@ -575,15 +587,19 @@ public struct Contract: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(classification: Coding()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.number = try r.primitives("number", "_number")
-                model.classification = try r.requiredElement("classification")
-                model.category = try r.elements("category")
-                model.control = try r.elements("control")
+                try r.requiredElement("classification", into: &model.classification)
+                try r.elements("category", into: &model.category)
+                try r.elements("control", into: &model.control)
                 try r.finish()
             }
 
@@ -663,18 +679,22 @@ public struct Contract: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.identifier = try r.elements("identifier")
-                model.party = try r.elements("party")
-                model.topic = try r.element("topic")
-                model.type = try r.element("type")
-                model.decision = try r.element("decision")
-                model.decisionMode = try r.elements("decisionMode")
-                model.answer = try r.elements("answer")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.elements("identifier", into: &model.identifier)
+                try r.elements("party", into: &model.party)
+                try r.element("topic", into: &model.topic)
+                try r.element("type", into: &model.type)
+                try r.element("decision", into: &model.decision)
+                try r.elements("decisionMode", into: &model.decisionMode)
+                try r.elements("answer", into: &model.answer)
                 model.text = try r.primitive("text", "_text")
                 model.linkId = try r.primitives("linkId", "_linkId")
                 model.securityLabelNumber = try r.primitives("securityLabelNumber", "_securityLabelNumber")
@@ -730,13 +750,17 @@ public struct Contract: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self(reference: [], role: CodeableConcept()) }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
-                    model.reference = try r.requiredElements("reference")
-                    model.role = try r.requiredElement("role")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    try r.requiredElements("reference", into: &model.reference)
+                    try r.requiredElement("role", into: &model.role)
                     try r.finish()
                 }
 
@@ -778,11 +802,15 @@ public struct Contract: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self(value: .boolean(FHIRPrimitive())) }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
                     model.value = try r.requiredChoice("value")
                     try r.finish()
                 }
@@ -935,26 +963,30 @@ public struct Contract: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.scope = try r.element("scope")
-                model.type = try r.elements("type")
-                model.typeReference = try r.elements("typeReference")
-                model.subtype = try r.elements("subtype")
-                model.relationship = try r.element("relationship")
-                model.context = try r.elements("context")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.element("scope", into: &model.scope)
+                try r.elements("type", into: &model.type)
+                try r.elements("typeReference", into: &model.typeReference)
+                try r.elements("subtype", into: &model.subtype)
+                try r.element("relationship", into: &model.relationship)
+                try r.elements("context", into: &model.context)
                 model.condition = try r.primitive("condition", "_condition")
-                model.periodType = try r.elements("periodType")
-                model.period = try r.elements("period")
-                model.usePeriod = try r.elements("usePeriod")
+                try r.elements("periodType", into: &model.periodType)
+                try r.elements("period", into: &model.period)
+                try r.elements("usePeriod", into: &model.usePeriod)
                 model.text = try r.primitive("text", "_text")
                 model.linkId = try r.primitives("linkId", "_linkId")
-                model.answer = try r.elements("answer")
+                try r.elements("answer", into: &model.answer)
                 model.securityLabelNumber = try r.primitives("securityLabelNumber", "_securityLabelNumber")
-                model.valuedItem = try r.elements("valuedItem")
+                try r.elements("valuedItem", into: &model.valuedItem)
                 try r.finish()
             }
 
@@ -1016,13 +1048,17 @@ public struct Contract: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self() }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
-                    model.reference = try r.element("reference")
-                    model.code = try r.elements("code")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    try r.element("reference", into: &model.reference)
+                    try r.elements("code", into: &model.code)
                     model.text = try r.primitive("text", "_text")
                     try r.finish()
                 }
@@ -1118,23 +1154,27 @@ public struct Contract: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self() }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
                     model.entity = try r.choice("entity")
-                    model.identifier = try r.element("identifier")
+                    try r.element("identifier", into: &model.identifier)
                     model.effectiveTime = try r.primitive("effectiveTime", "_effectiveTime")
-                    model.quantity = try r.element("quantity")
-                    model.unitPrice = try r.element("unitPrice")
+                    try r.element("quantity", into: &model.quantity)
+                    try r.element("unitPrice", into: &model.unitPrice)
                     model.factor = try r.primitive("factor", "_factor")
                     model.points = try r.primitive("points", "_points")
-                    model.net = try r.element("net")
+                    try r.element("net", into: &model.net)
                     model.payment = try r.primitive("payment", "_payment")
                     model.paymentDate = try r.primitive("paymentDate", "_paymentDate")
-                    model.responsible = try r.element("responsible")
-                    model.recipient = try r.element("recipient")
+                    try r.element("responsible", into: &model.responsible)
+                    try r.element("recipient", into: &model.recipient)
                     model.linkId = try r.primitives("linkId", "_linkId")
                     model.securityLabelNumber = try r.primitives("securityLabelNumber", "_securityLabelNumber")
                     try r.finish()
@@ -1295,31 +1335,35 @@ public struct Contract: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(intent: CodeableConcept(), status: CodeableConcept(), type: CodeableConcept()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.doNotPerform = try r.primitive("doNotPerform", "_doNotPerform")
-                model.type = try r.requiredElement("type")
-                model.subject = try r.elements("subject")
-                model.intent = try r.requiredElement("intent")
+                try r.requiredElement("type", into: &model.type)
+                try r.elements("subject", into: &model.subject)
+                try r.requiredElement("intent", into: &model.intent)
                 model.linkId = try r.primitives("linkId", "_linkId")
-                model.status = try r.requiredElement("status")
-                model.context = try r.element("context")
+                try r.requiredElement("status", into: &model.status)
+                try r.element("context", into: &model.context)
                 model.contextLinkId = try r.primitives("contextLinkId", "_contextLinkId")
                 model.occurrence = try r.choice("occurrence")
-                model.requester = try r.elements("requester")
+                try r.elements("requester", into: &model.requester)
                 model.requesterLinkId = try r.primitives("requesterLinkId", "_requesterLinkId")
-                model.performerType = try r.elements("performerType")
-                model.performerRole = try r.element("performerRole")
-                model.performer = try r.element("performer")
+                try r.elements("performerType", into: &model.performerType)
+                try r.element("performerRole", into: &model.performerRole)
+                try r.element("performer", into: &model.performer)
                 model.performerLinkId = try r.primitives("performerLinkId", "_performerLinkId")
-                model.reasonCode = try r.elements("reasonCode")
-                model.reasonReference = try r.elements("reasonReference")
+                try r.elements("reasonCode", into: &model.reasonCode)
+                try r.elements("reasonReference", into: &model.reasonReference)
                 model.reason = try r.primitives("reason", "_reason")
                 model.reasonLinkId = try r.primitives("reasonLinkId", "_reasonLinkId")
-                model.note = try r.elements("note")
+                try r.elements("note", into: &model.note)
                 model.securityLabelNumber = try r.primitives("securityLabelNumber", "_securityLabelNumber")
                 try r.finish()
             }
@@ -1411,13 +1455,17 @@ public struct Contract: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self(reference: []) }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
-                    model.reference = try r.requiredElements("reference")
-                    model.role = try r.element("role")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    try r.requiredElements("reference", into: &model.reference)
+                    try r.element("role", into: &model.role)
                     try r.finish()
                 }
 
@@ -1469,14 +1517,18 @@ public struct Contract: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(party: Reference(), signature: [], type: Coding()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.type = try r.requiredElement("type")
-            model.party = try r.requiredElement("party")
-            model.signature = try r.requiredElements("signature")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("type", into: &model.type)
+            try r.requiredElement("party", into: &model.party)
+            try r.requiredElements("signature", into: &model.signature)
             try r.finish()
         }
 
@@ -1519,11 +1571,15 @@ public struct Contract: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(content: .attachment(Attachment())) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.content = try r.requiredChoice("content")
             try r.finish()
         }
@@ -1589,11 +1645,15 @@ public struct Contract: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(content: .attachment(Attachment())) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.content = try r.requiredChoice("content")
             try r.finish()
         }
@@ -1659,11 +1719,15 @@ public struct Contract: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(content: .attachment(Attachment())) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.content = try r.requiredChoice("content")
             try r.finish()
         }

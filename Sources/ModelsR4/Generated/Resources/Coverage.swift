@@ -118,34 +118,38 @@ public struct Coverage: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(beneficiary: Reference(), payor: [], status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Coverage")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.type = try r.element("type")
-        model.policyHolder = try r.element("policyHolder")
-        model.subscriber = try r.element("subscriber")
+        try r.element("type", into: &model.type)
+        try r.element("policyHolder", into: &model.policyHolder)
+        try r.element("subscriber", into: &model.subscriber)
         model.subscriberId = try r.primitive("subscriberId", "_subscriberId")
-        model.beneficiary = try r.requiredElement("beneficiary")
+        try r.requiredElement("beneficiary", into: &model.beneficiary)
         model.dependent = try r.primitive("dependent", "_dependent")
-        model.relationship = try r.element("relationship")
-        model.period = try r.element("period")
-        model.payor = try r.requiredElements("payor")
-        model.`class` = try r.elements("class")
+        try r.element("relationship", into: &model.relationship)
+        try r.element("period", into: &model.period)
+        try r.requiredElements("payor", into: &model.payor)
+        try r.elements("class", into: &model.`class`)
         model.order = try r.primitive("order", "_order")
         model.network = try r.primitive("network", "_network")
-        model.costToBeneficiary = try r.elements("costToBeneficiary")
+        try r.elements("costToBeneficiary", into: &model.costToBeneficiary)
         model.subrogation = try r.primitive("subrogation", "_subrogation")
-        model.contract = try r.elements("contract")
+        try r.elements("contract", into: &model.contract)
         try r.finish()
     }
 
@@ -216,12 +220,16 @@ public struct Coverage: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(type: CodeableConcept(), value: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.type = try r.requiredElement("type")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("type", into: &model.type)
             model.value = try r.requiredPrimitive("value", "_value")
             model.name = try r.primitive("name", "_name")
             try r.finish()
@@ -274,14 +282,18 @@ public struct Coverage: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(value: .quantity(Quantity())) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.type = try r.element("type")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("type", into: &model.type)
             model.value = try r.requiredChoice("value")
-            model.exception = try r.elements("exception")
+            try r.elements("exception", into: &model.exception)
             try r.finish()
         }
 
@@ -351,13 +363,17 @@ public struct Coverage: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(type: CodeableConcept()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.type = try r.requiredElement("type")
-                model.period = try r.element("period")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.requiredElement("type", into: &model.type)
+                try r.element("period", into: &model.period)
                 try r.finish()
             }
 

@@ -106,31 +106,35 @@ public struct CoverageEligibilityRequest: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(created: FHIRPrimitive(), insurer: Reference(), patient: Reference(), purpose: [], status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("CoverageEligibilityRequest")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.priority = try r.element("priority")
+        try r.element("priority", into: &model.priority)
         model.purpose = try r.requiredPrimitives("purpose", "_purpose")
-        model.patient = try r.requiredElement("patient")
+        try r.requiredElement("patient", into: &model.patient)
         model.serviced = try r.choice("serviced")
         model.created = try r.requiredPrimitive("created", "_created")
-        model.enterer = try r.element("enterer")
-        model.provider = try r.element("provider")
-        model.insurer = try r.requiredElement("insurer")
-        model.facility = try r.element("facility")
-        model.supportingInfo = try r.elements("supportingInfo")
-        model.insurance = try r.elements("insurance")
-        model.item = try r.elements("item")
+        try r.element("enterer", into: &model.enterer)
+        try r.element("provider", into: &model.provider)
+        try r.requiredElement("insurer", into: &model.insurer)
+        try r.element("facility", into: &model.facility)
+        try r.elements("supportingInfo", into: &model.supportingInfo)
+        try r.elements("insurance", into: &model.insurance)
+        try r.elements("item", into: &model.item)
         try r.finish()
     }
 
@@ -222,13 +226,17 @@ public struct CoverageEligibilityRequest: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(information: Reference(), sequence: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.sequence = try r.requiredPrimitive("sequence", "_sequence")
-            model.information = try r.requiredElement("information")
+            try r.requiredElement("information", into: &model.information)
             model.appliesToAll = try r.primitive("appliesToAll", "_appliesToAll")
             try r.finish()
         }
@@ -280,13 +288,17 @@ public struct CoverageEligibilityRequest: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(coverage: Reference()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.focal = try r.primitive("focal", "_focal")
-            model.coverage = try r.requiredElement("coverage")
+            try r.requiredElement("coverage", into: &model.coverage)
             model.businessArrangement = try r.primitive("businessArrangement", "_businessArrangement")
             try r.finish()
         }
@@ -366,21 +378,25 @@ public struct CoverageEligibilityRequest: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.supportingInfoSequence = try r.primitives("supportingInfoSequence", "_supportingInfoSequence")
-            model.category = try r.element("category")
-            model.productOrService = try r.element("productOrService")
-            model.modifier = try r.elements("modifier")
-            model.provider = try r.element("provider")
-            model.quantity = try r.element("quantity")
-            model.unitPrice = try r.element("unitPrice")
-            model.facility = try r.element("facility")
-            model.diagnosis = try r.elements("diagnosis")
-            model.detail = try r.elements("detail")
+            try r.element("category", into: &model.category)
+            try r.element("productOrService", into: &model.productOrService)
+            try r.elements("modifier", into: &model.modifier)
+            try r.element("provider", into: &model.provider)
+            try r.element("quantity", into: &model.quantity)
+            try r.element("unitPrice", into: &model.unitPrice)
+            try r.element("facility", into: &model.facility)
+            try r.elements("diagnosis", into: &model.diagnosis)
+            try r.elements("detail", into: &model.detail)
             try r.finish()
         }
 
@@ -429,11 +445,15 @@ public struct CoverageEligibilityRequest: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.diagnosis = try r.choice("diagnosis")
                 try r.finish()
             }

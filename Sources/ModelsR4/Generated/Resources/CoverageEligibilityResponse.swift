@@ -110,32 +110,36 @@ public struct CoverageEligibilityResponse: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(created: FHIRPrimitive(), insurer: Reference(), outcome: FHIRPrimitive(), patient: Reference(), purpose: [], request: Reference(), status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("CoverageEligibilityResponse")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.requiredPrimitive("status", "_status")
         model.purpose = try r.requiredPrimitives("purpose", "_purpose")
-        model.patient = try r.requiredElement("patient")
+        try r.requiredElement("patient", into: &model.patient)
         model.serviced = try r.choice("serviced")
         model.created = try r.requiredPrimitive("created", "_created")
-        model.requestor = try r.element("requestor")
-        model.request = try r.requiredElement("request")
+        try r.element("requestor", into: &model.requestor)
+        try r.requiredElement("request", into: &model.request)
         model.outcome = try r.requiredPrimitive("outcome", "_outcome")
         model.disposition = try r.primitive("disposition", "_disposition")
-        model.insurer = try r.requiredElement("insurer")
-        model.insurance = try r.elements("insurance")
+        try r.requiredElement("insurer", into: &model.insurer)
+        try r.elements("insurance", into: &model.insurance)
         model.preAuthRef = try r.primitive("preAuthRef", "_preAuthRef")
-        model.form = try r.element("form")
-        model.error = try r.elements("error")
+        try r.element("form", into: &model.form)
+        try r.elements("error", into: &model.error)
         try r.finish()
     }
 
@@ -232,15 +236,19 @@ public struct CoverageEligibilityResponse: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(coverage: Reference()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.coverage = try r.requiredElement("coverage")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("coverage", into: &model.coverage)
             model.inforce = try r.primitive("inforce", "_inforce")
-            model.benefitPeriod = try r.element("benefitPeriod")
-            model.item = try r.elements("item")
+            try r.element("benefitPeriod", into: &model.benefitPeriod)
+            try r.elements("item", into: &model.item)
             try r.finish()
         }
 
@@ -335,24 +343,28 @@ public struct CoverageEligibilityResponse: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.category = try r.element("category")
-                model.productOrService = try r.element("productOrService")
-                model.modifier = try r.elements("modifier")
-                model.provider = try r.element("provider")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.element("category", into: &model.category)
+                try r.element("productOrService", into: &model.productOrService)
+                try r.elements("modifier", into: &model.modifier)
+                try r.element("provider", into: &model.provider)
                 model.excluded = try r.primitive("excluded", "_excluded")
                 model.name = try r.primitive("name", "_name")
                 model.description = try r.primitive("description", "_description")
-                model.network = try r.element("network")
-                model.unit = try r.element("unit")
-                model.term = try r.element("term")
-                model.benefit = try r.elements("benefit")
+                try r.element("network", into: &model.network)
+                try r.element("unit", into: &model.unit)
+                try r.element("term", into: &model.term)
+                try r.elements("benefit", into: &model.benefit)
                 model.authorizationRequired = try r.primitive("authorizationRequired", "_authorizationRequired")
-                model.authorizationSupporting = try r.elements("authorizationSupporting")
+                try r.elements("authorizationSupporting", into: &model.authorizationSupporting)
                 model.authorizationUrl = try r.primitive("authorizationUrl", "_authorizationUrl")
                 try r.finish()
             }
@@ -414,12 +426,16 @@ public struct CoverageEligibilityResponse: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self(type: CodeableConcept()) }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
-                    model.type = try r.requiredElement("type")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    try r.requiredElement("type", into: &model.type)
                     model.allowed = try r.choice("allowed")
                     model.used = try r.choice("used")
                     try r.finish()
@@ -520,12 +536,16 @@ public struct CoverageEligibilityResponse: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(code: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.code = try r.requiredElement("code")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("code", into: &model.code)
             try r.finish()
         }
 

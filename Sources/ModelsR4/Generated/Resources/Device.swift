@@ -154,43 +154,47 @@ public struct Device: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Device")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
-        model.definition = try r.element("definition")
-        model.udiCarrier = try r.elements("udiCarrier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
+        try r.element("definition", into: &model.definition)
+        try r.elements("udiCarrier", into: &model.udiCarrier)
         model.status = try r.primitive("status", "_status")
-        model.statusReason = try r.elements("statusReason")
+        try r.elements("statusReason", into: &model.statusReason)
         model.distinctIdentifier = try r.primitive("distinctIdentifier", "_distinctIdentifier")
         model.manufacturer = try r.primitive("manufacturer", "_manufacturer")
         model.manufactureDate = try r.primitive("manufactureDate", "_manufactureDate")
         model.expirationDate = try r.primitive("expirationDate", "_expirationDate")
         model.lotNumber = try r.primitive("lotNumber", "_lotNumber")
         model.serialNumber = try r.primitive("serialNumber", "_serialNumber")
-        model.deviceName = try r.elements("deviceName")
+        try r.elements("deviceName", into: &model.deviceName)
         model.modelNumber = try r.primitive("modelNumber", "_modelNumber")
         model.partNumber = try r.primitive("partNumber", "_partNumber")
-        model.type = try r.element("type")
-        model.specialization = try r.elements("specialization")
-        model.version = try r.elements("version")
-        model.property = try r.elements("property")
-        model.patient = try r.element("patient")
-        model.owner = try r.element("owner")
-        model.contact = try r.elements("contact")
-        model.location = try r.element("location")
+        try r.element("type", into: &model.type)
+        try r.elements("specialization", into: &model.specialization)
+        try r.elements("version", into: &model.version)
+        try r.elements("property", into: &model.property)
+        try r.element("patient", into: &model.patient)
+        try r.element("owner", into: &model.owner)
+        try r.elements("contact", into: &model.contact)
+        try r.element("location", into: &model.location)
         model.url = try r.primitive("url", "_url")
-        model.note = try r.elements("note")
-        model.safety = try r.elements("safety")
-        model.parent = try r.element("parent")
+        try r.elements("note", into: &model.note)
+        try r.elements("safety", into: &model.safety)
+        try r.element("parent", into: &model.parent)
         try r.finish()
     }
 
@@ -282,11 +286,15 @@ public struct Device: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.deviceIdentifier = try r.primitive("deviceIdentifier", "_deviceIdentifier")
             model.issuer = try r.primitive("issuer", "_issuer")
             model.jurisdiction = try r.primitive("jurisdiction", "_jurisdiction")
@@ -342,11 +350,15 @@ public struct Device: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(name: FHIRPrimitive(), type: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.name = try r.requiredPrimitive("name", "_name")
             model.type = try r.requiredPrimitive("type", "_type")
             try r.finish()
@@ -394,12 +406,16 @@ public struct Device: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(systemType: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.systemType = try r.requiredElement("systemType")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("systemType", into: &model.systemType)
             model.version = try r.primitive("version", "_version")
             try r.finish()
         }
@@ -450,13 +466,17 @@ public struct Device: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(value: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.type = try r.element("type")
-            model.component = try r.element("component")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("type", into: &model.type)
+            try r.element("component", into: &model.component)
             model.value = try r.requiredPrimitive("value", "_value")
             try r.finish()
         }
@@ -508,14 +528,18 @@ public struct Device: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(type: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.type = try r.requiredElement("type")
-            model.valueQuantity = try r.elements("valueQuantity")
-            model.valueCode = try r.elements("valueCode")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("type", into: &model.type)
+            try r.elements("valueQuantity", into: &model.valueQuantity)
+            try r.elements("valueCode", into: &model.valueCode)
             try r.finish()
         }
 

@@ -138,39 +138,43 @@ public struct DeviceDefinition: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("DeviceDefinition")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
-        model.udiDeviceIdentifier = try r.elements("udiDeviceIdentifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
+        try r.elements("udiDeviceIdentifier", into: &model.udiDeviceIdentifier)
         model.manufacturer = try r.choice("manufacturer")
-        model.deviceName = try r.elements("deviceName")
+        try r.elements("deviceName", into: &model.deviceName)
         model.modelNumber = try r.primitive("modelNumber", "_modelNumber")
-        model.type = try r.element("type")
-        model.specialization = try r.elements("specialization")
+        try r.element("type", into: &model.type)
+        try r.elements("specialization", into: &model.specialization)
         model.version = try r.primitives("version", "_version")
-        model.safety = try r.elements("safety")
-        model.shelfLifeStorage = try r.elements("shelfLifeStorage")
-        model.physicalCharacteristics = try r.element("physicalCharacteristics")
-        model.languageCode = try r.elements("languageCode")
-        model.capability = try r.elements("capability")
-        model.property = try r.elements("property")
-        model.owner = try r.element("owner")
-        model.contact = try r.elements("contact")
+        try r.elements("safety", into: &model.safety)
+        try r.elements("shelfLifeStorage", into: &model.shelfLifeStorage)
+        try r.element("physicalCharacteristics", into: &model.physicalCharacteristics)
+        try r.elements("languageCode", into: &model.languageCode)
+        try r.elements("capability", into: &model.capability)
+        try r.elements("property", into: &model.property)
+        try r.element("owner", into: &model.owner)
+        try r.elements("contact", into: &model.contact)
         model.url = try r.primitive("url", "_url")
         model.onlineInformation = try r.primitive("onlineInformation", "_onlineInformation")
-        model.note = try r.elements("note")
-        model.quantity = try r.element("quantity")
-        model.parentDevice = try r.element("parentDevice")
-        model.material = try r.elements("material")
+        try r.elements("note", into: &model.note)
+        try r.element("quantity", into: &model.quantity)
+        try r.element("parentDevice", into: &model.parentDevice)
+        try r.elements("material", into: &model.material)
         try r.finish()
     }
 
@@ -270,11 +274,15 @@ public struct DeviceDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(deviceIdentifier: FHIRPrimitive(), issuer: FHIRPrimitive(), jurisdiction: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.deviceIdentifier = try r.requiredPrimitive("deviceIdentifier", "_deviceIdentifier")
             model.issuer = try r.requiredPrimitive("issuer", "_issuer")
             model.jurisdiction = try r.requiredPrimitive("jurisdiction", "_jurisdiction")
@@ -324,11 +332,15 @@ public struct DeviceDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(name: FHIRPrimitive(), type: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.name = try r.requiredPrimitive("name", "_name")
             model.type = try r.requiredPrimitive("type", "_type")
             try r.finish()
@@ -376,11 +388,15 @@ public struct DeviceDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(systemType: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.systemType = try r.requiredPrimitive("systemType", "_systemType")
             model.version = try r.primitive("version", "_version")
             try r.finish()
@@ -428,13 +444,17 @@ public struct DeviceDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(type: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.type = try r.requiredElement("type")
-            model.description = try r.elements("description")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("type", into: &model.type)
+            try r.elements("description", into: &model.description)
             try r.finish()
         }
 
@@ -484,14 +504,18 @@ public struct DeviceDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(type: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.type = try r.requiredElement("type")
-            model.valueQuantity = try r.elements("valueQuantity")
-            model.valueCode = try r.elements("valueCode")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("type", into: &model.type)
+            try r.elements("valueQuantity", into: &model.valueQuantity)
+            try r.elements("valueCode", into: &model.valueCode)
             try r.finish()
         }
 
@@ -542,12 +566,16 @@ public struct DeviceDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(substance: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.substance = try r.requiredElement("substance")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("substance", into: &model.substance)
             model.alternate = try r.primitive("alternate", "_alternate")
             model.allergenicIndicator = try r.primitive("allergenicIndicator", "_allergenicIndicator")
             try r.finish()

@@ -146,41 +146,45 @@ public struct DeviceRequest: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(code: .reference(Reference()), intent: FHIRPrimitive(), subject: Reference()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("DeviceRequest")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.instantiatesCanonical = try r.primitives("instantiatesCanonical", "_instantiatesCanonical")
         model.instantiatesUri = try r.primitives("instantiatesUri", "_instantiatesUri")
-        model.basedOn = try r.elements("basedOn")
-        model.priorRequest = try r.elements("priorRequest")
-        model.groupIdentifier = try r.element("groupIdentifier")
+        try r.elements("basedOn", into: &model.basedOn)
+        try r.elements("priorRequest", into: &model.priorRequest)
+        try r.element("groupIdentifier", into: &model.groupIdentifier)
         model.status = try r.primitive("status", "_status")
         model.intent = try r.requiredPrimitive("intent", "_intent")
         model.priority = try r.primitive("priority", "_priority")
         model.code = try r.requiredChoice("code")
-        model.parameter = try r.elements("parameter")
-        model.subject = try r.requiredElement("subject")
-        model.encounter = try r.element("encounter")
+        try r.elements("parameter", into: &model.parameter)
+        try r.requiredElement("subject", into: &model.subject)
+        try r.element("encounter", into: &model.encounter)
         model.occurrence = try r.choice("occurrence")
         model.authoredOn = try r.primitive("authoredOn", "_authoredOn")
-        model.requester = try r.element("requester")
-        model.performerType = try r.element("performerType")
-        model.performer = try r.element("performer")
-        model.reasonCode = try r.elements("reasonCode")
-        model.reasonReference = try r.elements("reasonReference")
-        model.insurance = try r.elements("insurance")
-        model.supportingInfo = try r.elements("supportingInfo")
-        model.note = try r.elements("note")
-        model.relevantHistory = try r.elements("relevantHistory")
+        try r.element("requester", into: &model.requester)
+        try r.element("performerType", into: &model.performerType)
+        try r.element("performer", into: &model.performer)
+        try r.elements("reasonCode", into: &model.reasonCode)
+        try r.elements("reasonReference", into: &model.reasonReference)
+        try r.elements("insurance", into: &model.insurance)
+        try r.elements("supportingInfo", into: &model.supportingInfo)
+        try r.elements("note", into: &model.note)
+        try r.elements("relevantHistory", into: &model.relevantHistory)
         try r.finish()
     }
 
@@ -305,12 +309,16 @@ public struct DeviceRequest: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.code = try r.element("code")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("code", into: &model.code)
             model.value = try r.choice("value")
             try r.finish()
         }

@@ -102,30 +102,34 @@ public struct DeviceUseStatement: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(device: Reference(), status: FHIRPrimitive(), subject: Reference()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("DeviceUseStatement")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
-        model.basedOn = try r.elements("basedOn")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
+        try r.elements("basedOn", into: &model.basedOn)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.subject = try r.requiredElement("subject")
-        model.derivedFrom = try r.elements("derivedFrom")
+        try r.requiredElement("subject", into: &model.subject)
+        try r.elements("derivedFrom", into: &model.derivedFrom)
         model.timing = try r.choice("timing")
         model.recordedOn = try r.primitive("recordedOn", "_recordedOn")
-        model.source = try r.element("source")
-        model.device = try r.requiredElement("device")
-        model.reasonCode = try r.elements("reasonCode")
-        model.reasonReference = try r.elements("reasonReference")
-        model.bodySite = try r.element("bodySite")
-        model.note = try r.elements("note")
+        try r.element("source", into: &model.source)
+        try r.requiredElement("device", into: &model.device)
+        try r.elements("reasonCode", into: &model.reasonCode)
+        try r.elements("reasonReference", into: &model.reasonReference)
+        try r.element("bodySite", into: &model.bodySite)
+        try r.elements("note", into: &model.note)
         try r.finish()
     }
 

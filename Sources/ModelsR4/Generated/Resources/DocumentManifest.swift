@@ -98,29 +98,33 @@ public struct DocumentManifest: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(content: [], status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("DocumentManifest")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.masterIdentifier = try r.element("masterIdentifier")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.element("masterIdentifier", into: &model.masterIdentifier)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.type = try r.element("type")
-        model.subject = try r.element("subject")
+        try r.element("type", into: &model.type)
+        try r.element("subject", into: &model.subject)
         model.created = try r.primitive("created", "_created")
-        model.author = try r.elements("author")
-        model.recipient = try r.elements("recipient")
+        try r.elements("author", into: &model.author)
+        try r.elements("recipient", into: &model.recipient)
         model.source = try r.primitive("source", "_source")
         model.description = try r.primitive("description", "_description")
-        model.content = try r.requiredElements("content")
-        model.related = try r.elements("related")
+        try r.requiredElements("content", into: &model.content)
+        try r.elements("related", into: &model.related)
         try r.finish()
     }
 
@@ -182,13 +186,17 @@ public struct DocumentManifest: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.identifier = try r.element("identifier")
-            model.ref = try r.element("ref")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("identifier", into: &model.identifier)
+            try r.element("ref", into: &model.ref)
             try r.finish()
         }
 

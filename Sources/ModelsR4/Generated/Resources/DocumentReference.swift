@@ -114,33 +114,37 @@ public struct DocumentReference: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(content: [], status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("DocumentReference")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.masterIdentifier = try r.element("masterIdentifier")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.element("masterIdentifier", into: &model.masterIdentifier)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.requiredPrimitive("status", "_status")
         model.docStatus = try r.primitive("docStatus", "_docStatus")
-        model.type = try r.element("type")
-        model.category = try r.elements("category")
-        model.subject = try r.element("subject")
+        try r.element("type", into: &model.type)
+        try r.elements("category", into: &model.category)
+        try r.element("subject", into: &model.subject)
         model.date = try r.primitive("date", "_date")
-        model.author = try r.elements("author")
-        model.authenticator = try r.element("authenticator")
-        model.custodian = try r.element("custodian")
-        model.relatesTo = try r.elements("relatesTo")
+        try r.elements("author", into: &model.author)
+        try r.element("authenticator", into: &model.authenticator)
+        try r.element("custodian", into: &model.custodian)
+        try r.elements("relatesTo", into: &model.relatesTo)
         model.description = try r.primitive("description", "_description")
-        model.securityLabel = try r.elements("securityLabel")
-        model.content = try r.requiredElements("content")
-        model.context = try r.element("context")
+        try r.elements("securityLabel", into: &model.securityLabel)
+        try r.requiredElements("content", into: &model.content)
+        try r.element("context", into: &model.context)
         try r.finish()
     }
 
@@ -206,13 +210,17 @@ public struct DocumentReference: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(code: FHIRPrimitive(), target: Reference()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.code = try r.requiredPrimitive("code", "_code")
-            model.target = try r.requiredElement("target")
+            try r.requiredElement("target", into: &model.target)
             try r.finish()
         }
 
@@ -258,13 +266,17 @@ public struct DocumentReference: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(attachment: Attachment()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.attachment = try r.requiredElement("attachment")
-            model.format = try r.element("format")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("attachment", into: &model.attachment)
+            try r.element("format", into: &model.format)
             try r.finish()
         }
 
@@ -330,18 +342,22 @@ public struct DocumentReference: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.encounter = try r.elements("encounter")
-            model.event = try r.elements("event")
-            model.period = try r.element("period")
-            model.facilityType = try r.element("facilityType")
-            model.practiceSetting = try r.element("practiceSetting")
-            model.sourcePatientInfo = try r.element("sourcePatientInfo")
-            model.related = try r.elements("related")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.elements("encounter", into: &model.encounter)
+            try r.elements("event", into: &model.event)
+            try r.element("period", into: &model.period)
+            try r.element("facilityType", into: &model.facilityType)
+            try r.element("practiceSetting", into: &model.practiceSetting)
+            try r.element("sourcePatientInfo", into: &model.sourcePatientInfo)
+            try r.elements("related", into: &model.related)
             try r.finish()
         }
 

@@ -182,50 +182,54 @@ public struct EffectEvidenceSynthesis: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(exposure: Reference(), exposureAlternative: Reference(), outcome: Reference(), population: Reference(), status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("EffectEvidenceSynthesis")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
         model.url = try r.primitive("url", "_url")
-        model.identifier = try r.elements("identifier")
+        try r.elements("identifier", into: &model.identifier)
         model.version = try r.primitive("version", "_version")
         model.name = try r.primitive("name", "_name")
         model.title = try r.primitive("title", "_title")
         model.status = try r.requiredPrimitive("status", "_status")
         model.date = try r.primitive("date", "_date")
         model.publisher = try r.primitive("publisher", "_publisher")
-        model.contact = try r.elements("contact")
+        try r.elements("contact", into: &model.contact)
         model.description = try r.primitive("description", "_description")
-        model.note = try r.elements("note")
-        model.useContext = try r.elements("useContext")
-        model.jurisdiction = try r.elements("jurisdiction")
+        try r.elements("note", into: &model.note)
+        try r.elements("useContext", into: &model.useContext)
+        try r.elements("jurisdiction", into: &model.jurisdiction)
         model.copyright = try r.primitive("copyright", "_copyright")
         model.approvalDate = try r.primitive("approvalDate", "_approvalDate")
         model.lastReviewDate = try r.primitive("lastReviewDate", "_lastReviewDate")
-        model.effectivePeriod = try r.element("effectivePeriod")
-        model.topic = try r.elements("topic")
-        model.author = try r.elements("author")
-        model.editor = try r.elements("editor")
-        model.reviewer = try r.elements("reviewer")
-        model.endorser = try r.elements("endorser")
-        model.relatedArtifact = try r.elements("relatedArtifact")
-        model.synthesisType = try r.element("synthesisType")
-        model.studyType = try r.element("studyType")
-        model.population = try r.requiredElement("population")
-        model.exposure = try r.requiredElement("exposure")
-        model.exposureAlternative = try r.requiredElement("exposureAlternative")
-        model.outcome = try r.requiredElement("outcome")
-        model.sampleSize = try r.element("sampleSize")
-        model.resultsByExposure = try r.elements("resultsByExposure")
-        model.effectEstimate = try r.elements("effectEstimate")
-        model.certainty = try r.elements("certainty")
+        try r.element("effectivePeriod", into: &model.effectivePeriod)
+        try r.elements("topic", into: &model.topic)
+        try r.elements("author", into: &model.author)
+        try r.elements("editor", into: &model.editor)
+        try r.elements("reviewer", into: &model.reviewer)
+        try r.elements("endorser", into: &model.endorser)
+        try r.elements("relatedArtifact", into: &model.relatedArtifact)
+        try r.element("synthesisType", into: &model.synthesisType)
+        try r.element("studyType", into: &model.studyType)
+        try r.requiredElement("population", into: &model.population)
+        try r.requiredElement("exposure", into: &model.exposure)
+        try r.requiredElement("exposureAlternative", into: &model.exposureAlternative)
+        try r.requiredElement("outcome", into: &model.outcome)
+        try r.element("sampleSize", into: &model.sampleSize)
+        try r.elements("resultsByExposure", into: &model.resultsByExposure)
+        try r.elements("effectEstimate", into: &model.effectEstimate)
+        try r.elements("certainty", into: &model.certainty)
         try r.finish()
     }
 
@@ -312,11 +316,15 @@ public struct EffectEvidenceSynthesis: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.description = try r.primitive("description", "_description")
             model.numberOfStudies = try r.primitive("numberOfStudies", "_numberOfStudies")
             model.numberOfParticipants = try r.primitive("numberOfParticipants", "_numberOfParticipants")
@@ -374,15 +382,19 @@ public struct EffectEvidenceSynthesis: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(riskEvidenceSynthesis: Reference()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.description = try r.primitive("description", "_description")
             model.exposureState = try r.primitive("exposureState", "_exposureState")
-            model.variantState = try r.element("variantState")
-            model.riskEvidenceSynthesis = try r.requiredElement("riskEvidenceSynthesis")
+            try r.element("variantState", into: &model.variantState)
+            try r.requiredElement("riskEvidenceSynthesis", into: &model.riskEvidenceSynthesis)
             try r.finish()
         }
 
@@ -446,17 +458,21 @@ public struct EffectEvidenceSynthesis: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.description = try r.primitive("description", "_description")
-            model.type = try r.element("type")
-            model.variantState = try r.element("variantState")
+            try r.element("type", into: &model.type)
+            try r.element("variantState", into: &model.variantState)
             model.value = try r.primitive("value", "_value")
-            model.unitOfMeasure = try r.element("unitOfMeasure")
-            model.precisionEstimate = try r.elements("precisionEstimate")
+            try r.element("unitOfMeasure", into: &model.unitOfMeasure)
+            try r.elements("precisionEstimate", into: &model.precisionEstimate)
             try r.finish()
         }
 
@@ -513,12 +529,16 @@ public struct EffectEvidenceSynthesis: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.type = try r.element("type")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.element("type", into: &model.type)
                 model.level = try r.primitive("level", "_level")
                 model.from = try r.primitive("from", "_from")
                 model.to = try r.primitive("to", "_to")
@@ -574,14 +594,18 @@ public struct EffectEvidenceSynthesis: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.rating = try r.elements("rating")
-            model.note = try r.elements("note")
-            model.certaintySubcomponent = try r.elements("certaintySubcomponent")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.elements("rating", into: &model.rating)
+            try r.elements("note", into: &model.note)
+            try r.elements("certaintySubcomponent", into: &model.certaintySubcomponent)
             try r.finish()
         }
 
@@ -631,14 +655,18 @@ public struct EffectEvidenceSynthesis: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.type = try r.element("type")
-                model.rating = try r.elements("rating")
-                model.note = try r.elements("note")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.element("type", into: &model.type)
+                try r.elements("rating", into: &model.rating)
+                try r.elements("note", into: &model.note)
                 try r.finish()
             }
 

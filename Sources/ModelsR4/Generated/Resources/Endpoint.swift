@@ -94,25 +94,29 @@ public struct Endpoint: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(address: FHIRPrimitive(), connectionType: Coding(), payloadType: [], status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Endpoint")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.connectionType = try r.requiredElement("connectionType")
+        try r.requiredElement("connectionType", into: &model.connectionType)
         model.name = try r.primitive("name", "_name")
-        model.managingOrganization = try r.element("managingOrganization")
-        model.contact = try r.elements("contact")
-        model.period = try r.element("period")
-        model.payloadType = try r.requiredElements("payloadType")
+        try r.element("managingOrganization", into: &model.managingOrganization)
+        try r.elements("contact", into: &model.contact)
+        try r.element("period", into: &model.period)
+        try r.requiredElements("payloadType", into: &model.payloadType)
         model.payloadMimeType = try r.primitives("payloadMimeType", "_payloadMimeType")
         model.address = try r.requiredPrimitive("address", "_address")
         model.header = try r.primitives("header", "_header")

@@ -98,29 +98,33 @@ public struct EpisodeOfCare: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(patient: Reference(), status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("EpisodeOfCare")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.statusHistory = try r.elements("statusHistory")
-        model.type = try r.elements("type")
-        model.diagnosis = try r.elements("diagnosis")
-        model.patient = try r.requiredElement("patient")
-        model.managingOrganization = try r.element("managingOrganization")
-        model.period = try r.element("period")
-        model.referralRequest = try r.elements("referralRequest")
-        model.careManager = try r.element("careManager")
-        model.team = try r.elements("team")
-        model.account = try r.elements("account")
+        try r.elements("statusHistory", into: &model.statusHistory)
+        try r.elements("type", into: &model.type)
+        try r.elements("diagnosis", into: &model.diagnosis)
+        try r.requiredElement("patient", into: &model.patient)
+        try r.element("managingOrganization", into: &model.managingOrganization)
+        try r.element("period", into: &model.period)
+        try r.elements("referralRequest", into: &model.referralRequest)
+        try r.element("careManager", into: &model.careManager)
+        try r.elements("team", into: &model.team)
+        try r.elements("account", into: &model.account)
         try r.finish()
     }
 
@@ -182,13 +186,17 @@ public struct EpisodeOfCare: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(period: Period(), status: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.status = try r.requiredPrimitive("status", "_status")
-            model.period = try r.requiredElement("period")
+            try r.requiredElement("period", into: &model.period)
             try r.finish()
         }
 
@@ -238,13 +246,17 @@ public struct EpisodeOfCare: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(condition: Reference()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.condition = try r.requiredElement("condition")
-            model.role = try r.element("role")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("condition", into: &model.condition)
+            try r.element("role", into: &model.role)
             model.rank = try r.primitive("rank", "_rank")
             try r.finish()
         }

@@ -222,60 +222,64 @@ public struct ExplanationOfBenefit: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(created: FHIRPrimitive(), insurance: [], insurer: Reference(), outcome: FHIRPrimitive(), patient: Reference(), provider: Reference(), status: FHIRPrimitive(), type: CodeableConcept(), use: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ExplanationOfBenefit")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.type = try r.requiredElement("type")
-        model.subType = try r.element("subType")
+        try r.requiredElement("type", into: &model.type)
+        try r.element("subType", into: &model.subType)
         model.use = try r.requiredPrimitive("use", "_use")
-        model.patient = try r.requiredElement("patient")
-        model.billablePeriod = try r.element("billablePeriod")
+        try r.requiredElement("patient", into: &model.patient)
+        try r.element("billablePeriod", into: &model.billablePeriod)
         model.created = try r.requiredPrimitive("created", "_created")
-        model.enterer = try r.element("enterer")
-        model.insurer = try r.requiredElement("insurer")
-        model.provider = try r.requiredElement("provider")
-        model.priority = try r.element("priority")
-        model.fundsReserveRequested = try r.element("fundsReserveRequested")
-        model.fundsReserve = try r.element("fundsReserve")
-        model.related = try r.elements("related")
-        model.prescription = try r.element("prescription")
-        model.originalPrescription = try r.element("originalPrescription")
-        model.payee = try r.element("payee")
-        model.referral = try r.element("referral")
-        model.facility = try r.element("facility")
-        model.claim = try r.element("claim")
-        model.claimResponse = try r.element("claimResponse")
+        try r.element("enterer", into: &model.enterer)
+        try r.requiredElement("insurer", into: &model.insurer)
+        try r.requiredElement("provider", into: &model.provider)
+        try r.element("priority", into: &model.priority)
+        try r.element("fundsReserveRequested", into: &model.fundsReserveRequested)
+        try r.element("fundsReserve", into: &model.fundsReserve)
+        try r.elements("related", into: &model.related)
+        try r.element("prescription", into: &model.prescription)
+        try r.element("originalPrescription", into: &model.originalPrescription)
+        try r.element("payee", into: &model.payee)
+        try r.element("referral", into: &model.referral)
+        try r.element("facility", into: &model.facility)
+        try r.element("claim", into: &model.claim)
+        try r.element("claimResponse", into: &model.claimResponse)
         model.outcome = try r.requiredPrimitive("outcome", "_outcome")
         model.disposition = try r.primitive("disposition", "_disposition")
         model.preAuthRef = try r.primitives("preAuthRef", "_preAuthRef")
-        model.preAuthRefPeriod = try r.elements("preAuthRefPeriod")
-        model.careTeam = try r.elements("careTeam")
-        model.supportingInfo = try r.elements("supportingInfo")
-        model.diagnosis = try r.elements("diagnosis")
-        model.procedure = try r.elements("procedure")
+        try r.elements("preAuthRefPeriod", into: &model.preAuthRefPeriod)
+        try r.elements("careTeam", into: &model.careTeam)
+        try r.elements("supportingInfo", into: &model.supportingInfo)
+        try r.elements("diagnosis", into: &model.diagnosis)
+        try r.elements("procedure", into: &model.procedure)
         model.precedence = try r.primitive("precedence", "_precedence")
-        model.insurance = try r.requiredElements("insurance")
-        model.accident = try r.element("accident")
-        model.item = try r.elements("item")
-        model.addItem = try r.elements("addItem")
-        model.adjudication = try r.elements("adjudication")
-        model.total = try r.elements("total")
-        model.payment = try r.element("payment")
-        model.formCode = try r.element("formCode")
-        model.form = try r.element("form")
-        model.processNote = try r.elements("processNote")
-        model.benefitPeriod = try r.element("benefitPeriod")
-        model.benefitBalance = try r.elements("benefitBalance")
+        try r.requiredElements("insurance", into: &model.insurance)
+        try r.element("accident", into: &model.accident)
+        try r.elements("item", into: &model.item)
+        try r.elements("addItem", into: &model.addItem)
+        try r.elements("adjudication", into: &model.adjudication)
+        try r.elements("total", into: &model.total)
+        try r.element("payment", into: &model.payment)
+        try r.element("formCode", into: &model.formCode)
+        try r.element("form", into: &model.form)
+        try r.elements("processNote", into: &model.processNote)
+        try r.element("benefitPeriod", into: &model.benefitPeriod)
+        try r.elements("benefitBalance", into: &model.benefitBalance)
         try r.finish()
     }
 
@@ -372,14 +376,18 @@ public struct ExplanationOfBenefit: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.claim = try r.element("claim")
-            model.relationship = try r.element("relationship")
-            model.reference = try r.element("reference")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("claim", into: &model.claim)
+            try r.element("relationship", into: &model.relationship)
+            try r.element("reference", into: &model.reference)
             try r.finish()
         }
 
@@ -426,13 +434,17 @@ public struct ExplanationOfBenefit: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.type = try r.element("type")
-            model.party = try r.element("party")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("type", into: &model.type)
+            try r.element("party", into: &model.party)
             try r.finish()
         }
 
@@ -490,16 +502,20 @@ public struct ExplanationOfBenefit: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(provider: Reference(), sequence: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.sequence = try r.requiredPrimitive("sequence", "_sequence")
-            model.provider = try r.requiredElement("provider")
+            try r.requiredElement("provider", into: &model.provider)
             model.responsible = try r.primitive("responsible", "_responsible")
-            model.role = try r.element("role")
-            model.qualification = try r.element("qualification")
+            try r.element("role", into: &model.role)
+            try r.element("qualification", into: &model.qualification)
             try r.finish()
         }
 
@@ -564,17 +580,21 @@ public struct ExplanationOfBenefit: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(category: CodeableConcept(), sequence: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.sequence = try r.requiredPrimitive("sequence", "_sequence")
-            model.category = try r.requiredElement("category")
-            model.code = try r.element("code")
+            try r.requiredElement("category", into: &model.category)
+            try r.element("code", into: &model.code)
             model.timing = try r.choice("timing")
             model.value = try r.choice("value")
-            model.reason = try r.element("reason")
+            try r.element("reason", into: &model.reason)
             try r.finish()
         }
 
@@ -693,16 +713,20 @@ public struct ExplanationOfBenefit: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(diagnosis: .codeableConcept(CodeableConcept()), sequence: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.sequence = try r.requiredPrimitive("sequence", "_sequence")
             model.diagnosis = try r.requiredChoice("diagnosis")
-            model.type = try r.elements("type")
-            model.onAdmission = try r.element("onAdmission")
-            model.packageCode = try r.element("packageCode")
+            try r.elements("type", into: &model.type)
+            try r.element("onAdmission", into: &model.onAdmission)
+            try r.element("packageCode", into: &model.packageCode)
             try r.finish()
         }
 
@@ -787,16 +811,20 @@ public struct ExplanationOfBenefit: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(procedure: .codeableConcept(CodeableConcept()), sequence: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.sequence = try r.requiredPrimitive("sequence", "_sequence")
-            model.type = try r.elements("type")
+            try r.elements("type", into: &model.type)
             model.date = try r.primitive("date", "_date")
             model.procedure = try r.requiredChoice("procedure")
-            model.udi = try r.elements("udi")
+            try r.elements("udi", into: &model.udi)
             try r.finish()
         }
 
@@ -873,13 +901,17 @@ public struct ExplanationOfBenefit: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(coverage: Reference(), focal: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.focal = try r.requiredPrimitive("focal", "_focal")
-            model.coverage = try r.requiredElement("coverage")
+            try r.requiredElement("coverage", into: &model.coverage)
             model.preAuthRef = try r.primitives("preAuthRef", "_preAuthRef")
             try r.finish()
         }
@@ -931,13 +963,17 @@ public struct ExplanationOfBenefit: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.date = try r.primitive("date", "_date")
-            model.type = try r.element("type")
+            try r.element("type", into: &model.type)
             model.location = try r.choice("location")
             try r.finish()
         }
@@ -1093,34 +1129,38 @@ public struct ExplanationOfBenefit: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(productOrService: CodeableConcept(), sequence: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.sequence = try r.requiredPrimitive("sequence", "_sequence")
             model.careTeamSequence = try r.primitives("careTeamSequence", "_careTeamSequence")
             model.diagnosisSequence = try r.primitives("diagnosisSequence", "_diagnosisSequence")
             model.procedureSequence = try r.primitives("procedureSequence", "_procedureSequence")
             model.informationSequence = try r.primitives("informationSequence", "_informationSequence")
-            model.revenue = try r.element("revenue")
-            model.category = try r.element("category")
-            model.productOrService = try r.requiredElement("productOrService")
-            model.modifier = try r.elements("modifier")
-            model.programCode = try r.elements("programCode")
+            try r.element("revenue", into: &model.revenue)
+            try r.element("category", into: &model.category)
+            try r.requiredElement("productOrService", into: &model.productOrService)
+            try r.elements("modifier", into: &model.modifier)
+            try r.elements("programCode", into: &model.programCode)
             model.serviced = try r.choice("serviced")
             model.location = try r.choice("location")
-            model.quantity = try r.element("quantity")
-            model.unitPrice = try r.element("unitPrice")
+            try r.element("quantity", into: &model.quantity)
+            try r.element("unitPrice", into: &model.unitPrice)
             model.factor = try r.primitive("factor", "_factor")
-            model.net = try r.element("net")
-            model.udi = try r.elements("udi")
-            model.bodySite = try r.element("bodySite")
-            model.subSite = try r.elements("subSite")
-            model.encounter = try r.elements("encounter")
+            try r.element("net", into: &model.net)
+            try r.elements("udi", into: &model.udi)
+            try r.element("bodySite", into: &model.bodySite)
+            try r.elements("subSite", into: &model.subSite)
+            try r.elements("encounter", into: &model.encounter)
             model.noteNumber = try r.primitives("noteNumber", "_noteNumber")
-            model.adjudication = try r.elements("adjudication")
-            model.detail = try r.elements("detail")
+            try r.elements("adjudication", into: &model.adjudication)
+            try r.elements("detail", into: &model.detail)
             try r.finish()
         }
 
@@ -1245,14 +1285,18 @@ public struct ExplanationOfBenefit: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(category: CodeableConcept()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.category = try r.requiredElement("category")
-                model.reason = try r.element("reason")
-                model.amount = try r.element("amount")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.requiredElement("category", into: &model.category)
+                try r.element("reason", into: &model.reason)
+                try r.element("amount", into: &model.amount)
                 model.value = try r.primitive("value", "_value")
                 try r.finish()
             }
@@ -1349,25 +1393,29 @@ public struct ExplanationOfBenefit: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(productOrService: CodeableConcept(), sequence: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.sequence = try r.requiredPrimitive("sequence", "_sequence")
-                model.revenue = try r.element("revenue")
-                model.category = try r.element("category")
-                model.productOrService = try r.requiredElement("productOrService")
-                model.modifier = try r.elements("modifier")
-                model.programCode = try r.elements("programCode")
-                model.quantity = try r.element("quantity")
-                model.unitPrice = try r.element("unitPrice")
+                try r.element("revenue", into: &model.revenue)
+                try r.element("category", into: &model.category)
+                try r.requiredElement("productOrService", into: &model.productOrService)
+                try r.elements("modifier", into: &model.modifier)
+                try r.elements("programCode", into: &model.programCode)
+                try r.element("quantity", into: &model.quantity)
+                try r.element("unitPrice", into: &model.unitPrice)
                 model.factor = try r.primitive("factor", "_factor")
-                model.net = try r.element("net")
-                model.udi = try r.elements("udi")
+                try r.element("net", into: &model.net)
+                try r.elements("udi", into: &model.udi)
                 model.noteNumber = try r.primitives("noteNumber", "_noteNumber")
-                model.adjudication = try r.elements("adjudication")
-                model.subDetail = try r.elements("subDetail")
+                try r.elements("adjudication", into: &model.adjudication)
+                try r.elements("subDetail", into: &model.subDetail)
                 try r.finish()
             }
 
@@ -1468,24 +1516,28 @@ public struct ExplanationOfBenefit: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self(productOrService: CodeableConcept(), sequence: FHIRPrimitive()) }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
                     model.sequence = try r.requiredPrimitive("sequence", "_sequence")
-                    model.revenue = try r.element("revenue")
-                    model.category = try r.element("category")
-                    model.productOrService = try r.requiredElement("productOrService")
-                    model.modifier = try r.elements("modifier")
-                    model.programCode = try r.elements("programCode")
-                    model.quantity = try r.element("quantity")
-                    model.unitPrice = try r.element("unitPrice")
+                    try r.element("revenue", into: &model.revenue)
+                    try r.element("category", into: &model.category)
+                    try r.requiredElement("productOrService", into: &model.productOrService)
+                    try r.elements("modifier", into: &model.modifier)
+                    try r.elements("programCode", into: &model.programCode)
+                    try r.element("quantity", into: &model.quantity)
+                    try r.element("unitPrice", into: &model.unitPrice)
                     model.factor = try r.primitive("factor", "_factor")
-                    model.net = try r.element("net")
-                    model.udi = try r.elements("udi")
+                    try r.element("net", into: &model.net)
+                    try r.elements("udi", into: &model.udi)
                     model.noteNumber = try r.primitives("noteNumber", "_noteNumber")
-                    model.adjudication = try r.elements("adjudication")
+                    try r.elements("adjudication", into: &model.adjudication)
                     try r.finish()
                 }
 
@@ -1608,29 +1660,33 @@ public struct ExplanationOfBenefit: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(productOrService: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.itemSequence = try r.primitives("itemSequence", "_itemSequence")
             model.detailSequence = try r.primitives("detailSequence", "_detailSequence")
             model.subDetailSequence = try r.primitives("subDetailSequence", "_subDetailSequence")
-            model.provider = try r.elements("provider")
-            model.productOrService = try r.requiredElement("productOrService")
-            model.modifier = try r.elements("modifier")
-            model.programCode = try r.elements("programCode")
+            try r.elements("provider", into: &model.provider)
+            try r.requiredElement("productOrService", into: &model.productOrService)
+            try r.elements("modifier", into: &model.modifier)
+            try r.elements("programCode", into: &model.programCode)
             model.serviced = try r.choice("serviced")
             model.location = try r.choice("location")
-            model.quantity = try r.element("quantity")
-            model.unitPrice = try r.element("unitPrice")
+            try r.element("quantity", into: &model.quantity)
+            try r.element("unitPrice", into: &model.unitPrice)
             model.factor = try r.primitive("factor", "_factor")
-            model.net = try r.element("net")
-            model.bodySite = try r.element("bodySite")
-            model.subSite = try r.elements("subSite")
+            try r.element("net", into: &model.net)
+            try r.element("bodySite", into: &model.bodySite)
+            try r.elements("subSite", into: &model.subSite)
             model.noteNumber = try r.primitives("noteNumber", "_noteNumber")
-            model.adjudication = try r.elements("adjudication")
-            model.detail = try r.elements("detail")
+            try r.elements("adjudication", into: &model.adjudication)
+            try r.elements("detail", into: &model.detail)
             try r.finish()
         }
 
@@ -1770,20 +1826,24 @@ public struct ExplanationOfBenefit: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(productOrService: CodeableConcept()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.productOrService = try r.requiredElement("productOrService")
-                model.modifier = try r.elements("modifier")
-                model.quantity = try r.element("quantity")
-                model.unitPrice = try r.element("unitPrice")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.requiredElement("productOrService", into: &model.productOrService)
+                try r.elements("modifier", into: &model.modifier)
+                try r.element("quantity", into: &model.quantity)
+                try r.element("unitPrice", into: &model.unitPrice)
                 model.factor = try r.primitive("factor", "_factor")
-                model.net = try r.element("net")
+                try r.element("net", into: &model.net)
                 model.noteNumber = try r.primitives("noteNumber", "_noteNumber")
-                model.adjudication = try r.elements("adjudication")
-                model.subDetail = try r.elements("subDetail")
+                try r.elements("adjudication", into: &model.adjudication)
+                try r.elements("subDetail", into: &model.subDetail)
                 try r.finish()
             }
 
@@ -1859,19 +1919,23 @@ public struct ExplanationOfBenefit: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self(productOrService: CodeableConcept()) }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
-                    model.productOrService = try r.requiredElement("productOrService")
-                    model.modifier = try r.elements("modifier")
-                    model.quantity = try r.element("quantity")
-                    model.unitPrice = try r.element("unitPrice")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    try r.requiredElement("productOrService", into: &model.productOrService)
+                    try r.elements("modifier", into: &model.modifier)
+                    try r.element("quantity", into: &model.quantity)
+                    try r.element("unitPrice", into: &model.unitPrice)
                     model.factor = try r.primitive("factor", "_factor")
-                    model.net = try r.element("net")
+                    try r.element("net", into: &model.net)
                     model.noteNumber = try r.primitives("noteNumber", "_noteNumber")
-                    model.adjudication = try r.elements("adjudication")
+                    try r.elements("adjudication", into: &model.adjudication)
                     try r.finish()
                 }
 
@@ -1925,13 +1989,17 @@ public struct ExplanationOfBenefit: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(amount: Money(), category: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.category = try r.requiredElement("category")
-            model.amount = try r.requiredElement("amount")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("category", into: &model.category)
+            try r.requiredElement("amount", into: &model.amount)
             try r.finish()
         }
 
@@ -1993,17 +2061,21 @@ public struct ExplanationOfBenefit: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.type = try r.element("type")
-            model.adjustment = try r.element("adjustment")
-            model.adjustmentReason = try r.element("adjustmentReason")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("type", into: &model.type)
+            try r.element("adjustment", into: &model.adjustment)
+            try r.element("adjustmentReason", into: &model.adjustmentReason)
             model.date = try r.primitive("date", "_date")
-            model.amount = try r.element("amount")
-            model.identifier = try r.element("identifier")
+            try r.element("amount", into: &model.amount)
+            try r.element("identifier", into: &model.identifier)
             try r.finish()
         }
 
@@ -2061,15 +2133,19 @@ public struct ExplanationOfBenefit: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.number = try r.primitive("number", "_number")
             model.type = try r.primitive("type", "_type")
             model.text = try r.primitive("text", "_text")
-            model.language = try r.element("language")
+            try r.element("language", into: &model.language)
             try r.finish()
         }
 
@@ -2141,19 +2217,23 @@ public struct ExplanationOfBenefit: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(category: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.category = try r.requiredElement("category")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("category", into: &model.category)
             model.excluded = try r.primitive("excluded", "_excluded")
             model.name = try r.primitive("name", "_name")
             model.description = try r.primitive("description", "_description")
-            model.network = try r.element("network")
-            model.unit = try r.element("unit")
-            model.term = try r.element("term")
-            model.financial = try r.elements("financial")
+            try r.element("network", into: &model.network)
+            try r.element("unit", into: &model.unit)
+            try r.element("term", into: &model.term)
+            try r.elements("financial", into: &model.financial)
             try r.finish()
         }
 
@@ -2208,12 +2288,16 @@ public struct ExplanationOfBenefit: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(type: CodeableConcept()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.type = try r.requiredElement("type")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.requiredElement("type", into: &model.type)
                 model.allowed = try r.choice("allowed")
                 model.used = try r.choice("used")
                 try r.finish()

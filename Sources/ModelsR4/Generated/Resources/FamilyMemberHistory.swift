@@ -122,35 +122,39 @@ public struct FamilyMemberHistory: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(patient: Reference(), relationship: CodeableConcept(), status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("FamilyMemberHistory")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.instantiatesCanonical = try r.primitives("instantiatesCanonical", "_instantiatesCanonical")
         model.instantiatesUri = try r.primitives("instantiatesUri", "_instantiatesUri")
         model.status = try r.requiredPrimitive("status", "_status")
-        model.dataAbsentReason = try r.element("dataAbsentReason")
-        model.patient = try r.requiredElement("patient")
+        try r.element("dataAbsentReason", into: &model.dataAbsentReason)
+        try r.requiredElement("patient", into: &model.patient)
         model.date = try r.primitive("date", "_date")
         model.name = try r.primitive("name", "_name")
-        model.relationship = try r.requiredElement("relationship")
-        model.sex = try r.element("sex")
+        try r.requiredElement("relationship", into: &model.relationship)
+        try r.element("sex", into: &model.sex)
         model.born = try r.choice("born")
         model.age = try r.choice("age")
         model.estimatedAge = try r.primitive("estimatedAge", "_estimatedAge")
         model.deceased = try r.choice("deceased")
-        model.reasonCode = try r.elements("reasonCode")
-        model.reasonReference = try r.elements("reasonReference")
-        model.note = try r.elements("note")
-        model.condition = try r.elements("condition")
+        try r.elements("reasonCode", into: &model.reasonCode)
+        try r.elements("reasonReference", into: &model.reasonReference)
+        try r.elements("note", into: &model.note)
+        try r.elements("condition", into: &model.condition)
         try r.finish()
     }
 
@@ -317,16 +321,20 @@ public struct FamilyMemberHistory: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(code: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.code = try r.requiredElement("code")
-            model.outcome = try r.element("outcome")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("code", into: &model.code)
+            try r.element("outcome", into: &model.outcome)
             model.contributedToDeath = try r.primitive("contributedToDeath", "_contributedToDeath")
             model.onset = try r.choice("onset")
-            model.note = try r.elements("note")
+            try r.elements("note", into: &model.note)
             try r.finish()
         }
 

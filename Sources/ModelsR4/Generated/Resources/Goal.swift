@@ -114,33 +114,37 @@ public struct Goal: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(description: CodeableConcept(), lifecycleStatus: FHIRPrimitive(), subject: Reference()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Goal")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.lifecycleStatus = try r.requiredPrimitive("lifecycleStatus", "_lifecycleStatus")
-        model.achievementStatus = try r.element("achievementStatus")
-        model.category = try r.elements("category")
-        model.priority = try r.element("priority")
-        model.description = try r.requiredElement("description")
-        model.subject = try r.requiredElement("subject")
+        try r.element("achievementStatus", into: &model.achievementStatus)
+        try r.elements("category", into: &model.category)
+        try r.element("priority", into: &model.priority)
+        try r.requiredElement("description", into: &model.description)
+        try r.requiredElement("subject", into: &model.subject)
         model.start = try r.choice("start")
-        model.target = try r.elements("target")
+        try r.elements("target", into: &model.target)
         model.statusDate = try r.primitive("statusDate", "_statusDate")
         model.statusReason = try r.primitive("statusReason", "_statusReason")
-        model.expressedBy = try r.element("expressedBy")
-        model.addresses = try r.elements("addresses")
-        model.note = try r.elements("note")
-        model.outcomeCode = try r.elements("outcomeCode")
-        model.outcomeReference = try r.elements("outcomeReference")
+        try r.element("expressedBy", into: &model.expressedBy)
+        try r.elements("addresses", into: &model.addresses)
+        try r.elements("note", into: &model.note)
+        try r.elements("outcomeCode", into: &model.outcomeCode)
+        try r.elements("outcomeReference", into: &model.outcomeReference)
         try r.finish()
     }
 
@@ -234,12 +238,16 @@ public struct Goal: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.measure = try r.element("measure")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("measure", into: &model.measure)
             model.detail = try r.choice("detail")
             model.due = try r.choice("due")
             try r.finish()

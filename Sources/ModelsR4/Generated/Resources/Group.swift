@@ -90,27 +90,31 @@ public struct Group: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(actual: FHIRPrimitive(), type: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Group")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.active = try r.primitive("active", "_active")
         model.type = try r.requiredPrimitive("type", "_type")
         model.actual = try r.requiredPrimitive("actual", "_actual")
-        model.code = try r.element("code")
+        try r.element("code", into: &model.code)
         model.name = try r.primitive("name", "_name")
         model.quantity = try r.primitive("quantity", "_quantity")
-        model.managingEntity = try r.element("managingEntity")
-        model.characteristic = try r.elements("characteristic")
-        model.member = try r.elements("member")
+        try r.element("managingEntity", into: &model.managingEntity)
+        try r.elements("characteristic", into: &model.characteristic)
+        try r.elements("member", into: &model.member)
         try r.finish()
     }
 
@@ -178,15 +182,19 @@ public struct Group: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(code: CodeableConcept(), exclude: FHIRPrimitive(), value: .codeableConcept(CodeableConcept())) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.code = try r.requiredElement("code")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("code", into: &model.code)
             model.value = try r.requiredChoice("value")
             model.exclude = try r.requiredPrimitive("exclude", "_exclude")
-            model.period = try r.element("period")
+            try r.element("period", into: &model.period)
             try r.finish()
         }
 
@@ -271,13 +279,17 @@ public struct Group: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(entity: Reference()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.entity = try r.requiredElement("entity")
-            model.period = try r.element("period")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("entity", into: &model.entity)
+            try r.element("period", into: &model.period)
             model.inactive = try r.primitive("inactive", "_inactive")
             try r.finish()
         }

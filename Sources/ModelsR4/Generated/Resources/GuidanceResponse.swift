@@ -110,32 +110,36 @@ public struct GuidanceResponse: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(module: .uri(FHIRPrimitive()), status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("GuidanceResponse")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.requestIdentifier = try r.element("requestIdentifier")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.element("requestIdentifier", into: &model.requestIdentifier)
+        try r.elements("identifier", into: &model.identifier)
         model.module = try r.requiredChoice("module")
         model.status = try r.requiredPrimitive("status", "_status")
-        model.subject = try r.element("subject")
-        model.encounter = try r.element("encounter")
+        try r.element("subject", into: &model.subject)
+        try r.element("encounter", into: &model.encounter)
         model.occurrenceDateTime = try r.primitive("occurrenceDateTime", "_occurrenceDateTime")
-        model.performer = try r.element("performer")
-        model.reasonCode = try r.elements("reasonCode")
-        model.reasonReference = try r.elements("reasonReference")
-        model.note = try r.elements("note")
-        model.evaluationMessage = try r.elements("evaluationMessage")
-        model.outputParameters = try r.element("outputParameters")
-        model.result = try r.element("result")
-        model.dataRequirement = try r.elements("dataRequirement")
+        try r.element("performer", into: &model.performer)
+        try r.elements("reasonCode", into: &model.reasonCode)
+        try r.elements("reasonReference", into: &model.reasonReference)
+        try r.elements("note", into: &model.note)
+        try r.elements("evaluationMessage", into: &model.evaluationMessage)
+        try r.element("outputParameters", into: &model.outputParameters)
+        try r.element("result", into: &model.result)
+        try r.elements("dataRequirement", into: &model.dataRequirement)
         try r.finish()
     }
 

@@ -146,41 +146,45 @@ public struct HealthcareService: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("HealthcareService")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.active = try r.primitive("active", "_active")
-        model.providedBy = try r.element("providedBy")
-        model.category = try r.elements("category")
-        model.type = try r.elements("type")
-        model.specialty = try r.elements("specialty")
-        model.location = try r.elements("location")
+        try r.element("providedBy", into: &model.providedBy)
+        try r.elements("category", into: &model.category)
+        try r.elements("type", into: &model.type)
+        try r.elements("specialty", into: &model.specialty)
+        try r.elements("location", into: &model.location)
         model.name = try r.primitive("name", "_name")
         model.comment = try r.primitive("comment", "_comment")
         model.extraDetails = try r.primitive("extraDetails", "_extraDetails")
-        model.photo = try r.element("photo")
-        model.telecom = try r.elements("telecom")
-        model.coverageArea = try r.elements("coverageArea")
-        model.serviceProvisionCode = try r.elements("serviceProvisionCode")
-        model.eligibility = try r.elements("eligibility")
-        model.program = try r.elements("program")
-        model.characteristic = try r.elements("characteristic")
-        model.communication = try r.elements("communication")
-        model.referralMethod = try r.elements("referralMethod")
+        try r.element("photo", into: &model.photo)
+        try r.elements("telecom", into: &model.telecom)
+        try r.elements("coverageArea", into: &model.coverageArea)
+        try r.elements("serviceProvisionCode", into: &model.serviceProvisionCode)
+        try r.elements("eligibility", into: &model.eligibility)
+        try r.elements("program", into: &model.program)
+        try r.elements("characteristic", into: &model.characteristic)
+        try r.elements("communication", into: &model.communication)
+        try r.elements("referralMethod", into: &model.referralMethod)
         model.appointmentRequired = try r.primitive("appointmentRequired", "_appointmentRequired")
-        model.availableTime = try r.elements("availableTime")
-        model.notAvailable = try r.elements("notAvailable")
+        try r.elements("availableTime", into: &model.availableTime)
+        try r.elements("notAvailable", into: &model.notAvailable)
         model.availabilityExceptions = try r.primitive("availabilityExceptions", "_availabilityExceptions")
-        model.endpoint = try r.elements("endpoint")
+        try r.elements("endpoint", into: &model.endpoint)
         try r.finish()
     }
 
@@ -254,12 +258,16 @@ public struct HealthcareService: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.code = try r.element("code")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("code", into: &model.code)
             model.comment = try r.primitive("comment", "_comment")
             try r.finish()
         }
@@ -314,11 +322,15 @@ public struct HealthcareService: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.daysOfWeek = try r.primitives("daysOfWeek", "_daysOfWeek")
             model.allDay = try r.primitive("allDay", "_allDay")
             model.availableStartTime = try r.primitive("availableStartTime", "_availableStartTime")
@@ -370,13 +382,17 @@ public struct HealthcareService: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(description: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.description = try r.requiredPrimitive("description", "_description")
-            model.during = try r.element("during")
+            try r.element("during", into: &model.during)
             try r.finish()
         }
 

@@ -130,37 +130,41 @@ public struct ImagingStudy: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(status: FHIRPrimitive(), subject: Reference()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ImagingStudy")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.modality = try r.elements("modality")
-        model.subject = try r.requiredElement("subject")
-        model.encounter = try r.element("encounter")
+        try r.elements("modality", into: &model.modality)
+        try r.requiredElement("subject", into: &model.subject)
+        try r.element("encounter", into: &model.encounter)
         model.started = try r.primitive("started", "_started")
-        model.basedOn = try r.elements("basedOn")
-        model.referrer = try r.element("referrer")
-        model.interpreter = try r.elements("interpreter")
-        model.endpoint = try r.elements("endpoint")
+        try r.elements("basedOn", into: &model.basedOn)
+        try r.element("referrer", into: &model.referrer)
+        try r.elements("interpreter", into: &model.interpreter)
+        try r.elements("endpoint", into: &model.endpoint)
         model.numberOfSeries = try r.primitive("numberOfSeries", "_numberOfSeries")
         model.numberOfInstances = try r.primitive("numberOfInstances", "_numberOfInstances")
-        model.procedureReference = try r.element("procedureReference")
-        model.procedureCode = try r.elements("procedureCode")
-        model.location = try r.element("location")
-        model.reasonCode = try r.elements("reasonCode")
-        model.reasonReference = try r.elements("reasonReference")
-        model.note = try r.elements("note")
+        try r.element("procedureReference", into: &model.procedureReference)
+        try r.elements("procedureCode", into: &model.procedureCode)
+        try r.element("location", into: &model.location)
+        try r.elements("reasonCode", into: &model.reasonCode)
+        try r.elements("reasonReference", into: &model.reasonReference)
+        try r.elements("note", into: &model.note)
         model.description = try r.primitive("description", "_description")
-        model.series = try r.elements("series")
+        try r.elements("series", into: &model.series)
         try r.finish()
     }
 
@@ -270,23 +274,27 @@ public struct ImagingStudy: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(modality: Coding(), uid: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.uid = try r.requiredPrimitive("uid", "_uid")
             model.number = try r.primitive("number", "_number")
-            model.modality = try r.requiredElement("modality")
+            try r.requiredElement("modality", into: &model.modality)
             model.description = try r.primitive("description", "_description")
             model.numberOfInstances = try r.primitive("numberOfInstances", "_numberOfInstances")
-            model.endpoint = try r.elements("endpoint")
-            model.bodySite = try r.element("bodySite")
-            model.laterality = try r.element("laterality")
-            model.specimen = try r.elements("specimen")
+            try r.elements("endpoint", into: &model.endpoint)
+            try r.element("bodySite", into: &model.bodySite)
+            try r.element("laterality", into: &model.laterality)
+            try r.elements("specimen", into: &model.specimen)
             model.started = try r.primitive("started", "_started")
-            model.performer = try r.elements("performer")
-            model.instance = try r.elements("instance")
+            try r.elements("performer", into: &model.performer)
+            try r.elements("instance", into: &model.instance)
             try r.finish()
         }
 
@@ -341,13 +349,17 @@ public struct ImagingStudy: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(actor: Reference()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.function = try r.element("function")
-                model.actor = try r.requiredElement("actor")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.element("function", into: &model.function)
+                try r.requiredElement("actor", into: &model.actor)
                 try r.finish()
             }
 
@@ -401,13 +413,17 @@ public struct ImagingStudy: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(sopClass: Coding(), uid: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.uid = try r.requiredPrimitive("uid", "_uid")
-                model.sopClass = try r.requiredElement("sopClass")
+                try r.requiredElement("sopClass", into: &model.sopClass)
                 model.number = try r.primitive("number", "_number")
                 model.title = try r.primitive("title", "_title")
                 try r.finish()

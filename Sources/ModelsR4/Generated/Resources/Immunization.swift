@@ -162,45 +162,49 @@ public struct Immunization: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(occurrence: .dateTime(FHIRPrimitive()), patient: Reference(), status: FHIRPrimitive(), vaccineCode: CodeableConcept()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Immunization")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.statusReason = try r.element("statusReason")
-        model.vaccineCode = try r.requiredElement("vaccineCode")
-        model.patient = try r.requiredElement("patient")
-        model.encounter = try r.element("encounter")
+        try r.element("statusReason", into: &model.statusReason)
+        try r.requiredElement("vaccineCode", into: &model.vaccineCode)
+        try r.requiredElement("patient", into: &model.patient)
+        try r.element("encounter", into: &model.encounter)
         model.occurrence = try r.requiredChoice("occurrence")
         model.recorded = try r.primitive("recorded", "_recorded")
         model.primarySource = try r.primitive("primarySource", "_primarySource")
-        model.reportOrigin = try r.element("reportOrigin")
-        model.location = try r.element("location")
-        model.manufacturer = try r.element("manufacturer")
+        try r.element("reportOrigin", into: &model.reportOrigin)
+        try r.element("location", into: &model.location)
+        try r.element("manufacturer", into: &model.manufacturer)
         model.lotNumber = try r.primitive("lotNumber", "_lotNumber")
         model.expirationDate = try r.primitive("expirationDate", "_expirationDate")
-        model.site = try r.element("site")
-        model.route = try r.element("route")
-        model.doseQuantity = try r.element("doseQuantity")
-        model.performer = try r.elements("performer")
-        model.note = try r.elements("note")
-        model.reasonCode = try r.elements("reasonCode")
-        model.reasonReference = try r.elements("reasonReference")
+        try r.element("site", into: &model.site)
+        try r.element("route", into: &model.route)
+        try r.element("doseQuantity", into: &model.doseQuantity)
+        try r.elements("performer", into: &model.performer)
+        try r.elements("note", into: &model.note)
+        try r.elements("reasonCode", into: &model.reasonCode)
+        try r.elements("reasonReference", into: &model.reasonReference)
         model.isSubpotent = try r.primitive("isSubpotent", "_isSubpotent")
-        model.subpotentReason = try r.elements("subpotentReason")
-        model.education = try r.elements("education")
-        model.programEligibility = try r.elements("programEligibility")
-        model.fundingSource = try r.element("fundingSource")
-        model.reaction = try r.elements("reaction")
-        model.protocolApplied = try r.elements("protocolApplied")
+        try r.elements("subpotentReason", into: &model.subpotentReason)
+        try r.elements("education", into: &model.education)
+        try r.elements("programEligibility", into: &model.programEligibility)
+        try r.element("fundingSource", into: &model.fundingSource)
+        try r.elements("reaction", into: &model.reaction)
+        try r.elements("protocolApplied", into: &model.protocolApplied)
         try r.finish()
     }
 
@@ -302,13 +306,17 @@ public struct Immunization: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(actor: Reference()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.function = try r.element("function")
-            model.actor = try r.requiredElement("actor")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("function", into: &model.function)
+            try r.requiredElement("actor", into: &model.actor)
             try r.finish()
         }
 
@@ -362,11 +370,15 @@ public struct Immunization: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.documentType = try r.primitive("documentType", "_documentType")
             model.reference = try r.primitive("reference", "_reference")
             model.publicationDate = try r.primitive("publicationDate", "_publicationDate")
@@ -422,13 +434,17 @@ public struct Immunization: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.date = try r.primitive("date", "_date")
-            model.detail = try r.element("detail")
+            try r.element("detail", into: &model.detail)
             model.reported = try r.primitive("reported", "_reported")
             try r.finish()
         }
@@ -488,14 +504,18 @@ public struct Immunization: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(doseNumber: .positiveInt(FHIRPrimitive())) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.series = try r.primitive("series", "_series")
-            model.authority = try r.element("authority")
-            model.targetDisease = try r.elements("targetDisease")
+            try r.element("authority", into: &model.authority)
+            try r.elements("targetDisease", into: &model.targetDisease)
             model.doseNumber = try r.requiredChoice("doseNumber")
             model.seriesDoses = try r.choice("seriesDoses")
             try r.finish()

@@ -102,26 +102,30 @@ public struct ImmunizationEvaluation: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(doseStatus: CodeableConcept(), immunizationEvent: Reference(), patient: Reference(), status: FHIRPrimitive(), targetDisease: CodeableConcept()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ImmunizationEvaluation")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.patient = try r.requiredElement("patient")
+        try r.requiredElement("patient", into: &model.patient)
         model.date = try r.primitive("date", "_date")
-        model.authority = try r.element("authority")
-        model.targetDisease = try r.requiredElement("targetDisease")
-        model.immunizationEvent = try r.requiredElement("immunizationEvent")
-        model.doseStatus = try r.requiredElement("doseStatus")
-        model.doseStatusReason = try r.elements("doseStatusReason")
+        try r.element("authority", into: &model.authority)
+        try r.requiredElement("targetDisease", into: &model.targetDisease)
+        try r.requiredElement("immunizationEvent", into: &model.immunizationEvent)
+        try r.requiredElement("doseStatus", into: &model.doseStatus)
+        try r.elements("doseStatusReason", into: &model.doseStatusReason)
         model.description = try r.primitive("description", "_description")
         model.series = try r.primitive("series", "_series")
         model.doseNumber = try r.choice("doseNumber")

@@ -70,22 +70,26 @@ public struct ImmunizationRecommendation: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(date: FHIRPrimitive(), patient: Reference(), recommendation: []) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ImmunizationRecommendation")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
-        model.patient = try r.requiredElement("patient")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
+        try r.requiredElement("patient", into: &model.patient)
         model.date = try r.requiredPrimitive("date", "_date")
-        model.authority = try r.element("authority")
-        model.recommendation = try r.requiredElements("recommendation")
+        try r.element("authority", into: &model.authority)
+        try r.requiredElements("recommendation", into: &model.recommendation)
         try r.finish()
     }
 
@@ -180,23 +184,27 @@ public struct ImmunizationRecommendation: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(forecastStatus: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.vaccineCode = try r.elements("vaccineCode")
-            model.targetDisease = try r.element("targetDisease")
-            model.contraindicatedVaccineCode = try r.elements("contraindicatedVaccineCode")
-            model.forecastStatus = try r.requiredElement("forecastStatus")
-            model.forecastReason = try r.elements("forecastReason")
-            model.dateCriterion = try r.elements("dateCriterion")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.elements("vaccineCode", into: &model.vaccineCode)
+            try r.element("targetDisease", into: &model.targetDisease)
+            try r.elements("contraindicatedVaccineCode", into: &model.contraindicatedVaccineCode)
+            try r.requiredElement("forecastStatus", into: &model.forecastStatus)
+            try r.elements("forecastReason", into: &model.forecastReason)
+            try r.elements("dateCriterion", into: &model.dateCriterion)
             model.description = try r.primitive("description", "_description")
             model.series = try r.primitive("series", "_series")
             model.doseNumber = try r.choice("doseNumber")
             model.seriesDoses = try r.choice("seriesDoses")
-            model.supportingImmunization = try r.elements("supportingImmunization")
-            model.supportingPatientInformation = try r.elements("supportingPatientInformation")
+            try r.elements("supportingImmunization", into: &model.supportingImmunization)
+            try r.elements("supportingPatientInformation", into: &model.supportingPatientInformation)
             try r.finish()
         }
 
@@ -299,12 +307,16 @@ public struct ImmunizationRecommendation: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(code: CodeableConcept(), value: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.code = try r.requiredElement("code")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.requiredElement("code", into: &model.code)
                 model.value = try r.requiredPrimitive("value", "_value")
                 try r.finish()
             }

@@ -130,17 +130,21 @@ public struct ImplementationGuide: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(fhirVersion: [], name: FHIRPrimitive(), packageId: FHIRPrimitive(), status: FHIRPrimitive(), url: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ImplementationGuide")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
         model.url = try r.requiredPrimitive("url", "_url")
         model.version = try r.primitive("version", "_version")
         model.name = try r.requiredPrimitive("name", "_name")
@@ -149,18 +153,18 @@ public struct ImplementationGuide: DomainResource {
         model.experimental = try r.primitive("experimental", "_experimental")
         model.date = try r.primitive("date", "_date")
         model.publisher = try r.primitive("publisher", "_publisher")
-        model.contact = try r.elements("contact")
+        try r.elements("contact", into: &model.contact)
         model.description = try r.primitive("description", "_description")
-        model.useContext = try r.elements("useContext")
-        model.jurisdiction = try r.elements("jurisdiction")
+        try r.elements("useContext", into: &model.useContext)
+        try r.elements("jurisdiction", into: &model.jurisdiction)
         model.copyright = try r.primitive("copyright", "_copyright")
         model.packageId = try r.requiredPrimitive("packageId", "_packageId")
         model.license = try r.primitive("license", "_license")
         model.fhirVersion = try r.requiredPrimitives("fhirVersion", "_fhirVersion")
-        model.dependsOn = try r.elements("dependsOn")
-        model.global = try r.elements("global")
-        model.definition = try r.element("definition")
-        model.manifest = try r.element("manifest")
+        try r.elements("dependsOn", into: &model.dependsOn)
+        try r.elements("global", into: &model.global)
+        try r.element("definition", into: &model.definition)
+        try r.element("manifest", into: &model.manifest)
         try r.finish()
     }
 
@@ -234,11 +238,15 @@ public struct ImplementationGuide: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(uri: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.uri = try r.requiredPrimitive("uri", "_uri")
             model.packageId = try r.primitive("packageId", "_packageId")
             model.version = try r.primitive("version", "_version")
@@ -288,11 +296,15 @@ public struct ImplementationGuide: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(profile: FHIRPrimitive(), type: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.type = try r.requiredPrimitive("type", "_type")
             model.profile = try r.requiredPrimitive("profile", "_profile")
             try r.finish()
@@ -352,16 +364,20 @@ public struct ImplementationGuide: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(resource: []) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.grouping = try r.elements("grouping")
-            model.resource = try r.requiredElements("resource")
-            model.page = try r.element("page")
-            model.parameter = try r.elements("parameter")
-            model.template = try r.elements("template")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.elements("grouping", into: &model.grouping)
+            try r.requiredElements("resource", into: &model.resource)
+            try r.element("page", into: &model.page)
+            try r.elements("parameter", into: &model.parameter)
+            try r.elements("template", into: &model.template)
             try r.finish()
         }
 
@@ -409,11 +425,15 @@ public struct ImplementationGuide: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(name: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.name = try r.requiredPrimitive("name", "_name")
                 model.description = try r.primitive("description", "_description")
                 try r.finish()
@@ -477,12 +497,16 @@ public struct ImplementationGuide: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(reference: Reference()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.reference = try r.requiredElement("reference")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.requiredElement("reference", into: &model.reference)
                 model.fhirVersion = try r.primitives("fhirVersion", "_fhirVersion")
                 model.name = try r.primitive("name", "_name")
                 model.description = try r.primitive("description", "_description")
@@ -569,15 +593,19 @@ public struct ImplementationGuide: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(generation: FHIRPrimitive(), name: .url(FHIRPrimitive()), title: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.name = try r.requiredChoice("name")
                 model.title = try r.requiredPrimitive("title", "_title")
                 model.generation = try r.requiredPrimitive("generation", "_generation")
-                model.page = try r.elements("page")
+                try r.elements("page", into: &model.page)
                 try r.finish()
             }
 
@@ -649,11 +677,15 @@ public struct ImplementationGuide: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(code: FHIRPrimitive(), value: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.code = try r.requiredPrimitive("code", "_code")
                 model.value = try r.requiredPrimitive("value", "_value")
                 try r.finish()
@@ -705,11 +737,15 @@ public struct ImplementationGuide: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(code: FHIRPrimitive(), source: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.code = try r.requiredPrimitive("code", "_code")
                 model.source = try r.requiredPrimitive("source", "_source")
                 model.scope = try r.primitive("scope", "_scope")
@@ -772,14 +808,18 @@ public struct ImplementationGuide: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(resource: []) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.rendering = try r.primitive("rendering", "_rendering")
-            model.resource = try r.requiredElements("resource")
-            model.page = try r.elements("page")
+            try r.requiredElements("resource", into: &model.resource)
+            try r.elements("page", into: &model.page)
             model.image = try r.primitives("image", "_image")
             model.other = try r.primitives("other", "_other")
             try r.finish()
@@ -833,12 +873,16 @@ public struct ImplementationGuide: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(reference: Reference()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.reference = try r.requiredElement("reference")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.requiredElement("reference", into: &model.reference)
                 model.example = try r.choice("example")
                 model.relativePath = try r.primitive("relativePath", "_relativePath")
                 try r.finish()
@@ -915,11 +959,15 @@ public struct ImplementationGuide: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(name: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.name = try r.requiredPrimitive("name", "_name")
                 model.title = try r.primitive("title", "_title")
                 model.anchor = try r.primitives("anchor", "_anchor")

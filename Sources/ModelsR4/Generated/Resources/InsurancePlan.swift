@@ -106,31 +106,35 @@ public struct InsurancePlan: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("InsurancePlan")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.primitive("status", "_status")
-        model.type = try r.elements("type")
+        try r.elements("type", into: &model.type)
         model.name = try r.primitive("name", "_name")
         model.alias = try r.primitives("alias", "_alias")
-        model.period = try r.element("period")
-        model.ownedBy = try r.element("ownedBy")
-        model.administeredBy = try r.element("administeredBy")
-        model.coverageArea = try r.elements("coverageArea")
-        model.contact = try r.elements("contact")
-        model.endpoint = try r.elements("endpoint")
-        model.network = try r.elements("network")
-        model.coverage = try r.elements("coverage")
-        model.plan = try r.elements("plan")
+        try r.element("period", into: &model.period)
+        try r.element("ownedBy", into: &model.ownedBy)
+        try r.element("administeredBy", into: &model.administeredBy)
+        try r.elements("coverageArea", into: &model.coverageArea)
+        try r.elements("contact", into: &model.contact)
+        try r.elements("endpoint", into: &model.endpoint)
+        try r.elements("network", into: &model.network)
+        try r.elements("coverage", into: &model.coverage)
+        try r.elements("plan", into: &model.plan)
         try r.finish()
     }
 
@@ -202,15 +206,19 @@ public struct InsurancePlan: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.purpose = try r.element("purpose")
-            model.name = try r.element("name")
-            model.telecom = try r.elements("telecom")
-            model.address = try r.element("address")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("purpose", into: &model.purpose)
+            try r.element("name", into: &model.name)
+            try r.elements("telecom", into: &model.telecom)
+            try r.element("address", into: &model.address)
             try r.finish()
         }
 
@@ -262,14 +270,18 @@ public struct InsurancePlan: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(benefit: [], type: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.type = try r.requiredElement("type")
-            model.network = try r.elements("network")
-            model.benefit = try r.requiredElements("benefit")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("type", into: &model.type)
+            try r.elements("network", into: &model.network)
+            try r.requiredElements("benefit", into: &model.benefit)
             try r.finish()
         }
 
@@ -319,14 +331,18 @@ public struct InsurancePlan: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(type: CodeableConcept()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.type = try r.requiredElement("type")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.requiredElement("type", into: &model.type)
                 model.requirement = try r.primitive("requirement", "_requirement")
-                model.limit = try r.elements("limit")
+                try r.elements("limit", into: &model.limit)
                 try r.finish()
             }
 
@@ -372,13 +388,17 @@ public struct InsurancePlan: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self() }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
-                    model.value = try r.element("value")
-                    model.code = try r.element("code")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    try r.element("value", into: &model.value)
+                    try r.element("code", into: &model.code)
                     try r.finish()
                 }
 
@@ -442,17 +462,21 @@ public struct InsurancePlan: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.identifier = try r.elements("identifier")
-            model.type = try r.element("type")
-            model.coverageArea = try r.elements("coverageArea")
-            model.network = try r.elements("network")
-            model.generalCost = try r.elements("generalCost")
-            model.specificCost = try r.elements("specificCost")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.elements("identifier", into: &model.identifier)
+            try r.element("type", into: &model.type)
+            try r.elements("coverageArea", into: &model.coverageArea)
+            try r.elements("network", into: &model.network)
+            try r.elements("generalCost", into: &model.generalCost)
+            try r.elements("specificCost", into: &model.specificCost)
             try r.finish()
         }
 
@@ -509,14 +533,18 @@ public struct InsurancePlan: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.type = try r.element("type")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.element("type", into: &model.type)
                 model.groupSize = try r.primitive("groupSize", "_groupSize")
-                model.cost = try r.element("cost")
+                try r.element("cost", into: &model.cost)
                 model.comment = try r.primitive("comment", "_comment")
                 try r.finish()
             }
@@ -565,13 +593,17 @@ public struct InsurancePlan: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(category: CodeableConcept()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.category = try r.requiredElement("category")
-                model.benefit = try r.elements("benefit")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.requiredElement("category", into: &model.category)
+                try r.elements("benefit", into: &model.benefit)
                 try r.finish()
             }
 
@@ -616,13 +648,17 @@ public struct InsurancePlan: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self(type: CodeableConcept()) }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
-                    model.type = try r.requiredElement("type")
-                    model.cost = try r.elements("cost")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    try r.requiredElement("type", into: &model.type)
+                    try r.elements("cost", into: &model.cost)
                     try r.finish()
                 }
 
@@ -675,15 +711,19 @@ public struct InsurancePlan: DomainResource {
                         try Self.decodeMembers(into: &self, from: &r)
                     }
 
+                    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                    public static var decodingPlaceholder: Self { Self(type: CodeableConcept()) }
+
+                    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                     @inline(never)
-                    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                         model.id = try r.primitive("id", "_id")
-                        model.`extension` = try r.elements("extension")
-                        model.modifierExtension = try r.elements("modifierExtension")
-                        model.type = try r.requiredElement("type")
-                        model.applicability = try r.element("applicability")
-                        model.qualifiers = try r.elements("qualifiers")
-                        model.value = try r.element("value")
+                        try r.elements("extension", into: &model.`extension`)
+                        try r.elements("modifierExtension", into: &model.modifierExtension)
+                        try r.requiredElement("type", into: &model.type)
+                        try r.element("applicability", into: &model.applicability)
+                        try r.elements("qualifiers", into: &model.qualifiers)
+                        try r.element("value", into: &model.value)
                         try r.finish()
                     }
 

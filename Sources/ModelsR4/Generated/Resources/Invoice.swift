@@ -114,33 +114,37 @@ public struct Invoice: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Invoice")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.requiredPrimitive("status", "_status")
         model.cancelledReason = try r.primitive("cancelledReason", "_cancelledReason")
-        model.type = try r.element("type")
-        model.subject = try r.element("subject")
-        model.recipient = try r.element("recipient")
+        try r.element("type", into: &model.type)
+        try r.element("subject", into: &model.subject)
+        try r.element("recipient", into: &model.recipient)
         model.date = try r.primitive("date", "_date")
-        model.participant = try r.elements("participant")
-        model.issuer = try r.element("issuer")
-        model.account = try r.element("account")
-        model.lineItem = try r.elements("lineItem")
-        model.totalPriceComponent = try r.elements("totalPriceComponent")
-        model.totalNet = try r.element("totalNet")
-        model.totalGross = try r.element("totalGross")
+        try r.elements("participant", into: &model.participant)
+        try r.element("issuer", into: &model.issuer)
+        try r.element("account", into: &model.account)
+        try r.elements("lineItem", into: &model.lineItem)
+        try r.elements("totalPriceComponent", into: &model.totalPriceComponent)
+        try r.element("totalNet", into: &model.totalNet)
+        try r.element("totalGross", into: &model.totalGross)
         model.paymentTerms = try r.primitive("paymentTerms", "_paymentTerms")
-        model.note = try r.elements("note")
+        try r.elements("note", into: &model.note)
         try r.finish()
     }
 
@@ -206,13 +210,17 @@ public struct Invoice: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(actor: Reference()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.role = try r.element("role")
-            model.actor = try r.requiredElement("actor")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("role", into: &model.role)
+            try r.requiredElement("actor", into: &model.actor)
             try r.finish()
         }
 
@@ -262,14 +270,18 @@ public struct Invoice: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(chargeItem: .reference(Reference())) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.sequence = try r.primitive("sequence", "_sequence")
             model.chargeItem = try r.requiredChoice("chargeItem")
-            model.priceComponent = try r.elements("priceComponent")
+            try r.elements("priceComponent", into: &model.priceComponent)
             try r.finish()
         }
 
@@ -347,15 +359,19 @@ public struct Invoice: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(type: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.type = try r.requiredPrimitive("type", "_type")
-                model.code = try r.element("code")
+                try r.element("code", into: &model.code)
                 model.factor = try r.primitive("factor", "_factor")
-                model.amount = try r.element("amount")
+                try r.element("amount", into: &model.amount)
                 try r.finish()
             }
 

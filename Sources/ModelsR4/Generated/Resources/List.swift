@@ -102,30 +102,34 @@ public struct List: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(mode: FHIRPrimitive(), status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("List")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.requiredPrimitive("status", "_status")
         model.mode = try r.requiredPrimitive("mode", "_mode")
         model.title = try r.primitive("title", "_title")
-        model.code = try r.element("code")
-        model.subject = try r.element("subject")
-        model.encounter = try r.element("encounter")
+        try r.element("code", into: &model.code)
+        try r.element("subject", into: &model.subject)
+        try r.element("encounter", into: &model.encounter)
         model.date = try r.primitive("date", "_date")
-        model.source = try r.element("source")
-        model.orderedBy = try r.element("orderedBy")
-        model.note = try r.elements("note")
-        model.entry = try r.elements("entry")
-        model.emptyReason = try r.element("emptyReason")
+        try r.element("source", into: &model.source)
+        try r.element("orderedBy", into: &model.orderedBy)
+        try r.elements("note", into: &model.note)
+        try r.elements("entry", into: &model.entry)
+        try r.element("emptyReason", into: &model.emptyReason)
         try r.finish()
     }
 
@@ -196,15 +200,19 @@ public struct List: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(item: Reference()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.flag = try r.element("flag")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("flag", into: &model.flag)
             model.deleted = try r.primitive("deleted", "_deleted")
             model.date = try r.primitive("date", "_date")
-            model.item = try r.requiredElement("item")
+            try r.requiredElement("item", into: &model.item)
             try r.finish()
         }
 

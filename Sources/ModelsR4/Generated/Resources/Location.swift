@@ -118,34 +118,38 @@ public struct Location: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Location")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.primitive("status", "_status")
-        model.operationalStatus = try r.element("operationalStatus")
+        try r.element("operationalStatus", into: &model.operationalStatus)
         model.name = try r.primitive("name", "_name")
         model.alias = try r.primitives("alias", "_alias")
         model.description = try r.primitive("description", "_description")
         model.mode = try r.primitive("mode", "_mode")
-        model.type = try r.elements("type")
-        model.telecom = try r.elements("telecom")
-        model.address = try r.element("address")
-        model.physicalType = try r.element("physicalType")
-        model.position = try r.element("position")
-        model.managingOrganization = try r.element("managingOrganization")
-        model.partOf = try r.element("partOf")
-        model.hoursOfOperation = try r.elements("hoursOfOperation")
+        try r.elements("type", into: &model.type)
+        try r.elements("telecom", into: &model.telecom)
+        try r.element("address", into: &model.address)
+        try r.element("physicalType", into: &model.physicalType)
+        try r.element("position", into: &model.position)
+        try r.element("managingOrganization", into: &model.managingOrganization)
+        try r.element("partOf", into: &model.partOf)
+        try r.elements("hoursOfOperation", into: &model.hoursOfOperation)
         model.availabilityExceptions = try r.primitive("availabilityExceptions", "_availabilityExceptions")
-        model.endpoint = try r.elements("endpoint")
+        try r.elements("endpoint", into: &model.endpoint)
         try r.finish()
     }
 
@@ -216,11 +220,15 @@ public struct Location: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(latitude: FHIRPrimitive(), longitude: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.longitude = try r.requiredPrimitive("longitude", "_longitude")
             model.latitude = try r.requiredPrimitive("latitude", "_latitude")
             model.altitude = try r.primitive("altitude", "_altitude")
@@ -278,11 +286,15 @@ public struct Location: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.daysOfWeek = try r.primitives("daysOfWeek", "_daysOfWeek")
             model.allDay = try r.primitive("allDay", "_allDay")
             model.openingTime = try r.primitive("openingTime", "_openingTime")

@@ -214,19 +214,23 @@ public struct Measure: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Measure")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
         model.url = try r.primitive("url", "_url")
-        model.identifier = try r.elements("identifier")
+        try r.elements("identifier", into: &model.identifier)
         model.version = try r.primitive("version", "_version")
         model.name = try r.primitive("name", "_name")
         model.title = try r.primitive("title", "_title")
@@ -236,36 +240,36 @@ public struct Measure: DomainResource {
         model.subject = try r.choice("subject")
         model.date = try r.primitive("date", "_date")
         model.publisher = try r.primitive("publisher", "_publisher")
-        model.contact = try r.elements("contact")
+        try r.elements("contact", into: &model.contact)
         model.description = try r.primitive("description", "_description")
-        model.useContext = try r.elements("useContext")
-        model.jurisdiction = try r.elements("jurisdiction")
+        try r.elements("useContext", into: &model.useContext)
+        try r.elements("jurisdiction", into: &model.jurisdiction)
         model.purpose = try r.primitive("purpose", "_purpose")
         model.usage = try r.primitive("usage", "_usage")
         model.copyright = try r.primitive("copyright", "_copyright")
         model.approvalDate = try r.primitive("approvalDate", "_approvalDate")
         model.lastReviewDate = try r.primitive("lastReviewDate", "_lastReviewDate")
-        model.effectivePeriod = try r.element("effectivePeriod")
-        model.topic = try r.elements("topic")
-        model.author = try r.elements("author")
-        model.editor = try r.elements("editor")
-        model.reviewer = try r.elements("reviewer")
-        model.endorser = try r.elements("endorser")
-        model.relatedArtifact = try r.elements("relatedArtifact")
+        try r.element("effectivePeriod", into: &model.effectivePeriod)
+        try r.elements("topic", into: &model.topic)
+        try r.elements("author", into: &model.author)
+        try r.elements("editor", into: &model.editor)
+        try r.elements("reviewer", into: &model.reviewer)
+        try r.elements("endorser", into: &model.endorser)
+        try r.elements("relatedArtifact", into: &model.relatedArtifact)
         model.library = try r.primitives("library", "_library")
         model.disclaimer = try r.primitive("disclaimer", "_disclaimer")
-        model.scoring = try r.element("scoring")
-        model.compositeScoring = try r.element("compositeScoring")
-        model.type = try r.elements("type")
+        try r.element("scoring", into: &model.scoring)
+        try r.element("compositeScoring", into: &model.compositeScoring)
+        try r.elements("type", into: &model.type)
         model.riskAdjustment = try r.primitive("riskAdjustment", "_riskAdjustment")
         model.rateAggregation = try r.primitive("rateAggregation", "_rateAggregation")
         model.rationale = try r.primitive("rationale", "_rationale")
         model.clinicalRecommendationStatement = try r.primitive("clinicalRecommendationStatement", "_clinicalRecommendationStatement")
-        model.improvementNotation = try r.element("improvementNotation")
+        try r.element("improvementNotation", into: &model.improvementNotation)
         model.definition = try r.primitives("definition", "_definition")
         model.guidance = try r.primitive("guidance", "_guidance")
-        model.group = try r.elements("group")
-        model.supplementalData = try r.elements("supplementalData")
+        try r.elements("group", into: &model.group)
+        try r.elements("supplementalData", into: &model.supplementalData)
         try r.finish()
     }
 
@@ -388,15 +392,19 @@ public struct Measure: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.code = try r.element("code")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("code", into: &model.code)
             model.description = try r.primitive("description", "_description")
-            model.population = try r.elements("population")
-            model.stratifier = try r.elements("stratifier")
+            try r.elements("population", into: &model.population)
+            try r.elements("stratifier", into: &model.stratifier)
             try r.finish()
         }
 
@@ -447,14 +455,18 @@ public struct Measure: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(criteria: Expression(language: FHIRPrimitive())) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.code = try r.element("code")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.element("code", into: &model.code)
                 model.description = try r.primitive("description", "_description")
-                model.criteria = try r.requiredElement("criteria")
+                try r.requiredElement("criteria", into: &model.criteria)
                 try r.finish()
             }
 
@@ -509,15 +521,19 @@ public struct Measure: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.code = try r.element("code")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.element("code", into: &model.code)
                 model.description = try r.primitive("description", "_description")
-                model.criteria = try r.element("criteria")
-                model.component = try r.elements("component")
+                try r.element("criteria", into: &model.criteria)
+                try r.elements("component", into: &model.component)
                 try r.finish()
             }
 
@@ -568,14 +584,18 @@ public struct Measure: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self(criteria: Expression(language: FHIRPrimitive())) }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
-                    model.code = try r.element("code")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    try r.element("code", into: &model.code)
                     model.description = try r.primitive("description", "_description")
-                    model.criteria = try r.requiredElement("criteria")
+                    try r.requiredElement("criteria", into: &model.criteria)
                     try r.finish()
                 }
 
@@ -632,15 +652,19 @@ public struct Measure: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(criteria: Expression(language: FHIRPrimitive())) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.code = try r.element("code")
-            model.usage = try r.elements("usage")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("code", into: &model.code)
+            try r.elements("usage", into: &model.usage)
             model.description = try r.primitive("description", "_description")
-            model.criteria = try r.requiredElement("criteria")
+            try r.requiredElement("criteria", into: &model.criteria)
             try r.finish()
         }
 

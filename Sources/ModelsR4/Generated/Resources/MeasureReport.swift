@@ -94,28 +94,32 @@ public struct MeasureReport: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(measure: FHIRPrimitive(), period: Period(), status: FHIRPrimitive(), type: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MeasureReport")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.requiredPrimitive("status", "_status")
         model.type = try r.requiredPrimitive("type", "_type")
         model.measure = try r.requiredPrimitive("measure", "_measure")
-        model.subject = try r.element("subject")
+        try r.element("subject", into: &model.subject)
         model.date = try r.primitive("date", "_date")
-        model.reporter = try r.element("reporter")
-        model.period = try r.requiredElement("period")
-        model.improvementNotation = try r.element("improvementNotation")
-        model.group = try r.elements("group")
-        model.evaluatedResource = try r.elements("evaluatedResource")
+        try r.element("reporter", into: &model.reporter)
+        try r.requiredElement("period", into: &model.period)
+        try r.element("improvementNotation", into: &model.improvementNotation)
+        try r.elements("group", into: &model.group)
+        try r.elements("evaluatedResource", into: &model.evaluatedResource)
         try r.finish()
     }
 
@@ -184,15 +188,19 @@ public struct MeasureReport: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.code = try r.element("code")
-            model.population = try r.elements("population")
-            model.measureScore = try r.element("measureScore")
-            model.stratifier = try r.elements("stratifier")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("code", into: &model.code)
+            try r.elements("population", into: &model.population)
+            try r.element("measureScore", into: &model.measureScore)
+            try r.elements("stratifier", into: &model.stratifier)
             try r.finish()
         }
 
@@ -243,14 +251,18 @@ public struct MeasureReport: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.code = try r.element("code")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.element("code", into: &model.code)
                 model.count = try r.primitive("count", "_count")
-                model.subjectResults = try r.element("subjectResults")
+                try r.element("subjectResults", into: &model.subjectResults)
                 try r.finish()
             }
 
@@ -297,13 +309,17 @@ public struct MeasureReport: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.code = try r.elements("code")
-                model.stratum = try r.elements("stratum")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.elements("code", into: &model.code)
+                try r.elements("stratum", into: &model.stratum)
                 try r.finish()
             }
 
@@ -356,15 +372,19 @@ public struct MeasureReport: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self() }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
-                    model.value = try r.element("value")
-                    model.component = try r.elements("component")
-                    model.population = try r.elements("population")
-                    model.measureScore = try r.element("measureScore")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    try r.element("value", into: &model.value)
+                    try r.elements("component", into: &model.component)
+                    try r.elements("population", into: &model.population)
+                    try r.element("measureScore", into: &model.measureScore)
                     try r.finish()
                 }
 
@@ -411,13 +431,17 @@ public struct MeasureReport: DomainResource {
                         try Self.decodeMembers(into: &self, from: &r)
                     }
 
+                    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                    public static var decodingPlaceholder: Self { Self(code: CodeableConcept(), value: CodeableConcept()) }
+
+                    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                     @inline(never)
-                    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                         model.id = try r.primitive("id", "_id")
-                        model.`extension` = try r.elements("extension")
-                        model.modifierExtension = try r.elements("modifierExtension")
-                        model.code = try r.requiredElement("code")
-                        model.value = try r.requiredElement("value")
+                        try r.elements("extension", into: &model.`extension`)
+                        try r.elements("modifierExtension", into: &model.modifierExtension)
+                        try r.requiredElement("code", into: &model.code)
+                        try r.requiredElement("value", into: &model.value)
                         try r.finish()
                     }
 
@@ -467,14 +491,18 @@ public struct MeasureReport: DomainResource {
                         try Self.decodeMembers(into: &self, from: &r)
                     }
 
+                    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                    public static var decodingPlaceholder: Self { Self() }
+
+                    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                     @inline(never)
-                    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                         model.id = try r.primitive("id", "_id")
-                        model.`extension` = try r.elements("extension")
-                        model.modifierExtension = try r.elements("modifierExtension")
-                        model.code = try r.element("code")
+                        try r.elements("extension", into: &model.`extension`)
+                        try r.elements("modifierExtension", into: &model.modifierExtension)
+                        try r.element("code", into: &model.code)
                         model.count = try r.primitive("count", "_count")
-                        model.subjectResults = try r.element("subjectResults")
+                        try r.element("subjectResults", into: &model.subjectResults)
                         try r.finish()
                     }
 

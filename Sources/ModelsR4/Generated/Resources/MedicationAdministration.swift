@@ -126,36 +126,40 @@ public struct MedicationAdministration: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(effective: .dateTime(FHIRPrimitive()), medication: .codeableConcept(CodeableConcept()), status: FHIRPrimitive(), subject: Reference()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicationAdministration")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.instantiates = try r.primitives("instantiates", "_instantiates")
-        model.partOf = try r.elements("partOf")
+        try r.elements("partOf", into: &model.partOf)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.statusReason = try r.elements("statusReason")
-        model.category = try r.element("category")
+        try r.elements("statusReason", into: &model.statusReason)
+        try r.element("category", into: &model.category)
         model.medication = try r.requiredChoice("medication")
-        model.subject = try r.requiredElement("subject")
-        model.context = try r.element("context")
-        model.supportingInformation = try r.elements("supportingInformation")
+        try r.requiredElement("subject", into: &model.subject)
+        try r.element("context", into: &model.context)
+        try r.elements("supportingInformation", into: &model.supportingInformation)
         model.effective = try r.requiredChoice("effective")
-        model.performer = try r.elements("performer")
-        model.reasonCode = try r.elements("reasonCode")
-        model.reasonReference = try r.elements("reasonReference")
-        model.request = try r.element("request")
-        model.device = try r.elements("device")
-        model.note = try r.elements("note")
-        model.dosage = try r.element("dosage")
-        model.eventHistory = try r.elements("eventHistory")
+        try r.elements("performer", into: &model.performer)
+        try r.elements("reasonCode", into: &model.reasonCode)
+        try r.elements("reasonReference", into: &model.reasonReference)
+        try r.element("request", into: &model.request)
+        try r.elements("device", into: &model.device)
+        try r.elements("note", into: &model.note)
+        try r.element("dosage", into: &model.dosage)
+        try r.elements("eventHistory", into: &model.eventHistory)
         try r.finish()
     }
 
@@ -272,13 +276,17 @@ public struct MedicationAdministration: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(actor: Reference()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.function = try r.element("function")
-            model.actor = try r.requiredElement("actor")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("function", into: &model.function)
+            try r.requiredElement("actor", into: &model.actor)
             try r.finish()
         }
 
@@ -340,16 +348,20 @@ public struct MedicationAdministration: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.text = try r.primitive("text", "_text")
-            model.site = try r.element("site")
-            model.route = try r.element("route")
-            model.method = try r.element("method")
-            model.dose = try r.element("dose")
+            try r.element("site", into: &model.site)
+            try r.element("route", into: &model.route)
+            try r.element("method", into: &model.method)
+            try r.element("dose", into: &model.dose)
             model.rate = try r.choice("rate")
             try r.finish()
         }

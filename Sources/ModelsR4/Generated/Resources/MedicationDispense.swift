@@ -146,41 +146,45 @@ public struct MedicationDispense: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(medication: .codeableConcept(CodeableConcept()), status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicationDispense")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
-        model.partOf = try r.elements("partOf")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
+        try r.elements("partOf", into: &model.partOf)
         model.status = try r.requiredPrimitive("status", "_status")
         model.statusReason = try r.choice("statusReason")
-        model.category = try r.element("category")
+        try r.element("category", into: &model.category)
         model.medication = try r.requiredChoice("medication")
-        model.subject = try r.element("subject")
-        model.context = try r.element("context")
-        model.supportingInformation = try r.elements("supportingInformation")
-        model.performer = try r.elements("performer")
-        model.location = try r.element("location")
-        model.authorizingPrescription = try r.elements("authorizingPrescription")
-        model.type = try r.element("type")
-        model.quantity = try r.element("quantity")
-        model.daysSupply = try r.element("daysSupply")
+        try r.element("subject", into: &model.subject)
+        try r.element("context", into: &model.context)
+        try r.elements("supportingInformation", into: &model.supportingInformation)
+        try r.elements("performer", into: &model.performer)
+        try r.element("location", into: &model.location)
+        try r.elements("authorizingPrescription", into: &model.authorizingPrescription)
+        try r.element("type", into: &model.type)
+        try r.element("quantity", into: &model.quantity)
+        try r.element("daysSupply", into: &model.daysSupply)
         model.whenPrepared = try r.primitive("whenPrepared", "_whenPrepared")
         model.whenHandedOver = try r.primitive("whenHandedOver", "_whenHandedOver")
-        model.destination = try r.element("destination")
-        model.receiver = try r.elements("receiver")
-        model.note = try r.elements("note")
-        model.dosageInstruction = try r.elements("dosageInstruction")
-        model.substitution = try r.element("substitution")
-        model.detectedIssue = try r.elements("detectedIssue")
-        model.eventHistory = try r.elements("eventHistory")
+        try r.element("destination", into: &model.destination)
+        try r.elements("receiver", into: &model.receiver)
+        try r.elements("note", into: &model.note)
+        try r.elements("dosageInstruction", into: &model.dosageInstruction)
+        try r.element("substitution", into: &model.substitution)
+        try r.elements("detectedIssue", into: &model.detectedIssue)
+        try r.elements("eventHistory", into: &model.eventHistory)
         try r.finish()
     }
 
@@ -302,13 +306,17 @@ public struct MedicationDispense: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(actor: Reference()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.function = try r.element("function")
-            model.actor = try r.requiredElement("actor")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("function", into: &model.function)
+            try r.requiredElement("actor", into: &model.actor)
             try r.finish()
         }
 
@@ -362,15 +370,19 @@ public struct MedicationDispense: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(wasSubstituted: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.wasSubstituted = try r.requiredPrimitive("wasSubstituted", "_wasSubstituted")
-            model.type = try r.element("type")
-            model.reason = try r.elements("reason")
-            model.responsibleParty = try r.elements("responsibleParty")
+            try r.element("type", into: &model.type)
+            try r.elements("reason", into: &model.reason)
+            try r.elements("responsibleParty", into: &model.responsibleParty)
             try r.finish()
         }
 

@@ -178,49 +178,53 @@ public struct MedicationRequest: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(intent: FHIRPrimitive(), medication: .codeableConcept(CodeableConcept()), status: FHIRPrimitive(), subject: Reference()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicationRequest")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.statusReason = try r.element("statusReason")
+        try r.element("statusReason", into: &model.statusReason)
         model.intent = try r.requiredPrimitive("intent", "_intent")
-        model.category = try r.elements("category")
+        try r.elements("category", into: &model.category)
         model.priority = try r.primitive("priority", "_priority")
         model.doNotPerform = try r.primitive("doNotPerform", "_doNotPerform")
         model.reported = try r.choice("reported")
         model.medication = try r.requiredChoice("medication")
-        model.subject = try r.requiredElement("subject")
-        model.encounter = try r.element("encounter")
-        model.supportingInformation = try r.elements("supportingInformation")
+        try r.requiredElement("subject", into: &model.subject)
+        try r.element("encounter", into: &model.encounter)
+        try r.elements("supportingInformation", into: &model.supportingInformation)
         model.authoredOn = try r.primitive("authoredOn", "_authoredOn")
-        model.requester = try r.element("requester")
-        model.performer = try r.element("performer")
-        model.performerType = try r.element("performerType")
-        model.recorder = try r.element("recorder")
-        model.reasonCode = try r.elements("reasonCode")
-        model.reasonReference = try r.elements("reasonReference")
+        try r.element("requester", into: &model.requester)
+        try r.element("performer", into: &model.performer)
+        try r.element("performerType", into: &model.performerType)
+        try r.element("recorder", into: &model.recorder)
+        try r.elements("reasonCode", into: &model.reasonCode)
+        try r.elements("reasonReference", into: &model.reasonReference)
         model.instantiatesCanonical = try r.primitives("instantiatesCanonical", "_instantiatesCanonical")
         model.instantiatesUri = try r.primitives("instantiatesUri", "_instantiatesUri")
-        model.basedOn = try r.elements("basedOn")
-        model.groupIdentifier = try r.element("groupIdentifier")
-        model.courseOfTherapyType = try r.element("courseOfTherapyType")
-        model.insurance = try r.elements("insurance")
-        model.note = try r.elements("note")
-        model.dosageInstruction = try r.elements("dosageInstruction")
-        model.dispenseRequest = try r.element("dispenseRequest")
-        model.substitution = try r.element("substitution")
-        model.priorPrescription = try r.element("priorPrescription")
-        model.detectedIssue = try r.elements("detectedIssue")
-        model.eventHistory = try r.elements("eventHistory")
+        try r.elements("basedOn", into: &model.basedOn)
+        try r.element("groupIdentifier", into: &model.groupIdentifier)
+        try r.element("courseOfTherapyType", into: &model.courseOfTherapyType)
+        try r.elements("insurance", into: &model.insurance)
+        try r.elements("note", into: &model.note)
+        try r.elements("dosageInstruction", into: &model.dosageInstruction)
+        try r.element("dispenseRequest", into: &model.dispenseRequest)
+        try r.element("substitution", into: &model.substitution)
+        try r.element("priorPrescription", into: &model.priorPrescription)
+        try r.elements("detectedIssue", into: &model.detectedIssue)
+        try r.elements("eventHistory", into: &model.eventHistory)
         try r.finish()
     }
 
@@ -370,18 +374,22 @@ public struct MedicationRequest: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.initialFill = try r.element("initialFill")
-            model.dispenseInterval = try r.element("dispenseInterval")
-            model.validityPeriod = try r.element("validityPeriod")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("initialFill", into: &model.initialFill)
+            try r.element("dispenseInterval", into: &model.dispenseInterval)
+            try r.element("validityPeriod", into: &model.validityPeriod)
             model.numberOfRepeatsAllowed = try r.primitive("numberOfRepeatsAllowed", "_numberOfRepeatsAllowed")
-            model.quantity = try r.element("quantity")
-            model.expectedSupplyDuration = try r.element("expectedSupplyDuration")
-            model.performer = try r.element("performer")
+            try r.element("quantity", into: &model.quantity)
+            try r.element("expectedSupplyDuration", into: &model.expectedSupplyDuration)
+            try r.element("performer", into: &model.performer)
             try r.finish()
         }
 
@@ -431,13 +439,17 @@ public struct MedicationRequest: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.quantity = try r.element("quantity")
-                model.duration = try r.element("duration")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.element("quantity", into: &model.quantity)
+                try r.element("duration", into: &model.duration)
                 try r.finish()
             }
 
@@ -484,13 +496,17 @@ public struct MedicationRequest: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(allowed: .boolean(FHIRPrimitive())) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.allowed = try r.requiredChoice("allowed")
-            model.reason = try r.element("reason")
+            try r.element("reason", into: &model.reason)
             try r.finish()
         }
 

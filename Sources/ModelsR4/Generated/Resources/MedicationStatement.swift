@@ -118,34 +118,38 @@ public struct MedicationStatement: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(medication: .codeableConcept(CodeableConcept()), status: FHIRPrimitive(), subject: Reference()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicationStatement")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
-        model.basedOn = try r.elements("basedOn")
-        model.partOf = try r.elements("partOf")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
+        try r.elements("basedOn", into: &model.basedOn)
+        try r.elements("partOf", into: &model.partOf)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.statusReason = try r.elements("statusReason")
-        model.category = try r.element("category")
+        try r.elements("statusReason", into: &model.statusReason)
+        try r.element("category", into: &model.category)
         model.medication = try r.requiredChoice("medication")
-        model.subject = try r.requiredElement("subject")
-        model.context = try r.element("context")
+        try r.requiredElement("subject", into: &model.subject)
+        try r.element("context", into: &model.context)
         model.effective = try r.choice("effective")
         model.dateAsserted = try r.primitive("dateAsserted", "_dateAsserted")
-        model.informationSource = try r.element("informationSource")
-        model.derivedFrom = try r.elements("derivedFrom")
-        model.reasonCode = try r.elements("reasonCode")
-        model.reasonReference = try r.elements("reasonReference")
-        model.note = try r.elements("note")
-        model.dosage = try r.elements("dosage")
+        try r.element("informationSource", into: &model.informationSource)
+        try r.elements("derivedFrom", into: &model.derivedFrom)
+        try r.elements("reasonCode", into: &model.reasonCode)
+        try r.elements("reasonReference", into: &model.reasonReference)
+        try r.elements("note", into: &model.note)
+        try r.elements("dosage", into: &model.dosage)
         try r.finish()
     }
 

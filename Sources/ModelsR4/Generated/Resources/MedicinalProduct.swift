@@ -130,37 +130,41 @@ public struct MedicinalProduct: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(name: []) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicinalProduct")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
-        model.type = try r.element("type")
-        model.domain = try r.element("domain")
-        model.combinedPharmaceuticalDoseForm = try r.element("combinedPharmaceuticalDoseForm")
-        model.legalStatusOfSupply = try r.element("legalStatusOfSupply")
-        model.additionalMonitoringIndicator = try r.element("additionalMonitoringIndicator")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
+        try r.element("type", into: &model.type)
+        try r.element("domain", into: &model.domain)
+        try r.element("combinedPharmaceuticalDoseForm", into: &model.combinedPharmaceuticalDoseForm)
+        try r.element("legalStatusOfSupply", into: &model.legalStatusOfSupply)
+        try r.element("additionalMonitoringIndicator", into: &model.additionalMonitoringIndicator)
         model.specialMeasures = try r.primitives("specialMeasures", "_specialMeasures")
-        model.paediatricUseIndicator = try r.element("paediatricUseIndicator")
-        model.productClassification = try r.elements("productClassification")
-        model.marketingStatus = try r.elements("marketingStatus")
-        model.pharmaceuticalProduct = try r.elements("pharmaceuticalProduct")
-        model.packagedMedicinalProduct = try r.elements("packagedMedicinalProduct")
-        model.attachedDocument = try r.elements("attachedDocument")
-        model.masterFile = try r.elements("masterFile")
-        model.contact = try r.elements("contact")
-        model.clinicalTrial = try r.elements("clinicalTrial")
-        model.name = try r.requiredElements("name")
-        model.crossReference = try r.elements("crossReference")
-        model.manufacturingBusinessOperation = try r.elements("manufacturingBusinessOperation")
-        model.specialDesignation = try r.elements("specialDesignation")
+        try r.element("paediatricUseIndicator", into: &model.paediatricUseIndicator)
+        try r.elements("productClassification", into: &model.productClassification)
+        try r.elements("marketingStatus", into: &model.marketingStatus)
+        try r.elements("pharmaceuticalProduct", into: &model.pharmaceuticalProduct)
+        try r.elements("packagedMedicinalProduct", into: &model.packagedMedicinalProduct)
+        try r.elements("attachedDocument", into: &model.attachedDocument)
+        try r.elements("masterFile", into: &model.masterFile)
+        try r.elements("contact", into: &model.contact)
+        try r.elements("clinicalTrial", into: &model.clinicalTrial)
+        try r.requiredElements("name", into: &model.name)
+        try r.elements("crossReference", into: &model.crossReference)
+        try r.elements("manufacturingBusinessOperation", into: &model.manufacturingBusinessOperation)
+        try r.elements("specialDesignation", into: &model.specialDesignation)
         try r.finish()
     }
 
@@ -234,14 +238,18 @@ public struct MedicinalProduct: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(productName: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.productName = try r.requiredPrimitive("productName", "_productName")
-            model.namePart = try r.elements("namePart")
-            model.countryLanguage = try r.elements("countryLanguage")
+            try r.elements("namePart", into: &model.namePart)
+            try r.elements("countryLanguage", into: &model.countryLanguage)
             try r.finish()
         }
 
@@ -287,13 +295,17 @@ public struct MedicinalProduct: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(part: FHIRPrimitive(), type: Coding()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.part = try r.requiredPrimitive("part", "_part")
-                model.type = try r.requiredElement("type")
+                try r.requiredElement("type", into: &model.type)
                 try r.finish()
             }
 
@@ -343,14 +355,18 @@ public struct MedicinalProduct: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(country: CodeableConcept(), language: CodeableConcept()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.country = try r.requiredElement("country")
-                model.jurisdiction = try r.element("jurisdiction")
-                model.language = try r.requiredElement("language")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.requiredElement("country", into: &model.country)
+                try r.element("jurisdiction", into: &model.jurisdiction)
+                try r.requiredElement("language", into: &model.language)
                 try r.finish()
             }
 
@@ -414,17 +430,21 @@ public struct MedicinalProduct: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.operationType = try r.element("operationType")
-            model.authorisationReferenceNumber = try r.element("authorisationReferenceNumber")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("operationType", into: &model.operationType)
+            try r.element("authorisationReferenceNumber", into: &model.authorisationReferenceNumber)
             model.effectiveDate = try r.primitive("effectiveDate", "_effectiveDate")
-            model.confidentialityIndicator = try r.element("confidentialityIndicator")
-            model.manufacturer = try r.elements("manufacturer")
-            model.regulator = try r.element("regulator")
+            try r.element("confidentialityIndicator", into: &model.confidentialityIndicator)
+            try r.elements("manufacturer", into: &model.manufacturer)
+            try r.element("regulator", into: &model.regulator)
             try r.finish()
         }
 
@@ -494,18 +514,22 @@ public struct MedicinalProduct: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.identifier = try r.elements("identifier")
-            model.type = try r.element("type")
-            model.intendedUse = try r.element("intendedUse")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.elements("identifier", into: &model.identifier)
+            try r.element("type", into: &model.type)
+            try r.element("intendedUse", into: &model.intendedUse)
             model.indication = try r.choice("indication")
-            model.status = try r.element("status")
+            try r.element("status", into: &model.status)
             model.date = try r.primitive("date", "_date")
-            model.species = try r.element("species")
+            try r.element("species", into: &model.species)
             try r.finish()
         }
 

@@ -114,33 +114,37 @@ public struct MedicinalProductAuthorization: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicinalProductAuthorization")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
-        model.subject = try r.element("subject")
-        model.country = try r.elements("country")
-        model.jurisdiction = try r.elements("jurisdiction")
-        model.status = try r.element("status")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
+        try r.element("subject", into: &model.subject)
+        try r.elements("country", into: &model.country)
+        try r.elements("jurisdiction", into: &model.jurisdiction)
+        try r.element("status", into: &model.status)
         model.statusDate = try r.primitive("statusDate", "_statusDate")
         model.restoreDate = try r.primitive("restoreDate", "_restoreDate")
-        model.validityPeriod = try r.element("validityPeriod")
-        model.dataExclusivityPeriod = try r.element("dataExclusivityPeriod")
+        try r.element("validityPeriod", into: &model.validityPeriod)
+        try r.element("dataExclusivityPeriod", into: &model.dataExclusivityPeriod)
         model.dateOfFirstAuthorization = try r.primitive("dateOfFirstAuthorization", "_dateOfFirstAuthorization")
         model.internationalBirthDate = try r.primitive("internationalBirthDate", "_internationalBirthDate")
-        model.legalBasis = try r.element("legalBasis")
-        model.jurisdictionalAuthorization = try r.elements("jurisdictionalAuthorization")
-        model.holder = try r.element("holder")
-        model.regulator = try r.element("regulator")
-        model.procedure = try r.element("procedure")
+        try r.element("legalBasis", into: &model.legalBasis)
+        try r.elements("jurisdictionalAuthorization", into: &model.jurisdictionalAuthorization)
+        try r.element("holder", into: &model.holder)
+        try r.element("regulator", into: &model.regulator)
+        try r.element("procedure", into: &model.procedure)
         try r.finish()
     }
 
@@ -218,16 +222,20 @@ public struct MedicinalProductAuthorization: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.identifier = try r.elements("identifier")
-            model.country = try r.element("country")
-            model.jurisdiction = try r.elements("jurisdiction")
-            model.legalStatusOfSupply = try r.element("legalStatusOfSupply")
-            model.validityPeriod = try r.element("validityPeriod")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.elements("identifier", into: &model.identifier)
+            try r.element("country", into: &model.country)
+            try r.elements("jurisdiction", into: &model.jurisdiction)
+            try r.element("legalStatusOfSupply", into: &model.legalStatusOfSupply)
+            try r.element("validityPeriod", into: &model.validityPeriod)
             try r.finish()
         }
 
@@ -284,15 +292,19 @@ public struct MedicinalProductAuthorization: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(type: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.identifier = try r.element("identifier")
-            model.type = try r.requiredElement("type")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("identifier", into: &model.identifier)
+            try r.requiredElement("type", into: &model.type)
             model.date = try r.choice("date")
-            model.application = try r.elements("application")
+            try r.elements("application", into: &model.application)
             try r.finish()
         }
 

@@ -86,26 +86,30 @@ public struct MedicinalProductIndication: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicinalProductIndication")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.subject = try r.elements("subject")
-        model.diseaseSymptomProcedure = try r.element("diseaseSymptomProcedure")
-        model.diseaseStatus = try r.element("diseaseStatus")
-        model.comorbidity = try r.elements("comorbidity")
-        model.intendedEffect = try r.element("intendedEffect")
-        model.duration = try r.element("duration")
-        model.otherTherapy = try r.elements("otherTherapy")
-        model.undesirableEffect = try r.elements("undesirableEffect")
-        model.population = try r.elements("population")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("subject", into: &model.subject)
+        try r.element("diseaseSymptomProcedure", into: &model.diseaseSymptomProcedure)
+        try r.element("diseaseStatus", into: &model.diseaseStatus)
+        try r.elements("comorbidity", into: &model.comorbidity)
+        try r.element("intendedEffect", into: &model.intendedEffect)
+        try r.element("duration", into: &model.duration)
+        try r.elements("otherTherapy", into: &model.otherTherapy)
+        try r.elements("undesirableEffect", into: &model.undesirableEffect)
+        try r.elements("population", into: &model.population)
         try r.finish()
     }
 
@@ -164,12 +168,16 @@ public struct MedicinalProductIndication: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(medication: .codeableConcept(CodeableConcept()), therapyRelationshipType: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.therapyRelationshipType = try r.requiredElement("therapyRelationshipType")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("therapyRelationshipType", into: &model.therapyRelationshipType)
             model.medication = try r.requiredChoice("medication")
             try r.finish()
         }

@@ -74,23 +74,27 @@ public struct MedicinalProductIngredient: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(role: CodeableConcept()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicinalProductIngredient")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.element("identifier")
-        model.role = try r.requiredElement("role")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.element("identifier", into: &model.identifier)
+        try r.requiredElement("role", into: &model.role)
         model.allergenicIndicator = try r.primitive("allergenicIndicator", "_allergenicIndicator")
-        model.manufacturer = try r.elements("manufacturer")
-        model.specifiedSubstance = try r.elements("specifiedSubstance")
-        model.substance = try r.element("substance")
+        try r.elements("manufacturer", into: &model.manufacturer)
+        try r.elements("specifiedSubstance", into: &model.specifiedSubstance)
+        try r.element("substance", into: &model.substance)
         try r.finish()
     }
 
@@ -154,15 +158,19 @@ public struct MedicinalProductIngredient: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(code: CodeableConcept(), group: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.code = try r.requiredElement("code")
-            model.group = try r.requiredElement("group")
-            model.confidentiality = try r.element("confidentiality")
-            model.strength = try r.elements("strength")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("code", into: &model.code)
+            try r.requiredElement("group", into: &model.group)
+            try r.element("confidentiality", into: &model.confidentiality)
+            try r.elements("strength", into: &model.strength)
             try r.finish()
         }
 
@@ -229,18 +237,22 @@ public struct MedicinalProductIngredient: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(presentation: Ratio()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.presentation = try r.requiredElement("presentation")
-                model.presentationLowLimit = try r.element("presentationLowLimit")
-                model.concentration = try r.element("concentration")
-                model.concentrationLowLimit = try r.element("concentrationLowLimit")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.requiredElement("presentation", into: &model.presentation)
+                try r.element("presentationLowLimit", into: &model.presentationLowLimit)
+                try r.element("concentration", into: &model.concentration)
+                try r.element("concentrationLowLimit", into: &model.concentrationLowLimit)
                 model.measurementPoint = try r.primitive("measurementPoint", "_measurementPoint")
-                model.country = try r.elements("country")
-                model.referenceStrength = try r.elements("referenceStrength")
+                try r.elements("country", into: &model.country)
+                try r.elements("referenceStrength", into: &model.referenceStrength)
                 try r.finish()
             }
 
@@ -302,16 +314,20 @@ public struct MedicinalProductIngredient: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self(strength: Ratio()) }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
-                    model.substance = try r.element("substance")
-                    model.strength = try r.requiredElement("strength")
-                    model.strengthLowLimit = try r.element("strengthLowLimit")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    try r.element("substance", into: &model.substance)
+                    try r.requiredElement("strength", into: &model.strength)
+                    try r.element("strengthLowLimit", into: &model.strengthLowLimit)
                     model.measurementPoint = try r.primitive("measurementPoint", "_measurementPoint")
-                    model.country = try r.elements("country")
+                    try r.elements("country", into: &model.country)
                     try r.finish()
                 }
 
@@ -362,13 +378,17 @@ public struct MedicinalProductIngredient: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(code: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.code = try r.requiredElement("code")
-            model.strength = try r.elements("strength")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("code", into: &model.code)
+            try r.elements("strength", into: &model.strength)
             try r.finish()
         }
 

@@ -78,24 +78,28 @@ public struct MedicinalProductManufactured: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(manufacturedDoseForm: CodeableConcept(), quantity: Quantity()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicinalProductManufactured")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.manufacturedDoseForm = try r.requiredElement("manufacturedDoseForm")
-        model.unitOfPresentation = try r.element("unitOfPresentation")
-        model.quantity = try r.requiredElement("quantity")
-        model.manufacturer = try r.elements("manufacturer")
-        model.ingredient = try r.elements("ingredient")
-        model.physicalCharacteristics = try r.element("physicalCharacteristics")
-        model.otherCharacteristics = try r.elements("otherCharacteristics")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.requiredElement("manufacturedDoseForm", into: &model.manufacturedDoseForm)
+        try r.element("unitOfPresentation", into: &model.unitOfPresentation)
+        try r.requiredElement("quantity", into: &model.quantity)
+        try r.elements("manufacturer", into: &model.manufacturer)
+        try r.elements("ingredient", into: &model.ingredient)
+        try r.element("physicalCharacteristics", into: &model.physicalCharacteristics)
+        try r.elements("otherCharacteristics", into: &model.otherCharacteristics)
         try r.finish()
     }
 

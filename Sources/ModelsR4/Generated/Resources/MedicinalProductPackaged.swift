@@ -86,26 +86,30 @@ public struct MedicinalProductPackaged: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(packageItem: []) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicinalProductPackaged")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
-        model.subject = try r.elements("subject")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
+        try r.elements("subject", into: &model.subject)
         model.description = try r.primitive("description", "_description")
-        model.legalStatusOfSupply = try r.element("legalStatusOfSupply")
-        model.marketingStatus = try r.elements("marketingStatus")
-        model.marketingAuthorization = try r.element("marketingAuthorization")
-        model.manufacturer = try r.elements("manufacturer")
-        model.batchIdentifier = try r.elements("batchIdentifier")
-        model.packageItem = try r.requiredElements("packageItem")
+        try r.element("legalStatusOfSupply", into: &model.legalStatusOfSupply)
+        try r.elements("marketingStatus", into: &model.marketingStatus)
+        try r.element("marketingAuthorization", into: &model.marketingAuthorization)
+        try r.elements("manufacturer", into: &model.manufacturer)
+        try r.elements("batchIdentifier", into: &model.batchIdentifier)
+        try r.requiredElements("packageItem", into: &model.packageItem)
         try r.finish()
     }
 
@@ -164,13 +168,17 @@ public struct MedicinalProductPackaged: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(outerPackaging: Identifier()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.outerPackaging = try r.requiredElement("outerPackaging")
-            model.immediatePackaging = try r.element("immediatePackaging")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("outerPackaging", into: &model.outerPackaging)
+            try r.element("immediatePackaging", into: &model.immediatePackaging)
             try r.finish()
         }
 
@@ -256,23 +264,27 @@ public struct MedicinalProductPackaged: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(quantity: Quantity(), type: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.identifier = try r.elements("identifier")
-            model.type = try r.requiredElement("type")
-            model.quantity = try r.requiredElement("quantity")
-            model.material = try r.elements("material")
-            model.alternateMaterial = try r.elements("alternateMaterial")
-            model.device = try r.elements("device")
-            model.manufacturedItem = try r.elements("manufacturedItem")
-            model.packageItem = try r.elements("packageItem")
-            model.physicalCharacteristics = try r.element("physicalCharacteristics")
-            model.otherCharacteristics = try r.elements("otherCharacteristics")
-            model.shelfLifeStorage = try r.elements("shelfLifeStorage")
-            model.manufacturer = try r.elements("manufacturer")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.elements("identifier", into: &model.identifier)
+            try r.requiredElement("type", into: &model.type)
+            try r.requiredElement("quantity", into: &model.quantity)
+            try r.elements("material", into: &model.material)
+            try r.elements("alternateMaterial", into: &model.alternateMaterial)
+            try r.elements("device", into: &model.device)
+            try r.elements("manufacturedItem", into: &model.manufacturedItem)
+            try r.elements("packageItem", into: &model.packageItem)
+            try r.element("physicalCharacteristics", into: &model.physicalCharacteristics)
+            try r.elements("otherCharacteristics", into: &model.otherCharacteristics)
+            try r.elements("shelfLifeStorage", into: &model.shelfLifeStorage)
+            try r.elements("manufacturer", into: &model.manufacturer)
             try r.finish()
         }
 

@@ -78,24 +78,28 @@ public struct MedicinalProductPharmaceutical: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(administrableDoseForm: CodeableConcept(), routeOfAdministration: []) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicinalProductPharmaceutical")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
-        model.administrableDoseForm = try r.requiredElement("administrableDoseForm")
-        model.unitOfPresentation = try r.element("unitOfPresentation")
-        model.ingredient = try r.elements("ingredient")
-        model.device = try r.elements("device")
-        model.characteristics = try r.elements("characteristics")
-        model.routeOfAdministration = try r.requiredElements("routeOfAdministration")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
+        try r.requiredElement("administrableDoseForm", into: &model.administrableDoseForm)
+        try r.element("unitOfPresentation", into: &model.unitOfPresentation)
+        try r.elements("ingredient", into: &model.ingredient)
+        try r.elements("device", into: &model.device)
+        try r.elements("characteristics", into: &model.characteristics)
+        try r.requiredElements("routeOfAdministration", into: &model.routeOfAdministration)
         try r.finish()
     }
 
@@ -152,13 +156,17 @@ public struct MedicinalProductPharmaceutical: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(code: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.code = try r.requiredElement("code")
-            model.status = try r.element("status")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("code", into: &model.code)
+            try r.element("status", into: &model.status)
             try r.finish()
         }
 
@@ -224,18 +232,22 @@ public struct MedicinalProductPharmaceutical: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(code: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.code = try r.requiredElement("code")
-            model.firstDose = try r.element("firstDose")
-            model.maxSingleDose = try r.element("maxSingleDose")
-            model.maxDosePerDay = try r.element("maxDosePerDay")
-            model.maxDosePerTreatmentPeriod = try r.element("maxDosePerTreatmentPeriod")
-            model.maxTreatmentPeriod = try r.element("maxTreatmentPeriod")
-            model.targetSpecies = try r.elements("targetSpecies")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("code", into: &model.code)
+            try r.element("firstDose", into: &model.firstDose)
+            try r.element("maxSingleDose", into: &model.maxSingleDose)
+            try r.element("maxDosePerDay", into: &model.maxDosePerDay)
+            try r.element("maxDosePerTreatmentPeriod", into: &model.maxDosePerTreatmentPeriod)
+            try r.element("maxTreatmentPeriod", into: &model.maxTreatmentPeriod)
+            try r.elements("targetSpecies", into: &model.targetSpecies)
             try r.finish()
         }
 
@@ -285,13 +297,17 @@ public struct MedicinalProductPharmaceutical: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(code: CodeableConcept()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.code = try r.requiredElement("code")
-                model.withdrawalPeriod = try r.elements("withdrawalPeriod")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.requiredElement("code", into: &model.code)
+                try r.elements("withdrawalPeriod", into: &model.withdrawalPeriod)
                 try r.finish()
             }
 
@@ -340,13 +356,17 @@ public struct MedicinalProductPharmaceutical: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self(tissue: CodeableConcept(), value: Quantity()) }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
-                    model.tissue = try r.requiredElement("tissue")
-                    model.value = try r.requiredElement("value")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    try r.requiredElement("tissue", into: &model.tissue)
+                    try r.requiredElement("value", into: &model.value)
                     model.supportingInformation = try r.primitive("supportingInformation", "_supportingInformation")
                     try r.finish()
                 }

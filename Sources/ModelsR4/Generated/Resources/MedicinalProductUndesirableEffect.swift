@@ -70,22 +70,26 @@ public struct MedicinalProductUndesirableEffect: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MedicinalProductUndesirableEffect")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.subject = try r.elements("subject")
-        model.symptomConditionEffect = try r.element("symptomConditionEffect")
-        model.classification = try r.element("classification")
-        model.frequencyOfOccurrence = try r.element("frequencyOfOccurrence")
-        model.population = try r.elements("population")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("subject", into: &model.subject)
+        try r.element("symptomConditionEffect", into: &model.symptomConditionEffect)
+        try r.element("classification", into: &model.classification)
+        try r.element("frequencyOfOccurrence", into: &model.frequencyOfOccurrence)
+        try r.elements("population", into: &model.population)
         try r.finish()
     }
 

@@ -94,27 +94,31 @@ public struct MessageHeader: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(event: .coding(Coding()), source: MessageHeader.MessageSource(endpoint: FHIRPrimitive())) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MessageHeader")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
         model.event = try r.requiredChoice("event")
-        model.destination = try r.elements("destination")
-        model.sender = try r.element("sender")
-        model.enterer = try r.element("enterer")
-        model.author = try r.element("author")
-        model.source = try r.requiredElement("source")
-        model.responsible = try r.element("responsible")
-        model.reason = try r.element("reason")
-        model.response = try r.element("response")
-        model.focus = try r.elements("focus")
+        try r.elements("destination", into: &model.destination)
+        try r.element("sender", into: &model.sender)
+        try r.element("enterer", into: &model.enterer)
+        try r.element("author", into: &model.author)
+        try r.requiredElement("source", into: &model.source)
+        try r.element("responsible", into: &model.responsible)
+        try r.element("reason", into: &model.reason)
+        try r.element("response", into: &model.response)
+        try r.elements("focus", into: &model.focus)
         model.definition = try r.primitive("definition", "_definition")
         try r.finish()
     }
@@ -208,15 +212,19 @@ public struct MessageHeader: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(endpoint: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.name = try r.primitive("name", "_name")
-            model.target = try r.element("target")
+            try r.element("target", into: &model.target)
             model.endpoint = try r.requiredPrimitive("endpoint", "_endpoint")
-            model.receiver = try r.element("receiver")
+            try r.element("receiver", into: &model.receiver)
             try r.finish()
         }
 
@@ -276,15 +284,19 @@ public struct MessageHeader: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(endpoint: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.name = try r.primitive("name", "_name")
             model.software = try r.primitive("software", "_software")
             model.version = try r.primitive("version", "_version")
-            model.contact = try r.element("contact")
+            try r.element("contact", into: &model.contact)
             model.endpoint = try r.requiredPrimitive("endpoint", "_endpoint")
             try r.finish()
         }
@@ -338,14 +350,18 @@ public struct MessageHeader: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(code: FHIRPrimitive(), identifier: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.identifier = try r.requiredPrimitive("identifier", "_identifier")
             model.code = try r.requiredPrimitive("code", "_code")
-            model.details = try r.element("details")
+            try r.element("details", into: &model.details)
             try r.finish()
         }
 

@@ -114,33 +114,37 @@ public struct MolecularSequence: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(coordinateSystem: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("MolecularSequence")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.type = try r.primitive("type", "_type")
         model.coordinateSystem = try r.requiredPrimitive("coordinateSystem", "_coordinateSystem")
-        model.patient = try r.element("patient")
-        model.specimen = try r.element("specimen")
-        model.device = try r.element("device")
-        model.performer = try r.element("performer")
-        model.quantity = try r.element("quantity")
-        model.referenceSeq = try r.element("referenceSeq")
-        model.variant = try r.elements("variant")
+        try r.element("patient", into: &model.patient)
+        try r.element("specimen", into: &model.specimen)
+        try r.element("device", into: &model.device)
+        try r.element("performer", into: &model.performer)
+        try r.element("quantity", into: &model.quantity)
+        try r.element("referenceSeq", into: &model.referenceSeq)
+        try r.elements("variant", into: &model.variant)
         model.observedSeq = try r.primitive("observedSeq", "_observedSeq")
-        model.quality = try r.elements("quality")
+        try r.elements("quality", into: &model.quality)
         model.readCoverage = try r.primitive("readCoverage", "_readCoverage")
-        model.repository = try r.elements("repository")
-        model.pointer = try r.elements("pointer")
-        model.structureVariant = try r.elements("structureVariant")
+        try r.elements("repository", into: &model.repository)
+        try r.elements("pointer", into: &model.pointer)
+        try r.elements("structureVariant", into: &model.structureVariant)
         try r.finish()
     }
 
@@ -234,16 +238,20 @@ public struct MolecularSequence: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.chromosome = try r.element("chromosome")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("chromosome", into: &model.chromosome)
             model.genomeBuild = try r.primitive("genomeBuild", "_genomeBuild")
             model.orientation = try r.primitive("orientation", "_orientation")
-            model.referenceSeqId = try r.element("referenceSeqId")
-            model.referenceSeqPointer = try r.element("referenceSeqPointer")
+            try r.element("referenceSeqId", into: &model.referenceSeqId)
+            try r.element("referenceSeqPointer", into: &model.referenceSeqPointer)
             model.referenceSeqString = try r.primitive("referenceSeqString", "_referenceSeqString")
             model.strand = try r.primitive("strand", "_strand")
             model.windowStart = try r.primitive("windowStart", "_windowStart")
@@ -316,17 +324,21 @@ public struct MolecularSequence: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.start = try r.primitive("start", "_start")
             model.end = try r.primitive("end", "_end")
             model.observedAllele = try r.primitive("observedAllele", "_observedAllele")
             model.referenceAllele = try r.primitive("referenceAllele", "_referenceAllele")
             model.cigar = try r.primitive("cigar", "_cigar")
-            model.variantPointer = try r.element("variantPointer")
+            try r.element("variantPointer", into: &model.variantPointer)
             try r.finish()
         }
 
@@ -428,17 +440,21 @@ public struct MolecularSequence: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(type: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.type = try r.requiredPrimitive("type", "_type")
-            model.standardSequence = try r.element("standardSequence")
+            try r.element("standardSequence", into: &model.standardSequence)
             model.start = try r.primitive("start", "_start")
             model.end = try r.primitive("end", "_end")
-            model.score = try r.element("score")
-            model.method = try r.element("method")
+            try r.element("score", into: &model.score)
+            try r.element("method", into: &model.method)
             model.truthTP = try r.primitive("truthTP", "_truthTP")
             model.queryTP = try r.primitive("queryTP", "_queryTP")
             model.truthFN = try r.primitive("truthFN", "_truthFN")
@@ -447,7 +463,7 @@ public struct MolecularSequence: DomainResource {
             model.precision = try r.primitive("precision", "_precision")
             model.recall = try r.primitive("recall", "_recall")
             model.fScore = try r.primitive("fScore", "_fScore")
-            model.roc = try r.element("roc")
+            try r.element("roc", into: &model.roc)
             try r.finish()
         }
 
@@ -525,11 +541,15 @@ public struct MolecularSequence: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.score = try r.primitives("score", "_score")
                 model.numTP = try r.primitives("numTP", "_numTP")
                 model.numFP = try r.primitives("numFP", "_numFP")
@@ -604,11 +624,15 @@ public struct MolecularSequence: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(type: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.type = try r.requiredPrimitive("type", "_type")
             model.url = try r.primitive("url", "_url")
             model.name = try r.primitive("name", "_name")
@@ -676,16 +700,20 @@ public struct MolecularSequence: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.variantType = try r.element("variantType")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("variantType", into: &model.variantType)
             model.exact = try r.primitive("exact", "_exact")
             model.length = try r.primitive("length", "_length")
-            model.outer = try r.element("outer")
-            model.inner = try r.element("inner")
+            try r.element("outer", into: &model.outer)
+            try r.element("inner", into: &model.inner)
             try r.finish()
         }
 
@@ -733,11 +761,15 @@ public struct MolecularSequence: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.start = try r.primitive("start", "_start")
                 model.end = try r.primitive("end", "_end")
                 try r.finish()
@@ -785,11 +817,15 @@ public struct MolecularSequence: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.start = try r.primitive("start", "_start")
                 model.end = try r.primitive("end", "_end")
                 try r.finish()

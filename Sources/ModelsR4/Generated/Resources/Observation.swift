@@ -146,41 +146,45 @@ public struct Observation: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(code: CodeableConcept(), status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Observation")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
-        model.basedOn = try r.elements("basedOn")
-        model.partOf = try r.elements("partOf")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
+        try r.elements("basedOn", into: &model.basedOn)
+        try r.elements("partOf", into: &model.partOf)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.category = try r.elements("category")
-        model.code = try r.requiredElement("code")
-        model.subject = try r.element("subject")
-        model.focus = try r.elements("focus")
-        model.encounter = try r.element("encounter")
+        try r.elements("category", into: &model.category)
+        try r.requiredElement("code", into: &model.code)
+        try r.element("subject", into: &model.subject)
+        try r.elements("focus", into: &model.focus)
+        try r.element("encounter", into: &model.encounter)
         model.effective = try r.choice("effective")
         model.issued = try r.primitive("issued", "_issued")
-        model.performer = try r.elements("performer")
+        try r.elements("performer", into: &model.performer)
         model.value = try r.choice("value")
-        model.dataAbsentReason = try r.element("dataAbsentReason")
-        model.interpretation = try r.elements("interpretation")
-        model.note = try r.elements("note")
-        model.bodySite = try r.element("bodySite")
-        model.method = try r.element("method")
-        model.specimen = try r.element("specimen")
-        model.device = try r.element("device")
-        model.referenceRange = try r.elements("referenceRange")
-        model.hasMember = try r.elements("hasMember")
-        model.derivedFrom = try r.elements("derivedFrom")
-        model.component = try r.elements("component")
+        try r.element("dataAbsentReason", into: &model.dataAbsentReason)
+        try r.elements("interpretation", into: &model.interpretation)
+        try r.elements("note", into: &model.note)
+        try r.element("bodySite", into: &model.bodySite)
+        try r.element("method", into: &model.method)
+        try r.element("specimen", into: &model.specimen)
+        try r.element("device", into: &model.device)
+        try r.elements("referenceRange", into: &model.referenceRange)
+        try r.elements("hasMember", into: &model.hasMember)
+        try r.elements("derivedFrom", into: &model.derivedFrom)
+        try r.elements("component", into: &model.component)
         try r.finish()
     }
 
@@ -351,16 +355,20 @@ public struct Observation: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.low = try r.element("low")
-            model.high = try r.element("high")
-            model.type = try r.element("type")
-            model.appliesTo = try r.elements("appliesTo")
-            model.age = try r.element("age")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("low", into: &model.low)
+            try r.element("high", into: &model.high)
+            try r.element("type", into: &model.type)
+            try r.elements("appliesTo", into: &model.appliesTo)
+            try r.element("age", into: &model.age)
             model.text = try r.primitive("text", "_text")
             try r.finish()
         }
@@ -423,16 +431,20 @@ public struct Observation: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(code: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.code = try r.requiredElement("code")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("code", into: &model.code)
             model.value = try r.choice("value")
-            model.dataAbsentReason = try r.element("dataAbsentReason")
-            model.interpretation = try r.elements("interpretation")
-            model.referenceRange = try r.elements("referenceRange")
+            try r.element("dataAbsentReason", into: &model.dataAbsentReason)
+            try r.elements("interpretation", into: &model.interpretation)
+            try r.elements("referenceRange", into: &model.referenceRange)
             try r.finish()
         }
 

@@ -102,30 +102,34 @@ public struct ObservationDefinition: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(code: CodeableConcept()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ObservationDefinition")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.category = try r.elements("category")
-        model.code = try r.requiredElement("code")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("category", into: &model.category)
+        try r.requiredElement("code", into: &model.code)
+        try r.elements("identifier", into: &model.identifier)
         model.permittedDataType = try r.primitives("permittedDataType", "_permittedDataType")
         model.multipleResultsAllowed = try r.primitive("multipleResultsAllowed", "_multipleResultsAllowed")
-        model.method = try r.element("method")
+        try r.element("method", into: &model.method)
         model.preferredReportName = try r.primitive("preferredReportName", "_preferredReportName")
-        model.quantitativeDetails = try r.element("quantitativeDetails")
-        model.qualifiedInterval = try r.elements("qualifiedInterval")
-        model.validCodedValueSet = try r.element("validCodedValueSet")
-        model.normalCodedValueSet = try r.element("normalCodedValueSet")
-        model.abnormalCodedValueSet = try r.element("abnormalCodedValueSet")
-        model.criticalCodedValueSet = try r.element("criticalCodedValueSet")
+        try r.element("quantitativeDetails", into: &model.quantitativeDetails)
+        try r.elements("qualifiedInterval", into: &model.qualifiedInterval)
+        try r.element("validCodedValueSet", into: &model.validCodedValueSet)
+        try r.element("normalCodedValueSet", into: &model.normalCodedValueSet)
+        try r.element("abnormalCodedValueSet", into: &model.abnormalCodedValueSet)
+        try r.element("criticalCodedValueSet", into: &model.criticalCodedValueSet)
         try r.finish()
     }
 
@@ -196,13 +200,17 @@ public struct ObservationDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.customaryUnit = try r.element("customaryUnit")
-            model.unit = try r.element("unit")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("customaryUnit", into: &model.customaryUnit)
+            try r.element("unit", into: &model.unit)
             model.conversionFactor = try r.primitive("conversionFactor", "_conversionFactor")
             model.decimalPrecision = try r.primitive("decimalPrecision", "_decimalPrecision")
             try r.finish()
@@ -276,18 +284,22 @@ public struct ObservationDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.category = try r.primitive("category", "_category")
-            model.range = try r.element("range")
-            model.context = try r.element("context")
-            model.appliesTo = try r.elements("appliesTo")
+            try r.element("range", into: &model.range)
+            try r.element("context", into: &model.context)
+            try r.elements("appliesTo", into: &model.appliesTo)
             model.gender = try r.primitive("gender", "_gender")
-            model.age = try r.element("age")
-            model.gestationalAge = try r.element("gestationalAge")
+            try r.element("age", into: &model.age)
+            try r.element("gestationalAge", into: &model.gestationalAge)
             model.condition = try r.primitive("condition", "_condition")
             try r.finish()
         }

@@ -90,27 +90,31 @@ public struct Organization: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Organization")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.active = try r.primitive("active", "_active")
-        model.type = try r.elements("type")
+        try r.elements("type", into: &model.type)
         model.name = try r.primitive("name", "_name")
         model.alias = try r.primitives("alias", "_alias")
-        model.telecom = try r.elements("telecom")
-        model.address = try r.elements("address")
-        model.partOf = try r.element("partOf")
-        model.contact = try r.elements("contact")
-        model.endpoint = try r.elements("endpoint")
+        try r.elements("telecom", into: &model.telecom)
+        try r.elements("address", into: &model.address)
+        try r.element("partOf", into: &model.partOf)
+        try r.elements("contact", into: &model.contact)
+        try r.elements("endpoint", into: &model.endpoint)
         try r.finish()
     }
 
@@ -178,15 +182,19 @@ public struct Organization: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.purpose = try r.element("purpose")
-            model.name = try r.element("name")
-            model.telecom = try r.elements("telecom")
-            model.address = try r.element("address")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("purpose", into: &model.purpose)
+            try r.element("name", into: &model.name)
+            try r.elements("telecom", into: &model.telecom)
+            try r.element("address", into: &model.address)
             try r.finish()
         }
 

@@ -98,29 +98,33 @@ public struct OrganizationAffiliation: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("OrganizationAffiliation")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.active = try r.primitive("active", "_active")
-        model.period = try r.element("period")
-        model.organization = try r.element("organization")
-        model.participatingOrganization = try r.element("participatingOrganization")
-        model.network = try r.elements("network")
-        model.code = try r.elements("code")
-        model.specialty = try r.elements("specialty")
-        model.location = try r.elements("location")
-        model.healthcareService = try r.elements("healthcareService")
-        model.telecom = try r.elements("telecom")
-        model.endpoint = try r.elements("endpoint")
+        try r.element("period", into: &model.period)
+        try r.element("organization", into: &model.organization)
+        try r.element("participatingOrganization", into: &model.participatingOrganization)
+        try r.elements("network", into: &model.network)
+        try r.elements("code", into: &model.code)
+        try r.elements("specialty", into: &model.specialty)
+        try r.elements("location", into: &model.location)
+        try r.elements("healthcareService", into: &model.healthcareService)
+        try r.elements("telecom", into: &model.telecom)
+        try r.elements("endpoint", into: &model.endpoint)
         try r.finish()
     }
 

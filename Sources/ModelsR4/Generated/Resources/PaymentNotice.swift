@@ -98,29 +98,33 @@ public struct PaymentNotice: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(amount: Money(), created: FHIRPrimitive(), payment: Reference(), recipient: Reference(), status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("PaymentNotice")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.request = try r.element("request")
-        model.response = try r.element("response")
+        try r.element("request", into: &model.request)
+        try r.element("response", into: &model.response)
         model.created = try r.requiredPrimitive("created", "_created")
-        model.provider = try r.element("provider")
-        model.payment = try r.requiredElement("payment")
+        try r.element("provider", into: &model.provider)
+        try r.requiredElement("payment", into: &model.payment)
         model.paymentDate = try r.primitive("paymentDate", "_paymentDate")
-        model.payee = try r.element("payee")
-        model.recipient = try r.requiredElement("recipient")
-        model.amount = try r.requiredElement("amount")
-        model.paymentStatus = try r.element("paymentStatus")
+        try r.element("payee", into: &model.payee)
+        try r.requiredElement("recipient", into: &model.recipient)
+        try r.requiredElement("amount", into: &model.amount)
+        try r.element("paymentStatus", into: &model.paymentStatus)
         try r.finish()
     }
 

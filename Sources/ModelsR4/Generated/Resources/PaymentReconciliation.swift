@@ -110,32 +110,36 @@ public struct PaymentReconciliation: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(created: FHIRPrimitive(), paymentAmount: Money(), paymentDate: FHIRPrimitive(), status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("PaymentReconciliation")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.period = try r.element("period")
+        try r.element("period", into: &model.period)
         model.created = try r.requiredPrimitive("created", "_created")
-        model.paymentIssuer = try r.element("paymentIssuer")
-        model.request = try r.element("request")
-        model.requestor = try r.element("requestor")
+        try r.element("paymentIssuer", into: &model.paymentIssuer)
+        try r.element("request", into: &model.request)
+        try r.element("requestor", into: &model.requestor)
         model.outcome = try r.primitive("outcome", "_outcome")
         model.disposition = try r.primitive("disposition", "_disposition")
         model.paymentDate = try r.requiredPrimitive("paymentDate", "_paymentDate")
-        model.paymentAmount = try r.requiredElement("paymentAmount")
-        model.paymentIdentifier = try r.element("paymentIdentifier")
-        model.detail = try r.elements("detail")
-        model.formCode = try r.element("formCode")
-        model.processNote = try r.elements("processNote")
+        try r.requiredElement("paymentAmount", into: &model.paymentAmount)
+        try r.element("paymentIdentifier", into: &model.paymentIdentifier)
+        try r.elements("detail", into: &model.detail)
+        try r.element("formCode", into: &model.formCode)
+        try r.elements("processNote", into: &model.processNote)
         try r.finish()
     }
 
@@ -232,21 +236,25 @@ public struct PaymentReconciliation: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(type: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.identifier = try r.element("identifier")
-            model.predecessor = try r.element("predecessor")
-            model.type = try r.requiredElement("type")
-            model.request = try r.element("request")
-            model.submitter = try r.element("submitter")
-            model.response = try r.element("response")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("identifier", into: &model.identifier)
+            try r.element("predecessor", into: &model.predecessor)
+            try r.requiredElement("type", into: &model.type)
+            try r.element("request", into: &model.request)
+            try r.element("submitter", into: &model.submitter)
+            try r.element("response", into: &model.response)
             model.date = try r.primitive("date", "_date")
-            model.responsible = try r.element("responsible")
-            model.payee = try r.element("payee")
-            model.amount = try r.element("amount")
+            try r.element("responsible", into: &model.responsible)
+            try r.element("payee", into: &model.payee)
+            try r.element("amount", into: &model.amount)
             try r.finish()
         }
 
@@ -300,11 +308,15 @@ public struct PaymentReconciliation: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.type = try r.primitive("type", "_type")
             model.text = try r.primitive("text", "_text")
             try r.finish()

@@ -174,48 +174,52 @@ public struct PlanDefinition: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("PlanDefinition")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
         model.url = try r.primitive("url", "_url")
-        model.identifier = try r.elements("identifier")
+        try r.elements("identifier", into: &model.identifier)
         model.version = try r.primitive("version", "_version")
         model.name = try r.primitive("name", "_name")
         model.title = try r.primitive("title", "_title")
         model.subtitle = try r.primitive("subtitle", "_subtitle")
-        model.type = try r.element("type")
+        try r.element("type", into: &model.type)
         model.status = try r.requiredPrimitive("status", "_status")
         model.experimental = try r.primitive("experimental", "_experimental")
         model.subject = try r.choice("subject")
         model.date = try r.primitive("date", "_date")
         model.publisher = try r.primitive("publisher", "_publisher")
-        model.contact = try r.elements("contact")
+        try r.elements("contact", into: &model.contact)
         model.description = try r.primitive("description", "_description")
-        model.useContext = try r.elements("useContext")
-        model.jurisdiction = try r.elements("jurisdiction")
+        try r.elements("useContext", into: &model.useContext)
+        try r.elements("jurisdiction", into: &model.jurisdiction)
         model.purpose = try r.primitive("purpose", "_purpose")
         model.usage = try r.primitive("usage", "_usage")
         model.copyright = try r.primitive("copyright", "_copyright")
         model.approvalDate = try r.primitive("approvalDate", "_approvalDate")
         model.lastReviewDate = try r.primitive("lastReviewDate", "_lastReviewDate")
-        model.effectivePeriod = try r.element("effectivePeriod")
-        model.topic = try r.elements("topic")
-        model.author = try r.elements("author")
-        model.editor = try r.elements("editor")
-        model.reviewer = try r.elements("reviewer")
-        model.endorser = try r.elements("endorser")
-        model.relatedArtifact = try r.elements("relatedArtifact")
+        try r.element("effectivePeriod", into: &model.effectivePeriod)
+        try r.elements("topic", into: &model.topic)
+        try r.elements("author", into: &model.author)
+        try r.elements("editor", into: &model.editor)
+        try r.elements("reviewer", into: &model.reviewer)
+        try r.elements("endorser", into: &model.endorser)
+        try r.elements("relatedArtifact", into: &model.relatedArtifact)
         model.library = try r.primitives("library", "_library")
-        model.goal = try r.elements("goal")
-        model.action = try r.elements("action")
+        try r.elements("goal", into: &model.goal)
+        try r.elements("action", into: &model.action)
         try r.finish()
     }
 
@@ -340,18 +344,22 @@ public struct PlanDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(description: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.category = try r.element("category")
-            model.description = try r.requiredElement("description")
-            model.priority = try r.element("priority")
-            model.start = try r.element("start")
-            model.addresses = try r.elements("addresses")
-            model.documentation = try r.elements("documentation")
-            model.target = try r.elements("target")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("category", into: &model.category)
+            try r.requiredElement("description", into: &model.description)
+            try r.element("priority", into: &model.priority)
+            try r.element("start", into: &model.start)
+            try r.elements("addresses", into: &model.addresses)
+            try r.elements("documentation", into: &model.documentation)
+            try r.elements("target", into: &model.target)
             try r.finish()
         }
 
@@ -405,14 +413,18 @@ public struct PlanDefinition: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.measure = try r.element("measure")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.element("measure", into: &model.measure)
                 model.detail = try r.choice("detail")
-                model.due = try r.element("due")
+                try r.element("due", into: &model.due)
                 try r.finish()
             }
 
@@ -587,29 +599,33 @@ public struct PlanDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.prefix = try r.primitive("prefix", "_prefix")
             model.title = try r.primitive("title", "_title")
             model.description = try r.primitive("description", "_description")
             model.textEquivalent = try r.primitive("textEquivalent", "_textEquivalent")
             model.priority = try r.primitive("priority", "_priority")
-            model.code = try r.elements("code")
-            model.reason = try r.elements("reason")
-            model.documentation = try r.elements("documentation")
+            try r.elements("code", into: &model.code)
+            try r.elements("reason", into: &model.reason)
+            try r.elements("documentation", into: &model.documentation)
             model.goalId = try r.primitives("goalId", "_goalId")
             model.subject = try r.choice("subject")
-            model.trigger = try r.elements("trigger")
-            model.condition = try r.elements("condition")
-            model.input = try r.elements("input")
-            model.output = try r.elements("output")
-            model.relatedAction = try r.elements("relatedAction")
+            try r.elements("trigger", into: &model.trigger)
+            try r.elements("condition", into: &model.condition)
+            try r.elements("input", into: &model.input)
+            try r.elements("output", into: &model.output)
+            try r.elements("relatedAction", into: &model.relatedAction)
             model.timing = try r.choice("timing")
-            model.participant = try r.elements("participant")
-            model.type = try r.element("type")
+            try r.elements("participant", into: &model.participant)
+            try r.element("type", into: &model.type)
             model.groupingBehavior = try r.primitive("groupingBehavior", "_groupingBehavior")
             model.selectionBehavior = try r.primitive("selectionBehavior", "_selectionBehavior")
             model.requiredBehavior = try r.primitive("requiredBehavior", "_requiredBehavior")
@@ -617,8 +633,8 @@ public struct PlanDefinition: DomainResource {
             model.cardinalityBehavior = try r.primitive("cardinalityBehavior", "_cardinalityBehavior")
             model.definition = try r.choice("definition")
             model.transform = try r.primitive("transform", "_transform")
-            model.dynamicValue = try r.elements("dynamicValue")
-            model.action = try r.elements("action")
+            try r.elements("dynamicValue", into: &model.dynamicValue)
+            try r.elements("action", into: &model.action)
             try r.finish()
         }
 
@@ -772,13 +788,17 @@ public struct PlanDefinition: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(kind: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.kind = try r.requiredPrimitive("kind", "_kind")
-                model.expression = try r.element("expression")
+                try r.element("expression", into: &model.expression)
                 try r.finish()
             }
 
@@ -828,11 +848,15 @@ public struct PlanDefinition: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(actionId: FHIRPrimitive(), relationship: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.actionId = try r.requiredPrimitive("actionId", "_actionId")
                 model.relationship = try r.requiredPrimitive("relationship", "_relationship")
                 model.offset = try r.choice("offset")
@@ -906,13 +930,17 @@ public struct PlanDefinition: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(type: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.type = try r.requiredPrimitive("type", "_type")
-                model.role = try r.element("role")
+                try r.element("role", into: &model.role)
                 try r.finish()
             }
 
@@ -958,13 +986,17 @@ public struct PlanDefinition: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.path = try r.primitive("path", "_path")
-                model.expression = try r.element("expression")
+                try r.element("expression", into: &model.expression)
                 try r.finish()
             }
 

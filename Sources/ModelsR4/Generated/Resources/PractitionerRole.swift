@@ -106,31 +106,35 @@ public struct PractitionerRole: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("PractitionerRole")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.active = try r.primitive("active", "_active")
-        model.period = try r.element("period")
-        model.practitioner = try r.element("practitioner")
-        model.organization = try r.element("organization")
-        model.code = try r.elements("code")
-        model.specialty = try r.elements("specialty")
-        model.location = try r.elements("location")
-        model.healthcareService = try r.elements("healthcareService")
-        model.telecom = try r.elements("telecom")
-        model.availableTime = try r.elements("availableTime")
-        model.notAvailable = try r.elements("notAvailable")
+        try r.element("period", into: &model.period)
+        try r.element("practitioner", into: &model.practitioner)
+        try r.element("organization", into: &model.organization)
+        try r.elements("code", into: &model.code)
+        try r.elements("specialty", into: &model.specialty)
+        try r.elements("location", into: &model.location)
+        try r.elements("healthcareService", into: &model.healthcareService)
+        try r.elements("telecom", into: &model.telecom)
+        try r.elements("availableTime", into: &model.availableTime)
+        try r.elements("notAvailable", into: &model.notAvailable)
         model.availabilityExceptions = try r.primitive("availabilityExceptions", "_availabilityExceptions")
-        model.endpoint = try r.elements("endpoint")
+        try r.elements("endpoint", into: &model.endpoint)
         try r.finish()
     }
 
@@ -202,11 +206,15 @@ public struct PractitionerRole: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.daysOfWeek = try r.primitives("daysOfWeek", "_daysOfWeek")
             model.allDay = try r.primitive("allDay", "_allDay")
             model.availableStartTime = try r.primitive("availableStartTime", "_availableStartTime")
@@ -258,13 +266,17 @@ public struct PractitionerRole: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(description: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.description = try r.requiredPrimitive("description", "_description")
-            model.during = try r.element("during")
+            try r.element("during", into: &model.during)
             try r.finish()
         }
 

@@ -162,45 +162,49 @@ public struct Procedure: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(status: FHIRPrimitive(), subject: Reference()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Procedure")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.instantiatesCanonical = try r.primitives("instantiatesCanonical", "_instantiatesCanonical")
         model.instantiatesUri = try r.primitives("instantiatesUri", "_instantiatesUri")
-        model.basedOn = try r.elements("basedOn")
-        model.partOf = try r.elements("partOf")
+        try r.elements("basedOn", into: &model.basedOn)
+        try r.elements("partOf", into: &model.partOf)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.statusReason = try r.element("statusReason")
-        model.category = try r.element("category")
-        model.code = try r.element("code")
-        model.subject = try r.requiredElement("subject")
-        model.encounter = try r.element("encounter")
+        try r.element("statusReason", into: &model.statusReason)
+        try r.element("category", into: &model.category)
+        try r.element("code", into: &model.code)
+        try r.requiredElement("subject", into: &model.subject)
+        try r.element("encounter", into: &model.encounter)
         model.performed = try r.choice("performed")
-        model.recorder = try r.element("recorder")
-        model.asserter = try r.element("asserter")
-        model.performer = try r.elements("performer")
-        model.location = try r.element("location")
-        model.reasonCode = try r.elements("reasonCode")
-        model.reasonReference = try r.elements("reasonReference")
-        model.bodySite = try r.elements("bodySite")
-        model.outcome = try r.element("outcome")
-        model.report = try r.elements("report")
-        model.complication = try r.elements("complication")
-        model.complicationDetail = try r.elements("complicationDetail")
-        model.followUp = try r.elements("followUp")
-        model.note = try r.elements("note")
-        model.focalDevice = try r.elements("focalDevice")
-        model.usedReference = try r.elements("usedReference")
-        model.usedCode = try r.elements("usedCode")
+        try r.element("recorder", into: &model.recorder)
+        try r.element("asserter", into: &model.asserter)
+        try r.elements("performer", into: &model.performer)
+        try r.element("location", into: &model.location)
+        try r.elements("reasonCode", into: &model.reasonCode)
+        try r.elements("reasonReference", into: &model.reasonReference)
+        try r.elements("bodySite", into: &model.bodySite)
+        try r.element("outcome", into: &model.outcome)
+        try r.elements("report", into: &model.report)
+        try r.elements("complication", into: &model.complication)
+        try r.elements("complicationDetail", into: &model.complicationDetail)
+        try r.elements("followUp", into: &model.followUp)
+        try r.elements("note", into: &model.note)
+        try r.elements("focalDevice", into: &model.focalDevice)
+        try r.elements("usedReference", into: &model.usedReference)
+        try r.elements("usedCode", into: &model.usedCode)
         try r.finish()
     }
 
@@ -315,14 +319,18 @@ public struct Procedure: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(actor: Reference()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.function = try r.element("function")
-            model.actor = try r.requiredElement("actor")
-            model.onBehalfOf = try r.element("onBehalfOf")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("function", into: &model.function)
+            try r.requiredElement("actor", into: &model.actor)
+            try r.element("onBehalfOf", into: &model.onBehalfOf)
             try r.finish()
         }
 
@@ -369,13 +377,17 @@ public struct Procedure: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(manipulated: Reference()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.action = try r.element("action")
-            model.manipulated = try r.requiredElement("manipulated")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("action", into: &model.action)
+            try r.requiredElement("manipulated", into: &model.manipulated)
             try r.finish()
         }
 

@@ -90,27 +90,31 @@ public struct Provenance: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(agent: [], recorded: FHIRPrimitive(), target: []) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Provenance")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.target = try r.requiredElements("target")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.requiredElements("target", into: &model.target)
         model.occurred = try r.choice("occurred")
         model.recorded = try r.requiredPrimitive("recorded", "_recorded")
         model.policy = try r.primitives("policy", "_policy")
-        model.location = try r.element("location")
-        model.reason = try r.elements("reason")
-        model.activity = try r.element("activity")
-        model.agent = try r.requiredElements("agent")
-        model.entity = try r.elements("entity")
-        model.signature = try r.elements("signature")
+        try r.element("location", into: &model.location)
+        try r.elements("reason", into: &model.reason)
+        try r.element("activity", into: &model.activity)
+        try r.requiredElements("agent", into: &model.agent)
+        try r.elements("entity", into: &model.entity)
+        try r.elements("signature", into: &model.signature)
         try r.finish()
     }
 
@@ -202,15 +206,19 @@ public struct Provenance: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(who: Reference()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.type = try r.element("type")
-            model.role = try r.elements("role")
-            model.who = try r.requiredElement("who")
-            model.onBehalfOf = try r.element("onBehalfOf")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("type", into: &model.type)
+            try r.elements("role", into: &model.role)
+            try r.requiredElement("who", into: &model.who)
+            try r.element("onBehalfOf", into: &model.onBehalfOf)
             try r.finish()
         }
 
@@ -262,14 +270,18 @@ public struct Provenance: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(role: FHIRPrimitive(), what: Reference()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.role = try r.requiredPrimitive("role", "_role")
-            model.what = try r.requiredElement("what")
-            model.agent = try r.elements("agent")
+            try r.requiredElement("what", into: &model.what)
+            try r.elements("agent", into: &model.agent)
             try r.finish()
         }
 

@@ -94,28 +94,32 @@ public struct QuestionnaireResponse: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("QuestionnaireResponse")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.element("identifier")
-        model.basedOn = try r.elements("basedOn")
-        model.partOf = try r.elements("partOf")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.element("identifier", into: &model.identifier)
+        try r.elements("basedOn", into: &model.basedOn)
+        try r.elements("partOf", into: &model.partOf)
         model.questionnaire = try r.primitive("questionnaire", "_questionnaire")
         model.status = try r.requiredPrimitive("status", "_status")
-        model.subject = try r.element("subject")
-        model.encounter = try r.element("encounter")
+        try r.element("subject", into: &model.subject)
+        try r.element("encounter", into: &model.encounter)
         model.authored = try r.primitive("authored", "_authored")
-        model.author = try r.element("author")
-        model.source = try r.element("source")
-        model.item = try r.elements("item")
+        try r.element("author", into: &model.author)
+        try r.element("source", into: &model.source)
+        try r.elements("item", into: &model.item)
         try r.finish()
     }
 
@@ -188,16 +192,20 @@ public struct QuestionnaireResponse: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(linkId: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.linkId = try r.requiredPrimitive("linkId", "_linkId")
             model.definition = try r.primitive("definition", "_definition")
             model.text = try r.primitive("text", "_text")
-            model.answer = try r.elements("answer")
-            model.item = try r.elements("item")
+            try r.elements("answer", into: &model.answer)
+            try r.elements("item", into: &model.item)
             try r.finish()
         }
 
@@ -245,13 +253,17 @@ public struct QuestionnaireResponse: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.value = try r.choice("value")
-                model.item = try r.elements("item")
+                try r.elements("item", into: &model.item)
                 try r.finish()
             }
 

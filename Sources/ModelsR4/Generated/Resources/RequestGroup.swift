@@ -122,35 +122,39 @@ public struct RequestGroup: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(intent: FHIRPrimitive(), status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("RequestGroup")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.instantiatesCanonical = try r.primitives("instantiatesCanonical", "_instantiatesCanonical")
         model.instantiatesUri = try r.primitives("instantiatesUri", "_instantiatesUri")
-        model.basedOn = try r.elements("basedOn")
-        model.replaces = try r.elements("replaces")
-        model.groupIdentifier = try r.element("groupIdentifier")
+        try r.elements("basedOn", into: &model.basedOn)
+        try r.elements("replaces", into: &model.replaces)
+        try r.element("groupIdentifier", into: &model.groupIdentifier)
         model.status = try r.requiredPrimitive("status", "_status")
         model.intent = try r.requiredPrimitive("intent", "_intent")
         model.priority = try r.primitive("priority", "_priority")
-        model.code = try r.element("code")
-        model.subject = try r.element("subject")
-        model.encounter = try r.element("encounter")
+        try r.element("code", into: &model.code)
+        try r.element("subject", into: &model.subject)
+        try r.element("encounter", into: &model.encounter)
         model.authoredOn = try r.primitive("authoredOn", "_authoredOn")
-        model.author = try r.element("author")
-        model.reasonCode = try r.elements("reasonCode")
-        model.reasonReference = try r.elements("reasonReference")
-        model.note = try r.elements("note")
-        model.action = try r.elements("action")
+        try r.element("author", into: &model.author)
+        try r.elements("reasonCode", into: &model.reasonCode)
+        try r.elements("reasonReference", into: &model.reasonReference)
+        try r.elements("note", into: &model.note)
+        try r.elements("action", into: &model.action)
         try r.finish()
     }
 
@@ -286,30 +290,34 @@ public struct RequestGroup: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.prefix = try r.primitive("prefix", "_prefix")
             model.title = try r.primitive("title", "_title")
             model.description = try r.primitive("description", "_description")
             model.textEquivalent = try r.primitive("textEquivalent", "_textEquivalent")
             model.priority = try r.primitive("priority", "_priority")
-            model.code = try r.elements("code")
-            model.documentation = try r.elements("documentation")
-            model.condition = try r.elements("condition")
-            model.relatedAction = try r.elements("relatedAction")
+            try r.elements("code", into: &model.code)
+            try r.elements("documentation", into: &model.documentation)
+            try r.elements("condition", into: &model.condition)
+            try r.elements("relatedAction", into: &model.relatedAction)
             model.timing = try r.choice("timing")
-            model.participant = try r.elements("participant")
-            model.type = try r.element("type")
+            try r.elements("participant", into: &model.participant)
+            try r.element("type", into: &model.type)
             model.groupingBehavior = try r.primitive("groupingBehavior", "_groupingBehavior")
             model.selectionBehavior = try r.primitive("selectionBehavior", "_selectionBehavior")
             model.requiredBehavior = try r.primitive("requiredBehavior", "_requiredBehavior")
             model.precheckBehavior = try r.primitive("precheckBehavior", "_precheckBehavior")
             model.cardinalityBehavior = try r.primitive("cardinalityBehavior", "_cardinalityBehavior")
-            model.resource = try r.element("resource")
-            model.action = try r.elements("action")
+            try r.element("resource", into: &model.resource)
+            try r.elements("action", into: &model.action)
             try r.finish()
         }
 
@@ -407,13 +415,17 @@ public struct RequestGroup: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(kind: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.kind = try r.requiredPrimitive("kind", "_kind")
-                model.expression = try r.element("expression")
+                try r.element("expression", into: &model.expression)
                 try r.finish()
             }
 
@@ -463,11 +475,15 @@ public struct RequestGroup: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(actionId: FHIRPrimitive(), relationship: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.actionId = try r.requiredPrimitive("actionId", "_actionId")
                 model.relationship = try r.requiredPrimitive("relationship", "_relationship")
                 model.offset = try r.choice("offset")

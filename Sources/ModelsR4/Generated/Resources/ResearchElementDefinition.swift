@@ -182,19 +182,23 @@ public struct ResearchElementDefinition: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(characteristic: [], status: FHIRPrimitive(), type: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ResearchElementDefinition")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
         model.url = try r.primitive("url", "_url")
-        model.identifier = try r.elements("identifier")
+        try r.elements("identifier", into: &model.identifier)
         model.version = try r.primitive("version", "_version")
         model.name = try r.primitive("name", "_name")
         model.title = try r.primitive("title", "_title")
@@ -205,27 +209,27 @@ public struct ResearchElementDefinition: DomainResource {
         model.subject = try r.choice("subject")
         model.date = try r.primitive("date", "_date")
         model.publisher = try r.primitive("publisher", "_publisher")
-        model.contact = try r.elements("contact")
+        try r.elements("contact", into: &model.contact)
         model.description = try r.primitive("description", "_description")
         model.comment = try r.primitives("comment", "_comment")
-        model.useContext = try r.elements("useContext")
-        model.jurisdiction = try r.elements("jurisdiction")
+        try r.elements("useContext", into: &model.useContext)
+        try r.elements("jurisdiction", into: &model.jurisdiction)
         model.purpose = try r.primitive("purpose", "_purpose")
         model.usage = try r.primitive("usage", "_usage")
         model.copyright = try r.primitive("copyright", "_copyright")
         model.approvalDate = try r.primitive("approvalDate", "_approvalDate")
         model.lastReviewDate = try r.primitive("lastReviewDate", "_lastReviewDate")
-        model.effectivePeriod = try r.element("effectivePeriod")
-        model.topic = try r.elements("topic")
-        model.author = try r.elements("author")
-        model.editor = try r.elements("editor")
-        model.reviewer = try r.elements("reviewer")
-        model.endorser = try r.elements("endorser")
-        model.relatedArtifact = try r.elements("relatedArtifact")
+        try r.element("effectivePeriod", into: &model.effectivePeriod)
+        try r.elements("topic", into: &model.topic)
+        try r.elements("author", into: &model.author)
+        try r.elements("editor", into: &model.editor)
+        try r.elements("reviewer", into: &model.reviewer)
+        try r.elements("endorser", into: &model.endorser)
+        try r.elements("relatedArtifact", into: &model.relatedArtifact)
         model.library = try r.primitives("library", "_library")
         model.type = try r.requiredPrimitive("type", "_type")
         model.variableType = try r.primitive("variableType", "_variableType")
-        model.characteristic = try r.requiredElements("characteristic")
+        try r.requiredElements("characteristic", into: &model.characteristic)
         try r.finish()
     }
 
@@ -372,22 +376,26 @@ public struct ResearchElementDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(definition: .codeableConcept(CodeableConcept())) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.definition = try r.requiredChoice("definition")
-            model.usageContext = try r.elements("usageContext")
+            try r.elements("usageContext", into: &model.usageContext)
             model.exclude = try r.primitive("exclude", "_exclude")
-            model.unitOfMeasure = try r.element("unitOfMeasure")
+            try r.element("unitOfMeasure", into: &model.unitOfMeasure)
             model.studyEffectiveDescription = try r.primitive("studyEffectiveDescription", "_studyEffectiveDescription")
             model.studyEffective = try r.choice("studyEffective")
-            model.studyEffectiveTimeFromStart = try r.element("studyEffectiveTimeFromStart")
+            try r.element("studyEffectiveTimeFromStart", into: &model.studyEffectiveTimeFromStart)
             model.studyEffectiveGroupMeasure = try r.primitive("studyEffectiveGroupMeasure", "_studyEffectiveGroupMeasure")
             model.participantEffectiveDescription = try r.primitive("participantEffectiveDescription", "_participantEffectiveDescription")
             model.participantEffective = try r.choice("participantEffective")
-            model.participantEffectiveTimeFromStart = try r.element("participantEffectiveTimeFromStart")
+            try r.element("participantEffectiveTimeFromStart", into: &model.participantEffectiveTimeFromStart)
             model.participantEffectiveGroupMeasure = try r.primitive("participantEffectiveGroupMeasure", "_participantEffectiveGroupMeasure")
             try r.finish()
         }

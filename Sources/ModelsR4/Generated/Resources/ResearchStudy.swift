@@ -146,41 +146,45 @@ public struct ResearchStudy: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ResearchStudy")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.title = try r.primitive("title", "_title")
-        model.`protocol` = try r.elements("protocol")
-        model.partOf = try r.elements("partOf")
+        try r.elements("protocol", into: &model.`protocol`)
+        try r.elements("partOf", into: &model.partOf)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.primaryPurposeType = try r.element("primaryPurposeType")
-        model.phase = try r.element("phase")
-        model.category = try r.elements("category")
-        model.focus = try r.elements("focus")
-        model.condition = try r.elements("condition")
-        model.contact = try r.elements("contact")
-        model.relatedArtifact = try r.elements("relatedArtifact")
-        model.keyword = try r.elements("keyword")
-        model.location = try r.elements("location")
+        try r.element("primaryPurposeType", into: &model.primaryPurposeType)
+        try r.element("phase", into: &model.phase)
+        try r.elements("category", into: &model.category)
+        try r.elements("focus", into: &model.focus)
+        try r.elements("condition", into: &model.condition)
+        try r.elements("contact", into: &model.contact)
+        try r.elements("relatedArtifact", into: &model.relatedArtifact)
+        try r.elements("keyword", into: &model.keyword)
+        try r.elements("location", into: &model.location)
         model.description = try r.primitive("description", "_description")
-        model.enrollment = try r.elements("enrollment")
-        model.period = try r.element("period")
-        model.sponsor = try r.element("sponsor")
-        model.principalInvestigator = try r.element("principalInvestigator")
-        model.site = try r.elements("site")
-        model.reasonStopped = try r.element("reasonStopped")
-        model.note = try r.elements("note")
-        model.arm = try r.elements("arm")
-        model.objective = try r.elements("objective")
+        try r.elements("enrollment", into: &model.enrollment)
+        try r.element("period", into: &model.period)
+        try r.element("sponsor", into: &model.sponsor)
+        try r.element("principalInvestigator", into: &model.principalInvestigator)
+        try r.elements("site", into: &model.site)
+        try r.element("reasonStopped", into: &model.reasonStopped)
+        try r.elements("note", into: &model.note)
+        try r.elements("arm", into: &model.arm)
+        try r.elements("objective", into: &model.objective)
         try r.finish()
     }
 
@@ -258,13 +262,17 @@ public struct ResearchStudy: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(name: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.name = try r.requiredPrimitive("name", "_name")
-            model.type = try r.element("type")
+            try r.element("type", into: &model.type)
             model.description = try r.primitive("description", "_description")
             try r.finish()
         }
@@ -312,13 +320,17 @@ public struct ResearchStudy: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.name = try r.primitive("name", "_name")
-            model.type = try r.element("type")
+            try r.element("type", into: &model.type)
             try r.finish()
         }
 

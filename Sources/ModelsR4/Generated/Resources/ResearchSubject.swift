@@ -82,25 +82,29 @@ public struct ResearchSubject: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(individual: Reference(), status: FHIRPrimitive(), study: Reference()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("ResearchSubject")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.period = try r.element("period")
-        model.study = try r.requiredElement("study")
-        model.individual = try r.requiredElement("individual")
+        try r.element("period", into: &model.period)
+        try r.requiredElement("study", into: &model.study)
+        try r.requiredElement("individual", into: &model.individual)
         model.assignedArm = try r.primitive("assignedArm", "_assignedArm")
         model.actualArm = try r.primitive("actualArm", "_actualArm")
-        model.consent = try r.element("consent")
+        try r.element("consent", into: &model.consent)
         try r.finish()
     }
 

@@ -118,34 +118,38 @@ public struct RiskAssessment: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(status: FHIRPrimitive(), subject: Reference()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("RiskAssessment")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
-        model.basedOn = try r.element("basedOn")
-        model.parent = try r.element("parent")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
+        try r.element("basedOn", into: &model.basedOn)
+        try r.element("parent", into: &model.parent)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.method = try r.element("method")
-        model.code = try r.element("code")
-        model.subject = try r.requiredElement("subject")
-        model.encounter = try r.element("encounter")
+        try r.element("method", into: &model.method)
+        try r.element("code", into: &model.code)
+        try r.requiredElement("subject", into: &model.subject)
+        try r.element("encounter", into: &model.encounter)
         model.occurrence = try r.choice("occurrence")
-        model.condition = try r.element("condition")
-        model.performer = try r.element("performer")
-        model.reasonCode = try r.elements("reasonCode")
-        model.reasonReference = try r.elements("reasonReference")
-        model.basis = try r.elements("basis")
-        model.prediction = try r.elements("prediction")
+        try r.element("condition", into: &model.condition)
+        try r.element("performer", into: &model.performer)
+        try r.elements("reasonCode", into: &model.reasonCode)
+        try r.elements("reasonReference", into: &model.reasonReference)
+        try r.elements("basis", into: &model.basis)
+        try r.elements("prediction", into: &model.prediction)
         model.mitigation = try r.primitive("mitigation", "_mitigation")
-        model.note = try r.elements("note")
+        try r.elements("note", into: &model.note)
         try r.finish()
     }
 
@@ -252,14 +256,18 @@ public struct RiskAssessment: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.outcome = try r.element("outcome")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("outcome", into: &model.outcome)
             model.probability = try r.choice("probability")
-            model.qualitativeRisk = try r.element("qualitativeRisk")
+            try r.element("qualitativeRisk", into: &model.qualitativeRisk)
             model.relativeRisk = try r.primitive("relativeRisk", "_relativeRisk")
             model.when = try r.choice("when")
             model.rationale = try r.primitive("rationale", "_rationale")

@@ -102,30 +102,34 @@ public struct Specimen: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Specimen")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
-        model.accessionIdentifier = try r.element("accessionIdentifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
+        try r.element("accessionIdentifier", into: &model.accessionIdentifier)
         model.status = try r.primitive("status", "_status")
-        model.type = try r.element("type")
-        model.subject = try r.element("subject")
+        try r.element("type", into: &model.type)
+        try r.element("subject", into: &model.subject)
         model.receivedTime = try r.primitive("receivedTime", "_receivedTime")
-        model.parent = try r.elements("parent")
-        model.request = try r.elements("request")
-        model.collection = try r.element("collection")
-        model.processing = try r.elements("processing")
-        model.container = try r.elements("container")
-        model.condition = try r.elements("condition")
-        model.note = try r.elements("note")
+        try r.elements("parent", into: &model.parent)
+        try r.elements("request", into: &model.request)
+        try r.element("collection", into: &model.collection)
+        try r.elements("processing", into: &model.processing)
+        try r.elements("container", into: &model.container)
+        try r.elements("condition", into: &model.condition)
+        try r.elements("note", into: &model.note)
         try r.finish()
     }
 
@@ -208,17 +212,21 @@ public struct Specimen: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.collector = try r.element("collector")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("collector", into: &model.collector)
             model.collected = try r.choice("collected")
-            model.duration = try r.element("duration")
-            model.quantity = try r.element("quantity")
-            model.method = try r.element("method")
-            model.bodySite = try r.element("bodySite")
+            try r.element("duration", into: &model.duration)
+            try r.element("quantity", into: &model.quantity)
+            try r.element("method", into: &model.method)
+            try r.element("bodySite", into: &model.bodySite)
             model.fastingStatus = try r.choice("fastingStatus")
             try r.finish()
         }
@@ -326,14 +334,18 @@ public struct Specimen: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.description = try r.primitive("description", "_description")
-            model.procedure = try r.element("procedure")
-            model.additive = try r.elements("additive")
+            try r.element("procedure", into: &model.procedure)
+            try r.elements("additive", into: &model.additive)
             model.time = try r.choice("time")
             try r.finish()
         }
@@ -422,16 +434,20 @@ public struct Specimen: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.identifier = try r.elements("identifier")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.elements("identifier", into: &model.identifier)
             model.description = try r.primitive("description", "_description")
-            model.type = try r.element("type")
-            model.capacity = try r.element("capacity")
-            model.specimenQuantity = try r.element("specimenQuantity")
+            try r.element("type", into: &model.type)
+            try r.element("capacity", into: &model.capacity)
+            try r.element("specimenQuantity", into: &model.specimenQuantity)
             model.additive = try r.choice("additive")
             try r.finish()
         }

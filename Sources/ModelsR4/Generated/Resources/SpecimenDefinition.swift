@@ -74,23 +74,27 @@ public struct SpecimenDefinition: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("SpecimenDefinition")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.element("identifier")
-        model.typeCollected = try r.element("typeCollected")
-        model.patientPreparation = try r.elements("patientPreparation")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.element("identifier", into: &model.identifier)
+        try r.element("typeCollected", into: &model.typeCollected)
+        try r.elements("patientPreparation", into: &model.patientPreparation)
         model.timeAspect = try r.primitive("timeAspect", "_timeAspect")
-        model.collection = try r.elements("collection")
-        model.typeTested = try r.elements("typeTested")
+        try r.elements("collection", into: &model.collection)
+        try r.elements("typeTested", into: &model.typeTested)
         try r.finish()
     }
 
@@ -170,19 +174,23 @@ public struct SpecimenDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(preference: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.isDerived = try r.primitive("isDerived", "_isDerived")
-            model.type = try r.element("type")
+            try r.element("type", into: &model.type)
             model.preference = try r.requiredPrimitive("preference", "_preference")
-            model.container = try r.element("container")
+            try r.element("container", into: &model.container)
             model.requirement = try r.primitive("requirement", "_requirement")
-            model.retentionTime = try r.element("retentionTime")
-            model.rejectionCriterion = try r.elements("rejectionCriterion")
-            model.handling = try r.elements("handling")
+            try r.element("retentionTime", into: &model.retentionTime)
+            try r.elements("rejectionCriterion", into: &model.rejectionCriterion)
+            try r.elements("handling", into: &model.handling)
             try r.finish()
         }
 
@@ -257,18 +265,22 @@ public struct SpecimenDefinition: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.material = try r.element("material")
-                model.type = try r.element("type")
-                model.cap = try r.element("cap")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.element("material", into: &model.material)
+                try r.element("type", into: &model.type)
+                try r.element("cap", into: &model.cap)
                 model.description = try r.primitive("description", "_description")
-                model.capacity = try r.element("capacity")
+                try r.element("capacity", into: &model.capacity)
                 model.minimumVolume = try r.choice("minimumVolume")
-                model.additive = try r.elements("additive")
+                try r.elements("additive", into: &model.additive)
                 model.preparation = try r.primitive("preparation", "_preparation")
                 try r.finish()
             }
@@ -340,11 +352,15 @@ public struct SpecimenDefinition: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self(additive: .codeableConcept(CodeableConcept())) }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
                     model.additive = try r.requiredChoice("additive")
                     try r.finish()
                 }
@@ -423,14 +439,18 @@ public struct SpecimenDefinition: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.temperatureQualifier = try r.element("temperatureQualifier")
-                model.temperatureRange = try r.element("temperatureRange")
-                model.maxDuration = try r.element("maxDuration")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.element("temperatureQualifier", into: &model.temperatureQualifier)
+                try r.element("temperatureRange", into: &model.temperatureRange)
+                try r.element("maxDuration", into: &model.maxDuration)
                 model.instruction = try r.primitive("instruction", "_instruction")
                 try r.finish()
             }

@@ -158,19 +158,23 @@ public struct StructureDefinition: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(abstract: FHIRPrimitive(), kind: FHIRPrimitive(), name: FHIRPrimitive(), status: FHIRPrimitive(), type: FHIRPrimitive(), url: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("StructureDefinition")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
         model.url = try r.requiredPrimitive("url", "_url")
-        model.identifier = try r.elements("identifier")
+        try r.elements("identifier", into: &model.identifier)
         model.version = try r.primitive("version", "_version")
         model.name = try r.requiredPrimitive("name", "_name")
         model.title = try r.primitive("title", "_title")
@@ -178,24 +182,24 @@ public struct StructureDefinition: DomainResource {
         model.experimental = try r.primitive("experimental", "_experimental")
         model.date = try r.primitive("date", "_date")
         model.publisher = try r.primitive("publisher", "_publisher")
-        model.contact = try r.elements("contact")
+        try r.elements("contact", into: &model.contact)
         model.description = try r.primitive("description", "_description")
-        model.useContext = try r.elements("useContext")
-        model.jurisdiction = try r.elements("jurisdiction")
+        try r.elements("useContext", into: &model.useContext)
+        try r.elements("jurisdiction", into: &model.jurisdiction)
         model.purpose = try r.primitive("purpose", "_purpose")
         model.copyright = try r.primitive("copyright", "_copyright")
-        model.keyword = try r.elements("keyword")
+        try r.elements("keyword", into: &model.keyword)
         model.fhirVersion = try r.primitive("fhirVersion", "_fhirVersion")
-        model.mapping = try r.elements("mapping")
+        try r.elements("mapping", into: &model.mapping)
         model.kind = try r.requiredPrimitive("kind", "_kind")
         model.abstract = try r.requiredPrimitive("abstract", "_abstract")
-        model.context = try r.elements("context")
+        try r.elements("context", into: &model.context)
         model.contextInvariant = try r.primitives("contextInvariant", "_contextInvariant")
         model.type = try r.requiredPrimitive("type", "_type")
         model.baseDefinition = try r.primitive("baseDefinition", "_baseDefinition")
         model.derivation = try r.primitive("derivation", "_derivation")
-        model.snapshot = try r.element("snapshot")
-        model.differential = try r.element("differential")
+        try r.element("snapshot", into: &model.snapshot)
+        try r.element("differential", into: &model.differential)
         try r.finish()
     }
 
@@ -280,11 +284,15 @@ public struct StructureDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(identity: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.identity = try r.requiredPrimitive("identity", "_identity")
             model.uri = try r.primitive("uri", "_uri")
             model.name = try r.primitive("name", "_name")
@@ -336,11 +344,15 @@ public struct StructureDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(expression: FHIRPrimitive(), type: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.type = try r.requiredPrimitive("type", "_type")
             model.expression = try r.requiredPrimitive("expression", "_expression")
             try r.finish()
@@ -384,12 +396,16 @@ public struct StructureDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(element: []) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.element = try r.requiredElements("element")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElements("element", into: &model.element)
             try r.finish()
         }
 
@@ -430,12 +446,16 @@ public struct StructureDefinition: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(element: []) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.element = try r.requiredElements("element")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElements("element", into: &model.element)
             try r.finish()
         }
 

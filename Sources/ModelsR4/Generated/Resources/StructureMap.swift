@@ -122,19 +122,23 @@ public struct StructureMap: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(group: [], name: FHIRPrimitive(), status: FHIRPrimitive(), url: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("StructureMap")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
         model.url = try r.requiredPrimitive("url", "_url")
-        model.identifier = try r.elements("identifier")
+        try r.elements("identifier", into: &model.identifier)
         model.version = try r.primitive("version", "_version")
         model.name = try r.requiredPrimitive("name", "_name")
         model.title = try r.primitive("title", "_title")
@@ -142,15 +146,15 @@ public struct StructureMap: DomainResource {
         model.experimental = try r.primitive("experimental", "_experimental")
         model.date = try r.primitive("date", "_date")
         model.publisher = try r.primitive("publisher", "_publisher")
-        model.contact = try r.elements("contact")
+        try r.elements("contact", into: &model.contact)
         model.description = try r.primitive("description", "_description")
-        model.useContext = try r.elements("useContext")
-        model.jurisdiction = try r.elements("jurisdiction")
+        try r.elements("useContext", into: &model.useContext)
+        try r.elements("jurisdiction", into: &model.jurisdiction)
         model.purpose = try r.primitive("purpose", "_purpose")
         model.copyright = try r.primitive("copyright", "_copyright")
-        model.structure = try r.elements("structure")
+        try r.elements("structure", into: &model.structure)
         model.`import` = try r.primitives("import", "_import")
-        model.group = try r.requiredElements("group")
+        try r.requiredElements("group", into: &model.group)
         try r.finish()
     }
 
@@ -226,11 +230,15 @@ public struct StructureMap: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(mode: FHIRPrimitive(), url: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.url = try r.requiredPrimitive("url", "_url")
             model.mode = try r.requiredPrimitive("mode", "_mode")
             model.alias = try r.primitive("alias", "_alias")
@@ -298,17 +306,21 @@ public struct StructureMap: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(input: [], name: FHIRPrimitive(), rule: [], typeMode: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.name = try r.requiredPrimitive("name", "_name")
             model.extends = try r.primitive("extends", "_extends")
             model.typeMode = try r.requiredPrimitive("typeMode", "_typeMode")
             model.documentation = try r.primitive("documentation", "_documentation")
-            model.input = try r.requiredElements("input")
-            model.rule = try r.requiredElements("rule")
+            try r.requiredElements("input", into: &model.input)
+            try r.requiredElements("rule", into: &model.rule)
             try r.finish()
         }
 
@@ -365,11 +377,15 @@ public struct StructureMap: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(mode: FHIRPrimitive(), name: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.name = try r.requiredPrimitive("name", "_name")
                 model.type = try r.primitive("type", "_type")
                 model.mode = try r.requiredPrimitive("mode", "_mode")
@@ -437,16 +453,20 @@ public struct StructureMap: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(name: FHIRPrimitive(), source: []) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.name = try r.requiredPrimitive("name", "_name")
-                model.source = try r.requiredElements("source")
-                model.target = try r.elements("target")
-                model.rule = try r.elements("rule")
-                model.dependent = try r.elements("dependent")
+                try r.requiredElements("source", into: &model.source)
+                try r.elements("target", into: &model.target)
+                try r.elements("rule", into: &model.rule)
+                try r.elements("dependent", into: &model.dependent)
                 model.documentation = try r.primitive("documentation", "_documentation")
                 try r.finish()
             }
@@ -532,11 +552,15 @@ public struct StructureMap: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self(context: FHIRPrimitive()) }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
                     model.context = try r.requiredPrimitive("context", "_context")
                     model.min = try r.primitive("min", "_min")
                     model.max = try r.primitive("max", "_max")
@@ -794,11 +818,15 @@ public struct StructureMap: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self() }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
                     model.context = try r.primitive("context", "_context")
                     model.contextType = try r.primitive("contextType", "_contextType")
                     model.element = try r.primitive("element", "_element")
@@ -806,7 +834,7 @@ public struct StructureMap: DomainResource {
                     model.listMode = try r.primitives("listMode", "_listMode")
                     model.listRuleId = try r.primitive("listRuleId", "_listRuleId")
                     model.transform = try r.primitive("transform", "_transform")
-                    model.parameter = try r.elements("parameter")
+                    try r.elements("parameter", into: &model.parameter)
                     try r.finish()
                 }
 
@@ -853,11 +881,15 @@ public struct StructureMap: DomainResource {
                         try Self.decodeMembers(into: &self, from: &r)
                     }
 
+                    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                    public static var decodingPlaceholder: Self { Self(value: .id(FHIRPrimitive())) }
+
+                    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                     @inline(never)
-                    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                         model.id = try r.primitive("id", "_id")
-                        model.`extension` = try r.elements("extension")
-                        model.modifierExtension = try r.elements("modifierExtension")
+                        try r.elements("extension", into: &model.`extension`)
+                        try r.elements("modifierExtension", into: &model.modifierExtension)
                         model.value = try r.requiredChoice("value")
                         try r.finish()
                     }
@@ -937,11 +969,15 @@ public struct StructureMap: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self(name: FHIRPrimitive(), variable: []) }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
                     model.name = try r.requiredPrimitive("name", "_name")
                     model.variable = try r.requiredPrimitives("variable", "_variable")
                     try r.finish()

@@ -70,22 +70,26 @@ public struct SubstanceNucleicAcid: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("SubstanceNucleicAcid")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.sequenceType = try r.element("sequenceType")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.element("sequenceType", into: &model.sequenceType)
         model.numberOfSubunits = try r.primitive("numberOfSubunits", "_numberOfSubunits")
         model.areaOfHybridisation = try r.primitive("areaOfHybridisation", "_areaOfHybridisation")
-        model.oligoNucleotideType = try r.element("oligoNucleotideType")
-        model.subunit = try r.elements("subunit")
+        try r.element("oligoNucleotideType", into: &model.oligoNucleotideType)
+        try r.elements("subunit", into: &model.subunit)
         try r.finish()
     }
 
@@ -164,19 +168,23 @@ public struct SubstanceNucleicAcid: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.subunit = try r.primitive("subunit", "_subunit")
             model.sequence = try r.primitive("sequence", "_sequence")
             model.length = try r.primitive("length", "_length")
-            model.sequenceAttachment = try r.element("sequenceAttachment")
-            model.fivePrime = try r.element("fivePrime")
-            model.threePrime = try r.element("threePrime")
-            model.linkage = try r.elements("linkage")
-            model.sugar = try r.elements("sugar")
+            try r.element("sequenceAttachment", into: &model.sequenceAttachment)
+            try r.element("fivePrime", into: &model.fivePrime)
+            try r.element("threePrime", into: &model.threePrime)
+            try r.elements("linkage", into: &model.linkage)
+            try r.elements("sugar", into: &model.sugar)
             try r.finish()
         }
 
@@ -235,13 +243,17 @@ public struct SubstanceNucleicAcid: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.connectivity = try r.primitive("connectivity", "_connectivity")
-                model.identifier = try r.element("identifier")
+                try r.element("identifier", into: &model.identifier)
                 model.name = try r.primitive("name", "_name")
                 model.residueSite = try r.primitive("residueSite", "_residueSite")
                 try r.finish()
@@ -295,12 +307,16 @@ public struct SubstanceNucleicAcid: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.identifier = try r.element("identifier")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.element("identifier", into: &model.identifier)
                 model.name = try r.primitive("name", "_name")
                 model.residueSite = try r.primitive("residueSite", "_residueSite")
                 try r.finish()

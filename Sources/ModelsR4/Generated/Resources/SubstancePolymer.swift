@@ -74,23 +74,27 @@ public struct SubstancePolymer: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("SubstancePolymer")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.`class` = try r.element("class")
-        model.geometry = try r.element("geometry")
-        model.copolymerConnectivity = try r.elements("copolymerConnectivity")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.element("class", into: &model.`class`)
+        try r.element("geometry", into: &model.geometry)
+        try r.elements("copolymerConnectivity", into: &model.copolymerConnectivity)
         model.modification = try r.primitives("modification", "_modification")
-        model.monomerSet = try r.elements("monomerSet")
-        model.`repeat` = try r.elements("repeat")
+        try r.elements("monomerSet", into: &model.monomerSet)
+        try r.elements("repeat", into: &model.`repeat`)
         try r.finish()
     }
 
@@ -146,13 +150,17 @@ public struct SubstancePolymer: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.ratioType = try r.element("ratioType")
-            model.startingMaterial = try r.elements("startingMaterial")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("ratioType", into: &model.ratioType)
+            try r.elements("startingMaterial", into: &model.startingMaterial)
             try r.finish()
         }
 
@@ -205,15 +213,19 @@ public struct SubstancePolymer: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.material = try r.element("material")
-                model.type = try r.element("type")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.element("material", into: &model.material)
+                try r.element("type", into: &model.type)
                 model.isDefining = try r.primitive("isDefining", "_isDefining")
-                model.amount = try r.element("amount")
+                try r.element("amount", into: &model.amount)
                 try r.finish()
             }
 
@@ -270,15 +282,19 @@ public struct SubstancePolymer: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.numberOfUnits = try r.primitive("numberOfUnits", "_numberOfUnits")
             model.averageMolecularFormula = try r.primitive("averageMolecularFormula", "_averageMolecularFormula")
-            model.repeatUnitAmountType = try r.element("repeatUnitAmountType")
-            model.repeatUnit = try r.elements("repeatUnit")
+            try r.element("repeatUnitAmountType", into: &model.repeatUnitAmountType)
+            try r.elements("repeatUnit", into: &model.repeatUnit)
             try r.finish()
         }
 
@@ -337,16 +353,20 @@ public struct SubstancePolymer: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.orientationOfPolymerisation = try r.element("orientationOfPolymerisation")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.element("orientationOfPolymerisation", into: &model.orientationOfPolymerisation)
                 model.repeatUnit = try r.primitive("repeatUnit", "_repeatUnit")
-                model.amount = try r.element("amount")
-                model.degreeOfPolymerisation = try r.elements("degreeOfPolymerisation")
-                model.structuralRepresentation = try r.elements("structuralRepresentation")
+                try r.element("amount", into: &model.amount)
+                try r.elements("degreeOfPolymerisation", into: &model.degreeOfPolymerisation)
+                try r.elements("structuralRepresentation", into: &model.structuralRepresentation)
                 try r.finish()
             }
 
@@ -394,13 +414,17 @@ public struct SubstancePolymer: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self() }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
-                    model.degree = try r.element("degree")
-                    model.amount = try r.element("amount")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    try r.element("degree", into: &model.degree)
+                    try r.element("amount", into: &model.amount)
                     try r.finish()
                 }
 
@@ -450,14 +474,18 @@ public struct SubstancePolymer: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self() }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
-                    model.type = try r.element("type")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    try r.element("type", into: &model.type)
                     model.representation = try r.primitive("representation", "_representation")
-                    model.attachment = try r.element("attachment")
+                    try r.element("attachment", into: &model.attachment)
                     try r.finish()
                 }
 

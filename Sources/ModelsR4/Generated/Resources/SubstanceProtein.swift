@@ -66,21 +66,25 @@ public struct SubstanceProtein: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("SubstanceProtein")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.sequenceType = try r.element("sequenceType")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.element("sequenceType", into: &model.sequenceType)
         model.numberOfSubunits = try r.primitive("numberOfSubunits", "_numberOfSubunits")
         model.disulfideLinkage = try r.primitives("disulfideLinkage", "_disulfideLinkage")
-        model.subunit = try r.elements("subunit")
+        try r.elements("subunit", into: &model.subunit)
         try r.finish()
     }
 
@@ -158,18 +162,22 @@ public struct SubstanceProtein: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.subunit = try r.primitive("subunit", "_subunit")
             model.sequence = try r.primitive("sequence", "_sequence")
             model.length = try r.primitive("length", "_length")
-            model.sequenceAttachment = try r.element("sequenceAttachment")
-            model.nTerminalModificationId = try r.element("nTerminalModificationId")
+            try r.element("sequenceAttachment", into: &model.sequenceAttachment)
+            try r.element("nTerminalModificationId", into: &model.nTerminalModificationId)
             model.nTerminalModification = try r.primitive("nTerminalModification", "_nTerminalModification")
-            model.cTerminalModificationId = try r.element("cTerminalModificationId")
+            try r.element("cTerminalModificationId", into: &model.cTerminalModificationId)
             model.cTerminalModification = try r.primitive("cTerminalModification", "_cTerminalModification")
             try r.finish()
         }

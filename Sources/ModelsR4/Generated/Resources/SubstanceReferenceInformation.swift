@@ -70,22 +70,26 @@ public struct SubstanceReferenceInformation: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("SubstanceReferenceInformation")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
         model.comment = try r.primitive("comment", "_comment")
-        model.gene = try r.elements("gene")
-        model.geneElement = try r.elements("geneElement")
-        model.classification = try r.elements("classification")
-        model.target = try r.elements("target")
+        try r.elements("gene", into: &model.gene)
+        try r.elements("geneElement", into: &model.geneElement)
+        try r.elements("classification", into: &model.classification)
+        try r.elements("target", into: &model.target)
         try r.finish()
     }
 
@@ -144,14 +148,18 @@ public struct SubstanceReferenceInformation: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.geneSequenceOrigin = try r.element("geneSequenceOrigin")
-            model.gene = try r.element("gene")
-            model.source = try r.elements("source")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("geneSequenceOrigin", into: &model.geneSequenceOrigin)
+            try r.element("gene", into: &model.gene)
+            try r.elements("source", into: &model.source)
             try r.finish()
         }
 
@@ -202,14 +210,18 @@ public struct SubstanceReferenceInformation: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.type = try r.element("type")
-            model.element = try r.element("element")
-            model.source = try r.elements("source")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("type", into: &model.type)
+            try r.element("element", into: &model.element)
+            try r.elements("source", into: &model.source)
             try r.finish()
         }
 
@@ -264,15 +276,19 @@ public struct SubstanceReferenceInformation: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.domain = try r.element("domain")
-            model.classification = try r.element("classification")
-            model.subtype = try r.elements("subtype")
-            model.source = try r.elements("source")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("domain", into: &model.domain)
+            try r.element("classification", into: &model.classification)
+            try r.elements("subtype", into: &model.subtype)
+            try r.elements("source", into: &model.source)
             try r.finish()
         }
 
@@ -344,19 +360,23 @@ public struct SubstanceReferenceInformation: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.target = try r.element("target")
-            model.type = try r.element("type")
-            model.interaction = try r.element("interaction")
-            model.organism = try r.element("organism")
-            model.organismType = try r.element("organismType")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("target", into: &model.target)
+            try r.element("type", into: &model.type)
+            try r.element("interaction", into: &model.interaction)
+            try r.element("organism", into: &model.organism)
+            try r.element("organismType", into: &model.organismType)
             model.amount = try r.choice("amount")
-            model.amountType = try r.element("amountType")
-            model.source = try r.elements("source")
+            try r.element("amountType", into: &model.amountType)
+            try r.elements("source", into: &model.source)
             try r.finish()
         }
 

@@ -102,30 +102,34 @@ public struct SubstanceSourceMaterial: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("SubstanceSourceMaterial")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.sourceMaterialClass = try r.element("sourceMaterialClass")
-        model.sourceMaterialType = try r.element("sourceMaterialType")
-        model.sourceMaterialState = try r.element("sourceMaterialState")
-        model.organismId = try r.element("organismId")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.element("sourceMaterialClass", into: &model.sourceMaterialClass)
+        try r.element("sourceMaterialType", into: &model.sourceMaterialType)
+        try r.element("sourceMaterialState", into: &model.sourceMaterialState)
+        try r.element("organismId", into: &model.organismId)
         model.organismName = try r.primitive("organismName", "_organismName")
-        model.parentSubstanceId = try r.elements("parentSubstanceId")
+        try r.elements("parentSubstanceId", into: &model.parentSubstanceId)
         model.parentSubstanceName = try r.primitives("parentSubstanceName", "_parentSubstanceName")
-        model.countryOfOrigin = try r.elements("countryOfOrigin")
+        try r.elements("countryOfOrigin", into: &model.countryOfOrigin)
         model.geographicalLocation = try r.primitives("geographicalLocation", "_geographicalLocation")
-        model.developmentStage = try r.element("developmentStage")
-        model.fractionDescription = try r.elements("fractionDescription")
-        model.organism = try r.element("organism")
-        model.partDescription = try r.elements("partDescription")
+        try r.element("developmentStage", into: &model.developmentStage)
+        try r.elements("fractionDescription", into: &model.fractionDescription)
+        try r.element("organism", into: &model.organism)
+        try r.elements("partDescription", into: &model.partDescription)
         try r.finish()
     }
 
@@ -188,13 +192,17 @@ public struct SubstanceSourceMaterial: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.fraction = try r.primitive("fraction", "_fraction")
-            model.materialType = try r.element("materialType")
+            try r.element("materialType", into: &model.materialType)
             try r.finish()
         }
 
@@ -264,19 +272,23 @@ public struct SubstanceSourceMaterial: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.family = try r.element("family")
-            model.genus = try r.element("genus")
-            model.species = try r.element("species")
-            model.intraspecificType = try r.element("intraspecificType")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("family", into: &model.family)
+            try r.element("genus", into: &model.genus)
+            try r.element("species", into: &model.species)
+            try r.element("intraspecificType", into: &model.intraspecificType)
             model.intraspecificDescription = try r.primitive("intraspecificDescription", "_intraspecificDescription")
-            model.author = try r.elements("author")
-            model.hybrid = try r.element("hybrid")
-            model.organismGeneral = try r.element("organismGeneral")
+            try r.elements("author", into: &model.author)
+            try r.element("hybrid", into: &model.hybrid)
+            try r.element("organismGeneral", into: &model.organismGeneral)
             try r.finish()
         }
 
@@ -327,12 +339,16 @@ public struct SubstanceSourceMaterial: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.authorType = try r.element("authorType")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.element("authorType", into: &model.authorType)
                 model.authorDescription = try r.primitive("authorDescription", "_authorDescription")
                 try r.finish()
             }
@@ -391,16 +407,20 @@ public struct SubstanceSourceMaterial: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.maternalOrganismId = try r.primitive("maternalOrganismId", "_maternalOrganismId")
                 model.maternalOrganismName = try r.primitive("maternalOrganismName", "_maternalOrganismName")
                 model.paternalOrganismId = try r.primitive("paternalOrganismId", "_paternalOrganismId")
                 model.paternalOrganismName = try r.primitive("paternalOrganismName", "_paternalOrganismName")
-                model.hybridType = try r.element("hybridType")
+                try r.element("hybridType", into: &model.hybridType)
                 try r.finish()
             }
 
@@ -457,15 +477,19 @@ public struct SubstanceSourceMaterial: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.kingdom = try r.element("kingdom")
-                model.phylum = try r.element("phylum")
-                model.`class` = try r.element("class")
-                model.order = try r.element("order")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.element("kingdom", into: &model.kingdom)
+                try r.element("phylum", into: &model.phylum)
+                try r.element("class", into: &model.`class`)
+                try r.element("order", into: &model.order)
                 try r.finish()
             }
 
@@ -514,13 +538,17 @@ public struct SubstanceSourceMaterial: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.part = try r.element("part")
-            model.partLocation = try r.element("partLocation")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("part", into: &model.part)
+            try r.element("partLocation", into: &model.partLocation)
             try r.finish()
         }
 

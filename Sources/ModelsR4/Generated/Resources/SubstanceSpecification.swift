@@ -126,36 +126,40 @@ public struct SubstanceSpecification: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self() }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("SubstanceSpecification")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.element("identifier")
-        model.type = try r.element("type")
-        model.status = try r.element("status")
-        model.domain = try r.element("domain")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.element("identifier", into: &model.identifier)
+        try r.element("type", into: &model.type)
+        try r.element("status", into: &model.status)
+        try r.element("domain", into: &model.domain)
         model.description = try r.primitive("description", "_description")
-        model.source = try r.elements("source")
+        try r.elements("source", into: &model.source)
         model.comment = try r.primitive("comment", "_comment")
-        model.moiety = try r.elements("moiety")
-        model.property = try r.elements("property")
-        model.referenceInformation = try r.element("referenceInformation")
-        model.structure = try r.element("structure")
-        model.code = try r.elements("code")
-        model.name = try r.elements("name")
-        model.molecularWeight = try r.elements("molecularWeight")
-        model.relationship = try r.elements("relationship")
-        model.nucleicAcid = try r.element("nucleicAcid")
-        model.polymer = try r.element("polymer")
-        model.protein = try r.element("protein")
-        model.sourceMaterial = try r.element("sourceMaterial")
+        try r.elements("moiety", into: &model.moiety)
+        try r.elements("property", into: &model.property)
+        try r.element("referenceInformation", into: &model.referenceInformation)
+        try r.element("structure", into: &model.structure)
+        try r.elements("code", into: &model.code)
+        try r.elements("name", into: &model.name)
+        try r.elements("molecularWeight", into: &model.molecularWeight)
+        try r.elements("relationship", into: &model.relationship)
+        try r.element("nucleicAcid", into: &model.nucleicAcid)
+        try r.element("polymer", into: &model.polymer)
+        try r.element("protein", into: &model.protein)
+        try r.element("sourceMaterial", into: &model.sourceMaterial)
         try r.finish()
     }
 
@@ -244,16 +248,20 @@ public struct SubstanceSpecification: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.role = try r.element("role")
-            model.identifier = try r.element("identifier")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("role", into: &model.role)
+            try r.element("identifier", into: &model.identifier)
             model.name = try r.primitive("name", "_name")
-            model.stereochemistry = try r.element("stereochemistry")
-            model.opticalActivity = try r.element("opticalActivity")
+            try r.element("stereochemistry", into: &model.stereochemistry)
+            try r.element("opticalActivity", into: &model.opticalActivity)
             model.molecularFormula = try r.primitive("molecularFormula", "_molecularFormula")
             model.amount = try r.choice("amount")
             try r.finish()
@@ -342,13 +350,17 @@ public struct SubstanceSpecification: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.category = try r.element("category")
-            model.code = try r.element("code")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("category", into: &model.category)
+            try r.element("code", into: &model.code)
             model.parameters = try r.primitive("parameters", "_parameters")
             model.definingSubstance = try r.choice("definingSubstance")
             model.amount = try r.choice("amount")
@@ -472,19 +484,23 @@ public struct SubstanceSpecification: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.stereochemistry = try r.element("stereochemistry")
-            model.opticalActivity = try r.element("opticalActivity")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("stereochemistry", into: &model.stereochemistry)
+            try r.element("opticalActivity", into: &model.opticalActivity)
             model.molecularFormula = try r.primitive("molecularFormula", "_molecularFormula")
             model.molecularFormulaByMoiety = try r.primitive("molecularFormulaByMoiety", "_molecularFormulaByMoiety")
-            model.isotope = try r.elements("isotope")
-            model.molecularWeight = try r.element("molecularWeight")
-            model.source = try r.elements("source")
-            model.representation = try r.elements("representation")
+            try r.elements("isotope", into: &model.isotope)
+            try r.element("molecularWeight", into: &model.molecularWeight)
+            try r.elements("source", into: &model.source)
+            try r.elements("representation", into: &model.representation)
             try r.finish()
         }
 
@@ -547,16 +563,20 @@ public struct SubstanceSpecification: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.identifier = try r.element("identifier")
-                model.name = try r.element("name")
-                model.substitution = try r.element("substitution")
-                model.halfLife = try r.element("halfLife")
-                model.molecularWeight = try r.element("molecularWeight")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.element("identifier", into: &model.identifier)
+                try r.element("name", into: &model.name)
+                try r.element("substitution", into: &model.substitution)
+                try r.element("halfLife", into: &model.halfLife)
+                try r.element("molecularWeight", into: &model.molecularWeight)
                 try r.finish()
             }
 
@@ -608,14 +628,18 @@ public struct SubstanceSpecification: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self() }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
-                    model.method = try r.element("method")
-                    model.type = try r.element("type")
-                    model.amount = try r.element("amount")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    try r.element("method", into: &model.method)
+                    try r.element("type", into: &model.type)
+                    try r.element("amount", into: &model.amount)
                     try r.finish()
                 }
 
@@ -667,14 +691,18 @@ public struct SubstanceSpecification: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.type = try r.element("type")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.element("type", into: &model.type)
                 model.representation = try r.primitive("representation", "_representation")
-                model.attachment = try r.element("attachment")
+                try r.element("attachment", into: &model.attachment)
                 try r.finish()
             }
 
@@ -734,16 +762,20 @@ public struct SubstanceSpecification: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.code = try r.element("code")
-            model.status = try r.element("status")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("code", into: &model.code)
+            try r.element("status", into: &model.status)
             model.statusDate = try r.primitive("statusDate", "_statusDate")
             model.comment = try r.primitive("comment", "_comment")
-            model.source = try r.elements("source")
+            try r.elements("source", into: &model.source)
             try r.finish()
         }
 
@@ -828,22 +860,26 @@ public struct SubstanceSpecification: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(name: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.name = try r.requiredPrimitive("name", "_name")
-            model.type = try r.element("type")
-            model.status = try r.element("status")
+            try r.element("type", into: &model.type)
+            try r.element("status", into: &model.status)
             model.preferred = try r.primitive("preferred", "_preferred")
-            model.language = try r.elements("language")
-            model.domain = try r.elements("domain")
-            model.jurisdiction = try r.elements("jurisdiction")
-            model.synonym = try r.elements("synonym")
-            model.translation = try r.elements("translation")
-            model.official = try r.elements("official")
-            model.source = try r.elements("source")
+            try r.elements("language", into: &model.language)
+            try r.elements("domain", into: &model.domain)
+            try r.elements("jurisdiction", into: &model.jurisdiction)
+            try r.elements("synonym", into: &model.synonym)
+            try r.elements("translation", into: &model.translation)
+            try r.elements("official", into: &model.official)
+            try r.elements("source", into: &model.source)
             try r.finish()
         }
 
@@ -901,13 +937,17 @@ public struct SubstanceSpecification: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.authority = try r.element("authority")
-                model.status = try r.element("status")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.element("authority", into: &model.authority)
+                try r.element("status", into: &model.status)
                 model.date = try r.primitive("date", "_date")
                 try r.finish()
             }
@@ -976,18 +1016,22 @@ public struct SubstanceSpecification: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.substance = try r.choice("substance")
-            model.relationship = try r.element("relationship")
+            try r.element("relationship", into: &model.relationship)
             model.isDefining = try r.primitive("isDefining", "_isDefining")
             model.amount = try r.choice("amount")
-            model.amountRatioLowLimit = try r.element("amountRatioLowLimit")
-            model.amountType = try r.element("amountType")
-            model.source = try r.elements("source")
+            try r.element("amountRatioLowLimit", into: &model.amountRatioLowLimit)
+            try r.element("amountType", into: &model.amountType)
+            try r.elements("source", into: &model.source)
             try r.finish()
         }
 

@@ -110,32 +110,36 @@ public struct SupplyRequest: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(item: .codeableConcept(CodeableConcept()), quantity: Quantity()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("SupplyRequest")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.primitive("status", "_status")
-        model.category = try r.element("category")
+        try r.element("category", into: &model.category)
         model.priority = try r.primitive("priority", "_priority")
         model.item = try r.requiredChoice("item")
-        model.quantity = try r.requiredElement("quantity")
-        model.parameter = try r.elements("parameter")
+        try r.requiredElement("quantity", into: &model.quantity)
+        try r.elements("parameter", into: &model.parameter)
         model.occurrence = try r.choice("occurrence")
         model.authoredOn = try r.primitive("authoredOn", "_authoredOn")
-        model.requester = try r.element("requester")
-        model.supplier = try r.elements("supplier")
-        model.reasonCode = try r.elements("reasonCode")
-        model.reasonReference = try r.elements("reasonReference")
-        model.deliverFrom = try r.element("deliverFrom")
-        model.deliverTo = try r.element("deliverTo")
+        try r.element("requester", into: &model.requester)
+        try r.elements("supplier", into: &model.supplier)
+        try r.elements("reasonCode", into: &model.reasonCode)
+        try r.elements("reasonReference", into: &model.reasonReference)
+        try r.element("deliverFrom", into: &model.deliverFrom)
+        try r.element("deliverTo", into: &model.deliverTo)
         try r.finish()
     }
 
@@ -251,12 +255,16 @@ public struct SupplyRequest: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.code = try r.element("code")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("code", into: &model.code)
             model.value = try r.choice("value")
             try r.finish()
         }

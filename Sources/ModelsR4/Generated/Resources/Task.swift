@@ -174,48 +174,52 @@ public struct Task: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(intent: FHIRPrimitive(), status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("Task")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.instantiatesCanonical = try r.primitive("instantiatesCanonical", "_instantiatesCanonical")
         model.instantiatesUri = try r.primitive("instantiatesUri", "_instantiatesUri")
-        model.basedOn = try r.elements("basedOn")
-        model.groupIdentifier = try r.element("groupIdentifier")
-        model.partOf = try r.elements("partOf")
+        try r.elements("basedOn", into: &model.basedOn)
+        try r.element("groupIdentifier", into: &model.groupIdentifier)
+        try r.elements("partOf", into: &model.partOf)
         model.status = try r.requiredPrimitive("status", "_status")
-        model.statusReason = try r.element("statusReason")
-        model.businessStatus = try r.element("businessStatus")
+        try r.element("statusReason", into: &model.statusReason)
+        try r.element("businessStatus", into: &model.businessStatus)
         model.intent = try r.requiredPrimitive("intent", "_intent")
         model.priority = try r.primitive("priority", "_priority")
-        model.code = try r.element("code")
+        try r.element("code", into: &model.code)
         model.description = try r.primitive("description", "_description")
-        model.focus = try r.element("focus")
-        model.`for` = try r.element("for")
-        model.encounter = try r.element("encounter")
-        model.executionPeriod = try r.element("executionPeriod")
+        try r.element("focus", into: &model.focus)
+        try r.element("for", into: &model.`for`)
+        try r.element("encounter", into: &model.encounter)
+        try r.element("executionPeriod", into: &model.executionPeriod)
         model.authoredOn = try r.primitive("authoredOn", "_authoredOn")
         model.lastModified = try r.primitive("lastModified", "_lastModified")
-        model.requester = try r.element("requester")
-        model.performerType = try r.elements("performerType")
-        model.owner = try r.element("owner")
-        model.location = try r.element("location")
-        model.reasonCode = try r.element("reasonCode")
-        model.reasonReference = try r.element("reasonReference")
-        model.insurance = try r.elements("insurance")
-        model.note = try r.elements("note")
-        model.relevantHistory = try r.elements("relevantHistory")
-        model.restriction = try r.element("restriction")
-        model.input = try r.elements("input")
-        model.output = try r.elements("output")
+        try r.element("requester", into: &model.requester)
+        try r.elements("performerType", into: &model.performerType)
+        try r.element("owner", into: &model.owner)
+        try r.element("location", into: &model.location)
+        try r.element("reasonCode", into: &model.reasonCode)
+        try r.element("reasonReference", into: &model.reasonReference)
+        try r.elements("insurance", into: &model.insurance)
+        try r.elements("note", into: &model.note)
+        try r.elements("relevantHistory", into: &model.relevantHistory)
+        try r.element("restriction", into: &model.restriction)
+        try r.elements("input", into: &model.input)
+        try r.elements("output", into: &model.output)
         try r.finish()
     }
 
@@ -300,14 +304,18 @@ public struct Task: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.repetitions = try r.primitive("repetitions", "_repetitions")
-            model.period = try r.element("period")
-            model.recipient = try r.elements("recipient")
+            try r.element("period", into: &model.period)
+            try r.elements("recipient", into: &model.recipient)
             try r.finish()
         }
 
@@ -354,12 +362,16 @@ public struct Task: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(type: CodeableConcept(), value: .base64Binary(FHIRPrimitive())) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.type = try r.requiredElement("type")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("type", into: &model.type)
             model.value = try r.requiredChoice("value")
             try r.finish()
         }
@@ -574,12 +586,16 @@ public struct Task: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(type: CodeableConcept(), value: .base64Binary(FHIRPrimitive())) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.type = try r.requiredElement("type")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("type", into: &model.type)
             model.value = try r.requiredChoice("value")
             try r.finish()
         }

@@ -98,29 +98,33 @@ public struct TestReport: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(result: FHIRPrimitive(), status: FHIRPrimitive(), testScript: Reference()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("TestReport")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.element("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.element("identifier", into: &model.identifier)
         model.name = try r.primitive("name", "_name")
         model.status = try r.requiredPrimitive("status", "_status")
-        model.testScript = try r.requiredElement("testScript")
+        try r.requiredElement("testScript", into: &model.testScript)
         model.result = try r.requiredPrimitive("result", "_result")
         model.score = try r.primitive("score", "_score")
         model.tester = try r.primitive("tester", "_tester")
         model.issued = try r.primitive("issued", "_issued")
-        model.participant = try r.elements("participant")
-        model.setup = try r.element("setup")
-        model.test = try r.elements("test")
-        model.teardown = try r.element("teardown")
+        try r.elements("participant", into: &model.participant)
+        try r.element("setup", into: &model.setup)
+        try r.elements("test", into: &model.test)
+        try r.element("teardown", into: &model.teardown)
         try r.finish()
     }
 
@@ -186,11 +190,15 @@ public struct TestReport: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(type: FHIRPrimitive(), uri: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.type = try r.requiredPrimitive("type", "_type")
             model.uri = try r.requiredPrimitive("uri", "_uri")
             model.display = try r.primitive("display", "_display")
@@ -236,12 +244,16 @@ public struct TestReport: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(action: []) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.action = try r.requiredElements("action")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElements("action", into: &model.action)
             try r.finish()
         }
 
@@ -285,13 +297,17 @@ public struct TestReport: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.operation = try r.element("operation")
-                model.assert = try r.element("assert")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.element("operation", into: &model.operation)
+                try r.element("assert", into: &model.assert)
                 try r.finish()
             }
 
@@ -340,11 +356,15 @@ public struct TestReport: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self(result: FHIRPrimitive()) }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
                     model.result = try r.requiredPrimitive("result", "_result")
                     model.message = try r.primitive("message", "_message")
                     model.detail = try r.primitive("detail", "_detail")
@@ -398,11 +418,15 @@ public struct TestReport: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self(result: FHIRPrimitive()) }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
                     model.result = try r.requiredPrimitive("result", "_result")
                     model.message = try r.primitive("message", "_message")
                     model.detail = try r.primitive("detail", "_detail")
@@ -458,14 +482,18 @@ public struct TestReport: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(action: []) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.name = try r.primitive("name", "_name")
             model.description = try r.primitive("description", "_description")
-            model.action = try r.requiredElements("action")
+            try r.requiredElements("action", into: &model.action)
             try r.finish()
         }
 
@@ -511,13 +539,17 @@ public struct TestReport: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.operation = try r.element("operation")
-                model.assert = try r.element("assert")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.element("operation", into: &model.operation)
+                try r.element("assert", into: &model.assert)
                 try r.finish()
             }
 
@@ -560,12 +592,16 @@ public struct TestReport: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(action: []) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.action = try r.requiredElements("action")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElements("action", into: &model.action)
             try r.finish()
         }
 
@@ -605,12 +641,16 @@ public struct TestReport: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(operation: TestReport.Setup.SetupAction.Operation(result: FHIRPrimitive())) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.operation = try r.requiredElement("operation")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.requiredElement("operation", into: &model.operation)
                 try r.finish()
             }
 

@@ -146,19 +146,23 @@ public struct TestScript: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(name: FHIRPrimitive(), status: FHIRPrimitive(), url: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("TestScript")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
         model.url = try r.requiredPrimitive("url", "_url")
-        model.identifier = try r.element("identifier")
+        try r.element("identifier", into: &model.identifier)
         model.version = try r.primitive("version", "_version")
         model.name = try r.requiredPrimitive("name", "_name")
         model.title = try r.primitive("title", "_title")
@@ -166,21 +170,21 @@ public struct TestScript: DomainResource {
         model.experimental = try r.primitive("experimental", "_experimental")
         model.date = try r.primitive("date", "_date")
         model.publisher = try r.primitive("publisher", "_publisher")
-        model.contact = try r.elements("contact")
+        try r.elements("contact", into: &model.contact)
         model.description = try r.primitive("description", "_description")
-        model.useContext = try r.elements("useContext")
-        model.jurisdiction = try r.elements("jurisdiction")
+        try r.elements("useContext", into: &model.useContext)
+        try r.elements("jurisdiction", into: &model.jurisdiction)
         model.purpose = try r.primitive("purpose", "_purpose")
         model.copyright = try r.primitive("copyright", "_copyright")
-        model.origin = try r.elements("origin")
-        model.destination = try r.elements("destination")
-        model.metadata = try r.element("metadata")
-        model.fixture = try r.elements("fixture")
-        model.profile = try r.elements("profile")
-        model.variable = try r.elements("variable")
-        model.setup = try r.element("setup")
-        model.test = try r.elements("test")
-        model.teardown = try r.element("teardown")
+        try r.elements("origin", into: &model.origin)
+        try r.elements("destination", into: &model.destination)
+        try r.element("metadata", into: &model.metadata)
+        try r.elements("fixture", into: &model.fixture)
+        try r.elements("profile", into: &model.profile)
+        try r.elements("variable", into: &model.variable)
+        try r.element("setup", into: &model.setup)
+        try r.elements("test", into: &model.test)
+        try r.element("teardown", into: &model.teardown)
         try r.finish()
     }
 
@@ -254,13 +258,17 @@ public struct TestScript: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(index: FHIRPrimitive(), profile: Coding()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.index = try r.requiredPrimitive("index", "_index")
-            model.profile = try r.requiredElement("profile")
+            try r.requiredElement("profile", into: &model.profile)
             try r.finish()
         }
 
@@ -306,13 +314,17 @@ public struct TestScript: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(index: FHIRPrimitive(), profile: Coding()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.index = try r.requiredPrimitive("index", "_index")
-            model.profile = try r.requiredElement("profile")
+            try r.requiredElement("profile", into: &model.profile)
             try r.finish()
         }
 
@@ -358,13 +370,17 @@ public struct TestScript: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(capability: []) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.link = try r.elements("link")
-            model.capability = try r.requiredElements("capability")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.elements("link", into: &model.link)
+            try r.requiredElements("capability", into: &model.capability)
             try r.finish()
         }
 
@@ -409,11 +425,15 @@ public struct TestScript: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(url: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.url = try r.requiredPrimitive("url", "_url")
                 model.description = try r.primitive("description", "_description")
                 try r.finish()
@@ -481,11 +501,15 @@ public struct TestScript: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(capabilities: FHIRPrimitive(), required: FHIRPrimitive(), validated: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.required = try r.requiredPrimitive("required", "_required")
                 model.validated = try r.requiredPrimitive("validated", "_validated")
                 model.description = try r.primitive("description", "_description")
@@ -548,14 +572,18 @@ public struct TestScript: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(autocreate: FHIRPrimitive(), autodelete: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.autocreate = try r.requiredPrimitive("autocreate", "_autocreate")
             model.autodelete = try r.requiredPrimitive("autodelete", "_autodelete")
-            model.resource = try r.element("resource")
+            try r.element("resource", into: &model.resource)
             try r.finish()
         }
 
@@ -626,11 +654,15 @@ public struct TestScript: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(name: FHIRPrimitive()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.name = try r.requiredPrimitive("name", "_name")
             model.defaultValue = try r.primitive("defaultValue", "_defaultValue")
             model.description = try r.primitive("description", "_description")
@@ -686,12 +718,16 @@ public struct TestScript: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(action: []) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.action = try r.requiredElements("action")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElements("action", into: &model.action)
             try r.finish()
         }
 
@@ -735,13 +771,17 @@ public struct TestScript: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.operation = try r.element("operation")
-                model.assert = try r.element("assert")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.element("operation", into: &model.operation)
+                try r.element("assert", into: &model.assert)
                 try r.finish()
             }
 
@@ -846,12 +886,16 @@ public struct TestScript: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self(encodeRequestUrl: FHIRPrimitive()) }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
-                    model.type = try r.element("type")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
+                    try r.element("type", into: &model.type)
                     model.resource = try r.primitive("resource", "_resource")
                     model.label = try r.primitive("label", "_label")
                     model.description = try r.primitive("description", "_description")
@@ -862,7 +906,7 @@ public struct TestScript: DomainResource {
                     model.method = try r.primitive("method", "_method")
                     model.origin = try r.primitive("origin", "_origin")
                     model.params = try r.primitive("params", "_params")
-                    model.requestHeader = try r.elements("requestHeader")
+                    try r.elements("requestHeader", into: &model.requestHeader)
                     model.requestId = try r.primitive("requestId", "_requestId")
                     model.responseId = try r.primitive("responseId", "_responseId")
                     model.sourceId = try r.primitive("sourceId", "_sourceId")
@@ -927,11 +971,15 @@ public struct TestScript: DomainResource {
                         try Self.decodeMembers(into: &self, from: &r)
                     }
 
+                    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                    public static var decodingPlaceholder: Self { Self(field: FHIRPrimitive(), value: FHIRPrimitive()) }
+
+                    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                     @inline(never)
-                    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                         model.id = try r.primitive("id", "_id")
-                        model.`extension` = try r.elements("extension")
-                        model.modifierExtension = try r.elements("modifierExtension")
+                        try r.elements("extension", into: &model.`extension`)
+                        try r.elements("modifierExtension", into: &model.modifierExtension)
                         model.field = try r.requiredPrimitive("field", "_field")
                         model.value = try r.requiredPrimitive("value", "_value")
                         try r.finish()
@@ -1060,11 +1108,15 @@ public struct TestScript: DomainResource {
                     try Self.decodeMembers(into: &self, from: &r)
                 }
 
+                /// The value members are decoded into: required elements hold placeholders, the rest nil.
+                public static var decodingPlaceholder: Self { Self(warningOnly: FHIRPrimitive()) }
+
+                /// Reads the members of the reader's object into `model` in place, then finishes the reader.
                 @inline(never)
-                private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+                public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                     model.id = try r.primitive("id", "_id")
-                    model.`extension` = try r.elements("extension")
-                    model.modifierExtension = try r.elements("modifierExtension")
+                    try r.elements("extension", into: &model.`extension`)
+                    try r.elements("modifierExtension", into: &model.modifierExtension)
                     model.label = try r.primitive("label", "_label")
                     model.description = try r.primitive("description", "_description")
                     model.direction = try r.primitive("direction", "_direction")
@@ -1158,14 +1210,18 @@ public struct TestScript: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(action: []) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
             model.name = try r.primitive("name", "_name")
             model.description = try r.primitive("description", "_description")
-            model.action = try r.requiredElements("action")
+            try r.requiredElements("action", into: &model.action)
             try r.finish()
         }
 
@@ -1211,13 +1267,17 @@ public struct TestScript: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self() }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.operation = try r.element("operation")
-                model.assert = try r.element("assert")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.element("operation", into: &model.operation)
+                try r.element("assert", into: &model.assert)
                 try r.finish()
             }
 
@@ -1260,12 +1320,16 @@ public struct TestScript: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(action: []) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.action = try r.requiredElements("action")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElements("action", into: &model.action)
             try r.finish()
         }
 
@@ -1305,12 +1369,16 @@ public struct TestScript: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(operation: TestScript.Setup.SetupAction.Operation(encodeRequestUrl: FHIRPrimitive())) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
-                model.operation = try r.requiredElement("operation")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
+                try r.requiredElement("operation", into: &model.operation)
                 try r.finish()
             }
 

@@ -106,31 +106,35 @@ public struct VerificationResult: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("VerificationResult")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.target = try r.elements("target")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("target", into: &model.target)
         model.targetLocation = try r.primitives("targetLocation", "_targetLocation")
-        model.need = try r.element("need")
+        try r.element("need", into: &model.need)
         model.status = try r.requiredPrimitive("status", "_status")
         model.statusDate = try r.primitive("statusDate", "_statusDate")
-        model.validationType = try r.element("validationType")
-        model.validationProcess = try r.elements("validationProcess")
-        model.frequency = try r.element("frequency")
+        try r.element("validationType", into: &model.validationType)
+        try r.elements("validationProcess", into: &model.validationProcess)
+        try r.element("frequency", into: &model.frequency)
         model.lastPerformed = try r.primitive("lastPerformed", "_lastPerformed")
         model.nextScheduled = try r.primitive("nextScheduled", "_nextScheduled")
-        model.failureAction = try r.element("failureAction")
-        model.primarySource = try r.elements("primarySource")
-        model.attestation = try r.element("attestation")
-        model.validator = try r.elements("validator")
+        try r.element("failureAction", into: &model.failureAction)
+        try r.elements("primarySource", into: &model.primarySource)
+        try r.element("attestation", into: &model.attestation)
+        try r.elements("validator", into: &model.validator)
         try r.finish()
     }
 
@@ -214,18 +218,22 @@ public struct VerificationResult: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.who = try r.element("who")
-            model.type = try r.elements("type")
-            model.communicationMethod = try r.elements("communicationMethod")
-            model.validationStatus = try r.element("validationStatus")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("who", into: &model.who)
+            try r.elements("type", into: &model.type)
+            try r.elements("communicationMethod", into: &model.communicationMethod)
+            try r.element("validationStatus", into: &model.validationStatus)
             model.validationDate = try r.primitive("validationDate", "_validationDate")
-            model.canPushUpdates = try r.element("canPushUpdates")
-            model.pushTypeAvailable = try r.elements("pushTypeAvailable")
+            try r.element("canPushUpdates", into: &model.canPushUpdates)
+            try r.elements("pushTypeAvailable", into: &model.pushTypeAvailable)
             try r.finish()
         }
 
@@ -300,19 +308,23 @@ public struct VerificationResult: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self() }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.who = try r.element("who")
-            model.onBehalfOf = try r.element("onBehalfOf")
-            model.communicationMethod = try r.element("communicationMethod")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.element("who", into: &model.who)
+            try r.element("onBehalfOf", into: &model.onBehalfOf)
+            try r.element("communicationMethod", into: &model.communicationMethod)
             model.date = try r.primitive("date", "_date")
             model.sourceIdentityCertificate = try r.primitive("sourceIdentityCertificate", "_sourceIdentityCertificate")
             model.proxyIdentityCertificate = try r.primitive("proxyIdentityCertificate", "_proxyIdentityCertificate")
-            model.proxySignature = try r.element("proxySignature")
-            model.sourceSignature = try r.element("sourceSignature")
+            try r.element("proxySignature", into: &model.proxySignature)
+            try r.element("sourceSignature", into: &model.sourceSignature)
             try r.finish()
         }
 
@@ -368,14 +380,18 @@ public struct VerificationResult: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(organization: Reference()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.organization = try r.requiredElement("organization")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("organization", into: &model.organization)
             model.identityCertificate = try r.primitive("identityCertificate", "_identityCertificate")
-            model.attestationSignature = try r.element("attestationSignature")
+            try r.element("attestationSignature", into: &model.attestationSignature)
             try r.finish()
         }
 

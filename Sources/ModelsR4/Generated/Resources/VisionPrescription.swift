@@ -82,25 +82,29 @@ public struct VisionPrescription: DomainResource {
         try Self.decodeMembers(into: &self, from: &r)
     }
 
+    /// The value members are decoded into: required elements hold placeholders, the rest nil.
+    public static var decodingPlaceholder: Self { Self(created: FHIRPrimitive(), dateWritten: FHIRPrimitive(), lensSpecification: [], patient: Reference(), prescriber: Reference(), status: FHIRPrimitive()) }
+
+    /// Reads the members of the reader's object into `model` in place, then finishes the reader.
     @inline(never)
-    private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+    public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
         try r.resourceType("VisionPrescription")
         model.id = try r.primitive("id", "_id")
-        model.meta = try r.element("meta")
+        try r.element("meta", into: &model.meta)
         model.implicitRules = try r.primitive("implicitRules", "_implicitRules")
         model.language = try r.primitive("language", "_language")
-        model.text = try r.element("text")
+        try r.element("text", into: &model.text)
         model.contained = try r.elements("contained")
-        model.`extension` = try r.elements("extension")
-        model.modifierExtension = try r.elements("modifierExtension")
-        model.identifier = try r.elements("identifier")
+        try r.elements("extension", into: &model.`extension`)
+        try r.elements("modifierExtension", into: &model.modifierExtension)
+        try r.elements("identifier", into: &model.identifier)
         model.status = try r.requiredPrimitive("status", "_status")
         model.created = try r.requiredPrimitive("created", "_created")
-        model.patient = try r.requiredElement("patient")
-        model.encounter = try r.element("encounter")
+        try r.requiredElement("patient", into: &model.patient)
+        try r.element("encounter", into: &model.encounter)
         model.dateWritten = try r.requiredPrimitive("dateWritten", "_dateWritten")
-        model.prescriber = try r.requiredElement("prescriber")
-        model.lensSpecification = try r.requiredElements("lensSpecification")
+        try r.requiredElement("prescriber", into: &model.prescriber)
+        try r.requiredElements("lensSpecification", into: &model.lensSpecification)
         try r.finish()
     }
 
@@ -206,25 +210,29 @@ public struct VisionPrescription: DomainResource {
             try Self.decodeMembers(into: &self, from: &r)
         }
 
+        /// The value members are decoded into: required elements hold placeholders, the rest nil.
+        public static var decodingPlaceholder: Self { Self(eye: FHIRPrimitive(), product: CodeableConcept()) }
+
+        /// Reads the members of the reader's object into `model` in place, then finishes the reader.
         @inline(never)
-        private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+        public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
             model.id = try r.primitive("id", "_id")
-            model.`extension` = try r.elements("extension")
-            model.modifierExtension = try r.elements("modifierExtension")
-            model.product = try r.requiredElement("product")
+            try r.elements("extension", into: &model.`extension`)
+            try r.elements("modifierExtension", into: &model.modifierExtension)
+            try r.requiredElement("product", into: &model.product)
             model.eye = try r.requiredPrimitive("eye", "_eye")
             model.sphere = try r.primitive("sphere", "_sphere")
             model.cylinder = try r.primitive("cylinder", "_cylinder")
             model.axis = try r.primitive("axis", "_axis")
-            model.prism = try r.elements("prism")
+            try r.elements("prism", into: &model.prism)
             model.add = try r.primitive("add", "_add")
             model.power = try r.primitive("power", "_power")
             model.backCurve = try r.primitive("backCurve", "_backCurve")
             model.diameter = try r.primitive("diameter", "_diameter")
-            model.duration = try r.element("duration")
+            try r.element("duration", into: &model.duration)
             model.color = try r.primitive("color", "_color")
             model.brand = try r.primitive("brand", "_brand")
-            model.note = try r.elements("note")
+            try r.elements("note", into: &model.note)
             try r.finish()
         }
 
@@ -281,11 +289,15 @@ public struct VisionPrescription: DomainResource {
                 try Self.decodeMembers(into: &self, from: &r)
             }
 
+            /// The value members are decoded into: required elements hold placeholders, the rest nil.
+            public static var decodingPlaceholder: Self { Self(amount: FHIRPrimitive(), base: FHIRPrimitive()) }
+
+            /// Reads the members of the reader's object into `model` in place, then finishes the reader.
             @inline(never)
-            private static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
+            public static func decodeMembers(into model: inout Self, from r: inout FHIRObjectReader) throws(FHIRDecodingError) {
                 model.id = try r.primitive("id", "_id")
-                model.`extension` = try r.elements("extension")
-                model.modifierExtension = try r.elements("modifierExtension")
+                try r.elements("extension", into: &model.`extension`)
+                try r.elements("modifierExtension", into: &model.modifierExtension)
                 model.amount = try r.requiredPrimitive("amount", "_amount")
                 model.base = try r.requiredPrimitive("base", "_base")
                 try r.finish()
