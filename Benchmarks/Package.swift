@@ -153,6 +153,17 @@ let package = Package(
             path: "Benchmarks/ImportProbe",
             swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
         ),
+        // One decode's time in a short batch (scripts/bench-fhir-paired.py alternates it with
+        // Python's fhir.resources on the same bytes).
+        .executableTarget(
+            name: "fhir-decode-probe",
+            dependencies: [
+                .product(name: "FHIRCore", package: "OpenHealthKit"),
+                .product(name: "ModelsR4", package: "OpenHealthKit"),
+            ],
+            path: "Benchmarks/FHIRDecodeProbe",
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")]
+        ),
         .executableTarget(
             name: "ParsingBenchmarks",
             dependencies: [

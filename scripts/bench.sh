@@ -8,6 +8,9 @@
 #                                         # `health shc verify` of one file of 1,000, 2,000 and 4,000 cards
 #                                         # with the release binary, against the in-process batch rate
 #   scripts/bench.sh fhir                 # FHIR R4 decoding/encoding (FHIRBenchmarks)
+#   scripts/bench.sh fhir-python          # FHIR R4 decoding against Python's fhir.resources on the same
+#                                         # bytes, in alternating rounds (scripts/bench-fhir-paired.py;
+#                                         # makes the pinned venv first if it is missing)
 #   scripts/bench.sh server               # FhirBlocks token issuance, protected reads one at a time and under
 #                                         # 16 concurrent clients, FHIR search, and the search index's write
 #                                         # cost (ServerBenchmarks)
@@ -36,9 +39,22 @@ cd "$root"
 
 suite="store"
 case "${1:-}" in
-    store|cards|fhir|server|records|sync|import|parsing|all) suite="$1"; shift ;;
-    store|cards|fhir|server|records|import|parsing|ui|all) suite="$1"; shift ;;
+    store|cards|fhir|fhir-python|server|records|sync|import|parsing|ui|all) suite="$1"; shift ;;
 esac
+
+# FHIR decoding against Python's fhir.resources, in paired rounds on the same bytes (the two
+# documents of FHIRBenchmarks): see scripts/bench-fhir-paired.py.
+if [ "$suite" = "fhir-python" ]; then
+    shared="${OPENHEALTHKIT_SHARED:-$root/../shared}"
+    smallest=$(ls -Sr "$shared"/fhir/examples/synthea-r4/*.json | head -1)
+    largest=$(ls -S "$shared"/fhir/examples/synthea-r4/*.json | head -1)
+    [ -x .build/fhir-resources-venv/bin/python ] || bash scripts/fhir-resources-venv.sh >&2
+    swift build --package-path Benchmarks -c release -j 1 --product fhir-decode-probe >&2
+    probe="$(swift build --package-path Benchmarks -c release --show-bin-path)/fhir-decode-probe"
+    .build/fhir-resources-venv/bin/python scripts/bench-fhir-paired.py --probe "$probe" --first-entries 50 "$@" "$smallest"
+    .build/fhir-resources-venv/bin/python scripts/bench-fhir-paired.py --probe "$probe" --python-decodes 2 "$@" "$largest"
+    exit 0
+fi
 case "$suite" in
     store) products=(StoreBenchmarks) ;;
     cards) products=(CardBenchmarks) ;;
