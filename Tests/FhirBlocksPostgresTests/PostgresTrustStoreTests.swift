@@ -25,7 +25,7 @@ struct PostgresTrustStoreTests {
         }
     }
 
-    @Test(.timeLimit(.minutes(3)))
+    @Test(.timeLimit(.minutes(10)))
     func unreachableServerIsUnavailableQuickly() async throws {
         // Nothing listens on port 1 of the loopback address: connections are refused at once and
         // the pool keeps retrying; the store gives up after its connection timeout.
@@ -67,7 +67,7 @@ struct PostgresTrustStoreTests {
         }
     }
 
-    @Test(.enabled(if: adminURL != nil, "OPENHEALTHKIT_POSTGRES_URL is not set: no PostgreSQL server to test against"), .timeLimit(.minutes(3)))
+    @Test(.enabled(if: adminURL != nil, "OPENHEALTHKIT_POSTGRES_URL is not set: no PostgreSQL server to test against"), .timeLimit(.minutes(10)))
     func closedStoreIsUnavailable() async throws {
         try await withDatabase { url in
             // Connecting may be slow on a loaded machine, so the timeout is generous, and longer

@@ -20,7 +20,7 @@ private func failure(_ operation: () async throws -> Void) async -> String? {
     }
 }
 
-@Suite("HTTPSKeyResolver against a loopback HTTPS server", .timeLimit(.minutes(3)))
+@Suite("HTTPSKeyResolver against a loopback HTTPS server", .timeLimit(.minutes(10)))
 struct HTTPSKeyResolverTests {
     @Test("the JWKS and the CRL come from the exact well-known paths")
     func wellKnownPaths() async throws {

@@ -58,7 +58,7 @@ struct StoreAppsCommandTests {
     }
 }
 
-@Suite("Another process's changes", .timeLimit(.minutes(3)))
+@Suite("Another process's changes", .timeLimit(.minutes(10)))
 struct CrossProcessObserverTests {
     @Test("An observer query in this process hears of health store add in another")
     func observerHearsTheCLI() async throws {

@@ -8,7 +8,7 @@ import TestSupport
 /// The group commit on its own, with a writer the test holds: requests that arrive while a group
 /// is being written form the next group; a failed group fails each of its requests and nothing
 /// follows it; a durable group is followed once, after its requests were resumed.
-@Suite(.timeLimit(.minutes(3))) struct AuditGroupCommitterTests {
+@Suite(.timeLimit(.minutes(10))) struct AuditGroupCommitterTests {
     /// A log in memory whose writes wait for the test's go-ahead, one per group.
     final class HeldLog: Sendable {
         let groups = Inbox<[String]>()

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import OpenHealthKit
 
-@Suite("HKActivitySummaryQuery", .timeLimit(.minutes(3)))
+@Suite("HKActivitySummaryQuery", .timeLimit(.minutes(10)))
 struct HKActivitySummaryQueryTests {
     private static let revision = HKSourceRevision(source: HKSource(name: "Health", bundleIdentifier: "org.example.health"), version: nil)
 

@@ -6,7 +6,7 @@ import TestSupport
 
 /// Observer and long-running queries hear of changes that another store object (or another
 /// process) commits to the same file.
-@Suite("Changes by other writers", .timeLimit(.minutes(3)))
+@Suite("Changes by other writers", .timeLimit(.minutes(10)))
 struct OtherWriterNotificationTests {
     private let steps = HKQuantityType(.stepCount)
 
