@@ -7,13 +7,25 @@ import PostgresNIO
 /// The SMART App Launch part of the store: its share of ``commit(_:)``, its reads and the
 /// refresh token's single use.
 extension PostgresTrustStore {
-    /// Clients, the purge of old authorizations, conditional authorization writes (`INSERT … ON
+    /// Clients, the purge of old authorizations (of pending ones once expired) and of clients
+    /// never approved, conditional authorization writes (`INSERT … ON
     /// CONFLICT DO NOTHING` for a new one, `UPDATE … WHERE status = expected` otherwise; no row
     /// back is ``TrustStoreError/conflict(_:)``), refresh tokens.
     static func applySmart(_ change: TrustChange, on connection: PostgresConnection, logger: Logger) async throws {
         if let cutoff = change.smartAuthorizationsExpiringBefore?.millisecondsSince1970 {
             try await connection.query("""
                 DELETE FROM smart_authorization WHERE expires_at < \(cutoff) AND (code_expires_at IS NULL OR code_expires_at < \(cutoff))
+                """, logger: logger)
+        }
+        if let cutoff = change.pendingSmartAuthorizationsExpiredBefore?.millisecondsSince1970 {
+            try await connection.query("""
+                DELETE FROM smart_authorization WHERE status = \(SmartAuthorization.Status.pending.rawValue) AND expires_at < \(cutoff)
+                """, logger: logger)
+        }
+        if let cutoff = change.unapprovedSmartClientsRegisteredBefore?.millisecondsSince1970 {
+            try await connection.query("""
+                DELETE FROM smart_client WHERE registered_at < \(cutoff)
+                    AND NOT EXISTS (SELECT 1 FROM permission WHERE permission.grantee = smart_client.client_id)
                 """, logger: logger)
         }
         for client in change.smartClients {
@@ -104,6 +116,15 @@ extension PostgresTrustStore {
                 FROM (SELECT token_hash, used FROM refresh_token WHERE token_hash = \(hash) FOR UPDATE) AS old
                 WHERE t.token_hash = old.token_hash
                 RETURNING t.token_hash, t.authorization_id, t.client, t.patient, t.scope, t.permission_ids, t.issued_at, t.expires_at, old.used
+                """, logger: logger).collect()
+            return try rows.first.map(PostgresRows.refreshToken)
+        }
+    }
+
+    public func refreshToken(hash: String) async throws(TrustStoreError) -> StoredRefreshToken? {
+        try await withConnection { connection, logger in
+            let rows = try await connection.query("""
+                SELECT \(unescaped: PostgresRows.refreshTokenColumns) FROM refresh_token WHERE token_hash = \(hash)
                 """, logger: logger).collect()
             return try rows.first.map(PostgresRows.refreshToken)
         }

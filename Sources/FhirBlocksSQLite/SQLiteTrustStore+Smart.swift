@@ -42,4 +42,10 @@ extension SQLiteTrustStore {
             return token
         }
     }
+
+    public func refreshToken(hash: String) async throws(TrustStoreError) -> StoredRefreshToken? {
+        try await read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM refresh_token WHERE token_hash = ?", arguments: [hash]).map(SQLiteTrustRows.refreshToken)
+        }
+    }
 }

@@ -147,12 +147,23 @@ enum SQLiteTrustWriter {
     }
 
     /// The SMART App Launch part of a change: clients, conditional authorization writes,
-    /// the purge of old authorizations, refresh tokens.
+    /// the purge of old authorizations, of expired pending ones and of clients never approved,
+    /// refresh tokens.
     static func applySmart(_ change: TrustChange, in db: Database) throws {
         if let cutoff = change.smartAuthorizationsExpiringBefore?.millisecondsSince1970 {
             try db.execute(sql: """
                 DELETE FROM smart_authorization WHERE expires_at < ? AND (code_expires_at IS NULL OR code_expires_at < ?)
                 """, arguments: [cutoff, cutoff])
+        }
+        if let cutoff = change.pendingSmartAuthorizationsExpiredBefore?.millisecondsSince1970 {
+            try db.execute(sql: "DELETE FROM smart_authorization WHERE status = ? AND expires_at < ?",
+                           arguments: [SmartAuthorization.Status.pending.rawValue, cutoff])
+        }
+        if let cutoff = change.unapprovedSmartClientsRegisteredBefore?.millisecondsSince1970 {
+            try db.execute(sql: """
+                DELETE FROM smart_client WHERE registered_at < ?
+                    AND NOT EXISTS (SELECT 1 FROM permission WHERE permission.grantee = smart_client.client_id)
+                """, arguments: [cutoff])
         }
         for client in change.smartClients {
             try db.execute(sql: "INSERT INTO smart_client (client_id, redirect_uris, client_name, registered_at, public_key) VALUES (?, ?, ?, ?, ?)",

@@ -30,6 +30,14 @@ public struct TrustChange: Sendable {
     /// Forget SMART authorizations that stopped waiting before this instant (and whose code,
     /// if any, expired before it).
     public var smartAuthorizationsExpiringBefore: Timestamp?
+    /// Forget SMART authorizations still waiting for the wallet whose wait ended before this
+    /// instant (nobody can decide them any more), so anonymous `/authorize` requests cannot grow
+    /// the table beyond what their rate allows within one lifetime.
+    public var pendingSmartAuthorizationsExpiredBefore: Timestamp?
+    /// Forget SMART clients registered before this instant that never completed an
+    /// authorization (no permission names them as its grantee), so abandoned dynamic
+    /// registrations cannot fill the server's client cap for good.
+    public var unapprovedSmartClientsRegisteredBefore: Timestamp?
     /// Refresh tokens issued (stored by hash).
     public var refreshTokens: [StoredRefreshToken] = []
 
@@ -56,6 +64,7 @@ public struct TrustChange: Sendable {
         issuedGuids.isEmpty && issuedGuidsExpiringBefore == nil && registrations.isEmpty && permissions.isEmpty && revocations.isEmpty && tokens.isEmpty
             && revokedTokenHashes.isEmpty && resources.isEmpty && auditEntries.isEmpty && checkpoints.isEmpty
             && smartClients.isEmpty && smartAuthorizations.isEmpty && smartAuthorizationsExpiringBefore == nil && refreshTokens.isEmpty
+            && pendingSmartAuthorizationsExpiredBefore == nil && unapprovedSmartClientsRegisteredBefore == nil
     }
 }
 

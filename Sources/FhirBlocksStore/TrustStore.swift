@@ -65,6 +65,9 @@ public protocol TrustStore: NonceStore, AuthorizationCodeStore {
     /// Marks the refresh token whose SHA-256 is `hash` used and returns it as it was before
     /// (``StoredRefreshToken/used`` false for the one caller that rotated it), or nil if unknown.
     func useRefreshToken(hash: String) async throws(TrustStoreError) -> StoredRefreshToken?
+    /// The refresh token whose SHA-256 is `hash`, if kept, without using it (RFC 7009
+    /// revocation reads it to find its family).
+    func refreshToken(hash: String) async throws(TrustStoreError) -> StoredRefreshToken?
 
     // MARK: FHIR resources
 

@@ -8,6 +8,12 @@ import NIOCore
 /// a test channel) is `local`. Behind a reverse proxy every client has the proxy's address:
 /// there the limits are the proxy's to enforce, or these must be raised.
 enum ClientAddress {
+    /// The key of the client whose request the current task serves: ``RateLimitMiddleware``
+    /// binds it around the rest of the request, so the service's per-address limits
+    /// (registration, `/authorize`, user-code guesses) see the peer without every endpoint
+    /// passing it along. `local` outside a request (a test calling the service directly).
+    @TaskLocal static var current: String = "local"
+
     static func key(of address: SocketAddress?) -> String {
         guard let address else { return "local" }
         switch address {

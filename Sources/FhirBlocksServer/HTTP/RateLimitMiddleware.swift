@@ -2,7 +2,8 @@ import FhirBlocks
 import Hummingbird
 
 /// Answers 429 (`Retry-After`) to an address that sends faster than its ``RateLimit``, before
-/// any parsing or authentication. `/health` is never limited.
+/// any parsing or authentication. `/health` is never limited. The rest of the request runs
+/// with the address bound to ``ClientAddress/current`` (the service's own per-address limits).
 struct RateLimitMiddleware: RouterMiddleware {
     typealias Context = FhirBlocksRequestContext
     let service: TrustService
@@ -15,6 +16,6 @@ struct RateLimitMiddleware: RouterMiddleware {
             let refusal = ServiceResponse.error(.rateLimited(retryAfterSeconds: retryAfter))
             return FhirBlocksRouter.bridge(refusal)
         }
-        return try await next(request, context)
+        return try await ClientAddress.$current.withValue(address) { try await next(request, context) }
     }
 }

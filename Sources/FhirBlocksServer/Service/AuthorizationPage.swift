@@ -1,4 +1,5 @@
 import CommonSupport
+import FHIRCore
 import FhirBlocks
 import FhirBlocksStore
 
@@ -37,16 +38,29 @@ enum AuthorizationPage {
         return ServiceResponse(contentType: "text/html; charset=utf-8", headers: headers, body: Array(body.utf8))
     }
 
-    /// A refusal that cannot go back to the app (unknown client, redirect URI not registered,
-    /// a request already used).
-    static func refusal(_ message: String, status: Int = 400) -> ServiceResponse {
+    /// A refusal shown rather than sent back to the app: the client or its redirect URI is not
+    /// known good, the request is not a valid authorization request (only a stored request's
+    /// outcome is redirected, so the server cannot be made to redirect to whatever URI someone
+    /// registered), the request was already used, or too many requests. With `json` (the
+    /// request asked for `application/json`), `{"error","error_description"}` instead of the
+    /// page; `retryAfter` adds `Retry-After`.
+    static func refusal(_ message: String, status: Int = 400, error: String = "invalid_request", json: Bool = false,
+                        retryAfter: Int? = nil) -> ServiceResponse {
+        var pageHeaders = headers
+        if let retryAfter { pageHeaders.append(("Retry-After", String(retryAfter))) }
+        if json {
+            var object = JSONObject()
+            object.append("error", error)
+            object.append("error_description", message)
+            return .json(.object(object), status: status, headers: pageHeaders)
+        }
         let body = """
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8"><title>Authorization refused</title></head>
             <body style="font-family: sans-serif; max-width: 40em; margin: 2em auto">
             <h1>Authorization refused</h1><p>\(escape(message))</p></body></html>
             """
-        return ServiceResponse(status: status, contentType: "text/html; charset=utf-8", headers: headers, body: Array(body.utf8))
+        return ServiceResponse(status: status, contentType: "text/html; charset=utf-8", headers: pageHeaders, body: Array(body.utf8))
     }
 
     /// `&`, `<`, `>`, `"` and `'` as character references.

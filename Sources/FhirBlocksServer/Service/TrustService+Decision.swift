@@ -9,22 +9,37 @@ extension TrustService {
     /// chosen: the standalone patient context and refresh tokens.
     static let launchScopes = ["launch/patient", "offline_access"]
 
+    /// How many times the per-caller guess rate all callers together may name codes that do
+    /// not wait (see ``totalGuessRate(_:)``).
+    static let guessExposureFactor: Double = 10
+
+    /// The rate of wrong user codes from everyone together: ``guessExposureFactor`` times the
+    /// per-wallet and per-address rate. It bounds how many guesses any one pending request is
+    /// exposed to in its lifetime (burst + lifetime × rate), however many wallets and addresses
+    /// the guesser has; a code that waits is never slowed down by it.
+    static func totalGuessRate(_ perCaller: RateLimit) -> RateLimit {
+        RateLimit(perSecond: perCaller.perSecond * guessExposureFactor, burst: perCaller.burst * guessExposureFactor)
+    }
+
     /// Approves (requested ∩ chosen scopes, for the chosen window, as permissions from the
     /// wallet to the app that the ledger enforces like any other) or declines. Refused: not a
-    /// wallet (403), a code that is unknown, expired or already decided (404), a code another
-    /// wallet decided (403), nothing of the requested scope chosen (400); a wallet naming such
-    /// codes faster than ``ServerConfiguration/decisionGuessRate`` (429). Every outcome is audited.
+    /// wallet (403), a code that is unknown, expired or already decided, by this wallet or by
+    /// another (404, one answer for all of them), nothing of the requested scope chosen (400);
+    /// naming codes that do not wait faster than ``ServerConfiguration/decisionGuessRate`` per
+    /// wallet or per address, or faster than ``totalGuessRate(_:)`` from everyone (429).
+    /// Decisions are audited; refusals are counted (``RefusalTally``): wallets register
+    /// themselves, so an entry per refusal would let anyone grow the log.
     func decideAuthorization(_ body: [UInt8], quirks: [CompatQuirk]) async throws(SMOACError) -> ServiceResponse {
         let (request, caller, allQuirks) = try await authenticate(DecideAuthorizationRequest.self, body: body, quirks: quirks)
         let wallet = caller.csiGuid
         let digest = Self.signatureDigest(request.envelope.signature)
-        func refused(_ error: SMOACError) async -> SMOACError {
-            await auditFailure(.authorizationDecided, agent: wallet.rawValue, error: error, quirks: allQuirks, body: body)
+        func refused(_ error: SMOACError) -> SMOACError {
+            tallyUnverifiedRefusal(.authorizationDecided, error: error)
             return error
         }
-        guard ledger.wallets.contains(wallet) else { throw await refused(.notPermitted("only a wallet decides an authorization")) }
+        guard ledger.wallets.contains(wallet) else { throw refused(.notPermitted("only a wallet decides an authorization")) }
         let unknown = SMOACError.unknownTarget("unknown, expired or already decided code")
-        guard let decision = request.typedDecision else { throw await refused(.malformedRequest("\"decision\" must be approve or decline")) }
+        guard let decision = request.typedDecision else { throw refused(.malformedRequest("\"decision\" must be approve or decline")) }
         var found: SmartAuthorization?
         if let userCode = UserCode.normalize(request.userCode) {
             do {
@@ -35,13 +50,17 @@ extension TrustService {
         }
         let instant = now
         guard let authorization = found, authorization.status == .pending, instant < authorization.expiresAt else {
-            // Naming codes that do not wait is how codes are guessed: each wallet may do it slowly only.
-            if let retryAfter = decisionGuessLimiter.take(wallet.rawValue, now: instant) {
-                metrics.rateLimited(kind: "decision")
-                throw .rateLimited(retryAfterSeconds: retryAfter)
+            // Naming codes that do not wait is how codes are guessed: slowly only, per wallet
+            // (wallets are free), per address, and from everyone together.
+            for (limiter, key) in [(decisionGuessLimiter, "wallet " + wallet.rawValue), (decisionGuessLimiter, "address " + ClientAddress.current),
+                                   (decisionGuessTotalLimiter, "all")] {
+                if let retryAfter = limiter.take(key, now: instant) {
+                    metrics.rateLimited(kind: "decision")
+                    throw .rateLimited(retryAfterSeconds: retryAfter)
+                }
             }
-            if let patient = found?.patient, patient != wallet { throw await refused(.notPermitted("another patient decided this request")) }
-            throw await refused(unknown)
+            // Decided (by anyone), expired and unknown codes get the same answer.
+            throw refused(unknown)
         }
         var updated = authorization
         updated.patient = wallet
@@ -52,9 +71,9 @@ extension TrustService {
             updated.status = .declined
         case .approve:
             let end = request.end ?? instant.adding(seconds: configuration.defaultApprovalSeconds)
-            guard instant < end else { throw await refused(.malformedRequest("endTime must be in the future")) }
+            guard instant < end else { throw refused(.malformedRequest("endTime must be in the future")) }
             let granted = grantedScope(requested: authorization.requestedScope, chosen: request.scope.isEmpty ? nil : request.scope)
-            guard !granted.isEmpty else { throw await refused(.invalidScope("nothing of the requested scope was chosen")) }
+            guard !granted.isEmpty else { throw refused(.invalidScope("nothing of the requested scope was chosen")) }
             let window = TimeWindow(notBefore: instant, notAfter: end)
             let permissions = granted.grants.map { scope in
                 Permission(id: random { PermissionID.random(using: &$0) }, patient: wallet, grantor: wallet, grantee: authorization.client,
@@ -83,7 +102,7 @@ extension TrustService {
         do {
             try await storeCommit(change)
         } catch .conflict {
-            throw await refused(unknown)
+            throw refused(unknown)
         } catch {
             logger.error("store commit failed", metadata: ["reason": "\(error.description)"])
             throw .storageFailure("the decision could not be stored")

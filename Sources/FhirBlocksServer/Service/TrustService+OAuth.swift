@@ -259,7 +259,11 @@ extension TrustService {
         return read
     }
 
-    /// `POST /oauth/introspect` (RFC 7662). The caller authenticates with any active bearer token.
+    /// `POST /oauth/introspect` (RFC 7662). The caller authenticates with any active bearer
+    /// token, and learns about a token only if it was issued to the caller's own client or the
+    /// caller is one of the server's auditors (``ServerConfiguration/auditors``); any other
+    /// token is `{"active": false}`, as if unknown (RFC 7662 §2.2: a server may decline to
+    /// describe a token to a caller not entitled to it).
     public func introspect(_ request: ServiceRequest) async -> ServiceResponse {
         guard let caller = await bearer(request) else {
             return .error(.invalidClient("introspection needs an active bearer token"))
@@ -272,11 +276,13 @@ extension TrustService {
         }
         guard let presented = form["token"], !presented.isEmpty else { return .error(.malformedRequest("\"token\" is missing")) }
         var answer = IntrospectionResponse.inactive
-        if let stored = try? await store.token(hash: AccessToken.hash(of: presented)), !stored.revoked {
+        let callerClient = caller.token.client
+        if let stored = try? await store.token(hash: AccessToken.hash(of: presented)), !stored.revoked,
+           stored.client == callerClient || configuration.auditors.contains(callerClient) {
             answer = stored.accessToken(presented: presented).introspection(at: now, ledger: ledger)
         }
         var change = TrustChange()
-        change.auditEntries = [PendingAuditEntry(entry: AuditEntry(type: .tokenIntrospected, recorded: now, agent: caller.token.client.rawValue,
+        change.auditEntries = [PendingAuditEntry(entry: AuditEntry(type: .tokenIntrospected, recorded: now, agent: callerClient.rawValue,
                                                                    patient: answer.patient, tokenID: caller.token.id,
                                                                    reason: answer.active ? nil : "inactive"))]
         do {
@@ -287,24 +293,64 @@ extension TrustService {
         return ServiceResponse(headers: [("Cache-Control", "no-store")], body: answer.jsonBytes)
     }
 
-    /// `POST /oauth/revoke` (RFC 7009): revokes the token given in the form. Always 200.
+    /// `POST /oauth/revoke` (RFC 7009): revokes the access or refresh token given in the form.
+    /// Revoking a refresh token revokes its family: the permissions its approval wrote, so the
+    /// refresh token, every refresh token rotated from it and every access token issued from
+    /// that approval stop working at once (RFC 7009 §2.1). `token_type_hint` only orders the
+    /// lookups: a missing, unknown or wrong hint still finds the token. Always 200 (an unknown
+    /// token included) unless the form has no token or the store fails.
     public func revoke(_ request: ServiceRequest) async -> ServiceResponse {
         guard let form = try? FormBody.parse(request.body, mode: .strict).value, let presented = form["token"], !presented.isEmpty else {
             return .error(.malformedRequest("\"token\" is missing"))
         }
         let hash = AccessToken.hash(of: presented)
-        if let stored = try? await store.token(hash: hash), !stored.revoked {
-            var change = TrustChange()
-            change.revokedTokenHashes = [hash]
-            change.auditEntries = [PendingAuditEntry(entry: AuditEntry(type: .permissionRevoke, recorded: now, agent: stored.client.rawValue,
-                                                                       patient: stored.patient.rawValue, tokenID: stored.id, reason: "token-revoked"))]
-            do {
-                try await commit(change)
-            } catch {
-                return .error(error)
+        _ = try? await refreshLedger()
+        let refreshFirst = form["token_type_hint"] == "refresh_token"
+        do {
+            if refreshFirst {
+                if try await revokeRefreshToken(hash: hash) == false { try await revokeAccessToken(hash: hash) }
+            } else {
+                if try await revokeAccessToken(hash: hash) == false { try await revokeRefreshToken(hash: hash) }
             }
+        } catch {
+            return .error(error)
         }
         return ServiceResponse(body: Array("{}".utf8))
+    }
+
+    /// Revokes the access token whose SHA-256 is `hash`; returns whether one is stored.
+    @discardableResult
+    private func revokeAccessToken(hash: String) async throws(SMOACError) -> Bool {
+        let found: StoredAccessToken?
+        do {
+            found = try await store.token(hash: hash)
+        } catch {
+            throw .storageFailure(error.description)
+        }
+        guard let stored = found else { return false }
+        guard !stored.revoked else { return true }
+        var change = TrustChange()
+        change.revokedTokenHashes = [hash]
+        change.auditEntries = [PendingAuditEntry(entry: AuditEntry(type: .permissionRevoke, recorded: now, agent: stored.client.rawValue,
+                                                                   patient: stored.patient.rawValue, tokenID: stored.id, reason: "token-revoked"))]
+        try await commit(change)
+        return true
+    }
+
+    /// Revokes the family of the refresh token whose SHA-256 is `hash` (the permissions it rests
+    /// on); returns whether one is stored.
+    @discardableResult
+    private func revokeRefreshToken(hash: String) async throws(SMOACError) -> Bool {
+        let found: StoredRefreshToken?
+        do {
+            found = try await store.refreshToken(hash: hash)
+        } catch {
+            throw .storageFailure(error.description)
+        }
+        guard let stored = found else { return false }
+        try await revokeFamily(of: stored.permissionIDs, client: stored.client, patient: stored.patient, reason: "refresh-token-revoked",
+                               outcome: .success)
+        return true
     }
 
     /// A short identifier of a secret (the first 16 hex digits of its SHA-256), for audit

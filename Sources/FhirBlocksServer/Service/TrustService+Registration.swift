@@ -8,10 +8,18 @@ extension TrustService {
     /// The largest registration body accepted (bytes).
     static let maximumRegistrationBody = 16 * 1024
 
+    /// How long a dynamically registered client is kept without completing an authorization
+    /// (no wallet approved it): 24 hours. Older ones are deleted by the store with the next
+    /// registration, so abandoned registrations cannot fill ``ServerConfiguration/maximumSmartClients``
+    /// for good.
+    static let unapprovedClientLifetimeSeconds: Int64 = 86_400
+
     /// `POST /oauth/register`: registers a client with its redirect URIs (and key) and answers
     /// `201` with its `client_id`. Refused: a malformed or oversized request (`400`
     /// `invalid_client_metadata` / `invalid_redirect_uri`), more registrations than the server
-    /// keeps or accepts per second (`429`). Audited.
+    /// keeps or one address makes per second (`429`). Anyone may register, so registrations are
+    /// counted in the audit log (``RefusalTally``), not logged one by one; clients never
+    /// approved are forgotten after ``unapprovedClientLifetimeSeconds``.
     public func registerClient(_ request: ServiceRequest) async -> ServiceResponse {
         guard request.body.count <= Self.maximumRegistrationBody else {
             return Self.registrationError(.invalidClientMetadata("the request is larger than \(Self.maximumRegistrationBody) bytes"))
@@ -23,30 +31,37 @@ extension TrustService {
             tallyUnverifiedRefusal(.clientRegistration, error: .malformedRequest(error.errorCode))
             return Self.registrationError(error)
         }
-        if let retryAfter = registrationLimiter.take("register", now: now) {
+        if let retryAfter = registrationLimiter.take(ClientAddress.current, now: now) {
             metrics.rateLimited(kind: "registration")
             return .error(.rateLimited(retryAfterSeconds: retryAfter))
         }
+        let instant = now
+        let staleBefore = instant.adding(seconds: -Self.unapprovedClientLifetimeSeconds)
         do {
-            guard try await store.smartClientCount() < configuration.maximumSmartClients else {
-                tallyUnverifiedRefusal(.clientRegistration, error: .rateLimited(retryAfterSeconds: 3600))
-                return .error(.rateLimited(retryAfterSeconds: 3600))
+            if try await store.smartClientCount() >= configuration.maximumSmartClients {
+                // Full: forget the clients nobody approved before refusing.
+                var purge = TrustChange()
+                purge.unapprovedSmartClientsRegisteredBefore = staleBefore
+                try await store.commit(purge)
+                guard try await store.smartClientCount() < configuration.maximumSmartClients else {
+                    tallyUnverifiedRefusal(.clientRegistration, error: .rateLimited(retryAfterSeconds: 3600))
+                    return .error(.rateLimited(retryAfterSeconds: 3600))
+                }
             }
         } catch {
             return .error(.storageFailure(error.description))
         }
-        let instant = now
         let client = SmartClient(clientID: random { CsiGuid.random(using: &$0) }, redirectURIs: parsed.redirectURIs,
                                  clientName: parsed.clientName, registeredAt: instant, publicKey: parsed.publicKey)
         var change = TrustChange()
         change.smartClients = [client]
-        change.auditEntries = [PendingAuditEntry(entry: AuditEntry(type: .clientRegistration, recorded: instant, agent: client.clientID.rawValue,
-                                                                   requestHash: Self.hexSHA256(request.body)))]
+        change.unapprovedSmartClientsRegisteredBefore = staleBefore
         do {
             try await commit(change)
         } catch {
             return .error(error)
         }
+        refusals.record(.clientRegistration, reason: "registered", outcome: .success)
         var object = JSONObject()
         object.append("client_id", client.clientID.rawValue)
         object.append("client_id_issued_at", .number(String(instant.secondsSince1970)))

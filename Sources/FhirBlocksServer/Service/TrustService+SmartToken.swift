@@ -9,7 +9,8 @@ import FhirBlocksStore
 extension TrustService {
     /// `grant_type=authorization_code`: the client (see `smartClient(_:)`), `code`,
     /// `redirect_uri` and `code_verifier`. The code is single use and bound to the client, the
-    /// redirect URI and the PKCE challenge; a failed exchange kills it, and presenting a code
+    /// redirect URI and the PKCE challenge; a failed exchange (another client's included) kills
+    /// it, and presenting a code
     /// that was already exchanged revokes the permissions (so every token) issued from it.
     func exchangePublicCode(_ form: FormBody, body: [UInt8]) async throws(SMOACError) -> TokenResponse {
         let client = try await smartClient(form)
@@ -20,15 +21,28 @@ extension TrustService {
         } catch {
             throw .storageFailure(error.description)
         }
-        guard let authorization = found, authorization.client == client.clientID else {
+        guard let authorization = found else {
             tallyUnverifiedRefusal(.tokenIssued, error: .invalidGrant("unknown code"))
+            throw .invalidGrant("unknown or already used code")
+        }
+        guard authorization.client == client.clientID else {
+            // Another client's code: it is used up all the same (whoever holds it is not to be
+            // trusted with it), and the refusal is counted, not blamed on either client.
+            if authorization.status == .codeIssued {
+                var dead = authorization
+                dead.status = .refused
+                var change = TrustChange()
+                change.smartAuthorizations = [SmartAuthorizationWrite(dead, expecting: .codeIssued)]
+                _ = try? await storeCommit(change)
+            }
+            tallyUnverifiedRefusal(.tokenIssued, error: .invalidGrant("code of another client"))
             throw .invalidGrant("unknown or already used code")
         }
         switch authorization.status {
         case .codeIssued:
             break
         case .redeemed:
-            await revokeFamily(of: authorization.permissionIDs, client: authorization.client, patient: authorization.patient, reason: "code-reused")
+            await revokeReusedFamily(of: authorization.permissionIDs, client: authorization.client, patient: authorization.patient, reason: "code-reused")
             throw .invalidGrant("the code was already used; the tokens issued from it are revoked")
         default:
             throw .invalidGrant("unknown or already used code")
@@ -67,7 +81,7 @@ extension TrustService {
             try await storeCommit(change)
         } catch .conflict {
             // Another exchange of the same code won: this one is the reuse.
-            await revokeFamily(of: authorization.permissionIDs, client: authorization.client, patient: patient, reason: "code-reused")
+            await revokeReusedFamily(of: authorization.permissionIDs, client: authorization.client, patient: patient, reason: "code-reused")
             throw .invalidGrant("the code was already used; the tokens issued from it are revoked")
         } catch {
             throw .storageFailure("the token could not be stored")
@@ -94,7 +108,7 @@ extension TrustService {
             throw .invalidGrant("unknown refresh token")
         }
         guard !stored.used else {
-            await revokeFamily(of: stored.permissionIDs, client: stored.client, patient: stored.patient, reason: "refresh-token-reused")
+            await revokeReusedFamily(of: stored.permissionIDs, client: stored.client, patient: stored.patient, reason: "refresh-token-reused")
             throw .invalidGrant("the refresh token was already used; its family is revoked")
         }
         let instant = now
@@ -225,21 +239,33 @@ extension TrustService {
     }
 
     /// Revokes the permissions an authorization wrote (so every access and refresh token issued
-    /// from it stops working at its next use), audited with `reason`.
-    private func revokeFamily(of permissionIDs: [PermissionID], client: CsiGuid, patient: CsiGuid?, reason: String) async {
+    /// from it stops working at its next use), audited with `reason`: a reuse (`minorFailure`,
+    /// best effort, logged when it cannot be stored) or an RFC 7009 revocation (`success`,
+    /// whose storage failure is thrown). A family already revoked writes nothing more on a
+    /// revocation.
+    func revokeFamily(of permissionIDs: [PermissionID], client: CsiGuid, patient: CsiGuid?, reason: String,
+                      outcome: AuditOutcome = .minorFailure) async throws(SMOACError) {
         let instant = now
         let ledger = self.ledger
         let live = permissionIDs.filter { ledger.permissions[$0]?.revokedAt == nil }
+        if outcome == .success && live.isEmpty { return }
         var change = TrustChange()
         change.revocations = live.map { PermissionRevocation(id: $0, revokedAt: instant) }
-        change.auditEntries = [PendingAuditEntry(entry: AuditEntry(type: .permissionRevoke, recorded: instant, outcome: .minorFailure,
+        change.auditEntries = [PendingAuditEntry(entry: AuditEntry(type: .permissionRevoke, recorded: instant, outcome: outcome,
                                                                    agent: client.rawValue, patient: patient?.rawValue,
                                                                    permissionIDs: live.map(\.rawValue), reason: reason))]
         do {
             try await storeCommit(change)
         } catch {
-            logger.error("revoking a reused grant's permissions failed", metadata: ["reason": "\(error.description)"])
+            logger.error("revoking a grant's permissions failed", metadata: ["reason": "\(error.description)"])
+            if outcome == .success { throw .storageFailure("the revocation could not be stored") }
         }
+    }
+
+    /// ``revokeFamily(of:client:patient:reason:outcome:)`` of a reused code or refresh token
+    /// (best effort: the reuse is refused whether or not the revocation was stored).
+    private func revokeReusedFamily(of permissionIDs: [PermissionID], client: CsiGuid, patient: CsiGuid?, reason: String) async {
+        _ = try? await revokeFamily(of: permissionIDs, client: client, patient: patient, reason: reason)
     }
 
     /// The audit entry of a refused exchange by a known client.

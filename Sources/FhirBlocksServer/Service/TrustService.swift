@@ -36,6 +36,8 @@ public final class TrustService: Sendable {
     let registrationLimiter: RateLimiter
     let authorizationLimiter: RateLimiter
     let decisionGuessLimiter: RateLimiter
+    /// Wrong user codes from everyone together (see ``TrustService/guessExposureFactor``).
+    let decisionGuessTotalLimiter: RateLimiter
     let state: Mutex<TrustState>
     let auditCommitter = AuditGroupCommitter()
 
@@ -51,9 +53,10 @@ public final class TrustService: Sendable {
         self.metrics = metrics
         addressLimiter = RateLimiter(limit: configuration.rateLimitPerAddress)
         identityLimiter = RateLimiter(limit: configuration.rateLimitPerIdentity)
-        registrationLimiter = RateLimiter(limit: configuration.registrationRate, maximumKeys: 1)
-        authorizationLimiter = RateLimiter(limit: configuration.authorizationRate, maximumKeys: 1)
+        registrationLimiter = RateLimiter(limit: configuration.registrationRate)
+        authorizationLimiter = RateLimiter(limit: configuration.authorizationRate)
         decisionGuessLimiter = RateLimiter(limit: configuration.decisionGuessRate)
+        decisionGuessTotalLimiter = RateLimiter(limit: Self.totalGuessRate(configuration.decisionGuessRate), maximumKeys: 1)
         state = Mutex(TrustState(baseURL: configuration.publicURL ?? "http://127.0.0.1"))
     }
 
@@ -258,8 +261,8 @@ public final class TrustService: Sendable {
         await auditCommitter.idle()
     }
 
-    /// Writes the refusals counted since the last call as aggregate audit entries (agent
-    /// `unverified`, with their count). The checkpoint signer calls it every period and at
+    /// Writes the events counted since the last call (see ``RefusalTally``) as aggregate audit
+    /// entries (agent `unverified`, with their count). The checkpoint signer calls it every period and at
     /// shutdown.
     public func flushRefusals() async {
         let drained = refusals.drain()
@@ -267,7 +270,7 @@ public final class TrustService: Sendable {
         let instant = now
         var change = TrustChange()
         change.auditEntries = drained.map { item in
-            PendingAuditEntry(entry: AuditEntry(type: item.key.type, recorded: instant, outcome: .minorFailure, agent: AuditEntry.unverifiedAgent,
+            PendingAuditEntry(entry: AuditEntry(type: item.key.type, recorded: instant, outcome: item.key.outcome, agent: AuditEntry.unverifiedAgent,
                                                 reason: item.key.reason, count: item.count))
         }
         do {
