@@ -55,16 +55,18 @@ public struct AppleHealthImporter: Sendable {
     ///   running the import again resumes), or the store's error.
     public func importExport(at url: URL, into store: HKHealthStore,
                              progress: @escaping @Sendable (AppleHealthImportProgress) -> Void = { _ in }) async throws -> AppleHealthImportReport {
-        let container = try ExportContainer(url: url, limits: archiveLimits)
+        let limits = archiveLimits
         let batchSize = batchSize
-        // XMLParser is synchronous: it runs on a Dispatch thread (outside Swift's cooperative pool), which waits for each batch's save.
-        let (xmlReport, clinicalElements) = try await withCheckedThrowingContinuation { continuation in
+        // The archive's central directory and XMLParser are synchronous: they run on a Dispatch thread (outside Swift's
+        // cooperative pool), which waits for each batch's save.
+        let (container, xmlReport, clinicalElements) = try await withCheckedThrowingContinuation { continuation in
             DispatchQueue.global().async {
                 do {
+                    let container = try ExportContainer(url: url, limits: limits)
                     var run = ImportRun(store: store, batchSize: batchSize, totalBytes: container.exportSize, progress: progress)
                     run.container = container
-                    let report = try run.read(try Self.openExport(container))
-                    continuation.resume(returning: report)
+                    let (report, clinicalElements) = try run.read(try Self.openExport(container))
+                    continuation.resume(returning: (container, report, clinicalElements))
                 } catch {
                     continuation.resume(throwing: error)
                 }
@@ -76,21 +78,9 @@ public struct AppleHealthImporter: Sendable {
         return report
     }
 
-    /// export.xml as the parser reads it, once its start was checked.
-    private static func openExport(_ container: ExportContainer) throws -> PrologStrippedStream {
-        let source = try container.openExport()
-        let head: Data
-        do {
-            head = try source.read(exactly: ExportXMLReader.prologLimit)
-            try ExportXMLReader.checkProlog(head)
-        } catch let error as AppleHealthExportError {
-            source.close()
-            throw error
-        } catch {
-            source.close()
-            throw AppleHealthExportError(.unreadable, "cannot read export.xml")
-        }
-        return PrologStrippedStream(head: head, source: source)
+    /// export.xml as the parser reads it, once its prolog was read and checked (``ExportProlog``).
+    private static func openExport(_ container: ExportContainer) throws(AppleHealthExportError) -> PrologStrippedStream {
+        try PrologStrippedStream.open(try container.openExport())
     }
 
     /// Hands each file of `clinical-records/` to ``clinicalRecords``, with what the export's
@@ -104,7 +94,12 @@ public struct AppleHealthImporter: Sendable {
                 report.skip("clinical record (no clinical-record importer)")
                 continue
             }
-            let bytes = try container.read(folder: "clinical-records", name: name)
+            // Read (and inflated) on a Dispatch thread: file work blocks.
+            let bytes = try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<[UInt8], any Error>) in
+                DispatchQueue.global().async {
+                    continuation.resume(with: Result { try container.read(folder: "clinical-records", name: name) })
+                }
+            }
             let outcome = try await clinicalRecords.importClinicalRecord(bytes, file: file)
             for type in outcome.stored { report.imported[type, default: 0] += 1 }
             for reason in outcome.notStored { report.skip("clinical record not stored: \(ImportRun.label(reason))") }

@@ -26,6 +26,28 @@ final class FileByteSource: ExportByteSource {
     }
 }
 
+/// Bytes in memory (the tests' and the fuzz target's exports).
+final class DataByteSource: ExportByteSource {
+    private var data: Data
+    private var offset = 0
+
+    init(_ data: Data) {
+        self.data = data
+    }
+
+    func read(upToCount count: Int) throws -> Data? {
+        let taken = min(count, data.count - offset)
+        guard taken > 0 else { return nil }
+        defer { offset += taken }
+        return data.subdata(in: data.startIndex + offset..<data.startIndex + offset + taken)
+    }
+
+    func close() {
+        data = Data()
+        offset = 0
+    }
+}
+
 extension ExportByteSource {
     /// Reads until `count` bytes or the end.
     func read(exactly count: Int) throws -> Data {

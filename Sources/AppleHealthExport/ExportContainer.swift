@@ -11,7 +11,7 @@ import ZIPFoundation
 struct ExportContainer {
     private enum Storage {
         case directory(xml: URL)
-        case archive(url: URL, root: String)
+        case archive(url: URL, root: String, index: ArchiveIndex)
     }
 
     private let storage: Storage
@@ -40,8 +40,9 @@ struct ExportContainer {
             throw AppleHealthExportError(.unreadable, "cannot read \(url.lastPathComponent)")
         }
         if Self.isZip(head) {
-            (storage, exportSize) = try Self.openArchive(url, limits: limits)
-            try listArchive(url)
+            let index = try ArchiveIndex(url)
+            (storage, exportSize) = try Self.findExport(url, index: index, limits: limits)
+            try listArchive(index)
         } else {
             storage = .directory(xml: url)
             exportSize = (try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize).map { UInt64($0) }
@@ -62,16 +63,11 @@ struct ExportContainer {
         isSafe(name) && !name.contains("/") && !name.hasPrefix(".")
     }
 
-    private static func openArchive(_ url: URL, limits: AppleHealthImporter.ArchiveLimits) throws(AppleHealthExportError) -> (Storage, UInt64?) {
-        let archive: Archive
-        do {
-            archive = try Archive(url: url, accessMode: .read)
-        } catch {
-            throw AppleHealthExportError(.malformedArchive, "the zip archive cannot be read")
-        }
+    private static func findExport(_ url: URL, index: ArchiveIndex, limits: AppleHealthImporter.ArchiveLimits) throws(AppleHealthExportError)
+        -> (Storage, UInt64?) {
         // apple_health_export/export.xml, or export.xml at the top or one folder down.
         var candidates: [(root: String, size: UInt64, compressed: UInt64)] = []
-        for entry in archive where entry.type == .file && isSafe(entry.path) {
+        for entry in index.entries where entry.type == .file && isSafe(entry.path) {
             let parts = entry.path.split(separator: "/", omittingEmptySubsequences: false)
             if parts.last == "export.xml", parts.count <= 2 {
                 candidates.append((parts.count == 2 ? String(parts[0]) + "/" : "", entry.uncompressedSize, entry.compressedSize))
@@ -81,18 +77,12 @@ struct ExportContainer {
             throw AppleHealthExportError(.notAnExport, "the zip archive has no apple_health_export/export.xml")
         }
         try limits.check(declared: chosen.size, compressed: chosen.compressed, isExport: true)
-        return (.archive(url: url, root: chosen.root), chosen.size)
+        return (.archive(url: url, root: chosen.root, index: index), chosen.size)
     }
 
-    private mutating func listArchive(_ url: URL) throws(AppleHealthExportError) {
-        guard case .archive(_, let root) = storage else { return }
-        let archive: Archive
-        do {
-            archive = try Archive(url: url, accessMode: .read)
-        } catch {
-            throw AppleHealthExportError(.malformedArchive, "the zip archive cannot be read")
-        }
-        for entry in archive {
+    private mutating func listArchive(_ index: ArchiveIndex) throws(AppleHealthExportError) {
+        guard case .archive(_, let root, _) = storage else { return }
+        for entry in index.entries {
             let path = entry.path
             guard Self.isSafe(path) else {
                 skipped["archive entry with an unsafe name", default: 0] += 1
@@ -148,9 +138,15 @@ struct ExportContainer {
             } catch {
                 throw AppleHealthExportError(.unreadable, "cannot read \(xml.lastPathComponent)")
             }
-        case .archive(let url, let root):
+        case .archive(let url, let root, _):
             return ZipEntryStream(archive: url, path: root + "export.xml", limits: limits, isExport: true)
         }
+    }
+
+    /// How the archive's central directory was read (nil for a folder): the tests' measure.
+    var archiveReads: ArchiveIndex.Reads? {
+        guard case .archive(_, _, let index) = storage else { return nil }
+        return index.reads
     }
 
     /// The bytes of a file of the export (`clinical-records/NAME`), at most
@@ -168,8 +164,8 @@ struct ExportContainer {
             } catch {
                 throw AppleHealthExportError(.unreadable, "cannot read a file of the export's \(folder) folder")
             }
-        case .archive(let url, let root):
-            source = ZipEntryStream(archive: url, path: root + folder + "/" + name, limits: limits, isExport: false)
+        case .archive(_, let root, let index):
+            return try index.read(root + folder + "/" + name, limits: limits)
         }
         defer { source.close() }
         var bytes: [UInt8] = []
@@ -184,6 +180,83 @@ struct ExportContainer {
             throw error
         } catch {
             throw AppleHealthExportError(.unreadable, "cannot read a file of the export's \(folder) folder")
+        }
+        return bytes
+    }
+}
+
+/// A zip archive opened once, its central directory read once into a dictionary by name: the
+/// files read after export.xml (clinical records, workout routes) are found at no cost per
+/// entry, so reading all of them is linear in their number. ZIPFoundation's `Archive` reads
+/// through one file handle, so files are read one at a time (a lock), each inflated in the
+/// calling thread (they are at most ``AppleHealthImporter/ArchiveLimits/maximumFileSize``).
+/// export.xml itself streams through a ``ZipEntryStream`` of its own.
+final class ArchiveIndex: @unchecked Sendable {
+    /// How the archive was read: the number of times it was opened and of central-directory
+    /// entries visited (each once, when the index is built).
+    struct Reads: Equatable, Sendable {
+        var opens = 0
+        var entriesVisited = 0
+    }
+
+    private let archive: Archive
+    private let lock = NSLock()
+    /// The archive's entries, in the central directory's order.
+    let entries: [Entry]
+    /// The position in ``entries`` of the first entry of each name.
+    private let positions: [String: Int]
+    private var counted = Reads()
+
+    /// Opens the archive at `url` and reads its central directory.
+    init(_ url: URL) throws(AppleHealthExportError) {
+        do {
+            archive = try Archive(url: url, accessMode: .read)
+        } catch {
+            throw AppleHealthExportError(.malformedArchive, "the zip archive cannot be read")
+        }
+        var entries: [Entry] = []
+        var positions: [String: Int] = [:]
+        for entry in archive {
+            if positions[entry.path] == nil { positions[entry.path] = entries.count }
+            entries.append(entry)
+        }
+        self.entries = entries
+        self.positions = positions
+        counted = Reads(opens: 1, entriesVisited: entries.count)
+    }
+
+    /// How the archive was read so far.
+    var reads: Reads {
+        lock.withLock { counted }
+    }
+
+    /// The inflated bytes of the file entry at `path`, checked against `limits` (declared sizes,
+    /// then what it inflates to), its size and its checksum.
+    func read(_ path: String, limits: AppleHealthImporter.ArchiveLimits) throws(AppleHealthExportError) -> [UInt8] {
+        lock.lock()
+        defer { lock.unlock() }
+        guard let position = positions[path], entries[position].type == .file else {
+            throw AppleHealthExportError(.malformedArchive, "an entry of the zip archive cannot be read")
+        }
+        let entry = entries[position]
+        try limits.check(declared: entry.uncompressedSize, compressed: entry.compressedSize, isExport: false)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(Int(clamping: min(entry.uncompressedSize, 16 << 20)))
+        let checksum: CRC32
+        do {
+            checksum = try archive.extract(entry, bufferSize: 256 * 1024) { data in
+                guard UInt64(bytes.count + data.count) <= min(entry.uncompressedSize, limits.maximumFileSize) else {
+                    throw AppleHealthExportError(.unsafeArchive, "an entry of the zip archive inflates to more than it declares")
+                }
+                bytes.append(contentsOf: data)
+            }
+        } catch let error as AppleHealthExportError {
+            throw error
+        } catch {
+            throw AppleHealthExportError(.malformedArchive, "an entry of the zip archive cannot be inflated")
+        }
+        guard UInt64(bytes.count) == entry.uncompressedSize, checksum == entry.checksum else {
+            throw AppleHealthExportError(.malformedArchive, "an entry of the zip archive is damaged (size or checksum)")
         }
         return bytes
     }

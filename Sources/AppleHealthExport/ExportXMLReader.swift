@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 #if canImport(FoundationXML)
 import FoundationXML
@@ -13,23 +12,6 @@ struct ExportElement: Sendable {
     var children: [ExportElement] = []
 
     subscript(_ attribute: String) -> String? { attributes[attribute] }
-
-    /// SHA-256 of the element's name, attributes (sorted) and children: the same for the same
-    /// content however the file orders or indents it.
-    var contentDigest: [UInt8] {
-        var hasher = SHA256()
-        func feed(_ element: ExportElement) {
-            hasher.update(data: Data(element.name.utf8))
-            for (key, value) in element.attributes.sorted(by: { $0.key < $1.key }) {
-                hasher.update(data: Data("\u{0}\(key)\u{1}\(value)".utf8))
-            }
-            hasher.update(data: Data("\u{2}".utf8))
-            for child in element.children { feed(child) }
-            hasher.update(data: Data("\u{3}".utf8))
-        }
-        feed(self)
-        return Array(hasher.finalize())
-    }
 }
 
 /// Reads an export.xml as a stream: a SAX parser hands each child of `HealthData` to a handler
@@ -37,7 +19,8 @@ struct ExportElement: Sendable {
 /// file's size.
 ///
 /// Refused: DTDs declaring entities or naming an external subset (Apple's export has an
-/// internal subset of `ELEMENT` and `ATTLIST` declarations only), attribute values longer than
+/// internal subset of `ELEMENT` and `ATTLIST` declarations only; ``ExportProlog`` reads it and
+/// ``PrologStrippedStream`` blanks it before the parser runs), attribute values longer than
 /// ``maximumAttributeLength``, top-level elements with more than ``maximumChildren``
 /// descendants, and XML that is not well-formed or ends early.
 struct ExportXMLReader {
@@ -46,42 +29,6 @@ struct ExportXMLReader {
     var maximumAttributeLength = 64 * 1024
     /// The most descendants one top-level element may have.
     var maximumChildren = 100_000
-    /// How much of the file's start is searched for entity declarations before parsing.
-    static let prologLimit = 1 << 20
-
-    /// Checks the start of the document: the root must be `HealthData`, and the document type
-    /// declaration may neither declare entities nor name an external DTD.
-    static func checkProlog(_ head: Data) throws(AppleHealthExportError) {
-        let bytes = [UInt8](head)
-        if contains(bytes, "<!ENTITY") {
-            throw AppleHealthExportError(.entityDeclaration, "the document declares entities, which exports never do")
-        }
-        guard let root = firstIndex(of: "<HealthData", in: bytes) else {
-            throw AppleHealthExportError(.notAnExport, "no HealthData element: not an Apple Health export.xml")
-        }
-        let prolog = Array(bytes[..<root])
-        if let doctype = firstIndex(of: "<!DOCTYPE", in: prolog) {
-            let declaration = Array(prolog[doctype...].prefix { $0 != UInt8(ascii: "[") && $0 != UInt8(ascii: ">") })
-            if contains(declaration, "SYSTEM") || contains(declaration, "PUBLIC") {
-                throw AppleHealthExportError(.entityDeclaration, "the document type names an external DTD, which exports never do")
-            }
-        }
-    }
-
-    private static func firstIndex(of needle: String, in bytes: [UInt8]) -> Int? {
-        let pattern = Array(needle.utf8)
-        guard bytes.count >= pattern.count, let first = pattern.first else { return nil }
-        var index = 0
-        while index <= bytes.count - pattern.count {
-            if bytes[index] == first, Array(bytes[index..<index + pattern.count]) == pattern { return index }
-            index += 1
-        }
-        return nil
-    }
-
-    private static func contains(_ bytes: [UInt8], _ needle: String) -> Bool {
-        firstIndex(of: needle, in: bytes) != nil
-    }
 
     /// Parses the stream, calling `handler` with each closed child of `HealthData`. A handler
     /// error stops the parse and is rethrown.
