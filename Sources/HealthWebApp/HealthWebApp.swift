@@ -24,6 +24,8 @@ public struct HealthWebApp: Sendable {
     public let jobs = WebJobs()
     /// The person's FhirBlocks wallet, when `health ui` was given one (the Sharing page's wallet part).
     public let wallet: SharingWallet?
+    /// The port the application listens on, once it does (the `Host` requests must name).
+    let listeningPort = ListeningPort()
     let calendar: Calendar
     let clock: @Sendable () -> Date
     let pages: PageRenderer
@@ -61,7 +63,8 @@ public struct HealthWebApp: Sendable {
     /// The routes of every page behind the session middleware.
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
-        router.middlewares.add(SessionMiddleware(session: session, pages: pages, uploadLimit: uploadLimit))
+        router.middlewares.add(SessionMiddleware(session: session, pages: pages, uploadLimit: uploadLimit,
+                                                  hostCheck: HostCheck(listeningPort: listeningPort)))
         router.get("/") { request, _ in
             let period = request.uri.queryParameters["period"].flatMap { SummaryPeriod(rawValue: String($0)) } ?? .week
             return try await pages.page(title: "Summary", section: .summary, content: summaryContent(period: period, now: clock()))
@@ -134,10 +137,17 @@ public struct HealthWebApp: Sendable {
     }
 
     /// The application on 127.0.0.1 (only) and `port` (0: a free one); `onListening` gets the bound port.
+    /// Requests must name `127.0.0.1:PORT` or `localhost:PORT` as their `Host` (421 otherwise).
     public func application(port: Int, logger: Logger = Logger(label: "health-ui"),
                             onListening: @escaping @Sendable (Int) async -> Void = { _ in }) -> some ApplicationProtocol {
-        Application(router: router(), configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port), serverName: nil),
-                    onServerRunning: { channel in await onListening(channel.localAddress?.port ?? port) }, logger: logger)
+        let listeningPort = listeningPort
+        if port != 0 { listeningPort.set(port) }
+        return Application(router: router(), configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: port), serverName: nil),
+                           onServerRunning: { channel in
+                               let bound = channel.localAddress?.port ?? port
+                               listeningPort.set(bound)
+                               await onListening(bound)
+                           }, logger: logger)
     }
 
     /// Serves until the task is cancelled or the process gets SIGINT or SIGTERM.

@@ -1,7 +1,8 @@
 import HTTPTypes
 import Hummingbird
 
-/// Guards every route: `/session?secret=…` trades the one-time secret for the HttpOnly,
+/// Guards every route: first the `Host` (``HostCheck``: only `127.0.0.1:PORT` and
+/// `localhost:PORT`, against DNS rebinding); then `/session?secret=…` trades the one-time secret for the HttpOnly,
 /// SameSite=Strict session cookie; any other request without that cookie answers 401; a request
 /// that changes state (any method but GET and HEAD) must carry the session's CSRF token in its
 /// form (a URL-encoded field, or a field of a multipart upload), within the upload limit. Every
@@ -10,6 +11,7 @@ struct SessionMiddleware<Context: RequestContext>: RouterMiddleware {
     let session: WebSession
     let pages: PageRenderer
     let uploadLimit: Int
+    let hostCheck: HostCheck
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await guarded(request, context: context, next: next)
@@ -18,6 +20,9 @@ struct SessionMiddleware<Context: RequestContext>: RouterMiddleware {
     }
 
     private func guarded(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if let refusal = hostCheck.refusal(request) {
+            return pages.problem(refusal.status, refusal.message)
+        }
         if request.uri.path == "/session" {
             guard request.method == .get, let secret = request.uri.queryParameters["secret"],
                   let sessionID = session.exchange(secret: String(secret)) else {
