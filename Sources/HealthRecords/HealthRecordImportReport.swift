@@ -11,6 +11,13 @@ public struct HealthRecordImportReport: Sendable {
         public var location: String
         /// Why: the validator's problems, the verifier's findings, or another reason.
         public var reasons: [String]
+
+        /// Creates a refusal.
+        public init(input: String, location: String, reasons: [String]) {
+            self.input = input
+            self.location = location
+            self.reasons = reasons
+        }
     }
 
     /// The records stored, in input order.

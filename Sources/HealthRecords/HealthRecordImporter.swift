@@ -57,6 +57,20 @@ public struct HealthRecordImporter: Sendable {
         try await store(input, into: &report, batchSize: .max)
     }
 
+    /// Imports one part of an NDJSON input read in parts (a file larger than
+    /// ``HealthRecordInput/maximumDocumentSize``, which is never held whole): its complete lines,
+    /// the first being line `firstLine` of the input, stored in one transaction; lines that are
+    /// not resources are refusals in `report`.
+    /// - Returns: how many lines were resources (valid or not).
+    @discardableResult
+    public func importNDJSONPart(_ bytes: [UInt8], firstLine: Int, named name: String, into report: inout HealthRecordImportReport) async throws -> Int {
+        let (slices, problems) = HealthRecordInput.ndjsonLines(bytes, firstLine: firstLine, validate: Self.validator(for: options.fhirVersion))
+        let records = records(from: slices, problems: problems, input: name, report: &report)
+        try await save(records, sourceName: options.sourceName ?? "Health Records")
+        report.stored += records
+        return slices.count
+    }
+
     /// One input read, validated and filed, not yet stored: its clinical records, or its cards
     /// that verified (``prepareInput(_:named:into:)``; stored by ``store(_:into:batchSize:progress:)``).
     public struct PreparedInput: Sendable {

@@ -19,6 +19,13 @@ public struct FHIRResourceSlice: Sendable {
 
 /// What an input holds: FHIR resources, or health cards (in any form `SHCInput` reads).
 public enum HealthRecordInput: Sendable {
+    /// The most bytes one JSON document (a resource, a Bundle, a card file) and one NDJSON line
+    /// may have: 16 MiB, more than any clinical record a provider sends (a resource with a
+    /// scanned document attached is a few MB). Parsing and validating a document takes several
+    /// times its size in memory, so the limit bounds an import's memory; NDJSON is read line by
+    /// line, so a larger collection of resources comes as NDJSON.
+    public static let maximumDocumentSize = 16 << 20
+
     /// FHIR resources: one resource, a Bundle's entries, or NDJSON lines; `problems` are those
     /// of the document itself (a Bundle's own errors, unreadable NDJSON lines).
     case resources([FHIRResourceSlice], problems: [String])
@@ -34,16 +41,24 @@ public enum HealthRecordInput: Sendable {
     ///   - bytes: the file's contents.
     ///   - validator: checks each resource (R4's or DSTU2's, see `HealthRecordImporter.validator(for:)`);
     ///     nil reads resources without validating them.
+    /// - Throws: ``HealthRecordImportError``; `tooLarge` for a document over ``maximumDocumentSize``
+    ///   (NDJSON of any size is read, each line held to the limit).
     public static func read(_ bytes: [UInt8], validate validator: (@Sendable (JSONValue) -> [ValidationProblem])?) throws(HealthRecordImportError)
         -> HealthRecordInput {
         guard let first = bytes.firstIndex(where: { !Self.isSpace($0) }) else { throw .empty }
+        if bytes.count > maximumDocumentSize {
+            // Only NDJSON may be larger (each line within the limit); a document is refused before it is parsed.
+            guard bytes[first] == UInt8(ascii: "{"), bytes.contains(UInt8(ascii: "\n")),
+                  let lines = try? ndjson(bytes, firstLine: 1, validator: validator) else { throw .tooLarge(maximumDocumentSize) }
+            return lines
+        }
         guard bytes[first] == UInt8(ascii: "{") else { return .cards(bytes) }
         let tape: JSONTape
         do {
             tape = try JSONTape(bytes)
         } catch {
             // More than one JSON value: NDJSON, one resource per line.
-            if bytes.contains(UInt8(ascii: "\n")), let lines = try? ndjson(bytes, validator: validator) { return lines }
+            if bytes.contains(UInt8(ascii: "\n")), let lines = try? ndjson(bytes, firstLine: 1, validator: validator) { return lines }
             throw .malformedJSON(error.description)
         }
         guard let root = tape.value(at: 0).objectValue else { throw .notFHIR }
@@ -105,13 +120,21 @@ public enum HealthRecordInput: Sendable {
         return slices
     }
 
-    private static func ndjson(_ bytes: [UInt8], validator: (@Sendable (JSONValue) -> [ValidationProblem])?) throws -> HealthRecordInput {
+    /// The resources of NDJSON lines, the first of them line `firstLine` of the input (a file
+    /// read in parts), and the problems of the lines that are not resources (blank lines are
+    /// skipped; a line over ``maximumDocumentSize`` is a problem, not parsed).
+    public static func ndjsonLines(_ bytes: [UInt8], firstLine: Int, validate validator: (@Sendable (JSONValue) -> [ValidationProblem])?)
+        -> (resources: [FHIRResourceSlice], problems: [String]) {
         var slices: [FHIRResourceSlice] = []
         var problems: [String] = []
-        var lineNumber = 0
+        var lineNumber = firstLine - 1
         for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
             guard line.contains(where: { !isSpace($0) }) else { continue }
+            guard line.count <= maximumDocumentSize else {
+                problems.append("line \(lineNumber): \(HealthRecordImportError.tooLarge(maximumDocumentSize))")
+                continue
+            }
             do {
                 let tape = try JSONTape(Array(line))
                 guard let resource = tape.value(at: 0).objectValue, resource["resourceType"]?.stringValue != nil else {
@@ -125,7 +148,13 @@ public enum HealthRecordInput: Sendable {
                 problems.append("line \(lineNumber): \(error)")
             }
         }
-        guard !slices.isEmpty else { throw HealthRecordImportError.notFHIR }
+        return (slices, problems)
+    }
+
+    private static func ndjson(_ bytes: [UInt8], firstLine: Int, validator: (@Sendable (JSONValue) -> [ValidationProblem])?)
+        throws(HealthRecordImportError) -> HealthRecordInput {
+        let (slices, problems) = ndjsonLines(bytes, firstLine: firstLine, validate: validator)
+        guard !slices.isEmpty else { throw .notFHIR }
         return .resources(slices, problems: problems)
     }
 

@@ -7,10 +7,27 @@ import OpenHealthKit
 enum RecordsFormatter {
     // MARK: import
 
-    static func importText(_ report: HealthRecordImportReport) -> [String] {
+    /// Records stored and released from a report (an NDJSON file read in parts drops each
+    /// part's records, resource bytes included, once stored): what the summary prints of them.
+    struct StoredSummary {
+        var count = 0
+        var byType: [String: Int] = [:]
+        var records: [JSONValue] = []
+
+        /// Takes `report`'s stored records into the summary and empties that list.
+        mutating func release(from report: inout HealthRecordImportReport) {
+            count += report.stored.count
+            for (type, number) in report.storedByType { byType[type, default: 0] += number }
+            records += report.stored.map(RecordsFormatter.recordJSON)
+            report.stored.removeAll()
+        }
+    }
+
+    static func importText(_ report: HealthRecordImportReport, released: StoredSummary = StoredSummary()) -> [String] {
         var lines: [String] = []
-        let counts = report.storedByType
-        lines.append("stored \(report.stored.count) record\(report.stored.count == 1 ? "" : "s")")
+        let counts = report.storedByType.merging(released.byType, uniquingKeysWith: +)
+        let total = report.stored.count + released.count
+        lines.append("stored \(total) record\(total == 1 ? "" : "s")")
         for (type, count) in counts.sorted(by: { $0.key < $1.key }) {
             lines.append("  \(typeName(type)): \(count)")
         }
@@ -32,9 +49,9 @@ enum RecordsFormatter {
         return lines
     }
 
-    static func importJSON(_ report: HealthRecordImportReport) -> String {
+    static func importJSON(_ report: HealthRecordImportReport, released: StoredSummary = StoredSummary()) -> String {
         var stored: [JSONMember] = []
-        for (type, count) in report.storedByType.sorted(by: { $0.key < $1.key }) {
+        for (type, count) in report.storedByType.merging(released.byType, uniquingKeysWith: +).sorted(by: { $0.key < $1.key }) {
             stored.append(JSONMember(key: typeName(type), value: .number(String(count))))
         }
         let skipped = report.skipped.sorted { $0.key < $1.key }.map { JSONMember(key: $0.key, value: .number(String($0.value))) }
@@ -51,13 +68,13 @@ enum RecordsFormatter {
         }
         let document = JSONValue.object(JSONObject(members: [
             JSONMember(key: "complete", value: .bool(report.isComplete)),
-            JSONMember(key: "storedCount", value: .number(String(report.stored.count))),
+            JSONMember(key: "storedCount", value: .number(String(report.stored.count + released.count))),
             JSONMember(key: "stored", value: .object(JSONObject(members: stored))),
             JSONMember(key: "skipped", value: .object(JSONObject(members: skipped))),
             JSONMember(key: "refused", value: .array(refusals)),
             JSONMember(key: "unreadable", value: .array(unreadable)),
             JSONMember(key: "unreachableIssuers", value: .number(String(report.unreachableIssuers))),
-            JSONMember(key: "records", value: .array(report.stored.map(recordJSON))),
+            JSONMember(key: "records", value: .array(released.records + report.stored.map(recordJSON))),
         ]))
         return JSONWriter.string(document, style: .pretty)
     }

@@ -15,8 +15,11 @@ struct RecordsImportCommand: AsyncParsableCommand {
             content, and - reads standard input. Resources are validated, R4 ones with the R4 definitions and DSTU2 ones \
             (--fhir-version 1.0.2) with the DSTU2 definitions; an invalid resource is refused. Cards are verified first and \
             never stored when invalid. Importing the same resource (same source, type and id) or card again replaces it.
-            Exit status: 0 when everything was stored, 1 when anything was refused (the rest is still stored), 2 for usage \
-            or I/O errors.
+            One JSON document (a resource, a Bundle, a card file) and one NDJSON line may be at most 16 MiB; a larger \
+            file is read as NDJSON, in parts, never whole.
+            Exit status: 0 when everything was stored, 1 when anything was refused or is not a valid input (malformed \
+            JSON or NDJSON, too deep, not FHIR; the rest is still stored), 2 for usage or I/O errors (a file that cannot \
+            be read, an issuer that cannot be reached).
             """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -59,17 +62,20 @@ struct RecordsImportCommand: AsyncParsableCommand {
         if let sourceName, sourceName.trimmingCharacters(in: .whitespaces).isEmpty {
             throw UsageError("--source-name must not be empty")
         }
-        // Read everything first: a missing file is a usage error before anything is stored.
-        var inputs: [(name: String, bytes: [UInt8])] = []
-        for file in files { inputs.append((file, try cardText(of: file))) }
+        // Every file opens, or it is a usage error before anything is stored; each is then read as it is imported
+        // (RecordsImportInput: at most one document, or one part of NDJSON, in memory at a time).
+        for file in files where file != "-" { try RecordsImportInput(file).close() }
         let store = try storeOptions.openStore()
         let (verifier, https) = try verification.makeVerifier()
         let importer = HealthRecordImporter(store: store, verifier: verifier,
                                             options: .init(fhirVersion: version, sourceName: sourceName, sourceURL: baseURL, now: Date()))
         var report = HealthRecordImportReport()
+        var released = RecordsFormatter.StoredSummary()
         do {
-            for input in inputs {
-                try await importer.importInput(input.bytes, named: input.name, into: &report)
+            for file in files {
+                let input = try RecordsImportInput(file)
+                defer { input.close() }
+                try await input.importRecords(with: importer, into: &report, released: &released)
             }
         } catch {
             await https.shutdown()
@@ -77,11 +83,13 @@ struct RecordsImportCommand: AsyncParsableCommand {
         }
         await https.shutdown()
         if json {
-            print(RecordsFormatter.importJSON(report))
+            print(RecordsFormatter.importJSON(report, released: released))
         } else {
-            for line in RecordsFormatter.importText(report) { print(line) }
+            for line in RecordsFormatter.importText(report, released: released) { print(line) }
         }
-        if !report.refusals.isEmpty { throw ExitCode(1) }
-        if !report.unreadable.isEmpty || report.unreachableIssuers > 0 { throw ExitCode(2) }
+        // An input that is not valid JSON, NDJSON, FHIR or a card is invalid input (1), as a refused resource is;
+        // 2 is only for what could not be read or reached.
+        if !report.refusals.isEmpty || !report.unreadable.isEmpty { throw ExitCode(1) }
+        if report.unreachableIssuers > 0 { throw ExitCode(2) }
     }
 }

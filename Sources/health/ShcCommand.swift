@@ -87,7 +87,11 @@ func parseInstant(_ text: String) throws -> Date {
 /// The card text of an input: the file's bytes, or for a PNG/JPEG/BMP/GIF image the `shc:/` text
 /// of every QR code in it, one per line (read with zxing-cpp).
 func cardText(of path: String) throws -> [UInt8] {
-    let bytes = try readInput(path)
+    try cardText(try readInput(path), path: path)
+}
+
+/// ``cardText(of:)`` for an input's bytes already read (`path` names the input, `-` standard input).
+func cardText(_ bytes: [UInt8], path: String) throws -> [UInt8] {
     guard QRImageReader.isImage(bytes) else { return bytes }
     let url: URL
     if path == "-" {

@@ -82,7 +82,7 @@ struct RecordsCommandTests {
         #expect(try await runner.run(["records", "import", file, "--source-url", "ftp://x"]).status == 2)
         #expect(try await runner.run(["records", "list", "--type", "heartRate"]).status == 2)
         let garbage = try write(runner, "garbage.json", "{\"hello\": 1}")
-        #expect(try await runner.run(["records", "import", garbage]).status == 2)
+        #expect(try await runner.run(["records", "import", garbage]).status == 1)
         #expect(try await runner.run(["records", "show", UUID().uuidString]).status == 1)
         #expect(try await runner.run(["records", "show", "not-a-uuid"]).status == 2)
 
@@ -95,6 +95,64 @@ struct RecordsCommandTests {
         #expect(refused.status == 1 && refused.output.contains("MedicationOrder.status"), "\(refused.output)")
         let listed = try await runner.run(["records", "list", "--type", "medicationRecord", "--json"])
         #expect(listed.output.contains("\"fhirVersion\": \"1.0.2\""))
+    }
+
+    @Test("Input that is not valid JSON, NDJSON or FHIR exits 1 (invalid input), whatever the way it is broken; the valid files beside it are stored")
+    func invalidInputExitsOne() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let inputs: [(name: String, text: String)] = [
+            ("malformed.json", #"{"resourceType":"Observation","id":"x","#),
+            ("nested.json", String(repeating: "[", count: 512) + String(repeating: "]", count: 512)),
+            ("nested-object.json", #"{"resourceType":"Observation","a":"# + String(repeating: #"{"a":"#, count: 512) + "1" + String(repeating: "}", count: 513)),
+            ("garbage.ndjson", "{\"a\" 1}\n\u{1}\u{2}{{{\n]]]\n"),
+            ("not-fhir.json", #"{"hello": 1}"#),
+            ("empty.json", " \n"),
+        ]
+        for input in inputs {
+            let file = try write(runner, input.name, input.text)
+            let result = try await runner.run(["records", "import", file])
+            #expect(result.status == 1, "\(input.name): \(result.status) \(result.output)\(result.error)")
+            #expect((result.output + result.error).contains(file), "\(input.name): names the file")
+            // With a valid file beside it: the valid one is stored, the status is still 1.
+            let valid = try write(runner, "valid.json", Self.observation)
+            let mixed = try await runner.run(["records", "import", valid, file])
+            #expect(mixed.status == 1 && mixed.output.contains("stored 1 record"), "\(input.name): \(mixed.output)")
+        }
+        // Usage and I/O stay 2.
+        #expect(try await runner.run(["records", "import", runner.folder.appendingPathComponent("missing.json").path]).status == 2)
+    }
+
+    /// An Observation whose note is `size` bytes of text (a large resource), on one line.
+    static func largeObservation(id: String, size: Int) -> String {
+        #"{"resourceType":"Observation","id":"\#(id)","status":"final","code":{"text":"Scan"},"note":[{"text":""#
+            + String(repeating: "x", count: size) + #""}]}"#
+    }
+
+    @Test("A document over 16 MiB is refused unread (exit 1); a larger NDJSON file is imported in parts, its one line over the limit refused")
+    func sizeLimits() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let limit = 16 << 20
+        // One resource over the limit: refused with the reason, nothing stored, exit 1.
+        let big = try write(runner, "big.json", Self.largeObservation(id: "big", size: limit + 10))
+        let refused = try await runner.run(["records", "import", big])
+        #expect(refused.status == 1, "\(refused.output)\(refused.error)")
+        #expect((refused.output + refused.error).contains("larger than 16 MiB"), "\(refused.output)\(refused.error)")
+        #expect(refused.output.contains("stored 0 records"), "\(refused.output)")
+        // A Bundle over the limit: the same.
+        let bundleFile = try write(runner, "big-bundle.json", bundle([Self.largeObservation(id: "b", size: limit)]))
+        #expect(try await runner.run(["records", "import", bundleFile]).status == 1)
+
+        // NDJSON of 20 MiB: 40 resources of 512 KiB and one line over the limit (refused; the others stored).
+        var lines = (0..<40).map { Self.largeObservation(id: "n\($0)", size: 512 << 10) }
+        lines.insert(Self.largeObservation(id: "too-big", size: limit + 1), at: 17)
+        let ndjson = try write(runner, "big.ndjson", lines.joined(separator: "\n") + "\n")
+        let imported = try await runner.run(["records", "import", ndjson, "--json"])
+        #expect(imported.status == 1, "\(imported.error)")
+        let report = try #require(try JSONSerialization.jsonObject(with: Data(imported.output.utf8)) as? [String: Any])
+        #expect(report["storedCount"] as? Int == 40)
+        #expect("\(report["refused"] ?? "")".contains("line 18"), "\(report["refused"] ?? "")")
     }
 
     @Test("cards are verified exactly as health shc verify; the revoked example is refused; shares are listed",

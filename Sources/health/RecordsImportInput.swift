@@ -1,0 +1,123 @@
+import Foundation
+import HealthRecords
+
+/// One input of `health records import`, read so that memory stays bounded whatever its size: an
+/// input up to ``HealthRecordInput/maximumDocumentSize`` is read once and imported whole (a
+/// resource, a Bundle, NDJSON, cards); a larger one can only be NDJSON, and is read and stored
+/// in parts of whole lines (about ``partSize`` bytes each), never held whole, each part's records
+/// released once stored (only their summary is kept for the report). A larger input
+/// whose first line is not a resource (a Bundle or resource over the limit) is refused unread,
+/// and so is each NDJSON line over the limit.
+struct RecordsImportInput {
+    /// About how many bytes of NDJSON lines are parsed and stored at a time.
+    static let partSize = 4 << 20
+
+    private let descriptor: Int32
+    private let ownsDescriptor: Bool
+    let path: String
+
+    /// Opens `path` (`-` is standard input).
+    /// - Throws: ``UsageError`` when it cannot be opened.
+    init(_ path: String) throws {
+        self.path = path
+        if path == "-" {
+            descriptor = STDIN_FILENO
+            ownsDescriptor = false
+        } else {
+            descriptor = open(path, O_RDONLY | O_CLOEXEC)
+            ownsDescriptor = true
+            var status = stat()
+            guard descriptor >= 0, fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) != S_IFDIR else {
+                if descriptor >= 0 { _ = Foundation.close(descriptor) }
+                throw UsageError("cannot read '\(path)'")
+            }
+        }
+    }
+
+    func close() {
+        if ownsDescriptor { _ = Foundation.close(descriptor) }
+    }
+
+    /// Up to `count` bytes (fewer only at the end of the input).
+    func read(upTo count: Int) throws -> [UInt8] {
+        var failed = false
+        let bytes = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialized in
+            initialized = 0
+            while initialized < count {
+                let read = Foundation.read(descriptor, buffer.baseAddress.map { $0 + initialized }, count - initialized)
+                if read > 0 {
+                    initialized += read
+                } else if read == 0 {
+                    return
+                } else if errno != EINTR {
+                    failed = true
+                    return
+                }
+            }
+        }
+        guard !failed else { throw UsageError("cannot read '\(path)'") }
+        return bytes
+    }
+
+    /// Imports the input through `importer`, adding to `report`; the records of an NDJSON file read
+    /// in parts go to `released` as each part is stored, so they are not held to the end.
+    func importRecords(with importer: HealthRecordImporter, into report: inout HealthRecordImportReport,
+                       released: inout RecordsFormatter.StoredSummary) async throws {
+        let limit = HealthRecordInput.maximumDocumentSize
+        let head = try read(upTo: limit + 1)
+        if head.count <= limit {
+            try await importer.importInput(try cardText(head, path: path), named: path, into: &report)
+            return
+        }
+        // Larger than one document may be: NDJSON, or refused. Its first line must be a resource.
+        let firstLine = head.split(separator: UInt8(ascii: "\n"), maxSplits: 1, omittingEmptySubsequences: false).first ?? []
+        guard firstLine.count <= limit, !HealthRecordInput.ndjsonLines(Array(firstLine), firstLine: 1, validate: nil).resources.isEmpty else {
+            report.unreadable.append((path, HealthRecordImportError.tooLarge(limit).description))
+            return
+        }
+        var pending = head
+        var line = 1
+        var discarding = false
+        var ended = false
+        while true {
+            if discarding {
+                if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                    pending.removeSubrange(...newline)
+                    line += 1
+                    discarding = false
+                } else {
+                    pending.removeAll(keepingCapacity: true)
+                }
+            }
+            // Whole lines, about partSize bytes of them (one longer line whole), while more than a part is waiting.
+            while !discarding, ended || pending.count >= Self.partSize,
+                  let newline = pending[..<min(pending.count, Self.partSize)].lastIndex(of: UInt8(ascii: "\n"))
+                    ?? pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let part = Array(pending[...newline])
+                pending.removeSubrange(...newline)
+                try await importer.importNDJSONPart(part, firstLine: line, named: path, into: &report)
+                released.release(from: &report)
+                line += part.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
+            }
+            if !discarding, pending.count > limit {
+                // A line over the limit: refused, and dropped as it is read.
+                report.refusals.append(.init(input: path, location: "line \(line)", reasons: [HealthRecordImportError.tooLarge(limit).description]))
+                pending.removeAll(keepingCapacity: true)
+                discarding = true
+            }
+            if ended {
+                if !discarding, pending.contains(where: { !Self.isSpace($0) }) {
+                    try await importer.importNDJSONPart(pending, firstLine: line, named: path, into: &report)
+                    released.release(from: &report)
+                }
+                return
+            }
+            let chunk = try read(upTo: 1 << 20)
+            if chunk.isEmpty { ended = true } else { pending += chunk }
+        }
+    }
+
+    private static func isSpace(_ byte: UInt8) -> Bool {
+        byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09
+    }
+}
