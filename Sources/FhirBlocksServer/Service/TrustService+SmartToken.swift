@@ -241,14 +241,18 @@ extension TrustService {
     /// Revokes the permissions an authorization wrote (so every access and refresh token issued
     /// from it stops working at its next use), audited with `reason`: a reuse (`minorFailure`,
     /// best effort, logged when it cannot be stored) or an RFC 7009 revocation (`success`,
-    /// whose storage failure is thrown). A family already revoked writes nothing more on a
-    /// revocation.
+    /// whose storage failure is thrown). A family already revoked writes nothing more: a
+    /// revocation again is a no-op, a reuse again is counted (``RefusalTally``), so presenting a
+    /// dead code or token over and over does not grow the log.
     func revokeFamily(of permissionIDs: [PermissionID], client: CsiGuid, patient: CsiGuid?, reason: String,
                       outcome: AuditOutcome = .minorFailure) async throws(SMOACError) {
         let instant = now
         let ledger = self.ledger
         let live = permissionIDs.filter { ledger.permissions[$0]?.revokedAt == nil }
-        if outcome == .success && live.isEmpty { return }
+        guard !live.isEmpty else {
+            if outcome != .success { refusals.record(.permissionRevoke, reason: reason) }
+            return
+        }
         var change = TrustChange()
         change.revocations = live.map { PermissionRevocation(id: $0, revokedAt: instant) }
         change.auditEntries = [PendingAuditEntry(entry: AuditEntry(type: .permissionRevoke, recorded: instant, outcome: outcome,

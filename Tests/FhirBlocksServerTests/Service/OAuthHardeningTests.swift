@@ -177,6 +177,29 @@ import TestSupport
         }
     }
 
+    /// A dead refresh token or code presented again and again writes one revocation entry,
+    /// then only counts.
+    @Test(arguments: TestBackend.available)
+    func reusingDeadTokensOverAndOverDoesNotGrowTheLog(backend: TestBackend) async throws {
+        try await TestWorld.with(backend) { world in
+            let wallet = try await world.walletWithObservation()
+            let client = try await world.registerSmartClient()
+            let code = try await world.approvedCode(wallet: wallet, client: client)
+            let first = world.json(await world.exchange(client: client, code: code))
+            let rotated = try #require(first["refresh_token"]?.stringValue)
+            #expect(await world.refresh(client: client, token: rotated).status == 200)
+            for _ in 0..<5 {
+                #expect(await world.refresh(client: client, token: rotated).status == 400)
+                #expect(await world.exchange(client: client, code: code).status == 400)
+            }
+            let reasons = try await Self.auditEntries(world.store).compactMap(\.reason)
+            #expect(reasons.filter { $0 == "refresh-token-reused" || $0 == "code-reused" }.count == 1)
+            await world.service.flushRefusals()
+            let counted = try await Self.auditEntries(world.store).filter { $0.agent == AuditEntry.unverifiedAgent && $0.type == .permissionRevoke }
+            #expect(counted.map { $0.count ?? 0 }.reduce(0, +) == 9)
+        }
+    }
+
     /// A pending request whose wait ended is deleted with the next new request; one still
     /// waiting, and decided ones, are kept.
     @Test(arguments: TestBackend.available)
