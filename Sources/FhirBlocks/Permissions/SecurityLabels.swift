@@ -3,10 +3,24 @@ import FHIRCore
 /// The security labels of a FHIR resource (`meta.security`, §2.7, §2.11) that label filtering
 /// looks at: its confidentiality level and its sensitivity tags.
 ///
-/// Reading fails closed: an unknown Confidentiality code counts as `V`, every code of the
-/// v3-ActCode system counts as a sensitivity tag the holder must be allowed, and a label that
-/// cannot be interpreted at all (a coding without a system) counts as `V` and as a sensitivity
-/// nobody holds. Both systems are recognised in every spelling (URL or OID).
+/// Every `meta.security` coding is a security label, and reading fails closed:
+/// - HL7 v3 Confidentiality sets the level (the highest one wins); an unknown code counts as `V`.
+/// - Every code of HL7 v3 ActCode counts as a sensitivity tag the holder must be allowed
+///   (handling caveats too); a code that is not a well-formed one counts as a sensitivity nobody
+///   holds.
+/// - HL7 v3 ObservationValue's security integrity codes (``SecurityLabelSystem/integrityCodes``:
+///   de-identified, masked, signed, reliability, provenance) describe the data and restrict
+///   nobody.
+/// - A label in any other system, or another ObservationValue code, is one the server does not
+///   understand and so cannot enforce: purpose of use (v3-ActReason), obligation and refrain
+///   policies, a misspelt or private system. It counts as ``unrecognised``, a sensitivity no
+///   scope can name, so the resource is hidden from every grantee and shown only to holders of
+///   every sensitivity (the patient's own wallet).
+/// - A label that cannot be interpreted at all (a coding without a system, or not an object)
+///   counts as `V` and as ``unrecognised``.
+///
+/// The three systems are recognised in every spelling (THO URL, R4-era URL, OID) and in their
+/// variants of case, `http`/`https` scheme and trailing `/` (``SecurityLabelSystem``).
 public struct SecurityLabels: Sendable, Hashable {
     /// The highest confidentiality label, or nil if the resource has none.
     public var confidentiality: ConfidentialityLevel?
@@ -25,25 +39,35 @@ public struct SecurityLabels: Sendable, Hashable {
         sensitivities = []
         guard let security = resource.objectValue?["meta"]?.objectValue?["security"]?.arrayValue else { return }
         for coding in security {
-            guard let object = coding.objectValue else { continue }
-            guard let system = object["system"]?.stringValue, !system.isEmpty else {
+            guard let object = coding.objectValue, let system = object["system"]?.stringValue, !system.isEmpty else {
                 // Whose label it is cannot be told: the most restrictive reading.
                 confidentiality = .V
-                sensitivities.insert(Self.unreadable)
+                sensitivities.insert(Self.unrecognised)
                 continue
             }
             let code = object["code"]?.stringValue ?? ""
-            if ConfidentialityLevel.systems.contains(system) {
+            switch SecurityLabelSystem(system: system) {
+            case .confidentiality?:
                 let level = ConfidentialityLevel(rawValue: code) ?? .V
                 confidentiality = max(confidentiality ?? level, level)
-            } else if SensitivityCode.systems.contains(system) {
+            case .actCode?:
                 // An ActCode tag that is not a well-formed code still restricts: keep it as an
                 // impossible code so no sensitivity set allows it.
-                sensitivities.insert(SensitivityCode(code) ?? Self.unreadable)
+                sensitivities.insert(SensitivityCode(code) ?? Self.unrecognised)
+            case .observationValue? where SecurityLabelSystem.integrityCodes.contains(code):
+                continue
+            case .observationValue?, nil:
+                sensitivities.insert(Self.unrecognised)
             }
         }
     }
 
-    /// Stands for an ActCode label whose code could not be read; never granted.
-    static let unreadable = SensitivityCode("UNREADABLE0LABEL") ?? SensitivityCode.known[0]
+    /// Whether a label the server does not understand (or cannot read) is among them: then only
+    /// a holder of every sensitivity (the patient's wallet) may see the resource.
+    public var hasUnrecognisedLabel: Bool { sensitivities.contains(Self.unrecognised) }
+
+    /// Stands for a label the server does not understand or cannot read. It is not a
+    /// well-formed ActCode code, so no `sens/` scope or granted sensitivity can name it: only
+    /// an unrestricted ``SensitivitySet`` allows it.
+    public static let unrecognised = SensitivityCode(unrecognised: ())
 }

@@ -24,6 +24,12 @@ public struct SensitivityCode: Sendable, Hashable, Comparable, CustomStringConve
         rawValue = code
     }
 
+    /// The code of ``SecurityLabels/unrecognised``: not of the ActCode form, so the failable
+    /// initializer (every scope and grant) never yields it.
+    init(unrecognised: Void) {
+        rawValue = "unrecognised-label"
+    }
+
     public static func < (lhs: SensitivityCode, rhs: SensitivityCode) -> Bool { lhs.rawValue < rhs.rawValue }
 
     public var description: String { rawValue }

@@ -39,6 +39,12 @@ public struct SensitivitySet: Sendable, Hashable {
         return SensitivitySet(codes.intersection(other.codes))
     }
 
+    /// The set with ``SecurityLabels/unrecognised`` added: what the patient's own token holds,
+    /// so that a label the server does not understand hides a resource from grantees only.
+    public var includingUnrecognisedLabels: SensitivitySet {
+        isUnrestricted ? self : SensitivitySet(codes.union([SecurityLabels.unrecognised]))
+    }
+
     /// The codes sorted, for output.
     public var sortedCodes: [SensitivityCode] { codes.sorted() }
 }

@@ -9,7 +9,9 @@ extension TrustService {
     final class BearerAccess: Sendable {
         /// The token's stored record.
         let token: StoredAccessToken
-        /// The grants usable now.
+        /// The grants usable now. The patient's own wallet's (its client is the patient) also
+        /// hold ``SecurityLabels/unrecognised``: a label the server does not understand hides a
+        /// resource from every grantee, never from the patient.
         let grants: [PermissionScope]
         /// How the header deviated from the standard form (compat mode).
         let quirks: [CompatQuirk]
@@ -18,7 +20,11 @@ extension TrustService {
 
         init(token: StoredAccessToken, grants: [PermissionScope], quirks: [CompatQuirk], scopeText: String) {
             self.token = token
-            self.grants = grants
+            self.grants = token.client != token.patient ? grants : grants.map { grant in
+                var owned = grant
+                owned.sensitivities = grant.sensitivities.includingUnrecognisedLabels
+                return owned
+            }
             self.quirks = quirks
             self.scopeText = scopeText
         }

@@ -126,7 +126,7 @@ import TestSupport
         #expect(labels.confidentiality == .V)
         let everything = Self.held(.all, .v1Read, .V, SensitivityCode.known.map(\.description))
         #expect(AccessDecision.evaluate(grants: [everything], resourceType: "Observation", interaction: .read, labels: labels) != .permit)
-        // Other systems (purpose-of-use, observation values) are not access labels: ignored as before.
+        // ObservationValue's integrity codes describe the data and restrict nobody.
         let other = SecurityLabels(resource: Self.resource("Observation", security: [("http://terminology.hl7.org/CodeSystem/v3-ObservationValue", "SUBSETTED")]))
         #expect(other.confidentiality == nil && other.sensitivities.isEmpty)
     }
@@ -140,9 +140,12 @@ import TestSupport
         let garbage = SecurityLabels(resource: Self.resource("Condition", security: [(SensitivityCode.system, "not a code")]))
         #expect(AccessDecision.evaluate(grants: [Self.held(.all, .v1Read, .V, SensitivityCode.known.map(\.rawValue))], resourceType: "Condition",
                                         interaction: .read, labels: garbage) == .denySensitivity)
-        // Other systems are not sensitivity labels.
+        // A system the server does not enforce (an obligation policy) hides the resource from
+        // every grantee, one with every sensitivity included.
         let other = SecurityLabels(resource: Self.resource("Condition", security: [("http://terminology.hl7.org/CodeSystem/v3-ObligationPolicy", "NORDSCLCD")]))
-        #expect(other.sensitivities.isEmpty)
+        #expect(other.hasUnrecognisedLabel)
+        #expect(AccessDecision.evaluate(grants: [Self.held(.all, .v1Read, .V, SensitivityCode.known.map(\.rawValue))], resourceType: "Condition",
+                                        interaction: .read, labels: other) == .denySensitivity)
     }
 
     @Test func scopeAndInteractionFilter() {
