@@ -191,6 +191,10 @@ enum PostgresSchema {
         // 8: token rows carry their hull's width class, before `hull_low` in the value index
         // (both ends of a date range are then index ranges); set for the rows already there.
         SearchSQL.hullSpanUpgrade,
+        // 9: health cards (issue 33): who wrote each resource's current version, so that
+        // `$health-cards-issue` signs only what the operator's card sources wrote (resources
+        // stored before have no writer, and are not signed).
+        PostgresResourceWriters.schema,
     ]
 
     /// The version that adds the search index.

@@ -85,6 +85,7 @@ extension PostgresTrustStore {
         }
         for write in change.resources {
             try await Self.write(write.record, on: connection, logger: logger)
+            try await PostgresResourceWriters.record(write, on: connection, logger: logger)
         }
         try await applySmart(change, on: connection, logger: logger)
         var indexes: [Int] = []

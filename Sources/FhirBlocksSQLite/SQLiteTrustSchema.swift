@@ -84,6 +84,12 @@ enum SQLiteTrustSchema {
         migrator.registerMigration("v7-search-hull-span") { db in
             for statement in SearchSQL.hullSpanUpgrade { try db.execute(sql: statement) }
         }
+        // Health cards (issue 33): who wrote each resource's current version, so that
+        // `$health-cards-issue` signs only what the operator's card sources wrote. Resources
+        // stored before have no writer (and are not signed).
+        migrator.registerMigration("v8-fhir-resource-writer") { db in
+            try db.execute(sql: SQLiteResourceWriters.schema)
+        }
         return migrator
     }()
 }

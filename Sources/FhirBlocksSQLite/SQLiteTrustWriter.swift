@@ -63,6 +63,7 @@ enum SQLiteTrustWriter {
             try db.cachedStatement(sql: "INSERT INTO fhir_resource_history (type, id, patient, version_id, last_updated, json) VALUES (?, ?, ?, ?, ?, ?)")
                 .execute(arguments: arguments)
             try SQLiteSearchIndex.write(record, in: db)
+            try SQLiteResourceWriters.record(write, in: db)
         }
         try applySmart(change, in: db)
         let indexes = change.auditEntries.isEmpty ? [] : try appendAudit(change.auditEntries, in: db)

@@ -52,6 +52,12 @@ public struct ServerConfiguration: Sendable {
     /// SMART App Launch: the rate at which one wallet may name an unknown, expired or decided
     /// user code (guessing), 1/s with a burst of 10 by default.
     public var decisionGuessRate: RateLimit
+    /// SMART Health Cards: the identities (registered clients, by csiGuid) whose writes the
+    /// server vouches for as an issuer. `$health-cards-issue` signs only resources whose
+    /// current version one of them wrote, or that a `Provenance` one of them wrote targets,
+    /// never what the patient's wallet or another app wrote. Empty (the default): the server
+    /// signs nothing and does not advertise card issuing.
+    public var cardSources: Set<CsiGuid> = []
 
     /// Creates a configuration.
     public init(mode: ProtocolMode = .strict, publicURL: String? = nil, labelPolicy: LabelPolicy = .default, replayPolicy: ReplayPolicy = .default,

@@ -26,15 +26,34 @@ public struct FHIRResourceRecord: Sendable, Hashable {
     }
 }
 
+/// Who wrote one version of a stored resource (``TrustStore/resourceWriters(patient:type:)``).
+public struct FHIRResourceWriter: Sendable, Hashable {
+    /// The version written.
+    public var versionID: Int
+    /// The identity (a token's client) that wrote it.
+    public var writer: CsiGuid
+
+    /// Creates a writer record.
+    public init(versionID: Int, writer: CsiGuid) {
+        self.versionID = versionID
+        self.writer = writer
+    }
+}
+
 /// A resource to create or replace in its patient's compartment. The record's `versionID` must
 /// be the stored version + 1 (1 for a create); otherwise the commit throws
 /// ``TrustStoreError/conflict(_:)`` and writes nothing.
 public struct FHIRResourceWrite: Sendable, Hashable {
     /// The record to write; its `versionID` must be the previous version + 1 (1 for a create).
     public var record: FHIRResourceRecord
+    /// The identity (the token's client) that wrote this version, kept with it (see
+    /// ``TrustStore/resourceWriters(patient:type:)``): a health card issuer signs only what
+    /// its listed sources wrote. Nil: no writer is recorded for this version.
+    public var writer: CsiGuid?
 
     /// Creates a write.
-    public init(record: FHIRResourceRecord) {
+    public init(record: FHIRResourceRecord, writer: CsiGuid? = nil) {
         self.record = record
+        self.writer = writer
     }
 }

@@ -88,6 +88,11 @@ public protocol TrustStore: NonceStore, AuthorizationCodeStore {
     /// `Patient/$everything`, read through an index in that order rather than by sorting the
     /// whole compartment.
     func resources(patient: CsiGuid, after: (type: String, id: String)?, limit: Int) async throws(TrustStoreError) -> [FHIRResourceRecord]
+    /// The last recorded writer of each resource of `type` in `patient`'s compartment, by id
+    /// (``FHIRResourceWrite/writer``), with the version it wrote: a caller compares it with the
+    /// version it read (a later version stored without a writer, or written since, is not that
+    /// writer's).
+    func resourceWriters(patient: CsiGuid, type: String) async throws(TrustStoreError) -> [String: FHIRResourceWriter]
 
     /// The indexed part of a FHIR search (see ``SearchSQL/candidates(patient:query:)``): the
     /// resources of `query.type` in `patient`'s compartment satisfying its token and date

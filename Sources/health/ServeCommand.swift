@@ -21,8 +21,10 @@ struct ServeCommand: AsyncParsableCommand {
             created on first start; so is the SMART Health Cards issuer key of $health-cards-issue (--card-key, default \
             DATA-DIR/card-issuer-key.json, a private JWK), published at /.well-known/jwks.json. Cards need an https public URL \
             (their iss): serve TLS yourself with --tls-cert and --tls-key (PEM files; the public URL then defaults to \
-            https://HOST:PORT), or give --public-url https://… for a TLS proxy in front. The first line on standard output \
-            is "listening on <URL>".
+            https://HOST:PORT), or give --public-url https://… for a TLS proxy in front. A card vouches for its data, so the \
+            server signs only resources written by the identities listed with --card-source (a lab's or clinic's registered \
+            client), or targeted by a Provenance one of them wrote; never what the patient's wallet or another app wrote. \
+            Without --card-source it signs nothing. The first line on standard output is "listening on <URL>".
             """)
 
     @Option(help: "The address to bind.") var host = "127.0.0.1"
@@ -41,6 +43,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("checkpoint-every"), help: "Sign a checkpoint after this many audit entries.") var checkpointEvery = 64
     @Option(name: .customLong("auditor"), help: ArgumentHelp("A registered client that may read every audit entry (repeatable).", valueName: "CSI"))
     var auditors: [String] = []
+    @Option(name: .customLong("card-source"),
+            help: ArgumentHelp("A registered client whose writes health cards may vouch for (repeatable; none: no cards are signed).",
+                               valueName: "CSI"))
+    var cardSources: [String] = []
     @Option(name: .customLong("rate-per-address"), help: "Requests per second one IP address may send (bursts of 5×).")
     var ratePerAddress: Double = 200
     @Option(name: .customLong("rate-per-identity"), help: "Signed requests and assertions per second one csiGuid may send (bursts of 10×).")
@@ -62,12 +68,18 @@ struct ServeCommand: AsyncParsableCommand {
             guard let csi = CsiGuid(text) else { throw UsageError("--auditor must be a csiGuid (a 36-character UUID)") }
             auditorGuids.insert(csi)
         }
+        var cardSourceGuids: Set<CsiGuid> = []
+        for text in cardSources {
+            guard let csi = CsiGuid(text) else { throw UsageError("--card-source must be a csiGuid (a 36-character UUID)") }
+            cardSourceGuids.insert(csi)
+        }
         guard ratePerAddress >= 1, ratePerIdentity >= 1, ratePerAddress.isFinite, ratePerIdentity.isFinite else {
             throw UsageError("--rate-per-address and --rate-per-identity must be at least 1")
         }
-        let configuration = ServerConfiguration(mode: protocolMode, publicURL: publicURL, checkpointEvery: checkpointEvery, auditors: auditorGuids,
+        var configuration = ServerConfiguration(mode: protocolMode, publicURL: publicURL, checkpointEvery: checkpointEvery, auditors: auditorGuids,
                                                 rateLimitPerAddress: RateLimit(perSecond: ratePerAddress, burst: ratePerAddress * 5),
                                                 rateLimitPerIdentity: RateLimit(perSecond: ratePerIdentity, burst: ratePerIdentity * 10))
+        configuration.cardSources = cardSourceGuids
         let tls = try tlsConfiguration()
         if tls == nil, let problem = configuration.transportProblem(host: host) { throw UsageError(problem) }
         let limits = ConnectionLimits(idleTimeoutSeconds: idleTimeout, maximumConnections: maximumConnections,
@@ -94,6 +106,10 @@ struct ServeCommand: AsyncParsableCommand {
         if let unregistered = service.unregisteredAuditors.first {
             await deployment.close()
             throw UsageError("--auditor \(unregistered.rawValue) is not registered: register the auditor first, then list it")
+        }
+        if let unregistered = service.unregisteredCardSources.first {
+            await deployment.close()
+            throw UsageError("--card-source \(unregistered.rawValue) is not registered: register the card source first, then list it")
         }
         let host = self.host
         let application = buildApplication(service: service, host: host, port: port, connectionLimits: limits, tls: tls, logger: logger) { bound in

@@ -23,6 +23,10 @@ import TestSupport
         let certificates: LoopbackCertificates
         let database: String?
         let http: SMARTHTTP
+        /// `--card-source` and the wallet's csiGuid: the resources of these tests are stored by
+        /// the wallet, standing in for the clinic's system, and the server issues cards only for
+        /// what a listed card source wrote.
+        var cardSource: [String] = []
         var url: String { server.url }
         var fhirBase: String { "\(server.url)/fhir" }
 
@@ -33,12 +37,17 @@ import TestSupport
             let server = try await ServeCommandTests.Server.start(runner, database: database,
                                                                   arguments: ["--tls-cert", certificates.certificateFile, "--tls-key", certificates.keyFile])
             let identity = runner.folder.appendingPathComponent("wallet.json").path
-            let world = World(runner: runner, server: server, identity: identity, certificates: certificates, database: database,
+            var world = World(runner: runner, server: server, identity: identity, certificates: certificates, database: database,
                               http: SMARTHTTP(timeout: .seconds(30), additionalTrustRoots: [certificates.authority]))
             #expect(server.url.hasPrefix("https://127.0.0.1:"))
             let registered = try await world.wallet(["register", "--first-name", "Alice", "--birth-date", "1970-01-01"])
             #expect(registered.status == 0, "\(registered.error)")
-            return world
+            // Started again listing the registered wallet as a card source.
+            world.cardSource = ["--card-source", try CsiIdentity.load(from: identity).csiGuid.rawValue]
+            server.process.terminate()
+            server.process.waitUntilExit()
+            return World(runner: runner, server: try await world.twin(), identity: identity, certificates: certificates, database: database,
+                         http: world.http, cardSource: world.cardSource)
         }
 
         func stop() async {
@@ -83,7 +92,7 @@ import TestSupport
         /// A second `health serve` process on the same database, data folder and certificate.
         func twin() async throws -> ServeCommandTests.Server {
             try await ServeCommandTests.Server.start(runner, database: database,
-                                                     arguments: ["--tls-cert", certificates.certificateFile, "--tls-key", certificates.keyFile])
+                                                     arguments: ["--tls-cert", certificates.certificateFile, "--tls-key", certificates.keyFile] + cardSource)
         }
 
         /// Stores resources in the wallet's compartment.

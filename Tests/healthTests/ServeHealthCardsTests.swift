@@ -76,7 +76,18 @@ import Testing
                              ("Immunization/i1", #"{"resourceType":"Immunization","id":"i1","status":"completed","vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"207"}]},"patient":{"reference":"Patient/p1"},"occurrenceDateTime":"2021-01-01"}"#)] {
             #expect(try await Self.send(.PUT, "\(url)/fhir/\(path)", token: token, body: Array(json.utf8)).status == 201)
         }
+        // Without --card-source the server signs nothing.
         let parameters = #"{"resourceType":"Parameters","parameter":[{"name":"credentialType","valueUri":"Immunization"}]}"#
+        #expect(try await Self.send(.POST, "\(url)/fhir/Patient/p1/$health-cards-issue", token: token, body: Array(parameters.utf8)).status == 501)
+        // Started again (same data folder and port) listing the wallet, which wrote them, as a card source.
+        server.process.terminate()
+        server.process.waitUntilExit()
+        let unregistered = try await runner.run(["serve", "--port", "0", "--data-dir", runner.folder.appendingPathComponent("data").path,
+                                                 "--card-source", "00000000-0000-4000-8000-000000000000"])
+        #expect(unregistered.status == 2 && unregistered.error.contains("--card-source"), "\(unregistered.error)")
+        let sourced = try await ServeCommandTests.Server.start(runner, port: port,
+                                                               arguments: ["--public-url", Self.issuer, "--card-source", identity.csiGuid.rawValue])
+        defer { sourced.process.terminate() }
         let issued = try await Self.send(.POST, "\(url)/fhir/Patient/p1/$health-cards-issue", token: token, body: Array(parameters.utf8))
         #expect(issued.status == 200)
         let response = runner.folder.appendingPathComponent("issued.json")

@@ -320,8 +320,10 @@ extension TrustService {
         object["meta"] = .object(meta)
         let json = JSONWriter.serialize(.object(object))
         var change = TrustChange()
+        // The writer is kept with the version: a card is signed only for what a card source wrote.
         change.resources = [FHIRResourceWrite(record: FHIRResourceRecord(type: type, id: id, patient: access.token.patient, versionID: version,
-                                                                          lastUpdated: instant, json: json))]
+                                                                          lastUpdated: instant, json: json),
+                                              writer: access.token.client)]
         change.auditEntries = [accessEntry(access, resources: ["\(type)/\(id)"], outcome: .success, action: existing == nil ? "C" : "U")]
         do {
             try await storeCommit(change)

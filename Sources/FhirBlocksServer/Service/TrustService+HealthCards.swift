@@ -12,10 +12,26 @@ import SmartHealthCards
 /// `Immunization` or `Observation` read scope), releases only resources the token may read
 /// (labels as for a read), and is audited (action `E`, naming every resource disclosed) before
 /// it answers.
+///
+/// An issuer vouches only for data whose origin it knows: a card holds only resources (the
+/// Patient's identity included) that ``HealthCardSources`` vouches for, those the operator's
+/// card sources (``ServerConfiguration/cardSources``) wrote or targeted with a Provenance they
+/// wrote. What the patient's wallet or another app wrote is left off the card; a request that
+/// would sign only such data is refused with 422 and an OperationOutcome (`business-rule`).
+/// With no card sources the server signs nothing (501, as without an issuer key) and does not
+/// advertise the operation.
 extension TrustService {
-    /// Whether the server issues cards: it has an issuer key and an `https` base URL.
+    /// Whether the server issues cards: it has an issuer key, an `https` base URL and card
+    /// sources.
     var issuesHealthCards: Bool {
-        cardIssuerKey != nil && baseURL.hasPrefix("https://")
+        cardIssuerKey != nil && baseURL.hasPrefix("https://") && !configuration.cardSources.isEmpty
+    }
+
+    /// The configured card sources that are not registered clients. `health serve` refuses to
+    /// start with any: in compat mode a client may choose its csiGuid, so a listed but
+    /// unregistered GUID could be registered by anyone, and its writes signed.
+    public var unregisteredCardSources: [CsiGuid] {
+        configuration.cardSources.filter { registration($0) == nil }.sorted { $0.rawValue < $1.rawValue }
     }
 
     /// Whether a path segment names the operation (`$` may come percent-encoded).
@@ -23,11 +39,21 @@ extension TrustService {
         segment == SHCHealthCardsIssue.operationName || segment.lowercased() == "%24" + String(SHCHealthCardsIssue.operationName.dropFirst())
     }
 
-    /// The CapabilityStatement's `rest.resource.operation` entry for `Patient`.
+    /// The CapabilityStatement's `rest.resource.operation` entry for `Patient`, with what the
+    /// issuer vouches for in its `documentation`.
     static let healthCardsIssueOperation: JSONValue = .object(members: [
         .init("name", .string("health-cards-issue")),
         .init("definition", .string("http://hl7.org/fhir/uv/smart-health-cards-and-links/OperationDefinition/patient-i-health-cards-issue")),
+        .init("documentation", .string(healthCardsIssuePolicy)),
     ])
+
+    /// What the issuer vouches for, as discovery states it.
+    static let healthCardsIssuePolicy = """
+        Cards hold only resources whose current version was written by one of the card sources the server's operator lists \
+        (health serve --card-source), or that a Provenance written by a card source targets (its current version, or a plain \
+        reference written after it); the Patient's identity claims too. Data written by the patient's wallet or by other apps is \
+        never signed: it is left off the card, and a request that would sign only such data is refused (422 OperationOutcome).
+        """
 
     /// `/.well-known/jwks.json`: the issuer key's public JWK (`kid` its RFC 7638 thumbprint,
     /// `use` sig, `alg` ES256), open to every origin as the card spec requires. 404 when the
@@ -41,6 +67,10 @@ extension TrustService {
     func issueHealthCards(patientID: String, body: [UInt8], access: BearerAccess) async -> ServiceResponse {
         guard let key = cardIssuerKey, let issuer = try? SHCIssuer(key: key, issuer: baseURL) else {
             return Self.outcome(status: 501, code: "not-supported", "this server issues no health cards (it needs an issuer key and an https public URL)")
+        }
+        guard !configuration.cardSources.isEmpty else {
+            return Self.outcome(status: 501, code: "not-supported",
+                                "this server issues no health cards: its operator lists no card sources whose data it vouches for (health serve --card-source)")
         }
         guard let parameters = try? JSONParser.parse(body, maximumDepth: 64) else {
             return Self.outcome(status: 400, code: "structure", "the body is not JSON")
@@ -76,10 +106,18 @@ extension TrustService {
             return Self.outcome(status: 404, code: "not-found", "Patient/\(patientID) is not known")
         }
         let cards: [IssuedCard]
+        let unvouched: [String]
         do {
-            cards = try await healthCards(kinds: kinds, patientID: patientID, request: request, issuer: issuer, access: access)
+            (cards, unvouched) = try await healthCards(kinds: kinds, patientID: patientID, request: request, issuer: issuer, access: access)
         } catch {
             return Self.outcome(status: 500, code: "exception", "the cards could not be made")
+        }
+        // Data the server cannot vouch for is never signed; when that is all there is, say so.
+        if cards.isEmpty, !unvouched.isEmpty {
+            try? await auditAccess(access, resources: operationResource, outcome: .minorFailure, reason: "unvouched_data", action: "E")
+            let listed = unvouched.prefix(10).joined(separator: ", ") + (unvouched.count > 10 ? ", …" : "")
+            return Self.outcome(status: 422, code: "business-rule",
+                                "this server signs only data written by its card sources, not by the patient or other apps: \(listed)")
         }
         // Nothing is disclosed unless its audit entry is stored.
         var disclosed: [String] = []
@@ -105,33 +143,52 @@ extension TrustService {
     }
 
     /// One card per kind that has resources to show: the Patient's identity claims, then the
-    /// kind's resources the token may read, oldest first. The Patient is the compartment's
-    /// Patient resource `patientID` names, or its first one (when `patientID` is the csiGuid);
-    /// a compartment without one gets no card.
+    /// kind's resources the token may read, oldest first; only resources the card sources vouch
+    /// for (``HealthCardSources``). The Patient is the compartment's Patient resource
+    /// `patientID` names, or (when `patientID` is the csiGuid) its first one vouched for, else
+    /// its first one; a compartment without one gets no card. Also returns the references of
+    /// the resources that would have been on a card but are not vouched for (the Patient's
+    /// first when it is not: then no card is made).
     func healthCards(kinds: [HealthCardKind], patientID: String, request: SHCHealthCardsIssue.Request, issuer: SHCIssuer,
-                     access: BearerAccess) async throws -> [IssuedCard] {
+                     access: BearerAccess) async throws -> (cards: [IssuedCard], unvouched: [String]) {
         let patient = access.token.patient
-        guard !kinds.isEmpty else { return [] }
+        guard !kinds.isEmpty else { return ([], []) }
+        let sources = try await HealthCardSources.load(store: store, patient: patient, sources: configuration.cardSources, baseURL: baseURL)
+        let patientWriters = try await store.resourceWriters(patient: patient, type: "Patient")
         var patientRecord = try await store.resource(patient: patient, type: "Patient", id: patientID)
-        if patientRecord == nil { patientRecord = try await store.resources(patient: patient, type: "Patient").first }
-        guard let patientRecord, let patientValue = try? JSONParser.parse(patientRecord.json) else { return [] }
+        if patientRecord == nil {
+            let all = try await store.resources(patient: patient, type: "Patient")
+            patientRecord = all.first { sources.vouches(for: $0, writer: patientWriters[$0.id]) } ?? all.first
+        }
+        guard let patientRecord, let patientValue = try? JSONParser.parse(patientRecord.json) else { return ([], []) }
+        let patientVouched = sources.vouches(for: patientRecord, writer: patientWriters[patientRecord.id])
         let identity = Self.identity(of: patientValue, id: patientRecord.id, claims: request.includeIdentityClaims)
         let since = request.sinceDate
         let issuedAt = Date(timeIntervalSince1970: Double(now.millisecondsSince1970) / 1000)
         var cards: [IssuedCard] = []
+        var unvouched: [String] = []
         for kind in kinds {
             // The identity travels with the card: the Patient's labels must be within what the
             // token may read of the card's type.
             guard visible(patientValue, type: kind.resourceType, interaction: .read, grants: access.grants) else { continue }
+            let writers = try await store.resourceWriters(patient: patient, type: kind.resourceType)
             var selected: [(date: Date, id: String, value: JSONValue)] = []
             for record in try await store.resources(patient: patient, type: kind.resourceType) {
                 guard let value = try? JSONParser.parse(record.json), kind.includes(value),
                       visible(value, type: kind.resourceType, interaction: .read, grants: access.grants) else { continue }
                 let date = kind.clinicalDate(of: value) ?? Date(timeIntervalSince1970: Double(record.lastUpdated.millisecondsSince1970) / 1000)
                 if let since, date < since { continue }
+                guard sources.vouches(for: record, writer: writers[record.id]) else {
+                    unvouched.append("\(kind.resourceType)/\(record.id)")
+                    continue
+                }
                 selected.append((date, record.id, value))
             }
             guard !selected.isEmpty else { continue }
+            guard patientVouched else {
+                if !unvouched.contains("Patient/\(patientRecord.id)") { unvouched.insert("Patient/\(patientRecord.id)", at: 0) }
+                continue
+            }
             selected.sort { ($0.date, $0.id) < ($1.date, $1.id) }
             var entries: [(reference: String, resource: JSONValue)] = [("Patient/\(patientRecord.id)", identity)]
             for item in selected {
@@ -148,7 +205,7 @@ extension TrustService {
                                        minimizer: SHCBundleMinimizer(unresolvedReferences: .remove, keepMetaSecurity: false))
             cards.append(IssuedCard(jws: jws, entries: entries))
         }
-        return cards
+        return (cards, unvouched)
     }
 
     /// The Patient as a card carries it: only the identity claims asked for among `Patient.name`

@@ -8,8 +8,7 @@ import Testing
 /// with the key set as served (resolved offline for the https issuer).
 @Suite struct HealthCardsHTTPTests {
     @Test func issueOverHTTP() async throws {
-        try await TestWorld.with(.sqlite) { world in
-            let (_, token) = try await HealthCardsIssueTests.compartment(world)
+        try await HealthCardsIssueTests.withCompartment(.sqlite) { world, _, token in
             let server = try await RunningServer.start(world.service)
             do {
                 let jwks = try await HTTPExchange.send(.GET, "\(server.baseURL)/.well-known/jwks.json", headers: [("Origin", "https://example.org")])

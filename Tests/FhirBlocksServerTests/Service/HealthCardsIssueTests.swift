@@ -57,15 +57,26 @@ import TestSupport
     static let operation = "Patient/p1/$health-cards-issue"
     static let verifyAt = Date(timeIntervalSince1970: 1_800_000_100)
 
-    /// A world with the compartment stored by the patient's wallet; returns the wallet and its token.
-    static func compartment(_ world: TestWorld) async throws -> (wallet: TestParty, token: String) {
+    /// A world with the compartment stored by the patient's wallet; returns the wallet, its
+    /// token and the world served again with the wallet listed as a card source (these tests
+    /// are about how cards are made; which writers a card vouches for is
+    /// ``HealthCardSourceTests``'s).
+    static func compartment(_ world: TestWorld) async throws -> (wallet: TestParty, token: String, world: TestWorld) {
         let wallet = try await world.register(.wallet("w", firstName: "John"))
         let token = try #require(world.json(try await world.clientCredentials(wallet, scope: "patient/*.cruds conf/V"))["access_token"]?.stringValue)
         for (path, json) in resources {
             let stored = await world.fhir("PUT", path, token: token, body: Array(json.utf8))
             try #require(stored.status == 201, "\(path): \(String(decoding: stored.body, as: UTF8.self))")
         }
-        return (wallet, token)
+        return (wallet, token, try await world.withCardSources([wallet.csi]))
+    }
+
+    /// Runs `body` with ``compartment(_:)``'s world, wallet and token on a new world of `backend`.
+    static func withCompartment(_ backend: TestBackend, _ body: (TestWorld, TestParty, String) async throws -> Void) async throws {
+        try await TestWorld.with(backend) { world in
+            let (wallet, token, cardWorld) = try await compartment(world)
+            try await body(cardWorld, wallet, token)
+        }
     }
 
     /// A verifier that resolves the world's issuer from the key set the server serves.
@@ -92,8 +103,7 @@ import TestSupport
 
     @Test(arguments: TestBackend.available)
     func issuesVerifiableCards(backend: TestBackend) async throws {
-        try await TestWorld.with(backend) { world in
-            let (wallet, token) = try await Self.compartment(world)
+        try await Self.withCompartment(backend) { world, wallet, token in
             let verifier = try Self.verifier(world)
             let response = await world.fhir("POST", Self.operation, token: token, body: Self.parameters(["Immunization"]))
             #expect(response.status == 200 && response.contentType == "application/fhir+json")
@@ -143,8 +153,7 @@ import TestSupport
     }
 
     @Test func credentialTypesSinceAndIdentityClaims() async throws {
-        try await TestWorld.with(.sqlite) { world in
-            let (_, token) = try await Self.compartment(world)
+        try await Self.withCompartment(.sqlite) { world, _, token in
             let verifier = try Self.verifier(world)
             func issue(_ types: [String], _ extra: [String] = []) async -> (cards: [SHCVerificationReport], body: JSONObject) {
                 let response = await world.fhir("POST", Self.operation, token: token, body: Self.parameters(types, extra))
@@ -179,8 +188,7 @@ import TestSupport
 
     @Test(arguments: TestBackend.available)
     func scopesLabelsAndRefusals(backend: TestBackend) async throws {
-        try await TestWorld.with(backend) { world in
-            let (wallet, walletToken) = try await Self.compartment(world)
+        try await Self.withCompartment(backend) { world, wallet, walletToken in
             let other = try await world.register(.wallet("w2", firstName: "B"))
             let otherToken = try #require(world.json(try await world.clientCredentials(other, scope: "patient/*.cruds conf/V"))["access_token"]?.stringValue)
             #expect(await world.fhir("PUT", "Patient/p2", token: otherToken, body: Array(#"{"resourceType":"Patient","id":"p2"}"#.utf8)).status == 201)
@@ -252,8 +260,7 @@ import TestSupport
 
     /// Mutated `Parameters` bodies: a client error or cards that verify, never a 5xx or a crash.
     @Test func mutatedParametersNeverFail500() async throws {
-        try await TestWorld.with(.sqlite) { world in
-            let (_, token) = try await Self.compartment(world)
+        try await Self.withCompartment(.sqlite) { world, _, token in
             let verifier = try Self.verifier(world)
             let seed = Self.parameters([SHCCredentialType.healthCard, "Immunization"],
                                        [#"{"name":"_since","valueDateTime":"2021-01-15T10:00:00+02:00"}"#,
@@ -283,12 +290,17 @@ import TestSupport
             let jwk = try #require(keySet.keys.first)
             #expect(keySet.keys.count == 1 && jwk.kid == key.kid && jwk.use == "sig" && jwk.alg == "ES256" && jwk.crv == "P-256" && jwk.kty == "EC")
             #expect(jwk.json["d"] == nil)
-            let smart = world.json(world.service.smartConfiguration())
+            // Card issuing is offered once the operator lists card sources, and the operation's
+            // documentation says what a card vouches for.
+            #expect(world.json(world.service.smartConfiguration())["capabilities"]?.arrayValue?.contains(.string("health-cards")) == false)
+            let sourced = try await world.withCardSources([CsiGuid(randomBytes: [3, 3])])
+            let smart = sourced.json(sourced.service.smartConfiguration())
             #expect(smart["capabilities"]?.arrayValue?.contains(.string("health-cards")) == true)
-            let metadata = world.json(await world.fhir("GET", "metadata", token: nil))
+            let metadata = sourced.json(await sourced.fhir("GET", "metadata", token: nil))
             let patient = metadata["rest"]?[0]?["resource"]?.arrayValue?.first { $0["type"] == .string("Patient") }
             #expect(patient?["operation"]?[0]?["name"] == .string("health-cards-issue"))
             #expect(patient?["operation"]?[0]?["definition"]?.stringValue?.hasSuffix("OperationDefinition/patient-i-health-cards-issue") == true)
+            #expect(patient?["operation"]?[0]?["documentation"]?.stringValue?.contains("--card-source") == true)
         }
         // Without an https public URL (a card's iss) the server does not offer it, and refuses it.
         try await TestWorld.with(.sqlite, publicURL: "http://fb.test") { world in
