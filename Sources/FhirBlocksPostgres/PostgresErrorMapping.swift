@@ -7,6 +7,8 @@ import PostgresNIO
 enum PostgresErrorMapping {
     /// The SQLSTATE of a unique-constraint violation.
     static let uniqueViolation = "23505"
+    /// The SQLSTATE of a statement stopped by `statement_timeout` (or a cancel request).
+    static let queryCanceled = "57014"
 
     /// The SQLSTATE of a server error, looking through transaction wrappers.
     static func sqlState(of error: any Error) -> String? {

@@ -6,9 +6,9 @@ import PostgresNIO
 
 extension PostgresTrustStore {
     public func searchCandidates(patient: CsiGuid, query: SearchQuery) async throws(TrustStoreError) -> [SearchCandidate] {
-        let candidates = try Self.query(SearchSQL.candidates(patient: patient.rawValue, query: query))
+        let candidates = try Self.query(SearchSQL.candidates(patient: patient.rawValue, query: query, dialect: .postgres))
         let labels = try Self.query(SearchSQL.securityLabels(patient: patient.rawValue, type: query.type))
-        return try await withConnection { connection, logger in
+        let read: @Sendable (PostgresConnection, Logger) async throws -> [SearchCandidate] = { connection, logger in
             var rows: [(id: String, sortKey: Int64?)] = []
             for try await (id, key) in try await connection.query(candidates, logger: logger).decode((String, Int64?).self) {
                 rows.append((id, key))
@@ -19,6 +19,28 @@ extension PostgresTrustStore {
             }
             return SearchCandidate.merge(rows, labels: labelRows)
         }
+        guard let budget = query.timeBudget else { return try await withConnection(read) }
+        // `statement_timeout` for this transaction's statements only (`SET LOCAL`), in whole
+        // milliseconds, at least 1 (0 would mean none).
+        let milliseconds = Self.statementTimeoutMilliseconds(budget)
+        return try await withTransaction { connection, logger in
+            do {
+                try await connection.query(PostgresQuery(unsafeSQL: "SET LOCAL statement_timeout = \(milliseconds)"), logger: logger)
+                return try await read(connection, logger)
+            } catch where PostgresErrorMapping.sqlState(of: error) == PostgresErrorMapping.queryCanceled {
+                throw TrustStoreError.timedOut("search")
+            }
+        }
+    }
+
+    /// A time budget as `statement_timeout`'s whole milliseconds, rounded up, at least 1.
+    static func statementTimeoutMilliseconds(_ budget: Duration) -> Int64 {
+        let (seconds, attoseconds) = budget.components
+        guard seconds >= 0 else { return 1 }
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1000)
+        guard !overflow else { return Int64(Int32.max) }
+        let fraction = (attoseconds + 999_999_999_999_999) / 1_000_000_000_000_000
+        return min(Int64(Int32.max), max(1, whole + fraction))
     }
 
     public func resources(patient: CsiGuid, type: String, ids: [String]) async throws(TrustStoreError) -> [FHIRResourceRecord] {

@@ -1,26 +1,32 @@
+import Dispatch
 import FhirBlocksStore
 import GRDB
 import Synchronization
 
 /// Read-only connections of their own for the read path's point lookups (the ledger's version,
-/// a token, a resource by id), used on the calling thread.
+/// a token, a resource by id) and indexed searches, each served on its own dispatch queue.
 ///
-/// GRDB's async access moves the task to a reader's dispatch queue and back: two thread
-/// wake-ups for a lookup that takes SQLite a few microseconds. These connections belong to no
-/// GRDB pool and are used by nothing else, so a lookup here waits for nothing but another
-/// lookup's lock, held only while SQLite steps one short statement (never across an `await`,
-/// never while waiting for the writer: in WAL mode readers do not wait for it). That keeps the
-/// cooperative pool free of the deadlock that blocking on the pool's own queues caused.
+/// SQLite blocks the thread it runs on while it steps a statement (and while it waits for a
+/// lock), so no connection is used on Swift's cooperative threads: a call is queued on the
+/// queue of the connection with the fewest calls waiting, and the calling task is suspended
+/// (not blocked) until it is done. A serial dispatch queue gets a thread of its own when it
+/// has work, a thread that may block: a slow search holds its connection, never one of the few
+/// cooperative threads that every other request (`/health` included) needs. These connections
+/// belong to no GRDB pool and are used by nothing else.
 final class SQLitePointReaders: Sendable {
-    /// One connection, the lock that says it is in use, and the statements it keeps for
-    /// texts that vary (``readTransaction(_:)``), used only under that lock.
+    /// One connection, its queue, the lock that says it is in use, the statements it keeps for
+    /// texts that vary (``readTransaction(_:)``), used only under that lock, and how many calls
+    /// wait for it.
     private final class Reader: Sendable {
         let lock = Mutex(())
         let connection: DatabaseQueue
         let statements = StatementCache()
+        let queue: DispatchQueue
+        let waiting = Atomic<Int>(0)
 
-        init(connection: DatabaseQueue) {
+        init(connection: DatabaseQueue, number: Int) {
             self.connection = connection
+            queue = DispatchQueue(label: "FhirBlocks point reader \(number)")
         }
     }
 
@@ -32,36 +38,44 @@ final class SQLitePointReaders: Sendable {
         configuration.label = "FhirBlocks point reader"
         configuration.readonly = true
         configuration.busyMode = .timeout(10)
-        readers = try (0..<max(1, count)).map { _ in Reader(connection: try DatabaseQueue(path: path, configuration: configuration)) }
+        readers = try (0..<max(1, count)).map { number in
+            Reader(connection: try DatabaseQueue(path: path, configuration: configuration), number: number)
+        }
     }
 
-    /// Runs `body` with the first connection not in use (waiting for the first one when all
-    /// are), and its statement cache.
-    private func withReader<T: Sendable>(_ body: (DatabaseQueue, StatementCache) throws -> T) throws -> T {
-        for reader in readers {
-            if let outcome = reader.lock.withLockIfAvailable({ _ in Result { () throws -> T in try body(reader.connection, reader.statements) } }) {
-                return try outcome.get()
+    /// Runs `body` with the connection that has the fewest calls waiting, and its statement
+    /// cache, on that connection's queue; the calling task waits suspended.
+    private func withReader<T: Sendable>(_ body: @escaping @Sendable (DatabaseQueue, StatementCache) throws -> T) async throws -> T {
+        var chosen = readers[readers.startIndex]
+        for reader in readers.dropFirst() where reader.waiting.load(ordering: .relaxed) < chosen.waiting.load(ordering: .relaxed) {
+            chosen = reader
+        }
+        let reader = chosen
+        reader.waiting.add(1, ordering: .relaxed)
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            reader.queue.async {
+                let outcome = Result { () throws -> T in try reader.lock.withLock { _ in try body(reader.connection, reader.statements) } }
+                reader.waiting.subtract(1, ordering: .relaxed)
+                continuation.resume(with: outcome)
             }
         }
-        let reader = readers[0]
-        return try reader.lock.withLock { _ in try body(reader.connection, reader.statements) }
     }
 
-    /// Runs `body`, ONE statement, on the first connection not in use (waiting for the first
-    /// one when all are). The statement is its own read transaction: it sees one snapshot of
-    /// the database, with none of the cost of `BEGIN`/`COMMIT` (which GRDB parses each time).
-    func read<T: Sendable>(_ body: (Database) throws -> T) throws -> T {
-        try withReader { connection, _ in try connection.unsafeRead(body) }
+    /// Runs `body`, ONE statement, on a connection (``withReader(_:)``). The statement is its
+    /// own read transaction: it sees one snapshot of the database, with none of the cost of
+    /// `BEGIN`/`COMMIT` (which GRDB parses each time).
+    func read<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws -> T {
+        try await withReader { connection, _ in try connection.unsafeRead(body) }
     }
 
-    /// Runs `body`, several statements, on the first connection not in use, inside one read
+    /// Runs `body`, several statements, on a connection (``withReader(_:)``), inside one read
     /// transaction (`BEGIN DEFERRED`/`COMMIT`, prepared once per connection): every statement
     /// sees the same snapshot. `body`'s second argument gives the connection's statement for
     /// a text that varies from request to request (``StatementCache``). The transaction
     /// is always ended, rolled back when `COMMIT` fails, so the connection never keeps an old
     /// snapshot.
-    func readTransaction<T: Sendable>(_ body: (Database, (String) throws -> Statement) throws -> T) throws -> T {
-        try withReader { connection, cache in
+    func readTransaction<T: Sendable>(_ body: @escaping @Sendable (Database, (String) throws -> Statement) throws -> T) async throws -> T {
+        try await withReader { connection, cache in
             try connection.unsafeRead { db in
                 try db.cachedStatement(sql: "BEGIN DEFERRED TRANSACTION").execute()
                 defer {
@@ -74,12 +88,18 @@ final class SQLitePointReaders: Sendable {
         }
     }
 
-    /// Closes every connection (its kept statements first).
-    func close() {
+    /// Closes every connection (its kept statements first), on its queue after the calls
+    /// queued before.
+    func close() async {
         for reader in readers {
-            reader.lock.withLock { _ in
-                reader.statements.removeAll()
-                try? reader.connection.close()
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                reader.queue.async {
+                    reader.lock.withLock { _ in
+                        reader.statements.removeAll()
+                        try? reader.connection.close()
+                    }
+                    continuation.resume()
+                }
             }
         }
     }

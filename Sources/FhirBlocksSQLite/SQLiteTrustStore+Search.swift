@@ -3,40 +3,63 @@ import FhirBlocksStore
 import GRDB
 
 extension SQLiteTrustStore {
-    /// A search whose clauses are all indexed is answered in one read on a point reader, on
-    /// the calling task (one snapshot: the candidates, their labels and the page's rows, each
-    /// statement stepped through SQLite's C API); any other search, or a store without point
-    /// readers, goes through `TrustStore.searchThroughCandidates(_:patient:isVisible:)`.
+    /// A search whose clauses are all indexed is answered in two reads on a search reader, off
+    /// the calling task's thread, each statement stepped through SQLite's C API within the
+    /// query's ``FhirBlocksStore/SearchQuery/timeBudget``: the candidates and their labels,
+    /// then (after the label filter, which runs here, on the calling task) the page's rows
+    /// with their labels as they are then, so that a resource labelled meanwhile is checked
+    /// again. Any other search, or a store without search readers, goes through
+    /// `TrustStore.searchThroughCandidates(_:patient:isVisible:)`.
     public func search(_ query: SearchQuery, patient: CsiGuid,
                        isVisible: (SecurityLabels) -> Bool) async throws(TrustStoreError) -> SearchResult {
-        guard let pointReaders, query.clauses.allSatisfy(\.isIndexed) else {
+        guard let searchReaders, query.clauses.allSatisfy(\.isIndexed) else {
             return try await searchThroughCandidates(query, patient: patient, isVisible: isVisible)
         }
         let candidates = SearchSQL.candidates(patient: patient.rawValue, query: query, distinct: false)
         let labels = SearchSQL.securityLabels(patient: patient.rawValue, type: query.type)
         do {
-            return try pointReaders.readTransaction { db, statement in
-                // The candidate statement's text depends on the query's shape: kept in the
-                // connection's bounded cache (a client could make any number of shapes). Its
-                // rows may repeat a resource (no `DISTINCT`): each id is kept once.
-                var rows: [(id: String, sortKey: Int64?)] = []
-                var seen = Set<String>(minimumCapacity: 256)
-                try SQLiteStatementRow.each(statement(candidates.sql), arguments: candidates.arguments) { row in
-                    let id = row.text(0)
-                    if seen.insert(id).inserted { rows.append((id, row.optionalInt64(1))) }
+            let found = try await searchReaders.readTransaction { db, statement in
+                try SQLiteStatementBudget.run(db, budget: query.timeBudget, operation: "search") { _ in
+                    try Self.candidates(db, statement: statement, candidates: candidates, labels: labels)
                 }
-                var labelRows: [(id: String, system: String, code: String)] = []
-                try SQLiteStatementRow.each(db.cachedStatement(sql: labels.sql), arguments: labels.arguments) { row in
-                    labelRows.append((row.text(0), row.text(1), row.text(2)))
-                }
-                let visible = SearchCandidate.visible(SearchCandidate.merge(rows, labels: labelRows), isVisible: isVisible)
-                let (page, next) = SearchEngine.page(visible.map { SearchSortPosition(key: $0.sortKey, id: $0.id) }, query: query)
-                let records = try Self.pageRecords(db, patient: patient, type: query.type, ids: page.map(\.id))
-                return SearchResult(total: visible.count, records: page.compactMap { records[$0.id] }, next: next)
             }
+            let visible = SearchCandidate.visible(found, isVisible: isVisible)
+            let (page, next) = SearchEngine.page(visible.map { SearchSortPosition(key: $0.sortKey, id: $0.id) }, query: query)
+            let ids = page.map(\.id)
+            let (records, current) = try await searchReaders.readTransaction { db, _ in
+                try SQLiteStatementBudget.run(db, budget: query.timeBudget, operation: "search") { _ in
+                    (try Self.pageRecords(db, patient: patient, type: query.type, ids: ids), try Self.labelRows(db, labels))
+                }
+            }
+            let stillVisible = Set(SearchCandidate.visible(SearchCandidate.merge(ids.map { ($0, nil) }, labels: current), isVisible: isVisible).map(\.id))
+            return SearchResult(total: visible.count, records: page.compactMap { stillVisible.contains($0.id) ? records[$0.id] : nil }, next: next)
         } catch {
             throw Self.storeError(error)
         }
+    }
+
+    /// The candidates of an indexed search with their labels, read in one transaction.
+    private static func candidates(_ db: Database, statement: (String) throws -> Statement, candidates: SearchSQL.Statement,
+                                   labels: SearchSQL.Statement) throws -> [SearchCandidate] {
+        // The candidate statement's text depends on the query's shape: kept in the
+        // connection's bounded cache (a client could make any number of shapes). Its
+        // rows may repeat a resource (no `DISTINCT`): each id is kept once.
+        var rows: [(id: String, sortKey: Int64?)] = []
+        var seen = Set<String>(minimumCapacity: 256)
+        try SQLiteStatementRow.each(statement(candidates.sql), arguments: candidates.arguments) { row in
+            let id = row.text(0)
+            if seen.insert(id).inserted { rows.append((id, row.optionalInt64(1))) }
+        }
+        return SearchCandidate.merge(rows, labels: try labelRows(db, labels))
+    }
+
+    /// The rows of ``FhirBlocksStore/SearchSQL/securityLabels(patient:type:)``.
+    private static func labelRows(_ db: Database, _ labels: SearchSQL.Statement) throws -> [(id: String, system: String, code: String)] {
+        var labelRows: [(id: String, system: String, code: String)] = []
+        try SQLiteStatementRow.each(db.cachedStatement(sql: labels.sql), arguments: labels.arguments) { row in
+            labelRows.append((row.text(0), row.text(1), row.text(2)))
+        }
+        return labelRows
     }
 
     /// The resources of `type` in `patient`'s compartment with these ids (at most
@@ -65,15 +88,17 @@ extension SQLiteTrustStore {
         let candidates = SearchSQL.candidates(patient: patient.rawValue, query: query)
         let labels = SearchSQL.securityLabels(patient: patient.rawValue, type: query.type)
         return try await read { db in
-            // Columns by position (`id`, `sort_key`; `id`, `system`, `code`), rows decoded as they are stepped.
-            var rows: [(id: String, sortKey: Int64?)] = []
-            let candidateRows = try Row.fetchCursor(db, sql: candidates.sql, arguments: Self.arguments(candidates.arguments))
-            while let row = try candidateRows.next() { rows.append((row[0], row[1])) }
-            // The labels' statement has one text whatever the query: prepared once per connection.
-            var labelRows: [(id: String, system: String, code: String)] = []
-            let labelCursor = try Row.fetchCursor(db.cachedStatement(sql: labels.sql), arguments: Self.arguments(labels.arguments))
-            while let row = try labelCursor.next() { labelRows.append((row[0], row[1], row[2])) }
-            return SearchCandidate.merge(rows, labels: labelRows)
+            try SQLiteStatementBudget.run(db, budget: query.timeBudget, operation: "search") { _ in
+                // Columns by position (`id`, `sort_key`; `id`, `system`, `code`), rows decoded as they are stepped.
+                var rows: [(id: String, sortKey: Int64?)] = []
+                let candidateRows = try Row.fetchCursor(db, sql: candidates.sql, arguments: Self.arguments(candidates.arguments))
+                while let row = try candidateRows.next() { rows.append((row[0], row[1])) }
+                // The labels' statement has one text whatever the query: prepared once per connection.
+                var labelRows: [(id: String, system: String, code: String)] = []
+                let labelCursor = try Row.fetchCursor(db.cachedStatement(sql: labels.sql), arguments: Self.arguments(labels.arguments))
+                while let row = try labelCursor.next() { labelRows.append((row[0], row[1], row[2])) }
+                return SearchCandidate.merge(rows, labels: labelRows)
+            }
         }
     }
 

@@ -8,9 +8,13 @@ import GRDB
 /// `synchronous = NORMAL` a committed transaction survives the process being killed.
 public final class SQLiteTrustStore: TrustStore {
     private let writer: any DatabaseWriter
-    /// Connections for the read path's point lookups on the calling thread (nil for in-memory
-    /// and read-only stores, which use `writer`'s async access).
+    /// Connections for the read path's point lookups and indexed searches, each on a dispatch
+    /// queue of its own (nil for in-memory and read-only stores, which use `writer`'s async
+    /// access).
     let pointReaders: SQLitePointReaders?
+    /// Connections of the same kind for indexed searches, apart from ``pointReaders`` so that
+    /// the point lookups every request makes (its token first) never wait behind a search.
+    let searchReaders: SQLitePointReaders?
     /// Where the database lives (`:memory:` for an in-memory store).
     public let path: String
 
@@ -29,6 +33,7 @@ public final class SQLiteTrustStore: TrustStore {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             writer = try DatabasePool(path: path, configuration: configuration)
             pointReaders = try SQLitePointReaders(path: path, count: Self.pointReaderCount)
+            searchReaders = try SQLitePointReaders(path: path, count: Self.searchReaderCount)
         } catch {
             throw .unavailable("cannot open the SQLite database: \(Self.reason(error))")
         }
@@ -37,6 +42,11 @@ public final class SQLiteTrustStore: TrustStore {
     /// How many connections serve point lookups: one per core of the machine this runs on is
     /// enough (a lookup holds one only while SQLite steps its statement).
     static let pointReaderCount = 2
+
+    /// How many connections serve indexed searches: more than the searches a few clients run
+    /// at once, so that another patient's search finds one free while heavy ones run (each
+    /// still bounded by its time budget).
+    static let searchReaderCount = 6
 
     /// Opens an existing database read-only (for `health audit verify --database`): nothing is
     /// created, migrated or switched to WAL; writes fail.
@@ -49,6 +59,7 @@ public final class SQLiteTrustStore: TrustStore {
         do {
             writer = try DatabaseQueue(path: path, configuration: configuration)
             pointReaders = nil
+            searchReaders = nil
         } catch {
             throw .unavailable("cannot open the SQLite database read-only: \(Self.reason(error))")
         }
@@ -60,6 +71,7 @@ public final class SQLiteTrustStore: TrustStore {
         do {
             writer = try DatabaseQueue()
             pointReaders = nil
+            searchReaders = nil
         } catch {
             throw .unavailable("cannot open an in-memory database: \(Self.reason(error))")
         }
@@ -70,7 +82,8 @@ public final class SQLiteTrustStore: TrustStore {
     }
 
     public func close() async {
-        pointReaders?.close()
+        await pointReaders?.close()
+        await searchReaders?.close()
         try? writer.close()
     }
 
@@ -247,12 +260,12 @@ public final class SQLiteTrustStore: TrustStore {
 
     // MARK: Plumbing
 
-    /// A point lookup (one short statement): on a ``SQLitePointReaders`` connection on the
-    /// calling thread when the store has them, else through ``read(_:)``.
+    /// A point lookup (one short statement): on a ``SQLitePointReaders`` connection (off the
+    /// calling task's thread) when the store has them, else through ``read(_:)``.
     func pointRead<T: Sendable>(_ body: @escaping @Sendable (Database) throws -> T) async throws(TrustStoreError) -> T {
         guard let pointReaders else { return try await read(body) }
         do {
-            return try pointReaders.read(body)
+            return try await pointReaders.read(body)
         } catch {
             throw Self.storeError(error)
         }
@@ -280,10 +293,16 @@ public final class SQLiteTrustStore: TrustStore {
         (error as? TrustStoreError) ?? .unavailable("SQLite: \(reason(error))")
     }
 
+    /// Runs `body` (which blocks its thread) on a dispatch queue of its own, the calling task
+    /// suspended until it is done.
     private func run(_ body: @escaping @Sendable (any DatabaseWriter) throws -> Void) async throws(TrustStoreError) {
         let writer = self.writer
         do {
-            try body(writer)
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                DispatchQueue(label: "FhirBlocks migration").async {
+                    continuation.resume(with: Result { try body(writer) })
+                }
+            }
         } catch {
             throw .unavailable("SQLite migration: \(Self.reason(error))")
         }

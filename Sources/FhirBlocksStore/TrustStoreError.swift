@@ -9,6 +9,9 @@ public enum TrustStoreError: Error, Sendable, Hashable, CustomStringConvertible 
     case corrupt(String)
     /// The database failed or is unreachable.
     case unavailable(String)
+    /// A statement ran past its time budget (``SearchQuery/timeBudget``) and was stopped: the
+    /// request may be tried again later (the operation is named).
+    case timedOut(String)
 
     public var description: String {
         switch self {
@@ -16,6 +19,7 @@ public enum TrustStoreError: Error, Sendable, Hashable, CustomStringConvertible 
         case .conflict(let what): "concurrent write: \(what)"
         case .corrupt(let what): "stored data cannot be read: \(what)"
         case .unavailable(let reason): "database unavailable: \(reason)"
+        case .timedOut(let what): "database statement stopped at its time budget: \(what)"
         }
     }
 }

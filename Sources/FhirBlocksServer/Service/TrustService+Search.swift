@@ -17,9 +17,10 @@ extension TrustService {
             return Self.outcome(status: 400, code: "invalid", "the query string cannot be read")
         }
         let strict = (request.headers["prefer"] ?? "").lowercased().contains("handling=strict")
-        let query: SearchQuery
+        var query: SearchQuery
         do {
             query = try SearchQuery(type: type, parameters: parameters, strict: strict)
+            query.timeBudget = configuration.searchTimeBudget
         } catch {
             try? await auditAccess(access, resources: [type], outcome: .minorFailure, reason: "invalid_search")
             return Self.outcome(status: 400, code: "not-supported", error.description)
@@ -39,7 +40,12 @@ extension TrustService {
                 result = try await store.search(query, patient: access.token.patient) { labels in
                     AccessDecision.evaluate(grants: grants, resourceType: type, interaction: .search, labels: labels, policy: policy).isPermitted
                 }
+            } catch .timedOut {
+                logger.warning("a search ran past its time budget", metadata: ["type": "\(type)"])
+                return Self.outcome(status: 503, code: "too-costly", "the search ran past the server's time budget; narrow it or try again later",
+                                    headers: [("Retry-After", String(Self.searchRetryAfterSeconds))])
             } catch {
+                logger.error("a search failed in the store", metadata: ["type": "\(type)", "reason": "\(error.description)"])
                 return Self.outcome(status: 500, code: "exception", "storage failure")
             }
         }
@@ -56,6 +62,9 @@ extension TrustService {
                                body: searchset(type: type, total: result.total, records: result.records, selfLink: selfLink, nextLink: nextLink,
                                                ignored: query.ignored))
     }
+
+    /// The `Retry-After` of a search stopped at its time budget (seconds).
+    static let searchRetryAfterSeconds = 5
 
     /// The absolute URL of a search page for a cursor: the request's parameters without its
     /// cursor, then the cursor's (the parameters encoded once for every page's link).

@@ -104,11 +104,25 @@ public struct SearchQuery: Sendable, Hashable {
     public var cursor: SearchCursor?
     /// The names of parameters that were not understood and were ignored.
     public var ignored: [String]
+    /// How long each database statement of the search may run before the store stops it and
+    /// throws ``TrustStoreError/timedOut(_:)`` (nil: no limit). Set by the server, not parsed.
+    public var timeBudget: Duration?
 
     /// The default page size.
     public static let defaultCount = 50
     /// The largest page size.
     public static let maximumCount = 1000
+
+    /// The most values a query may have in all: every alternative of every clause (a
+    /// `:missing` clause counts one) and every `patient`/`subject` value. Beyond it the
+    /// statement would approach the databases' limits (SQLite's expression depth of 1,000 and
+    /// its 32,766 variables) and its cost: it is refused before any is run.
+    public static let maximumValues = 256
+
+    /// The most clauses (parameters, repeats counted) a query may have: each `date` clause on
+    /// a code-driven search adds a test to every branch of the statement, whose planning then
+    /// grows faster than its length.
+    public static let maximumClauses = 32
 
     /// Parameters that control the result rather than select resources; accepted, not
     /// listed as ignored (`_format` is the HTTP layer's; `_total` is always accurate here).
@@ -179,6 +193,19 @@ public struct SearchQuery: Sendable, Hashable {
             guard !values.isEmpty else { throw .invalid("\(name) has no value") }
             clauses.append(SearchClause(parameter: parameter, modifier: modifier, values: values))
         }
+        guard clauses.count <= Self.maximumClauses else {
+            throw .invalid("a search may have at most \(Self.maximumClauses) clauses (search parameters, repeats counted); "
+                + "this one has \(clauses.count)")
+        }
+        guard valueCount <= Self.maximumValues else {
+            throw .invalid("a search may have at most \(Self.maximumValues) values in all (alternatives of every parameter, "
+                + "each :missing counting one, and patient or subject values); this one has \(valueCount)")
+        }
+    }
+
+    /// How many values the query has, as ``maximumValues`` counts them.
+    public var valueCount: Int {
+        clauses.reduce(compartment.count) { $0 + max(1, $1.values.count) }
     }
 
     static func allows(_ modifier: SearchModifier, on type: SearchParameterType) -> Bool {

@@ -31,7 +31,13 @@ public enum SearchSQL {
     /// row (the caller keeps the first): SQLite then needs no temporary B-tree for `DISTINCT`.
     /// A search driven by one `system|code` value with `date` clauses is one branch per width
     /// class of the hull (``hullSpanBounds``), each an index range bounded at both ends.
-    public static func candidates(patient: String, query: SearchQuery, distinct: Bool = true) -> Statement {
+    ///
+    /// Per driving row, each probe and the sort key read only that resource's rows of one
+    /// parameter (the `_resource` indexes): the work is proportional to the driving rows, never
+    /// to their square. Their value columns are expressions (`+low`) so that no planner takes
+    /// them from a value index, and on PostgreSQL (`dialect`) a probe stays a subplan
+    /// (``Dialect/probeEnd``).
+    public static func candidates(patient: String, query: SearchQuery, distinct: Bool = true, dialect: Dialect = .sqlite) -> Statement {
         let indexed = query.clauses.filter(\.isIndexed)
         func isNegative(_ clause: SearchClause) -> Bool {
             clause.modifier == .missing ? clause.missing : clause.modifier == .not
@@ -69,9 +75,16 @@ public enum SearchSQL {
             arguments = [.text(patient), .text(query.type)]
         }
         for clause in probes + indexed.filter(isNegative) {
-            let condition = valueCondition(clause)
-            let probe = "EXISTS (SELECT 1 FROM \(table(clause)) x WHERE x.patient = r.patient AND x.type = r.type AND x.id = r.id AND x.param = ?"
-                + condition.sql + ")"
+            // A probe is one resource's rows of one parameter: its value columns are written as
+            // expressions (``Dialect/opaque(_:text:)``: the same value, but no index serves
+            // it), so that no planner (SQLite has no statistics, PostgreSQL none on a table
+            // just filled) takes it as a range of a value index over the whole compartment,
+            // scanned again for each driving row.
+            let condition = valueCondition(clause, low: dialect.opaque("x.low", text: false), high: dialect.opaque("x.high", text: false),
+                                           code: dialect.opaque("x.code", text: true), system: dialect.opaque("x.system", text: true))
+            let probe = "EXISTS (SELECT 1 FROM \(table(clause)) x WHERE x.patient = r.patient AND x.type = r.type AND x.id = r.id AND "
+                + dialect.probeParameter + " = ?"
+                + condition.sql + dialect.probeEnd + ")"
             if drivenByToken, !isNegative(clause), isHullClause(clause) {
                 // A token row whose resource has exactly one `date` value carries that value as
                 // its hull (`hull_single`): the clause is tested on the row itself, and the date
@@ -90,11 +103,55 @@ public enum SearchSQL {
         var sortColumn = "NULL"
         var sortArguments: [SearchSQLArgument] = []
         if query.sort.key != "_id" {
-            let function = query.sort.descending ? "MAX(d.high)" : "MIN(d.low)"
+            // `+d.high`, `+d.low`: the aggregate reads the resource's rows of the parameter
+            // (`fhir_search_date_resource`); on the column itself both databases' min/max
+            // optimization may take it from the end of `fhir_search_date_high` (`_low`)
+            // instead, walking every date row of the compartment until it meets the resource's.
+            let function = query.sort.descending ? "MAX(+d.high)" : "MIN(+d.low)"
             sortColumn = "(SELECT \(function) FROM fhir_search_date d WHERE d.patient = ? AND d.type = ? AND d.id = c.id AND d.param = ?)"
             sortArguments = [.text(patient), .text(query.type), .text(query.sort.key)]
         }
         return Statement(sql: "SELECT c.id AS id, \(sortColumn) AS sort_key FROM (\(sql)) c", arguments: sortArguments + arguments)
+    }
+
+    /// The database a statement is written for: the SQL is the same but for planner fences.
+    public enum Dialect: Sendable, Hashable {
+        /// SQLite: it never turns a correlated `EXISTS` into a join.
+        case sqlite
+        /// PostgreSQL: it may turn a correlated `EXISTS` into a semi-join, which without
+        /// statistics (a table just filled) it may plan as a nested loop over a value index.
+        case postgres
+
+        /// What ends a probe's subquery: on PostgreSQL `OFFSET 0`, which keeps it a subplan run
+        /// per driving row on the resource's own rows; nothing on SQLite (whose grammar has no
+        /// `OFFSET` without `LIMIT`, and which needs no fence).
+        var probeEnd: String {
+            switch self {
+            case .sqlite: ""
+            case .postgres: " OFFSET 0"
+            }
+        }
+
+        /// A probe's `param` column: on PostgreSQL an expression (``opaque(_:text:)``), so that
+        /// only `(patient, type, id)` are index columns there and its planner, without
+        /// statistics, cannot prefer the value index (`patient, type, param`, …) with `id` as a
+        /// filter inside it; the column on SQLite, whose planner takes the index with the most
+        /// constrained columns, `fhir_search_*_resource`.
+        var probeParameter: String {
+            switch self {
+            case .sqlite: "x.param"
+            case .postgres: opaque("x.param", text: true)
+            }
+        }
+
+        /// `column` as an expression of the same value that no index serves: `+column` (a
+        /// number on PostgreSQL; anything on SQLite), `(column || '')` for text on PostgreSQL.
+        func opaque(_ column: String, text: Bool) -> String {
+            switch self {
+            case .sqlite: "+" + column
+            case .postgres: text ? "(\(column) || '')" : "+" + column
+            }
+        }
     }
 
     private static func table(_ clause: SearchClause) -> String {
@@ -108,8 +165,9 @@ public enum SearchSQL {
     }
 
     /// ` AND (…)`: the alternatives of a clause on the columns of its table (nothing for
-    /// `:missing`); a date clause's range columns are `low` and `high` unless named.
-    private static func valueCondition(_ clause: SearchClause, low: String = "low", high: String = "high") -> Statement {
+    /// `:missing`); the columns are `low`, `high`, `code` and `system` unless named.
+    private static func valueCondition(_ clause: SearchClause, low: String = "low", high: String = "high",
+                                       code codeColumn: String = "code", system systemColumn: String = "system") -> Statement {
         guard clause.modifier != .missing else { return Statement(sql: "", arguments: []) }
         var arguments: [SearchSQLArgument] = []
         var alternatives: [String] = []
@@ -118,11 +176,11 @@ public enum SearchSQL {
             case .token(let system, let code):
                 var conditions: [String] = []
                 if let code {
-                    conditions.append("code = ?")
+                    conditions.append("\(codeColumn) = ?")
                     arguments.append(.text(code))
                 }
                 if let system {
-                    conditions.append("system = ?")
+                    conditions.append("\(systemColumn) = ?")
                     arguments.append(.text(system))
                 }
                 alternatives.append("(" + conditions.joined(separator: " AND ") + ")")
