@@ -53,6 +53,10 @@ struct ServeCommand: AsyncParsableCommand {
     var ratePerIdentity: Double = 100
     @Option(name: .customLong("idle-timeout"), help: "Close a connection idle (or with an unfinished request header) this many seconds.")
     var idleTimeout = ConnectionLimits.default.idleTimeoutSeconds
+    @Option(name: .customLong("search-time-budget"),
+            help: ArgumentHelp("Stop a FHIR search's database statement after this many seconds and answer 503 (0: no limit).",
+                               valueName: "SECONDS"))
+    var searchTimeBudget: Double = 10
     @Option(name: .customLong("max-connections"), help: "Open connections in all.") var maximumConnections = ConnectionLimits.default.maximumConnections
     @Option(name: .customLong("max-connections-per-address"), help: "Open connections from one IP address.")
     var maximumConnectionsPerAddress = ConnectionLimits.default.maximumConnectionsPerAddress
@@ -80,6 +84,8 @@ struct ServeCommand: AsyncParsableCommand {
                                                 rateLimitPerAddress: RateLimit(perSecond: ratePerAddress, burst: ratePerAddress * 5),
                                                 rateLimitPerIdentity: RateLimit(perSecond: ratePerIdentity, burst: ratePerIdentity * 10))
         configuration.cardSources = cardSourceGuids
+        guard searchTimeBudget >= 0, searchTimeBudget <= 86_400 else { throw UsageError("--search-time-budget must be 0…86400 seconds") }
+        configuration.searchTimeBudget = searchTimeBudget > 0 ? .milliseconds(Int64((searchTimeBudget * 1000).rounded(.up))) : nil
         let tls = try tlsConfiguration()
         if tls == nil, let problem = configuration.transportProblem(host: host) { throw UsageError(problem) }
         let limits = ConnectionLimits(idleTimeoutSeconds: idleTimeout, maximumConnections: maximumConnections,
