@@ -117,7 +117,7 @@ public struct SearchQuery: Sendable, Hashable {
     /// `:missing` clause counts one) and every `patient`/`subject` value. Beyond it the
     /// statement would approach the databases' limits (SQLite's expression depth of 1,000 and
     /// its 32,766 variables) and its cost: it is refused before any is run.
-    public static let maximumValues = 256
+    public static let maximumValues = 100
 
     /// The most clauses (parameters, repeats counted) a query may have: each `date` clause on
     /// a code-driven search adds a test to every branch of the statement, whose planning then

@@ -77,10 +77,9 @@ import Testing
     }
 
     @Test func sqliteProbesAndSortKeysReadOnlyTheResourcesOwnRows() async throws {
-        let queue = try DatabaseQueue()
-        try SQLiteTrustSchema.migrator.migrate(queue)
+        // A compartment the store wrote (its file as the store leaves it).
         let patient = Fixtures.csi().rawValue
-        try await queue.read { db in
+        try await Self.withSQLiteCompartment(count: 2_000, patient: try #require(CsiGuid(patient))) { queue in try queue.inDatabase { db in
             for shape in Self.shapes {
                 let query = try SearchQuery(type: "Observation", parameters: shape, strict: true)
                 for distinct in [false, true] {
@@ -96,7 +95,7 @@ import Testing
                     #expect(plan.contains { $0.hasPrefix("SEARCH d ") } == sorted, "\(Self.describe(shape)): \(plan)")
                 }
             }
-        }
+        } }
     }
 
     /// Fills a SQLite store at a fresh path with `count` Observations and gives `body` a
