@@ -24,19 +24,34 @@ extension HealthWebApp {
             }
             let importer = recordImporter(fhirVersion: version)
             let pages = pages
-            let id = jobs.start(title: "Importing \(files.count) file(s)", total: files.count, origin: "/records") { reporter in
+            // The files wait in temporary files: the body and the form are released when this answers.
+            var spooled: [SpooledUpload] = []
+            do {
+                for file in files { spooled.append(try SpooledUpload(file)) }
+            } catch {
+                for upload in spooled { upload.remove() }
+                throw HTTPError(.internalServerError, message: "The upload could not be kept for the import; nothing was imported.")
+            }
+            let uploads = spooled
+            // Serial: one import parses and stores at a time, however many uploads arrive together.
+            let id = jobs.start(title: "Importing \(files.count) file(s)", total: files.count, origin: "/records", serial: true) { reporter in
                 // Two phases, one progress bar: each file read and filed (one step each), then each
                 // record stored (one step each, committed in batches).
                 var report = HealthRecordImportReport()
                 var prepared: [(name: String, input: HealthRecordImporter.PreparedInput)] = []
-                for (index, file) in files.enumerated() {
-                    if let input = await importer.prepareInput(file.bytes, named: file.filename, into: &report) {
-                        prepared.append((file.filename, input))
+                for (index, upload) in uploads.enumerated() {
+                    do {
+                        let bytes = try upload.take()
+                        if let input = await importer.prepareInput(bytes, named: upload.filename, into: &report) {
+                            prepared.append((upload.filename, input))
+                        }
+                    } catch {
+                        report.unreadable.append((upload.filename, "the uploaded file could not be read back"))
                     }
                     reporter.done(index + 1)
                 }
-                let total = files.count + prepared.reduce(0) { $0 + $1.input.count }
-                var stored = files.count
+                let total = uploads.count + prepared.reduce(0) { $0 + $1.input.count }
+                var stored = uploads.count
                 reporter.done(stored, of: total)
                 for (name, input) in prepared {
                     let before = stored
@@ -51,7 +66,7 @@ extension HealthWebApp {
                 }
                 let problems = report.refusals.count + report.unreadable.count
                 let notice = "Imported \(report.stored.count) record(s)" + (problems > 0 ? "; \(problems) problem(s), listed below." : ".")
-                return (ImportReportView.render(report, pages: pages, heading: "Import of \(files.count) file(s)", back: "/records",
+                return (ImportReportView.render(report, pages: pages, heading: "Import of \(uploads.count) file(s)", back: "/records",
                                                 backText: "Back to health records"), notice)
             }
             return Self.redirect("/jobs/\(id)")

@@ -58,15 +58,18 @@ public struct MultipartForm: Sendable {
     }
 
     /// Parses a body sent with `boundary`.
-    public init(_ body: ByteBuffer, boundary: String) throws(MultipartFormError) {
+    /// - Parameter keepingFiles: false reads the text fields only: file parts are checked but
+    ///   their bytes are not copied, and ``files`` stays empty (what the session middleware needs
+    ///   to find the CSRF token of an upload without a second copy of it).
+    public init(_ body: ByteBuffer, boundary: String, keepingFiles: Bool = true) throws(MultipartFormError) {
         guard !boundary.isEmpty, boundary.utf8.count <= 70 else { throw .missingBoundary }
         // MultipartKit 4.7.1 traps on a header name byte over 0x7F (it indexes a 128-entry
         // table): such bodies are refused before the parser sees them.
         guard Self.headerNamesAreASCII(Array(body.readableBytesView), boundary: Array("--\(boundary)".utf8)) else { throw .malformed }
-        let collector = PartCollector()
+        let collector = PartCollector(keepingFiles: keepingFiles)
         let parser = MultipartParser(boundary: boundary)
         parser.onHeader = { name, value in collector.headers.append((name, value)) }
-        parser.onBody = { buffer in collector.body.append(contentsOf: buffer.readableBytesView) }
+        parser.onBody = { buffer in collector.append(buffer) }
         parser.onPartComplete = { collector.complete() }
         do {
             try parser.execute(body)
@@ -80,7 +83,7 @@ public struct MultipartForm: Sendable {
             let parameters = HeaderParameters(disposition)
             guard parameters.value.lowercased() == "form-data", let name = parameters["name"], !name.isEmpty else { throw .unnamedPart }
             if let filename = parameters["filename"] {
-                guard !(filename.isEmpty && part.body.isEmpty) else { continue }
+                guard keepingFiles, !(filename.isEmpty && part.body.isEmpty) else { continue }
                 let last = filename.split(whereSeparator: { $0 == "/" || $0 == "\\" }).last.map(String.init) ?? ""
                 files.append(File(field: name, filename: last.isEmpty ? "upload" : last, bytes: part.body))
             } else if fields[name] == nil {
@@ -123,9 +126,22 @@ public struct MultipartForm: Sendable {
 
     /// Gathers the parser's callbacks (one parse, on one thread).
     private final class PartCollector {
+        let keepingFiles: Bool
         var headers: [(String, String)] = []
         var body: [UInt8] = []
         var parts: [(headers: [(String, String)], body: [UInt8])] = []
+
+        init(keepingFiles: Bool) {
+            self.keepingFiles = keepingFiles
+        }
+
+        /// A piece of the current part's body: kept, unless the part is a file and files are not kept.
+        func append(_ buffer: ByteBuffer) {
+            if !keepingFiles, headers.contains(where: { $0.0.lowercased() == "content-disposition" && HeaderParameters($0.1)["filename"] != nil }) {
+                return
+            }
+            body.append(contentsOf: buffer.readableBytesView)
+        }
 
         func complete() {
             if parts.count <= MultipartForm.maximumParts { parts.append((headers, body)) }

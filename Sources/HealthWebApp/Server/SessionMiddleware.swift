@@ -47,7 +47,8 @@ struct SessionMiddleware<Context: RequestContext>: RouterMiddleware {
             if let contentType = request.headers[.contentType], let boundary = MultipartForm.boundary(contentType: contentType) {
                 // An upload form carries its token as a field of the multipart body.
                 do {
-                    token = try MultipartForm(body, boundary: boundary)[WebSession.csrfField]
+                    // Text fields only: the files are read once, by the route.
+                    token = try MultipartForm(body, boundary: boundary, keepingFiles: false)[WebSession.csrfField]
                 } catch {
                     return pages.problem(.badRequest, "The upload could not be read (\(error)); nothing was changed.")
                 }

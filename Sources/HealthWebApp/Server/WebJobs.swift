@@ -1,5 +1,8 @@
 import Foundation
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// Long work started from a page (an import of many files, a re-check of every card), run in the
 /// background while the browser watches a progress page that refreshes itself (no script).
@@ -52,6 +55,8 @@ public final class WebJobs: Sendable {
     /// The most jobs remembered; the oldest finished ones are forgotten first.
     static let capacity = 64
     private let state = Mutex(State())
+    /// Serial jobs (imports, which take memory in proportion to their upload) run one at a time.
+    private let serialGate = SerialGate()
 
     /// An empty registry.
     public init() {}
@@ -61,9 +66,12 @@ public final class WebJobs: Sendable {
     ///   - title: what the job does, shown on its page.
     ///   - total: how many steps it has (``Reporter/done(_:)`` counts them).
     ///   - origin: the page it was started from (`/records`, `/cards`).
+    ///   - serial: whether the job waits for the serial jobs before it (an import: however many
+    ///     uploads arrive at once, one is parsed and stored at a time, and the memory it freed is
+    ///     handed back to the system when it ends).
     ///   - work: the work; it returns the result page's content (HTML that Swift code wrote, every
     ///     value escaped) and a notice shown above it.
-    public func start(title: String, total: Int, origin: String,
+    public func start(title: String, total: Int, origin: String, serial: Bool = false,
                work: @escaping @Sendable (Reporter) async -> (content: String, notice: String?)) -> String {
         let id = WebSession.randomToken()
         state.withLock { state in
@@ -76,7 +84,12 @@ public final class WebJobs: Sendable {
         }
         let reporter = Reporter(jobs: self, id: id)
         Task.detached {
+            if serial { await self.serialGate.enter() }
             let (content, notice) = await work(reporter)
+            if serial {
+                Self.returnFreedMemory()
+                await self.serialGate.leave()
+            }
             let waiters = self.state.withLock { state -> [CheckedContinuation<Void, Never>] in
                 if var job = state.jobs[id] {
                     job.done = job.total
@@ -108,11 +121,43 @@ public final class WebJobs: Sendable {
         }
     }
 
+    /// Hands the heap's free pages back to the system (glibc keeps them otherwise): glibc's
+    /// `malloc_trim`, looked up at run time (Swift's Glibc module does not import malloc.h).
+    private static func returnFreedMemory() {
+        #if canImport(Glibc)
+        typealias MallocTrim = @convention(c) (Int) -> CInt
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "malloc_trim") else { return }
+        _ = unsafeBitCast(symbol, to: MallocTrim.self)(0)
+        #endif
+    }
+
     private func update(_ id: String, _ change: (inout Progress) -> Void) {
         state.withLock { state in
             guard var job = state.jobs[id] else { return }
             change(&job)
             state.jobs[id] = job
+        }
+    }
+}
+
+/// One serial job at a time, the others waiting in order.
+private actor SerialGate {
+    private var busy = false
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    func enter() async {
+        guard busy else {
+            busy = true
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    func leave() {
+        if waiting.isEmpty {
+            busy = false
+        } else {
+            waiting.removeFirst().resume()
         }
     }
 }
