@@ -200,28 +200,34 @@ import Testing
                 let store = try #require(session.store as? PostgresTrustStore)
                 let patient = Fixtures.csi()
                 try await Self.fillPostgres(store, patient: patient, count: 20_000, analyze: analyze)
-                for shape in Self.shapes {
-                    let query = try SearchQuery(type: "Observation", parameters: shape, strict: true)
-                    var explain = try PostgresTrustStore.query(SearchSQL.candidates(patient: patient.rawValue, query: query, dialect: .postgres))
-                    explain.sql = "EXPLAIN (FORMAT JSON) " + explain.sql
-                    let text = try await store.withConnection { [explain] connection, logger in
-                        try await connection.query(explain, logger: logger).collect().first?.decode(String.self) ?? ""
-                    }
-                    let document = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]]
-                    let root = try #require(document?.first?["Plan"] as? [String: Any], "\(text)")
-                    // What runs once per driving row reads the search tables only through an
-                    // index, on one resource's rows (`id = r.id`/`c.id` in its condition). On a
-                    // table without statistics (just filled: autovacuum analyzes it within a
-                    // minute) PostgreSQL ties the token indexes at one estimated row and may take
-                    // the value index for a token probe: checked with statistics only.
-                    for (node, perRow) in Self.nodes(root) where perRow {
-                        guard let relation = node["Relation Name"] as? String, relation.hasPrefix("fhir_search_"),
-                              analyze || relation == "fhir_search_date" else { continue }
-                        let condition = node["Index Cond"] as? String ?? ""
-                        #expect((node["Index Name"] as? String)?.hasSuffix("_resource") == true && condition.contains("(id = "),
-                                "analyze \(analyze), \(Self.describe(shape)): \(node["Node Type"] ?? "") \(node["Index Name"] ?? "") \(condition)")
-                    }
-                }
+                try await Self.expectPostgresPlans(store, patient: patient, analyzed: analyze)
+            }
+        }
+    }
+
+    /// Checks the plan of every shape on `store` (see the loop's comment); `analyze`: whether
+    /// the tables have statistics.
+    static func expectPostgresPlans(_ store: PostgresTrustStore, patient: CsiGuid, analyzed analyze: Bool) async throws {
+        for shape in Self.shapes {
+            let query = try SearchQuery(type: "Observation", parameters: shape, strict: true)
+            var explain = try PostgresTrustStore.query(SearchSQL.candidates(patient: patient.rawValue, query: query, dialect: .postgres))
+            explain.sql = "EXPLAIN (FORMAT JSON) " + explain.sql
+            let text = try await store.withConnection { [explain] connection, logger in
+                try await connection.query(explain, logger: logger).collect().first?.decode(String.self) ?? ""
+            }
+            let document = try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [[String: Any]]
+            let root = try #require(document?.first?["Plan"] as? [String: Any], "\(text)")
+            // What runs once per driving row reads the search tables only through an
+            // index, on one resource's rows (`id = r.id`/`c.id` in its condition). On a
+            // table without statistics (just filled: autovacuum analyzes it within a
+            // minute) PostgreSQL ties the token indexes at one estimated row and may take
+            // the value index for a token probe: checked with statistics only.
+            for (node, perRow) in Self.nodes(root) where perRow {
+                guard let relation = node["Relation Name"] as? String, relation.hasPrefix("fhir_search_"),
+                      analyze || relation == "fhir_search_date" else { continue }
+                let condition = node["Index Cond"] as? String ?? ""
+                #expect((node["Index Name"] as? String)?.hasSuffix("_resource") == true && condition.contains("(id = "),
+                        "analyze \(analyze), \(Self.describe(shape)): \(node["Node Type"] ?? "") \(node["Index Name"] ?? "") \(condition)")
             }
         }
     }
