@@ -53,8 +53,9 @@ public struct ServerConfiguration: Sendable {
     /// user code (guessing), 1/s with a burst of 10 by default.
     public var decisionGuessRate: RateLimit
     /// How long each database statement of a FHIR search may run (the SQLite store: the
-    /// search's statements together) before it is stopped and the search answered 503 with
-    /// an OperationOutcome and `Retry-After`; nil for no limit. 10 s by default.
+    /// statements of each of the search's reads together) before it is stopped and the search
+    /// answered 503 with an OperationOutcome and `Retry-After`; nil for no limit. 10 s by
+    /// default.
     public var searchTimeBudget: Duration? = .seconds(10)
     /// SMART Health Cards: the identities (registered clients, by csiGuid) whose writes the
     /// server vouches for as an issuer. `$health-cards-issue` signs only resources whose

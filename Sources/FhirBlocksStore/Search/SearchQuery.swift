@@ -105,7 +105,8 @@ public struct SearchQuery: Sendable, Hashable {
     /// The names of parameters that were not understood and were ignored.
     public var ignored: [String]
     /// How long each database statement of the search may run before the store stops it and
-    /// throws ``TrustStoreError/timedOut(_:)`` (nil: no limit). Set by the server, not parsed.
+    /// throws ``TrustStoreError/timedOut(_:)`` (nil: no limit; on SQLite, the statements of
+    /// one read together). Set by the server, not parsed.
     public var timeBudget: Duration?
 
     /// The default page size.
