@@ -59,12 +59,19 @@ struct RecordsImportInput {
         return bytes
     }
 
+    /// ``read(upTo:)`` on a Dispatch thread (a read blocks; Swift's cooperative threads must not).
+    func readOffPool(upTo count: Int) async throws -> [UInt8] {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try read(upTo: count) }) }
+        }
+    }
+
     /// Imports the input through `importer`, adding to `report`; the records of an NDJSON file read
     /// in parts go to `released` as each part is stored, so they are not held to the end.
     func importRecords(with importer: HealthRecordImporter, into report: inout HealthRecordImportReport,
                        released: inout RecordsFormatter.StoredSummary) async throws {
         let limit = HealthRecordInput.maximumDocumentSize
-        let head = try read(upTo: limit + 1)
+        let head = try await readOffPool(upTo: limit + 1)
         if head.count <= limit {
             try await importer.importInput(try cardText(head, path: path), named: path, into: &report)
             return
@@ -112,7 +119,7 @@ struct RecordsImportInput {
                 }
                 return
             }
-            let chunk = try read(upTo: 1 << 20)
+            let chunk = try await readOffPool(upTo: 1 << 20)
             if chunk.isEmpty { ended = true } else { pending += chunk }
         }
     }

@@ -25,14 +25,12 @@ extension HealthWebApp {
             let importer = recordImporter(fhirVersion: version)
             let pages = pages
             // The files wait in temporary files: the body and the form are released when this answers.
-            var spooled: [SpooledUpload] = []
+            let uploads: [SpooledUpload]
             do {
-                for file in files { spooled.append(try SpooledUpload(file)) }
+                uploads = try await SpooledUpload.spool(files)
             } catch {
-                for upload in spooled { upload.remove() }
                 throw HTTPError(.internalServerError, message: "The upload could not be kept for the import; nothing was imported.")
             }
-            let uploads = spooled
             // Serial: one import parses and stores at a time, however many uploads arrive together.
             let id = jobs.start(title: "Importing \(files.count) file(s)", total: files.count, origin: "/records", serial: true) { reporter in
                 // Two phases, one progress bar: each file read and filed (one step each), then each
@@ -41,7 +39,7 @@ extension HealthWebApp {
                 var prepared: [(name: String, input: HealthRecordImporter.PreparedInput)] = []
                 for (index, upload) in uploads.enumerated() {
                     do {
-                        let bytes = try upload.take()
+                        let bytes = try await upload.takeOffPool()
                         if let input = await importer.prepareInput(bytes, named: upload.filename, into: &report) {
                             prepared.append((upload.filename, input))
                         }

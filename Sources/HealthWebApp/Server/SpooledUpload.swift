@@ -29,6 +29,29 @@ struct SpooledUpload: Sendable {
         return Array(try Data(contentsOf: url))
     }
 
+    /// Spools `files` on a Dispatch thread (file writes block; Swift's cooperative threads must not).
+    static func spool(_ files: [MultipartForm.File]) async throws -> [SpooledUpload] {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                var spooled: [SpooledUpload] = []
+                do {
+                    for file in files { spooled.append(try SpooledUpload(file)) }
+                    continuation.resume(returning: spooled)
+                } catch {
+                    for upload in spooled { upload.remove() }
+                    continuation.resume(throwing: error)
+                }
+            }
+        }
+    }
+
+    /// ``take()`` on a Dispatch thread.
+    func takeOffPool() async throws -> [UInt8] {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try take() }) }
+        }
+    }
+
     /// Removes the temporary file (when the job ends without reading it).
     func remove() {
         try? FileManager.default.removeItem(at: url)
