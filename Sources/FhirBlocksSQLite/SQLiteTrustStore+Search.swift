@@ -6,9 +6,9 @@ extension SQLiteTrustStore {
     /// A search whose clauses are all indexed is answered in two reads on a search reader, off
     /// the calling task's thread, each statement stepped through SQLite's C API within the
     /// query's ``FhirBlocksStore/SearchQuery/timeBudget``: the candidates and their labels,
-    /// then (after the label filter, which runs here, on the calling task) the page's rows
-    /// with their labels as they are then, so that a resource labelled meanwhile is checked
-    /// again. Any other search, or a store without search readers, goes through
+    /// then (after the label filter, which runs here, on the calling task) the page's rows,
+    /// whose own labels are checked again (``FhirBlocksStore/SearchCandidate/labelsAllow(_:isVisible:unlabeledVisible:)``),
+    /// so that a resource labelled meanwhile is not shown. Any other search, or a store without search readers, goes through
     /// `TrustStore.searchThroughCandidates(_:patient:isVisible:)`.
     public func search(_ query: SearchQuery, patient: CsiGuid,
                        isVisible: (SecurityLabels) -> Bool) async throws(TrustStoreError) -> SearchResult {
@@ -26,13 +26,16 @@ extension SQLiteTrustStore {
             let visible = SearchCandidate.visible(found, isVisible: isVisible)
             let (page, next) = SearchEngine.page(visible.map { SearchSortPosition(key: $0.sortKey, id: $0.id) }, query: query)
             let ids = page.map(\.id)
-            let (records, current) = try await searchReaders.readTransaction { db, _ in
+            let records = try await searchReaders.readTransaction { db, _ in
                 try SQLiteStatementBudget.run(db, budget: query.timeBudget, operation: "search") { _ in
-                    (try Self.pageRecords(db, patient: patient, type: query.type, ids: ids), try Self.labelRows(db, labels))
+                    try Self.pageRecords(db, patient: patient, type: query.type, ids: ids)
                 }
             }
-            let stillVisible = Set(SearchCandidate.visible(SearchCandidate.merge(ids.map { ($0, nil) }, labels: current), isVisible: isVisible).map(\.id))
-            return SearchResult(total: visible.count, records: page.compactMap { stillVisible.contains($0.id) ? records[$0.id] : nil }, next: next)
+            let unlabeledVisible = isVisible(SecurityLabels(confidentiality: nil, sensitivities: []))
+            let shown = page.compactMap { records[$0.id] }.filter {
+                SearchCandidate.labelsAllow($0.json, isVisible: isVisible, unlabeledVisible: unlabeledVisible)
+            }
+            return SearchResult(total: visible.count, records: shown, next: next)
         } catch {
             throw Self.storeError(error)
         }

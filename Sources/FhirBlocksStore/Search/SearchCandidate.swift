@@ -69,6 +69,25 @@ extension SearchCandidate {
     }
 }
 
+extension SearchCandidate {
+    /// Whether the labels in a page's own JSON still allow it: the last check before a page is
+    /// answered. The candidates' labels and the page's JSON are two reads, and a store whose
+    /// reads see different snapshots (PostgreSQL's read committed) could otherwise answer a
+    /// version labelled in between. A resource whose bytes mention neither `security` nor a
+    /// `\u` escape (which could spell it) has no labels, and needs no parse; one that cannot be
+    /// read is not shown.
+    public static func labelsAllow(_ json: [UInt8], isVisible: (SecurityLabels) -> Bool, unlabeledVisible: Bool) -> Bool {
+        guard json.firstRange(of: securityName) != nil || json.firstRange(of: unicodeEscape) != nil else { return unlabeledVisible }
+        guard let value = try? JSONParser.parse(json) else { return false }
+        return isVisible(SecurityLabels(resource: value))
+    }
+
+    /// The member name whose absence (with no escape) proves a resource has no `meta.security`.
+    private static let securityName = Array("security".utf8)
+    /// A JSON `\u` escape.
+    private static let unicodeEscape = Array(#"\u"#.utf8)
+}
+
 extension TrustStore {
     /// ``searchThroughCandidates(_:patient:isVisible:)``.
     public func search(_ query: SearchQuery, patient: CsiGuid,
@@ -83,11 +102,15 @@ extension TrustStore {
     public func searchThroughCandidates(_ query: SearchQuery, patient: CsiGuid,
                                         isVisible: (SecurityLabels) -> Bool) async throws(TrustStoreError) -> SearchResult {
         let candidates = SearchCandidate.visible(try await searchCandidates(patient: patient, query: query), isVisible: isVisible)
+        let unlabeledVisible = isVisible(SecurityLabels(confidentiality: nil, sensitivities: []))
         if query.clauses.allSatisfy(\.isIndexed) {
             let (page, next) = SearchEngine.page(candidates.map { SearchSortPosition(key: $0.sortKey, id: $0.id) }, query: query)
             let records = try await resources(patient: patient, type: query.type, ids: page.map(\.id))
             let byID = Dictionary(records.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            return SearchResult(total: candidates.count, records: page.compactMap { byID[$0.id] }, next: next)
+            let shown = page.compactMap { byID[$0.id] }.filter {
+                SearchCandidate.labelsAllow($0.json, isVisible: isVisible, unlabeledVisible: unlabeledVisible)
+            }
+            return SearchResult(total: candidates.count, records: shown, next: next)
         }
         var matching: [String: FHIRResourceRecord] = [:]
         var positions: [SearchSortPosition] = []
@@ -97,7 +120,8 @@ extension TrustStore {
             let batch = candidates[start..<min(start + 500, candidates.count)].map(\.id)
             start += batch.count
             for record in try await resources(patient: patient, type: query.type, ids: batch) {
-                guard let value = try? JSONParser.parse(record.json), SearchEngine.matches(value, query) else { continue }
+                guard let value = try? JSONParser.parse(record.json), SearchEngine.matches(value, query),
+                      isVisible(SecurityLabels(resource: value)) else { continue }
                 matching[record.id] = record
                 positions.append(SearchSortPosition(key: keys[record.id] ?? nil, id: record.id))
             }
