@@ -66,6 +66,24 @@ struct ExportPrologTests {
         #expect(try await Self.stepCount(zipStore) == 1)
     }
 
+    @Test("Processing instructions without data (which Foundation's XMLParser dereferences as null), in the prolog and in the body, are read past")
+    func instructionsWithoutData() async throws {
+        let text = "<?xml version=\"1.0\"?>\n<?a?><!DOCTYPE HealthData [<?b?>]><?c?>\n"
+            + Self.body.replacingOccurrences(of: "<ExportDate", with: "<?d?><?e \n?><ExportDate")
+        let url = try AppleHealthImporterTests.write(text)
+        defer { AppleHealthImporterTests.remove(url) }
+        let store = AppleHealthImporterTests.ownerStore()
+        _ = try await AppleHealthImporter().importExport(at: url, into: store)
+        #expect(try await Self.stepCount(store) == 1)
+        // The filter across chunk boundaries: every split of "<?x?>" gets its space.
+        for split in 0...5 {
+            var filter = InstructionFilter()
+            let bytes = Array("<?x?>".utf8)
+            let output = filter.apply(Array(bytes[..<split])) + filter.apply(Array(bytes[split...]))
+            #expect(output == Array("<?x ?>".utf8), "split at \(split)")
+        }
+    }
+
     @Test("Prologs that are refused, each with its typed reason, nothing stored", arguments: [
         ("longer than the cap", AppleHealthExportError.Kind.tooLarge),
         ("unterminated document type", .malformedXML),
