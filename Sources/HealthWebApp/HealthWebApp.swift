@@ -22,6 +22,8 @@ public struct HealthWebApp: Sendable {
     public let verifiesAsOfNow: Bool
     /// The background work started from the pages, with its progress.
     public let jobs = WebJobs()
+    /// Bounds how many uploads and forms hold their bodies in memory at once.
+    let uploadGate = UploadGate()
     /// The person's FhirBlocks wallet, when `health ui` was given one (the Sharing page's wallet part).
     public let wallet: SharingWallet?
     /// The port the application listens on, once it does (the `Host` requests must name).
@@ -64,7 +66,7 @@ public struct HealthWebApp: Sendable {
     public func router() -> Router<BasicRequestContext> {
         let router = Router()
         router.middlewares.add(SessionMiddleware(session: session, pages: pages, uploadLimit: uploadLimit,
-                                                  hostCheck: HostCheck(listeningPort: listeningPort)))
+                                                  hostCheck: HostCheck(listeningPort: listeningPort), uploadGate: uploadGate))
         router.get("/") { request, _ in
             let period = request.uri.queryParameters["period"].flatMap { SummaryPeriod(rawValue: String($0)) } ?? .week
             return try await pages.page(title: "Summary", section: .summary, content: summaryContent(period: period, now: clock()))

@@ -5,13 +5,15 @@ import Hummingbird
 /// `localhost:PORT`, against DNS rebinding); then `/session?secret=…` trades the one-time secret for the HttpOnly,
 /// SameSite=Strict session cookie; any other request without that cookie answers 401; a request
 /// that changes state (any method but GET and HEAD) must carry the session's CSRF token in its
-/// form (a URL-encoded field, or a field of a multipart upload), within the upload limit. Every
+/// form (a URL-encoded field, or a field of a multipart upload), within the upload limit, and
+/// only ``UploadGate/permits`` such requests hold their bodies at once. Every
 /// answer gets ``SecurityHeaders``.
 struct SessionMiddleware<Context: RequestContext>: RouterMiddleware {
     let session: WebSession
     let pages: PageRenderer
     let uploadLimit: Int
     let hostCheck: HostCheck
+    let uploadGate: UploadGate
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response = try await guarded(request, context: context, next: next)
@@ -35,8 +37,22 @@ struct SessionMiddleware<Context: RequestContext>: RouterMiddleware {
         guard let sessionID = request.cookies[WebSession.cookieName]?.value, session.isValid(sessionID: sessionID) else {
             return pages.problem(.unauthorized, "Open the link that health ui printed to start a session.")
         }
+        guard request.method != .get, request.method != .head else {
+            return try await handled(request, context: context, next: next)
+        }
+        // A body is read whole: at most ``UploadGate/permits`` requests hold one at once.
+        let answer = try await uploadGate.withPermit {
+            try await changing(request, sessionID: sessionID, context: context, next: next)
+        }
+        return answer ?? pages.problem(.serviceUnavailable, "Too many uploads are waiting; nothing was changed. Try again in a moment.")
+    }
+
+    /// A request that changes state: its body read (within the upload limit), its CSRF token
+    /// checked, then the route.
+    private func changing(_ request: Request, sessionID: String, context: Context,
+                          next: (Request, Context) async throws -> Response) async throws -> Response {
         var request = request
-        if request.method != .get, request.method != .head {
+        do {
             let body: ByteBuffer
             do {
                 body = try await request.collectBody(upTo: uploadLimit)
@@ -59,6 +75,11 @@ struct SessionMiddleware<Context: RequestContext>: RouterMiddleware {
                 return pages.problem(.forbidden, "This form has expired or did not come from this page; nothing was changed. Reload the page and try again.")
             }
         }
+        return try await handled(request, context: context, next: next)
+    }
+
+    /// The route's answer, an `HTTPError` as a page.
+    private func handled(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         do {
             return try await next(request, context)
         } catch let error as HTTPError {
