@@ -10,8 +10,8 @@ struct HealthCommand: AsyncParsableCommand {
         subcommands: [DemoCommand.self, StoreCommand.self, RecordsCommand.self, ShcCommand.self, FhirCommand.self, ServeCommand.self, UICommand.self, WalletCommand.self,
                       AppCommand.self, AuditCommand.self, ImportCommand.self])
 
-    /// Runs the command with one exit-status convention for every subcommand (README, "Exit
-    /// status"): 0 success or valid; 1 refused, invalid or tampered; 2 a usage or I/O error
+    /// Runs the command with one exit-status convention for every subcommand (docs/cli.md,
+    /// exit status): 0 success or valid; 1 refused, invalid or tampered; 2 a usage or I/O error
     /// (swift-argument-parser's own usage errors, 64, become 2).
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())

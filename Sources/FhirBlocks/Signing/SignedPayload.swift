@@ -4,7 +4,7 @@ import FHIRCore
 /// "|" + … + "|" + fieldN + "|"`, values verbatim, no escaping, signed as UTF-8.
 ///
 /// The legacy payload of each endpoint is the doc's §1.4 field list. The strict payload (this
-/// server's choice, documented in the README) adds what the legacy one leaves unsigned: it
+/// server's choice, documented in docs/fhirblocks-protocol.md §1.3–§1.4) adds what the legacy one leaves unsigned: it
 /// starts with the endpoint path (so a signature for one endpoint cannot be used on another),
 /// always contains the caller's `csiGuid` (placed right before `dateTime` when the legacy list
 /// lacks it), and for `writePermission` contains `accessType` right before `csiGuid`; the

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// Every sample value, all metadata and device details are sealed with AES-GCM under a key
 /// derived from this. What queries need to find rows (type, times, source, UUID) stays in
-/// the clear; see the README's security section.
+/// the clear; see docs/store-and-security.md.
 public enum StoreKey: Sendable {
     /// A 32-byte key kept in a file the user owns (created with mode 0600 when missing).
     case keyFile(URL)
