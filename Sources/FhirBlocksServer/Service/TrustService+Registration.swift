@@ -18,8 +18,8 @@ extension TrustService {
     /// `201` with its `client_id`. Refused: a malformed or oversized request (`400`
     /// `invalid_client_metadata` / `invalid_redirect_uri`), more registrations than the server
     /// keeps or one address makes per second (`429`). Anyone may register, so registrations are
-    /// counted in the audit log (``RefusalTally``), not logged one by one; clients never
-    /// approved are forgotten after ``unapprovedClientLifetimeSeconds``.
+    /// counted in the audit log (`RefusalTally`), not logged one by one; clients never
+    /// approved are forgotten after `unapprovedClientLifetimeSeconds` (24 hours).
     public func registerClient(_ request: ServiceRequest) async -> ServiceResponse {
         guard request.body.count <= Self.maximumRegistrationBody else {
             return Self.registrationError(.invalidClientMetadata("the request is larger than \(Self.maximumRegistrationBody) bytes"))

@@ -261,7 +261,7 @@ public final class TrustService: Sendable {
         await auditCommitter.idle()
     }
 
-    /// Writes the events counted since the last call (see ``RefusalTally``) as aggregate audit
+    /// Writes the events counted since the last call (see `RefusalTally`) as aggregate audit
     /// entries (agent `unverified`, with their count). The checkpoint signer calls it every period and at
     /// shutdown.
     public func flushRefusals() async {

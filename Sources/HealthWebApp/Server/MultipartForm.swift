@@ -58,9 +58,12 @@ public struct MultipartForm: Sendable {
     }
 
     /// Parses a body sent with `boundary`.
-    /// - Parameter keepingFiles: false reads the text fields only: file parts are checked but
-    ///   their bytes are not copied, and ``files`` stays empty (what the session middleware needs
-    ///   to find the CSRF token of an upload without a second copy of it).
+    /// - Parameters:
+    ///   - body: the request body, whole.
+    ///   - boundary: the Content-Type's `boundary` (``boundary(contentType:)``).
+    ///   - keepingFiles: false reads the text fields only: file parts are checked but their
+    ///     bytes are not copied, and ``files`` stays empty (what the session middleware needs
+    ///     to find the CSRF token of an upload without a second copy of it).
     public init(_ body: ByteBuffer, boundary: String, keepingFiles: Bool = true) throws(MultipartFormError) {
         guard !boundary.isEmpty, boundary.utf8.count <= 70 else { throw .missingBoundary }
         // MultipartKit 4.7.1 traps on a header name byte over 0x7F (it indexes a 128-entry
