@@ -4,7 +4,8 @@ import GRDB
 /// One `sample` row, decrypted, before it becomes an `HKSample`.
 struct DecodedSampleRow {
     let rowID: Int64
-    let uuid: UUID
+    /// The sample's UUID (a restore from "Recently deleted" gives its copy a new one).
+    var uuid: UUID
     let type: String
     let kind: SampleKind
     let start: Date

@@ -31,6 +31,16 @@ extension HealthDatabase {
     /// v7-record-connections adds the owner's connections to health-records providers
     /// (``HKHealthRecordsConnection``): `record_connection` holds one sealed row per connection,
     /// found by a keyed hash of its name; nothing about it is in the clear.
+    /// v8-recently-deleted adds the owner's "Recently deleted" list: `recently_deleted` holds,
+    /// for 30 days, each sample the owner or an app deleted, moved there from `sample` in the
+    /// delete's transaction with its sealed record unchanged (bound to its old UUID, type, kind
+    /// and dates, which stay in the clear as in `sample`), its correlation members as child rows,
+    /// the UUIDs of its workout links, and (`recently_deleted_route_block`) a route's sealed
+    /// location blocks (see `HealthDatabase+RecentlyDeleted.swift`).
+    ///
+    /// v9-owner-profile adds the owner's profile (``HKOwnerProfile``): `owner_profile` holds one
+    /// sealed row, the name and the Medical ID; the date of birth, biological sex and blood type
+    /// are the `characteristic` rows HealthKit's characteristic reads return.
     static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -169,6 +179,46 @@ extension HealthDatabase {
                     name_hash BLOB PRIMARY KEY NOT NULL,
                     sealed BLOB NOT NULL
                 ) WITHOUT ROWID;
+                """)
+        }
+        // v8-recently-deleted: deleted samples kept, sealed as at rest, for 30 days (restorable by the owner).
+        migrator.registerMigration("v8-recently-deleted") { db in
+            try db.execute(sql: """
+                CREATE TABLE recently_deleted (
+                    id INTEGER PRIMARY KEY,
+                    parent_id INTEGER REFERENCES recently_deleted(id) ON DELETE CASCADE,
+                    uuid BLOB NOT NULL,
+                    type TEXT NOT NULL,
+                    kind INTEGER NOT NULL,
+                    start REAL NOT NULL,
+                    "end" REAL NOT NULL,
+                    activity_type INTEGER,
+                    source_id INTEGER NOT NULL REFERENCES source(id),
+                    deleted_at REAL NOT NULL,
+                    links BLOB,
+                    sealed BLOB NOT NULL
+                );
+                CREATE INDEX recently_deleted_parent ON recently_deleted(parent_id) WHERE parent_id IS NOT NULL;
+                CREATE INDEX recently_deleted_deleted_at ON recently_deleted(deleted_at);
+                CREATE TABLE recently_deleted_route_block (
+                    item_id INTEGER NOT NULL REFERENCES recently_deleted(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    first REAL NOT NULL,
+                    last REAL NOT NULL,
+                    count INTEGER NOT NULL,
+                    sealed BLOB NOT NULL,
+                    PRIMARY KEY (item_id, position)
+                ) WITHOUT ROWID;
+                """)
+        }
+        // v9-owner-profile: the owner's name and Medical ID, one sealed row (the date of birth, sex
+        // and blood type stay characteristics).
+        migrator.registerMigration("v9-owner-profile") { db in
+            try db.execute(sql: """
+                CREATE TABLE owner_profile (
+                    id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),
+                    sealed BLOB NOT NULL
+                );
                 """)
         }
         return migrator

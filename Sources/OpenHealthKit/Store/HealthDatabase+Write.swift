@@ -209,7 +209,9 @@ extension HealthDatabase {
         case hidden
     }
 
-    /// Deletes rows (and the members of deleted correlations), leaving tombstones.
+    /// Deletes rows (and the members of deleted correlations), leaving tombstones, and moves
+    /// them to the owner's "Recently deleted" list in the same transaction
+    /// (`keepRecentlyDeleted`), purging its entries past their 30 days.
     /// - Parameters:
     ///   - uuids: the objects to delete.
     ///   - requireAll: when set (deleting objects by value), an object that is absent or hidden
@@ -246,10 +248,14 @@ extension HealthDatabase {
             var changes = StoreChangeSet()
             var rollups = RollupChanges()
             var dissolved = Set<Int64>()
-            try tombstone(db, rowIDs: rowIDs, sequence: &sequence, now: now().timeIntervalSinceReferenceDate, changes: &changes,
+            let now = now().timeIntervalSinceReferenceDate
+            // The owner's "Recently deleted" list keeps what goes, in this transaction.
+            try keepRecentlyDeleted(db, rowIDs: rowIDs, deletedAt: now)
+            try tombstone(db, rowIDs: rowIDs, sequence: &sequence, now: now, changes: &changes,
                           rollups: &rollups, dissolved: &dissolved)
             try Self.setSequence(db, sequence)
             try pruneTombstones(db)
+            try purgeRecentlyDeleted(db)
             try refreshRollups(db, rollups)
             return (rowIDs.count, changes)
         }

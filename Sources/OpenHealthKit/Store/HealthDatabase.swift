@@ -89,6 +89,8 @@ final class HealthDatabase: Sendable {
             }
             // A store migrated to v5-rollups with samples in it gets its rollups now, with its key.
             try database.rebuildRollupsIfPending()
+            // "Recently deleted" keeps deleted samples for 30 days: older ones go now.
+            try database.purgeRecentlyDeleted()
             return database
         }
     }
