@@ -42,11 +42,17 @@ extension HKHealthStore {
     /// - Throws: `HKError.errorNoData` when it is not set or reading is not authorized (the
     ///   two are indistinguishable, as in HealthKit).
     public func dateOfBirthComponents() throws -> DateComponents {
-        guard let data = try characteristicValue(.dateOfBirth), let text = String(data: data, encoding: .utf8) else {
+        guard let data = try characteristicValue(.dateOfBirth), let text = String(data: data, encoding: .utf8),
+              let components = Self.dateOfBirth(fromText: text) else {
             throw HKError(.errorNoData, "no date of birth")
         }
+        return components
+    }
+
+    /// The components of a stored date of birth (`YYYY-MM-DD`); nil when it is not one.
+    static func dateOfBirth(fromText text: String) -> DateComponents? {
         let parts = text.split(separator: "-").compactMap { Int($0) }
-        guard parts.count == 3 else { throw HKError(.errorNoData, "no date of birth") }
+        guard parts.count == 3 else { return nil }
         var components = DateComponents(calendar: Calendar(identifier: .gregorian), year: parts[0], month: parts[1], day: parts[2])
         components.timeZone = nil
         return components
@@ -90,6 +96,12 @@ extension HKHealthStore {
     /// - Throws: `errorInvalidArgument` when the components are not a valid calendar date.
     public func setDateOfBirth(_ components: DateComponents?) throws {
         guard let components else { return try setCharacteristic(.dateOfBirth, nil) }
+        try setCharacteristic(.dateOfBirth, Self.dateOfBirthText(components))
+    }
+
+    /// The stored text of a date of birth (`YYYY-MM-DD`).
+    /// - Throws: `errorInvalidArgument` when the components are not a valid calendar date.
+    static func dateOfBirthText(_ components: DateComponents) throws -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
         guard let year = components.year, let month = components.month, let day = components.day,
@@ -98,6 +110,6 @@ extension HKHealthStore {
               calendar.dateComponents([.year, .month, .day], from: date) == DateComponents(year: year, month: month, day: day) else {
             throw HKError(.errorInvalidArgument, "a date of birth needs a valid year, month and day")
         }
-        try setCharacteristic(.dateOfBirth, String(format: "%04d-%02d-%02d", year, month, day))
+        return String(format: "%04d-%02d-%02d", year, month, day)
     }
 }
