@@ -36,6 +36,7 @@ let package = Package(
         .library(name: "QRCode", targets: ["QRCode"]),
         .library(name: "SmartHealthCards", targets: ["SmartHealthCards"]),
         .library(name: "SmartHealthCardsHTTPS", targets: ["SmartHealthCardsHTTPS"]),
+        .library(name: "SmartHealthLinks", targets: ["SmartHealthLinks"]),
         .library(name: "HealthRecords", targets: ["HealthRecords"]),
         .library(name: "RecordsSync", targets: ["RecordsSync"]),
         .library(name: "SampleFiles", targets: ["SampleFiles"]),
@@ -81,6 +82,7 @@ let package = Package(
         .target(
             name: "CommonSupport",
             dependencies: [
+                "CSystemZlib",
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
@@ -130,6 +132,16 @@ let package = Package(
         .target(name: "QRImageReader", swiftSettings: swiftSettings),
         // The system zlib (not named CZlib: ZIPFoundation's own zlib module has that name).
         .systemLibrary(name: "CSystemZlib", pkgConfig: "zlib", providers: [.apt(["zlib1g-dev"])]),
+        // SMART Health Links: links, manifests and their JWE files (the format; no I/O).
+        .target(
+            name: "SmartHealthLinks",
+            dependencies: [
+                "CommonSupport",
+                "FHIRCore",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "SmartHealthCards",
             dependencies: [
@@ -406,6 +418,11 @@ let package = Package(
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "SmartHealthLinksTests",
+            dependencies: ["CommonSupport", "TestSupport", "SmartHealthLinks", "FHIRCore"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

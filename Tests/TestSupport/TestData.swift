@@ -40,6 +40,9 @@ public enum TestData {
     public static var specExamples: URL { vectors.appendingPathComponent("vectors/shc/spec-examples") }
     /// The VCI directory snapshot.
     public static var vciDirectory: URL { vectors.appendingPathComponent("vectors/shc/vci-directory") }
+    /// The SMART Health Links vectors (health-cards-dev-tools' `testdata/shlink-*` and
+    /// `shl-examples/`), always from the repository: `../shared` does not carry them.
+    public static var shlinkVectors: URL { repositoryRoot.appendingPathComponent("Tests/Vectors/vectors/shlink") }
     /// The FHIR example folders (`r4-spec`, `dstu2-spec`, `synthea-r4`, `smart-health-cards`).
     public static var fhirExamples: URL { vectors.appendingPathComponent("fhir/examples") }
 

@@ -1,9 +1,10 @@
 import CSystemZlib
 
-/// Raw DEFLATE (RFC 1951, no zlib or gzip wrapper) through system zlib with `windowBits = -15`.
-enum RawDeflate {
+/// Raw DEFLATE (RFC 1951, no zlib or gzip wrapper) through system zlib with `windowBits = -15`:
+/// SMART Health Cards' payloads and SMART Health Links' `zip: DEF` files.
+package enum RawDeflate {
     /// Why inflating failed.
-    enum InflateProblem: Error, Equatable {
+    package enum InflateProblem: Error, Equatable {
         /// The output would exceed the limit (a zip bomb, or simply too large).
         case tooLarge(limit: Int)
         /// The stream is not valid raw DEFLATE.
@@ -20,7 +21,7 @@ enum RawDeflate {
     ///
     /// Always terminates: every call to `inflate` either consumes input, produces output, or ends
     /// the loop.
-    static func inflate(_ input: [UInt8], limit: Int) throws(InflateProblem) -> [UInt8] {
+    package static func inflate(_ input: [UInt8], limit: Int) throws(InflateProblem) -> [UInt8] {
         var stream = z_stream()
         guard inflateInit2_(&stream, -15, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
             throw .zlibUnavailable
@@ -73,7 +74,7 @@ enum RawDeflate {
     }
 
     /// Compresses bytes as raw DEFLATE at the best compression level (smaller QR codes).
-    static func deflate(_ input: [UInt8]) -> [UInt8] {
+    package static func deflate(_ input: [UInt8]) -> [UInt8] {
         var stream = z_stream()
         guard deflateInit2_(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, -15, 9, Z_DEFAULT_STRATEGY,
                             ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
