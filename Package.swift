@@ -172,7 +172,8 @@ let package = Package(
         // Samples from CSV and JSON Lines files (what `health store import` reads).
         .target(
             name: "SampleFiles",
-            dependencies: ["OpenHealthKit", .product(name: "CSV", package: "CSV.swift")],
+            dependencies: ["OpenHealthKit", "CommonSupport", .product(name: "CSV", package: "CSV.swift"),
+                           .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         // Apple Health exports (export.zip or export.xml), read as a stream (what `health import apple-health` reads).

@@ -3,11 +3,18 @@ import Foundation
 import HealthWebApp
 import OpenHealthKit
 
-/// `health demo`: a guided tour on a fresh store in a temporary folder.
+/// `health demo`: a guided tour on a fresh store in a temporary folder, or in a kept folder
+/// where running it again adds only what is missing.
 struct DemoCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "demo",
-        abstract: "Create a store in a temporary folder, save a week of realistic samples, import health records and a health card, and print queries and statistics.")
+        abstract: "Create a store in a temporary folder, save a week of realistic samples, import health records and a health card, and print queries and statistics.",
+        discussion: """
+            With --keep DIR the store stays in DIR (health.sqlite, health.key) with the demo issuer's key (DIR/demo-issuer,             the private key mode 0600) and its card (DIR/demo-issuer/vaccination.smart-health-card), listed in DIR/issuer-keys.json             so that health ui --store DIR/health.sqlite verifies the card. Running it again into the same DIR adds only what is             missing: every demo sample has a sync identifier, and the same issuer key and card are used again.
+            """)
+
+    /// The prefix of the demo samples' sync identifiers.
+    static let syncIdentifierPrefix = "org.openhealthkit.demo:"
 
     @Option(help: "How many days of data to generate.")
     var days: Int = 7
@@ -31,7 +38,9 @@ struct DemoCommand: AsyncParsableCommand {
         }
         let phone = app("iPhone Health", "com.example.phone")
         let watch = app("Watch", "com.example.watch")
-        print("OpenHealthKit demo: an encrypted store at \(database.path)\n")
+        let existing = FileManager.default.fileExists(atPath: database.path)
+        print("OpenHealthKit demo: an encrypted store at \(database.path)"
+              + (existing ? " (it was already there: only what is missing is added)\n" : "\n"))
 
         let types: Set<HKSampleType> = [HKQuantityType(.stepCount), HKQuantityType(.heartRate), HKQuantityType(.restingHeartRate),
                                         HKQuantityType(.bodyMass), HKQuantityType(.bloodPressureSystolic),
@@ -42,14 +51,19 @@ struct DemoCommand: AsyncParsableCommand {
 
         let calendar = Calendar.current
         let now = Date()
-        let data = DemoData.generate(days: days, endingAt: now, calendar: calendar)
-        try await phone.save(data.phone)
-        try await watch.save(data.watch)
-        for (workout, rates) in data.watchWorkouts {
-            try await watch.save(workout)
-            try await watch.add(rates, to: workout)
+        let data = DemoData.generate(days: days, endingAt: now, calendar: calendar, syncIdentifierPrefix: Self.syncIdentifierPrefix)
+        let workouts = data.watchWorkouts.map(\.workout)
+        var added = try await Self.saveMissing(data.phone, to: phone)
+        added += try await Self.saveMissing(data.watch + workouts, to: watch)
+        try await Self.associate(data.watchWorkouts, in: watch)
+        let total = data.phone.count + data.watch.count + workouts.count
+        if added == total {
+            print("Saved \(total) samples from 2 sources over \(days) days.\n")
+        } else if added == 0 {
+            print("All \(total) samples of these \(days) days were already in the store: nothing was added.\n")
+        } else {
+            print("Saved \(added) new samples from 2 sources over \(days) days; the other \(total - added) were already in the store.\n")
         }
-        print("Saved \(data.phone.count + data.watch.count + data.watchWorkouts.count) samples from 2 sources over \(days) days.\n")
 
         let today = calendar.startOfDay(for: now)
         let start = calendar.date(byAdding: .day, value: -days, to: today) ?? today
@@ -149,19 +163,27 @@ struct DemoCommand: AsyncParsableCommand {
             print("  \(type.displayName): " + sources.map(\.name).joined(separator: ", "))
         }
 
-        // Incremental sync with deletions.
+        // Incremental sync with a correction: the newest weighing saved again under its sync
+        // identifier with a higher version replaces it (once: a kept store has it already).
         let sync = HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.bodyMass))], anchor: nil)
         let first = try await sync.result(for: phone)
-        if let newest = first.addedSamples.max(by: { $0.startDate < $1.startDate }) {
-            try await phone.delete(newest)
-            let extra = HKQuantitySample(type: HKQuantityType(.bodyMass), quantity: HKQuantity(unit: .pound(), doubleValue: 159.2),
-                                         start: now, end: now)
-            try await phone.save(extra)
+        var corrected = false
+        if let newest = first.addedSamples.max(by: { $0.startDate < $1.startDate }),
+           let identifier = newest.metadata?[HKMetadataKeySyncIdentifier] as? String,
+           let version = try await StoredSyncVersions.of([identifier], type: HKQuantityType(.bodyMass), source: phone.configuration.source,
+                                                         in: phone)[identifier], version < 2 {
+            let correction = HKQuantitySample(type: HKQuantityType(.bodyMass), quantity: HKQuantity(unit: .pound(), doubleValue: 159.2),
+                                              start: newest.startDate, end: newest.endDate,
+                                              metadata: [HKMetadataKeySyncIdentifier: identifier, HKMetadataKeySyncVersion: 2])
+            try await phone.save(correction)
+            corrected = true
         }
         let next = try await HKAnchoredObjectQueryDescriptor(predicates: [.quantitySample(type: HKQuantityType(.bodyMass))],
                                                              anchor: first.newAnchor).result(for: phone)
-        print("\nAnchored sync of body mass: \(first.addedSamples.count) samples at first; since that anchor"
-              + " \(next.addedSamples.count) added and \(next.deletedObjects.count) deleted")
+        print("\nAnchored sync of body mass: \(first.addedSamples.count) samples at first; "
+              + (corrected ? "the newest weighing corrected (its sync identifier, version 2) replaces it: " : "")
+              + "since that anchor \(next.addedSamples.count) added and \(next.deletedObjects.count) deleted"
+              + (corrected ? "" : " (the newest weighing is corrected already)"))
 
         // Privacy: an app that was denied reading sees exactly what an empty store shows.
         let deny = PolicyFileAuthorizationProvider(policy: .init(apps: [:], default: nil))
@@ -171,8 +193,35 @@ struct DemoCommand: AsyncParsableCommand {
                                                      sortDescriptors: []).result(for: curious)
         print("An app denied read access sees \(seen.count) heart-rate samples (the watch saved \(data.watch.count { $0 is HKQuantitySample }))."
               + " It can ask only for its sharing status: \(curious.authorizationStatus(for: HKQuantityType(.heartRate))).")
-        try await DemoHealthRecords.run(database: database, key: key)
+        try await DemoHealthRecords.run(database: database, key: key, folder: folder)
         if keep == nil { print("\nThe demo store is deleted on exit; pass --keep DIR to keep it.") }
+    }
+
+    /// Saves the samples `store`'s source does not have yet (by sync identifier).
+    /// - Returns: how many were saved.
+    static func saveMissing(_ samples: [HKSample], to store: HKHealthStore) async throws -> Int {
+        let stored = try await StoredSyncVersions.of(samples, source: store.configuration.source, in: store)
+        let missing = samples.filter { sample in
+            guard let identifier = sample.metadata?[HKMetadataKeySyncIdentifier] as? String else { return true }
+            return stored[sample.sampleType.identifier]?[identifier] == nil
+        }
+        if !missing.isEmpty { try await store.save(missing) }
+        return missing.count
+    }
+
+    /// Associates each run with the heart rates recorded during it, as stored (a run and its
+    /// rates saved in an earlier demo are the stored ones; associating again changes nothing).
+    static func associate(_ runs: [(workout: HKWorkout, heartRates: [HKQuantitySample])], in store: HKHealthStore) async throws {
+        func identifiers(_ samples: [HKSample]) -> [String] { samples.compactMap { $0.metadata?[HKMetadataKeySyncIdentifier] as? String } }
+        let source = store.configuration.source
+        let storedRuns = try await StoredSyncVersions.samples(identifiers(runs.map(\.workout)), type: HKObjectType.workoutType(),
+                                                              source: source, in: store)
+        for (workout, rates) in runs {
+            guard let identifier = workout.metadata?[HKMetadataKeySyncIdentifier] as? String,
+                  let stored = storedRuns[identifier] as? HKWorkout else { continue }
+            let storedRates = try await StoredSyncVersions.samples(identifiers(rates), type: HKQuantityType(.heartRate), source: source, in: store)
+            try await store.add(Array(storedRates.values), to: stored)
+        }
     }
 
     static func day(_ date: Date) -> String {

@@ -1,3 +1,4 @@
+import CommonSupport
 import Foundation
 import HealthRecords
 import OpenHealthKit
@@ -5,7 +6,18 @@ import SmartHealthCards
 
 /// The health-records part of `health demo`: a provider's records (a Synthea patient) and a
 /// health card come into the store; an app reads lab results; another asks for a card, once.
+///
+/// The demo issuer's key and its card are kept in the demo folder (`demo-issuer/`, the private
+/// key mode 0600) and listed in its `issuer-keys.json`: a kept demo's card verifies later, and
+/// running the demo again uses the same key and the same card (the store keeps a card once).
 enum DemoHealthRecords {
+    /// The demo issuer.
+    static let issuer = "https://demo-issuer.openhealthkit.example"
+    /// The demo issuer's folder in the demo folder.
+    static let issuerFolderName = "demo-issuer"
+    /// The card's file in the issuer's folder.
+    static let cardFileName = "vaccination.smart-health-card"
+
     /// A vaccination card's bundle, issued by a demo issuer made on the spot.
     static let vaccinationBundle = """
         {"resourceType":"Bundle","type":"collection","entry":[
@@ -15,7 +27,9 @@ enum DemoHealthRecords {
         ]}
         """
 
-    static func run(database: URL, key: StoreKey) async throws {
+    /// Imports the demo's records and card into the store at `database`, the issuer's key and
+    /// the card kept in `folder` (made there the first time).
+    static func run(database: URL, key: StoreKey, folder: URL) async throws {
         let owner = HKHealthStore(configuration: .init(location: .file(database), key: key,
                                                        source: HKSource(name: "health CLI", bundleIdentifier: "org.openhealthkit.health-cli"),
                                                        role: .owner))
@@ -23,8 +37,8 @@ enum DemoHealthRecords {
             print("\nHealth records: the demo patient file is missing beside the binary; skipped.")
             return
         }
-        let issuerKey = SHCIssuerKey.generate()
-        let iss = "https://demo-issuer.openhealthkit.example"
+        let (issuerKey, cardFile) = try keptIssuer(in: folder)
+        let iss = issuer
         let resolver = StaticKeyResolver([iss: try SHCJWKSet(jsonBytes: issuerKey.publicJWKS)])
         let importer = HealthRecordImporter(store: owner, verifier: SHCVerifier(resolver: resolver, now: Date()),
                                             options: .init(sourceName: "Synthea General Hospital",
@@ -35,9 +49,16 @@ enum DemoHealthRecords {
         for (type, count) in report.storedByType.sorted(by: { $0.key < $1.key }) {
             print("  \(RecordsFormatter.typeName(type).padding(toLength: 20, withPad: " ", startingAt: 0)) \(count)")
         }
-        let card = try SHCIssuer(key: issuerKey, issuer: iss).issue(bundle: Array(vaccinationBundle.utf8), nbf: Date())
+        let card: [UInt8]
+        if let kept = try? Data(contentsOf: cardFile) {
+            card = Array(kept)
+        } else {
+            let jws = try SHCIssuer(key: issuerKey, issuer: iss).issue(bundle: Array(vaccinationBundle.utf8), nbf: Date())
+            try SHCFile.write([jws], to: cardFile)
+            card = SHCFile.encode([jws])
+        }
         var cardReport = HealthRecordImportReport()
-        try await importer.importInput(Array(card.utf8), named: "card", into: &cardReport)
+        try await importer.importInput(card, named: cardFileName, into: &cardReport)
         if let record = cardReport.stored.first as? HKVerifiableClinicalRecord {
             print("A SMART Health Card, verified and stored: \(record.itemNames.joined(separator: ", ")) for \(record.subject.fullName)")
         }
@@ -57,9 +78,37 @@ enum DemoHealthRecords {
         // A venue asks for an immunization card: the owner's consent shares it, once.
         let venue = HKHealthStore(configuration: .init(location: .file(database), key: key,
                                                        source: HKSource(name: "Venue Check-in", bundleIdentifier: "com.example.venue")))
-        let shared = try await HKVerifiableClinicalRecordQueryDescriptor(
-            recordTypes: [HKVerifiableClinicalRecordCredentialType.immunization.rawValue]).result(for: venue)
-        let shares = try await owner.verifiableRecordShares()
-        print("A venue asked for immunization cards and was shared \(shared.count) (shares on record: \(shares.count)).")
+        let earlier = try await owner.verifiableRecordShares()
+        if earlier.contains(where: { $0.bundleIdentifier == "com.example.venue" }) {
+            print("A venue asked for immunization cards in an earlier run (shares on record: \(earlier.count)).")
+        } else {
+            let shared = try await HKVerifiableClinicalRecordQueryDescriptor(
+                recordTypes: [HKVerifiableClinicalRecordCredentialType.immunization.rawValue]).result(for: venue)
+            let shares = try await owner.verifiableRecordShares()
+            print("A venue asked for immunization cards and was shared \(shared.count) (shares on record: \(shares.count)).")
+        }
+    }
+
+    /// The demo issuer's key and the path of its card, in `folder`/demo-issuer: the kept key, or
+    /// a new one written there (the private JWK mode 0600, `.well-known/jwks.json` beside it) and
+    /// recorded in `folder`'s `issuer-keys.json`.
+    static func keptIssuer(in folder: URL) throws -> (SHCIssuerKey, URL) {
+        let issuerFolder = folder.appendingPathComponent(issuerFolderName)
+        let privateFile = issuerFolder.appendingPathComponent("issuer.private.jwk")
+        let key: SHCIssuerKey
+        if SecretFile.exists(privateFile.path) {
+            do {
+                key = try SHCIssuerKey(privateJWKBytes: try SecretFile.load(privateFile.path, maximumSize: 64 << 10))
+            } catch {
+                throw InputRefused("the demo issuer's key \(privateFile.path) cannot be read (\(error)): move the folder away to make a new one")
+            }
+        } else {
+            key = SHCIssuerKey.generate()
+            try SecretFile.createFolder(issuerFolder.path)
+            try key.writePrivateJWK(to: privateFile)
+        }
+        try SHCWellKnownFolder(root: issuerFolder).publish(keys: [key.publicJWK])
+        try KeptIssuers.record(issuer, folder: issuerFolderName, in: folder)
+        return (key, issuerFolder.appendingPathComponent(cardFileName))
     }
 }

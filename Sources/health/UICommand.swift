@@ -29,7 +29,10 @@ struct UICommand: AsyncParsableCommand {
         guard (0...65535).contains(port) else { throw UsageError("--port must be 0…65535") }
         guard (identity == nil) == (server == nil) else { throw UsageError("--identity and --server go together") }
         let store = try storeOptions.openStore()
-        let (verifier, https) = try verification.makeVerifier()
+        // The issuers whose keys are kept beside the store (a kept `health demo`'s), then --issuer.
+        let (verifier, https) = try CardVerifierOptions.makeVerifier(
+            issuers: KeptIssuers.issuerArguments(beside: store) + verification.issuers, trustDirectory: verification.trustDirectory,
+            at: verification.at, allowPrivateIssuers: verification.allowPrivateIssuers)
         do {
             if let identity, let server {
                 // The same options, checks and client as the health wallet commands.

@@ -197,17 +197,17 @@ import TestSupport
     }
 
     /// The Health cards page in Chromium: it loads cleanly with the demo card (whose issuer's keys
-    /// are gone) and spec example 00 (which verifies); adding example 01 by file shows it; a forged
-    /// card shows its refusal and stores nothing.
+    /// the kept demo lists in issuer-keys.json beside the store) and spec example 00, both verifying;
+    /// adding example 01 by file shows it; a forged card shows its refusal and stores nothing.
     static func judgeCardsPage(_ result: [String: Any]) {
         #expect(result["status"] as? Int == 200)
         #expect((result["problems"] as? [String])?.isEmpty == true, "\(result["problems"] ?? "")")
         #expect(result["cards"] as? Int == 2)
-        #expect(result["verifying"] as? Int == 1)
+        #expect(result["verifying"] as? Int == 2)
         let valid = result["afterValid"] as? [String: Any] ?? [:]
         #expect((valid["url"] as? String)?.hasSuffix("/cards?added=1") == true)
         #expect(valid["cards"] as? Int == 3)
-        #expect(valid["verifying"] as? Int == 2)
+        #expect(valid["verifying"] as? Int == 3)
         let forged = result["afterForged"] as? [String: Any] ?? [:]
         #expect(forged["heading"] as? String == "The card was not added")
         #expect((forged["reasons"] as? [String])?.contains { $0.hasPrefix("The signature does not match") } == true, "\(forged)")

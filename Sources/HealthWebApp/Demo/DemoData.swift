@@ -26,16 +26,36 @@ public struct DemoData {
         mutating func range(_ lower: Double, _ upper: Double) -> Double { lower + (upper - lower) * next() }
     }
 
-    /// `days` days of data, ending at the start of `end`'s day; the same days give the same data.
-    public static func generate(days: Int, endingAt end: Date, calendar: Calendar) -> DemoData {
+    /// `days` days of data, ending at the start of `end`'s day. Each day's data depends on its
+    /// date alone (its generator is seeded with the date), so the same day always gives the same
+    /// data, whichever window it is generated in.
+    /// - Parameters:
+    ///   - days: How many days.
+    ///   - end: An instant of the day after the last one.
+    ///   - calendar: The calendar (and time zone) the days are counted in.
+    ///   - syncIdentifierPrefix: When given, every sample carries a sync identifier (version 1)
+    ///     made of the prefix, its device (`phone`, `watch`), its type and its start, so that
+    ///     saving the data again stores nothing twice; nil: no sync identifiers.
+    public static func generate(days: Int, endingAt end: Date, calendar: Calendar, syncIdentifierPrefix: String? = nil) -> DemoData {
         var data = DemoData()
-        var random = Random(state: 20_261_122)
         let lastMidnight = calendar.startOfDay(for: end)
+        /// The metadata of a sample `device` saves: `metadata` and, with a prefix, its sync identifier.
+        func identified(_ metadata: [String: Any]?, _ device: String, _ type: String, _ start: Date) -> [String: Any]? {
+            guard let syncIdentifierPrefix else { return metadata }
+            var values = metadata ?? [:]
+            let milliseconds = Int64((start.timeIntervalSince1970 * 1000).rounded())
+            values[HKMetadataKeySyncIdentifier] = "\(syncIdentifierPrefix)\(device):\(type):\(milliseconds)"
+            values[HKMetadataKeySyncVersion] = 1
+            return values
+        }
         let steps = HKQuantityType(.stepCount)
         let heartRate = HKQuantityType(.heartRate)
         let bpm = HKUnit.count().unitDivided(by: .minute())
         for dayOffset in stride(from: -days, to: 0, by: 1) {
             guard let day = calendar.date(byAdding: .day, value: dayOffset, to: lastMidnight) else { continue }
+            let date = calendar.dateComponents([.year, .month, .day], from: day)
+            var random = Random(state: 20_261_122 &+ UInt64(truncatingIfNeeded: (date.year ?? 0) * 10_000 + (date.month ?? 0) * 100 + (date.day ?? 0))
+                                 &* 0x9E37_79B9_7F4A_7C15)
             func at(_ hour: Double) -> Date { day.addingTimeInterval(hour * 3600) }
             let runs = dayOffset % 2 == 0
             // Steps, hour by hour while awake, counted by both devices where both are carried: the
@@ -47,12 +67,13 @@ public struct DemoData {
                 if hour == 12 || hour == 18 { count += random.range(800, 1_600) }
                 let walked = count.rounded()
                 data.walkedSteps += walked
-                func sample() -> HKQuantitySample {
+                func sample(_ device: String) -> HKQuantitySample {
                     HKQuantitySample(type: steps, quantity: HKQuantity(unit: .count(), doubleValue: walked),
-                                     start: at(Double(hour)), end: at(Double(hour) + 1))
+                                     start: at(Double(hour)), end: at(Double(hour) + 1),
+                                     metadata: identified(nil, device, steps.identifier, at(Double(hour))))
                 }
-                if !(runs && hour == 7) { data.phone.append(sample()) }
-                if hour < 20 { data.watch.append(sample()) }
+                if !(runs && hour == 7) { data.phone.append(sample("phone")) }
+                if hour < 20 { data.watch.append(sample("watch")) }
             }
             // Heart rate from the watch every 5 minutes.
             var workoutRates: [HKQuantitySample] = []
@@ -63,18 +84,20 @@ public struct DemoData {
                 let inRun = runs && hour >= 7 && hour < 7 + 35.0 / 60
                 if inRun { rate = random.range(138, 164) }
                 let sample = HKQuantitySample(type: heartRate, quantity: HKQuantity(unit: bpm, doubleValue: rate.rounded()),
-                                              start: at(hour), end: at(hour))
+                                              start: at(hour), end: at(hour), metadata: identified(nil, "watch", heartRate.identifier, at(hour)))
                 data.watch.append(sample)
                 if inRun { workoutRates.append(sample) }
             }
             data.watch.append(HKQuantitySample(type: HKQuantityType(.restingHeartRate),
                                                quantity: HKQuantity(unit: bpm, doubleValue: random.range(54, 59).rounded()),
-                                               start: at(12), end: at(12)))
+                                               start: at(12), end: at(12),
+                                               metadata: identified(nil, "watch", HKQuantityTypeIdentifier.restingHeartRate.rawValue, at(12))))
             // Morning weight, blood pressure and fasting glucose from the phone (a connected scale and cuff).
             let kilograms = ((72.8 - 0.05 * Double(days + dayOffset) + random.range(-0.2, 0.2)) * 10).rounded() / 10
             data.phone.append(HKQuantitySample(type: HKQuantityType(.bodyMass),
                                                quantity: HKQuantity(unit: .gramUnit(with: .kilo), doubleValue: kilograms),
-                                               start: at(7.1), end: at(7.1)))
+                                               start: at(7.1), end: at(7.1),
+                                               metadata: identified(nil, "phone", HKQuantityTypeIdentifier.bodyMass.rawValue, at(7.1))))
             let systolic = HKQuantitySample(type: HKQuantityType(.bloodPressureSystolic),
                                             quantity: HKQuantity(unit: .millimeterOfMercury(), doubleValue: random.range(112, 126).rounded()),
                                             start: at(7.2), end: at(7.2))
@@ -82,14 +105,18 @@ public struct DemoData {
                                              quantity: HKQuantity(unit: .millimeterOfMercury(), doubleValue: random.range(72, 82).rounded()),
                                              start: at(7.2), end: at(7.2))
             data.phone.append(HKCorrelation(type: HKCorrelationType(.bloodPressure), start: at(7.2), end: at(7.2),
-                                            objects: [systolic, diastolic]))
+                                            objects: [systolic, diastolic],
+                                            metadata: identified(nil, "phone", HKCorrelationTypeIdentifier.bloodPressure.rawValue, at(7.2))))
             data.phone.append(HKQuantitySample(type: HKQuantityType(.bloodGlucose),
                                                quantity: HKQuantity(unit: HKUnit(from: "mmol<180.15588000005408>/L"),
                                                                     doubleValue: (random.range(4.6, 5.6) * 10).rounded() / 10),
-                                               start: at(7.3), end: at(7.3), metadata: [HKMetadataKeyBloodGlucoseMealTime: 1]))
+                                               start: at(7.3), end: at(7.3),
+                                               metadata: identified([HKMetadataKeyBloodGlucoseMealTime: 1], "phone",
+                                                                    HKQuantityTypeIdentifier.bloodGlucose.rawValue, at(7.3))))
             // Sleep from the watch: in bed 23:00 until 07:00 the next morning, in stages.
+            let sleep = HKCategoryTypeIdentifier.sleepAnalysis.rawValue
             data.watch.append(HKCategorySample(type: HKCategoryType(.sleepAnalysis), value: HKCategoryValueSleepAnalysis.inBed.rawValue,
-                                               start: at(23), end: at(31)))
+                                               start: at(23), end: at(31), metadata: identified(nil, "watch", sleep, at(23))))
             var cursor = at(23).addingTimeInterval(random.range(8, 20) * 60)
             let stages: [HKCategoryValueSleepAnalysis] = [.asleepCore, .asleepDeep, .asleepCore, .asleepREM]
             var stageIndex = 0
@@ -97,7 +124,8 @@ public struct DemoData {
                 let stage = stages[stageIndex % stages.count]
                 let length = (stage == .asleepDeep ? random.range(20, 45) : random.range(25, 55)) * 60
                 let stageEnd = min(cursor.addingTimeInterval(length), at(30.8))
-                data.watch.append(HKCategorySample(type: HKCategoryType(.sleepAnalysis), value: stage.rawValue, start: cursor, end: stageEnd))
+                data.watch.append(HKCategorySample(type: HKCategoryType(.sleepAnalysis), value: stage.rawValue, start: cursor, end: stageEnd,
+                                                   metadata: identified(nil, "watch", sleep, cursor)))
                 cursor = stageEnd
                 stageIndex += 1
             }
@@ -105,7 +133,7 @@ public struct DemoData {
                 let workout = HKWorkout(activityType: .running, start: at(7), end: at(7 + 35.0 / 60), workoutEvents: nil,
                                         totalEnergyBurned: HKQuantity(unit: .kilocalorie(), doubleValue: random.range(360, 430).rounded()),
                                         totalDistance: HKQuantity(unit: .meter(), doubleValue: random.range(5_600, 6_400).rounded()),
-                                        metadata: [HKMetadataKeyIndoorWorkout: false])
+                                        metadata: identified([HKMetadataKeyIndoorWorkout: false], "watch", HKWorkoutTypeIdentifier, at(7)))
                 data.watchWorkouts.append((workout, workoutRates))
             }
         }
