@@ -176,6 +176,10 @@ let package = Package(
                            .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
+        // What a person reads and types: values in words and units (`72 bpm`, `8,412 steps`, `Core sleep
+        // 47 min`), dates with their zone, everyday type and unit names; the one place the CLI and the
+        // web page turn store data into words.
+        .target(name: "HealthPresentation", dependencies: ["OpenHealthKit"], swiftSettings: swiftSettings),
         // Apple Health exports (export.zip or export.xml), read as a stream (what `health import apple-health` reads).
         .target(
             name: "AppleHealthExport",
@@ -295,6 +299,7 @@ let package = Package(
             dependencies: [
                 "CommonSupport",
                 "OpenHealthKit",
+                "HealthPresentation",
                 "SmartHealthCards",
                 "HealthRecords",
                 "QRCode",
@@ -316,6 +321,7 @@ let package = Package(
             dependencies: [
                 "CommonSupport",
                 "HealthWebApp",
+                "HealthPresentation",
                 "SampleFiles",
                 "AppleHealthExport",
                 "AppleHealthClinicalRecords",
@@ -391,6 +397,8 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "SampleSignaturesTests", dependencies: ["TestSupport", "SampleSignatures", .product(name: "Crypto", package: "swift-crypto"),
                                                             .product(name: "SwiftASN1", package: "swift-asn1")],
+                    swiftSettings: swiftSettings),
+        .testTarget(name: "HealthPresentationTests", dependencies: ["TestSupport", "HealthPresentation", "OpenHealthKit"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "SampleFilesTests", dependencies: ["TestSupport", "SampleFiles", "OpenHealthKit"], swiftSettings: swiftSettings),
         .testTarget(name: "CommonSupportTests", dependencies: ["TestSupport", "CommonSupport"], swiftSettings: swiftSettings),
