@@ -431,7 +431,10 @@ let package = Package(
         ),
         .testTarget(
             name: "SmartHealthLinksTests",
-            dependencies: ["CommonSupport", "TestSupport", "SmartHealthLinks", "FHIRCore"],
+            dependencies: ["CommonSupport", "TestSupport", "SmartHealthLinks", "FHIRCore", "RecordsSync",
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
