@@ -359,8 +359,12 @@ let package = Package(
             // stay unexported (the runtime's one `dladdr` at start would otherwise search all of
             // them). Release only: the test bundle links this module too, and needs the shared
             // runtime of the test libraries (the tests run in debug).
-            linkerSettings: healthLinkerSettings
+            linkerSettings: healthLinkerSettings,
+            // `health --version` names the commit the binary is built from.
+            plugins: ["BuildCommit"]
         ),
+        // Writes the commit of the clone (git rev-parse) into the `health` module before every build.
+        .plugin(name: "BuildCommit", capability: .buildTool()),
         // What the tests share: a seedable generator, a clock they move, an inbox to wait on.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
         .testTarget(

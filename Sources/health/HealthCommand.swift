@@ -7,6 +7,7 @@ struct HealthCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "health",
         abstract: "Keep and query health data in an encrypted, HealthKit-compatible store; verify and issue SMART Health Cards; validate and format FHIR R4 JSON; act as a FhirBlocks wallet or app and verify its audit log.",
+        version: HealthVersion.text,
         subcommands: [DemoCommand.self, StoreCommand.self, RecordsCommand.self, ShcCommand.self, FhirCommand.self, ServeCommand.self, UICommand.self, WalletCommand.self,
                       AppCommand.self, AuditCommand.self, ImportCommand.self])
 
