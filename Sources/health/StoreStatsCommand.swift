@@ -8,8 +8,13 @@ struct StoreStatsCommand: AsyncParsableCommand {
         commandName: "stats",
         abstract: "Statistics per interval (sum, average, min, max, most recent) with a bar chart.",
         discussion: """
-            Intervals are calendar intervals in the local time zone, so a day across a daylight-saving change lasts 23 or 25 hours.
-            Example: health store stats --type stepCount --interval day --from 2026-11-14
+            Intervals are calendar periods in the local time zone: days start at midnight (a day across a daylight-saving \
+            change lasts 23 or 25 hours), weeks on the first weekday of the locale (LC_ALL, LC_TIME or LANG: Sunday for en_US, \
+            Monday for en_GB), months on the 1st, years on January 1; \
+            hours and minutes count from midnight. The window is made of whole periods: by default the current one and \
+            those before it (the last 7 days, 4 weeks, 12 months, 5 years, 24 hours or 60 minutes, today's included); \
+            --from moves its start back to the start of its period, and --to its end on to the end of its period.
+            Example: health store stats --type stepCount --interval week
             """)
 
     enum Statistic: String, ExpressibleByArgument, CaseIterable {
@@ -21,7 +26,7 @@ struct StoreStatsCommand: AsyncParsableCommand {
     @Option(help: "A quantity type (stepCount, heartRate, bodyMass…).")
     var type: String
 
-    @Option(help: "The interval: minute, hour, day, week, month, year, or a count and unit such as 15min, 6h, 2d.")
+    @Option(help: "The interval: minute, hour, day, week, month, year, or a count and unit such as 15min, 6h, 2d, 2w, 3mo.")
     var interval: String = "day"
 
     @Option(help: "The statistic: sum, average, min, max, most-recent (default: sum for cumulative types, average otherwise).")
@@ -30,10 +35,10 @@ struct StoreStatsCommand: AsyncParsableCommand {
     @Option(help: "The unit to show (default: the type's display unit).")
     var unit: String?
 
-    @Option(help: "From this date (default: 7 days ago).")
+    @Option(help: "From the start of this date's period (default: whole periods back from the current one).")
     var from: String?
 
-    @Option(help: "Up to this date (default: now).")
+    @Option(help: "Up to this date, the end of its period included unless it is a period's start (default: the end of the current period).")
     var to: String?
 
     @Flag(help: "Print JSON.")
@@ -43,7 +48,7 @@ struct StoreStatsCommand: AsyncParsableCommand {
         guard let quantityType = try parseSampleType(type) as? HKQuantityType else {
             throw ValidationError("'\(type)' is not a quantity type; statistics need one (stepCount, heartRate…)")
         }
-        let components = try parseInterval(interval)
+        let period = try StatisticsPeriod(parsing: interval)
         let statistic = self.statistic ?? (quantityType.aggregationStyle == .cumulative ? .sum : .average)
         let options: HKStatisticsOptions
         switch statistic {
@@ -63,17 +68,17 @@ struct StoreStatsCommand: AsyncParsableCommand {
         guard quantityType.is(compatibleWith: unit) else {
             throw ValidationError("unit '\(unit.unitString)' does not fit \(quantityType.displayName)")
         }
-        let end = try to.map(parseDate) ?? Date()
-        let start = try from.map(parseDate) ?? Calendar.current.date(byAdding: .day, value: -7, to: end) ?? end
-        guard end > start else { throw ValidationError("--to must be after --from") }
-        let anchor = Calendar.current.startOfDay(for: start)
+        let calendar = StatisticsPeriod.localCalendar()
+        let window = try period.window(from: from.map(parseDate), to: to.map(parseDate), now: Date(), calendar: calendar)
         let store = try storeOptions.openStore()
+        // Apple's sample code: the anchor is a period's start (here the window's), the components one period.
         let descriptor = HKStatisticsCollectionQueryDescriptor(
-            predicate: .quantitySample(type: quantityType, predicate: HKQuery.predicateForSamples(withStart: start, end: end)),
-            options: options, anchorDate: anchor, intervalComponents: components)
+            predicate: .quantitySample(type: quantityType, predicate: HKQuery.predicateForSamples(withStart: window.start, end: window.end)),
+            options: options, anchorDate: window.start, intervalComponents: period.intervalComponents)
         let collection = try await withActivity("Computing") { try await descriptor.result(for: store) }
-        var rows: [(Date, Double?)] = []
-        collection.enumerateStatistics(from: start, to: end) { statistics, _ in
+        var rows: [(start: Date, end: Date, value: Double?)] = []
+        // The last instant before the end, so the period starting at the end is not listed.
+        collection.enumerateStatistics(from: window.start, to: window.end.addingTimeInterval(-0.001)) { statistics, _ in
             let quantity: HKQuantity?
             switch statistic {
             case .sum: quantity = statistics.sumQuantity()
@@ -82,13 +87,11 @@ struct StoreStatsCommand: AsyncParsableCommand {
             case .max: quantity = statistics.maximumQuantity()
             case .mostRecent: quantity = statistics.mostRecentQuantity()
             }
-            rows.append((statistics.startDate, quantity?.doubleValue(for: unit)))
+            rows.append((statistics.startDate, statistics.endDate, quantity?.doubleValue(for: unit)))
         }
         if json {
-            let objects: [[String: Any]] = rows.map { date, value in
-                var object: [String: Any] = ["start": isoDate(date)]
-                object["value"] = value ?? NSNull()
-                return object
+            let objects: [[String: Any]] = rows.map { start, end, value in
+                ["start": isoDate(start), "end": isoDate(end), "value": value ?? NSNull()]
             }
             let document: [String: Any] = ["type": quantityType.identifier, "unit": unit.unitString, "statistic": statistic.rawValue,
                                            "intervals": objects]
@@ -96,30 +99,157 @@ struct StoreStatsCommand: AsyncParsableCommand {
                          as: UTF8.self))
             return
         }
-        print("\(quantityType.displayName), \(statistic.rawValue) per \(interval) (\(unit.unitString))")
-        for line in BarChart.lines(rows.map { (formatDate($0.0), $0.1) }) { print(line) }
+        let zone = calendar.timeZone.identifier
+        print("\(quantityType.displayName), \(statistic.rawValue) per \(interval) (\(unit.unitString)), local time \(zone)")
+        let labels = period.labelFormatter(calendar: calendar)
+        for line in BarChart.lines(rows.map { (labels.string(from: $0.start), $0.value) }) { print(line) }
     }
 }
 
-/// Parses interval names: `day`, `week`, `15min`, `6h`, `2d`, `1mo`.
-func parseInterval(_ text: String) throws -> DateComponents {
-    let named: [String: DateComponents] = ["minute": DateComponents(minute: 1), "hour": DateComponents(hour: 1),
-                                           "day": DateComponents(day: 1), "week": DateComponents(day: 7),
-                                           "month": DateComponents(month: 1), "year": DateComponents(year: 1)]
-    let key = text.lowercased()
-    if let components = named[key] { return components }
-    let digits = key.prefix { $0.isNumber }
-    guard let count = Int(digits), count > 0, count <= 10_000 else {
-        throw ValidationError("invalid interval '\(text)': use minute, hour, day, week, month, year or e.g. 15min, 6h, 2d")
+/// A `health store stats` interval: a count of one calendar unit, and the periods it is
+/// aligned to.
+struct StatisticsPeriod {
+    /// The calendar units an interval counts.
+    enum Unit: String, CaseIterable {
+        case minute, hour, day, week, month, year
     }
-    switch key.dropFirst(digits.count) {
-    case "min", "m": return DateComponents(minute: count)
-    case "h": return DateComponents(hour: count)
-    case "d": return DateComponents(day: count)
-    case "w": return DateComponents(day: 7 * count)
-    case "mo": return DateComponents(month: count)
-    case "y": return DateComponents(year: count)
-    default: throw ValidationError("invalid interval '\(text)': use minute, hour, day, week, month, year or e.g. 15min, 6h, 2d")
+
+    /// The unit.
+    let unit: Unit
+    /// How many units make one interval (1 to 10,000).
+    let count: Int
+
+    /// Parses interval names: `day`, `week`, `15min`, `6h`, `2d`, `2w`, `1mo`, `1y`.
+    init(parsing text: String) throws {
+        let key = text.lowercased()
+        if let unit = Unit(rawValue: key) {
+            self.unit = unit
+            count = 1
+            return
+        }
+        let digits = key.prefix { $0.isNumber }
+        let units: [Substring: Unit] = ["min": .minute, "m": .minute, "h": .hour, "d": .day, "w": .week, "mo": .month, "y": .year]
+        guard let count = Int(digits), count > 0, count <= 10_000, let unit = units[key.dropFirst(digits.count)] else {
+            throw ValidationError("invalid interval '\(text)': use minute, hour, day, week, month, year or e.g. 15min, 6h, 2d, 2w, 3mo")
+        }
+        self.unit = unit
+        self.count = count
+    }
+
+    /// The calendar of the person running the command: Foundation's current calendar and time
+    /// zone, with the locale the environment names (`LC_ALL`, else `LC_TIME`, else `LANG`, as
+    /// POSIX orders them; `C` and `POSIX` keep Foundation's), which Foundation on Linux does not
+    /// read: weeks start on that locale's first weekday (Sunday for `en_US`, Monday for `en_GB`).
+    static func localCalendar(environment: [String: String] = ProcessInfo.processInfo.environment) -> Calendar {
+        var calendar = Calendar.current
+        guard let value = ["LC_ALL", "LC_TIME", "LANG"].lazy.compactMap({ environment[$0] }).first(where: { !$0.isEmpty }) else {
+            return calendar
+        }
+        // `de_DE.UTF-8@euro` names the locale `de_DE`.
+        let identifier = String(value.prefix { $0 != "." && $0 != "@" })
+        if !identifier.isEmpty, identifier != "C", identifier != "POSIX" { calendar.locale = Locale(identifier: identifier) }
+        return calendar
+    }
+
+    /// The components of one interval (weeks as 7 days, as Apple's sample code writes them).
+    var intervalComponents: DateComponents {
+        switch unit {
+        case .minute: return DateComponents(minute: count)
+        case .hour: return DateComponents(hour: count)
+        case .day: return DateComponents(day: count)
+        case .week: return DateComponents(day: 7 * count)
+        case .month: return DateComponents(month: count)
+        case .year: return DateComponents(year: count)
+        }
+    }
+
+    /// The default window, in intervals: 60 minutes, 24 hours, 7 days, 4 weeks, 12 months or
+    /// 5 years, in whole intervals.
+    private var defaultIntervals: Int {
+        let units: Int
+        switch unit {
+        case .minute: units = 60
+        case .hour: units = 24
+        case .day: units = 7
+        case .week: units = 4
+        case .month: units = 12
+        case .year: units = 5
+        }
+        return (units + count - 1) / count
+    }
+
+    /// The start of the calendar period an interval grid containing `date` counts from: the
+    /// day's start for minutes, hours and days, the week's (the calendar's first weekday), the
+    /// month's for one month, the year's for several months (`3mo` gives quarters) and years.
+    private func gridOrigin(for date: Date, calendar: Calendar) -> Date {
+        let component: Calendar.Component
+        switch unit {
+        case .minute, .hour, .day: component = .day
+        case .week: component = .weekOfYear
+        case .month: component = count == 1 ? .month : .year
+        case .year: component = .year
+        }
+        return calendar.dateInterval(of: component, for: date)?.start ?? calendar.startOfDay(for: date)
+    }
+
+    /// Boundary `k` of the grid from `origin`, computed from the origin as the statistics query does.
+    private func boundary(_ k: Int, from origin: Date, calendar: Calendar) throws -> Date {
+        var components = intervalComponents
+        for field in [Calendar.Component.minute, .hour, .day, .month, .year] {
+            if let value = components.value(for: field) { components.setValue(value * k, for: field) }
+        }
+        guard let date = calendar.date(byAdding: components, to: origin) else {
+            throw ValidationError("the dates are out of range for --interval \(count)\(unit.rawValue)")
+        }
+        return date
+    }
+
+    /// The start of the interval that contains `date`, on the grid of its calendar period.
+    func start(containing date: Date, calendar: Calendar) throws -> Date {
+        let origin = gridOrigin(for: date, calendar: calendar)
+        var k = 0
+        // At most 1,440 steps (minutes of a day); a multi-unit interval longer than its period starts at the period.
+        while try boundary(k + 1, from: origin, calendar: calendar) <= date, k < 1_440 { k += 1 }
+        return try boundary(k, from: origin, calendar: calendar)
+    }
+
+    /// The window of whole intervals: from the start of `from`'s interval (or the default
+    /// number of intervals back from the last one) to the end of `to`'s (or now's) interval,
+    /// `to` itself excluded when an interval starts there.
+    func window(from: Date?, to: Date?, now: Date, calendar: Calendar) throws -> DateInterval {
+        if let from, let to, to <= from { throw ValidationError("--to must be after --from") }
+        let start: Date
+        if let from {
+            start = try self.start(containing: from, calendar: calendar)
+        } else {
+            let lastStart = try self.start(containing: to.map { $0.addingTimeInterval(-0.001) } ?? now, calendar: calendar)
+            start = try boundary(1 - defaultIntervals, from: lastStart, calendar: calendar)
+        }
+        // The end: the first boundary of the window's grid after now, or at or after `to`.
+        var k = 1
+        var end = try boundary(k, from: start, calendar: calendar)
+        while to.map({ end < $0 }) ?? (end <= now) {
+            k += 1
+            guard k <= 2_000_000 else { throw ValidationError("the window holds too many intervals: use a longer --interval") }
+            end = try boundary(k, from: start, calendar: calendar)
+        }
+        return DateInterval(start: start, end: end)
+    }
+
+    /// Labels of interval starts: `2026-11-20 08:15` for minutes and hours, `2026-11-20` for
+    /// days and weeks (the week's first day), `2026-11` for months, `2026` for years; local time.
+    func labelFormatter(calendar: Calendar) -> DateFormatter {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.calendar = calendar
+        formatter.timeZone = calendar.timeZone
+        switch unit {
+        case .minute, .hour: formatter.dateFormat = "yyyy-MM-dd HH:mm"
+        case .day, .week: formatter.dateFormat = "yyyy-MM-dd"
+        case .month: formatter.dateFormat = count == 1 ? "yyyy-MM" : "yyyy-MM-dd"
+        case .year: formatter.dateFormat = count == 1 ? "yyyy" : "yyyy-MM-dd"
+        }
+        return formatter
     }
 }
 
@@ -131,7 +261,17 @@ enum BarChart {
             guard let value else { return "\(label)  " + String(repeating: " ", count: width) + "  –" }
             let cells = maximum > 0 ? Int((value / maximum * Double(width)).rounded()) : 0
             let bar = String(repeating: "█", count: max(0, min(width, cells)))
-            return "\(label)  \(bar.padding(toLength: width, withPad: " ", startingAt: 0))  \(formatNumber(value))"
+            return "\(label)  \(bar.padding(toLength: width, withPad: " ", startingAt: 0))  \(formatStatistic(value))"
         }
     }
+}
+
+/// Formats a statistic for the bar chart without exponent: whole numbers as they are
+/// (`150000000`), others to two decimals (`72.35`) and values under 1 to three significant
+/// digits (`0.0123`).
+func formatStatistic(_ value: Double) -> String {
+    guard value.isFinite else { return value.isNaN ? "–" : (value > 0 ? "∞" : "-∞") }
+    let style = FloatingPointFormatStyle<Double>(locale: Locale(identifier: "en_US_POSIX")).grouping(.never)
+    if value != 0, abs(value) < 1 { return value.formatted(style.precision(.significantDigits(1...3))) }
+    return value.formatted(style.precision(.fractionLength(0...2)))
 }
