@@ -53,6 +53,6 @@ struct StoreCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "store",
         abstract: "Add, query, summarise, delete and import samples; order sources; manage apps' access.",
-        subcommands: [StoreAddCommand.self, StoreQueryCommand.self, StoreStatsCommand.self, StoreDeleteCommand.self,
+        subcommands: [StoreAddCommand.self, StoreQueryCommand.self, StoreStatsCommand.self, StoreDeleteCommand.self, StoreDeletedCommand.self,
                       StoreSourcesCommand.self, StoreAppsCommand.self, StoreImportCommand.self, StoreDeviceKeysCommand.self])
 }
