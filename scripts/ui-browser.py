@@ -216,11 +216,40 @@ with sync_playwright() as playwright:
     page.goto(origin + type_path)
     uuid = page.get_attribute("form input[name=uuid]", "value")
     report["withoutCsrf"] = context.request.post(origin + type_path + "/delete", form={"uuid": uuid}).status
-    # The real form deletes the sample.
+    # The row's Delete asks first: a confirmation page lists the sample; its red Delete deletes it.
+    rows_before = page.locator("form input[name=uuid]").count()
+    problems.clear()
     page.click("form button[type=submit]")
+    page.wait_for_load_state("networkidle")
+    confirm_url = page.url
+    report["confirm"] = {"url": confirm_url, "heading": page.text_content("h1") or "",
+                         "question": page.text_content("#confirm-heading + p") or "",
+                         "rows": page.locator("main tbody tr").count(), "cancel": page.get_attribute("a.cancel", "href"),
+                         "button": page.text_content("button.danger") or "", "scripts": page.locator("script").count()}
+    page.click("button.danger")
     page.wait_for_load_state("networkidle")
     report["afterDelete"] = {"url": page.url, "notice": page.text_content(".notice") or "",
                              "stillListed": page.locator("input[value='%s']" % uuid).count()}
+    # Recently deleted lists it; Restore brings it back (a new sample: the type page has as many rows as before).
+    page.goto(origin + "/recently-deleted")
+    page.wait_for_load_state("networkidle")
+    listed = page.locator("ul.deleted li").count()
+    page.click("button.restore")
+    page.wait_for_load_state("networkidle")
+    report["afterRestore"] = {"listed": listed, "url": page.url, "notice": page.text_content(".notice") or "",
+                              "left": page.locator("ul.deleted li").count()}
+    page.goto(origin + type_path)
+    report["afterRestore"]["rows"] = page.locator("form input[name=uuid]").count()
+    report["afterRestore"]["rowsBefore"] = rows_before
+    report["afterRestore"]["problems"] = list(problems)
+    # For the screenshots: a second sample deleted (Recently deleted lists it), and a third one's question.
+    page.locator("form button[type=submit]").nth(1).click()
+    page.wait_for_load_state("networkidle")
+    page.click("button.danger")
+    page.wait_for_load_state("networkidle")
+    page.locator("form button[type=submit]").first.click()
+    page.wait_for_load_state("networkidle")
+    confirm_url = page.url
 
     for width, height, label in [(1280, 900, "desktop"), (390, 844, "phone")]:
         page.set_viewport_size({"width": width, "height": height})
@@ -231,6 +260,15 @@ with sync_playwright() as playwright:
             page.screenshot(path=file, full_page=(name != "summary" or label == "desktop"))
             report["screenshots"].append(file)
         report["overflow-" + label] = page.evaluate("document.documentElement.scrollWidth > window.innerWidth + 1")
+        # The delete confirmation and Recently deleted.
+        for name, url in [("delete-confirm", confirm_url), ("recently-deleted", origin + "/recently-deleted")]:
+            page.goto(url)
+            page.wait_for_load_state("networkidle")
+            file = "%s/%s-%s.png" % (shots, name, label)
+            page.screenshot(path=file, full_page=True)
+            report.setdefault("deleteScreenshots", []).append(file)
+            report.setdefault("deleteOverflow", {})[name + "-" + label] = page.evaluate(
+                "document.documentElement.scrollWidth > window.innerWidth + 1")
     sharing_settings_and_a11y(browser, origin, context.cookies(), shots, report)
     browser.close()
 

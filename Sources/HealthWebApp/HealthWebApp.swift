@@ -79,20 +79,14 @@ public struct HealthWebApp: Sendable {
         router.get("/browse/:type") { request, context in
             let type = try sampleType(context)
             let text = try await sampleText()
-            let notice = request.uri.queryParameters["deleted"].map { "Deleted \($0) sample(s)." }
+            let notice = request.uri.queryParameters["deleted"].map {
+                "Deleted \($0) sample(s). Recently deleted keeps them for 30 days, if you change your mind."
+            }
             return try await pages.page(title: type.displayName, section: .browse,
                                         content: BrowseView(store: store, pages: pages, text: text).typePage(type, csrf: csrf(request), now: clock()),
                                         notice: notice)
         }
-        router.post("/browse/:type/delete") { request, context in
-            let type = try sampleType(context)
-            let form = try await formFields(request)
-            guard let uuid = form["uuid"].flatMap(UUID.init(uuidString:)) else {
-                throw HTTPError(.badRequest, message: "The form did not name a sample; nothing was deleted.")
-            }
-            let count = try await store.deleteObjects(withUUIDs: [uuid])
-            return Self.redirect("\(StoreCatalog.href(type))?deleted=\(count)")
-        }
+        addRecentlyDeletedRoutes(to: router)
         addRecordsImportRoutes(to: router)
         addCardRoutes(to: router)
         addJobRoutes(to: router)

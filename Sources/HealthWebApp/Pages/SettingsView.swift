@@ -33,5 +33,9 @@ struct SettingsView {
         <span></span><button type="submit">Save units</button>
         </form>
         </section>
+        <section class="card" aria-labelledby="deleted-heading">
+        <h2 id="deleted-heading">Recently deleted</h2>
+        <p>Deleted samples are kept for 30 days. <a href="/recently-deleted">See and restore them</a>.</p>
+        </section>
         """
 }

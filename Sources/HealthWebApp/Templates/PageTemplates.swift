@@ -5,6 +5,7 @@ enum PageTemplates {
         "layout": layout, "problem": problem, "summary": summary, "chart": chart, "browse": browse, "type": type,
         "records": records, "record": record, "sharing": sharing,
         "wallet": SharingWalletView.template, "settings": SettingsView.template,
+        "deleteConfirm": RecentlyDeletedView.confirmTemplate, "recentlyDeleted": RecentlyDeletedView.listTemplate,
     ]
 
     static let layout = """
@@ -87,10 +88,11 @@ enum PageTemplates {
         </section>
         {{/groups}}
         {{^groups}}<p>The store has no samples yet.</p>{{/groups}}
+        <p><a href="/recently-deleted">Recently deleted</a>: samples deleted in the last 30 days, which you can restore.</p>
         """
 
     static let type = """
-        <p><a href="/browse">All types</a></p>
+        <p><a href="/browse">All types</a> · <a href="/recently-deleted">Recently deleted</a></p>
         {{{chart}}}
         <section class="card" aria-labelledby="samples-heading">
         <h2 id="samples-heading">Samples</h2>
@@ -100,10 +102,17 @@ enum PageTemplates {
         <thead><tr><th scope="col">Start</th><th scope="col">End</th><th scope="col">Value</th><th scope="col">Source</th><th scope="col">Delete</th></tr></thead>
         <tbody>
         {{#samples}}<tr><td>{{start}}</td><td>{{end}}</td><td>{{value}}</td><td>{{source}}</td>
-        <td><form method="post" action="/browse/{{typeName}}/delete">
-        <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="uuid" value="{{uuid}}">
+        <td><form method="get" action="/browse/{{typeName}}/delete">
+        <input type="hidden" name="uuid" value="{{uuid}}">
         <button type="submit" aria-label="Delete the sample of {{start}}">Delete</button></form></td></tr>{{/samples}}
         </tbody></table></div>
+        <details><summary>Delete the samples of some days</summary>
+        <form method="get" action="/browse/{{typeName}}/delete" class="fields">
+        <label for="delete-from">From</label><input id="delete-from" type="date" name="from" required>
+        <label for="delete-to">To</label><input id="delete-to" type="date" name="to" required>
+        <span></span><button type="submit">Delete these days…</button>
+        </form>
+        </details>
         {{/hasSamples}}
         </section>
         """

@@ -32,6 +32,11 @@ enum Stylesheet {
         .notice { background: #e8f0fe; border: 1px solid #0b57d0; padding: .5em 1em; border-radius: 6px; }
         button { font: inherit; padding: .25em .8em; border-radius: 6px; border: 1px solid #b3261e; background: #fff; color: #b3261e; cursor: pointer; }
         form { margin: 0; }
+        button.danger { background: #b3261e; color: #fff; } button.restore { border-color: var(--accent); color: var(--accent); }
+        form.actions { display: flex; flex-wrap: wrap; align-items: center; gap: .5em 1.5em; margin-top: 1em; }
+        details > form.fields { margin-top: .75em; }
+        ul.deleted { list-style: none; margin: 0; padding: 0; } .muted { color: var(--muted); font-size: .9em; }
+        ul.deleted li { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: center; gap: .5em 1em; padding: .6em 0; border-bottom: 1px solid #e3e3ea; }
         .problem { background: #fce8e6; border: 1px solid #b3261e; color: #5c0f0b; padding: .5em 1em; border-radius: 6px; }
         .verified { background: #e6f4ea; border: 1px solid #137333; color: #0d4f23; padding: .5em 1em; border-radius: 6px; }
         form.fields { display: grid; grid-template-columns: minmax(8em, max-content) minmax(0, 24em); gap: .4em 1em; align-items: center; }
