@@ -54,5 +54,6 @@ struct StoreCommand: AsyncParsableCommand {
         commandName: "store",
         abstract: "Add, query, summarise, delete and import samples; order sources; manage apps' access.",
         subcommands: [StoreAddCommand.self, StoreQueryCommand.self, StoreStatsCommand.self, StoreDeleteCommand.self, StoreDeletedCommand.self,
-                      StoreSourcesCommand.self, StoreAppsCommand.self, StoreImportCommand.self, StoreDeviceKeysCommand.self])
+                      StoreSourcesCommand.self, StoreAppsCommand.self, StoreImportCommand.self, StoreDeviceKeysCommand.self,
+                      StoreTypesCommand.self])
 }

@@ -1,44 +1,36 @@
 import Foundation
+import HealthPresentation
 import OpenHealthKit
 import SampleSignatures
 
-/// Turns samples into table lines and JSON for the CLI.
+/// Turns samples into table lines and JSON for the CLI, in the words of ``HealthFormatter`` (the
+/// web page's too): `72 bpm`, `8,412 steps`, `Core sleep 47 min`, `120/80 mmHg`.
 enum SampleFormatter {
-    static func valueText(_ sample: HKSample, unit: HKUnit?) -> String {
-        switch sample {
-        case let quantity as HKQuantitySample:
-            let shown = unit ?? quantity.quantityType.defaultDisplayUnit
-            return "\(formatNumber(quantity.quantity.doubleValue(for: shown))) \(shown.unitString)"
-        case let category as HKCategorySample:
-            return "value \(category.value)"
-        case let workout as HKWorkout:
-            var parts = [workout.workoutActivityType.name, "\(formatNumber((workout.duration / 60).rounded())) min"]
-            if let energy = workout.totalEnergyBurned { parts.append("\(formatNumber(energy.doubleValue(for: .kilocalorie()))) kcal") }
-            if let distance = workout.totalDistance { parts.append("\(formatNumber(distance.doubleValue(for: .meter()))) m") }
-            return parts.joined(separator: ", ")
-        case let correlation as HKCorrelation:
-            return correlation.objects.sorted { $0.sampleType.identifier > $1.sampleType.identifier }
-                .map { "\($0.sampleType.displayName): \(valueText($0, unit: nil))" }.joined(separator: "; ")
-        default:
-            return ""
-        }
+    /// A sample's value as a person reads it; quantities in `unit` when given.
+    static func valueText(_ sample: HKSample, unit: HKUnit?, formatter: HealthFormatter = .local) -> String {
+        formatter.value(of: sample, unit: unit)
     }
 
-    static func table(_ samples: [HKSample], unit: HKUnit?) -> [String] {
-        samples.map { sample in
-            let span = sample.startDate == sample.endDate ? formatDate(sample.startDate)
-                : "\(formatDate(sample.startDate)) – \(formatDate(sample.endDate))"
-            return "\(span)  \(valueText(sample, unit: unit))  [\(sample.sourceRevision.source.name)]"
-        }
+    /// A table row: when (local time, with the zone), the value, the source.
+    static func row(_ sample: HKSample, unit: HKUnit?, formatter: HealthFormatter = .local) -> [String] {
+        [formatter.span(from: sample.startDate, to: sample.endDate), valueText(sample, unit: unit, formatter: formatter),
+         "[\(sample.sourceRevision.source.name)]"]
     }
 
-    static func jsonObject(_ sample: HKSample, unit: HKUnit?) -> [String: Any] {
+    /// The samples as table lines with aligned columns; quantities aligned on the right.
+    static func table(_ samples: [HKSample], unit: HKUnit?, formatter: HealthFormatter = .local) -> [String] {
+        let rows = samples.map { row($0, unit: unit, formatter: formatter) }
+        return HealthFormatter.columns(rows, rightAligned: samples.allSatisfy { $0 is HKQuantitySample } ? [1] : [])
+    }
+
+    static func jsonObject(_ sample: HKSample, unit: HKUnit?, formatter: HealthFormatter = .local) -> [String: Any] {
         var object: [String: Any] = [
             "uuid": sample.uuid.uuidString,
             "type": sample.sampleType.identifier,
             "start": isoDate(sample.startDate),
             "end": isoDate(sample.endDate),
             "source": sample.sourceRevision.source.bundleIdentifier,
+            "text": formatter.value(of: sample, unit: unit),
         ]
         switch sample {
         case let quantity as HKQuantitySample:
@@ -47,13 +39,14 @@ enum SampleFormatter {
             object["unit"] = shown.unitString
         case let category as HKCategorySample:
             object["value"] = category.value
+            if let name = CategoryValues.name(of: category.value, for: category.categoryType) { object["valueName"] = name }
         case let workout as HKWorkout:
             object["activity"] = workout.workoutActivityType.name
             object["duration"] = workout.duration
             if let energy = workout.totalEnergyBurned { object["energyKilocalories"] = energy.doubleValue(for: .kilocalorie()) }
             if let distance = workout.totalDistance { object["distanceMeters"] = distance.doubleValue(for: .meter()) }
         case let correlation as HKCorrelation:
-            object["objects"] = correlation.objects.map { jsonObject($0, unit: nil) }
+            object["objects"] = correlation.objects.map { jsonObject($0, unit: nil, formatter: formatter) }
         default:
             break
         }

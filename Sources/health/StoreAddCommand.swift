@@ -1,6 +1,7 @@
 import ArgumentParser
 import Crypto
 import Foundation
+import HealthPresentation
 import OpenHealthKit
 
 /// `health store add`: saves one sample described by flags.
@@ -9,22 +10,31 @@ struct StoreAddCommand: AsyncParsableCommand {
         commandName: "add",
         abstract: "Save one sample.",
         discussion: """
+            Types and units by everyday names (`health store types` lists them) or HealthKit's.
+            A category value by name (asleepDeep, "Deep sleep") or number; a percentage in
+            percent (--type body-fat --value 20.5 is 20.5 %).
+
             Examples:
-              health store add --type stepCount --value 1200 --start 2026-11-20T08:00 --end 2026-11-20T09:00
-              health store add --type bloodGlucose --value 5.4 --unit 'mmol<180.15588000005408>/L'
-              health store add --type sleepAnalysis --value 4 --start 2026-11-20T01:00 --end 2026-11-20T02:30
+              health store add --type weight --value 70.5 --unit kg
+              health store add --type steps --value 1200 --start 2026-11-20T08:00 --end 2026-11-20T09:00
+              health store add --type heart-rate --value 72 --unit bpm
+              health store add --type glucose --value 5.4 --unit mmol/L
+              health store add --type temperature --value 36.8 --unit °C
+              health store add --type blood-pressure --value 120/80
+              health store add --type sleep --value "Deep sleep" --start 2026-11-20T01:00 --end 2026-11-20T02:30
               health store add --type workout --activity running --start 2026-11-20T07:00 --end 2026-11-20T07:40 --energy 420 --distance 6500
             """)
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Option(help: "The type: stepCount, heartRate, bodyMass, sleepAnalysis, workout… (HealthKit names).")
+    @Option(help: "The type: weight, steps, heart-rate, blood-pressure, sleep, glucose, workout… or a HealthKit name (see `health store types`).")
     var type: String
 
-    @Option(help: "The value: a quantity (in --unit), or a category value's raw number.")
-    var value: Double?
+    @Option(help: ArgumentHelp("The value: a quantity (in --unit, or with its unit: '70 kg'), a category value's name or number, or systolic/diastolic for blood pressure.",
+                               valueName: "value"))
+    var value: String?
 
-    @Option(help: "The unit of --value (default: the type's canonical unit), e.g. count/min, lb, mg/dL.")
+    @Option(help: "The unit of --value (default: the type's display unit), e.g. kg, lb, st, bpm, mmol/L, mg/dL, °C, °F, %, km, mi, kcal, kJ.")
     var unit: String?
 
     @Option(help: "When the sample starts (ISO 8601; default: now).")
@@ -59,17 +69,45 @@ struct StoreAddCommand: AsyncParsableCommand {
         switch sampleType {
         case let quantityType as HKQuantityType:
             guard let value else { throw ValidationError("--value is required for \(sampleType.displayName)") }
-            let unit = try self.unit.map(parseUnit) ?? quantityType.defaultDisplayUnit
-            guard quantityType.is(compatibleWith: unit) else {
-                throw ValidationError("unit '\(unit.unitString)' does not fit \(quantityType.displayName)")
+            let quantity: HKQuantity
+            do {
+                quantity = try HealthInput.quantity(value, unit: unit, for: quantityType)
+            } catch {
+                throw ValidationError(error.description)
             }
-            sample = HKQuantitySample(type: quantityType, quantity: HKQuantity(unit: unit, doubleValue: value), start: startDate,
-                                      end: endDate, metadata: metadata)
+            sample = HKQuantitySample(type: quantityType, quantity: quantity, start: startDate, end: endDate, metadata: metadata)
         case let categoryType as HKCategoryType:
-            guard let value, value == value.rounded(), let raw = Int(exactly: value) else {
-                throw ValidationError("--value must be the category value's whole number for \(sampleType.displayName)")
+            let raw: Int
+            if let value {
+                do {
+                    raw = try CategoryValues.value(value, for: categoryType)
+                } catch {
+                    // A value the type does not take is refused (1), as the store refuses it.
+                    throw InputRefused(error.description)
+                }
+            } else if CategoryValues.isValueless(categoryType) {
+                raw = HKCategoryValue.notApplicable.rawValue
+            } else {
+                let names = CategoryValues.values(for: categoryType)?.map(\.name).joined(separator: ", ") ?? "its value's number"
+                throw ValidationError("--value is required for \(sampleType.displayName): one of \(names)")
             }
             sample = HKCategorySample(type: categoryType, value: raw, start: startDate, end: endDate, metadata: metadata)
+        case let correlationType as HKCorrelationType where correlationType.identifier == HKCorrelationTypeIdentifier.bloodPressure.rawValue:
+            guard let value else { throw ValidationError("--value is required for blood pressure: systolic/diastolic in mmHg, e.g. 120/80") }
+            if let unit, (try? parseUnit(unit)) != .millimeterOfMercury() {
+                throw ValidationError("blood pressure is written in mmHg, not '\(unit)'")
+            }
+            let reading: (systolic: HKQuantity, diastolic: HKQuantity)
+            do {
+                reading = try HealthInput.bloodPressure(value)
+            } catch {
+                throw ValidationError(error.description)
+            }
+            let objects: Set<HKSample> = [
+                HKQuantitySample(type: HKQuantityType(.bloodPressureSystolic), quantity: reading.systolic, start: startDate, end: endDate),
+                HKQuantitySample(type: HKQuantityType(.bloodPressureDiastolic), quantity: reading.diastolic, start: startDate, end: endDate),
+            ]
+            sample = HKCorrelation(type: correlationType, start: startDate, end: endDate, objects: objects, metadata: metadata)
         case is HKWorkoutType:
             guard let activityName = activity, let activityType = HKWorkoutActivityType(name: activityName) else {
                 throw ValidationError("--activity is required for workouts, e.g. running, walking, cycling")
@@ -83,7 +121,9 @@ struct StoreAddCommand: AsyncParsableCommand {
         let saved = try signWith.map { path in try Self.sign(sample, with: loadDeviceKey(path)) } ?? sample
         let store = try storeOptions.openStore()
         try await store.save(saved)
-        print("Saved \(saved.uuid.uuidString)")
+        // The value in the unit it was typed in (glucose typed in mmol/L is shown in mmol/L).
+        let typedUnit = (sampleType as? HKQuantityType).flatMap { type in unit.flatMap { try? parseUnit($0, for: type) } }
+        print("Saved \(saved.uuid.uuidString): \(SampleFormatter.valueText(saved, unit: typedUnit))")
     }
 
     /// The sample with a device signature in its metadata.

@@ -1,6 +1,7 @@
 import CommonSupport
 import ArgumentParser
 import Foundation
+import HealthPresentation
 import OpenHealthKit
 
 /// Options every `health store` command shares: which store, and which key opens it.
@@ -36,20 +37,29 @@ struct StoreOptions: ParsableArguments {
     }
 }
 
-/// Parses the type names people type.
+/// Parses the type names people type: everyday names (`weight`, `steps`, `heart-rate`,
+/// `blood-pressure`, `sleep`; `health store types` lists them) and HealthKit's (`bodyMass`).
 func parseSampleType(_ name: String) throws -> HKSampleType {
-    guard let type = HKObjectType.sampleType(named: name) else {
-        throw ValidationError("unknown type '\(name)': use a HealthKit name such as stepCount, heartRate, bodyMass, sleepAnalysis or workout")
+    do {
+        return try HealthTypes.sampleType(named: name)
+    } catch {
+        throw ValidationError(error.description)
     }
-    return type
 }
 
-/// Parses a unit string, with a clear message.
+/// Parses a unit people type (`bpm`, `kg`, `°C`, `mmol/L`, or a HealthKit unit string), with a
+/// clear message.
 func parseUnit(_ text: String) throws -> HKUnit {
+    try parseUnit(text, for: nil)
+}
+
+/// Parses a unit people type for `type`: `mmol/L` takes the type's molar mass, and a unit that
+/// does not measure the type is refused with the units that do.
+func parseUnit(_ text: String, for type: HKQuantityType?) throws -> HKUnit {
     do {
-        return try HKUnit.parse(text)
+        return try HealthUnits.unit(text, for: type)
     } catch {
-        throw ValidationError("invalid unit '\(text)': \(error)")
+        throw ValidationError(error.description)
     }
 }
 
@@ -61,9 +71,10 @@ func parseDate(_ text: String) throws -> Date {
     return try DateText.shared.parse(text)
 }
 
-/// Formats a date for tables: local time, minutes.
+/// Formats a date for tables: local time to the minute, with the zone (`2026-11-20 08:30 UTC`),
+/// as ``HealthFormatter`` writes it for the CLI and the web page.
 func formatDate(_ date: Date) -> String {
-    DateText.shared.local(date)
+    HealthFormatter.local.date(date)
 }
 
 /// Formats a date for JSON and reports: ISO 8601 in UTC to the second (`2021-01-29T00:00:00Z`),
@@ -167,10 +178,10 @@ final class DateText: @unchecked Sendable {
     }
 }
 
-/// Formats a number without noise: 72, 5.55, 0.2.
+/// Formats a number without noise, to four significant digits and never in exponent form:
+/// 72, 5.55, 0.2, 12345678.
 func formatNumber(_ value: Double) -> String {
-    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-    return String(format: "%.4g", value)
+    NumberText.format(value, decimals: value == value.rounded() ? 0 : NumberText.significantDecimals(value, digits: 4), grouping: false)
 }
 
 /// Writes to standard error.

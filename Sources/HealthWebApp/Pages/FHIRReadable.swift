@@ -1,4 +1,5 @@
 import Foundation
+import HealthPresentation
 
 /// What a clinical record's page shows of its FHIR resource, in words: a lab result's value,
 /// unit, reference range and interpretation; a medication's dosage; statuses, performers and
@@ -58,7 +59,8 @@ enum FHIRReadable {
         guard let object = value as? [String: Any], let number = object["value"] as? NSNumber else { return nil }
         let comparator = object["comparator"] as? String ?? ""
         let unit = object["unit"] as? String ?? object["code"] as? String ?? ""
-        return "\(comparator)\(number.stringValue)\(unit.isEmpty ? "" : " " + unit)"
+        // To the precision the source wrote it, without a double's noise (15.61, not 15.605116822620527).
+        return "\(comparator)\(HealthFormatter.writtenNumber(number.doubleValue))\(unit.isEmpty ? "" : " " + unit)"
     }
 
     static func value(_ resource: [String: Any]) -> String? {

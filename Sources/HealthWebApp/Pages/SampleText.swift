@@ -1,62 +1,44 @@
 import Foundation
+import HealthPresentation
 import OpenHealthKit
 
-/// How the page writes values and dates: quantities in the person's units, category values by
-/// name, blood pressure as systolic/diastolic, workouts by activity and length.
+/// How the page writes values and dates, in ``HealthFormatter``'s words (the CLI's too):
+/// quantities in the person's units to each type's precision (`72 bpm`, `8,412 steps`), category
+/// values by name (`Core sleep 47 min`), blood pressure as `120/80 mmHg`, workouts by activity
+/// and length, dates in local time with the zone.
 struct SampleText: Sendable {
     let units: [HKQuantityType: HKUnit]
     let calendar: Calendar
+    /// The formatter for these units and the calendar's zone.
+    let formatter: HealthFormatter
 
-    func value(of sample: HKSample) -> String {
-        switch sample {
-        case let quantity as HKQuantitySample:
-            let type = quantity.quantityType
-            let unit = units[type] ?? type.defaultDisplayUnit
-            return "\(Self.number(quantity.quantity.doubleValue(for: unit))) \(unit.unitString)"
-        case let category as HKCategorySample:
-            if category.categoryType.identifier == HKCategoryTypeIdentifier.sleepAnalysis.rawValue,
-               let stage = HKCategoryValueSleepAnalysis(rawValue: category.value) {
-                return "\(stage) (\(Self.duration(category.endDate.timeIntervalSince(category.startDate))))"
-            }
-            return "value \(category.value)"
-        case let correlation as HKCorrelation:
-            let mmHg = HKUnit.millimeterOfMercury()
-            if let systolic = correlation.objects(for: HKQuantityType(.bloodPressureSystolic)).first as? HKQuantitySample,
-               let diastolic = correlation.objects(for: HKQuantityType(.bloodPressureDiastolic)).first as? HKQuantitySample {
-                return "\(Self.number(systolic.quantity.doubleValue(for: mmHg)))/\(Self.number(diastolic.quantity.doubleValue(for: mmHg))) mmHg"
-            }
-            return "\(correlation.objects.count) values"
-        case let workout as HKWorkout:
-            return "\(workout.workoutActivityType), \(Self.duration(workout.duration))"
-        default:
-            return ""
-        }
+    init(units: [HKQuantityType: HKUnit], calendar: Calendar) {
+        self.units = units
+        self.calendar = calendar
+        self.formatter = HealthFormatter(units: units, timeZone: calendar.timeZone)
     }
 
+    func value(of sample: HKSample) -> String {
+        formatter.value(of: sample)
+    }
+
+    /// A date and time with the zone: `2026-11-20 08:30 UTC` (its first ten characters are the day).
     func date(_ date: Date) -> String {
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
-        return "\(Self.pad(parts.year ?? 0, 4))-\(Self.pad(parts.month ?? 0, 2))-\(Self.pad(parts.day ?? 0, 2)) "
-            + "\(Self.pad(parts.hour ?? 0, 2)):\(Self.pad(parts.minute ?? 0, 2))"
+        formatter.date(date)
     }
 
     /// A day's short label: "11-23".
     func day(_ date: Date) -> String {
-        let parts = calendar.dateComponents([.month, .day], from: date)
-        return "\(Self.pad(parts.month ?? 0, 2))-\(Self.pad(parts.day ?? 0, 2))"
+        formatter.day(date)
     }
 
+    /// A number in a summary table: whole from 100 up, else to 0.1; thousands grouped, never
+    /// in exponent form.
     static func number(_ value: Double) -> String {
-        if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-        return String(format: abs(value) >= 100 ? "%.0f" : "%.1f", value)
+        NumberText.format(value, decimals: abs(value) >= 100 ? 0 : 1)
     }
 
     static func duration(_ seconds: TimeInterval) -> String {
-        let minutes = Int((seconds / 60).rounded())
-        return minutes >= 60 ? "\(minutes / 60) h \(minutes % 60) min" : "\(minutes) min"
-    }
-
-    static func pad(_ value: Int, _ width: Int) -> String {
-        let text = String(value)
-        return String(repeating: "0", count: max(0, width - text.count)) + text
+        HealthFormatter.duration(seconds)
     }
 }

@@ -1,7 +1,9 @@
+import HealthPresentation
 import OpenHealthKit
 
 /// The unit choices of the Settings page: each applies to a group of quantity types and is
-/// stored, per type, as the store's preferred unit (``HKHealthStore/setPreferredUnit(_:for:)``).
+/// stored, per type, as the store's preferred unit (``HKHealthStore/setPreferredUnit(_:for:)``);
+/// values are shown in it by ``HealthFormatter``, the CLI's formatter too.
 struct SettingsUnits: Sendable {
     /// One choice in a group.
     struct Option: Sendable {
@@ -24,9 +26,11 @@ struct SettingsUnits: Sendable {
 
     static let all: [SettingsUnits] = [
         SettingsUnits(id: "weight", label: "Body weight", types: [HKQuantityType(.bodyMass), HKQuantityType(.leanBodyMass)],
-                      options: [Option(id: "kg", label: "kilograms (kg)", unit: .gramUnit(with: .kilo)), Option(id: "lb", label: "pounds (lb)", unit: .pound())]),
+                      options: [Option(id: "kg", label: "kilograms (kg)", unit: .gramUnit(with: .kilo)), Option(id: "lb", label: "pounds (lb)", unit: .pound()),
+                                Option(id: "st", label: "stones (st)", unit: HKUnit(from: "st"))]),
         SettingsUnits(id: "glucose", label: "Blood glucose", types: [HKQuantityType(.bloodGlucose)],
-                      options: [Option(id: "mmol", label: "mmol/L", unit: HKUnit.moleUnit(with: .milli, molarMass: HKUnitMolarMassBloodGlucose).unitDivided(by: .liter())),
+                      options: [Option(id: "mmol", label: "mmol/L", unit: HKUnit.moleUnit(with: .milli, molarMass: HealthUnits.molarMass(for: HKQuantityType(.bloodGlucose)) ?? HKUnitMolarMassBloodGlucose)
+                                        .unitDivided(by: .liter())),
                                 Option(id: "mg", label: "mg/dL", unit: HKUnit.gramUnit(with: .milli).unitDivided(by: .literUnit(with: .deci)))]),
         SettingsUnits(id: "temperature", label: "Body temperature", types: [HKQuantityType(.bodyTemperature), HKQuantityType(.basalBodyTemperature)],
                       options: [Option(id: "c", label: "degrees Celsius (°C)", unit: .degreeCelsius()), Option(id: "f", label: "degrees Fahrenheit (°F)", unit: .degreeFahrenheit())]),
