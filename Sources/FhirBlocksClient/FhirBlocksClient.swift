@@ -296,6 +296,11 @@ public final class FhirBlocksClient: Sendable {
             default: return "\(clientError)"
             }
         }
+        if let ioError = error as? IOError {
+            // The C library's words ("connection refused"), not NIO's description with its errno.
+            let text = String(cString: strerror(ioError.errnoCode))
+            return text.prefix(1).lowercased() + text.dropFirst()
+        }
         return "\(error)"
     }
 

@@ -17,14 +17,10 @@ enum CLIExitStatus: Int32 {
         } else if parserCode.rawValue != 1 {
             // The parser's usage errors (64), and explicit `ExitCode(2)`.
             self = .usageOrIO
-        } else if error is ExitCode {
-            // An explicit `ExitCode(1)`: the command printed its verdict.
-            self = .refused
-        } else if error is CocoaError || error is POSIXError {
-            // A file that could not be read or written.
-            self = .usageOrIO
         } else {
-            self = .refused
+            // An error a command threw: ErrorReport decides (a file that could not be read, or a
+            // store that cannot be opened, is 2; an explicit `ExitCode(1)` after a verdict is 1).
+            self = ErrorReport(error).status
         }
     }
 }

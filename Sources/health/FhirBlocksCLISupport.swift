@@ -26,6 +26,9 @@ struct FhirBlocksServerOption: ParsableArguments {
             return result
         } catch {
             try? await client.shutdown()
+            if case .transport(_, let reason) = error as? FhirBlocksClientError {
+                throw UsageError("cannot reach the server at \(server): \(reason)")
+            }
             throw FhirBlocksCLI.mapped(error)
         }
     }

@@ -76,9 +76,25 @@ struct FhirFileReport {
         let counts = "\(errors.count) error\(errors.count == 1 ? "" : "s"), \(warnings.count) warning\(warnings.count == 1 ? "" : "s")"
         var lines = ["\(file):\(type) \(isValid ? "valid" : "INVALID") (\(counts))"]
         if !quiet {
-            lines += issues.map { "  \($0.severity.rawValue): \($0.path): \($0.message)" }
+            // An issue repeated for many bundle entries is written once: its path without the
+            // entry's index, then the count and the first entries (RepeatedFindings).
+            let groups = RepeatedFindings.grouped(issues, key: { issue in
+                issue.severity.rawValue + "\u{0}" + Self.pathWithoutEntryIndex(issue.path) + "\u{0}" + issue.message
+            }, place: { RepeatedFindings.entryPlace($0.path) })
+            lines += groups.map { group in
+                let issue = group.first
+                guard group.count > 1 else { return "  \(issue.severity.rawValue): \(issue.path): \(issue.message)" }
+                return "  \(issue.severity.rawValue): \(Self.pathWithoutEntryIndex(issue.path)): \(issue.message)"
+                    + RepeatedFindings.suffix(count: group.count, places: group.places)
+            }
         }
         return lines.joined(separator: "\n")
+    }
+
+    /// `Bundle.entry.resource.status` for `Bundle.entry[3].resource.status`.
+    static func pathWithoutEntryIndex(_ path: String) -> String {
+        guard let place = RepeatedFindings.entryPlace(path) else { return path }
+        return path.replacingCharacters(in: place.index(place.startIndex, offsetBy: 5)..<place.endIndex, with: "")
     }
 
     static func json(_ reports: [FhirFileReport]) -> JSONValue {

@@ -12,8 +12,11 @@ struct HealthCommand: AsyncParsableCommand {
                       AppCommand.self, AuditCommand.self, ImportCommand.self])
 
     /// Runs the command with one exit-status convention for every subcommand (docs/cli.md,
-    /// exit status): 0 success or valid; 1 refused, invalid or tampered; 2 a usage or I/O error
-    /// (swift-argument-parser's own usage errors, 64, become 2).
+    /// exit status): 0 success or valid; 1 refused, invalid or tampered; 2 a usage or I/O error.
+    ///
+    /// An error while parsing the command line is swift-argument-parser's: printed with the
+    /// command's usage (its usage errors, 64, become 2). An error the command throws once it runs
+    /// is printed as one line in words, without usage text (``ErrorReport``).
     static func main() async {
         let arguments = Array(CommandLine.arguments.dropFirst())
         do {
@@ -23,28 +26,52 @@ struct HealthCommand: AsyncParsableCommand {
                 try await ShcVerifyCommand.verify(verify)
                 return
             }
-            var command = try parseAsRoot(arguments)
+        } catch {
+            exit(reporting: error)
+        }
+        var command: any ParsableCommand
+        do {
+            command = try parseAsRoot(arguments)
+        } catch {
+            exit(parsing: error)
+        }
+        do {
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
                 try command.run()
             }
-        } catch let error as UsageError {
-            FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
-            Foundation.exit(CLIExitStatus.usageOrIO.rawValue)
-        } catch let error as InputRefused {
-            FileHandle.standardError.write(Data("error: \(error.description)\n".utf8))
-            Foundation.exit(CLIExitStatus.refused.rawValue)
+        } catch let error as ExitCode {
+            exit(reporting: error)
+        } catch let error as ValidationError {
+            exit(reporting: error)
         } catch {
-            let code = exitCode(for: error)
-            switch CLIExitStatus(parserCode: code, error: error) {
-            case .success, .refused:
-                exit(withError: error)
-            case .usageOrIO:
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                Foundation.exit(CLIExitStatus.usageOrIO.rawValue)
-            }
+            // `health help …` runs the parser's help command, which throws the parser's own
+            // errors (help, or an unknown subcommand): the parser reports those.
+            if exitCode(for: error) != .failure { exit(parsing: error) }
+            exit(reporting: error)
         }
+    }
+
+    /// Prints the argument parser's error (help, version, or a usage error with the command's
+    /// usage) and exits: 0 for help and version, 2 for a usage error.
+    static func exit(parsing error: any Error) -> Never {
+        switch CLIExitStatus(parserCode: exitCode(for: error), error: error) {
+        case .success, .refused:
+            exit(withError: error)
+        case .usageOrIO:
+            FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+            Foundation.exit(CLIExitStatus.usageOrIO.rawValue)
+        }
+    }
+
+    /// Prints what ended a running command as one line (``ErrorReport``) and exits with its status.
+    static func exit(reporting error: any Error) -> Never {
+        let report = ErrorReport(error)
+        if let message = report.message {
+            FileHandle.standardError.write(Data("Error: \(message)\n".utf8))
+        }
+        Foundation.exit(report.status.rawValue)
     }
 }
 

@@ -36,15 +36,25 @@ enum RecordsFormatter {
             let detail = report.skipped.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
             lines.append("skipped \(total) resource\(total == 1 ? "" : "s") that are not clinical records (\(detail))")
         }
-        for refusal in report.refusals {
-            lines.append("refused \(refusal.input) \(refusal.location):")
+        // Refusals for the same reasons in one input are written once, with the count and the
+        // first places (RepeatedFindings).
+        let groups = RepeatedFindings.grouped(report.refusals, key: { $0.input + "\u{0}" + $0.reasons.joined(separator: "\u{0}") },
+                                              place: { Substring($0.location) })
+        for group in groups {
+            let refusal = group.first
+            if group.count == 1 {
+                lines.append("refused \(refusal.input) \(refusal.location):")
+            } else {
+                lines.append("refused \(refusal.input)\(RepeatedFindings.suffix(count: group.count, places: group.places)):")
+            }
             for reason in refusal.reasons { lines.append("  \(reason)") }
         }
         for failure in report.unreadable {
             lines.append("error: \(failure.input): \(failure.reason)")
         }
         if report.unreachableIssuers > 0 {
-            lines.append("error: \(report.unreachableIssuers) card(s) not judged: the issuer's keys could not be fetched")
+            lines.append("error: \(report.unreachableIssuers) card(s) not judged: the issuer's keys could not be fetched; "
+                         + "to import offline, give them with --issuer ISS=DIR (a folder holding .well-known/jwks.json)")
         }
         return lines
     }

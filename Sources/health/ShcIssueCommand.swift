@@ -83,7 +83,7 @@ struct ShcIssueCommand: AsyncParsableCommand {
                     try Data(jws.utf8).write(to: url, options: .atomic)
                 }
             } catch {
-                throw UsageError("cannot write \(out): \(error)")
+                throw UsageError("cannot write \(out): \(ErrorReport.reason(error))")
             }
         } else {
             print(jws)
@@ -121,7 +121,7 @@ struct ShcIssueCommand: AsyncParsableCommand {
             do {
                 try Data(bytes).write(to: url, options: .atomic)
             } catch {
-                throw UsageError("cannot write \(url.path): \(error)")
+                throw UsageError("cannot write \(url.path): \(ErrorReport.reason(error))")
             }
         }
     }

@@ -167,13 +167,28 @@ struct ShcReportWriter {
                 text.append("\n")
             }
         }
-        for finding in report.errors { append(finding, as: "error", to: &text) }
-        for finding in report.warnings { append(finding, as: "warning", to: &text) }
+        append(report.errors, as: "error", issuer: report.claims?.iss, to: &text)
+        append(report.warnings, as: "warning", issuer: report.claims?.iss, to: &text)
         return text
     }
 
-    /// `  error [code, rule N]: message` (or `warning`).
-    private static func append(_ finding: SHCFinding, as severity: StaticString, to text: inout [UInt8]) {
+    /// `  error [code, rule N]: message` (or `warning`) per finding; a finding repeated for many
+    /// entries is written once, with the count and the first entries (``RepeatedFindings``).
+    private static func append(_ findings: [SHCFinding], as severity: StaticString, issuer: String?, to text: inout [UInt8]) {
+        guard !findings.isEmpty else { return }
+        if findings.count == 1, findings[0].path.flatMap(RepeatedFindings.entryPlace) == nil {
+            append(findings[0], suffix: "", as: severity, issuer: issuer, to: &text)
+            return
+        }
+        for group in RepeatedFindings.grouped(findings, key: { $0.code.rawValue + "\u{0}" + $0.message }, place: { RepeatedFindings.entryPlace($0.path) }) {
+            append(group.first, suffix: RepeatedFindings.suffix(count: group.count, places: group.places),
+                   as: severity, issuer: issuer, to: &text)
+        }
+    }
+
+    /// One finding's line. A card whose issuer's keys could not be fetched says how to give them
+    /// offline.
+    private static func append(_ finding: SHCFinding, suffix: String, as severity: StaticString, issuer: String?, to text: inout [UInt8]) {
         text.append("  ")
         text.append(severity)
         text.append(" [")
@@ -182,6 +197,10 @@ struct ShcReportWriter {
         text.append(decimal: finding.rule, width: 1)
         text.append("]: ")
         text.append(string: finding.message)
+        text.append(string: suffix)
+        if finding.code == .resolverFailed {
+            text.append(string: "; to verify offline, give the issuer's keys with --issuer \(issuer ?? "ISS")=DIR (a folder holding .well-known/jwks.json)")
+        }
         text.append("\n")
     }
 }

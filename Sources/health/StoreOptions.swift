@@ -7,7 +7,7 @@ import OpenHealthKit
 /// Options every `health store` command shares: which store, and which key opens it.
 struct StoreOptions: ParsableArguments {
     @Option(name: .long, help: ArgumentHelp("The database file.", discussion:
-        "Default: $OPENHEALTHKIT_STORE, else ~/.local/share/openhealthkit/health.sqlite.", valueName: "path"))
+        "Default: $OPENHEALTHKIT_STORE, else $XDG_DATA_HOME/openhealthkit/health.sqlite, else $HOME/.local/share/openhealthkit/health.sqlite.", valueName: "path"))
     var store: String?
 
     @Option(name: .long, help: ArgumentHelp("A file holding the 256-bit store key (default: health.key beside the database).",
@@ -18,11 +18,15 @@ struct StoreOptions: ParsableArguments {
                                             valueName: "name"))
     var passphraseEnv: String?
 
-    /// Opens the store as its owner and reports a wrong key or a bad file at once.
+    /// Opens the store as its owner and reports a wrong key or a bad file at once, in words
+    /// that name the store's path (``StoreOpenError``: 2 when the store cannot be read, 1 when
+    /// the key does not open it).
     func openStore() throws -> HKHealthStore {
         var configuration = HKHealthStore.Configuration(role: .owner)
         configuration.source = HKSource(name: "health CLI", bundleIdentifier: "org.openhealthkit.health-cli")
         if let store { configuration.location = .file(URL(fileURLWithPath: store)) }
+        let path: String? = if case .file(let url) = configuration.location { url.path } else { nil }
+        if let path { try Self.checkStoreFile(path) }
         if let passphraseEnv {
             guard let passphrase = ProcessInfo.processInfo.environment[passphraseEnv], !passphrase.isEmpty else {
                 throw ValidationError("the environment variable \(passphraseEnv) is not set")
@@ -32,8 +36,56 @@ struct StoreOptions: ParsableArguments {
             configuration.key = .keyFile(URL(fileURLWithPath: keyFile))
         }
         let healthStore = HKHealthStore(configuration: configuration)
-        try healthStore.open()
+        do {
+            try healthStore.open()
+        } catch let error as HealthStoreError {
+            guard let path else { throw error }
+            throw Self.openError(error, path: path)
+        }
         return healthStore
+    }
+
+    /// Refuses, before SQLite does in its own words, a store path that is a folder, cannot be
+    /// read, or lies under a file.
+    static func checkStoreFile(_ path: String) throws(StoreOpenError) {
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder) {
+            if isFolder.boolValue {
+                throw StoreOpenError(description: "cannot open the store at \(path): it is a folder, not a store file", status: .usageOrIO)
+            }
+            if !FileManager.default.isReadableFile(atPath: path) {
+                throw StoreOpenError(description: "cannot open the store at \(path): permission denied", status: .usageOrIO)
+            }
+            return
+        }
+        // A new store: its folder is created, unless a file stands where a folder must be.
+        var folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        while folder.path != "/", !FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder) {
+            folder.deleteLastPathComponent()
+        }
+        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isFolder), !isFolder.boolValue {
+            throw StoreOpenError(description: "cannot create the store at \(path): \(folder.path) is a file, not a folder", status: .usageOrIO)
+        }
+    }
+
+    /// A store error met while opening the store at `path`, in words.
+    static func openError(_ error: HealthStoreError, path: String) -> StoreOpenError {
+        switch error.kind {
+        case .wrongKey:
+            return StoreOpenError(description: "the key does not open the store at \(path)", status: .refused)
+        case .corruptDatabase:
+            return StoreOpenError(description: "cannot open the store at \(path): it is not an OpenHealthKit store", status: .usageOrIO)
+        case .unsupportedSchema:
+            return StoreOpenError(description: "cannot open the store at \(path): it was written by a newer version of OpenHealthKit", status: .usageOrIO)
+        case .keyUnavailable:
+            return StoreOpenError(description: "cannot open the store at \(path): \(error.message)", status: .usageOrIO)
+        case .io:
+            let reason = ErrorReport.sqliteReason(error.message) ?? ErrorReport.plainSQLite(error.message)
+            return StoreOpenError(description: "cannot open the store at \(path): \(reason)", status: .usageOrIO)
+        default:
+            let (message, status) = ErrorReport.describe(error)
+            return StoreOpenError(description: message, status: status)
+        }
     }
 }
 

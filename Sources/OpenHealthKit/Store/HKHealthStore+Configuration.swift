@@ -1,3 +1,4 @@
+import CommonSupport
 import Foundation
 
 extension HKHealthStore {
@@ -60,19 +61,15 @@ extension HKHealthStore {
         /// A private in-memory database, gone when the store is released.
         case inMemory
 
-        /// `OPENHEALTHKIT_STORE` when set, else `$XDG_DATA_HOME/openhealthkit/health.sqlite`,
-        /// else `~/.local/share/openhealthkit/health.sqlite`.
+        /// `OPENHEALTHKIT_STORE` when set, else `$XDG_DATA_HOME/openhealthkit/health.sqlite` when
+        /// `XDG_DATA_HOME` is an absolute path, else `$HOME/.local/share/openhealthkit/health.sqlite`
+        /// (`HOME` as the environment gives it; the account's home directory only when it is unset).
         public static var defaultLocation: Location {
             let environment = ProcessInfo.processInfo.environment
             if let path = environment["OPENHEALTHKIT_STORE"], !path.isEmpty {
                 return .file(URL(fileURLWithPath: path))
             }
-            let base: URL
-            if let xdg = environment["XDG_DATA_HOME"], !xdg.isEmpty {
-                base = URL(fileURLWithPath: xdg)
-            } else {
-                base = FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".local/share")
-            }
+            let base = UserDirectories.dataHome(environment: environment)
             return .file(base.appendingPathComponent("openhealthkit/health.sqlite"))
         }
 

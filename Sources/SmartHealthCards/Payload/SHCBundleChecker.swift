@@ -67,21 +67,21 @@ struct SHCBundleChecker {
             path.append(.index(position))
             defer { path.removeLast() }
             guard tape.kind(entry) == .object else {
-                report(.bundleEntry, "entry \(position) is not an object")
+                report(.bundleEntry, "an entry is not an object")
                 return
             }
             var fullUrlKey = -1
             tape.forEachMember(of: entry) { key, _ in if tape.stringEquals(key, "fullUrl") { fullUrlKey = key } }
             guard fullUrlKey >= 0, tape.isString(fullUrlKey + 1) else {
-                report(.fullURL, "entry \(position) has no fullUrl string")
+                report(.fullURL, "an entry has no fullUrl string")
                 return
             }
             let fullUrl = fullUrlKey + 1
             if !isResourceURI(fullUrl) {
-                report(.fullURL, "entry \(position) has a fullUrl that is not resource:N", key: fullUrlKey)
+                report(.fullURL, "an entry has a fullUrl that is not resource:N", key: fullUrlKey)
             }
             if fullUrls.contains(where: { tape.stringsEqual($0, fullUrl) }) {
-                report(.fullURLDuplicate, "entry \(position) repeats the fullUrl of an earlier entry", key: fullUrlKey)
+                report(.fullURLDuplicate, "an entry repeats the fullUrl of an earlier entry", key: fullUrlKey)
             }
             fullUrls.append(fullUrl)
         }
@@ -94,7 +94,7 @@ struct SHCBundleChecker {
             tape.forEachMember(of: entry) { key, _ in if tape.stringEquals(key, "resource") { resourceKey = key } }
             guard resourceKey >= 0, tape.kind(resourceKey + 1) == .object,
                   let type = tape.memberValue(of: resourceKey + 1, named: "resourceType"), tape.isString(type) else {
-                report(.bundleEntry, "entry \(position) has no resource with a resourceType")
+                report(.bundleEntry, "an entry has no resource with a resourceType")
                 return
             }
             path.append(.key(resourceKey))
