@@ -159,6 +159,7 @@ let package = Package(
             name: "SmartHealthCardsHTTPS",
             dependencies: [
                 "CommonSupport",
+                "SmartHealthLinks",
                 "SmartHealthCards",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -514,6 +515,9 @@ let package = Package(
                 "FhirBlocksClient",
                 "FhirBlocksPostgres",
                 "FHIRCore",
+                "SmartHealthLinks",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -1,0 +1,179 @@
+import ArgumentParser
+import FHIRCore
+import Foundation
+import RecordsSync
+import SmartHealthCards
+import SmartHealthLinks
+
+/// `health share …`: SMART Health Links.
+struct ShareCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "share",
+        abstract: "Open SMART Health Links (shlink:/) and their QR codes.",
+        subcommands: [ShareOpenCommand.self])
+}
+
+/// `health share open LINK|QR-IMAGE`: fetches a link's files, decrypts them, verifies each card as
+/// `health shc verify` does, and prints what the files hold.
+struct ShareOpenCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "open",
+        abstract: "Open a SMART Health Link: fetch, decrypt and show its files.",
+        discussion: """
+            LINK is a shlink:/ link, a viewer address ending in #shlink:/…, or a file holding one \
+            (text, or a QR code image). Cards are verified exactly as `health shc verify` does.
+            Exit status: 0 opened (every card verifies); 1 refused (a wrong passcode, a link no \
+            longer active, a file that does not decrypt, a card that does not verify); 2 usage or \
+            I/O (the server cannot be reached).
+            """)
+
+    @Argument(help: ArgumentHelp("The link, a viewer address, or a file with the link or its QR code.", valueName: "LINK|QR-IMAGE"))
+    var link: String
+
+    @Option(help: "The link's passcode, when it has one.")
+    var passcode: String?
+
+    @Option(help: "Your name, as the person who shared the link will see it in their log.")
+    var recipient = "health share open"
+
+    @Flag(help: "Print JSON instead of text.")
+    var json = false
+
+    @OptionGroup var verification: CardVerifierOptions
+
+    func run() async throws {
+        let payload = try Self.readLink(link)
+        let now = try verification.at.map(parseInstant) ?? Date()
+        let http = SMARTHTTP(timeout: .seconds(30), maximumBody: SHLFile.defaultMaximumSize / 3 * 4 + 65_536)
+        let files: [SHLReceivedFile]
+        do {
+            files = try await SHLReceiver(transport: SMARTHTTPTransport(http: http)).open(payload, recipient: recipient, passcode: passcode, now: now)
+        } catch {
+            try? await http.shutdown()
+            if case .unreachable = error { throw UsageError(error.description) }
+            throw InputRefused(error.description)
+        }
+        try? await http.shutdown()
+
+        let (verifier, https) = try verification.makeVerifier()
+        var shown: [OpenedFile] = []
+        for (index, file) in files.enumerated() {
+            shown.append(await Self.describe(file, number: index + 1, verifier: verifier))
+        }
+        await https.shutdown()
+        if json {
+            let document = OpenedLink(label: payload.label, flags: payload.flags.letters, files: shown)
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            print(String(decoding: try encoder.encode(document), as: UTF8.self))
+        } else {
+            if let label = payload.label { print("“\(label)”") }
+            print(files.count == 1 ? "1 file" : "\(files.count) files")
+            for file in shown { print(file.text, terminator: "") }
+        }
+        if shown.contains(where: { !$0.valid }) { throw ExitCode(1) }
+    }
+
+    /// The link in `text`: the text itself, or the file it names (text or a QR image).
+    static func readLink(_ text: String) throws -> SHLinkPayload {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let linkText: String
+        if trimmed.hasPrefix(SHLink.prefix) || trimmed.contains("#" + SHLink.prefix) {
+            linkText = trimmed
+        } else {
+            // A file: its text, or the text of the QR code in its image.
+            linkText = String(decoding: try cardText(of: text), as: UTF8.self)
+        }
+        do {
+            return try SHLink.parse(linkText)
+        } catch {
+            throw InputRefused(error.description)
+        }
+    }
+
+    /// One file, as printed and as JSON.
+    struct OpenedFile: Encodable {
+        var contentType: String?
+        var bytes: Int
+        var cards: [SHCVerificationReport]?
+        var resourceType: String?
+        var resources: [String: Int]?
+        var valid: Bool
+        var text: String
+
+        enum CodingKeys: String, CodingKey { case contentType, bytes, cards, resourceType, resources, valid }
+    }
+
+    struct OpenedLink: Encodable {
+        var label: String?
+        var flags: String
+        var files: [OpenedFile]
+    }
+
+    /// What a file holds: its cards verified, or its FHIR resources counted by type.
+    static func describe(_ file: SHLReceivedFile, number: Int, verifier: SHCVerifier) async -> OpenedFile {
+        var opened = OpenedFile(contentType: file.contentType, bytes: file.content.count, valid: true, text: "")
+        let kind = file.contentType ?? "unknown content"
+        switch file.contentType {
+        case SHLContentType.smartHealthCard?:
+            let cards: [SHCInput.Card]
+            do {
+                cards = try SHCInput.parse(file.content)
+            } catch {
+                opened.valid = false
+                opened.text = "File \(number): \(kind), not a card file: \(error)\n"
+                return opened
+            }
+            var reports: [SHCVerificationReport] = []
+            await verifier.verifyAll(cards) { _, chunk in reports.append(contentsOf: chunk) }
+            opened.cards = reports
+            opened.valid = reports.allSatisfy(\.isValid)
+            var text = "File \(number): \(kind), \(cards.count == 1 ? "1 card" : "\(cards.count) cards")\n"
+            for (index, report) in reports.enumerated() {
+                text += String(decoding: ShcReportWriter.text(input: "file \(number)", number: cards.count > 1 ? index + 1 : nil, report: report),
+                               as: UTF8.self)
+            }
+            opened.text = text
+        case SHLContentType.fhirJSON?:
+            guard let resource = try? JSONParser.parse(file.content), let type = resource["resourceType"]?.stringValue else {
+                opened.valid = false
+                opened.text = "File \(number): \(kind), but not a FHIR resource\n"
+                return opened
+            }
+            opened.resourceType = type
+            if type == "Bundle" {
+                var counts: [String: Int] = [:]
+                for entry in resource["entry"]?.arrayValue ?? [] {
+                    if let entryType = entry["resource"]?["resourceType"]?.stringValue { counts[entryType, default: 0] += 1 }
+                }
+                opened.resources = counts
+                let total = counts.values.reduce(0, +)
+                let listed = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
+                    .map { "\($0.value) \($0.key)" }.joined(separator: ", ")
+                let bundleType = resource["type"]?.stringValue.map { " (\($0))" } ?? ""
+                opened.text = "File \(number): FHIR Bundle\(bundleType) with \(total == 1 ? "1 resource" : "\(total) resources")\(listed.isEmpty ? "" : ": \(listed)")\n"
+            } else {
+                opened.text = "File \(number): FHIR \(type)\n"
+            }
+        default:
+            opened.text = "File \(number): \(kind), \(file.content.count) bytes (not shown)\n"
+        }
+        return opened
+    }
+}
+
+/// The application's HTTP client (RecordsSync's, redirects not followed, bodies capped, TLS 1.2 or
+/// later against the system's or `SSL_CERT_FILE`'s authorities) as a links receiver's transport.
+struct SMARTHTTPTransport: SHLTransport {
+    let http: SMARTHTTP
+
+    func postJSON(_ url: String, json: [UInt8]) async throws -> SHLHTTPResponse {
+        let answer = try await http.postJSON(url, body: json)
+        return SHLHTTPResponse(status: answer.status, headers: answer.headers, body: answer.body)
+    }
+
+    func get(_ url: String) async throws -> SHLHTTPResponse {
+        let answer = try await http.get(url, accept: "application/jose")
+        return SHLHTTPResponse(status: answer.status, headers: answer.headers, body: answer.body)
+    }
+}
