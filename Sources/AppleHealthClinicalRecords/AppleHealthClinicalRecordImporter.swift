@@ -3,6 +3,7 @@ import Foundation
 import HealthRecords
 import OpenHealthKit
 import SmartHealthCards
+import Synchronization
 
 /// Stores an Apple Health export's clinical records (`clinical-records/*.json`) through
 /// HealthRecords' `HealthRecordImporter`, exactly as `health records import` stores a resource:
@@ -12,17 +13,32 @@ import SmartHealthCards
 /// The FHIR version is the `ClinicalRecord` element's `fhirVersion` when the export has one;
 /// otherwise the resource is read as R4, then as DSTU2 (Apple's Argonaut records) if R4 refuses it.
 /// The provider is the element's `sourceName` ("Health Records" without one).
+///
+/// A file whose Patient is not the store's owner (`HealthRecordPerson`) is not stored unless
+/// `allowOtherPerson`; the refusals, naming both people, are in ``otherPersonRefusals``.
 public struct AppleHealthClinicalRecordImporter: AppleHealthClinicalRecordImporting {
     /// The store the records go to (opened as its owner).
     public let store: HKHealthStore
     /// The time of the import: the date of a record whose resource has none.
     public let now: Date
+    /// Whether a file whose Patient is another person than the store's owner is stored.
+    public let allowOtherPerson: Bool
+    private let refusals = RefusalLog()
 
     /// Creates an importer for `store`.
-    public init(store: HKHealthStore, now: Date = Date()) {
+    /// - Parameters:
+    ///   - store: the store (opened as its owner).
+    ///   - now: the time of the import.
+    ///   - allowOtherPerson: whether records of another person than the owner are stored.
+    public init(store: HKHealthStore, now: Date = Date(), allowOtherPerson: Bool = false) {
         self.store = store
         self.now = now
+        self.allowOtherPerson = allowOtherPerson
     }
+
+    /// The files refused because their Patient is not the store's owner: `file: reason`, the
+    /// reason naming both people.
+    public var otherPersonRefusals: [String] { refusals.lines.withLock { $0 } }
 
     /// Imports one file's resource.
     public func importClinicalRecord(_ bytes: [UInt8], file: AppleHealthClinicalRecordFile) async throws
@@ -38,10 +54,16 @@ public struct AppleHealthClinicalRecordImporter: AppleHealthClinicalRecordImport
         var last = HealthRecordImportReport()
         for version in versions {
             let importer = HealthRecordImporter(store: store, verifier: verifier,
-                                                options: .init(fhirVersion: version, sourceName: file.sourceName, now: now))
+                                                options: .init(fhirVersion: version, sourceName: file.sourceName, now: now,
+                                                               allowOtherPerson: allowOtherPerson))
             var report = HealthRecordImportReport()
             try await importer.importInput(bytes, named: file.name, into: &report)
             last = report
+            if !report.otherPeople.isEmpty {
+                let reasons = report.refusals.flatMap(\.reasons).map { "\(file.name): \($0)" }
+                refusals.lines.withLock { $0 += reasons }
+                return ([], ["the patient is not the store's owner"])
+            }
             if !report.stored.isEmpty || report.refusals.isEmpty { break }
         }
         var notStored: [String] = []
@@ -52,4 +74,9 @@ public struct AppleHealthClinicalRecordImporter: AppleHealthClinicalRecordImport
         }
         return (last.stored.map { $0.sampleType.identifier }, notStored)
     }
+}
+
+/// The refusals an importer met, shared by its copies.
+private final class RefusalLog: Sendable {
+    let lines = Mutex<[String]>([])
 }

@@ -26,6 +26,9 @@ public struct AppleHealthExportError: Error, Equatable, Sendable, CustomStringCo
         /// A file has more elements, deeper nesting or longer text than the importer accepts
         /// (a workout route's GPX file with more points than a route can have).
         case tooLarge
+        /// The export's `Me` date of birth is not the store owner's (``AppleHealthImporter/expectedPerson``):
+        /// it is another person's export.
+        case otherPerson
     }
 
     /// What went wrong.

@@ -24,6 +24,11 @@ public struct AppleHealthImporter: Sendable {
     public var archiveLimits: ArchiveLimits
     /// Where the export's clinical records go; nil counts them as not imported.
     public var clinicalRecords: (any AppleHealthClinicalRecordImporting)?
+    /// The person the export must be of (one person per store): the store owner's date of birth
+    /// (`YYYY-MM-DD`) and how to name the owner. An export whose `Me` element gives another date
+    /// of birth stops the import there, with ``AppleHealthExportError/Kind/otherPerson`` (Apple
+    /// writes `Me` before any sample). Nil imports any export.
+    public var expectedPerson: (dateOfBirth: String, owner: String)?
 
     /// The prefix of the sync identifiers the importer gives samples.
     public static let syncIdentifierPrefix = "apple-health-export:"
@@ -57,6 +62,7 @@ public struct AppleHealthImporter: Sendable {
                              progress: @escaping @Sendable (AppleHealthImportProgress) -> Void = { _ in }) async throws -> AppleHealthImportReport {
         let limits = archiveLimits
         let batchSize = batchSize
+        let expectedPerson = expectedPerson
         // The archive's central directory and XMLParser are synchronous: they run on a Dispatch thread (outside Swift's
         // cooperative pool), which waits for each batch's save.
         let (container, xmlReport, clinicalElements) = try await withCheckedThrowingContinuation { continuation in
@@ -64,6 +70,7 @@ public struct AppleHealthImporter: Sendable {
                 do {
                     let container = try ExportContainer(url: url, limits: limits)
                     var run = ImportRun(store: store, batchSize: batchSize, totalBytes: container.exportSize, progress: progress)
+                    run.expectedPerson = expectedPerson
                     run.container = container
                     let (report, clinicalElements) = try run.read(try Self.openExport(container))
                     continuation.resume(returning: (container, report, clinicalElements))
@@ -121,6 +128,8 @@ private struct ImportRun {
     var revisions: [HKSourceRevision] = []
     var pendingCounts: [String: Int] = [:]
     var characteristics: [String: String]?
+    /// The person the export must be of (``AppleHealthImporter/expectedPerson``).
+    var expectedPerson: (dateOfBirth: String, owner: String)?
     var revisionCache: [String: HKSourceRevision] = [:]
     /// Keys of the members of the correlations read so far: their top-level twins are skipped.
     var memberKeys = Set<ContentKey>()
@@ -189,6 +198,14 @@ private struct ImportRun {
         case "ExportDate":
             break
         case "Me":
+            if let expected = expectedPerson, let text = element["HKCharacteristicTypeIdentifierDateOfBirth"], !text.isEmpty,
+               let birth = ExportValues.dateComponents(text), let year = birth.year, let month = birth.month, let day = birth.day {
+                let date = String(format: "%04d-%02d-%02d", year, month, day)
+                guard date == expected.dateOfBirth else {
+                    throw AppleHealthExportError(.otherPerson,
+                                                 "this export is of a person born \(date), but this store belongs to \(expected.owner): the import stopped there")
+                }
+            }
             characteristics = element.attributes
         case "Record":
             let digest = element.contentDigest

@@ -30,6 +30,12 @@ public struct HealthRecordImportReport: Sendable {
     public var unreadable: [(input: String, reason: String)] = []
     /// Cards that could not be judged because their issuer's keys could not be fetched.
     public var unreachableIssuers = 0
+    /// The people the input is about (each FHIR Patient's and card subject's first name), in
+    /// the order met.
+    public var people: [HealthRecordPerson] = []
+    /// The people whose records were refused because they are not the store's owner (a refusal
+    /// for each names both).
+    public var otherPeople: [HealthRecordPerson] = []
 
     /// Creates an empty report.
     public init() {}

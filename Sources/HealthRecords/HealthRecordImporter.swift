@@ -26,13 +26,25 @@ public struct HealthRecordImporter: Sendable {
         public var sourceURL: URL?
         /// The time of the import: the date of a record whose resource has none.
         public var now: Date
+        /// Whether records of a person other than the store's owner are stored: false refuses an
+        /// input whose Patient, or a card whose subject, does not match the owner's profile
+        /// (``HealthRecordPerson/matches(_:)``); a store without a profile refuses nothing.
+        public var allowOtherPerson: Bool
 
         /// Creates options.
-        public init(fhirVersion: HKFHIRVersion = .primaryR4(), sourceName: String? = nil, sourceURL: URL? = nil, now: Date = Date()) {
+        /// - Parameters:
+        ///   - fhirVersion: the FHIR version of the resources.
+        ///   - sourceName: the provider the records come from.
+        ///   - sourceURL: the FHIR base URL the resources come from.
+        ///   - now: the time of the import.
+        ///   - allowOtherPerson: whether records of another person than the owner are stored.
+        public init(fhirVersion: HKFHIRVersion = .primaryR4(), sourceName: String? = nil, sourceURL: URL? = nil, now: Date = Date(),
+                    allowOtherPerson: Bool = false) {
             self.fhirVersion = fhirVersion
             self.sourceName = sourceName
             self.sourceURL = sourceURL
             self.now = now
+            self.allowOtherPerson = allowOtherPerson
         }
     }
 
@@ -65,6 +77,7 @@ public struct HealthRecordImporter: Sendable {
     @discardableResult
     public func importNDJSONPart(_ bytes: [UInt8], firstLine: Int, named name: String, into report: inout HealthRecordImportReport) async throws -> Int {
         let (slices, problems) = HealthRecordInput.ndjsonLines(bytes, firstLine: firstLine, validate: Self.validator(for: options.fhirVersion))
+        guard checkPatients(in: slices, owner: await owner(), input: name, report: &report) else { return slices.count }
         let records = records(from: slices, problems: problems, input: name, report: &report)
         try await save(records, sourceName: options.sourceName ?? "Health Records")
         report.stored += records
@@ -95,6 +108,7 @@ public struct HealthRecordImporter: Sendable {
         guard let input = read(bytes, named: name, into: &report) else { return nil }
         switch input {
         case .resources(let slices, let problems):
+            guard checkPatients(in: slices, owner: await owner(), input: name, report: &report) else { return nil }
             let records = records(from: slices, problems: problems, input: name, report: &report)
             return PreparedInput(content: .records(records, sourceName: options.sourceName ?? "Health Records"))
         case .cards(let cardBytes):
@@ -132,9 +146,13 @@ public struct HealthRecordImporter: Sendable {
     /// The clinical records of one page of FHIR search results (``HealthRecordInput/searchPage(_:validate:)``:
     /// each resource validated on its own), not stored; what was skipped or refused is added to
     /// `report`.
-    public func clinicalRecords(inSearchPage bytes: [UInt8], named name: String, into report: inout HealthRecordImportReport) -> [HKClinicalRecord] {
+    /// A Patient among them that is not the owner (``Options/allowOtherPerson``, `owner`) refuses
+    /// the whole page.
+    public func clinicalRecords(inSearchPage bytes: [UInt8], named name: String, owner: HealthRecordPerson? = nil,
+                                into report: inout HealthRecordImportReport) -> [HKClinicalRecord] {
         do {
             let slices = try HealthRecordInput.searchPage(bytes, validate: Self.validator(for: options.fhirVersion))
+            guard checkPatients(in: slices, owner: owner, input: name, report: &report) else { return [] }
             return records(from: slices, input: name, report: &report)
         } catch {
             report.unreadable.append((name, error.description))
@@ -176,6 +194,7 @@ public struct HealthRecordImporter: Sendable {
     }
 
     private func verifiedCards(_ cardBytes: [UInt8], input name: String, report: inout HealthRecordImportReport) async -> [VerifiedCard] {
+        let owner = await owner()
         let cards: [SHCInput.Card]
         do {
             cards = try SHCInput.parse(cardBytes, allowSurroundingWhitespace: true)
@@ -198,9 +217,52 @@ public struct HealthRecordImporter: Sendable {
                 continue
             }
             let sourceName = options.sourceName ?? verification.issuerName ?? URL(string: record.issuerIdentifier)?.host ?? "SMART Health Cards"
+            let subjects = (try? JSONParser.parse(verification.bundleJSON ?? [])).map(HealthRecordPerson.patients(inBundle:)) ?? []
+            guard check(subjects, owner: owner, input: name, location: location, report: &report) else { continue }
             verified.append(VerifiedCard(record: record, sourceName: sourceName, bundleJSON: verification.bundleJSON ?? []))
         }
         return verified
+    }
+
+    /// The owner's profile as a person, when records of other people are refused and the
+    /// profile names someone; nil otherwise (nothing is refused). A profile that cannot be read
+    /// checks nothing: the store then refuses the records themselves.
+    public func owner() async -> HealthRecordPerson? {
+        guard !options.allowOtherPerson, let profile = try? await store.ownerProfile() else { return nil }
+        return HealthRecordPerson(profile: profile)
+    }
+
+    /// Notes the Patients among `slices` in `report.people` and, when one is not `owner`, refuses
+    /// them all (a refusal naming both people, the person in `report.otherPeople`); whether they
+    /// may be stored.
+    private func checkPatients(in slices: [FHIRResourceSlice], owner: HealthRecordPerson?, input: String,
+                               report: inout HealthRecordImportReport) -> Bool {
+        var allowed = true
+        for slice in slices where slice.resourceType == "Patient" {
+            let people = HealthRecordPerson.people(inPatient: slice.resource)
+            let location = "\(slice.location) Patient\(slice.resource["id"]?.stringValue.map { "/\($0)" } ?? "")"
+            if !check([people], owner: owner, input: input, location: location, report: &report) { allowed = false }
+        }
+        return allowed
+    }
+
+    /// Checks the patients of one resource or card against `owner`: notes each in
+    /// `report.people`, and refuses (a refusal naming both) when one of them matches none of the
+    /// owner's names.
+    private func check(_ patients: [[HealthRecordPerson]], owner: HealthRecordPerson?, input: String, location: String,
+                       report: inout HealthRecordImportReport) -> Bool {
+        var allowed = true
+        for names in patients {
+            guard let person = names.first else { continue }
+            if !report.people.contains(person) { report.people.append(person) }
+            guard let owner, !names.contains(where: owner.matches) else { continue }
+            allowed = false
+            if !report.otherPeople.contains(person) { report.otherPeople.append(person) }
+            report.refusals.append(.init(input: input, location: location, reasons: [
+                "these records are of \(person.description), but this store belongs to \(owner.description): nothing in this input was stored",
+            ]))
+        }
+        return allowed
     }
 
     /// The records of the clinical resources; everything else is counted as skipped or refused.

@@ -123,6 +123,7 @@ public struct HealthWebApp: Sendable {
         }
         addWalletRoutes(to: router)
         addSettingsRoutes(to: router)
+        addProfileRoutes(to: router)
         router.get("/assets/app.css") { _, _ in
             Response(status: .ok, headers: [.contentType: "text/css; charset=utf-8"], body: .init(byteBuffer: ByteBuffer(string: Stylesheet.css)))
         }

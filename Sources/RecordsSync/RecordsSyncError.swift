@@ -24,6 +24,9 @@ public enum RecordsSyncError: Error, Sendable, Equatable, CustomStringConvertibl
     case connection(String)
     /// The network failed.
     case transport(String)
+    /// The connection's patient is not the store's owner (both described by name and birth
+    /// date; the person's own data, shown to that person).
+    case otherPerson(patient: String, owner: String)
 
     public var description: String {
         switch self {
@@ -38,6 +41,8 @@ public enum RecordsSyncError: Error, Sendable, Equatable, CustomStringConvertibl
         case .malformedResponse(let text): "unreadable answer: \(text)"
         case .connection(let text): text
         case .transport(let text): "network error: \(text)"
+        case .otherPerson(let patient, let owner):
+            "this connection's records are of \(patient), but this store belongs to \(owner): nothing was synced"
         }
     }
 }

@@ -34,12 +34,23 @@ public struct RecordsSynchronizer: Sendable {
         public var resourceTypes: [String]
         /// Whether to fetch health cards when the server offers them.
         public var fetchCards: Bool
+        /// Whether to sync the records of a patient who is not the store's owner: false refuses
+        /// the sync when the connection's Patient does not match the owner's profile
+        /// (`HealthRecordPerson.matches(_:)`), and stores no card whose subject does not.
+        public var allowOtherPerson: Bool
 
         /// Creates options.
-        public init(pageSize: Int = 200, resourceTypes: [String] = ClinicalRecordClassifier.r4ResourceTypes, fetchCards: Bool = true) {
+        /// - Parameters:
+        ///   - pageSize: the page size asked for.
+        ///   - resourceTypes: the FHIR resource types to search.
+        ///   - fetchCards: whether to fetch health cards when the server offers them.
+        ///   - allowOtherPerson: whether to sync the records of another person than the owner.
+        public init(pageSize: Int = 200, resourceTypes: [String] = ClinicalRecordClassifier.r4ResourceTypes, fetchCards: Bool = true,
+                    allowOtherPerson: Bool = false) {
             self.pageSize = pageSize
             self.resourceTypes = resourceTypes
             self.fetchCards = fetchCards
+            self.allowOtherPerson = allowOtherPerson
         }
     }
 
@@ -94,8 +105,10 @@ public struct RecordsSynchronizer: Sendable {
         let session = SyncSession(connection: connection, http: http, store: store)
         var report = SyncReport(connection: name)
         let importer = HealthRecordImporter(store: store, verifier: verifier,
-                                            options: .init(sourceName: name, sourceURL: URL(string: connection.fhirBase)))
+                                            options: .init(sourceName: name, sourceURL: URL(string: connection.fhirBase),
+                                                           allowOtherPerson: options.allowOtherPerson))
         let source = HealthRecordImporter.source(named: name)
+        try await checkPatient(session: session, owner: await importer.owner())
         var fetched = 0
         for (index, type) in options.resourceTypes.enumerated() {
             try await syncType(type, index: index, session: session, importer: importer, source: source, fetched: &fetched,
@@ -177,6 +190,21 @@ public struct RecordsSynchronizer: Sendable {
         }
     }
 
+    /// Reads the connection's Patient and refuses the sync (`otherPerson`) when it does not match
+    /// `owner`. A server that does not answer the Patient read is not refused: the cards' subjects
+    /// are still checked.
+    private func checkPatient(session: SyncSession, owner: HealthRecordPerson?) async throws(RecordsSyncError) {
+        guard let owner else { return }
+        let patient = session.connection.patient
+        guard Self.isFHIRID(patient) else { throw .malformedResponse("the patient in context is not a FHIR id") }
+        let response = try await session.authorizedGet("\(session.connection.fhirBase)/Patient/\(patient)")
+        guard response.status == 200, let resource = (try? JSONParser.parse(response.body))?.objectValue,
+              resource["resourceType"]?.stringValue == "Patient" else { return }
+        let names = HealthRecordPerson.people(inPatient: resource)
+        guard let person = names.first, !names.contains(where: owner.matches) else { return }
+        throw .otherPerson(patient: person.description, owner: owner.description)
+    }
+
     private func fetchCards(session: SyncSession, http: SMARTHTTP, report: inout SyncReport) async throws(RecordsSyncError) {
         let base = session.connection.fhirBase
         let metadata = try await http.get("\(base)/metadata")
@@ -195,7 +223,8 @@ public struct RecordsSynchronizer: Sendable {
         var cards: [HealthRecordImporter.VerifiedCard] = []
         if hasCards {
             let importer = HealthRecordImporter(store: store, verifier: cardVerifier(fhirBase: base, http: http),
-                                                options: .init(sourceName: session.connection.name, sourceURL: URL(string: base)))
+                                                options: .init(sourceName: session.connection.name, sourceURL: URL(string: base),
+                                                           allowOtherPerson: options.allowOtherPerson))
             cards = await importer.verifiedCards(in: response.body, named: "$health-cards-issue", into: &cardReport)
         }
         report.cardsReplaced = try await storeCards(cards, authoritative: cardReport.isComplete, session: session, report: &cardReport)
@@ -284,5 +313,7 @@ extension HealthRecordImportReport {
         refusals += other.refusals
         unreadable += other.unreadable
         unreachableIssuers += other.unreachableIssuers
+        for person in other.people where !people.contains(person) { people.append(person) }
+        for person in other.otherPeople where !otherPeople.contains(person) { otherPeople.append(person) }
     }
 }

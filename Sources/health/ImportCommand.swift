@@ -2,6 +2,7 @@ import AppleHealthClinicalRecords
 import AppleHealthExport
 import ArgumentParser
 import Foundation
+import HealthRecords
 import OpenHealthKit
 
 /// `health import …`: bring data from other systems' exports into a store.
@@ -21,7 +22,9 @@ struct AppleHealthImportCommand: AsyncParsableCommand {
             Reads the export.zip the Health app writes (Export All Health Data), or its export.xml, as a stream, in \
             bounded memory: records, blood pressure and food correlations (each member once, though Apple lists it \
             twice), workouts with their events and totals, the Me characteristics, and the clinical records of \
-            clinical-records/. Sources, versions, devices, metadata and dates with their offsets are kept. Elements \
+            clinical-records/. One person per store: an export whose Me date of birth is not the one of the store's \
+            profile (`health profile`) is refused, and so is a clinical record whose Patient is someone else, with both \
+            people shown and exit status 1, unless --allow-other-person is given. Sources, versions, devices, metadata and dates with their offsets are kept. Elements \
             that are not imported are counted in the summary. Each batch is saved atomically; running the same import \
             again stores nothing twice, and an interrupted import resumes. On a terminal, a progress bar shows on \
             standard error.
@@ -38,6 +41,9 @@ struct AppleHealthImportCommand: AsyncParsableCommand {
     @Flag(help: "Print a line \"Imported N\" to standard error after each committed batch.")
     var progress = false
 
+    @Flag(help: "Import the export even when it is not of the person of the store's profile.")
+    var allowOtherPerson = false
+
     mutating func run() async throws {
         guard batchSize > 0 else { throw ValidationError("--batch-size must be positive") }
         let url = URL(fileURLWithPath: file)
@@ -50,7 +56,12 @@ struct AppleHealthImportCommand: AsyncParsableCommand {
         let bar = ImportProgressBar(enabled: !self.progress && isatty(STDERR_FILENO) != 0)
         let lines = self.progress
         let report: AppleHealthImportReport
-        let importer = AppleHealthImporter(batchSize: batchSize, clinicalRecords: AppleHealthClinicalRecordImporter(store: store))
+        let clinicalRecords = AppleHealthClinicalRecordImporter(store: store, allowOtherPerson: allowOtherPerson)
+        var importer = AppleHealthImporter(batchSize: batchSize, clinicalRecords: clinicalRecords)
+        if !allowOtherPerson, let profile = try? await store.ownerProfile(), let birth = ProfileText.dateText(profile.dateOfBirth),
+           let owner = HealthRecordPerson(profile: profile) {
+            importer.expectedPerson = (birth, owner.description)
+        }
         do {
             report = try await importer.importExport(at: url, into: store) { state in
                 if lines { progress.update(state.report.importedCount) }
@@ -59,6 +70,9 @@ struct AppleHealthImportCommand: AsyncParsableCommand {
         } catch let error as AppleHealthExportError {
             bar.finish()
             if error.kind == .unreadable { throw ValidationError(error.description) }
+            if error.kind == .otherPerson {
+                throw InputRefused("\(file): \(error.description). To import it into this store anyway, give --allow-other-person.")
+            }
             throw InputRefused("\(file): \(error.description)")
         }
         bar.finish()
@@ -78,6 +92,12 @@ struct AppleHealthImportCommand: AsyncParsableCommand {
             for (reason, count) in report.skipped.sorted(by: { $0.key < $1.key }) {
                 print("  \(reason): \(count)")
             }
+        }
+        let refusals = clinicalRecords.otherPersonRefusals
+        if !refusals.isEmpty {
+            for refusal in refusals { print("refused \(refusal)") }
+            print("To store another person's records in this store anyway, run the import again with --allow-other-person.")
+            throw ExitCode(1)
         }
     }
 }

@@ -4,7 +4,7 @@ import HealthRecords
 import OpenHealthKit
 
 /// `health records import FILE… [--fhir-version 4.0.1|1.0.2] [--source-name NAME] [--source-url URL]
-/// [--issuer ISS=DIR]… [--trust-directory FILE] [--at ISO8601] [--json]`.
+/// [--issuer ISS=DIR]… [--trust-directory FILE] [--at ISO8601] [--allow-other-person] [--json]`.
 struct RecordsImportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "import",
@@ -17,6 +17,8 @@ struct RecordsImportCommand: AsyncParsableCommand {
             never stored when invalid. Importing the same resource (same source, type and id) or card again replaces it.
             One JSON document (a resource, a Bundle, a card file) and one NDJSON line may be at most 16 MiB; a larger \
             file is read as NDJSON, in parts, never whole.
+            One person per store: an input whose FHIR Patient, or a card whose subject, is not the person of the \
+            store's profile (`health profile`) is refused with both names shown, unless --allow-other-person is given.
             Exit status: 0 when everything was stored, 1 when anything was refused or is not a valid input (malformed \
             JSON or NDJSON, too deep, not FHIR; the rest is still stored), 2 for usage or I/O errors (a file that cannot \
             be read, an issuer that cannot be reached).
@@ -37,6 +39,9 @@ struct RecordsImportCommand: AsyncParsableCommand {
     var sourceUrl: String?
 
     @OptionGroup var verification: CardVerifierOptions
+
+    @Flag(help: "Import records even when their patient is not the person of the store's profile.")
+    var allowOtherPerson = false
 
     @Flag(help: "Print a JSON report.")
     var json = false
@@ -68,7 +73,8 @@ struct RecordsImportCommand: AsyncParsableCommand {
         let store = try storeOptions.openStore()
         let (verifier, https) = try verification.makeVerifier()
         let importer = HealthRecordImporter(store: store, verifier: verifier,
-                                            options: .init(fhirVersion: version, sourceName: sourceName, sourceURL: baseURL, now: Date()))
+                                            options: .init(fhirVersion: version, sourceName: sourceName, sourceURL: baseURL, now: Date(),
+                                                           allowOtherPerson: allowOtherPerson))
         var report = HealthRecordImportReport()
         var released = RecordsFormatter.StoredSummary()
         do {
@@ -86,7 +92,11 @@ struct RecordsImportCommand: AsyncParsableCommand {
             print(RecordsFormatter.importJSON(report, released: released))
         } else {
             for line in RecordsFormatter.importText(report, released: released) { print(line) }
+            if !report.otherPeople.isEmpty {
+                print("To store another person's records in this store anyway, run the import again with --allow-other-person.")
+            }
         }
+        await ProfileHint.offer(report.people, store: store)
         // An input that is not valid JSON, NDJSON, FHIR or a card is invalid input (1), as a refused resource is;
         // 2 is only for what could not be read or reached.
         if !report.refusals.isEmpty || !report.unreadable.isEmpty { throw ExitCode(1) }

@@ -16,6 +16,8 @@ struct RecordsSyncCommand: AsyncParsableCommand {
             its cards (keys from ISS/.well-known/jwks.json over the connection's TLS trust); other issuers are judged by the \
             card options below. Each page is stored with the connection's progress and next link in one transaction: an \
             interrupted sync resumes at the next page. Tokens are refreshed as needed.
+            A connection whose patient is not the person of the store's profile (`health profile`) is not synced, and a \
+            card whose subject is someone else is not stored, unless --allow-other-person is given.
             Exit status: 0 synced, 1 anything refused or the connection must be renewed, 2 for usage errors or a server \
             that could not be reached.
             """)
@@ -24,6 +26,9 @@ struct RecordsSyncCommand: AsyncParsableCommand {
 
     @Option(help: ArgumentHelp("The connection to sync (default: every one).", valueName: "NAME"))
     var name: String?
+
+    @Flag(help: "Sync even when the connection's patient is not the person of the store's profile.")
+    var allowOtherPerson = false
 
     @OptionGroup var verification: CardVerifierOptions
 
@@ -38,7 +43,8 @@ struct RecordsSyncCommand: AsyncParsableCommand {
         guard !names.isEmpty else { throw InputRefused("no connections: run `health records connect FHIR-BASE` first") }
         let (verifier, https) = try verification.makeVerifier()
         let http = SMARTHTTP()
-        let synchronizer = RecordsSynchronizer(store: store, http: http, verifier: verifier)
+        let synchronizer = RecordsSynchronizer(store: store, http: http, verifier: verifier,
+                                               options: .init(allowOtherPerson: allowOtherPerson))
         var failure: RecordsSyncError?
         var refused = false
         for name in names {
@@ -49,6 +55,7 @@ struct RecordsSyncCommand: AsyncParsableCommand {
                 }
                 bar.finish()
                 for line in Self.lines(report) { print(line) }
+                await ProfileHint.offer(report.records.people, store: store)
                 refused = refused || !report.records.refusals.isEmpty
             } catch {
                 bar.finish()

@@ -14,9 +14,11 @@ extension HealthWebApp {
         return SHCVerifier(resolver: verifier.resolver, trust: verifier.trust, now: now, limits: verifier.limits)
     }
 
-    /// The importer `health records import` uses, with this page's verifier.
-    func recordImporter(fhirVersion: HKFHIRVersion = .primaryR4()) -> HealthRecordImporter {
-        HealthRecordImporter(store: store, verifier: currentVerifier(), options: .init(fhirVersion: fhirVersion, now: clock()))
+    /// The importer `health records import` uses, with this page's verifier; `allowOtherPerson`
+    /// is the form's "import anyway" choice for another person's records.
+    func recordImporter(fhirVersion: HKFHIRVersion = .primaryR4(), allowOtherPerson: Bool = false) -> HealthRecordImporter {
+        HealthRecordImporter(store: store, verifier: currentVerifier(),
+                             options: .init(fhirVersion: fhirVersion, now: clock(), allowOtherPerson: allowOtherPerson))
     }
 
     /// A multipart upload's fields and files (the session middleware already limited its size
@@ -53,7 +55,7 @@ extension HealthWebApp {
             }
             var report = HealthRecordImportReport()
             report.unreadable = unreadable
-            let importer = recordImporter()
+            let importer = recordImporter(allowOtherPerson: form["allowOtherPerson"] == "yes")
             for input in inputs {
                 guard !CardUpload.isFHIR(input.bytes) else {
                     report.unreadable.append((input.name, "this is a FHIR file, not a health card: import it on the Health records page"))

@@ -21,7 +21,7 @@ enum ImportReportView {
             "stored": stored.sorted { $0.key < $1.key }.map { ["name": $0.key, "count": $0.value] }, "hasStored": !stored.isEmpty,
             "skipped": skipped, "hasSkipped": !skipped.isEmpty,
             "refusals": refusals, "unreadable": unreadable, "hasProblems": !refusals.isEmpty || !unreadable.isEmpty,
-            "back": back, "backText": backText,
+            "otherPerson": !report.otherPeople.isEmpty, "back": back, "backText": backText,
         ])
     }
 }

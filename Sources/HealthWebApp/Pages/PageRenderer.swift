@@ -6,7 +6,7 @@ import Mustache
 struct PageRenderer: Sendable {
     /// The sections of the navigation.
     enum Section: String, CaseIterable, Sendable {
-        case summary, browse, records, cards, sharing, settings
+        case summary, browse, records, cards, sharing, profile, settings
 
         var label: String {
             switch self {
@@ -15,6 +15,7 @@ struct PageRenderer: Sendable {
             case .records: "Health records"
             case .cards: "Health cards"
             case .sharing: "Sharing"
+            case .profile: "Profile"
             case .settings: "Settings"
             }
         }
@@ -26,6 +27,7 @@ struct PageRenderer: Sendable {
             case .records: "/records"
             case .cards: "/cards"
             case .sharing: "/sharing"
+            case .profile: "/profile"
             case .settings: "/settings"
             }
         }

@@ -22,7 +22,7 @@ extension HealthWebApp {
                   version.fhirRelease == .r4 || version.fhirRelease == .dstu2 else {
                 throw HTTPError(.badRequest, message: "Choose FHIR version 4.0.1 (R4) or 1.0.2 (DSTU2); nothing was imported.")
             }
-            let importer = recordImporter(fhirVersion: version)
+            let importer = recordImporter(fhirVersion: version, allowOtherPerson: form["allowOtherPerson"] == "yes")
             let pages = pages
             // The files wait in temporary files: the body and the form are released when this answers.
             let uploads: [SpooledUpload]

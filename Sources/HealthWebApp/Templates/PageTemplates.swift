@@ -5,6 +5,7 @@ enum PageTemplates {
         "layout": layout, "problem": problem, "summary": summary, "chart": chart, "browse": browse, "type": type,
         "records": records, "record": record, "sharing": sharing,
         "wallet": SharingWalletView.template, "settings": SettingsView.template,
+        "profile": ProfileView.template,
         "deleteConfirm": RecentlyDeletedView.confirmTemplate, "recentlyDeleted": RecentlyDeletedView.listTemplate,
     ]
 

@@ -18,6 +18,8 @@ enum UploadTemplates {
         <input id="card-image" type="file" name="image" multiple accept="image/png,image/jpeg"></p>
         <p><label for="card-text">Or paste its shc:/ text (a chunked card: every chunk, one per line)</label><br>
         <textarea id="card-text" name="shc" rows="3" cols="40" spellcheck="false"></textarea></p>
+        <p><input id="card-other-person" type="checkbox" name="allowOtherPerson" value="yes">
+        <label for="card-other-person">Add it even if the card is another person's (not the person of your <a href="/profile">profile</a>)</label></p>
         <p><button type="submit">Verify and add</button></p>
         </form>
         </section>
@@ -50,6 +52,8 @@ enum UploadTemplates {
         <input id="fhir-files" type="file" name="files" multiple accept=".json,.ndjson"></p>
         <p><label for="fhir-version">FHIR version</label>
         <select id="fhir-version" name="fhirVersion"><option value="4.0.1" selected>R4 (4.0.1)</option><option value="1.0.2">DSTU2 (1.0.2)</option></select></p>
+        <p><input id="fhir-other-person" type="checkbox" name="allowOtherPerson" value="yes">
+        <label for="fhir-other-person">Import them even if they are another person's records (not the person of your <a href="/profile">profile</a>)</label></p>
         <p><button type="submit">Import</button></p>
         </form>
         </section>
@@ -68,6 +72,7 @@ enum UploadTemplates {
         {{#unreadable}}<h3>{{input}}</h3><p>{{reason}}</p>{{/unreadable}}
         {{#refusals}}<h3>{{input}} ({{location}})</h3>
         <ul class="reasons">{{#reasons}}<li>{{text}} <details><summary>Details</summary><code>{{detail}}</code></details></li>{{/reasons}}</ul>{{/refusals}}
+        {{#otherPerson}}<p>This store keeps the records of the person of its <a href="/profile">profile</a>. To keep another person's records in it anyway, choose the files again and tick “even if they are another person's”.</p>{{/otherPerson}}
         </section>
         {{/hasProblems}}
         <p><a href="{{back}}">{{backText}}</a></p>
