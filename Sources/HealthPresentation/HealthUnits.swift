@@ -82,8 +82,17 @@ public enum HealthUnits {
             let word = label(for: display, type: type)
             return word == "count/min" ? ["count/min"] : [word, "count/min"]
         }
-        let candidates = ["kg", "lb", "st", "g", "mg", "mcg", "mg/dL", "mmol/L", "°C", "°F", "cm", "m", "km", "in", "ft", "mi",
+        // The words people use for the type's kind of measure: body weight in kg, lb and st, a
+        // nutrient in g, mg and mcg; a distance in km and mi, a height in cm, in and ft.
+        let candidates: [String]
+        switch HealthFormatter.defaultUnit(for: type) {
+        case .gramUnit(with: .kilo): candidates = ["kg", "lb", "st", "g"]
+        case .meterUnit(with: .kilo): candidates = ["km", "mi", "m", "ft", "yd"]
+        case .meterUnit(with: .centi): candidates = ["cm", "in", "ft", "m"]
+        default:
+            candidates = ["g", "mg", "mcg", "oz", "mg/dL", "mmol/L", "°C", "°F", "m", "km", "mi", "ft",
                           "kcal", "kJ", "min", "hr", "s", "ms", "mmHg", "mL", "L", "fl_oz_us", "km/h", "mph"]
+        }
         var accepted = candidates.filter { word in
             guard let unit = try? unit(word, for: nil) else { return false }
             if word == "mmol/L" { return molarMass(for: type) != nil }

@@ -2,7 +2,7 @@ import Foundation
 import HealthPresentation
 import OpenHealthKit
 
-/// How the page writes values and dates, in ``HealthFormatter``'s words (the CLI's too):
+/// How the page writes values and dates, in `HealthFormatter`'s words (the CLI's too):
 /// quantities in the person's units to each type's precision (`72 bpm`, `8,412 steps`), category
 /// values by name (`Core sleep 47 min`), blood pressure as `120/80 mmHg`, workouts by activity
 /// and length, dates in local time with the zone.

@@ -3,7 +3,7 @@ import OpenHealthKit
 
 /// The unit choices of the Settings page: each applies to a group of quantity types and is
 /// stored, per type, as the store's preferred unit (``HKHealthStore/setPreferredUnit(_:for:)``);
-/// values are shown in it by ``HealthFormatter``, the CLI's formatter too.
+/// values are shown in it by `HealthFormatter`, the CLI's formatter too.
 struct SettingsUnits: Sendable {
     /// One choice in a group.
     struct Option: Sendable {
