@@ -6,8 +6,8 @@
 #
 # It builds `health` in release (the Swift runtime linked in: see Package.swift), strips it and
 # installs it as PREFIX/lib/openhealthkit/health, beside what it reads at run time (the demo's
-# patient in OpenHealthKit_health.resources, and libOpenHealthKitQRImages.so when zxing-cpp is
-# installed), with PREFIX/bin/health a link to it; its manual pages, one per command, rendered by
+# patient in OpenHealthKit_health.resources, and libOpenHealthKitQRImages.so, compiled with the
+# C++ compiler, when zxing-cpp is installed), with PREFIX/bin/health a link to it; its manual pages, one per command, rendered by
 # swift-argument-parser's generate-manual tool, in PREFIX/share/man/man1; and its completions in
 # PREFIX/share/bash-completion/completions, PREFIX/share/zsh/site-functions and
 # PREFIX/share/fish/vendor_completions.d. scripts/package-deb.sh packages the same files.
@@ -37,6 +37,7 @@ absolute() {
 }
 
 binary=""
+qr_library=""
 manual_tool=""
 for_package=false
 prefix=""
@@ -63,17 +64,25 @@ fi
 command -v strip >/dev/null || fail "strip is missing: sudo apt-get install binutils"
 
 cd "$(dirname "$0")/.."
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
 
 if [ -z "$binary" ]; then
     command -v swift >/dev/null || fail "swift is not on PATH: install Swift 6.3 (swift.org/install) first"
-    echo "Building health in release (the first build takes a while: about 35 minutes on 2 cores)…"
+    echo "Building health in release (the first build takes a while: 30 to 60 minutes on 2 cores)…"
     swift build -c release --product health
     bin_dir=$(swift build -c release --show-bin-path)
     binary="$bin_dir/health"
-    # zxing-cpp is optional: only reading QR images (health shc verify photo.png) needs it.
-    if [ -f /usr/include/ZXing/ReadBarcode.h ] && [ -f /usr/include/stb/stb_image.h ]; then
+    # zxing-cpp is optional: only reading QR images (health shc verify photo.png) needs it. The
+    # library is one C++ file (Package.swift's CQRImageReader, with its settings), compiled here by
+    # the C++ compiler rather than as SwiftPM's OpenHealthKitQRImages product, which SwiftPM links
+    # against the toolchain's libswiftCore.so: the installed `health` carries its own runtime, and
+    # a machine without the toolchain could not load that library.
+    if [ -f /usr/include/ZXing/ReadBarcode.h ] && [ -f /usr/include/stb/stb_image.h ] && command -v "${CXX:-c++}" >/dev/null; then
         echo "Building the QR image library (zxing-cpp)…"
-        swift build -c release --product OpenHealthKitQRImages
+        "${CXX:-c++}" -std=c++17 -O2 -fPIC -shared -DZX_USE_UTF8 -I Sources/CQRImageReader/include \
+            Sources/CQRImageReader/QRImageReader.cpp -lZXing -lstb -o "$work/libOpenHealthKitQRImages.so"
+        qr_library="$work/libOpenHealthKitQRImages.so"
     fi
     if [ -z "$manual_tool" ]; then
         echo "Building swift-argument-parser's generate-manual tool…"
@@ -84,6 +93,7 @@ elif [ -z "$manual_tool" ] && [ -x "$(dirname "$binary")/generate-manual" ]; the
     manual_tool="$(dirname "$binary")/generate-manual"
 fi
 from=$(dirname "$binary")
+[ -n "$qr_library" ] || [ ! -f "$from/libOpenHealthKitQRImages.so" ] || qr_library="$from/libOpenHealthKitQRImages.so"
 
 lib="$prefix/lib/openhealthkit"
 echo "Installing into $prefix:"
@@ -100,8 +110,8 @@ rm -rf "$lib/$resources"
 cp -R "$from/$resources" "$lib/$resources"
 chmod -R u=rwX,go=rX "$lib/$resources"
 echo "  $lib/$resources (the demo's patient)"
-if [ -f "$from/libOpenHealthKitQRImages.so" ]; then
-    install -m 0644 "$from/libOpenHealthKitQRImages.so" "$lib/libOpenHealthKitQRImages.so"
+if [ -n "$qr_library" ]; then
+    install -m 0644 "$qr_library" "$lib/libOpenHealthKitQRImages.so"
     strip --strip-unneeded "$lib/libOpenHealthKitQRImages.so"
     echo "  $lib/libOpenHealthKitQRImages.so (QR images)"
 else
@@ -113,8 +123,8 @@ echo "  $prefix/bin/health → ../lib/openhealthkit/health"
 health="$prefix/bin/health"
 
 if [ -n "$manual_tool" ]; then
-    pages=$(mktemp -d)
-    trap 'rm -rf "$pages"' EXIT
+    pages="$work/pages"
+    mkdir "$pages"
     # The date in the pages: the commit's, so the same commit renders the same pages.
     date=""
     [ ! -e .git ] || date=$(git -c safe.directory='*' log -1 --format=%cs 2>/dev/null || true)

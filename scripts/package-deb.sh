@@ -78,7 +78,7 @@ install -d "$doc"
 Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/
 Upstream-Name: OpenHealthKit
 Comment: $version_line. The binary links the Swift runtime and Foundation (Apache-2.0 with the
- Runtime Library Exception; Foundation carries ICU, Unicode licence, and libxml2, MIT) and the Swift
+ Runtime Library Exception; Foundation carries ICU's data and code, Unicode licence) and the Swift
  packages listed below statically; their licence texts follow the project's.
 
 Files: *
