@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import NIOCore
 import OpenHealthKit
 
 /// How an error that ended a command is told to the person at the terminal: one line in words
@@ -36,6 +37,12 @@ struct ErrorReport {
             (message, status) = (Self.describe(error), .usageOrIO)
         case let error as POSIXError:
             (message, status) = (Self.reason(errno: error.code.rawValue), .usageOrIO)
+        case let error as IOError:
+            // A socket that could not be bound (`health ui`, `health serve`) or another system
+            // call of the network stack: NIO's description names its internal function.
+            let why = Self.reason(errno: error.errnoCode)
+            (message, status) = (error.description.hasPrefix("bind(") ? "cannot listen on that port: \(why) (choose another with --port)"
+                                                                     : "a network operation failed: \(why)", .usageOrIO)
         case let error as any LocalizedError where error.errorDescription != nil:
             (message, status) = (error.errorDescription ?? "", .refused)
         default:

@@ -81,6 +81,29 @@ struct ErrorMessagesTests {
         #expect(server.error == "Error: cannot reach the server at http://127.0.0.1:1: connection refused\n")
     }
 
+    @Test("A port another program listens on is an I/O error, in words")
+    func portInUse() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        try #require(descriptor >= 0)
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let listening = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0 && listen(descriptor, 1) == 0
+            }
+        }
+        try #require(listening)
+        let port = UInt16(bigEndian: address.sin_port)
+        let result = try await runner.run(["ui", "--port", "\(port)"])
+        #expect(result.status == 2)
+        #expect(result.error == "Error: cannot listen on that port: address already in use (choose another with --port)\n")
+    }
+
     @Test("A usage error the parser finds keeps the command's usage; an error of a running command has none")
     func usageTail() async throws {
         let runner = CommandRunner()
