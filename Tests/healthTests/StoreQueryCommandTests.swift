@@ -221,7 +221,7 @@ struct StoreQueryCommandTests {
             let runner = CommandRunner()
             defer { runner.remove() }
             try await Self.seedHeartRates(runner, count: count)
-            let counted = try await Self.objects(runner, ["--type", "heartRate", "--limit", "0", "--page-size", "20000"]).count
+            let counted = try await Self.objects(runner, ["--type", "heartRate", "--limit", "0"]).count
             #expect(counted == count)
             for (name, extra) in [("json", ["--json"]), ("text", [])] {
                 let run = try await Self.peakMemory(runner, ["store", "query", "--type", "heartRate", "--limit", "0"] + extra)
