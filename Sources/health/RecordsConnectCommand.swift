@@ -108,7 +108,7 @@ enum BrowserOpener {
 /// could not be reached or read, 1 when it refused.
 enum RecordsSyncFailure {
     static func exit(_ error: RecordsSyncError) throws -> Never {
-        printError("error: \(error)")
+        printError("Error: \(error)")
         switch error {
         case .transport, .discovery: throw ExitCode(2)
         default: throw ExitCode(1)

@@ -22,7 +22,7 @@ struct RecordsShowCommand: AsyncParsableCommand {
             predicates: types.map { HKSamplePredicate<HKSample>.sample(type: $0, predicate: HKQuery.predicateForObject(with: id)) },
             sortDescriptors: [], limit: 1)
         guard let record = try await descriptor.result(for: store).first else {
-            printError("error: no health record \(id.uuidString) in this store")
+            printError("Error: no health record \(id.uuidString) in this store")
             throw ExitCode(1)
         }
         for line in RecordsFormatter.detail(record) { print(line) }
