@@ -74,14 +74,14 @@ struct ProfileView {
         <section class="card" aria-labelledby="medical-id-heading">
         <h2 id="medical-id-heading">Medical ID</h2>
         {{#isEmpty}}<p>This store does not say whose it is yet. Fill in the form below: imports of health records and cards then check that they are yours.</p>{{/isEmpty}}
-        <dl class="fields">{{#fields}}<dt>{{label}}</dt><dd>{{text}}</dd>{{/fields}}
+        <dl class="fields medical">{{#fields}}<dt>{{label}}</dt><dd>{{text}}</dd>{{/fields}}
         <dt>Emergency contacts</dt><dd>{{#hasContacts}}<ul class="contacts">{{#contacts}}<li>{{name}}{{#relationship}} ({{relationship}}){{/relationship}}: <a href="tel:{{phone}}">{{phone}}</a></li>{{/contacts}}</ul>{{/hasContacts}}{{^hasContacts}}None{{/hasContacts}}</dd>
         </dl>
         </section>
         <section class="card" aria-labelledby="edit-heading">
         <h2 id="edit-heading">Edit</h2>
         <p>Your date of birth, sex and blood type are also what apps you allow can read. Records and health cards of another person are refused when you import them, unless you choose to import them anyway.</p>
-        <form method="post" action="/profile" class="fields">
+        <form method="post" action="/profile" class="fields profile">
         <input type="hidden" name="csrf" value="{{csrf}}">
         <label for="profile-given">Given name</label><input id="profile-given" name="givenName" value="{{givenName}}" autocomplete="given-name">
         <label for="profile-family">Family name</label><input id="profile-family" name="familyName" value="{{familyName}}" autocomplete="family-name">

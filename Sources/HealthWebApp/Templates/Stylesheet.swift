@@ -40,6 +40,10 @@ enum Stylesheet {
         .problem { background: #fce8e6; border: 1px solid #b3261e; color: #5c0f0b; padding: .5em 1em; border-radius: 6px; }
         .verified { background: #e6f4ea; border: 1px solid #137333; color: #0d4f23; padding: .5em 1em; border-radius: 6px; }
         form.fields { display: grid; grid-template-columns: minmax(8em, max-content) minmax(0, 24em); gap: .4em 1em; align-items: center; }
+        form.profile fieldset { grid-column: 1 / -1; display: grid; grid-template-columns: minmax(8em, max-content) minmax(0, 24em); gap: .4em 1em; align-items: center; margin: .4em 0 0; padding: .5em 0 .6em; border: 0; border-top: 1px solid #d0d0d8; }
+        form.profile legend { font-weight: 600; padding: .3em 0; } form.profile textarea { font: inherit; padding: .2em .4em; border: 1px solid #6e6e78; border-radius: 4px; max-width: 100%; }
+        ul.contacts { margin: 0; padding-left: 1.2em; }
+        @media (max-width: 40em) { form.profile, form.profile fieldset, dl.fields.medical { grid-template-columns: minmax(0, 1fr); } form.profile label { margin-top: .3em; } dl.fields.medical dd { margin-bottom: .4em; } }
         form.inline { display: inline-block; margin: .25em .5em .25em 0; }
         td code { overflow-wrap: anywhere; word-break: break-all; }
         input, select { font: inherit; padding: .2em .4em; border: 1px solid #6e6e78; border-radius: 4px; background: #fff; color: var(--ink); max-width: 100%; }
