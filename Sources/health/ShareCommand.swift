@@ -1,6 +1,8 @@
 import ArgumentParser
 import FHIRCore
 import Foundation
+import HealthRecords
+import OpenHealthKit
 import RecordsSync
 import SmartHealthCards
 import SmartHealthLinks
@@ -22,9 +24,11 @@ struct ShareOpenCommand: AsyncParsableCommand {
         discussion: """
             LINK is a shlink:/ link, a viewer address ending in #shlink:/…, or a file holding one \
             (text, or a QR code image). Cards are verified exactly as `health shc verify` does.
-            Exit status: 0 opened (every card verifies); 1 refused (a wrong passcode, a link no \
-            longer active, a file that does not decrypt, a card that does not verify); 2 usage or \
-            I/O (the server cannot be reached).
+            With --import, the files' cards and FHIR records are stored through the same importer as \
+            `health records import` (a card that does not verify is never stored).
+            Exit status: 0 opened (and imported); 1 refused (a wrong passcode, a link no longer \
+            active, a file that does not decrypt, a card that does not verify, a record refused); \
+            2 usage or I/O (the server cannot be reached).
             """)
 
     @Argument(help: ArgumentHelp("The link, a viewer address, or a file with the link or its QR code.", valueName: "LINK|QR-IMAGE"))
@@ -39,7 +43,15 @@ struct ShareOpenCommand: AsyncParsableCommand {
     @Flag(help: "Print JSON instead of text.")
     var json = false
 
+    @Flag(name: .customLong("import"), help: "Store the files' records and cards in your store (a card that does not verify is never stored).")
+    var importFiles = false
+
+    @Flag(help: "With --import: store records even when their patient is not the person of the store's profile.")
+    var allowOtherPerson = false
+
     @OptionGroup var verification: CardVerifierOptions
+
+    @OptionGroup var storeOptions: StoreOptions
 
     func run() async throws {
         let payload = try Self.readLink(link)
@@ -60,9 +72,24 @@ struct ShareOpenCommand: AsyncParsableCommand {
         for (index, file) in files.enumerated() {
             shown.append(await Self.describe(file, number: index + 1, verifier: verifier))
         }
+        var imported: HealthRecordImportReport?
+        let released = RecordsFormatter.StoredSummary()
+        var store: HKHealthStore?
+        if importFiles {
+            do {
+                let opened = try storeOptions.openStore()
+                store = opened
+                imported = try await Self.importFiles(files, into: opened, verifier: verifier, label: payload.label,
+                                                      now: now, allowOtherPerson: allowOtherPerson)
+            } catch {
+                await https.shutdown()
+                throw error
+            }
+        }
         await https.shutdown()
         if json {
-            let document = OpenedLink(label: payload.label, flags: payload.flags.letters, files: shown)
+            let importJSON = imported.flatMap { try? JSONParser.parse(RecordsFormatter.importJSON($0, released: released)) }
+            let document = OpenedLink(label: payload.label, flags: payload.flags.letters, files: shown, imported: importJSON)
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
             print(String(decoding: try encoder.encode(document), as: UTF8.self))
@@ -70,8 +97,31 @@ struct ShareOpenCommand: AsyncParsableCommand {
             if let label = payload.label { print("“\(label)”") }
             print(files.count == 1 ? "1 file" : "\(files.count) files")
             for file in shown { print(file.text, terminator: "") }
+            if let imported {
+                for line in RecordsFormatter.importText(imported, released: released) { print(line) }
+                if !imported.otherPeople.isEmpty {
+                    print("To store another person's records in this store anyway, run the command again with --allow-other-person.")
+                }
+            }
+        }
+        if let imported, let store {
+            await ProfileHint.offer(imported.people, store: store)
+            if !imported.refusals.isEmpty || !imported.unreadable.isEmpty { throw ExitCode(1) }
         }
         if shown.contains(where: { !$0.valid }) { throw ExitCode(1) }
+    }
+
+    /// Stores the cards and FHIR files of a link through the importer of `health records import`.
+    static func importFiles(_ files: [SHLReceivedFile], into store: HKHealthStore, verifier: SHCVerifier, label: String?,
+                            now: Date, allowOtherPerson: Bool) async throws -> HealthRecordImportReport {
+        let importer = HealthRecordImporter(store: store, verifier: verifier,
+                                            options: .init(sourceName: label ?? "SMART Health Link", now: now, allowOtherPerson: allowOtherPerson))
+        var report = HealthRecordImportReport()
+        for (index, file) in files.enumerated()
+        where file.contentType == SHLContentType.smartHealthCard || file.contentType == SHLContentType.fhirJSON {
+            try await importer.importInput(file.content, named: "file \(index + 1)", into: &report)
+        }
+        return report
     }
 
     /// The link in `text`: the text itself, or the file it names (text or a QR image).
@@ -108,6 +158,8 @@ struct ShareOpenCommand: AsyncParsableCommand {
         var label: String?
         var flags: String
         var files: [OpenedFile]
+        /// With `--import`: the report `health records import --json` prints.
+        var imported: JSONValue?
     }
 
     /// What a file holds: its cards verified, or its FHIR resources counted by type.

@@ -108,6 +108,21 @@ struct ShareOpenCommandTests {
             #expect(document["files"]?.arrayValue?.count == example.files.count)
             #expect(document["files"]?.arrayValue?.allSatisfy { $0["valid"] == .bool(true) } == true)
 
+            // --import stores the verified cards through the records importer, once.
+            let imported = try await runner.run(["share", "open", link, "--passcode", example.passcode, "--import", "--store", runner.store] + before)
+            #expect(imported.status == 0, "\(imported.output)\(imported.error)")
+            let storedLine = try #require(imported.output.split(separator: "\n").first { $0.hasPrefix("stored ") }, "\(imported.output)")
+            #expect(storedLine != "stored 0 records", "\(imported.output)")
+            let listed = try await runner.run(["records", "list", "--store", runner.store])
+            #expect(listed.status == 0, "\(listed.error)")
+            let again = try await runner.run(["share", "open", link, "--passcode", example.passcode, "--import", "--store", runner.store] + before)
+            #expect(again.status == 0, "\(again.error)")
+            // The same records, not twice (a record stored again is replaced: its UUID is new, nothing else).
+            func withoutUUIDs(_ text: String) -> [Substring] { text.split(separator: "\n").map { $0.dropFirst(36) } }
+            let relisted = try await runner.run(["records", "list", "--store", runner.store])
+            #expect(withoutUUIDs(relisted.output) == withoutUUIDs(listed.output), "\(listed.output)\n\(relisted.output)")
+            #expect(!withoutUUIDs(listed.output).isEmpty)
+
             let missing = try await runner.run(["share", "open", link] + before)
             #expect(missing.status == 1 && missing.error.contains("protected by a passcode"), "\(missing.error)")
             let wrong = try await runner.run(["share", "open", link, "--passcode", "0000"] + before)
