@@ -53,11 +53,11 @@ public struct DemoData {
         let bpm = HKUnit.count().unitDivided(by: .minute())
         for dayOffset in stride(from: -days, to: 0, by: 1) {
             guard let day = calendar.date(byAdding: .day, value: dayOffset, to: lastMidnight) else { continue }
-            let date = calendar.dateComponents([.year, .month, .day], from: day)
-            var random = Random(state: 20_261_122 &+ UInt64(truncatingIfNeeded: (date.year ?? 0) * 10_000 + (date.month ?? 0) * 100 + (date.day ?? 0))
-                                 &* 0x9E37_79B9_7F4A_7C15)
+            // The day's number: its generator's seed, whether it has a run, where its weight is.
+            let ordinal = calendar.ordinality(of: .day, in: .era, for: day) ?? 0
+            var random = Random(state: 20_261_122 &+ UInt64(truncatingIfNeeded: ordinal) &* 0x9E37_79B9_7F4A_7C15)
             func at(_ hour: Double) -> Date { day.addingTimeInterval(hour * 3600) }
-            let runs = dayOffset % 2 == 0
+            let runs = ordinal % 2 == 0
             // Steps, hour by hour while awake, counted by both devices where both are carried: the
             // phone stays home during the morning run, the watch is charging after 20:00. Both
             // count the same steps, so the store's merge (source priority) gives what was walked.
@@ -93,7 +93,7 @@ public struct DemoData {
                                                start: at(12), end: at(12),
                                                metadata: identified(nil, "watch", HKQuantityTypeIdentifier.restingHeartRate.rawValue, at(12))))
             // Morning weight, blood pressure and fasting glucose from the phone (a connected scale and cuff).
-            let kilograms = ((72.8 - 0.05 * Double(days + dayOffset) + random.range(-0.2, 0.2)) * 10).rounded() / 10
+            let kilograms = ((72.5 + 0.4 * sin(Double(ordinal) / 9) + random.range(-0.2, 0.2)) * 10).rounded() / 10
             data.phone.append(HKQuantitySample(type: HKQuantityType(.bodyMass),
                                                quantity: HKQuantity(unit: .gramUnit(with: .kilo), doubleValue: kilograms),
                                                start: at(7.1), end: at(7.1),
