@@ -118,6 +118,41 @@ extension RecordsSynchronizerTests {
         try await http.shutdown()
         await server.stop()
     }
+
+    /// One person per store: a connection whose Patient is not the owner of the profile is not
+    /// synced (both named), unless the options allow another person; a matching one is.
+    @Test func anotherPersonsConnectionIsNotSynced() async throws {
+        let server = try await ScriptedFHIRServer.start()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("records-sync-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try await Self.store(in: folder, connectedTo: server.base, tokenExpiry: nil)
+        try await store.saveOwnerProfile(HKOwnerProfile(givenName: "Zelinda", familyName: "Quarrington",
+                                                         dateOfBirth: DateComponents(year: 1984, month: 2, day: 29)))
+        server.servePatient(#"{"resourceType":"Patient","id":"p1","name":[{"family":"Castellanos","given":["Antonio"]}],"birthDate":"1962-09-28"}"#)
+        let http = SMARTHTTP(timeout: .seconds(30))
+        let verifier = SHCVerifier(resolver: StaticKeyResolver([:]), now: Date())
+        func labRecords() async throws -> Int {
+            try await HKSampleQueryDescriptor(predicates: [.clinicalRecord(type: HKClinicalType(.labResultRecord))], sortDescriptors: []).result(for: store).count
+        }
+        let refusing = RecordsSynchronizer(store: store, http: http, verifier: verifier, options: .init(resourceTypes: ["Observation"]))
+        await #expect(throws: RecordsSyncError.otherPerson(patient: "Antonio Castellanos (born 1962-09-28)",
+                                                          owner: "Zelinda Quarrington (born 1984-02-29)")) {
+            _ = try await refusing.sync(named: "clinic")
+        }
+        #expect(try await labRecords() == 0)
+        #expect(!server.requests().contains { $0.path == "/fhir/Observation" })
+
+        let allowing = RecordsSynchronizer(store: store, http: http, verifier: verifier,
+                                           options: .init(resourceTypes: ["Observation"], allowOtherPerson: true))
+        _ = try await allowing.sync(named: "clinic")
+        #expect(try await labRecords() == 6)
+
+        server.servePatient(#"{"resourceType":"Patient","id":"p1","name":[{"family":"quarrington","given":["Z."]}],"birthDate":"1984-02-29"}"#)
+        let report = try await refusing.sync(named: "clinic")
+        #expect(report.records.refusals.isEmpty)
+        try await http.shutdown()
+        await server.stop()
+    }
 }
 
 extension RecordsSynchronizerTests {
@@ -166,6 +201,7 @@ final class ScriptedFHIRServer: Sendable {
         var failPage: Int?
         var cursorsGone = false
         var cardsParameters: String?
+        var patient: String?
         var revoked = false
         var token = "t1"
         var refresh = "r1"
@@ -182,6 +218,8 @@ final class ScriptedFHIRServer: Sendable {
     private init() {}
 
     func failObservationPage(_ page: Int) { state.withLock { $0.failPage = page } }
+    /// Answers `GET /fhir/Patient/ID` with this resource (404 until set).
+    func servePatient(_ resource: String) { state.withLock { $0.patient = resource } }
     func revoke() { state.withLock { $0.revoked = true } }
     /// Offers `$health-cards-issue` in `/fhir/metadata` and answers it with `parameters`.
     func issueCards(_ parameters: String) { state.withLock { $0.cardsParameters = parameters } }
@@ -217,6 +255,10 @@ final class ScriptedFHIRServer: Sendable {
                 return (.ok, #"{"access_token":"\#(state.token)","token_type":"Bearer","expires_in":300,"refresh_token":"\#(state.refresh)"}"#)
             }
             return Response(status: answer.0, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(string: answer.1)))
+        }
+        router.get("fhir/Patient/:id") { _, _ -> Response in
+            guard let patient = server.state.withLock({ $0.patient }) else { return Response(status: .notFound) }
+            return Response(status: .ok, headers: [.contentType: "application/fhir+json"], body: .init(byteBuffer: ByteBuffer(string: patient)))
         }
         router.post("fhir/Patient/:id/:operation") { _, _ -> Response in
             let parameters = server.state.withLock { $0.cardsParameters } ?? #"{"resourceType":"Parameters"}"#
