@@ -167,7 +167,7 @@ public struct HealthFormatter: Sendable {
     // MARK: Dates
 
     /// The zone's name at `date` as a person reads it: `UTC`, `CET`, `EST`, else its offset
-    /// (`UTC+05:30`).
+    /// (`UTC+1`, `UTC+5:30`).
     public func zoneName(at date: Date) -> String {
         let offset = timeZone.secondsFromGMT(for: date)
         if offset == 0, ["UTC", "GMT", "Etc/UTC", "Etc/GMT", "Universal", "Zulu"].contains(timeZone.identifier) { return "UTC" }
@@ -177,7 +177,7 @@ public struct HealthFormatter: Sendable {
         }
         let sign = offset < 0 ? "-" : "+"
         let minutes = abs(offset) / 60
-        return "UTC\(sign)\(Self.pad(minutes / 60, 2)):\(Self.pad(minutes % 60, 2))"
+        return minutes % 60 == 0 ? "UTC\(sign)\(minutes / 60)" : "UTC\(sign)\(minutes / 60):\(Self.pad(minutes % 60, 2))"
     }
 
     /// A date and time in local time to the minute, without the zone: `2026-11-20 08:30`.

@@ -73,3 +73,20 @@ enum SampleFormatter {
         return String(decoding: data, as: UTF8.self)
     }
 }
+
+extension HealthFormatter {
+    /// The CLI's formatter for a store: quantities in the units its owner chose (on the web
+    /// page's Settings), for the quantity types among `types` (and those a blood pressure's or a
+    /// workout's values are shown as).
+    static func forStore(_ store: HKHealthStore, types: [HKSampleType]) async throws -> HealthFormatter {
+        var quantityTypes = Set(types.compactMap { $0 as? HKQuantityType })
+        if types.contains(where: { $0.identifier == HKCorrelationTypeIdentifier.bloodPressure.rawValue }) {
+            quantityTypes.formUnion([HKQuantityType(.bloodPressureSystolic), HKQuantityType(.bloodPressureDiastolic)])
+        }
+        if types.contains(where: { $0 is HKWorkoutType }) {
+            // A workout's energy and distance are shown as active energy and walking distance are.
+            quantityTypes.formUnion([HKQuantityType(.activeEnergyBurned), HKQuantityType(.distanceWalkingRunning)])
+        }
+        return HealthFormatter(units: try await store.preferredUnits(for: quantityTypes))
+    }
+}
