@@ -3,7 +3,7 @@ import Foundation
 import OpenHealthKit
 
 /// The person records are about: a FHIR Patient's name and birth date, or a health card's
-/// subject, compared with the store owner's profile (``HKOwnerProfile``) so that one store
+/// subject, compared with the store owner's profile (`HKOwnerProfile`) so that one store
 /// holds one person's records.
 ///
 /// The rule (``matches(_:)``): the birth dates must be the same day (a partial birth date, a
