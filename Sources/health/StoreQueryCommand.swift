@@ -82,8 +82,8 @@ struct StoreQueryCommand: AsyncParsableCommand {
                     }
                     try writer?.append(contentsOf: objects)
                 } else {
-                    for (sample, verdict) in zip(page, verdicts) {
-                        print(QueryOutput.line(sample, unit: displayUnit, routes: routes[sample.uuid] ?? []))
+                    for ((sample, verdict), line) in zip(zip(page, verdicts), QueryOutput.lines(page, unit: displayUnit, routes: routes)) {
+                        print(line)
                         // The verdict under its sample, indented.
                         if let verdict { print("  " + signatureReport(sample, verdict)) }
                     }

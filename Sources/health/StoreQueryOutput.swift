@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HealthPresentation
 import OpenHealthKit
 
 /// How `health store query` writes each kind of sample the store keeps, as a table line and as
@@ -7,12 +8,15 @@ import OpenHealthKit
 /// and what it does not describe (workout routes, clinical records, verifiable clinical records)
 /// here.
 enum QueryOutput {
-    /// The table line of a sample: its dates, its value, its source. `routes` are the routes of
-    /// a workout.
-    static func line(_ sample: HKSample, unit: HKUnit?, routes: [HKWorkoutRoute] = []) -> String {
-        let span = sample.startDate == sample.endDate ? formatDate(sample.startDate)
-            : "\(formatDate(sample.startDate)) – \(formatDate(sample.endDate))"
-        return "\(span)  \(valueText(sample, unit: unit, routes: routes))  [\(sample.sourceRevision.source.name)]"
+    /// The table lines of a page of samples, in ``HealthFormatter``'s words and columns (when,
+    /// in local time with the zone; the value; the source), quantities aligned on the right.
+    /// `routes` are the routes of the page's workouts, by workout UUID.
+    static func lines(_ page: [HKSample], unit: HKUnit?, routes: [UUID: [HKWorkoutRoute]] = [:]) -> [String] {
+        let rows = page.map { sample in
+            [HealthFormatter.local.span(from: sample.startDate, to: sample.endDate),
+             valueText(sample, unit: unit, routes: routes[sample.uuid] ?? []), "[\(sample.sourceRevision.source.name)]"]
+        }
+        return HealthFormatter.columns(rows, rightAligned: page.allSatisfy { $0 is HKQuantitySample } ? [1] : [])
     }
 
     /// The value part of a table line.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HealthPresentation
 import OpenHealthKit
 
 /// `health store stats`: statistics per calendar interval, drawn as a bar chart.
@@ -99,10 +100,17 @@ struct StoreStatsCommand: AsyncParsableCommand {
                          as: UTF8.self))
             return
         }
-        let zone = calendar.timeZone.identifier
-        print("\(quantityType.displayName), \(statistic.rawValue) per \(interval) (\(unit.unitString)), local time \(zone)")
+        // Values as HealthFormatter writes them: the type's precision in the unit, grouped, never in exponent form.
+        let formatter = HealthFormatter(timeZone: calendar.timeZone)
+        let label = HealthUnits.label(for: unit, type: quantityType)
+        print("\(quantityType.displayName), \(statistic.rawValue) per \(interval) (\(label.isEmpty ? unit.unitString : label)), "
+              + "local time \(formatter.zoneName(at: window.end))")
         let labels = period.labelFormatter(calendar: calendar)
-        for line in BarChart.lines(rows.map { (labels.string(from: $0.start), $0.value) }) { print(line) }
+        let lines = BarChart.lines(rows.map { (labels.string(from: $0.start), $0.value) }) { value in
+            let number = HealthFormatter.personNumber(HKQuantity(unit: unit, doubleValue: value), unit: unit)
+            return NumberText.format(number, decimals: HealthFormatter.decimals(for: quantityType, unit: unit, number: number))
+        }
+        for line in lines { print(line) }
     }
 }
 
@@ -255,13 +263,16 @@ struct StatisticsPeriod {
 
 /// Draws labelled values as horizontal bars.
 enum BarChart {
-    static func lines(_ rows: [(label: String, value: Double?)], width: Int = 40) -> [String] {
+    /// One line per row: its label, a bar as long as its value is of the largest, and the value
+    /// as `format` writes it (default ``formatStatistic(_:)``); `–` for a row without a value.
+    static func lines(_ rows: [(label: String, value: Double?)], width: Int = 40,
+                      format: (Double) -> String = formatStatistic) -> [String] {
         let maximum = rows.compactMap(\.value).max() ?? 0
         return rows.map { label, value in
             guard let value else { return "\(label)  " + String(repeating: " ", count: width) + "  –" }
             let cells = maximum > 0 ? Int((value / maximum * Double(width)).rounded()) : 0
             let bar = String(repeating: "█", count: max(0, min(width, cells)))
-            return "\(label)  \(bar.padding(toLength: width, withPad: " ", startingAt: 0))  \(formatStatistic(value))"
+            return "\(label)  \(bar.padding(toLength: width, withPad: " ", startingAt: 0))  \(format(value))"
         }
     }
 }

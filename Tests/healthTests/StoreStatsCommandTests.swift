@@ -103,7 +103,7 @@ struct StoreStatsCommandTests {
         }
     }
 
-    @Test("Large and small values are written out, never in exponent form")
+    @Test("Large and small values are written out to the type's precision, never in exponent form")
     func plainNumbers() async throws {
         let runner = CommandRunner()
         defer { runner.remove() }
@@ -116,7 +116,8 @@ struct StoreStatsCommandTests {
         #expect(chart.status == 0, "\(chart.error)")
         let lines = chart.output.split(separator: "\n")
         #expect(lines.count == 3)
-        #expect(lines.dropFirst().first?.hasSuffix("  1234567.8") == true, "\(chart.output)")
+        // Three significant digits for a distance in metres, as HealthFormatter writes it; grouped.
+        #expect(lines.dropFirst().first?.hasSuffix("  1,234,568") == true, "\(chart.output)")
         #expect(lines.last?.hasSuffix("  0.0123") == true, "\(chart.output)")
         #expect(!chart.output.contains("e+") && !chart.output.contains("e-"))
     }
