@@ -70,7 +70,10 @@ trap 'rm -rf "$work"' EXIT
 if [ -z "$binary" ]; then
     command -v swift >/dev/null || fail "swift is not on PATH: install Swift 6.3 (swift.org/install) first"
     echo "Building health in release (the first build takes a while: 30 to 60 minutes on 2 cores)…"
-    swift build -c release --product health
+    # OPENHEALTHKIT_RELEASE_FLAGS: more `swift build` flags, split on spaces (CI passes
+    # "-Xswiftc -Onone" to prove the package in its time budget without the optimiser's half hour).
+    # shellcheck disable=SC2086
+    swift build -c release --product health ${OPENHEALTHKIT_RELEASE_FLAGS:-}
     bin_dir=$(swift build -c release --show-bin-path)
     binary="$bin_dir/health"
     # zxing-cpp is optional: only reading QR images (health shc verify photo.png) needs it. The

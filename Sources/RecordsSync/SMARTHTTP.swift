@@ -3,6 +3,7 @@ import FhirBlocks
 import Foundation
 import NIOCore
 import NIOHTTP1
+import NIOPosix
 import NIOSSL
 
 /// The HTTP edge of the SMART client: GETs and form POSTs over AsyncHTTPClient, redirects not
@@ -100,9 +101,37 @@ public final class SMARTHTTP: Sendable {
             let body = try await response.body.collect(upTo: maximumBody)
             return Response(status: Int(response.status.code), body: Array(body.readableBytesView),
                             headers: response.headers.map { (name: $0.name, value: $0.value) })
+        } catch is NIOTooManyBytesError {
+            throw .malformedResponse("\(Self.endpoint(url)): the answer is larger than \(maximumBody) bytes")
         } catch {
-            throw .transport("\(Self.endpoint(url)): \(error)")
+            throw .transport("\(Self.endpoint(url)): \(Self.reason(for: error))")
         }
+    }
+
+    /// Why a request failed, in words ("connection refused", "no complete answer in time"), not the
+    /// client library's description of its error values.
+    static func reason(for error: any Error) -> String {
+        if error is CancellationError { return "cancelled" }
+        if let connection = error as? NIOConnectionError {
+            if let failure = connection.connectionErrors.first { return reason(for: failure.error) }
+            if connection.dnsAError != nil || connection.dnsAAAAError != nil { return "its name could not be resolved" }
+            return "no connection could be made"
+        }
+        if let ioError = error as? IOError {
+            // The C library's words ("connection refused"), without NIO's errno and wrapping.
+            let text = String(cString: strerror(ioError.errnoCode))
+            return text.prefix(1).lowercased() + text.dropFirst()
+        }
+        if let clientError = error as? HTTPClientError {
+            switch clientError {
+            case .deadlineExceeded, .readTimeout: return "no complete answer in time"
+            case .connectTimeout: return "no connection in time"
+            case .remoteConnectionClosed: return "the server closed the connection"
+            default: return "\(clientError)"
+            }
+        }
+        if let tls = error as? NIOSSLError { return "TLS failed (\(tls))" }
+        return "\(error)"
     }
 
     /// The scheme, host, port and path of a URL, without its query (which may carry codes).

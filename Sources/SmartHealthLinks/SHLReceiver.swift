@@ -70,6 +70,8 @@ public enum SHLReceiveError: Error, Sendable, Equatable, CustomStringConvertible
     case server(status: Int, what: String)
     /// The server could not be reached.
     case unreachable(String)
+    /// An answer was larger than a link's file may be.
+    case answerTooLarge(String)
     /// The link, the manifest or a file is not valid.
     case invalid(SHLinkError)
 
@@ -93,7 +95,9 @@ public enum SHLReceiveError: Error, Sendable, Equatable, CustomStringConvertible
         case .server(let status, let what):
             "The server answered HTTP \(status) to \(what)."
         case .unreachable(let reason):
-            "The server cannot be reached: \(reason)"
+            "The server cannot be reached: \(reason)."
+        case .answerTooLarge(let reason):
+            "The server's answer is too large: \(reason)."
         case .invalid(let error):
             error.description
         }
@@ -185,6 +189,9 @@ public struct SHLReceiver: Sendable {
     private func send(_ what: String, _ call: () async throws -> SHLHTTPResponse) async throws(SHLReceiveError) -> SHLHTTPResponse {
         do {
             return try await call()
+        } catch let error as SHLReceiveError {
+            // A transport that says what failed in the receiver's terms (an answer too large).
+            throw error
         } catch {
             throw .unreachable("\(error)")
         }
@@ -201,8 +208,8 @@ public struct SHLReceiver: Sendable {
 
     /// A query value, percent-encoded.
     static func queryEscaped(_ text: String) -> String {
-        var allowed = CharacterSet.alphanumerics
-        allowed.insert(charactersIn: "-._~")
+        // RFC 3986's unreserved characters, ASCII only (CharacterSet.alphanumerics has every script's letters).
+        let allowed = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
         return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
     }
 

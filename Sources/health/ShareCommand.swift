@@ -131,8 +131,9 @@ struct ShareOpenCommand: AsyncParsableCommand {
         if trimmed.hasPrefix(SHLink.prefix) || trimmed.contains("#" + SHLink.prefix) {
             linkText = trimmed
         } else {
-            // A file: its text, or the text of the QR code in its image.
-            linkText = String(decoding: try cardText(of: text), as: UTF8.self)
+            // A file: its text, or the text of the QR codes in its image (the first that is a link).
+            let texts = String(decoding: try cardText(of: text), as: UTF8.self).split(whereSeparator: \.isNewline)
+            linkText = texts.first { $0.contains(SHLink.prefix) }.map(String.init) ?? texts.first.map(String.init) ?? ""
         }
         do {
             return try SHLink.parse(linkText)
@@ -173,7 +174,7 @@ struct ShareOpenCommand: AsyncParsableCommand {
                 cards = try SHCInput.parse(file.content)
             } catch {
                 opened.valid = false
-                opened.text = "File \(number): \(kind), not a card file: \(error)\n"
+                opened.text = "File \(number): \(kind), but not a card file (\(error))\n"
                 return opened
             }
             var reports: [SHCVerificationReport] = []
@@ -220,12 +221,25 @@ struct SMARTHTTPTransport: SHLTransport {
     let http: SMARTHTTP
 
     func postJSON(_ url: String, json: [UInt8]) async throws -> SHLHTTPResponse {
-        let answer = try await http.postJSON(url, body: json)
-        return SHLHTTPResponse(status: answer.status, headers: answer.headers, body: answer.body)
+        try await Self.translating { () async throws(RecordsSyncError) -> SMARTHTTP.Response in try await http.postJSON(url, body: json) }
     }
 
     func get(_ url: String) async throws -> SHLHTTPResponse {
-        let answer = try await http.get(url, accept: "application/jose")
-        return SHLHTTPResponse(status: answer.status, headers: answer.headers, body: answer.body)
+        try await Self.translating { () async throws(RecordsSyncError) -> SMARTHTTP.Response in try await http.get(url, accept: "application/jose") }
+    }
+
+    /// The client's errors in the receiver's terms: a network failure (its reason in words), or an
+    /// answer over the size limit (a refused file, not an unreachable server).
+    private static func translating(_ call: () async throws(RecordsSyncError) -> SMARTHTTP.Response) async throws -> SHLHTTPResponse {
+        do {
+            let answer = try await call()
+            return SHLHTTPResponse(status: answer.status, headers: answer.headers, body: answer.body)
+        } catch {
+            switch error {
+            case .malformedResponse(let text): throw SHLReceiveError.answerTooLarge(text)
+            case .transport(let text): throw SHLReceiveError.unreachable(text)
+            default: throw SHLReceiveError.unreachable(error.description)
+            }
+        }
     }
 }

@@ -155,9 +155,10 @@ struct SHLReceiverTests {
         try await Self.withServer { server, receiver in
             server.state.withLock { $0.files = [file] }
             let link = try SHLinkPayload(url: server.base.withLock { $0 } + "/direct/x", key: key, flags: [.direct])
-            let files = try await receiver.open(link, recipient: "Clinic & Co")
+            let files = try await receiver.open(link, recipient: "Clinic Díaz & Co")
             #expect(files == [SHLReceivedFile(contentType: SHLContentType.fhirJSON, content: content, lastUpdated: nil, status: nil)])
-            #expect(server.state.withLock { $0.recipients } == ["Clinic & Co"])
+            #expect(server.state.withLock { $0.recipients } == ["Clinic Díaz & Co"])
+            #expect(SHLReceiver.queryEscaped("Clinic Díaz & Co") == "Clinic%20D%C3%ADaz%20%26%20Co")
         }
     }
 
