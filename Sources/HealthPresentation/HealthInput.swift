@@ -51,8 +51,10 @@ public enum HealthInput {
         type.defaultDisplayUnit
     }
 
-    /// The number at the start of `text` and the rest (its unit), trimmed.
-    static func split(_ text: String) -> (number: String, unit: String) {
+    /// The number at the start of `text` and the rest (its unit, empty when none), trimmed:
+    /// `70.5 kg` is `70.5` and `kg`.
+    /// - Parameter text: A value as a person typed it.
+    public static func split(_ text: String) -> (number: String, unit: String) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         var end = trimmed.startIndex
         var index = trimmed.startIndex

@@ -122,7 +122,8 @@ struct StoreAddCommand: AsyncParsableCommand {
         let store = try storeOptions.openStore()
         try await store.save(saved)
         // The value in the unit it was typed in (glucose typed in mmol/L is shown in mmol/L).
-        let typedUnit = (sampleType as? HKQuantityType).flatMap { type in unit.flatMap { try? parseUnit($0, for: type) } }
+        let typedUnitText = value.map { HealthInput.split($0).unit }.flatMap { $0.isEmpty ? nil : $0 } ?? unit
+        let typedUnit = (sampleType as? HKQuantityType).flatMap { type in typedUnitText.flatMap { try? parseUnit($0, for: type) } }
         print("Saved \(saved.uuid.uuidString): \(SampleFormatter.valueText(saved, unit: typedUnit))")
     }
 
