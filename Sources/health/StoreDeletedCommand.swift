@@ -26,19 +26,23 @@ struct StoreDeletedCommand: AsyncParsableCommand {
     mutating func run() async throws {
         let store = try storeOptions.openStore()
         if !restore.isEmpty {
+            // Each ID once, in the order given: the store restores each once, and the answer pairs
+            // each ID with its new UUID.
+            var seen = Set<Int64>()
+            let ids = restore.filter { seen.insert($0).inserted }
             let items = try await store.recentlyDeletedItems()
             let byID = Dictionary(items.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
-            for id in restore where byID[id] == nil {
+            for id in ids where byID[id] == nil {
                 throw CLIError("Recently deleted has no item \(id): run `health store deleted` to see the IDs")
             }
-            let uuids = try await store.restoreRecentlyDeleted(restore)
+            let uuids = try await store.restoreRecentlyDeleted(ids)
             if json {
-                let objects = zip(restore, uuids).map { ["id": $0.0, "uuid": $0.1.uuidString] as [String: Any] }
+                let objects = zip(ids, uuids).map { ["id": $0.0, "uuid": $0.1.uuidString] as [String: Any] }
                 print(try Self.jsonText(objects))
             } else {
                 print(uuids.count == 1 ? "Restored 1 sample (a new sample, with a new UUID):"
                       : "Restored \(uuids.count) samples (new samples, with new UUIDs):")
-                for (id, uuid) in zip(restore, uuids) {
+                for (id, uuid) in zip(ids, uuids) {
                     guard let item = byID[id] else { continue }
                     print("  \(id)  \(item.sample.sampleType.displayName)  \(SampleFormatter.valueText(item.sample, unit: nil))  → \(uuid.uuidString)")
                 }

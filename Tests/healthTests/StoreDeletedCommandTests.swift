@@ -73,8 +73,13 @@ struct StoreDeletedCommandTests {
         let ids = line.split(separator: " ").suffix(3).map(String.init)
         #expect(ids.allSatisfy { Int($0) != nil })
         #expect(try await Self.query(runner, "stepCount").isEmpty)
-        let restored = try await runner.run(["store", "deleted", "--restore"] + ids)
+        // An ID given twice is restored once, and each ID is paired with its own new sample.
+        let restored = try await runner.run(["store", "deleted", "--json", "--restore", ids[0], ids[0]] + ids.dropFirst())
         #expect(restored.status == 0, "\(restored.error)")
-        #expect(try await Self.query(runner, "stepCount").compactMap { $0["value"] as? Double }.sorted() == [100, 200, 300])
+        let pairs = try #require(try JSONSerialization.jsonObject(with: Data(restored.output.utf8)) as? [[String: Any]])
+        #expect(pairs.compactMap { $0["id"] as? Int }.map(String.init) == ids)
+        let samples = try await Self.query(runner, "stepCount")
+        #expect(samples.compactMap { $0["value"] as? Double }.sorted() == [100, 200, 300])
+        #expect(Set(pairs.compactMap { $0["uuid"] as? String }) == Set(samples.compactMap { $0["uuid"] as? String }))
     }
 }

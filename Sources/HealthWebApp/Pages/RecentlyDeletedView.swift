@@ -184,10 +184,14 @@ extension HealthWebApp {
             guard let id = form["id"].flatMap(Int64.init) else {
                 throw HTTPError(.badRequest, message: "The form did not name a deleted sample; nothing was restored.")
             }
-            guard try await store.recentlyDeletedItems().contains(where: { $0.id == id }) else {
+            // The store refuses an ID that is not in the list (errorInvalidArgument), without
+            // reading the whole list first.
+            let restored: [UUID]
+            do {
+                restored = try await store.restoreRecentlyDeleted([id])
+            } catch let error as HKError where error.code == .errorInvalidArgument {
                 throw HTTPError(.notFound, message: "That sample is no longer in Recently deleted (restored already, or deleted more than 30 days ago).")
             }
-            let restored = try await store.restoreRecentlyDeleted([id])
             return Self.redirect("/recently-deleted?restored=\(restored.count)")
         }
     }
