@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HealthPresentation
 import HealthWebApp
 import OpenHealthKit
 
@@ -85,10 +86,11 @@ struct DemoCommand: AsyncParsableCommand {
                 bySource[source.name, default: 0] += statistics.sumQuantity(for: source)?.doubleValue(for: .count()) ?? 0
             }
         }
-        BarChart.lines(stepRows).forEach { print("  " + $0) }
-        let perSource = bySource.keys.sorted().map { "\($0) \(formatNumber(bySource[$0] ?? 0))" }.joined(separator: ", ")
-        print("  Walked: \(formatNumber(merged)) steps (\(merged == data.walkedSteps ? "as generated" : "generated \(formatNumber(data.walkedSteps))"));"
-              + " counted by \(perSource); their sum, \(formatNumber(bySource.values.reduce(0, +))), would count the same steps twice.")
+        @Sendable func stepText(_ value: Double) -> String { NumberText.format(value, decimals: 0) }
+        BarChart.lines(stepRows, format: stepText).forEach { print("  " + $0) }
+        let perSource = bySource.keys.sorted().map { "\($0) \(stepText(bySource[$0] ?? 0))" }.joined(separator: ", ")
+        print("  Walked: \(stepText(merged)) steps (\(merged == data.walkedSteps ? "as generated" : "generated \(stepText(data.walkedSteps))"));"
+              + " counted by \(perSource); their sum, \(stepText(bySource.values.reduce(0, +))), would count the same steps twice.")
 
         // Heart rate per day.
         let bpm = HKUnit.count().unitDivided(by: .minute())
@@ -96,7 +98,7 @@ struct DemoCommand: AsyncParsableCommand {
             predicate: .quantitySample(type: HKQuantityType(.heartRate), predicate: range),
             options: [.discreteAverage, .discreteMin, .discreteMax], anchorDate: today, intervalComponents: DateComponents(day: 1))
             .result(for: watch)
-        print("\nHeart rate per day (count/min, time-weighted average)")
+        print("\nHeart rate per day (bpm, time-weighted average)")
         for statistics in heart.statistics() {
             let average = statistics.averageQuantity()?.doubleValue(for: bpm) ?? 0
             let low = statistics.minimumQuantity()?.doubleValue(for: bpm) ?? 0
@@ -127,7 +129,8 @@ struct DemoCommand: AsyncParsableCommand {
         print("\nLast night's sleep")
         for stage in HKCategoryValueSleepAnalysis.allCases where minutesByStage[stage.rawValue] != nil {
             let minutes = minutesByStage[stage.rawValue] ?? 0
-            print("  \(String(describing: stage).padding(toLength: 12, withPad: " ", startingAt: 0)) \(Int(minutes) / 60) h \(Int(minutes) % 60) min")
+            let label = CategoryValues.label(of: stage.rawValue, for: HKCategoryType(.sleepAnalysis))
+            print("  \(label.padding(toLength: 14, withPad: " ", startingAt: 0)) \(Int(minutes) / 60) h \(Int(minutes) % 60) min")
         }
 
         // Blood pressure readings.
@@ -152,7 +155,7 @@ struct DemoCommand: AsyncParsableCommand {
                 options: [.discreteAverage, .discreteMax]).result(for: watch)
             if let during, let average = during.averageQuantity(), let maximum = during.maximumQuantity() {
                 print("  heart rate during the last run: avg \(formatNumber(average.doubleValue(for: bpm).rounded()))"
-                      + ", max \(formatNumber(maximum.doubleValue(for: bpm))) count/min")
+                      + ", max \(formatNumber(maximum.doubleValue(for: bpm))) bpm")
             }
         }
 

@@ -21,7 +21,7 @@ enum DemoHealthRecords {
     /// A vaccination card's bundle, issued by a demo issuer made on the spot.
     static let vaccinationBundle = """
         {"resourceType":"Bundle","type":"collection","entry":[
-        {"fullUrl":"resource:0","resource":{"resourceType":"Patient","name":[{"family":"Castellanos","given":["Antonio"]}],"birthDate":"1962-09-28"}},
+        {"fullUrl":"resource:0","resource":{"resourceType":"Patient","name":[{"family":"Castellanos","given":["Antonio"]}],"birthDate":"1991-06-08"}},
         {"fullUrl":"resource:1","resource":{"resourceType":"Immunization","status":"completed","vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"208"}]},"patient":{"reference":"resource:0"},"occurrenceDateTime":"2021-04-02","lotNumber":"EW0182"}},
         {"fullUrl":"resource:2","resource":{"resourceType":"Immunization","status":"completed","vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"208"}]},"patient":{"reference":"resource:0"},"occurrenceDateTime":"2021-04-23","lotNumber":"EW0199"}}
         ]}
@@ -36,6 +36,12 @@ enum DemoHealthRecords {
         guard let url = Bundle.module.url(forResource: "synthea-patient", withExtension: "json", subdirectory: "Resources") else {
             print("\nHealth records: the demo patient file is missing beside the binary; skipped.")
             return
+        }
+        // One person per store: the demo's records and card are the Synthea patient's, who is the
+        // store's owner (its profile is set once; a profile already there is kept).
+        if try await owner.ownerProfile().isEmpty {
+            try await owner.saveOwnerProfile(HKOwnerProfile(givenName: "Antonio", familyName: "Castellanos",
+                                                            dateOfBirth: DateComponents(year: 1991, month: 6, day: 8), biologicalSex: .male))
         }
         let (issuerKey, cardFile) = try keptIssuer(in: folder)
         let iss = issuer

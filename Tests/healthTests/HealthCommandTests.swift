@@ -24,6 +24,12 @@ struct HealthCommandTests {
         #expect(result.output.contains("A SMART Health Card, verified and stored: Pfizer-BioNTech COVID-19 vaccine"))
         #expect(result.output.contains("The records app reads the latest lab results:"))
         #expect(result.output.contains("was shared 1 (shares on record: 1)"))
+        // In a person's words and units: bpm, grouped step counts, sleep stages by name; one person
+        // (the records' and the card's) is the store's owner, so nothing is refused or hinted.
+        #expect(result.output.contains("Heart rate per day (bpm,") && !result.output.contains("count/min"), "\(result.output)")
+        #expect(result.output.contains("Core sleep") && !result.output.contains("asleepCore"), "\(result.output)")
+        #expect(result.output.range(of: #"Walked: \d{1,3}(,\d{3})+ steps"#, options: .regularExpression) != nil, "\(result.output)")
+        #expect(result.output.contains("for Antonio Castellanos") && !result.error.contains("hint:"), "\(result.error)")
     }
 
     @Test("add, query (text and JSON, with unit conversion), sources and delete")
