@@ -21,20 +21,8 @@
 #                        completion goes to Debian's share/zsh/vendor-completions, and no notes
 set -euo pipefail
 
-usage() {
-    sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'
-}
-fail() {
-    echo "error: $*" >&2
-    exit 2
-}
-# An absolute path for a path given relative to where the script was started.
-absolute() {
-    case "$1" in
-        /*) printf '%s\n' "$1" ;;
-        *) printf '%s\n' "$PWD/$1" ;;
-    esac
-}
+# usage, fail and absolute.
+. "$(dirname "$0")/script-support.sh"
 
 binary=""
 qr_library=""

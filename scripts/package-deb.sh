@@ -17,19 +17,8 @@
 # scripts/install.sh (see there).
 set -euo pipefail
 
-usage() {
-    sed -n '2,/^set -euo/p' "$0" | sed '$d' | sed 's/^# \{0,1\}//'
-}
-fail() {
-    echo "error: $*" >&2
-    exit 2
-}
-absolute() {
-    case "$1" in
-        /*) printf '%s\n' "$1" ;;
-        *) printf '%s\n' "$PWD/$1" ;;
-    esac
-}
+# usage, fail and absolute.
+. "$(dirname "$0")/script-support.sh"
 
 install_options=()
 out=""
