@@ -14,14 +14,6 @@ public enum CategoryValues {
         public let label: String
     }
 
-    private static func values<E: RawRepresentable & CaseIterable>(_ type: E.Type, labels: [String: String] = [:]) -> [Value]
-        where E.RawValue == Int {
-        type.allCases.map { value in
-            let name = String(describing: value)
-            return Value(rawValue: value.rawValue, name: name, label: labels[name] ?? words(name))
-        }
-    }
-
     /// "notPresent" → "Not present", "eggWhite" → "Egg white".
     private static func words(_ name: String) -> String {
         var text = ""
@@ -32,46 +24,25 @@ public enum CategoryValues {
         return text
     }
 
-    /// The value sets and the types that take them, as `HKTypeIdentifiers.h` names them.
-    private static let groups: [(values: [Value], identifiers: [HKCategoryTypeIdentifier])] = [
-        (values(HKCategoryValue.self, labels: ["notApplicable": "Recorded"]), [
-            .highHeartRateEvent, .irregularHeartRhythmEvent, .lowHeartRateEvent, .mindfulSession, .handwashingEvent,
-            .toothbrushingEvent, .infrequentMenstrualCycles, .intermenstrualBleeding, .irregularMenstrualCycles, .lactation,
-            .persistentIntermenstrualBleeding, .pregnancy, .prolongedMenstrualPeriods, .sexualActivity, .sleepApneaEvent,
-        ]),
-        (values(HKCategoryValueSleepAnalysis.self, labels: [
+    /// The Health app's words where they are not the case's name in words, by value enum and case.
+    private static let labels: [String: [String: String]] = [
+        "HKCategoryValue": ["notApplicable": "Recorded"],
+        "HKCategoryValueSleepAnalysis": [
             "inBed": "In bed", "asleepUnspecified": "Asleep", "awake": "Awake", "asleepCore": "Core sleep",
             "asleepDeep": "Deep sleep", "asleepREM": "REM sleep",
-        ]), [.sleepAnalysis]),
-        (values(HKCategoryValueAppleStandHour.self), [.appleStandHour]),
-        (values(HKCategoryValueVaginalBleeding.self), [.bleedingAfterPregnancy, .bleedingDuringPregnancy, .menstrualFlow]),
-        (values(HKCategoryValueCervicalMucusQuality.self), [.cervicalMucusQuality]),
-        (values(HKCategoryValueOvulationTestResult.self, labels: ["luteinizingHormoneSurge": "LH surge"]), [.ovulationTestResult]),
-        (values(HKCategoryValuePregnancyTestResult.self), [.pregnancyTestResult]),
-        (values(HKCategoryValueProgesteroneTestResult.self), [.progesteroneTestResult]),
-        (values(HKCategoryValueContraceptive.self, labels: ["intrauterineDevice": "IUD"]), [.contraceptive]),
-        (values(HKCategoryValueSeverity.self), [
-            .abdominalCramps, .acne, .bladderIncontinence, .bloating, .breastPain,
-            .chestTightnessOrPain, .chills, .constipation, .coughing, .diarrhea,
-            .dizziness, .drySkin, .fainting, .fatigue, .fever,
-            .generalizedBodyAche, .hairLoss, .headache, .heartburn, .hotFlashes,
-            .lossOfSmell, .lossOfTaste, .lowerBackPain, .memoryLapse, .nausea,
-            .nightSweats, .pelvicPain, .rapidPoundingOrFlutteringHeartbeat, .runnyNose, .shortnessOfBreath,
-            .sinusCongestion, .skippedHeartbeat, .soreThroat, .vaginalDryness, .vomiting,
-            .wheezing,
-        ]),
-        (values(HKCategoryValuePresence.self), [.moodChanges, .sleepChanges]),
-        (values(HKCategoryValueAppetiteChanges.self), [.appetiteChanges]),
-        (values(HKCategoryValueEnvironmentalAudioExposureEvent.self), [.environmentalAudioExposureEvent]),
-        (values(HKCategoryValueHeadphoneAudioExposureEvent.self), [.headphoneAudioExposureEvent]),
-        (values(HKCategoryValueLowCardioFitnessEvent.self), [.lowCardioFitnessEvent]),
-        (values(HKCategoryValueAppleWalkingSteadinessEvent.self), [.appleWalkingSteadinessEvent]),
+        ],
+        "HKCategoryValueOvulationTestResult": ["luteinizingHormoneSurge": "LH surge"],
+        "HKCategoryValueContraceptive": ["intrauterineDevice": "IUD"],
     ]
 
+    /// Each type's values, built once from OpenHealthKit's table of value enums (the one the
+    /// store checks values against), with the labels above.
     private static let byIdentifier: [String: [Value]] = {
         var table: [String: [Value]] = [:]
-        for group in groups {
-            for identifier in group.identifiers { table[identifier.rawValue] = group.values }
+        for valueEnum in CategoryTypeCatalog.valueEnums {
+            let overrides = labels[valueEnum.enumName] ?? [:]
+            let values = valueEnum.cases.map { Value(rawValue: $0.rawValue, name: $0.name, label: overrides[$0.name] ?? words($0.name)) }
+            for identifier in valueEnum.identifiers { table[identifier.rawValue] = values }
         }
         return table
     }()

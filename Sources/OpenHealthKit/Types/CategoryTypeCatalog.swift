@@ -6,7 +6,7 @@ import Foundation
 /// Types whose values are `HKCategoryValue` accept only `HKCategoryValue.notApplicable` (0).
 /// Menstrual flow and the pregnancy bleeding types take `HKCategoryValueVaginalBleeding`, whose
 /// raw values are the same as the older `HKCategoryValueMenstrualFlow`.
-enum CategoryTypeCatalog {
+package enum CategoryTypeCatalog {
     /// The allowed values for a category type, or `nil` for an identifier HealthKit does not define.
     static func allowedValues(for identifier: HKCategoryTypeIdentifier) -> Set<Int>? {
         table[identifier]
@@ -17,11 +17,36 @@ enum CategoryTypeCatalog {
         enumNames[identifier]
     }
 
-    private static func values<E: RawRepresentable & CaseIterable>(_ type: E.Type) -> Set<Int> where E.RawValue == Int {
-        Set(type.allCases.map(\.rawValue))
+    /// One case of a value enum: the raw value HealthKit stores and the case's Swift name
+    /// (`asleepCore`).
+    package struct ValueCase: Sendable, Hashable {
+        /// The raw value.
+        package let rawValue: Int
+        /// The case's name in Swift.
+        package let name: String
     }
 
-    private static let groups: [(enumName: String, values: Set<Int>, identifiers: [HKCategoryTypeIdentifier])] = [
+    /// A value enum, its cases, and the category types that take it: the one table the store's
+    /// checks and the words people read and type (HealthPresentation) are built from.
+    package struct ValueEnum: Sendable {
+        /// HealthKit's name of the enum, e.g. `"HKCategoryValueSleepAnalysis"`.
+        package let enumName: String
+        /// Its cases, in declaration order.
+        package let cases: [ValueCase]
+        /// The types whose values it gives.
+        package let identifiers: [HKCategoryTypeIdentifier]
+    }
+
+    /// Every value enum, with its types.
+    package static var valueEnums: [ValueEnum] {
+        groups.map { ValueEnum(enumName: $0.enumName, cases: $0.values, identifiers: $0.identifiers) }
+    }
+
+    private static func values<E: RawRepresentable & CaseIterable>(_ type: E.Type) -> [ValueCase] where E.RawValue == Int {
+        type.allCases.map { ValueCase(rawValue: $0.rawValue, name: String(describing: $0)) }
+    }
+
+    private static let groups: [(enumName: String, values: [ValueCase], identifiers: [HKCategoryTypeIdentifier])] = [
         (
             "HKCategoryValue", values(HKCategoryValue.self),
             [
@@ -63,7 +88,7 @@ enum CategoryTypeCatalog {
         var result: [HKCategoryTypeIdentifier: Set<Int>] = [:]
         for group in groups {
             for identifier in group.identifiers {
-                result[identifier] = group.values
+                result[identifier] = Set(group.values.map(\.rawValue))
             }
         }
         return result
