@@ -159,7 +159,8 @@ public struct HealthFormatter: Sendable {
     }
 
     /// A number a source wrote (a lab value), to the precision it was written with but not the
-    /// noise of binary fractions: `15.6`, `120`, `15.61` for 15.605116822620527.
+    /// noise of binary fractions: `15.6`, `120`, `12345.6`, `1.0235`, `15.61` for 15.605116822620527
+    /// (``NumberText/written(_:significantDigits:grouping:)``).
     public static func writtenNumber(_ value: Double) -> String {
         NumberText.written(value)
     }

@@ -15,6 +15,9 @@ public enum HealthPresentationError: Error, Sendable, Equatable, CustomStringCon
     case unknownCategoryValue(String, type: String, accepted: [String])
     /// A blood pressure that is not `systolic/diastolic` in mmHg.
     case invalidBloodPressure(String)
+    /// A number without a unit for a type whose unit cannot be guessed safely (blood glucose);
+    /// `accepted` are the units to write.
+    case unitRequired(type: String, accepted: [String])
 
     public var description: String {
         switch self {
@@ -31,6 +34,8 @@ public enum HealthPresentationError: Error, Sendable, Equatable, CustomStringCon
             return "'\(text)' is not a value of \(type): use one of \(accepted.joined(separator: ", "))"
         case .invalidBloodPressure(let text):
             return "'\(text)' is not a blood pressure: write systolic/diastolic in mmHg, e.g. 120/80"
+        case .unitRequired(let type, let accepted):
+            return "\(type) needs its unit: add \(accepted.map { "--unit \($0)" }.joined(separator: " or ")) (or write it after the number)"
         }
     }
 }

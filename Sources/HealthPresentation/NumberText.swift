@@ -38,24 +38,41 @@ public enum NumberText {
         return max(0, min(12, digits - 1 - exponent))
     }
 
-    /// `value` to `digits` significant digits at most, as a source's number is shown: the digits
-    /// it was written with (15.6 stays 15.6, 120 stays 120) but not the binary noise of a double
-    /// (15.605116822620527 becomes 15.61). Never in exponent form.
+    /// `value` as a source wrote it: the digits of the shortest text that reads back as the same
+    /// double (15.6 stays 15.6, 12345.6 stays 12345.6, 1.0235 keeps its four decimals). A double
+    /// with 15 or more significant digits carries binary noise, not the source's precision: one
+    /// that is a short number within twelve digits (0.30000000000000004) is written short (0.3),
+    /// any other (15.605116822620527, a computed value) to `digits` significant digits (15.61).
+    /// Never in exponent form.
+    /// - Parameters:
+    ///   - value: The number.
+    ///   - digits: The significant digits of a number whose shortest text is binary noise.
+    ///   - grouping: Whether commas separate thousands.
     public static func written(_ value: Double, significantDigits digits: Int = 4, grouping: Bool = false) -> String {
         guard value.isFinite else { return format(value, decimals: 0) }
-        var decimals = 0
-        // The decimals the shortest representation of the double has (what the source wrote).
-        let shortest = "\(value)"
-        if let exponentIndex = shortest.firstIndex(where: { $0 == "e" || $0 == "E" }) {
-            let mantissa = shortest[..<exponentIndex]
-            let exponent = Int(shortest[shortest.index(after: exponentIndex)...]) ?? 0
-            let mantissaDecimals = mantissa.split(separator: ".").dropFirst().first.map { $0.count } ?? 0
-            decimals = max(0, mantissaDecimals - exponent)
-        } else if let dot = shortest.firstIndex(of: ".") {
-            let fraction = shortest[shortest.index(after: dot)...]
-            decimals = fraction == "0" ? 0 : fraction.count
+        let shortest = shortestDigits(value)
+        if shortest.significant < 15 { return format(value, decimals: shortest.decimals, grouping: grouping) }
+        if let rounded = Double(String(format: "%.12g", value)) {
+            let short = shortestDigits(rounded)
+            if short.significant <= 10 { return format(value, decimals: short.decimals, grouping: grouping) }
         }
-        return format(value, decimals: min(decimals, significantDecimals(value, digits: digits)), grouping: grouping)
+        return format(value, decimals: significantDecimals(value, digits: digits), grouping: grouping)
+    }
+
+    /// The decimals and the significant digits of the shortest text that reads back as `value`
+    /// (Swift's description of a double): 12345.6 has 1 and 6, 1.0e-05 has 5 and 1.
+    static func shortestDigits(_ value: Double) -> (decimals: Int, significant: Int) {
+        let text = "\(abs(value))"
+        var mantissa = Substring(text)
+        var exponent = 0
+        if let exponentIndex = text.firstIndex(where: { $0 == "e" || $0 == "E" }) {
+            mantissa = text[..<exponentIndex]
+            exponent = Int(text[text.index(after: exponentIndex)...]) ?? 0
+        }
+        let parts = mantissa.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+        let fraction = parts.count == 2 && parts[1] != "0" ? parts[1] : ""
+        let digits = (parts[0] + fraction).drop { $0 == "0" }
+        return (max(0, fraction.count - exponent), max(1, digits.count))
     }
 
     /// Reads a number as people write it: `72`, `70.5`, `-3`, `8,412`, `1,234.5` (commas only

@@ -12,7 +12,10 @@ struct StoreAddCommand: AsyncParsableCommand {
         discussion: """
             Types and units by everyday names (`health store types` lists them) or HealthKit's.
             A category value by name (asleepDeep, "Deep sleep") or number; a percentage in
-            percent (--type body-fat --value 20.5 is 20.5 %).
+            percent (--type body-fat --value 20.5 is 20.5 %). A number without a unit is in the
+            unit the value is shown in (the owner's choice on the page's Settings, else cm for
+            height, km for distances, kg for weight); blood glucose needs its unit, mg/dL or
+            mmol/L, unless the owner chose one. What was saved is printed with its unit.
 
             Examples:
               health store add --type weight --value 70.5 --unit kg
@@ -22,7 +25,7 @@ struct StoreAddCommand: AsyncParsableCommand {
               health store add --type temperature --value 36.8 --unit °C
               health store add --type blood-pressure --value 120/80
               health store add --type sleep --value "Deep sleep" --start 2026-11-20T01:00 --end 2026-11-20T02:30
-              health store add --type workout --activity running --start 2026-11-20T07:00 --end 2026-11-20T07:40 --energy 420 --distance 6500
+              health store add --type workout --activity running --start 2026-11-20T07:00 --end 2026-11-20T07:40 --energy 420 --distance "6.5 km"
             """)
 
     @OptionGroup var storeOptions: StoreOptions
@@ -34,7 +37,7 @@ struct StoreAddCommand: AsyncParsableCommand {
                                valueName: "value"))
     var value: String?
 
-    @Option(help: "The unit of --value (default: the type's display unit), e.g. kg, lb, st, bpm, mmol/L, mg/dL, °C, °F, %, km, mi, kcal, kJ.")
+    @Option(help: "The unit of --value (default: the unit the type is shown in; required for glucose), e.g. kg, lb, st, bpm, mmol/L, mg/dL, °C, °F, %, km, mi, kcal, kJ.")
     var unit: String?
 
     @Option(help: "When the sample starts (ISO 8601; default: now).")
@@ -46,11 +49,11 @@ struct StoreAddCommand: AsyncParsableCommand {
     @Option(help: "For workouts: the activity (running, walking, cycling…).")
     var activity: String?
 
-    @Option(help: "For workouts: active energy in kcal.")
-    var energy: Double?
+    @Option(help: "For workouts: active energy, in kcal or with its unit ('1750 kJ').")
+    var energy: String?
 
-    @Option(help: "For workouts: distance in meters.")
-    var distance: Double?
+    @Option(help: "For workouts: distance with its unit ('6.5 km', '3.1 mi'); a number alone is in meters.")
+    var distance: String?
 
     @Option(name: .customLong("metadata"), help: "Metadata as key=value (repeatable); numbers and true/false are typed.")
     var metadata: [String] = []
@@ -65,13 +68,18 @@ struct StoreAddCommand: AsyncParsableCommand {
         let endDate = try end.map(parseDate) ?? startDate
         guard endDate >= startDate else { throw ValidationError("--end is before --start") }
         let metadata = try parseMetadata(self.metadata)
+        let store = try storeOptions.openStore()
+        // Numbers without a unit are read in the units the owner sees (Settings on the page).
+        let formatter = try await HealthFormatter.forStore(store, types: [sampleType])
+        var typedUnit: HKUnit?
         let sample: HKSample
         switch sampleType {
         case let quantityType as HKQuantityType:
             guard let value else { throw ValidationError("--value is required for \(sampleType.displayName)") }
             let quantity: HKQuantity
             do {
-                quantity = try HealthInput.quantity(value, unit: unit, for: quantityType)
+                typedUnit = try HealthInput.unit(of: value, unit: unit, for: quantityType, formatter: formatter)
+                quantity = try HealthInput.quantity(value, unit: unit, for: quantityType, formatter: formatter)
             } catch {
                 throw ValidationError(error.description)
             }
@@ -112,19 +120,28 @@ struct StoreAddCommand: AsyncParsableCommand {
             guard let activityName = activity, let activityType = HKWorkoutActivityType(name: activityName) else {
                 throw ValidationError("--activity is required for workouts, e.g. running, walking, cycling")
             }
+            let energyType = HKQuantityType(.activeEnergyBurned), distanceType = HKQuantityType(.distanceWalkingRunning)
+            let totalEnergy: HKQuantity?, totalDistance: HKQuantity?
+            do {
+                totalEnergy = try energy.map { text throws(HealthPresentationError) in
+                    try HealthInput.quantity(text, unit: HealthInput.split(text).unit.isEmpty ? "kcal" : nil, for: energyType)
+                }
+                totalDistance = try distance.map { text throws(HealthPresentationError) in
+                    try HealthInput.quantity(text, unit: HealthInput.split(text).unit.isEmpty ? "m" : nil, for: distanceType)
+                }
+            } catch {
+                throw ValidationError(error.description)
+            }
             sample = HKWorkout(activityType: activityType, start: startDate, end: endDate, workoutEvents: nil,
-                               totalEnergyBurned: energy.map { HKQuantity(unit: .kilocalorie(), doubleValue: $0) },
-                               totalDistance: distance.map { HKQuantity(unit: .meter(), doubleValue: $0) }, metadata: metadata)
+                               totalEnergyBurned: totalEnergy, totalDistance: totalDistance, metadata: metadata)
         default:
             throw ValidationError("\(sampleType.displayName) samples cannot be added from the command line")
         }
         let saved = try signWith.map { path in try Self.sign(sample, with: loadDeviceKey(path)) } ?? sample
-        let store = try storeOptions.openStore()
         try await store.save(saved)
-        // The value in the unit it was typed in (glucose typed in mmol/L is shown in mmol/L).
-        let typedUnitText = value.map { HealthInput.split($0).unit }.flatMap { $0.isEmpty ? nil : $0 } ?? unit
-        let typedUnit = (sampleType as? HKQuantityType).flatMap { type in typedUnitText.flatMap { try? parseUnit($0, for: type) } }
-        print("Saved \(saved.uuid.uuidString): \(SampleFormatter.valueText(saved, unit: typedUnit))")
+        // The value in the unit it was read in (glucose typed in mmol/L is shown in mmol/L; 180 for
+        // height as 180 cm), so the person sees which unit a number without one was taken in.
+        print("Saved \(saved.uuid.uuidString): \(SampleFormatter.valueText(saved, unit: typedUnit, formatter: formatter))")
     }
 
     /// The sample with a device signature in its metadata.

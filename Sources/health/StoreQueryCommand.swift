@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import HealthPresentation
 import OpenHealthKit
 import SampleSignatures
 
@@ -64,6 +65,8 @@ struct StoreQueryCommand: AsyncParsableCommand {
         }
         let predicate = (start != nil || end != nil) ? HKQuery.predicateForSamples(withStart: start, end: end) : nil
         let store = try storeOptions.openStore()
+        // Values in the units the owner chose (Settings on the page), as `store add` and `stats` show them.
+        let formatter = try await HealthFormatter.forStore(store, types: [sampleType])
         let pages = SamplePages(store: store, type: sampleType, predicate: predicate, ascending: ascending, limit: limit, pageSize: pageSize)
         var writer = json ? JSONArrayWriter() : nil
         var written = 0
@@ -76,13 +79,13 @@ struct StoreQueryCommand: AsyncParsableCommand {
                 if verdicts.contains(where: { $0.map { $0 != .unsigned && !$0.isValid } ?? false }) { refused = true }
                 if writer != nil {
                     let objects = zip(page, verdicts).map { sample, verdict in
-                        var object = QueryOutput.jsonObject(sample, unit: displayUnit, routes: routes[sample.uuid] ?? [])
+                        var object = QueryOutput.jsonObject(sample, unit: displayUnit, routes: routes[sample.uuid] ?? [], formatter: formatter)
                         if let verdict { object["signature"] = verdict.label }
                         return object
                     }
                     try writer?.append(contentsOf: objects)
                 } else {
-                    for ((sample, verdict), line) in zip(zip(page, verdicts), QueryOutput.lines(page, unit: displayUnit, routes: routes)) {
+                    for ((sample, verdict), line) in zip(zip(page, verdicts), QueryOutput.lines(page, unit: displayUnit, routes: routes, formatter: formatter)) {
                         print(line)
                         // The verdict under its sample, indented.
                         if let verdict { print("  " + signatureReport(sample, verdict)) }

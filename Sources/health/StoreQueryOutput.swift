@@ -10,20 +10,21 @@ import OpenHealthKit
 enum QueryOutput {
     /// The table lines of a page of samples, in ``HealthFormatter``'s words and columns (when,
     /// in local time with the zone; the value; the source), quantities aligned on the right.
-    /// `routes` are the routes of the page's workouts, by workout UUID.
-    static func lines(_ page: [HKSample], unit: HKUnit?, routes: [UUID: [HKWorkoutRoute]] = [:]) -> [String] {
+    /// `routes` are the routes of the page's workouts, by workout UUID; `formatter` has the
+    /// store owner's units (``HealthFormatter/forStore(_:types:)``).
+    static func lines(_ page: [HKSample], unit: HKUnit?, routes: [UUID: [HKWorkoutRoute]] = [:], formatter: HealthFormatter = .local) -> [String] {
         let rows = page.map { sample in
-            [HealthFormatter.local.span(from: sample.startDate, to: sample.endDate),
-             valueText(sample, unit: unit, routes: routes[sample.uuid] ?? []), "[\(sample.sourceRevision.source.name)]"]
+            [formatter.span(from: sample.startDate, to: sample.endDate),
+             valueText(sample, unit: unit, routes: routes[sample.uuid] ?? [], formatter: formatter), "[\(sample.sourceRevision.source.name)]"]
         }
         return HealthFormatter.columns(rows, rightAligned: page.allSatisfy { $0 is HKQuantitySample } ? [1] : [])
     }
 
     /// The value part of a table line.
-    static func valueText(_ sample: HKSample, unit: HKUnit?, routes: [HKWorkoutRoute]) -> String {
+    static func valueText(_ sample: HKSample, unit: HKUnit?, routes: [HKWorkoutRoute], formatter: HealthFormatter = .local) -> String {
         switch sample {
         case let workout as HKWorkout:
-            let text = SampleFormatter.valueText(workout, unit: unit)
+            let text = SampleFormatter.valueText(workout, unit: unit, formatter: formatter)
             let locations = routes.reduce(0) { $0 + $1.count }
             return routes.isEmpty ? text : text + ", route of \(locations) location\(locations == 1 ? "" : "s")"
         case let route as HKWorkoutRoute:
@@ -35,7 +36,7 @@ enum QueryOutput {
             let items = record.itemNames.isEmpty ? record.recordTypes.joined(separator: ", ") : record.itemNames.joined(separator: ", ")
             return "\(items), issued by \(record.issuerIdentifier) to \(record.subject.fullName)"
         default:
-            return SampleFormatter.valueText(sample, unit: unit)
+            return SampleFormatter.valueText(sample, unit: unit, formatter: formatter)
         }
     }
 
@@ -44,8 +45,8 @@ enum QueryOutput {
     /// `locations`, a clinical record's `displayName` and `fhirResource` (its `resourceType`,
     /// `identifier`, `fhirVersion`, `sourceURL` and `resource`, the FHIR JSON itself), a
     /// verifiable record's `recordTypes`, `issuer`, `subject`, dates and `itemNames`.
-    static func jsonObject(_ sample: HKSample, unit: HKUnit?, routes: [HKWorkoutRoute] = []) -> [String: Any] {
-        var object = SampleFormatter.jsonObject(sample, unit: unit)
+    static func jsonObject(_ sample: HKSample, unit: HKUnit?, routes: [HKWorkoutRoute] = [], formatter: HealthFormatter = .local) -> [String: Any] {
+        var object = SampleFormatter.jsonObject(sample, unit: unit, formatter: formatter)
         switch sample {
         case is HKWorkout:
             if !routes.isEmpty {

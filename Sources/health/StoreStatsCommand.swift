@@ -33,7 +33,7 @@ struct StoreStatsCommand: AsyncParsableCommand {
     @Option(help: "The statistic: sum, average, min, max, most-recent (default: sum for cumulative types, average otherwise).")
     var statistic: Statistic?
 
-    @Option(help: "The unit to show (default: the type's display unit).")
+    @Option(help: "The unit to show (default: the unit the type is shown in, the owner's choice on the page's Settings, e.g. km for distances).")
     var unit: String?
 
     @Option(help: "From the start of this date's period (default: whole periods back from the current one).")
@@ -65,13 +65,15 @@ struct StoreStatsCommand: AsyncParsableCommand {
         if quantityType.aggregationStyle != .cumulative, statistic == .sum {
             throw ValidationError("\(quantityType.displayName) is not cumulative: use average, min, max or most-recent")
         }
-        let unit = try self.unit.map(parseUnit) ?? quantityType.defaultDisplayUnit
+        let store = try storeOptions.openStore()
+        // The unit the owner sees the type in (Settings on the page), as `store query` shows it.
+        let storeFormatter = try await HealthFormatter.forStore(store, types: [quantityType])
+        let unit = try self.unit.map(parseUnit) ?? storeFormatter.displayUnit(for: quantityType)
         guard quantityType.is(compatibleWith: unit) else {
             throw ValidationError("unit '\(unit.unitString)' does not fit \(quantityType.displayName)")
         }
         let calendar = StatisticsPeriod.localCalendar()
         let window = try period.window(from: from.map(parseDate), to: to.map(parseDate), now: Date(), calendar: calendar)
-        let store = try storeOptions.openStore()
         // Apple's sample code: the anchor is a period's start (here the window's), the components one period.
         let descriptor = HKStatisticsCollectionQueryDescriptor(
             predicate: .quantitySample(type: quantityType, predicate: HKQuery.predicateForSamples(withStart: window.start, end: window.end)),
@@ -101,7 +103,7 @@ struct StoreStatsCommand: AsyncParsableCommand {
             return
         }
         // Values as HealthFormatter writes them: the type's precision in the unit, grouped, never in exponent form.
-        let formatter = HealthFormatter(timeZone: calendar.timeZone)
+        let formatter = HealthFormatter(units: storeFormatter.units, timeZone: calendar.timeZone)
         let label = HealthUnits.label(for: unit, type: quantityType)
         print("\(quantityType.displayName), \(statistic.rawValue) per \(interval) (\(label.isEmpty ? unit.unitString : label)), "
               + "local time \(formatter.zoneName(at: window.end))")
@@ -216,8 +218,9 @@ struct StatisticsPeriod {
     func start(containing date: Date, calendar: Calendar) throws -> Date {
         let origin = gridOrigin(for: date, calendar: calendar)
         var k = 0
-        // At most 1,440 steps (minutes of a day); a multi-unit interval longer than its period starts at the period.
-        while try boundary(k + 1, from: origin, calendar: calendar) <= date, k < 1_440 { k += 1 }
+        // At most 1,500 steps (the minutes of a 25-hour day when the clocks go back, and some);
+        // a multi-unit interval longer than its period starts at the period.
+        while try boundary(k + 1, from: origin, calendar: calendar) <= date, k < 1_500 { k += 1 }
         return try boundary(k, from: origin, calendar: calendar)
     }
 

@@ -51,7 +51,18 @@ struct StoreTypesCommand: ParsableCommand {
         case is HKWorkoutType:
             return ["--activity running, walking, cycling…"]
         default:
-            return []
+            // Foods and the like are read (`store query`), not added from the command line.
+            return ["(query only: store add does not add it)"]
+        }
+    }
+
+    /// Whether `health store add` adds samples of `type`: quantities, categories, blood
+    /// pressures and workouts.
+    static func addable(_ type: HKSampleType) -> Bool {
+        switch type {
+        case is HKQuantityType, is HKCategoryType, is HKWorkoutType: return true
+        case let correlation as HKCorrelationType: return correlation.identifier == HKCorrelationTypeIdentifier.bloodPressure.rawValue
+        default: return false
         }
     }
 
@@ -62,6 +73,7 @@ struct StoreTypesCommand: ParsableCommand {
             "healthKitName": entry.swiftName,
             "identifier": entry.identifier,
             "displayName": entry.type.displayName,
+            "addable": addable(entry.type),
         ]
         switch entry.type {
         case let quantity as HKQuantityType:

@@ -101,6 +101,26 @@ struct HealthInputTests {
         #expect(pressure.systolic.doubleValue(for: .millimeterOfMercury()) == 120 && pressure.diastolic.doubleValue(for: .millimeterOfMercury()) == 80)
         #expect(throws: HealthPresentationError.invalidBloodPressure("80/120")) { try HealthInput.bloodPressure("80/120") }
     }
+
+    @Test("a number without a unit is in the unit the person sees, the owner's choice first; glucose needs its unit")
+    func unitlessNumbersAreInTheDisplayUnit() throws {
+        let height = HKQuantityType(.height), distance = HKQuantityType(.distanceWalkingRunning), glucose = HKQuantityType(.bloodGlucose)
+        #expect(try HealthInput.quantity("180", for: height).doubleValue(for: .meterUnit(with: .centi)) == 180)
+        #expect(try HealthInput.unit(of: "180", for: height) == .meterUnit(with: .centi))
+        #expect(try HealthInput.quantity("5", for: distance).doubleValue(for: .meterUnit(with: .kilo)) == 5)
+        #expect(try HealthInput.quantity("72", for: HKQuantityType(.heartRate)).doubleValue(for: HKUnit(from: "count/min")) == 72)
+        // Glucose: mg/dL and mmol/L differ eighteenfold, so a bare number is refused unless the owner chose.
+        #expect(throws: HealthPresentationError.unitRequired(type: glucose.displayName, accepted: ["mg/dL", "mmol/L"])) {
+            try HealthInput.quantity("5.4", for: glucose)
+        }
+        let mmolPerL = try HealthUnits.unit("mmol/L", for: glucose)
+        let chosen = HealthFormatter(units: [glucose: mmolPerL, distance: .mile(), height: .inch()])
+        #expect(try HealthInput.quantity("5.4", for: glucose, formatter: chosen).doubleValue(for: mmolPerL) == 5.4)
+        #expect(try HealthInput.quantity("3.1", for: distance, formatter: chosen).doubleValue(for: .mile()) == 3.1)
+        #expect(try HealthInput.unit(of: "70", for: height, formatter: chosen) == .inch())
+        // A unit written with the number wins over the display unit.
+        #expect(try HealthInput.quantity("5.4 mg/dL", for: glucose, formatter: chosen).doubleValue(for: HKUnit(from: "mg/dL")) == 5.4)
+    }
 }
 
 @Suite("Values as the Health app writes them")
@@ -196,6 +216,34 @@ struct HealthFormatterTests {
             HKQuantitySample(type: HKQuantityType(.bloodPressureDiastolic), quantity: HKQuantity(unit: mmHg, doubleValue: 80), start: start, end: start),
         ])
         #expect(formatter.value(of: pressure) == "120/80 mmHg")
+    }
+
+    @Test("a source's number keeps the digits it was written with; binary noise is rounded")
+    func writtenNumbersKeepTheirDigits() {
+        #expect(NumberText.written(12345.6) == "12345.6")
+        #expect(NumberText.written(1.0235) == "1.0235")
+        #expect(NumberText.written(0.1 + 0.2) == "0.3")
+        #expect(NumberText.written(15.605116822620527) == "15.61")
+        #expect(NumberText.written(-0.000123456789) == "-0.000123456789")
+        var random = SplitMix64(seed: 0x3503)
+        for _ in 0..<5_000 {
+            // A decimal as a lab writes it: up to 14 significant digits, up to 9 decimals.
+            let digits = random.int(1...14)
+            var mantissa = String(random.int(1...9))
+            for _ in 1..<digits { mantissa += String(random.int(0...9)) }
+            let decimals = random.int(0...min(9, digits + 3))
+            let padded = String(repeating: "0", count: max(0, decimals - mantissa.count + 1)) + mantissa
+            var text = padded.count > decimals && decimals > 0
+                ? String(padded.dropLast(decimals)) + "." + String(padded.suffix(decimals)) : padded
+            if text.contains(".") {
+                while text.hasSuffix("0") { text.removeLast() }
+                if text.hasSuffix(".") { text.removeLast() }
+            }
+            while text.count > 1, text.hasPrefix("0"), !text.hasPrefix("0.") { text.removeFirst() }
+            if random.chance(0.2) { text = "-" + text }
+            guard let value = Double(text) else { Issue.record("\(text)"); continue }
+            #expect(NumberText.written(value) == text, "\(text)")
+        }
     }
 
     @Test("no number is written in exponent form", arguments: [1e-9, 1.5e-7, 0.1, 123_456_789.5, 1e21, -4.2e-5, 6.02e23])

@@ -103,6 +103,32 @@ struct StoreStatsCommandTests {
         }
     }
 
+    @Test("Without --unit, stats are in the unit query shows: a distance in km, not the stored metres")
+    func defaultUnitIsTheDisplayUnit() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        #expect(try await runner.run(["store", "add", "--type", "distance", "--value", "6500 m",
+                                      "--start", "2026-11-20T10:00:00Z", "--end", "2026-11-20T11:00:00Z"]).status == 0)
+        let query = try await runner.run(["store", "query", "--type", "distance"])
+        #expect(query.output.contains("6.5 km"), "\(query.output)")
+        let chart = try await runner.run(["store", "stats", "--type", "distance", "--from", "2026-11-20", "--to", "2026-11-21"])
+        #expect(chart.status == 0, "\(chart.error)")
+        #expect(chart.output.contains("(km)"), "\(chart.output)")
+        #expect(chart.output.split(separator: "\n").last?.hasSuffix("  6.5") == true, "\(chart.output)")
+        let document = try await runner.run(["store", "stats", "--json", "--type", "distance", "--from", "2026-11-20", "--to", "2026-11-21"])
+        #expect(document.output.contains("\"unit\" : \"km\""), "\(document.output)")
+    }
+
+    @Test("Minute intervals late on the 25-hour day the clocks go back start where asked, not an hour early")
+    func minutesOnTheFallBackDay() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        // 2026-11-01 in New York has 25 hours: 23:30 EST is 1,470 minutes after midnight EDT.
+        let rows = try await Self.intervals(runner, ["--type", "stepCount", "--interval", "minute", "--from", "2026-11-01T23:30",
+                                                     "--to", "2026-11-01T23:32"], environment: ["TZ": "America/New_York"])
+        #expect(rows.map(\.start) == ["2026-11-02T04:30:00Z", "2026-11-02T04:31:00Z"])
+    }
+
     @Test("Large and small values are written out to the type's precision, never in exponent form")
     func plainNumbers() async throws {
         let runner = CommandRunner()

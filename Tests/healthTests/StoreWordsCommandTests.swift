@@ -51,6 +51,48 @@ struct StoreWordsCommandTests {
         #expect(abs((try await stored(runner, "appleSleepingWristTemperature", unit: "degC")["value"] as? Double ?? 0) - 37) < 1e-9)
     }
 
+    @Test("a number without --unit is in the unit the person sees (180 cm, 5 km), the owner's choice first; glucose needs its unit")
+    func unitlessValuesAreInTheDisplayUnit() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let height = try await runner.run(["store", "add", "--type", "height", "--value", "180"])
+        #expect(height.status == 0, "\(height.error)")
+        #expect(saved(height) == "180 cm")
+        #expect(try await stored(runner, "height", unit: "m")["value"] as? Double == 1.8)
+        let distance = try await runner.run(["store", "add", "--type", "distance", "--value", "5"])
+        #expect(saved(distance) == "5 km")
+        #expect(try await stored(runner, "distanceWalkingRunning", unit: "m")["value"] as? Double == 5_000)
+        // Glucose without a unit is refused (mg/dL or mmol/L?), and nothing is stored.
+        let glucose = try await runner.run(["store", "add", "--type", "glucose", "--value", "5.4"])
+        #expect(glucose.status == 2)
+        #expect(glucose.error.contains("Blood Glucose needs its unit: add --unit mg/dL or --unit mmol/L"), "stderr was: \(glucose.error)")
+        let none = try await runner.run(["store", "query", "--type", "glucose", "--json"])
+        #expect((try JSONSerialization.jsonObject(with: Data(none.output.utf8)) as? [Any])?.isEmpty == true)
+        // Once the owner chose mmol/L (Settings on the page), a bare number is in mmol/L, and it says so.
+        do {
+            let store = HKHealthStore(configuration: .init(location: .file(URL(fileURLWithPath: runner.store)),
+                                                           key: .keyFile(runner.folder.appendingPathComponent("health.key")), role: .owner))
+            try store.setPreferredUnit(HKUnit.moleUnit(with: .milli, molarMass: HKUnitMolarMassBloodGlucose).unitDivided(by: .liter()),
+                                       for: HKQuantityType(.bloodGlucose))
+        }
+        let chosen = try await runner.run(["store", "add", "--type", "glucose", "--value", "5.4"])
+        #expect(chosen.status == 0, "\(chosen.error)")
+        #expect(saved(chosen) == "5.4 mmol/L")
+        let value = try await stored(runner, "glucose", unit: "mmol<180.15588000005408>/L")["value"] as? Double ?? 0
+        #expect(abs(value - 5.4) < 1e-9)
+        // `store query` shows glucose in the owner's unit too, whatever unit it was added in.
+        #expect(try await runner.run(["store", "add", "--type", "glucose", "--value", "100 mg/dL", "--start", "2026-11-19T08:00:00Z"]).status == 0)
+        let query = try await runner.run(["store", "query", "--type", "glucose"])
+        #expect(query.output.contains("5.6 mmol/L") && !query.output.contains("mg/dL"), "\(query.output)")
+        // A workout's distance and energy take a unit; a bare distance stays in metres.
+        let workout = try await runner.run(["store", "add", "--type", "workout", "--activity", "running", "--start", "2026-11-20T07:00:00Z",
+                                            "--end", "2026-11-20T07:40:00Z", "--distance", "3.1 mi", "--energy", "1750 kJ"])
+        #expect(workout.status == 0, "\(workout.error)")
+        let object = try await stored(runner, "workout", unit: "count")
+        #expect(abs((object["distanceMeters"] as? Double ?? 0) - 3.1 * 1_609.344) < 1e-6)
+        #expect(abs((object["energyKilocalories"] as? Double ?? 0) - 1_750 / 4.184) < 1e-6)
+    }
+
     @Test("a category value by name and a blood pressure as systolic/diastolic")
     func categoryAndBloodPressure() async throws {
         let runner = CommandRunner()
@@ -102,6 +144,12 @@ struct StoreWordsCommandTests {
         #expect(Set(glucose["units"] as? [String] ?? []).isSuperset(of: ["mg/dL", "mmol/L"]))
         let sleep = try #require(entries.first { $0["name"] as? String == "sleep" })
         #expect((sleep["values"] as? [[String: Any]])?.contains { $0["name"] as? String == "asleepDeep" && $0["label"] as? String == "Deep sleep" } == true)
+        // Food is listed for `store query`, marked as not added by `store add` (which refuses it).
+        let food = try #require(text.output.split(separator: "\n").first { $0.hasPrefix("food ") })
+        #expect(food.contains("query only"), "\(food)")
+        #expect(try #require(entries.first { $0["name"] as? String == "food" })["addable"] as? Bool == false)
+        #expect(glucose["addable"] as? Bool == true)
+        #expect(try await runner.run(["store", "add", "--type", "food", "--value", "1"]).status != 0)
         let all = try await runner.run(["store", "types", "--all", "--json"])
         let every = try #require(try JSONSerialization.jsonObject(with: Data(all.output.utf8)) as? [[String: Any]])
         #expect(every.count == HKObjectType.allSampleTypes.count)
