@@ -89,4 +89,22 @@ struct ProfilePageTests {
         #expect(imported.body.contains("Imported 1 record(s)."), "\(imported.body)")
         #expect(try await RecordsImportTests.records(in: fixture.store) == 1)
     }
+
+    @Test("saving the page keeps the emergency contacts past those the form shows (the CLI adds without a limit)")
+    func contactsPastTheForm() async throws {
+        let fixture = try await WebTestFixture.make(days: 1)
+        var profile = HKOwnerProfile(givenName: "Zelinda", familyName: "Quarrington")
+        profile.medicalID.emergencyContacts = (1...25).map { .init(name: "Contact \($0)", relationship: "", phone: "+1 555 01\($0)") }
+        try await fixture.store.saveOwnerProfile(profile)
+        try await fixture.withClient { client in
+            let cookie = try await client.startSession()
+            // The form as the page shows it: the first contacts, one renamed.
+            let rows = (0..<20).map { "&contactName\($0)=Contact+\($0 == 0 ? "One" : String($0 + 1))&contactPhone\($0)=%2B1+555+01\($0 + 1)" }.joined()
+            let saved = try await client.send(.post, "/profile", cookie: cookie, form: "csrf=\(client.csrf(cookie))" + rows)
+            #expect(saved.status == .seeOther)
+        }
+        let contacts = try await fixture.store.ownerProfile().medicalID.emergencyContacts
+        #expect(contacts.count == 25)
+        #expect(contacts.first?.name == "Contact One" && contacts.last?.name == "Contact 25")
+    }
 }

@@ -28,7 +28,8 @@ import TestSupport
             guard made.status == 0 else { throw ServeCommandTests.TestFailure("health demo failed: \(made.error)") }
             let storeArguments = ["--store", demo.appendingPathComponent("health.sqlite").path, "--key-file", demo.appendingPathComponent("health.key").path]
             // A spec example card too, verified against the examples' issuer folder, as health ui verifies cards.
-            let imported = try await runner.run(["records", "import"] + storeArguments + specIssuerArguments
+            // (John B. Anyperson's: not the demo store's owner, so imported as another person's.)
+            let imported = try await runner.run(["records", "import", "--allow-other-person"] + storeArguments + specIssuerArguments
                                                 + [specExamples.appendingPathComponent("example-00-e-file.smart-health-card").path])
             guard imported.status == 0 else { throw ServeCommandTests.TestFailure("health records import failed: \(imported.error)") }
             let (process, output, _) = try runner.launch(["ui", "--port", "0"] + storeArguments + specIssuerArguments + arguments)

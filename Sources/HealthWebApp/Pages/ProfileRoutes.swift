@@ -72,7 +72,9 @@ extension HealthWebApp {
                 guard !phone.isEmpty else { throw refuse("The emergency contact \(name) needs a phone number") }
                 contacts.append(.init(name: name, relationship: text("contactRelationship\(index)") ?? "", phone: phone))
             }
-            profile.medicalID.emergencyContacts = contacts
+            // The page shows at most maximumContacts of them (the CLI adds without a limit): those
+            // past it were not on the form, and stay.
+            profile.medicalID.emergencyContacts = contacts + profile.medicalID.emergencyContacts.dropFirst(ProfileView.maximumContacts)
         }
     }
 }
