@@ -29,6 +29,11 @@ public struct AppleHealthImporter: Sendable {
     /// of birth stops the import there, with ``AppleHealthExportError/Kind/otherPerson`` (Apple
     /// writes `Me` before any sample). Nil imports any export.
     public var expectedPerson: (dateOfBirth: String, owner: String)?
+    /// Whether the characteristics the store already has are the owner's and kept: true when the
+    /// store's profile names a person. `Me` then only fills the characteristics that are not set,
+    /// unless its date of birth is the one ``expectedPerson`` gives (the owner's own export); an
+    /// export of another person (imported with the check skipped) never changes the owner's.
+    public var keepsOwnerCharacteristics = false
 
     /// The prefix of the sync identifiers the importer gives samples.
     public static let syncIdentifierPrefix = "apple-health-export:"
@@ -63,6 +68,7 @@ public struct AppleHealthImporter: Sendable {
         let limits = archiveLimits
         let batchSize = batchSize
         let expectedPerson = expectedPerson
+        let keepsOwnerCharacteristics = keepsOwnerCharacteristics
         // The archive's central directory and XMLParser are synchronous: they run on a Dispatch thread (outside Swift's
         // cooperative pool), which waits for each batch's save.
         let (container, xmlReport, clinicalElements) = try await withCheckedThrowingContinuation { continuation in
@@ -71,6 +77,7 @@ public struct AppleHealthImporter: Sendable {
                     let container = try ExportContainer(url: url, limits: limits)
                     var run = ImportRun(store: store, batchSize: batchSize, totalBytes: container.exportSize, progress: progress)
                     run.expectedPerson = expectedPerson
+                    run.keepsOwnerCharacteristics = keepsOwnerCharacteristics
                     run.container = container
                     let (report, clinicalElements) = try run.read(try Self.openExport(container))
                     continuation.resume(returning: (container, report, clinicalElements))
@@ -130,6 +137,10 @@ private struct ImportRun {
     var characteristics: [String: String]?
     /// The person the export must be of (``AppleHealthImporter/expectedPerson``).
     var expectedPerson: (dateOfBirth: String, owner: String)?
+    /// Whether set characteristics are kept (``AppleHealthImporter/keepsOwnerCharacteristics``).
+    var keepsOwnerCharacteristics = false
+    /// Whether `Me` gave the expected person's date of birth: the owner's own export.
+    var meIsOwner = false
     var revisionCache: [String: HKSourceRevision] = [:]
     /// Keys of the members of the correlations read so far: their top-level twins are skipped.
     var memberKeys = Set<ContentKey>()
@@ -205,6 +216,7 @@ private struct ImportRun {
                     throw AppleHealthExportError(.otherPerson,
                                                  "this export is of a person born \(date), but this store belongs to \(expected.owner): the import stopped there")
                 }
+                meIsOwner = true
             }
             characteristics = element.attributes
         case "Record":
@@ -566,35 +578,38 @@ private struct ImportRun {
     /// Sets the characteristics from `Me` once the whole file was read.
     mutating func applyCharacteristics() throws {
         guard let attributes = characteristics else { return }
+        // Another person's Me (or one not known to be the owner's) fills only what is not set.
+        let fillOnly = keepsOwnerCharacteristics && !meIsOwner
         for (key, value) in attributes.sorted(by: { $0.key < $1.key }) {
             switch key {
             case "HKCharacteristicTypeIdentifierDateOfBirth":
                 if value.isEmpty { continue }
                 guard let components = ExportValues.dateComponents(value) else { report.skip("unreadable date of birth"); continue }
+                if fillOnly, (try? store.dateOfBirthComponents()) != nil { continue }
                 try store.setDateOfBirth(components)
             case "HKCharacteristicTypeIdentifierBiologicalSex":
                 guard let sex = ExportValues.enumValue(HKBiologicalSex.self, prefix: "HKBiologicalSex", value) else {
                     report.skip("unknown value for \(key)"); continue
                 }
-                if sex == .notSet { continue }
+                if try sex == .notSet || (fillOnly && store.biologicalSex().biologicalSex != .notSet) { continue }
                 try store.setBiologicalSex(sex)
             case "HKCharacteristicTypeIdentifierBloodType":
                 guard let bloodType = ExportValues.enumValue(HKBloodType.self, prefix: "HKBloodType", value) else {
                     report.skip("unknown value for \(key)"); continue
                 }
-                if bloodType == .notSet { continue }
+                if try bloodType == .notSet || (fillOnly && store.bloodType().bloodType != .notSet) { continue }
                 try store.setBloodType(bloodType)
             case "HKCharacteristicTypeIdentifierFitzpatrickSkinType":
                 guard let skin = ExportValues.enumValue(HKFitzpatrickSkinType.self, prefix: "HKFitzpatrickSkinType", value) else {
                     report.skip("unknown value for \(key)"); continue
                 }
-                if skin == .notSet { continue }
+                if try skin == .notSet || (fillOnly && store.fitzpatrickSkinType().skinType != .notSet) { continue }
                 try store.setFitzpatrickSkinType(skin)
             case "HKCharacteristicTypeIdentifierWheelchairUse":
                 guard let use = ExportValues.enumValue(HKWheelchairUse.self, prefix: "HKWheelchairUse", value) else {
                     report.skip("unknown value for \(key)"); continue
                 }
-                if use == .notSet { continue }
+                if try use == .notSet || (fillOnly && store.wheelchairUse().wheelchairUse != .notSet) { continue }
                 try store.setWheelchairUse(use)
             default:
                 report.skip("unsupported characteristic \(Self.label(key))")

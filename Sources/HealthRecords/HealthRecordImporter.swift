@@ -84,6 +84,24 @@ public struct HealthRecordImporter: Sendable {
         return slices.count
     }
 
+    /// Checks the Patients of one part of an NDJSON input read in parts against `owner`, storing
+    /// nothing: the first pass over such an input, so that one holding another person's Patient
+    /// is refused before any of its parts is stored, wherever in it the Patient is. The Patients
+    /// are noted in `report.people`; a refusal naming both people is added for one that is not
+    /// the owner.
+    /// - Parameters:
+    ///   - bytes: the part's complete lines.
+    ///   - firstLine: the line number of the first of them in the input.
+    ///   - name: how the report refers to the input.
+    ///   - owner: the owner (``owner()``).
+    ///   - report: the report to add to.
+    /// - Returns: whether the part holds no Patient other than the owner.
+    public func checkNDJSONPatients(_ bytes: [UInt8], firstLine: Int, named name: String, owner: HealthRecordPerson,
+                                    into report: inout HealthRecordImportReport) -> Bool {
+        let (slices, _) = HealthRecordInput.ndjsonLines(bytes, firstLine: firstLine, validate: nil)
+        return checkPatients(in: slices, owner: owner, input: name, report: &report)
+    }
+
     /// One input read, validated and filed, not yet stored: its clinical records, or its cards
     /// that verified (``prepareInput(_:named:into:)``; stored by ``store(_:into:batchSize:progress:)``).
     public struct PreparedInput: Sendable {

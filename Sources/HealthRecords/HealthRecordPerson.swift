@@ -7,11 +7,14 @@ import OpenHealthKit
 /// holds one person's records.
 ///
 /// The rule (``matches(_:)``): the birth dates must be the same day (a partial birth date, a
-/// year or a year and month, must agree as far as it goes); the family names must be equal and
-/// the first given names must be equal or one must be the other's initial, both compared
-/// without regard to case, diacritics, hyphens, apostrophes and spaces ("José-María" matches
-/// "jose maria", "J." matches "Jane"). What either side leaves out is not compared: a Patient
-/// without a birth date is compared by name only, and one with neither is not refused.
+/// year or a year and month, must agree as far as it goes); the words of one family name must
+/// be the words of the other or appear in it in order ("García" matches "García Márquez",
+/// "Smith" matches "Smith-Jones") and the first given names must be equal or one must be the
+/// other's initial, all compared without regard to case, diacritics, hyphens, apostrophes and
+/// spaces ("José-María" matches "jose maria", "J." matches "Jane"). A name that is one text is
+/// read as "Given Family" or, with a comma, as "Family, Given". What either side leaves out is
+/// not compared: a Patient without a birth date is compared by name only, and one with neither
+/// is not refused.
 public struct HealthRecordPerson: Sendable, Hashable {
     /// The given names, in order (first, then middle names).
     public var givenNames: [String]
@@ -110,7 +113,7 @@ public struct HealthRecordPerson: Sendable, Hashable {
         let theirs = other.words()
         switch (mine.isText, theirs.isText) {
         case (false, false):
-            if let myFamily = mine.family, let theirFamily = theirs.family, myFamily.joined() != theirFamily.joined() { return false }
+            if let myFamily = mine.family, let theirFamily = theirs.family, !Self.familiesMatch(myFamily, theirFamily) { return false }
             return Self.firstGivenMatch(mine.given, theirs.given)
         case (false, true): return Self.textMatch(given: mine.given, family: mine.family, text: theirs.given)
         case (true, false): return Self.textMatch(given: theirs.given, family: theirs.family, text: mine.given)
@@ -120,12 +123,21 @@ public struct HealthRecordPerson: Sendable, Hashable {
         }
     }
 
-    /// A name in parts against a name that is one text: the text ends with the family name, and
-    /// what comes before it starts with a matching given name.
+    /// A name in parts against a name that is one text ("Given Family"): the text's last words are
+    /// a family name that matches, and the words before them start with a matching given name.
     private static func textMatch(given: [String], family: [String]?, text: [String]) -> Bool {
         guard let family, !family.isEmpty else { return firstGivenMatch(given, text) }
-        guard text.count >= family.count, text.suffix(family.count).elementsEqual(family) else { return false }
-        return firstGivenMatch(given, Array(text.dropLast(family.count)))
+        return (0..<text.count).contains { split in
+            familiesMatch(family, Array(text[split...])) && firstGivenMatch(given, Array(text[..<split]))
+        }
+    }
+
+    /// Two family names' words: the shorter one's words appear in the longer one, in order and
+    /// together ("garcia" in "garcia marquez"); a family name without words is not compared.
+    private static func familiesMatch(_ mine: [String], _ theirs: [String]) -> Bool {
+        guard !mine.isEmpty, !theirs.isEmpty else { return true }
+        let (short, long) = mine.count <= theirs.count ? (mine, theirs) : (theirs, mine)
+        return (0...(long.count - short.count)).contains { long[$0..<($0 + short.count)].elementsEqual(short) }
     }
 
     /// The first given name: equal, or one is the other's initial; not compared when either is missing.
@@ -138,9 +150,16 @@ public struct HealthRecordPerson: Sendable, Hashable {
     }
 
     /// The normalised words of the given names and of the family name; for a name that is one
-    /// text, all its words are in `given` and `isText` is true.
+    /// text, all its words are in `given` and `isText` is true, unless a comma parts it as
+    /// "Family, Given".
     private func words() -> (given: [String], family: [String]?, isText: Bool) {
-        if let text, givenNames.isEmpty, familyName == nil { return (Self.normalized(text), nil, true) }
+        if let text, givenNames.isEmpty, familyName == nil {
+            if let comma = text.firstIndex(of: ",") {
+                let family = Self.normalized(String(text[..<comma]))
+                if !family.isEmpty { return (Self.normalized(String(text[text.index(after: comma)...])), family, false) }
+            }
+            return (Self.normalized(text), nil, true)
+        }
         return (givenNames.flatMap(Self.normalized), familyName.map(Self.normalized), false)
     }
 

@@ -27,6 +27,9 @@ public enum RecordsSyncError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The connection's patient is not the store's owner (both described by name and birth
     /// date; the person's own data, shown to that person).
     case otherPerson(patient: String, owner: String)
+    /// The connection's Patient could not be read (why), so whether the records are the store
+    /// owner's cannot be checked.
+    case patientUnreadable(String, owner: String)
 
     public var description: String {
         switch self {
@@ -43,6 +46,9 @@ public enum RecordsSyncError: Error, Sendable, Equatable, CustomStringConvertibl
         case .transport(let text): "network error: \(text)"
         case .otherPerson(let patient, let owner):
             "this connection's records are of \(patient), but this store belongs to \(owner): nothing was synced"
+        case .patientUnreadable(let reason, let owner):
+            "the connection's Patient could not be read (\(reason)), so whether its records are of \(owner), who this store belongs to, "
+                + "cannot be checked: nothing was synced"
         }
     }
 }

@@ -108,10 +108,11 @@ public struct RecordsSynchronizer: Sendable {
                                             options: .init(sourceName: name, sourceURL: URL(string: connection.fhirBase),
                                                            allowOtherPerson: options.allowOtherPerson))
         let source = HealthRecordImporter.source(named: name)
-        try await checkPatient(session: session, owner: await importer.owner())
+        let owner = await importer.owner()
+        try await checkPatient(session: session, owner: owner)
         var fetched = 0
         for (index, type) in options.resourceTypes.enumerated() {
-            try await syncType(type, index: index, session: session, importer: importer, source: source, fetched: &fetched,
+            try await syncType(type, index: index, session: session, importer: importer, owner: owner, source: source, fetched: &fetched,
                                report: &report, progress: progress)
         }
         if options.fetchCards {
@@ -132,7 +133,10 @@ public struct RecordsSynchronizer: Sendable {
                            trust: verifier.trust.map { .anyOf([$0, .issuers(own.issuers)]) }, now: verifier.now, limits: verifier.limits)
     }
 
-    private func syncType(_ type: String, index: Int, session: SyncSession, importer: HealthRecordImporter, source: HKSource, fetched: inout Int,
+    /// Fetches and stores the records of one resource type, page by page. A page holding a Patient
+    /// who is not `owner` stops the sync there (`otherPerson`), before that page is stored.
+    private func syncType(_ type: String, index: Int, session: SyncSession, importer: HealthRecordImporter, owner: HealthRecordPerson?,
+                          source: HKSource, fetched: inout Int,
                           report: inout SyncReport, progress: @Sendable (SyncProgress) -> Void) async throws(RecordsSyncError) {
         let base = session.connection.fhirBase
         var fields: [(name: String, value: String)] = [(name: "patient", value: session.connection.patient), (name: "_count", value: String(options.pageSize))]
@@ -166,7 +170,11 @@ public struct RecordsSynchronizer: Sendable {
             if first { newest = SearchPage.latest(newest, page.bundleLastUpdated) }
             newest = SearchPage.latest(newest, page.newestResource)
             var pageReport = HealthRecordImportReport()
-            let records = importer.clinicalRecords(inSearchPage: response.body, named: "\(type) page \(report.pages + 1)", into: &pageReport)
+            let records = importer.clinicalRecords(inSearchPage: response.body, named: "\(type) page \(report.pages + 1)", owner: owner,
+                                                   into: &pageReport)
+            if let owner, let person = pageReport.otherPeople.first {
+                throw .otherPerson(patient: person.description, owner: owner.description)
+            }
             if let next = page.next {
                 guard Self.sameOrigin(next, base) else { throw .fhir("a next link of \(type) leaves the server") }
                 session.connection.pending[type] = newest
@@ -191,15 +199,19 @@ public struct RecordsSynchronizer: Sendable {
     }
 
     /// Reads the connection's Patient and refuses the sync (`otherPerson`) when it does not match
-    /// `owner`. A server that does not answer the Patient read is not refused: the cards' subjects
-    /// are still checked.
+    /// `owner`. A Patient that cannot be read (another answer than 200, or not a Patient) refuses
+    /// the sync too (`patientUnreadable`): whose records they are cannot be checked. Nothing is
+    /// checked without an `owner` (no profile, or another person's records allowed).
     private func checkPatient(session: SyncSession, owner: HealthRecordPerson?) async throws(RecordsSyncError) {
         guard let owner else { return }
         let patient = session.connection.patient
         guard Self.isFHIRID(patient) else { throw .malformedResponse("the patient in context is not a FHIR id") }
         let response = try await session.authorizedGet("\(session.connection.fhirBase)/Patient/\(patient)")
         guard response.status == 200, let resource = (try? JSONParser.parse(response.body))?.objectValue,
-              resource["resourceType"]?.stringValue == "Patient" else { return }
+              resource["resourceType"]?.stringValue == "Patient" else {
+            throw .patientUnreadable(response.status == 200 ? "its answer is not a Patient" : "the server answered \(response.status)",
+                                     owner: owner.description)
+        }
         let names = HealthRecordPerson.people(inPatient: resource)
         guard let person = names.first, !names.contains(where: owner.matches) else { return }
         throw .otherPerson(patient: person.description, owner: owner.description)

@@ -58,10 +58,13 @@ struct AppleHealthImportCommand: AsyncParsableCommand {
         let report: AppleHealthImportReport
         let clinicalRecords = AppleHealthClinicalRecordImporter(store: store, allowOtherPerson: allowOtherPerson)
         var importer = AppleHealthImporter(batchSize: batchSize, clinicalRecords: clinicalRecords)
-        if !allowOtherPerson, let profile = try? await store.ownerProfile(), let birth = ProfileText.dateText(profile.dateOfBirth),
+        let profile = try? await store.ownerProfile()
+        if !allowOtherPerson, let profile, let birth = ProfileText.dateText(profile.dateOfBirth),
            let owner = HealthRecordPerson(profile: profile) {
             importer.expectedPerson = (birth, owner.description)
         }
+        // The characteristics of a store whose profile names a person are the owner's: another person's Me only fills what is not set.
+        importer.keepsOwnerCharacteristics = profile?.identifiesPerson ?? false
         do {
             report = try await importer.importExport(at: url, into: store) { state in
                 if lines { progress.update(state.report.importedCount) }

@@ -393,7 +393,11 @@ enum ProfileHint {
         var command = "health profile set"
         if !person.givenNames.isEmpty { command += " --given-name \(quoted(person.givenNames.joined(separator: " ")))" }
         if let family = person.familyName { command += " --family-name \(quoted(family))" }
-        if let birthDate = person.birthDate, birthDate.count == 10 { command += " --birth-date \(birthDate)" }
+        // Only a date of the form YYYY-MM-DD goes into the command: the Patient's text is not to be run.
+        if let birthDate = person.birthDate, birthDate.utf8.count == 10,
+           birthDate.utf8.enumerated().allSatisfy({ $0.offset == 4 || $0.offset == 7 ? $0.element == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0.element) }) {
+            command += " --birth-date \(birthDate)"
+        }
         printError("hint: this store has no profile yet, so it does not say whose records it keeps. The records are of \(person.description); "
                    + "if this store is theirs, run: \(command)")
     }

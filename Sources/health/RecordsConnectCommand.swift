@@ -110,6 +110,9 @@ enum RecordsSyncFailure {
     static func exit(_ error: RecordsSyncError) throws -> Never {
         printError("Error: \(error)")
         switch error {
+        case .otherPerson, .patientUnreadable:
+            printError("To sync this connection into this store anyway, give --allow-other-person.")
+            throw ExitCode(1)
         case .transport, .discovery: throw ExitCode(2)
         default: throw ExitCode(1)
         }

@@ -68,10 +68,18 @@ struct RecordsImportInput {
 
     /// Imports the input through `importer`, adding to `report`; the records of an NDJSON file read
     /// in parts go to `released` as each part is stored, so they are not held to the end.
+    ///
+    /// One person per store, for an input read in parts: when the store has an owner to check
+    /// (``HealthRecordImporter/owner()``), the whole file is read once first for its Patients, and
+    /// an input holding another person's Patient, on any line, is refused with nothing stored.
+    /// An input that cannot be read twice (a pipe) is then refused unread, since its Patient may
+    /// come after records that would already be stored. A part refused on the second pass (the
+    /// file changed in between) ends the import: nothing after it is stored.
     func importRecords(with importer: HealthRecordImporter, into report: inout HealthRecordImportReport,
                        released: inout RecordsFormatter.StoredSummary) async throws {
         let limit = HealthRecordInput.maximumDocumentSize
-        let head = try await readOffPool(upTo: limit + 1)
+        let start = lseek(descriptor, 0, SEEK_CUR)
+        var head = try await readOffPool(upTo: limit + 1)
         if head.count <= limit {
             try await importer.importInput(try cardText(head, path: path), named: path, into: &report)
             return
@@ -82,6 +90,39 @@ struct RecordsImportInput {
             report.unreadable.append((path, HealthRecordImportError.tooLarge(limit).description))
             return
         }
+        if let owner = await importer.owner() {
+            var status = stat()
+            guard start >= 0, fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
+                report.refusals.append(.init(input: path, location: "input", reasons: [
+                    "an input over \(limit >> 20) MiB that is not a file cannot be checked for whose records it holds before they are stored: "
+                        + "nothing in this input was stored; give it as a file, or give --allow-other-person",
+                ]))
+                return
+            }
+            var allowed = true
+            try await forEachPart(startingWith: head, refusingLongLines: false, into: &report) { part, line, report in
+                allowed = importer.checkNDJSONPatients(part, firstLine: line, named: path, owner: owner, into: &report)
+                return allowed
+            }
+            guard allowed else { return }
+            guard lseek(descriptor, start, SEEK_SET) == start else { throw UsageError("cannot read '\(path)'") }
+            head = try await readOffPool(upTo: limit + 1)
+        }
+        try await forEachPart(startingWith: head, refusingLongLines: true, into: &report) { part, line, report in
+            let others = report.otherPeople.count
+            try await importer.importNDJSONPart(part, firstLine: line, named: path, into: &report)
+            released.release(from: &report)
+            return report.otherPeople.count == others
+        }
+    }
+
+    /// Reads the rest of an NDJSON input whose first bytes are `head` in parts of whole lines
+    /// (about ``partSize`` bytes each) and hands each to `body` with the number of its first line,
+    /// until the input ends or `body` returns false. A line over the document limit is dropped as
+    /// it is read (and refused in `report` when `refusingLongLines`).
+    private func forEachPart(startingWith head: [UInt8], refusingLongLines: Bool, into report: inout HealthRecordImportReport,
+                             _ body: ([UInt8], Int, inout HealthRecordImportReport) async throws -> Bool) async throws {
+        let limit = HealthRecordInput.maximumDocumentSize
         var pending = head
         var line = 1
         var discarding = false
@@ -102,20 +143,20 @@ struct RecordsImportInput {
                     ?? pending.firstIndex(of: UInt8(ascii: "\n")) {
                 let part = Array(pending[...newline])
                 pending.removeSubrange(...newline)
-                try await importer.importNDJSONPart(part, firstLine: line, named: path, into: &report)
-                released.release(from: &report)
+                guard try await body(part, line, &report) else { return }
                 line += part.reduce(0) { $0 + ($1 == UInt8(ascii: "\n") ? 1 : 0) }
             }
             if !discarding, pending.count > limit {
                 // A line over the limit: refused, and dropped as it is read.
-                report.refusals.append(.init(input: path, location: "line \(line)", reasons: [HealthRecordImportError.tooLarge(limit).description]))
+                if refusingLongLines {
+                    report.refusals.append(.init(input: path, location: "line \(line)", reasons: [HealthRecordImportError.tooLarge(limit).description]))
+                }
                 pending.removeAll(keepingCapacity: true)
                 discarding = true
             }
             if ended {
                 if !discarding, pending.contains(where: { !Self.isSpace($0) }) {
-                    try await importer.importNDJSONPart(pending, firstLine: line, named: path, into: &report)
-                    released.release(from: &report)
+                    _ = try await body(pending, line, &report)
                 }
                 return
             }

@@ -153,6 +153,48 @@ extension RecordsSynchronizerTests {
         try await http.shutdown()
         await server.stop()
     }
+
+    /// A Patient that cannot be read refuses the sync (whose records they are cannot be checked),
+    /// unless another person's records are allowed; a page holding another person's Patient
+    /// stops the sync before that page is stored.
+    @Test func unreadablePatientAndAnotherPersonOnAPageAreRefused() async throws {
+        let server = try await ScriptedFHIRServer.start()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("records-sync-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let store = try await Self.store(in: folder, connectedTo: server.base, tokenExpiry: nil)
+        try await store.saveOwnerProfile(HKOwnerProfile(givenName: "Zelinda", familyName: "Quarrington",
+                                                         dateOfBirth: DateComponents(year: 1984, month: 2, day: 29)))
+        let http = SMARTHTTP(timeout: .seconds(30))
+        let verifier = SHCVerifier(resolver: StaticKeyResolver([:]), now: Date())
+        func labRecords() async throws -> Int {
+            try await HKSampleQueryDescriptor(predicates: [.clinicalRecord(type: HKClinicalType(.labResultRecord))], sortDescriptors: []).result(for: store).count
+        }
+        let refusing = RecordsSynchronizer(store: store, http: http, verifier: verifier, options: .init(pageSize: 2, resourceTypes: ["Observation"]))
+        // The Patient read answers 404.
+        await #expect(throws: RecordsSyncError.patientUnreadable("the server answered 404", owner: "Zelinda Quarrington (born 1984-02-29)")) {
+            _ = try await refusing.sync(named: "clinic")
+        }
+        #expect(try await labRecords() == 0)
+        #expect(!server.requests().contains { $0.path == "/fhir/Observation" })
+
+        // The connection's Patient is the owner, but the second page includes another person's Patient.
+        server.servePatient(#"{"resourceType":"Patient","id":"p1","name":[{"family":"Quarrington","given":["Zelinda"]}],"birthDate":"1984-02-29"}"#)
+        server.includePatientOnSecondPage(#"{"resourceType":"Patient","id":"p9","name":[{"family":"Castellanos","given":["Antonio"]}],"birthDate":"1962-09-28"}"#)
+        await #expect(throws: RecordsSyncError.otherPerson(patient: "Antonio Castellanos (born 1962-09-28)",
+                                                          owner: "Zelinda Quarrington (born 1984-02-29)")) {
+            _ = try await refusing.sync(named: "clinic")
+        }
+        #expect(try await labRecords() == 2, "only the first page is stored")
+
+        // Allowed: the unreadable Patient is not read for a check, and every page is stored.
+        server.servePatient(nil)
+        let allowing = RecordsSynchronizer(store: store, http: http, verifier: verifier,
+                                           options: .init(pageSize: 2, resourceTypes: ["Observation"], allowOtherPerson: true))
+        _ = try await allowing.sync(named: "clinic")
+        #expect(try await labRecords() == 6)
+        try await http.shutdown()
+        await server.stop()
+    }
 }
 
 extension RecordsSynchronizerTests {
@@ -202,6 +244,7 @@ final class ScriptedFHIRServer: Sendable {
         var cursorsGone = false
         var cardsParameters: String?
         var patient: String?
+        var pagePatient: String?
         var revoked = false
         var token = "t1"
         var refresh = "r1"
@@ -219,7 +262,9 @@ final class ScriptedFHIRServer: Sendable {
 
     func failObservationPage(_ page: Int) { state.withLock { $0.failPage = page } }
     /// Answers `GET /fhir/Patient/ID` with this resource (404 until set).
-    func servePatient(_ resource: String) { state.withLock { $0.patient = resource } }
+    func servePatient(_ resource: String?) { state.withLock { $0.patient = resource } }
+    /// Adds this Patient (an included entry) to the second page of Observations.
+    func includePatientOnSecondPage(_ resource: String?) { state.withLock { $0.pagePatient = resource } }
     func revoke() { state.withLock { $0.revoked = true } }
     /// Offers `$health-cards-issue` in `/fhir/metadata` and answers it with `parameters`.
     func issueCards(_ parameters: String) { state.withLock { $0.cardsParameters = parameters } }
@@ -290,7 +335,8 @@ final class ScriptedFHIRServer: Sendable {
                 guard type == "Observation" else {
                     return (.ok, #"{"resourceType":"Bundle","type":"searchset","total":0,"meta":{"lastUpdated":"2026-03-01T00:00:00Z"}}"#)
                 }
-                let entries = [1 + 2 * page, 2 + 2 * page].map { #"{"search":{"mode":"match"},"resource":\#(observation($0))}"# }
+                var entries = [1 + 2 * page, 2 + 2 * page].map { #"{"search":{"mode":"match"},"resource":\#(observation($0))}"# }
+                if page == 1, let patient = state.pagePatient { entries.append(#"{"search":{"mode":"include"},"resource":\#(patient)}"#) }
                 let next = page < 2 ? #","link":[{"relation":"next","url":"\#(base)/Observation?page=\#(page + 1)"}]"# : ""
                 return (.ok, #"{"resourceType":"Bundle","type":"searchset","total":6,"meta":{"lastUpdated":"2026-03-01T00:00:00Z"}\#(next),"entry":[\#(entries.joined(separator: ","))]}"#)
             }

@@ -130,5 +130,43 @@ struct ProfileCommandTests {
         let allowed = try await runner.run(["import", "apple-health", file.path, "--allow-other-person"])
         #expect(allowed.status == 0, "\(allowed.error)")
         #expect(allowed.output.contains("Imported 10 samples"), "\(allowed.output)")
+        // Another person's Me does not become the owner's: the profile's date of birth stays.
+        let after = try await runner.run(["profile", "--json"])
+        #expect(after.output.contains("\"birthDate\": \"1975-06-01\""), "another person's export replaced the owner's date of birth: \(after.output)")
+        #expect(try await runner.run(["records", "import", try write(runner, "zelinda.json", Self.zelinda.replacingOccurrences(of: "1984-02-29", with: "1975-06-01"))]).status == 0,
+                "the owner's own records are still accepted")
+    }
+
+    @Test("records import of NDJSON read in parts: another person's Patient on the first or the last line stores nothing; the owner's imports")
+    func personCheckInParts() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        #expect(try await runner.run(["profile", "set", "--name", "Zelinda Quarrington", "--birth-date", "1984-02-29"]).status == 0)
+        let antonio = #"{"resourceType":"Patient","id":"p7","name":[{"family":"Castellanos","given":["Antonio"]}],"birthDate":"1962-09-28"}"#
+        let zelinda = #"{"resourceType":"Patient","id":"z1","name":[{"family":"Quarrington","given":["Zelinda"]}],"birthDate":"1984-02-29"}"#
+        // 20 MiB: more than one document may be, so read in parts of about 4 MiB.
+        let observations = (0..<40).map { RecordsCommandTests.largeObservation(id: "n\($0)", size: 512 << 10) }
+        for (name, lines) in [("first.ndjson", [antonio] + observations), ("last.ndjson", observations + [antonio])] {
+            let file = try write(runner, name, lines.joined(separator: "\n") + "\n")
+            let refused = try await runner.run(["records", "import", file])
+            #expect(refused.status == 1, "\(name): \(refused.output)\(refused.error)")
+            #expect(refused.output.contains("these records are of Antonio Castellanos (born 1962-09-28)"), "\(name): \(refused.output)")
+            #expect(try await recordCount(runner) == 0, "\(name): nothing of another person's input is stored")
+        }
+        let own = try write(runner, "own.ndjson", (observations + [zelinda]).joined(separator: "\n") + "\n")
+        let imported = try await runner.run(["records", "import", own])
+        #expect(imported.status == 0, "\(imported.output)\(imported.error)")
+        #expect(try await recordCount(runner) == 40)
+    }
+
+    @Test("records import: a Patient's birth date that is not YYYY-MM-DD is not put into the suggested command")
+    func hintBirthDate() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let file = try write(runner, "odd.json", Self.zelinda.replacingOccurrences(of: "1984-02-29", with: "$(reboot);x"))
+        let imported = try await runner.run(["records", "import", file])
+        #expect(imported.error.contains("hint: this store has no profile yet"), "\(imported.output)\(imported.error)")
+        #expect(!imported.error.contains("--birth-date"), "\(imported.error)")
+        #expect(imported.error.contains("health profile set --given-name 'Zélinda M.' --family-name QUARRINGTON"), "\(imported.error)")
     }
 }
