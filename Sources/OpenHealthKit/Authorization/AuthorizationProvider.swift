@@ -49,6 +49,11 @@ public protocol AuthorizationProvider: Sendable {
     /// ``HKVerifiableClinicalRecordQuery`` (HealthKit's "Share Once" sheet). Only called when
     /// some record matches. The default shares nothing.
     func decideVerifiableRecordShare(_ request: VerifiableRecordShareRequest) async throws -> VerifiableRecordShareDecision
+
+    /// Chooses which objects of a per-object type (vision prescriptions) an app may read, for
+    /// `requestPerObjectReadAuthorization(for:predicate:)` (HealthKit's per-object sheet): asked
+    /// every time, the objects not chosen are no longer readable. The default chooses none.
+    func decidePerObjectRead(_ request: PerObjectReadRequest) async throws -> Set<UUID>
 }
 
 /// The default provider for a store owned by the calling user: it grants everything asked,

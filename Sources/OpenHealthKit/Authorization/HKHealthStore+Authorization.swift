@@ -71,6 +71,16 @@ extension HKHealthStore {
         guard clinical.isEmpty else {
             throw HKError(.errorInvalidArgument, "clinical types cannot be shared, only read: \(clinical.sorted().joined(separator: ", "))")
         }
+        // Electrocardiograms come from Apple Watch (here, the owner's import): apps only read them.
+        guard !share.contains(where: { $0 is HKElectrocardiogramType }) else {
+            throw HKError(.errorInvalidArgument, "electrocardiograms cannot be shared, only read")
+        }
+        // Vision prescriptions are read object by object (requestPerObjectReadAuthorization).
+        let perObject = read.filter { $0.requiresPerObjectAuthorization() }.map(\.identifier)
+        guard perObject.isEmpty else {
+            throw HKError(.errorInvalidArgument,
+                          "\(perObject.sorted().joined(separator: ", ")) is read object by object: use requestPerObjectReadAuthorization(for:predicate:)")
+        }
         // Verifiable records are shared record by record through HKVerifiableClinicalRecordQuery.
         guard !share.contains(where: { $0 is HKVerifiableClinicalRecordType }), !read.contains(where: { $0 is HKVerifiableClinicalRecordType }) else {
             throw HKError(.errorInvalidArgument, "verifiable clinical records are shared per record through HKVerifiableClinicalRecordQuery")

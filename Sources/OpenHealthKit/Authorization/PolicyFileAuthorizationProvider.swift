@@ -23,6 +23,10 @@ import Foundation
 ///                           "recordTypes": ["https://smarthealth.cards#immunization"] }]
 /// }
 /// ```
+///
+/// Per-object types (vision prescriptions) are read object by object: `perObjectReads` lists,
+/// per bundle identifier (or `"*"`), rules of `types` and `records` (UUIDs); the objects a rule
+/// matches are shared when the app asks (`requestPerObjectReadAuthorization`), none without one.
 public struct PolicyFileAuthorizationProvider: AuthorizationProvider {
     /// Which verifiable records one rule shares: those from one of `issuers`, carrying every
     /// one of `recordTypes`, and among `records` (UUIDs); an absent field matches anything.
@@ -73,14 +77,17 @@ public struct PolicyFileAuthorizationProvider: AuthorizationProvider {
         public var verifiableRecords: [String: [VerifiableRecordRule]]?
         /// Verifiable-record rules for apps not listed in `verifiableRecords`.
         public var defaultVerifiableRecords: [VerifiableRecordRule]?
+        /// Per-object read rules (vision prescriptions) per bundle identifier; `"*"` for apps not listed.
+        public var perObjectReads: [String: [PerObjectReadRule]]?
 
         /// Creates a policy.
         public init(apps: [String: Grants], default: Grants? = nil, verifiableRecords: [String: [VerifiableRecordRule]]? = nil,
-                    defaultVerifiableRecords: [VerifiableRecordRule]? = nil) {
+                    defaultVerifiableRecords: [VerifiableRecordRule]? = nil, perObjectReads: [String: [PerObjectReadRule]]? = nil) {
             self.apps = apps
             self.default = `default`
             self.verifiableRecords = verifiableRecords
             self.defaultVerifiableRecords = defaultVerifiableRecords
+            self.perObjectReads = perObjectReads
         }
     }
 

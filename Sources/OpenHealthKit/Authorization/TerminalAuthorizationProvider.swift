@@ -5,8 +5,8 @@ import Foundation
 /// Answers are `y`/`yes` to allow; anything else, or end of input, denies. The input and
 /// output are injectable so the prompt can be tested and driven by other programs.
 public struct TerminalAuthorizationProvider: AuthorizationProvider {
-    private let readLine: @Sendable () -> String?
-    private let write: @Sendable (String) -> Void
+    let readLine: @Sendable () -> String?
+    let write: @Sendable (String) -> Void
 
     /// Prompts on standard input and standard error.
     public init() {

@@ -41,9 +41,11 @@ extension HKHealthStore {
     func sampleFetch(type: HKObjectType, predicate: NSPredicate?, order: [SampleOrder] = [], limit: Int = 0) async throws
         -> (HealthDatabase, SampleFetch) {
         let database = try await engine.databaseAsync()
-        let node = try HKQueryPredicate.node(from: predicate)
+        // Per-object types (vision prescriptions): an app's own objects and those the person chose.
+        let (node, scope) = try await perObjectRestriction(type, node: try HKQueryPredicate.node(from: predicate),
+                                                           scope: try await readScope(for: type))
         var fetch = SampleFetch(types: [type.identifier], predicate: SQLPredicate(node, cipher: database.cipher),
-                                scope: try await readScope(for: type), order: order, limit: limit)
+                                scope: scope, order: order, limit: limit)
         fetch.correlationVisibility = try await correlationVisibility(for: type)
         return (database, fetch)
     }

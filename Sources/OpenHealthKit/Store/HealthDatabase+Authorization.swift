@@ -93,7 +93,7 @@ extension HealthDatabase {
         try Int64.fetchOne(db, sql: "SELECT CAST(value AS INTEGER) FROM store_info WHERE key = 'authorization_version'") ?? 0
     }
 
-    private static func bumpAuthorizationVersion(_ db: Database) throws {
+    static func bumpAuthorizationVersion(_ db: Database) throws {
         try db.execute(sql: """
             INSERT INTO store_info (key, value) VALUES ('authorization_version', 1)
             ON CONFLICT (key) DO UPDATE SET value = CAST(value AS INTEGER) + 1

@@ -41,6 +41,11 @@ extension HealthDatabase {
     /// v9-owner-profile adds the owner's profile (``HKOwnerProfile``): `owner_profile` holds one
     /// sealed row, the name and the Medical ID; the date of birth, biological sex and blood type
     /// are the `characteristic` rows HealthKit's characteristic reads return.
+    ///
+    /// v13-clinical-measurements adds per-object read authorization (vision prescriptions):
+    /// `object_read_grant` holds, per app, the UUIDs of the objects the person chose to let it
+    /// read (``HKHealthStore/requestPerObjectReadAuthorization(for:predicate:)``). Electrocardiograms,
+    /// audiograms and prescriptions themselves are `sample` rows, their details sealed.
     static let migrator: DatabaseMigrator = {
         var migrator = DatabaseMigrator()
         migrator.registerMigration("v1") { db in
@@ -219,6 +224,20 @@ extension HealthDatabase {
                     id INTEGER PRIMARY KEY NOT NULL CHECK (id = 1),
                     sealed BLOB NOT NULL
                 );
+                """)
+        }
+        // v10–v12 go above this line: v13 is registered last (migrations run in registration order).
+        // v13-clinical-measurements: the vision prescriptions (per-object reads) each app may read,
+        // as the person chose them; the UUID in the clear, as in `sample`.
+        migrator.registerMigration("v13-clinical-measurements") { db in
+            try db.execute(sql: """
+                CREATE TABLE object_read_grant (
+                    bundle_identifier TEXT NOT NULL,
+                    uuid BLOB NOT NULL,
+                    type TEXT NOT NULL,
+                    granted_at REAL NOT NULL,
+                    PRIMARY KEY (bundle_identifier, uuid)
+                ) WITHOUT ROWID;
                 """)
         }
         return migrator

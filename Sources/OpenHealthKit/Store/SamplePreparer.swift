@@ -104,6 +104,18 @@ struct SamplePreparer {
             kind = .workout
             activityType = Int64(workout.workoutActivityType.rawValue)
             payload = SamplePayload(integer: 0, metadata: metadata, device: device, extra: try Self.encoder.encode(extra))
+        case let ecg as HKElectrocardiogram:
+            kind = .electrocardiogram
+            payload = SamplePayload(integer: Int64(ecg.numberOfVoltageMeasurements), metadata: metadata, device: device,
+                                    extra: try ElectrocardiogramDetails(ecg).encoded())
+        case let audiogram as HKAudiogramSample:
+            kind = .audiogram
+            payload = SamplePayload(integer: Int64(audiogram.sensitivityPoints.count), metadata: metadata, device: device,
+                                    extra: try Self.encoder.encode(AudiogramDetails(audiogram)))
+        case let prescription as HKVisionPrescription:
+            kind = .visionPrescription
+            payload = SamplePayload(integer: Int64(prescription.prescriptionType.rawValue), metadata: metadata, device: device,
+                                    extra: try Self.encoder.encode(VisionPrescriptionDetails(prescription)))
         case let route as HKWorkoutRoute:
             guard let locations = route.pendingLocations, let link = route.workoutLink else {
                 throw HKError(.errorInvalidArgument, "a workout route is saved by an HKWorkoutRouteBuilder")

@@ -13,6 +13,7 @@ extension HKObjectType {
         if key == "workoutroute" || key == "workoutroutes" || key == HKWorkoutRouteTypeIdentifier.lowercased() {
             return HKSeriesType.workoutRoute()
         }
+        if let clinical = clinicalMeasurementType(named: key) { return clinical }
         if key == "verifiableclinicalrecord" || key == "verifiableclinicalrecords"
             || key == HKVerifiableClinicalRecordType.identifierString.lowercased() {
             return HKVerifiableClinicalRecordType()

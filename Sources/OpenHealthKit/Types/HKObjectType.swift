@@ -50,6 +50,7 @@ open class HKObjectType: NSObject, @unchecked Sendable {
     static func type(forIdentifierString identifier: String) -> HKObjectType? {
         if identifier == HKWorkoutTypeIdentifier { return HKWorkoutType() }
         if identifier == HKWorkoutRouteTypeIdentifier { return HKSeriesType.workoutRoute() }
+        if let clinical = clinicalMeasurementType(forIdentifierString: identifier) { return clinical }
         if identifier.hasPrefix("HKQuantityTypeIdentifier") {
             return quantityType(forIdentifier: HKQuantityTypeIdentifier(rawValue: identifier))
         }
