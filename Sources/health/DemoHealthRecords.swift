@@ -89,7 +89,7 @@ enum DemoHealthRecords {
             print("A venue asked for immunization cards in an earlier run (shares on record: \(earlier.count)).")
         } else {
             let shared = try await HKVerifiableClinicalRecordQueryDescriptor(
-                recordTypes: [HKVerifiableClinicalRecordCredentialType.immunization.rawValue]).result(for: venue)
+                recordTypes: [.immunization], sourceTypes: [.smartHealthCard]).result(for: venue)
             let shares = try await owner.verifiableRecordShares()
             print("A venue asked for immunization cards and was shared \(shared.count) (shares on record: \(shares.count)).")
         }

@@ -280,7 +280,7 @@ struct PortedClinicalRecordsCodeTests {
 
         // The immunization card with the async descriptor, over all time.
         let immunizations = try await HKVerifiableClinicalRecordQueryDescriptor(
-            recordTypes: [HKVerifiableClinicalRecordCredentialType.immunization.rawValue], sourceTypes: [.smartHealthCard]).result(for: healthStore)
+            recordTypes: [.immunization], sourceTypes: [.smartHealthCard]).result(for: healthStore)
         #expect(immunizations.map(\.itemNames) == [["Moderna COVID-19 vaccine", "Moderna COVID-19 vaccine"]])
         #expect(immunizations.first?.relevantDate == (DateTime("2021-01-29")).asDate())
     }

@@ -63,6 +63,12 @@ struct PredicateEvaluator {
             }
             guard let total, let order = try? total.compare(to: quantity) else { return false }
             return op.holds(order)
+        case .stateOfMind(let match):
+            guard let mind = sample as? HKStateOfMind else { return false }
+            return match.matches(mind)
+        case .workoutMatch(let match):
+            guard let workout = sample as? HKWorkout else { return false }
+            return match.matches(workout)
         case .fhirResource(let type, let identifier):
             guard let resource = (sample as? HKClinicalRecord)?.fhirResource, resource.resourceType.rawValue == type else { return false }
             return identifier.map { $0 == resource.identifier } ?? true

@@ -24,6 +24,10 @@ indirect enum PredicateNode: Sendable {
     case noCorrelation
     /// Clinical records whose FHIR resource has this type and (when given) id.
     case fhirResource(type: String, identifier: String?)
+    /// States of mind by kind, valence, label or association (decided after decryption).
+    case stateOfMind(StateOfMindMatch)
+    /// Workouts by their activities or statistics (decided after decryption).
+    case workoutMatch(WorkoutMatch)
     case and([PredicateNode])
     case or([PredicateNode])
     case not(PredicateNode)
@@ -45,7 +49,8 @@ indirect enum PredicateNode: Sendable {
             return true
         case .metadataAllowed(_, let values):
             return values.allSatisfy { $0.indexForm != nil }
-        case .devices, .metadataCompare, .quantity, .categoryValue, .categoryValues, .workoutDuration, .workoutTotal, .fhirResource:
+        case .devices, .metadataCompare, .quantity, .categoryValue, .categoryValues, .workoutDuration, .workoutTotal, .fhirResource,
+             .stateOfMind, .workoutMatch:
             return false
         case .and(let nodes), .or(let nodes):
             return nodes.allSatisfy(\.isExactInSQL)

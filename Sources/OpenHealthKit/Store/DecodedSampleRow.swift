@@ -100,6 +100,35 @@ struct DecodedSampleRow {
             guard let extraData = payload.extra else { throw HealthStoreError(.corruptDatabase, "a vision prescription has no details") }
             let details = try context.decoder.decode(VisionPrescriptionDetails.self, from: extraData)
             return try details.makeSample(issued: start, uuid: uuid, revision: revision, device: device, metadata: metadata)
+        case .stateOfMind:
+            guard let extraData = payload.extra else { throw HealthStoreError(.corruptDatabase, "a state of mind has no details") }
+            let details = try context.decoder.decode(StateOfMindDetails.self, from: extraData)
+            return HKStateOfMind(date: start, kind: HKStateOfMind.Kind(rawValue: details.kind) ?? .momentaryEmotion,
+                                 valence: payload.doubleValue, labels: details.labels.compactMap(HKStateOfMind.Label.init(rawValue:)),
+                                 associations: details.associations.compactMap(HKStateOfMind.Association.init(rawValue:)),
+                                 uuid: uuid, sourceRevision: revision, device: device, metadata: metadata)
+        case .scoredAssessment:
+            guard let extraData = payload.extra else { throw HealthStoreError(.corruptDatabase, "an assessment has no answers") }
+            let details = try context.decoder.decode(ScoredAssessmentDetails.self, from: extraData)
+            if type == HKScoredAssessmentTypeIdentifier.PHQ9.rawValue {
+                return HKPHQ9Assessment(date: start, answers: details.answers.compactMap(HKPHQ9Assessment.Answer.init(rawValue:)),
+                                        uuid: uuid, sourceRevision: revision, device: device, metadata: metadata)
+            }
+            return HKGAD7Assessment(date: start, answers: details.answers.compactMap(HKGAD7Assessment.Answer.init(rawValue:)),
+                                    uuid: uuid, sourceRevision: revision, device: device, metadata: metadata)
+        case .electrocardiogram:
+            guard let extraData = payload.extra else { throw HealthStoreError(.corruptDatabase, "an electrocardiogram has no details") }
+            return try ElectrocardiogramDetails(decoding: extraData).makeSample(start: start, end: end, uuid: uuid, revision: revision,
+                                                                                device: device, metadata: metadata)
+        case .audiogram:
+            guard let extraData = payload.extra else { throw HealthStoreError(.corruptDatabase, "an audiogram has no details") }
+            let details = try context.decoder.decode(AudiogramDetails.self, from: extraData)
+            return HKAudiogramSample(points: try details.makePoints(), start: start, end: end, uuid: uuid, sourceRevision: revision,
+                                     device: device, metadata: metadata)
+        case .visionPrescription:
+            guard let extraData = payload.extra else { throw HealthStoreError(.corruptDatabase, "a vision prescription has no details") }
+            let details = try context.decoder.decode(VisionPrescriptionDetails.self, from: extraData)
+            return try details.makeSample(issued: start, uuid: uuid, revision: revision, device: device, metadata: metadata)
         case .workoutRoute:
             return HKWorkoutRoute(count: Int(clamping: payload.integerValue), start: start, end: end, uuid: uuid, sourceRevision: revision,
                                   device: device, metadata: metadata)

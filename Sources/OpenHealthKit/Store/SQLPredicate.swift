@@ -119,7 +119,8 @@ struct SQLPredicate {
             default:
                 return nil
             }
-        case .devices, .metadataCompare, .quantity, .categoryValue, .categoryValues, .workoutDuration, .workoutTotal, .fhirResource:
+        case .devices, .metadataCompare, .quantity, .categoryValue, .categoryValues, .workoutDuration, .workoutTotal, .fhirResource,
+             .stateOfMind, .workoutMatch:
             return nil
         }
     }

@@ -116,6 +116,48 @@ struct SamplePreparer {
             kind = .visionPrescription
             payload = SamplePayload(integer: Int64(prescription.prescriptionType.rawValue), metadata: metadata, device: device,
                                     extra: try Self.encoder.encode(VisionPrescriptionDetails(prescription)))
+        case let mind as HKStateOfMind:
+            guard mind.valence.isFinite, (-1.0...1.0).contains(mind.valence) else {
+                throw HKError(.errorInvalidArgument, "a state of mind's valence must be between -1 and 1")
+            }
+            let details = StateOfMindDetails(kind: mind.kind.rawValue, labels: mind.labels.map(\.rawValue),
+                                             associations: mind.associations.map(\.rawValue))
+            kind = .stateOfMind
+            payload = SamplePayload(double: mind.valence, metadata: metadata, device: device, extra: try Self.encoder.encode(details))
+        case let assessment as HKScoredAssessment:
+            let answers: [Int]
+            switch assessment {
+            case let gad7 as HKGAD7Assessment:
+                guard gad7.answers.count == 7 else {
+                    throw HKError(.errorInvalidArgument, "a GAD-7 assessment needs exactly 7 answers, not \(gad7.answers.count)")
+                }
+                answers = gad7.answers.map(\.rawValue)
+            case let phq9 as HKPHQ9Assessment:
+                guard phq9.answers.count == 9 else {
+                    throw HKError(.errorInvalidArgument, "a PHQ-9 assessment needs exactly 9 answers, not \(phq9.answers.count)")
+                }
+                guard !phq9.answers.dropLast().contains(.preferNotToAnswer) else {
+                    throw HKError(.errorInvalidArgument, "only the ninth PHQ-9 question may be answered preferNotToAnswer")
+                }
+                answers = phq9.answers.map(\.rawValue)
+            default:
+                throw HKError(.errorInvalidArgument, "\(assessment.sampleType.identifier) samples cannot be saved")
+            }
+            kind = .scoredAssessment
+            payload = SamplePayload(integer: Int64(assessment.score), metadata: metadata, device: device,
+                                    extra: try Self.encoder.encode(ScoredAssessmentDetails(answers: answers)))
+        case let ecg as HKElectrocardiogram:
+            kind = .electrocardiogram
+            payload = SamplePayload(integer: Int64(ecg.numberOfVoltageMeasurements), metadata: metadata, device: device,
+                                    extra: try ElectrocardiogramDetails(ecg).encoded())
+        case let audiogram as HKAudiogramSample:
+            kind = .audiogram
+            payload = SamplePayload(integer: Int64(audiogram.sensitivityPoints.count), metadata: metadata, device: device,
+                                    extra: try Self.encoder.encode(AudiogramDetails(audiogram)))
+        case let prescription as HKVisionPrescription:
+            kind = .visionPrescription
+            payload = SamplePayload(integer: Int64(prescription.prescriptionType.rawValue), metadata: metadata, device: device,
+                                    extra: try Self.encoder.encode(VisionPrescriptionDetails(prescription)))
         case let route as HKWorkoutRoute:
             guard let locations = route.pendingLocations, let link = route.workoutLink else {
                 throw HKError(.errorInvalidArgument, "a workout route is saved by an HKWorkoutRouteBuilder")

@@ -10,6 +10,12 @@ enum SampleKind: Int64, Sendable {
     case verifiableRecord = 6
     case activitySummary = 7
     case workoutRoute = 8
+    /// A state of mind (``HKStateOfMind``): its valence is the primary value, its kind, labels
+    /// and associations the extra section (``StateOfMindDetails``).
+    case stateOfMind = 20
+    /// A scored assessment (GAD-7, PHQ-9): its score is the primary value, its answers the
+    /// extra section (``ScoredAssessmentDetails``).
+    case scoredAssessment = 21
     /// An electrocardiogram (``HKElectrocardiogram``): its voltages packed in the extra section
     /// (``ElectrocardiogramDetails``).
     case electrocardiogram = 30

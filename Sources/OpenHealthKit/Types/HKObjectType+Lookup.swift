@@ -3,7 +3,8 @@ import Foundation
 extension HKObjectType {
     /// Finds a sample type by a name a person types: the full identifier
     /// (`HKQuantityTypeIdentifierStepCount`), the Swift name (`stepCount`), `workout`,
-    /// `workoutRoute` (`HKWorkoutRouteTypeIdentifier`) or `verifiableClinicalRecord`;
+    /// `workoutRoute` (`HKWorkoutRouteTypeIdentifier`), `stateOfMind` (`HKDataTypeStateOfMind`),
+    /// `GAD7` and `PHQ9` (`HKScoredAssessmentTypeIdentifierGAD7`…) or `verifiableClinicalRecord`;
     /// case-insensitive. Every sample type the store keeps is found by its identifier.
     /// OpenHealthKit API, used by the `health` CLI, `health ui` and importers.
     public static func sampleType(named name: String) -> HKSampleType? {
@@ -12,6 +13,15 @@ extension HKObjectType {
         if key == "workout" || key == "workouts" || key == HKWorkoutTypeIdentifier.lowercased() { return HKWorkoutType() }
         if key == "workoutroute" || key == "workoutroutes" || key == HKWorkoutRouteTypeIdentifier.lowercased() {
             return HKSeriesType.workoutRoute()
+        }
+        if let clinical = clinicalMeasurementType(named: key) { return clinical }
+        if key == "stateofmind" || key == "statesofmind" || key == HKStateOfMindTypeIdentifierString.lowercased() {
+            return HKStateOfMindType()
+        }
+        if let id = HKScoredAssessmentTypeIdentifier.allKnown.first(where: {
+            $0.rawValue.lowercased() == key || $0.rawValue.dropFirst("HKScoredAssessmentTypeIdentifier".count).lowercased() == key
+        }) {
+            return HKScoredAssessmentType(id)
         }
         if let clinical = clinicalMeasurementType(named: key) { return clinical }
         if key == "verifiableclinicalrecord" || key == "verifiableclinicalrecords"

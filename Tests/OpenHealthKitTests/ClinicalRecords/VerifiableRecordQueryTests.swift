@@ -66,7 +66,7 @@ struct VerifiableRecordQueryTests {
         #expect(record.sourceType == .smartHealthCard)
         #expect(record.itemNames == ["COVID-19, mRNA"])
 
-        let again = try await HKVerifiableClinicalRecordQueryDescriptor(recordTypes: [F.laboratory], sourceTypes: [.smartHealthCard]).result(for: app)
+        let again = try await HKVerifiableClinicalRecordQueryDescriptor(recordTypes: [.laboratory], sourceTypes: [.smartHealthCard]).result(for: app)
         #expect(again.map(\.uuid) == [cards[2].uuid])
         let shares = try await TestStores.owner(folder).verifiableRecordShares()
         #expect(shares.count == 2)

@@ -3,7 +3,7 @@ import Foundation
 /// The async form of `HKAnchoredObjectQuery` (HealthKit's `HKAnchoredObjectQueryDescriptor`).
 ///
 /// `result(for:)` reads once; `results(for:)` is a long-running sequence that yields the
-/// initial changes and then every later change until the loop ends.
+/// initial changes and then every later change until the loop ends or its task is cancelled.
 public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
     /// One delivery of changes.
     public struct Result: Sendable {
@@ -13,6 +13,33 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
         public let deletedObjects: [HKDeletedObject]
         /// The anchor to continue from.
         public let newAnchor: HKQueryAnchor
+    }
+
+    /// The long-running sequence of changes (HealthKit's `HKAnchoredObjectQueryDescriptor.Results`).
+    public struct Results: AsyncSequence, Sendable {
+        public typealias Element = HKAnchoredObjectQueryDescriptor<Sample>.Result
+        let stream: AsyncThrowingStream<Element, any Error>
+
+        /// Iterates the deliveries.
+        public struct Iterator: AsyncIteratorProtocol {
+            var base: AsyncThrowingStream<Element, any Error>.Iterator
+
+            /// The next delivery, or nil once the sequence ended.
+            public mutating func next() async throws -> Element? {
+                try await base.next()
+            }
+
+            /// The next delivery on the caller's isolation, or nil once the sequence ended.
+            /// - Parameter actor: The caller's isolation.
+            public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> Element? {
+                try await base.next(isolation: actor)
+            }
+        }
+
+        /// Makes the iterator.
+        public func makeAsyncIterator() -> Iterator {
+            Iterator(base: stream.makeAsyncIterator())
+        }
     }
 
     /// What to read.
@@ -36,9 +63,10 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
         return Result(addedSamples: read.samples.compactMap { $0 as? Sample }, deletedObjects: read.deleted, newAnchor: read.anchor)
     }
 
-    /// The initial changes and then every later one, until the consumer stops iterating.
-    public func results(for healthStore: HKHealthStore) -> AsyncThrowingStream<Result, any Error> {
-        AsyncThrowingStream { continuation in
+    /// The initial changes and then every later one, until the consumer stops iterating (or its
+    /// task is cancelled).
+    public func results(for healthStore: HKHealthStore) -> Results {
+        Results(stream: AsyncThrowingStream { continuation in
             let handler: HKAnchoredObjectQuery.Handler = { _, added, deleted, anchor, error in
                 if let error {
                     continuation.finish(throwing: error)
@@ -53,6 +81,6 @@ public struct HKAnchoredObjectQueryDescriptor<Sample: HKSample>: Sendable {
             query.updateHandler = handler
             continuation.onTermination = { _ in healthStore.stop(query) }
             healthStore.execute(query)
-        }
+        })
     }
 }

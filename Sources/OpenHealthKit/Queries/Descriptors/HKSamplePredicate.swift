@@ -59,3 +59,11 @@ extension HKSamplePredicate where Sample == HKClinicalRecord {
         HKSamplePredicate(sampleType: type, predicate: predicate)
     }
 }
+
+extension HKSamplePredicate where Sample == HKStateOfMind {
+    /// States of mind, as HealthKit's `stateOfMind(_:)`.
+    /// - Parameter predicate: Limits the states of mind, e.g. `HKQuery.predicateForStatesOfMind(with: .dailyMood)`.
+    public static func stateOfMind(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKStateOfMind> {
+        HKSamplePredicate(sampleType: HKStateOfMindType(), predicate: predicate)
+    }
+}

@@ -36,6 +36,34 @@ public struct HKStatisticsCollectionQueryDescriptor: Sendable {
         public let updatedStatistics: [HKStatistics]?
     }
 
+    /// The long-running sequence of collections (HealthKit's
+    /// `HKStatisticsCollectionQueryDescriptor.Results`).
+    public struct Results: AsyncSequence, Sendable {
+        public typealias Element = HKStatisticsCollectionQueryDescriptor.Result
+        let stream: AsyncThrowingStream<Element, any Error>
+
+        /// Iterates the deliveries.
+        public struct Iterator: AsyncIteratorProtocol {
+            var base: AsyncThrowingStream<Element, any Error>.Iterator
+
+            /// The next delivery, or nil once the sequence ended.
+            public mutating func next() async throws -> Element? {
+                try await base.next()
+            }
+
+            /// The next delivery on the caller's isolation, or nil once the sequence ended.
+            /// - Parameter actor: The caller's isolation.
+            public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> Element? {
+                try await base.next(isolation: actor)
+            }
+        }
+
+        /// Makes the iterator.
+        public func makeAsyncIterator() -> Iterator {
+            Iterator(base: stream.makeAsyncIterator())
+        }
+    }
+
     /// The samples to compute over.
     public var predicate: HKSamplePredicate<HKQuantitySample>
     /// The statistics requested.
@@ -71,9 +99,10 @@ public struct HKStatisticsCollectionQueryDescriptor: Sendable {
         try await makeQuery().compute(in: healthStore)
     }
 
-    /// The collection, then a new one after every change that alters it.
-    public func results(for healthStore: HKHealthStore) -> AsyncThrowingStream<Result, any Error> {
-        AsyncThrowingStream { continuation in
+    /// The collection, then a new one after every change that alters it, until the consumer
+    /// stops iterating (or its task is cancelled).
+    public func results(for healthStore: HKHealthStore) -> Results {
+        Results(stream: AsyncThrowingStream { continuation in
             let query: HKStatisticsCollectionQuery
             do {
                 query = try makeQuery()
@@ -94,6 +123,6 @@ public struct HKStatisticsCollectionQueryDescriptor: Sendable {
             }
             continuation.onTermination = { _ in healthStore.stop(query) }
             healthStore.execute(query)
-        }
+        })
     }
 }
