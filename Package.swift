@@ -45,8 +45,15 @@ let package = Package(
         .library(name: "AppleHealthClinicalRecords", targets: ["AppleHealthClinicalRecords"]),
         .library(name: "AppleHealthExportGenerator", targets: ["AppleHealthExportGenerator"]),
         .library(name: "FhirBlocks", targets: ["FhirBlocks", "FhirBlocksClient"]),
-        .library(name: "FhirBlocksServer", targets: ["FhirBlocksServer", "FhirBlocksStore", "FhirBlocksSQLite", "FhirBlocksPostgres"]),
+        // The server links no database: an embedder adds the store it uses (FhirBlocksSQLite or
+        // FhirBlocksPostgres), or FhirBlocksDeployment, which puts a server together from its data
+        // folder (key files, either store) as `health serve` does.
+        .library(name: "FhirBlocksServer", targets: ["FhirBlocksServer", "FhirBlocksStore"]),
+        .library(name: "FhirBlocksSQLite", targets: ["FhirBlocksSQLite"]),
+        .library(name: "FhirBlocksPostgres", targets: ["FhirBlocksPostgres"]),
+        .library(name: "FhirBlocksDeployment", targets: ["FhirBlocksDeployment"]),
         .library(name: "HealthWebApp", targets: ["HealthWebApp"]),
+        .library(name: "DemoData", targets: ["DemoData"]),
         .executable(name: "health", targets: ["health"]),
         // zxing-cpp and stb_image behind a C interface, as a library `QRImageReader` loads at run
         // time: the `health` tool and every other module build without them (a fresh machine
@@ -181,6 +188,9 @@ let package = Package(
         // 47 min`), dates with their zone, everyday type and unit names; the one place the CLI and the
         // web page turn store data into words.
         .target(name: "HealthPresentation", dependencies: ["OpenHealthKit"], swiftSettings: swiftSettings),
+        // `health demo`'s phone and watch data (a day's data from its date alone), also what the
+        // web page's benchmark renders.
+        .target(name: "DemoData", dependencies: ["OpenHealthKit"], swiftSettings: swiftSettings),
         // Apple Health exports (export.zip or export.xml), read as a stream (what `health import apple-health` reads).
         .target(
             name: "AppleHealthExport",
@@ -261,8 +271,6 @@ let package = Package(
                 "CommonSupport",
                 "FhirBlocks",
                 "FhirBlocksStore",
-                "FhirBlocksSQLite",
-                "FhirBlocksPostgres",
                 "FHIRCore",
                 "ModelsR4",
                 "SmartHealthCards",
@@ -276,6 +284,22 @@ let package = Package(
                 .product(name: "Prometheus", package: "swift-prometheus"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
+        // A server put together from its data folder: the key files (0600, checked on every
+        // read), the store a location names (SQLite or PostgreSQL), migration and start.
+        .target(
+            name: "FhirBlocksDeployment",
+            dependencies: [
+                "CommonSupport",
+                "FhirBlocks",
+                "FhirBlocksServer",
+                "FhirBlocksStore",
+                "FhirBlocksSQLite",
+                "FhirBlocksPostgres",
+                "SmartHealthCards",
+                .product(name: "Logging", package: "swift-log"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -321,6 +345,7 @@ let package = Package(
             name: "health",
             dependencies: [
                 "CommonSupport",
+                "DemoData",
                 "HealthWebApp",
                 "HealthPresentation",
                 "SampleFiles",
@@ -340,9 +365,8 @@ let package = Package(
                 "FhirBlocks",
                 "FhirBlocksClient",
                 "FhirBlocksServer",
+                "FhirBlocksDeployment",
                 "FhirBlocksStore",
-                "FhirBlocksSQLite",
-                "FhirBlocksPostgres",
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "Metrics", package: "swift-metrics"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -405,6 +429,7 @@ let package = Package(
                     swiftSettings: swiftSettings),
         .testTarget(name: "HealthPresentationTests", dependencies: ["TestSupport", "HealthPresentation", "OpenHealthKit"],
                     swiftSettings: swiftSettings),
+        .testTarget(name: "DemoDataTests", dependencies: ["DemoData", "OpenHealthKit"], swiftSettings: swiftSettings),
         .testTarget(name: "SampleFilesTests", dependencies: ["TestSupport", "SampleFiles", "OpenHealthKit"], swiftSettings: swiftSettings),
         .testTarget(name: "CommonSupportTests", dependencies: ["TestSupport", "CommonSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "FHIRCoreTests", dependencies: ["TestSupport", "FHIRCore", "CommonSupport"], swiftSettings: swiftSettings),
@@ -494,6 +519,11 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "FhirBlocksDeploymentTests",
+            dependencies: ["TestSupport", "FhirBlocksDeployment", "FhirBlocksServer", "FhirBlocks", "SmartHealthCards"],
             swiftSettings: swiftSettings
         ),
         .testTarget(

@@ -183,6 +183,7 @@ let package = Package(
             dependencies: [
                 .product(name: "FhirBlocks", package: "OpenHealthKit"),
                 .product(name: "FhirBlocksServer", package: "OpenHealthKit"),
+                .product(name: "FhirBlocksSQLite", package: "OpenHealthKit"),
                 .product(name: "Benchmark", package: "benchmark"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -199,6 +200,7 @@ let package = Package(
             name: "UIBenchmarks",
             dependencies: [
                 "BenchmarkSupport",
+                .product(name: "DemoData", package: "OpenHealthKit"),
                 .product(name: "HealthWebApp", package: "OpenHealthKit"),
                 .product(name: "OpenHealthKit", package: "OpenHealthKit"),
                 .product(name: "Benchmark", package: "benchmark"),

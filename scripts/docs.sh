@@ -10,7 +10,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 targets=(OpenHealthKit HealthWebApp FHIRCore ModelsR4 ModelsDSTU2 QRCode QRImageReader SmartHealthCards SmartHealthCardsHTTPS SmartHealthLinks HealthRecords RecordsSync SampleFiles AppleHealthExport SampleSignatures AppleHealthClinicalRecords AppleHealthExportGenerator
-         FhirBlocks FhirBlocksClient FhirBlocksServer)
+         DemoData FhirBlocks FhirBlocksClient FhirBlocksServer FhirBlocksDeployment)
 out="${1:-}"
 scratch=""
 if [ -z "$out" ]; then

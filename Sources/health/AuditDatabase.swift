@@ -1,31 +1,35 @@
 import FhirBlocks
 import FhirBlocksClient
-import FhirBlocksPostgres
+import FhirBlocksDeployment
 import FhirBlocksServer
-import FhirBlocksSQLite
 import FhirBlocksStore
 import Foundation
 
 /// Opens a server's database read for `health audit verify --database` and runs the verifier
-/// over it.
+/// over it. The database is named as `health serve --database` names it (a SQLite file, a data
+/// folder or a postgres:// URL: `TrustStoreLocation`), and the checkpoint key is read from the
+/// data folder's key file with the checks the server makes (`AuditSigningKeyFile`).
 enum AuditDatabase {
     static func verify(database: String, dataDirectory: String?, pinned: CsiPublicKey?, with verifier: AuditVerifier) async throws -> AuditVerificationReport {
-        let isPostgres = database.hasPrefix("postgres://") || database.hasPrefix("postgresql://")
-        if !isPostgres, !FileManager.default.fileExists(atPath: database) { throw UsageError("\(database): no such file") }
-        let folder = dataDirectory ?? (isPostgres ? "./health-data" : URL(fileURLWithPath: database).deletingLastPathComponent().path)
+        let location: TrustStoreLocation
+        do { location = try TrustStoreLocation(parsing: database) } catch { throw UsageError("--database: \(error)") }
+        if case .sqlite(let path) = location, !FileManager.default.fileExists(atPath: path) { throw UsageError("\(path): no such file") }
         let key: CsiPublicKey
         if let pinned {
             key = pinned
         } else {
-            let path = URL(fileURLWithPath: folder).appendingPathComponent("audit-key.pem").path
-            guard let text = try? String(contentsOfFile: path, encoding: .utf8), let signing = try? CsiSigningKey(pem: text) else {
-                throw UsageError("cannot read the audit key \(path); give --data-dir or --public-key")
+            let folder = dataDirectory ?? location.folder ?? "./health-data"
+            do {
+                key = try AuditSigningKeyFile.load(in: folder).publicKey
+            } catch {
+                // The server's own words (a key file open to others names its chmod).
+                let reason = "\(error)"
+                throw UsageError(reason + (reason.hasSuffix("does not exist") ? "; give --data-dir or --public-key" : ""))
             }
-            key = signing.publicKey
         }
         let store: any TrustStore
         do {
-            store = isPostgres ? try PostgresTrustStore(url: database) : try SQLiteTrustStore(readOnlyPath: database)
+            store = try location.open(readOnly: true)
         } catch {
             throw UsageError("cannot open the database: \(error)")
         }

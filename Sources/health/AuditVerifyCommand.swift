@@ -3,7 +3,7 @@ import FHIRCore
 import FhirBlocks
 import FhirBlocksClient
 
-/// `health audit verify --server URL [--identity FILE] | --database FILE|URL [--data-dir DIR] [--public-key PEM] [--json]`.
+/// `health audit verify --server URL [--identity FILE] | --database FILE|DIR|URL [--data-dir DIR] [--public-key PEM] [--json]`.
 struct AuditVerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "verify",
@@ -20,10 +20,13 @@ struct AuditVerifyCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The FhirBlocks server's base URL (its --public-url).", valueName: "URL"))
     var server: String?
 
-    @Option(help: ArgumentHelp("Read the log from the server's database instead: its SQLite file, or a postgres:// URL.", valueName: "FILE|URL"))
+    @Option(help: ArgumentHelp("Read the log from the server's database instead, named as health serve --database names it: its SQLite file, its data folder, or a postgres:// URL.",
+                               valueName: "FILE|DIR|URL"))
     var database: String?
 
-    @Option(name: .customLong("data-dir"), help: ArgumentHelp("With --database: the server's data folder, whose audit-key.pem names the checkpoint key (default: the SQLite file's folder).", valueName: "DIR"))
+    @Option(name: .customLong("data-dir"),
+            help: ArgumentHelp("With --database: the server's data folder, whose audit-key.pem names the checkpoint key, read with the server's checks (default: the SQLite file's folder; ./health-data with PostgreSQL).",
+                               valueName: "DIR"))
     var dataDirectory: String?
 
     @Option(help: ArgumentHelp("With --server: an auditor's identity file; its system/AuditEvent.rs token reads every entry's content.", valueName: "FILE"))
@@ -71,7 +74,7 @@ struct AuditVerifyCommand: AsyncParsableCommand {
             guard identity == nil else { throw UsageError("--identity goes with --server") }
             report = try await AuditDatabase.verify(database: database, dataDirectory: dataDirectory, pinned: pinned, with: verifier)
         default:
-            throw UsageError("give exactly one of --server URL and --database FILE|URL")
+            throw UsageError("give exactly one of --server URL and --database FILE|DIR|URL")
         }
         if json {
             print(FhirBlocksCLI.pretty(Self.json(report)))

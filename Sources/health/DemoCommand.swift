@@ -1,7 +1,7 @@
 import ArgumentParser
+import DemoData
 import Foundation
 import HealthPresentation
-import HealthWebApp
 import OpenHealthKit
 
 /// `health demo`: a guided tour on a fresh store in a temporary folder, or in a kept folder

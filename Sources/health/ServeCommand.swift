@@ -1,7 +1,6 @@
 import ArgumentParser
 import FhirBlocks
-import FhirBlocksPostgres
-import FhirBlocksSQLite
+import FhirBlocksDeployment
 import FhirBlocksServer
 import FhirBlocksStore
 import Foundation
@@ -16,8 +15,8 @@ struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Run the FhirBlocks trust server (stops cleanly on Ctrl-C or SIGTERM).",
         discussion: """
-            Storage is SQLite in DATA-DIR/fhirblocks.sqlite unless --database names a PostgreSQL server \
-            (postgres://user:password@host:port/database). The audit log's signing key is DATA-DIR/audit-key.pem (0600), \
+            Storage is SQLite in DATA-DIR/fhirblocks.sqlite unless --database names another SQLite file, a data \
+            folder, or a PostgreSQL server (postgres://user:password@host:port/database). The audit log's signing key is DATA-DIR/audit-key.pem (0600), \
             created on first start; so is the SMART Health Cards issuer key of $health-cards-issue (--card-key, default \
             DATA-DIR/card-issuer-key.json, a private JWK), published at /.well-known/jwks.json. Cards need an https public URL \
             (their iss): serve TLS yourself with --tls-cert and --tls-key (PEM files; the public URL then defaults to \
@@ -30,7 +29,9 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(help: "The address to bind.") var host = "127.0.0.1"
     @Option(help: "The port (0 picks a free one).") var port = 8080
     @Option(name: .customLong("data-dir"), help: "Where the SQLite database and the audit key live.") var dataDirectory = "./health-data"
-    @Option(help: "A PostgreSQL URL instead of the embedded SQLite database.") var database: String?
+    @Option(help: ArgumentHelp("A postgres:// URL, or another SQLite file or data folder, instead of DATA-DIR/fhirblocks.sqlite.",
+                               valueName: "FILE|DIR|URL"))
+    var database: String?
     @Option(help: "strict (default) or compat (accepts the legacy FhirBlocks clients' quirks and audits them).") var mode = "strict"
     @Option(name: .customLong("public-url"), help: "The base URL clients use (default http://HOST:PORT, https with --tls-cert).") var publicURL: String?
     @Option(name: .customLong("tls-cert"), help: ArgumentHelp("Serve HTTPS with this PEM certificate chain (server certificate first; with --tls-key).",
@@ -99,10 +100,14 @@ struct ServeCommand: AsyncParsableCommand {
         let metrics = ServerMetrics()
         MetricsSystem.bootstrap(metrics.factory)
 
+        var storage: TrustStoreLocation?
+        if let database {
+            do { storage = try TrustStoreLocation(parsing: database) } catch { throw UsageError("--database: \(error)") }
+        }
         let deployment: TrustServerDeployment
         do {
             deployment = try await TrustServerDeployment.open(
-                dataDirectory: dataDirectory, storage: database.map { .postgres(url: $0) } ?? .sqlite,
+                dataDirectory: dataDirectory, storage: storage,
                 configuration: configuration, cardIssuerKeyPath: cardKey,
                 logger: logger, metrics: metrics)
         } catch {

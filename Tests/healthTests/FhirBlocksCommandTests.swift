@@ -9,6 +9,32 @@ import TestSupport
 /// (README walk-through): exit codes and output, and a tampered log found by
 /// `health audit verify --database`.
 @Suite(.serialized) struct FhirBlocksCommandTests {
+    /// One store-location parser and one key file for `serve` and `audit`: the data folder names
+    /// the store for both, and an audit key other users may write is refused by
+    /// `health audit verify` in the words `health serve` refuses it with.
+    @Test func auditVerifyReadsTheDataFolderAndRefusesAnOpenKeyAsServeDoes() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let server = try await ServeCommandTests.Server.start(runner)
+        server.process.terminate()
+        server.process.waitUntilExit()
+        let data = runner.folder.appendingPathComponent("data").path
+        // The data folder names its fhirblocks.sqlite, as the file does.
+        let intact = try await runner.run(["audit", "verify", "--database", data])
+        #expect(intact.status == 0 && intact.output.contains("intact"), "\(intact.output)\(intact.error)")
+
+        let key = data + "/audit-key.pem"
+        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: key)
+        let served = try await runner.run(["serve", "--port", "0", "--data-dir", data, "--log-level", "error"])
+        let verified = try await runner.run(["audit", "verify", "--database", data + "/fhirblocks.sqlite"])
+        #expect(served.status == 2 && served.error.contains("chmod 600 \(key)"), "\(served.error)")
+        #expect(verified.status == 2 && verified.error.contains("chmod 600 \(key)"), "\(verified.output)\(verified.error)")
+        // The same refusal, in the same words.
+        #expect(served.error.split(separator: "\n").first { $0.contains("chmod 600") }
+                == verified.error.split(separator: "\n").first { $0.contains("chmod 600") })
+        #expect(try await runner.run(["audit", "verify", "--database", "mysql://u@h/db"]).error.contains("mysql:// is not a database"))
+    }
+
     @Test func walletAppAndAuditCommands() async throws {
         let runner = CommandRunner()
         defer { runner.remove() }

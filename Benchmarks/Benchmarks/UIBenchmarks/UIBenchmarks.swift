@@ -1,5 +1,6 @@
 import Benchmark
 import BenchmarkSupport
+import DemoData
 import Foundation
 import HealthWebApp
 import OpenHealthKit

@@ -2,7 +2,8 @@ import Foundation
 import OpenHealthKit
 
 /// A deterministic week (or more) of realistic data from a phone and a watch: what `health demo`
-/// saves, and what the web page's benchmark renders (a year of it).
+/// saves, and what the web page's benchmark renders (a year of it). It depends on OpenHealthKit
+/// alone, so the CLI and the benchmarks use it without the web module.
 public struct DemoData {
     /// What the phone saves: steps, weight, blood pressure, glucose.
     public var phone: [HKSample] = []

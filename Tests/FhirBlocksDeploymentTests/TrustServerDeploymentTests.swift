@@ -1,4 +1,5 @@
 import FhirBlocks
+import FhirBlocksDeployment
 import FhirBlocksServer
 import Foundation
 import Testing
@@ -9,12 +10,12 @@ struct TrustServerDeploymentTests {
     func sqliteFolder() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("deployment-\(UUID().uuidString)/data").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let first = try await TrustServerDeployment.open(dataDirectory: folder, storage: .sqlite, configuration: ServerConfiguration())
+        let first = try await TrustServerDeployment.open(dataDirectory: folder, configuration: ServerConfiguration())
         let key = first.service.auditKey.publicKey.spkiBase64
         await first.close()
         #expect(FileManager.default.fileExists(atPath: folder + "/fhirblocks.sqlite"))
         #expect((try FileManager.default.attributesOfItem(atPath: folder + "/" + AuditSigningKeyFile.fileName)[.posixPermissions] as? NSNumber)?.intValue == 0o600)
-        let second = try await TrustServerDeployment.open(dataDirectory: folder, storage: .sqlite, configuration: ServerConfiguration())
+        let second = try await TrustServerDeployment.open(dataDirectory: folder, configuration: ServerConfiguration())
         #expect(second.service.auditKey.publicKey.spkiBase64 == key)
         await second.close()
     }
@@ -24,7 +25,7 @@ struct TrustServerDeploymentTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("deployment-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: folder) }
         try FileManager.default.createDirectory(atPath: folder + "/fhirblocks.sqlite", withIntermediateDirectories: true)
-        await #expect { _ = try await TrustServerDeployment.open(dataDirectory: folder, storage: .sqlite, configuration: ServerConfiguration()) } throws: {
+        await #expect { _ = try await TrustServerDeployment.open(dataDirectory: folder, configuration: ServerConfiguration()) } throws: {
             "\($0)".hasPrefix("cannot open the database")
         }
         await #expect { _ = try await TrustServerDeployment.open(dataDirectory: folder, storage: .postgres(url: "mysql://u@h/db"),

@@ -1,3 +1,4 @@
+import FhirBlocksDeployment
 import FhirBlocksServer
 import Foundation
 import SmartHealthCards
@@ -30,12 +31,12 @@ struct HealthCardIssuerKeyFileTests {
     func deployment() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("card-deployment-\(UUID().uuidString)/data").path
         defer { try? FileManager.default.removeItem(atPath: URL(fileURLWithPath: folder).deletingLastPathComponent().path) }
-        let first = try await TrustServerDeployment.open(dataDirectory: folder, storage: .sqlite, configuration: ServerConfiguration())
+        let first = try await TrustServerDeployment.open(dataDirectory: folder, configuration: ServerConfiguration())
         let kid = try #require(first.service.cardIssuerKey?.kid)
         await first.close()
         #expect(try HealthCardIssuerKeyFile.loadOrCreate(at: folder + "/" + HealthCardIssuerKeyFile.fileName).kid == kid)
         let elsewhere = folder + "-keys/issuer.json"
-        let second = try await TrustServerDeployment.open(dataDirectory: folder, storage: .sqlite, configuration: ServerConfiguration(),
+        let second = try await TrustServerDeployment.open(dataDirectory: folder, configuration: ServerConfiguration(),
                                                           cardIssuerKeyPath: elsewhere)
         let otherKid = second.service.cardIssuerKey?.kid
         await second.close()

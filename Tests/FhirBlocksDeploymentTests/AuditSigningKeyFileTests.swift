@@ -1,4 +1,5 @@
 import FhirBlocks
+import FhirBlocksDeployment
 import FhirBlocksServer
 import Foundation
 import Testing
@@ -48,5 +49,25 @@ struct AuditSigningKeyFileTests {
         try FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: path)
         #expect(throws: AuditSigningKeyFile.Failure.notAKey(path: path)) { try AuditSigningKeyFile.loadOrCreate(in: folder) }
         #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data("not a key".utf8))
+    }
+}
+
+@Suite("Reading the audit key without creating it")
+struct AuditSigningKeyFileReadTests {
+    @Test("load(in:) reads the key the server created, refuses a missing one without creating it, and one open to others like the server")
+    func loadOnly() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("audit-key-read-\(UUID().uuidString)/data").path
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        #expect { try AuditSigningKeyFile.load(in: folder) } throws: { "\($0)".contains("does not exist") }
+        #expect(!FileManager.default.fileExists(atPath: folder))
+        let created = try AuditSigningKeyFile.loadOrCreate(in: folder)
+        #expect(try AuditSigningKeyFile.load(in: folder).publicKey.spkiBase64 == created.publicKey.spkiBase64)
+        let path = folder + "/" + AuditSigningKeyFile.fileName
+        try FileManager.default.setAttributes([.posixPermissions: 0o666], ofItemAtPath: path)
+        var reader: AuditSigningKeyFile.Failure?, server: AuditSigningKeyFile.Failure?
+        do { _ = try AuditSigningKeyFile.load(in: folder) } catch { reader = error }
+        do { _ = try AuditSigningKeyFile.loadOrCreate(in: folder) } catch { server = error }
+        #expect(reader != nil && reader == server)
+        #expect("\(reader.map { "\($0)" } ?? "")".contains("chmod 600"))
     }
 }

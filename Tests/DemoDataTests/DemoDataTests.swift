@@ -1,5 +1,5 @@
+import DemoData
 import Foundation
-import HealthWebApp
 import OpenHealthKit
 import Testing
 

@@ -47,4 +47,13 @@ public enum ServerKeyFile {
         guard let key = decode(bytes) else { throw .notAKey(path: path) }
         return key
     }
+
+    /// The key at `path`, which must exist, read with the same checks as
+    /// `loadOrCreate(path:folder:generate:decode:)`; nothing is created.
+    static func load<Key>(path: String, decode: ([UInt8]) -> Key?) throws(Failure) -> Key {
+        let bytes: [UInt8]
+        do { bytes = try SecretFile.load(path, maximumSize: 8192) } catch { throw .unusable("\(error)") }
+        guard let key = decode(bytes) else { throw .notAKey(path: path) }
+        return key
+    }
 }

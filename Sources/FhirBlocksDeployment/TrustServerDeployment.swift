@@ -1,21 +1,14 @@
 import FhirBlocks
-import FhirBlocksPostgres
-import FhirBlocksSQLite
+import FhirBlocksServer
 import FhirBlocksStore
 import Logging
 import SmartHealthCards
 
 /// A FhirBlocks trust server put together from its data folder: the audit signing key
-/// (``AuditSigningKeyFile``), the SMART Health Cards issuer key (``HealthCardIssuerKeyFile``), the store (SQLite in the folder, or PostgreSQL), migrated, and the
-/// ``TrustService`` started on it. `health serve` runs one; so can any program embedding the server.
+/// (``AuditSigningKeyFile``), the SMART Health Cards issuer key (``HealthCardIssuerKeyFile``), the store
+/// (``TrustStoreLocation``: SQLite in the folder, or PostgreSQL), migrated, and the `TrustService`
+/// started on it. `health serve` runs one; so can any program embedding the server.
 public struct TrustServerDeployment: Sendable {
-    /// Where the server keeps its records.
-    public enum Storage: Sendable, Hashable {
-        /// `fhirblocks.sqlite` in the data folder.
-        case sqlite
-        /// A PostgreSQL database (`postgres://user:password@host:port/database`).
-        case postgres(url: String)
-    }
 
     /// Why the server could not be put together. The message names the part, never a secret.
     public enum Failure: Error, Sendable, CustomStringConvertible {
@@ -46,7 +39,15 @@ public struct TrustServerDeployment: Sendable {
     /// Opens the store, loads or creates the audit key in `dataDirectory` and the card issuer key
     /// at `cardIssuerKeyPath` (default: ``HealthCardIssuerKeyFile/fileName`` in `dataDirectory`),
     /// and starts the service.
-    public static func open(dataDirectory: String, storage: Storage, configuration: ServerConfiguration, cardIssuerKeyPath: String? = nil,
+    /// - Parameters:
+    ///   - dataDirectory: The server's data folder (its key files, and its SQLite database by default).
+    ///   - storage: Where the records are kept (nil: ``TrustStoreLocation/sqliteFileName`` in `dataDirectory`).
+    ///   - configuration: The server's configuration.
+    ///   - cardIssuerKeyPath: The health card issuer key file (nil: in `dataDirectory`).
+    ///   - logger: Where the server logs.
+    ///   - metrics: The server's metrics.
+    public static func open(dataDirectory: String, storage: TrustStoreLocation? = nil, configuration: ServerConfiguration,
+                            cardIssuerKeyPath: String? = nil,
                             logger: Logger = Logger(label: "fhirblocks"), metrics: ServerMetrics = ServerMetrics())
         async throws(Failure) -> TrustServerDeployment {
         let key: CsiSigningKey
@@ -59,10 +60,7 @@ public struct TrustServerDeployment: Sendable {
         }
         let store: any TrustStore
         do {
-            switch storage {
-            case .sqlite: store = try SQLiteTrustStore(path: dataDirectory + "/fhirblocks.sqlite")
-            case .postgres(let url): store = try PostgresTrustStore(url: url, logger: logger)
-            }
+            store = try (storage ?? .dataFolder(dataDirectory)).open(logger: logger)
             try await store.migrate()
         } catch {
             throw .database("\(error)")
