@@ -468,8 +468,15 @@ private struct ImportRun {
         let duration = Self.quantity(element["duration"], element["durationUnit"] ?? "min")
             .flatMap { $0.is(compatibleWith: .second()) ? $0.doubleValue(for: .second()) : nil }
         var events: [HKWorkoutEvent] = []
+        var statistics: [HKWorkoutImportedStatistics] = []
+        var activities: [HKWorkoutActivity] = []
         for child in element.children {
             switch child.name {
+            case "WorkoutActivity":
+                switch WorkoutActivityElements.activity(child, workoutType: activityType) {
+                case .success(let activity): activities.append(activity)
+                case .failure(let error): report.skip(error.reason)
+                }
             case "WorkoutEvent":
                 guard let name = child["type"], let type = ExportValues.enumValue(HKWorkoutEventType.self, prefix: "HKWorkoutEventType", name),
                       let date = child["date"].flatMap(ExportValues.date) else {
@@ -482,6 +489,7 @@ private struct ImportRun {
                 events.append(HKWorkoutEvent(type: type, dateInterval: DateInterval(start: date, duration: max(0, length)),
                                              metadata: eventMetadata.isEmpty ? nil : eventMetadata))
             case "WorkoutStatistics":
+                if let read = WorkoutActivityElements.statistics(child) { statistics.append(read) }
                 guard let type = child["type"], let sum = Self.quantity(child["sum"], child["unit"]) else { continue }
                 if Self.energyTypes.contains(type), energy == nil, sum.is(compatibleWith: .kilocalorie()) { energy = sum }
                 if Self.distanceTypes.contains(type), distance == nil, sum.is(compatibleWith: .meter()) { distance = sum }
@@ -491,11 +499,12 @@ private struct ImportRun {
         }
         if let energy, !energy.is(compatibleWith: .kilocalorie()) { return skipWorkout() }
         if let distance, !distance.is(compatibleWith: .meter()) { return skipWorkout() }
-        var metadata = metadataEntries(element, handled: ["WorkoutEvent", "WorkoutStatistics", "WorkoutRoute"])
+        var metadata = metadataEntries(element, handled: ["WorkoutEvent", "WorkoutStatistics", "WorkoutRoute", "WorkoutActivity"])
         identify(&metadata, element.contentDigest)
         let workout = HKWorkout(activityType: activityType, start: start, end: end, workoutEvents: events.isEmpty ? nil : events,
                                 totalEnergyBurned: energy, totalDistance: distance, duration: duration,
                                 device: element["device"].flatMap(ExportValues.device), metadata: metadata)
+        if !activities.isEmpty || !statistics.isEmpty { workout.setImportedDetails(activities: activities, statistics: statistics) }
         return (sample: workout as HKSample, revision: revision)
     }
 

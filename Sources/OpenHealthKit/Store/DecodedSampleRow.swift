@@ -147,8 +147,11 @@ struct DecodedSampleRow {
                                                                              end: Date(timeIntervalSinceReferenceDate: event.end)),
                                       metadata: nil)
             }
-            return HKWorkout(activityType: activity, start: start, end: end, duration: extra.duration, totals: totals, events: events,
-                             uuid: uuid, sourceRevision: revision, device: device, metadata: metadata)
+            let workout = HKWorkout(activityType: activity, start: start, end: end, duration: extra.duration, totals: totals, events: events,
+                                    uuid: uuid, sourceRevision: revision, device: device, metadata: metadata)
+            workout.storedActivities = (extra.activities ?? []).compactMap(\.activity)
+            workout.storedStatistics = WorkoutStatisticsRecord.dictionary(extra.statistics)
+            return workout
         }
     }
 }

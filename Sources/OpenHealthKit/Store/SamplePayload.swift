@@ -105,6 +105,10 @@ struct WorkoutExtra: Codable {
     var swimmingStrokes: Double?
     var flightsClimbed: Double?
     var events: [Event]?
+    /// The activities of a workout built with them (multisport), each with its statistics.
+    var activities: [WorkoutActivityRecord]?
+    /// The workout's statistics per quantity type, from the samples added to its builder.
+    var statistics: [WorkoutStatisticsRecord]?
 
     struct Event: Codable {
         var type: Int

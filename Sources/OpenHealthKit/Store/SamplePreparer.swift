@@ -100,7 +100,9 @@ struct SamplePreparer {
                                      distanceMeters: try total(workout.totalDistance, .meter(), "distance"),
                                      swimmingStrokes: try total(workout.totalSwimmingStrokeCount, .count(), "stroke count"),
                                      flightsClimbed: try total(workout.totalFlightsClimbed, .count(), "flights climbed"),
-                                     events: events)
+                                     events: events,
+                                     activities: workout.storedActivities.isEmpty ? nil : try workout.storedActivities.map(WorkoutActivityRecord.init),
+                                     statistics: WorkoutStatisticsRecord.records(workout.storedStatistics))
             kind = .workout
             activityType = Int64(workout.workoutActivityType.rawValue)
             payload = SamplePayload(integer: 0, metadata: metadata, device: device, extra: try Self.encoder.encode(extra))
