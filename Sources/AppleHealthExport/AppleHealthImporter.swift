@@ -227,6 +227,7 @@ private struct ImportRun {
                 return
             }
             guard let saved = try record(element, digest: digest) else { return }
+            if let beats = heartbeatSeries(element, of: saved.sample) { append(beats, saved.revision) }
             if Self.memberTypes.contains(saved.sample.sampleType.identifier) {
                 if held.count < Self.maximumHeld, heldKeys.insert(key).inserted {
                     held.append((key, saved))
@@ -387,7 +388,7 @@ private struct ImportRun {
             throw AppleHealthExportError(.invalidElement, line: element.line, "\(element.name) ends before it starts")
         }
         let device = element["device"].flatMap(ExportValues.device)
-        var metadata = metadataEntries(element)
+        var metadata = metadataEntries(element, handled: [HeartbeatListReader.listName])
         identify(&metadata, digest)
         if let quantityType = HKObjectType.quantityType(forIdentifier: HKQuantityTypeIdentifier(rawValue: type)) {
             guard let text = element["value"], let value = Double(text), value.isFinite else {
@@ -413,6 +414,29 @@ private struct ImportRun {
         }
         report.skip("unknown type \(Self.label(type))")
         return nil
+    }
+
+    /// The heartbeat series of a record's `HeartRateVariabilityMetadataList` (``HeartbeatListReader``),
+    /// as HealthKit keeps it beside the HRV sample: from the record's start, with its device and
+    /// a sync identifier derived from the record's, so a second import stores nothing new.
+    private mutating func heartbeatSeries(_ element: ExportElement, of sample: HKSample) -> HKSample? {
+        guard let list = element.children.first(where: { $0.name == HeartbeatListReader.listName }) else { return nil }
+        var unreadable = 0
+        let beats = element["startDate"].flatMap { HeartbeatListReader.beats(list, startText: $0, unreadable: &unreadable) }
+        if unreadable > 0 { report.skipped["InstantaneousBeatsPerMinute without a readable time", default: 0] += unreadable }
+        guard let beats else { return nil }
+        var metadata: [String: Any] = [:]
+        if let identifier = sample.metadata?[HKMetadataKeySyncIdentifier] as? String {
+            metadata[HKMetadataKeySyncIdentifier] = identifier + ".heartbeats"
+            metadata[HKMetadataKeySyncVersion] = sample.metadata?[HKMetadataKeySyncVersion] ?? 1
+        }
+        do {
+            return try HKHeartbeatSeriesSample.imported(beats: beats, start: sample.startDate, device: sample.device,
+                                                        metadata: metadata.isEmpty ? nil : metadata)
+        } catch {
+            report.skip("HeartRateVariabilityMetadataList with too many beats")
+            return nil
+        }
     }
 
     private mutating func correlation(_ element: ExportElement) throws -> Converted? {

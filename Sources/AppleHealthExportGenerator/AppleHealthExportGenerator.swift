@@ -168,6 +168,20 @@ public struct AppleHealthExportGenerator: Sendable {
         return text + "\(indent)</Record>"
     }
 
+    /// Appends a heart-rate-variability `Record` with its `HeartRateVariabilityMetadataList`: one
+    /// `InstantaneousBeatsPerMinute` per beat, with the beat's rate and local time of day
+    /// (`7:48:07.51 AM`), as an Apple Watch's readings are exported.
+    public mutating func heartRateVariability(value: String, source: String = "Jane’s Apple Watch", device: String? = nil, start: String,
+                                              end: String, beats: [(bpm: Int, time: String)]) {
+        var text = " <Record type=\"HKQuantityTypeIdentifierHeartRateVariabilitySDNN\" sourceName=\"\(Self.escape(source))\" sourceVersion=\"10.1\""
+        if let device { text += " device=\"\(device)\"" }
+        text += " unit=\"ms\" creationDate=\"\(end)\" startDate=\"\(start)\" endDate=\"\(end)\" value=\"\(Self.escape(value))\">\n"
+        text += "  <HeartRateVariabilityMetadataList>\n"
+        for beat in beats { text += "   <InstantaneousBeatsPerMinute bpm=\"\(beat.bpm)\" time=\"\(Self.escape(beat.time))\"/>\n" }
+        text += "  </HeartRateVariabilityMetadataList>\n </Record>"
+        body.append(text)
+    }
+
     /// Appends text as it is.
     public mutating func raw(_ text: String) { body.append(text) }
 

@@ -18,6 +18,7 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
                 device: HKDevice? = nil, metadata: [String: Any]? = nil) {
         self.quantity = quantity
         self.count = 1
+        self.seriesSummary = nil
         super.init(sampleType: quantityType, startDate: startDate, endDate: endDate, device: device, metadata: metadata)
     }
 
@@ -27,10 +28,15 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
         self.init(type: quantityType, quantity: quantity, start: startDate, end: endDate, device: nil, metadata: metadata)
     }
 
+    /// For a series (``count`` above 1) of a discrete type: its minimum, maximum and most recent
+    /// quantity; nil for a single quantity.
+    let seriesSummary: QuantitySeriesSummary?
+
     init(type quantityType: HKQuantityType, quantity: HKQuantity, count: Int, start: Date, end: Date, uuid: UUID,
-         sourceRevision: HKSourceRevision, device: HKDevice?, metadata: [String: Any]?) {
+         sourceRevision: HKSourceRevision?, device: HKDevice?, metadata: [String: Any]?, seriesSummary: QuantitySeriesSummary? = nil) {
         self.quantity = quantity
         self.count = count
+        self.seriesSummary = seriesSummary
         super.init(sampleType: quantityType, startDate: start, endDate: end, uuid: uuid, sourceRevision: sourceRevision,
                    device: device, metadata: metadata)
     }
@@ -43,7 +49,7 @@ public class HKQuantitySample: HKSample, @unchecked Sendable {
 /// A quantity sample of a cumulative type, as the store returns it (HealthKit's
 /// `HKCumulativeQuantitySample`).
 public final class HKCumulativeQuantitySample: HKQuantitySample, @unchecked Sendable {
-    /// The sum of the quantities; for a single sample, its quantity.
+    /// The sum of the quantities (for a series, of all its quantities); for a single sample, its quantity.
     public var sumQuantity: HKQuantity { quantity }
 }
 
@@ -51,13 +57,15 @@ public final class HKCumulativeQuantitySample: HKQuantitySample, @unchecked Send
 /// `HKDiscreteQuantitySample`).
 public final class HKDiscreteQuantitySample: HKQuantitySample, @unchecked Sendable {
     /// The minimum quantity; for a single sample, its quantity.
-    public var minimumQuantity: HKQuantity { quantity }
+    public var minimumQuantity: HKQuantity { seriesSummary?.minimum ?? quantity }
     /// The maximum quantity; for a single sample, its quantity.
-    public var maximumQuantity: HKQuantity { quantity }
-    /// The average quantity; for a single sample, its quantity.
+    public var maximumQuantity: HKQuantity { seriesSummary?.maximum ?? quantity }
+    /// The average quantity (for a series, the mean of its quantities); for a single sample, its quantity.
     public var averageQuantity: HKQuantity { quantity }
     /// The most recent quantity; for a single sample, its quantity.
-    public var mostRecentQuantity: HKQuantity { quantity }
+    public var mostRecentQuantity: HKQuantity { seriesSummary?.mostRecent ?? quantity }
     /// The interval of the most recent quantity; for a single sample, its own.
-    public var mostRecentQuantityDateInterval: DateInterval { DateInterval(start: startDate, end: endDate) }
+    public var mostRecentQuantityDateInterval: DateInterval {
+        seriesSummary?.mostRecentInterval ?? DateInterval(start: startDate, end: endDate)
+    }
 }

@@ -129,6 +129,21 @@ struct DecodedSampleRow {
             guard let extraData = payload.extra else { throw HealthStoreError(.corruptDatabase, "a vision prescription has no details") }
             let details = try context.decoder.decode(VisionPrescriptionDetails.self, from: extraData)
             return try details.makeSample(issued: start, uuid: uuid, revision: revision, device: device, metadata: metadata)
+        case .quantitySeries:
+            let type = context.quantityType(self.type)
+            guard let extraData = payload.extra else { throw HealthStoreError(.corruptDatabase, "a quantity series has no details") }
+            let extra = try context.decoder.decode(QuantitySeriesExtra.self, from: extraData)
+            let quantity = HKQuantity(unit: type.canonicalUnit, doubleValue: payload.doubleValue)
+            if type.aggregationStyle == .cumulative {
+                return HKCumulativeQuantitySample(type: type, quantity: quantity, count: extra.count, start: start, end: end, uuid: uuid,
+                                                  sourceRevision: revision, device: device, metadata: metadata)
+            }
+            return HKDiscreteQuantitySample(type: type, quantity: quantity, count: extra.count, start: start, end: end, uuid: uuid,
+                                            sourceRevision: revision, device: device, metadata: metadata,
+                                            seriesSummary: extra.summary(unit: type.canonicalUnit))
+        case .heartbeatSeries:
+            return HKHeartbeatSeriesSample(count: Int(clamping: payload.integerValue), start: start, end: end, uuid: uuid,
+                                           sourceRevision: revision, device: device, metadata: metadata)
         case .workoutRoute:
             return HKWorkoutRoute(count: Int(clamping: payload.integerValue), start: start, end: end, uuid: uuid, sourceRevision: revision,
                                   device: device, metadata: metadata)

@@ -53,6 +53,9 @@ struct SampleFetch {
     var limit: Int = 0
     /// For correlation types read by an app: the per-row member check.
     var correlationVisibility: CorrelationVisibility?
+    /// Whether a quantity series is read as its quantities (statistics) rather than as one
+    /// sample (queries, which never see the series' member rows).
+    var seriesAsQuantities = false
 
     /// Whether rows are filtered after SQL, so SQL's LIMIT cannot be used.
     var filtersAfterSQL: Bool { predicate.needsResidualCheck || correlationVisibility != nil }
@@ -138,6 +141,7 @@ extension HealthDatabase {
         sql += " AND " + fetch.predicate.filter
         arguments += fetch.predicate.arguments
         sql += " AND " + fetch.scope.sql(column: "s.source_id", arguments: &arguments)
+        sql += " AND " + Self.seriesFilter(asQuantities: fetch.seriesAsQuantities)
         if let anchorRange {
             sql += " AND s.anchor > ? AND s.anchor <= ?"
             arguments += [anchorRange.lowerBound, anchorRange.upperBound]
@@ -167,6 +171,14 @@ extension HealthDatabase {
         return result
     }
 
+    /// SQL (over the sample table as `s`) that hides a quantity series' member rows from
+    /// queries, or, for statistics (`asQuantities`), the series rows themselves.
+    static func seriesFilter(asQuantities: Bool) -> String {
+        asQuantities
+            ? "s.kind <> \(SampleKind.quantitySeries.rawValue)"
+            : "(s.parent_id IS NULL OR NOT EXISTS (SELECT 1 FROM sample p WHERE p.id = s.parent_id AND p.kind = \(SampleKind.quantitySeries.rawValue)))"
+    }
+
     /// The member samples of a correlation row (empty for other kinds).
     private func members(_ db: Database, of item: DecodedSampleRow, context: DecodingContext) throws -> Set<HKSample> {
         guard item.kind == .correlation else { return [] }
@@ -189,9 +201,10 @@ extension HealthDatabase {
         let (prepared, sourceTable) = try await readAsync { db -> (Gathered, [Int32: HKSource]) in
             let numbers = try Self.sourceNumbers(db)
             if predicate.needsResidualCheck {
-                let samples = try fetchSamples(db, SampleFetch(types: [type.identifier], predicate: predicate, scope: scope,
-                                                               order: [SampleOrder(key: .startDate, ascending: true)]),
-                                               anchorRange: nil, context: DecodingContext(cipher: cipher))
+                var fetch = SampleFetch(types: [type.identifier], predicate: predicate, scope: scope,
+                                        order: [SampleOrder(key: .startDate, ascending: true)])
+                fetch.seriesAsQuantities = true
+                let samples = try fetchSamples(db, fetch, anchorRange: nil, context: DecodingContext(cipher: cipher))
                 let rows = samples.compactMap { item -> StatisticsSample? in
                     guard let sample = item.sample as? HKQuantitySample,
                           let value = try? sample.quantity.value(in: type.canonicalUnit) else { return nil }

@@ -279,6 +279,14 @@ extension HealthDatabase {
             all += next
             frontier = next
         }
+        // A quantity series' member rows were never visible: they leave no tombstone.
+        var seriesMembers = Set<Int64>()
+        for chunk in all.chunked(into: 500) {
+            seriesMembers.formUnion(try Int64.fetchAll(db, sql: """
+                SELECT m.id FROM sample m JOIN sample p ON p.id = m.parent_id
+                WHERE p.kind = \(SampleKind.quantitySeries.rawValue) AND m.id IN (\(SQLPredicate.placeholders(chunk.count)))
+                """, arguments: StatementArguments(Array(chunk))))
+        }
         let select = try db.cachedStatement(sql: """
             SELECT s.uuid, s.type, s.kind, s.start, s."end", s.source_id, s.sealed, src.bundle_identifier, s.block_id
             FROM sample s JOIN source src ON src.id = s.source_id WHERE s.id = ?
@@ -300,9 +308,11 @@ extension HealthDatabase {
                 let sync = MetadataCodec.syncMetadata(try MetadataCodec.decode(metadata))
                 if !sync.isEmpty { sealedSync = try cipher.seal(try MetadataCodec.encode(sync), context: uuidBlob) }
             }
-            sequence += 1
-            insert.setUncheckedArguments([sequence, uuidBlob, type, row[5] as Int64, now, sealedSync])
-            try insert.execute()
+            if !seriesMembers.contains(rowID) {
+                sequence += 1
+                insert.setUncheckedArguments([sequence, uuidBlob, type, row[5] as Int64, now, sealedSync])
+                try insert.execute()
+            }
             try remove.execute(arguments: [rowID])
             if let blockID = row[8] as Int64?, blocks.last != blockID { blocks.append(blockID) }
             if kind == .quantity {

@@ -29,6 +29,25 @@ struct SamplePreparer {
         var workoutLink: PreparedWorkoutLink?
 
         switch sample {
+        case let series as PendingQuantitySeries:
+            // One row for the series, one hidden member row per quantity (counted by statistics).
+            guard series.quantityType.isKnown else {
+                throw HKError(.errorInvalidArgument, "\(series.sampleType.identifier) is not a quantity type OpenHealthKit knows")
+            }
+            members = try series.entries.map { entry in
+                try prepare(HKQuantitySample(type: series.quantityType, quantity: entry.quantity, start: entry.dateInterval.start,
+                                             end: entry.dateInterval.end, device: series.device, metadata: series.metadata))
+            }
+            kind = .quantitySeries
+            payload = SamplePayload(double: try series.quantity.value(in: series.quantityType.canonicalUnit), metadata: metadata,
+                                    device: device, extra: try Self.encoder.encode(QuantitySeriesExtra(series)))
+        case let heartbeats as HKHeartbeatSeriesSample:
+            guard let beats = heartbeats.pendingBeats else {
+                throw HKError(.errorInvalidArgument, "a heartbeat series is saved by an HKHeartbeatSeriesBuilder")
+            }
+            try HeartbeatCodec.validate(beats)
+            kind = .heartbeatSeries
+            payload = SamplePayload(integer: Int64(beats.count), metadata: metadata, device: device, extra: HeartbeatCodec.encode(beats))
         case let quantitySample as HKQuantitySample:
             let type = quantitySample.quantityType
             guard type.isKnown else {

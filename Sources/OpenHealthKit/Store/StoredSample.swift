@@ -10,6 +10,11 @@ enum SampleKind: Int64, Sendable {
     case verifiableRecord = 6
     case activitySummary = 7
     case workoutRoute = 8
+    /// A quantity series sample (``HKQuantitySeriesSampleBuilder``): its quantities are
+    /// `quantity` rows whose `parent_id` is the series row, hidden from sample queries.
+    case quantitySeries = 9
+    /// A heartbeat series sample: its beats are sealed in the record's extra section.
+    case heartbeatSeries = 10
     /// A state of mind (``HKStateOfMind``): its valence is the primary value, its kind, labels
     /// and associations the extra section (``StateOfMindDetails``).
     case stateOfMind = 20

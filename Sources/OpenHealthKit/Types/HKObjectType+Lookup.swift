@@ -3,8 +3,9 @@ import Foundation
 extension HKObjectType {
     /// Finds a sample type by a name a person types: the full identifier
     /// (`HKQuantityTypeIdentifierStepCount`), the Swift name (`stepCount`), `workout`,
-    /// `workoutRoute` (`HKWorkoutRouteTypeIdentifier`), `stateOfMind` (`HKDataTypeStateOfMind`),
-    /// `GAD7` and `PHQ9` (`HKScoredAssessmentTypeIdentifierGAD7`…) or `verifiableClinicalRecord`;
+    /// `workoutRoute` (`HKWorkoutRouteTypeIdentifier`), `heartbeatSeries`
+    /// (`HKDataTypeIdentifierHeartbeatSeries`), `stateOfMind` (`HKDataTypeStateOfMind`), `GAD7`
+    /// and `PHQ9` (`HKScoredAssessmentTypeIdentifierGAD7`…) or `verifiableClinicalRecord`;
     /// case-insensitive. Every sample type the store keeps is found by its identifier.
     /// OpenHealthKit API, used by the `health` CLI, `health ui` and importers.
     public static func sampleType(named name: String) -> HKSampleType? {
@@ -13,6 +14,9 @@ extension HKObjectType {
         if key == "workout" || key == "workouts" || key == HKWorkoutTypeIdentifier.lowercased() { return HKWorkoutType() }
         if key == "workoutroute" || key == "workoutroutes" || key == HKWorkoutRouteTypeIdentifier.lowercased() {
             return HKSeriesType.workoutRoute()
+        }
+        if key == "heartbeat" || key == "heartbeatseries" || key == HKDataTypeIdentifierHeartbeatSeries.lowercased() {
+            return HKSeriesType.heartbeat()
         }
         if let clinical = clinicalMeasurementType(named: key) { return clinical }
         if key == "stateofmind" || key == "statesofmind" || key == HKStateOfMindTypeIdentifierString.lowercased() {

@@ -1,12 +1,14 @@
 import Foundation
 
-/// A type of series samples (HealthKit's `HKSeriesType`): here the workout route type, whose
-/// samples (``HKWorkoutRoute``) hold a series of locations.
+/// A type of series samples (HealthKit's `HKSeriesType`): the workout route type, whose
+/// samples (``HKWorkoutRoute``) hold a series of locations, and the heartbeat series type, whose
+/// samples (``HKHeartbeatSeriesSample``) hold a series of heartbeats.
 ///
-/// Apps ask to read or share routes with `HKSeriesType.workoutRoute()`, as in HealthKit.
+/// Apps ask to read or share them with `HKSeriesType.workoutRoute()` and
+/// `HKSeriesType.heartbeat()`, as in HealthKit.
 public final class HKSeriesType: HKSampleType, @unchecked Sendable {
     /// The known series type identifiers.
-    static let known: Set<String> = [HKWorkoutRouteTypeIdentifier]
+    static let known: Set<String> = [HKWorkoutRouteTypeIdentifier, HKDataTypeIdentifierHeartbeatSeries]
 
     init(seriesIdentifier: String) {
         super.init(identifier: seriesIdentifier)
@@ -15,6 +17,11 @@ public final class HKSeriesType: HKSampleType, @unchecked Sendable {
     /// The workout route type.
     public class func workoutRoute() -> HKSeriesType {
         HKSeriesType(seriesIdentifier: HKWorkoutRouteTypeIdentifier)
+    }
+
+    /// The heartbeat series type (`HKDataTypeIdentifierHeartbeatSeries`).
+    public class func heartbeat() -> Self {
+        Self(seriesIdentifier: HKDataTypeIdentifierHeartbeatSeries)
     }
 }
 
