@@ -73,8 +73,11 @@ struct PortedMindAndDescriptorCodeTests {
         let query = HKSampleQueryDescriptor(predicates: [.sample(type: gad7Type), .sample(type: phq9Type)],
                                             sortDescriptors: [SortDescriptor(\.startDate, order: .reverse)])
         let assessments = try await query.result(for: healthStore).compactMap { $0 as? HKScoredAssessment }
-        let gad = try #require(assessments.compactMap { $0 as? HKGAD7Assessment }.first)
-        let phq = try #require(assessments.compactMap { $0 as? HKPHQ9Assessment }.first)
+        #expect(assessments.count == 2)
+        let gad = try #require(try await HKSampleQueryDescriptor(predicates: [.gad7Assessment()], sortDescriptors: [])
+            .result(for: healthStore).first)
+        let phq = try #require(try await HKSampleQueryDescriptor(predicates: [.phq9Assessment()], sortDescriptors: [])
+            .result(for: healthStore).first)
         #expect(gad.score == 8 && gad.risk == .mild)
         #expect(phq.score == 1 && phq.risk == .noneToMinimal && phq.answers.last == .preferNotToAnswer)
     }

@@ -67,3 +67,19 @@ extension HKSamplePredicate where Sample == HKStateOfMind {
         HKSamplePredicate(sampleType: HKStateOfMindType(), predicate: predicate)
     }
 }
+
+extension HKSamplePredicate where Sample == HKGAD7Assessment {
+    /// GAD-7 assessments, as HealthKit's `gad7Assessment(_:)`.
+    /// - Parameter predicate: Limits the assessments, e.g. by date; nil for all.
+    public static func gad7Assessment(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKGAD7Assessment> {
+        HKSamplePredicate(sampleType: HKScoredAssessmentType(.GAD7), predicate: predicate)
+    }
+}
+
+extension HKSamplePredicate where Sample == HKPHQ9Assessment {
+    /// PHQ-9 assessments, as HealthKit's `phq9Assessment(_:)`.
+    /// - Parameter predicate: Limits the assessments, e.g. by date; nil for all.
+    public static func phq9Assessment(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKPHQ9Assessment> {
+        HKSamplePredicate(sampleType: HKScoredAssessmentType(.PHQ9), predicate: predicate)
+    }
+}
