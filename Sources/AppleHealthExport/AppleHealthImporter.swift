@@ -89,6 +89,7 @@ public struct AppleHealthImporter: Sendable {
         var report = xmlReport
         for (reason, count) in container.skipped { report.skipped[reason, default: 0] += count }
         try await importClinicalRecords(container, described: clinicalElements, into: &report)
+        try await importElectrocardiograms(container, into: store, report: &report)
         return report
     }
 
@@ -253,6 +254,19 @@ private struct ImportRun {
             clinicalRecord(element)
         case "ActivitySummary":
             activitySummary(element)
+        case "Audiogram", "VisionPrescription":
+            // Clinical measurements (ClinicalExportElements); a prescription names no source: the Health app's.
+            var metadata = metadataEntries(element, handled: ClinicalExportElements.childNames)
+            identify(&metadata, element.contentDigest)
+            for child in element.children where child.name == "Attachment" {
+                report.skip("VisionPrescription attachment (its image is not in the export)")
+            }
+            switch ClinicalExportElements.sample(element, metadata: metadata) {
+            case .success(let sample):
+                append(sample, element["sourceName"] == nil ? Self.activityRevision : try sourceRevision(of: element))
+            case .failure(let skip):
+                report.skip(skip.reason)
+            }
         case "Workout":
             guard let saved = try workout(element) else { return }
             append(saved.sample, saved.revision)
@@ -411,6 +425,11 @@ private struct ImportRun {
             let sample = HKCategorySample(type: categoryType, value: value, start: start, end: end, device: device,
                                           metadata: metadata.isEmpty ? nil : metadata)
             return (sample: sample as HKSample, revision: revision)
+        }
+        if type.hasPrefix("HKDataType") {
+            // HKDataTypeSleepDurationGoal and the like: the Health app's settings, not samples HealthKit apps can read.
+            report.skip("\(Self.label(type)) (a Health app setting, not a HealthKit sample: not stored)")
+            return nil
         }
         report.skip("unknown type \(Self.label(type))")
         return nil

@@ -22,6 +22,8 @@ struct ExportContainer {
     private(set) var clinicalRecordFiles: [String] = []
     /// Files not imported, by reason.
     private(set) var skipped: [String: Int] = [:]
+    /// The electrocardiogram CSV files by name (`ecg_2020-10-04.csv`).
+    private(set) var electrocardiogramFiles: [String] = []
 
     /// A zip archive starts with a local file header (or is an empty archive's end record).
     static func isZip(_ head: Data) -> Bool {
@@ -47,6 +49,7 @@ struct ExportContainer {
             storage = .directory(xml: url)
             exportSize = (try? url.resourceValues(forKeys: [.fileSizeKey]).fileSize).map { UInt64($0) }
             listDirectory(url.deletingLastPathComponent().appendingPathComponent("clinical-records", isDirectory: true))
+            listElectrocardiograms(url.deletingLastPathComponent().appendingPathComponent("electrocardiograms", isDirectory: true))
         }
     }
 
@@ -104,7 +107,13 @@ struct ExportContainer {
                 try limits.check(declared: entry.uncompressedSize, compressed: entry.compressedSize, isExport: false)
                 clinicalRecordFiles.append(String(relative.dropFirst("clinical-records/".count)))
             } else if relative.hasPrefix("electrocardiograms/") {
-                skipped["electrocardiogram (not imported)", default: 0] += 1
+                let name = String(relative.dropFirst("electrocardiograms/".count))
+                if name.lowercased().hasSuffix(".csv"), Self.isSafeFileName(name) {
+                    try limits.check(declared: entry.uncompressedSize, compressed: entry.compressedSize, isExport: false)
+                    electrocardiogramFiles.append(name)
+                } else {
+                    skipped["file in electrocardiograms/ that is not an electrocardiogram CSV", default: 0] += 1
+                }
             } else if relative.hasPrefix("workout-routes/") {
                 continue  // read through the workouts' WorkoutRoute elements
             } else if relative == "export_cda.xml" {
@@ -114,6 +123,7 @@ struct ExportContainer {
             }
         }
         clinicalRecordFiles.sort()
+        electrocardiogramFiles.sort()
     }
 
     private mutating func listDirectory(_ folder: URL) {
@@ -126,6 +136,19 @@ struct ExportContainer {
                 continue
             }
             clinicalRecordFiles.append(name)
+        }
+    }
+
+    /// The CSV files of an `electrocardiograms` folder beside export.xml (regular files only).
+    private mutating func listElectrocardiograms(_ folder: URL) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names.sorted() where name.lowercased().hasSuffix(".csv") && Self.isSafeFileName(name) {
+            let attributes = try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path)
+            guard attributes?[.type] as? FileAttributeType == .typeRegular else {
+                skipped["electrocardiogram that is not a regular file", default: 0] += 1
+                continue
+            }
+            electrocardiogramFiles.append(name)
         }
     }
 
