@@ -88,7 +88,7 @@ extension SearchCandidate {
     private static let unicodeEscape = Array(#"\u"#.utf8)
 }
 
-extension TrustStore {
+extension ResourceStore {
     /// ``searchThroughCandidates(_:patient:isVisible:)``.
     public func search(_ query: SearchQuery, patient: CsiGuid,
                        isVisible: (SecurityLabels) -> Bool) async throws(TrustStoreError) -> SearchResult {

@@ -1,0 +1,14 @@
+import FhirBlocks
+
+/// The audit log's share of a ``TrustStore``: the append-only log (appended through
+/// ``LedgerStore/commit(_:)``, indexes dense from 0 in commit order) and its checkpoints.
+public protocol AuditStore: Sendable {
+    /// The number of entries in the log.
+    func auditCount() async throws(TrustStoreError) -> Int
+    /// Up to `limit` entries starting at index `from`, in index order.
+    func auditRecords(from: Int, limit: Int) async throws(TrustStoreError) -> [AuditRecord]
+    /// The entries whose signed request carried a signature with this digest, oldest first.
+    func auditRecords(signatureDigest: String) async throws(TrustStoreError) -> [AuditRecord]
+    /// Every stored checkpoint note, by tree size ascending.
+    func checkpoints() async throws(TrustStoreError) -> [StoredCheckpoint]
+}
