@@ -54,18 +54,11 @@ extension PostgresTrustStore {
         }
     }
 
-    /// ``SearchSQL``'s statement with `?` numbered `$1`, `$2`… (its text has no other `?`).
+    /// ``SearchSQL``'s statement with `?` numbered `$1`, `$2`… (``SQLDialect/placeholders(_:)``;
+    /// its text has no other `?`).
     static func query(_ statement: SearchSQL.Statement) throws(TrustStoreError) -> PostgresQuery {
-        var sql = ""
-        var number = 0
-        for character in statement.sql {
-            if character == "?" {
-                number += 1
-                sql += "$\(number)"
-            } else {
-                sql.append(character)
-            }
-        }
+        let sql = SQLDialect.postgres.placeholders(statement.sql)
+        let number = statement.sql.utf8.count { $0 == UInt8(ascii: "?") }
         var bindings = PostgresBindings(capacity: statement.arguments.count)
         for argument in statement.arguments {
             switch argument {

@@ -5,8 +5,8 @@ import PostgresNIO
 extension PostgresTrustStore {
     // MARK: Nonces
 
-    /// Claims `key` with one statement: `INSERT … ON CONFLICT (key) DO UPDATE … WHERE
-    /// nonce.expires_at <= now RETURNING`. A row comes back for a new key or an expired one (which
+    /// Claims `key` with one statement (``TrustSQL/claimNonce(_:expiresAt:now:)``): `INSERT …
+    /// ON CONFLICT (key) DO UPDATE … WHERE nonce.expires_at <= now RETURNING`. A row comes back for a new key or an expired one (which
     /// is taken over), none for a live one, so of concurrent callers exactly one wins. About once
     /// a minute of `now`, expired nonces and authorization codes are deleted in the same call.
     public func insertIfAbsent(_ key: NonceKey, expiresAt: Timestamp, now: Timestamp) async throws(NonceStoreError) -> Bool {
@@ -20,15 +20,12 @@ extension PostgresTrustStore {
         do {
             return try await withConnection { connection, logger in
                 if purge {
-                    try await connection.query("DELETE FROM nonce WHERE expires_at <= \(now.millisecondsSince1970)", logger: logger)
-                    try await connection.query("DELETE FROM auth_code WHERE expires_at <= \(now.millisecondsSince1970)", logger: logger)
+                    for statement in TrustSQL.purgeExpired(now: now) {
+                        try await connection.query(Self.query(statement), logger: logger)
+                    }
                 }
-                let rows = try await connection.query("""
-                    INSERT INTO nonce (key, expires_at) VALUES (\(key.description), \(expiresAt.millisecondsSince1970))
-                    ON CONFLICT (key) DO UPDATE SET expires_at = EXCLUDED.expires_at
-                    WHERE nonce.expires_at <= \(now.millisecondsSince1970)
-                    RETURNING 1
-                    """, logger: logger).collect()
+                let rows = try await connection.query(Self.query(TrustSQL.claimNonce(key.description, expiresAt: expiresAt, now: now)),
+                                                      logger: logger).collect()
                 return !rows.isEmpty
             }
         } catch {
@@ -41,11 +38,7 @@ extension PostgresTrustStore {
     public func put(_ code: AuthorizationCode) async throws(NonceStoreError) {
         do {
             try await withConnection { connection, logger in
-                _ = try await connection.query("""
-                    INSERT INTO auth_code (code, client, patient, scope, permission_ids, issued_at, expires_at)
-                    VALUES (\(code.code), \(code.client.rawValue), \(code.patient.rawValue), \(code.scope.storageJSON),
-                            \(code.permissionIDs.map(\.rawValue)), \(code.issuedAt.millisecondsSince1970), \(code.expiresAt.millisecondsSince1970))
-                    """, logger: logger)
+                _ = try await connection.query(Self.query(TrustSQL.insertAuthorizationCode(code)), logger: logger)
             }
         } catch {
             throw NonceStoreError(reason: "PostgreSQL: \(error)")
@@ -56,10 +49,7 @@ extension PostgresTrustStore {
     public func take(_ code: String) async throws(NonceStoreError) -> AuthorizationCode? {
         do {
             return try await withConnection { connection, logger in
-                let rows = try await connection.query("""
-                    DELETE FROM auth_code WHERE code = \(code)
-                    RETURNING code, client, patient, scope, permission_ids, issued_at, expires_at
-                    """, logger: logger).collect()
+                let rows = try await connection.query(Self.query(TrustSQL.takeAuthorizationCode(code)), logger: logger).collect()
                 return try rows.first.map(PostgresRows.authorizationCode)
             }
         } catch {

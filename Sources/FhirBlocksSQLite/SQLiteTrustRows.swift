@@ -59,7 +59,7 @@ enum SQLiteTrustRows {
     }
 
     /// The columns ``resourceByPosition(_:from:)`` reads, in its order.
-    static let resourceColumns = "type, id, patient, version_id, last_updated, json"
+    static let resourceColumns = TrustSQL.resourceColumns
 
     /// A resource row selected as ``resourceColumns`` (from column `first` on), read by position
     /// (no column-name lookups).

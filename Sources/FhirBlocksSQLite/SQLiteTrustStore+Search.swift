@@ -1,5 +1,6 @@
 import FhirBlocks
 import FhirBlocksStore
+import Foundation
 import GRDB
 
 extension SQLiteTrustStore {
@@ -145,6 +146,20 @@ extension SQLiteTrustStore {
         var width = 1
         while width < count { width <<= 1 }
         return width
+    }
+
+    /// ``TrustSQL``'s values as GRDB binds them: bytes as blobs, booleans as 0 or 1, a list of
+    /// strings as one text (``SQLValue/textList(_:separator:)``).
+    static func arguments(_ values: [SQLValue]) -> StatementArguments {
+        StatementArguments(values.map { value -> (any DatabaseValueConvertible)? in
+            switch value {
+            case .text(let text): text
+            case .integer(let number): number
+            case .bytes(let bytes): bytes.map { Data($0) }
+            case .boolean(let flag): flag
+            case .textList(let list, let separator): list.joined(separator: separator)
+            }
+        })
     }
 
     static func arguments(_ values: [SearchSQLArgument]) -> StatementArguments {

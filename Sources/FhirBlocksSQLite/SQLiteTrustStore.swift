@@ -108,18 +108,19 @@ public final class SQLiteTrustStore: TrustStore {
         }
     }
 
+    /// Claims `key` with ``TrustSQL/claimNonce(_:expiresAt:now:)`` (a row back for a new or an
+    /// expired key); about one call in 256 deletes the expired nonces and authorization codes.
     public func insertIfAbsent(_ key: NonceKey, expiresAt: Timestamp, now: Timestamp) async throws(NonceStoreError) -> Bool {
         do {
             return try await writer.write { db in
-                let text = key.description
-                if let existing = try Int64.fetchOne(db, sql: "SELECT expires_at FROM nonce WHERE key = ?", arguments: [text]),
-                   existing > now.millisecondsSince1970 {
+                let claim = TrustSQL.claimNonce(key.description, expiresAt: expiresAt, now: now)
+                guard try Row.fetchOne(db.cachedStatement(sql: claim.sql), arguments: Self.arguments(claim.arguments)) != nil else {
                     return false
                 }
-                try db.execute(sql: "INSERT OR REPLACE INTO nonce (key, expires_at) VALUES (?, ?)", arguments: [text, expiresAt.millisecondsSince1970])
                 if Int.random(in: 0..<256) == 0 {
-                    try db.execute(sql: "DELETE FROM nonce WHERE expires_at <= ?", arguments: [now.millisecondsSince1970])
-                    try db.execute(sql: "DELETE FROM auth_code WHERE expires_at <= ?", arguments: [now.millisecondsSince1970])
+                    for purge in TrustSQL.purgeExpired(now: now) {
+                        try db.execute(sql: purge.sql, arguments: Self.arguments(purge.arguments))
+                    }
                 }
                 return true
             }
@@ -131,24 +132,20 @@ public final class SQLiteTrustStore: TrustStore {
     public func put(_ code: AuthorizationCode) async throws(NonceStoreError) {
         do {
             try await writer.write { db in
-                try db.execute(sql: """
-                    INSERT INTO auth_code (code, client, patient, scope, permission_ids, issued_at, expires_at)
-                    VALUES (?, ?, ?, ?, ?, ?, ?)
-                    """, arguments: [code.code, code.client.rawValue, code.patient.rawValue, code.scope.storageJSON,
-                                     code.permissionIDs.map(\.rawValue).joined(separator: " "),
-                                     code.issuedAt.millisecondsSince1970, code.expiresAt.millisecondsSince1970])
+                let insert = TrustSQL.insertAuthorizationCode(code)
+                try db.execute(sql: insert.sql, arguments: Self.arguments(insert.arguments))
             }
         } catch {
             throw NonceStoreError(reason: "SQLite: \(Self.reason(error))")
         }
     }
 
+    /// `DELETE … RETURNING`: the row comes back to exactly one caller.
     public func take(_ code: String) async throws(NonceStoreError) -> AuthorizationCode? {
         do {
             return try await writer.write { db -> AuthorizationCode? in
-                guard let row = try Row.fetchOne(db, sql: "SELECT * FROM auth_code WHERE code = ?", arguments: [code]) else { return nil }
-                try db.execute(sql: "DELETE FROM auth_code WHERE code = ?", arguments: [code])
-                return try SQLiteTrustRows.authorizationCode(row)
+                let take = TrustSQL.takeAuthorizationCode(code)
+                return try Row.fetchOne(db, sql: take.sql, arguments: Self.arguments(take.arguments)).map(SQLiteTrustRows.authorizationCode)
             }
         } catch let error as TrustStoreError {
             throw NonceStoreError(reason: error.description)

@@ -4,73 +4,27 @@ import Foundation
 import GRDB
 import GRDBSQLite
 
-/// Applies a ``TrustChange`` inside one GRDB write transaction.
+/// Applies a ``TrustChange`` inside one GRDB write transaction: ``TrustSQL``'s statements, each
+/// prepared once per connection, the search index rows of each resource written
+/// (``SQLiteSearchIndex``), then the audit entries.
 enum SQLiteTrustWriter {
     static func apply(_ change: TrustChange, in db: Database) throws -> [Int] {
-        if let cutoff = change.issuedGuidsExpiringBefore {
-            try db.execute(sql: "DELETE FROM issued_guid WHERE issued_at < ?", arguments: [cutoff.millisecondsSince1970])
-        }
-        for issued in change.issuedGuids {
-            try db.execute(sql: "INSERT OR IGNORE INTO issued_guid (guid, issued_at) VALUES (?, ?)",
-                           arguments: [issued.guid.rawValue, issued.issuedAt.millisecondsSince1970])
-        }
-        for registration in change.registrations {
-            if try Bool.fetchOne(db, sql: "SELECT 1 FROM registration WHERE csi = ?", arguments: [registration.csiGuid.rawValue]) == true {
-                throw TrustStoreError.alreadyRegistered(registration.csiGuid.rawValue)
+        for write in TrustSQL.writes(change) {
+            let statement = try db.cachedStatement(sql: write.statement.sql)
+            let arguments = SQLiteTrustStore.arguments(write.statement.arguments)
+            do {
+                if let missing = write.expectsRow {
+                    guard try Row.fetchOne(statement, arguments: arguments) != nil else { throw missing }
+                } else {
+                    try statement.execute(arguments: arguments)
+                }
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT && write.onUniqueViolation != nil
+                        && [.SQLITE_CONSTRAINT_UNIQUE, .SQLITE_CONSTRAINT_PRIMARYKEY].contains(error.extendedResultCode) {
+                throw write.onUniqueViolation ?? TrustStoreError.corrupt("unique violation")
             }
-            try db.execute(sql: """
-                INSERT INTO registration (csi, spki, device_id, application_class, claims, registered_at) VALUES (?, ?, ?, ?, ?, ?)
-                """, arguments: [registration.csiGuid.rawValue, Data(registration.publicKey.spkiDER), registration.deviceId,
-                                 registration.applicationClass, PublicClaimsStorage.encode(registration.claims),
-                                 registration.registeredAt.millisecondsSince1970])
+            if let resource = write.indexes { try SQLiteSearchIndex.write(resource.record, in: db) }
         }
-        for permission in change.permissions {
-            try db.execute(sql: """
-                INSERT INTO permission (id, patient, grantor, grantee, scope, not_before, not_after, parent, granted_at, revoked_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [permission.id.rawValue, permission.patient.rawValue, permission.grantor.rawValue, permission.grantee.rawValue,
-                                 permission.scope.storageText, permission.window.notBefore.millisecondsSince1970,
-                                 permission.window.notAfter.millisecondsSince1970, permission.parent?.rawValue,
-                                 permission.grantedAt.millisecondsSince1970, permission.revokedAt?.millisecondsSince1970])
-        }
-        for revocation in change.revocations {
-            try db.execute(sql: "UPDATE permission SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
-                           arguments: [revocation.revokedAt.millisecondsSince1970, revocation.id.rawValue])
-        }
-        if change.changesLedger {
-            try db.execute(sql: "UPDATE ledger_version SET version = version + 1 WHERE id = 1")
-        }
-        for token in change.tokens {
-            try db.execute(sql: """
-                INSERT INTO access_token (token_hash, id, client, patient, scope, permission_ids, issued_at, expires_at, revoked)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [token.tokenHash, token.id, token.client.rawValue, token.patient.rawValue, token.scope.storageJSON,
-                                 token.permissionIDs.map(\.rawValue).joined(separator: " "), token.issuedAt.millisecondsSince1970,
-                                 token.expiresAt.millisecondsSince1970, token.revoked])
-        }
-        for hash in change.revokedTokenHashes {
-            try db.execute(sql: "UPDATE access_token SET revoked = 1 WHERE token_hash = ?", arguments: [hash])
-        }
-        for write in change.resources {
-            let record = write.record
-            let current = try Int.fetchOne(db.cachedStatement(sql: "SELECT version_id FROM fhir_resource WHERE patient = ? AND type = ? AND id = ?"),
-                                           arguments: [record.patient.rawValue, record.type, record.id]) ?? 0
-            guard record.versionID == current + 1 else { throw TrustStoreError.conflict("\(record.type)/\(record.id)") }
-            let arguments: StatementArguments = [record.type, record.id, record.patient.rawValue, record.versionID,
-                                                 record.lastUpdated.millisecondsSince1970, Data(record.json)]
-            try db.cachedStatement(sql: "INSERT OR REPLACE INTO fhir_resource (type, id, patient, version_id, last_updated, json) VALUES (?, ?, ?, ?, ?, ?)")
-                .execute(arguments: arguments)
-            try db.cachedStatement(sql: "INSERT INTO fhir_resource_history (type, id, patient, version_id, last_updated, json) VALUES (?, ?, ?, ?, ?, ?)")
-                .execute(arguments: arguments)
-            try SQLiteSearchIndex.write(record, in: db)
-            try SQLiteResourceWriters.record(write, in: db)
-        }
-        try applySmart(change, in: db)
-        let indexes = change.auditEntries.isEmpty ? [] : try appendAudit(change.auditEntries, in: db)
-        for checkpoint in change.checkpoints {
-            try db.execute(sql: "INSERT OR IGNORE INTO checkpoint (tree_size, note) VALUES (?, ?)", arguments: [checkpoint.treeSize, checkpoint.note])
-        }
-        return indexes
+        return change.auditEntries.isEmpty ? [] : try appendAudit(change.auditEntries, in: db)
     }
 
     /// ``apply(_:in:)`` in a transaction of its own (`BEGIN IMMEDIATE`, as GRDB begins its write
@@ -92,10 +46,7 @@ enum SQLiteTrustWriter {
     static let auditRowsPerInsert = 32
 
     /// `INSERT INTO audit_entry … VALUES (?, ?, ?, ?), …` with `rows` rows, for 1…``auditRowsPerInsert``.
-    private static let auditInsertSQL: [String] = (0...auditRowsPerInsert).map { rows in
-        "INSERT INTO audit_entry (idx, leaf_hash, canonical, signature_digest) VALUES "
-            + Array(repeating: "(?, ?, ?, ?)", count: rows).joined(separator: ", ")
-    }
+    private static let auditInsertSQL: [String] = (0...auditRowsPerInsert).map(TrustSQL.auditInsert(rows:))
 
     /// Appends `entries` after the log's last index, in order, up to ``auditRowsPerInsert``
     /// rows a statement (each row count's statement prepared once per connection), and returns
@@ -104,7 +55,7 @@ enum SQLiteTrustWriter {
     /// runs a statement's own bindings with `execute()` once its arguments were set, so they are
     /// set (to none: every parameter NULL) for each statement first and then bound in place.
     static func appendAudit(_ entries: [PendingAuditEntry], in db: Database) throws -> [Int] {
-        let first = (try Int.fetchOne(db.cachedStatement(sql: "SELECT MAX(idx) FROM audit_entry")) ?? -1) + 1
+        let first = try Int.fetchOne(db.cachedStatement(sql: TrustSQL.nextAuditIndex)) ?? 0
         var start = 0
         while start < entries.count {
             let rows = min(auditRowsPerInsert, entries.count - start)
@@ -145,54 +96,5 @@ enum SQLiteTrustWriter {
             start += rows
         }
         return Array(first..<(first + entries.count))
-    }
-
-    /// The SMART App Launch part of a change: clients, conditional authorization writes,
-    /// the purge of old authorizations, of expired pending ones and of clients never approved,
-    /// refresh tokens.
-    static func applySmart(_ change: TrustChange, in db: Database) throws {
-        if let cutoff = change.smartAuthorizationsExpiringBefore?.millisecondsSince1970 {
-            try db.execute(sql: """
-                DELETE FROM smart_authorization WHERE expires_at < ? AND (code_expires_at IS NULL OR code_expires_at < ?)
-                """, arguments: [cutoff, cutoff])
-        }
-        if let cutoff = change.pendingSmartAuthorizationsExpiredBefore?.millisecondsSince1970 {
-            try db.execute(sql: "DELETE FROM smart_authorization WHERE status = ? AND expires_at < ?",
-                           arguments: [SmartAuthorization.Status.pending.rawValue, cutoff])
-        }
-        if let cutoff = change.unapprovedSmartClientsRegisteredBefore?.millisecondsSince1970 {
-            try db.execute(sql: """
-                DELETE FROM smart_client WHERE registered_at < ?
-                    AND NOT EXISTS (SELECT 1 FROM permission WHERE permission.grantee = smart_client.client_id)
-                """, arguments: [cutoff])
-        }
-        for client in change.smartClients {
-            try db.execute(sql: "INSERT INTO smart_client (client_id, redirect_uris, client_name, registered_at, public_key) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [client.clientID.rawValue, client.redirectURIs.joined(separator: "\n"), client.clientName,
-                                       client.registeredAt.millisecondsSince1970, client.publicKey.map { Data($0.spkiDER) }])
-        }
-        for write in change.smartAuthorizations {
-            let authorization = write.authorization
-            let current = try String.fetchOne(db, sql: "SELECT status FROM smart_authorization WHERE id = ?", arguments: [authorization.id])
-            guard current == write.expectedStatus?.rawValue else { throw TrustStoreError.conflict("smart_authorization") }
-            try db.execute(sql: """
-                INSERT OR REPLACE INTO smart_authorization (id, user_code, client, redirect_uri, requested_scope, state, code_challenge,
-                    created_at, expires_at, status, patient, granted_scope, permission_ids, offline, code_hash, code_expires_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [authorization.id, authorization.userCode, authorization.client.rawValue, authorization.redirectURI,
-                                 authorization.requestedScope, authorization.state, authorization.codeChallenge,
-                                 authorization.createdAt.millisecondsSince1970, authorization.expiresAt.millisecondsSince1970,
-                                 authorization.status.rawValue, authorization.patient?.rawValue, authorization.grantedScope?.storageJSON,
-                                 authorization.permissionIDs.map(\.rawValue).joined(separator: " "), authorization.offline,
-                                 authorization.codeHash, authorization.codeExpiresAt?.millisecondsSince1970])
-        }
-        for token in change.refreshTokens {
-            try db.execute(sql: """
-                INSERT INTO refresh_token (token_hash, authorization_id, client, patient, scope, permission_ids, issued_at, expires_at, used)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-                """, arguments: [token.tokenHash, token.authorizationID, token.client.rawValue, token.patient.rawValue, token.scope.storageJSON,
-                                 token.permissionIDs.map(\.rawValue).joined(separator: " "), token.issuedAt.millisecondsSince1970,
-                                 token.expiresAt.millisecondsSince1970, token.used])
-        }
     }
 }

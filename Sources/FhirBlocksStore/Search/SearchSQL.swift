@@ -114,45 +114,9 @@ public enum SearchSQL {
         return Statement(sql: "SELECT c.id AS id, \(sortColumn) AS sort_key FROM (\(sql)) c", arguments: sortArguments + arguments)
     }
 
-    /// The database a statement is written for: the SQL is the same but for planner fences.
-    public enum Dialect: Sendable, Hashable {
-        /// SQLite: it never turns a correlated `EXISTS` into a join.
-        case sqlite
-        /// PostgreSQL: it may turn a correlated `EXISTS` into a semi-join, which without
-        /// statistics (a table just filled) it may plan as a nested loop over a value index.
-        case postgres
-
-        /// What ends a probe's subquery: on PostgreSQL `OFFSET 0`, which keeps it a subplan run
-        /// per driving row on the resource's own rows; nothing on SQLite (whose grammar has no
-        /// `OFFSET` without `LIMIT`, and which needs no fence).
-        var probeEnd: String {
-            switch self {
-            case .sqlite: ""
-            case .postgres: " OFFSET 0"
-            }
-        }
-
-        /// A probe's `param` column: on PostgreSQL an expression (``opaque(_:text:)``), so that
-        /// only `(patient, type, id)` are index columns there and its planner, without
-        /// statistics, cannot prefer the value index (`patient, type, param`, …) with `id` as a
-        /// filter inside it; the column on SQLite, whose planner takes the index with the most
-        /// constrained columns, `fhir_search_*_resource`.
-        var probeParameter: String {
-            switch self {
-            case .sqlite: "x.param"
-            case .postgres: opaque("x.param", text: true)
-            }
-        }
-
-        /// `column` as an expression of the same value that no index serves: `+column` (a
-        /// number on PostgreSQL; anything on SQLite), `(column || '')` for text on PostgreSQL.
-        func opaque(_ column: String, text: Bool) -> String {
-            switch self {
-            case .sqlite: "+" + column
-            case .postgres: text ? "(\(column) || '')" : "+" + column
-            }
-        }
-    }
+    /// The database a statement is written for: the SQL is the same but for planner fences
+    /// (``SQLDialect/probeEnd``, ``SQLDialect/probeParameter``, ``SQLDialect/opaque(_:text:)``).
+    public typealias Dialect = SQLDialect
 
     private static func table(_ clause: SearchClause) -> String {
         clause.parameter.type == .token ? "fhir_search_token" : "fhir_search_date"
