@@ -25,8 +25,26 @@
 #   scripts/bench.sh sync                 # `health records sync` of the largest Synthea patient from a FHIR
 #                                         # server on loopback, against fetching and saving the same (SyncBenchmarks)
 #   scripts/bench.sh ui                   # `health ui`'s Summary page for a year of demo data vs its statistics queries (UIBenchmarks)
-#   scripts/bench.sh all                  # every executable, one after the other
+#   scripts/bench.sh size                 # the release `health` binary's size, unstripped and stripped
+#   scripts/bench.sh all                  # every executable, one after the other, then the binary's size
 #   scripts/bench.sh cards --filter 'Verify.*'   # extra options go to `swift package benchmark`
+#
+# Stored baselines (Benchmarks/.benchmarkBaselines/<target>/stored/results.json, committed):
+#
+#   scripts/bench.sh --check [SUITE]      # runs the suite (default: store) and compares each figure
+#                                         # with the stored baseline (`benchmark baseline check stored`):
+#                                         # exit 0 when none fell past its threshold; exit 2 when one
+#                                         # did, with a table "Deviations worse than threshold" naming
+#                                         # the benchmark, the figure (wall clock, throughput…), the
+#                                         # percentile, the baseline's and this run's values, and a
+#                                         # closing line per fallen figure; improvements are listed too
+#   scripts/bench.sh --update-baseline [SUITE]   # runs the suite and stores its figures as the baseline
+#
+# The thresholds are in the benchmarks' code (`thresholds:` in their configuration; the store
+# benchmarks allow a 25 % fall of the median); a benchmark without them gets ordo-one/benchmark's
+# default (5 % at p25, p50 and p75). A baseline is the machine's it was measured on: store it
+# again (--update-baseline) on another machine, or after a change that is meant to cost time,
+# and commit it with the change. Only the store benchmarks have a stored baseline today.
 #
 # The first run builds the benchmark package in release mode (several minutes on 2 cores);
 # the store run takes about 8 minutes, the cards run about 3. Not part of CI.
@@ -37,10 +55,41 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$root"
 
+mode="run"
+case "${1:-}" in
+    --check) mode="check"; shift ;;
+    --update-baseline) mode="update"; shift ;;
+esac
 suite="store"
 case "${1:-}" in
-    store|cards|fhir|fhir-python|server|records|sync|import|parsing|ui|all) suite="$1"; shift ;;
+    store|cards|fhir|fhir-python|server|records|sync|import|parsing|ui|size|all) suite="$1"; shift ;;
 esac
+
+# The release `health` binary's size, as built (unstripped: symbols and debug sections) and as
+# scripts/install.sh installs it (strip --strip-all), in bytes and MB. Built in the Benchmarks
+# package, whose release build the import and cards runs share.
+binary_size() {
+    swift build --package-path Benchmarks -c release --product health >&2
+    local bin health stripped
+    bin="$(swift build --package-path Benchmarks -c release --show-bin-path)"
+    health="$bin/health"
+    stripped=$(mktemp)
+    strip --strip-all -o "$stripped" "$health"
+    echo ""
+    echo "health release binary (Linux, $(uname -m)):"
+    awk -v u="$(stat -c %s "$health")" -v s="$(stat -c %s "$stripped")" \
+        'BEGIN { printf "  unstripped: %d bytes (%.1f MB)\n  stripped:   %d bytes (%.1f MB)\n", u, u / 1e6, s, s / 1e6 }'
+    rm -f "$stripped"
+}
+if [ "$suite" = "size" ]; then
+    [ "$mode" = "run" ] || { echo "error: the binary's size has no stored baseline" >&2; exit 2; }
+    binary_size
+    exit 0
+fi
+if [ "$mode" != "run" ] && [ "$suite" = "fhir-python" ]; then
+    echo "error: fhir-python is not an ordo-one/benchmark suite; it has no stored baseline" >&2
+    exit 2
+fi
 
 # FHIR decoding against Python's fhir.resources, in paired rounds on the same bytes (the two
 # documents of FHIRBenchmarks): see scripts/bench-fhir-paired.py.
@@ -78,6 +127,50 @@ done
 
 targets=()
 for product in "${products[@]}"; do targets+=(--target "$product"); done
+
+# Stored baselines: store this run's figures, or compare this run's with them.
+if [ "$mode" = "update" ]; then
+    swift package --package-path Benchmarks --allow-writing-to-package-directory benchmark baseline update stored \
+        "${targets[@]}" --no-progress "$@"
+    echo "baseline stored: $(for product in "${products[@]}"; do printf 'Benchmarks/.benchmarkBaselines/%s/stored ' "$product"; done)"
+    exit 0
+fi
+if [ "$mode" = "check" ]; then
+    for product in "${products[@]}"; do
+        [ -f "Benchmarks/.benchmarkBaselines/$product/stored/results.json" ] || {
+            echo "error: $product has no stored baseline: scripts/bench.sh --update-baseline $suite" >&2
+            exit 2
+        }
+    done
+    status=0
+    swift package --package-path Benchmarks benchmark baseline check stored "${targets[@]}" --no-progress "$@" | tee "$output" || status=$?
+    echo ""
+    case "$status" in
+        0) echo "bench --check: no figure fell past its threshold against the stored baseline" ;;
+        4) echo "bench --check: no figure fell; some improved past their threshold (--update-baseline to keep them)"; status=0 ;;
+        2)
+            # One line per fallen figure, from the "Deviations worse than threshold" tables: the
+            # table's title names the benchmark and the figure.
+            awk '
+                function trim(text) { gsub(/^ +| +$/, "", text); return text }
+                /^Deviations worse than threshold for / { worse = 1; bench = substr($0, 37); next }
+                /^Deviations better than threshold for / { worse = 0; next }
+                worse && /│/ {
+                    n = split($0, cells, "│")
+                    first = trim(cells[2])
+                    if (first ~ /^p[0-9]+$/) {
+                        printf "  fell: %s: %s at %s: baseline %s, this run %s (difference %s, threshold %s)\n",
+                            bench, metric, first, trim(cells[3]), trim(cells[4]), trim(cells[5]), trim(cells[6])
+                    } else if (first != "") {
+                        metric = first
+                    }
+                }
+            ' "$output"
+            echo "bench --check: a figure fell past its threshold against the stored baseline (above)" ;;
+        *) echo "bench --check: the check did not run to the end (exit $status)" ;;
+    esac
+    exit "$status"
+fi
 swift package --package-path Benchmarks benchmark --no-progress "${targets[@]}" "$@" | tee "$output"
 
 # Median (p50) wall clock of each benchmark, and each OpenHealthKit / ceiling ratio. A
@@ -246,3 +339,5 @@ json.dump({"verifiableCredential": [jws] * int(sys.argv[2])}, open(sys.argv[3], 
     done
     rm -rf "$scratch"
 fi
+
+if [ "$suite" = "all" ]; then binary_size; fi

@@ -28,19 +28,29 @@ import Synchronization
 let samplesPerSecond = BenchmarkMetric.custom("Throughput (samples/s)", polarity: .prefersLarger, useScalingFactor: false)
 
 let benchmarks: @Sendable () -> Void = {
+    // How far a figure may fall against the stored baseline before `scripts/bench.sh --check`
+    // fails (Benchmarks/.benchmarkBaselines): a quarter of the median (p50), wall clock or
+    // throughput, wider than a shared 2-core machine's run-to-run spread; a fall past it names
+    // the benchmark and the figure.
+    let storeThresholds: [BenchmarkMetric: BenchmarkThresholds] = [
+        .wallClock: .init(relative: [.p50: 25.0]),
+        samplesPerSecond: .init(relative: [.p50: 25.0]),
+    ]
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, samplesPerSecond],
         timeUnits: .milliseconds,
         warmupIterations: 0,
         maxDuration: .seconds(60),
-        maxIterations: 3
+        maxIterations: 3,
+        thresholds: storeThresholds
     )
     let statistics = Benchmark.Configuration(
         metrics: [.wallClock, samplesPerSecond],
         timeUnits: .milliseconds,
         warmupIterations: 1,
         maxDuration: .seconds(30),
-        maxIterations: 10
+        maxIterations: 10,
+        thresholds: storeThresholds
     )
 
     // MARK: Save 1M quantity samples
