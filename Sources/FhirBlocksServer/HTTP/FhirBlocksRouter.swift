@@ -4,32 +4,37 @@ import Hummingbird
 import Logging
 import NIOCore
 
-/// Builds the router: every path of `docs/fhirblocks-http-api.md`, one controller per concern
-/// (``SMOACController``, ``SmartAuthorizationController``, ``FHIRController``,
-/// ``AuditController``, ``StatusController``) on router groups, bridged to the ``TrustService``
-/// through ``ServiceRequest``/``ServiceResponse``.
+/// Builds the router: every path of `docs/fhirblocks-http-api.md` registered once, as a
+/// concrete route of one area's controller (``FHIRController``, ``SMOACController``,
+/// ``SmartAuthorizationController``, ``HealthCardsController``, ``AuditController``,
+/// ``StatusController``), most as Hummingbird `RouteCollection`s. A handler receives the
+/// request already routed (its path parameters in the context) with its bearer token resolved
+/// (``BearerAuthenticationMiddleware``), and calls one ``TrustService`` endpoint through
+/// ``ServiceRequest``/``ServiceResponse``. A path no route serves answers Hummingbird's 404
+/// (under `/fhir`, the FHIR controller's own catch-all route answers instead).
 enum FhirBlocksRouter {
     static func make(service: TrustService, logger: Logger) -> Router<FhirBlocksRequestContext> {
         let router = Router(context: FhirBlocksRequestContext.self)
         router.add(middleware: RequestMetricsMiddleware(metrics: service.metrics))
         router.add(middleware: RateLimitMiddleware(service: service))
         router.add(middleware: LogRequestsMiddleware(.debug))
-        // The FHIR routes first: the router tries a path's first component against the
-        // top-level names in the order they were added, and `/fhir/…` is the busiest.
-        FHIRController(service: service).addRoutes(to: router.group("fhir"))
+        router.addRoutes(FHIRController(service: service).routes, atPath: "fhir")
         StatusController(service: service).addRoutes(to: router)
-        let smoac = SMOACController(service: service)
-        smoac.addRoutes(to: router.group())
-        smoac.addRoutes(to: router.group("smoac"), stripPrefix: "/smoac")
+        let smoac = SMOACController(service: service).routes
+        router.addRoutes(smoac)
+        router.addRoutes(smoac, atPath: "smoac")
         SmartAuthorizationController(service: service).addRoutes(to: router)
         HealthCardsController(service: service).addRoutes(to: router)
-        AuditController(service: service).addRoutes(to: router)
+        let audit = AuditController(service: service)
+        router.addRoutes(audit.routes, atPath: "audit")
+        router.addRoutes(audit.validateRoutes)
+        router.addRoutes(audit.validateRoutes, atPath: "smoac")
         return router
     }
 
     /// Collects the body (refusing more than `limit` bytes with 413), builds the service
     /// request, and converts the answer.
-    static func handle(_ request: Request, context: FhirBlocksRequestContext, limit: Int, stripPrefix: String? = nil,
+    static func handle(_ request: Request, context: FhirBlocksRequestContext, limit: Int,
                        _ body: @Sendable (ServiceRequest) async -> ServiceResponse) async throws -> Response {
         var request = request
         let bytes: [UInt8]
@@ -39,8 +44,6 @@ enum FhirBlocksRouter {
         } catch {
             return bridge(.error(.malformedRequest("the body is larger than \(limit) bytes")), status: 413)
         }
-        var path = request.uri.path
-        if let stripPrefix, path.hasPrefix(stripPrefix) { path = String(path.dropFirst(stripPrefix.count)) }
         var query: [String: String] = [:]
         for (name, value) in request.uri.queryParameters where query[String(name)] == nil {
             query[String(name)] = String(value)
@@ -50,7 +53,7 @@ enum FhirBlocksRouter {
         for field in request.headers where headers[field.name.canonicalName] == nil {
             headers[field.name.canonicalName] = field.value
         }
-        var serviceRequest = ServiceRequest(method: request.method.rawValue, path: path, query: query, rawQuery: request.uri.query ?? "",
+        var serviceRequest = ServiceRequest(method: request.method.rawValue, path: request.uri.path, query: query, rawQuery: request.uri.query ?? "",
                                             lowercasedHeaders: headers, body: bytes)
         serviceRequest.bearer = context.bearer
         return bridge(await body(serviceRequest))

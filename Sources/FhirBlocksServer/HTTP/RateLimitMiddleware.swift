@@ -10,8 +10,10 @@ struct RateLimitMiddleware: RouterMiddleware {
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if request.uri.path == "/health" { return try await next(request, context) }
-        let address = ClientAddress.key(of: context.remoteAddress)
-        if let retryAfter = service.addressLimiter.take(address, now: service.now) {
+        // A request without a peer (HummingbirdTesting's router mode) keeps the address its
+        // caller bound (`local` unless a test binds another).
+        let address = context.remoteAddress.map { ClientAddress.key(of: $0) } ?? ClientAddress.current
+        if let retryAfter = service.rateLimits.address.take(address, now: service.now) {
             service.metrics.rateLimited(kind: "address")
             let refusal = ServiceResponse.error(.rateLimited(retryAfterSeconds: retryAfter))
             return FhirBlocksRouter.bridge(refusal)

@@ -30,7 +30,7 @@ extension TrustService {
         }
     }
 
-    /// A stored token kept in memory (``TrustState/tokens``) with its scope string.
+    /// A stored token kept in memory (``LedgerCache``) with its scope string.
     struct CachedAccessToken: Sendable {
         let stored: StoredAccessToken
         let scopeText: String

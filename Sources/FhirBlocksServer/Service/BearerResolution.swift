@@ -12,6 +12,6 @@ struct BearerResolution: Sendable {
     let header: String
     /// What it grants under the ledger of ``ledgerVersion``.
     let access: TrustService.BearerAccess?
-    /// The ``TrustState/ledgerVersion`` of the ledger and token cache the header was resolved against.
+    /// The ``LedgerCache/version`` of the ledger and token cache the header was resolved against.
     let ledgerVersion: Int64
 }

@@ -1,9 +1,11 @@
-/// A request as the service sees it, independent of the HTTP library: method, path below the
-/// mount point, query parameters, headers (names lowercased) and the collected body.
+/// A request as the service sees it, independent of the HTTP library: method, path, query
+/// parameters, headers (names lowercased) and the collected body. The router has chosen the
+/// endpoint already (``buildApplication(service:host:port:checkpointPeriodSeconds:connectionLimits:tls:logger:onListening:)``):
+/// no endpoint looks at the path to decide what to do.
 public struct ServiceRequest: Sendable {
     /// `GET`, `POST`…
     public var method: String
-    /// The path without the `/smoac` prefix, starting with `/`.
+    /// The path as received, starting with `/` (for logs; the route's parameters are passed on their own).
     public var path: String
     /// Decoded query parameters (the first of each name).
     public var query: [String: String]

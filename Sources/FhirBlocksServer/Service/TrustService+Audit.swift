@@ -10,27 +10,6 @@ extension TrustService {
     /// The checkpoint origin line: this log's URL.
     var checkpointOrigin: String { "\(baseURL)/audit" }
 
-    /// Reads new entries from the store into the leaf cache (leaf = hash of the stored bytes).
-    func syncLeaves() async throws(TrustStoreError) {
-        while true {
-            let known = state.withLock { $0.leaves.count }
-            let page = try await store.auditRecords(from: known, limit: 4096)
-            if page.isEmpty { return }
-            let added = state.withLock { state in
-                let before = state.leaves.count
-                for record in page where record.index == state.leaves.count {
-                    let leaf = MerkleHash.leaf(record.canonicalBytes)
-                    state.leaves.append(leaf)
-                    state.frontier.append(leaf)
-                }
-                return state.leaves.count - before
-            }
-            // A short page is the end; a page that adds nothing means a gap in the indexes
-            // (a damaged store), which the verifier reports: stop rather than loop.
-            if page.count < 4096 || added == 0 { return }
-        }
-    }
-
     /// Appends `entry` to the audit log and returns its index once it is durable. The entry
     /// joins the next group commit, exactly as a protected read's entry does (its canonical bytes
     /// and leaf hash are computed here, on the caller's task); a storage failure is
@@ -43,80 +22,42 @@ extension TrustService {
     }
 
     /// Signs and stores a checkpoint of the current tree if `checkpointEvery` entries were
-    /// appended since the last one (or `force` and the tree grew).
+    /// appended since the last one (or `force` and the tree grew): ``AuditLog/checkpointIfDue(origin:force:sync:)``.
     @discardableResult
     func checkpointIfDue(force: Bool = false, sync: Bool = true) async -> StoredCheckpoint? {
-        do {
-            if sync { try await syncLeaves() }
-        } catch {
-            if !Task.isCancelled { logger.error("audit log sync failed", metadata: ["reason": "\(error.description)"]) }
-            return nil
-        }
-        let claim: (size: Int, root: MerkleHash)? = state.withLock { state in
-            let grown = state.leaves.count - state.lastCheckpointSize
-            guard !state.signingCheckpoint, grown > 0, force || grown >= configuration.checkpointEvery else { return nil }
-            state.signingCheckpoint = true
-            return (state.frontier.size, state.frontier.rootHash)
-        }
-        guard let claim else { return nil }
-        defer { state.withLock { $0.signingCheckpoint = false } }
-        do {
-            let signed = try SignedCheckpoint.sign(Checkpoint(origin: checkpointOrigin, treeSize: claim.size, rootHash: claim.root, timestamp: now),
-                                                   keyName: configuration.checkpointKeyName, key: auditKey)
-            let stored = StoredCheckpoint(treeSize: claim.size, note: signed.text)
-            var change = TrustChange()
-            change.checkpoints = [stored]
-            try await store.commit(change)
-            state.withLock { $0.lastCheckpointSize = max($0.lastCheckpointSize, claim.size) }
-            return stored
-        } catch {
-            if !Task.isCancelled { logger.error("checkpoint signing failed", metadata: ["reason": "\(error)"]) }
-            return nil
-        }
+        await auditLog.checkpointIfDue(origin: checkpointOrigin, force: force, sync: sync)
     }
 
-    /// Handles `/audit/…`. Nil if the path is not an audit endpoint.
-    public func handleAudit(_ request: ServiceRequest) async -> ServiceResponse? {
-        switch (request.method, request.path) {
-        case ("GET", "/audit/checkpoint"):
-            await checkpointIfDue(force: true)
-            guard let latest = try? await store.checkpoints().last else {
-                return .error(.unknownTarget("the log is empty"))
-            }
-            return .text(latest.note)
-        case ("GET", "/audit/checkpoints"):
-            guard let all = try? await store.checkpoints() else { return .error(.storageFailure("storage failure")) }
-            return .json(.object(JSONObject(members: [JSONMember(key: "checkpoints", value: .array(all.map { checkpoint in
-                .object(JSONObject(members: [JSONMember(key: "treeSize", value: .number(String(checkpoint.treeSize))),
-                                             JSONMember(key: "note", value: .string(checkpoint.note))]))
-            }))])))
-        case ("GET", "/audit/key"):
-            var object = JSONObject()
-            object.append("keyName", configuration.checkpointKeyName)
-            object.append("origin", checkpointOrigin)
-            object.append("publicKey", auditKey.publicKey.spkiBase64)
-            object.append("jwk", auditKey.publicKey.jwk())
-            return .json(.object(object))
-        case ("GET", "/audit/entries"):
-            return await entries(request)
-        case ("GET", "/audit/proof/inclusion"):
-            return await inclusionProof(request)
-        case ("GET", "/audit/proof/consistency"):
-            return await consistencyProof(request)
-        case ("POST", "/audit/validate"):
-            return await validate(request)
-        default:
-            return nil
+    /// `GET /audit/checkpoint`: a checkpoint signed now if the log grew, then the latest one as its note.
+    func latestCheckpoint() async -> ServiceResponse {
+        await checkpointIfDue(force: true)
+        guard let latest = try? await store.checkpoints().last else {
+            return .error(.unknownTarget("the log is empty"))
         }
+        return .text(latest.note)
+    }
+
+    /// `GET /audit/checkpoints`: every stored checkpoint, oldest first.
+    func allCheckpoints() async -> ServiceResponse {
+        guard let all = try? await store.checkpoints() else { return .error(.storageFailure("storage failure")) }
+        return .json(.object(JSONObject(members: [JSONMember(key: "checkpoints", value: .array(all.map { checkpoint in
+            .object(JSONObject(members: [JSONMember(key: "treeSize", value: .number(String(checkpoint.treeSize))),
+                                         JSONMember(key: "note", value: .string(checkpoint.note))]))
+        }))])))
+    }
+
+    /// `GET /audit/key`: the checkpoint key's name, the log's origin and its public key.
+    func auditKeyDocument() -> ServiceResponse {
+        var object = JSONObject()
+        object.append("keyName", configuration.checkpointKeyName)
+        object.append("origin", checkpointOrigin)
+        object.append("publicKey", auditKey.publicKey.spkiBase64)
+        object.append("jwk", auditKey.publicKey.jwk())
+        return .json(.object(object))
     }
 
     func leaves() async -> [MerkleHash]? {
-        do {
-            try await syncLeaves()
-        } catch {
-            return nil
-        }
-        return state.withLock { $0.leaves }
+        await auditLog.leaves()
     }
 
     /// Who reads: anonymous without an `Authorization` header; nil when a bearer token is

@@ -68,7 +68,7 @@ extension TrustService {
             if found == nil {
                 // New requests: per address, and per client (whichever addresses it uses).
                 for key in ["address " + ClientAddress.current, "client " + clientID.rawValue] {
-                    if let retryAfter = authorizationLimiter.take(key, now: now) {
+                    if let retryAfter = rateLimits.authorization.take(key, now: now) {
                         metrics.rateLimited(kind: "authorization")
                         return refuse("temporarily_unavailable", "Too many authorization requests; retry in \(retryAfter) s.", status: 429,
                                       retryAfter: retryAfter)
@@ -112,7 +112,7 @@ extension TrustService {
     /// Counts a refused `/authorize` request (anonymous: counted, not logged per request; each
     /// checkpoint period writes one audit entry per reason, as for other unverified callers).
     private func countRefusal(_ reason: String) {
-        refusals.record(.authorizationRequested, reason: reason)
+        auditLog.refusals.record(.authorizationRequested, reason: reason)
         metrics.unverifiedRefusals(reason: reason)
     }
 
@@ -136,7 +136,7 @@ extension TrustService {
         } catch .conflict {
             return try await store.smartAuthorization(id: id)
         }
-        refusals.record(.authorizationRequested, reason: "requested", outcome: .success)
+        auditLog.refusals.record(.authorizationRequested, reason: "requested", outcome: .success)
         return authorization
     }
 

@@ -52,8 +52,8 @@ extension TrustService {
         guard let authorization = found, authorization.status == .pending, instant < authorization.expiresAt else {
             // Naming codes that do not wait is how codes are guessed: slowly only, per wallet
             // (wallets are free), per address, and from everyone together.
-            for (limiter, key) in [(decisionGuessLimiter, "wallet " + wallet.rawValue), (decisionGuessLimiter, "address " + ClientAddress.current),
-                                   (decisionGuessTotalLimiter, "all")] {
+            for (limiter, key) in [(rateLimits.decisionGuess, "wallet " + wallet.rawValue), (rateLimits.decisionGuess, "address " + ClientAddress.current),
+                                   (rateLimits.decisionGuessTotal, "all")] {
                 if let retryAfter = limiter.take(key, now: instant) {
                     metrics.rateLimited(kind: "decision")
                     throw .rateLimited(retryAfterSeconds: retryAfter)

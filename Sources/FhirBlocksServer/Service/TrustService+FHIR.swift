@@ -8,41 +8,36 @@ import ModelsR4
 /// sensitivity set against each resource's `meta.security`. A resource the token may not see
 /// answers exactly like an absent one.
 extension TrustService {
-    /// Handles `/fhir/…` (`request.path` starts with `/fhir`).
-    public func handleFHIR(_ request: ServiceRequest) async -> ServiceResponse {
-        // Split on the byte `/` rather than the Character (which walks grapheme boundaries):
-        // the same segments, but where a combining mark follows a `/`, which names nothing here.
-        let segments = request.path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: true).dropFirst()
-            .map { String(decoding: $0, as: UTF8.self) }
-        if segments.count == 1, segments[0] == "metadata", request.method == "GET" { return .json(capabilityStatement, contentType: Self.fhirJSON) }
-        if segments.count == 2, segments[0] == ".well-known", segments[1] == "smart-configuration", request.method == "GET" {
-            return smartConfiguration()
-        }
-        if request.method == "GET", segments.count == 2, let answer = await readConfirmingBearer(type: segments[0], id: segments[1], request: request) {
-            return answer
-        }
-        guard let access = await bearer(request) else {
-            return Self.outcome(status: 401, code: "login", "a valid bearer token is required",
-                                headers: [("WWW-Authenticate", "Bearer realm=\"fhir\", error=\"invalid_token\"")])
-        }
-        switch (request.method, segments.count) {
-        case ("POST", 3) where segments[0] == "Patient" && Self.isHealthCardsIssue(segments[2]):
-            return await issueHealthCards(patientID: segments[1], body: request.body, access: access)
-        case ("GET", 1):
-            return await search(type: segments[0], request: request, access: access)
-        case ("GET", 2):
-            return await read(type: segments[0], id: segments[1], access: access)
-        case ("GET", 3) where segments[0] == "Patient" && segments[2] == "$everything":
-            return await everything(patientID: segments[1], request: request, access: access)
-        case ("PUT", 2):
-            return await write(type: segments[0], id: segments[1], body: request.body, access: access)
-        case ("POST", 1):
-            return await write(type: segments[0], id: nil, body: request.body, access: access)
-        case ("DELETE", 2), ("PATCH", 2):
-            return Self.outcome(status: 405, code: "not-supported", "this server does not delete or patch resources")
-        default:
-            return Self.outcome(status: 404, code: "not-found", "unknown FHIR path")
-        }
+    /// `GET /fhir/metadata`: the CapabilityStatement (no token needed).
+    func metadata() -> ServiceResponse {
+        .json(capabilityStatement, contentType: Self.fhirJSON)
+    }
+
+    /// The answer to a FHIR request without an active bearer token: 401 with
+    /// `WWW-Authenticate`, before anything about the path is looked at.
+    static func fhirUnauthenticated() -> ServiceResponse {
+        outcome(status: 401, code: "login", "a valid bearer token is required",
+                headers: [("WWW-Authenticate", "Bearer realm=\"fhir\", error=\"invalid_token\"")])
+    }
+
+    /// The answer to an authenticated request for a path under `/fhir` that no route serves,
+    /// or with a method its route does not take (other than ``fhirNotDeletable()``'s): 404.
+    static func unknownFHIRPath() -> ServiceResponse {
+        outcome(status: 404, code: "not-found", "unknown FHIR path")
+    }
+
+    /// `DELETE` or `PATCH /fhir/{type}/{id}` with an active token: 405, this server keeps every version.
+    static func fhirNotDeletable() -> ServiceResponse {
+        outcome(status: 405, code: "not-supported", "this server does not delete or patch resources")
+    }
+
+    /// `GET /fhir/{type}/{id}`: the read by id, with the bearer token the middleware resolved
+    /// confirmed in the same store read as the resource (``readConfirmingBearer(type:id:request:)``)
+    /// when it can be, else confirmed first; 401 without an active token.
+    func readByID(type: String, id: String, request: ServiceRequest) async -> ServiceResponse {
+        if let answer = await readConfirmingBearer(type: type, id: id, request: request) { return answer }
+        guard let access = await bearer(request) else { return Self.fhirUnauthenticated() }
+        return await read(type: type, id: id, access: access)
     }
 
     static let fhirJSON = "application/fhir+json"

@@ -217,7 +217,7 @@ extension TrustService {
     /// reading the store's version (see ``BearerResolution``): the middleware's answer, which
     /// the endpoint confirms.
     func provisionalBearer(authorization header: String) async -> BearerResolution {
-        let (version, ledger) = state.withLock { ($0.ledgerVersion, $0.ledger) }
+        let (version, ledger) = ledgerCache.snapshot
         guard let presented = BearerCredential.token(fromAuthorization: header, mode: configuration.mode) else {
             return BearerResolution(header: header, access: nil, ledgerVersion: version)
         }
@@ -239,23 +239,12 @@ extension TrustService {
     /// at any time). The token's hash (SHA-256, the store's key) is remembered by the token's
     /// text, so a token presented again costs a dictionary lookup, not a hash.
     func token(presented: String, ledgerVersion version: Int64) async -> CachedAccessToken? {
-        let (known, cached) = state.withLock { state -> (String?, CachedAccessToken?) in
-            guard let hash = state.tokenHashes[presented] else { return (nil, nil) }
-            return (hash, state.ledgerVersion == version ? state.tokens[hash] : nil)
-        }
+        let (known, cached) = ledgerCache.token(presented: presented, version: version)
         if let cached { return cached }
         let hash = known ?? AccessToken.hash(of: presented)
         guard let stored = try? await store.token(hash: hash) else { return nil }
         let read = CachedAccessToken(stored)
-        if !stored.revoked {
-            state.withLock { state in
-                guard state.ledgerVersion == version else { return }
-                if state.tokens.count >= TrustState.maximumCachedTokens { state.tokens.removeAll(keepingCapacity: true) }
-                if state.tokenHashes.count >= TrustState.maximumCachedTokens { state.tokenHashes.removeAll(keepingCapacity: true) }
-                state.tokens[hash] = read
-                state.tokenHashes[presented] = hash
-            }
-        }
+        if !stored.revoked { ledgerCache.keep(read, presented: presented, hash: hash, version: version) }
         return read
     }
 

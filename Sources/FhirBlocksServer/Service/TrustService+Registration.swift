@@ -31,7 +31,7 @@ extension TrustService {
             tallyUnverifiedRefusal(.clientRegistration, error: .malformedRequest(error.errorCode))
             return Self.registrationError(error)
         }
-        if let retryAfter = registrationLimiter.take(ClientAddress.current, now: now) {
+        if let retryAfter = rateLimits.registration.take(ClientAddress.current, now: now) {
             metrics.rateLimited(kind: "registration")
             return .error(.rateLimited(retryAfterSeconds: retryAfter))
         }
@@ -61,7 +61,7 @@ extension TrustService {
         } catch {
             return .error(error)
         }
-        refusals.record(.clientRegistration, reason: "registered", outcome: .success)
+        auditLog.refusals.record(.clientRegistration, reason: "registered", outcome: .success)
         var object = JSONObject()
         object.append("client_id", client.clientID.rawValue)
         object.append("client_id_issued_at", .number(String(instant.secondsSince1970)))

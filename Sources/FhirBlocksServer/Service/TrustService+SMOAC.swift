@@ -4,59 +4,60 @@ import FhirBlocksStore
 
 /// The SMOAC endpoints of §1.4 (`util/*`, `csi/*`, `permission/*`).
 extension TrustService {
-    /// Dispatches a SMOAC path (`/util/ping`…, already stripped of `/smoac`). Nil if the path is
-    /// not a SMOAC endpoint.
-    public func handleSMOAC(_ request: ServiceRequest) async -> ServiceResponse? {
-        let mode = configuration.mode
-        var path = request.path.hasPrefix("/") ? String(request.path.dropFirst()) : request.path
-        if path == "util/getGUID" { path = SMOACEndpoint.getGloballyUniqueIdentifier.path }
-        var endpointQuirks: [CompatQuirk] = []
-        let endpoint: SMOACEndpoint
-        if let resolved = SMOACEndpoint.resolve(path: path, mode: mode) {
-            endpoint = resolved.value
-            endpointQuirks = resolved.quirks
-        } else if path == SMOACEndpoint.givenByMeAliasPath {
-            // The README's name is served in both modes (the issue asks for both names).
-            endpoint = .fetchPermissionsPreviouslyGrantedByMe
-        } else {
-            return nil
+    /// What answers one SMOAC endpoint: the service, the request body and the compat quirks of
+    /// how the endpoint was called. Chosen once per route when the router is built
+    /// (``smoacHandler(_:)``), never per request.
+    typealias SMOACHandler = @Sendable (TrustService, [UInt8], [CompatQuirk]) async throws(SMOACError) -> ServiceResponse
+
+    /// The handler of `endpoint`.
+    static func smoacHandler(_ endpoint: SMOACEndpoint) -> SMOACHandler {
+        switch endpoint {
+        case .ping:
+            return { (service, _, _) throws(SMOACError) in .message(PingResponse(version: service.configuration.version)) }
+        case .getTime:
+            return { (service, _, _) throws(SMOACError) in .message(TimeResponse(currentTime: service.now)) }
+        case .getGloballyUniqueIdentifier:
+            return { (service, _, _) throws(SMOACError) in try await service.issueGuid() }
+        case .requestCsiRegistration:
+            return { (service, body, quirks) throws(SMOACError) in try await service.register(body, quirks: quirks) }
+        case .fetchPublicClaims:
+            return { (service, body, quirks) throws(SMOACError) in try await service.fetchPublicClaims(body, quirks: quirks) }
+        case .writePermission:
+            return { (service, body, quirks) throws(SMOACError) in try await service.writePermission(body, quirks: quirks) }
+        case .fetchPermissionsPreviouslyGrantedByMe:
+            return { (service, body, quirks) throws(SMOACError) in
+                try await service.listPermissions(FetchPermissionsGrantedByMeRequest.self, body: body, quirks: quirks, grantedByCaller: true)
+            }
+        case .fetchPermissionsGivenToMe:
+            return { (service, body, quirks) throws(SMOACError) in
+                try await service.listPermissions(FetchPermissionsGivenToMeRequest.self, body: body, quirks: quirks, grantedByCaller: false)
+            }
+        case .deletePermission:
+            return { (service, body, quirks) throws(SMOACError) in try await service.deletePermission(body, quirks: quirks) }
+        case .decideAuthorization:
+            return { (service, body, quirks) throws(SMOACError) in try await service.decideAuthorization(body, quirks: quirks) }
+        case .vacaAuth:
+            return { (service, body, _) throws(SMOACError) in try await service.vacaAuth(body) }
+        case .vacaAccess:
+            return { (service, body, _) throws(SMOACError) in try await service.vacaAccess(body) }
         }
-        let accepted = endpoint.accepts(method: request.method, mode: mode)
-        guard accepted.value else {
-            return .error(.malformedRequest("\(endpoint.path) takes \(endpoint.method)"))
-        }
-        endpointQuirks += accepted.quirks
+    }
+
+    /// Answers a request to `endpoint` with its `handler`: the permission ledger is brought up
+    /// to the store's first (except for `util/*`, which read none of it), and a refusal becomes
+    /// its error response.
+    func answerSMOAC(_ endpoint: SMOACEndpoint, body: [UInt8], quirks: [CompatQuirk], handler: SMOACHandler) async -> ServiceResponse {
         do {
             if ![.ping, .getTime, .getGloballyUniqueIdentifier].contains(endpoint) { try await refreshLedger() }
-            switch endpoint {
-            case .ping:
-                return .message(PingResponse(version: configuration.version))
-            case .getTime:
-                return .message(TimeResponse(currentTime: now))
-            case .getGloballyUniqueIdentifier:
-                return try await issueGuid()
-            case .requestCsiRegistration:
-                return try await register(request.body, quirks: endpointQuirks)
-            case .fetchPublicClaims:
-                return try await fetchPublicClaims(request.body, quirks: endpointQuirks)
-            case .writePermission:
-                return try await writePermission(request.body, quirks: endpointQuirks)
-            case .fetchPermissionsPreviouslyGrantedByMe:
-                return try await listPermissions(FetchPermissionsGrantedByMeRequest.self, body: request.body, quirks: endpointQuirks, grantedByCaller: true)
-            case .fetchPermissionsGivenToMe:
-                return try await listPermissions(FetchPermissionsGivenToMeRequest.self, body: request.body, quirks: endpointQuirks, grantedByCaller: false)
-            case .deletePermission:
-                return try await deletePermission(request.body, quirks: endpointQuirks)
-            case .decideAuthorization:
-                return try await decideAuthorization(request.body, quirks: endpointQuirks)
-            case .vacaAuth:
-                return try await vacaAuth(request.body)
-            case .vacaAccess:
-                return try await vacaAccess(request.body)
-            }
+            return try await handler(self, body, quirks)
         } catch {
             return .error(error)
         }
+    }
+
+    /// The answer to a SMOAC endpoint called with a method it does not take (400).
+    static func smoacWrongMethod(_ endpoint: SMOACEndpoint) -> ServiceResponse {
+        .error(.malformedRequest("\(endpoint.path) takes \(endpoint.method)"))
     }
 
     // MARK: util

@@ -250,7 +250,7 @@ extension TrustService {
         let ledger = self.ledger
         let live = permissionIDs.filter { ledger.permissions[$0]?.revokedAt == nil }
         guard !live.isEmpty else {
-            if outcome != .success { refusals.record(.permissionRevoke, reason: reason) }
+            if outcome != .success { auditLog.refusals.record(.permissionRevoke, reason: reason) }
             return
         }
         var change = TrustChange()

@@ -7,17 +7,20 @@ import SmartHealthCards
 import Synchronization
 
 /// The FhirBlocks server's behaviour, independent of HTTP: every SMOAC, OAuth, FHIR and audit
-/// endpoint as a function from ``ServiceRequest`` to ``ServiceResponse``.
+/// endpoint as a function from ``ServiceRequest`` to ``ServiceResponse``, which the router's
+/// routes call once they have routed the request (``buildApplication(service:host:port:checkpointPeriodSeconds:connectionLimits:tls:logger:onListening:)``).
 ///
 /// Decisions are the `FhirBlocks` core's (signatures, replay, the permission ledger, VACA,
 /// label filtering, Merkle proofs); this type loads what they need, stores what they return
 /// through one `TrustStore.commit(_:)` per request (the audit entry in the same transaction as
-/// the change it records) and answers. The permission ledger and registrations are cached in
-/// memory, validated on each request against the store's ledger version (so several servers on
-/// one database agree at once) and reloaded when it moved; everything else is read from the
-/// store. Audit-only changes (the entry of a read, of a refusal) are committed in groups: one
-/// transaction for all entries waiting, each request answering once its own entry is durable. Cryptography runs outside the lock, so requests proceed in
-/// parallel.
+/// the change it records) and answers. What it holds between requests is in small components
+/// it composes: the permission ledger, registrations and tokens as last read (`LedgerCache`,
+/// validated on each request against the store's ledger version, so several servers on one
+/// database agree at once, and reloaded when it moved), the audit log's leaves, checkpoints and
+/// group commit (`AuditLog`: audit-only changes, the entry of a read or of a refusal, are
+/// committed in groups, each request answering once its own entry is durable), and the rate
+/// limits (`RateLimits`); everything else is read from the store. Cryptography runs outside
+/// any lock, so requests proceed in parallel.
 public final class TrustService: Sendable {
     /// The store.
     public let store: any TrustStore
@@ -30,16 +33,14 @@ public final class TrustService: Sendable {
     let clock: TrustClock
     let logger: Logger
     let metrics: ServerMetrics
-    let refusals = RefusalTally()
-    let addressLimiter: RateLimiter
-    let identityLimiter: RateLimiter
-    let registrationLimiter: RateLimiter
-    let authorizationLimiter: RateLimiter
-    let decisionGuessLimiter: RateLimiter
-    /// Wrong user codes from everyone together (see ``TrustService/guessExposureFactor``).
-    let decisionGuessTotalLimiter: RateLimiter
-    let state: Mutex<TrustState>
-    let auditCommitter = AuditGroupCommitter()
+    /// Every allowance counted.
+    let rateLimits: RateLimits
+    /// The permission ledger, registrations and tokens as last read from the store.
+    let ledgerCache = LedgerCache()
+    /// The audit log's leaves, checkpoints, group commit and refusal tally.
+    let auditLog: AuditLog
+    /// The base URL (``baseURL``).
+    private let boundBaseURL: Mutex<String>
 
     /// Creates a service over a migrated store. Call ``start()`` before serving.
     public init(store: any TrustStore, configuration: ServerConfiguration = ServerConfiguration(), auditKey: CsiSigningKey,
@@ -51,21 +52,16 @@ public final class TrustService: Sendable {
         self.clock = clock
         self.logger = logger
         self.metrics = metrics
-        addressLimiter = RateLimiter(limit: configuration.rateLimitPerAddress)
-        identityLimiter = RateLimiter(limit: configuration.rateLimitPerIdentity)
-        registrationLimiter = RateLimiter(limit: configuration.registrationRate)
-        authorizationLimiter = RateLimiter(limit: configuration.authorizationRate)
-        decisionGuessLimiter = RateLimiter(limit: configuration.decisionGuessRate)
-        decisionGuessTotalLimiter = RateLimiter(limit: Self.totalGuessRate(configuration.decisionGuessRate), maximumKeys: 1)
-        state = Mutex(TrustState(baseURL: configuration.publicURL ?? "http://127.0.0.1"))
+        rateLimits = RateLimits(configuration: configuration)
+        auditLog = AuditLog(store: store, key: auditKey, keyName: configuration.checkpointKeyName, checkpointEvery: configuration.checkpointEvery,
+                            clock: clock, logger: logger)
+        boundBaseURL = Mutex(configuration.publicURL ?? "http://127.0.0.1")
     }
 
     /// Loads registrations, permissions and the audit log's leaves from the store.
     public func start() async throws(TrustStoreError) {
         try await reloadLedger()
-        let checkpoints = try await store.checkpoints()
-        state.withLock { $0.lastCheckpointSize = checkpoints.last?.treeSize ?? 0 }
-        try await syncLeaves()
+        try await auditLog.load()
     }
 
     /// Brings the cached ledger and registrations up to the store's before a decision reads
@@ -78,7 +74,7 @@ public final class TrustService: Sendable {
     func refreshLedger() async throws(SMOACError) -> Int64 {
         do {
             let version = try await store.ledgerVersion()
-            guard state.withLock({ $0.ledgerVersion }) != version else { return version }
+            guard ledgerCache.version != version else { return version }
             try await reloadLedger()
             return version
         } catch {
@@ -95,15 +91,7 @@ public final class TrustService: Sendable {
         let permissions = try await store.permissions()
         let ledger = PermissionLedger(wallets: Set(registrations.filter(\.isWallet).map(\.csiGuid)), permissions: permissions,
                                       auditors: configuration.auditors)
-        var cached: [CsiGuid: CsiRegistration] = [:]
-        for registration in registrations { cached[registration.csiGuid] = registration.withoutClaims }
-        state.withLock { state in
-            guard version >= state.ledgerVersion else { return }
-            state.registrations = cached
-            state.ledger = ledger
-            state.ledgerVersion = version
-            state.tokens = [:]
-        }
+        ledgerCache.install(version: version, registrations: registrations, ledger: ledger)
         metrics.ledgerReloads.increment()
     }
 
@@ -120,22 +108,22 @@ public final class TrustService: Sendable {
         guard configuration.publicURL == nil else { return }
         var shownHost = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
         if shownHost.contains(":") { shownHost = "[\(shownHost)]" }   // an IPv6 literal
-        state.withLock { $0.baseURL = "\(scheme)://\(shownHost):\(port)" }
+        boundBaseURL.withLock { $0 = "\(scheme)://\(shownHost):\(port)" }
     }
 
     /// The base URL assertion audiences and discovery use.
-    public var baseURL: String { state.withLock { $0.baseURL } }
+    public var baseURL: String { boundBaseURL.withLock { $0 } }
 
     // MARK: Shared plumbing
 
     var now: Timestamp { clock.now() }
 
-    var ledger: PermissionLedger { state.withLock { $0.ledger } }
+    var ledger: PermissionLedger { ledgerCache.ledger }
 
     /// The cached registration of `csi`: its key, device and class, without its claims (which
     /// stay in the store and are read only when released, so registrations cost memory by
     /// their count, not by the size of what they claim).
-    func registration(_ csi: CsiGuid) -> CsiRegistration? { state.withLock { $0.registrations[csi] } }
+    func registration(_ csi: CsiGuid) -> CsiRegistration? { ledgerCache.registration(csi) }
 
     func random<T, E: Error>(_ body: (inout SystemRandomNumberGenerator) throws(E) -> T) throws(E) -> T {
         var generator = SystemRandomNumberGenerator()
@@ -168,7 +156,7 @@ public final class TrustService: Sendable {
         }
         let handedIn = ContinuousClock.now
         defer { metrics.auditWaitTime.recordNanoseconds(Self.nanoseconds(since: handedIn)) }
-        return try await auditCommitter.commit(change.auditEntries, writer: { [self] group, completion in
+        return try await auditLog.committer.commit(change.auditEntries, writer: { [self] group, completion in
             let started = ContinuousClock.now
             store.commit(group) { [self] result in
                 // On the store's thread, right after COMMIT: the caches, then the group's requests.
@@ -181,21 +169,10 @@ public final class TrustService: Sendable {
             }
         }, afterGroup: { [self] indexes in
             // The leaf cache holds the group unless other writers (servers sharing the
-            // database) appended first; then the checkpoint reads the store. A follow-up still
-            // queued takes this group's part too (it signs the tree as it is when it runs).
-            let queue = state.withLock { state -> Bool in
-                let behind = state.leaves.count <= (indexes.last ?? -1)
-                guard behind || state.leaves.count - state.lastCheckpointSize >= configuration.checkpointEvery else { return false }
-                defer { state.checkpointFollowUp = (true, state.checkpointFollowUp.sync || behind) }
-                return !state.checkpointFollowUp.queued
-            }
-            guard queue else { return nil }
+            // database) appended first; then the checkpoint reads the store.
+            guard auditLog.queueFollowUp(after: indexes) else { return nil }
             return { [self] in
-                let sync = state.withLock { state in
-                    defer { state.checkpointFollowUp = (false, false) }
-                    return state.checkpointFollowUp.sync
-                }
-                await checkpointIfDue(sync: sync)
+                await checkpointIfDue(sync: auditLog.startFollowUp())
             }
         })
     }
@@ -217,23 +194,8 @@ public final class TrustService: Sendable {
     private func cache(_ change: TrustChange, committedAs indexes: [Int]) -> Bool {
         // The entries just stored extend the leaf cache directly when they follow it (the usual
         // case); otherwise the next sync reads them from the store.
-        let appended = state.withLock { state -> Bool in
-            guard let first = indexes.first, first == state.leaves.count, indexes.count == change.auditEntries.count else { return indexes.isEmpty }
-            for pending in change.auditEntries {
-                state.leaves.append(pending.leafHash)
-                state.frontier.append(pending.leafHash)
-            }
-            return true
-        }
-        state.withLock { state in
-            for registration in change.registrations {
-                state.registrations[registration.csiGuid] = registration.withoutClaims
-                if registration.isWallet { state.ledger.wallets.insert(registration.csiGuid) }
-            }
-            for permission in change.permissions { state.ledger.insert(permission) }
-            for revocation in change.revocations { _ = state.ledger.revoke(revocation.id, at: revocation.revokedAt) }
-            for hash in change.revokedTokenHashes { state.tokens[hash] = nil }
-        }
+        let appended = auditLog.cache(change.auditEntries, committedAs: indexes)
+        ledgerCache.apply(change)
         if !indexes.isEmpty { metrics.auditEntries.increment(by: indexes.count) }
         return appended
     }
@@ -241,7 +203,7 @@ public final class TrustService: Sendable {
     /// Takes one request from `csi`'s allowance (after its signature or assertion verified, so
     /// nobody can spend another's): `rateLimited` when it is used up.
     func requireWithinRate(_ csi: CsiGuid) throws(SMOACError) {
-        if let retryAfter = identityLimiter.take(csi.rawValue, now: now) {
+        if let retryAfter = rateLimits.identity.take(csi.rawValue, now: now) {
             metrics.rateLimited(kind: "identity")
             throw .rateLimited(retryAfterSeconds: retryAfter)
         }
@@ -250,7 +212,7 @@ public final class TrustService: Sendable {
     /// Counts a refusal of a caller that could not be verified (see ``RefusalTally``): nothing
     /// is written per request, and nobody named in the request is blamed.
     func tallyUnverifiedRefusal(_ type: AuditEventType = .authenticationFailure, error: SMOACError) {
-        refusals.record(type, reason: error.errorCode)
+        auditLog.refusals.record(type, reason: error.errorCode)
         metrics.unverifiedRefusals(reason: error.errorCode)
     }
 
@@ -258,14 +220,14 @@ public final class TrustService: Sendable {
     /// checkpoint that may follow the last group signed and stored. Await it before closing the
     /// store, so no late checkpoint meets a closed store.
     public func finishAuditWrites() async {
-        await auditCommitter.idle()
+        await auditLog.committer.idle()
     }
 
     /// Writes the events counted since the last call (see `RefusalTally`) as aggregate audit
     /// entries (agent `unverified`, with their count). The checkpoint signer calls it every period and at
     /// shutdown.
     public func flushRefusals() async {
-        let drained = refusals.drain()
+        let drained = auditLog.refusals.drain()
         guard !drained.isEmpty else { return }
         let instant = now
         var change = TrustChange()
@@ -276,7 +238,7 @@ public final class TrustService: Sendable {
         do {
             _ = try await commit(change)
         } catch {
-            refusals.restore(drained)
+            auditLog.refusals.restore(drained)
             logger.error("audit of refused requests failed", metadata: ["reason": "\(error.errorCode)"])
         }
     }
@@ -297,36 +259,6 @@ public final class TrustService: Sendable {
 
     static func hexSHA256(_ bytes: [UInt8]) -> String {
         Hex.encode(SHA256.hash(data: bytes))
-    }
-}
-
-/// The mutable part of ``TrustService``.
-struct TrustState: Sendable {
-    var baseURL: String
-    var registrations: [CsiGuid: CsiRegistration] = [:]
-    var ledger = PermissionLedger(wallets: [])
-    /// The ``TrustStore/ledgerVersion()`` that `registrations` and `ledger` reflect (-1: none yet).
-    var ledgerVersion: Int64 = -1
-    /// Access tokens read from the store while `ledgerVersion` was current, by hash (at most
-    /// ``TrustState/maximumCachedTokens``). A token changes only when it is revoked, which
-    /// raises the ledger's version, so the cache is emptied whenever the version moves; expiry
-    /// and the permissions behind a token are checked on every request all the same.
-    var tokens: [String: TrustService.CachedAccessToken] = [:]
-    /// The hashes of the tokens in ``tokens`` (or that were), by the token's text: a pure
-    /// function remembered, so it outlives the ledger's version (at most
-    /// ``TrustState/maximumCachedTokens``).
-    var tokenHashes: [String: String] = [:]
-    static let maximumCachedTokens = 10_000
-    var leaves: [MerkleHash] = []
-    var frontier = MerkleFrontier()
-    var lastCheckpointSize = 0
-    var signingCheckpoint = false
-    /// A checkpoint follow-up of the audit group commit is queued and has not started (later
-    /// groups join it rather than queue their own), and whether it must read the store first.
-    var checkpointFollowUp: (queued: Bool, sync: Bool) = (false, false)
-
-    init(baseURL: String) {
-        self.baseURL = baseURL
     }
 }
 

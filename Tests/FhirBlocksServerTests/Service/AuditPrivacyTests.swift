@@ -9,10 +9,9 @@ import Testing
 @Suite struct AuditPrivacyTests {
     /// `/audit/entries` as `token` sees it: each entry's content, nil where withheld.
     static func entries(_ service: TrustService, token: String?) async -> (status: Int, entries: [AuditEntry?]) {
-        var headers: [String: String] = [:]
-        if let token { headers["authorization"] = "Bearer \(token)" }
-        let response = await service.handleAudit(ServiceRequest(method: "GET", path: "/audit/entries", query: ["from": "0", "count": "1000"], headers: headers))
-        guard let response, let page = (try? JSONParser.parse(response.body))?.objectValue else { return (599, []) }
+        let response = await TestRouter(service: service).send("GET", "/audit/entries?from=0&count=1000",
+                                                                  headers: token.map { [("Authorization", "Bearer \($0)")] } ?? [])
+        guard let page = (try? JSONParser.parse(response.body))?.objectValue else { return (599, []) }
         let entries = (page["entries"]?.arrayValue ?? []).map { element -> AuditEntry? in
             guard let text = element.objectValue?["entry"]?.stringValue,
                   let bytes = try? Base64Text.decode(text, alphabet: .standard, padding: .required) else { return nil }

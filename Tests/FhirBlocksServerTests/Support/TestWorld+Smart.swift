@@ -27,7 +27,7 @@ extension TestWorld {
             JSONMember(key: "token_endpoint_auth_method", value: .string("none")),
             JSONMember(key: "client_name", value: .string(name)),
         ])))
-        let response = await service.registerClient(ServiceRequest(method: "POST", path: "/oauth/register", body: body))
+        let response = await router.send("POST", "/oauth/register", headers: [("Content-Type", "application/json")], body: body)
         try #require(response.status == 201, "register: \(String(decoding: response.body, as: UTF8.self))")
         return try #require(json(response)["client_id"]?.stringValue)
     }
@@ -44,8 +44,7 @@ extension TestWorld {
 
     /// `GET /oauth/authorize?query`.
     func authorize(_ query: String, json: Bool = false) async -> ServiceResponse {
-        await service.authorize(ServiceRequest(method: "GET", path: "/oauth/authorize", rawQuery: query,
-                                               headers: json ? ["accept": "application/json"] : [:]))
+        await router.send("GET", "/oauth/authorize" + (query.isEmpty ? "" : "?" + query), headers: json ? [("Accept", "application/json")] : [])
     }
 
     /// The user code of a waiting authorization (asked as JSON).
@@ -70,7 +69,7 @@ extension TestWorld {
             JSONMember(key: "token_endpoint_auth_method", value: .string("private_key_jwt")),
             JSONMember(key: "jwks", value: .object(JSONObject(members: [JSONMember(key: "keys", value: .array([key.publicKey.jwk()]))]))),
         ])))
-        let response = await service.registerClient(ServiceRequest(method: "POST", path: "/oauth/register", body: body))
+        let response = await router.send("POST", "/oauth/register", headers: [("Content-Type", "application/json")], body: body)
         try #require(response.status == 201, "register: \(String(decoding: response.body, as: UTF8.self))")
         return try #require(json(response)["client_id"]?.stringValue)
     }
@@ -92,7 +91,7 @@ extension TestWorld {
 
     /// The public client's token request.
     func smartToken(_ fields: [(String, String)]) async -> ServiceResponse {
-        await service.token(ServiceRequest(method: "POST", path: "/oauth/token", body: Self.form(fields)))
+        await router.send("POST", "/oauth/token", headers: [("Content-Type", "application/x-www-form-urlencoded")], body: Self.form(fields))
     }
 
     /// `authorization_code` with PKCE.

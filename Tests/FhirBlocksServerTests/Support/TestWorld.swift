@@ -1,19 +1,36 @@
 import Testing
 import FHIRCore
 import FhirBlocks
-import FhirBlocksServer
+@testable import FhirBlocksServer
 import FhirBlocksStore
 import Foundation
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import Logging
+import NIOCore
 import SmartHealthCards
+import Synchronization
 
-/// A server (the real ``TrustService`` on a real store) and helpers that build the requests
-/// the FhirBlocks clients send.
+/// A server (the real ``TrustService`` on a real store, behind the application's real router)
+/// and helpers that build the requests the FhirBlocks clients send. The helpers send them as
+/// HTTP requests through the router (HummingbirdTesting's router mode, no socket).
 struct TestWorld: Sendable {
     static let base = "https://fb.test"
     let service: TrustService
     let store: any TrustStore
     let clock: ScriptedClock
     let backend: TestBackend
+    /// The application's router over ``service``.
+    let router: TestRouter
+
+    init(service: TrustService, store: any TrustStore, clock: ScriptedClock, backend: TestBackend) {
+        self.service = service
+        self.store = store
+        self.clock = clock
+        self.backend = backend
+        router = TestRouter(service: service)
+    }
 
     /// A world on `backend`. `clock: .system` uses the real clock (for clients that read the
     /// server's time over HTTP); otherwise a scripted clock the test moves by hand.
@@ -23,6 +40,9 @@ struct TestWorld: Sendable {
         let store = try await backend.makeStore()
         let clock = ScriptedClock(trustClock?.now() ?? Timestamp(secondsSince1970: 1_800_000_000))
         var configuration = ServerConfiguration(mode: mode, publicURL: publicURL, checkpointEvery: checkpointEvery)
+        // Every request comes from one test "address" on a scripted clock that never refills an
+        // allowance: the per-address limit is the rate-limit tests' to set (through `configure`).
+        configuration.rateLimitPerAddress = RateLimit(perSecond: 1e9, burst: 1e9)
         configure(&configuration)
         let service = TrustService(store: store, configuration: configuration,
                                    auditKey: .generate(), cardIssuerKey: cardIssuerKey, clock: trustClock ?? clock.trustClock)
@@ -51,9 +71,9 @@ struct TestWorld: Sendable {
 
     // MARK: Calls
 
+    /// `METHOD /path` of a SMOAC endpoint (`util/ping`…), through the router.
     func smoac(_ path: String, method: String = "POST", body: [UInt8] = []) async -> ServiceResponse {
-        await service.handleSMOAC(ServiceRequest(method: method, path: "/" + path, body: body))
-            ?? ServiceResponse(status: 599, body: Array("no such endpoint".utf8))
+        await router.send(method, "/" + path, body: body)
     }
 
     func json(_ response: ServiceResponse) -> JSONObject {
@@ -148,7 +168,7 @@ struct TestWorld: Sendable {
                       ("client_assertion_type", VacaAuthRequest.jwtBearerAssertionType),
                       ("client_assertion", try assertion(party, audience: audience))]
         if let patient { fields.append(("patient", patient.csi.rawValue)) }
-        return await service.token(ServiceRequest(method: "POST", path: "/oauth/token", body: Self.form(fields)))
+        return await router.send("POST", "/oauth/token", body: Self.form(fields))
     }
 
     func fhir(_ method: String, _ path: String, token: String?, body: [UInt8] = [], query: [String: String] = [:]) async -> ServiceResponse {
@@ -161,9 +181,60 @@ struct TestWorld: Sendable {
         var headers = extra
         if let token { headers["authorization"] = "Bearer \(token)" }
         let rawQuery = String(decoding: FormBody(fields: parameters.map { (name: $0.0, value: $0.1) }).encoded(), as: UTF8.self)
-        let query = Dictionary(parameters, uniquingKeysWith: { first, _ in first })
-        return await service.handleFHIR(ServiceRequest(method: method, path: "/fhir/" + path, query: query, rawQuery: rawQuery,
-                                                       headers: headers, body: body))
+        return await router.send(method, "/fhir/" + path + (rawQuery.isEmpty ? "" : "?" + rawQuery), headers: headers.sorted { $0.key < $1.key },
+                                 body: body)
+    }
+}
+
+/// The application's router (``FhirBlocksRouter``, its middleware and controllers) over one
+/// service, reached as HummingbirdTesting's router mode reaches it: each request is an HTTP
+/// request routed, authenticated and answered as behind the server, without a socket.
+final class TestRouter: Sendable {
+    private let service: TrustService
+    /// The router-mode client, made on first use. An application without services has no
+    /// lifecycle, so the client stays usable after `test(.router)` returns it.
+    private let client = Mutex<(any TestClientProtocol)?>(nil)
+
+    init(service: TrustService) {
+        self.service = service
+    }
+
+    /// Sends `method path` (the path with its query) with `headers` and `body`; the answer as a
+    /// ``ServiceResponse`` (`Content-Type` in its field, `Content-Length` left out). A request the
+    /// test client could not make answers 599.
+    func send(_ method: String, _ path: String, headers: [(String, String)] = [], body: [UInt8] = []) async -> ServiceResponse {
+        do {
+            var fields = HTTPFields()
+            for (name, value) in headers {
+                guard let fieldName = HTTPField.Name(name) else { return ServiceResponse(status: 599, body: Array("bad header \(name)".utf8)) }
+                fields.append(HTTPField(name: fieldName, value: value))
+            }
+            let response = try await client().executeRequest(uri: path, method: HTTPRequest.Method(rawValue: method.uppercased()) ?? .get,
+                                                              headers: fields, body: body.isEmpty ? nil : ByteBuffer(bytes: body))
+            var contentType = ""
+            var answerHeaders: [(String, String)] = []
+            for field in response.headers {
+                switch field.name {
+                case .contentType: contentType = field.value
+                case .contentLength: break
+                default: answerHeaders.append((field.name.rawName, field.value))
+                }
+            }
+            return ServiceResponse(status: Int(response.status.code), contentType: contentType, headers: answerHeaders,
+                                   body: Array(response.body.readableBytesView))
+        } catch {
+            return ServiceResponse(status: 599, body: Array("\(error)".utf8))
+        }
+    }
+
+    private func client() async throws -> any TestClientProtocol {
+        if let made = client.withLock({ $0 }) { return made }
+        var logger = Logger(label: "fhirblocks-test")
+        logger.logLevel = .warning
+        let application = Application(router: FhirBlocksRouter.make(service: service, logger: logger), logger: logger)
+        let made = try await application.test(.router) { client in client }
+        client.withLock { $0 = made }
+        return made
     }
 }
 

@@ -1,27 +1,45 @@
 import Hummingbird
 
-/// The audit log (§4.2) under `/audit`: checkpoints, the key, entries (released by the bearer
-/// token's reader, ``BearerAuthenticationMiddleware``), proofs; and `audit/validate`, also
-/// under `/smoac`. Each calls ``TrustService/handleAudit(_:)``.
+/// The audit log's routes (§4.2) under `/audit`: `GET checkpoint`, `checkpoints`, `key`,
+/// `entries` (released by the bearer token's reader, ``BearerAuthenticationMiddleware``),
+/// `proof/inclusion`, `proof/consistency`; and `POST audit/validate`, at the root and under
+/// `/smoac` (``validateRoutes``).
 struct AuditController {
     let service: TrustService
 
-    func addRoutes(to router: Router<FhirBlocksRequestContext>) {
+    /// The log's routes, to add at `/audit`.
+    var routes: RouteCollection<FhirBlocksRequestContext> {
         let service = self.service
-        let audit = router.group("audit").add(middleware: BearerAuthenticationMiddleware(service: service))
-        for path in ["checkpoint", "checkpoints", "key", "entries", "proof/inclusion", "proof/consistency"] {
-            audit.get(RouterPath(path)) { request, context in
-                try await FhirBlocksRouter.handle(request, context: context, limit: 0) { await Self.answer(service, $0) }
-            }
+        let routes = RouteCollection(context: FhirBlocksRequestContext.self)
+        routes.add(middleware: BearerAuthenticationMiddleware(service: service))
+        routes.get("checkpoint") { request, context in
+            try await FhirBlocksRouter.handle(request, context: context, limit: 0) { _ in await service.latestCheckpoint() }
         }
-        for (group, prefix) in [(router.group(), nil), (router.group("smoac"), "/smoac")] as [(RouterGroup<FhirBlocksRequestContext>, String?)] {
-            group.post("audit/validate") { request, context in
-                try await FhirBlocksRouter.handle(request, context: context, limit: 64 * 1024, stripPrefix: prefix) { await Self.answer(service, $0) }
-            }
+        routes.get("checkpoints") { request, context in
+            try await FhirBlocksRouter.handle(request, context: context, limit: 0) { _ in await service.allCheckpoints() }
         }
+        routes.get("key") { request, context in
+            try await FhirBlocksRouter.handle(request, context: context, limit: 0) { _ in service.auditKeyDocument() }
+        }
+        routes.get("entries") { request, context in
+            try await FhirBlocksRouter.handle(request, context: context, limit: 0) { await service.entries($0) }
+        }
+        routes.get("proof/inclusion") { request, context in
+            try await FhirBlocksRouter.handle(request, context: context, limit: 0) { await service.inclusionProof($0) }
+        }
+        routes.get("proof/consistency") { request, context in
+            try await FhirBlocksRouter.handle(request, context: context, limit: 0) { await service.consistencyProof($0) }
+        }
+        return routes
     }
 
-    private static func answer(_ service: TrustService, _ request: ServiceRequest) async -> ServiceResponse {
-        await service.handleAudit(request) ?? ServiceResponse.error(.unknownTarget("unknown endpoint"))
+    /// `POST audit/validate`, to add at `/` and at `/smoac`.
+    var validateRoutes: RouteCollection<FhirBlocksRequestContext> {
+        let service = self.service
+        let routes = RouteCollection(context: FhirBlocksRequestContext.self)
+        routes.post("audit/validate") { request, context in
+            try await FhirBlocksRouter.handle(request, context: context, limit: 64 * 1024) { await service.validate($0) }
+        }
+        return routes
     }
 }

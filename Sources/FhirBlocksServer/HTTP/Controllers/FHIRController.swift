@@ -1,19 +1,110 @@
 import HTTPTypes
 import Hummingbird
 
-/// The protected FHIR endpoint: every method under `/fhir/**` goes to
-/// ``TrustService/handleFHIR(_:)`` (which routes reads, searches, writes and operations), with
-/// the bearer token resolved by ``BearerAuthenticationMiddleware``.
+/// The protected FHIR endpoint's routes, registered once each under `/fhir` (§1.4, §2.7):
+///
+/// | path | GET | POST | PUT | DELETE, PATCH |
+/// |---|---|---|---|---|
+/// | `metadata` | CapabilityStatement (no token) | create (unknown type) | – | – |
+/// | `{type}` | search | create | – | – |
+/// | `{type}/{id}` | read | – | update or create | 405 |
+/// | `Patient/{id}/$everything` | everything | – | – | – |
+/// | `Patient/{id}/$health-cards-issue` (`%24` too) | – | issue cards | – | – |
+/// | `{type}/{id}/**` (anything deeper) | – | – | – | – |
+///
+/// `Patient` and `Patient/{id}` are routed like `{type}` and `{type}/{id}`. Every path takes
+/// the five methods: a dash answers 404 `unknown FHIR path`. Except the CapabilityStatement and
+/// the read by id (which confirms the token in the same store read as the resource), a handler
+/// runs only for an active bearer token, confirmed against the store's ledger version: without
+/// one the answer is 401 with `WWW-Authenticate`, whatever the path. The token is resolved by
+/// ``BearerAuthenticationMiddleware`` into the request context; the body is collected (413
+/// beyond ``ServerConfiguration/maximumBodySize``) before the token is confirmed.
 struct FHIRController {
     let service: TrustService
 
-    func addRoutes(to group: RouterGroup<FhirBlocksRequestContext>) {
+    /// What answers one route: the collected request, the access its token grants, the route's parameters.
+    typealias Protected = @Sendable (TrustService, ServiceRequest, TrustService.BearerAccess, Parameters) async -> ServiceResponse
+
+    /// The methods every FHIR path takes.
+    static let methods: [HTTPRequest.Method] = [.get, .post, .put, .delete, .patch]
+
+    /// The routes, to add at `/fhir`.
+    var routes: RouteCollection<FhirBlocksRequestContext> {
         let service = self.service
-        group.add(middleware: BearerAuthenticationMiddleware(service: service))
-        for method in [HTTPRequest.Method.get, .put, .post, .delete, .patch] {
-            group.on("**", method: method) { request, context in
-                try await FhirBlocksRouter.handle(request, context: context, limit: service.configuration.maximumBodySize) { await service.handleFHIR($0) }
+        let routes = RouteCollection(context: FhirBlocksRequestContext.self)
+        routes.add(middleware: BearerAuthenticationMiddleware(service: service))
+        // The two routes that confirm the token themselves (or need none).
+        routes.get("metadata") { request, context in
+            try await FhirBlocksRouter.handle(request, context: context, limit: 0) { _ in service.metadata() }
+        }
+        for prefix in ["{type}", "Patient"] {
+            routes.get(RouterPath("\(prefix)/{id}")) { request, context in
+                let type = Self.type(context, prefix)
+                let id = context.parameters.get("id") ?? ""
+                return try await FhirBlocksRouter.handle(request, context: context, limit: 0) { await service.readByID(type: type, id: id, request: $0) }
             }
         }
+        // The rest need an active token.
+        add(routes, "metadata", except: [.get], [.post: { service, request, access, _ in
+            await service.write(type: "metadata", id: nil, body: request.body, access: access)
+        }])
+        for prefix in ["{type}", "Patient"] {
+            add(routes, RouterPath(prefix), [
+                .get: { service, request, access, parameters in await service.search(type: Self.type(parameters, prefix), request: request, access: access) },
+                .post: { service, request, access, parameters in
+                    await service.write(type: Self.type(parameters, prefix), id: nil, body: request.body, access: access)
+                },
+            ])
+            add(routes, RouterPath("\(prefix)/{id}"), except: [.get], [
+                .put: { service, request, access, parameters in
+                    await service.write(type: Self.type(parameters, prefix), id: parameters.get("id") ?? "", body: request.body, access: access)
+                },
+                .delete: { _, _, _, _ in TrustService.fhirNotDeletable() },
+                .patch: { _, _, _, _ in TrustService.fhirNotDeletable() },
+            ])
+        }
+        add(routes, "Patient/{id}/$everything", [.get: { service, request, access, parameters in
+            await service.everything(patientID: parameters.get("id") ?? "", request: request, access: access)
+        }])
+        let issue: Protected = { service, request, access, parameters in
+            await service.issueHealthCards(patientID: parameters.get("id") ?? "", body: request.body, access: access)
+        }
+        add(routes, "Patient/{id}/$health-cards-issue", [.post: issue])
+        // `$` sent as `%24` (in any case: `%24`, `%2a`…): the router matches constants exactly.
+        add(routes, "Patient/{id}/{operation}", [.post: { service, request, access, parameters in
+            guard TrustService.isHealthCardsIssue(parameters.get("operation") ?? "") else { return TrustService.unknownFHIRPath() }
+            return await issue(service, request, access, parameters)
+        }])
+        // Anything deeper. (Hummingbird refuses `**` beside `{type}`, so the catch-all starts
+        // below `{type}/{id}`; `Patient/{id}/…` the Patient routes do not serve reaches it too, the
+        // router trying `{type}` when the constant `Patient` leads nowhere.)
+        add(routes, "{type}/{id}/**", [:])
+        return routes
+    }
+
+    /// Adds `path` for every method of ``methods`` but `except`: the method's handler in
+    /// `handlers`, else ``TrustService/unknownFHIRPath()``; each after the token is confirmed.
+    private func add(_ routes: RouteCollection<FhirBlocksRequestContext>, _ path: RouterPath, except: Set<HTTPRequest.Method> = [],
+                     _ handlers: [HTTPRequest.Method: Protected]) {
+        let service = self.service
+        for method in Self.methods where !except.contains(method) {
+            let handler: Protected = handlers[method] ?? { _, _, _, _ in TrustService.unknownFHIRPath() }
+            routes.on(path, method: method) { request, context in
+                let parameters = context.parameters
+                return try await FhirBlocksRouter.handle(request, context: context, limit: service.configuration.maximumBodySize) { request in
+                    guard let access = await service.bearer(request) else { return TrustService.fhirUnauthenticated() }
+                    return await handler(service, request, access, parameters)
+                }
+            }
+        }
+    }
+
+    /// The resource type of a route under `prefix`: the `{type}` parameter, or the constant.
+    private static func type(_ parameters: Parameters, _ prefix: String) -> String {
+        prefix == "{type}" ? parameters.get("type") ?? "" : prefix
+    }
+
+    private static func type(_ context: FhirBlocksRequestContext, _ prefix: String) -> String {
+        type(context.parameters, prefix)
     }
 }

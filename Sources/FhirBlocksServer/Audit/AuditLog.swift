@@ -1,0 +1,155 @@
+import FhirBlocks
+import FhirBlocksStore
+import Logging
+import Synchronization
+
+/// The audit log as this server holds it: the Merkle leaves of every stored entry (leaf = hash
+/// of the entry's stored bytes) and their frontier, the checkpoints it signs, the group commit
+/// that writes audit-only changes (``AuditGroupCommitter``) and the tally of unverified callers'
+/// refusals (``RefusalTally``).
+///
+/// The leaves follow the store: entries this server committed are appended directly when they
+/// follow the leaves held (``cache(_:committedAs:)``), anything else (another server on the same
+/// database) is read by ``sync()``. A checkpoint is signed over the leaves held, one at a time,
+/// when ``ServerConfiguration/checkpointEvery`` entries were appended since the last one (or when
+/// forced and the log grew).
+final class AuditLog: Sendable {
+    private struct State {
+        var leaves: [MerkleHash] = []
+        var frontier = MerkleFrontier()
+        var lastCheckpointSize = 0
+        var signingCheckpoint = false
+        /// A checkpoint follow-up of the group commit is queued and has not started (later
+        /// groups join it rather than queue their own), and whether it must read the store first.
+        var followUp: (queued: Bool, sync: Bool) = (false, false)
+    }
+
+    /// Writes audit-only changes in groups.
+    let committer = AuditGroupCommitter()
+    /// Refusals of unverified callers, counted until the next flush.
+    let refusals = RefusalTally()
+
+    private let store: any TrustStore
+    private let key: CsiSigningKey
+    private let keyName: String
+    private let checkpointEvery: Int
+    private let clock: TrustClock
+    private let logger: Logger
+    private let state = Mutex(State())
+
+    /// A log over `store`, whose checkpoints `key` signs under `keyName`, due every `checkpointEvery` entries.
+    init(store: any TrustStore, key: CsiSigningKey, keyName: String, checkpointEvery: Int, clock: TrustClock, logger: Logger) {
+        self.store = store
+        self.key = key
+        self.keyName = keyName
+        self.checkpointEvery = checkpointEvery
+        self.clock = clock
+        self.logger = logger
+    }
+
+    /// Reads the last checkpoint's size and every entry's leaf from the store.
+    func load() async throws(TrustStoreError) {
+        let checkpoints = try await store.checkpoints()
+        state.withLock { $0.lastCheckpointSize = checkpoints.last?.treeSize ?? 0 }
+        try await sync()
+    }
+
+    /// Reads new entries from the store into the leaves.
+    func sync() async throws(TrustStoreError) {
+        while true {
+            let known = state.withLock { $0.leaves.count }
+            let page = try await store.auditRecords(from: known, limit: 4096)
+            if page.isEmpty { return }
+            let added = state.withLock { state in
+                let before = state.leaves.count
+                for record in page where record.index == state.leaves.count {
+                    let leaf = MerkleHash.leaf(record.canonicalBytes)
+                    state.leaves.append(leaf)
+                    state.frontier.append(leaf)
+                }
+                return state.leaves.count - before
+            }
+            // A short page is the end; a page that adds nothing means a gap in the indexes
+            // (a damaged store), which the verifier reports: stop rather than loop.
+            if page.count < 4096 || added == 0 { return }
+        }
+    }
+
+    /// Every leaf, after reading the store's new entries (nil when the store cannot be read).
+    func leaves() async -> [MerkleHash]? {
+        do {
+            try await sync()
+        } catch {
+            return nil
+        }
+        return state.withLock { $0.leaves }
+    }
+
+    /// Appends the leaves of `entries`, just committed as `indexes`, when they follow the leaves
+    /// held (the usual case; otherwise the next ``sync()`` reads them). Returns whether they were
+    /// appended (true for no entries).
+    func cache(_ entries: [PendingAuditEntry], committedAs indexes: [Int]) -> Bool {
+        state.withLock { state -> Bool in
+            guard let first = indexes.first, first == state.leaves.count, indexes.count == entries.count else { return indexes.isEmpty }
+            for pending in entries {
+                state.leaves.append(pending.leafHash)
+                state.frontier.append(pending.leafHash)
+            }
+            return true
+        }
+    }
+
+    /// After a durable group committed as `indexes`: whether a checkpoint follow-up is to be
+    /// queued (one is due, or the leaves lag the store, and none is queued yet). A follow-up
+    /// still queued takes this group's part too (it signs the tree as it is when it runs).
+    func queueFollowUp(after indexes: [Int]) -> Bool {
+        state.withLock { state -> Bool in
+            let behind = state.leaves.count <= (indexes.last ?? -1)
+            guard behind || state.leaves.count - state.lastCheckpointSize >= checkpointEvery else { return false }
+            defer { state.followUp = (true, state.followUp.sync || behind) }
+            return !state.followUp.queued
+        }
+    }
+
+    /// Starts the queued follow-up: whether it must read the store first.
+    func startFollowUp() -> Bool {
+        state.withLock { state in
+            defer { state.followUp = (false, false) }
+            return state.followUp.sync
+        }
+    }
+
+    /// Signs and stores a checkpoint of the leaves, with `origin`, if ``checkpointEvery``
+    /// entries were appended since the last one (or `force` and the log grew); reads the store's
+    /// new entries first when `sync`. Nil when none was due or it failed (logged).
+    @discardableResult
+    func checkpointIfDue(origin: String, force: Bool = false, sync: Bool = true) async -> StoredCheckpoint? {
+        do {
+            if sync { try await self.sync() }
+        } catch {
+            if !Task.isCancelled { logger.error("audit log sync failed", metadata: ["reason": "\(error.description)"]) }
+            return nil
+        }
+        let claim: (size: Int, root: MerkleHash)? = state.withLock { state in
+            let grown = state.leaves.count - state.lastCheckpointSize
+            guard !state.signingCheckpoint, grown > 0, force || grown >= checkpointEvery else { return nil }
+            state.signingCheckpoint = true
+            return (state.frontier.size, state.frontier.rootHash)
+        }
+        guard let claim else { return nil }
+        defer { state.withLock { $0.signingCheckpoint = false } }
+        do {
+            let signed = try SignedCheckpoint.sign(Checkpoint(origin: origin, treeSize: claim.size, rootHash: claim.root, timestamp: clock.now()),
+                                                   keyName: keyName, key: key)
+            let stored = StoredCheckpoint(treeSize: claim.size, note: signed.text)
+            var change = TrustChange()
+            change.checkpoints = [stored]
+            try await store.commit(change)
+            state.withLock { $0.lastCheckpointSize = max($0.lastCheckpointSize, claim.size) }
+            return stored
+        } catch {
+            if !Task.isCancelled { logger.error("checkpoint signing failed", metadata: ["reason": "\(error)"]) }
+            return nil
+        }
+    }
+}
