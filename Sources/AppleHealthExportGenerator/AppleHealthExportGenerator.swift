@@ -171,6 +171,13 @@ public struct AppleHealthExportGenerator: Sendable {
     /// Appends a heart-rate-variability `Record` with its `HeartRateVariabilityMetadataList`: one
     /// `InstantaneousBeatsPerMinute` per beat, with the beat's rate and local time of day
     /// (`7:48:07.51 AM`), as an Apple Watch's readings are exported.
+    /// - Parameters:
+    ///   - value: The SDNN in milliseconds, as written.
+    ///   - source: The record's `sourceName`.
+    ///   - device: The record's `device` text, already escaped for XML; nil for none.
+    ///   - start: The record's `startDate` (`2020-10-03 23:59:58 -0400`).
+    ///   - end: The record's `endDate`.
+    ///   - beats: Each beat's instantaneous rate and local time of day.
     public mutating func heartRateVariability(value: String, source: String = "Jane’s Apple Watch", device: String? = nil, start: String,
                                               end: String, beats: [(bpm: Int, time: String)]) {
         var text = " <Record type=\"HKQuantityTypeIdentifierHeartRateVariabilitySDNN\" sourceName=\"\(Self.escape(source))\" sourceVersion=\"10.1\""

@@ -31,6 +31,11 @@ public final class HKHeartbeatSeriesSample: HKSeriesSample, @unchecked Sendable 
     /// A heartbeat series to save with `HKHealthStore.save(_:)`, from beats given as times since
     /// `start` (OpenHealthKit API, for importers of other devices' exports; apps use
     /// ``HKHeartbeatSeriesBuilder``). The beats are sorted by time.
+    /// - Parameters:
+    ///   - beats: Each beat's time in seconds since `start`, and whether missed beats precede it.
+    ///   - start: The series' start.
+    ///   - device: The device that recorded the beats, if known.
+    ///   - metadata: The series' metadata (a sync identifier makes a second import a no-op).
     /// - Throws: `errorInvalidArgument` when there are no beats, or a time is negative or not finite.
     public static func imported(beats: [(timeSinceStart: TimeInterval, precededByGap: Bool)], start: Date, device: HKDevice?,
                                 metadata: [String: Any]?) throws -> HKHeartbeatSeriesSample {
