@@ -5,6 +5,11 @@ extension AppleHealthExportGenerator {
     /// Appends an `Audiogram` element with one `SensitivityPoint` per frequency, as the Health
     /// app exports a hearing test: `points` are (frequency in Hz, left and right ear in dBHL,
     /// nil for an ear not tested); the left ear's first point is masked and clamped to 0–90.
+    /// - Parameters:
+    ///   - source: The `sourceName`.
+    ///   - start: The `startDate`, as the export writes dates.
+    ///   - end: The `endDate`.
+    ///   - points: The sensitivity points, by ascending frequency.
     public mutating func audiogram(source: String = "Mimi", start: String, end: String,
                                    points: [(hertz: Double, left: Double?, right: Double?)]) {
         var text = " <Audiogram type=\"HKDataTypeIdentifierAudiogram\" sourceName=\"\(Self.escape(source))\" sourceVersion=\"5.2\""
@@ -25,6 +30,9 @@ extension AppleHealthExportGenerator {
     /// Appends a glasses `VisionPrescription` (both eyes, the right with a prism) and a contacts
     /// one (its brand, base curve and diameter), with an `Attachment` as the Health app lists a
     /// scanned prescription (the image itself is not in the export).
+    /// - Parameters:
+    ///   - issued: The `dateIssued` of both, as the export writes dates.
+    ///   - expires: The glasses prescription's `expirationDate`.
     public mutating func visionPrescriptions(issued: String, expires: String) {
         body.append("""
              <VisionPrescription type="HKVisionPrescriptionTypeGlasses" dateIssued="\(issued)" expirationDate="\(expires)">
@@ -40,12 +48,20 @@ extension AppleHealthExportGenerator {
     }
 
     /// Appends the Health app's sleep goal, a bare `HKDataTypeSleepDurationGoal` record (a setting, not a sample).
+    /// - Parameter date: When the goal was set, as the export writes dates.
     public mutating func sleepDurationGoal(at date: String) {
         record(type: "HKDataTypeSleepDurationGoal", unit: "s", value: "28800", source: "Health", version: "17.0", start: date, end: date)
     }
 
     /// An `electrocardiograms/ecg_….csv` file as the Health app writes it: the header lines, an
     /// empty line, then `values` (µV) one per line. `header` replaces or removes (nil) header lines by name.
+    /// - Parameters:
+    ///   - recorded: The `Recorded Date`, as the export writes dates.
+    ///   - classification: The `Classification` line.
+    ///   - symptoms: The `Symptoms` line (empty: none).
+    ///   - sampleRate: The `Sample Rate` in hertz.
+    ///   - values: The voltages in µV.
+    ///   - header: Header lines to replace (a value) or remove (nil), by name.
     public static func electrocardiogramCSV(recorded: String, classification: String = "Sinus Rhythm", symptoms: String = "",
                                             sampleRate: Int = 512, values: [Double], header: [String: String?] = [:]) -> String {
         var lines: [(String, String)] = [
@@ -64,6 +80,7 @@ extension AppleHealthExportGenerator {
     }
 
     /// A 30 s recording at 512 Hz (15,360 values): a heartbeat-like wave, to three decimals.
+    /// - Parameter count: How many values.
     public static func electrocardiogramWave(count: Int = 15_360) -> [Double] {
         (0..<count).map { index in
             let phase = Double(index % 512) / 512
