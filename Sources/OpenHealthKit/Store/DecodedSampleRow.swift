@@ -87,19 +87,21 @@ struct DecodedSampleRow {
             guard let extraData = payload.extra else { throw HealthStoreError(.corruptDatabase, "an activity summary has no details") }
             let details = try context.decoder.decode(ActivitySummaryDetails.self, from: extraData)
             return ActivitySummarySample(try details.makeSummary(), uuid: uuid, sourceRevision: revision)
-        case .electrocardiogram:
-            guard let extraData = payload.extra else { throw HealthStoreError(.corruptDatabase, "an electrocardiogram has no details") }
-            return try ElectrocardiogramDetails(decoding: extraData).makeSample(start: start, end: end, uuid: uuid, revision: revision,
-                                                                                device: device, metadata: metadata)
-        case .audiogram:
-            guard let extraData = payload.extra else { throw HealthStoreError(.corruptDatabase, "an audiogram has no details") }
-            let details = try context.decoder.decode(AudiogramDetails.self, from: extraData)
-            return HKAudiogramSample(points: try details.makePoints(), start: start, end: end, uuid: uuid, sourceRevision: revision,
-                                     device: device, metadata: metadata)
-        case .visionPrescription:
-            guard let extraData = payload.extra else { throw HealthStoreError(.corruptDatabase, "a vision prescription has no details") }
-            let details = try context.decoder.decode(VisionPrescriptionDetails.self, from: extraData)
-            return try details.makeSample(issued: start, uuid: uuid, revision: revision, device: device, metadata: metadata)
+        case .quantitySeries:
+            let type = context.quantityType(self.type)
+            guard let extraData = payload.extra else { throw HealthStoreError(.corruptDatabase, "a quantity series has no details") }
+            let extra = try context.decoder.decode(QuantitySeriesExtra.self, from: extraData)
+            let quantity = HKQuantity(unit: type.canonicalUnit, doubleValue: payload.doubleValue)
+            if type.aggregationStyle == .cumulative {
+                return HKCumulativeQuantitySample(type: type, quantity: quantity, count: extra.count, start: start, end: end, uuid: uuid,
+                                                  sourceRevision: revision, device: device, metadata: metadata)
+            }
+            return HKDiscreteQuantitySample(type: type, quantity: quantity, count: extra.count, start: start, end: end, uuid: uuid,
+                                            sourceRevision: revision, device: device, metadata: metadata,
+                                            seriesSummary: extra.summary(unit: type.canonicalUnit))
+        case .heartbeatSeries:
+            return HKHeartbeatSeriesSample(count: Int(clamping: payload.integerValue), start: start, end: end, uuid: uuid,
+                                           sourceRevision: revision, device: device, metadata: metadata)
         case .stateOfMind:
             guard let extraData = payload.extra else { throw HealthStoreError(.corruptDatabase, "a state of mind has no details") }
             let details = try context.decoder.decode(StateOfMindDetails.self, from: extraData)
@@ -129,21 +131,6 @@ struct DecodedSampleRow {
             guard let extraData = payload.extra else { throw HealthStoreError(.corruptDatabase, "a vision prescription has no details") }
             let details = try context.decoder.decode(VisionPrescriptionDetails.self, from: extraData)
             return try details.makeSample(issued: start, uuid: uuid, revision: revision, device: device, metadata: metadata)
-        case .quantitySeries:
-            let type = context.quantityType(self.type)
-            guard let extraData = payload.extra else { throw HealthStoreError(.corruptDatabase, "a quantity series has no details") }
-            let extra = try context.decoder.decode(QuantitySeriesExtra.self, from: extraData)
-            let quantity = HKQuantity(unit: type.canonicalUnit, doubleValue: payload.doubleValue)
-            if type.aggregationStyle == .cumulative {
-                return HKCumulativeQuantitySample(type: type, quantity: quantity, count: extra.count, start: start, end: end, uuid: uuid,
-                                                  sourceRevision: revision, device: device, metadata: metadata)
-            }
-            return HKDiscreteQuantitySample(type: type, quantity: quantity, count: extra.count, start: start, end: end, uuid: uuid,
-                                            sourceRevision: revision, device: device, metadata: metadata,
-                                            seriesSummary: extra.summary(unit: type.canonicalUnit))
-        case .heartbeatSeries:
-            return HKHeartbeatSeriesSample(count: Int(clamping: payload.integerValue), start: start, end: end, uuid: uuid,
-                                           sourceRevision: revision, device: device, metadata: metadata)
         case .workoutRoute:
             return HKWorkoutRoute(count: Int(clamping: payload.integerValue), start: start, end: end, uuid: uuid, sourceRevision: revision,
                                   device: device, metadata: metadata)

@@ -125,18 +125,6 @@ struct SamplePreparer {
             kind = .workout
             activityType = Int64(workout.workoutActivityType.rawValue)
             payload = SamplePayload(integer: 0, metadata: metadata, device: device, extra: try Self.encoder.encode(extra))
-        case let ecg as HKElectrocardiogram:
-            kind = .electrocardiogram
-            payload = SamplePayload(integer: Int64(ecg.numberOfVoltageMeasurements), metadata: metadata, device: device,
-                                    extra: try ElectrocardiogramDetails(ecg).encoded())
-        case let audiogram as HKAudiogramSample:
-            kind = .audiogram
-            payload = SamplePayload(integer: Int64(audiogram.sensitivityPoints.count), metadata: metadata, device: device,
-                                    extra: try Self.encoder.encode(AudiogramDetails(audiogram)))
-        case let prescription as HKVisionPrescription:
-            kind = .visionPrescription
-            payload = SamplePayload(integer: Int64(prescription.prescriptionType.rawValue), metadata: metadata, device: device,
-                                    extra: try Self.encoder.encode(VisionPrescriptionDetails(prescription)))
         case let mind as HKStateOfMind:
             guard mind.valence.isFinite, (-1.0...1.0).contains(mind.valence) else {
                 throw HKError(.errorInvalidArgument, "a state of mind's valence must be between -1 and 1")

@@ -10,6 +10,13 @@ enum SampleKind: Int64, Sendable {
     case verifiableRecord = 6
     case activitySummary = 7
     case workoutRoute = 8
+    /// An electrocardiogram (``HKElectrocardiogram``): its voltages packed in the extra section
+    /// (``ElectrocardiogramDetails``).
+    case electrocardiogram = 30
+    /// An audiogram (``HKAudiogramSample``): its sensitivity points in the extra section.
+    case audiogram = 31
+    /// A vision prescription (``HKVisionPrescription``): its lens specifications in the extra section.
+    case visionPrescription = 32
     /// A quantity series sample (``HKQuantitySeriesSampleBuilder``): its quantities are
     /// `quantity` rows whose `parent_id` is the series row, hidden from sample queries.
     case quantitySeries = 9
@@ -21,13 +28,6 @@ enum SampleKind: Int64, Sendable {
     /// A scored assessment (GAD-7, PHQ-9): its score is the primary value, its answers the
     /// extra section (``ScoredAssessmentDetails``).
     case scoredAssessment = 21
-    /// An electrocardiogram (``HKElectrocardiogram``): its voltages packed in the extra section
-    /// (``ElectrocardiogramDetails``).
-    case electrocardiogram = 30
-    /// An audiogram (``HKAudiogramSample``): its sensitivity points in the extra section.
-    case audiogram = 31
-    /// A vision prescription (``HKVisionPrescription``): its lens specifications in the extra section.
-    case visionPrescription = 32
 }
 
 /// A sample ready for insertion: validated, converted to its type's canonical unit and sealed.

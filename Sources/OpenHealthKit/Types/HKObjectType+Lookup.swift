@@ -18,7 +18,6 @@ extension HKObjectType {
         if key == "heartbeat" || key == "heartbeatseries" || key == HKDataTypeIdentifierHeartbeatSeries.lowercased() {
             return HKSeriesType.heartbeat()
         }
-        if let clinical = clinicalMeasurementType(named: key) { return clinical }
         if key == "stateofmind" || key == "statesofmind" || key == HKStateOfMindTypeIdentifierString.lowercased() {
             return HKStateOfMindType()
         }
