@@ -22,6 +22,8 @@ public struct HealthWebApp: Sendable {
     public let verifiesAsOfNow: Bool
     /// The background work started from the pages, with its progress.
     public let jobs = WebJobs()
+    /// The Health cards page's verdicts, kept while their inputs are unchanged.
+    let cardVerdicts = CardVerdictCache()
     /// Bounds how many uploads and forms hold their bodies in memory at once.
     let uploadGate = UploadGate()
     /// The person's FhirBlocks wallet, when `health ui` was given one (the Sharing page's wallet part).

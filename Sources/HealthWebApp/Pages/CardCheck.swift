@@ -18,23 +18,12 @@ struct CardCheck: Sendable {
     var revoked: Bool
     /// Why it does not verify, as the verifier wrote it (``CardReasons`` puts them in plain words).
     var reasons: [String]
+}
 
-    /// Checks one card with `verifier` (whose `now` is the instant checked against).
-    static func check(_ card: HKVerifiableClinicalRecord, with verifier: SHCVerifier) async -> CardCheck {
-        let jws = String(decoding: card.jwsRepresentation, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-        let report = await verifier.verify(jws)
-        return CardCheck(uuid: card.uuid, issuerName: report.issuerName, trusted: report.issuerTrusted, verifies: report.isValid,
-                         revoked: report.revoked, reasons: report.errors.map(\.description))
-    }
-
-    /// Checks every card, one after the other, calling `progress` after each.
-    static func checkAll(_ cards: [HKVerifiableClinicalRecord], with verifier: SHCVerifier,
-                         progress: @Sendable (Int) -> Void = { _ in }) async -> [UUID: CardCheck] {
-        var checks: [UUID: CardCheck] = [:]
-        for (index, card) in cards.enumerated() {
-            checks[card.uuid] = await check(card, with: verifier)
-            progress(index + 1)
-        }
-        return checks
+extension CardCheck {
+    /// What `report` found for the card `uuid`.
+    init(uuid: UUID, report: SHCVerificationReport) {
+        self.init(uuid: uuid, issuerName: report.issuerName, trusted: report.issuerTrusted, verifies: report.isValid,
+                  revoked: report.revoked, reasons: report.errors.map(\.description))
     }
 }

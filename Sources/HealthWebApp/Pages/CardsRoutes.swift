@@ -4,8 +4,9 @@ import Hummingbird
 import OpenHealthKit
 import SmartHealthCards
 
-/// The Health cards page's routes: the page (every card checked again on load), adding cards,
-/// and re-checking all of them as a background job.
+/// The Health cards page's routes: the page (one page of cards, newest first, each with its
+/// verdict kept in ``CardVerdictCache`` while its issuer's keys, revocation list and clock
+/// boundaries are unchanged), adding cards, and re-checking all of them as a background job.
 extension HealthWebApp {
     /// The verifier as of now (or as of its own instant, when ``verifiesAsOfNow`` is false).
     func currentVerifier() -> SHCVerifier {
@@ -38,13 +39,15 @@ extension HealthWebApp {
 
     func addCardRoutes(to router: Router<BasicRequestContext>) {
         router.get("/cards") { request, _ in
+            let page = request.uri.queryParameters["page"].flatMap { Int(String($0)) }.map { min(max(1, $0), 10_000) } ?? 1
             let view = CardsView(store: store, pages: pages, text: try await sampleText())
-            let cards = try await view.cards()
+            let (cards, hasOlder) = try await view.cards(page: page)
             let verifier = currentVerifier()
-            let checks = await CardCheck.checkAll(cards, with: verifier)
+            let checks = await cardVerdicts.checks(for: cards, with: verifier)
             let notice = request.uri.queryParameters["added"].map { "Added \($0) card(s); each was verified first." }
             return pages.page(title: "Health cards", section: .cards,
-                              content: view.render(cards, checks: checks, checkedAt: verifier.now, hasTrustPolicy: verifier.trust != nil, csrf: csrf(request)),
+                              content: view.render(cards, page: page, hasOlder: hasOlder, checks: checks, checkedAt: verifier.now,
+                                                   hasTrustPolicy: verifier.trust != nil, csrf: csrf(request)),
                               notice: notice)
         }
         router.post("/cards/add") { request, _ in
@@ -75,7 +78,7 @@ extension HealthWebApp {
             let verifier = currentVerifier()
             let csrf = csrf(request)
             let id = jobs.start(title: "Checking \(cards.count) card(s) again", total: cards.count, origin: "/cards") { reporter in
-                let checks = await CardCheck.checkAll(cards, with: verifier) { reporter.done($0) }
+                let checks = await cardVerdicts.checks(for: cards, with: verifier, force: true) { reporter.done($0) }
                 let failing = checks.values.filter { !$0.verifies }.count
                 return (view.render(cards, checks: checks, checkedAt: verifier.now, hasTrustPolicy: verifier.trust != nil, csrf: csrf),
                         "Checked \(cards.count) card(s) again: \(failing) do not verify now.")

@@ -13,6 +13,9 @@ struct CardsView {
     let pages: PageRenderer
     let text: SampleText
 
+    /// How many cards one page shows.
+    static let pageSize = 50
+
     /// The stored cards, newest first.
     func cards() async throws -> [HKVerifiableClinicalRecord] {
         try await HKSampleQueryDescriptor(predicates: [.sample(type: HKObjectType.verifiableClinicalRecordType())],
@@ -20,8 +23,22 @@ struct CardsView {
             .result(for: store).compactMap { $0 as? HKVerifiableClinicalRecord }
     }
 
-    /// The page's content, for `cards` and what checking them found at `checkedAt`.
-    func render(_ cards: [HKVerifiableClinicalRecord], checks: [UUID: CardCheck], checkedAt: Date, hasTrustPolicy: Bool, csrf: String) -> String {
+    /// Page `page` (from 1) of the stored cards, newest first, and whether older cards follow.
+    /// The store is asked for no more than the cards up to this page and one more.
+    func cards(page: Int) async throws -> (cards: [HKVerifiableClinicalRecord], hasOlder: Bool) {
+        let skipped = (page - 1) * Self.pageSize
+        let read = try await HKSampleQueryDescriptor(predicates: [.sample(type: HKObjectType.verifiableClinicalRecordType())],
+                                                     sortDescriptors: [SortDescriptor(\HKSample.startDate, order: .reverse)],
+                                                     limit: skipped + Self.pageSize + 1)
+            .result(for: store).compactMap { $0 as? HKVerifiableClinicalRecord }
+        let shown = Array(read.dropFirst(skipped).prefix(Self.pageSize))
+        return (shown, read.count > skipped + Self.pageSize)
+    }
+
+    /// The page's content, for `cards` (page `page`, with older ones after it when `hasOlder`)
+    /// and what checking them found at `checkedAt`.
+    func render(_ cards: [HKVerifiableClinicalRecord], page: Int = 1, hasOlder: Bool = false, checks: [UUID: CardCheck], checkedAt: Date,
+                hasTrustPolicy: Bool, csrf: String) -> String {
         let rows: [[String: Any]] = cards.map { card in
             let check = checks[card.uuid]
             let issuer = check?.issuerName.map { "\($0) (\(card.issuerIdentifier))" } ?? card.issuerIdentifier
@@ -42,8 +59,11 @@ struct CardsView {
         let trustText = hasTrustPolicy
             ? "Each card's signature, expiry and revocation were checked, and its issuer against the trusted issuers."
             : "Each card's signature, expiry and revocation were checked. No list of trusted issuers was given (health ui --trust-directory FILE), so trust is not decided."
+        let newer = page > 1 ? (page == 2 ? "/cards" : "/cards?page=\(page - 1)") : ""
+        let older = hasOlder ? "/cards?page=\(page + 1)" : ""
         return pages.render("cards", ["cards": rows, "hasCards": !rows.isEmpty, "csrf": csrf, "checkedAt": text.date(checkedAt),
-                                      "trustText": trustText])
+                                      "trustText": trustText, "hasPager": !newer.isEmpty || !older.isEmpty, "newer": newer, "older": older,
+                                      "hasNewer": !newer.isEmpty, "hasOlder": !older.isEmpty])
     }
 
     static func verdict(_ check: CardCheck?) -> String {

@@ -6,12 +6,15 @@ import Foundation
 /// The person's FhirBlocks wallet as the Sharing page uses it (`health ui --identity FILE
 /// --server URL`): the permissions granted by and to it, grants and revocations signed through
 /// the SDK's `WalletClient` (as `health wallet grant|revoke` do), and "who saw my data" from
-/// the server's audit log, re-checked with the core's `AuditVerifier`.
+/// the server's audit log, re-checked with the SDK's `IncrementalAuditVerifier` (each load reads
+/// only the entries appended since the last verified checkpoint).
 public struct SharingWallet: Sendable {
     /// The server connection (the caller shuts it down).
     public let client: FhirBlocksClient
     /// The wallet's saved identity.
     public let identity: CsiIdentity
+    /// The audit log's last verified checkpoint, kept while the page is served.
+    let auditVerifier = IncrementalAuditVerifier()
 
     /// A wallet over a connection and a saved identity.
     public init(client: FhirBlocksClient, identity: CsiIdentity) {
@@ -24,13 +27,14 @@ public struct SharingWallet: Sendable {
         var grantedByMe: [PermissionRecord]
         var givenToMe: [PermissionRecord]
         var events: [SharingAuditEvent]
-        /// The verification of the whole log, or why it could not be read.
+        /// The verification of the log (the entries appended since the last verified checkpoint,
+        /// everything on the first load), or why it could not be read.
         var verification: Result<AuditVerificationReport, SharingWalletProblem>
     }
 
     private var wallet: WalletClient { WalletClient(client: client, identity: identity) }
 
-    /// Reads the permissions and the audit log, and verifies the log.
+    /// Reads the permissions and the audit log, and verifies what the log appended since the last load.
     func snapshot() async throws(SharingWalletProblem) -> Snapshot {
         do {
             let wallet = self.wallet
@@ -43,7 +47,7 @@ public struct SharingWallet: Sendable {
             }
             let verification: Result<AuditVerificationReport, SharingWalletProblem>
             do {
-                verification = .success(try await AuditVerifier().verify(AuditClient(client: client, accessToken: token.accessToken)))
+                verification = .success(try await auditVerifier.verify(AuditClient(client: client, accessToken: token.accessToken)))
             } catch {
                 verification = .failure(SharingWalletProblem("The audit log could not be read to check it: \(error.description)"))
             }

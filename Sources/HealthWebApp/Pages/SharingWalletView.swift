@@ -48,7 +48,8 @@ struct SharingWalletView {
         switch snapshot.verification {
         case .success(let report) where report.isIntact:
             context["verified"] = "The audit log verified: \(report.entriesChecked) of \(report.treeSize) entries checked against "
-                + "\(report.verifiedCheckpointSizes.count) signed checkpoint(s); nothing was rewritten or removed."
+                + "the latest signed checkpoint (entries checked on an earlier visit through its consistency with the one checked then); "
+                + "nothing was rewritten or removed. To re-check every entry from the start: health audit verify --server URL."
         case .success(let report):
             context["notVerified"] = "The audit log did NOT verify: \(report.firstProblem.map { "\($0)" } ?? "a problem was found"). "
                 + "Entries may have been changed or removed after they were written; do not rely on this list."

@@ -41,6 +41,7 @@ enum UploadTemplates {
         </section>
         {{/cards}}
         {{^hasCards}}<p>The store has no health cards yet.</p>{{/hasCards}}
+        {{#hasPager}}<nav class="pager" aria-label="More health cards">{{#hasNewer}}<a href="{{newer}}">Newer cards</a> {{/hasNewer}}{{#hasOlder}}<a href="{{older}}">Older cards</a>{{/hasOlder}}</nav>{{/hasPager}}
         """
 
     static let recordsImportForm = """
