@@ -162,10 +162,24 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
+        // The one HTTP client policy (TLS 1.2+, SSL_CERT_FILE/SSL_CERT_DIR, redirects, no
+        // decompression, body limits, retries of idempotent requests, timeouts) every client uses.
+        .target(
+            name: "HTTPClientPolicy",
+            dependencies: [
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "SmartHealthCardsHTTPS",
             dependencies: [
                 "CommonSupport",
+                "HTTPClientPolicy",
                 "SmartHealthLinks",
                 "SmartHealthCards",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -223,6 +237,7 @@ let package = Package(
             name: "RecordsSync",
             dependencies: [
                 "CommonSupport",
+                "HTTPClientPolicy",
                 "FhirBlocks",
                 "FHIRCore",
                 "HealthRecords",
@@ -307,6 +322,7 @@ let package = Package(
             name: "FhirBlocksClient",
             dependencies: [
                 "CommonSupport",
+                "HTTPClientPolicy",
                 "FhirBlocks",
                 "FHIRCore",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -444,6 +460,20 @@ let package = Package(
         ),
         .testTarget(name: "QRCodeTests", dependencies: ["TestSupport", "QRCode"], swiftSettings: swiftSettings),
         .testTarget(name: "QRImageReaderTests", dependencies: ["TestSupport", "QRImageReader", "QRCode"], swiftSettings: swiftSettings),
+        .testTarget(
+            name: "HTTPClientPolicyTests",
+            dependencies: ["TestSupport",
+                "HTTPClientPolicy",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .testTarget(
             name: "SmartHealthCardsHTTPSTests",
             dependencies: ["TestSupport", 

@@ -9,6 +9,7 @@ import Darwin
 #endif
 import FHIRCore
 import FhirBlocks
+import HTTPClientPolicy
 import NIOCore
 import NIOHTTP1
 import NIOSSL
@@ -43,22 +44,22 @@ public final class FhirBlocksClient: Sendable {
     private let ownsClient: Bool
     private let isShutDown = Mutex(false)
 
-    /// Creates a client with its own `HTTPClient` (redirects not followed, no decompression; an
-    /// https server verified against the system's trust store, or against the PEM bundle the
-    /// `SSL_CERT_FILE` environment variable names).
+    /// Creates a client with its own `HTTPClient`, set up by the package's one `HTTPClientPolicy`
+    /// (redirects not followed, no decompression, TLS 1.2 or later; an https server verified
+    /// against the system's trust store, or against the PEM bundle the `SSL_CERT_FILE`
+    /// environment variable names, or else the folder `SSL_CERT_DIR` names).
     public convenience init(baseURL: String, configuration: FhirBlocksClientConfiguration = FhirBlocksClientConfiguration(),
                             clock: ServerClock = ServerClock()) throws(FhirBlocksClientError) {
         let base = try ServerBaseURL(baseURL)
-        var http = HTTPClient.Configuration()
-        http.redirectConfiguration = .disallow
-        http.decompression = .disabled
-        http.timeout = .init(connect: Self.timeAmount(configuration.connectTimeout), read: Self.timeAmount(configuration.requestTimeout))
-        // https: the system's trust store, or the PEM bundle SSL_CERT_FILE names (as OpenSSL's clients read it).
-        var tls = TLSConfiguration.makeClientConfiguration()
-        if let file = getenv("SSL_CERT_FILE").map({ String(cString: $0) }), !file.isEmpty { tls.trustRoots = .file(file) }
-        http.tlsConfiguration = tls
-        let client = HTTPClient(eventLoopGroup: HTTPClient.defaultEventLoopGroup, configuration: http)
+        let client = Self.policy(configuration).makeClient()
         self.init(baseURL: base, httpClient: client, owns: true, configuration: configuration, clock: clock)
+    }
+
+    /// The policy requests are sent by: the configuration's timeouts and answer size, no
+    /// redirects followed, one more try of an idempotent request after a connection failure.
+    static func policy(_ configuration: FhirBlocksClientConfiguration) -> HTTPClientPolicy {
+        HTTPClientPolicy(connectTimeout: configuration.connectTimeout, requestTimeout: configuration.requestTimeout,
+                         maximumResponseSize: configuration.maximumResponseSize, maximumRedirects: 0, retries: 1)
     }
 
     /// Creates a client over the caller's `HTTPClient`, which the caller keeps and shuts down.
@@ -112,21 +113,14 @@ public final class FhirBlocksClient: Sendable {
         if let body {
             request.body = .bytes(ByteBuffer(bytes: body))
         }
-        let limit = configuration.maximumResponseSize
         do {
-            let response = try await httpClient.execute(request, deadline: .now() + Self.timeAmount(configuration.requestTimeout))
-            let collected: ByteBuffer
-            do {
-                collected = try await response.body.collect(upTo: limit)
-            } catch is NIOTooManyBytesError {
-                throw FhirBlocksClientError.responseTooLarge(endpoint: endpoint, limit: limit)
-            }
-            return FhirBlocksResponse(status: Int(response.status.code), headers: response.headers.map { (name: $0.name, value: $0.value) },
-                                      body: Array(buffer: collected))
-        } catch let error as FhirBlocksClientError {
-            throw error
+            let response = try await Self.policy(configuration).execute(request, on: httpClient)
+            return FhirBlocksResponse(status: response.status, headers: response.headers.map { (name: $0.name, value: $0.value) },
+                                      body: response.body)
+        } catch .bodyTooLarge(let limit) {
+            throw .responseTooLarge(endpoint: endpoint, limit: limit)
         } catch {
-            throw .transport(endpoint: endpoint, reason: Self.reason(for: error))
+            throw .transport(endpoint: endpoint, reason: error.description)
         }
     }
 
@@ -284,31 +278,5 @@ public final class FhirBlocksClient: Sendable {
             }
         }
         return String(decoding: out, as: UTF8.self)
-    }
-
-    /// A reason for an error thrown by the HTTP client.
-    static func reason(for error: any Error) -> String {
-        if error is CancellationError { return "cancelled" }
-        if let clientError = error as? HTTPClientError {
-            switch clientError {
-            case .deadlineExceeded, .readTimeout: return "no complete answer in time"
-            case .connectTimeout: return "could not connect in time"
-            default: return "\(clientError)"
-            }
-        }
-        if let ioError = error as? IOError {
-            // The C library's words ("connection refused"), not NIO's description with its errno.
-            let text = String(cString: strerror(ioError.errnoCode))
-            return text.prefix(1).lowercased() + text.dropFirst()
-        }
-        return "\(error)"
-    }
-
-    /// `duration` as a NIO `TimeAmount`.
-    static func timeAmount(_ duration: Duration) -> TimeAmount {
-        let (seconds, attoseconds) = duration.components
-        let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        guard !nanoseconds.overflow else { return .nanoseconds(Int64.max) }
-        return .nanoseconds(nanoseconds.partialValue + attoseconds / 1_000_000_000)
     }
 }

@@ -1,16 +1,19 @@
 import AsyncHTTPClient
 import FhirBlocks
 import Foundation
+import HTTPClientPolicy
 import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
 
-/// The HTTP edge of the SMART client: GETs and form POSTs over AsyncHTTPClient, redirects not
-/// followed (a bearer token is never carried to another origin), bodies capped. TLS verifies
-/// the server's certificate and name against the system's trust store, or against the PEM
-/// bundle the `SSL_CERT_FILE` environment variable names (as OpenSSL's clients do), and
-/// against the additional certificate authorities given (a connection's `--ca-cert`).
+/// The HTTP edge of the SMART client: GETs and form POSTs over AsyncHTTPClient under the
+/// package's one `HTTPClientPolicy`: redirects not followed (a bearer token is never carried to
+/// another origin), bodies capped, TLS 1.2 or later verifying the server's certificate and name
+/// against the system's trust store, or against the PEM bundle the `SSL_CERT_FILE` (or else the
+/// folder `SSL_CERT_DIR`) environment variable names (as OpenSSL's clients do), and against the
+/// additional certificate authorities given (a connection's `--ca-cert`); a GET is sent again
+/// once when no connection could be made.
 public final class SMARTHTTP: Sendable {
     /// One answer.
     public struct Response: Sendable {
@@ -23,30 +26,22 @@ public final class SMARTHTTP: Sendable {
     }
 
     private let client: HTTPClient
-    private let timeout: Duration
-    private let maximumBody: Int
+    private let policy: HTTPClientPolicy
 
     /// Creates a client. `timeout` bounds each request; `maximumBody` each answer (a page of
     /// search results must fit); `additionalTrustRoots` are trusted besides the system's (or
     /// `SSL_CERT_FILE`'s) authorities.
     public init(timeout: Duration = .seconds(60), maximumBody: Int = 64 << 20, additionalTrustRoots: [NIOSSLCertificate] = []) {
-        var configuration = HTTPClient.Configuration()
-        configuration.redirectConfiguration = .disallow
-        var tls = TLSConfiguration.makeClientConfiguration()
-        tls.certificateVerification = .fullVerification
-        tls.minimumTLSVersion = .tlsv12
-        if let file = ProcessInfo.processInfo.environment["SSL_CERT_FILE"], !file.isEmpty { tls.trustRoots = .file(file) }
-        if !additionalTrustRoots.isEmpty { tls.additionalTrustRoots = [.certificates(additionalTrustRoots)] }
-        configuration.tlsConfiguration = tls
-        client = HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-        self.timeout = timeout
-        self.maximumBody = maximumBody
+        policy = HTTPClientPolicy(connectTimeout: min(timeout, .seconds(10)), requestTimeout: timeout, maximumResponseSize: maximumBody,
+                                  maximumRedirects: 0, retries: 1, additionalTrustRoots: additionalTrustRoots)
+        client = policy.makeClient()
     }
 
     /// A new client with this one's limits that also trusts the certificate authorities of
     /// `pem` (shut it down when done).
     public func trusting(pem: String) throws(RecordsSyncError) -> SMARTHTTP {
-        SMARTHTTP(timeout: timeout, maximumBody: maximumBody, additionalTrustRoots: try Self.certificates(pem: pem))
+        SMARTHTTP(timeout: policy.requestTimeout, maximumBody: policy.maximumResponseSize,
+                  additionalTrustRoots: policy.additionalTrustRoots + (try Self.certificates(pem: pem)))
     }
 
     /// The certificates of a PEM text (one or more `CERTIFICATE` blocks).
@@ -96,42 +91,13 @@ public final class SMARTHTTP: Sendable {
 
     private func execute(_ request: HTTPClientRequest, what url: String) async throws(RecordsSyncError) -> Response {
         do {
-            let nanoseconds = Int64(timeout.components.seconds) * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000
-            let response = try await client.execute(request, timeout: .nanoseconds(nanoseconds))
-            let body = try await response.body.collect(upTo: maximumBody)
-            return Response(status: Int(response.status.code), body: Array(body.readableBytesView),
-                            headers: response.headers.map { (name: $0.name, value: $0.value) })
-        } catch is NIOTooManyBytesError {
-            throw .malformedResponse("\(Self.endpoint(url)): the answer is larger than \(maximumBody) bytes")
+            let response = try await policy.execute(request, on: client)
+            return Response(status: response.status, body: response.body, headers: response.headers.map { (name: $0.name, value: $0.value) })
+        } catch .bodyTooLarge(let limit) {
+            throw .malformedResponse("\(Self.endpoint(url)): the answer is larger than \(limit) bytes")
         } catch {
-            throw .transport("\(Self.endpoint(url)): \(Self.reason(for: error))")
+            throw .transport("\(Self.endpoint(url)): \(error)")
         }
-    }
-
-    /// Why a request failed, in words ("connection refused", "no complete answer in time"), not the
-    /// client library's description of its error values.
-    static func reason(for error: any Error) -> String {
-        if error is CancellationError { return "cancelled" }
-        if let connection = error as? NIOConnectionError {
-            if let failure = connection.connectionErrors.first { return reason(for: failure.error) }
-            if connection.dnsAError != nil || connection.dnsAAAAError != nil { return "its name could not be resolved" }
-            return "no connection could be made"
-        }
-        if let ioError = error as? IOError {
-            // The C library's words ("connection refused"), without NIO's errno and wrapping.
-            let text = String(cString: strerror(ioError.errnoCode))
-            return text.prefix(1).lowercased() + text.dropFirst()
-        }
-        if let clientError = error as? HTTPClientError {
-            switch clientError {
-            case .deadlineExceeded, .readTimeout: return "no complete answer in time"
-            case .connectTimeout: return "no connection in time"
-            case .remoteConnectionClosed: return "the server closed the connection"
-            default: return "\(clientError)"
-            }
-        }
-        if let tls = error as? NIOSSLError { return "TLS failed (\(tls))" }
-        return "\(error)"
     }
 
     /// The scheme, host, port and path of a URL, without its query (which may carry codes).

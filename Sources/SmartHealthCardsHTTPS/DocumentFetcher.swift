@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HTTPClientPolicy
 import NIOCore
 import NIOHTTP1
 import NIOSSL
@@ -117,25 +118,26 @@ struct DocumentFetcher: Sendable {
     static let privateAddressRefusal =
         "the issuer's host is on a loopback, private or link-local network, which is not fetched from (map the issuer to a folder, or allow private addresses explicitly)"
 
-    /// The https URL a redirect response points at, or the reason it is not followed.
+    /// The https URL a redirect response points at, or the reason it is not followed (the
+    /// package's HTTP client policy decides: at most ``HTTPSKeyResolver/Configuration/maximumRedirects``,
+    /// never from https to http; the resolver follows https ones only).
     private func redirectTarget(of response: HTTPClientResponse, from current: String, redirectsSoFar: Int) throws -> String {
-        guard let location = response.headers.first(name: "Location"), !location.isEmpty else {
-            throw FetchFailure(reason: "HTTP \(response.status.code) redirect without a Location", allowsStaleCopy: false)
-        }
-        guard redirectsSoFar < configuration.maximumRedirects else {
-            throw FetchFailure(reason: "more than \(configuration.maximumRedirects) redirects", allowsStaleCopy: false)
-        }
-        guard let base = URL(string: current), let target = URL(string: location, relativeTo: base)?.absoluteURL else {
-            throw FetchFailure(reason: "redirect to an unreadable Location \(location)", allowsStaleCopy: false)
-        }
-        guard target.scheme?.lowercased() == "https" else {
-            throw FetchFailure(reason: "redirect to \(target.scheme ?? "a relative") URL \(target.absoluteString) refused; only https redirects are followed",
+        let target: String
+        do {
+            target = try configuration.policy.redirectTarget(location: response.headers.first(name: "Location"), from: current,
+                                                            redirectsSoFar: redirectsSoFar)
+        } catch .tooManyRedirects(let limit) {
+            throw FetchFailure(reason: "more than \(limit) redirects", allowsStaleCopy: false)
+        } catch .redirectRefused(let to, let reason) where !to.isEmpty && !to.lowercased().hasPrefix("https:") {
+            throw FetchFailure(reason: "redirect to \(URL(string: to)?.scheme ?? "a relative") URL \(to) refused; only https redirects are followed (\(reason))",
                                allowsStaleCopy: false)
+        } catch {
+            throw FetchFailure(reason: "HTTP \(response.status.code) \(error)", allowsStaleCopy: false)
         }
-        guard let host = target.host, !host.isEmpty, target.user == nil, target.password == nil else {
-            throw FetchFailure(reason: "redirect to \(target.absoluteString) refused: no host, or user info", allowsStaleCopy: false)
+        guard target.lowercased().hasPrefix("https:") else {
+            throw FetchFailure(reason: "redirect to http URL \(target) refused; only https redirects are followed", allowsStaleCopy: false)
         }
-        return target.absoluteString
+        return target
     }
 
     /// Reads and drops a body that is not used (so the connection can be reused), within the size cap.

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HTTPClientPolicy
 import NIOCore
 import NIOSSL
 
@@ -70,40 +71,29 @@ extension HTTPSKeyResolver {
             self.allowsPrivateAddresses = allowsPrivateAddresses
         }
 
-        /// The `HTTPClient` configuration the resolver uses for a client it creates: full
-        /// certificate and host name verification against the system trust store, TLS 1.2 or
-        /// later (rule 5), redirects not followed by the client (the resolver follows https
-        /// ones itself), no decompression, no retry of a refused connection, and the connect
-        /// and read timeouts above. Use it to
-        /// create a client to pass to ``HTTPSKeyResolver/init(configuration:httpClient:)``.
+        /// The `HTTPClient` configuration the resolver uses for a client it creates, from the
+        /// package's one HTTP client policy: full certificate and host name verification against
+        /// the system trust store (or the PEM bundle `SSL_CERT_FILE` names and the folder
+        /// `SSL_CERT_DIR` names, as OpenSSL's clients read them), TLS 1.2 or later (rule 5),
+        /// redirects not followed by the client (the resolver follows https ones itself), no
+        /// decompression, no retry of a refused connection, and the connect and read timeouts
+        /// above. Use it to create a client to pass to ``HTTPSKeyResolver/init(configuration:httpClient:)``.
         public var httpClientConfiguration: HTTPClient.Configuration {
             httpClientConfiguration(additionalTrustRoots: [])
         }
 
         /// ``httpClientConfiguration`` trusting `roots` in addition to the system trust store.
         func httpClientConfiguration(additionalTrustRoots roots: [NIOSSLCertificate]) -> HTTPClient.Configuration {
-            var tls = TLSConfiguration.makeClientConfiguration()
-            tls.certificateVerification = .fullVerification
-            tls.minimumTLSVersion = .tlsv12
-            // Bodies are framed by HTTP, so a closing connection need not wait long for the
-            // server's close_notify (5 s by default; a server still pushing an oversized body
-            // may never send it, which would hold up shutdown()).
-            tls.shutdownTimeout = .seconds(1)
-            if !roots.isEmpty { tls.additionalTrustRoots = [.certificates(roots)] }
-            // A refused connection fails at once (and falls back to a cached copy) instead of
-            // being retried until the deadline.
-            var pool = HTTPClient.Configuration.ConnectionPool()
-            pool.retryConnectionEstablishment = false
-            return HTTPClient.Configuration(
-                tlsConfiguration: tls,
-                redirectConfiguration: .disallow,
-                timeout: .init(connect: DocumentFetcher.timeAmount(connectTimeout),
-                               read: DocumentFetcher.timeAmount(requestTimeout)),
-                connectionPool: pool,
-                proxy: nil,
-                ignoreUncleanSSLShutdown: false,
-                decompression: .disabled
-            )
+            var policy = self.policy
+            policy.additionalTrustRoots = roots
+            return policy.httpClientConfiguration
+        }
+
+        /// The package's HTTP client policy with this configuration's numbers; no retries, so a
+        /// refused connection fails at once (and falls back to a cached copy).
+        var policy: HTTPClientPolicy {
+            HTTPClientPolicy(connectTimeout: connectTimeout, requestTimeout: requestTimeout, maximumResponseSize: maximumResponseSize,
+                             maximumRedirects: maximumRedirects, retries: 0)
         }
 
         /// ``defaultFreshness`` in seconds.
