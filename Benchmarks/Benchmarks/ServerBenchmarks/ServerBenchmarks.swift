@@ -39,6 +39,7 @@ let benchmarks: @Sendable () -> Void = {
     auditCommitBenchmarks()
     auditUnderLoadBenchmarks()
     everythingBenchmarks()
+    everythingScaleBenchmarks()
     let configuration = Benchmark.Configuration(metrics: [.wallClock, .throughput], timeUnits: .microseconds, warmupIterations: 20,
                                                 maxDuration: .seconds(10), maxIterations: 5_000)
 
