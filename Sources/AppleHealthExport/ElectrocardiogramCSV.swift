@@ -4,8 +4,9 @@ import OpenHealthKit
 
 /// One file of an export's `electrocardiograms/` folder, as the Health app writes it: header
 /// lines (`Name`, `Date of Birth`, `Recorded Date`, `Classification`, `Symptoms`, `Software
-/// Version`, `Device`, `Sample Rate`, `Lead`, `Unit`), an empty line, then one voltage per line
-/// in µV, every sample of the lead.
+/// Version`, `Device`, `Sample Rate`, then after an empty line `Lead`, `Unit`), an empty line,
+/// then one voltage per line in µV, every sample of the lead. Header lines are `Name,Value` lines
+/// anywhere before the first voltage; empty lines are skipped; the first voltage ends the header.
 ///
 /// A file that cannot be read is refused with a typed ``AppleHealthExportError`` naming the line
 /// and what is wrong with it (never a value from it): a missing header, a value that is not a
@@ -43,22 +44,21 @@ struct ElectrocardiogramCSV {
             if lineEnd > start, bytes[lineEnd - 1] == UInt8(ascii: "\r") { lineEnd -= 1 }
             let line = bytes[start..<lineEnd]
             start = end + 1
+            if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: ",") }) { continue }
             if inHeader {
-                if line.allSatisfy({ $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: ",") }) {
-                    if !header.isEmpty { inHeader = false }
+                if Self.number(line) == nil {
+                    let text = String(decoding: line, as: UTF8.self)
+                    let fields = Self.fields(text)
+                    guard let key = fields.first, !key.isEmpty else { continue }
+                    header[key.trimmingCharacters(in: .whitespaces)] = fields.dropFirst().joined(separator: ",").trimmingCharacters(in: .whitespaces)
                     continue
                 }
-                if let first = line.first, first == UInt8(ascii: "-") || (first >= UInt8(ascii: "0") && first <= UInt8(ascii: "9")) {
-                    // Voltages without the header before them.
+                // The first voltage ends the header (the Health app writes empty lines inside it too).
+                guard !header.isEmpty else {
                     throw AppleHealthExportError(.invalidElement, line: lineNumber, "an electrocardiogram CSV has no header before its values")
                 }
-                let text = String(decoding: line, as: UTF8.self)
-                let fields = Self.fields(text)
-                guard let key = fields.first, !key.isEmpty else { continue }
-                header[key.trimmingCharacters(in: .whitespaces)] = fields.dropFirst().joined(separator: ",").trimmingCharacters(in: .whitespaces)
-                continue
+                inHeader = false
             }
-            if line.isEmpty { continue }
             guard let value = Self.number(line) else {
                 throw AppleHealthExportError(.invalidElement, line: lineNumber, "an electrocardiogram CSV has a value that is not a number")
             }

@@ -53,8 +53,8 @@ extension AppleHealthExportGenerator {
         record(type: "HKDataTypeSleepDurationGoal", unit: "s", value: "28800", source: "Health", version: "17.0", start: date, end: date)
     }
 
-    /// An `electrocardiograms/ecg_….csv` file as the Health app writes it: the header lines, an
-    /// empty line, then `values` (µV) one per line. `header` replaces or removes (nil) header lines by name.
+    /// An `electrocardiograms/ecg_….csv` file as the Health app writes it: the header lines up to
+    /// `Sample Rate`, an empty line, `Lead` and `Unit`, an empty line, then `values` (µV) one per line. `header` replaces or removes (nil) header lines by name.
     /// - Parameters:
     ///   - recorded: The `Recorded Date`, as the export writes dates.
     ///   - classification: The `Classification` line.
@@ -74,7 +74,8 @@ extension AppleHealthExportGenerator {
             guard let replacement = header[name] else { return (name, value) }
             return replacement.map { (name, $0) }
         }
-        var text = lines.map { "\($0),\($1)" }.joined(separator: "\n") + "\n\n"
+        // The Health app writes an empty line between `Sample Rate` and `Lead`, and one before the values.
+        var text = lines.map { name, value in (name == "Lead" ? "\n" : "") + "\(name),\(value)" }.joined(separator: "\n") + "\n\n"
         for value in values { text += "\(value)\n" }
         return text
     }

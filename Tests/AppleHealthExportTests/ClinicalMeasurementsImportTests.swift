@@ -94,6 +94,39 @@ struct ClinicalMeasurementsImportTests {
         #expect(reasons.keys.contains { $0.contains("longer than") })
     }
 
+    @Test("An ECG CSV laid out as the Health app writes it (an empty line before Lead and Unit, another before the values) parses")
+    func realLayoutElectrocardiogram() throws {
+        // The layout of a real `ecg_2020-09-24.csv`: the header is split by an empty line after
+        // `Sample Rate`, and the values follow another empty line.
+        let text = """
+            Name,Jane Appleseed
+            Date of Birth,"Jan 1, 1980"
+            Recorded Date,2020-09-24 18:05:12 +0200
+            Classification,Sinus Rhythm
+            Symptoms,
+            Software Version,2
+            Device,"Apple Watch Series 6 (Watch6,1) - watchOS 7.0"
+            Sample Rate,512 hertz
+
+            Lead,Lead I
+            Unit,µV
+
+            -36.975
+            -37.212
+            "-38,5"
+
+            """
+        let csv = try ElectrocardiogramCSV(Array(text.utf8))
+        #expect(csv.microvolts == [-36.975, -37.212, -38.5])
+        #expect(csv.samplingFrequency == 512)
+        #expect(csv.softwareVersion == "2")
+        // A value line that is not a number after the first voltage is still refused.
+        #expect(throws: AppleHealthExportError.self) { try ElectrocardiogramCSV(Array((text + "Lead,Lead II\n").utf8)) }
+        // A header line other than Lead I before the values is still read and refused.
+        let otherLead = text.replacingOccurrences(of: "Lead,Lead I", with: "Lead,Lead II")
+        #expect(throws: AppleHealthExportError.self) { try ElectrocardiogramCSV(Array(otherLead.utf8)) }
+    }
+
     @Test("Any mutation of an ECG CSV parses or fails with a typed error, never a crash (property)")
     func fuzzedElectrocardiograms() {
         let base = Array(AppleHealthExportGenerator.electrocardiogramCSV(recorded: Self.recorded, values: Array(AppleHealthExportGenerator.electrocardiogramWave(count: 64))).utf8)
