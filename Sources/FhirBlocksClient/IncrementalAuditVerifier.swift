@@ -65,7 +65,9 @@ public final class IncrementalAuditVerifier: Sendable {
         guard let note = try await latestNote(source) else {
             let page = try await source.readEntries(from: 0, count: 1)
             if page.treeSize > 0 { problems.append(.noValidCheckpoint) }
-            return report(treeSize: max(0, page.treeSize), checked: 0, latest: nil, problems: problems)
+            // A log that had a verified checkpoint and now has none is not an extension of it.
+            if let previous { problems.append(.truncated(present: max(0, page.treeSize), expected: previous.checkpoint.treeSize)) }
+            return report(treeSize: max(0, page.treeSize), checked: 0, latest: previous?.checkpoint, problems: problems)
         }
         guard let signed = try? SignedCheckpoint(text: note.note),
               (try? signed.verify(keyName: key.keyName, publicKey: key.publicKey)) != nil else {

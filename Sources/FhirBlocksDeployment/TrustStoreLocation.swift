@@ -50,7 +50,8 @@ public enum TrustStoreLocation: Sendable, Hashable, CustomStringConvertible {
             let scheme = String(text[..<range.lowerBound])
             if scheme.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "+" || $0 == "-" || $0 == "." }) {
                 guard ["postgres", "postgresql"].contains(scheme.lowercased()) else { throw .unsupportedScheme(scheme) }
-                self = .postgres(url: text)
+                // A scheme is case-insensitive (RFC 3986 §3.1); the PostgreSQL client takes it in lowercase.
+                self = .postgres(url: scheme.lowercased() + text[range.lowerBound...])
                 return
             }
         }

@@ -21,6 +21,7 @@ public final class SQLiteTrustStore: TrustStore {
     /// Opens (creating when missing) the database at `path`; its folder is created with mode
     /// 0700. Call ``migrate()`` before use.
     public init(path: String) throws(TrustStoreError) {
+        try Self.requireSQLiteVersion()
         self.path = path
         var configuration = Configuration()
         configuration.label = "FhirBlocks"
@@ -36,6 +37,18 @@ public final class SQLiteTrustStore: TrustStore {
             searchReaders = try SQLitePointReaders(path: path, count: Self.searchReaderCount)
         } catch {
             throw .unavailable("cannot open the SQLite database: \(Self.reason(error))")
+        }
+    }
+
+    /// The oldest SQLite whose SQL the store's writes use (`RETURNING`, SQLite 3.35.0).
+    static let minimumSQLiteVersion: CInt = 3_035_000
+
+    /// Refuses, in words, a SQLite library older than ``minimumSQLiteVersion`` (Debian 11 and
+    /// Ubuntu 20.04 ship older ones), which would fail at the first write instead.
+    static func requireSQLiteVersion(_ version: CInt = Database.sqliteLibVersionNumber) throws(TrustStoreError) {
+        guard version >= minimumSQLiteVersion else {
+            throw .unavailable("this SQLite library is version \(version / 1_000_000).\(version / 1_000 % 1_000).\(version % 1_000); "
+                + "the FhirBlocks store needs 3.35.0 or later (Debian 12, Ubuntu 22.04 or later)")
         }
     }
 
@@ -67,6 +80,7 @@ public final class SQLiteTrustStore: TrustStore {
 
     /// An in-memory store (tests and throw-away servers).
     public init(inMemory: Void) throws(TrustStoreError) {
+        try Self.requireSQLiteVersion()
         path = ":memory:"
         do {
             writer = try DatabaseQueue()

@@ -162,6 +162,9 @@ struct IncrementalAuditVerifierTests {
         try forked.append(20)
         #expect(try await verifier.verify(forked).problems.contains(.forkedCheckpoints(treeSize: 20)))
 
+        let emptied = ProvingLog(key: log.signingKey)
+        #expect(try await verifier.verify(emptied).problems.contains(.truncated(present: 0, expected: 20)))
+
         var otherKey = ProvingLog()
         try otherKey.append(25)
         #expect(!(try await verifier.verify(otherKey).isIntact))

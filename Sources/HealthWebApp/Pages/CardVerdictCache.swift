@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 import OpenHealthKit
 import SmartHealthCards
@@ -25,7 +26,7 @@ final class CardVerdictCache: Sendable {
 
     /// What a kept verdict was decided on.
     private struct Entry: Sendable {
-        var jwsHash: Int
+        var jwsHash: SHA256Digest
         var check: CardCheck
         var issuer: String?
         var kid: String?
@@ -81,7 +82,7 @@ final class CardVerdictCache: Sendable {
         var fresh: [(UUID, Entry)] = []
         for (index, card) in cards.enumerated() {
             let jws = String(decoding: card.jwsRepresentation, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            let jwsHash = jws.hashValue
+            let jwsHash = SHA256.hash(data: Array(jws.utf8))
             if !force, let entry = kept[index], entry.jwsHash == jwsHash, await isCurrent(entry, now: verifier.now, inputs: &inputs) {
                 checks[card.uuid] = entry.check
             } else {
@@ -112,7 +113,7 @@ final class CardVerdictCache: Sendable {
 
     /// Verifies a card whose record names `storedIssuer`; the inputs are read before the card is
     /// verified (see the type's documentation).
-    private func verify(_ jws: String, hash: Int, uuid: UUID, issuer storedIssuer: String, with verifier: SHCVerifier,
+    private func verify(_ jws: String, hash: SHA256Digest, uuid: UUID, issuer storedIssuer: String, with verifier: SHCVerifier,
                         inputs: inout IssuerInputs) async -> Entry {
         let keySet = await inputs.keySet(storedIssuer)
         if case .value(let keys) = keySet {

@@ -35,13 +35,13 @@ struct FHIRController {
         routes.add(middleware: BearerAuthenticationMiddleware(service: service))
         // The two routes that confirm the token themselves (or need none).
         routes.get("metadata") { request, context in
-            try await FhirBlocksRouter.handle(request, context: context, limit: 0) { _ in service.metadata() }
+            try await FhirBlocksRouter.handle(request, context: context, limit: service.configuration.maximumBodySize) { _ in service.metadata() }
         }
         for prefix in ["{type}", "Patient"] {
             routes.get(RouterPath("\(prefix)/{id}")) { request, context in
                 let type = Self.type(context, prefix)
                 let id = context.parameters.get("id") ?? ""
-                return try await FhirBlocksRouter.handle(request, context: context, limit: 0) { await service.readByID(type: type, id: id, request: $0) }
+                return try await FhirBlocksRouter.handle(request, context: context, limit: service.configuration.maximumBodySize) { await service.readByID(type: type, id: id, request: $0) }
             }
         }
         // The rest need an active token.
