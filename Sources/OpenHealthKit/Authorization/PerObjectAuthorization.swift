@@ -166,14 +166,35 @@ extension HKHealthStore {
 
     /// For a per-object type read by an app: the predicate narrowed to its own objects (while it
     /// may share the type) and the objects the person chose, with the type's scope lifted to
-    /// everything; otherwise the predicate and scope unchanged. A denied object looks like no data.
-    func perObjectRestriction(_ type: HKObjectType, node: PredicateNode, scope: ReadScope) async throws -> (PredicateNode, ReadScope) {
-        guard type.requiresPerObjectAuthorization(), !engine.isOwner else { return (node, scope) }
+    /// everything, and the same objects as the deletions it may see; otherwise the predicate and
+    /// scope unchanged and no deletion restriction. A denied object looks like no data.
+    func perObjectRestriction(_ type: HKObjectType, node: PredicateNode, scope: ReadScope) async throws
+        -> (PredicateNode, ReadScope, PerObjectDeletions?) {
+        guard type.requiresPerObjectAuthorization(), !engine.isOwner else { return (node, scope, nil) }
         let database = try await engine.databaseAsync()
         let granted = try await database.objectReadGrants(for: engine.bundleIdentifier, type: type.identifier)
         var allowed: [PredicateNode] = [.uuids(granted)]
-        if case .sources(let own) = scope { allowed.append(.sources(own)) }
-        return (.and([node, .or(allowed)]), .everything)
+        var own = Set<String>()
+        if case .sources(let sources) = scope {
+            allowed.append(.sources(sources))
+            own = sources
+        }
+        return (.and([node, .or(allowed)]), .everything, PerObjectDeletions(granted: granted, sources: own))
+    }
+}
+
+/// The deletions of a per-object type an app may learn of: those of objects the person chose
+/// for it and those its own sources saved. Any other deletion would reveal an object it was
+/// never shown.
+struct PerObjectDeletions: Sendable, Equatable {
+    /// The objects the person chose for the app.
+    var granted: Set<UUID>
+    /// The app's own sources' bundle identifiers.
+    var sources: Set<String>
+
+    /// Whether the deletion of `uuid`, saved by `source`, may be reported.
+    func admits(uuid: UUID, source: String) -> Bool {
+        granted.contains(uuid) || sources.contains(source)
     }
 }
 

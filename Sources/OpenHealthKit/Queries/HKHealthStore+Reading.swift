@@ -42,10 +42,11 @@ extension HKHealthStore {
         -> (HealthDatabase, SampleFetch) {
         let database = try await engine.databaseAsync()
         // Per-object types (vision prescriptions): an app's own objects and those the person chose.
-        let (node, scope) = try await perObjectRestriction(type, node: try HKQueryPredicate.node(from: predicate),
-                                                           scope: try await readScope(for: type))
+        let (node, scope, deletions) = try await perObjectRestriction(type, node: try HKQueryPredicate.node(from: predicate),
+                                                                      scope: try await readScope(for: type))
         var fetch = SampleFetch(types: [type.identifier], predicate: SQLPredicate(node, cipher: database.cipher),
                                 scope: scope, order: order, limit: limit)
+        fetch.perObjectDeletions = deletions
         fetch.correlationVisibility = try await correlationVisibility(for: type)
         return (database, fetch)
     }

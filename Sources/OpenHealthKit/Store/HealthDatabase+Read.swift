@@ -56,6 +56,9 @@ struct SampleFetch {
     /// Whether a quantity series is read as its quantities (statistics) rather than as one
     /// sample (queries, which never see the series' member rows).
     var seriesAsQuantities = false
+    /// For a per-object type read by an app: the deletions it may see (its scope is lifted to
+    /// everything, so the scope alone would report every object's deletion).
+    var perObjectDeletions: PerObjectDeletions?
 
     /// Whether rows are filtered after SQL, so SQL's LIMIT cannot be used.
     var filtersAfterSQL: Bool { predicate.needsResidualCheck || correlationVisibility != nil }
@@ -112,15 +115,20 @@ extension HealthDatabase {
         arguments += [range.lowerBound, range.upperBound]
         let scopeSQL = fetch.scope.sql(column: "d.source_id", arguments: &arguments)
         var sql = """
-            SELECT d.anchor, d.uuid, d.sealed FROM deleted_object d
+            SELECT d.anchor, d.uuid, d.sealed, src.bundle_identifier FROM deleted_object d JOIN source src ON src.id = d.source_id
             WHERE d.type IN (\(SQLPredicate.placeholders(fetch.types.count))) AND d.anchor > ? AND d.anchor <= ? AND \(scopeSQL)
             ORDER BY d.anchor
             """
-        if fetch.limit > 0 { sql += " LIMIT \(fetch.limit)" }
+        // Per-object deletions are filtered after SQL, so the limit is applied while reading.
+        if fetch.limit > 0, fetch.perObjectDeletions == nil { sql += " LIMIT \(fetch.limit)" }
         for row in try Row.fetchAll(db, sql: sql, arguments: arguments) {
             let uuidBlob: Data = row["uuid"]
             guard let uuid = UUID(databaseBlob: uuidBlob) else {
                 throw HealthStoreError(.corruptDatabase, "a deleted object has a malformed UUID")
+            }
+            if let restriction = fetch.perObjectDeletions {
+                guard restriction.admits(uuid: uuid, source: row["bundle_identifier"]) else { continue }
+                if fetch.limit > 0, batch.deleted.count >= fetch.limit { break }
             }
             var metadata: [String: Any]?
             if let sealed = row["sealed"] as Data? {

@@ -193,6 +193,33 @@ struct ClinicalMeasurementsTests {
         #expect(handled)
         await #expect(throws: HKError.self) { try await app.requestPerObjectReadAuthorization(for: HKQuantityType(.stepCount), predicate: nil) }
     }
+
+    @Test("An anchored query tells an app of a prescription's deletion only if the person chose it for the app or the app saved it")
+    func perObjectDeletions() async throws {
+        let folder = TemporaryFolder()
+        let owner = TestStores.owner(folder)
+        let first = Self.glasses(issued: Samples.reference)
+        let second = HKVisionPrescription(type: .contacts, dateIssued: Samples.reference.addingTimeInterval(86_400), expirationDate: nil,
+                                          device: nil, metadata: nil)
+        try await owner.save([first, second])
+        let type = HKObjectType.visionPrescriptionType()
+        let policy = PolicyFileAuthorizationProvider.Policy(apps: [:], perObjectReads: [
+            "com.example.optician": [.init(types: [HKVisionPrescriptionTypeIdentifier], records: [first.uuid])],
+        ])
+        let chosen = TestStores.app(folder, bundle: "com.example.optician", provider: PolicyFileAuthorizationProvider(policy: policy))
+        try await chosen.requestPerObjectReadAuthorization(for: type, predicate: nil)
+        let stranger = TestStores.app(folder, bundle: "com.example.stranger", provider: PolicyFileAuthorizationProvider(policy: .init(apps: [:])))
+        try await stranger.requestPerObjectReadAuthorization(for: type, predicate: nil)
+
+        let chosenStart = try await chosen.runAnchoredQuery(type, anchor: nil)
+        let strangerStart = try await stranger.runAnchoredQuery(type, anchor: nil)
+        #expect(chosenStart.added.map(\.uuid) == [first.uuid])
+        #expect(strangerStart.added.isEmpty)
+        try await owner.delete([first, second])
+        #expect(try await stranger.runAnchoredQuery(type, anchor: strangerStart.anchor).deleted.isEmpty)
+        #expect(try await chosen.runAnchoredQuery(type, anchor: chosenStart.anchor).deleted.map(\.uuid) == [first.uuid])
+        #expect(Set(try await owner.runAnchoredQuery(type, anchor: strangerStart.anchor).deleted.map(\.uuid)) == [first.uuid, second.uuid])
+    }
 }
 
 /// A value behind a lock, for handlers.
