@@ -110,13 +110,23 @@ extension HealthDatabase {
         let item = try DecodedSampleRow(row: row, context: context)
         var members = Set<HKSample>()
         var memberCopies = Set<HKSample>()
-        if item.kind == .correlation {
+        var seriesEntries: [QuantitySeriesEntry] = []
+        if item.kind == .correlation || (forRestore && item.kind == .quantitySeries) {
             let statement = try db.cachedStatement(sql: """
                 SELECT \(Self.recentlyDeletedColumns) FROM recently_deleted r JOIN source src ON src.id = r.source_id
                 WHERE r.parent_id = ? ORDER BY r.id
                 """)
             for memberRow in try Row.fetchAll(statement, arguments: [item.rowID]) {
                 var member = try DecodedSampleRow(row: memberRow, context: context)
+                if item.kind == .quantitySeries {
+                    // A series' quantities: its copy is saved as a series again, with every one.
+                    guard let quantity = try member.makeSample(members: [], context: context) as? HKQuantitySample else {
+                        throw HealthStoreError(.corruptDatabase, "a recently deleted quantity series has a member that is not a quantity")
+                    }
+                    seriesEntries.append(QuantitySeriesEntry(quantity: quantity.quantity,
+                                                             dateInterval: DateInterval(start: quantity.startDate, end: quantity.endDate)))
+                    continue
+                }
                 members.insert(try member.makeSample(members: [], context: context))
                 if forRestore {
                     member.uuid = UUID()
@@ -136,6 +146,15 @@ extension HealthDatabase {
                     opened += try RouteBlock.open(block[2], route: item.uuid, position: block[0], count: block[1], cipher: cipher)
                 }
                 locations = opened
+            } else if item.kind == .quantitySeries, let series = sample as? HKQuantitySample {
+                copy = try PendingQuantitySeries(type: series.quantityType, entries: seriesEntries, start: series.startDate,
+                                                 end: series.endDate, device: series.device, metadata: series.metadata)
+            } else if item.kind == .heartbeatSeries {
+                guard let extra = item.payload.extra else {
+                    throw HealthStoreError(.corruptDatabase, "a recently deleted heartbeat series has no beats")
+                }
+                copy = HKHeartbeatSeriesSample(beats: try HeartbeatCodec.decode(extra), start: sample.startDate, device: sample.device,
+                                               metadata: sample.metadata)
             } else {
                 var fresh = item
                 fresh.uuid = UUID()

@@ -210,6 +210,38 @@ struct SeriesTests {
         await #expect(throws: HKError.self) { _ = try await owner.runHeartbeatQuery(stored) }
     }
 
+    @Test("A quantity series and a heartbeat series restored from Recently deleted equal the deleted ones")
+    func restoreSeries() async throws {
+        let folder = TemporaryFolder()
+        let store = TestStores.owner(folder)
+        let values: [Double] = [61, 75, 58, 90]
+        let series = try await heartRateSeries(store, values, metadata: ["Session": "morning"])
+        let builder = HKHeartbeatSeriesBuilder(healthStore: store, device: nil, start: Samples.reference)
+        let times: [(TimeInterval, Bool)] = [(0.0, false), (0.82, false), (1.61, false), (3.2, true)]
+        for (time, gap) in times { try await builder.addHeartbeat(at: time, precededByGap: gap) }
+        let beats = try await builder.finishSeries()
+        try await store.delete([series, beats])
+
+        let items = try await store.recentlyDeletedItems()
+        #expect(items.count == 2)
+        try await store.restoreRecentlyDeleted(items.map(\.id))
+        let restored = try #require(try await store.runSampleQuery(heartRate).first as? HKDiscreteQuantitySample)
+        #expect(restored.uuid != series.uuid && restored.count == 4)
+        #expect(restored.startDate == series.startDate && restored.endDate == series.endDate)
+        #expect(restored.maximumQuantity.doubleValue(for: bpm) == 90 && restored.metadata?["Session"] as? String == "morning")
+        let quantities = try await store.runSeriesQuery(heartRate, includeSample: true)
+        #expect(quantities.map { $0.quantity.doubleValue(for: bpm) } == values)
+        #expect(quantities.map(\.interval.start) == (0..<4).map { Samples.reference.addingTimeInterval(Double($0) * 60) })
+        #expect(quantities.allSatisfy { $0.sample?.uuid == restored.uuid })
+        let average = try await store.runStatisticsQuery(heartRate, options: .discreteAverage)
+        #expect(average.averageQuantity()?.doubleValue(for: bpm) == values.reduce(0, +) / 4)
+
+        let restoredBeats = try #require(try await store.runSampleQuery(HKSeriesType.heartbeat()).first as? HKHeartbeatSeriesSample)
+        #expect(restoredBeats.uuid != beats.uuid && restoredBeats.count == 4 && restoredBeats.endDate == beats.endDate)
+        let read = try await store.runHeartbeatQuery(restoredBeats)
+        #expect(read.map(\.0) == times.map(\.0) && read.map(\.1) == times.map(\.1))
+    }
+
     /// Random quantities: (value, start offset, duration), distinct starts.
     private func randomEntries(_ random: inout SplitMix64, count: Int, cumulative: Bool) -> [(Double, TimeInterval, TimeInterval)] {
         (0..<count).map { index in
