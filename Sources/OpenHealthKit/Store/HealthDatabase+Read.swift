@@ -206,6 +206,9 @@ extension HealthDatabase {
     func statisticsRows(type: HKQuantityType, predicate: SQLPredicate, scope: ReadScope) async throws
         -> (rows: [StatisticsSample], sources: [Int32: HKSource]) {
         guard scope != .nothing else { return ([], [:]) }
+        // A quantity series is read as its member rows: a predicate naming the series or its
+        // workout must also match them.
+        let predicate = SQLPredicate(predicate.node, cipher: cipher, seriesMembers: true)
         let (prepared, sourceTable) = try await readAsync { db -> (Gathered, [Int32: HKSource]) in
             let numbers = try Self.sourceNumbers(db)
             if predicate.needsResidualCheck {

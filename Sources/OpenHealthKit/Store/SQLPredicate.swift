@@ -16,33 +16,36 @@ struct SQLPredicate {
     let needsResidualCheck: Bool
     let node: PredicateNode
 
-    init(_ node: PredicateNode, cipher: RecordCipher) {
+    /// Translates `node`. With `seriesMembers` (statistics, which read a quantity series as its
+    /// member rows) the object and from-workout leaves also match the member rows of a quantity
+    /// series they match: members have their own UUIDs and no workout associations.
+    init(_ node: PredicateNode, cipher: RecordCipher, seriesMembers members: Bool = false) {
         self.node = node
         self.needsResidualCheck = !node.isExactInSQL
         var arguments = StatementArguments()
-        self.filter = Self.superset(node, cipher: cipher, arguments: &arguments)
+        self.filter = Self.superset(node, cipher: cipher, members: members, arguments: &arguments)
         self.arguments = arguments
         if needsResidualCheck {
             var columns: [String] = []
             var leafArguments = StatementArguments()
-            Self.collectLeaves(node, cipher: cipher, columns: &columns, arguments: &leafArguments)
+            Self.collectLeaves(node, cipher: cipher, members: members, columns: &columns, arguments: &leafArguments)
             self.leafColumns = columns
             self.leafArguments = leafArguments
         }
     }
 
     /// The SQL for one node: exact when the node is, a superset otherwise.
-    private static func superset(_ node: PredicateNode, cipher: RecordCipher, arguments: inout StatementArguments) -> String {
-        if let exact = exactLeaf(node, cipher: cipher, arguments: &arguments) { return exact }
+    private static func superset(_ node: PredicateNode, cipher: RecordCipher, members: Bool, arguments: inout StatementArguments) -> String {
+        if let exact = exactLeaf(node, cipher: cipher, members: members, arguments: &arguments) { return exact }
         switch node {
         case .and(let nodes):
             guard !nodes.isEmpty else { return "1" }
-            return "(" + nodes.map { superset($0, cipher: cipher, arguments: &arguments) }.joined(separator: " AND ") + ")"
+            return "(" + nodes.map { superset($0, cipher: cipher, members: members, arguments: &arguments) }.joined(separator: " AND ") + ")"
         case .or(let nodes):
             guard !nodes.isEmpty else { return "0" }
-            return "(" + nodes.map { superset($0, cipher: cipher, arguments: &arguments) }.joined(separator: " OR ") + ")"
+            return "(" + nodes.map { superset($0, cipher: cipher, members: members, arguments: &arguments) }.joined(separator: " OR ") + ")"
         case .not(let inner):
-            if inner.isExactInSQL { return "NOT " + superset(inner, cipher: cipher, arguments: &arguments) }
+            if inner.isExactInSQL { return "NOT " + superset(inner, cipher: cipher, members: members, arguments: &arguments) }
             return "1"
         case .metadataAllowed(let key, _), .metadataCompare(let key, _, _):
             arguments += [cipher.indexHash("mk", key)]
@@ -53,7 +56,7 @@ struct SQLPredicate {
     }
 
     /// SQL for a leaf SQL decides exactly, or nil for compound and residual nodes.
-    private static func exactLeaf(_ node: PredicateNode, cipher: RecordCipher, arguments: inout StatementArguments) -> String? {
+    private static func exactLeaf(_ node: PredicateNode, cipher: RecordCipher, members: Bool, arguments: inout StatementArguments) -> String? {
         switch node {
         case .constant(let value):
             return value ? "1" : "0"
@@ -71,7 +74,10 @@ struct SQLPredicate {
         case .uuids(let uuids):
             guard !uuids.isEmpty else { return "0" }
             for uuid in uuids { arguments += [uuid.databaseBlob] }
-            return "s.uuid IN (" + placeholders(uuids.count) + ")"
+            guard members else { return "s.uuid IN (" + placeholders(uuids.count) + ")" }
+            for uuid in uuids { arguments += [uuid.databaseBlob] }
+            return "(s.uuid IN (" + placeholders(uuids.count) + ") OR s.parent_id IN (SELECT p.id FROM sample p WHERE p.kind = "
+                + "\(SampleKind.quantitySeries.rawValue) AND p.uuid IN (" + placeholders(uuids.count) + ")))"
         case .sources(let bundles):
             guard !bundles.isEmpty else { return "0" }
             for bundle in bundles.sorted() { arguments += [bundle] }
@@ -102,7 +108,11 @@ struct SQLPredicate {
             return "s.activity_type = ?"
         case .fromWorkout(let uuid):
             arguments += [uuid.databaseBlob]
-            return "s.id IN (SELECT a.sample_id FROM workout_association a JOIN sample w ON w.id = a.workout_id WHERE w.uuid = ?)"
+            let associated = "SELECT a.sample_id FROM workout_association a JOIN sample w ON w.id = a.workout_id WHERE w.uuid = ?"
+            guard members else { return "s.id IN (\(associated))" }
+            arguments += [uuid.databaseBlob]
+            return "(s.id IN (\(associated)) OR s.parent_id IN (SELECT p.id FROM sample p WHERE p.kind = "
+                + "\(SampleKind.quantitySeries.rawValue) AND p.id IN (\(associated))))"
         case .noCorrelation:
             return "s.parent_id IS NULL"
         case .and, .or, .not:
@@ -110,12 +120,12 @@ struct SQLPredicate {
             switch node {
             case .and(let nodes):
                 guard !nodes.isEmpty else { return "1" }
-                return "(" + nodes.compactMap { exactLeaf($0, cipher: cipher, arguments: &arguments) }.joined(separator: " AND ") + ")"
+                return "(" + nodes.compactMap { exactLeaf($0, cipher: cipher, members: members, arguments: &arguments) }.joined(separator: " AND ") + ")"
             case .or(let nodes):
                 guard !nodes.isEmpty else { return "0" }
-                return "(" + nodes.compactMap { exactLeaf($0, cipher: cipher, arguments: &arguments) }.joined(separator: " OR ") + ")"
+                return "(" + nodes.compactMap { exactLeaf($0, cipher: cipher, members: members, arguments: &arguments) }.joined(separator: " OR ") + ")"
             case .not(let inner):
-                return exactLeaf(inner, cipher: cipher, arguments: &arguments).map { "NOT " + $0 }
+                return exactLeaf(inner, cipher: cipher, members: members, arguments: &arguments).map { "NOT " + $0 }
             default:
                 return nil
             }
@@ -126,17 +136,17 @@ struct SQLPredicate {
     }
 
     /// Every exact leaf or exact subtree, in the evaluator's traversal order, as a 0/1 column.
-    private static func collectLeaves(_ node: PredicateNode, cipher: RecordCipher, columns: inout [String],
+    private static func collectLeaves(_ node: PredicateNode, cipher: RecordCipher, members: Bool, columns: inout [String],
                                       arguments: inout StatementArguments) {
-        if node.isExactInSQL, let sql = exactLeaf(node, cipher: cipher, arguments: &arguments) {
+        if node.isExactInSQL, let sql = exactLeaf(node, cipher: cipher, members: members, arguments: &arguments) {
             columns.append("(\(sql))")
             return
         }
         switch node {
         case .and(let nodes), .or(let nodes):
-            for child in nodes { collectLeaves(child, cipher: cipher, columns: &columns, arguments: &arguments) }
+            for child in nodes { collectLeaves(child, cipher: cipher, members: members, columns: &columns, arguments: &arguments) }
         case .not(let inner):
-            collectLeaves(inner, cipher: cipher, columns: &columns, arguments: &arguments)
+            collectLeaves(inner, cipher: cipher, members: members, columns: &columns, arguments: &arguments)
         default:
             break
         }

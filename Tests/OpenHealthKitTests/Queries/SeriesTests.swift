@@ -210,6 +210,39 @@ struct SeriesTests {
         await #expect(throws: HKError.self) { _ = try await owner.runHeartbeatQuery(stored) }
     }
 
+    @Test("Statistics of a series named by its UUID or by the workout it was added to are the series' quantities")
+    func statisticsBySeriesOrWorkout() async throws {
+        let folder = TemporaryFolder()
+        let store = TestStores.owner(folder)
+        let values: [Double] = [60, 70, 80, 90]
+        let series = try await heartRateSeries(store, values)
+        try await store.save(Samples.heartRate(150, at: 30))
+        let steps = HKQuantitySeriesSampleBuilder(healthStore: store, quantityType: HKQuantityType(.stepCount), startDate: Samples.reference, device: nil)
+        for minute in 0..<3 {
+            try steps.insert(HKQuantity(unit: .count(), doubleValue: 100), for: DateInterval(start: Samples.reference.addingTimeInterval(Double(minute) * 60), duration: 60))
+        }
+        let stepSeries = try #require(try await steps.finishSeries(metadata: nil).first)
+        try await store.save(Samples.steps(1_000, at: 0))
+        let run = HKWorkout(activityType: .running, start: Samples.reference, end: Samples.reference.addingTimeInterval(600))
+        try await store.save(run)
+        try await store.add([series, stepSeries], to: run)
+
+        for predicate in [HKQuery.predicateForObjects(from: run), HKQuery.predicateForObject(with: series.uuid)] {
+            let average = try await store.runStatisticsQuery(heartRate, predicate: predicate, options: [.discreteAverage, .discreteMax])
+            #expect(average.averageQuantity()?.doubleValue(for: bpm) == 75)
+            #expect(average.maximumQuantity()?.doubleValue(for: bpm) == 90)
+        }
+        for predicate in [HKQuery.predicateForObjects(from: run), HKQuery.predicateForObject(with: stepSeries.uuid)] {
+            let sum = try await store.runStatisticsQuery(HKQuantityType(.stepCount), predicate: predicate, options: .cumulativeSum)
+            #expect(sum.sumQuantity()?.doubleValue(for: .count()) == 300)
+        }
+        // Decided after decryption too (a value comparison), and the series' own members stay unnamed.
+        let above = NSCompoundPredicate(andPredicateWithSubpredicates: [
+            HKQuery.predicateForObjects(from: run), HKQuery.predicateForQuantitySamples(with: .greaterThan, quantity: HKQuantity(unit: bpm, doubleValue: 65)),
+        ])
+        #expect(try await store.runStatisticsQuery(heartRate, predicate: above, options: .discreteAverage).averageQuantity()?.doubleValue(for: bpm) == 80)
+    }
+
     @Test("A quantity series and a heartbeat series restored from Recently deleted equal the deleted ones")
     func restoreSeries() async throws {
         let folder = TemporaryFolder()
