@@ -402,7 +402,10 @@ extension HealthDatabase {
     func sampleCounts() throws -> [String: Int] {
         try read { db in
             var counts: [String: Int] = [:]
-            for row in try Row.fetchAll(db, sql: "SELECT type, count(*) FROM sample GROUP BY type") { counts[row[0]] = row[1] }
+            // A quantity series' member rows are its quantities, not samples of their own.
+            for row in try Row.fetchAll(db, sql: "SELECT s.type, count(*) FROM sample s WHERE \(Self.seriesFilter(asQuantities: false)) GROUP BY s.type") {
+                counts[row[0]] = row[1]
+            }
             return counts
         }
     }

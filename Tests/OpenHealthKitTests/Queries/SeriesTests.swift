@@ -275,6 +275,16 @@ struct SeriesTests {
         #expect(read.map(\.0) == times.map(\.0) && read.map(\.1) == times.map(\.1))
     }
 
+    @Test("The store's sample counts count a series once, not its quantities")
+    func sampleCountsCountSeriesOnce() async throws {
+        let folder = TemporaryFolder()
+        let store = TestStores.owner(folder)
+        _ = try await heartRateSeries(store, [60, 70, 80, 90])
+        try await store.save(Samples.heartRate(150, at: 30))
+        let counts = try await store.engine.databaseAsync().sampleCounts()
+        #expect(counts[heartRate.identifier] == 2)
+    }
+
     /// Random quantities: (value, start offset, duration), distinct starts.
     private func randomEntries(_ random: inout SplitMix64, count: Int, cumulative: Bool) -> [(Double, TimeInterval, TimeInterval)] {
         (0..<count).map { index in
