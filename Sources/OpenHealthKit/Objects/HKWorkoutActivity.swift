@@ -91,26 +91,35 @@ public final class HKWorkoutActivity: NSObject, NSCopying, @unchecked Sendable {
     func freezeDuration() { storedDuration = duration }
 }
 
-/// HealthKit's duration rule: the time from start to end less every interval between a pause
-/// (`.pause` or `.motionPaused`) and the next resume (`.resume` or `.motionResumed`); a pause
-/// with no resume pauses until the end.
+/// HealthKit's duration rule: the time from start to end less every interval in which the
+/// workout is paused. The person's `.pause`/`.resume` and the system's `.motionPaused`/
+/// `.motionResumed` are two separate pairs: the workout is paused while either is open (a
+/// motion resume does not end a pause the person made); a pause with no resume pauses until
+/// the end.
 enum WorkoutElapsedTime {
     static func elapsed(from start: Date, to end: Date, events: [HKWorkoutEvent]) -> TimeInterval {
         guard end > start else { return 0 }
         var total: TimeInterval = 0
         var runningSince: Date? = start
+        var userPaused = false
+        var motionPaused = false
         let ordered = events.filter { [.pause, .resume, .motionPaused, .motionResumed].contains($0.type) }
             .sorted { $0.dateInterval.start < $1.dateInterval.start }
         for event in ordered {
             let at = min(max(event.dateInterval.start, start), end)
             switch event.type {
-            case .pause, .motionPaused:
+            case .pause: userPaused = true
+            case .resume: userPaused = false
+            case .motionPaused: motionPaused = true
+            default: motionPaused = false
+            }
+            if userPaused || motionPaused {
                 if let since = runningSince {
                     total += at.timeIntervalSince(since)
                     runningSince = nil
                 }
-            default:
-                if runningSince == nil { runningSince = at }
+            } else if runningSince == nil {
+                runningSince = at
             }
         }
         if let since = runningSince { total += end.timeIntervalSince(since) }

@@ -21,6 +21,9 @@ public final class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     private var activities: [HKWorkoutActivity] = []
     private var samples: [HKSample] = []
     private var routeBuilder: HKWorkoutRouteBuilder?
+    /// The workout once ``finishWorkout()`` saved it: a retry after a failed association only
+    /// associates the samples again, and never saves a second workout.
+    private var savedWorkout: HKWorkout?
 
     /// The device the workout is recorded with.
     public let device: HKDevice?
@@ -294,21 +297,27 @@ public final class HKWorkoutBuilder: NSObject, @unchecked Sendable {
     ///   discarding; the errors of `HKHealthStore.save(_:)` (a failed save leaves the builder
     ///   ended, so it can be retried).
     public func finishWorkout() async throws -> HKWorkout? {
-        let snapshot = try lock.withLock { () throws -> BuilderSnapshot in
+        let (snapshot, saved) = try lock.withLock { () throws -> (BuilderSnapshot, HKWorkout?) in
             guard state == .ended, let start = self.start, let end = self.end else {
                 let finished = state == .finished || state == .discarded
                 throw HKError(.errorInvalidArgument, finished ? "the workout builder was finished or discarded"
                                                               : "end collection before finishing the workout")
             }
             state = .finished
-            return BuilderSnapshot(start: start, end: end, events: self.events, activities: self.activities, samples: self.samples,
-                                   metadata: addedMetadata)
+            return (BuilderSnapshot(start: start, end: end, events: self.events, activities: self.activities, samples: self.samples,
+                                    metadata: addedMetadata), savedWorkout)
         }
         let (start, end, events, activities, samples, metadata) = (snapshot.start, snapshot.end, snapshot.events,
                                                                    snapshot.activities, snapshot.samples, snapshot.metadata)
         do {
-            let workout = makeWorkout(start: start, end: end, events: events, activities: activities, samples: samples, metadata: metadata)
-            try await healthStore.save(workout)
+            let workout: HKWorkout
+            if let saved {
+                workout = saved
+            } else {
+                workout = makeWorkout(start: start, end: end, events: events, activities: activities, samples: samples, metadata: metadata)
+                try await healthStore.save(workout)
+                lock.withLock { savedWorkout = workout }
+            }
             if !samples.isEmpty { try await healthStore.add(samples, to: workout) }
             return workout
         } catch {

@@ -41,6 +41,42 @@ struct WorkoutBuilderStoreTests {
         #expect(workout.workoutEvents?.count == 5)
     }
 
+    @Test("A motion resume does not end the person's pause: the workout is paused while either pair is open")
+    func motionAndUserPausesAreSeparate() async throws {
+        let builder = HKWorkoutBuilder(healthStore: TestStores.memory(), configuration: Self.configuration(.running), device: nil)
+        try await builder.beginCollection(at: Self.start)
+        // Paused by the person at 100 s; the watch pauses at 150 s and resumes at 200 s; the person resumes at 400 s.
+        try await builder.addWorkoutEvents([Self.event(.pause, at: 100), Self.event(.motionPaused, at: 150),
+                                            Self.event(.motionResumed, at: 200), Self.event(.resume, at: 400)])
+        #expect(builder.elapsedTime(at: Self.start.addingTimeInterval(300)) == 100)
+        #expect(builder.elapsedTime(at: Self.start.addingTimeInterval(500)) == 200)
+        // A person's resume inside a motion pause does not end it either.
+        try await builder.addWorkoutEvents([Self.event(.motionPaused, at: 600), Self.event(.pause, at: 650),
+                                            Self.event(.resume, at: 700), Self.event(.motionResumed, at: 800)])
+        try await builder.endCollection(at: Self.start.addingTimeInterval(1_000))
+        #expect(builder.elapsedTime(at: Self.start.addingTimeInterval(1_000)) == 500)
+        let workout = try #require(try await builder.finishWorkout())
+        #expect(workout.duration == 500)
+    }
+
+    @Test("finishWorkout() saves the workout once: when associating its samples fails, a retry associates again and saves no second workout")
+    func finishRetryDoesNotSaveTwice() async throws {
+        let folder = TemporaryFolder()
+        let store = TestStores.owner(folder)
+        let builder = HKWorkoutBuilder(healthStore: store, configuration: Self.configuration(.walking), device: nil)
+        try await builder.beginCollection(at: Self.start)
+        let kept = Self.energy(30, from: 0, to: 300)
+        let deleted = Self.energy(10, from: 300, to: 600)
+        try await builder.addSamples([kept, deleted])
+        try await builder.endCollection(at: Self.start.addingTimeInterval(600))
+        // The sample is gone before the association: it fails after the workout is saved.
+        try await store.delete(deleted)
+        await #expect(throws: HKError.self) { try await builder.finishWorkout() }
+        await #expect(throws: HKError.self) { try await builder.finishWorkout() }
+        let workouts = try await HKSampleQueryDescriptor(predicates: [.workout()], sortDescriptors: []).result(for: store)
+        #expect(workouts.count == 1)
+    }
+
     @Test("Saving, reading (sample and anchored queries) and deleting a built workout keeps its activities and statistics; the deletion is reported")
     func roundTripWithDeletion() async throws {
         let folder = TemporaryFolder()
