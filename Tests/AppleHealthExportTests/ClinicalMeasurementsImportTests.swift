@@ -56,6 +56,13 @@ struct ClinicalMeasurementsImportTests {
         #expect(voltages.count == wave.count && zip(voltages, wave).allSatisfy { abs($0 - $1) < 1e-3 })
 
         let audiogram = try #require(try await Self.samples(store, .audiogramSampleType()).first as? HKAudiogramSample)
+        // The typed Swift-concurrency forms HealthKit declares find the same samples.
+        let typedECGs = try await HKSampleQueryDescriptor(predicates: [.electrocardiogram()], sortDescriptors: []).result(for: store)
+        #expect(typedECGs.map(\.uuid) == [ecg.uuid])
+        let typedAudiograms = try await HKSampleQueryDescriptor(predicates: [.audiogram()], sortDescriptors: []).result(for: store)
+        #expect(typedAudiograms.map(\.uuid) == [audiogram.uuid])
+        let heartbeats = try await HKSampleQueryDescriptor(predicates: [.heartbeatSeries()], sortDescriptors: []).result(for: store)
+        #expect(heartbeats.isEmpty)
         #expect(audiogram.sensitivityPoints.map { $0.frequency.doubleValue(for: .hertz()) } == [500, 1000, 4000])
         #expect(audiogram.sensitivityPoints[0].tests.first { $0.side == .left }?.masked == true)
         #expect(audiogram.sensitivityPoints[2].rightEarSensitivity?.doubleValue(for: .decibelHearingLevel()) == 45)

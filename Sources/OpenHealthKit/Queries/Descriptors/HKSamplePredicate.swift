@@ -83,3 +83,27 @@ extension HKSamplePredicate where Sample == HKPHQ9Assessment {
         HKSamplePredicate(sampleType: HKScoredAssessmentType(.PHQ9), predicate: predicate)
     }
 }
+
+extension HKSamplePredicate where Sample == HKElectrocardiogram {
+    /// Electrocardiograms, as HealthKit's `electrocardiogram(_:)`.
+    /// - Parameter predicate: Limits the electrocardiograms, e.g. `HKQuery.predicateForSamples(withStart:end:)`; nil for all.
+    public static func electrocardiogram(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKElectrocardiogram> {
+        HKSamplePredicate(sampleType: HKElectrocardiogramType(), predicate: predicate)
+    }
+}
+
+extension HKSamplePredicate where Sample == HKAudiogramSample {
+    /// Audiograms, as HealthKit's `audiogram(_:)`.
+    /// - Parameter predicate: Limits the audiograms, e.g. by date; nil for all.
+    public static func audiogram(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKAudiogramSample> {
+        HKSamplePredicate(sampleType: HKAudiogramSampleType(), predicate: predicate)
+    }
+}
+
+extension HKSamplePredicate where Sample == HKHeartbeatSeriesSample {
+    /// Heartbeat series, as HealthKit's `heartbeatSeries(_:)`.
+    /// - Parameter predicate: Limits the series, e.g. by date; nil for all.
+    public static func heartbeatSeries(_ predicate: NSPredicate? = nil) -> HKSamplePredicate<HKHeartbeatSeriesSample> {
+        HKSamplePredicate(sampleType: HKSeriesType.heartbeat(), predicate: predicate)
+    }
+}
