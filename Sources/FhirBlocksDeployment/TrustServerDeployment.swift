@@ -61,8 +61,14 @@ public struct TrustServerDeployment: Sendable {
         let store: any TrustStore
         do {
             store = try (storage ?? .dataFolder(dataDirectory)).open(logger: logger)
+        } catch {
+            throw .database("\(error)")
+        }
+        do {
             try await store.migrate()
         } catch {
+            // Opened but not usable: its connections (a PostgreSQL pool's) are let go.
+            await store.close()
             throw .database("\(error)")
         }
         let service = TrustService(store: store, configuration: configuration, auditKey: key, cardIssuerKey: cardKey, logger: logger, metrics: metrics)

@@ -36,7 +36,7 @@ public enum TrustStoreLocation: Sendable, Hashable, CustomStringConvertible {
     /// The SQLite database of the data folder `folder` (``sqliteFileName`` in it).
     /// - Parameter folder: The server's data folder.
     public static func dataFolder(_ folder: String) -> TrustStoreLocation {
-        .sqlite(path: folder + "/" + sqliteFileName)
+        .sqlite(path: (folder.hasSuffix("/") ? folder : folder + "/") + sqliteFileName)
     }
 
     /// Reads a store's name: a `postgres://` or `postgresql://` URL is a PostgreSQL database;

@@ -12,6 +12,7 @@ struct TrustStoreLocationTests {
         #expect(try TrustStoreLocation(parsing: "postgres://u:secret@h:5432/db") == .postgres(url: "postgres://u:secret@h:5432/db"))
         #expect(try TrustStoreLocation(parsing: "postgresql://u@h/db") == .postgres(url: "postgresql://u@h/db"))
         #expect(try TrustStoreLocation(parsing: "POSTGRES://u@h/DB") == .postgres(url: "postgres://u@h/DB"))
+        #expect(try TrustStoreLocation(parsing: "/") == .sqlite(path: "/fhirblocks.sqlite"))
         #expect(try TrustStoreLocation(parsing: folder) == .sqlite(path: folder + "/fhirblocks.sqlite"))
         #expect(try TrustStoreLocation(parsing: folder + "/") == .sqlite(path: folder + "/fhirblocks.sqlite"))
         #expect(try TrustStoreLocation(parsing: "not-yet/") == .sqlite(path: "not-yet/fhirblocks.sqlite"))
