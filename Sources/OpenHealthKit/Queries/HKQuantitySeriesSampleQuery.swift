@@ -67,25 +67,7 @@ public final class HKQuantitySeriesSampleQuery: HKQuery, @unchecked Sendable {
     override func start(in store: HKHealthStore) async {
         let options = lock.withLock { self.options }
         do {
-            let (database, fetch) = try await store.sampleFetch(type: quantityType, predicate: predicate,
-                                                                order: [SampleOrder(key: .startDate, ascending: true)])
-            let samples = try await database.fetchSamples(fetch).compactMap { $0 as? HKQuantitySample }
-            let series = try await database.seriesEntries(of: samples.map(\.uuid))
-            var items: [(entry: QuantitySeriesEntry, sample: HKQuantitySample)] = []
-            for sample in samples {
-                if let entries = series[sample.uuid] {
-                    items += entries.map { ($0, sample) }
-                } else {
-                    items.append((QuantitySeriesEntry(quantity: sample.quantity, dateInterval: DateInterval(start: sample.startDate, end: sample.endDate)),
-                                  sample))
-                }
-            }
-            if !options.orderBySample {
-                // Stable: quantities starting together keep their samples' order.
-                items = items.enumerated().sorted {
-                    ($0.element.entry.dateInterval.start, $0.offset) < ($1.element.entry.dateInterval.start, $1.offset)
-                }.map(\.element)
-            }
+            let items = try await Self.quantities(in: store, type: quantityType, predicate: predicate, orderBySample: options.orderBySample)
             guard !items.isEmpty else {
                 deliver(nil, nil, done: true, error: nil)
                 return
@@ -97,6 +79,34 @@ public final class HKQuantitySeriesSampleQuery: HKQuery, @unchecked Sendable {
         } catch {
             deliver(nil, nil, done: true, error: error)
         }
+    }
+
+    /// The quantities of the samples of `type` that match `predicate` and the caller may read,
+    /// each with its sample: a series' members, any other sample's one quantity over its own
+    /// dates. In ascending start order, or grouped by sample (samples in start order) when
+    /// `orderBySample` is set. Shared with `HKQuantitySeriesSampleQueryDescriptor`.
+    static func quantities(in store: HKHealthStore, type: HKQuantityType, predicate: NSPredicate?,
+                           orderBySample: Bool) async throws -> [(entry: QuantitySeriesEntry, sample: HKQuantitySample)] {
+        let (database, fetch) = try await store.sampleFetch(type: type, predicate: predicate,
+                                                            order: [SampleOrder(key: .startDate, ascending: true)])
+        let samples = try await database.fetchSamples(fetch).compactMap { $0 as? HKQuantitySample }
+        let series = try await database.seriesEntries(of: samples.map(\.uuid))
+        var items: [(entry: QuantitySeriesEntry, sample: HKQuantitySample)] = []
+        for sample in samples {
+            if let entries = series[sample.uuid] {
+                items += entries.map { ($0, sample) }
+            } else {
+                items.append((QuantitySeriesEntry(quantity: sample.quantity, dateInterval: DateInterval(start: sample.startDate, end: sample.endDate)),
+                              sample))
+            }
+        }
+        if !orderBySample {
+            // Stable: quantities starting together keep their samples' order.
+            items = items.enumerated().sorted {
+                ($0.element.entry.dateInterval.start, $0.offset) < ($1.element.entry.dateInterval.start, $1.offset)
+            }.map(\.element)
+        }
+        return items
     }
 
     private func deliver(_ entry: QuantitySeriesEntry?, _ sample: HKQuantitySample?, done: Bool, error: (any Error)?) {
