@@ -66,6 +66,9 @@ struct PredicateEvaluator {
         case .stateOfMind(let match):
             guard let mind = sample as? HKStateOfMind else { return false }
             return match.matches(mind)
+        case .electrocardiogram(let match):
+            guard let electrocardiogram = sample as? HKElectrocardiogram else { return false }
+            return match.matches(electrocardiogram)
         case .workoutMatch(let match):
             guard let workout = sample as? HKWorkout else { return false }
             return match.matches(workout)

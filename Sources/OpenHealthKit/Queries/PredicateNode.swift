@@ -26,6 +26,8 @@ indirect enum PredicateNode: Sendable {
     case fhirResource(type: String, identifier: String?)
     /// States of mind by kind, valence, label or association (decided after decryption).
     case stateOfMind(StateOfMindMatch)
+    /// Electrocardiograms by classification or symptoms status (decided after decryption).
+    case electrocardiogram(ElectrocardiogramMatch)
     /// Workouts by their activities or statistics (decided after decryption).
     case workoutMatch(WorkoutMatch)
     case and([PredicateNode])
@@ -50,7 +52,7 @@ indirect enum PredicateNode: Sendable {
         case .metadataAllowed(_, let values):
             return values.allSatisfy { $0.indexForm != nil }
         case .devices, .metadataCompare, .quantity, .categoryValue, .categoryValues, .workoutDuration, .workoutTotal, .fhirResource,
-             .stateOfMind, .workoutMatch:
+             .stateOfMind, .electrocardiogram, .workoutMatch:
             return false
         case .and(let nodes), .or(let nodes):
             return nodes.allSatisfy(\.isExactInSQL)

@@ -130,7 +130,7 @@ struct SQLPredicate {
                 return nil
             }
         case .devices, .metadataCompare, .quantity, .categoryValue, .categoryValues, .workoutDuration, .workoutTotal, .fhirResource,
-             .stateOfMind, .workoutMatch:
+             .stateOfMind, .electrocardiogram, .workoutMatch:
             return nil
         }
     }

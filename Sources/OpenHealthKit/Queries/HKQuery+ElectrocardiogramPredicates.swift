@@ -1,0 +1,32 @@
+import Foundation
+
+/// One electrocardiogram condition of a predicate, decided on the decrypted sample (the
+/// classification and symptoms status are sealed).
+enum ElectrocardiogramMatch: Sendable {
+    case classification(HKElectrocardiogram.Classification)
+    case symptomsStatus(HKElectrocardiogram.SymptomsStatus)
+
+    /// Whether `electrocardiogram` meets the condition.
+    func matches(_ electrocardiogram: HKElectrocardiogram) -> Bool {
+        switch self {
+        case .classification(let classification): return electrocardiogram.classification == classification
+        case .symptomsStatus(let status): return electrocardiogram.symptomsStatus == status
+        }
+    }
+}
+
+extension HKQuery {
+    /// Matches electrocardiograms with one classification, as HealthKit's
+    /// `predicateForElectrocardiograms(classification:)`.
+    /// - Parameter classification: The classification the sample must have.
+    public class func predicateForElectrocardiograms(classification: HKElectrocardiogram.Classification) -> NSPredicate {
+        HKQueryPredicate(.electrocardiogram(.classification(classification)))
+    }
+
+    /// Matches electrocardiograms with one symptoms status, as HealthKit's
+    /// `predicateForElectrocardiograms(symptomsStatus:)`.
+    /// - Parameter symptomsStatus: The symptoms status the sample must have.
+    public class func predicateForElectrocardiograms(symptomsStatus: HKElectrocardiogram.SymptomsStatus) -> NSPredicate {
+        HKQueryPredicate(.electrocardiogram(.symptomsStatus(symptomsStatus)))
+    }
+}
