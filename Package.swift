@@ -408,6 +408,19 @@ let package = Package(
         .plugin(name: "BuildCommit", capability: .buildTool()),
         // What the tests share: a seedable generator, a clock they move, an inbox to wait on.
         .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        // A loopback HTTP(S) server and a certificate authority made per test run, for the tests of
+        // the HTTP clients (HTTPClientPolicyTests, SmartHealthCardsHTTPSTests).
+        .target(
+            name: "HTTPTestSupport",
+            dependencies: [
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "X509", package: "swift-certificates"),
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            path: "Tests/HTTPTestSupport", swiftSettings: swiftSettings),
         .testTarget(
             name: "OpenHealthKitTests",
             dependencies: ["TestSupport", 
@@ -462,7 +475,7 @@ let package = Package(
         .testTarget(name: "QRImageReaderTests", dependencies: ["TestSupport", "QRImageReader", "QRCode"], swiftSettings: swiftSettings),
         .testTarget(
             name: "HTTPClientPolicyTests",
-            dependencies: ["TestSupport",
+            dependencies: ["TestSupport", "HTTPTestSupport",
                 "HTTPClientPolicy",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -476,7 +489,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SmartHealthCardsHTTPSTests",
-            dependencies: ["TestSupport", 
+            dependencies: ["TestSupport", "HTTPTestSupport", 
                 "SmartHealthCardsHTTPS",
                 "SmartHealthCards",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),

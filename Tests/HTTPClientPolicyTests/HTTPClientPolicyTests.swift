@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HTTPTestSupport
 import HTTPClientPolicy
 import NIOCore
 import NIOHTTP1

@@ -1,5 +1,6 @@
 import AsyncHTTPClient
 import Foundation
+import HTTPTestSupport
 import NIOHTTP1
 import SmartHealthCards
 import TestSupport

@@ -1,11 +1,12 @@
 import Foundation
+import HTTPTestSupport
 import TestSupport
 @_spi(Testing) @testable import SmartHealthCardsHTTPS
 
 /// A running loopback server, its authority, and resolvers that trust it; stopped by
 /// ``withLoopbackServer(_:)``.
 struct LoopbackFixture: Sendable {
-    let server: LoopbackHTTPSServer
+    let server: LoopbackServer
     let authority: TestCertificateAuthority
 
     /// The issuer URL the tests use: `https://127.0.0.1:<port>/issuer`.
@@ -31,7 +32,7 @@ struct LoopbackFixture: Sendable {
 /// Runs `body` with a fresh loopback HTTPS server, stopping it afterwards whatever happens.
 func withLoopbackServer(_ body: (LoopbackFixture) async throws -> Void) async throws {
     let authority = try TestCertificateAuthority.make()
-    let server = try await LoopbackHTTPSServer(authority: authority)
+    let server = try await LoopbackServer(authority: authority)
     do {
         try await body(LoopbackFixture(server: server, authority: authority))
     } catch {

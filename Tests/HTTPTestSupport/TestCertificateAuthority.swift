@@ -5,17 +5,19 @@ import X509
 
 /// A certificate authority made for one test run, and a server certificate it issued for the
 /// IP address 127.0.0.1.
-struct TestCertificateAuthority: Sendable {
+public struct TestCertificateAuthority: Sendable {
     /// The authority's certificate, which the client under test is told to trust.
-    let root: NIOSSLCertificate
+    public let root: NIOSSLCertificate
+    /// The same, as PEM text (what a file `SSL_CERT_FILE` names holds).
+    public let rootPEM: String
     /// The server's certificate.
-    let serverCertificate: NIOSSLCertificate
+    public let serverCertificate: NIOSSLCertificate
     /// The server's private key.
-    let serverKey: NIOSSLPrivateKey
+    public let serverKey: NIOSSLPrivateKey
 
     /// Generates P-256 keys, a self-signed authority, and a server certificate for 127.0.0.1
     /// valid for a day.
-    static func make() throws -> TestCertificateAuthority {
+    public static func make() throws -> TestCertificateAuthority {
         let rootKey = P256.Signing.PrivateKey()
         let rootName = try DistinguishedName { CommonName("OpenHealthKit test authority") }
         let now = Date()
@@ -53,8 +55,9 @@ struct TestCertificateAuthority: Sendable {
             },
             issuerPrivateKey: Certificate.PrivateKey(rootKey))
 
+        let rootPEM = try rootCertificate.serializeAsPEM().pemString
         return TestCertificateAuthority(
-            root: try NIOSSLCertificate(bytes: Array(try rootCertificate.serializeAsPEM().pemString.utf8), format: .pem),
+            root: try NIOSSLCertificate(bytes: Array(rootPEM.utf8), format: .pem), rootPEM: rootPEM,
             serverCertificate: try NIOSSLCertificate(bytes: Array(try serverCertificate.serializeAsPEM().pemString.utf8),
                                                      format: .pem),
             serverKey: try NIOSSLPrivateKey(bytes: Array(serverKey.pemRepresentation.utf8), format: .pem))

@@ -5,20 +5,20 @@ import NIOPosix
 import NIOSSL
 import Synchronization
 
-/// A real HTTPS/1.1 server on 127.0.0.1 and a free port, for tests: it answers each path from a
-/// table of routes and counts the requests per path.
-final class LoopbackHTTPSServer: Sendable {
+/// A real HTTP/1.1 server on 127.0.0.1 and a free port, over TLS when given an authority, for
+/// tests: it answers each path from a table of routes and counts the requests per path.
+public final class LoopbackServer: Sendable {
     /// One answer.
-    struct Reply: Sendable {
-        var status: HTTPResponseStatus
-        var headers: [(String, String)]
-        var body: [UInt8]
+    public struct Reply: Sendable {
+        public var status: HTTPResponseStatus
+        public var headers: [(String, String)]
+        public var body: [UInt8]
         /// Sent with `Transfer-Encoding: chunked` instead of `Content-Length`.
-        var chunked: Bool
+        public var chunked: Bool
         /// Sends the head and the first half of the body, then nothing more.
-        var stallsInBody: Bool
+        public var stallsInBody: Bool
 
-        init(status: HTTPResponseStatus = .ok, headers: [(String, String)] = [], body: [UInt8] = [],
+        public init(status: HTTPResponseStatus = .ok, headers: [(String, String)] = [], body: [UInt8] = [],
              chunked: Bool = false, stallsInBody: Bool = false) {
             self.status = status
             self.headers = headers
@@ -27,13 +27,13 @@ final class LoopbackHTTPSServer: Sendable {
             self.stallsInBody = stallsInBody
         }
 
-        init(status: HTTPResponseStatus = .ok, headers: [(String, String)] = [], body: String) {
+        public init(status: HTTPResponseStatus = .ok, headers: [(String, String)] = [], body: String) {
             self.init(status: status, headers: headers, body: Array(body.utf8))
         }
     }
 
     /// How a path is answered: a reply from the request head, or nil to never answer.
-    typealias Route = @Sendable (HTTPRequestHead) -> Reply?
+    public typealias Route = @Sendable (HTTPRequestHead) -> Reply?
 
     /// The routes and what reached them, shared with the connections' handlers.
     private final class Table: Sendable {
@@ -63,22 +63,28 @@ final class LoopbackHTTPSServer: Sendable {
     private let group: MultiThreadedEventLoopGroup
     private let channel: any Channel
     /// The port the server listens on.
-    let port: Int
+    public let port: Int
 
-    /// Starts a server with `authority`'s server certificate.
-    init(authority: TestCertificateAuthority) async throws {
+    /// Whether the server speaks TLS.
+    public let isTLS: Bool
+
+    /// Starts a server: over TLS with `authority`'s server certificate, or plain HTTP when nil.
+    public init(authority: TestCertificateAuthority?) async throws {
         let group = MultiThreadedEventLoopGroup(numberOfThreads: 1)
-        var tls = TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(authority.serverCertificate)],
-                                                           privateKey: .privateKey(authority.serverKey))
-        tls.minimumTLSVersion = .tlsv12
-        let context = try NIOSSLContext(configuration: tls)
+        let context: NIOSSLContext? = try authority.map { authority in
+            var tls = TLSConfiguration.makeServerConfiguration(certificateChain: [.certificate(authority.serverCertificate)],
+                                                               privateKey: .privateKey(authority.serverKey))
+            tls.minimumTLSVersion = .tlsv12
+            return try NIOSSLContext(configuration: tls)
+        }
+        isTLS = authority != nil
         let table = self.table
         do {
             let channel = try await ServerBootstrap(group: group)
                 .serverChannelOption(ChannelOptions.socketOption(.so_reuseaddr), value: 1)
                 .childChannelInitializer { channel in
                     channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context))
+                        if let context { try channel.pipeline.syncOperations.addHandler(NIOSSLServerHandler(context: context)) }
                         try channel.pipeline.syncOperations.configureHTTPServerPipeline()
                         try channel.pipeline.syncOperations.addHandler(RouteHandler(table: table))
                     }
@@ -94,38 +100,38 @@ final class LoopbackHTTPSServer: Sendable {
         }
     }
 
-    /// `https://127.0.0.1:<port>` followed by `path`.
-    func url(_ path: String) -> String {
-        "https://127.0.0.1:\(port)\(path)"
+    /// `https://127.0.0.1:<port>` (or `http://`) followed by `path`.
+    public func url(_ path: String) -> String {
+        "\(isTLS ? "https" : "http")://127.0.0.1:\(port)\(path)"
     }
 
     /// Answers `path` with `route`.
-    func route(_ path: String, _ route: @escaping Route) {
+    public func route(_ path: String, _ route: @escaping Route) {
         table.state.withLock { $0.routes[path] = route }
     }
 
     /// Answers `path` with `reply` every time.
-    func route(_ path: String, _ reply: Reply) {
+    public func route(_ path: String, _ reply: Reply) {
         route(path) { _ in reply }
     }
 
     /// How many requests reached `path`.
-    func count(_ path: String) -> Int {
+    public func count(_ path: String) -> Int {
         table.state.withLock { $0.counts[path] ?? 0 }
     }
 
     /// The heads of the requests that reached `path`, in order.
-    func requests(_ path: String) -> [HTTPRequestHead] {
+    public func requests(_ path: String) -> [HTTPRequestHead] {
         table.state.withLock { $0.requests[path] ?? [] }
     }
 
     /// Every path that was requested.
-    var requestedPaths: Set<String> {
+    public var requestedPaths: Set<String> {
         table.state.withLock { Set($0.counts.keys) }
     }
 
     /// Stops listening and closes every connection; later calls do nothing.
-    func stop() async {
+    public func stop() async {
         let first = stopped.withLock { stopped in
             defer { stopped = true }
             return !stopped
