@@ -10,31 +10,7 @@ import Synchronization
 public struct HKActivitySummaryQueryDescriptor: @unchecked Sendable {
     /// The long-running sequence of activity summaries (HealthKit's
     /// `HKActivitySummaryQueryDescriptor.Results`).
-    public struct Results: AsyncSequence, Sendable {
-        public typealias Element = [HKActivitySummary]
-        let stream: AsyncThrowingStream<[HKActivitySummary], any Error>
-
-        /// Iterates the summaries as they are saved.
-        public struct Iterator: AsyncIteratorProtocol {
-            var base: AsyncThrowingStream<[HKActivitySummary], any Error>.Iterator
-
-            /// The next delivery, or nil once the sequence ended.
-            public mutating func next() async throws -> [HKActivitySummary]? {
-                try await base.next()
-            }
-
-            /// The next delivery on the caller's isolation, or nil once the sequence ended.
-            /// - Parameter actor: The caller's isolation.
-            public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> [HKActivitySummary]? {
-                try await base.next(isolation: actor)
-            }
-        }
-
-        /// Makes the iterator.
-        public func makeAsyncIterator() -> Iterator {
-            Iterator(base: stream.makeAsyncIterator())
-        }
-    }
+    public typealias Results = QueryDescriptorResults<[HKActivitySummary]>
 
     /// The summaries to read; nil for every summary.
     public var predicate: NSPredicate?

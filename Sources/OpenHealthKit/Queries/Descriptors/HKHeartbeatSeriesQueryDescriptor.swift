@@ -22,31 +22,7 @@ public struct HKHeartbeatSeriesQueryDescriptor: Sendable {
 
     /// The heartbeats of a series, one element per beat (HealthKit's
     /// `HKHeartbeatSeriesQueryDescriptor.Results`).
-    public struct Results: AsyncSequence, Sendable {
-        public typealias Element = Heartbeat
-        let stream: AsyncThrowingStream<Heartbeat, any Error>
-
-        /// Iterates the series' heartbeats.
-        public struct Iterator: AsyncIteratorProtocol {
-            var base: AsyncThrowingStream<Heartbeat, any Error>.Iterator
-
-            /// The next heartbeat, or nil after the last.
-            public mutating func next() async throws -> Heartbeat? {
-                try await base.next()
-            }
-
-            /// The next heartbeat on the caller's isolation, or nil after the last.
-            /// - Parameter actor: The caller's isolation.
-            public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> Heartbeat? {
-                try await base.next(isolation: actor)
-            }
-        }
-
-        /// Makes the iterator.
-        public func makeAsyncIterator() -> Iterator {
-            Iterator(base: stream.makeAsyncIterator())
-        }
-    }
+    public typealias Results = QueryDescriptorResults<Heartbeat>
 
     /// The sample containing the heartbeat series.
     public var sample: HKHeartbeatSeriesSample

@@ -48,31 +48,7 @@ public struct HKQuantitySeriesSampleQueryDescriptor: Sendable {
 
     /// The quantities, one element per quantity (HealthKit's
     /// `HKQuantitySeriesSampleQueryDescriptor.Results`).
-    public struct Results: AsyncSequence, Sendable {
-        public typealias Element = Result
-        let stream: AsyncThrowingStream<Result, any Error>
-
-        /// Iterates the quantities.
-        public struct Iterator: AsyncIteratorProtocol {
-            var base: AsyncThrowingStream<Result, any Error>.Iterator
-
-            /// The next quantity, or nil after the last.
-            public mutating func next() async throws -> Result? {
-                try await base.next()
-            }
-
-            /// The next quantity on the caller's isolation, or nil after the last.
-            /// - Parameter actor: The caller's isolation.
-            public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> Result? {
-                try await base.next(isolation: actor)
-            }
-        }
-
-        /// Makes the iterator.
-        public func makeAsyncIterator() -> Iterator {
-            Iterator(base: stream.makeAsyncIterator())
-        }
-    }
+    public typealias Results = QueryDescriptorResults<Result>
 
     /// The quantity samples whose quantities are read.
     public var predicate: HKSamplePredicate<HKQuantitySample>

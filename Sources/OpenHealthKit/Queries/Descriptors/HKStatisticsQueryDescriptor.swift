@@ -38,31 +38,7 @@ public struct HKStatisticsCollectionQueryDescriptor: Sendable {
 
     /// The long-running sequence of collections (HealthKit's
     /// `HKStatisticsCollectionQueryDescriptor.Results`).
-    public struct Results: AsyncSequence, Sendable {
-        public typealias Element = HKStatisticsCollectionQueryDescriptor.Result
-        let stream: AsyncThrowingStream<Element, any Error>
-
-        /// Iterates the deliveries.
-        public struct Iterator: AsyncIteratorProtocol {
-            var base: AsyncThrowingStream<Element, any Error>.Iterator
-
-            /// The next delivery, or nil once the sequence ended.
-            public mutating func next() async throws -> Element? {
-                try await base.next()
-            }
-
-            /// The next delivery on the caller's isolation, or nil once the sequence ended.
-            /// - Parameter actor: The caller's isolation.
-            public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> Element? {
-                try await base.next(isolation: actor)
-            }
-        }
-
-        /// Makes the iterator.
-        public func makeAsyncIterator() -> Iterator {
-            Iterator(base: stream.makeAsyncIterator())
-        }
-    }
+    public typealias Results = QueryDescriptorResults<HKStatisticsCollectionQueryDescriptor.Result>
 
     /// The samples to compute over.
     public var predicate: HKSamplePredicate<HKQuantitySample>

@@ -14,31 +14,7 @@ import Foundation
 public struct HKWorkoutRouteQueryDescriptor: Sendable {
     /// The locations of a route, one element per location (HealthKit's
     /// `HKWorkoutRouteQueryDescriptor.Results`).
-    public struct Results: AsyncSequence, Sendable {
-        public typealias Element = CLLocation
-        let stream: AsyncThrowingStream<CLLocation, any Error>
-
-        /// Iterates the route's locations.
-        public struct Iterator: AsyncIteratorProtocol {
-            var base: AsyncThrowingStream<CLLocation, any Error>.Iterator
-
-            /// The next location, or nil after the last.
-            public mutating func next() async throws -> CLLocation? {
-                try await base.next()
-            }
-
-            /// The next location on the caller's isolation, or nil after the last.
-            /// - Parameter actor: The caller's isolation.
-            public mutating func next(isolation actor: isolated (any Actor)?) async throws(any Error) -> CLLocation? {
-                try await base.next(isolation: actor)
-            }
-        }
-
-        /// Makes the iterator.
-        public func makeAsyncIterator() -> Iterator {
-            Iterator(base: stream.makeAsyncIterator())
-        }
-    }
+    public typealias Results = QueryDescriptorResults<CLLocation>
 
     /// The route whose locations are read.
     public var workoutRoute: HKWorkoutRoute
