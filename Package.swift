@@ -52,6 +52,7 @@ let package = Package(
         .library(name: "FhirBlocksSQLite", targets: ["FhirBlocksSQLite"]),
         .library(name: "FhirBlocksPostgres", targets: ["FhirBlocksPostgres"]),
         .library(name: "FhirBlocksDeployment", targets: ["FhirBlocksDeployment"]),
+        .library(name: "HealthSharing", targets: ["HealthSharing"]),
         .library(name: "HealthWebApp", targets: ["HealthWebApp"]),
         .library(name: "DemoData", targets: ["DemoData"]),
         .executable(name: "health", targets: ["health"]),
@@ -335,6 +336,25 @@ let package = Package(
         ),
         // `health ui`: the Health web page (Hummingbird, swift-mustache templates, SVG charts), over
         // the public OpenHealthKit API as the store's owner.
+        // Sharing a person's store by SMART Health Links: what to share (a patient summary, records,
+        // cards) read from the store, encrypted on the person's machine, hosted through their wallet;
+        // and opening a link someone hands them. Used by `health share` and `health ui`.
+        .target(
+            name: "HealthSharing",
+            dependencies: [
+                "CommonSupport",
+                "OpenHealthKit",
+                "HealthRecords",
+                "SmartHealthLinks",
+                "SmartHealthCards",
+                "QRCode",
+                "FHIRCore",
+                "FhirBlocks",
+                "FhirBlocksClient",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ],
+            swiftSettings: swiftSettings
+        ),
         .target(
             name: "HealthWebApp",
             dependencies: [
@@ -343,6 +363,7 @@ let package = Package(
                 "HealthPresentation",
                 "SmartHealthCards",
                 "HealthRecords",
+                "HealthSharing",
                 "QRCode",
                 "QRImageReader",
                 "FHIRCore",
@@ -363,6 +384,7 @@ let package = Package(
                 "CommonSupport",
                 "DemoData",
                 "HealthWebApp",
+                "HealthSharing",
                 "HealthPresentation",
                 "SampleFiles",
                 "AppleHealthExport",
@@ -429,6 +451,11 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
+            swiftSettings: swiftSettings
+        ),
+        .testTarget(
+            name: "HealthSharingTests",
+            dependencies: ["TestSupport", "HealthSharing", "OpenHealthKit", "HealthRecords", "SmartHealthLinks", "FHIRCore"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
