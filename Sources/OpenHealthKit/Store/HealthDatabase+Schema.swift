@@ -240,6 +240,16 @@ extension HealthDatabase {
                 ) WITHOUT ROWID;
                 """)
         }
+        // v15-share-links: the links the owner shared (``HKSharedLink``): one sealed row per link,
+        // found by a keyed hash of its id; nothing about a link is in the clear.
+        migrator.registerMigration("v15-share-links") { db in
+            try db.execute(sql: """
+                CREATE TABLE shared_link (
+                    id_hash BLOB PRIMARY KEY NOT NULL,
+                    sealed BLOB NOT NULL
+                ) WITHOUT ROWID;
+                """)
+        }
         return migrator
     }()
 }

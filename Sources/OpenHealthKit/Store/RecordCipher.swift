@@ -4,10 +4,11 @@ import Foundation
 /// Seals and opens the secret part of every stored record, and computes the keyed hashes that
 /// let SQL find rows by sync identifier or metadata without storing either in the clear.
 ///
-/// Five subkeys are derived from the master key with HKDF-SHA256: one for AES-256-GCM sealing
+/// Subkeys are derived from the master key with HKDF-SHA256: one for AES-256-GCM sealing
 /// of records, one for HMAC-SHA256 index hashes, one for AES-256-GCM sealing of value blocks
 /// (``ValueBlock``), one for statistics rollups (``RollupPage``) and one for health-records
-/// connections (``HKHealthRecordsConnection``, bound to the keyed hash of their name). Each sealed record is bound
+/// connections (``HKHealthRecordsConnection``, bound to the keyed hash of their name); another seals the keys of
+/// the links the owner shared (``HKSharedLink``, bound to the keyed hash of the link's id). Each sealed record is bound
 /// to its row's UUID as additional authenticated data, so moving a sealed blob to another row
 /// fails to open; a value block is bound to its purpose, type and entry count, a rollup page to
 /// its type and day, and under their own keys neither can pass for a record.
@@ -18,6 +19,7 @@ struct RecordCipher: Sendable {
     private let rollupKey: SymmetricKey
     private let routeKey: SymmetricKey
     private let connectionKey: SymmetricKey
+    private let sharedLinkKey: SymmetricKey
 
     init(masterKey: SymmetricKey) {
         sealingKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("openhealthkit.records.v1".utf8), outputByteCount: 32)
@@ -26,6 +28,7 @@ struct RecordCipher: Sendable {
         rollupKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("openhealthkit.rollups.v1".utf8), outputByteCount: 32)
         routeKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("openhealthkit.route-blocks.v1".utf8), outputByteCount: 32)
         connectionKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("openhealthkit.record-connections.v1".utf8), outputByteCount: 32)
+        sharedLinkKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: masterKey, info: Data("openhealthkit.shared-links.v1".utf8), outputByteCount: 32)
     }
 
     /// Seals `plaintext`, binding it to `context` (the row's UUID bytes).
@@ -93,6 +96,18 @@ struct RecordCipher: Sendable {
     /// `tamperedRecord`.
     func openConnection(_ sealed: some DataProtocol, context: some DataProtocol) throws -> Data {
         try Self.open(sealed, key: connectionKey, context: context, what: "health-records connection")
+    }
+
+    /// Seals a shared link's secrets (``HKSharedLink``) under the shared-link subkey, binding
+    /// them to `context` (the keyed hash of the link's id).
+    func sealSharedLink(_ plaintext: some DataProtocol, context: some DataProtocol) throws -> Data {
+        try Self.seal(plaintext, key: sharedLinkKey, context: context)
+    }
+
+    /// Opens a sealed shared link; a wrong key, an altered row or a row moved to another id is
+    /// `tamperedRecord`.
+    func openSharedLink(_ sealed: some DataProtocol, context: some DataProtocol) throws -> Data {
+        try Self.open(sealed, key: sharedLinkKey, context: context, what: "shared link")
     }
 
     private static func seal(_ plaintext: some DataProtocol, key: SymmetricKey, context: some DataProtocol) throws -> Data {
