@@ -75,6 +75,15 @@ extension HKHealthStore {
         guard !share.contains(where: { $0 is HKElectrocardiogramType }) else {
             throw HKError(.errorInvalidArgument, "electrocardiograms cannot be shared, only read")
         }
+        // Medications and their doses are logged in the Health app (here, by the owner) and read
+        // as the person chooses (requestPerObjectReadAuthorization for userAnnotatedMedicationType()).
+        guard !share.contains(where: { $0 is HKMedicationDoseEventType }) else {
+            throw HKError(.errorInvalidArgument, "medication dose events cannot be shared, only read")
+        }
+        guard !read.contains(where: { $0 is HKMedicationDoseEventType }) else {
+            throw HKError(.errorInvalidArgument,
+                          "medication dose events are read with their medications: use requestPerObjectReadAuthorization(for: .userAnnotatedMedicationType(), predicate:)")
+        }
         // Vision prescriptions are read object by object (requestPerObjectReadAuthorization).
         let perObject = read.filter { $0.requiresPerObjectAuthorization() }.map(\.identifier)
         guard perObject.isEmpty else {

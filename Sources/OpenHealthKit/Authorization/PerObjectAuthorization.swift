@@ -127,6 +127,7 @@ extension HKHealthStore {
             throw HKError(.errorInvalidArgument, "\(objectType.identifier) does not require per-object authorization: use requestAuthorization(toShare:read:)")
         }
         guard !engine.isOwner else { return }
+        if objectType is HKUserAnnotatedMedicationType { return try await requestMedicationReadAuthorization() }
         let database = try await engine.databaseAsync()
         let node = try HKQueryPredicate.node(from: predicate)
         let fetch = SampleFetch(types: [objectType.identifier], predicate: SQLPredicate(node, cipher: database.cipher), scope: .everything,

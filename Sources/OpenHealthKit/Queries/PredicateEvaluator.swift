@@ -69,6 +69,9 @@ struct PredicateEvaluator {
         case .electrocardiogram(let match):
             guard let electrocardiogram = sample as? HKElectrocardiogram else { return false }
             return match.matches(electrocardiogram)
+        case .medication(let match):
+            guard let dose = sample as? HKMedicationDoseEvent else { return false }
+            return match.matches(dose)
         case .workoutMatch(let match):
             guard let workout = sample as? HKWorkout else { return false }
             return match.matches(workout)

@@ -28,6 +28,8 @@ indirect enum PredicateNode: Sendable {
     case stateOfMind(StateOfMindMatch)
     /// Electrocardiograms by classification or symptoms status (decided after decryption).
     case electrocardiogram(ElectrocardiogramMatch)
+    /// Medication dose events and user annotated medications (decided after decryption).
+    case medication(MedicationMatch)
     /// Workouts by their activities or statistics (decided after decryption).
     case workoutMatch(WorkoutMatch)
     case and([PredicateNode])
@@ -52,7 +54,7 @@ indirect enum PredicateNode: Sendable {
         case .metadataAllowed(_, let values):
             return values.allSatisfy { $0.indexForm != nil }
         case .devices, .metadataCompare, .quantity, .categoryValue, .categoryValues, .workoutDuration, .workoutTotal, .fhirResource,
-             .stateOfMind, .electrocardiogram, .workoutMatch:
+             .stateOfMind, .electrocardiogram, .medication, .workoutMatch:
             return false
         case .and(let nodes), .or(let nodes):
             return nodes.allSatisfy(\.isExactInSQL)

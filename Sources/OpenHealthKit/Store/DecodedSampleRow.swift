@@ -131,6 +131,11 @@ struct DecodedSampleRow {
             guard let extraData = payload.extra else { throw HealthStoreError(.corruptDatabase, "a vision prescription has no details") }
             let details = try context.decoder.decode(VisionPrescriptionDetails.self, from: extraData)
             return try details.makeSample(issued: start, uuid: uuid, revision: revision, device: device, metadata: metadata)
+        case .medicationDoseEvent:
+            guard let extraData = payload.extra else { throw HealthStoreError(.corruptDatabase, "a medication dose has no details") }
+            let details = try context.decoder.decode(MedicationDoseDetails.self, from: extraData)
+            return try details.makeSample(status: payload.integerValue, start: start, end: end, uuid: uuid, revision: revision,
+                                          device: device, metadata: metadata)
         case .workoutRoute:
             return HKWorkoutRoute(count: Int(clamping: payload.integerValue), start: start, end: end, uuid: uuid, sourceRevision: revision,
                                   device: device, metadata: metadata)

@@ -240,6 +240,18 @@ extension HealthDatabase {
                 ) WITHOUT ROWID;
                 """)
         }
+        // v14-medications: the medications the person tracks (``HKUserAnnotatedMedication``): one
+        // sealed row per medication concept, found by a keyed hash of the concept's identifier (so
+        // an import adds a concept once); their dose events are `sample` rows.
+        migrator.registerMigration("v14-medications") { db in
+            try db.execute(sql: """
+                CREATE TABLE medication (
+                    id INTEGER PRIMARY KEY,
+                    concept_hash BLOB NOT NULL UNIQUE,
+                    sealed BLOB NOT NULL
+                );
+                """)
+        }
         // v15-share-links: the links the owner shared (``HKSharedLink``): one sealed row per link,
         // found by a keyed hash of its id; nothing about a link is in the clear.
         migrator.registerMigration("v15-share-links") { db in

@@ -130,7 +130,7 @@ struct SQLPredicate {
                 return nil
             }
         case .devices, .metadataCompare, .quantity, .categoryValue, .categoryValues, .workoutDuration, .workoutTotal, .fhirResource,
-             .stateOfMind, .electrocardiogram, .workoutMatch:
+             .stateOfMind, .electrocardiogram, .medication, .workoutMatch:
             return nil
         }
     }

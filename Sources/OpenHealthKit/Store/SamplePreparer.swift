@@ -167,6 +167,10 @@ struct SamplePreparer {
             kind = .visionPrescription
             payload = SamplePayload(integer: Int64(prescription.prescriptionType.rawValue), metadata: metadata, device: device,
                                     extra: try Self.encoder.encode(VisionPrescriptionDetails(prescription)))
+        case let dose as HKMedicationDoseEvent:
+            kind = .medicationDoseEvent
+            payload = SamplePayload(integer: Int64(dose.logStatus.rawValue), metadata: metadata, device: device,
+                                    extra: try Self.encoder.encode(MedicationDoseDetails(dose)))
         case let route as HKWorkoutRoute:
             guard let locations = route.pendingLocations, let link = route.workoutLink else {
                 throw HKError(.errorInvalidArgument, "a workout route is saved by an HKWorkoutRouteBuilder")

@@ -17,6 +17,9 @@ enum SampleKind: Int64, Sendable {
     case audiogram = 31
     /// A vision prescription (``HKVisionPrescription``): its lens specifications in the extra section.
     case visionPrescription = 32
+    /// A medication dose event (``HKMedicationDoseEvent``): its log status the primary value,
+    /// its medication, schedule and quantities the extra section (``MedicationDoseDetails``).
+    case medicationDoseEvent = 33
     /// A quantity series sample (``HKQuantitySeriesSampleBuilder``): its quantities are
     /// `quantity` rows whose `parent_id` is the series row, hidden from sample queries.
     case quantitySeries = 9

@@ -45,7 +45,7 @@ extension HKObjectType {
     /// `requiresPerObjectAuthorization()`): true for vision prescriptions, which apps read only
     /// as the person chooses them, object by object.
     public func requiresPerObjectAuthorization() -> Bool {
-        identifier == HKVisionPrescriptionTypeIdentifier
+        identifier == HKVisionPrescriptionTypeIdentifier || identifier == HKDataTypeIdentifierUserAnnotatedMedicationConcept
     }
 
     /// The clinical measurement types by identifier (electrocardiograms, audiograms, vision

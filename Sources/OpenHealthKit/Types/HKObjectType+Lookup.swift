@@ -27,6 +27,7 @@ extension HKObjectType {
             return HKScoredAssessmentType(id)
         }
         if let clinical = clinicalMeasurementType(named: key) { return clinical }
+        if let medication = medicationSampleType(named: key) { return medication }
         if key == "verifiableclinicalrecord" || key == "verifiableclinicalrecords"
             || key == HKVerifiableClinicalRecordType.identifierString.lowercased() {
             return HKVerifiableClinicalRecordType()

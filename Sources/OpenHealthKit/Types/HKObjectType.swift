@@ -51,6 +51,7 @@ open class HKObjectType: NSObject, @unchecked Sendable {
         if identifier == HKWorkoutTypeIdentifier { return HKWorkoutType() }
         if identifier == HKWorkoutRouteTypeIdentifier { return HKSeriesType.workoutRoute() }
         if let clinical = clinicalMeasurementType(forIdentifierString: identifier) { return clinical }
+        if let medication = medicationType(forIdentifierString: identifier) { return medication }
         if identifier == HKDataTypeIdentifierHeartbeatSeries { return HKSeriesType.heartbeat() }
         if identifier == HKStateOfMindTypeIdentifierString { return HKStateOfMindType() }
         if identifier.hasPrefix("HKScoredAssessmentTypeIdentifier") {
