@@ -82,5 +82,5 @@ struct StoreCommand: AsyncParsableCommand {
         abstract: "Add, query, summarise, delete and import samples; order sources; manage apps' access.",
         subcommands: [StoreAddCommand.self, StoreQueryCommand.self, StoreStatsCommand.self, StoreDeleteCommand.self, StoreDeletedCommand.self,
                       StoreSourcesCommand.self, StoreAppsCommand.self, StoreImportCommand.self, StoreDeviceKeysCommand.self,
-                      StoreTypesCommand.self])
+                      StoreTypesCommand.self, StoreMedicationsCommand.self])
 }
