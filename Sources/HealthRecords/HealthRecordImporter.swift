@@ -316,6 +316,8 @@ public struct HealthRecordImporter: Sendable {
     private func save(_ records: [HKSample], sourceName: String) async throws {
         guard !records.isEmpty else { return }
         try await store.saveHealthRecords(records, source: Self.source(named: sourceName))
+        // The medications the records name become tracked medications, once per concept.
+        try await MedicationConcepts.track(records, in: store)
     }
 
     /// The source records are stored under: the provider's name, and a bundle identifier made from it.
