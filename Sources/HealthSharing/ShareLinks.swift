@@ -129,7 +129,11 @@ public enum ShareError: Error, Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    init(_ error: FhirBlocksClientError) {
+    /// The error of a failed call to the wallet's server: ``refused(status:reason:)`` for an
+    /// answer of 400–499, ``server(_:)`` for anything else.
+    ///
+    /// - Parameter clientError: The client's error.
+    public init(clientError error: FhirBlocksClientError) {
         if case .http(_, let status, let code, let text) = error, (400..<500).contains(status) {
             self = .refused(status: status, reason: [code, text].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": "))
         } else {
@@ -175,7 +179,7 @@ extension ShareLinks {
         do {
             return try await wallet.links()
         } catch {
-            throw ShareError(error)
+            throw ShareError(clientError: error)
         }
     }
 

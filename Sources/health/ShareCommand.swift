@@ -11,8 +11,9 @@ import SmartHealthLinks
 struct ShareCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "share",
-        abstract: "Open SMART Health Links (shlink:/) and their QR codes.",
-        subcommands: [ShareOpenCommand.self])
+        abstract: "Share by SMART Health Links (shlink:/) and their QR codes, and open links you are given.",
+        subcommands: [ShareCreateCommand.self, ShareListCommand.self, ShareUpdateCommand.self, ShareRevokeCommand.self,
+                      ShareOpenCommand.self])
 }
 
 /// `health share open LINK|QR-IMAGE`: fetches a link's files, decrypts them, verifies each card as
