@@ -22,6 +22,23 @@ final class AuditLog: Sendable {
         /// A checkpoint follow-up of the group commit is queued and has not started (later
         /// groups join it rather than queue their own), and whether it must read the store first.
         var followUp: (queued: Bool, sync: Bool) = (false, false)
+        /// Each patient's entries by log index, ascending (``PatientEntries``).
+        var byPatient: [String: PatientEntries] = [:]
+
+        /// Files the entry at `index` under its patient.
+        mutating func file(index: Int, patient: String?, agent: String) {
+            guard let patient else { return }
+            byPatient[patient, default: PatientEntries()].all.append(index)
+            if agent != patient { byPatient[patient, default: PatientEntries()].byOthers.append(index) }
+        }
+    }
+
+    /// The log indexes of the entries about one patient, ascending: all of them, and those
+    /// another agent made (what "who saw my data" lists), so that a page of them is found
+    /// without reading the log.
+    struct PatientEntries: Sendable {
+        var all: [Int] = []
+        var byOthers: [Int] = []
     }
 
     /// Writes audit-only changes in groups.
@@ -60,18 +77,37 @@ final class AuditLog: Sendable {
             let known = state.withLock { $0.leaves.count }
             let page = try await store.auditRecords(from: known, limit: 4096)
             if page.isEmpty { return }
+            let parties = page.map { record in (try? AuditEntry(canonicalBytes: record.canonicalBytes)).map { ($0.patient, $0.agent) } }
             let added = state.withLock { state in
                 let before = state.leaves.count
-                for record in page where record.index == state.leaves.count {
+                for (record, party) in zip(page, parties) where record.index == state.leaves.count {
                     let leaf = MerkleHash.leaf(record.canonicalBytes)
                     state.leaves.append(leaf)
                     state.frontier.append(leaf)
+                    if let party { state.file(index: record.index, patient: party.0, agent: party.1) }
                 }
                 return state.leaves.count - before
             }
             // A short page is the end; a page that adds nothing means a gap in the indexes
             // (a damaged store), which the verifier reports: stop rather than loop.
             if page.count < 4096 || added == 0 { return }
+        }
+    }
+
+    /// Up to `limit` log indexes of the entries about `patient` before index `cursor`, newest
+    /// first (only those another agent made when `othersOnly`), and whether older ones remain.
+    /// A binary search in the patient's own list: the cost does not grow with the log.
+    func patientEntries(_ patient: String, before cursor: Int, limit: Int, othersOnly: Bool) -> (indexes: [Int], more: Bool) {
+        state.withLock { state in
+            guard let entries = state.byPatient[patient] else { return ([], false) }
+            let list = othersOnly ? entries.byOthers : entries.all
+            var low = 0, high = list.count
+            while low < high {
+                let middle = (low + high) / 2
+                if list[middle] < cursor { low = middle + 1 } else { high = middle }
+            }
+            let start = max(0, low - limit)
+            return (Array(list[start..<low].reversed()), start > 0)
         }
     }
 
@@ -91,9 +127,10 @@ final class AuditLog: Sendable {
     func cache(_ entries: [PendingAuditEntry], committedAs indexes: [Int]) -> Bool {
         state.withLock { state -> Bool in
             guard let first = indexes.first, first == state.leaves.count, indexes.count == entries.count else { return indexes.isEmpty }
-            for pending in entries {
+            for (pending, index) in zip(entries, indexes) {
                 state.leaves.append(pending.leafHash)
                 state.frontier.append(pending.leafHash)
+                state.file(index: index, patient: pending.entry.patient, agent: pending.entry.agent)
             }
             return true
         }

@@ -171,6 +171,7 @@ extension TrustService {
             return Self.outcome(status: 403, code: "forbidden", "the token's scope does not cover searching \(type)")
         }
         if type != "Consent", type != "AuditEvent" { return await searchStored(type: type, request: request, access: access) }
+        if type == "AuditEvent", AuditEventPaging.isPaged(request.query) { return await auditEventSearchPage(request: request, access: access) }
         var matches: [JSONValue] = []
         if let patientParameter = request.query["patient"] ?? request.query["subject"],
            !(await isTokenPatient(patientParameter, patient: access.token.patient)) {

@@ -1,0 +1,146 @@
+import FHIRCore
+import FhirBlocks
+import FhirBlocksStore
+
+/// The paging parameters of an `AuditEvent` search, newest first: `_count` (1 to
+/// `maximumCount`), `_cursor=N` (the entries logged before log index N, the `next` link's
+/// cursor) and `agent:not=CSIGUID` (leave out the entries that agent made, such as the wallet's
+/// own reads). A search with none of them answers as before (every entry, oldest first).
+struct AuditEventPaging: Sendable, Equatable {
+    /// The default page size.
+    static let defaultCount = 50
+    /// The largest page.
+    static let maximumCount = 200
+    /// The most of the patient's entries one page reads when the reader or `agent:not` leaves
+    /// some out (a grantee reading its own actions, or `agent:not` naming another agent): a page
+    /// that finds fewer matches than `count` in them answers with what it found and a `next` link
+    /// from where it stopped, so a page's cost never grows with the log.
+    static let scanLimit = 2_000
+
+    /// The page size.
+    var count = defaultCount
+    /// The log index the page reads before (exclusive); nil for the newest entries.
+    var cursor: Int?
+    /// The agent whose entries are left out.
+    var excludedAgent: String?
+
+    /// Whether a search asks for pages (any of the paging parameters is present).
+    static func isPaged(_ query: [String: String]) -> Bool {
+        query["_count"] != nil || query["_cursor"] != nil || query["agent:not"] != nil
+    }
+
+    /// Reads the parameters; a malformed one is refused.
+    init(query: [String: String]) throws(SearchError) {
+        if let text = query["_count"] {
+            guard let number = Int(text), number >= 1 else { throw .invalid("_count must be a whole number from 1") }
+            count = min(number, Self.maximumCount)
+        }
+        if let text = query["_cursor"] {
+            guard let index = Int(text), index >= 0 else { throw .invalid("the paging cursor is not valid") }
+            cursor = index
+        }
+        if let text = query["agent:not"] {
+            guard let agent = CsiGuid(text) else { throw .invalid("agent:not must be a csiGuid") }
+            excludedAgent = agent.rawValue
+        }
+    }
+
+    /// The link of a page: its parameters, and the cursor when given.
+    func link(_ base: String, cursor: Int?) -> String {
+        var fields = [(name: "_count", value: String(count))]
+        if let excludedAgent { fields.append((name: "agent:not", value: excludedAgent)) }
+        if let cursor { fields.append((name: "_cursor", value: String(cursor))) }
+        return base + "?" + String(decoding: FormBody(fields: fields).encoded(), as: UTF8.self)
+    }
+}
+
+extension TrustService {
+    /// `GET /fhir/AuditEvent?_count=N[&_cursor=I][&agent:not=CSI]`: one page of the audit
+    /// entries about the token's patient that it may see, newest first, with a `next` link while
+    /// older entries remain (see `auditEventPage`).
+    func auditEventSearchPage(request: ServiceRequest, access: BearerAccess) async -> ServiceResponse {
+        let paging: AuditEventPaging
+        do {
+            paging = try AuditEventPaging(query: request.query)
+        } catch {
+            return Self.outcome(status: 400, code: "invalid", error.description)
+        }
+        var events: [JSONValue] = []
+        var next: Int?
+        if let patientParameter = request.query["patient"] ?? request.query["subject"],
+           !(await isTokenPatient(patientParameter, patient: access.token.patient)) {
+            // Another patient's compartment: nothing to see (as if empty).
+        } else {
+            do {
+                (events, next) = try await auditEventPage(patient: access.token.patient, reader: auditReader(access), paging: paging)
+            } catch {
+                return Self.outcome(status: 500, code: "exception", "storage failure")
+            }
+        }
+        let visibleEvents = events.filter { visible($0, type: "AuditEvent", interaction: .search, grants: access.grants) }
+        let references = visibleEvents.compactMap { value -> String? in value.objectValue?["id"]?.stringValue.map { "AuditEvent/\($0)" } }
+        do {
+            try await auditAccess(access, resources: references.isEmpty ? ["AuditEvent"] : references, outcome: .success)
+        } catch {
+            return Self.outcome(status: 500, code: "exception", "the access could not be audited")
+        }
+        let base = baseURL
+        let link = "\(base)/fhir/AuditEvent"
+        var links: [JSONValue] = [Self.linkEntry("self", paging.link(link, cursor: paging.cursor))]
+        if let next { links.append(Self.linkEntry("next", paging.link(link, cursor: next))) }
+        var bundle = JSONObject()
+        bundle.append("resourceType", "Bundle")
+        bundle.append("type", "searchset")
+        bundle.append("link", .array(links))
+        bundle.append("entry", .array(visibleEvents.map { value in
+            var entry = JSONObject()
+            if let id = value.objectValue?["id"]?.stringValue { entry.append("fullUrl", "\(base)/fhir/AuditEvent/\(id)") }
+            entry.append("resource", value)
+            entry.append("search", .object(JSONObject(members: [JSONMember(key: "mode", value: .string("match"))])))
+            return .object(entry)
+        }))
+        return .json(.object(bundle), contentType: Self.fhirJSON)
+    }
+
+    /// The page: up to `paging.count` AuditEvents about `patient` that `reader` may see, newest
+    /// first, from before `paging.cursor`; and the cursor of the next page (nil when none
+    /// remain). The entries are found in the audit log's index of the patient's entries
+    /// (`AuditLog.patientEntries`; those another agent made when `agent:not` names the patient),
+    /// each read by its log index; at most `AuditEventPaging.scanLimit` are read for one page
+    /// when the reader or `agent:not` leaves some out.
+    func auditEventPage(patient: CsiGuid, reader: AuditReader, paging: AuditEventPaging) async throws(TrustStoreError)
+        -> (events: [JSONValue], next: Int?) {
+        // Entries another server appended are indexed first (an indexed read from the last known index on).
+        try await auditLog.sync()
+        let othersOnly = paging.excludedAgent == patient.rawValue
+        var cursor = paging.cursor ?? Int.max
+        var events: [JSONValue] = []
+        var read = 0
+        var more = true
+        while events.count < paging.count, read < AuditEventPaging.scanLimit, more {
+            let candidates: [Int]
+            (candidates, more) = auditLog.patientEntries(patient.rawValue, before: cursor, limit: paging.count - events.count,
+                                                         othersOnly: othersOnly)
+            for index in candidates {
+                cursor = index
+                read += 1
+                guard let record = try await store.auditRecords(from: index, limit: 1).first, record.index == index,
+                      let entry = try? AuditEntry(canonicalBytes: record.canonicalBytes), entry.patient == patient.rawValue,
+                      reader.maySee(entry), entry.agent != paging.excludedAgent,
+                      case .object(var event) = entry.auditEvent(observer: baseURL) else { continue }
+                event["id"] = .string("log-\(record.index)")
+                event["extension"] = .array([.object(JSONObject(members: [
+                    JSONMember(key: "url", value: .string("https://openhealthkit.org/fhir/StructureDefinition/fhirblocks-log-index")),
+                    JSONMember(key: "valueInteger", value: .number(String(record.index))),
+                ]))])
+                events.append(.object(event))
+            }
+            if candidates.isEmpty { more = false }
+        }
+        return (events, more ? cursor : nil)
+    }
+
+    private static func linkEntry(_ relation: String, _ url: String) -> JSONValue {
+        .object(JSONObject(members: [JSONMember(key: "relation", value: .string(relation)), JSONMember(key: "url", value: .string(url))]))
+    }
+}
