@@ -106,7 +106,7 @@ extension ShareLinks {
                                                                    expires: expires, label: label, longTerm: options.longTerm,
                                                                    direct: options.direct))
         } catch {
-            throw ShareError(error)
+            throw ShareError(clientError: error)
         }
         var flags: SHLinkFlags = []
         if options.longTerm { flags.insert(.longTerm) }
@@ -154,7 +154,7 @@ extension ShareLinks {
         do {
             return try await wallet.updateLink(id: id, files: encrypted)
         } catch {
-            throw ShareError(error)
+            throw ShareError(clientError: error)
         }
     }
 
@@ -162,7 +162,7 @@ extension ShareLinks {
         do {
             try await wallet.revokeLink(id: id)
         } catch {
-            throw ShareError(error)
+            throw ShareError(clientError: error)
         }
         // The link no longer opens: its key has nothing left to protect or update.
         _ = try? await store.removeSharedLink(id: id)
