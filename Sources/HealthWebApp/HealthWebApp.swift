@@ -103,7 +103,7 @@ public struct HealthWebApp: Sendable {
             let notice = request.uri.queryParameters["changed"].map { "Access of \($0) changed; it applies to the app's next query." }
             return try await pages.page(title: "Sharing", section: .sharing,
                                         content: SharingView(store: store, pages: pages, text: sampleText()).render(csrf: csrf(request))
-                                            + walletSection(csrf: csrf(request)),
+                                            + walletSection(csrf: csrf(request), auditCursor: request.uri.queryParameters["auditBefore"].flatMap { Int(String($0)) }),
                                         notice: notice ?? request.uri.queryParameters["walletChanged"].map(String.init),
                                         problem: request.uri.queryParameters["walletProblem"].map(String.init))
         }

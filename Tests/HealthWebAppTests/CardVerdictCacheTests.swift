@@ -170,10 +170,14 @@ struct CardVerdictCacheTests {
         let fixture = try Self.page(base.store, resolver: FolderKeyResolver([Self.issuer: issuer.folder]), clock: clock)
         let (first, second) = try await fixture.withClient { client in
             let cookie = try await client.startSession()
-            return (try await client.send(.get, "/cards", cookie: cookie), try await client.send(.get, "/cards?page=2", cookie: cookie))
+            let first = try await client.send(.get, "/cards", cookie: cookie)
+            // The Older link carries the cursor after the 50th card (its date, one card of that date shown).
+            let older = try #require(CardsKeysetPagingTests.olderLink(first.body))
+            return (first, try await client.send(.get, older, cookie: cookie))
         }
         #expect(Self.verdicts(first.body).count == 50)
-        #expect(first.body.contains("<a href=\"/cards?page=2\">Older cards</a>"))
+        let fiftieth = WebTestFixture.now.addingTimeInterval(-3600 * 50).timeIntervalSinceReferenceDate
+        #expect(first.body.contains("<a href=\"/cards?page=2&amp;before=\(fiftieth)&amp;skip=1\">Older cards</a>"))
         #expect(Self.verdicts(second.body).count == 2)
         #expect(second.body.contains("<a href=\"/cards\">Newer cards</a>"))
         #expect(!second.body.contains("Older cards"))

@@ -39,14 +39,17 @@ extension HealthWebApp {
 
     func addCardRoutes(to router: Router<BasicRequestContext>) {
         router.get("/cards") { request, _ in
-            let page = request.uri.queryParameters["page"].flatMap { Int(String($0)) }.map { min(max(1, $0), 10_000) } ?? 1
+            // The page's cursor (before, skip) decides what is read; its number is only shown.
+            let query = request.uri.queryParameters
+            let cursor = CardsView.PageCursor(before: query["before"].map(String.init), skip: query["skip"].map(String.init))
+            let page = cursor == nil ? 1 : query["page"].flatMap { Int(String($0)) }.map { min(max(2, $0), 1_000_000) } ?? 2
             let view = CardsView(store: store, pages: pages, text: try await sampleText())
-            let (cards, hasOlder) = try await view.cards(page: page)
+            let (cards, _, older) = try await view.cards(from: cursor)
             let verifier = currentVerifier()
             let checks = await cardVerdicts.checks(for: cards, with: verifier)
             let notice = request.uri.queryParameters["added"].map { "Added \($0) card(s); each was verified first." }
             return pages.page(title: "Health cards", section: .cards,
-                              content: view.render(cards, page: page, hasOlder: hasOlder, checks: checks, checkedAt: verifier.now,
+                              content: view.render(cards, page: page, older: older, checks: checks, checkedAt: verifier.now,
                                                    hasTrustPolicy: verifier.trust != nil, csrf: csrf(request)),
                               notice: notice)
         }

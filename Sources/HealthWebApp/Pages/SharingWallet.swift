@@ -22,11 +22,19 @@ public struct SharingWallet: Sendable {
         self.identity = identity
     }
 
+    /// How many audit entries the Sharing page lists at once.
+    static let auditPageSize = 50
+
     /// What the Sharing page shows of the wallet.
     struct Snapshot: Sendable {
         var grantedByMe: [PermissionRecord]
         var givenToMe: [PermissionRecord]
+        /// One page of others' actions on the wallet's data, newest first.
         var events: [SharingAuditEvent]
+        /// The cursor of the next (older) page of `events`, when the server says one follows.
+        var olderEvents: Int?
+        /// The cursor `events` were read from (nil for the newest page).
+        var eventsCursor: Int? = nil
         /// The verification of the log (the entries appended since the last verified checkpoint,
         /// everything on the first load), or why it could not be read.
         var verification: Result<AuditVerificationReport, SharingWalletProblem>
@@ -34,28 +42,48 @@ public struct SharingWallet: Sendable {
 
     private var wallet: WalletClient { WalletClient(client: client, identity: identity) }
 
-    /// Reads the permissions and the audit log, and verifies what the log appended since the last load.
-    func snapshot() async throws(SharingWalletProblem) -> Snapshot {
+    /// Reads the permissions and one page of the audit log (others' actions, newest first, from
+    /// before `auditCursor` when given), and verifies what the log appended since the last load.
+    func snapshot(auditCursor: Int? = nil) async throws(SharingWalletProblem) -> Snapshot {
         do {
             let wallet = self.wallet
             let granted = try await wallet.permissionsGrantedByMe()
             let given = try await wallet.permissionsGivenToMe()
             let token = try await wallet.token()
-            let bundle = try await FhirResourceClient(client: client, token: token).search(type: "AuditEvent")
-            let events = (bundle.objectValue?["entry"]?.arrayValue ?? []).compactMap { entry in
-                entry.objectValue?["resource"]?.objectValue.map(SharingAuditEvent.init(event:))
-            }
+            let page = try await FhirResourceClient(client: client, token: token)
+                .search(type: "AuditEvent", parameters: Self.auditPageParameters(excluding: identity.csiGuid, cursor: auditCursor))
+            let (events, older) = Self.auditPage(page)
             let verification: Result<AuditVerificationReport, SharingWalletProblem>
             do {
                 verification = .success(try await auditVerifier.verify(AuditClient(client: client, accessToken: token.accessToken)))
             } catch {
                 verification = .failure(SharingWalletProblem("The audit log could not be read to check it: \(error.description)"))
             }
-            return Snapshot(grantedByMe: granted, givenToMe: given, events: events.sorted { $0.recorded > $1.recorded },
+            return Snapshot(grantedByMe: granted, givenToMe: given, events: events, olderEvents: older, eventsCursor: auditCursor,
                             verification: verification)
         } catch {
             throw SharingWalletProblem(error)
         }
+    }
+
+    /// The AuditEvent search of one page: `_count`, the wallet's own actions left out
+    /// (`agent:not`), and the cursor of an older page.
+    static func auditPageParameters(excluding wallet: CsiGuid, cursor: Int?) -> [(String, String)] {
+        var parameters = [("_count", String(auditPageSize)), ("agent:not", wallet.description)]
+        if let cursor { parameters.append(("_cursor", String(cursor))) }
+        return parameters
+    }
+
+    /// A page's events, newest first (at most `auditPageSize`, whatever the server sent), and
+    /// the cursor of its `next` link (nil when there is none or it cannot be read).
+    static func auditPage(_ bundle: JSONValue) -> (events: [SharingAuditEvent], older: Int?) {
+        let events = (bundle.objectValue?["entry"]?.arrayValue ?? []).compactMap { entry in
+            entry.objectValue?["resource"]?.objectValue.map(SharingAuditEvent.init(event:))
+        }
+        let next = (bundle.objectValue?["link"]?.arrayValue ?? []).first { $0.objectValue?["relation"]?.stringValue == "next" }
+        let older = next?.objectValue?["url"]?.stringValue.flatMap(URLComponents.init(string:))?.queryItems?
+            .first { $0.name == "_cursor" }?.value.flatMap { Int($0) }.flatMap { $0 >= 0 ? $0 : nil }
+        return (Array(events.sorted { $0.recorded > $1.recorded }.prefix(auditPageSize)), older)
     }
 
     /// Grants `scope` during `window` to one grantee; returns the permission ids.

@@ -33,13 +33,14 @@ extension HealthWebApp {
         }
     }
 
-    /// The wallet's section of the Sharing page (never throws: a server that cannot be read is said so on the page).
-    func walletSection(csrf: String) async -> String {
+    /// The wallet's section of the Sharing page, with the page of the audit log before
+    /// `auditCursor` (the newest when nil); never throws: a server that cannot be read is said so on the page.
+    func walletSection(csrf: String, auditCursor: Int? = nil) async -> String {
         let view = SharingWalletView(pages: pages)
         guard let wallet else { return view.notConnected() }
         let csi = wallet.identity.csiGuid.description
         do {
-            let snapshot = try await wallet.snapshot()
+            let snapshot = try await wallet.snapshot(auditCursor: auditCursor)
             let now = clock()
             let text = SampleText(units: [:], calendar: calendar)
             let nextYear = calendar.date(byAdding: .year, value: 1, to: now) ?? now

@@ -30,18 +30,20 @@ struct SharingWalletView {
             row["grantor"] = record.grantingCsiGuid
             return row
         }
-        // Others' actions; the wallet's own (this page's reads among them) are counted, not listed.
+        // Others' actions, one page, newest first; the wallet's own (this page's reads among
+        // them) are left out by the server (`agent:not`), and here too if a server sends them.
         let others = snapshot.events.filter { $0.who != csi }
         let events: [[String: Any]] = others.map { event in
             let what = event.what.filter { $0 != csi }
             return ["when": event.recorded, "who": event.who, "action": event.action, "what": what.isEmpty ? "your data" : what.joined(separator: ", "),
                     "outcome": event.succeeded ? "done" : "refused or failed"]
         }
-        let own = snapshot.events.count - others.count
+        let older = snapshot.olderEvents.map { "/sharing?auditBefore=\($0)" } ?? ""
         var context: [String: Any] = [
             "connected": true, "ready": true, "csi": csi, "csrf": csrf, "granted": granted, "hasGranted": !granted.isEmpty,
             "revocable": revocable, "given": given, "hasGiven": !given.isEmpty, "events": events, "hasEvents": !events.isEmpty,
-            "ownEvents": own == 0 ? "" : "\(own) entries of your own wallet's actions (including this page's reads) are not listed.",
+            "ownEvents": "The entries of your own wallet's actions (including this page's reads) are not listed.",
+            "olderEvents": older, "hasOlderEvents": !older.isEmpty, "isOlderPage": snapshot.eventsCursor != nil,
             "today": today, "nextYear": nextYear,
             "confidentiality": SharingGrantForm.confidentialityLevels.map { ["code": $0.code, "label": $0.label, "selected": $0.code == "N"] },
         ]
@@ -120,7 +122,9 @@ struct SharingWalletView {
         <tbody>{{#events}}<tr><td>{{when}}</td><td><code>{{who}}</code></td><td>{{action}}</td><td>{{what}}</td><td>{{outcome}}</td></tr>{{/events}}</tbody>
         </table></div>
         {{/hasEvents}}
-        {{^hasEvents}}<p>No one else has used your data.</p>{{/hasEvents}}
+        {{^hasEvents}}<p>{{#hasOlderEvents}}No one else's actions in this part of the log.{{/hasOlderEvents}}{{^hasOlderEvents}}{{^isOlderPage}}No one else has used your data.{{/isOlderPage}}{{#isOlderPage}}No older entries.{{/isOlderPage}}{{/hasOlderEvents}}</p>{{/hasEvents}}
+        {{#hasOlderEvents}}<p><a href="{{olderEvents}}">Older entries</a></p>{{/hasOlderEvents}}
+        {{#isOlderPage}}<p><a href="/sharing">Newest entries</a></p>{{/isOlderPage}}
         {{#ownEvents}}<p>{{ownEvents}}</p>{{/ownEvents}}
         {{/ready}}
         </section>
