@@ -345,6 +345,7 @@ let package = Package(
                 "CommonSupport",
                 "OpenHealthKit",
                 "HealthRecords",
+                "RecordsSync",
                 "SmartHealthLinks",
                 "SmartHealthCards",
                 "QRCode",

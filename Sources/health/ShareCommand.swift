@@ -3,8 +3,8 @@ import FHIRCore
 import Foundation
 import HealthRecords
 import OpenHealthKit
-import RecordsSync
 import SmartHealthCards
+import HealthSharing
 import SmartHealthLinks
 
 /// `health share …`: SMART Health Links.
@@ -57,31 +57,25 @@ struct ShareOpenCommand: AsyncParsableCommand {
     func run() async throws {
         let payload = try Self.readLink(link)
         let now = try verification.at.map(parseInstant) ?? Date()
-        let http = SMARTHTTP(timeout: .seconds(30), maximumBody: SHLFile.defaultMaximumSize / 3 * 4 + 65_536)
-        let files: [SHLReceivedFile]
+        let (verifier, https) = try verification.makeVerifier()
+        let opener = SharedLinkOpener(verifier: verifier)
+        let opened: OpenedSharedLink
         do {
-            files = try await SHLReceiver(transport: SMARTHTTPTransport(http: http)).open(payload, recipient: recipient, passcode: passcode, now: now)
+            opened = try await opener.open(payload, recipient: recipient, passcode: passcode, now: now)
         } catch {
-            try? await http.shutdown()
+            await https.shutdown()
             if case .unreachable = error { throw UsageError(error.description) }
             throw InputRefused(error.description)
         }
-        try? await http.shutdown()
-
-        let (verifier, https) = try verification.makeVerifier()
-        var shown: [OpenedFile] = []
-        for (index, file) in files.enumerated() {
-            shown.append(await Self.describe(file, number: index + 1, verifier: verifier))
-        }
+        let shown = opened.reports.map(Self.shown)
         var imported: HealthRecordImportReport?
         let released = RecordsFormatter.StoredSummary()
         var store: HKHealthStore?
         if importFiles {
             do {
-                let opened = try storeOptions.openStore()
-                store = opened
-                imported = try await Self.importFiles(files, into: opened, verifier: verifier, label: payload.label,
-                                                      now: now, allowOtherPerson: allowOtherPerson)
+                let openedStore = try storeOptions.openStore()
+                store = openedStore
+                imported = try await Self.importing(opened, with: opener, into: openedStore, now: now, allowOtherPerson: allowOtherPerson)
             } catch {
                 await https.shutdown()
                 throw error
@@ -96,7 +90,7 @@ struct ShareOpenCommand: AsyncParsableCommand {
             print(String(decoding: try encoder.encode(document), as: UTF8.self))
         } else {
             if let label = payload.label { print("“\(label)”") }
-            print(files.count == 1 ? "1 file" : "\(files.count) files")
+            print(opened.files.count == 1 ? "1 file" : "\(opened.files.count) files")
             for file in shown { print(file.text, terminator: "") }
             if let imported {
                 for line in RecordsFormatter.importText(imported, released: released) { print(line) }
@@ -112,17 +106,16 @@ struct ShareOpenCommand: AsyncParsableCommand {
         if shown.contains(where: { !$0.valid }) { throw ExitCode(1) }
     }
 
-    /// Stores the cards and FHIR files of a link through the importer of `health records import`.
-    static func importFiles(_ files: [SHLReceivedFile], into store: HKHealthStore, verifier: SHCVerifier, label: String?,
-                            now: Date, allowOtherPerson: Bool) async throws -> HealthRecordImportReport {
-        let importer = HealthRecordImporter(store: store, verifier: verifier,
-                                            options: .init(sourceName: label ?? "SMART Health Link", now: now, allowOtherPerson: allowOtherPerson))
-        var report = HealthRecordImportReport()
-        for (index, file) in files.enumerated()
-        where file.contentType == SHLContentType.smartHealthCard || file.contentType == SHLContentType.fhirJSON {
-            try await importer.importInput(file.content, named: "file \(index + 1)", into: &report)
+    /// Stores the link's cards and FHIR files through the opener (the importer of `health records
+    /// import`); a store's error is thrown as it is, so its exit status is the one it always had.
+    static func importing(_ opened: OpenedSharedLink, with opener: SharedLinkOpener, into store: HKHealthStore, now: Date,
+                          allowOtherPerson: Bool) async throws -> HealthRecordImportReport {
+        do {
+            return try await opener.importFiles(opened, into: store, now: now, allowOtherPerson: allowOtherPerson)
+        } catch {
+            if case .importFailed(let underlying) = error { throw underlying }
+            throw InputRefused(error.description)
         }
-        return report
     }
 
     /// The link in `text`: the text itself, or the file it names (text or a QR image).
@@ -133,8 +126,8 @@ struct ShareOpenCommand: AsyncParsableCommand {
             linkText = trimmed
         } else {
             // A file: its text, or the text of the QR codes in its image (the first that is a link).
-            let texts = String(decoding: try cardText(of: text), as: UTF8.self).split(whereSeparator: \.isNewline)
-            linkText = texts.first { $0.contains(SHLink.prefix) }.map(String.init) ?? texts.first.map(String.init) ?? ""
+            let texts = String(decoding: try cardText(of: text), as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init)
+            linkText = SharedLinkOpener.linkText(among: texts)
         }
         do {
             return try SHLink.parse(linkText)
@@ -164,83 +157,41 @@ struct ShareOpenCommand: AsyncParsableCommand {
         var imported: JSONValue?
     }
 
-    /// What a file holds: its cards verified, or its FHIR resources counted by type.
-    static func describe(_ file: SHLReceivedFile, number: Int, verifier: SHCVerifier) async -> OpenedFile {
-        var opened = OpenedFile(contentType: file.contentType, bytes: file.content.count, valid: true, text: "")
-        let kind = file.contentType ?? "unknown content"
-        switch file.contentType {
+    /// A file's report as printed: its cards with their verdicts, or its FHIR resources counted by type.
+    static func shown(_ report: SharedLinkFileReport) -> OpenedFile {
+        var opened = OpenedFile(contentType: report.contentType, bytes: report.bytes, cards: report.cards, resourceType: report.resourceType,
+                                resources: report.resources, valid: report.valid, text: "")
+        let number = report.number
+        let kind = report.contentType ?? "unknown content"
+        switch report.contentType {
         case SHLContentType.smartHealthCard?:
-            let cards: [SHCInput.Card]
-            do {
-                cards = try SHCInput.parse(file.content)
-            } catch {
-                opened.valid = false
-                opened.text = "File \(number): \(kind), but not a card file (\(error))\n"
+            guard let reports = report.cards else {
+                opened.text = "File \(number): \(kind), but \(report.problem ?? "not a card file")\n"
                 return opened
             }
-            var reports: [SHCVerificationReport] = []
-            await verifier.verifyAll(cards) { _, chunk in reports.append(contentsOf: chunk) }
-            opened.cards = reports
-            opened.valid = reports.allSatisfy(\.isValid)
-            var text = "File \(number): \(kind), \(cards.count == 1 ? "1 card" : "\(cards.count) cards")\n"
-            for (index, report) in reports.enumerated() {
-                text += String(decoding: ShcReportWriter.text(input: "file \(number)", number: cards.count > 1 ? index + 1 : nil, report: report),
+            var text = "File \(number): \(kind), \(reports.count == 1 ? "1 card" : "\(reports.count) cards")\n"
+            for (index, card) in reports.enumerated() {
+                text += String(decoding: ShcReportWriter.text(input: "file \(number)", number: reports.count > 1 ? index + 1 : nil, report: card),
                                as: UTF8.self)
             }
             opened.text = text
         case SHLContentType.fhirJSON?:
-            guard let resource = try? JSONParser.parse(file.content), let type = resource["resourceType"]?.stringValue else {
-                opened.valid = false
+            guard let type = report.resourceType else {
                 opened.text = "File \(number): \(kind), but not a FHIR resource\n"
                 return opened
             }
-            opened.resourceType = type
-            if type == "Bundle" {
-                var counts: [String: Int] = [:]
-                for entry in resource["entry"]?.arrayValue ?? [] {
-                    if let entryType = entry["resource"]?["resourceType"]?.stringValue { counts[entryType, default: 0] += 1 }
-                }
-                opened.resources = counts
+            if let counts = report.resources {
                 let total = counts.values.reduce(0, +)
                 let listed = counts.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }
                     .map { "\($0.value) \($0.key)" }.joined(separator: ", ")
-                let bundleType = resource["type"]?.stringValue.map { " (\($0))" } ?? ""
+                let bundleType = report.bundleType.map { " (\($0))" } ?? ""
                 opened.text = "File \(number): FHIR Bundle\(bundleType) with \(total == 1 ? "1 resource" : "\(total) resources")\(listed.isEmpty ? "" : ": \(listed)")\n"
             } else {
                 opened.text = "File \(number): FHIR \(type)\n"
             }
         default:
-            opened.text = "File \(number): \(kind), \(file.content.count) bytes (not shown)\n"
+            opened.text = "File \(number): \(kind), \(report.bytes) bytes (not shown)\n"
         }
         return opened
-    }
-}
-
-/// The application's HTTP client (RecordsSync's, redirects not followed, bodies capped, TLS 1.2 or
-/// later against the system's or `SSL_CERT_FILE`'s authorities) as a links receiver's transport.
-struct SMARTHTTPTransport: SHLTransport {
-    let http: SMARTHTTP
-
-    func postJSON(_ url: String, json: [UInt8]) async throws -> SHLHTTPResponse {
-        try await Self.translating { () async throws(RecordsSyncError) -> SMARTHTTP.Response in try await http.postJSON(url, body: json) }
-    }
-
-    func get(_ url: String) async throws -> SHLHTTPResponse {
-        try await Self.translating { () async throws(RecordsSyncError) -> SMARTHTTP.Response in try await http.get(url, accept: "application/jose") }
-    }
-
-    /// The client's errors in the receiver's terms: a network failure (its reason in words), or an
-    /// answer over the size limit (a refused file, not an unreachable server).
-    private static func translating(_ call: () async throws(RecordsSyncError) -> SMARTHTTP.Response) async throws -> SHLHTTPResponse {
-        do {
-            let answer = try await call()
-            return SHLHTTPResponse(status: answer.status, headers: answer.headers, body: answer.body)
-        } catch {
-            switch error {
-            case .malformedResponse(let text): throw SHLReceiveError.answerTooLarge(text)
-            case .transport(let text): throw SHLReceiveError.unreachable(text)
-            default: throw SHLReceiveError.unreachable(error.description)
-            }
-        }
     }
 }
