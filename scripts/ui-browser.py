@@ -57,7 +57,7 @@ def sharing_settings_and_a11y(browser, origin, cookies, shots, report):
         page.wait_for_load_state("networkidle")
         extra["pages"][path] = {"status": response.status if response else 0, "problems": list(problems)}
 
-    for path in ["/", "/?period=month", "/?period=year", "/browse", "/records", "/cards", "/sharing", "/settings"]:
+    for path in ["/", "/summary?period=month", "/summary?period=year", "/browse", "/records", "/cards", "/sharing", "/settings"]:
         load(path)
         # Each chart (an SVG figure) has its numbers in a table in the same section.
         extra["chartsWithoutTable"][path] = page.evaluate(
@@ -73,7 +73,7 @@ def sharing_settings_and_a11y(browser, origin, cookies, shots, report):
     page.click("form.fields button[type=submit]")
     page.wait_for_load_state("networkidle")
     extra["settingsNotice"] = page.text_content(".notice") or ""
-    load("/")
+    load("/summary")
     extra["weightInPounds"] = page.locator("text=Weight (lb)").count() > 0
 
     # Sharing: revoke every access of the app the test authorized.
@@ -115,7 +115,7 @@ start_url, shots, expected_steps, type_path = sys.argv[1:5]
 card_files = sys.argv[5:7]
 fhir_file = sys.argv[7] if len(sys.argv) > 7 else None
 origin = "{0.scheme}://{0.netloc}".format(urlsplit(start_url))
-pages = ["/", "/?period=month", "/?period=year", "/browse", type_path, "/records", "/cards", "/sharing"]
+pages = ["/", "/summary?period=month", "/summary?period=year", "/browse", type_path, "/records", "/cards", "/sharing"]
 report = {"pages": {}, "foreignRequests": [], "screenshots": []}
 
 
@@ -208,7 +208,7 @@ with sync_playwright() as playwright:
     if fhir_file:
         report["recordsImport"] = records_import(page, problems)
 
-    page.goto(origin + "/")
+    page.goto(origin + "/summary")
     report["stepBars"] = page.eval_on_selector_all("svg rect.bar", "els => els.map(e => Number(e.getAttribute('data-value')))")
     report["expectedSteps"] = [float(value) for value in expected_steps.split(",") if value]
     page.keyboard.press("Tab")
@@ -258,7 +258,7 @@ with sync_playwright() as playwright:
 
     for width, height, label in [(1280, 900, "desktop"), (390, 844, "phone")]:
         page.set_viewport_size({"width": width, "height": height})
-        for name, path in [("summary", "/"), ("browse", "/browse"), ("type", type_path), ("records", "/records")]:
+        for name, path in [("summary", "/summary"), ("browse", "/browse"), ("type", type_path), ("records", "/records")]:
             page.goto(origin + path)
             page.wait_for_load_state("networkidle")
             file = "%s/%s-%s.png" % (shots, name, label)

@@ -70,6 +70,11 @@ public struct HealthWebApp: Sendable {
         router.middlewares.add(SessionMiddleware(session: session, pages: pages, uploadLimit: uploadLimit,
                                                   hostCheck: HostCheck(listeningPort: listeningPort), uploadGate: uploadGate))
         router.get("/") { request, _ in
+            // The Summary's old address (`/?period=…`) still leads to it.
+            if let period = request.uri.queryParameters["period"] { return Self.redirect("/summary?period=\(Self.queryValue(String(period)))") }
+            return try await pages.page(title: "Today", section: .today, content: todayContent(now: clock()))
+        }
+        router.get("/summary") { request, _ in
             let period = request.uri.queryParameters["period"].flatMap { SummaryPeriod(rawValue: String($0)) } ?? .week
             return try await pages.page(title: "Summary", section: .summary, content: summaryContent(period: period, now: clock()))
         }
@@ -84,7 +89,7 @@ public struct HealthWebApp: Sendable {
             let notice = request.uri.queryParameters["deleted"].map {
                 "Deleted \($0) sample(s). Recently deleted keeps them for 30 days, if you change your mind."
             }
-            return try await pages.page(title: type.displayName, section: .browse,
+            return try await pages.page(title: SampleText.name(of: type), section: .browse,
                                         content: BrowseView(store: store, pages: pages, text: text).typePage(type, csrf: csrf(request), now: clock()),
                                         notice: notice)
         }
@@ -154,12 +159,20 @@ public struct HealthWebApp: Sendable {
         try await application(port: port, logger: logger, onListening: onListening).runService()
     }
 
+    /// The Today page's content: today's totals, last night's sleep, the latest heart rate, weight
+    /// and blood pressure, and today's workouts (its queries and its rendering).
+    /// - Parameter now: what "today" is.
+    public func todayContent(now: Date) async throws -> String {
+        let report = try await TodayReport.load(from: store, now: now, calendar: calendar)
+        return TodayView(pages: pages, text: try await sampleText()).render(report)
+    }
+
     /// The Summary page's content for a period (its queries and its rendering; what the benchmark times).
     public func summaryContent(period: SummaryPeriod, now: Date) async throws -> String {
         let report = try await SummaryReport.load(from: store, period: period, now: now, calendar: calendar)
         let text = try await sampleText()
         let latest = try await StoreCatalog.newestSamples(in: store).map {
-            LatestValue(name: $0.sampleType.displayName, href: StoreCatalog.href($0.sampleType), value: text.value(of: $0),
+            LatestValue(name: SampleText.name(of: $0.sampleType), href: StoreCatalog.href($0.sampleType), value: text.value(of: $0),
                         date: text.date($0.startDate))
         }
         return SummaryView(pages: pages, text: text).render(report, latest: latest)

@@ -34,7 +34,7 @@ struct BrowsePageTests {
             let cookie = try await client.startSession()
             let page = try await client.send(.get, "/browse/\(type.identifier)", cookie: cookie)
             #expect(page.status == .ok)
-            #expect(page.body.contains("<h1>Body Mass</h1>"))
+            #expect(page.body.contains("<h1>Weight</h1>"))
             #expect(page.body.contains("value=\"\(victim.uuid.uuidString)\""))
             #expect(page.body.contains("<td>Owner</td>"))
             let deleted = try await client.send(.post, "/browse/\(type.identifier)/delete", cookie: cookie,

@@ -47,7 +47,7 @@ struct SessionMiddlewareTests {
             #expect(page.headers[.contentType] == "text/html; charset=utf-8")
             #expect(page.headers[.cacheControl] == "no-store")
             #expect(page.headers[.xContentTypeOptions] == "nosniff")
-            #expect(page.body.contains("<h1>Summary</h1>"))
+            #expect(page.body.contains("<h1>Today</h1>"))
         }
         #expect(fixture.webApp.startURL(port: 8787) == "http://127.0.0.1:8787/session?secret=\(fixture.webApp.session.startSecret)")
     }

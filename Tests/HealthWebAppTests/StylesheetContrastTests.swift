@@ -6,25 +6,63 @@ import Testing
 /// the colours the stylesheet declares.
 @Suite("Stylesheet contrast")
 struct StylesheetContrastTests {
-    /// Text colour, background colour, where they meet.
+    /// Text colour, background colour (the stylesheet's custom properties), where they meet.
     static let pairs: [(text: String, background: String, place: String)] = [
-        ("#1b1b1f", "#f6f6f9", "body text on the page"), ("#1b1b1f", "#fff", "text in a card"),
-        ("#4a4a55", "#fff", "captions and chart axes"), ("#4a4a55", "#f6f6f9", "muted text on the page"),
-        ("#0b57d0", "#fff", "links in a card"), ("#0b57d0", "#f6f6f9", "links on the page"),
-        ("#fff", "#0b57d0", "the chosen period"), ("#1b1b1f", "#e8f0fe", "notices"),
-        ("#b3261e", "#fff", "buttons"), ("#5c0f0b", "#fce8e6", "problems"), ("#0d4f23", "#e6f4ea", "a verified audit log"),
-        ("#1b1b1f", "#f6f6f9", "FHIR JSON"),
+        ("--ink", "--bg", "body text on the page"), ("--ink", "--surface", "text in a card"),
+        ("--muted", "--surface", "captions and chart axes"), ("--muted", "--bg", "muted text on the page"),
+        ("--accent", "--surface", "links and secondary buttons in a card"), ("--accent", "--bg", "links on the page"),
+        ("--on-accent", "--accent", "the chosen period and primary buttons"), ("--ink", "--notice", "notices"),
+        ("--accent", "--notice", "links in a notice"),
+        ("--danger", "--surface", "a Delete button that asks first"), ("--on-danger", "--danger", "the Delete button that deletes"),
+        ("--problem-ink", "--problem", "problems"), ("--ok-ink", "--ok", "a verified audit log"),
+        ("--ok-ink", "--surface", "a trend up"), ("--problem-ink", "--surface", "a trend down"),
+        ("--ink", "--bg", "FHIR JSON"),
     ]
 
-    @Test("every text/background pair has contrast ≥ 4.5:1, and every colour is one the stylesheet uses")
-    func contrast() throws {
+    /// The custom properties of the light theme (`:root`) and of the dark one (the
+    /// `prefers-color-scheme: dark` block), each as the stylesheet declares them.
+    static func themes() throws -> [(name: String, colors: [String: String])] {
         let css = Stylesheet.css.lowercased()
-        for pair in Self.pairs {
-            #expect(css.contains(pair.text + ";") || css.contains(pair.text + " ") || css.contains(pair.text + ")"), "\(pair.text) is not in the stylesheet")
-            #expect(css.contains(pair.background), "\(pair.background) is not in the stylesheet")
-            let ratio = try Self.contrast(Self.color(pair.text), Self.color(pair.background))
-            #expect(ratio >= 4.5, "\(pair.place): \(pair.text) on \(pair.background) is \(ratio):1")
+        guard let darkStart = css.range(of: "@media (prefers-color-scheme: dark)") else { throw BadColor(text: "no dark theme") }
+        let light = String(css[..<darkStart.lowerBound])
+        let dark = String(css[darkStart.upperBound...].prefix { $0 != "}" })
+        func properties(_ text: String) -> [String: String] {
+            var result: [String: String] = [:]
+            for declaration in text.split(separator: ";") {
+                let parts = declaration.split(separator: ":", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+                guard parts.count == 2, let name = parts[0].split(separator: " ").last, name.hasPrefix("--") else { continue }
+                result[String(name)] = parts[1]
+            }
+            return result
         }
+        return [("light", properties(light)), ("dark", properties(dark))]
+    }
+
+    @Test("every text/background pair has contrast ≥ 4.5:1 in the light and the dark theme")
+    func contrast() throws {
+        let themes = try Self.themes()
+        #expect(themes.count == 2)
+        for theme in themes {
+            for pair in Self.pairs {
+                guard let text = theme.colors[pair.text], let background = theme.colors[pair.background] else {
+                    Issue.record("\(theme.name): \(pair.text) or \(pair.background) is not declared")
+                    continue
+                }
+                let ratio = try Self.contrast(Self.color(text), Self.color(background))
+                #expect(ratio >= 4.5, "\(theme.name), \(pair.place): \(text) on \(background) is \(ratio):1")
+            }
+        }
+    }
+
+    @Test("the dark theme declares every colour the light one does, and the rules use the properties, not fixed colours")
+    func darkThemeComplete() throws {
+        let themes = try Self.themes()
+        #expect(Set(themes[0].colors.keys).subtracting(["color-scheme"]) == Set(themes[1].colors.keys).subtracting(["color-scheme"]))
+        // Past the two theme blocks, colours are custom properties (the QR code keeps its white quiet zone).
+        let css = Stylesheet.css.lowercased()
+        let rules = css.components(separatedBy: "* { box-sizing").dropFirst().joined()
+        let fixed = rules.components(separatedBy: "#").dropFirst().map { String($0.prefix(6)) }.filter { $0.allSatisfy(\.isHexDigit) }
+        #expect(fixed == ["ffffff"], "fixed colours outside the themes: \(fixed)")
     }
 
     @Test("the contrast formula gives WCAG's known values")

@@ -17,7 +17,7 @@ struct SummaryPageTests {
         #expect(expected.count == min(period.days, 40))
         let page = try await fixture.withClient { client in
             let cookie = try await client.startSession()
-            return try await client.send(.get, "/?period=\(period.rawValue)", cookie: cookie)
+            return try await client.send(.get, "/summary?period=\(period.rawValue)", cookie: cookie)
         }
         #expect(page.status == .ok)
         let bars = SVGAttributes.values(page.body, element: "rect", className: "bar", attribute: "data-value").compactMap(Double.init)
@@ -41,7 +41,7 @@ struct SummaryPageTests {
         #expect(report.sleep.map(\.segments) == Array(repeating: [4, 1.5, 0, 0, 0], count: 7))
         let page = try await fixture.withClient { client in
             let cookie = try await client.startSession()
-            return try await client.send(.get, "/", cookie: cookie)
+            return try await client.send(.get, "/summary", cookie: cookie)
         }
         let maxima = SVGAttributes.values(page.body, element: "rect", className: "range", attribute: "data-high")
         #expect(maxima.count == 14) // heart rate and blood pressure, 7 days each
@@ -50,7 +50,7 @@ struct SummaryPageTests {
         }
         #expect(page.body.components(separatedBy: "<table>").count - 1 == 6) // a table per chart, and the latest values
         #expect(page.body.contains("Latest values"))
-        #expect(page.body.contains(">Step Count</a>"))
+        #expect(page.body.contains(">Steps</a>") && page.body.contains(">Weight</a>") && !page.body.contains(">Body Mass<"))
     }
 
     @Test("an empty store shows the page with no data, not an error")

@@ -8,8 +8,8 @@ public enum SVGChart {
     /// The drawing's width in SVG units (it scales to the page).
     public static let width = 640.0
     /// The drawing's height in SVG units.
-    public static let height = 240.0
-    static let left = 52.0, right = 8.0, top = 10.0, bottom = 26.0
+    public static let height = 260.0
+    static let left = 66.0, right = 8.0, top = 14.0, bottom = 36.0
 
     /// Bars from zero: steps per day.
     public static func bars(_ points: [ChartPoint], id: String, title: String) -> String {
@@ -127,12 +127,12 @@ public enum SVGChart {
         for tick in scale.ticks {
             let y = n(scale.y(tick))
             grid += "<line class=\"grid\" x1=\"\(n(left))\" y1=\"\(y)\" x2=\"\(n(width - right))\" y2=\"\(y)\"/>"
-                + "<text class=\"axis\" x=\"\(n(left - 4))\" y=\"\(y)\" text-anchor=\"end\" dominant-baseline=\"middle\">\(axisText(tick))</text>"
+                + "<text class=\"axis\" x=\"\(n(left - 6))\" y=\"\(y)\" text-anchor=\"end\" dominant-baseline=\"middle\">\(axisText(tick))</text>"
         }
         let slot = plotWidth / Double(max(labels.count, 1))
-        let every = max(1, Int((Double(labels.count) / 7).rounded(.up)))
+        let every = max(1, Int((Double(labels.count) / 6).rounded(.up)))
         for (index, label) in labels.enumerated() where index % every == 0 {
-            grid += "<text class=\"axis\" x=\"\(n(left + slot * (Double(index) + 0.5)))\" y=\"\(n(height - 8))\" "
+            grid += "<text class=\"axis\" x=\"\(n(left + slot * (Double(index) + 0.5)))\" y=\"\(n(height - 6))\" "
                 + "text-anchor=\"middle\">\(HTMLText.escape(label))</text>"
         }
         let titleID = HTMLText.escape(id) + "-svg-title"

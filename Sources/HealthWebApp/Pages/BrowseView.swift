@@ -1,4 +1,5 @@
 import Foundation
+import HealthPresentation
 import OpenHealthKit
 
 /// The Browse pages: every type with data, grouped like the Health app; a type's page with its
@@ -14,10 +15,10 @@ struct BrowseView {
         let newest = try await StoreCatalog.newestSamples(in: store)
         let groups: [[String: Any]] = TypeGroup.allCases.compactMap { group in
             let types = newest.map(\.sampleType).filter { TypeGroup.of($0.identifier) == group }
-                .sorted { $0.displayName < $1.displayName }
+                .sorted { SampleText.name(of: $0) < SampleText.name(of: $1) }
             guard !types.isEmpty else { return nil }
             return ["id": group.rawValue, "name": group.name,
-                    "types": types.map { ["name": $0.displayName, "href": StoreCatalog.href($0)] }]
+                    "types": types.map { ["name": SampleText.name(of: $0), "href": StoreCatalog.href($0)] }]
         }
         return pages.render("browse", ["groups": groups])
     }
@@ -27,7 +28,8 @@ struct BrowseView {
         if let quantityType = type as? HKQuantityType {
             let interval = SummaryPeriod.month.interval(endingAt: now, calendar: text.calendar)
             let cumulative = quantityType.aggregationStyle == .cumulative
-            let unit = text.units[quantityType] ?? quantityType.defaultDisplayUnit
+            let unit = text.formatter.displayUnit(for: quantityType)
+            let unitLabel = HealthUnits.label(for: unit, type: quantityType)
             let collection = try await HKStatisticsCollectionQueryDescriptor(
                 predicate: .quantitySample(type: quantityType, predicate: HKQuery.predicateForSamples(withStart: interval.start, end: interval.end)),
                 options: cumulative ? .cumulativeSum : .discreteAverage, anchorDate: interval.start,
@@ -37,12 +39,12 @@ struct BrowseView {
                 let quantity = cumulative ? statistics.sumQuantity() : statistics.averageQuantity()
                 points.append(ChartPoint(label: text.day(statistics.startDate), value: quantity?.doubleValue(for: unit)))
             }
-            let title = "\(type.displayName), \(cumulative ? "total" : "average") per day (\(unit.unitString))"
+            let title = "\(SampleText.name(of: type)), \(cumulative ? "total" : "average") per day (\(unitLabel))"
             let svg = cumulative ? SVGChart.bars(points, id: "type", title: title) : SVGChart.line(points, id: "type", title: title)
             let withData = points.filter { $0.value != nil }
             chart = pages.render("chart", [
                 "id": "type", "title": "Last 30 days", "caption": title, "svg": svg, "hasData": !withData.isEmpty,
-                "columns": ["Day", unit.unitString],
+                "columns": ["Day", unitLabel],
                 "rows": withData.map { ["cells": [$0.label, $0.value.map(SampleText.number) ?? "–"]] as [String: Any] },
             ])
         }

@@ -6,10 +6,11 @@ import Mustache
 struct PageRenderer: Sendable {
     /// The sections of the navigation.
     enum Section: String, CaseIterable, Sendable {
-        case summary, browse, records, cards, sharing, profile, settings
+        case today, summary, browse, records, cards, sharing, profile, settings
 
         var label: String {
             switch self {
+            case .today: "Today"
             case .summary: "Summary"
             case .browse: "Browse"
             case .records: "Health records"
@@ -22,7 +23,8 @@ struct PageRenderer: Sendable {
 
         var href: String {
             switch self {
-            case .summary: "/"
+            case .today: "/"
+            case .summary: "/summary"
             case .browse: "/browse"
             case .records: "/records"
             case .cards: "/cards"

@@ -1,4 +1,5 @@
 import Foundation
+import HealthPresentation
 import OpenHealthKit
 
 /// Turns a ``SummaryReport`` into the Summary page's HTML: a chart per measure, each with its
@@ -13,7 +14,7 @@ struct SummaryView {
             chart(id: "steps", title: "Steps per day", caption: "Steps each day, all sources merged without double counting.",
                   svg: SVGChart.bars(report.steps, id: "steps", title: "Steps per day"), points: report.steps,
                   columns: ["Day", "Steps"]) { [$0.label, $0.value.map(SampleText.number) ?? "–"] },
-            chart(id: "heart", title: "Heart rate", caption: "Each day's lowest to highest heart rate (bar) and average (dot), in count/min.",
+            chart(id: "heart", title: "Heart rate", caption: "Each day's lowest to highest heart rate (bar) and average (dot), in bpm.",
                   svg: SVGChart.ranges(report.heartRate, id: "heart", title: "Heart rate per day"), points: report.heartRate,
                   columns: ["Day", "Lowest", "Average", "Highest"]) {
                       [$0.label, $0.low.map(SampleText.number) ?? "–", $0.value.map(SampleText.number) ?? "–", $0.high.map(SampleText.number) ?? "–"]
@@ -26,9 +27,9 @@ struct SummaryView {
                   columns: ["Night ending"] + SummaryReport.sleepStages.map { "\($0.name) (h)" }) { point in
                       [point.label] + SummaryReport.sleepStages.indices.map { index in index < point.segments.count ? hours(point.segments[index]) : "–" }
                   },
-            chart(id: "weight", title: "Weight", caption: "Average weight each day, in \(report.weightUnit.unitString).",
+            chart(id: "weight", title: "Weight", caption: "Average weight each day, in \(HealthUnits.label(for: report.weightUnit, type: HKQuantityType(.bodyMass))).",
                   svg: SVGChart.line(report.weight, id: "weight", title: "Weight trend"), points: report.weight,
-                  columns: ["Day", "Weight (\(report.weightUnit.unitString))"]) { [$0.label, $0.value.map(SampleText.number) ?? "–"] },
+                  columns: ["Day", "Weight (\(HealthUnits.label(for: report.weightUnit, type: HKQuantityType(.bodyMass))))"]) { [$0.label, $0.value.map(SampleText.number) ?? "–"] },
             chart(id: "pressure", title: "Blood pressure", caption: "Each day's average diastolic (bottom) to systolic (top), in mmHg.",
                   svg: SVGChart.ranges(report.bloodPressure, id: "pressure", title: "Blood pressure per day"),
                   points: report.bloodPressure.map { ChartPoint(label: $0.label, value: $0.high, low: $0.low, high: $0.high) },

@@ -2,7 +2,7 @@
 /// HTML-escaped; `{{{x}}}` is used only for HTML that Swift code wrote (charts, page bodies).
 enum PageTemplates {
     static let all: [String: String] = [
-        "layout": layout, "problem": problem, "summary": summary, "chart": chart, "browse": browse, "type": type,
+        "layout": layout, "problem": problem, "today": TodayView.template, "tile": TodayView.tile, "summary": summary, "chart": chart, "browse": browse, "type": type,
         "records": records, "record": record, "sharing": sharing,
         "wallet": SharingWalletView.template, "settings": SettingsView.template,
         "profile": ProfileView.template,
@@ -65,7 +65,7 @@ enum PageTemplates {
 
     static let summary = """
         <nav aria-label="Period" class="periods"><ul>
-        {{#periods}}<li><a href="/?period={{id}}"{{#current}} aria-current="true"{{/current}}>{{label}}</a></li>{{/periods}}
+        {{#periods}}<li><a href="/summary?period={{id}}"{{#current}} aria-current="true"{{/current}}>{{label}}</a></li>{{/periods}}
         </ul></nav>
         <p>{{range}}</p>
         <div class="grid">{{{charts}}}</div>
@@ -105,13 +105,13 @@ enum PageTemplates {
         {{#samples}}<tr><td>{{start}}</td><td>{{end}}</td><td>{{value}}</td><td>{{source}}</td>
         <td><form method="get" action="/browse/{{typeName}}/delete">
         <input type="hidden" name="uuid" value="{{uuid}}">
-        <button type="submit" aria-label="Delete the sample of {{start}}">Delete</button></form></td></tr>{{/samples}}
+        <button type="submit" class="delete" aria-label="Delete the sample of {{start}}">Delete</button></form></td></tr>{{/samples}}
         </tbody></table></div>
         <details><summary>Delete the samples of some days</summary>
         <form method="get" action="/browse/{{typeName}}/delete" class="fields">
         <label for="delete-from">From</label><input id="delete-from" type="date" name="from" required>
         <label for="delete-to">To</label><input id="delete-to" type="date" name="to" required>
-        <span></span><button type="submit">Delete these days…</button>
+        <span></span><button type="submit" class="delete">Delete these days…</button>
         </form>
         </details>
         {{/hasSamples}}

@@ -1,0 +1,59 @@
+import Foundation
+import OpenHealthKit
+
+/// The numbers of the Today page, read through the public OpenHealthKit API: today's totals as the
+/// Health app counts them (one statistics query per type, which merges the sources by priority),
+/// last night's sleep by stage, the newest heart rate, resting heart rate, weight and blood
+/// pressure, and today's workouts.
+public struct TodayReport: Sendable {
+    /// Today: from the start of the day to the start of the next.
+    public let day: DateInterval
+    /// Today's sums, in the order of ``totalTypes``; nil for a type with no samples today.
+    public var totals: [HKQuantity?] = []
+    /// Last night's sleep in hours by stage, in the order of ``SummaryReport/sleepStages``; nil without sleep samples.
+    public var sleepHours: [Double]?
+    /// The newest heart rate, resting heart rate and weight samples, in the order of ``latestTypes``.
+    public var latest: [HKQuantitySample?] = []
+    /// The newest blood pressure reading (systolic and diastolic together).
+    public var bloodPressure: HKCorrelation?
+    /// Today's workouts, the earliest first.
+    public var workouts: [HKWorkout] = []
+
+    /// The types whose day totals the page shows: steps, walking and running distance, active energy, exercise minutes.
+    public static let totalTypes: [HKQuantityType] = [
+        HKQuantityType(.stepCount), HKQuantityType(.distanceWalkingRunning), HKQuantityType(.activeEnergyBurned), HKQuantityType(.appleExerciseTime),
+    ]
+    /// The types whose newest value the page shows: heart rate, resting heart rate, weight.
+    public static let latestTypes: [HKQuantityType] = [HKQuantityType(.heartRate), HKQuantityType(.restingHeartRate), HKQuantityType(.bodyMass)]
+
+    /// Runs the page's queries for the day of `now`.
+    /// - Parameters:
+    ///   - store: the store, opened as its owner.
+    ///   - now: what "today" is.
+    ///   - calendar: the calendar days are counted in.
+    public static func load(from store: HKHealthStore, now: Date, calendar: Calendar) async throws -> TodayReport {
+        let start = calendar.startOfDay(for: now)
+        let end = calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
+        var report = TodayReport(day: DateInterval(start: start, end: end))
+        let today = HKQuery.predicateForSamples(withStart: start, end: end)
+        for type in totalTypes {
+            let statistics = try await HKStatisticsQueryDescriptor(predicate: .quantitySample(type: type, predicate: today),
+                                                                   options: .cumulativeSum).result(for: store)
+            report.totals.append(statistics?.sumQuantity())
+        }
+        let nights = try await SummaryReport.sleepByNight(store, report.day, calendar)
+        report.sleepHours = nights[start]
+        for type in latestTypes {
+            report.latest.append(try await newest(.quantitySample(type: type), in: store))
+        }
+        report.bloodPressure = try await newest(.correlation(type: HKCorrelationType(.bloodPressure)), in: store)
+        report.workouts = try await HKSampleQueryDescriptor(predicates: [.workout(today)],
+                                                            sortDescriptors: [SortDescriptor(\HKWorkout.startDate)]).result(for: store)
+        return report
+    }
+
+    static func newest<Sample: HKSample>(_ predicate: HKSamplePredicate<Sample>, in store: HKHealthStore) async throws -> Sample? {
+        try await HKSampleQueryDescriptor(predicates: [predicate], sortDescriptors: [SortDescriptor(\Sample.startDate, order: .reverse)],
+                                          limit: 1).result(for: store).first
+    }
+}
