@@ -24,24 +24,37 @@ struct AuditEventPaging: Sendable, Equatable {
     /// The agent whose entries are left out.
     var excludedAgent: String?
 
-    /// Whether a search asks for pages (any of the paging parameters is present).
+    /// Whether a search asks for pages (any of the paging parameters is present; the decoded
+    /// query's names may keep `agent:not`'s colon percent-encoded).
     static func isPaged(_ query: [String: String]) -> Bool {
-        query["_count"] != nil || query["_cursor"] != nil || query["agent:not"] != nil
+        query.keys.contains { name in
+            name == "_count" || name == "_cursor" || name == "agent:not" || name.lowercased() == "agent%3anot"
+        }
     }
 
-    /// Reads the parameters; a malformed one is refused.
-    init(query: [String: String]) throws(SearchError) {
-        if let text = query["_count"] {
-            guard let number = Int(text), number >= 1 else { throw .invalid("_count must be a whole number from 1") }
-            count = min(number, Self.maximumCount)
+    /// Reads the parameters from the query string as received (names and values
+    /// percent-decoded); a malformed one is refused.
+    init(rawQuery: String) throws(SearchError) {
+        let fields: [(name: String, value: String)]
+        do {
+            fields = try FormBody.parse(Array(rawQuery.utf8), mode: .strict, repeatsAllowed: true).value.fields
+        } catch {
+            throw .invalid("the query string cannot be read")
         }
-        if let text = query["_cursor"] {
-            guard let index = Int(text), index >= 0 else { throw .invalid("the paging cursor is not valid") }
-            cursor = index
-        }
-        if let text = query["agent:not"] {
-            guard let agent = CsiGuid(text) else { throw .invalid("agent:not must be a csiGuid") }
-            excludedAgent = agent.rawValue
+        for (name, text) in fields {
+            switch name {
+            case "_count":
+                guard let number = Int(text), number >= 1 else { throw .invalid("_count must be a whole number from 1") }
+                count = min(number, Self.maximumCount)
+            case "_cursor":
+                guard let index = Int(text), index >= 0 else { throw .invalid("the paging cursor is not valid") }
+                cursor = index
+            case "agent:not":
+                guard let agent = CsiGuid(text) else { throw .invalid("agent:not must be a csiGuid") }
+                excludedAgent = agent.rawValue
+            default:
+                continue
+            }
         }
     }
 
@@ -61,7 +74,7 @@ extension TrustService {
     func auditEventSearchPage(request: ServiceRequest, access: BearerAccess) async -> ServiceResponse {
         let paging: AuditEventPaging
         do {
-            paging = try AuditEventPaging(query: request.query)
+            paging = try AuditEventPaging(rawQuery: request.rawQuery)
         } catch {
             return Self.outcome(status: 400, code: "invalid", error.description)
         }
