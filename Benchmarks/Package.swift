@@ -211,6 +211,28 @@ let package = Package(
                 .plugin(name: "BenchmarkPlugin", package: "benchmark"),
             ]
         ),
+        // Issue 34: each page a person waits on (Health cards, the Sharing page's audit search,
+        // `Patient/$everything` through HTTP and in the store) at 100 and at 10,000 items.
+        .executableTarget(
+            name: "PageBenchmarks",
+            dependencies: [
+                "BenchmarkSupport",
+                .product(name: "HealthWebApp", package: "OpenHealthKit"),
+                .product(name: "OpenHealthKit", package: "OpenHealthKit"),
+                .product(name: "SmartHealthCards", package: "OpenHealthKit"),
+                .product(name: "FhirBlocks", package: "OpenHealthKit"),
+                .product(name: "FhirBlocksServer", package: "OpenHealthKit"),
+                .product(name: "FhirBlocksSQLite", package: "OpenHealthKit"),
+                .product(name: "Benchmark", package: "benchmark"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+            ],
+            path: "Benchmarks/PageBenchmarks",
+            swiftSettings: [.enableUpcomingFeature("ExistentialAny")],
+            plugins: [
+                .plugin(name: "BenchmarkPlugin", package: "benchmark"),
+            ]
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

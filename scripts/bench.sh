@@ -25,6 +25,10 @@
 #   scripts/bench.sh sync                 # `health records sync` of the largest Synthea patient from a FHIR
 #                                         # server on loopback, against fetching and saving the same (SyncBenchmarks)
 #   scripts/bench.sh ui                   # `health ui`'s Summary page for a year of demo data vs its statistics queries (UIBenchmarks)
+#   scripts/bench.sh pages                # each page a person waits on at 100 and at 10,000 items (PageBenchmarks):
+#                                         # the Health cards page (newest, and from the middle by its cursor), the
+#                                         # Sharing page's audit search, `Patient/$everything` through HTTP (first
+#                                         # page, middle page) and in the store; then each 10,000/100 ratio
 #   scripts/bench.sh size                 # the release `health` binary's size, unstripped and stripped
 #   scripts/bench.sh all                  # every executable, one after the other, then the binary's size
 #   scripts/bench.sh cards --filter 'Verify.*'   # extra options go to `swift package benchmark`
@@ -44,7 +48,7 @@
 # benchmarks allow a 25 % fall of the median); a benchmark without them gets ordo-one/benchmark's
 # default (5 % at p25, p50 and p75). A baseline is the machine's it was measured on: store it
 # again (--update-baseline) on another machine, or after a change that is meant to cost time,
-# and commit it with the change. Only the store benchmarks have a stored baseline today.
+# and commit it with the change. The store and page benchmarks have stored baselines.
 #
 # The first run builds the benchmark package in release mode (several minutes on 2 cores);
 # the store run takes about 8 minutes, the cards run about 3. Not part of CI.
@@ -62,7 +66,7 @@ case "${1:-}" in
 esac
 suite="store"
 case "${1:-}" in
-    store|cards|fhir|fhir-python|server|records|sync|import|parsing|ui|size|all) suite="$1"; shift ;;
+    store|cards|fhir|fhir-python|server|records|sync|import|parsing|ui|pages|size|all) suite="$1"; shift ;;
 esac
 
 # The release `health` binary's size, as built (unstripped: symbols and debug sections) and as
@@ -114,7 +118,8 @@ case "$suite" in
     import) products=(ImportBenchmarks) ;;
     parsing) products=(ParsingBenchmarks) ;;
     ui) products=(UIBenchmarks) ;;
-    all) products=(StoreBenchmarks CardBenchmarks FHIRBenchmarks ServerBenchmarks RecordsBenchmarks SyncBenchmarks ImportBenchmarks ParsingBenchmarks UIBenchmarks) ;;
+    pages) products=(PageBenchmarks) ;;
+    all) products=(StoreBenchmarks CardBenchmarks FHIRBenchmarks ServerBenchmarks RecordsBenchmarks SyncBenchmarks ImportBenchmarks ParsingBenchmarks UIBenchmarks PageBenchmarks) ;;
 esac
 
 output="$(mktemp)"
@@ -206,6 +211,17 @@ awk '
             a = time[large] * nanoseconds(units[large]); b = time[small] * nanoseconds(units[small])
             base = large; sub(/, 1 MiB$/, "", base)
             printf "  %s: %s %s vs %s %s -> %.1fx\n", base, time[large], units[large], time[small], units[small], a / b
+        }
+        # Scale pairs (PageBenchmarks): each "<name> (10,000 …)" against "<name> (100 …)" (flat is 1x).
+        for (i = 1; i <= count; i++) {
+            large = order[i]
+            if (large !~ / \(10,000 [a-z]+\)$/) continue
+            small = large; sub(/ \(10,000 /, " (100 ", small)
+            if (!(small in time) || time[small] <= 0) continue
+            if (!printedScale) { print ""; print "Median time at 10,000 items against 100 (1x is flat; 100x is linear):"; printedScale = 1 }
+            a = time[large] * nanoseconds(units[large]); b = time[small] * nanoseconds(units[small])
+            base = large; sub(/ \(10,000 [a-z]+\)$/, "", base)
+            printf "  %s: %s %s vs %s %s -> %.2fx\n", base, time[large], units[large], time[small], units[small], a / b
         }
         print ""
         print "Median wall clock per iteration (p50), OpenHealthKit against its ceiling:"
