@@ -8,8 +8,9 @@ import NIOCore
 /// concrete route of one area's controller (``FHIRController``, ``SMOACController``,
 /// ``SmartAuthorizationController``, ``HealthCardsController``, ``AuditController``,
 /// ``StatusController``), most as Hummingbird `RouteCollection`s. A handler receives the
-/// request already routed (its path parameters in the context) with its bearer token resolved
-/// (``BearerAuthenticationMiddleware``), and calls one ``TrustService`` endpoint through
+/// request already routed (its path parameters in the context) and, on the groups that take a
+/// bearer token, already authenticated (``BearerAuthenticationMiddleware``: the caller's access
+/// in ``FhirBlocksRequestContext/authentication``), and calls one ``TrustService`` endpoint through
 /// ``ServiceRequest``/``ServiceResponse``. A path no route serves answers Hummingbird's 404
 /// (under `/fhir`, the FHIR controller's own catch-all route answers instead).
 enum FhirBlocksRouter {
@@ -42,7 +43,7 @@ enum FhirBlocksRouter {
             var buffer = try await request.collectBody(upTo: max(limit, 0))
             bytes = buffer.readBytes(length: buffer.readableBytes) ?? []
         } catch {
-            return bridge(.error(.malformedRequest("the body is larger than \(limit) bytes")), status: 413)
+            return bodyTooLarge(limit: limit)
         }
         var query: [String: String] = [:]
         for (name, value) in request.uri.queryParameters where query[String(name)] == nil {
@@ -53,10 +54,25 @@ enum FhirBlocksRouter {
         for field in request.headers where headers[field.name.canonicalName] == nil {
             headers[field.name.canonicalName] = field.value
         }
-        var serviceRequest = ServiceRequest(method: request.method.rawValue, path: request.uri.path, query: query, rawQuery: request.uri.query ?? "",
+        let serviceRequest = ServiceRequest(method: request.method.rawValue, path: request.uri.path, query: query, rawQuery: request.uri.query ?? "",
                                             lowercasedHeaders: headers, body: bytes)
-        serviceRequest.bearer = context.bearer
         return bridge(await body(serviceRequest))
+    }
+
+    /// Collects `request`'s body into the request (so collecting it again costs nothing):
+    /// nil when it fits in `limit` bytes, else the 413 answer.
+    static func collectBody(of request: inout Request, limit: Int) async -> Response? {
+        do {
+            _ = try await request.collectBody(upTo: max(limit, 0))
+            return nil
+        } catch {
+            return bodyTooLarge(limit: limit)
+        }
+    }
+
+    /// 413: the body is larger than `limit` bytes.
+    static func bodyTooLarge(limit: Int) -> Response {
+        bridge(.error(.malformedRequest("the body is larger than \(limit) bytes")), status: 413)
     }
 
     /// Converts a service response to a Hummingbird response.

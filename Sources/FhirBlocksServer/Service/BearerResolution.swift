@@ -4,9 +4,10 @@ import FhirBlocks
 /// missing, unknown, expired, revoked or no longer backed by a permission), against the
 /// permission ledger this server had installed, whose version is ``ledgerVersion``.
 ///
-/// The resolution is provisional until that version is found to be the store's: an endpoint
-/// confirms it (``TrustService/bearer(_:)`` reads the version; a FHIR read by id reads it with
-/// the resource, in one read) and resolves the header again when the ledger moved.
+/// The resolution is provisional until that version is found to be the store's: the FHIR read
+/// by id, the one route that takes it (``BearerAuthenticationMiddleware/Policy/unconfirmed``),
+/// reads the version with the resource, in one read, and resolves the header again when the
+/// ledger moved.
 struct BearerResolution: Sendable {
     /// The header value resolved.
     let header: String

@@ -16,9 +16,6 @@ public struct ServiceRequest: Sendable {
     public var headers: [String: String]
     /// The body bytes.
     public var body: [UInt8]
-    /// The `Authorization` header's bearer token as ``BearerAuthenticationMiddleware`` resolved
-    /// it (nil: not resolved yet, the service resolves it itself).
-    var bearer: BearerResolution?
 
     /// Creates a request.
     public init(method: String, path: String, query: [String: String] = [:], rawQuery: String = "", headers: [String: String] = [:], body: [UInt8] = []) {

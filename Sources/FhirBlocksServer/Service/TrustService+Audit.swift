@@ -62,10 +62,12 @@ extension TrustService {
 
     /// Who reads: anonymous without an `Authorization` header; nil when a bearer token is
     /// presented but is not active.
-    func auditReader(_ request: ServiceRequest) async -> AuditReader? {
-        guard request.headers["authorization"] != nil else { return .anonymous }
-        guard let access = await bearer(request) else { return nil }
-        return auditReader(access)
+    func auditReader(_ authentication: BearerAuthentication) -> AuditReader? {
+        switch authentication {
+        case .none: .anonymous
+        case .inactive: nil
+        case .active(let access): auditReader(access)
+        }
     }
 
     /// The reader a token stands for: an auditor (a listed client with the auditor scope), a
@@ -77,11 +79,12 @@ extension TrustService {
         return .agent(client)
     }
 
-    func entries(_ request: ServiceRequest) async -> ServiceResponse {
+    /// `GET /audit/entries` for the reader `authentication` stands for (``auditReader(_:)``).
+    func entries(_ request: ServiceRequest, authentication: BearerAuthentication) async -> ServiceResponse {
         let from = Int(request.query["from"] ?? "0") ?? -1
         let count = Int(request.query["count"] ?? "100") ?? -1
         guard from >= 0, (1...1000).contains(count) else { return .error(.malformedRequest("from ≥ 0 and 1 ≤ count ≤ 1000")) }
-        guard let reader = await auditReader(request) else {
+        guard let reader = auditReader(authentication) else {
             return .error(.invalidClient("the bearer token is not active; send none to read leaf hashes only"))
         }
         guard let records = try? await store.auditRecords(from: from, limit: count), let size = try? await store.auditCount() else {

@@ -32,11 +32,12 @@ extension TrustService {
     }
 
     /// `GET /fhir/{type}/{id}`: the read by id, with the bearer token the middleware resolved
-    /// confirmed in the same store read as the resource (``readConfirmingBearer(type:id:request:)``)
-    /// when it can be, else confirmed first; 401 without an active token.
-    func readByID(type: String, id: String, request: ServiceRequest) async -> ServiceResponse {
-        if let answer = await readConfirmingBearer(type: type, id: id, request: request) { return answer }
-        guard let access = await bearer(request) else { return Self.fhirUnauthenticated() }
+    /// (`resolved`) confirmed in the same store read as the resource
+    /// (``readConfirmingBearer(type:id:resolved:)``) when it can be, else confirmed first; 401
+    /// without an active token.
+    func readByID(type: String, id: String, resolved: BearerResolution?) async -> ServiceResponse {
+        if let resolved, let answer = await readConfirmingBearer(type: type, id: id, resolved: resolved) { return answer }
+        guard let access = await bearer(authorization: resolved?.header) else { return Self.fhirUnauthenticated() }
         return await read(type: type, id: id, access: access)
     }
 
@@ -78,8 +79,8 @@ extension TrustService {
     /// the resolution. Nil when that does not apply (no active token resolved, an id that is
     /// not a plain one, or a ledger that moved since): the caller then confirms the token
     /// first and reads as usual. Nothing read is disclosed before the usual checks pass.
-    func readConfirmingBearer(type: String, id: String, request: ServiceRequest) async -> ServiceResponse? {
-        guard let resolved = request.bearer, resolved.header == request.headers["authorization"], let access = resolved.access,
+    func readConfirmingBearer(type: String, id: String, resolved: BearerResolution) async -> ServiceResponse? {
+        guard let access = resolved.access,
               ResourceScope(type) != nil, Self.isValidID(id), !(id == "fbcFhirId" && type == "Patient" && configuration.mode == .compat),
               let fetched = try? await store.ledgerVersionAndResource(patient: access.token.patient, type: type, id: id),
               fetched.ledgerVersion == resolved.ledgerVersion else { return nil }

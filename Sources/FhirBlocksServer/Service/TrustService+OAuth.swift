@@ -188,20 +188,18 @@ extension TrustService {
         }
     }
 
-    /// Resolves a bearer token to its stored record and the grants still usable now; nil when
-    /// missing, unknown, expired, revoked, or no longer backed by a permission. A request that
-    /// came through ``BearerAuthenticationMiddleware`` carries a provisional answer: it stands
-    /// when the store's ledger version is still the one it was resolved against.
-    func bearer(_ request: ServiceRequest) async -> BearerAccess? {
-        if let resolved = request.bearer, resolved.header == request.headers["authorization"],
-           let version = try? await store.ledgerVersion(), version == resolved.ledgerVersion {
-            return resolved.access
-        }
-        return await bearer(authorization: request.headers["authorization"])
+    /// Authenticates an `Authorization` header value (``BearerAuthenticationMiddleware`` does, once
+    /// per request): `.none` without one, `.inactive` when its token is not active, else the
+    /// access it grants, confirmed against the store's ledger version.
+    func authenticate(authorization header: String?) async -> BearerAuthentication {
+        guard let header else { return .none }
+        guard let access = await bearer(authorization: header) else { return .inactive }
+        return .active(access)
     }
 
-    /// Resolves an `Authorization` header value (see ``bearer(_:)``), after bringing the ledger
-    /// up to the store's.
+    /// Resolves an `Authorization` header value to its token's stored record and the grants
+    /// still usable now, after bringing the ledger up to the store's; nil when missing,
+    /// unknown, expired, revoked, or no longer backed by a permission.
     func bearer(authorization header: String?) async -> BearerAccess? {
         guard let header, let presented = BearerCredential.token(fromAuthorization: header, mode: configuration.mode) else { return nil }
         let version: Int64
@@ -254,9 +252,17 @@ extension TrustService {
     /// token is `{"active": false}`, as if unknown (RFC 7662 §2.2: a server may decline to
     /// describe a token to a caller not entitled to it).
     public func introspect(_ request: ServiceRequest) async -> ServiceResponse {
-        guard let caller = await bearer(request) else {
-            return .error(.invalidClient("introspection needs an active bearer token"))
-        }
+        guard let caller = await bearer(authorization: request.headers["authorization"]) else { return Self.introspectionUnauthenticated() }
+        return await introspect(request, caller: caller)
+    }
+
+    /// The answer to an introspection request without an active bearer token.
+    static func introspectionUnauthenticated() -> ServiceResponse {
+        .error(.invalidClient("introspection needs an active bearer token"))
+    }
+
+    /// `POST /oauth/introspect` for a caller already authenticated (``BearerAuthenticationMiddleware``).
+    func introspect(_ request: ServiceRequest, caller: BearerAccess) async -> ServiceResponse {
         let form: FormBody
         do {
             form = try FormBody.parse(request.body, mode: .strict).value

@@ -1,7 +1,7 @@
 import Hummingbird
 
 /// The audit log's routes (§4.2) under `/audit`: `GET checkpoint`, `checkpoints`, `key`,
-/// `entries` (released by the bearer token's reader, ``BearerAuthenticationMiddleware``),
+/// `entries` (released to the reader the bearer token authenticated by ``BearerAuthenticationMiddleware`` stands for),
 /// `proof/inclusion`, `proof/consistency`; and `POST audit/validate`, at the root and under
 /// `/smoac` (``validateRoutes``).
 struct AuditController {
@@ -11,7 +11,6 @@ struct AuditController {
     var routes: RouteCollection<FhirBlocksRequestContext> {
         let service = self.service
         let routes = RouteCollection(context: FhirBlocksRequestContext.self)
-        routes.add(middleware: BearerAuthenticationMiddleware(service: service))
         routes.get("checkpoint") { request, context in
             try await FhirBlocksRouter.handle(request, context: context, limit: 0) { _ in await service.latestCheckpoint() }
         }
@@ -21,8 +20,10 @@ struct AuditController {
         routes.get("key") { request, context in
             try await FhirBlocksRouter.handle(request, context: context, limit: 0) { _ in service.auditKeyDocument() }
         }
-        routes.get("entries") { request, context in
-            try await FhirBlocksRouter.handle(request, context: context, limit: 0) { await service.entries($0) }
+        // Entries are released to the reader the bearer token stands for (anonymous without one).
+        routes.group().add(middleware: BearerAuthenticationMiddleware(service: service, policy: .optional)).get("entries") { request, context in
+            let authentication = context.authentication
+            return try await FhirBlocksRouter.handle(request, context: context, limit: 0) { await service.entries($0, authentication: authentication) }
         }
         routes.get("proof/inclusion") { request, context in
             try await FhirBlocksRouter.handle(request, context: context, limit: 0) { await service.inclusionProof($0) }

@@ -14,11 +14,12 @@ import Hummingbird
 ///
 /// `Patient` and `Patient/{id}` are routed like `{type}` and `{type}/{id}`. Every path takes
 /// the five methods: a dash answers 404 `unknown FHIR path`. Except the CapabilityStatement and
-/// the read by id (which confirms the token in the same store read as the resource), a handler
-/// runs only for an active bearer token, confirmed against the store's ledger version: without
-/// one the answer is 401 with `WWW-Authenticate`, whatever the path. The token is resolved by
-/// ``BearerAuthenticationMiddleware`` into the request context; the body is collected (413
-/// beyond ``ServerConfiguration/maximumBodySize``) before the token is confirmed.
+/// the read by id, the routes are one group behind ``BearerAuthenticationMiddleware`` with the
+/// `required` policy: a handler runs only for an active bearer token, confirmed against the
+/// store's ledger version, and reads the caller's access from the request context; without
+/// one the answer is 401 with `WWW-Authenticate`, whatever the path (the body is collected
+/// first: 413 beyond ``ServerConfiguration/maximumBodySize``). The read by id is behind the
+/// middleware's `unconfirmed` policy: it confirms the token in the same store read as the resource.
 struct FHIRController {
     let service: TrustService
 
@@ -32,30 +33,36 @@ struct FHIRController {
     var routes: RouteCollection<FhirBlocksRequestContext> {
         let service = self.service
         let routes = RouteCollection(context: FhirBlocksRequestContext.self)
-        routes.add(middleware: BearerAuthenticationMiddleware(service: service))
-        // The two routes that confirm the token themselves (or need none).
+        // The CapabilityStatement needs no token.
         routes.get("metadata") { request, context in
             try await FhirBlocksRouter.handle(request, context: context, limit: service.configuration.maximumBodySize) { _ in service.metadata() }
         }
+        // The read by id confirms the token itself, in the same store read as the resource.
+        let reads = routes.group().add(middleware: BearerAuthenticationMiddleware(service: service, policy: .unconfirmed))
         for prefix in ["{type}", "Patient"] {
-            routes.get(RouterPath("\(prefix)/{id}")) { request, context in
+            reads.get(RouterPath("\(prefix)/{id}")) { request, context in
                 let type = Self.type(context, prefix)
                 let id = context.parameters.get("id") ?? ""
-                return try await FhirBlocksRouter.handle(request, context: context, limit: service.configuration.maximumBodySize) { await service.readByID(type: type, id: id, request: $0) }
+                let resolved = context.unconfirmedBearer
+                return try await FhirBlocksRouter.handle(request, context: context, limit: service.configuration.maximumBodySize) { _ in
+                    await service.readByID(type: type, id: id, resolved: resolved)
+                }
             }
         }
         // The rest need an active token.
-        add(routes, "metadata", except: [.get], [.post: { service, request, access, _ in
+        let protected = routes.group().add(middleware: BearerAuthenticationMiddleware(
+            service: service, policy: .required(refusal: TrustService.fhirUnauthenticated(), bodyLimit: service.configuration.maximumBodySize)))
+        add(protected, "metadata", except: [.get], [.post: { service, request, access, _ in
             await service.write(type: "metadata", id: nil, body: request.body, access: access)
         }])
         for prefix in ["{type}", "Patient"] {
-            add(routes, RouterPath(prefix), [
+            add(protected, RouterPath(prefix), [
                 .get: { service, request, access, parameters in await service.search(type: Self.type(parameters, prefix), request: request, access: access) },
                 .post: { service, request, access, parameters in
                     await service.write(type: Self.type(parameters, prefix), id: nil, body: request.body, access: access)
                 },
             ])
-            add(routes, RouterPath("\(prefix)/{id}"), except: [.get], [
+            add(protected, RouterPath("\(prefix)/{id}"), except: [.get], [
                 .put: { service, request, access, parameters in
                     await service.write(type: Self.type(parameters, prefix), id: parameters.get("id") ?? "", body: request.body, access: access)
                 },
@@ -63,37 +70,39 @@ struct FHIRController {
                 .patch: { _, _, _, _ in TrustService.fhirNotDeletable() },
             ])
         }
-        add(routes, "Patient/{id}/$everything", [.get: { service, request, access, parameters in
+        add(protected, "Patient/{id}/$everything", [.get: { service, request, access, parameters in
             await service.everything(patientID: parameters.get("id") ?? "", request: request, access: access)
         }])
         let issue: Protected = { service, request, access, parameters in
             await service.issueHealthCards(patientID: parameters.get("id") ?? "", body: request.body, access: access)
         }
-        add(routes, "Patient/{id}/$health-cards-issue", [.post: issue])
+        add(protected, "Patient/{id}/$health-cards-issue", [.post: issue])
         // `$` sent as `%24` (in any case: `%24`, `%2a`…): the router matches constants exactly.
-        add(routes, "Patient/{id}/{operation}", [.post: { service, request, access, parameters in
+        add(protected, "Patient/{id}/{operation}", [.post: { service, request, access, parameters in
             guard TrustService.isHealthCardsIssue(parameters.get("operation") ?? "") else { return TrustService.unknownFHIRPath() }
             return await issue(service, request, access, parameters)
         }])
         // Anything deeper. (Hummingbird refuses `**` beside `{type}`, so the catch-all starts
         // below `{type}/{id}`; `Patient/{id}/…` the Patient routes do not serve reaches it too, the
         // router trying `{type}` when the constant `Patient` leads nowhere.)
-        add(routes, "{type}/{id}/**", [:])
+        add(protected, "{type}/{id}/**", [:])
         return routes
     }
 
     /// Adds `path` for every method of ``methods`` but `except`: the method's handler in
-    /// `handlers`, else ``TrustService/unknownFHIRPath()``; each after the token is confirmed.
-    private func add(_ routes: RouteCollection<FhirBlocksRequestContext>, _ path: RouterPath, except: Set<HTTPRequest.Method> = [],
+    /// `handlers`, else ``TrustService/unknownFHIRPath()``; each with the access the group's
+    /// middleware authenticated.
+    private func add(_ routes: RouterGroup<FhirBlocksRequestContext>, _ path: RouterPath, except: Set<HTTPRequest.Method> = [],
                      _ handlers: [HTTPRequest.Method: Protected]) {
         let service = self.service
         for method in Self.methods where !except.contains(method) {
             let handler: Protected = handlers[method] ?? { _, _, _, _ in TrustService.unknownFHIRPath() }
             routes.on(path, method: method) { request, context in
+                // The group's middleware ran only this route for an active token.
+                guard let access = context.access else { return FhirBlocksRouter.bridge(TrustService.fhirUnauthenticated()) }
                 let parameters = context.parameters
                 return try await FhirBlocksRouter.handle(request, context: context, limit: service.configuration.maximumBodySize) { request in
-                    guard let access = await service.bearer(request) else { return TrustService.fhirUnauthenticated() }
-                    return await handler(service, request, access, parameters)
+                    await handler(service, request, access, parameters)
                 }
             }
         }

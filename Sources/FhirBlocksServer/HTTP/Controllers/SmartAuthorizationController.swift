@@ -2,7 +2,8 @@ import Hummingbird
 
 /// OAuth 2.0 and SMART App Launch: discovery (at the root and under `/fhir`), the token,
 /// authorization, registration, introspection and revocation endpoints under `/oauth`.
-/// Introspection authenticates its caller by bearer token (``BearerAuthenticationMiddleware``).
+/// Introspection authenticates its caller by bearer token (``BearerAuthenticationMiddleware``,
+/// `required`: the handler runs with the caller's access).
 struct SmartAuthorizationController {
     let service: TrustService
 
@@ -27,8 +28,11 @@ struct SmartAuthorizationController {
         oauth.post("revoke") { request, context in
             try await FhirBlocksRouter.handle(request, context: context, limit: Self.formLimit) { await service.revoke($0) }
         }
-        oauth.group("introspect").add(middleware: BearerAuthenticationMiddleware(service: service)).post { request, context in
-            try await FhirBlocksRouter.handle(request, context: context, limit: Self.formLimit) { await service.introspect($0) }
+        let introspection = BearerAuthenticationMiddleware(
+            service: service, policy: .required(refusal: TrustService.introspectionUnauthenticated(), bodyLimit: Self.formLimit))
+        oauth.group("introspect").add(middleware: introspection).post { request, context in
+            guard let caller = context.access else { return FhirBlocksRouter.bridge(TrustService.introspectionUnauthenticated()) }
+            return try await FhirBlocksRouter.handle(request, context: context, limit: Self.formLimit) { await service.introspect($0, caller: caller) }
         }
     }
 }
