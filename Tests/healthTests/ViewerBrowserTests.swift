@@ -1,0 +1,184 @@
+import AsyncHTTPClient
+import Crypto
+import FHIRCore
+import FhirBlocksClient
+import Foundation
+import SmartHealthLinks
+import Testing
+import TestSupport
+
+/// The SMART Health Links viewer of `health serve` (`GET /viewer`) in real headless Chromium
+/// (scripts/viewer-browser.py, Playwright driving Debian's /usr/bin/chromium): a link the wallet
+/// created on the server to a patient summary with an allergy and a health card signed with the
+/// server's own issuer key, opened at 1280 and 390 px; screenshots in .build/ui-screenshots.
+@Suite("health serve: the links viewer in Chromium", .serialized)
+struct ViewerBrowserTests {
+    static let summary = #"""
+        {"resourceType":"Bundle","type":"document","timestamp":"2026-11-01T09:00:00Z","entry":[
+        {"fullUrl":"urn:uuid:c1","resource":{"resourceType":"Composition","status":"final","title":"Patient summary",
+          "type":{"coding":[{"system":"http://loinc.org","code":"60591-5"}]},"subject":{"reference":"urn:uuid:p1"},"date":"2026-11-01","author":[{"display":"Alice"}]}},
+        {"fullUrl":"urn:uuid:p1","resource":{"resourceType":"Patient","name":[{"given":["Alice"],"family":"Example"}],"birthDate":"1980-04-02","gender":"female"}},
+        {"fullUrl":"urn:uuid:a1","resource":{"resourceType":"AllergyIntolerance","code":{"text":"Peanut allergy"},"criticality":"high",
+          "reaction":[{"manifestation":[{"text":"Hives"}]}],"patient":{"reference":"urn:uuid:p1"},"recordedDate":"2019-05-01"}},
+        {"fullUrl":"urn:uuid:o1","resource":{"resourceType":"Observation","status":"final","code":{"text":"Hemoglobin A1c"},
+          "valueQuantity":{"value":5.4,"unit":"%"},"effectiveDateTime":"2026-10-12","subject":{"reference":"urn:uuid:p1"}}}
+        ]}
+        """#
+
+    static let cardBundle = #"""
+        {"resourceType":"Bundle","type":"collection","entry":[
+        {"fullUrl":"resource:0","resource":{"resourceType":"Patient","name":[{"family":"Example","given":["Alice"]}],"birthDate":"1980-04-02"}},
+        {"fullUrl":"resource:1","resource":{"resourceType":"Immunization","status":"completed","vaccineCode":{"coding":[{"system":"http://hl7.org/fhir/sid/cvx","code":"207","display":"COVID-19 mRNA vaccine"}]},
+          "patient":{"reference":"resource:0"},"occurrenceDateTime":"2021-01-01","lotNumber":"0000001"}}
+        ]}
+        """#
+
+    @Test("a created link opens in the viewer at 1280 and 390 px: the allergy is shown, the card verified, a wrong passcode said with the attempts left; no console error, no request but to the server, no inline script, no sideways scroll",
+          .enabled(if: UICommandTests.browser != nil, "needs Debian's chromium and Playwright in OPENHEALTHKIT_PEERS_VENV (scripts/test.sh installs both)"))
+    func viewer() async throws {
+        let python = try #require(UICommandTests.browser)
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let server = try await ServeCommandTests.Server.start(runner)
+        defer {
+            server.process.terminate()
+            server.process.waitUntilExit()
+        }
+        let identityPath = runner.folder.appendingPathComponent("w.json").path
+        let registered = try await runner.run(["wallet", "register", "--server", server.url, "--identity", identityPath, "--first-name", "Alice"])
+        try #require(registered.status == 0, "\(registered.error)")
+
+        let cardFile = try await Self.cardFile(issuer: server.url, keyFile: runner.folder.appendingPathComponent("data/card-issuer-key.json"))
+        var generator = SystemRandomNumberGenerator()
+        let key = (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) }
+        let files = [
+            SharedLinkFile(contentType: SHLContentType.fhirJSON,
+                           jwe: try SHLFile.encrypt(Array(Self.summary.utf8), contentType: SHLContentType.fhirJSON, key: key, compress: true)),
+            SharedLinkFile(contentType: SHLContentType.smartHealthCard,
+                           jwe: try SHLFile.encrypt(Array(cardFile.utf8), contentType: SHLContentType.smartHealthCard, key: key)),
+        ]
+        let client = try FhirBlocksClient(baseURL: server.url)
+        let record: SharedLinkRecord
+        do {
+            record = try await WalletClient(client: client, identity: try CsiIdentity.load(from: identityPath))
+                .createLink(SharedLinkRequest(files: files, passcode: "4711", label: "For Dr. Díaz"))
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+        try await client.shutdown()
+        let link = SHLink.link(try SHLinkPayload(url: record.manifestURL, key: key, flags: [.passcode], label: "For Dr. Díaz"))
+
+        let shots = UICommandTests.packageRoot.appendingPathComponent(".build/ui-screenshots")
+        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+        let errors = runner.folder.appendingPathComponent("viewer-browser.log")
+        let arguments = [UICommandTests.packageRoot.appendingPathComponent("scripts/viewer-browser.py").path,
+                         server.url + "/viewer#" + link, shots.path, "4711", "Dr. Díaz"]
+        let output: (status: Int32, out: Data) = try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result {
+                    let process = ChildProcess()
+                    process.executableURL = python
+                    process.arguments = arguments
+                    let out = Pipe()
+                    _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+                    process.standardOutput = .pipe(out)
+                    process.standardError = .file(try FileHandle(forWritingTo: errors))
+                    try process.run()
+                    let data = out.fileHandleForReading.readDataToEndOfFile()
+                    process.waitUntilExit()
+                    return (process.terminationStatus, data)
+                })
+            }
+        }
+        try #require(output.status == 0, "\((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
+        let report = try #require(try JSONSerialization.jsonObject(with: output.out) as? [String: Any])
+        let widths = report["widths"] as? [String: Any] ?? [:]
+        #expect(widths.count == 2)
+        for (label, value) in widths {
+            let result = value as? [String: Any] ?? [:]
+            #expect(result["status"] as? Int == 200, "\(label)")
+            #expect((result["csp"] as? String)?.contains("script-src 'self'") == true, "\(label)")
+            #expect(result["label"] as? String == "“For Dr. Díaz”", "\(label)")
+            #expect(result["passcodeAsked"] as? Bool == true, "\(label)")
+            let text = result["text"] as? String ?? ""
+            #expect(text.contains("Peanut allergy") && text.contains("Hives"), "\(label): \(text)")
+            #expect(text.contains("Alice Example") && text.contains("born 2 April 1980"), "\(label): \(text)")
+            #expect(text.contains("Hemoglobin A1c") && text.contains("5.4 %") && text.contains("12 October 2026"), "\(label): \(text)")
+            #expect(text.contains("COVID-19 mRNA vaccine") && text.contains("given 1 January 2021"), "\(label): \(text)")
+            #expect(result["verdicts"] as? [String] == ["verified"], "\(label): \(result["verdictTexts"] ?? "")")
+            #expect((result["problems"] as? [String])?.isEmpty == true, "\(label): \(result["problems"] ?? "")")
+            #expect((result["foreign"] as? [String])?.isEmpty == true, "\(label): \(result["foreign"] ?? "")")
+            #expect(result["inlineScripts"] as? Int == 0, "\(label)")
+            #expect(result["overflow"] as? Bool == false, "\(label)")
+            // The page, its script and stylesheet, the manifest, the files, the issuer's keys: all on the server.
+            let requests = result["requests"] as? [String] ?? []
+            #expect(requests.contains { $0.hasPrefix("POST \(record.manifestURL)") }, "\(label): \(requests)")
+            #expect(requests.contains("GET \(server.url)/.well-known/jwks.json"), "\(label): \(requests)")
+        }
+        let desktop = widths["desktop"] as? [String: Any] ?? [:]
+        #expect(desktop["wrongPasscode"] as? String == "Wrong passcode: 9 attempts remain before the link locks.", "\(desktop["wrongPasscode"] ?? "")")
+        #expect(desktop["askedAgain"] as? Bool == true)
+        // The person sees who opened the link.
+        let listed = try await Self.accesses(server: server.url, identityPath: identityPath)
+        #expect(listed.filter { $0 == "Dr. Díaz opened" }.count == 2, "\(listed)")
+    }
+
+    /// Who opened the link and how, as the wallet lists it.
+    static func accesses(server: String, identityPath: String) async throws -> [String] {
+        let client = try FhirBlocksClient(baseURL: server)
+        do {
+            let links = try await WalletClient(client: client, identity: try CsiIdentity.load(from: identityPath)).links()
+            try await client.shutdown()
+            return links.flatMap(\.accesses).map { "\($0.recipient) \($0.outcome)" }
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+    }
+
+    /// A health card file signed with the server's issuer key (`data/card-issuer-key.json`), its
+    /// `iss` the server, so the viewer fetches the keys from the server it was served by. The
+    /// payload is raw DEFLATE in stored blocks (`zip: DEF`), signed ES256 (r‖s).
+    static func cardFile(issuer: String, keyFile: URL) async throws -> String {
+        let jwk = try JSONParser.parse(Array(try Data(contentsOf: keyFile)))
+        let d = try #require(jwk["d"]?.stringValue.flatMap(Self.base64urlDecoded))
+        let signingKey = try P256.Signing.PrivateKey(rawRepresentation: d)
+        var request = HTTPClientRequest(url: issuer + "/.well-known/jwks.json")
+        request.method = .GET
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(20))
+        let keySet = try JSONParser.parse(Array(try await response.body.collect(upTo: 1 << 20).readableBytesView))
+        let kid = try #require(keySet["keys"]?.arrayValue?.first?["kid"]?.stringValue)
+        let payload = #"{"iss":"\#(issuer)","nbf":\#(Int(Date().timeIntervalSince1970) - 60),"vc":{"type":["https://smarthealth.cards#health-card","https://smarthealth.cards#immunization"],"credentialSubject":{"fhirVersion":"4.0.1","fhirBundle":\#(cardBundle)}}}"#
+        let header = #"{"alg":"ES256","zip":"DEF","kid":"\#(kid)"}"#
+        let signingInput = Self.base64url(Array(header.utf8)) + "." + Self.base64url(Self.storedDeflate(Array(payload.utf8)))
+        let signature = try signingKey.signature(for: Data(signingInput.utf8)).rawRepresentation
+        return #"{"verifiableCredential":["\#(signingInput).\#(Self.base64url(Array(signature)))"]}"#
+    }
+
+    /// Raw DEFLATE of `bytes` in stored (uncompressed) blocks: valid DEFLATE any inflater reads.
+    static func storedDeflate(_ bytes: [UInt8]) -> [UInt8] {
+        var out: [UInt8] = []
+        var start = 0
+        repeat {
+            let end = min(start + 65_535, bytes.count)
+            let length = UInt16(end - start)
+            out.append(end == bytes.count ? 1 : 0)
+            out += [UInt8(length & 0xFF), UInt8(length >> 8), UInt8(~length & 0xFF), UInt8(~length >> 8)]
+            out += bytes[start..<end]
+            start = end
+        } while start < bytes.count
+        return out
+    }
+
+    static func base64url(_ bytes: [UInt8]) -> String {
+        Data(bytes).base64EncodedString().replacingOccurrences(of: "+", with: "-").replacingOccurrences(of: "/", with: "_")
+            .replacingOccurrences(of: "=", with: "")
+    }
+
+    static func base64urlDecoded(_ text: String) -> Data? {
+        var base64 = text.replacingOccurrences(of: "-", with: "+").replacingOccurrences(of: "_", with: "/")
+        base64 += String(repeating: "=", count: (4 - base64.count % 4) % 4)
+        return Data(base64Encoded: base64)
+    }
+}
