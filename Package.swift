@@ -599,7 +599,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HealthWebAppTests",
-            dependencies: ["TestSupport", "HealthWebApp", "OpenHealthKit", "SmartHealthCards", "QRCode", "QRImageReader",
+            dependencies: ["TestSupport", "HealthWebApp", "OpenHealthKit", "SmartHealthCards", "SmartHealthLinks", "QRCode", "QRImageReader",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdTesting", package: "hummingbird")],
             swiftSettings: swiftSettings

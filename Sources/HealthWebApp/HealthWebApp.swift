@@ -129,6 +129,7 @@ public struct HealthWebApp: Sendable {
             return Self.redirect("/sharing?changed=\(Self.queryValue(bundle))")
         }
         addWalletRoutes(to: router)
+        addShareRoutes(to: router)
         addSettingsRoutes(to: router)
         addProfileRoutes(to: router)
         router.get("/assets/app.css") { _, _ in

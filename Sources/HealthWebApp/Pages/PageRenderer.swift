@@ -6,7 +6,7 @@ import Mustache
 struct PageRenderer: Sendable {
     /// The sections of the navigation.
     enum Section: String, CaseIterable, Sendable {
-        case today, summary, browse, records, cards, sharing, profile, settings
+        case today, summary, browse, records, cards, sharing, share, profile, settings
 
         var label: String {
             switch self {
@@ -16,6 +16,7 @@ struct PageRenderer: Sendable {
             case .records: "Health records"
             case .cards: "Health cards"
             case .sharing: "Sharing"
+            case .share: "Share"
             case .profile: "Profile"
             case .settings: "Settings"
             }
@@ -29,6 +30,7 @@ struct PageRenderer: Sendable {
             case .records: "/records"
             case .cards: "/cards"
             case .sharing: "/sharing"
+            case .share: "/share"
             case .profile: "/profile"
             case .settings: "/settings"
             }

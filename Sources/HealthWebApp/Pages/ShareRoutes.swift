@@ -1,0 +1,145 @@
+import FhirBlocksClient
+import Foundation
+import HealthRecords
+import HealthSharing
+import Hummingbird
+import OpenHealthKit
+import SmartHealthLinks
+
+/// The Share page's routes: `GET /share`; `POST /share/create` (with a wallet: `ShareLinks.create`
+/// of HealthSharing, the created link shown once with its QR code, never put in an address);
+/// `POST /share/revoke`; `POST /share/open` (a pasted link or its QR image, previewed through
+/// `SharedLinkOpener`, as `health share open` does) and `POST /share/import` (the link opened
+/// again and stored through the records importer). Every form carries the session's CSRF token.
+extension HealthWebApp {
+    func addShareRoutes(to router: Router<BasicRequestContext>) {
+        router.get("/share") { request, _ in
+            let query = request.uri.queryParameters
+            return try await pages.page(title: "Share", section: .share, content: shareIndex(csrf: csrf(request)),
+                                        notice: query["changed"].map(String.init), problem: query["problem"].map(String.init))
+        }
+        router.post("/share/create") { request, _ in
+            let form = try await formFields(request)
+            guard let links = shareLinks() else {
+                throw HTTPError(.notFound, message: "No wallet is connected: start health ui with --identity FILE --server URL; no link was created.")
+            }
+            let created: CreatedShareLink
+            do throws(SharingWalletProblem) {
+                let options = try ShareCreateForm(form).options
+                do throws(ShareError) {
+                    created = try await links.create(options)
+                } catch {
+                    throw SharingWalletProblem("The link was not created: \(error.description)")
+                }
+            } catch {
+                return try await shareProblem(error.description, csrf: csrf(request))
+            }
+            return try await pages.page(title: "Share", section: .share, content: ShareView(text: sampleText()).created(created),
+                                        notice: "The link was created.")
+        }
+        router.post("/share/revoke") { request, _ in
+            let form = try await formFields(request)
+            guard let links = shareLinks() else {
+                throw HTTPError(.notFound, message: "No wallet is connected: start health ui with --identity FILE --server URL; nothing was revoked.")
+            }
+            guard let id = form["id"], !id.isEmpty else {
+                return Self.redirect("/share?problem=" + Self.queryValue("The form did not name a link; nothing was revoked."))
+            }
+            do throws(ShareError) {
+                try await links.revoke(id: id)
+                return Self.redirect("/share?changed=" + Self.queryValue("The link was revoked: it no longer opens."))
+            } catch {
+                return Self.redirect("/share?problem=" + Self.queryValue("The link was not revoked: \(error.description)"))
+            }
+        }
+        router.post("/share/open") { request, _ in
+            let form = try await multipartForm(request)
+            let recipient = Self.recipientName(form["recipient"])
+            let passcode = form["passcode"] ?? ""
+            let linkText: String
+            if let pasted = form["link"], pasted.contains(where: { !$0.isWhitespace }) {
+                linkText = pasted.trimmingCharacters(in: .whitespacesAndNewlines)
+            } else if let image = form.files(named: "image").first(where: { !$0.bytes.isEmpty }) {
+                do throws(CardUpload.ImageFailure) {
+                    let texts = String(decoding: try CardUpload.qrText(image.bytes), as: UTF8.self).split(whereSeparator: \.isNewline).map(String.init)
+                    linkText = SharedLinkOpener.linkText(among: texts)
+                } catch {
+                    return try await shareProblem("The QR image could not be read: \(error.description).", csrf: csrf(request))
+                }
+            } else {
+                return try await shareProblem("Paste a link or choose its QR image; nothing was opened.", csrf: csrf(request))
+            }
+            let opened: OpenedSharedLink
+            do throws(SharedLinkOpenError) {
+                let link = try SharedLinkOpener.parse(linkText)
+                opened = try await SharedLinkOpener(verifier: currentVerifier())
+                    .open(link, recipient: recipient, passcode: passcode.isEmpty ? nil : passcode, now: clock())
+            } catch {
+                return try await shareProblem(Self.openProblem(error), csrf: csrf(request))
+            }
+            return try await pages.page(title: "Share", section: .share,
+                                        content: ShareView(text: sampleText()).preview(opened, linkText: linkText, passcode: passcode,
+                                                                                       recipient: recipient, csrf: csrf(request)))
+        }
+        router.post("/share/import") { request, _ in
+            let form = try await formFields(request)
+            let passcode = form["passcode"] ?? ""
+            let report: HealthRecordImportReport
+            do throws(SharedLinkOpenError) {
+                let link = try SharedLinkOpener.parse(form["link"] ?? "")
+                let opener = SharedLinkOpener(verifier: currentVerifier())
+                let opened = try await opener.open(link, recipient: Self.recipientName(form["recipient"]),
+                                                   passcode: passcode.isEmpty ? nil : passcode, now: clock())
+                report = try await opener.importFiles(opened, into: store, now: clock())
+            } catch {
+                return try await shareProblem(Self.openProblem(error), csrf: csrf(request))
+            }
+            let heading = report.isComplete ? "Imported the shared records" : "Some of the shared records were not imported"
+            return pages.page(title: "Share", section: .share,
+                              content: ImportReportView.render(report, pages: pages, heading: heading, back: "/records", backText: "See your health records"),
+                              status: report.isComplete ? .ok : .unprocessableContent)
+        }
+    }
+
+    /// The Share page's content: the create form and my links (with a wallet), and the open form.
+    func shareIndex(csrf: String) async throws -> String {
+        let text = try await sampleText()
+        var categories: [ShareView.Category] = []
+        for type in HKObjectType.allClinicalTypes {
+            let count = try await HKSampleQueryDescriptor(predicates: [.clinicalRecord(type: type)], sortDescriptors: []).result(for: store).count
+            if count > 0 { categories.append(.init(id: type.identifier, name: RecordsView.categoryName(type), count: count)) }
+        }
+        categories.sort { $0.name < $1.name }
+        let cardCount = try await CardsView(store: store, pages: pages, text: text).cards().count
+        var links: Result<[SharedLinkRecord], SharingWalletProblem>?
+        if let shareLinks = shareLinks() {
+            do {
+                links = .success(try await shareLinks.list())
+            } catch {
+                links = .failure(SharingWalletProblem("Your links could not be read: \(error.description)"))
+            }
+        }
+        return ShareView(text: text).index(connected: wallet != nil, categories: categories, cardCount: cardCount, links: links, csrf: csrf)
+    }
+
+    /// The person's links through the wallet, when `health ui` has one.
+    func shareLinks() -> ShareLinks? {
+        wallet.map { ShareLinks(store: store, wallet: WalletClient(client: $0.client, identity: $0.identity)) }
+    }
+
+    private func shareProblem(_ problem: String, csrf: String) async throws -> Response {
+        pages.page(title: "Share", section: .share, content: try await shareIndex(csrf: csrf), problem: problem, status: .unprocessableContent)
+    }
+
+    /// An opener's error in the page's words (the CLI's `--passcode` hint left out).
+    static func openProblem(_ error: SharedLinkOpenError) -> String {
+        if case .refused(.passcodeRequired) = error { return "This link is protected by a passcode: give it in the form." }
+        return error.description
+    }
+
+    /// The reader's name as the form gave it, else a neutral one.
+    static func recipientName(_ field: String?) -> String {
+        let name = (field ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
+        return name.isEmpty ? "Someone" : String(name.prefix(200))
+    }
+}

@@ -1,0 +1,217 @@
+import FhirBlocksClient
+import Foundation
+import HealthRecords
+import HealthSharing
+import Mustache
+import QRCode
+import SmartHealthCards
+
+/// The Share page: "Share by link" (what to share, a passcode, an expiry, a label; the created
+/// link with its QR code), "My links" (who opened each and when; revoke), and "Open a shared
+/// link" (paste a link or upload its QR image, preview, import). Forms only, no script; the
+/// templates are this file's own (swift-mustache escapes every value).
+struct ShareView {
+    let text: SampleText
+
+    /// One record category the form offers.
+    struct Category {
+        let id: String
+        let name: String
+        let count: Int
+    }
+
+    /// The page: the create form (with a wallet), my links (or why they could not be read), the open form.
+    func index(connected: Bool, categories: [Category], cardCount: Int, links: Result<[SharedLinkRecord], SharingWalletProblem>?,
+               csrf: String) -> String {
+        var context: [String: Any] = [
+            "connected": connected, "csrf": csrf, "cardCount": cardCount,
+            "categories": categories.map { ["id": $0.id, "name": $0.name, "count": $0.count] },
+            "expiries": ShareCreateForm.expiries.map { ["value": $0.value, "label": $0.label, "selected": $0.value == "30d"] },
+            "labelMax": ShareOptions.maximumLabelLength,
+        ]
+        switch links {
+        case .success(let records):
+            context["links"] = records.map(row)
+            context["hasLinks"] = !records.isEmpty
+            context["linksRead"] = true
+        case .failure(let problem):
+            context["linksProblem"] = problem.description
+        case nil:
+            break
+        }
+        return Self.render("share", context) + Self.render("open", ["csrf": csrf])
+    }
+
+    /// The created link: its QR code (inline SVG), the link and the viewer's address.
+    func created(_ link: CreatedShareLink) -> String {
+        Self.render("created", ["link": link.link, "viewerLink": link.viewerLink, "qr": Self.qrSVG(link.viewerLink) ?? "",
+                                "label": link.record.label ?? "", "expires": link.record.expires.map { text.date($0) } ?? "never",
+                                "passcode": link.record.flags.contains("P")])
+    }
+
+    /// An opened link's preview, with the form that imports it (the link and passcode sent again:
+    /// the page keeps nothing between requests).
+    func preview(_ opened: OpenedSharedLink, linkText: String, passcode: String, recipient: String, csrf: String) -> String {
+        let files: [[String: Any]] = opened.reports.map { report in
+            var file: [String: Any] = ["number": report.number, "type": Self.typeName(report.contentType), "valid": report.valid]
+            if let problem = report.problem { file["problem"] = problem }
+            if let cards = report.cards {
+                file["cards"] = cards.map { card in
+                    ["verdict": card.isValid ? "Verified" : "Does not verify", "valid": card.isValid,
+                     "issuer": card.issuerName ?? card.claims?.iss ?? "an unknown issuer",
+                     "reasons": card.isValid ? "" : card.errors.map(\.description).joined(separator: "; ")] as [String: Any]
+                }
+            }
+            if let resources = report.resources {
+                let listed = resources.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { "\($0.value) \($0.key)" }
+                file["resources"] = listed.isEmpty ? "no resources" : listed.joined(separator: ", ")
+                file["bundleType"] = report.bundleType ?? ""
+            } else if let type = report.resourceType {
+                file["resources"] = "one \(type)"
+            }
+            return file
+        }
+        return Self.render("preview", [
+            "label": opened.link.label ?? "", "files": files, "count": files.count, "allValid": opened.allValid, "csrf": csrf,
+            "link": linkText, "passcode": passcode, "recipient": recipient, "expires": opened.link.expiration.map {
+                text.date(Date(timeIntervalSince1970: Double($0)))
+            } ?? "",
+        ])
+    }
+
+    private func row(_ record: SharedLinkRecord) -> [String: Any] {
+        let accesses: [[String: Any]] = record.accesses.map {
+            ["recipient": $0.recipient, "at": text.date($0.at), "outcome": Self.outcomeName($0.outcome)]
+        }
+        return [
+            "id": record.id, "label": record.label ?? "(no label)", "created": text.date(record.created),
+            "expires": record.expires.map { text.date($0) } ?? "never", "status": record.status, "active": record.status == "active",
+            "passcode": record.flags.contains("P") ? "yes" : "no", "files": record.fileCount, "accesses": accesses,
+            "opened": accesses.isEmpty ? "no one yet" : "", "hasAccesses": !accesses.isEmpty,
+        ]
+    }
+
+    static func outcomeName(_ outcome: String) -> String {
+        switch outcome {
+        case "opened": "opened it"
+        case "wrong-passcode": "gave a wrong passcode"
+        case "refused-locked": "was refused: the link is locked"
+        case "refused-expired": "was refused: the link expired"
+        case "refused-revoked": "was refused: the link was revoked"
+        default: outcome
+        }
+    }
+
+    static func typeName(_ contentType: String?) -> String {
+        switch contentType {
+        case "application/smart-health-card"?: "Health cards"
+        case "application/fhir+json"?: "FHIR records"
+        case let other?: other
+        case nil: "unknown content"
+        }
+    }
+
+    /// The link's QR code as inline SVG (nil when it does not fit one symbol).
+    static func qrSVG(_ link: String) -> String? {
+        guard let code = try? QRCode.encode(text: link, errorCorrection: .medium) else { return nil }
+        let svg = code.svg(moduleSize: 4)
+        guard let start = svg.range(of: "<svg") else { return nil }
+        return svg[start.lowerBound...].replacingOccurrences(of: "<svg ", with: "<svg class=\"qr\" role=\"img\" aria-label=\"QR code of the link\" ")
+    }
+
+    private static let library: MustacheLibrary = {
+        var library = MustacheLibrary()
+        for (name, template) in templates { try? library.register(template, named: name) }
+        return library
+    }()
+
+    private static func render(_ name: String, _ context: [String: Any]) -> String {
+        library.render(context, withTemplate: name) ?? ""
+    }
+
+    static let templates: [String: String] = ["share": share, "created": created, "preview": preview, "open": open]
+
+    static let share = """
+        <section class="card" aria-labelledby="share-heading">
+        <h2 id="share-heading">Share by link</h2>
+        {{^connected}}
+        <p>To share your records by a link or QR code, start <code>health ui --identity FILE --server URL</code> with the identity
+        file of your wallet: the server keeps the encrypted files, and the key stays in the link.</p>
+        {{/connected}}
+        {{#connected}}
+        <p>The files are encrypted here; the server keeps only what it cannot read. Whoever has the link (and the passcode) can read them until it expires or you revoke it.</p>
+        <form method="post" action="/share/create" class="fields" aria-labelledby="share-heading">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <fieldset><legend>What to share</legend>
+        <p><label><input type="checkbox" name="summary" value="yes" checked> A patient summary: allergies, medications, problems, immunizations and results</label></p>
+        {{#categories}}<p><label><input type="checkbox" name="type-{{id}}" value="yes"> {{name}} ({{count}})</label></p>{{/categories}}
+        <p><label><input type="checkbox" name="cards" value="yes"> My health cards ({{cardCount}})</label></p>
+        </fieldset>
+        <label for="share-passcode">Passcode (optional; give it separately)</label><input id="share-passcode" name="passcode" autocomplete="off" maxlength="100">
+        <label for="share-expiry">Expires</label><select id="share-expiry" name="expiry">{{#expiries}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/expiries}}</select>
+        <label for="share-label">Label (the reader sees it)</label><input id="share-label" name="label" maxlength="{{labelMax}}">
+        <span></span><button type="submit">Create the link</button>
+        </form>
+        <h3 id="links-heading">My links</h3>
+        {{#linksProblem}}<p class="problem" role="alert">{{linksProblem}}</p>{{/linksProblem}}
+        {{#linksRead}}{{^hasLinks}}<p>You have not shared a link yet.</p>{{/hasLinks}}{{/linksRead}}
+        {{#hasLinks}}
+        <div class="scroll"><table aria-labelledby="links-heading">
+        <thead><tr><th scope="col">Label</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col">Passcode</th><th scope="col">Status</th><th scope="col">Opened by</th><th scope="col"><span class="visually-hidden">Revoke</span></th></tr></thead>
+        <tbody>{{#links}}<tr><th scope="row">{{label}}</th><td>{{created}}</td><td>{{expires}}</td><td>{{passcode}}</td><td>{{status}}</td>
+        <td>{{opened}}{{#hasAccesses}}<ul class="accesses">{{#accesses}}<li>{{recipient}} {{outcome}}, {{at}}</li>{{/accesses}}</ul>{{/hasAccesses}}</td>
+        <td>{{#active}}<form method="post" action="/share/revoke" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="id" value="{{id}}">
+        <button type="submit" aria-label="Revoke the link {{label}}">Revoke</button></form>{{/active}}</td></tr>{{/links}}</tbody>
+        </table></div>
+        {{/hasLinks}}
+        {{/connected}}
+        </section>
+        """
+
+    static let created = """
+        <section class="card" aria-labelledby="created-heading">
+        <h2 id="created-heading">Your link{{#label}}: “{{label}}”{{/label}}</h2>
+        <p>Show this QR code to the person you share with, or send them the link. It expires {{expires}}.{{#passcode}} Give them the passcode separately.{{/passcode}}</p>
+        <figure class="qr-code">{{{qr}}}<figcaption>Scanned with a phone's camera, it opens the records in the browser.</figcaption></figure>
+        <p><label for="created-viewer">Link to open in a browser</label></p>
+        <p><textarea id="created-viewer" readonly rows="3">{{viewerLink}}</textarea></p>
+        <p><label for="created-link">SMART Health Link (for apps that read them)</label></p>
+        <p><textarea id="created-link" readonly rows="3">{{link}}</textarea></p>
+        <p>This page does not keep the link: copy it now. <a href="/share">Back to Share</a></p>
+        </section>
+        """
+
+    static let open = """
+        <section class="card" aria-labelledby="open-heading">
+        <h2 id="open-heading">Open a shared link</h2>
+        <p>Paste a link someone shared with you (<code>shlink:/…</code>, or an address ending in <code>#shlink:/…</code>), or upload a photo of its QR code.</p>
+        <form method="post" action="/share/open" enctype="multipart/form-data" class="fields" aria-labelledby="open-heading">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <label for="open-link">Link</label><textarea id="open-link" name="link" rows="3"></textarea>
+        <label for="open-image">Or its QR code (PNG or JPEG)</label><input id="open-image" name="image" type="file" accept="image/png,image/jpeg">
+        <label for="open-passcode">Passcode (if it has one)</label><input id="open-passcode" name="passcode" autocomplete="off">
+        <label for="open-recipient">Your name (the person who shared it sees it)</label><input id="open-recipient" name="recipient" required maxlength="200" autocomplete="name">
+        <span></span><button type="submit">Preview</button>
+        </form>
+        </section>
+        """
+
+    static let preview = """
+        <section class="card" aria-labelledby="preview-heading">
+        <h2 id="preview-heading">{{#label}}“{{label}}”{{/label}}{{^label}}Shared link{{/label}}: {{count}} file(s)</h2>
+        {{#expires}}<p>The link expires {{expires}}.</p>{{/expires}}
+        <ul class="files">{{#files}}<li><strong>File {{number}}: {{type}}</strong>
+        {{#problem}}<p class="problem">{{problem}}</p>{{/problem}}
+        {{#resources}}<p>{{#bundleType}}A {{bundleType}} with {{/bundleType}}{{resources}}</p>{{/resources}}
+        {{#cards}}<p class="{{#valid}}verified{{/valid}}{{^valid}}problem{{/valid}}">{{verdict}}: issued by {{issuer}}{{#reasons}} ({{reasons}}){{/reasons}}</p>{{/cards}}
+        </li>{{/files}}</ul>
+        {{^allValid}}<p class="problem" role="alert">Some of these files do not verify: they are not stored; the others are.</p>{{/allValid}}
+        <form method="post" action="/share/import" class="fields">
+        <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="link" value="{{link}}">
+        <input type="hidden" name="passcode" value="{{passcode}}"><input type="hidden" name="recipient" value="{{recipient}}">
+        <span></span><button type="submit">Import into my records</button>
+        </form>
+        <p><a href="/share">Back to Share</a></p>
+        </section>
+        """
+}
