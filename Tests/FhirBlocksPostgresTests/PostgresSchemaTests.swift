@@ -202,6 +202,26 @@ struct PostgresSchemaTests {
             )
             """,
         ],
+        // 10: SMART Health Links (issue 37): links hosted for wallets, their files, file
+        // locations and access log.
+        [
+            """
+            CREATE TABLE shared_link (
+                id text PRIMARY KEY, owner text NOT NULL, flags text NOT NULL, label text, expires_at bigint, created_at bigint NOT NULL,
+                updated_at bigint NOT NULL, passcode_hash text, attempts_left bigint CHECK (attempts_left >= 0), revoked_at bigint
+            )
+            """,
+            "CREATE INDEX shared_link_owner ON shared_link (owner, created_at)",
+            """
+            CREATE TABLE shared_link_file (
+                link_id text NOT NULL, position bigint NOT NULL, content_type text NOT NULL, jwe text NOT NULL, PRIMARY KEY (link_id, position)
+            )
+            """,
+            "CREATE TABLE shared_link_location (token text PRIMARY KEY, link_id text NOT NULL, position bigint NOT NULL, expires_at bigint NOT NULL)",
+            "CREATE INDEX shared_link_location_expires_at ON shared_link_location (expires_at)",
+            "CREATE TABLE shared_link_access (id text PRIMARY KEY, link_id text NOT NULL, recipient text NOT NULL, at bigint NOT NULL, outcome text NOT NULL)",
+            "CREATE INDEX shared_link_access_link ON shared_link_access (link_id, at)",
+        ],
     ]
 
     /// The schema as lines: every column of the public tables, every index's definition and

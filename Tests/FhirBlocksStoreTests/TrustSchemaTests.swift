@@ -79,6 +79,23 @@ import Testing
                 PRIMARY KEY (patient, type, id)) WITHOUT ROWID
             """,
         ]),
+        ("v9-shared-links", [
+            """
+            CREATE TABLE shared_link (
+                id TEXT PRIMARY KEY, owner TEXT NOT NULL, flags TEXT NOT NULL, label TEXT, expires_at INTEGER, created_at INTEGER NOT NULL,
+                updated_at INTEGER NOT NULL, passcode_hash TEXT, attempts_left INTEGER CHECK (attempts_left >= 0), revoked_at INTEGER) WITHOUT ROWID;
+            CREATE INDEX shared_link_owner ON shared_link (owner, created_at);
+            CREATE TABLE shared_link_file (
+                link_id TEXT NOT NULL, position INTEGER NOT NULL, content_type TEXT NOT NULL, jwe TEXT NOT NULL,
+                PRIMARY KEY (link_id, position)) WITHOUT ROWID;
+            CREATE TABLE shared_link_location (
+                token TEXT PRIMARY KEY, link_id TEXT NOT NULL, position INTEGER NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID;
+            CREATE INDEX shared_link_location_expires_at ON shared_link_location (expires_at);
+            CREATE TABLE shared_link_access (
+                id TEXT PRIMARY KEY, link_id TEXT NOT NULL, recipient TEXT NOT NULL, at INTEGER NOT NULL, outcome TEXT NOT NULL) WITHOUT ROWID;
+            CREATE INDEX shared_link_access_link ON shared_link_access (link_id, at)
+            """,
+        ]),
     ]
 
     /// Makes a database at `path` as the store made it before (GRDB migrations of the same names).
@@ -186,7 +203,7 @@ import Testing
         // PostgreSQL's version 7 is its compartment index (SQLite's primary key serves).
         #expect(TrustSchema.migrations(for: .postgres).map(\.name) == [
             "v1", "v2-issued-guid-expiry", "v3-smart-app-launch", "v4-ledger-version", "v5-search-index", "v6-search-hull-single",
-            "compartment-order", "v7-search-hull-span", "v8-fhir-resource-writer",
+            "compartment-order", "v7-search-hull-span", "v8-fhir-resource-writer", "v9-shared-links",
         ])
     }
 

@@ -29,6 +29,9 @@ public enum AuditEventType: String, Sendable, Hashable, CaseIterable {
     case authorizationDecided = "authorization-decided"
     /// A refresh token was exchanged (and rotated).
     case tokenRefreshed = "token-refreshed"
+    /// A SMART Health Link hosted for the wallet was asked for (its manifest, or a `U` link's
+    /// file): the agent is the recipient the request named, the reason what was refused.
+    case sharedLinkAccess = "shared-link-access"
 
     /// The five `AuditEvent.action` codes.
     public static let actions: Set<String> = ["C", "R", "U", "D", "E"]
@@ -39,7 +42,7 @@ public enum AuditEventType: String, Sendable, Hashable, CaseIterable {
         switch self {
         case .registration, .permissionGrant, .codeIssued, .tokenIssued, .clientRegistration, .authorizationRequested, .tokenRefreshed: "C"
         case .authorizationDecided: "U"
-        case .publicClaimsRead, .permissionsListed, .fhirAccess: "R"
+        case .publicClaimsRead, .permissionsListed, .fhirAccess, .sharedLinkAccess: "R"
         case .permissionRevoke: "D"
         case .tokenIntrospected, .authenticationFailure: "E"
         }

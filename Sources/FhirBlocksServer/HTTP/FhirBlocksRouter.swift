@@ -26,6 +26,7 @@ enum FhirBlocksRouter {
         router.addRoutes(smoac, atPath: "smoac")
         SmartAuthorizationController(service: service).addRoutes(to: router)
         HealthCardsController(service: service).addRoutes(to: router)
+        SharedLinksController(service: service).addRoutes(to: router)
         ViewerController().addRoutes(to: router)
         let audit = AuditController(service: service)
         router.addRoutes(audit.routes, atPath: "audit")

@@ -91,10 +91,34 @@ public enum TrustSchema {
         SQLColumn("writer", .text),
     ], primaryKey: ["patient", "type", "id"])
 
+    /// SMART Health Links (issue 37): the links hosted for wallets (the passcode as a scrypt
+    /// hash, the wrong-passcode attempts left, counted here so servers sharing the database
+    /// share the count).
+    public static let sharedLink = SQLTable("shared_link", [
+        SQLColumn("id", .text, primaryKey: true), SQLColumn("owner", .text), SQLColumn("flags", .text), SQLColumn("label", .text, nullable: true),
+        SQLColumn("expires_at", .int64, nullable: true), SQLColumn("created_at", .int64), SQLColumn("updated_at", .int64),
+        SQLColumn("passcode_hash", .text, nullable: true), SQLColumn("attempts_left", .int64, nullable: true, check: "attempts_left >= 0"),
+        SQLColumn("revoked_at", .int64, nullable: true),
+    ])
+    /// SMART Health Links: each link's encrypted files (JWE compact), in order.
+    public static let sharedLinkFile = SQLTable("shared_link_file", [
+        SQLColumn("link_id", .text), SQLColumn("position", .int64), SQLColumn("content_type", .text), SQLColumn("jwe", .text),
+    ], primaryKey: ["link_id", "position"])
+    /// SMART Health Links: file locations handed out in manifests, until they expire.
+    public static let sharedLinkLocation = SQLTable("shared_link_location", [
+        SQLColumn("token", .text, primaryKey: true), SQLColumn("link_id", .text), SQLColumn("position", .int64), SQLColumn("expires_at", .int64),
+    ])
+    /// SMART Health Links: who asked for each link, when, and what was answered.
+    public static let sharedLinkAccess = SQLTable("shared_link_access", [
+        SQLColumn("id", .text, primaryKey: true), SQLColumn("link_id", .text), SQLColumn("recipient", .text), SQLColumn("at", .int64),
+        SQLColumn("outcome", .text),
+    ])
+
     /// Every table above, in the order the migrations create them (the search index's tables
     /// are ``SearchSQL/schema``).
     public static let tables = [issuedGuid, registration, permission, nonce, authCode, accessToken, fhirResource, fhirResourceHistory,
-                                auditEntry, checkpoint, smartClient, smartAuthorization, refreshToken, ledgerVersion, fhirResourceWriter]
+                                auditEntry, checkpoint, smartClient, smartAuthorization, refreshToken, ledgerVersion, fhirResourceWriter,
+                                sharedLink, sharedLinkFile, sharedLinkLocation, sharedLinkAccess]
 
     // MARK: Migrations
 
@@ -151,6 +175,14 @@ public enum TrustSchema {
         // `$health-cards-issue` signs only what the operator's card sources wrote. Resources
         // stored before have no writer (and are not signed).
         TrustSchemaMigration("v8-fhir-resource-writer", [.table(fhirResourceWriter, ifNotExists: [.postgres])]),
+        // SMART Health Links (issue 37): links hosted for wallets, their files, the file
+        // locations handed out and the access log.
+        TrustSchemaMigration("v9-shared-links", [
+            .table(sharedLink), .index(SQLIndex("shared_link_owner", on: "shared_link", ["owner", "created_at"])),
+            .table(sharedLinkFile), .table(sharedLinkLocation),
+            .index(SQLIndex("shared_link_location_expires_at", on: "shared_link_location", ["expires_at"])),
+            .table(sharedLinkAccess), .index(SQLIndex("shared_link_access_link", on: "shared_link_access", ["link_id", "at"])),
+        ]),
     ]
 
     /// The migrations `dialect` applies, in order.
