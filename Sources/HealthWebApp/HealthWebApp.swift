@@ -76,7 +76,8 @@ public struct HealthWebApp: Sendable {
         }
         router.get("/summary") { request, _ in
             let period = request.uri.queryParameters["period"].flatMap { SummaryPeriod(rawValue: String($0)) } ?? .week
-            return try await pages.page(title: "Summary", section: .summary, content: summaryContent(period: period, now: clock()))
+            let end = request.uri.queryParameters["end"].flatMap { SummaryPeriod.day(String($0), calendar: calendar) }
+            return try await pages.page(title: "Summary", section: .summary, content: summaryContent(period: period, now: end ?? clock()))
         }
         router.get("/browse") { _, _ in
             let text = try await sampleText()
@@ -176,7 +177,7 @@ public struct HealthWebApp: Sendable {
             LatestValue(name: SampleText.name(of: $0.sampleType), href: StoreCatalog.href($0.sampleType), value: text.value(of: $0),
                         date: text.date($0.startDate))
         }
-        return SummaryView(pages: pages, text: text).render(report, latest: latest)
+        return SummaryView(pages: pages, text: text).render(report, latest: latest, today: clock())
     }
 
     /// The session's CSRF token, for the forms of a page.

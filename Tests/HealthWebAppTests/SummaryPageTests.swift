@@ -63,3 +63,29 @@ struct SummaryPageTests {
         #expect(html.contains("The store has no samples yet."))
     }
 }
+
+@Suite("Summary through time")
+struct SummaryTimeTests {
+    @Test("Previous steps back a whole period: its bars equal the statistics of the week before; Next comes back; there is no Next past today")
+    func previousAndNext() async throws {
+        let fixture = try await WebTestFixture.make(days: 20)
+        let (now, back, bad) = try await fixture.withClient { client in
+            let cookie = try await client.startSession()
+            return (try await client.send(.get, "/summary", cookie: cookie), try await client.send(.get, "/summary?period=week&end=2025-11-19", cookie: cookie),
+                    try await client.send(.get, "/summary?period=week&end=2025-02-31", cookie: cookie))
+        }
+        #expect(now.body.contains("href=\"/summary?period=week&amp;end=2025-11-19\">← Previous week</a>"))
+        #expect(!now.body.contains("Next week"))
+        #expect(back.body.contains("2025-11-13 to 2025-11-19"))
+        #expect(back.body.contains("href=\"/summary?period=week&amp;end=2025-11-26\">Next week →</a>"))
+        let start = WebTestFixture.calendar.startOfDay(for: WebTestFixture.now).addingTimeInterval(-13 * 86_400)
+        let statistics = try await HKStatisticsCollectionQueryDescriptor(
+            predicate: .quantitySample(type: HKQuantityType(.stepCount), predicate: HKQuery.predicateForSamples(withStart: start, end: start.addingTimeInterval(7 * 86_400))),
+            options: .cumulativeSum, anchorDate: start, intervalComponents: DateComponents(day: 1)).result(for: fixture.store)
+        let expected = statistics.statistics().compactMap { $0.sumQuantity()?.doubleValue(for: .count()) }
+        #expect(expected.count == 7)
+        #expect(SVGAttributes.values(back.body, element: "rect", className: "bar", attribute: "data-value").compactMap(Double.init) == expected)
+        // A day that is not a calendar day is ignored: the period ends today.
+        #expect(bad.status == .ok && bad.body.contains("2025-11-20 to 2025-11-26"))
+    }
+}

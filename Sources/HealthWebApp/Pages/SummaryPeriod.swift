@@ -28,4 +28,15 @@ public enum SummaryPeriod: String, CaseIterable, Sendable {
         let start = calendar.date(byAdding: .day, value: -(days - 1), to: today) ?? today
         return DateInterval(start: start, end: end)
     }
+
+    /// The day a `YYYY-MM-DD` text names (noon of it, in the calendar's zone); nil for anything else.
+    static func day(_ text: String, calendar: Calendar) -> Date? {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false)
+        guard parts.count == 3, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy(\.isASCII) }),
+              let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]),
+              (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day),
+              let date = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: 12)),
+              calendar.component(.day, from: date) == day else { return nil }
+        return date
+    }
 }

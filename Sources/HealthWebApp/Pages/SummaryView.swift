@@ -8,7 +8,7 @@ struct SummaryView {
     let pages: PageRenderer
     let text: SampleText
 
-    func render(_ report: SummaryReport, latest: [LatestValue]) -> String {
+    func render(_ report: SummaryReport, latest: [LatestValue], today: Date) -> String {
         let hours = { (value: Double) in String(format: "%.1f", value) }
         let charts = [
             chart(id: "steps", title: "Steps per day", caption: "Steps each day, all sources merged without double counting.",
@@ -40,7 +40,15 @@ struct SummaryView {
         let periods: [[String: Any]] = SummaryPeriod.allCases.map { ["id": $0.rawValue, "label": $0.label, "current": $0 == report.period] }
         let lastDay = report.interval.end.addingTimeInterval(-1)
         let latestRows: [[String: Any]] = latest.map { ["name": $0.name, "href": $0.href, "value": $0.value, "date": $0.date] }
+        // Previous and next: the period that ends the day before this one starts, and the one that starts the day after it ends.
+        let calendar = text.calendar
+        let previousEnd = calendar.date(byAdding: .day, value: -1, to: report.interval.start) ?? report.interval.start
+        let nextEnd = calendar.date(byAdding: .day, value: report.period.days, to: lastDay) ?? lastDay
+        let link = { (end: Date) in "/summary?period=\(report.period.rawValue)&end=\(text.date(end).prefix(10))" }
+        let hasNext = report.interval.end <= calendar.startOfDay(for: today)
         return pages.render("summary", [
+            "previous": link(previousEnd), "next": hasNext ? link(calendar.startOfDay(for: today) < calendar.startOfDay(for: nextEnd) ? today : nextEnd) : false,
+            "periodName": report.period.rawValue,
             "periods": periods, "charts": charts, "latest": latestRows, "hasLatest": !latest.isEmpty,
             "range": "\(text.date(report.interval.start).prefix(10)) to \(text.date(lastDay).prefix(10))",
         ])

@@ -67,7 +67,9 @@ enum PageTemplates {
         <nav aria-label="Period" class="periods"><ul>
         {{#periods}}<li><a href="/summary?period={{id}}"{{#current}} aria-current="true"{{/current}}>{{label}}</a></li>{{/periods}}
         </ul></nav>
-        <p>{{range}}</p>
+        <nav aria-label="Through time" class="steps"><a href="{{previous}}">← Previous {{periodName}}</a>
+        <span class="range">{{range}}</span>
+        {{#next}}<a href="{{next}}">Next {{periodName}} →</a>{{/next}}{{^next}}<span></span>{{/next}}</nav>
         <div class="grid">{{{charts}}}</div>
         <section class="card" aria-labelledby="latest-heading">
         <h2 id="latest-heading">Latest values</h2>
