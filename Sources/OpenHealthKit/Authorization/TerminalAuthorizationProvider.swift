@@ -74,6 +74,8 @@ enum HealthTypeNames {
         for prefix in prefixes where name.hasPrefix(prefix) { name.removeFirst(prefix.count) }
         if identifier == HKWorkoutTypeIdentifier { return "Workouts" }
         if identifier == HKActivitySummaryTypeIdentifier { return "Activity Summaries" }
+        if identifier == HKDataTypeIdentifierUserAnnotatedMedicationConcept { return "Medications" }
+        if identifier == HKMedicationDoseEventTypeIdentifierMedicationDoseEvent { return "Medication Doses" }
         var words = ""
         var previous: Character?
         for character in name {

@@ -33,6 +33,7 @@ public final class HKHealthConceptIdentifier: NSObject, NSCopying, @unchecked Se
     }
 
     /// A copy (identifiers are immutable: the same object).
+    /// - Parameter zone: Ignored.
     public func copy(with zone: NSZone? = nil) -> Any { self }
 
     public override func isEqual(_ object: Any?) -> Bool {
@@ -82,6 +83,7 @@ public final class HKClinicalCoding: NSObject, NSCopying, @unchecked Sendable {
     }
 
     /// A copy (codings are immutable: the same object).
+    /// - Parameter zone: Ignored.
     public func copy(with zone: NSZone? = nil) -> Any { self }
 
     public override func isEqual(_ object: Any?) -> Bool {
@@ -174,6 +176,7 @@ public final class HKMedicationConcept: NSObject, NSCopying, @unchecked Sendable
     }
 
     /// A copy (concepts are immutable: the same object).
+    /// - Parameter zone: Ignored.
     public func copy(with zone: NSZone? = nil) -> Any { self }
 
     public override func isEqual(_ object: Any?) -> Bool {

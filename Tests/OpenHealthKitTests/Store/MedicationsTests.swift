@@ -173,5 +173,7 @@ struct MedicationsTests {
         #expect(HKObjectType.sampleType(named: "medicationDoseEvent") == HKObjectType.medicationDoseEventType())
         #expect(HKObjectType.userAnnotatedMedicationType().requiresPerObjectAuthorization())
         #expect(!HKObjectType.medicationDoseEventType().requiresPerObjectAuthorization())
+        #expect(HKObjectType.medicationDoseEventType().displayName == "Medication Doses")
+        #expect(HKObjectType.userAnnotatedMedicationType().displayName == "Medications")
     }
 }
