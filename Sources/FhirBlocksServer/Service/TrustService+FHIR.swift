@@ -8,11 +8,6 @@ import ModelsR4
 /// sensitivity set against each resource's `meta.security`. A resource the token may not see
 /// answers exactly like an absent one.
 extension TrustService {
-    /// `GET /fhir/metadata`: the CapabilityStatement (no token needed).
-    func metadata() -> ServiceResponse {
-        .json(capabilityStatement, contentType: Self.fhirJSON)
-    }
-
     /// The answer to a FHIR request without an active bearer token: 401 with
     /// `WWW-Authenticate`, before anything about the path is looked at.
     static func fhirUnauthenticated() -> ServiceResponse {

@@ -23,9 +23,7 @@ import SmartHealthCards
 extension TrustService {
     /// Whether the server issues cards: it has an issuer key, an `https` base URL and card
     /// sources.
-    var issuesHealthCards: Bool {
-        cardIssuerKey != nil && baseURL.hasPrefix("https://") && !configuration.cardSources.isEmpty
-    }
+    var issuesHealthCards: Bool { discovery.issuesHealthCards }
 
     /// The configured card sources that are not registered clients. `health serve` refuses to
     /// start with any: in compat mode a client may choose its csiGuid, so a listed but
@@ -58,10 +56,7 @@ extension TrustService {
     /// `/.well-known/jwks.json`: the issuer key's public JWK (`kid` its RFC 7638 thumbprint,
     /// `use` sig, `alg` ES256), open to every origin as the card spec requires. 404 when the
     /// server has no issuer key.
-    public func healthCardsJWKS() -> ServiceResponse {
-        guard let key = cardIssuerKey else { return .error(.unknownTarget("this server has no health card issuer key")) }
-        return ServiceResponse(headers: [("Access-Control-Allow-Origin", "*"), ("Cache-Control", "max-age=3600")], body: key.publicJWKS)
-    }
+    public func healthCardsJWKS() -> ServiceResponse { HealthCardsController.jwks(cardIssuerKey) }
 
     /// `POST /fhir/Patient/{id}/$health-cards-issue` with a `Parameters` body.
     func issueHealthCards(patientID: String, body: [UInt8], access: BearerAccess) async -> ServiceResponse {

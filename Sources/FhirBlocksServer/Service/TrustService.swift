@@ -4,7 +4,6 @@ import FhirBlocks
 import FhirBlocksStore
 import Logging
 import SmartHealthCards
-import Synchronization
 
 /// The FhirBlocks server's behaviour, independent of HTTP: every SMOAC, OAuth, FHIR and audit
 /// endpoint as a function from ``ServiceRequest`` to ``ServiceResponse``, which the router's
@@ -40,7 +39,9 @@ public final class TrustService: Sendable {
     /// The audit log's leaves, checkpoints, group commit and refusal tally.
     let auditLog: AuditLog
     /// The base URL (``baseURL``).
-    private let boundBaseURL: Mutex<String>
+    let publicBaseURL: PublicBaseURL
+    /// The discovery documents' handler (the SMART configuration, the CapabilityStatement).
+    let discovery: DiscoveryHandler
 
     /// Creates a service over a migrated store. Call ``start()`` before serving.
     public init(store: any TrustStore, configuration: ServerConfiguration = ServerConfiguration(), auditKey: CsiSigningKey,
@@ -55,7 +56,8 @@ public final class TrustService: Sendable {
         rateLimits = RateLimits(configuration: configuration)
         auditLog = AuditLog(store: store, key: auditKey, keyName: configuration.checkpointKeyName, checkpointEvery: configuration.checkpointEvery,
                             clock: clock, logger: logger)
-        boundBaseURL = Mutex(configuration.publicURL ?? "http://127.0.0.1")
+        publicBaseURL = PublicBaseURL(configured: configuration.publicURL)
+        discovery = DiscoveryHandler(configuration: configuration, publicBaseURL: publicBaseURL, clock: clock, cardIssuerKey: cardIssuerKey)
     }
 
     /// Loads registrations, permissions and the audit log's leaves from the store.
@@ -105,14 +107,14 @@ public final class TrustService: Sendable {
     /// Sets the base URL once the socket is bound (when no public URL was configured):
     /// `SCHEME://HOST:PORT`, `https` when the server speaks TLS.
     public func setBoundAddress(host: String, port: Int, scheme: String = "http") {
-        guard configuration.publicURL == nil else { return }
-        var shownHost = host == "0.0.0.0" || host == "::" ? "127.0.0.1" : host
-        if shownHost.contains(":") { shownHost = "[\(shownHost)]" }   // an IPv6 literal
-        boundBaseURL.withLock { $0 = "\(scheme)://\(shownHost):\(port)" }
+        publicBaseURL.set(boundHost: host, port: port, scheme: scheme)
     }
 
     /// The base URL assertion audiences and discovery use.
-    public var baseURL: String { boundBaseURL.withLock { $0 } }
+    public var baseURL: String { publicBaseURL.current }
+
+    /// The SMART configuration document (``DiscoveryHandler``).
+    public func smartConfiguration() -> ServiceResponse { discovery.smartConfiguration() }
 
     // MARK: Shared plumbing
 

@@ -32,10 +32,11 @@ struct FHIRController {
     /// The routes, to add at `/fhir`.
     var routes: RouteCollection<FhirBlocksRequestContext> {
         let service = self.service
+        let discovery = service.discovery
         let routes = RouteCollection(context: FhirBlocksRequestContext.self)
-        // The CapabilityStatement needs no token.
+        // The CapabilityStatement (``DiscoveryHandler``) needs no token.
         routes.get("metadata") { request, context in
-            try await FhirBlocksRouter.handle(request, context: context, limit: service.configuration.maximumBodySize) { _ in service.metadata() }
+            try await FhirBlocksRouter.handle(request, context: context, limit: service.configuration.maximumBodySize) { _ in discovery.metadata() }
         }
         // The read by id confirms the token itself, in the same store read as the resource.
         let reads = routes.group().add(middleware: BearerAuthenticationMiddleware(service: service, policy: .unconfirmed))

@@ -1,7 +1,9 @@
 import Hummingbird
 
 /// OAuth 2.0 and SMART App Launch: discovery (at the root and under `/fhir`), the token,
-/// authorization, registration, introspection and revocation endpoints under `/oauth`.
+/// authorization, registration, introspection and revocation endpoints under `/oauth`. The
+/// discovery document is the ``DiscoveryHandler``'s, given only the configuration, base URL,
+/// clock and card issuer key.
 /// Introspection authenticates its caller by bearer token (``BearerAuthenticationMiddleware``,
 /// `required`: the handler runs with the caller's access).
 struct SmartAuthorizationController {
@@ -12,8 +14,9 @@ struct SmartAuthorizationController {
 
     func addRoutes(to router: Router<FhirBlocksRequestContext>) {
         let service = self.service
+        let discovery = service.discovery
         for path in [".well-known/smart-configuration", "fhir/.well-known/smart-configuration"] {
-            router.get(RouterPath(path)) { _, _ in FhirBlocksRouter.bridge(service.smartConfiguration()) }
+            router.get(RouterPath(path)) { _, _ in FhirBlocksRouter.bridge(discovery.smartConfiguration()) }
         }
         let oauth = router.group("oauth")
         oauth.post("token") { request, context in

@@ -5,11 +5,29 @@ import SmartHealthCards
 
 /// SMART discovery (§2.1): `/.well-known/smart-configuration` and the CapabilityStatement's
 /// `oauth-uris` extension (the only discovery Python fhirclient reads): backend services,
-/// standalone launch with PKCE, dynamic registration, refresh tokens.
-extension TrustService {
+/// standalone launch with PKCE, dynamic registration, refresh tokens. The discovery area's
+/// handler, given only what the documents print: the configuration, the base URL, the clock
+/// (the statement's date) and the health card issuer key (whether cards are issued).
+struct DiscoveryHandler: Sendable {
+    let configuration: ServerConfiguration
+    let publicBaseURL: PublicBaseURL
+    let clock: TrustClock
+    let cardIssuerKey: SHCIssuerKey?
+
+    /// Whether `$health-cards-issue` is offered: an issuer key, an https base URL (the `iss`
+    /// of a card is the issuer's https URL) and at least one card source the operator vouches for.
+    var issuesHealthCards: Bool {
+        cardIssuerKey != nil && publicBaseURL.current.hasPrefix("https://") && !configuration.cardSources.isEmpty
+    }
+
+    /// `GET /fhir/metadata`: the CapabilityStatement (no token needed).
+    func metadata() -> ServiceResponse {
+        .json(capabilityStatement, contentType: TrustService.fhirJSON)
+    }
+
     /// The SMART configuration document.
-    public func smartConfiguration() -> ServiceResponse {
-        let base = baseURL
+    func smartConfiguration() -> ServiceResponse {
+        let base = publicBaseURL.current
         var object = JSONObject()
         object.append("issuer", base)
         object.append("token_endpoint", "\(base)/oauth/token")
@@ -36,7 +54,7 @@ extension TrustService {
 
     /// The CapabilityStatement at `/fhir/metadata`.
     var capabilityStatement: JSONValue {
-        let base = baseURL
+        let base = publicBaseURL.current
         func uriExtension(_ url: String, _ value: String) -> JSONValue {
             .object(JSONObject(members: [JSONMember(key: "url", value: .string(url)), JSONMember(key: "valueUri", value: .string(value))]))
         }
@@ -62,7 +80,7 @@ extension TrustService {
                                                     .object(JSONObject(members: [JSONMember(key: "code", value: .string($0))]))
                                                 }))])
             if let searchParams = Self.advertisedSearchParams[type] { resource.append("searchParam", searchParams) }
-            if type == "Patient", issuesHealthCards { resource.append("operation", .array([Self.healthCardsIssueOperation])) }
+            if type == "Patient", issuesHealthCards { resource.append("operation", .array([TrustService.healthCardsIssueOperation])) }
             return .object(resource)
         }))
         // The parameters of every resource type (`_id`, `_lastUpdated`, `_tag`…).
@@ -70,7 +88,7 @@ extension TrustService {
         var statement = JSONObject()
         statement.append("resourceType", "CapabilityStatement")
         statement.append("status", "active")
-        statement.append("date", now.wireText)
+        statement.append("date", clock.now().wireText)
         statement.append("kind", "instance")
         statement.append("software", .object(JSONObject(members: [JSONMember(key: "name", value: .string("OpenHealthKit FhirBlocks")),
                                                                   JSONMember(key: "version", value: .string(configuration.version))])))
