@@ -133,13 +133,14 @@ public enum ShareError: Error, Sendable, Hashable, CustomStringConvertible {
     /// answer of 400–499, ``server(_:)`` for anything else.
     ///
     /// - Parameter clientError: The client's error.
-    public init(clientError error: FhirBlocksClientError) {
-        if case .http(_, let status, let code, let text) = error, (400..<500).contains(status) {
+    public init(clientError: FhirBlocksClientError) {
+        if case .http(_, let status, let code, let text) = clientError, (400..<500).contains(status) {
             self = .refused(status: status, reason: [code, text].compactMap { $0 }.filter { !$0.isEmpty }.joined(separator: ": "))
         } else {
-            self = .server(error.description)
+            self = .server(clientError.description)
         }
     }
+
 }
 
 /// Creates, lists, updates and revokes a person's SMART Health Links, hosted by their wallet's server.
