@@ -323,12 +323,17 @@ private struct ImportRun {
         return date
     }
 
+    /// The element's source revision; its product type is the hardware of the element's Apple
+    /// device (`hardware:Watch6,1` gives `Watch6,1`), so that statistics rank a watch before a
+    /// phone and a phone before an app, as the Health app does, whatever the file's order.
     private mutating func sourceRevision(of element: ExportElement) throws -> HKSourceRevision {
         let name = try required(element, "sourceName")
         let version = element["sourceVersion"]
-        let key = name + "\u{0}" + (version ?? "\u{1}")
+        let deviceText = element["device"]
+        let key = name + "\u{0}" + (version ?? "\u{1}") + "\u{0}" + (deviceText ?? "\u{1}")
         if let cached = revisionCache[key] { return cached }
-        let revision = HKSourceRevision(source: AppleHealthImporter.source(named: name), version: version, productType: nil,
+        let productType = deviceText.flatMap(ExportValues.device)?.hardwareVersion.flatMap(ExportValues.productType)
+        let revision = HKSourceRevision(source: AppleHealthImporter.source(named: name), version: version, productType: productType,
                                         operatingSystemVersion: OperatingSystemVersion(majorVersion: 0, minorVersion: 0, patchVersion: 0))
         if revisionCache.count < 10_000 { revisionCache[key] = revision }
         return revision

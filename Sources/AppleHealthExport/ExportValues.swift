@@ -82,6 +82,17 @@ enum ExportValues {
                         localIdentifier: values["localIdentifier"], udiDeviceIdentifier: values["UDIDeviceIdentifier"] ?? values["FDAUDI"])
     }
 
+    /// An Apple model identifier (`Watch6,1`, `iPhone12,1`) as a device's hardware gives it;
+    /// nil for any other hardware text (a third-party device's `1.0`).
+    static func productType(_ hardware: String) -> String? {
+        let parts = hardware.split(separator: ",", omittingEmptySubsequences: false)
+        guard hardware.count <= 40, parts.count == 2, let letters = parts[0].firstIndex(where: \.isNumber),
+              letters != parts[0].startIndex, parts[0][..<letters].allSatisfy({ $0.isASCII && $0.isLetter }),
+              parts[0][letters...].allSatisfy({ $0.isASCII && $0.isNumber }),
+              !parts[1].isEmpty, parts[1].allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return hardware
+    }
+
     /// A metadata value as HealthKit would hold it: Apple writes every value as text; integers
     /// and decimals written canonically become numbers, `12 cm` a quantity, dates dates, and
     /// anything else stays text.
