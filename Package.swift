@@ -30,6 +30,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "OpenHealthKit", targets: ["OpenHealthKit"]),
+        .library(name: "ExactJSON", targets: ["ExactJSON"]),
         .library(name: "FHIRCore", targets: ["FHIRCore"]),
         .library(name: "ModelsR4", targets: ["ModelsR4"]),
         .library(name: "ModelsDSTU2", targets: ["ModelsDSTU2"]),
@@ -120,7 +121,11 @@ let package = Package(
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "FHIRCore", dependencies: ["CommonSupport"], swiftSettings: swiftSettings),
+        // JSON read and written exactly (numbers as written, members in order, duplicates refused):
+        // the validating tape, the tree, the parser and the writer; FHIR-free, for every module
+        // that reads or writes JSON.
+        .target(name: "ExactJSON", swiftSettings: swiftSettings),
+        .target(name: "FHIRCore", dependencies: ["CommonSupport", "ExactJSON"], swiftSettings: swiftSettings),
         .target(name: "ModelsR4", dependencies: ["FHIRCore"], swiftSettings: swiftSettings),
         // FHIR DSTU2 (1.0.2), what HealthKit still hands out for Argonaut records; the same
         // generator and the same shared runtime (FHIRCore) as ModelsR4.
@@ -145,7 +150,7 @@ let package = Package(
             name: "SmartHealthLinks",
             dependencies: [
                 "CommonSupport",
-                "FHIRCore",
+                "ExactJSON",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
@@ -154,7 +159,7 @@ let package = Package(
             name: "SmartHealthCards",
             dependencies: [
                 "CommonSupport",
-                "FHIRCore",
+                "ExactJSON",
                 "CSystemZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
@@ -239,7 +244,7 @@ let package = Package(
             dependencies: [
                 "CommonSupport",
                 "HTTPClientPolicy",
-                "FhirBlocks",
+                "ExactJSON",
                 "FHIRCore",
                 "HealthRecords",
                 "OpenHealthKit",
@@ -257,13 +262,13 @@ let package = Package(
             name: "FhirBlocks",
             dependencies: [
                 "CommonSupport",
-                "FHIRCore",
+                "ExactJSON",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "ExtrasBase64", package: "swift-extras-base64"),
             ],
             swiftSettings: swiftSettings
         ),
-        .target(name: "FhirBlocksStore", dependencies: ["CommonSupport", "FhirBlocks", "FHIRCore"], swiftSettings: swiftSettings),
+        .target(name: "FhirBlocksStore", dependencies: ["CommonSupport", "FhirBlocks", "ExactJSON"], swiftSettings: swiftSettings),
         .target(
             name: "FhirBlocksSQLite",
             dependencies: ["FhirBlocksStore", "FhirBlocks", .product(name: "GRDB", package: "GRDB.swift"),
@@ -287,13 +292,14 @@ let package = Package(
                 "CommonSupport",
                 "FhirBlocks",
                 "FhirBlocksStore",
-                "FHIRCore",
+                "ExactJSON",
                 "ModelsR4",
                 "SmartHealthCards",
                 "SmartHealthLinks",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
@@ -327,7 +333,7 @@ let package = Package(
                 "CommonSupport",
                 "HTTPClientPolicy",
                 "FhirBlocks",
-                "FHIRCore",
+                "ExactJSON",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -351,7 +357,7 @@ let package = Package(
                 "SmartHealthLinks",
                 "SmartHealthCards",
                 "QRCode",
-                "FHIRCore",
+                "ExactJSON",
                 "FhirBlocks",
                 "FhirBlocksClient",
                 .product(name: "Crypto", package: "swift-crypto"),
@@ -369,7 +375,7 @@ let package = Package(
                 "HealthSharing",
                 "QRCode",
                 "QRImageReader",
-                "FHIRCore",
+                "ExactJSON",
                 "FhirBlocks",
                 "FhirBlocksClient",
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -432,7 +438,7 @@ let package = Package(
         // Writes the commit of the clone (git rev-parse) into the `health` module before every build.
         .plugin(name: "BuildCommit", capability: .buildTool()),
         // What the tests share: a seedable generator, a clock they move, an inbox to wait on.
-        .target(name: "TestSupport", path: "Tests/TestSupport", swiftSettings: swiftSettings),
+        .target(name: "TestSupport", dependencies: ["ExactJSON"], path: "Tests/TestSupport", swiftSettings: swiftSettings),
         // A loopback HTTP(S) server and a certificate authority made per test run, for the tests of
         // the HTTP clients (HTTPClientPolicyTests, SmartHealthCardsHTTPSTests).
         .target(
@@ -469,7 +475,7 @@ let package = Package(
         ),
         .testTarget(
             name: "RecordsSyncTests",
-            dependencies: ["TestSupport", "RecordsSync", "HealthRecords", "OpenHealthKit", "SmartHealthCards", "FHIRCore", "FhirBlocks",
+            dependencies: ["CommonSupport", "TestSupport", "RecordsSync", "HealthRecords", "OpenHealthKit", "SmartHealthCards", "FHIRCore", "FhirBlocks",
                            .product(name: "AsyncHTTPClient", package: "async-http-client"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "Hummingbird", package: "hummingbird"),
@@ -491,6 +497,7 @@ let package = Package(
         .testTarget(name: "DemoDataTests", dependencies: ["DemoData", "OpenHealthKit"], swiftSettings: swiftSettings),
         .testTarget(name: "SampleFilesTests", dependencies: ["TestSupport", "SampleFiles", "OpenHealthKit"], swiftSettings: swiftSettings),
         .testTarget(name: "CommonSupportTests", dependencies: ["TestSupport", "CommonSupport"], swiftSettings: swiftSettings),
+        .testTarget(name: "ExactJSONTests", dependencies: ["TestSupport", "ExactJSON"], swiftSettings: swiftSettings),
         .testTarget(name: "FHIRCoreTests", dependencies: ["TestSupport", "FHIRCore", "CommonSupport"], swiftSettings: swiftSettings),
         .testTarget(name: "ModelsR4Tests", dependencies: ["TestSupport", "ModelsR4", "FHIRCore"], swiftSettings: swiftSettings),
         .testTarget(name: "ModelsDSTU2Tests", dependencies: ["TestSupport", "ModelsDSTU2", "FHIRCore"], swiftSettings: swiftSettings),
@@ -534,7 +541,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SmartHealthLinksTests",
-            dependencies: ["CommonSupport", "TestSupport", "SmartHealthLinks", "FHIRCore", "RecordsSync",
+            dependencies: ["CommonSupport", "TestSupport", "SmartHealthLinks", "ExactJSON", "RecordsSync",
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "Logging", package: "swift-log")],
@@ -542,17 +549,17 @@ let package = Package(
         ),
         .testTarget(
             name: "SmartHealthCardsTests",
-            dependencies: ["CommonSupport", "TestSupport", "SmartHealthCards", "FHIRCore", .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["CommonSupport", "TestSupport", "SmartHealthCards", "ExactJSON", .product(name: "Crypto", package: "swift-crypto")],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "FhirBlocksTests",
-            dependencies: ["TestSupport", "FhirBlocks", "FHIRCore"],
+            dependencies: ["CommonSupport", "TestSupport", "FhirBlocks", "ExactJSON"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
             name: "FhirBlocksClientTests",
-            dependencies: ["TestSupport", "FhirBlocksClient", "FhirBlocks", "FHIRCore"],
+            dependencies: ["TestSupport", "FhirBlocksClient", "FhirBlocks", "ExactJSON"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -574,7 +581,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FhirBlocksServerTests",
-            dependencies: ["TestSupport", 
+            dependencies: ["CommonSupport", "TestSupport", 
                 "FhirBlocksServer",
                 "FhirBlocksSQLite",
                 "FhirBlocksPostgres",
@@ -582,7 +589,7 @@ let package = Package(
                 "FhirBlocksClient",
                 "FhirBlocksStore",
                 "FhirBlocks",
-                "FHIRCore",
+                "ExactJSON",
                 "SmartHealthCards",
                 "SmartHealthLinks",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -609,7 +616,7 @@ let package = Package(
         ),
         .testTarget(
             name: "healthTests",
-            dependencies: ["TestSupport", 
+            dependencies: ["CommonSupport", "TestSupport", 
                 "health",
                 "RecordsSync",
                 "HealthRecords",

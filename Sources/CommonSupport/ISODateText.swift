@@ -1,18 +1,73 @@
-/// Instants as people read them in messages: ISO 8601 in UTC to the second
-/// (`2023-06-22T16:19:24Z`), never a count of seconds since 1970.
+/// Instants as ISO 8601 text in UTC (`2023-06-22T16:19:24Z`, or with milliseconds
+/// `2023-06-22T16:19:24.657Z`), written with integer arithmetic over ``CivilCalendar``: the one
+/// writer for messages, reports and the FhirBlocks wire. Never a count of seconds since 1970.
 package enum ISODateText {
     /// `seconds` since 1970-01-01T00:00:00Z as `YYYY-MM-DDThh:mm:ssZ` (fractions dropped); a
     /// year past 9999 is written with all its digits. Not finite, or beyond what a day count
     /// holds: the number itself.
     package static func string(secondsSince1970 seconds: Double) -> String {
         guard seconds.isFinite, abs(seconds) < 1e15 else { return "\(seconds)" }
-        let whole = Int(seconds.rounded(.down))
-        let (days, secondOfDay) = whole.quotientAndRemainder(dividingBy: 86_400)
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(20)
+        append(secondsSince1970: Int(seconds.rounded(.down)), to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// `milliseconds` since 1970-01-01T00:00:00Z as `YYYY-MM-DDThh:mm:ss.SSSZ` (always three
+    /// fraction digits); a year outside 0000–9999 is written with all its digits, or its sign.
+    package static func string(millisecondsSince1970 milliseconds: Int64) -> String {
+        var (seconds, millisecond) = milliseconds.quotientAndRemainder(dividingBy: 1000)
+        if millisecond < 0 { seconds -= 1; millisecond += 1000 }
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(24)
+        append(secondsSince1970: Int(seconds), millisecond: Int(millisecond), to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Appends `seconds` since 1970-01-01T00:00:00Z as UTF-8 `YYYY-MM-DDThh:mm:ssZ`, or with
+    /// `.SSS` before the `Z` when `millisecond` (0–999) is given; a year outside 0000–9999 is
+    /// written with all its digits, or its sign (`-0001`).
+    /// - Parameters:
+    ///   - seconds: Whole seconds since 1970 (floor of the instant).
+    ///   - millisecond: The millisecond within that second, or nil to write none.
+    ///   - bytes: Where the text is appended (a report writes its dates into its buffer).
+    package static func append(secondsSince1970 seconds: Int, millisecond: Int? = nil, to bytes: inout [UInt8]) {
+        let (days, secondOfDay) = seconds.quotientAndRemainder(dividingBy: 86_400)
         let (day, second) = secondOfDay < 0 ? (days - 1, secondOfDay + 86_400) : (days, secondOfDay)
         let civil = CivilCalendar.civilDate(daysSinceEpoch: day)
+        let fixedCount = millisecond == nil ? 20 : 24
+        if (0...9999).contains(civil.year) {
+            // Written digit by digit in place, not interpolated from padded pieces: reports and
+            // audit entries write many.
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: fixedCount) { text in
+                func put(_ value: Int, digits: Int, at end: Int, then separator: UInt8) {
+                    var remaining = value
+                    for index in stride(from: end - 1, through: end - digits, by: -1) {
+                        text[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining % 10)
+                        remaining /= 10
+                    }
+                    text[end] = separator
+                }
+                put(civil.year, digits: 4, at: 4, then: UInt8(ascii: "-"))
+                put(civil.month, digits: 2, at: 7, then: UInt8(ascii: "-"))
+                put(civil.day, digits: 2, at: 10, then: UInt8(ascii: "T"))
+                put(second / 3600, digits: 2, at: 13, then: UInt8(ascii: ":"))
+                put(second / 60 % 60, digits: 2, at: 16, then: UInt8(ascii: ":"))
+                if let millisecond {
+                    put(second % 60, digits: 2, at: 19, then: UInt8(ascii: "."))
+                    put(millisecond, digits: 3, at: 23, then: UInt8(ascii: "Z"))
+                } else {
+                    put(second % 60, digits: 2, at: 19, then: UInt8(ascii: "Z"))
+                }
+                bytes.append(contentsOf: UnsafeBufferPointer(text))
+            }
+            return
+        }
         let year = civil.year < 0 ? "-" + CivilCalendar.padded(-civil.year, width: 4) : CivilCalendar.padded(civil.year, width: 4)
-        return year + "-" + CivilCalendar.padded(civil.month, width: 2) + "-" + CivilCalendar.padded(civil.day, width: 2)
+        var text = year + "-" + CivilCalendar.padded(civil.month, width: 2) + "-" + CivilCalendar.padded(civil.day, width: 2)
             + "T" + CivilCalendar.padded(second / 3600, width: 2) + ":" + CivilCalendar.padded(second / 60 % 60, width: 2)
-            + ":" + CivilCalendar.padded(second % 60, width: 2) + "Z"
+            + ":" + CivilCalendar.padded(second % 60, width: 2)
+        if let millisecond { text += "." + CivilCalendar.padded(millisecond, width: 3) }
+        bytes.append(contentsOf: (text + "Z").utf8)
     }
 }

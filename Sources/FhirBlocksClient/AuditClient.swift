@@ -1,4 +1,5 @@
-import FHIRCore
+import CommonSupport
+import ExactJSON
 import FhirBlocks
 
 /// The audit log endpoints of a FhirBlocks server (`/audit/*`, §4.2): checkpoints, the signing
@@ -53,7 +54,7 @@ public struct AuditClient: AuditLogSource {
         let path = "audit/key"
         let body = try JSONReader(try await client.getJSON(path), endpoint: path)
         let name = try body.string("keyName")
-        guard let der = try? Base64Text.decode(try body.string("publicKey"), alphabet: .standard, padding: .required),
+        guard let der = try? Base64URL.decode(try body.string("publicKey"), alphabet: .standard, padding: .required),
               let key = try? CsiPublicKey(spkiDER: der) else {
             throw .malformedResponse(endpoint: path, reason: "publicKey is not base64 of a P-256 SubjectPublicKeyInfo")
         }
@@ -76,7 +77,7 @@ public struct AuditClient: AuditLogSource {
             }
             var bytes: [UInt8]?
             if let text = try item.optionalString("entry") {
-                guard let decoded = try? Base64Text.decode(text, alphabet: .standard, padding: .required) else {
+                guard let decoded = try? Base64URL.decode(text, alphabet: .standard, padding: .required) else {
                     throw .malformedResponse(endpoint: path, reason: "entries[\(offset)].entry is not base64")
                 }
                 bytes = decoded

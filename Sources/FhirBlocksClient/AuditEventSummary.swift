@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// One FHIR `AuditEvent` (as `WalletClient.auditEvents()` returns them) read for people: when,
 /// what was done, by whom, to what, and the outcome. Missing parts are nil (`"?"` in ``what``).

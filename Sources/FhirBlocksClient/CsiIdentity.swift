@@ -1,5 +1,5 @@
 import CommonSupport
-import FHIRCore
+import ExactJSON
 import FhirBlocks
 
 /// Who this client is to a FhirBlocks server: a registered csiGuid, the P-256 key bound to it,

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 import FhirBlocks
 
 /// A registered csi talking to its server: every SMOAC and OAuth call that needs its identity.

@@ -7,7 +7,7 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import FHIRCore
+import ExactJSON
 import FhirBlocks
 import HTTPClientPolicy
 import NIOCore

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// Typed reads of one JSON object of an answer (FHIRCore's `JSONObjectFields`), with errors that
 /// name the member, never its value.

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 import FhirBlocks
 
 /// The wallet role (the patient's CSA, §1.1): registers with the patient's claims, grants and

@@ -97,7 +97,7 @@ public struct HTTPClientPolicy: Sendable {
         return HTTPClient.Configuration(
             tlsConfiguration: tlsConfiguration,
             redirectConfiguration: .disallow,
-            timeout: .init(connect: Self.timeAmount(connectTimeout), read: Self.timeAmount(requestTimeout)),
+            timeout: .init(connect: TimeAmount(connectTimeout), read: TimeAmount(requestTimeout)),
             connectionPool: pool,
             proxy: nil,
             ignoreUncleanSSLShutdown: false,
@@ -127,7 +127,7 @@ public struct HTTPClientPolicy: Sendable {
     ///   - request: the request; its body, if any, must be bytes (so that it can be sent again).
     ///   - client: the client, normally one made by ``makeClient()``.
     public func execute(_ request: HTTPClientRequest, on client: HTTPClient) async throws(HTTPClientPolicyError) -> Response {
-        let deadline = NIODeadline.now() + Self.timeAmount(requestTimeout)
+        let deadline = NIODeadline.now() + TimeAmount(requestTimeout)
         var current = request
         var redirects = 0
         while true {
@@ -254,14 +254,6 @@ public struct HTTPClientPolicy: Sendable {
         if let tls = error as? NIOSSLError { return "TLS failed (\(tls))" }
         if let tls = error as? BoringSSLError { return "TLS failed (\(tls))" }
         return "\(error)"
-    }
-
-    /// `duration` as a NIO `TimeAmount` (saturating).
-    public static func timeAmount(_ duration: Duration) -> TimeAmount {
-        let (seconds, attoseconds) = duration.components
-        let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        guard !nanoseconds.overflow else { return .nanoseconds(Int64.max) }
-        return .nanoseconds(nanoseconds.partialValue + attoseconds / 1_000_000_000)
     }
 }
 

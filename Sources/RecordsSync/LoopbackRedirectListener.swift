@@ -1,4 +1,4 @@
-import FhirBlocks
+import CommonSupport
 import Foundation
 import NIOCore
 import NIOHTTP1
@@ -154,7 +154,7 @@ final class CallbackHandler: ChannelInboundHandler {
         let path = head.uri.prefix { $0 != "?" }
         guard head.method == .GET, path == "/callback" else { return (.notFound, "<!doctype html><title>Not found</title><p>Not found.</p>") }
         let query = head.uri.drop { $0 != "?" }.dropFirst()
-        let fields = (try? FormBody.parse(Array(query.utf8), mode: .strict).value.fields) ?? []
+        let fields = (try? FormURLEncoding.fields(Array(query.utf8))) ?? []
         var values: [String: String] = [:]
         for field in fields { values[field.name] = field.value }
         guard inbox.deliver(values) else {

@@ -1,7 +1,6 @@
 import CommonSupport
 import Crypto
-import FHIRCore
-import FhirBlocks
+import ExactJSON
 import Foundation
 import HealthRecords
 import OpenHealthKit
@@ -142,7 +141,7 @@ public struct RecordsSynchronizer: Sendable {
         var fields: [(name: String, value: String)] = [(name: "patient", value: session.connection.patient), (name: "_count", value: String(options.pageSize))]
         let mark = session.connection.marks[type]
         if let mark { fields.append((name: "_lastUpdated", value: "gt\(mark)")) }
-        let search = "\(base)/\(type)?" + String(decoding: FormBody(fields: fields).encoded(), as: UTF8.self)
+        let search = "\(base)/\(type)?" + String(decoding: FormURLEncoding.encode(fields), as: UTF8.self)
         // An interrupted pass resumes at the `next` link saved with its last stored page.
         var resuming = session.connection.cursors[type].flatMap { Self.sameOrigin($0, base) ? $0 : nil }
         var url: String? = resuming ?? search

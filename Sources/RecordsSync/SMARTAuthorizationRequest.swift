@@ -1,5 +1,4 @@
 import CommonSupport
-import FhirBlocks
 
 /// One SMART standalone-launch authorization request (SMART App Launch 2.0, RFC 6749 §4.1 with
 /// RFC 7636 PKCE S256): the authorize URL the person opens, and the secrets the client keeps
@@ -34,11 +33,11 @@ public struct SMARTAuthorizationRequest: Sendable, Hashable {
 
     /// The authorize URL: `endpoint` with the request's parameters as its query.
     public func url(endpoint: String) -> String {
-        let query = FormBody(fields: [
+        let query = FormURLEncoding.encode([
             (name: "response_type", value: "code"), (name: "client_id", value: clientID), (name: "redirect_uri", value: redirectURI),
             (name: "scope", value: scope), (name: "state", value: state), (name: "aud", value: audience),
             (name: "code_challenge", value: codeChallenge), (name: "code_challenge_method", value: PKCE.method),
-        ]).encoded()
+        ])
         return endpoint + (endpoint.contains("?") ? "&" : "?") + String(decoding: query, as: UTF8.self)
     }
 

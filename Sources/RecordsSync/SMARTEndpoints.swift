@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 import Foundation
 
 /// What SMART App Launch discovery says about a FHIR server: its authorization, token and

@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import FhirBlocks
+import CommonSupport
 import Foundation
 import HTTPClientPolicy
 import NIOCore
@@ -71,7 +71,7 @@ public final class SMARTHTTP: Sendable {
 
     /// POSTs a form (`application/x-www-form-urlencoded`).
     public func postForm(_ url: String, fields: [(name: String, value: String)]) async throws(RecordsSyncError) -> Response {
-        try await post(url, body: FormBody(fields: fields).encoded(), contentType: "application/x-www-form-urlencoded", bearer: nil)
+        try await post(url, body: FormURLEncoding.encode(fields), contentType: "application/x-www-form-urlencoded", bearer: nil)
     }
 
     /// POSTs a JSON body, with a bearer token when given.

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 import Foundation
 
 /// What the token endpoint granted (RFC 6749 §5.1 with SMART's `patient`).

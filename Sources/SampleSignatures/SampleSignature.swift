@@ -1,5 +1,5 @@
+import CommonSupport
 import Crypto
-import Foundation
 import SwiftASN1
 
 /// A CMS (RFC 5652) SignedData over one sample, the value of `HKMetadataKeyDigitalSignature`
@@ -86,12 +86,12 @@ public struct SampleSignature: Sendable, Hashable {
     }
 
     /// The metadata value: base64 of the DER.
-    public var base64Encoded: String { Data(derEncoded()).base64EncodedString() }
+    public var base64Encoded: String { Base64URL.encodeStandard(derEncoded()) }
 
     /// Reads a metadata value (base64 of the DER).
     public init(base64Encoded text: String) throws(SampleSignatureError) {
-        guard let data = Data(base64Encoded: text) else { throw SampleSignatureError(.notBase64, "the signature is not base64 text") }
-        try self.init(derEncoded: Array(data))
+        guard let bytes = Base64URL.decodeStandard(text) else { throw SampleSignatureError(.notBase64, "the signature is not base64 text") }
+        try self.init(derEncoded: bytes)
     }
 
     /// Reads the DER ContentInfo strictly.

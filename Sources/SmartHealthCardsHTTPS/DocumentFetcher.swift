@@ -48,7 +48,7 @@ struct DocumentFetcher: Sendable {
     }
 
     private func fetchFollowingRedirects(_ url: String, cached: CachedDocument?) async throws -> Outcome {
-        let deadline = NIODeadline.now() + DocumentFetcher.timeAmount(configuration.requestTimeout)
+        let deadline = NIODeadline.now() + TimeAmount(configuration.requestTimeout)
         var current = url
         var redirects = 0
         while true {
@@ -166,14 +166,6 @@ struct DocumentFetcher: Sendable {
             return FetchFailure(reason: "TLS failed (\(sslError))", allowsStaleCopy: true)
         }
         return FetchFailure(reason: "the request failed (\(error))", allowsStaleCopy: true)
-    }
-
-    /// `duration` as a NIO `TimeAmount`.
-    static func timeAmount(_ duration: Duration) -> TimeAmount {
-        let (seconds, attoseconds) = duration.components
-        let nanoseconds = seconds.multipliedReportingOverflow(by: 1_000_000_000)
-        guard !nanoseconds.overflow else { return .nanoseconds(Int64.max) }
-        return .nanoseconds(nanoseconds.partialValue + attoseconds / 1_000_000_000)
     }
 
     /// `duration` for a message, such as `10 s` or `0.5 s`.

@@ -1,3 +1,4 @@
+import CommonSupport
 import Foundation
 
 extension HTTPSKeyResolver {
@@ -24,7 +25,7 @@ extension HTTPSKeyResolver {
         /// A one-line description, such as
         /// `used a stale copy of https://…/jwks.json received 2026-11-20T08:30:00Z: …`.
         public var description: String {
-            "used a stale copy of \(url) received \(receivedAt.formatted(.iso8601)): \(reason)"
+            "used a stale copy of \(url) received \(ISODateText.string(secondsSince1970: receivedAt.timeIntervalSince1970)): \(reason)"
         }
     }
 }

@@ -1,6 +1,6 @@
 import CommonSupport
 import Crypto
-import FHIRCore
+import ExactJSON
 import Foundation
 
 /// A file of a link after decryption.

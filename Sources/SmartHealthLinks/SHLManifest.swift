@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// The content types a link's files have, as the links specification names them.
 public enum SHLContentType {

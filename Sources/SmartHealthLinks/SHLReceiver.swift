@@ -1,3 +1,4 @@
+import CommonSupport
 import Foundation
 
 /// One HTTP answer, as a ``SHLTransport`` gives it.
@@ -215,6 +216,6 @@ public struct SHLReceiver: Sendable {
 
     /// An instant as ISO 8601 in UTC, to the second.
     static func isoDate(_ date: Date) -> String {
-        date.ISO8601Format()
+        ISODateText.string(secondsSince1970: date.timeIntervalSince1970)
     }
 }

@@ -1,5 +1,5 @@
 import CommonSupport
-import FHIRCore
+import ExactJSON
 import Foundation
 
 /// The flags of a SMART Health Link (`flag`: letters in alphabetical order).

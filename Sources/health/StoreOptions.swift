@@ -130,8 +130,9 @@ func formatDate(_ date: Date) -> String {
 }
 
 /// Formats a date for JSON and reports: ISO 8601 in UTC to the second (`2021-01-29T00:00:00Z`),
-/// as Foundation's `.iso8601` style writes it, with integer arithmetic: a report formats several
-/// dates per card, and Foundation's formatter costs more than verifying the card's signature.
+/// as Foundation's `.iso8601` style writes it, with integer arithmetic (`ISODateText`): a report
+/// formats several dates per card, and Foundation's formatter costs more than verifying the
+/// card's signature.
 func isoDate(_ date: Date) -> String {
     var bytes: [UInt8] = []
     bytes.reserveCapacity(20)
@@ -141,49 +142,7 @@ func isoDate(_ date: Date) -> String {
 
 /// Appends ``isoDate(_:)``'s text as UTF-8 to `bytes` (a report writes its dates into its buffer).
 func appendISODate(_ date: Date, to bytes: inout [UInt8]) {
-    let seconds = Int(date.timeIntervalSince1970.rounded(.down))
-    let (days, secondOfDay) = seconds.quotientAndRemainder(dividingBy: 86_400)
-    let (day, second) = secondOfDay < 0 ? (days - 1, secondOfDay + 86_400) : (days, secondOfDay)
-    let civil = CivilCalendar.civilDate(daysSinceEpoch: day)
-    if (0...9999).contains(civil.year) {
-        // YYYY-MM-DDThh:mm:ssZ, its 20 bytes written in place.
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { text in
-            func put(_ value: Int, digits: Int, at end: Int) {
-                var remaining = value
-                for index in stride(from: end - 1, through: end - digits, by: -1) {
-                    text[index] = UInt8(ascii: "0") &+ UInt8(truncatingIfNeeded: remaining % 10)
-                    remaining /= 10
-                }
-            }
-            put(civil.year, digits: 4, at: 4)
-            put(civil.month, digits: 2, at: 7)
-            put(civil.day, digits: 2, at: 10)
-            put(second / 3600, digits: 2, at: 13)
-            put(second / 60 % 60, digits: 2, at: 16)
-            put(second % 60, digits: 2, at: 19)
-            text[4] = UInt8(ascii: "-")
-            text[7] = UInt8(ascii: "-")
-            text[10] = UInt8(ascii: "T")
-            text[13] = UInt8(ascii: ":")
-            text[16] = UInt8(ascii: ":")
-            text[19] = UInt8(ascii: "Z")
-            bytes.append(contentsOf: UnsafeBufferPointer(text))
-        }
-        return
-    }
-    // A year outside 0...9999 is written with all its digits, or its sign.
-    bytes.append(decimal: civil.year, width: 4)
-    bytes.append(UInt8(ascii: "-"))
-    bytes.append(decimal: civil.month, width: 2)
-    bytes.append(UInt8(ascii: "-"))
-    bytes.append(decimal: civil.day, width: 2)
-    bytes.append(UInt8(ascii: "T"))
-    bytes.append(decimal: second / 3600, width: 2)
-    bytes.append(UInt8(ascii: ":"))
-    bytes.append(decimal: second / 60 % 60, width: 2)
-    bytes.append(UInt8(ascii: ":"))
-    bytes.append(decimal: second % 60, width: 2)
-    bytes.append(UInt8(ascii: "Z"))
+    ISODateText.append(secondsSince1970: Int(date.timeIntervalSince1970.rounded(.down)), to: &bytes)
 }
 
 /// The date formats of the CLI, built once: Foundation's formatters are costly to create, and

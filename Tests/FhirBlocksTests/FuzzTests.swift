@@ -1,4 +1,5 @@
-import FHIRCore
+import CommonSupport
+import ExactJSON
 import Testing
 @testable import FhirBlocks
 import TestSupport
@@ -124,7 +125,7 @@ import TestSupport
             if let parsed = try? AuditEntry(canonicalBytes: mutatedEntry) { #expect(parsed.canonicalBytes == mutatedEntry) }
             let time = String(decoding: Self.mutate(Array(AppendixA.dateTime.utf8), round: round, random: &random), as: UTF8.self)
             if let stamp = Timestamp(wireText: time) { #expect(stamp.wireText == time) }
-            _ = try? Base64Text.decode(utf8: Self.randomBytes(&random), alphabet: .either, padding: .optional)
+            _ = try? Base64URL.decode(utf8: Self.randomBytes(&random), alphabet: .either, padding: .optional)
             _ = CsiGuid(time)
         }
     }

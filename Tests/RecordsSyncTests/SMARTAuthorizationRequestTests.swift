@@ -1,3 +1,4 @@
+import CommonSupport
 import FhirBlocks
 import Foundation
 @testable import RecordsSync

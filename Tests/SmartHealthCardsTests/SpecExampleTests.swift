@@ -1,5 +1,5 @@
 import CommonSupport
-import FHIRCore
+import ExactJSON
 import Foundation
 import Testing
 @testable import SmartHealthCards

@@ -1,3 +1,4 @@
+import CommonSupport
 import AsyncHTTPClient
 import FhirBlocks
 import NIOCore

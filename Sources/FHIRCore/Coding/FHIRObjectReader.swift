@@ -1,4 +1,4 @@
-/// Reads the members of one JSON object of a ``JSONTape`` for generated `init(fhirObject:)` code.
+/// Reads the members of one JSON object of a `JSONTape` for generated `init(fhirObject:)` code.
 /// Member names are compared as bytes, behind two independent 64-bit filters of the names present
 /// (recorded by the tape for every object), so that looking up an absent element (most of a
 /// type's elements, in real data) costs a few instructions; a present one is searched for from
@@ -95,22 +95,24 @@ public struct FHIRObjectReader {
 
     // MARK: The name filter
 
-    /// The filter bit of a member name with this length, first and last byte.
+    /// The filter bit of a member name with this length, first and last byte
+    /// (`JSONTape.nameFilterBit(length:first:last:)`).
+    /// - Parameters:
+    ///   - length: The name's length in bytes.
+    ///   - first: The name's first byte.
+    ///   - last: The name's last byte.
     @inlinable @inline(__always) public static func filterBit(length: Int, first: UInt8, last: UInt8) -> UInt64 {
-        1 << UInt64((length &* 7 &+ Int(first) &+ Int(last) &* 3) & 63)
+        JSONTape.nameFilterBit(length: length, first: first, last: last)
     }
 
     @inlinable @inline(__always) static func filterBit(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        guard let first = key.first, let last = key.last else { return filterBit(length: 0, first: 0, last: 0) }
-        return filterBit(length: key.count, first: first, last: last)
+        JSONTape.nameFilterBit(key)
     }
 
-    /// The bit of a name in the second filter, chosen by its length and its second and
-    /// next-to-last bytes (independent of ``filterBit(length:first:last:)`` for most names).
+    /// The bit of a name in the second filter (`JSONTape.secondNameFilterBit(_:)`).
+    /// - Parameter key: The name's bytes.
     @inlinable @inline(__always) public static func secondFilterBit(_ key: UnsafeBufferPointer<UInt8>) -> UInt64 {
-        let count = key.count
-        guard count > 1 else { return 1 << UInt64((Int(key.first ?? 0) &* 5 &+ count &* 3) & 63) }
-        return 1 << UInt64((Int(key[1]) &* 5 &+ Int(key[count &- 2]) &* 11 &+ count &* 3) & 63)
+        JSONTape.secondNameFilterBit(key)
     }
 
     @inlinable mutating func mark(_ ordinal: Int) {

@@ -1,14 +1,14 @@
 /// A generated model type (element, resource, resource proxy) that is also `Codable`: it goes
-/// through `JSONDecoder` and `JSONEncoder` as FHIR JSON, losslessly, by way of ``JSONValue``.
+/// through `JSONDecoder` and `JSONEncoder` as FHIR JSON, losslessly, by way of `JSONValue`.
 public protocol FHIRCodableModel: FHIRJSONCodable, Codable {}
 
 extension FHIRCodableModel {
-    /// Decodes FHIR JSON from any Foundation decoder (by way of ``JSONValue``).
+    /// Decodes FHIR JSON from any Foundation decoder (by way of `JSONValue`).
     public init(from decoder: any Decoder) throws {
         try self.init(fhirJSON: JSONValue(from: decoder))
     }
 
-    /// Encodes as FHIR JSON to any Foundation encoder (by way of ``JSONValue``).
+    /// Encodes as FHIR JSON to any Foundation encoder (by way of `JSONValue`).
     public func encode(to encoder: any Encoder) throws {
         try fhirJSONValue.encode(to: encoder)
     }

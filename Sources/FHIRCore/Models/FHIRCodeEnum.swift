@@ -16,7 +16,7 @@ extension FHIRCodeEnum {
     /// Whether the value set lists this code.
     public var isKnown: Bool { Self(rawValue: rawValue) != nil }
 
-    /// Decodes the JSON string at `node` of a tape straight from its bytes (no ``JSONValue``).
+    /// Decodes the JSON string at `node` of a tape straight from its bytes (no `JSONValue`).
     /// Inlinable, so each models module specializes it for its code enums.
     @inlinable public init(fhirJSON tape: borrowing JSONTape, node: Int) throws(FHIRPrimitiveError) {
         guard tape.isString(node) else {

@@ -21,8 +21,8 @@ public struct FHIRBool: FHIRPrimitiveValue, ExpressibleByBooleanLiteral {
         self.bool = bool
     }
 
-    /// Decodes the JSON boolean at `node` of a tape straight from its bytes (no ``JSONValue``), with
-    /// the same errors as decoding the ``JSONValue``.
+    /// Decodes the JSON boolean at `node` of a tape straight from its bytes (no `JSONValue`), with
+    /// the same errors as decoding the `JSONValue`.
     public init(fhirJSON tape: borrowing JSONTape, node: Int) throws(FHIRPrimitiveError) {
         switch tape.kind(node) {
         case .true: bool = true

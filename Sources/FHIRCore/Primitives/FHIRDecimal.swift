@@ -72,7 +72,7 @@ public struct FHIRDecimal: FHIRPrimitiveValue, ExpressibleByFloatLiteral, Expres
 
     /// Decodes the JSON number at `node` of a tape. The tape has already checked the number
     /// against JSON's grammar, which is exactly the decimal grammar, so the text is not scanned
-    /// again; the errors are those of decoding the ``JSONValue``.
+    /// again; the errors are those of decoding the `JSONValue`.
     public init(fhirJSON tape: borrowing JSONTape, node: Int) throws(FHIRPrimitiveError) {
         guard tape.kind(node) == .number else {
             throw FHIRPrimitiveError(type: "decimal", reason: "expected a number, found \(tape.kindName(at: node))")

@@ -8,7 +8,7 @@ public protocol FHIRPrimitiveValue: Sendable, Hashable, CustomStringConvertible 
     init(fhirJSON value: JSONValue) throws(FHIRPrimitiveError)
 
     /// Decodes the value from the JSON scalar at `node` of a parsed document. The default goes
-    /// through ``JSONValue``; types parsed from their bytes (dates and times) read them in place.
+    /// through `JSONValue`; types parsed from their bytes (dates and times) read them in place.
     init(fhirJSON tape: borrowing JSONTape, node: Int) throws(FHIRPrimitiveError)
 
     /// The JSON scalar this value encodes to.

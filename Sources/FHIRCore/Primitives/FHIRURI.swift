@@ -33,8 +33,8 @@ public struct FHIRURI: FHIRPrimitiveValue, ExpressibleByStringLiteral {
         self.string = string
     }
 
-    /// Decodes the JSON string at `node` of a tape straight from its bytes (no ``JSONValue``), with
-    /// the same errors as decoding the ``JSONValue``.
+    /// Decodes the JSON string at `node` of a tape straight from its bytes (no `JSONValue`), with
+    /// the same errors as decoding the `JSONValue`.
     public init(fhirJSON tape: borrowing JSONTape, node: Int) throws(FHIRPrimitiveError) {
         guard tape.isString(node) else {
             throw FHIRPrimitiveError(type: "uri", reason: "expected a string, found \(tape.kindName(at: node))")

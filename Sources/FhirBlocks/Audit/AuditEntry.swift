@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// One entry of the audit log: an IHE BALP-style summary of an `AuditEvent` (§2.9, §4.2) that
 /// holds identifiers only (csiGuids, client ids, permission ids, token ids, resource

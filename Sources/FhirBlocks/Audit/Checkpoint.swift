@@ -1,3 +1,5 @@
+import CommonSupport
+
 /// A tree head of the audit log as C2SP `tlog-checkpoint` text: the body of a signed note.
 ///
 /// ```
@@ -39,7 +41,7 @@ public struct Checkpoint: Sendable, Hashable {
         let sizeText = lines[1]
         guard !sizeText.isEmpty, sizeText.utf8.count <= 18, sizeText.utf8.allSatisfy({ (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }),
               sizeText == "0" || sizeText.first != "0", let size = Int(sizeText) else { throw .malformedBody(line: 2) }
-        guard let rootBytes = try? Base64Text.decode(lines[2], alphabet: .standard, padding: .required),
+        guard let rootBytes = try? Base64URL.decode(lines[2], alphabet: .standard, padding: .required),
               let root = MerkleHash(bytes: rootBytes) else { throw .malformedBody(line: 3) }
         guard lines[3].hasPrefix("timestamp "), let time = Timestamp(wireText: String(lines[3].dropFirst(10))) else {
             throw .malformedBody(line: 4)

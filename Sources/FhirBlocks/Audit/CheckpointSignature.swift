@@ -1,3 +1,4 @@
+import CommonSupport
 import Crypto
 
 /// One signature line of a signed note (C2SP `signed-note`): `— <key name> <base64(key ID ‖ signature)>`.
@@ -40,6 +41,6 @@ public struct CheckpointSignature: Sendable, Hashable {
 
     /// The line, with its trailing newline.
     public var line: String {
-        "\u{2014} \(keyName) \(Base64Text.encode(keyID + signature))\n"
+        "\u{2014} \(keyName) \(Base64URL.encodeStandard(keyID + signature))\n"
     }
 }

@@ -1,3 +1,4 @@
+import CommonSupport
 import Crypto
 
 /// A SHA-256 value in the audit log's Merkle tree (RFC 6962 §2.1 / RFC 9162 §2.1).
@@ -46,7 +47,7 @@ public struct MerkleHash: Sendable, Hashable, CustomStringConvertible {
     public var hex: String { Hex.encode(bytes) }
 
     /// Standard base64 (the checkpoint's root line).
-    public var base64: String { Base64Text.encode(bytes) }
+    public var base64: String { Base64URL.encodeStandard(bytes) }
 
     public var description: String { hex }
 }

@@ -1,3 +1,5 @@
+import CommonSupport
+
 /// A checkpoint with its signature lines: a C2SP signed note (body, blank line, one or more
 /// `— name base64` lines). Verifiers ignore lines from keys they do not know, so witnesses can
 /// add cosignatures.
@@ -47,7 +49,7 @@ public struct SignedCheckpoint: Sendable, Hashable {
             guard line.hasPrefix("\u{2014} ") else { throw .malformedSignature(line: number) }
             let fields = line.dropFirst(2).split(separator: " ", omittingEmptySubsequences: false)
             guard fields.count == 2, CheckpointSignature.isValidKeyName(String(fields[0])),
-                  let bytes = try? Base64Text.decode(fields[1], alphabet: .standard, padding: .required), bytes.count >= 5 else {
+                  let bytes = try? Base64URL.decode(fields[1], alphabet: .standard, padding: .required), bytes.count >= 5 else {
                 throw .malformedSignature(line: number)
             }
             signatures.append(CheckpointSignature(keyName: String(fields[0]), keyID: Array(bytes.prefix(4)), signature: Array(bytes.dropFirst(4))))

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// Writes a permission as a FHIR R4 `Consent` resource (§2.8), built with FHIRCore's JSON types.
 ///

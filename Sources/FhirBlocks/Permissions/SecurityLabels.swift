@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// The security labels of a FHIR resource (`meta.security`, §2.7, §2.11) that label filtering
 /// looks at: its confidentiality level and its sensitivity tags.

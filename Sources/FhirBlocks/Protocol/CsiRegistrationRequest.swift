@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// `POST csi/requestCsiRegistration` (§1.4): binds a fresh csiGuid to a P-256 public key.
 ///

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// `POST permission/deletePermission` (§1.4): revokes every grant from the caller to one grantee.
 public struct DeletePermissionRequest: SignedRequest, Hashable {

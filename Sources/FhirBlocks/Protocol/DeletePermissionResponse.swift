@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// `permission/deletePermission` → `{"revokedPermissionIds": [...]}`. The legacy clients ignore
 /// the body; its shape is this server's choice.

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// The JSON body of every error response: `{"error": "<code>", "error_description": "…"}`.
 public struct ErrorBody: WireMessage, Hashable {

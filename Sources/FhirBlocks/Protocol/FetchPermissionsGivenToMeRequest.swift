@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// `POST permission/fetchPermissionsGivenToMe`: the permissions granted to the caller.
 /// The body is the bare envelope.

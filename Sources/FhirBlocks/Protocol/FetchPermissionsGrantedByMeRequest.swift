@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// `POST permission/fetchPermissionsPreviouslyGrantedByMe` (README: `fetchPermissionsGivenByMe`): the permissions the caller granted.
 /// The body is the bare envelope.

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// `POST csi/fetchPublicClaims` (§1.4): read another csi's public claims.
 public struct FetchPublicClaimsRequest: SignedRequest, Hashable {

@@ -40,20 +40,11 @@ public struct FormBody: Sendable, Hashable {
         // Names seen, for the repeat check: a set, so a form of n fields costs O(n), not O(n²).
         var names = Set<String>()
         var quirks: [CompatQuirk] = []
-        for piece in body.split(separator: UInt8(ascii: "&"), omittingEmptySubsequences: true) {
-            let rawName: ArraySlice<UInt8>
-            let rawValue: ArraySlice<UInt8>
-            if let equals = piece.firstIndex(of: UInt8(ascii: "=")) {
-                rawName = piece[piece.startIndex..<equals]
-                rawValue = piece[(equals + 1)...]
-            } else {
-                rawName = piece
-                rawValue = []
-            }
-            let name = try decode(rawName, plusIsSpace: true, what: "a field name")
-            let literalPlus = literalPlusFields.contains(name) && mode == .compat && rawValue.contains(UInt8(ascii: "+"))
+        for piece in FormURLEncoding.pieces(body) {
+            let name = try decode(piece.name, plusIsSpace: true, what: "a field name")
+            let literalPlus = literalPlusFields.contains(name) && mode == .compat && piece.value.contains(UInt8(ascii: "+"))
             if literalPlus { quirks.append(.unencodedFormBody) }
-            let value = try decode(rawValue, plusIsSpace: !literalPlus, what: "field \"\(name)\"")
+            let value = try decode(piece.value, plusIsSpace: !literalPlus, what: "field \"\(name)\"")
             guard names.insert(name).inserted || repeatsAllowed else {
                 throw .malformedRequest("form field \"\(name)\" appears more than once")
             }
@@ -65,54 +56,16 @@ public struct FormBody: Sendable, Hashable {
     /// Encodes fields the strict way: every byte outside `A-Z a-z 0-9 - . _ *` percent-encoded,
     /// space as `+`.
     public func encoded() -> [UInt8] {
-        var out: [UInt8] = []
-        for (index, field) in fields.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: "&")) }
-            Self.encode(field.name, into: &out)
-            out.append(UInt8(ascii: "="))
-            Self.encode(field.value, into: &out)
-        }
-        return out
-    }
-
-    private static func encode(_ text: String, into out: inout [UInt8]) {
-        let hex = Array("0123456789ABCDEF".utf8)
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "*"):
-                out.append(byte)
-            case UInt8(ascii: " "):
-                out.append(UInt8(ascii: "+"))
-            default:
-                out.append(UInt8(ascii: "%"))
-                out.append(hex[Int(byte >> 4)])
-                out.append(hex[Int(byte & 0x0F)])
-            }
-        }
+        FormURLEncoding.encode(fields)
     }
 
     private static func decode(_ raw: ArraySlice<UInt8>, plusIsSpace: Bool, what: String) throws(SMOACError) -> String {
-        var out: [UInt8] = []
-        out.reserveCapacity(raw.count)
-        var index = raw.startIndex
-        while index < raw.endIndex {
-            let byte = raw[index]
-            if byte == UInt8(ascii: "%") {
-                guard raw.endIndex - index >= 3,
-                      let high = HexText.nibble(raw[index + 1]), let low = HexText.nibble(raw[index + 2]) else {
-                    throw .malformedRequest("\(what) has a bad percent escape")
-                }
-                out.append(high << 4 | low)
-                index += 3
-            } else {
-                out.append(byte == UInt8(ascii: "+") && plusIsSpace ? UInt8(ascii: " ") : byte)
-                index += 1
-            }
-        }
-        guard let text = String(validating: out, as: UTF8.self) else {
+        do throws(FormURLEncoding.Failure) {
+            return try FormURLEncoding.decode(raw, plusIsSpace: plusIsSpace)
+        } catch .badPercentEscape {
+            throw .malformedRequest("\(what) has a bad percent escape")
+        } catch {
             throw .malformedRequest("\(what) is not valid UTF-8")
         }
-        return text
     }
 }

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// `{"guid": "<uuid>"}`: the answer of `util/getGloballyUniqueIdentifier` and of
 /// `csi/requestCsiRegistration` (whose `guid` the app stores as `dcsi`).

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// The `heartScope` member of a permission (§1.4, HEART vocabulary), as sent.
 public struct HeartScope: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// The `permission` member of `writePermission` (§1.4).
 ///

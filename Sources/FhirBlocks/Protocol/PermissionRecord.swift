@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// One entry of `fetchPermissionsPreviouslyGrantedByMe` / `fetchPermissionsGivenToMe`:
 /// `grantingCsiGuid`, `permissionedCsiGuids`, `startTime`, `endTime` and `heartScope` as the

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// `{"permissions": [...]}`: the answer of both permission listing endpoints.
 public struct PermissionsResponse: WireMessage, Hashable {

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// `GET util/ping` → `{"version": "<semver>", "name": "fhirblocks-smoac"}` (shape proposed in
 /// §1.4; the legacy clients only log it).

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// One `{"key": …, "value": …}` entry of a csi's public claims (registration and
 /// `fetchPublicClaims`). Wallets send the patient's demographics; apps send empty values.

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// `csi/fetchPublicClaims` → `{"claims": [{"key": …, "value": …}, …]}`.
 public struct PublicClaimsResponse: WireMessage, Hashable {

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// The members every signed `csi/*` and `permission/*` body carries (§1.3): the cipher name,
 /// the caller's csiGuid, the `dateTime`, the single-use `nonce` and the base64 DER signature.

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// A signed `csi/*` or `permission/*` request body (§1.3): the envelope plus the endpoint's own
 /// members, from which the signed payload is rebuilt.

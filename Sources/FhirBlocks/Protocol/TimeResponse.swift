@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// `GET util/getTime` → `{"currentTime": "2018-01-12T17:03:21.123Z"}`.
 public struct TimeResponse: WireMessage, Hashable {

@@ -76,34 +76,7 @@ public struct Timestamp: Sendable, Hashable, Comparable, CustomStringConvertible
 
     /// The wire form `yyyy-MM-dd'T'HH:mm:ss.SSS'Z'` (years outside 0001–9999 are clamped).
     public var wireText: String {
-        let clamped = min(max(millisecondsSince1970, Self.minimumWire), Self.maximumWire)
-        var (days, millisOfDay) = clamped.quotientAndRemainder(dividingBy: 86_400_000)
-        if millisOfDay < 0 { millisOfDay += 86_400_000; days -= 1 }
-        let (year, month, day) = CivilCalendar.civilDate(daysSinceEpoch: Int(days))
-        let hour = millisOfDay / 3_600_000
-        let minute = millisOfDay / 60_000 % 60
-        let second = millisOfDay / 1000 % 60
-        let millisecond = millisOfDay % 1000
-        // Written digit by digit into the string's own 24 bytes (every audit entry and many
-        // answers carry one), not interpolated from padded pieces.
-        return String(unsafeUninitializedCapacity: 24) { text in
-            func put(_ value: some BinaryInteger, width: Int, at offset: Int, then separator: UInt8) {
-                var rest = Int(value)
-                for position in (offset..<(offset + width)).reversed() {
-                    text[position] = UInt8(ascii: "0") + UInt8(rest % 10)
-                    rest /= 10
-                }
-                text[offset + width] = separator
-            }
-            put(year, width: 4, at: 0, then: UInt8(ascii: "-"))
-            put(month, width: 2, at: 5, then: UInt8(ascii: "-"))
-            put(day, width: 2, at: 8, then: UInt8(ascii: "T"))
-            put(hour, width: 2, at: 11, then: UInt8(ascii: ":"))
-            put(minute, width: 2, at: 14, then: UInt8(ascii: ":"))
-            put(second, width: 2, at: 17, then: UInt8(ascii: "."))
-            put(millisecond, width: 3, at: 20, then: UInt8(ascii: "Z"))
-            return 24
-        }
+        ISODateText.string(millisecondsSince1970: min(max(millisecondsSince1970, Self.minimumWire), Self.maximumWire))
     }
 
     /// The wire form.

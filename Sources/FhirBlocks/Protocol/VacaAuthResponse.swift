@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// `vaca/auth` → `{"code": "<single-use code>", "scope": "<granted scope>", "expires_in": 60}`.
 /// The legacy client reads only `code`.

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// A request or response body of the SMOAC protocol, read from and written to JSON with the
 /// exact member names of the doc's catalogue (§1.4).

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// `POST permission/writePermission` (§1.4): the caller grants each grantee a time-bounded,
 /// HEART-scoped permission.

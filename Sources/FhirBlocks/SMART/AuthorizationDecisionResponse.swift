@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// The answer to `permission/decideAuthorization`: `approved` with the granted scope, the
 /// window's end and the permission ids, or `declined`.

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// An RFC 7591 dynamic client registration request for a SMART client: its redirect URIs
 /// (https, or http on a loopback host only; no fragment), `token_endpoint_auth_method` `none`

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// `POST permission/decideAuthorization`: the wallet's answer to an app's SMART `/authorize`
 /// request, named by the user code the authorization page shows. `approve` grants the requested

@@ -1,6 +1,6 @@
 import CommonSupport
 import Crypto
-import FHIRCore
+import ExactJSON
 
 /// The P-256 public key bound to a csiGuid, in the encodings the protocol meets:
 /// base64 DER SubjectPublicKeyInfo (`publicKey` at registration, 91 bytes → 124 characters),
@@ -38,9 +38,9 @@ public struct CsiPublicKey: Sendable, Hashable {
     public static func parseWire(_ text: String, mode: ProtocolMode) throws(KeyEncodingError) -> Accepted<CsiPublicKey> {
         let bytes: [UInt8]
         do {
-            bytes = try Base64Text.decode(text, alphabet: .standard, padding: .required)
+            bytes = try Base64URL.decode(text, alphabet: .standard, padding: .required)
         } catch {
-            throw .notBase64(error)
+            throw .notBase64(Base64DecodingError(error, in: text))
         }
         if bytes.count == 65, bytes.first == 0x04 {
             guard mode == .compat else { throw .x963NotAllowed }
@@ -82,7 +82,7 @@ public struct CsiPublicKey: Sendable, Hashable {
     // MARK: Writing
 
     /// Base64 (standard, padded) of the DER SubjectPublicKeyInfo: the registration `publicKey`.
-    public var spkiBase64: String { Base64Text.encode(spkiDER) }
+    public var spkiBase64: String { Base64URL.encodeStandard(spkiDER) }
 
     /// PEM `PUBLIC KEY`.
     public var pem: String { key.pemRepresentation }

@@ -1,5 +1,5 @@
 import Crypto
-import FHIRCore
+import ExactJSON
 
 /// A P-256 private key that signs SMOAC payloads, VACA assertions and audit checkpoints.
 /// Key storage is the caller's business; this type only converts and signs.

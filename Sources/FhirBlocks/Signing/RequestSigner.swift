@@ -1,3 +1,5 @@
+import CommonSupport
+
 /// Signs SMOAC requests on the client side: fills `envelope.signature` with base64 DER ECDSA
 /// over the payload of the chosen style.
 public enum RequestSigner {
@@ -25,6 +27,6 @@ public enum RequestSigner {
     /// Signs `request` in place.
     public static func sign<Request: SignedRequest>(_ request: inout Request, with key: CsiSigningKey, style: Style = .strict) throws(KeyEncodingError) {
         guard let payload = payload(for: request, style: style) else { throw .signingFailed }
-        request.envelope.signature = Base64Text.encode(try key.signature(for: payload.bytes, format: .der))
+        request.envelope.signature = Base64URL.encodeStandard(try key.signature(for: payload.bytes, format: .der))
     }
 }

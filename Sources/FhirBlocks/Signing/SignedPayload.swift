@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// The text a request's signature covers, rebuilt from its JSON members (§1.3): `"|" + field1 +
 /// "|" + … + "|" + fieldN + "|"`, values verbatim, no escaping, signed as UTF-8.

@@ -1,3 +1,5 @@
+import CommonSupport
+
 /// Verifies a signed SMOAC request (§1.3, §1.5): rebuilds the payload from the JSON members and
 /// checks the base64 DER ECDSA P-256 signature against the csi's key.
 ///
@@ -10,9 +12,9 @@ public enum SignedRequestVerifier {
         let shape = try request.shapeQuirks(mode: mode)
         let signature: [UInt8]
         do {
-            signature = try Base64Text.decode(request.envelope.signature, alphabet: .standard, padding: .required)
+            signature = try Base64URL.decode(request.envelope.signature, alphabet: .standard, padding: .required)
         } catch {
-            throw .badSignature("\(request.endpoint.path): signature is not base64: \(error)")
+            throw .badSignature("\(request.endpoint.path): signature is not base64: \(Base64DecodingError(error, in: request.envelope.signature))")
         }
         for payload in request.signedPayloads(mode: mode)
         where publicKey.isValidSignature(signature, format: .der, for: payload.bytes) {

@@ -1,3 +1,5 @@
+import CommonSupport
+
 /// Why text is not base64 of the expected form. Offsets are byte offsets into the text; the
 /// text itself is never repeated.
 public enum Base64DecodingError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -23,6 +25,20 @@ public enum Base64DecodingError: Error, Sendable, Hashable, CustomStringConverti
         case .invalidPadding(let offset): "invalid '=' padding at offset \(offset)"
         case .missingPadding: "base64 padding is missing"
         case .nonCanonical: "non-canonical base64 (unused bits set)"
+        }
+    }
+}
+
+extension Base64DecodingError {
+    /// The error for what the package's base64 decoder found wrong with `text`.
+    init(_ problem: Base64URL.Problem, in text: some StringProtocol) {
+        switch problem {
+        case .invalidCharacter(let offset): self = .invalidCharacter(offset: offset)
+        case .padding(let offset): self = .unexpectedPadding(offset: offset)
+        case .invalidPadding(let offset): self = .invalidPadding(offset: offset)
+        case .missingPadding: self = .missingPadding
+        case .invalidLength: self = .invalidLength(text.utf8.count - text.utf8.reversed().prefix { $0 == UInt8(ascii: "=") }.count)
+        case .nonCanonical: self = .nonCanonical
         }
     }
 }

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// Typed access to the members of one JSON object of a request (FHIRCore's `JSONObjectFields`),
 /// with errors that name the member and the message but never repeat a value.
@@ -60,27 +60,5 @@ struct JSONFields {
 
     func optionalBool(_ key: String) throws(SMOACError) -> Bool? {
         do { return try fields.optionalBool(key) } catch { throw refused(error) }
-    }
-}
-
-extension JSONObject {
-    /// Appends a string member.
-    public mutating func append(_ key: String, _ value: String) {
-        members.append(JSONMember(key: key, value: .string(value)))
-    }
-
-    /// Appends a string member when the value is present.
-    public mutating func append(_ key: String, ifPresent value: String?) {
-        if let value { append(key, value) }
-    }
-
-    /// Appends a member.
-    public mutating func append(_ key: String, _ value: JSONValue) {
-        members.append(JSONMember(key: key, value: value))
-    }
-
-    /// Appends an array of strings.
-    public mutating func append(_ key: String, strings: [String]) {
-        members.append(JSONMember(key: key, value: .array(strings.map { .string($0) })))
     }
 }

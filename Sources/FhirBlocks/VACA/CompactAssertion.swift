@@ -1,5 +1,5 @@
 import CommonSupport
-import FHIRCore
+import ExactJSON
 
 /// A JWT assertion split and decoded, before any check of its claims (§1.4, §1.5).
 ///
@@ -40,9 +40,9 @@ public struct CompactAssertion: Sendable, Hashable {
         } else {
             for (index, part) in parts.enumerated() {
                 let bytes = Array(part)
-                if let strict = try? Base64Text.decode(utf8: bytes, alphabet: .url, padding: .forbidden) {
+                if let strict = try? Base64URL.decode(utf8: bytes, alphabet: .url, padding: .forbidden) {
                     decoded.append(strict)
-                } else if mode == .compat, let legacy = try? Base64Text.decode(utf8: bytes, alphabet: .either, padding: .optional) {
+                } else if mode == .compat, let legacy = try? Base64URL.decode(utf8: bytes, alphabet: .either, padding: .optional) {
                     decoded.append(legacy)
                     if !quirks.contains(.legacyJWTEncoding) { quirks.append(.legacyJWTEncoding) }
                 } else {

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// An RFC 7662 introspection response. An inactive token answers only `{"active": false}`.
 public struct IntrospectionResponse: WireMessage, Hashable {

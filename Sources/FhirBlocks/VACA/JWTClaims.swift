@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// The claims of a VACA assertion (§1.4, §2.2). Times are seconds since the epoch; the legacy
 /// clients send them as numeric strings (``CompatQuirk/stringTimeClaims``).

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// The protected header of an assertion: `alg`, `kid`, `typ`.
 public struct JWTHeader: Sendable, Hashable {

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// The RFC 6749 §5.1 token response (`vaca/access`, token endpoint):
 /// `{"access_token","token_type":"bearer","expires_in":<number>,"scope","patient"}`, plus

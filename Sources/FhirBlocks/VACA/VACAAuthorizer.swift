@@ -1,3 +1,5 @@
+import CommonSupport
+
 /// The pure state machine of VACA (§1.8): `vaca/auth` turns a verified assertion into a
 /// single-use code bound to client, patient and granted scope (= requested ∩ held);
 /// `vaca/access` turns that code, taken from the store, and a verified client assertion into
@@ -64,6 +66,6 @@ public struct VACAAuthorizer: Sendable {
 
     /// base64url of 32 random bytes (256 bits).
     public static func randomToken(using generator: inout some RandomNumberGenerator) -> String {
-        Base64Text.encodeURL((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
+        Base64URL.encode((0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) })
     }
 }

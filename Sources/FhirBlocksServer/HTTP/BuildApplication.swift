@@ -29,7 +29,7 @@ public func buildApplication(service: TrustService, host: String = "127.0.0.1", 
     let signer = CheckpointSigner(service: service, periodSeconds: checkpointPeriodSeconds)
     let refused = service.metrics.connectionsRefused
     let admission = ConnectionAdmission(limits: connectionLimits) { refused.increment() }
-    let idleTimeout = TimeAmount.nanoseconds(Int64(connectionLimits.idleTimeoutSeconds * 1_000_000_000))
+    let idleTimeout = TimeAmount(.seconds(connectionLimits.idleTimeoutSeconds))
     let http1 = HTTPServerBuilder.http1(configuration: .init(additionalChannelHandlers: [ConnectionAdmissionHandler(admission: admission)],
                                                              idleTimeout: idleTimeout))
     var server = http1

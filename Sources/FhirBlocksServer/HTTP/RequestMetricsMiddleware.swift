@@ -1,4 +1,5 @@
 import Hummingbird
+import NIOCore
 
 /// Counts and times every request into ``ServerMetrics``, labelled by the matched route
 /// pattern (never the concrete path, which may carry identifiers).
@@ -21,8 +22,7 @@ struct RequestMetricsMiddleware: RouterMiddleware {
     }
 
     private func record(context: Context, method: String, status: Int, since start: ContinuousClock.Instant) {
-        let elapsed = ContinuousClock.now - start
-        let nanoseconds = elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+        let nanoseconds = TimeAmount(ContinuousClock.now - start).nanoseconds
         metrics.recordRequest(route: context.endpointPath ?? "unmatched", method: method, status: status, nanoseconds: nanoseconds)
     }
 }

@@ -1,4 +1,5 @@
-import FHIRCore
+import CommonSupport
+import ExactJSON
 import FhirBlocks
 import FhirBlocksStore
 import SmartHealthCards

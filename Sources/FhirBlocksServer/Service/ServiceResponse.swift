@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 import FhirBlocks
 
 /// A response as the service produces it: status, extra headers and body bytes.

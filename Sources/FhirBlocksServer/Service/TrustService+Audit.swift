@@ -1,4 +1,5 @@
-import FHIRCore
+import CommonSupport
+import ExactJSON
 import FhirBlocks
 import FhirBlocksStore
 
@@ -98,7 +99,7 @@ extension TrustService {
             // An auditor gets the stored bytes whatever they hold (a damaged entry included).
             let released = reader == .auditor
                 || (try? AuditEntry(canonicalBytes: record.canonicalBytes)).map(reader.maySee) == true
-            if released { members.append(JSONMember(key: "entry", value: .string(Base64Text.encode(record.canonicalBytes)))) }
+            if released { members.append(JSONMember(key: "entry", value: .string(Base64URL.encodeStandard(record.canonicalBytes)))) }
             return .object(JSONObject(members: members))
         }))
         return .json(.object(object))

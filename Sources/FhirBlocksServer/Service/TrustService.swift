@@ -1,8 +1,9 @@
 import Crypto
-import FHIRCore
+import ExactJSON
 import FhirBlocks
 import FhirBlocksStore
 import Logging
+import NIOCore
 import SmartHealthCards
 
 /// The FhirBlocks server's behaviour, independent of HTTP: every SMOAC, OAuth, FHIR and audit
@@ -180,8 +181,7 @@ public final class TrustService: Sendable {
     }
 
     static func nanoseconds(since start: ContinuousClock.Instant) -> Int64 {
-        let elapsed = ContinuousClock.now - start
-        return elapsed.components.seconds * 1_000_000_000 + elapsed.components.attoseconds / 1_000_000_000
+        TimeAmount(ContinuousClock.now - start).nanoseconds
     }
 
     /// Commits `change` in its own transaction and updates the caches; returns the indexes of

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 import FhirBlocks
 
 /// Public claims as compact JSON for a database column: `[{"key":…,"value":…}…]`.

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 import FhirBlocks
 
 /// A resource the indexed part of a search selected: its id, sort key and security labels

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// FHIR search evaluated on resources in memory, with no I/O: whether a resource matches a
 /// query, its sort key, and the page of an ordered result. The stores run the indexed part of

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// The token and date values of one resource, by parameter: what a store indexes at write time
 /// so that the token and date part of a search runs in SQL.

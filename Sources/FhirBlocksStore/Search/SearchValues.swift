@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// A token a resource carries for a parameter: a code with its system ("" when none).
 public struct SearchToken: Sendable, Hashable {

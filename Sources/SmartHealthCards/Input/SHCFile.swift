@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 import Foundation
 
 /// The `.smart-health-card` file (rule 38): `{"verifiableCredential":["<JWS>", …]}`, served as

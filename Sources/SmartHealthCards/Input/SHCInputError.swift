@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// Why an input (JWS text, `.smart-health-card` file, `Parameters` response, `shc:/` QR text or
 /// deep link) could not be read. Cases carry positions and counts, never the card's content.

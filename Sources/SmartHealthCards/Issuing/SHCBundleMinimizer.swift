@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// Minimizes a FHIR Bundle for a card (rules 23-29): removes `Resource.id`, `Resource.meta`
 /// (except `meta.security`, unless asked), `DomainResource.text`, `CodeableConcept.text` and

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 import Foundation
 
 /// The FHIR `$health-cards-issue` operation's parameters (rules 52-53): reading the request

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// Why a card, key or revocation update could not be issued.
 public enum SHCIssueError: Error, Equatable, Sendable, CustomStringConvertible {

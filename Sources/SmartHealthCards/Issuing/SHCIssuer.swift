@@ -1,6 +1,6 @@
 import CommonSupport
 import Crypto
-import FHIRCore
+import ExactJSON
 import Foundation
 
 /// Issues SMART Health Cards: builds the claims, minimizes the bundle, compresses it with raw

@@ -1,6 +1,6 @@
 import CommonSupport
 import Crypto
-import FHIRCore
+import ExactJSON
 import Foundation
 
 /// An issuer's ES256 signing key (rules 1-4): a P-256 private key whose `kid` is the RFC 7638

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// The protected header of a card's JWS (rule 11).
 public struct SHCJWSHeader: Sendable, Hashable, Encodable {

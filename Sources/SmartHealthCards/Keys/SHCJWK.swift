@@ -1,6 +1,6 @@
 import CommonSupport
 import Crypto
-import FHIRCore
+import ExactJSON
 import Foundation
 
 /// One JSON Web Key as published in an issuer's `.well-known/jwks.json`, read leniently (every

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// A JSON Web Key Set, `{"keys":[…]}`, as an issuer publishes at `<iss>/.well-known/jwks.json`.
 public struct SHCJWKSet: Sendable, Hashable {

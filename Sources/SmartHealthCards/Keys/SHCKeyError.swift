@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// Why a JWK, JWK set or private key could not be read.
 public enum SHCKeyError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// Checks a card's FHIR Bundle against rules 20 and 23-30 by walking the payload's JSON tape,
 /// collecting findings. Paths name structure only (member names and indexes), never values.

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 import Foundation
 
 /// The VCI issuer directory, `vci-issuers.json` (rule 55): who a verifier trusts.

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// Why a VCI directory file or snapshot could not be read.
 public enum VCIDirectoryError: Error, Equatable, Sendable, CustomStringConvertible {

@@ -1,5 +1,5 @@
 import Crypto
-import FHIRCore
+import ExactJSON
 import Foundation
 import X509
 

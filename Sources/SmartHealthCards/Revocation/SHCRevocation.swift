@@ -1,6 +1,6 @@
 import CommonSupport
 import Crypto
-import FHIRCore
+import ExactJSON
 
 /// Revocation identifiers (rules 40 and 44).
 public enum SHCRevocation {

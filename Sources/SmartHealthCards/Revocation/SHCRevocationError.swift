@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// Why a revocation list (CRL) could not be read.
 public enum SHCRevocationError: Error, Equatable, Sendable, CustomStringConvertible {

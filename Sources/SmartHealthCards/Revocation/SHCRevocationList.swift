@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 import Foundation
 
 /// A per-key revocation list (rule 41), published at `<iss>/.well-known/crl/<kid>.json`:

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 import Foundation
 
 /// What a wallet or HealthKit shows for a card: the fields of `HKVerifiableClinicalRecord`

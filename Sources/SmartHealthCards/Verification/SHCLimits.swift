@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 import Foundation
 
 /// Resource limits and tolerances for verification and input parsing. Every limit bounds work

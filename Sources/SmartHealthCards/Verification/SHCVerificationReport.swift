@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 
 /// The outcome of verifying one card. Errors and warnings are separate; whether the signature is
 /// valid and whether the issuer is trusted are reported on their own.

@@ -1,6 +1,6 @@
 import CommonSupport
 import Crypto
-import FHIRCore
+import ExactJSON
 import Foundation
 
 /// Verifies SMART Health Cards in the checklist's order (rules 31-37): JWS syntax and header,

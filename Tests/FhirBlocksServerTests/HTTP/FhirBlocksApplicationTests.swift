@@ -1,5 +1,5 @@
 import AsyncHTTPClient
-import FHIRCore
+import ExactJSON
 import FhirBlocks
 import FhirBlocksServer
 import Foundation

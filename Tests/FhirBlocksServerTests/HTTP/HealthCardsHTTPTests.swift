@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 import FhirBlocksServer
 import Foundation
 import SmartHealthCards

@@ -1,4 +1,5 @@
-import FHIRCore
+import CommonSupport
+import ExactJSON
 import FhirBlocks
 import FhirBlocksServer
 import Testing
@@ -14,7 +15,7 @@ import Testing
         guard let page = (try? JSONParser.parse(response.body))?.objectValue else { return (599, []) }
         let entries = (page["entries"]?.arrayValue ?? []).map { element -> AuditEntry? in
             guard let text = element.objectValue?["entry"]?.stringValue,
-                  let bytes = try? Base64Text.decode(text, alphabet: .standard, padding: .required) else { return nil }
+                  let bytes = try? Base64URL.decode(text, alphabet: .standard, padding: .required) else { return nil }
             return try? AuditEntry(canonicalBytes: bytes)
         }
         return (response.status, entries)

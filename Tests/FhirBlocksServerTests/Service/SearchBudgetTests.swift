@@ -1,5 +1,5 @@
 @testable import FhirBlocksPostgres
-import FHIRCore
+import ExactJSON
 import FhirBlocks
 import FhirBlocksServer
 import FhirBlocksStore

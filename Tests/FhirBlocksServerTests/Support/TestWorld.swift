@@ -1,5 +1,5 @@
 import Testing
-import FHIRCore
+import ExactJSON
 import FhirBlocks
 @testable import FhirBlocksServer
 import FhirBlocksStore

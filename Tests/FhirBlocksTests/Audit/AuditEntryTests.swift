@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 import Testing
 import TestSupport
 @testable import FhirBlocks

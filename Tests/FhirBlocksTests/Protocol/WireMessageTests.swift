@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 import Testing
 @testable import FhirBlocks
 import TestSupport

@@ -1,4 +1,5 @@
-import FHIRCore
+import CommonSupport
+import ExactJSON
 @testable import FhirBlocks
 import Testing
 import TestSupport

@@ -1,4 +1,5 @@
-import FHIRCore
+import CommonSupport
+import ExactJSON
 import Testing
 @testable import FhirBlocks
 
@@ -16,7 +17,7 @@ import Testing
 
     @Test func x963IsCompatOnly() throws {
         let key = AppendixA.publicKey
-        let text = Base64Text.encode(key.x963)
+        let text = Base64URL.encodeStandard(key.x963)
         #expect(throws: KeyEncodingError.x963NotAllowed) { try CsiPublicKey.parseWire(text, mode: .strict) }
         let accepted = try CsiPublicKey.parseWire(text, mode: .compat)
         #expect(accepted.value == key && accepted.quirks == [.x963PublicKey])
@@ -55,5 +56,14 @@ import Testing
         #expect(!key.publicKey.isValidSignature(der, format: .raw, for: message))
         #expect(!key.publicKey.isValidSignature(raw, format: .der, for: message))
         #expect(!key.publicKey.isValidSignature(raw, format: .raw, for: Array("hellp".utf8)))
+    }
+}
+
+@Suite struct Base64DecodingErrorTests {
+    @Test("A key that is not base64 names the problem and where")
+    func notBase64() {
+        #expect(throws: KeyEncodingError.notBase64(.invalidPadding(offset: 5))) { try CsiPublicKey.parseWire("QUJDR===", mode: .strict) }
+        #expect(throws: KeyEncodingError.notBase64(.missingPadding)) { try CsiPublicKey.parseWire("QQ", mode: .strict) }
+        #expect(throws: KeyEncodingError.notBase64(.invalidCharacter(offset: 1))) { try CsiPublicKey.parseWire("Q-==", mode: .strict) }
     }
 }

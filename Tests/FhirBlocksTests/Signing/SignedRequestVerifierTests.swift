@@ -1,4 +1,5 @@
-import FHIRCore
+import CommonSupport
+import ExactJSON
 import Testing
 @testable import FhirBlocks
 
@@ -48,7 +49,7 @@ import Testing
         var garbage = strict
         garbage.envelope.signature = "!!!!"
         #expect(throws: SMOACError.self) { try SignedRequestVerifier.verify(garbage, publicKey: key.publicKey, mode: .compat) }
-        garbage.envelope.signature = Base64Text.encode([UInt8](repeating: 7, count: 64))
+        garbage.envelope.signature = Base64URL.encodeStandard([UInt8](repeating: 7, count: 64))
         #expect(throws: SMOACError.self) { try SignedRequestVerifier.verify(garbage, publicKey: key.publicKey, mode: .compat) }
     }
 
@@ -71,7 +72,7 @@ import Testing
     @Test func olderFetchPublicClaimsPayloadIsAcceptedInCompat() throws {
         var request = FetchPublicClaimsRequest(envelope: Self.envelope, desiredCsiGuid: AppendixA.grantee)
         let older = SignedPayload(fields: ["ecdsa", AppendixA.granter, AppendixA.dateTime, AppendixA.grantee, AppendixA.nonce])
-        request.envelope.signature = Base64Text.encode(try Self.key.signature(for: older.bytes, format: .der))
+        request.envelope.signature = Base64URL.encodeStandard(try Self.key.signature(for: older.bytes, format: .der))
         #expect(try SignedRequestVerifier.verify(request, publicKey: Self.key.publicKey, mode: .compat)
                 == [.legacySignedPayload, .olderFetchPublicClaimsPayload])
     }

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 @testable import FhirBlocks
 import TestSupport
 

@@ -1,4 +1,5 @@
-import FHIRCore
+import CommonSupport
+import ExactJSON
 import Testing
 @testable import FhirBlocks
 
@@ -70,14 +71,14 @@ import Testing
 
     @Test func algNoneAndHS256AreRejected() throws {
         for alg in ["none", "HS256", "RS256", "ES384", "es256"] {
-            let header = Base64Text.encodeURL(Array("{\"alg\":\"\(alg)\",\"typ\":\"JWT\"}".utf8))
-            let payload = Base64Text.encodeURL(JSONWriter.serialize(Self.claims().json))
+            let header = Base64URL.encode(Array("{\"alg\":\"\(alg)\",\"typ\":\"JWT\"}".utf8))
+            let payload = Base64URL.encode(JSONWriter.serialize(Self.claims().json))
             for mode in ProtocolMode.allCases {
                 #expect(throws: AssertionError.unsupportedAlgorithm(alg)) { try CompactAssertion("\(header).\(payload).c2ln", mode: mode) }
             }
         }
         // An ES256 header with an empty signature part is malformed.
-        let header = Base64Text.encodeURL(Array("{\"alg\":\"ES256\"}".utf8))
+        let header = Base64URL.encode(Array("{\"alg\":\"ES256\"}".utf8))
         #expect(throws: AssertionError.self) { try CompactAssertion("\(header).e30.", mode: .compat) }
     }
 

@@ -1,4 +1,4 @@
-@testable import FHIRCore
+@testable import ExactJSON
 import Testing
 
 @Suite("Typed reads of a JSON object's members")

@@ -1,5 +1,6 @@
 import Testing
-@testable import FHIRCore
+@testable import ExactJSON
+import TestSupport
 
 @Suite("JSONWriter")
 struct JSONWriterTests {

@@ -52,7 +52,7 @@ extension JSONTape {
         let count = name.utf8CodeUnitCount
         let text = name.utf8Start
         // The object's name filter rules most absent names out without looking at a member.
-        guard item.memberFilter & FHIRObjectReader.filterBit(UnsafeBufferPointer(start: text, count: count)) != 0 else { return nil }
+        guard item.memberFilter & JSONTape.nameFilterBit(UnsafeBufferPointer(start: text, count: count)) != 0 else { return nil }
         return nodes.withUnsafeBufferPointer { nodes in
             bytes.withUnsafeBufferPointer { bytes in
                 var key = object &+ 1
@@ -73,7 +73,7 @@ extension JSONTape {
     }
 
     /// Whether `count` bytes at `a` and at `b` are the same, compared a word at a time.
-    @inlinable static func bytesEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
+    @inlinable package static func bytesEqual(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, count: Int) -> Bool {
         let left = UnsafeRawPointer(a), right = UnsafeRawPointer(b)
         var offset = 0
         while offset &+ 8 <= count {

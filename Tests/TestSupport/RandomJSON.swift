@@ -1,26 +1,25 @@
-import FHIRCore
-import TestSupport
+import ExactJSON
 
 /// Generates random JSON trees with unusual strings (escapes, controls, astral plane), numbers in
 /// every lexical form and occasional deep nesting.
-struct RandomJSON {
-    var rng: SplitMix64
+public struct RandomJSON {
+    public var rng: SplitMix64
     /// Stay within what Foundation's `JSONSerialization` handles faithfully: numbers it represents
     /// closely enough to compare as `Double`, and no U+FEFF in strings (it drops one that starts a
     /// string or follows an escape).
-    var foundationCompatible = false
+    public var foundationCompatible = false
 
-    init(seed: UInt64, foundationCompatible: Bool = false) {
+    public init(seed: UInt64, foundationCompatible: Bool = false) {
         rng = SplitMix64(seed: seed)
         self.foundationCompatible = foundationCompatible
     }
 
-    mutating func document() -> JSONValue {
+    public mutating func document() -> JSONValue {
         if rng.chance(0.05) { return deepChain(levels: rng.int(50...400)) }
         return value(depth: 0)
     }
 
-    mutating func value(depth: Int) -> JSONValue {
+    public mutating func value(depth: Int) -> JSONValue {
         let containerWeight = depth < 6 ? 3 : 0
         switch rng.int(0...(5 + containerWeight)) {
         case 0: return .null
@@ -35,7 +34,7 @@ struct RandomJSON {
         }
     }
 
-    mutating func object(depth: Int) -> JSONObject {
+    public mutating func object(depth: Int) -> JSONObject {
         var members: [JSONMember] = []
         var seen = Set<String>()
         // Occasionally a big object, to exercise the set-based duplicate check.
@@ -48,7 +47,7 @@ struct RandomJSON {
         return JSONObject(members: members)
     }
 
-    mutating func deepChain(levels: Int) -> JSONValue {
+    public mutating func deepChain(levels: Int) -> JSONValue {
         var value = JSONValue.number(number())
         for _ in 0..<levels {
             value = rng.chance(0.5) ? .array([value]) : .object(JSONObject(members: [JSONMember(key: asciiKey(), value: value)]))
@@ -56,12 +55,12 @@ struct RandomJSON {
         return value
     }
 
-    mutating func asciiKey() -> String {
+    public mutating func asciiKey() -> String {
         let letters = Array("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789")
         return String((0..<rng.int(1...12)).map { _ in letters[rng.int(0...(letters.count - 1))] })
     }
 
-    mutating func string() -> String {
+    public mutating func string() -> String {
         var scalars = String.UnicodeScalarView()
         for _ in 0..<rng.int(0...24) {
             let value: UInt32
@@ -81,7 +80,7 @@ struct RandomJSON {
     }
 
     /// A number in any RFC 8259 lexical form.
-    mutating func number() -> String {
+    public mutating func number() -> String {
         let maxIntegerDigits = foundationCompatible ? 12 : 30
         let maxExponentDigits = foundationCompatible ? 2 : 4
         var text = rng.chance(0.3) ? "-" : ""

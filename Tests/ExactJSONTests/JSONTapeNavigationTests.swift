@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 import Testing
 
 @Suite("JSONTape navigation, whitespace and byte-order mark")

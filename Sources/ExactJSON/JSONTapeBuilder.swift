@@ -13,7 +13,7 @@ struct JSONTapeBuilder {
         /// One bit per key seen, chosen by the key's length, first and last byte: a new key whose
         /// bit is clear cannot be a duplicate, so most keys need no comparison at all.
         var keyFilter: UInt64 = 0
-        /// The second name filter (`FHIRObjectReader.secondFilterBit`), for readers.
+        /// The second name filter (``JSONTape/secondNameFilterBit(_:)``), for readers.
         var secondKeyFilter: UInt64 = 0
         /// Whether a key starting with `_` has been seen.
         var hasUnderscoreNames = false
@@ -267,7 +267,7 @@ struct JSONTapeBuilder {
         if escaped {
             append(.escapedString, start: start, length: length)
             recordDecoded(node: keyNode)
-            (bit, secondBit) = scratch.withUnsafeBufferPointer { (FHIRObjectReader.filterBit($0), FHIRObjectReader.secondFilterBit($0)) }
+            (bit, secondBit) = scratch.withUnsafeBufferPointer { (JSONTape.nameFilterBit($0), JSONTape.secondNameFilterBit($0)) }
             firstByte = scratch.first
         } else {
             // The name's bytes were just scanned: its fingerprint goes into its node now, so that
@@ -277,8 +277,8 @@ struct JSONTapeBuilder {
             let name = UnsafeBufferPointer(rebasing: bytes[start..<start + length])
             if let base = name.baseAddress { node.keyFingerprint = JSONKeyFingerprint(base, count: length) }
             nodes.append(node)
-            bit = FHIRObjectReader.filterBit(name)
-            secondBit = FHIRObjectReader.secondFilterBit(name)
+            bit = JSONTape.nameFilterBit(name)
+            secondBit = JSONTape.secondNameFilterBit(name)
             firstByte = name.first
         }
         let mayRepeat = escaped || current.keyFilter & bit != 0 || current.hasKeyIndex

@@ -2,14 +2,15 @@ import Crypto
 
 /// RFC 7636 Proof Key for Code Exchange with the `S256` method only (SMART App Launch 2.0
 /// forbids `plain`): the app sends `BASE64URL(SHA-256(verifier))` to `/authorize` and the
-/// verifier to the token endpoint.
-public enum PKCE {
+/// verifier to the token endpoint. Internal to the package (the FhirBlocks server checks it, the
+/// SMART client sends it).
+package enum PKCE {
     /// The only method accepted.
-    public static let method = "S256"
+    package static let method = "S256"
 
     /// Whether `text` is a syntactically valid verifier or challenge: 43–128 characters of
     /// `[A-Za-z0-9-._~]` (RFC 7636 §4.1; an S256 challenge is 43 characters of base64url).
-    public static func isWellFormed(_ text: String) -> Bool {
+    package static func isWellFormed(_ text: String) -> Bool {
         let bytes = Array(text.utf8)
         guard (43...128).contains(bytes.count) else { return false }
         return bytes.allSatisfy { byte in
@@ -22,12 +23,12 @@ public enum PKCE {
     }
 
     /// The S256 challenge of `verifier`: base64url (unpadded) of its SHA-256.
-    public static func challenge(for verifier: String) -> String {
-        Base64Text.encodeURL(Array(SHA256.hash(data: Array(verifier.utf8))))
+    package static func challenge(for verifier: String) -> String {
+        Base64URL.encode(Array(SHA256.hash(data: Array(verifier.utf8))))
     }
 
     /// Whether `verifier` is well formed and hashes to `challenge`.
-    public static func verify(verifier: String, challenge: String) -> Bool {
+    package static func verify(verifier: String, challenge: String) -> Bool {
         guard isWellFormed(verifier) else { return false }
         let computed = Array(Self.challenge(for: verifier).utf8)
         let expected = Array(challenge.utf8)

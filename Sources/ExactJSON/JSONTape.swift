@@ -24,12 +24,12 @@ public final class JSONTape: Sendable {
         public var length: Int32
         /// The index of the first node after this value's subtree.
         public var end: Int32
-        /// For an object: the name filter of its members (see `FHIRObjectReader.filterBit`), one
+        /// For an object: the name filter of its members (see ``JSONTape/nameFilterBit(_:)``), one
         /// bit per name, recorded while the names are scanned. For an `escapedString`: where its
         /// decoded bytes are (``decodedRange``). For a member name without escapes: the first
         /// word of its ``keyFingerprint``. 0 for other nodes.
         public var memberFilter: UInt64 = 0
-        /// For an object: a second, independent name filter (see `FHIRObjectReader.secondFilterBit`);
+        /// For an object: a second, independent name filter (see ``JSONTape/secondNameFilterBit(_:)``);
         /// a name must pass both, so a lookup of an absent name rarely has to scan the members.
         /// For a member name without escapes: the second word of its ``keyFingerprint``.
         public var secondMemberFilter: UInt64 = 0
@@ -73,7 +73,7 @@ public final class JSONTape: Sendable {
     /// The decoded bytes of strings written with escapes (rare in real documents), one after the
     /// other, kept from the scan so names compare as bytes and nothing is decoded twice; an
     /// `escapedString` node's ``Node/decodedRange`` says where its own are.
-    @usableFromInline let decodedBytes: [UInt8]
+    @usableFromInline package let decodedBytes: [UInt8]
 
     /// The decoded bytes of an `escapedString` node.
     @inlinable func decoded(_ node: Int) -> ArraySlice<UInt8> {
@@ -178,17 +178,17 @@ public final class JSONTape: Sendable {
                     if item.kind == .escapedString {
                         let decoded = decodedBytes[item.decodedRange]
                         if let first = decoded.first, let last = decoded.last {
-                            filter |= FHIRObjectReader.filterBit(length: decoded.count, first: first, last: last)
+                            filter |= JSONTape.nameFilterBit(length: decoded.count, first: first, last: last)
                             underscore = underscore || first == UInt8(ascii: "_")
                         } else {
-                            filter |= FHIRObjectReader.filterBit(length: 0, first: 0, last: 0)
+                            filter |= JSONTape.nameFilterBit(length: 0, first: 0, last: 0)
                         }
                     } else if length > 0 {
                         let first = bytes[Int(item.start)]
-                        filter |= FHIRObjectReader.filterBit(length: length, first: first, last: bytes[Int(item.start) + length - 1])
+                        filter |= JSONTape.nameFilterBit(length: length, first: first, last: bytes[Int(item.start) + length - 1])
                         underscore = underscore || first == UInt8(ascii: "_")
                     } else {
-                        filter |= FHIRObjectReader.filterBit(length: 0, first: 0, last: 0)
+                        filter |= JSONTape.nameFilterBit(length: 0, first: 0, last: 0)
                     }
                     keyNode = Int(nodes[keyNode + 1].end)
                 }

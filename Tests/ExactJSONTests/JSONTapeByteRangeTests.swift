@@ -1,5 +1,6 @@
-import FHIRCore
+import ExactJSON
 import Testing
+import TestSupport
 
 @Suite("JSONTape.byteRange(of:)")
 struct JSONTapeByteRangeTests {

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-@testable import FHIRCore
+@testable import ExactJSON
 import TestSupport
 
 /// The parse error for `text`, or `nil` if it parses.

@@ -1,0 +1,2 @@
+// FHIR decoding reads JSON through ExactJSON; whoever imports FHIRCore sees its types as before.
+@_exported import ExactJSON
