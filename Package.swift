@@ -609,7 +609,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HealthWebAppTests",
-            dependencies: ["TestSupport", "HealthWebApp", "OpenHealthKit", "SmartHealthCards", "SmartHealthLinks", "QRCode", "QRImageReader",
+            dependencies: ["TestSupport", "ExactJSON", "HealthWebApp", "OpenHealthKit", "SmartHealthCards", "SmartHealthLinks", "QRCode", "QRImageReader",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdTesting", package: "hummingbird")],
             swiftSettings: swiftSettings

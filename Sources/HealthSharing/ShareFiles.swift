@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 import Foundation
 import OpenHealthKit
 
