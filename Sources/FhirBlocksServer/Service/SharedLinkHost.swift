@@ -1,5 +1,5 @@
 import CommonSupport
-import FHIRCore
+import ExactJSON
 import FhirBlocks
 import FhirBlocksStore
 import SmartHealthLinks

@@ -1,4 +1,4 @@
-import FHIRCore
+import ExactJSON
 import FhirBlocks
 import FhirBlocksClient
 @testable import FhirBlocksServer
