@@ -146,6 +146,13 @@ struct StoreMedicationsCommand: AsyncParsableCommand {
         }
     }
 
+    /// Archives or brings back the medication a person names (name, nickname or RxNorm code).
+    static func setArchived(_ archived: Bool, _ medication: String, _ storeOptions: StoreOptions) async throws -> HKUserAnnotatedMedication {
+        let store = try storeOptions.openStore()
+        let found = try await find(medication, in: store)
+        return try await store.setMedication(found, archived: archived)
+    }
+
     struct Archive: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Archive a medication no longer taken (its doses stay).")
 
@@ -155,9 +162,7 @@ struct StoreMedicationsCommand: AsyncParsableCommand {
         var medication: String
 
         mutating func run() async throws {
-            let store = try storeOptions.openStore()
-            let found = try await StoreMedicationsCommand.find(medication, in: store)
-            let updated = try await store.setMedication(found, archived: true)
+            let updated = try await StoreMedicationsCommand.setArchived(true, medication, storeOptions)
             print("Archived \(updated.medication.displayText).")
         }
     }
@@ -171,9 +176,7 @@ struct StoreMedicationsCommand: AsyncParsableCommand {
         var medication: String
 
         mutating func run() async throws {
-            let store = try storeOptions.openStore()
-            let found = try await StoreMedicationsCommand.find(medication, in: store)
-            let updated = try await store.setMedication(found, archived: false)
+            let updated = try await StoreMedicationsCommand.setArchived(false, medication, storeOptions)
             print("\(updated.medication.displayText) is no longer archived.")
         }
     }

@@ -206,21 +206,21 @@ struct PostgresSchemaTests {
         // locations and access log.
         [
             """
-            CREATE TABLE shared_link (
+            CREATE TABLE IF NOT EXISTS shared_link (
                 id text PRIMARY KEY, owner text NOT NULL, flags text NOT NULL, label text, expires_at bigint, created_at bigint NOT NULL,
                 updated_at bigint NOT NULL, passcode_hash text, attempts_left bigint CHECK (attempts_left >= 0), revoked_at bigint
             )
             """,
-            "CREATE INDEX shared_link_owner ON shared_link (owner, created_at)",
+            "CREATE INDEX IF NOT EXISTS shared_link_owner ON shared_link (owner, created_at)",
             """
-            CREATE TABLE shared_link_file (
+            CREATE TABLE IF NOT EXISTS shared_link_file (
                 link_id text NOT NULL, position bigint NOT NULL, content_type text NOT NULL, jwe text NOT NULL, PRIMARY KEY (link_id, position)
             )
             """,
-            "CREATE TABLE shared_link_location (token text PRIMARY KEY, link_id text NOT NULL, position bigint NOT NULL, expires_at bigint NOT NULL)",
-            "CREATE INDEX shared_link_location_expires_at ON shared_link_location (expires_at)",
-            "CREATE TABLE shared_link_access (id text PRIMARY KEY, link_id text NOT NULL, recipient text NOT NULL, at bigint NOT NULL, outcome text NOT NULL)",
-            "CREATE INDEX shared_link_access_link ON shared_link_access (link_id, at)",
+            "CREATE TABLE IF NOT EXISTS shared_link_location (token text PRIMARY KEY, link_id text NOT NULL, position bigint NOT NULL, expires_at bigint NOT NULL)",
+            "CREATE INDEX IF NOT EXISTS shared_link_location_expires_at ON shared_link_location (expires_at)",
+            "CREATE TABLE IF NOT EXISTS shared_link_access (id text PRIMARY KEY, link_id text NOT NULL, recipient text NOT NULL, at bigint NOT NULL, outcome text NOT NULL)",
+            "CREATE INDEX IF NOT EXISTS shared_link_access_link ON shared_link_access (link_id, at)",
         ],
     ]
 

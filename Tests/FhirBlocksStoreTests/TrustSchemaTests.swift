@@ -81,19 +81,19 @@ import Testing
         ]),
         ("v9-shared-links", [
             """
-            CREATE TABLE shared_link (
+            CREATE TABLE IF NOT EXISTS shared_link (
                 id TEXT PRIMARY KEY, owner TEXT NOT NULL, flags TEXT NOT NULL, label TEXT, expires_at INTEGER, created_at INTEGER NOT NULL,
                 updated_at INTEGER NOT NULL, passcode_hash TEXT, attempts_left INTEGER CHECK (attempts_left >= 0), revoked_at INTEGER) WITHOUT ROWID;
-            CREATE INDEX shared_link_owner ON shared_link (owner, created_at);
-            CREATE TABLE shared_link_file (
+            CREATE INDEX IF NOT EXISTS shared_link_owner ON shared_link (owner, created_at);
+            CREATE TABLE IF NOT EXISTS shared_link_file (
                 link_id TEXT NOT NULL, position INTEGER NOT NULL, content_type TEXT NOT NULL, jwe TEXT NOT NULL,
                 PRIMARY KEY (link_id, position)) WITHOUT ROWID;
-            CREATE TABLE shared_link_location (
+            CREATE TABLE IF NOT EXISTS shared_link_location (
                 token TEXT PRIMARY KEY, link_id TEXT NOT NULL, position INTEGER NOT NULL, expires_at INTEGER NOT NULL) WITHOUT ROWID;
-            CREATE INDEX shared_link_location_expires_at ON shared_link_location (expires_at);
-            CREATE TABLE shared_link_access (
+            CREATE INDEX IF NOT EXISTS shared_link_location_expires_at ON shared_link_location (expires_at);
+            CREATE TABLE IF NOT EXISTS shared_link_access (
                 id TEXT PRIMARY KEY, link_id TEXT NOT NULL, recipient TEXT NOT NULL, at INTEGER NOT NULL, outcome TEXT NOT NULL) WITHOUT ROWID;
-            CREATE INDEX shared_link_access_link ON shared_link_access (link_id, at)
+            CREATE INDEX IF NOT EXISTS shared_link_access_link ON shared_link_access (link_id, at)
             """,
         ]),
     ]

@@ -23,9 +23,9 @@ struct RecentlyDeletedPageTests {
 
             let confirm = try await client.send(.get, "/browse/\(type.identifier)/delete?uuid=\(victim.uuid.uuidString)", cookie: cookie)
             #expect(confirm.status == .ok)
-            #expect(confirm.body.contains("<h1>Delete Body Mass?</h1>"))
-            #expect(confirm.body.contains("This Body Mass sample will be deleted."))
-            #expect(confirm.body.contains("<td>Body Mass</td>"))
+            #expect(confirm.body.contains("<h1>Delete Weight?</h1>"))
+            #expect(confirm.body.contains("This Weight sample will be deleted."))
+            #expect(confirm.body.contains("<td>Weight</td>"))
             #expect(confirm.body.contains("name=\"csrf\" value=\"\(csrf)\""))
             #expect(confirm.body.contains("name=\"confirm\" value=\"yes\""))
             #expect(confirm.body.contains("<button type=\"submit\" class=\"danger\">Delete</button>"))
@@ -49,7 +49,7 @@ struct RecentlyDeletedPageTests {
 
             let list = try await client.send(.get, "/recently-deleted", cookie: cookie)
             #expect(list.status == .ok && list.body.contains("<h1>Recently deleted</h1>"))
-            #expect(list.body.contains("<li><div><strong>Body Mass</strong> "))
+            #expect(list.body.contains("<li><div><strong>Weight</strong> "))
             let items = try await fixture.store.recentlyDeletedItems()
             let item = try #require(items.first)
             #expect(items.count == 1 && item.sample.uuid == victim.uuid)

@@ -33,7 +33,7 @@ struct SettingsPageTests {
             #expect(after.body.contains("<option value=\"mg\" selected>mg/dL</option>"))
             #expect(after.body.contains("Units saved"))
 
-            let summary = try await client.send(.get, "/", cookie: cookie)
+            let summary = try await client.send(.get, "/summary", cookie: cookie)
             #expect(summary.body.contains("Weight (lb)"))
             let browse = try await client.send(.get, "/browse/HKQuantityTypeIdentifierBodyMass", cookie: cookie)
             #expect(browse.body.contains(" lb</td>"))

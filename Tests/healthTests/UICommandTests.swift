@@ -89,10 +89,36 @@ import TestSupport
         #expect(start.status == 303)
         let cookie = try #require(start.headers.first(name: "Set-Cookie"))
         #expect(cookie.contains("HttpOnly") && cookie.contains("SameSite=Strict"))
-        let summary = try await Self.get(running.origin + "/", cookie: String(cookie.split(separator: ";")[0]))
+        let summary = try await Self.get(running.origin + "/summary", cookie: String(cookie.split(separator: ";")[0]))
         #expect(summary.status == 200)
         #expect(summary.body.contains("Steps per day"))
         #expect(try await Self.get(running.startURL).status == 401)
+    }
+
+    /// Runs a browser script (Python Playwright) off Swift's cooperative threads: its standard
+    /// output (the script's JSON report) is returned, its standard error written to `errors`.
+    static func runBrowserScript(_ python: URL, _ arguments: [String], errors: URL,
+                                 environment: [String: String] = [:]) async throws -> (status: Int32, out: Data) {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Result {
+                    let process = ChildProcess()
+                    process.executableURL = python
+                    process.arguments = arguments
+                    if !environment.isEmpty {
+                        process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+                    }
+                    let out = Pipe()
+                    _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+                    process.standardOutput = .pipe(out)
+                    process.standardError = .file(try FileHandle(forWritingTo: errors))
+                    try process.run()
+                    let data = out.fileHandleForReading.readDataToEndOfFile()
+                    process.waitUntilExit()
+                    return (process.terminationStatus, data)
+                })
+            }
+        }
     }
 
     /// Chromium and Playwright, when scripts/test.sh could install them.
@@ -128,25 +154,8 @@ import TestSupport
                          expected.map { String(Int($0)) }.joined(separator: ","), typePath, cards.valid.path, cards.forged.path,
                          Self.packageRoot.appendingPathComponent("Tests/Vectors/fhir/examples/synthea-r4/Reginald_Auer_d46fae79-67eb-4721-a300-238c8eb943eb.json").path]
         let errors = running.runner.folder.appendingPathComponent("ui-browser.log")
-        let output: (status: Int32, out: Data) = try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result {
-                    let process = ChildProcess()
-                    process.executableURL = python
-                    process.arguments = arguments
-                    process.environment = ProcessInfo.processInfo.environment
-                        .merging(["UI_REVOKE_APP": coach.bundle, "UI_WALLET_GRANTEE": wallet.grantee]) { $1 }
-                    let out = Pipe()
-                    _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-                    process.standardOutput = .pipe(out)
-                    process.standardError = .file(try FileHandle(forWritingTo: errors))
-                    try process.run()
-                    let data = out.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    return (process.terminationStatus, data)
-                })
-            }
-        }
+        let output = try await Self.runBrowserScript(python, arguments, errors: errors,
+                                                      environment: ["UI_REVOKE_APP": coach.bundle, "UI_WALLET_GRANTEE": wallet.grantee])
         #expect(output.status == 0, "\((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
         let report = try #require(try JSONSerialization.jsonObject(with: output.out) as? [String: Any])
         func object(_ key: String) -> [String: Any] { report[key] as? [String: Any] ?? [:] }

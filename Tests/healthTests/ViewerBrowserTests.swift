@@ -74,23 +74,7 @@ struct ViewerBrowserTests {
         let errors = runner.folder.appendingPathComponent("viewer-browser.log")
         let arguments = [UICommandTests.packageRoot.appendingPathComponent("scripts/viewer-browser.py").path,
                          server.url + "/viewer#" + link, shots.path, "4711", "Dr. Díaz"]
-        let output: (status: Int32, out: Data) = try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Result {
-                    let process = ChildProcess()
-                    process.executableURL = python
-                    process.arguments = arguments
-                    let out = Pipe()
-                    _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
-                    process.standardOutput = .pipe(out)
-                    process.standardError = .file(try FileHandle(forWritingTo: errors))
-                    try process.run()
-                    let data = out.fileHandleForReading.readDataToEndOfFile()
-                    process.waitUntilExit()
-                    return (process.terminationStatus, data)
-                })
-            }
-        }
+        let output = try await UICommandTests.runBrowserScript(python, arguments, errors: errors)
         try #require(output.status == 0, "\((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
         let report = try #require(try JSONSerialization.jsonObject(with: output.out) as? [String: Any])
         let widths = report["widths"] as? [String: Any] ?? [:]

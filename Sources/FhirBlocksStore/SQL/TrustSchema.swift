@@ -176,12 +176,16 @@ public enum TrustSchema {
         // stored before have no writer (and are not signed).
         TrustSchemaMigration("v8-fhir-resource-writer", [.table(fhirResourceWriter, ifNotExists: [.postgres])]),
         // SMART Health Links (issue 37): links hosted for wallets, their files, the file
-        // locations handed out and the access log.
+        // locations handed out and the access log. `IF NOT EXISTS`, as every migration after
+        // the first may run again on PostgreSQL (a database taken back to an earlier version).
         TrustSchemaMigration("v9-shared-links", [
-            .table(sharedLink), .index(SQLIndex("shared_link_owner", on: "shared_link", ["owner", "created_at"])),
-            .table(sharedLinkFile), .table(sharedLinkLocation),
-            .index(SQLIndex("shared_link_location_expires_at", on: "shared_link_location", ["expires_at"])),
-            .table(sharedLinkAccess), .index(SQLIndex("shared_link_access_link", on: "shared_link_access", ["link_id", "at"])),
+            .table(sharedLink, ifNotExists: Set(SQLDialect.allCases)),
+            .index(SQLIndex("shared_link_owner", on: "shared_link", ["owner", "created_at"]), ifNotExists: true),
+            .table(sharedLinkFile, ifNotExists: Set(SQLDialect.allCases)),
+            .table(sharedLinkLocation, ifNotExists: Set(SQLDialect.allCases)),
+            .index(SQLIndex("shared_link_location_expires_at", on: "shared_link_location", ["expires_at"]), ifNotExists: true),
+            .table(sharedLinkAccess, ifNotExists: Set(SQLDialect.allCases)),
+            .index(SQLIndex("shared_link_access_link", on: "shared_link_access", ["link_id", "at"]), ifNotExists: true),
         ]),
     ]
 

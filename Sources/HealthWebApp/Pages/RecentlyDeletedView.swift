@@ -55,17 +55,17 @@ struct RecentlyDeletedView {
         switch target {
         case .sample(let uuid):
             fields.append(["name": "uuid", "value": uuid.uuidString])
-            question = "This \(type.displayName) sample will be deleted."
+            question = "This \(SampleText.name(of: type)) sample will be deleted."
         case .days(_, _, let fromText, let toText):
             fields += [["name": "from", "value": fromText], ["name": "to", "value": toText]]
             let count = matches.count
-            question = "\(count) \(type.displayName) sample\(count == 1 ? "" : "s") from \(fromText) to \(toText) will be deleted."
+            question = "\(count) \(SampleText.name(of: type)) sample\(count == 1 ? "" : "s") from \(fromText) to \(toText) will be deleted."
                 + (count > Self.confirmationListLimit ? " The newest \(Self.confirmationListLimit) are listed." : "")
         }
         let rows = matches.prefix(Self.confirmationListLimit).map(row)
         return pages.render("deleteConfirm", [
             "question": question, "samples": rows, "hasSamples": !rows.isEmpty, "csrf": csrf, "fields": fields,
-            "typeName": type.identifier, "typeHref": StoreCatalog.href(type), "typeLabel": type.displayName,
+            "typeName": type.identifier, "typeHref": StoreCatalog.href(type), "typeLabel": SampleText.name(of: type),
             "buttonLabel": matches.count == 1 ? "Delete" : "Delete \(matches.count) samples",
         ])
     }
@@ -76,7 +76,7 @@ struct RecentlyDeletedView {
         let rows: [[String: Any]] = items.map { item in
             var fields = row(item.sample)
             fields["id"] = String(item.id)
-            fields["type"] = item.sample.sampleType.displayName
+            fields["type"] = SampleText.name(of: item.sample.sampleType)
             fields["deleted"] = text.date(item.deletedAt)
             let sample = item.sample
             fields["when"] = sample.startDate == sample.endDate ? text.date(sample.startDate)
@@ -87,7 +87,7 @@ struct RecentlyDeletedView {
     }
 
     private func row(_ sample: HKSample) -> [String: Any] {
-        ["type": sample.sampleType.displayName, "value": text.value(of: sample), "start": text.date(sample.startDate),
+        ["type": SampleText.name(of: sample.sampleType), "value": text.value(of: sample), "start": text.date(sample.startDate),
          "end": text.date(sample.endDate), "source": sample.sourceRevision.source.name]
     }
 
@@ -146,7 +146,7 @@ extension HealthWebApp {
             if case .sample = target, matches.isEmpty {
                 throw HTTPError(.notFound, message: "There is no such sample; nothing was deleted.")
             }
-            return pages.page(title: "Delete \(type.displayName)?", section: .browse,
+            return pages.page(title: "Delete \(SampleText.name(of: type))?", section: .browse,
                               content: view.confirmation(type: type, target: target, matches: matches, csrf: csrf(request)))
         }
         router.post("/browse/:type/delete") { request, context in
@@ -159,7 +159,7 @@ extension HealthWebApp {
             guard form["confirm"] == "yes" else {
                 let view = RecentlyDeletedView(store: store, pages: pages, text: try await sampleText())
                 let matches = try await view.samples(of: type, target)
-                return pages.page(title: "Delete \(type.displayName)?", section: .browse,
+                return pages.page(title: "Delete \(SampleText.name(of: type))?", section: .browse,
                                   content: view.confirmation(type: type, target: target, matches: matches, csrf: csrf(request)))
             }
             let count: Int
