@@ -373,6 +373,7 @@ let package = Package(
                 "SmartHealthCards",
                 "HealthRecords",
                 "HealthSharing",
+                "SmartHealthLinks",
                 "QRCode",
                 "QRImageReader",
                 "ExactJSON",

@@ -167,7 +167,7 @@ public struct SharedLinkOpener: Sendable {
                                                            allowOtherPerson: allowOtherPerson))
         var report = HealthRecordImportReport()
         for (index, file) in opened.files.enumerated()
-        where file.contentType == SHLContentType.smartHealthCard || file.contentType == SHLContentType.fhirJSON {
+        where [SHLContentType.smartHealthCard, SHLContentType.fhirJSON].contains(SHLContentType.mediaType(of: file.contentType)) {
             do {
                 try await importer.importInput(file.content, named: "file \(index + 1)", into: &report)
             } catch {
@@ -185,7 +185,7 @@ public struct SharedLinkOpener: Sendable {
     /// - Returns: The file's report.
     public static func describe(_ file: SHLReceivedFile, number: Int, verifier: SHCVerifier) async -> SharedLinkFileReport {
         var report = SharedLinkFileReport(number: number, contentType: file.contentType, bytes: file.content.count, valid: true)
-        switch file.contentType {
+        switch SHLContentType.mediaType(of: file.contentType) {
         case SHLContentType.smartHealthCard?:
             let cards: [SHCInput.Card]
             do {

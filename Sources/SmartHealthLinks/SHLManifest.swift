@@ -1,3 +1,4 @@
+import Foundation
 import ExactJSON
 
 /// The content types a link's files have, as the links specification names them.
@@ -8,6 +9,17 @@ public enum SHLContentType {
     public static let fhirJSON = "application/fhir+json"
     /// Access to a FHIR API (`application/smart-api-access`).
     public static let smartAPIAccess = "application/smart-api-access"
+
+    /// A content type's media type alone, lower-cased, without its parameters: the links
+    /// specification's own example lists `application/fhir+json;fhirVersion=4.0.1`, which is
+    /// `application/fhir+json`.
+    /// - Parameter contentType: A file's content type as a manifest or a JWE header gives it.
+    /// - Returns: The media type (nil for nil).
+    public static func mediaType(of contentType: String?) -> String? {
+        guard let contentType else { return nil }
+        let type = contentType.split(separator: ";", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        return type.trimmingCharacters(in: .whitespaces).lowercased()
+    }
 }
 
 /// What a receiver posts to a link's manifest URL.

@@ -19,10 +19,12 @@ struct ShareOpenCommandTests {
         let task = Mutex<Task<Void, any Error>?>(nil)
         let files: [String]
         let passcode: String
+        let contentType: String
 
-        init(files: [String], passcode: String) {
+        init(files: [String], passcode: String, contentType: String = SHLContentType.smartHealthCard) {
             self.files = files
             self.passcode = passcode
+            self.contentType = contentType
         }
 
         func stop() async {
@@ -46,7 +48,7 @@ struct ShareOpenCommandTests {
                         return left == 0 ? (.notFound, []) : (.unauthorized, SHLPasscodeRefusal(remainingAttempts: left).json)
                     }
                     return (.ok, SHLManifest(files: self.files.indices.map {
-                        SHLManifestFile(contentType: SHLContentType.smartHealthCard, source: .location("\(base)/file/\($0)"))
+                        SHLManifestFile(contentType: self.contentType, source: .location("\(base)/file/\($0)"))
                     }).json)
                 }
                 return Response(status: answer.0, headers: [.contentType: "application/json"], body: .init(byteBuffer: ByteBuffer(bytes: answer.1)))
@@ -136,6 +138,30 @@ struct ShareOpenCommandTests {
             // Without --at, the example's expiry (2024-01-01T08:00:00Z) has passed.
             let expired = try await runner.run(["share", "open", link, "--passcode", example.passcode] + (try issuerOption))
             #expect(expired.status == 1 && expired.error.contains("The link expired on 2024-01-01T08:00:00Z"), "\(expired.error)")
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    @Test("A file's content type is matched on its media type alone (parameters and letter case aside), as the specification's own example writes application/fhir+json;fhirVersion=4.0.1")
+    func contentTypeParametersAreIgnored() async throws {
+        let example = try Self.example()
+        let server = Server(files: example.files, passcode: example.passcode, contentType: "Application/Smart-Health-Card; charset=utf-8")
+        try await server.start()
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        do {
+            let url = server.base.withLock { $0 } + "/shl/" + SHLink.newManifestID()
+            let link = SHLink.link(try SHLinkPayload(url: url, key: example.link.key, flags: [.passcode]))
+            let opened = try await runner.run(["share", "open", link, "--passcode", example.passcode, "--json",
+                                               "--at", "2023-12-01T00:00:00Z"] + (try issuerOption))
+            #expect(opened.status == 0, "\(opened.error)")
+            let files = try JSONParser.parse(Array(opened.output.utf8))["files"]?.arrayValue ?? []
+            #expect(files.count == example.files.count)
+            // Verified as cards, not passed over as an unknown type.
+            #expect(files.allSatisfy { ($0["cards"]?.arrayValue?.count ?? 0) > 0 && $0["valid"] == .bool(true) }, "\(opened.output)")
         } catch {
             await server.stop()
             throw error

@@ -538,7 +538,8 @@ enum ViewerAssets {
       const block = el("article", null, "file");
       try {
         const decrypted = await decrypt(file.jwe, link.key);
-        const type = file.contentType || decrypted.contentType;
+        // The media type alone: the specification's example says application/fhir+json;fhirVersion=4.0.1.
+        const type = (file.contentType || decrypted.contentType || "").split(";")[0].trim().toLowerCase();
         if (type === "application/smart-health-card") {
           await renderCards(block, decrypted.text);
         } else if (type === "application/fhir+json") {

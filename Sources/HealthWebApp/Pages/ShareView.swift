@@ -4,6 +4,7 @@ import HealthRecords
 import HealthSharing
 import Mustache
 import QRCode
+import SmartHealthLinks
 import SmartHealthCards
 
 /// The Share page: "Share by link" (what to share, a passcode, an expiry, a label; the created
@@ -103,7 +104,7 @@ struct ShareView {
     }
 
     static func typeName(_ contentType: String?) -> String {
-        switch contentType {
+        switch SHLContentType.mediaType(of: contentType) {
         case "application/smart-health-card"?: "Health cards"
         case "application/fhir+json"?: "FHIR records"
         case let other?: other
