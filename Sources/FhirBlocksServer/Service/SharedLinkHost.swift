@@ -181,6 +181,7 @@ final class SharedLinkHost: Sendable {
         guard recipient.count <= Self.maximumRecipientLength else {
             return Self.badRequest("\"recipient\" is longer than \(Self.maximumRecipientLength) characters")
         }
+        guard !Self.hasControlCharacters(recipient) else { return Self.badRequest(Self.controlCharactersReason) }
         guard Self.isLinkID(id) else { return Self.notActive() }
         let now = service.now
         do {
@@ -222,6 +223,15 @@ final class SharedLinkHost: Sendable {
         let reason: String
     }
 
+    /// Whether a recipient holds control characters (C0, DEL, C1): a name shown to the sharer in
+    /// the access log, `health share list` and `health wallet audit` never needs them, and they
+    /// could rewrite the sharer's terminal.
+    static func hasControlCharacters(_ text: String) -> Bool {
+        text.unicodeScalars.contains { $0.properties.generalCategory == .control }
+    }
+
+    static let controlCharactersReason = "\"recipient\" holds control characters"
+
     /// Reads a manifest request body: JSON, a non-empty `recipient` and an optional `passcode`
     /// of at most 200 characters, an optional whole `embeddedLengthMax`.
     static func readManifestRequest(_ body: [UInt8]) -> Result<SHLManifestRequest, ManifestRequestProblem> {
@@ -231,6 +241,9 @@ final class SharedLinkHost: Sendable {
         if let object = (try? JSONParser.parse(body, maximumDepth: 8))?.objectValue {
             if let recipient = object["recipient"]?.stringValue, recipient.count > maximumRecipientLength {
                 return .failure(ManifestRequestProblem(reason: "\"recipient\" is longer than \(maximumRecipientLength) characters"))
+            }
+            if let recipient = object["recipient"]?.stringValue, hasControlCharacters(recipient) {
+                return .failure(ManifestRequestProblem(reason: Self.controlCharactersReason))
             }
             if let passcode = object["passcode"]?.stringValue, passcode.count > maximumPasscodeLength {
                 return .failure(ManifestRequestProblem(reason: "\"passcode\" is longer than \(maximumPasscodeLength) characters"))

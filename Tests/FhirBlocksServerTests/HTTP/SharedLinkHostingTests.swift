@@ -420,6 +420,15 @@ struct SharedLinkHostingTests {
             return
         }
         #expect(long.reason.contains("longer than 200 characters"))
+        // A recipient with control characters (an escape sequence for the sharer's terminal) is refused.
+        for recipient in [#"Dr. \u001b[2J"#, #"A\u0085B"#, #"A\u007fB"#] {
+            guard case .failure(let control) = SharedLinkHost.readManifestRequest(Array(#"{"recipient":"\#(recipient)"}"#.utf8)) else {
+                Issue.record("a recipient with control characters was read: \(recipient)")
+                continue
+            }
+            #expect(control.reason.contains("control characters"))
+        }
+        #expect((try? SharedLinkHost.readManifestRequest(Array(#"{"recipient":"Dr. Díaz 👩‍⚕️"}"#.utf8)).get())?.recipient == "Dr. Díaz 👩‍⚕️")
     }
 
     /// The JWE shape check of uploaded files.
