@@ -79,13 +79,16 @@ public struct SummaryReport: Sendable {
     }
 
     /// Hours of sleep per stage for each night, keyed by the day the night ends (a sample belongs
-    /// to the day of its start plus six hours: 23:00 on Monday counts for Tuesday's night).
+    /// to the day of its start plus six hours: 23:00 on Monday counts for Tuesday's night). The
+    /// samples are read by their start, an index range, not by overlap, which would visit every
+    /// earlier night.
     static func sleepByNight(_ store: HKHealthStore, _ interval: DateInterval, _ calendar: Calendar) async throws -> [Date: [Double]] {
         let shift: TimeInterval = 6 * 3600
         let samples = try await HKSampleQueryDescriptor(
             predicates: [.categorySample(type: HKCategoryType(.sleepAnalysis),
                                          predicate: HKQuery.predicateForSamples(withStart: interval.start.addingTimeInterval(-shift),
-                                                                                end: interval.end.addingTimeInterval(-shift)))],
+                                                                                end: interval.end.addingTimeInterval(-shift),
+                                                                                options: .strictStartDate))],
             sortDescriptors: []).result(for: store)
         var nights: [Date: [Double]] = [:]
         for sample in samples {

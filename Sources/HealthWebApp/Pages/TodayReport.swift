@@ -47,7 +47,10 @@ public struct TodayReport: Sendable {
             report.latest.append(try await newest(.quantitySample(type: type), in: store))
         }
         report.bloodPressure = try await newest(.correlation(type: HKCorrelationType(.bloodPressure)), in: store)
-        report.workouts = try await HKSampleQueryDescriptor(predicates: [.workout(today)],
+        // Workouts that started today, read as an index range on their start (an overlap test
+        // would visit every earlier workout).
+        let startedToday = HKQuery.predicateForSamples(withStart: start, end: end, options: .strictStartDate)
+        report.workouts = try await HKSampleQueryDescriptor(predicates: [.workout(startedToday)],
                                                             sortDescriptors: [SortDescriptor(\HKWorkout.startDate)]).result(for: store)
         return report
     }
