@@ -73,23 +73,46 @@ enum MedicationConcepts {
         return words.first { lower.contains($0.0) }?.1 ?? .unknown
     }
 
-    /// Tracks the medications `records` name, each concept once.
+    /// The statuses of a medication that is no longer taken (MedicationRequest, MedicationStatement
+    /// and MedicationOrder share them): its medication is tracked archived.
+    static let pastStatuses: Set<String> = ["completed", "stopped", "cancelled", "not-taken"]
+
+    /// A record's `status`; nil when it has none.
+    static func status(inResource data: Data) -> String? {
+        (try? JSONSerialization.jsonObject(with: data) as? [String: Any])?["status"] as? String
+    }
+
+    /// Tracks the medications `records` name, each concept once. A record entered in error names
+    /// nothing; a medication only past records name (completed, stopped, cancelled, not taken) is
+    /// added archived, and one a current record also names is not. A medication already tracked
+    /// keeps the archive state the person gave it.
     /// - Returns: how many medications were added (not already tracked).
     @discardableResult
     static func track(_ records: [HKSample], in store: HKHealthStore) async throws -> Int {
-        var concepts: [Concept] = []
+        var concepts: [(concept: Concept, current: Bool)] = []
         for case let record as HKClinicalRecord in records {
             guard let resource = record.fhirResource, resourceTypes.contains(resource.resourceType.rawValue),
-                  let concept = concept(inResource: resource.data), !concepts.contains(concept) else { continue }
-            concepts.append(concept)
+                  let concept = concept(inResource: resource.data) else { continue }
+            let status = status(inResource: resource.data)
+            guard status != "entered-in-error" else { continue }
+            let current = !pastStatuses.contains(status ?? "")
+            if let index = concepts.firstIndex(where: { $0.concept == concept }) {
+                concepts[index].current = concepts[index].current || current
+            } else {
+                concepts.append((concept, current))
+            }
         }
         guard !concepts.isEmpty else { return 0 }
-        let before = try await HKUserAnnotatedMedicationQueryDescriptor().result(for: store).count
-        for concept in concepts {
+        let before = Set(try await HKUserAnnotatedMedicationQueryDescriptor().result(for: store).map(\.medication.identifier))
+        var added = 0
+        for (concept, current) in concepts {
             let codings = Set(concept.codings.map { HKClinicalCoding(system: $0.system, version: $0.version, code: $0.code) })
-            try await store.addMedication(displayText: concept.displayText, generalForm: concept.form, relatedCodings: codings,
-                                          hasSchedule: concept.hasSchedule)
+            let medication = try await store.addMedication(displayText: concept.displayText, generalForm: concept.form, relatedCodings: codings,
+                                                           hasSchedule: concept.hasSchedule)
+            guard !before.contains(medication.medication.identifier) else { continue }
+            added += 1
+            if !current { _ = try await store.setMedication(medication, archived: true) }
         }
-        return try await HKUserAnnotatedMedicationQueryDescriptor().result(for: store).count - before
+        return added
     }
 }

@@ -10,9 +10,9 @@ import TestSupport
 struct MedicationImportTests {
     static let rxNorm = "http://www.nlm.nih.gov/research/umls/rxnorm"
 
-    static func request(_ id: String, code: String, text: String, timed: Bool) -> String {
+    static func request(_ id: String, code: String, text: String, timed: Bool, status: String = "active") -> String {
         let dosage = timed ? #","dosageInstruction":[{"timing":{"repeat":{"frequency":1,"period":1,"periodUnit":"d"}}}]"# : ""
-        return #"{"resourceType":"MedicationRequest","id":"\#(id)","status":"active","intent":"order","subject":{"reference":"Patient/p1"},"#
+        return #"{"resourceType":"MedicationRequest","id":"\#(id)","status":"\#(status)","intent":"order","subject":{"reference":"Patient/p1"},"#
             + #""authoredOn":"2024-03-01","medicationCodeableConcept":{"coding":[{"system":"\#(rxNorm)","code":"\#(code)","display":"\#(text)"}],"text":"\#(text)"}"#
             + dosage + "}"
     }
@@ -55,6 +55,34 @@ struct MedicationImportTests {
         let records = try await HKSampleQueryDescriptor(predicates: [.clinicalRecord(type: HKClinicalType(.medicationRecord))], sortDescriptors: [])
             .result(for: test.owner)
         #expect(records.count == 4)
+    }
+
+    @Test("A medication only finished records name is tracked archived, one entered in error not at all, one a current record also names stays current; the person's archive choice survives a re-import")
+    func statusesDecideArchiving() async throws {
+        let test = TestStore()
+        let importer = HealthRecordImporter(store: test.owner, verifier: try TestIssuer().verifier)
+        let bundle = R4Fixtures.bundle([
+            Self.request("a1", code: "308182", text: "Amoxicillin 250 MG Oral Capsule", timed: true, status: "completed"),
+            Self.request("e1", code: "860975", text: "Metformin 500 MG Oral Tablet", timed: true, status: "entered-in-error"),
+            Self.request("l1", code: "314076", text: "Lisinopril 10 MG Oral Tablet", timed: true, status: "stopped"),
+            Self.request("l2", code: "314076", text: "Lisinopril 10 MG Oral Tablet", timed: true, status: "active"),
+        ])
+        var report = HealthRecordImportReport()
+        try await importer.importInput(Array(bundle.utf8), named: "meds.json", into: &report)
+        #expect(report.refusals.isEmpty, "\(report.refusals)")
+        func tracked() async throws -> [String: Bool] {
+            Dictionary(uniqueKeysWithValues: try await HKUserAnnotatedMedicationQueryDescriptor().result(for: test.owner).compactMap { medication in
+                medication.medication.relatedCodings.first { $0.system == Self.rxNorm }.map { ($0.code, medication.isArchived) }
+            })
+        }
+        #expect(try await tracked() == ["308182": true, "314076": false])
+        // The person takes amoxicillin again: unarchived, it stays so when the records come again.
+        let amoxicillin = try #require(try await HKUserAnnotatedMedicationQueryDescriptor().result(for: test.owner)
+            .first { $0.medication.relatedCodings.contains { $0.code == "308182" } })
+        _ = try await test.owner.setMedication(amoxicillin, archived: false)
+        var again = HealthRecordImportReport()
+        try await importer.importInput(Array(bundle.utf8), named: "meds.json", into: &again)
+        #expect(try await tracked() == ["308182": false, "314076": false])
     }
 
     @Test("Synthea patients' medications are tracked once per RxNorm concept, and again nothing more",
