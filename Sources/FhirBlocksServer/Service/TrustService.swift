@@ -114,7 +114,7 @@ public final class TrustService: Sendable {
     /// The base URL assertion audiences and discovery use.
     public var baseURL: String { publicBaseURL.current }
 
-    /// The SMART configuration document (``DiscoveryHandler``).
+    /// The SMART configuration document (`DiscoveryHandler`).
     public func smartConfiguration() -> ServiceResponse { discovery.smartConfiguration() }
 
     // MARK: Shared plumbing

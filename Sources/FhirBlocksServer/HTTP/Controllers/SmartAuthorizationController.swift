@@ -2,7 +2,7 @@ import Hummingbird
 
 /// OAuth 2.0 and SMART App Launch: discovery (at the root and under `/fhir`), the token,
 /// authorization, registration, introspection and revocation endpoints under `/oauth`. The
-/// discovery document is the ``DiscoveryHandler``'s, given only the configuration, base URL,
+/// discovery document is the `DiscoveryHandler`'s, given only the configuration, base URL,
 /// clock and card issuer key.
 /// Introspection authenticates its caller by bearer token (``BearerAuthenticationMiddleware``,
 /// `required`: the handler runs with the caller's access).
