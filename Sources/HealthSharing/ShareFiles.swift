@@ -1,6 +1,7 @@
 import ExactJSON
 import Foundation
 import OpenHealthKit
+import SmartHealthLinks
 
 /// One file of a link before it is encrypted: what a receiver gets after decrypting it.
 public struct ShareFile: Sendable, Hashable {
@@ -18,11 +19,6 @@ public struct ShareFile: Sendable, Hashable {
         self.contentType = contentType
         self.content = content
     }
-
-    /// The media type of FHIR JSON files.
-    public static let fhirJSON = "application/fhir+json"
-    /// The media type of health card files (`{"verifiableCredential":[jws]}`).
-    public static let smartHealthCard = "application/smart-health-card"
 }
 
 /// Builds the files of a link from the person's store, as they are today.
@@ -94,7 +90,7 @@ public struct ShareFileBuilder: Sendable {
             throw .nothingToShare("the store holds no clinical records and no profile to summarize")
         }
         let document = PatientSummary.document(records: records, profile: profile, cards: cards, now: now, identifier: UUID())
-        return ShareFile(contentType: ShareFile.fhirJSON, content: JSONWriter.serialize(document))
+        return ShareFile(contentType: SHLContentType.fhirJSON, content: JSONWriter.serialize(document))
     }
 
     private func recordsFile(_ contents: [ShareContent]) async throws(ShareError) -> ShareFile {
@@ -129,13 +125,13 @@ public struct ShareFileBuilder: Sendable {
             }
         }
         let bundle = PatientSummary.collection(records: chosen)
-        return ShareFile(contentType: ShareFile.fhirJSON, content: JSONWriter.serialize(bundle))
+        return ShareFile(contentType: SHLContentType.fhirJSON, content: JSONWriter.serialize(bundle))
     }
 
     static func cardFile(_ card: HKVerifiableClinicalRecord) -> ShareFile {
         let jws = String(decoding: card.jwsRepresentation, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         let file = JSONValue.object(members: [JSONMember("verifiableCredential", .array([.string(jws)]))])
-        return ShareFile(contentType: ShareFile.smartHealthCard, content: JSONWriter.serialize(file))
+        return ShareFile(contentType: SHLContentType.smartHealthCard, content: JSONWriter.serialize(file))
     }
 
     /// The store's clinical records of `types`, oldest first.

@@ -185,7 +185,7 @@ extension ShareLinks {
         for file in files {
             do {
                 let jwe = try SHLFile.encrypt(file.content, contentType: file.contentType, key: key,
-                                              compress: file.contentType == ShareFile.fhirJSON)
+                                              compress: file.contentType == SHLContentType.fhirJSON)
                 encrypted.append(SharedLinkFile(contentType: file.contentType, jwe: jwe))
             } catch {
                 throw .encryption(error.description)

@@ -237,8 +237,8 @@ struct ShareFilesTests {
     @Test("Files encrypt as SHL JWEs that decrypt with the link's key to the same bytes (FHIR deflated)")
     func encryption() throws {
         let key = SHLink.newKey()
-        let files = [ShareFile(contentType: ShareFile.fhirJSON, content: Array("{\"resourceType\":\"Bundle\"}".utf8)),
-                     ShareFile(contentType: ShareFile.smartHealthCard, content: Array("{\"verifiableCredential\":[\"a.b.c\"]}".utf8))]
+        let files = [ShareFile(contentType: SHLContentType.fhirJSON, content: Array("{\"resourceType\":\"Bundle\"}".utf8)),
+                     ShareFile(contentType: SHLContentType.smartHealthCard, content: Array("{\"verifiableCredential\":[\"a.b.c\"]}".utf8))]
         let encrypted = try ShareLinks.encrypt(files, key: key)
         for (file, jwe) in zip(files, encrypted) {
             #expect(jwe.contentType == file.contentType)
