@@ -21,7 +21,8 @@ import NIOSSL
 ///   ``HTTPClientPolicyError/bodyTooLarge(limit:)``.
 /// - **Retries**: a request whose method is idempotent (`GET`, `HEAD`, `PUT`, `DELETE`,
 ///   `OPTIONS`, `TRACE`) is sent again, at most ``retries`` times, when no connection could be
-///   made or the server closed it before answering; `POST` and `PATCH` never are. The client does
+///   made or the server closed it before answering; `POST` and `PATCH` only when they could not
+///   be written at all (the pooled connection was already closed). The client does
 ///   not retry connection establishment by itself.
 /// - **Timeouts**: ``connectTimeout`` for each connection, ``requestTimeout`` for the whole
 ///   exchange (every redirect, retry and the body included) and for each read.
@@ -94,6 +95,9 @@ public struct HTTPClientPolicy: Sendable {
     public var httpClientConfiguration: HTTPClient.Configuration {
         var pool = HTTPClient.Configuration.ConnectionPool()
         pool.retryConnectionEstablishment = false
+        // An idle connection is dropped well before servers commonly drop it (ours after 30 s,
+        // many after 60 s or more), so that a request is rarely given one the server is closing.
+        pool.idleTimeout = Self.pooledConnectionIdleTimeout
         return HTTPClient.Configuration(
             tlsConfiguration: tlsConfiguration,
             redirectConfiguration: .disallow,
@@ -103,6 +107,9 @@ public struct HTTPClientPolicy: Sendable {
             ignoreUncleanSSLShutdown: false,
             decompression: .disabled)
     }
+
+    /// How long an idle connection stays in the client's pool.
+    public static let pooledConnectionIdleTimeout = TimeAmount.seconds(10)
 
     /// A new client with ``httpClientConfiguration`` on the shared event loop group (shut it down when done).
     public func makeClient() -> HTTPClient {
@@ -191,7 +198,7 @@ public struct HTTPClientPolicy: Sendable {
                 return try await client.execute(request, deadline: deadline)
             } catch {
                 let failure = Self.failure(for: error)
-                guard attempt < retries, Self.isIdempotent(request.method), Self.isRetryable(error), NIODeadline.now() < deadline else {
+                guard attempt < retries, Self.maySendAgain(request.method, after: error), NIODeadline.now() < deadline else {
                     throw failure
                 }
                 attempt += 1
@@ -204,6 +211,14 @@ public struct HTTPClientPolicy: Sendable {
     /// Whether a method may be sent twice with the effect of once (RFC 9110 §9.2.2).
     public static func isIdempotent(_ method: HTTPMethod) -> Bool {
         [.GET, .HEAD, .PUT, .DELETE, .OPTIONS, .TRACE].contains(method)
+    }
+
+    /// Whether a request that failed with `error` may be sent again: an idempotent one when no
+    /// answer began, and any one (a `POST` too) when it never left this machine, because the
+    /// pooled connection it was given had already been closed by the server.
+    public static func maySendAgain(_ method: HTTPMethod, after error: any Error) -> Bool {
+        if let channelError = error as? ChannelError, channelError == .ioOnClosedChannel { return true }
+        return isIdempotent(method) && isRetryable(error)
     }
 
     /// Whether `error` means no answer began: no connection, or one closed before the answer.

@@ -121,10 +121,17 @@ struct HTTPClientPolicyTests {
         }
     }
 
-    @Test("only idempotent methods are retried; a refused connection is reported in words")
+    @Test("only idempotent methods are retried, and any request that was never written; a refused connection is reported in words")
     func retriesAndRefusal() async throws {
         #expect(HTTPClientPolicy.isIdempotent(.GET) && HTTPClientPolicy.isIdempotent(.PUT) && HTTPClientPolicy.isIdempotent(.DELETE))
         #expect(!HTTPClientPolicy.isIdempotent(.POST) && !HTTPClientPolicy.isIdempotent(.PATCH))
+        // A request written on a pooled connection the server had already closed never left:
+        // any method goes again. A connection closed before the answer: only idempotent ones.
+        #expect(HTTPClientPolicy.maySendAgain(.POST, after: ChannelError.ioOnClosedChannel))
+        #expect(HTTPClientPolicy.maySendAgain(.GET, after: HTTPClientError.remoteConnectionClosed))
+        #expect(!HTTPClientPolicy.maySendAgain(.POST, after: HTTPClientError.remoteConnectionClosed))
+        #expect(!HTTPClientPolicy.maySendAgain(.GET, after: HTTPClientError.readTimeout))
+        #expect(!HTTPClientPolicy.maySendAgain(.POST, after: ChannelError.outputClosed))
         let server = try await LoopbackServer(authority: nil)
         let url = server.url("/gone")
         await server.stop()
