@@ -90,9 +90,12 @@ public struct HealthWebApp: Sendable {
             let notice = request.uri.queryParameters["deleted"].map {
                 "Deleted \($0) sample(s). Recently deleted keeps them for 30 days, if you change your mind."
             }
-            return try await pages.page(title: SampleText.name(of: type), section: .browse,
-                                        content: BrowseView(store: store, pages: pages, text: text).typePage(type, csrf: csrf(request), now: clock()),
-                                        notice: notice)
+            let query = request.uri.queryParameters
+            let period = query["period"].flatMap { SummaryPeriod(rawValue: String($0)) } ?? .week
+            let end = query["end"].flatMap { SummaryPeriod.day(String($0), calendar: calendar) } ?? clock()
+            let content = try await TypePage(store: store, pages: pages, text: text).render(
+                type, period: period, end: end, before: query["before"].flatMap { TypePageSamples.cursor(String($0)) }, csrf: csrf(request), today: clock())
+            return pages.page(title: SampleText.name(of: type), section: .browse, content: content, notice: notice)
         }
         addRecentlyDeletedRoutes(to: router)
         addRecordsImportRoutes(to: router)

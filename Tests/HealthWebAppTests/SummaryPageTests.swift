@@ -5,16 +5,16 @@ import Testing
 
 @Suite("Summary page")
 struct SummaryPageTests {
-    @Test("the steps chart's bars equal the daily sums the statistics API returns, for a week, a month and a year",
+    @Test("the steps chart's bars equal the sums the statistics API returns: hourly for a day, daily for a week and a month, monthly for a year",
           arguments: SummaryPeriod.allCases)
     func stepsEqualStatistics(period: SummaryPeriod) async throws {
         let fixture = try await WebTestFixture.make(days: 40)
         let interval = period.interval(endingAt: WebTestFixture.now, calendar: WebTestFixture.calendar)
         let statistics = try await HKStatisticsCollectionQueryDescriptor(
             predicate: .quantitySample(type: HKQuantityType(.stepCount), predicate: HKQuery.predicateForSamples(withStart: interval.start, end: interval.end)),
-            options: .cumulativeSum, anchorDate: interval.start, intervalComponents: DateComponents(day: 1)).result(for: fixture.store)
+            options: .cumulativeSum, anchorDate: interval.start, intervalComponents: period.bucket).result(for: fixture.store)
         let expected = statistics.statistics().compactMap { $0.sumQuantity()?.doubleValue(for: .count()) }
-        #expect(expected.count == min(period.days, 40))
+        #expect(expected.count == [SummaryPeriod.day: 3, .week: 7, .month: 30, .year: 2][period])
         let page = try await fixture.withClient { client in
             let cookie = try await client.startSession()
             return try await client.send(.get, "/summary?period=\(period.rawValue)", cookie: cookie)

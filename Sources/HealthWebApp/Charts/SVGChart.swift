@@ -48,10 +48,17 @@ public enum SVGChart {
         return frame(id: id, title: title, scale: scale, labels: points.map(\.label), body: body)
     }
 
-    /// A line through the points with data: a weight trend.
-    public static func line(_ points: [ChartPoint], id: String, title: String) -> String {
+    /// A line through the points with data: a weight trend; with `band`, a shaded range behind
+    /// it (a lab test's reference range; a missing end reaches the chart's edge).
+    /// - Parameters:
+    ///   - points: the points, in time order.
+    ///   - id: the chart's id (its title's id derives from it).
+    ///   - title: the chart's title.
+    ///   - band: the range to shade, low and high; nil for none.
+    public static func line(_ points: [ChartPoint], id: String, title: String, band: (low: Double?, high: Double?)? = nil) -> String {
         let values = points.compactMap { finite($0.value) }
-        let scale = Scale(low: values.min() ?? 0, high: values.max() ?? 0)
+        let bandValues = [band?.low, band?.high].compactMap { finite($0) }
+        let scale = Scale(low: (values + bandValues).min() ?? 0, high: (values + bandValues).max() ?? 0)
         let slot = plotWidth / Double(max(points.count, 1))
         var coordinates: [String] = []
         var dots = ""
@@ -63,7 +70,13 @@ public enum SVGChart {
                 + "data-label=\"\(HTMLText.escape(point.label))\" data-value=\"\(n(value))\"/>"
         }
         let path = coordinates.count > 1 ? "<polyline class=\"line\" points=\"\(coordinates.joined(separator: " "))\"/>" : ""
-        return frame(id: id, title: title, scale: scale, labels: points.map(\.label), body: path + dots)
+        var shade = ""
+        if let band, finite(band.low) != nil || finite(band.high) != nil {
+            let upper = finite(band.high).map { scale.y($0) } ?? Self.top, lower = finite(band.low).map { scale.y($0) } ?? (height - Self.bottom)
+            shade = "<rect class=\"band\" x=\"\(n(left))\" y=\"\(n(upper))\" width=\"\(n(plotWidth))\" height=\"\(n(max(lower - upper, 1)))\""
+                + (finite(band.low).map { " data-low=\"\(n($0))\"" } ?? "") + (finite(band.high).map { " data-high=\"\(n($0))\"" } ?? "") + "/>"
+        }
+        return frame(id: id, title: title, scale: scale, labels: points.map(\.label), body: shade + path + dots)
     }
 
     /// Stacked bars from zero: sleep per night by stage. `series` names the segments, bottom

@@ -51,11 +51,12 @@ struct RecordsView {
             ("Date", record.startDate == record.endDate ? text.date(record.startDate) : "\(text.date(record.startDate)) to \(text.date(record.endDate))"),
             ("Source", record.sourceRevision.source.name),
         ]
-        var json = ""
+        var json = "", history = ""
         if let resource = record.fhirResource {
             fields.append(("FHIR resource", "\(resource.resourceType.rawValue)/\(resource.identifier) (FHIR \(resource.fhirVersion.stringRepresentation))"))
             if let object = try? JSONSerialization.jsonObject(with: resource.data) as? [String: Any] {
                 fields += FHIRReadable.fields(object)
+                history = try await RecordsLabHistory(store: store, pages: pages, text: text).section(for: record, resource: object)
                 if let pretty = try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]) {
                     json = String(decoding: pretty, as: UTF8.self)
                 }
@@ -65,6 +66,6 @@ struct RecordsView {
         }
         let content = pages.render("record", ["fields": fields.map { ["label": $0.label, "text": $0.text] }, "json": json,
                                               "hasJSON": !json.isEmpty])
-        return (record.displayName, content)
+        return (record.displayName, content + history)
     }
 }

@@ -1,38 +1,39 @@
 import Foundation
 import OpenHealthKit
 
-/// The numbers of the Summary page for a period, read through the public OpenHealthKit API:
-/// steps per day, heart rate per day (range and average), weight per day, blood pressure per day,
-/// sleep per night by stage, in the person's units.
+/// The numbers of the Summary page for a period, read through the public OpenHealthKit API, a
+/// point per bar of the period (an hour of a day, a day of a week or a month, a month of a year):
+/// steps (sum), heart rate (range and average), weight, blood pressure, and sleep by stage (per
+/// night; a year: the average night of each month), in the person's units.
 public struct SummaryReport: Sendable {
     /// The period shown.
     public let period: SummaryPeriod
-    /// Its days.
+    /// Its span.
     public let interval: DateInterval
-    /// Steps per day (sum, merged by source priority), one point per day.
+    /// Steps per bar (sum, merged by source priority).
     public var steps: [ChartPoint] = []
-    /// Heart rate per day: ``ChartPoint/low`` the lowest, ``ChartPoint/high`` the highest,
+    /// Heart rate per bar: ``ChartPoint/low`` the lowest, ``ChartPoint/high`` the highest,
     /// ``ChartPoint/value`` the average.
     public var heartRate: [ChartPoint] = []
-    /// Average weight per day, in ``weightUnit``.
+    /// Average weight per bar, in ``weightUnit``.
     public var weight: [ChartPoint] = []
     /// The unit of ``weight`` (the person's preferred unit).
     public var weightUnit: HKUnit = .gramUnit(with: .kilo)
-    /// Blood pressure per day: ``ChartPoint/low`` the average diastolic, ``ChartPoint/high`` the average systolic (mmHg).
+    /// Blood pressure per bar: ``ChartPoint/low`` the average diastolic, ``ChartPoint/high`` the average systolic (mmHg).
     public var bloodPressure: [ChartPoint] = []
-    /// Sleep per night in hours by stage, in the order of ``sleepStages``.
+    /// Sleep in hours by stage, in the order of ``sleepStages``: per night (a year: the average
+    /// night of each month), overlapping sources counted once.
     public var sleep: [ChartPoint] = []
 
     /// The sleep stages of ``sleep``'s segments, bottom first.
-    public static let sleepStages: [(name: String, values: Set<Int>)] = [
-        ("Core", [HKCategoryValueSleepAnalysis.asleepCore.rawValue]),
-        ("Deep", [HKCategoryValueSleepAnalysis.asleepDeep.rawValue]),
-        ("REM", [HKCategoryValueSleepAnalysis.asleepREM.rawValue]),
-        ("Asleep", [HKCategoryValueSleepAnalysis.asleepUnspecified.rawValue]),
-        ("Awake", [HKCategoryValueSleepAnalysis.awake.rawValue]),
-    ]
+    public static var sleepStages: [(name: String, values: Set<Int>)] { SummarySleep.stages }
 
     /// Runs the page's queries.
+    /// - Parameters:
+    ///   - store: the store, opened as its owner.
+    ///   - period: the period.
+    ///   - now: the period's last day.
+    ///   - calendar: the calendar days and months are counted in.
     public static func load(from store: HKHealthStore, period: SummaryPeriod, now: Date, calendar: Calendar) async throws -> SummaryReport {
         let interval = period.interval(endingAt: now, calendar: calendar)
         var report = SummaryReport(period: period, interval: interval)
@@ -42,63 +43,64 @@ public struct SummaryReport: Sendable {
         let bodyMass = HKQuantityType(.bodyMass)
         report.weightUnit = try await store.preferredUnits(for: [bodyMass])[bodyMass] ?? bodyMass.defaultDisplayUnit
 
-        let steps = try await daily(store, .stepCount, .cumulativeSum, interval, calendar)
-        let heart = try await daily(store, .heartRate, [.discreteAverage, .discreteMin, .discreteMax], interval, calendar)
-        let weight = try await daily(store, .bodyMass, .discreteAverage, interval, calendar)
-        let systolic = try await daily(store, .bloodPressureSystolic, .discreteAverage, interval, calendar)
-        let diastolic = try await daily(store, .bloodPressureDiastolic, .discreteAverage, interval, calendar)
-        let nights = try await sleepByNight(store, interval, calendar)
+        let steps = try await collection(store, .stepCount, .cumulativeSum, period, interval)
+        let heart = try await collection(store, .heartRate, [.discreteAverage, .discreteMin, .discreteMax], period, interval)
+        let weight = try await collection(store, .bodyMass, .discreteAverage, period, interval)
+        let systolic = try await collection(store, .bloodPressureSystolic, .discreteAverage, period, interval)
+        let diastolic = try await collection(store, .bloodPressureDiastolic, .discreteAverage, period, interval)
+        let sleep = try await sleepPoints(store, period: period, interval: interval, text: text)
 
-        var day = interval.start
-        while day < interval.end {
-            let label = text.day(day)
-            let stepSum = steps.statistics(for: day)?.sumQuantity()?.doubleValue(for: .count())
-            report.steps.append(ChartPoint(label: label, value: stepSum))
-            let rates = heart.statistics(for: day)
+        for start in period.bucketStarts(of: interval, calendar: calendar) {
+            let label = period.bucketLabel(start, text: text)
+            report.steps.append(ChartPoint(label: label, value: steps.statistics(for: start)?.sumQuantity()?.doubleValue(for: .count())))
+            let rates = heart.statistics(for: start)
             report.heartRate.append(ChartPoint(label: label, value: rates?.averageQuantity()?.doubleValue(for: bpm),
                                                low: rates?.minimumQuantity()?.doubleValue(for: bpm),
                                                high: rates?.maximumQuantity()?.doubleValue(for: bpm)))
-            report.weight.append(ChartPoint(label: label, value: weight.statistics(for: day)?.averageQuantity()?.doubleValue(for: report.weightUnit)))
+            report.weight.append(ChartPoint(label: label, value: weight.statistics(for: start)?.averageQuantity()?.doubleValue(for: report.weightUnit)))
             report.bloodPressure.append(ChartPoint(label: label, value: nil,
-                                                   low: diastolic.statistics(for: day)?.averageQuantity()?.doubleValue(for: mmHg),
-                                                   high: systolic.statistics(for: day)?.averageQuantity()?.doubleValue(for: mmHg)))
-            report.sleep.append(ChartPoint(label: label, value: nil, segments: nights[day] ?? []))
-            guard let next = calendar.date(byAdding: .day, value: 1, to: day) else { break }
-            day = next
+                                                   low: diastolic.statistics(for: start)?.averageQuantity()?.doubleValue(for: mmHg),
+                                                   high: systolic.statistics(for: start)?.averageQuantity()?.doubleValue(for: mmHg)))
         }
+        report.sleep = sleep
         return report
     }
 
-    /// One statistics query per day of the period (what the summary's numbers come from).
-    static func daily(_ store: HKHealthStore, _ identifier: HKQuantityTypeIdentifier, _ options: HKStatisticsOptions,
-                      _ interval: DateInterval, _ calendar: Calendar) async throws -> HKStatisticsCollection {
-        try await HKStatisticsCollectionQueryDescriptor(
-            predicate: .quantitySample(type: HKQuantityType(identifier),
-                                       predicate: HKQuery.predicateForSamples(withStart: interval.start, end: interval.end)),
-            options: options, anchorDate: interval.start, intervalComponents: DateComponents(day: 1)).result(for: store)
+    /// One statistics query over the period, a value per bar (what the summary's numbers come from).
+    static func collection(_ store: HKHealthStore, _ identifier: HKQuantityTypeIdentifier, _ options: HKStatisticsOptions,
+                           _ period: SummaryPeriod, _ interval: DateInterval) async throws -> HKStatisticsCollection {
+        try await collection(store, HKQuantityType(identifier), options, period, interval)
     }
 
-    /// Hours of sleep per stage for each night, keyed by the day the night ends (a sample belongs
-    /// to the day of its start plus six hours: 23:00 on Monday counts for Tuesday's night). The
-    /// samples are read by their start, an index range, not by overlap, which would visit every
-    /// earlier night.
-    static func sleepByNight(_ store: HKHealthStore, _ interval: DateInterval, _ calendar: Calendar) async throws -> [Date: [Double]] {
-        let shift: TimeInterval = 6 * 3600
-        let samples = try await HKSampleQueryDescriptor(
-            predicates: [.categorySample(type: HKCategoryType(.sleepAnalysis),
-                                         predicate: HKQuery.predicateForSamples(withStart: interval.start.addingTimeInterval(-shift),
-                                                                                end: interval.end.addingTimeInterval(-shift),
-                                                                                options: .strictStartDate))],
-            sortDescriptors: []).result(for: store)
-        var nights: [Date: [Double]] = [:]
-        for sample in samples {
-            guard let stage = sleepStages.firstIndex(where: { $0.values.contains(sample.value) }) else { continue }
-            let night = calendar.startOfDay(for: sample.startDate.addingTimeInterval(shift))
-            guard interval.contains(night), night < interval.end else { continue }
-            var hours = nights[night] ?? Array(repeating: 0, count: sleepStages.count)
-            hours[stage] += sample.endDate.timeIntervalSince(sample.startDate) / 3600
-            nights[night] = hours
+    /// One statistics query of `type` over the period, a value per bar.
+    static func collection(_ store: HKHealthStore, _ type: HKQuantityType, _ options: HKStatisticsOptions,
+                           _ period: SummaryPeriod, _ interval: DateInterval) async throws -> HKStatisticsCollection {
+        try await HKStatisticsCollectionQueryDescriptor(
+            predicate: .quantitySample(type: type, predicate: HKQuery.predicateForSamples(withStart: interval.start, end: interval.end)),
+            options: options, anchorDate: interval.start, intervalComponents: period.bucket).result(for: store)
+    }
+
+    /// Sleep by stage: a point per night of the period's days (a day: its one night), or for a
+    /// year a point per month, the average of its nights with sleep.
+    static func sleepPoints(_ store: HKHealthStore, period: SummaryPeriod, interval: DateInterval, text: SampleText) async throws -> [ChartPoint] {
+        let calendar = text.calendar
+        let nights = try await SummarySleep.nights(store, interval, calendar)
+        guard period == .year else {
+            let days = SummaryPeriod.week.bucketStarts(of: interval, calendar: calendar)
+            return days.map { ChartPoint(label: text.day($0), value: nil, segments: nights[$0] ?? []) }
         }
-        return nights
+        return period.bucketStarts(of: interval, calendar: calendar).map { month in
+            let end = calendar.date(byAdding: .month, value: 1, to: month) ?? interval.end
+            let inMonth = nights.filter { $0.key >= month && $0.key < end }.map(\.value)
+            guard !inMonth.isEmpty else { return ChartPoint(label: period.bucketLabel(month, text: text), value: nil) }
+            let average = sleepStages.indices.map { stage in inMonth.map { $0[stage] }.reduce(0, +) / Double(inMonth.count) }
+            return ChartPoint(label: period.bucketLabel(month, text: text), value: nil, segments: average)
+        }
+    }
+
+    /// Hours of sleep per stage for each night, keyed by the day the night ends, overlapping
+    /// sources counted once (``SummarySleep``).
+    static func sleepByNight(_ store: HKHealthStore, _ interval: DateInterval, _ calendar: Calendar) async throws -> [Date: [Double]] {
+        try await SummarySleep.nights(store, interval, calendar)
     }
 }

@@ -18,6 +18,8 @@ public struct TodayReport: Sendable {
     public var bloodPressure: HKCorrelation?
     /// Today's workouts, the earliest first.
     public var workouts: [HKWorkout] = []
+    /// The trends of the types with enough data (the last 7 full days against the 4 weeks before).
+    var trends: [TodayTrend] = []
 
     /// The types whose day totals the page shows: steps, walking and running distance, active energy, exercise minutes.
     public static let totalTypes: [HKQuantityType] = [
@@ -52,6 +54,10 @@ public struct TodayReport: Sendable {
         let startedToday = HKQuery.predicateForSamples(withStart: start, end: end, options: .strictStartDate)
         report.workouts = try await HKSampleQueryDescriptor(predicates: [.workout(startedToday)],
                                                             sortDescriptors: [SortDescriptor(\HKWorkout.startDate)]).result(for: store)
+        let units = SampleText(units: try await store.preferredUnits(for: Set(HKObjectType.allSampleTypes.compactMap { $0 as? HKQuantityType })),
+                               calendar: calendar)
+        report.trends = try await TodayTrend.load(from: store, types: try await StoreCatalog.newestSamples(in: store).map(\.sampleType),
+                                                  units: units, now: now)
         return report
     }
 

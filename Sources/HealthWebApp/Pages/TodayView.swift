@@ -24,6 +24,7 @@ struct TodayView {
         {{#hasWorkouts}}<ul class="tile-more">{{#workouts}}<li data-kind="workout"><strong>{{time}}</strong> {{value}}</li>{{/workouts}}</ul>{{/hasWorkouts}}
         {{^hasWorkouts}}<p class="muted">No workout today.</p>{{/hasWorkouts}}
         </section>
+        \(TodayTrend.template)
         """
 
     static let tile = """
@@ -68,10 +69,12 @@ struct TodayView {
         let workouts: [[String: Any]] = report.workouts.map {
             ["time": String(text.date($0.startDate).dropFirst(11).prefix(5)), "value": formatter.value(of: $0)]
         }
-        return pages.render("today", [
+        var context: [String: Any] = [
             "day": String(text.date(report.day.start).prefix(10)), "totals": totals, "latest": latest,
             "workouts": workouts, "hasWorkouts": !workouts.isEmpty, "workoutsHref": StoreCatalog.href(HKWorkoutType()),
-        ])
+        ]
+        context.merge(TodayTrend.context(report.trends, text: text)) { $1 }
+        return pages.render("today", context)
     }
 
     private func tile(_ type: HKSampleType, kind: String, value: String?, number: Double?, note: String, parts: [String] = [],

@@ -2,7 +2,7 @@
 /// HTML-escaped; `{{{x}}}` is used only for HTML that Swift code wrote (charts, page bodies).
 enum PageTemplates {
     static let all: [String: String] = [
-        "layout": layout, "problem": problem, "today": TodayView.template, "tile": TodayView.tile, "summary": summary, "chart": chart, "browse": browse, "type": type,
+        "layout": layout, "problem": problem, "today": TodayView.template, "tile": TodayView.tile, "summary": summary, "chart": chart, "browse": browse, "type": TypePage.template,
         "records": records, "record": record, "sharing": sharing,
         "wallet": SharingWalletView.template, "settings": SettingsView.template,
         "profile": ProfileView.template,
@@ -92,32 +92,6 @@ enum PageTemplates {
         {{/groups}}
         {{^groups}}<p>The store has no samples yet.</p>{{/groups}}
         <p><a href="/recently-deleted">Recently deleted</a>: samples deleted in the last 30 days, which you can restore.</p>
-        """
-
-    static let type = """
-        <p><a href="/browse">All types</a> · <a href="/recently-deleted">Recently deleted</a></p>
-        {{{chart}}}
-        <section class="card" aria-labelledby="samples-heading">
-        <h2 id="samples-heading">Samples</h2>
-        <p>{{countText}}</p>
-        {{#hasSamples}}
-        <div class="scroll"><table>
-        <thead><tr><th scope="col">Start</th><th scope="col">End</th><th scope="col">Value</th><th scope="col">Source</th><th scope="col">Delete</th></tr></thead>
-        <tbody>
-        {{#samples}}<tr><td>{{start}}</td><td>{{end}}</td><td>{{value}}</td><td>{{source}}</td>
-        <td><form method="get" action="/browse/{{typeName}}/delete">
-        <input type="hidden" name="uuid" value="{{uuid}}">
-        <button type="submit" class="delete" aria-label="Delete the sample of {{start}}">Delete</button></form></td></tr>{{/samples}}
-        </tbody></table></div>
-        <details><summary>Delete the samples of some days</summary>
-        <form method="get" action="/browse/{{typeName}}/delete" class="fields">
-        <label for="delete-from">From</label><input id="delete-from" type="date" name="from" required>
-        <label for="delete-to">To</label><input id="delete-to" type="date" name="to" required>
-        <span></span><button type="submit" class="delete">Delete these days…</button>
-        </form>
-        </details>
-        {{/hasSamples}}
-        </section>
         """
 
     static let records = """

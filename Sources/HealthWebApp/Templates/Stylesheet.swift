@@ -38,7 +38,7 @@ enum Stylesheet {
         text.axis { font-size: 24px; fill: var(--muted); }
         @media (min-width: 40em) { text.axis { font-size: 15px; } }
         rect.bar { fill: var(--accent); } rect.range { fill: var(--range); } circle.dot { fill: var(--ink); }
-        polyline.line { fill: none; stroke: var(--accent); stroke-width: 2; }
+        polyline.line { fill: none; stroke: var(--accent); stroke-width: 2; } rect.band { fill: var(--ok); }
         rect.s0 { fill: var(--s0); } rect.s1 { fill: var(--s1); } rect.s2 { fill: var(--s2); } rect.s3 { fill: var(--s3); } rect.s4 { fill: var(--s4); }
         .scroll { overflow-x: auto; max-width: 100%; }
         table { border-collapse: collapse; width: 100%; font-size: .95em; }
