@@ -222,6 +222,23 @@ struct PostgresSchemaTests {
             "CREATE TABLE IF NOT EXISTS shared_link_access (id text PRIMARY KEY, link_id text NOT NULL, recipient text NOT NULL, at bigint NOT NULL, outcome text NOT NULL)",
             "CREATE INDEX IF NOT EXISTS shared_link_access_link ON shared_link_access (link_id, at)",
         ],
+        // 11: Bulk Data export (issue 38): jobs and their files' chunks.
+        [
+            """
+            CREATE TABLE IF NOT EXISTS export_job (
+                id text PRIMARY KEY, client text NOT NULL, token_id text NOT NULL, scope text NOT NULL, kind text NOT NULL, request text NOT NULL,
+                types text NOT NULL, since bigint, status text NOT NULL, transaction_time bigint NOT NULL, expires_at bigint NOT NULL,
+                lease_owner text, lease_until bigint, progress text, error text
+            )
+            """,
+            "CREATE INDEX IF NOT EXISTS export_job_expires_at ON export_job (expires_at)",
+            """
+            CREATE TABLE IF NOT EXISTS export_chunk (
+                job_id text NOT NULL, type text NOT NULL, seq bigint NOT NULL, line_count bigint NOT NULL, data bytea NOT NULL,
+                PRIMARY KEY (job_id, type, seq)
+            )
+            """,
+        ],
     ]
 
     /// The schema as lines: every column of the public tables, every index's definition and

@@ -96,6 +96,18 @@ import Testing
             CREATE INDEX IF NOT EXISTS shared_link_access_link ON shared_link_access (link_id, at)
             """,
         ]),
+        ("v10-bulk-export", [
+            """
+            CREATE TABLE IF NOT EXISTS export_job (
+                id TEXT PRIMARY KEY, client TEXT NOT NULL, token_id TEXT NOT NULL, scope TEXT NOT NULL, kind TEXT NOT NULL, request TEXT NOT NULL,
+                types TEXT NOT NULL, since INTEGER, status TEXT NOT NULL, transaction_time INTEGER NOT NULL, expires_at INTEGER NOT NULL,
+                lease_owner TEXT, lease_until INTEGER, progress TEXT, error TEXT) WITHOUT ROWID;
+            CREATE INDEX IF NOT EXISTS export_job_expires_at ON export_job (expires_at);
+            CREATE TABLE IF NOT EXISTS export_chunk (
+                job_id TEXT NOT NULL, type TEXT NOT NULL, seq INTEGER NOT NULL, line_count INTEGER NOT NULL, data BLOB NOT NULL,
+                PRIMARY KEY (job_id, type, seq)) WITHOUT ROWID
+            """,
+        ]),
     ]
 
     /// Makes a database at `path` as the store made it before (GRDB migrations of the same names).
@@ -203,7 +215,7 @@ import Testing
         // PostgreSQL's version 7 is its compartment index (SQLite's primary key serves).
         #expect(TrustSchema.migrations(for: .postgres).map(\.name) == [
             "v1", "v2-issued-guid-expiry", "v3-smart-app-launch", "v4-ledger-version", "v5-search-index", "v6-search-hull-single",
-            "compartment-order", "v7-search-hull-span", "v8-fhir-resource-writer", "v9-shared-links",
+            "compartment-order", "v7-search-hull-span", "v8-fhir-resource-writer", "v9-shared-links", "v10-bulk-export",
         ])
     }
 

@@ -187,6 +187,8 @@ public enum TrustSchema {
             .table(sharedLinkAccess, ifNotExists: Set(SQLDialect.allCases)),
             .index(SQLIndex("shared_link_access_link", on: "shared_link_access", ["link_id", "at"]), ifNotExists: true),
         ]),
+        // Bulk Data export (issue 38): jobs and their files' chunks (``ExportSQL``).
+        ExportSQL.migration,
     ]
 
     /// The migrations `dialect` applies, in order.

@@ -1,0 +1,98 @@
+import FhirBlocks
+import FhirBlocksStore
+import Foundation
+import GRDB
+
+/// The Bulk Data export's jobs and files (``ExportStore``): ``ExportSQL``'s statements on the
+/// writer (one transaction each write) and the readers, in the store's database file (the data folder).
+extension SQLiteTrustStore {
+    public func createExportJob(_ job: StoredExportJob) async throws(TrustStoreError) {
+        let statement = ExportSQL.create(job)
+        guard try await write({ db in try Self.fetchOne(db, statement) != nil }) else { throw .conflict("export_job \(job.id.prefix(8))") }
+    }
+
+    public func exportJob(id: String) async throws(TrustStoreError) -> StoredExportJob? {
+        let statement = ExportSQL.job(id: id)
+        return try await pointRead { db in try Self.fetchOne(db, statement).map(Self.exportJob) }
+    }
+
+    public func claimExportJob(id: String, owner: String, now: Timestamp, leaseUntil: Timestamp) async throws(TrustStoreError) -> Bool {
+        try await runExportSteps(ExportSQL.claim(id: id, owner: owner, now: now, leaseUntil: leaseUntil))
+    }
+
+    public func appendExportChunk(_ chunk: ExportChunk, owner: String, progress: String, leaseUntil: Timestamp) async throws(TrustStoreError) -> Bool {
+        try await runExportSteps(ExportSQL.append(chunk, owner: owner, progress: progress, leaseUntil: leaseUntil))
+    }
+
+    public func renewExportJob(id: String, owner: String, progress: String, leaseUntil: Timestamp) async throws(TrustStoreError) -> Bool {
+        let statement = ExportSQL.renew(id: id, owner: owner, progress: progress, leaseUntil: leaseUntil)
+        return try await write { db in try Self.fetchOne(db, statement) != nil }
+    }
+
+    public func finishExportJob(id: String, owner: String, status: ExportJobStatus, error: String?, at: Timestamp) async throws(TrustStoreError) -> Bool {
+        let statement = ExportSQL.finish(id: id, owner: owner, status: status, error: error, at: at)
+        return try await write { db in try Self.fetchOne(db, statement) != nil }
+    }
+
+    public func exportOutputs(id: String) async throws(TrustStoreError) -> [ExportOutput] {
+        let statement = ExportSQL.outputs(id: id)
+        return try await read { db in
+            try Self.fetchAll(db, statement).map { row in ExportOutput(type: row[0], count: row[1], chunks: row[2]) }
+        }
+    }
+
+    public func exportChunk(id: String, type: String, sequence: Int) async throws(TrustStoreError) -> [UInt8]? {
+        let statement = ExportSQL.chunk(id: id, type: type, sequence: sequence)
+        return try await read { db in
+            try Self.fetchOne(db, statement).map { row -> [UInt8] in
+                let data: Data = row[0]
+                return [UInt8](data)
+            }
+        }
+    }
+
+    public func deleteExportJob(id: String) async throws(TrustStoreError) -> Bool {
+        let statements = ExportSQL.delete(id: id)
+        return try await write { db in
+            try Self.execute(db, statements[0])
+            return try Self.fetchOne(db, statements[1]) != nil
+        }
+    }
+
+    public func deleteExpiredExportJobs(now: Timestamp) async throws(TrustStoreError) -> Int {
+        let statements = ExportSQL.deleteExpired(now: now)
+        return try await write { db in
+            try Self.execute(db, statements[0])
+            return try Self.fetchAll(db, statements[1]).count
+        }
+    }
+
+    public func claimableExportJobs(now: Timestamp) async throws(TrustStoreError) -> [String] {
+        let statement = ExportSQL.claimable(now: now)
+        return try await read { db in try Self.fetchAll(db, statement).map { row -> String in row[0] } }
+    }
+
+    /// Runs the statements in one transaction; false (rolled back) when the first, a conditional
+    /// update, returned no row.
+    private func runExportSteps(_ statements: [SQLStatement]) async throws(TrustStoreError) -> Bool {
+        let missed = "export_job: no row"
+        do {
+            try await write { db in
+                guard let first = statements.first, try Self.fetchOne(db, first) != nil else { throw TrustStoreError.conflict(missed) }
+                for statement in statements.dropFirst() { try Self.execute(db, statement) }
+            }
+            return true
+        } catch .conflict(let what) where what == missed {
+            return false
+        }
+    }
+
+    static func exportJob(_ row: Row) throws -> StoredExportJob {
+        let since: Int64? = row[7], leaseUntil: Int64? = row[12]
+        return StoredExportJob(id: row[0], client: try SQLiteTrustRows.csi(row[1], "export_job"), tokenID: row[2], scope: row[3], kind: row[4],
+                               request: row[5], types: ExportSQL.types(row[6]), since: since.map(Timestamp.init(millisecondsSince1970:)),
+                               status: ExportSQL.status(row[8]), transactionTime: Timestamp(millisecondsSince1970: row[9]),
+                               expiresAt: Timestamp(millisecondsSince1970: row[10]), leaseOwner: row[11],
+                               leaseUntil: leaseUntil.map(Timestamp.init(millisecondsSince1970:)), progress: row[13], error: row[14])
+    }
+}

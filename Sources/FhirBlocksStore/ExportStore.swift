@@ -1,0 +1,175 @@
+import FhirBlocks
+
+/// The Bulk Data export's share of a ``TrustStore`` (`health serve`'s `$export`): the jobs and
+/// the NDJSON files they write, kept in the store's database (SQLite in the data folder, or
+/// PostgreSQL), so every server on the same database sees them, and they survive a restart.
+///
+/// A file is a sequence of chunks (each a run of whole NDJSON lines, at most a few hundred
+/// kilobytes), written one at a time as the job reads the store and read back one at a time
+/// as a client downloads: no file is ever held whole in memory. A job is worked on by one
+/// server at a time, the holder of its lease (``claimExportJob(id:owner:now:leaseUntil:)``);
+/// a lease that ran out (its server stopped) may be claimed by any server, which starts the
+/// job again from nothing. Statements are ``ExportSQL``'s.
+public protocol ExportStore: Sendable {
+    /// Stores a new job (status `queued`); ``TrustStoreError/conflict(_:)`` when its id is taken.
+    func createExportJob(_ job: StoredExportJob) async throws(TrustStoreError)
+    /// The job with this id, if any.
+    func exportJob(id: String) async throws(TrustStoreError) -> StoredExportJob?
+    /// Takes the job for `owner` until `leaseUntil` when it is queued, or running under a lease
+    /// that ran out before `now` (its files so far are deleted: the job starts again); false
+    /// when it is neither (another server works on it, or it is finished, or unknown).
+    func claimExportJob(id: String, owner: String, now: Timestamp, leaseUntil: Timestamp) async throws(TrustStoreError) -> Bool
+    /// Appends one chunk to the job's file of `type` and records the job's progress and new
+    /// lease, in one transaction; false (nothing stored) when `owner` no longer holds the
+    /// running job (it was cancelled, or its lease was taken over).
+    func appendExportChunk(_ chunk: ExportChunk, owner: String, progress: String, leaseUntil: Timestamp) async throws(TrustStoreError) -> Bool
+    /// Records the progress and new lease of the running job `owner` holds; false when it no
+    /// longer holds it (cancelled, or taken over).
+    func renewExportJob(id: String, owner: String, progress: String, leaseUntil: Timestamp) async throws(TrustStoreError) -> Bool
+    /// Marks the running job `owner` holds finished (`completed` or `failed` with `error`), at
+    /// `at`; false when `owner` does not hold it.
+    func finishExportJob(id: String, owner: String, status: ExportJobStatus, error: String?, at: Timestamp) async throws(TrustStoreError) -> Bool
+    /// The job's files: each type with its resources and chunks, by type.
+    func exportOutputs(id: String) async throws(TrustStoreError) -> [ExportOutput]
+    /// One chunk of the job's file of `type` (from 0), if stored.
+    func exportChunk(id: String, type: String, sequence: Int) async throws(TrustStoreError) -> [UInt8]?
+    /// Deletes the job and its files; false when there was no such job.
+    func deleteExportJob(id: String) async throws(TrustStoreError) -> Bool
+    /// Deletes every job (and its files) that expired at `now`; returns how many.
+    func deleteExpiredExportJobs(now: Timestamp) async throws(TrustStoreError) -> Int
+    /// The ids of the jobs a server may claim at `now`: queued, or running under a lease that ran out.
+    func claimableExportJobs(now: Timestamp) async throws(TrustStoreError) -> [String]
+}
+
+/// Where an export job is.
+public enum ExportJobStatus: String, Sendable, Hashable, CaseIterable {
+    /// Waiting for a server to take it.
+    case queued
+    /// A server is writing its files.
+    case running
+    /// Its files are complete.
+    case completed
+    /// It stopped with an error.
+    case failed
+}
+
+/// An export job as stored.
+public struct StoredExportJob: Sendable, Hashable {
+    /// Its id (random, URL-safe).
+    public var id: String
+    /// The client (the token's) that asked for it.
+    public var client: CsiGuid
+    /// The audit identifier of the token that asked.
+    public var tokenID: String
+    /// The scope of the token that asked (each patient's grants are this scope ∩ what the patient granted).
+    public var scope: String
+    /// `patient`, `system` or `group`.
+    public var kind: String
+    /// The kick-off request's URL, as the manifest's `request`.
+    public var request: String
+    /// The resource types asked for (`_type`); empty for all.
+    public var types: [String]
+    /// Only resources updated at or after this time (`_since`).
+    public var since: Timestamp?
+    /// Where it is.
+    public var status: ExportJobStatus
+    /// The manifest's `transactionTime`: when it was asked for.
+    public var transactionTime: Timestamp
+    /// When it and its files are deleted.
+    public var expiresAt: Timestamp
+    /// The server working on it, while it runs.
+    public var leaseOwner: String?
+    /// Until when that server holds it.
+    public var leaseUntil: Timestamp?
+    /// How far it got (the status answer's `X-Progress`).
+    public var progress: String?
+    /// Why it failed.
+    public var error: String?
+
+    /// Creates a job record.
+    /// - Parameters:
+    ///   - id: Its id.
+    ///   - client: The client that asked.
+    ///   - tokenID: The audit identifier of the token that asked.
+    ///   - scope: The scope of the token that asked.
+    ///   - kind: `patient`, `system` or `group`.
+    ///   - request: The kick-off URL.
+    ///   - types: The resource types asked for, empty for all.
+    ///   - since: The `_since` time.
+    ///   - status: Where it is.
+    ///   - transactionTime: When it was asked for.
+    ///   - expiresAt: When it is deleted.
+    ///   - leaseOwner: The server working on it.
+    ///   - leaseUntil: Until when that server holds it.
+    ///   - progress: How far it got.
+    ///   - error: Why it failed.
+    public init(id: String, client: CsiGuid, tokenID: String, scope: String, kind: String, request: String, types: [String], since: Timestamp?,
+                status: ExportJobStatus = .queued, transactionTime: Timestamp, expiresAt: Timestamp, leaseOwner: String? = nil,
+                leaseUntil: Timestamp? = nil, progress: String? = nil, error: String? = nil) {
+        self.id = id
+        self.client = client
+        self.tokenID = tokenID
+        self.scope = scope
+        self.kind = kind
+        self.request = request
+        self.types = types
+        self.since = since
+        self.status = status
+        self.transactionTime = transactionTime
+        self.expiresAt = expiresAt
+        self.leaseOwner = leaseOwner
+        self.leaseUntil = leaseUntil
+        self.progress = progress
+        self.error = error
+    }
+}
+
+/// One chunk of an export file: whole NDJSON lines.
+public struct ExportChunk: Sendable, Hashable {
+    /// The job.
+    public var jobID: String
+    /// The file's resource type.
+    public var type: String
+    /// Its position in the file, from 0.
+    public var sequence: Int
+    /// How many lines (resources) it holds.
+    public var lineCount: Int
+    /// The lines, each ending in a line feed.
+    public var bytes: [UInt8]
+
+    /// Creates a chunk.
+    /// - Parameters:
+    ///   - jobID: The job.
+    ///   - type: The file's resource type.
+    ///   - sequence: Its position in the file.
+    ///   - lineCount: How many lines it holds.
+    ///   - bytes: The lines.
+    public init(jobID: String, type: String, sequence: Int, lineCount: Int, bytes: [UInt8]) {
+        self.jobID = jobID
+        self.type = type
+        self.sequence = sequence
+        self.lineCount = lineCount
+        self.bytes = bytes
+    }
+}
+
+/// One file of an export job, as the manifest lists it.
+public struct ExportOutput: Sendable, Hashable {
+    /// Its resource type.
+    public var type: String
+    /// How many resources it holds.
+    public var count: Int
+    /// How many chunks it is stored as.
+    public var chunks: Int
+
+    /// Creates an output.
+    /// - Parameters:
+    ///   - type: Its resource type.
+    ///   - count: How many resources it holds.
+    ///   - chunks: How many chunks it is stored as.
+    public init(type: String, count: Int, chunks: Int) {
+        self.type = type
+        self.count = count
+        self.chunks = chunks
+    }
+}
