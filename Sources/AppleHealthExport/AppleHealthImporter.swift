@@ -134,7 +134,6 @@ private struct ImportRun {
     var report = AppleHealthImportReport()
     var objects: [HKObject] = []
     var revisions: [HKSourceRevision] = []
-    var pendingCounts: [String: Int] = [:]
     var characteristics: [String: String]?
     /// The person the export must be of (``AppleHealthImporter/expectedPerson``).
     var expectedPerson: (dateOfBirth: String, owner: String)?
@@ -247,9 +246,6 @@ private struct ImportRun {
             }
             guard let saved = try correlation(element) else { return }
             append(saved.sample, saved.revision)
-            if let correlation = saved.sample as? HKCorrelation {
-                for member in correlation.objects { pendingCounts[member.sampleType.identifier, default: 0] += 1 }
-            }
         case "ClinicalRecord":
             clinicalRecord(element)
         case "ActivitySummary":
@@ -300,7 +296,6 @@ private struct ImportRun {
     private mutating func append(_ sample: HKSample, _ revision: HKSourceRevision) {
         objects.append(sample)
         revisions.append(revision)
-        pendingCounts[sample.sampleType.identifier, default: 0] += 1
     }
 
     /// A name from the file, shortened for the report.
@@ -612,8 +607,16 @@ private struct ImportRun {
         let (store, objects, revisions, summaries) = (store, objects, revisions, summaries)
         Task {
             do {
-                if !objects.isEmpty { try await store.save(objects, recordedAs: revisions) }
-                if !summaries.isEmpty { try await store.saveActivitySummaries(summaries, recordedAs: Self.activityRevision) }
+                var counts = HKSaveCounts()
+                if !objects.isEmpty { counts.add(try await store.save(objects, recordedAs: revisions)) }
+                if !summaries.isEmpty {
+                    var summaryCounts = try await store.saveActivitySummaries(summaries, recordedAs: Self.activityRevision)
+                    // Stored under the storage type's identifier: reported as activity summaries.
+                    summaryCounts.stored = [HKActivitySummaryTypeIdentifier: summaryCounts.storedCount]
+                    summaryCounts.alreadyStored = [HKActivitySummaryTypeIdentifier: summaryCounts.alreadyStoredCount]
+                    counts.add(summaryCounts)
+                }
+                outcome.set(counts)
             } catch {
                 outcome.set(error)
             }
@@ -621,13 +624,11 @@ private struct ImportRun {
         }
         semaphore.wait()
         if let error = outcome.error { throw error }
-        for (type, count) in pendingCounts { report.imported[type, default: 0] += count }
+        report.add(outcome.counts)
         report.batches += 1
-        if !summaries.isEmpty { report.imported[HKActivitySummaryTypeIdentifier, default: 0] += summaries.count }
         self.objects.removeAll(keepingCapacity: true)
         self.revisions.removeAll(keepingCapacity: true)
         self.summaries.removeAll(keepingCapacity: true)
-        pendingCounts.removeAll()
         pendingLocations = 0
         progress(AppleHealthImportProgress(report: report, bytesRead: stream?.bytesRead ?? 0, totalBytes: totalBytes))
     }
@@ -677,11 +678,15 @@ private struct ImportRun {
     }
 }
 
-/// The error of a save that ran in a task, read by the thread that waited for it.
+/// The error or counts of a save that ran in a task, read by the thread that waited for it.
 private final class SaveOutcome: @unchecked Sendable {
     private let lock = NSLock()
     private var stored: (any Error)?
+    private var savedCounts = HKSaveCounts()
 
     func set(_ error: any Error) { lock.withLock { stored = error } }
+    func set(_ counts: HKSaveCounts) { lock.withLock { savedCounts = counts } }
     var error: (any Error)? { lock.withLock { stored } }
+    /// What the save stored and found already stored.
+    var counts: HKSaveCounts { lock.withLock { savedCounts } }
 }

@@ -176,8 +176,7 @@ extension AppleHealthImporter {
             }
             switch outcome {
             case .success(let ecg):
-                try await store.save([ecg], recordedAs: [revision])
-                report.imported[ecg.sampleType.identifier, default: 0] += 1
+                report.add(try await store.save([ecg], recordedAs: [revision]))
             case .failure(let error):
                 if error.kind == .unsafeArchive || error.kind == .malformedArchive { throw error }
                 report.skip("electrocardiogram not imported: \(error.detail)" + (error.line.map { " (line \($0))" } ?? ""))

@@ -165,6 +165,8 @@ final class QueryLifecycle: Sendable {
 /// sources whose samples were added or deleted.
 struct StoreChangeSet: Sendable {
     var sourcesByType: [String: Set<String>] = [:]
+    /// What an insert stored and found already stored (``HKSaveCounts``).
+    var saveCounts = HKSaveCounts()
     /// The pair inserted last: a save's rows come in runs of one type and source.
     private var last: (type: String, source: String)?
 

@@ -9,16 +9,20 @@ extension HKHealthStore {
     /// - Parameters:
     ///   - objects: the samples to save.
     ///   - revisions: one source revision per object, in the same order.
+    /// - Returns: what was stored and what the store already had, by type (``HKSaveCounts``):
+    ///   an object whose sync identifier is stored with the same or a higher version is not
+    ///   stored again, so an import run twice stores nothing the second time.
     /// - Throws: `errorAuthorizationDenied` unless the store is opened as its owner;
     ///   `errorInvalidArgument` when the counts differ or an object cannot be saved.
-    public func save(_ objects: [HKObject], recordedAs revisions: [HKSourceRevision]) async throws {
+    @discardableResult
+    public func save(_ objects: [HKObject], recordedAs revisions: [HKSourceRevision]) async throws -> HKSaveCounts {
         guard engine.isOwner else {
             throw HKError(.errorAuthorizationDenied, "only the store's owner may save samples under other sources")
         }
         guard objects.count == revisions.count else {
             throw HKError(.errorInvalidArgument, "one source revision is needed per object")
         }
-        guard !objects.isEmpty else { return }
+        guard !objects.isEmpty else { return HKSaveCounts() }
         let database = try await engine.databaseAsync()
         var preparers: [String: SamplePreparer] = [:]
         var prepared: [PreparedSample] = []
@@ -34,5 +38,6 @@ extension HKHealthStore {
         }
         let changes = try await database.insert(prepared, revision: engine.revision)
         notify(changes)
+        return changes.saveCounts
     }
 }

@@ -37,6 +37,7 @@ extension HealthDatabase {
                 }
                 var sequence = try Self.sequence(db)
                 var changes = StoreChangeSet()
+                var counter = SaveCounter()
                 var rollups = RollupChanges()
                 let statement = try SampleRowStatement(db)
                 let indexStatement = try db.cachedStatement(sql: "INSERT INTO metadata_index (sample_id, key_hash, value_hash) VALUES (?, ?, ?)")
@@ -72,6 +73,7 @@ extension HealthDatabase {
                         try insertRoute(db, sample, rowID: rowID, changes: &changes)
                     }
                     changes.insert(type: sample.type, source: revision.bundleIdentifier)
+                    counter.stored(sample.type)
                     if sample.kind == .quantity {
                         rollups.noteInserted(type: sample.type, start: sample.start, end: sample.end, valueBits: sample.primaryBits,
                                              sourceID: rowSourceID)
@@ -90,11 +92,18 @@ extension HealthDatabase {
 
                 let syncLookup = try db.cachedStatement(sql: "SELECT id, sync_version FROM sample WHERE sync_id = ? AND type = ? AND parent_id IS NULL")
                 // Health records: same key whatever the clinical type (an Observation may move from lab to vital).
-                let replaceLookup = try db.cachedStatement(sql: "SELECT id FROM sample WHERE sync_id = ? AND kind = ? AND parent_id IS NULL")
+                let replaceLookup = try db.cachedStatement(sql: "SELECT id, sync_version FROM sample WHERE sync_id = ? AND kind = ? AND parent_id IS NULL")
                 for sample in samples {
                     if let syncHash = sample.syncHash, sample.replacesSameKey {
-                        let rowIDs = try Int64.fetchAll(replaceLookup, arguments: [syncHash, sample.kind.rawValue])
-                        try tombstone(db, rowIDs: rowIDs, sequence: &sequence, now: now, changes: &changes, rollups: &rollups, dissolved: &dissolved)
+                        let rows = try Row.fetchAll(replaceLookup, arguments: [syncHash, sample.kind.rawValue])
+                        // A content version (an activity summary's) equal to the stored one's: the same object, already stored.
+                        if let version = sample.syncVersion, rows.contains(where: { ($0[1] as Int64?) == version }) {
+                            counter.alreadyStored(sample)
+                            continue
+                        }
+                        if !rows.isEmpty { counter.replaced(sample.type) }
+                        try tombstone(db, rowIDs: rows.map { $0[0] }, sequence: &sequence, now: now, changes: &changes, rollups: &rollups,
+                                      dissolved: &dissolved)
                     } else if let syncHash = sample.syncHash {
                         if let existing = try Row.fetchOne(syncLookup, arguments: [syncHash, sample.type]) {
                             let storedVersion: Int64 = existing[1] ?? Int64.min
@@ -104,8 +113,10 @@ extension HealthDatabase {
                                     blockIDs.indices.contains(slot.block) ? blockIDs[slot.block] : nil
                                 }
                                 try dissolveBlocks(db, planned, dissolved: &dissolved)
+                                counter.alreadyStored(sample)
                                 continue
                             }
+                            counter.replaced(sample.type)
                             try tombstone(db, rowIDs: [existing[0]], sequence: &sequence, now: now, changes: &changes, rollups: &rollups, dissolved: &dissolved)
                         }
                     }
@@ -115,6 +126,7 @@ extension HealthDatabase {
                 try pruneTombstones(db)
                 try refreshRollups(db, rollups)
                 try alsoWrite?(db)
+                changes.saveCounts = counter.finish()
                 return changes
         }
     }

@@ -25,6 +25,8 @@ struct SamplePreparer {
         var activityType: Int64?
         var members: [PreparedSample] = []
         var healthRecordKey: Data?
+        /// For a kind replaced by its key: a version derived from its content, so that saving the same content again stores nothing.
+        var contentVersion: Int64?
         var routeBlocks: [RouteBlock] = []
         var workoutLink: PreparedWorkoutLink?
 
@@ -199,9 +201,12 @@ struct SamplePreparer {
         case let stored as ActivitySummarySample:
             let details = try ActivitySummaryDetails(stored.summary)
             kind = .activitySummary
-            payload = SamplePayload(integer: 0, metadata: metadata, device: device, extra: try Self.encoder.encode(details))
-            // One summary per day and source: a new one replaces it.
+            let extra = try Self.encoder.encode(details)
+            payload = SamplePayload(integer: 0, metadata: metadata, device: device, extra: extra)
+            // One summary per day and source: a new one replaces it, unless it is the same.
             healthRecordKey = cipher.indexHash("activity", bundleIdentifier, "\(details.year)-\(details.month)-\(details.day)")
+            contentVersion = cipher.indexHash("activity-content", bundleIdentifier, String(describing: details))
+                .prefix(8).reduce(Int64(0)) { $0 << 8 | Int64($1) }
         case let record as HKVerifiableClinicalRecord:
             guard !record.dataRepresentation.isEmpty else {
                 throw HKError(.errorInvalidArgument, "a verifiable record needs its data")
@@ -218,6 +223,7 @@ struct SamplePreparer {
         var syncVersion: Int64?
         if let healthRecordKey {
             syncHash = healthRecordKey
+            syncVersion = contentVersion
         } else if let identifier = MetadataCodec.syncIdentifier(metadataValues) {
             syncHash = cipher.indexHash("sync", bundleIdentifier, identifier)
             syncVersion = MetadataCodec.syncVersion(metadataValues)
