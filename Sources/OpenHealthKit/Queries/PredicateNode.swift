@@ -21,6 +21,8 @@ indirect enum PredicateNode: Sendable {
     case workoutDuration(HKComparisonOperator, TimeInterval)
     case workoutTotal(WorkoutTotalKind, HKComparisonOperator, HKQuantity)
     case fromWorkout(UUID)
+    /// Effort samples related to a workout (and one of its activities, when given).
+    case workoutEffort(workout: UUID, activity: UUID?)
     case noCorrelation
     /// Clinical records whose FHIR resource has this type and (when given) id.
     case fhirResource(type: String, identifier: String?)
@@ -49,7 +51,8 @@ indirect enum PredicateNode: Sendable {
     /// Whether SQL alone decides this node, so no check after decryption is needed.
     var isExactInSQL: Bool {
         switch self {
-        case .constant, .dates, .uuids, .sources, .sourceRevisions, .metadataExists, .workoutActivity, .fromWorkout, .noCorrelation:
+        case .constant, .dates, .uuids, .sources, .sourceRevisions, .metadataExists, .workoutActivity, .fromWorkout, .workoutEffort,
+             .noCorrelation:
             return true
         case .metadataAllowed(_, let values):
             return values.allSatisfy { $0.indexForm != nil }

@@ -262,6 +262,21 @@ extension HealthDatabase {
                 ) WITHOUT ROWID;
                 """)
         }
+        // v16-workout-effort: effort samples related to a workout or one of its activities
+        // (``HKWorkoutEffortRelationship``), each relationship numbered in the change sequence.
+        migrator.registerMigration("v16-workout-effort") { db in
+            try db.execute(sql: """
+                CREATE TABLE IF NOT EXISTS workout_effort (
+                    workout_id INTEGER NOT NULL REFERENCES sample(id) ON DELETE CASCADE,
+                    sample_id INTEGER NOT NULL REFERENCES sample(id) ON DELETE CASCADE,
+                    activity_uuid BLOB,
+                    anchor INTEGER NOT NULL,
+                    PRIMARY KEY (workout_id, sample_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX IF NOT EXISTS workout_effort_anchor ON workout_effort(anchor);
+                CREATE INDEX IF NOT EXISTS workout_effort_sample ON workout_effort(sample_id);
+                """)
+        }
         return migrator
     }()
 }

@@ -113,6 +113,14 @@ struct SQLPredicate {
             arguments += [uuid.databaseBlob]
             return "(s.id IN (\(associated)) OR s.parent_id IN (SELECT p.id FROM sample p WHERE p.kind = "
                 + "\(SampleKind.quantitySeries.rawValue) AND p.id IN (\(associated))))"
+        case .workoutEffort(let workout, let activity):
+            arguments += [workout.databaseBlob]
+            var related = "SELECT e.sample_id FROM workout_effort e JOIN sample w ON w.id = e.workout_id WHERE w.uuid = ?"
+            if let activity {
+                arguments += [activity.databaseBlob]
+                related += " AND e.activity_uuid = ?"
+            }
+            return "s.id IN (\(related))"
         case .noCorrelation:
             return "s.parent_id IS NULL"
         case .and, .or, .not:
