@@ -218,6 +218,9 @@ struct StoreMedicationsCommand: AsyncParsableCommand {
             } catch {
                 throw ValidationError("'\(unit)' is not a unit")
             }
+            guard scheduledQuantity == nil || scheduledAt != nil else {
+                throw ValidationError("--scheduled-quantity is for a scheduled dose: give --scheduled-at too (a dose taken as needed has no scheduled quantity)")
+            }
             let date = try at.map(parseDate) ?? Date()
             let scheduled = try scheduledAt.map(parseDate)
             let store = try storeOptions.openStore()

@@ -50,6 +50,8 @@ struct StoreTypesCommand: ParsableCommand {
             return ["systolic/diastolic in mmHg, e.g. 120/80"]
         case is HKWorkoutType:
             return ["--activity running, walking, cycling…"]
+        case is HKMedicationDoseEventType:
+            return ["logged with health store medications dose (taken, skipped…)"]
         default:
             // Foods and the like are read (`store query`), not added from the command line.
             return ["(query only: store add does not add it)"]

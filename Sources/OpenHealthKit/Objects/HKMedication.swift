@@ -313,6 +313,16 @@ struct MedicationDoseDetails: Codable {
         if let date = event.scheduledDate, !date.timeIntervalSinceReferenceDate.isFinite {
             throw HKError(.errorInvalidArgument, "a dose's scheduled date must be a date")
         }
+        // As Apple documents it: a scheduled dose always has its scheduled date, an as-needed one
+        // never has a scheduled date or a scheduled quantity.
+        switch event.scheduleType {
+        case .asNeeded where event.scheduledDate != nil || event.scheduledDoseQuantity != nil:
+            throw HKError(.errorInvalidArgument, "a dose taken as needed has no scheduled date or scheduled quantity")
+        case .schedule where event.scheduledDate == nil:
+            throw HKError(.errorInvalidArgument, "a scheduled dose needs its scheduled date")
+        default:
+            break
+        }
         concept = event.medicationConceptIdentifier.value
         schedule = event.scheduleType.rawValue
         scheduledDate = event.scheduledDate?.timeIntervalSinceReferenceDate

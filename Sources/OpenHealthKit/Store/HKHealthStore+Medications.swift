@@ -61,12 +61,16 @@ extension HKHealthStore {
     ///   - scheduledDoseQuantity: The quantity scheduled, for a scheduled dose.
     /// - Returns: The saved dose event.
     /// - Throws: `errorAuthorizationDenied` for an app; `errorInvalidArgument` for an untracked
-    ///   medication or a quantity that is negative or not finite.
+    ///   medication, a quantity that is negative or not finite, or a scheduled quantity for a dose
+    ///   taken as needed (Apple's as-needed doses carry neither a scheduled date nor a scheduled quantity).
     @discardableResult
     public func logMedicationDose(of medication: HKUserAnnotatedMedication, status: HKMedicationDoseEvent.LogStatus, doseQuantity: Double?,
                                   unit: HKUnit = .count(), date: Date, scheduledDate: Date? = nil, scheduledDoseQuantity: Double? = nil)
         async throws -> HKMedicationDoseEvent {
         try requireMedicationOwner()
+        if scheduledDate == nil, scheduledDoseQuantity != nil {
+            throw HKError(.errorInvalidArgument, "a dose taken as needed has no scheduled quantity: give its scheduled date too, or no scheduled quantity")
+        }
         guard try await engine.databaseAsync().medication(concept: medication.medication.identifier.value) != nil else {
             throw HKError(.errorInvalidArgument, "the store does not track \(medication.medication.displayText)")
         }

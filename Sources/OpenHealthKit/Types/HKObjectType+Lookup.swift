@@ -70,14 +70,15 @@ extension HKObjectType {
 }
 
 extension HKObjectType {
-    /// Every sample type OpenHealthKit knows: quantity, category and correlation types and
-    /// workouts (OpenHealthKit API).
+    /// Every sample type OpenHealthKit knows: quantity, category and correlation types,
+    /// workouts, and medication dose events (iOS 26) (OpenHealthKit API).
     public static var allSampleTypes: [HKSampleType] {
         var types: [HKSampleType] = HKQuantityTypeIdentifier.allKnown.map { HKQuantityType($0) }
         let categories = Set(HKCategoryTypeIdentifier.allKnown.map(\.rawValue)).sorted()
         types += categories.map { HKCategoryType(HKCategoryTypeIdentifier(rawValue: $0)) } as [HKSampleType]
         types += HKCorrelationTypeIdentifier.allKnown.map { HKCorrelationType($0) } as [HKSampleType]
         types.append(HKWorkoutType())
+        types.append(HKMedicationDoseEventType())
         return types
     }
 }

@@ -12,6 +12,15 @@ public let HKMedicationDoseEventTypeIdentifierMedicationDoseEvent = "HKMedicatio
 /// `HKPredicateKeyPathMedicationConceptIdentifier`, iOS 26).
 public let HKPredicateKeyPathMedicationConceptIdentifier = "medicationConceptIdentifier"
 
+/// The key path of a dose event's log status in predicates (HealthKit's
+/// `HKPredicateKeyPathStatus`, iOS 26): what `predicateForMedicationDoseEvent(status:)` matches.
+public let HKPredicateKeyPathStatus = "status"
+
+/// The key path of a dose event's scheduled date in predicates (HealthKit's
+/// `HKPredicateKeyPathScheduledDate`, iOS 26): what the `predicateForMedicationDoseEvent(scheduled…)`
+/// predicates match.
+public let HKPredicateKeyPathScheduledDate = "scheduledDate"
+
 /// The key path of a medication's archived status in predicates (HealthKit's
 /// `HKUserAnnotatedMedicationPredicateKeyPathIsArchived`, iOS 26).
 public let HKUserAnnotatedMedicationPredicateKeyPathIsArchived = "isArchived"
