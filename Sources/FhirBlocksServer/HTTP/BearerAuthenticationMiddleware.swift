@@ -3,7 +3,7 @@ import Hummingbird
 /// Authenticates the `Authorization: Bearer` header once, before the route runs, into the
 /// typed request context (``FhirBlocksRequestContext/authentication``): the token's stored
 /// record and the grants the permission ledger backs now, confirmed against the store's
-/// ledger version (``TrustService/authenticate(authorization:)``). Added to the route groups
+/// ledger version (``TrustLedger/authenticate(authorization:)``). Added to the route groups
 /// that take a token; how a group treats a request without an active one is its ``Policy``.
 struct BearerAuthenticationMiddleware: RouterMiddleware {
     typealias Context = FhirBlocksRequestContext
@@ -23,12 +23,18 @@ struct BearerAuthenticationMiddleware: RouterMiddleware {
         case unconfirmed
     }
 
-    let service: TrustService
+    /// The ledger and token cache the header is resolved against.
+    let ledger: TrustLedger
     let policy: Policy
 
-    init(service: TrustService, policy: Policy = .optional) {
-        self.service = service
+    init(ledger: TrustLedger, policy: Policy = .optional) {
+        self.ledger = ledger
         self.policy = policy
+    }
+
+    /// The middleware over `service`'s ledger.
+    init(service: TrustService, policy: Policy = .optional) {
+        self.init(ledger: service.trustLedger, policy: policy)
     }
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
@@ -38,16 +44,16 @@ struct BearerAuthenticationMiddleware: RouterMiddleware {
         var context = context
         switch policy {
         case .optional:
-            context.authentication = await service.authenticate(authorization: header)
+            context.authentication = await ledger.authenticate(authorization: header)
             return try await next(request, context)
         case .required(let refusal, let bodyLimit):
             var request = request
             if let tooLarge = await FhirBlocksRouter.collectBody(of: &request, limit: bodyLimit) { return tooLarge }
-            context.authentication = await service.authenticate(authorization: header)
+            context.authentication = await ledger.authenticate(authorization: header)
             guard context.access != nil else { return FhirBlocksRouter.bridge(refusal) }
             return try await next(request, context)
         case .unconfirmed:
-            if let header { context.unconfirmedBearer = await service.provisionalBearer(authorization: header) }
+            if let header { context.unconfirmedBearer = await ledger.provisionalBearer(authorization: header) }
             return try await next(request, context)
         }
     }

@@ -41,3 +41,6 @@ extension TrustService {
         }
     }
 }
+
+/// What an active bearer token grants on one request (``TrustService/BearerAccess``), as the endpoints name it.
+typealias BearerAccess = TrustService.BearerAccess

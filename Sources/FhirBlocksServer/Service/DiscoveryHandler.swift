@@ -23,7 +23,7 @@ struct DiscoveryHandler: Sendable {
 
     /// `GET /fhir/metadata`: the CapabilityStatement (no token needed).
     func metadata() -> ServiceResponse {
-        .json(capabilityStatement, contentType: TrustService.fhirJSON)
+        .json(capabilityStatement, contentType: FHIRController.fhirJSON)
     }
 
     /// The SMART configuration document.
@@ -81,7 +81,7 @@ struct DiscoveryHandler: Sendable {
                                                     .object(JSONObject(members: [JSONMember(key: "code", value: .string($0))]))
                                                 }))])
             if let searchParams = Self.advertisedSearchParams[type] { resource.append("searchParam", searchParams) }
-            if type == "Patient", issuesHealthCards { resource.append("operation", .array([TrustService.healthCardsIssueOperation])) }
+            if type == "Patient", issuesHealthCards { resource.append("operation", .array([FHIRController.healthCardsIssueOperation])) }
             return .object(resource)
         }))
         // The parameters of every resource type (`_id`, `_lastUpdated`, `_tag`…).

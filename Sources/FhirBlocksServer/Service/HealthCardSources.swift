@@ -43,7 +43,7 @@ struct HealthCardSources: Sendable {
         if text.hasPrefix(absolute) { text = text.dropFirst(absolute.count) }
         let parts = text.split(separator: "/", omittingEmptySubsequences: false)
         guard parts.count == 2 || (parts.count == 4 && parts[2] == "_history"),
-              ResourceScope(String(parts[0])) != nil, TrustService.isValidID(String(parts[1])) else { return nil }
+              ResourceScope(String(parts[0])) != nil, FHIRController.isValidID(String(parts[1])) else { return nil }
         let key = "\(parts[0])/\(parts[1])"
         guard parts.count == 4 else { return (key, nil) }
         guard let version = Int(parts[3]), version > 0 else { return nil }

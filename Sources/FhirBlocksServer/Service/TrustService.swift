@@ -1,26 +1,26 @@
-import Crypto
-import ExactJSON
 import FhirBlocks
 import FhirBlocksStore
 import Logging
-import NIOCore
 import SmartHealthCards
 
-/// The FhirBlocks server's behaviour, independent of HTTP: every SMOAC, OAuth, FHIR and audit
-/// endpoint as a function from ``ServiceRequest`` to ``ServiceResponse``, which the router's
-/// routes call once they have routed the request (``buildApplication(service:host:port:checkpointPeriodSeconds:connectionLimits:tls:logger:onListening:)``).
+/// The FhirBlocks server's composition: the store, the configuration and keys, and the small
+/// components every area's endpoints are given, built once and started here. The endpoints
+/// themselves live with their routes (``buildApplication(service:host:port:checkpointPeriodSeconds:connectionLimits:tls:logger:onListening:)``
+/// registers them: the SMOAC, OAuth/SMART, FHIR and audit controllers), each handler receiving
+/// the request already routed and, where the route takes a bearer token, already authenticated.
 ///
 /// Decisions are the `FhirBlocks` core's (signatures, replay, the permission ledger, VACA,
-/// label filtering, Merkle proofs); this type loads what they need, stores what they return
+/// label filtering, Merkle proofs); the endpoints load what they need, store what they return
 /// through one `TrustStore.commit(_:)` per request (the audit entry in the same transaction as
-/// the change it records) and answers. What it holds between requests is in small components
-/// it composes: the permission ledger, registrations and tokens as last read (`LedgerCache`,
-/// validated on each request against the store's ledger version, so several servers on one
-/// database agree at once, and reloaded when it moved), the audit log's leaves, checkpoints and
-/// group commit (`AuditLog`: audit-only changes, the entry of a read or of a refusal, are
-/// committed in groups, each request answering once its own entry is durable), and the rate
-/// limits (`RateLimits`); everything else is read from the store. Cryptography runs outside
-/// any lock, so requests proceed in parallel.
+/// the change it records) and answer. What the server holds between requests is in small
+/// components: the permission ledger, registrations and tokens as last read (the ledger and
+/// token cache, validated on each request against the store's ledger version, so several
+/// servers on one database agree at once, and reloaded when it moved), the audit log's
+/// leaves, checkpoints and group commit with the committer that keeps both in step with the
+/// store (audit-only changes, the entry of a read or of a refusal, are committed in groups,
+/// each request answering once its own entry is durable), and the rate limits; everything
+/// else is read from the store. Cryptography runs outside any lock, so requests proceed in
+/// parallel.
 public final class TrustService: Sendable {
     /// The store.
     public let store: any TrustStore
@@ -36,15 +36,25 @@ public final class TrustService: Sendable {
     /// Every allowance counted.
     let rateLimits: RateLimits
     /// The permission ledger, registrations and tokens as last read from the store.
-    let ledgerCache = LedgerCache()
-    /// The audit log's leaves, checkpoints, group commit and refusal tally.
-    let auditLog: AuditLog
+    let trustLedger: TrustLedger
+    /// The committer of every change, with the audit log's leaves, checkpoints, group commit
+    /// and refusal tally.
+    let committer: ChangeCommitter
     /// The base URL (``baseURL``).
     let publicBaseURL: PublicBaseURL
     /// The discovery documents' handler (the SMART configuration, the CapabilityStatement).
     let discovery: DiscoveryHandler
 
     /// Creates a service over a migrated store. Call ``start()`` before serving.
+    ///
+    /// - Parameters:
+    ///   - store: The migrated store.
+    ///   - configuration: The configuration.
+    ///   - auditKey: The key that signs the audit log's checkpoints.
+    ///   - cardIssuerKey: The SMART Health Cards issuer key (nil: the server issues no cards).
+    ///   - clock: Where the service reads the time.
+    ///   - logger: The logger.
+    ///   - metrics: The metrics the server counts into.
     public init(store: any TrustStore, configuration: ServerConfiguration = ServerConfiguration(), auditKey: CsiSigningKey,
                 cardIssuerKey: SHCIssuerKey? = nil, clock: TrustClock = .system, logger: Logger = Logger(label: "fhirblocks"), metrics: ServerMetrics = ServerMetrics()) {
         self.store = store
@@ -55,58 +65,42 @@ public final class TrustService: Sendable {
         self.logger = logger
         self.metrics = metrics
         rateLimits = RateLimits(configuration: configuration)
-        auditLog = AuditLog(store: store, key: auditKey, keyName: configuration.checkpointKeyName, checkpointEvery: configuration.checkpointEvery,
-                            clock: clock, logger: logger)
         publicBaseURL = PublicBaseURL(configured: configuration.publicURL)
+        trustLedger = TrustLedger(store: store, configuration: configuration, clock: clock, logger: logger, metrics: metrics)
+        let auditLog = AuditLog(store: store, key: auditKey, keyName: configuration.checkpointKeyName, checkpointEvery: configuration.checkpointEvery,
+                                clock: clock, logger: logger)
+        committer = ChangeCommitter(store: store, trustLedger: trustLedger, auditLog: auditLog, publicBaseURL: publicBaseURL, clock: clock,
+                                    logger: logger, metrics: metrics)
         discovery = DiscoveryHandler(configuration: configuration, publicBaseURL: publicBaseURL, clock: clock, cardIssuerKey: cardIssuerKey)
     }
 
     /// Loads registrations, permissions and the audit log's leaves from the store.
     public func start() async throws(TrustStoreError) {
-        try await reloadLedger()
-        try await auditLog.load()
-    }
-
-    /// Brings the cached ledger and registrations up to the store's before a decision reads
-    /// them: one read of ``TrustStore/ledgerVersion()``, and a reload only when it moved (a
-    /// registration, grant or revocation committed by this server or by another one on the same
-    /// database). A revocation committed anywhere is therefore in force for every request that
-    /// starts after it.
-    /// Returns the version read.
-    @discardableResult
-    func refreshLedger() async throws(SMOACError) -> Int64 {
-        do {
-            let version = try await store.ledgerVersion()
-            guard ledgerCache.version != version else { return version }
-            try await reloadLedger()
-            return version
-        } catch {
-            logger.error("reading the permission ledger failed", metadata: ["reason": "\(error.description)"])
-            throw .storageFailure("the permission ledger could not be read")
-        }
-    }
-
-    /// Reads the ledger's version, then registrations and permissions (at least as new as that
-    /// version), and installs them unless a newer version is installed already.
-    private func reloadLedger() async throws(TrustStoreError) {
-        let version = try await store.ledgerVersion()
-        let registrations = try await store.registrations()
-        let permissions = try await store.permissions()
-        let ledger = PermissionLedger(wallets: Set(registrations.filter(\.isWallet).map(\.csiGuid)), permissions: permissions,
-                                      auditors: configuration.auditors)
-        ledgerCache.install(version: version, registrations: registrations, ledger: ledger)
-        metrics.ledgerReloads.increment()
+        try await trustLedger.reload()
+        try await committer.auditLog.load()
     }
 
     /// The configured auditors that are not registered. `health serve` refuses to start with
     /// any: in compat mode a client may choose its csiGuid, so a listed but unregistered GUID
     /// could be registered by anyone and read the whole log.
     public var unregisteredAuditors: [CsiGuid] {
-        configuration.auditors.filter { registration($0) == nil }.sorted { $0.rawValue < $1.rawValue }
+        configuration.auditors.filter { trustLedger.registration($0) == nil }.sorted { $0.rawValue < $1.rawValue }
+    }
+
+    /// The configured card sources that are not registered clients. `health serve` refuses to
+    /// start with any: in compat mode a client may choose its csiGuid, so a listed but
+    /// unregistered GUID could be registered by anyone, and its writes signed.
+    public var unregisteredCardSources: [CsiGuid] {
+        configuration.cardSources.filter { trustLedger.registration($0) == nil }.sorted { $0.rawValue < $1.rawValue }
     }
 
     /// Sets the base URL once the socket is bound (when no public URL was configured):
     /// `SCHEME://HOST:PORT`, `https` when the server speaks TLS.
+    ///
+    /// - Parameters:
+    ///   - host: The host the server listens on.
+    ///   - port: The bound port.
+    ///   - scheme: `http`, or `https` when the server speaks TLS.
     public func setBoundAddress(host: String, port: Int, scheme: String = "http") {
         publicBaseURL.set(boundHost: host, port: port, scheme: scheme)
     }
@@ -114,157 +108,110 @@ public final class TrustService: Sendable {
     /// The base URL assertion audiences and discovery use.
     public var baseURL: String { publicBaseURL.current }
 
-    /// The SMART configuration document (`DiscoveryHandler`).
-    public func smartConfiguration() -> ServiceResponse { discovery.smartConfiguration() }
-
-    // MARK: Shared plumbing
-
+    /// The current instant on the service's clock.
     var now: Timestamp { clock.now() }
 
-    var ledger: PermissionLedger { ledgerCache.ledger }
+    /// The installed permission ledger.
+    var ledger: PermissionLedger { trustLedger.ledger }
 
-    /// The cached registration of `csi`: its key, device and class, without its claims (which
-    /// stay in the store and are read only when released, so registrations cost memory by
-    /// their count, not by the size of what they claim).
-    func registration(_ csi: CsiGuid) -> CsiRegistration? { ledgerCache.registration(csi) }
-
-    func random<T, E: Error>(_ body: (inout SystemRandomNumberGenerator) throws(E) -> T) throws(E) -> T {
-        var generator = SystemRandomNumberGenerator()
-        return try body(&generator)
+    /// The access an `Authorization` header value grants now (``TrustLedger/bearer(authorization:)``).
+    func bearer(authorization header: String?) async -> BearerAccess? {
+        await trustLedger.bearer(authorization: header)
     }
 
-    /// Commits `change` and updates the caches. Storage failures become `server_error`.
+    /// Commits `change` with its audit entries (``ChangeCommitter/commit(_:)``).
     @discardableResult
     func commit(_ change: TrustChange) async throws(SMOACError) -> [Int] {
-        do {
-            return try await storeCommit(change)
-        } catch .alreadyRegistered {
-            throw .alreadyRegistered
-        } catch {
-            logger.error("store commit failed", metadata: ["reason": "\(error.description)"])
-            throw .storageFailure("the change could not be stored")
-        }
+        try await committer.commit(change)
     }
 
-    /// Commits `change` and updates the caches, keeping the store's error. A change of audit
-    /// entries only joins the next group commit (``AuditGroupCommitter``); it returns, like any
-    /// other, once its entries are durable. A checkpoint that falls due with a group is signed
-    /// after the group's requests were answered (it signs entries already durable).
+    // MARK: The audit log
+
+    /// Appends `entry` to the audit log and returns its index once it is durable. The entry
+    /// joins the next group commit, exactly as a protected read's entry does (its canonical bytes
+    /// and leaf hash are computed here, on the caller's task); a storage failure is
+    /// `server_error` and nothing of the entry's group was stored.
+    ///
+    /// - Parameter entry: The entry to append.
+    /// - Returns: The entry's index in the log.
+    public func appendAuditEntry(_ entry: AuditEntry) async throws(SMOACError) -> Int {
+        try await committer.append(entry)
+    }
+
+    /// Signs and stores a checkpoint of the current tree if it is due (or `force` and the tree grew).
     @discardableResult
-    func storeCommit(_ change: TrustChange) async throws(TrustStoreError) -> [Int] {
-        guard change.isAuditOnly else {
-            let (indexes, inCache) = try await commitNow(change)
-            if !indexes.isEmpty { await checkpointIfDue(sync: !inCache) }
-            return indexes
-        }
-        let handedIn = ContinuousClock.now
-        defer { metrics.auditWaitTime.recordNanoseconds(Self.nanoseconds(since: handedIn)) }
-        return try await auditLog.committer.commit(change.auditEntries, writer: { [self] group, completion in
-            let started = ContinuousClock.now
-            store.commit(group) { [self] result in
-                // On the store's thread, right after COMMIT: the caches, then the group's requests.
-                if case .success(let indexes) = result {
-                    _ = cache(group, committedAs: indexes)
-                    metrics.auditGroupCommits.increment()
-                    metrics.auditGroupWriteTime.recordNanoseconds(Self.nanoseconds(since: started))
-                }
-                completion(result)
-            }
-        }, afterGroup: { [self] indexes in
-            // The leaf cache holds the group unless other writers (servers sharing the
-            // database) appended first; then the checkpoint reads the store.
-            guard auditLog.queueFollowUp(after: indexes) else { return nil }
-            return { [self] in
-                await checkpointIfDue(sync: auditLog.startFollowUp())
-            }
-        })
-    }
-
-    static func nanoseconds(since start: ContinuousClock.Instant) -> Int64 {
-        TimeAmount(ContinuousClock.now - start).nanoseconds
-    }
-
-    /// Commits `change` in its own transaction and updates the caches; returns the indexes of
-    /// its audit entries and whether the leaf cache took them (it does when they follow it).
-    private func commitNow(_ change: TrustChange) async throws(TrustStoreError) -> (indexes: [Int], inCache: Bool) {
-        let indexes = try await store.commit(change)
-        return (indexes, cache(change, committedAs: indexes))
-    }
-
-    /// Updates the caches with a committed `change` whose audit entries got `indexes`; returns
-    /// whether the leaf cache took them (it does when they follow it).
-    private func cache(_ change: TrustChange, committedAs indexes: [Int]) -> Bool {
-        // The entries just stored extend the leaf cache directly when they follow it (the usual
-        // case); otherwise the next sync reads them from the store.
-        let appended = auditLog.cache(change.auditEntries, committedAs: indexes)
-        ledgerCache.apply(change)
-        if !indexes.isEmpty { metrics.auditEntries.increment(by: indexes.count) }
-        return appended
-    }
-
-    /// Takes one request from `csi`'s allowance (after its signature or assertion verified, so
-    /// nobody can spend another's): `rateLimited` when it is used up.
-    func requireWithinRate(_ csi: CsiGuid) throws(SMOACError) {
-        if let retryAfter = rateLimits.identity.take(csi.rawValue, now: now) {
-            metrics.rateLimited(kind: "identity")
-            throw .rateLimited(retryAfterSeconds: retryAfter)
-        }
-    }
-
-    /// Counts a refusal of a caller that could not be verified (see ``RefusalTally``): nothing
-    /// is written per request, and nobody named in the request is blamed.
-    func tallyUnverifiedRefusal(_ type: AuditEventType = .authenticationFailure, error: SMOACError) {
-        auditLog.refusals.record(type, reason: error.errorCode)
-        metrics.unverifiedRefusals(reason: error.errorCode)
+    func checkpointIfDue(force: Bool = false) async -> StoredCheckpoint? {
+        await committer.checkpointIfDue(force: force)
     }
 
     /// Returns once the audit group commit is idle: no group being written or waiting, and the
     /// checkpoint that may follow the last group signed and stored. Await it before closing the
     /// store, so no late checkpoint meets a closed store.
     public func finishAuditWrites() async {
-        await auditLog.committer.idle()
+        await committer.auditLog.committer.idle()
     }
 
     /// Writes the events counted since the last call (see `RefusalTally`) as aggregate audit
     /// entries (agent `unverified`, with their count). The checkpoint signer calls it every period and at
     /// shutdown.
     public func flushRefusals() async {
-        let drained = auditLog.refusals.drain()
-        guard !drained.isEmpty else { return }
-        let instant = now
-        var change = TrustChange()
-        change.auditEntries = drained.map { item in
-            PendingAuditEntry(entry: AuditEntry(type: item.key.type, recorded: instant, outcome: item.key.outcome, agent: AuditEntry.unverifiedAgent,
-                                                reason: item.key.reason, count: item.count))
-        }
-        do {
-            _ = try await commit(change)
-        } catch {
-            auditLog.refusals.restore(drained)
-            logger.error("audit of refused requests failed", metadata: ["reason": "\(error.errorCode)"])
-        }
+        await committer.flushRefusals()
     }
 
-    /// Records a refused request of a verified caller in the audit log (best effort: a storage
-    /// failure here is logged, and the refusal is still answered).
-    func auditFailure(_ type: AuditEventType = .authenticationFailure, agent: String, error: SMOACError, quirks: [CompatQuirk] = [], body: [UInt8]) async {
-        var change = TrustChange()
-        change.auditEntries = [PendingAuditEntry(entry: AuditEntry(type: type, recorded: now, outcome: .minorFailure, agent: agent,
-                                                                    quirks: quirks.sortedUnique, requestHash: Self.hexSHA256(body),
-                                                                    reason: error.errorCode))]
-        do {
-            try await storeCommit(change)
-        } catch {
-            logger.error("audit of a refused request failed", metadata: ["reason": "\(error.description)"])
-        }
+    // MARK: Endpoints called without HTTP
+
+    /// The SMART configuration document (`DiscoveryHandler`).
+    ///
+    /// - Returns: The `/.well-known/smart-configuration` answer.
+    public func smartConfiguration() -> ServiceResponse { discovery.smartConfiguration() }
+
+    /// `/.well-known/jwks.json`: the card issuer key's public JWK, 404 when the server has no
+    /// issuer key.
+    ///
+    /// - Returns: The key set answer.
+    public func healthCardsJWKS() -> ServiceResponse { HealthCardsController.jwks(cardIssuerKey) }
+
+    /// `POST /oauth/token`: `client_credentials` with a `private_key_jwt` client assertion
+    /// (SMART backend services), or `authorization_code` (a VACA code) with one; for SMART
+    /// public clients `authorization_code` with a PKCE `code_verifier` and `refresh_token`.
+    ///
+    /// - Parameter request: The token request (its form body).
+    /// - Returns: The token response, or the OAuth error.
+    public func token(_ request: ServiceRequest) async -> ServiceResponse {
+        await SmartAuthorizationController(service: self).token(request)
     }
 
-    static func hexSHA256(_ bytes: [UInt8]) -> String {
-        Hex.encode(SHA256.hash(data: bytes))
+    /// `GET /oauth/authorize`: SMART App Launch standalone launch, approved by the patient's
+    /// wallet with a user code.
+    ///
+    /// - Parameter request: The authorization request (its query string and `Accept`).
+    /// - Returns: The waiting page or document, the redirect with the outcome, or the refusal.
+    public func authorize(_ request: ServiceRequest) async -> ServiceResponse {
+        await SmartAuthorizationController(service: self).authorize(request)
     }
-}
 
-extension Array where Element == CompatQuirk {
-    /// Sorted, without repeats (the audit entry's form).
-    var sortedUnique: [CompatQuirk] { count < 2 ? self : Array(Set(self)).sorted() }
+    /// `POST /oauth/register`: RFC 7591 dynamic client registration.
+    ///
+    /// - Parameter request: The registration request (its JSON body).
+    /// - Returns: `201` with the client's `client_id`, or the registration error.
+    public func registerClient(_ request: ServiceRequest) async -> ServiceResponse {
+        await SmartAuthorizationController(service: self).registerClient(request)
+    }
+
+    /// `POST /oauth/introspect` (RFC 7662), the caller authenticated by its own bearer token in
+    /// the request's `authorization` header.
+    ///
+    /// - Parameter request: The introspection request (its form body and headers).
+    /// - Returns: The introspection response, or `invalid_client` without an active bearer token.
+    public func introspect(_ request: ServiceRequest) async -> ServiceResponse {
+        await SmartAuthorizationController(service: self).introspect(request)
+    }
+
+    /// `POST /oauth/revoke` (RFC 7009): revokes the access or refresh token given in the form.
+    ///
+    /// - Parameter request: The revocation request (its form body).
+    /// - Returns: `200` (an unknown token included), or the error when the form has no token or the store fails.
+    public func revoke(_ request: ServiceRequest) async -> ServiceResponse {
+        await SmartAuthorizationController(service: self).revoke(request)
+    }
 }

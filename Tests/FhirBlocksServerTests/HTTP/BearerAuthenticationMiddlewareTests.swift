@@ -34,7 +34,7 @@ import Testing
             runs.record()
             return describe(context)
         }
-        let required = BearerAuthenticationMiddleware(service: service, policy: .required(refusal: TrustService.fhirUnauthenticated(), bodyLimit: 16))
+        let required = BearerAuthenticationMiddleware(service: service, policy: .required(refusal: FHIRController.fhirUnauthenticated(), bodyLimit: 16))
         router.group("required").add(middleware: required).post { request, context in
             runs.record()
             // The body the middleware collected reaches the handler whole.

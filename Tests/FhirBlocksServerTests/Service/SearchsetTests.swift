@@ -31,7 +31,7 @@ import TestSupport
         for _ in 0..<1_000 {
             let json = Array(Self.value(&random).utf8)
             let tape = try JSONTape(json, maximumDepth: 512, allowsByteOrderMark: false)
-            #expect(TrustService.isDelimitedObject(json) == (tape.kind(0) == .object), "\(String(decoding: json, as: UTF8.self))")
+            #expect(FHIRController.isDelimitedObject(json) == (tape.kind(0) == .object), "\(String(decoding: json, as: UTF8.self))")
         }
     }
 
@@ -43,8 +43,8 @@ import TestSupport
         bundle.append("resourceType", "Bundle")
         bundle.append("type", "searchset")
         if let total { bundle.append("total", .number(String(total))) }
-        var links: [JSONValue] = [TrustService.link("self", selfLink)]
-        if let nextLink { links.append(TrustService.link("next", nextLink)) }
+        var links: [JSONValue] = [FHIRController.link("self", selfLink)]
+        if let nextLink { links.append(FHIRController.link("next", nextLink)) }
         bundle.append("link", .array(links))
         var entries: [[UInt8]] = []
         for record in records {
@@ -84,7 +84,7 @@ import TestSupport
             let total: Int? = random.chance(0.5) ? nil : random.int(0...500)
             let next: String? = random.chance(0.5) ? nil : base + "/fhir/Observation?_cursor=abc"
             let ignored = random.chance(0.3) ? ["colour", "x:y"] : []
-            let built = TrustService.searchset(base: base, type: type, total: total, records: records, selfLink: base + "/fhir/Observation",
+            let built = FHIRController.searchset(base: base, type: type, total: total, records: records, selfLink: base + "/fhir/Observation",
                                                nextLink: next, ignored: ignored)
             let oracle = Self.tapeSearchset(base: base, type: type, total: total, records: records, selfLink: base + "/fhir/Observation",
                                             nextLink: next, ignored: ignored)
@@ -94,7 +94,7 @@ import TestSupport
 
     @Test func refusesWhatCannotBeOneObject() {
         for text in ["", " ", "{", "}", "[]", "\"x\"", "{\"a\":1", "\"a\":1}"] {
-            #expect(!TrustService.isDelimitedObject(Array(text.utf8)), "\(text)")
+            #expect(!FHIRController.isDelimitedObject(Array(text.utf8)), "\(text)")
         }
     }
 }

@@ -42,16 +42,16 @@ import TestSupport
         var random = SplitMix64(seed: 15)
         for _ in 0..<500 {
             let json = Self.resource(&random)
-            #expect(TrustService.storedLabels(Array(json.utf8)) == Self.parsed(json), "\(json)")
+            #expect(FHIRController.storedLabels(Array(json.utf8)) == Self.parsed(json), "\(json)")
         }
     }
 
     @Test func labelledOrEscapedResourcesAreParsed() {
         let labelled = #"{"resourceType":"Observation","meta":{"security":[\#(Self.codings[0]),\#(Self.codings[3])]}}"#
-        #expect(TrustService.storedLabels(Array(labelled.utf8))?.confidentiality == .R)
+        #expect(FHIRController.storedLabels(Array(labelled.utf8))?.confidentiality == .R)
         let escaped = #"{"resourceType":"Observation","meta":{"\u0073ecurity":[\#(Self.codings[2])]}}"#
-        #expect(TrustService.storedLabels(Array(escaped.utf8))?.confidentiality == .V)
+        #expect(FHIRController.storedLabels(Array(escaped.utf8))?.confidentiality == .V)
         // Bytes that could hold labels but do not parse have none to give: nil, refused.
-        #expect(TrustService.storedLabels(Array(#"{"meta":{"security":["#.utf8)) == nil)
+        #expect(FHIRController.storedLabels(Array(#"{"meta":{"security":["#.utf8)) == nil)
     }
 }

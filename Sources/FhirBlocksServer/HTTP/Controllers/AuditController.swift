@@ -1,46 +1,179 @@
+import CommonSupport
+import ExactJSON
+import FhirBlocks
+import FhirBlocksStore
 import Hummingbird
 
 /// The audit log's routes (§4.2) under `/audit`: `GET checkpoint`, `checkpoints`, `key`,
 /// `entries` (released to the reader the bearer token authenticated by ``BearerAuthenticationMiddleware`` stands for),
 /// `proof/inclusion`, `proof/consistency`; and `POST audit/validate`, at the root and under
-/// `/smoac` (``validateRoutes``).
-struct AuditController {
-    let service: TrustService
+/// `/smoac` (``validateRoutes``), with their handlers. Everything that proves the log is
+/// public; an entry's content is released only to the readers ``AuditReader`` allows (the
+/// patient it concerns, the agent that acted, auditors). Given the ledger (who a token stands
+/// for), the committer with the audit log (leaves, checkpoints) and the log's signing key.
+struct AuditController: TrustEndpoints {
+    let trustLedger: TrustLedger
+    let committer: ChangeCommitter
+    /// The audit log's signing key (its public half is published at `GET /audit/key`).
+    let auditKey: CsiSigningKey
+
+    init(trustLedger: TrustLedger, committer: ChangeCommitter, auditKey: CsiSigningKey) {
+        self.trustLedger = trustLedger
+        self.committer = committer
+        self.auditKey = auditKey
+    }
+
+    /// The controller over `service`'s components.
+    init(service: TrustService) {
+        self.init(trustLedger: service.trustLedger, committer: service.committer, auditKey: service.auditKey)
+    }
 
     /// The log's routes, to add at `/audit`.
     var routes: RouteCollection<FhirBlocksRequestContext> {
-        let service = self.service
         let routes = RouteCollection(context: FhirBlocksRequestContext.self)
         routes.get("checkpoint") { request, context in
-            try await FhirBlocksRouter.handle(request, context: context, limit: 0) { _ in await service.latestCheckpoint() }
+            try await FhirBlocksRouter.handle(request, context: context, limit: 0) { _ in await latestCheckpoint() }
         }
         routes.get("checkpoints") { request, context in
-            try await FhirBlocksRouter.handle(request, context: context, limit: 0) { _ in await service.allCheckpoints() }
+            try await FhirBlocksRouter.handle(request, context: context, limit: 0) { _ in await allCheckpoints() }
         }
         routes.get("key") { request, context in
-            try await FhirBlocksRouter.handle(request, context: context, limit: 0) { _ in service.auditKeyDocument() }
+            try await FhirBlocksRouter.handle(request, context: context, limit: 0) { _ in keyDocument() }
         }
         // Entries are released to the reader the bearer token stands for (anonymous without one).
-        routes.group().add(middleware: BearerAuthenticationMiddleware(service: service, policy: .optional)).get("entries") { request, context in
+        routes.group().add(middleware: BearerAuthenticationMiddleware(ledger: trustLedger, policy: .optional)).get("entries") { request, context in
             let authentication = context.authentication
-            return try await FhirBlocksRouter.handle(request, context: context, limit: 0) { await service.entries($0, authentication: authentication) }
+            return try await FhirBlocksRouter.handle(request, context: context, limit: 0) { await entries($0, authentication: authentication) }
         }
         routes.get("proof/inclusion") { request, context in
-            try await FhirBlocksRouter.handle(request, context: context, limit: 0) { await service.inclusionProof($0) }
+            try await FhirBlocksRouter.handle(request, context: context, limit: 0) { await inclusionProof($0) }
         }
         routes.get("proof/consistency") { request, context in
-            try await FhirBlocksRouter.handle(request, context: context, limit: 0) { await service.consistencyProof($0) }
+            try await FhirBlocksRouter.handle(request, context: context, limit: 0) { await consistencyProof($0) }
         }
         return routes
     }
 
     /// `POST audit/validate`, to add at `/` and at `/smoac`.
     var validateRoutes: RouteCollection<FhirBlocksRequestContext> {
-        let service = self.service
         let routes = RouteCollection(context: FhirBlocksRequestContext.self)
         routes.post("audit/validate") { request, context in
-            try await FhirBlocksRouter.handle(request, context: context, limit: 64 * 1024) { await service.validate($0) }
+            try await FhirBlocksRouter.handle(request, context: context, limit: 64 * 1024) { await validate($0) }
         }
         return routes
+    }
+
+    // MARK: Handlers
+
+    /// `GET /audit/checkpoint`: a checkpoint signed now if the log grew, then the latest one as its note.
+    func latestCheckpoint() async -> ServiceResponse {
+        await committer.checkpointIfDue(force: true)
+        guard let latest = try? await store.checkpoints().last else {
+            return .error(.unknownTarget("the log is empty"))
+        }
+        return .text(latest.note)
+    }
+
+    /// `GET /audit/checkpoints`: every stored checkpoint, oldest first.
+    func allCheckpoints() async -> ServiceResponse {
+        guard let all = try? await store.checkpoints() else { return .error(.storageFailure("storage failure")) }
+        return .json(.object(JSONObject(members: [JSONMember(key: "checkpoints", value: .array(all.map { checkpoint in
+            .object(JSONObject(members: [JSONMember(key: "treeSize", value: .number(String(checkpoint.treeSize))),
+                                         JSONMember(key: "note", value: .string(checkpoint.note))]))
+        }))])))
+    }
+
+    /// `GET /audit/key`: the checkpoint key's name, the log's origin and its public key.
+    func keyDocument() -> ServiceResponse {
+        var object = JSONObject()
+        object.append("keyName", configuration.checkpointKeyName)
+        object.append("origin", committer.checkpointOrigin)
+        object.append("publicKey", auditKey.publicKey.spkiBase64)
+        object.append("jwk", auditKey.publicKey.jwk())
+        return .json(.object(object))
+    }
+
+    /// `GET /audit/entries` for the reader `authentication` stands for (`TrustLedger.auditReader`).
+    func entries(_ request: ServiceRequest, authentication: BearerAuthentication) async -> ServiceResponse {
+        let from = Int(request.query["from"] ?? "0") ?? -1
+        let count = Int(request.query["count"] ?? "100") ?? -1
+        guard from >= 0, (1...1000).contains(count) else { return .error(.malformedRequest("from ≥ 0 and 1 ≤ count ≤ 1000")) }
+        guard let reader = trustLedger.auditReader(authentication) else {
+            return .error(.invalidClient("the bearer token is not active; send none to read leaf hashes only"))
+        }
+        guard let records = try? await store.auditRecords(from: from, limit: count), let size = try? await store.auditCount() else {
+            return .error(.storageFailure("storage failure"))
+        }
+        var object = JSONObject()
+        object.append("treeSize", .number(String(size)))
+        object.append("entries", .array(records.map { record in
+            var members = [JSONMember(key: "index", value: .number(String(record.index))),
+                           JSONMember(key: "leafHash", value: .string(record.leafHash.hex))]
+            // An auditor gets the stored bytes whatever they hold (a damaged entry included).
+            let released = reader == .auditor
+                || (try? AuditEntry(canonicalBytes: record.canonicalBytes)).map(reader.maySee) == true
+            if released { members.append(JSONMember(key: "entry", value: .string(Base64URL.encodeStandard(record.canonicalBytes)))) }
+            return .object(JSONObject(members: members))
+        }))
+        return .json(.object(object))
+    }
+
+    /// `GET /audit/proof/inclusion?index=I[&size=N]`.
+    func inclusionProof(_ request: ServiceRequest) async -> ServiceResponse {
+        guard let leaves = await committer.auditLog.leaves() else { return .error(.storageFailure("storage failure")) }
+        guard let index = request.query["index"].flatMap({ Int($0) }) else { return .error(.malformedRequest("\"index\" is required")) }
+        let size = request.query["size"].flatMap { Int($0) } ?? leaves.count
+        guard size >= 1, size <= leaves.count, index >= 0, index < size else { return .error(.unknownTarget("no such index in a tree of that size")) }
+        let prefix = Array(leaves[..<size])
+        guard let proof = try? MerkleTree.inclusionProof(index: index, leaves: prefix) else { return .error(.unknownTarget("no such index")) }
+        var object = JSONObject()
+        object.append("leafIndex", .number(String(index)))
+        object.append("treeSize", .number(String(size)))
+        object.append("leafHash", prefix[index].hex)
+        object.append("rootHash", MerkleTree.rootHash(leaves: prefix).hex)
+        object.append("hashes", strings: proof.map(\.hex))
+        return .json(.object(object))
+    }
+
+    /// `GET /audit/proof/consistency?from=M&to=N`.
+    func consistencyProof(_ request: ServiceRequest) async -> ServiceResponse {
+        guard let leaves = await committer.auditLog.leaves() else { return .error(.storageFailure("storage failure")) }
+        guard let from = request.query["from"].flatMap({ Int($0) }), let to = request.query["to"].flatMap({ Int($0) }) else {
+            return .error(.malformedRequest("\"from\" and \"to\" are required"))
+        }
+        guard from >= 0, from <= to, to <= leaves.count else { return .error(.unknownTarget("no such tree sizes")) }
+        let prefix = Array(leaves[..<to])
+        guard let proof = try? MerkleTree.consistencyProof(oldSize: from, leaves: prefix) else { return .error(.unknownTarget("no such tree sizes")) }
+        var object = JSONObject()
+        object.append("from", .number(String(from)))
+        object.append("to", .number(String(to)))
+        object.append("hashes", strings: proof.map(\.hex))
+        return .json(.object(object))
+    }
+
+    /// `POST /audit/validate` `{"csiGuid","signature"}`: whether a signed request with that
+    /// signature from that csi is in the log, with its inclusion proof and a checkpoint.
+    func validate(_ request: ServiceRequest) async -> ServiceResponse {
+        guard case .object(let object)? = try? JSONParser.parse(request.body, maximumDepth: 4),
+              let csiText = object["csiGuid"]?.stringValue, let csi = CsiGuid(csiText), let signature = object["signature"]?.stringValue else {
+            return .error(.malformedRequest("the body must be {\"csiGuid\", \"signature\"}"))
+        }
+        guard let records = try? await store.auditRecords(signatureDigest: Self.signatureDigest(signature)) else {
+            return .error(.storageFailure("storage failure"))
+        }
+        let match = records.first { record in (try? AuditEntry(canonicalBytes: record.canonicalBytes))?.agent == csi.rawValue }
+        var answer = JSONObject()
+        answer.append("valid", .bool(match != nil))
+        if let match {
+            let checkpoint = await committer.checkpointIfDue(force: true)
+            let latest = (try? await store.checkpoints().last) ?? checkpoint
+            if let latest, let leaves = await committer.auditLog.leaves(), latest.treeSize <= leaves.count,
+               let proof = try? MerkleTree.inclusionProof(index: match.index, leaves: Array(leaves[..<latest.treeSize])) {
+                answer.append("leafIndex", .number(String(match.index)))
+                answer.append("inclusionProof", strings: proof.map(\.hex))
+                answer.append("checkpoint", latest.note)
+            }
+        }
+        return .json(.object(answer))
     }
 }

@@ -1,5 +1,6 @@
 import HTTPTypes
 import Hummingbird
+import SmartHealthCards
 
 /// The protected FHIR endpoint's routes, registered once each under `/fhir` (§1.4, §2.7):
 ///
@@ -20,68 +21,86 @@ import Hummingbird
 /// one the answer is 401 with `WWW-Authenticate`, whatever the path (the body is collected
 /// first: 413 beyond ``ServerConfiguration/maximumBodySize``). The read by id is behind the
 /// middleware's `unconfirmed` policy: it confirms the token in the same store read as the resource.
-struct FHIRController {
-    let service: TrustService
+struct FHIRController: TrustEndpoints {
+    let trustLedger: TrustLedger
+    let committer: ChangeCommitter
+    /// The SMART Health Cards issuer key of `$health-cards-issue` (nil: the server issues no cards).
+    let cardIssuerKey: SHCIssuerKey?
+    /// The discovery documents (the CapabilityStatement at `metadata`).
+    let discovery: DiscoveryHandler
 
-    /// What answers one route: the collected request, the access its token grants, the route's parameters.
-    typealias Protected = @Sendable (TrustService, ServiceRequest, TrustService.BearerAccess, Parameters) async -> ServiceResponse
+    init(trustLedger: TrustLedger, committer: ChangeCommitter, cardIssuerKey: SHCIssuerKey?, discovery: DiscoveryHandler) {
+        self.trustLedger = trustLedger
+        self.committer = committer
+        self.cardIssuerKey = cardIssuerKey
+        self.discovery = discovery
+    }
+
+    /// The controller over `service`'s components.
+    init(service: TrustService) {
+        self.init(trustLedger: service.trustLedger, committer: service.committer, cardIssuerKey: service.cardIssuerKey, discovery: service.discovery)
+    }
+
+    /// What answers one route: the controller, the collected request, the access its token
+    /// grants, the route's parameters.
+    typealias Protected = @Sendable (FHIRController, ServiceRequest, BearerAccess, Parameters) async -> ServiceResponse
 
     /// The methods every FHIR path takes.
     static let methods: [HTTPRequest.Method] = [.get, .post, .put, .delete, .patch]
 
     /// The routes, to add at `/fhir`.
     var routes: RouteCollection<FhirBlocksRequestContext> {
-        let service = self.service
-        let discovery = service.discovery
+        let discovery = self.discovery
+        let limit = configuration.maximumBodySize
         let routes = RouteCollection(context: FhirBlocksRequestContext.self)
         // The CapabilityStatement (``DiscoveryHandler``) needs no token.
         routes.get("metadata") { request, context in
-            try await FhirBlocksRouter.handle(request, context: context, limit: service.configuration.maximumBodySize) { _ in discovery.metadata() }
+            try await FhirBlocksRouter.handle(request, context: context, limit: limit) { _ in discovery.metadata() }
         }
         // The read by id confirms the token itself, in the same store read as the resource.
-        let reads = routes.group().add(middleware: BearerAuthenticationMiddleware(service: service, policy: .unconfirmed))
+        let reads = routes.group().add(middleware: BearerAuthenticationMiddleware(ledger: trustLedger, policy: .unconfirmed))
         for prefix in ["{type}", "Patient"] {
             reads.get(RouterPath("\(prefix)/{id}")) { request, context in
                 let type = Self.type(context, prefix)
                 let id = context.parameters.get("id") ?? ""
                 let resolved = context.unconfirmedBearer
-                return try await FhirBlocksRouter.handle(request, context: context, limit: service.configuration.maximumBodySize) { _ in
-                    await service.readByID(type: type, id: id, resolved: resolved)
+                return try await FhirBlocksRouter.handle(request, context: context, limit: limit) { _ in
+                    await readByID(type: type, id: id, resolved: resolved)
                 }
             }
         }
         // The rest need an active token.
         let protected = routes.group().add(middleware: BearerAuthenticationMiddleware(
-            service: service, policy: .required(refusal: TrustService.fhirUnauthenticated(), bodyLimit: service.configuration.maximumBodySize)))
-        add(protected, "metadata", except: [.get], [.post: { service, request, access, _ in
-            await service.write(type: "metadata", id: nil, body: request.body, access: access)
+            ledger: trustLedger, policy: .required(refusal: Self.fhirUnauthenticated(), bodyLimit: limit)))
+        add(protected, "metadata", except: [.get], [.post: { fhir, request, access, _ in
+            await fhir.write(type: "metadata", id: nil, body: request.body, access: access)
         }])
         for prefix in ["{type}", "Patient"] {
             add(protected, RouterPath(prefix), [
-                .get: { service, request, access, parameters in await service.search(type: Self.type(parameters, prefix), request: request, access: access) },
-                .post: { service, request, access, parameters in
-                    await service.write(type: Self.type(parameters, prefix), id: nil, body: request.body, access: access)
+                .get: { fhir, request, access, parameters in await fhir.search(type: Self.type(parameters, prefix), request: request, access: access) },
+                .post: { fhir, request, access, parameters in
+                    await fhir.write(type: Self.type(parameters, prefix), id: nil, body: request.body, access: access)
                 },
             ])
             add(protected, RouterPath("\(prefix)/{id}"), except: [.get], [
-                .put: { service, request, access, parameters in
-                    await service.write(type: Self.type(parameters, prefix), id: parameters.get("id") ?? "", body: request.body, access: access)
+                .put: { fhir, request, access, parameters in
+                    await fhir.write(type: Self.type(parameters, prefix), id: parameters.get("id") ?? "", body: request.body, access: access)
                 },
-                .delete: { _, _, _, _ in TrustService.fhirNotDeletable() },
-                .patch: { _, _, _, _ in TrustService.fhirNotDeletable() },
+                .delete: { _, _, _, _ in Self.fhirNotDeletable() },
+                .patch: { _, _, _, _ in Self.fhirNotDeletable() },
             ])
         }
-        add(protected, "Patient/{id}/$everything", [.get: { service, request, access, parameters in
-            await service.everything(patientID: parameters.get("id") ?? "", request: request, access: access)
+        add(protected, "Patient/{id}/$everything", [.get: { fhir, request, access, parameters in
+            await fhir.everything(patientID: parameters.get("id") ?? "", request: request, access: access)
         }])
-        let issue: Protected = { service, request, access, parameters in
-            await service.issueHealthCards(patientID: parameters.get("id") ?? "", body: request.body, access: access)
+        let issue: Protected = { fhir, request, access, parameters in
+            await fhir.issueHealthCards(patientID: parameters.get("id") ?? "", body: request.body, access: access)
         }
         add(protected, "Patient/{id}/$health-cards-issue", [.post: issue])
         // `$` sent as `%24` (in any case: `%24`, `%2a`…): the router matches constants exactly.
-        add(protected, "Patient/{id}/{operation}", [.post: { service, request, access, parameters in
-            guard TrustService.isHealthCardsIssue(parameters.get("operation") ?? "") else { return TrustService.unknownFHIRPath() }
-            return await issue(service, request, access, parameters)
+        add(protected, "Patient/{id}/{operation}", [.post: { fhir, request, access, parameters in
+            guard Self.isHealthCardsIssue(parameters.get("operation") ?? "") else { return Self.unknownFHIRPath() }
+            return await issue(fhir, request, access, parameters)
         }])
         // Anything deeper. (Hummingbird refuses `**` beside `{type}`, so the catch-all starts
         // below `{type}/{id}`; `Patient/{id}/…` the Patient routes do not serve reaches it too, the
@@ -91,19 +110,20 @@ struct FHIRController {
     }
 
     /// Adds `path` for every method of ``methods`` but `except`: the method's handler in
-    /// `handlers`, else ``TrustService/unknownFHIRPath()``; each with the access the group's
+    /// `handlers`, else ``unknownFHIRPath()``; each with the access the group's
     /// middleware authenticated.
     private func add(_ routes: RouterGroup<FhirBlocksRequestContext>, _ path: RouterPath, except: Set<HTTPRequest.Method> = [],
                      _ handlers: [HTTPRequest.Method: Protected]) {
-        let service = self.service
+        let fhir = self
+        let limit = configuration.maximumBodySize
         for method in Self.methods where !except.contains(method) {
-            let handler: Protected = handlers[method] ?? { _, _, _, _ in TrustService.unknownFHIRPath() }
+            let handler: Protected = handlers[method] ?? { _, _, _, _ in Self.unknownFHIRPath() }
             routes.on(path, method: method) { request, context in
                 // The group's middleware ran only this route for an active token.
-                guard let access = context.access else { return FhirBlocksRouter.bridge(TrustService.fhirUnauthenticated()) }
+                guard let access = context.access else { return FhirBlocksRouter.bridge(Self.fhirUnauthenticated()) }
                 let parameters = context.parameters
-                return try await FhirBlocksRouter.handle(request, context: context, limit: service.configuration.maximumBodySize) { request in
-                    await handler(service, request, access, parameters)
+                return try await FhirBlocksRouter.handle(request, context: context, limit: limit) { request in
+                    await handler(fhir, request, access, parameters)
                 }
             }
         }

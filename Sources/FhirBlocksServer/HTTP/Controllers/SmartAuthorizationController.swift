@@ -1,41 +1,232 @@
+import ExactJSON
+import FhirBlocks
+import FhirBlocksStore
 import Hummingbird
 
 /// OAuth 2.0 and SMART App Launch: discovery (at the root and under `/fhir`), the token,
-/// authorization, registration, introspection and revocation endpoints under `/oauth`. The
-/// discovery document is the `DiscoveryHandler`'s, given only the configuration, base URL,
-/// clock and card issuer key.
-/// Introspection authenticates its caller by bearer token (``BearerAuthenticationMiddleware``,
-/// `required`: the handler runs with the caller's access).
-struct SmartAuthorizationController {
-    let service: TrustService
+/// authorization, registration, introspection and revocation endpoints under `/oauth`, with
+/// their handlers (the SMART standalone launch's in `+Authorize`, `+Token` and
+/// `+Registration`). The discovery document is the `DiscoveryHandler`'s. Introspection
+/// authenticates its caller by bearer token (``BearerAuthenticationMiddleware``, `required`:
+/// the handler runs with the caller's access). Given the ledger and token cache, the committer
+/// with the audit log, and the rate limits; the backend-services token grant shares the VACA
+/// endpoints' ``TokenIssuer``.
+struct SmartAuthorizationController: RateLimitedEndpoints {
+    let trustLedger: TrustLedger
+    let committer: ChangeCommitter
+    let rateLimits: RateLimits
+    let discovery: DiscoveryHandler
 
     /// The largest form the token, introspection and revocation endpoints read.
     static let formLimit = 64 * 1024
 
+    init(trustLedger: TrustLedger, committer: ChangeCommitter, rateLimits: RateLimits, discovery: DiscoveryHandler) {
+        self.trustLedger = trustLedger
+        self.committer = committer
+        self.rateLimits = rateLimits
+        self.discovery = discovery
+    }
+
+    /// The controller over `service`'s components.
+    init(service: TrustService) {
+        self.init(trustLedger: service.trustLedger, committer: service.committer, rateLimits: service.rateLimits, discovery: service.discovery)
+    }
+
+    /// The assertions and tokens the token endpoint shares with the VACA endpoints.
+    var tokens: TokenIssuer { TokenIssuer(trustLedger: trustLedger, committer: committer, rateLimits: rateLimits) }
+
     func addRoutes(to router: Router<FhirBlocksRequestContext>) {
-        let service = self.service
-        let discovery = service.discovery
+        let discovery = self.discovery
         for path in [".well-known/smart-configuration", "fhir/.well-known/smart-configuration"] {
             router.get(RouterPath(path)) { _, _ in FhirBlocksRouter.bridge(discovery.smartConfiguration()) }
         }
         let oauth = router.group("oauth")
         oauth.post("token") { request, context in
-            try await FhirBlocksRouter.handle(request, context: context, limit: Self.formLimit) { await service.token($0) }
+            try await FhirBlocksRouter.handle(request, context: context, limit: Self.formLimit) { await token($0) }
         }
         oauth.get("authorize") { request, context in
-            try await FhirBlocksRouter.handle(request, context: context, limit: 0) { await service.authorize($0) }
+            try await FhirBlocksRouter.handle(request, context: context, limit: 0) { await authorize($0) }
         }
         oauth.post("register") { request, context in
-            try await FhirBlocksRouter.handle(request, context: context, limit: TrustService.maximumRegistrationBody) { await service.registerClient($0) }
+            try await FhirBlocksRouter.handle(request, context: context, limit: Self.maximumRegistrationBody) { await registerClient($0) }
         }
         oauth.post("revoke") { request, context in
-            try await FhirBlocksRouter.handle(request, context: context, limit: Self.formLimit) { await service.revoke($0) }
+            try await FhirBlocksRouter.handle(request, context: context, limit: Self.formLimit) { await revoke($0) }
         }
         let introspection = BearerAuthenticationMiddleware(
-            service: service, policy: .required(refusal: TrustService.introspectionUnauthenticated(), bodyLimit: Self.formLimit))
+            ledger: trustLedger, policy: .required(refusal: Self.introspectionUnauthenticated(), bodyLimit: Self.formLimit))
         oauth.group("introspect").add(middleware: introspection).post { request, context in
-            guard let caller = context.access else { return FhirBlocksRouter.bridge(TrustService.introspectionUnauthenticated()) }
-            return try await FhirBlocksRouter.handle(request, context: context, limit: Self.formLimit) { await service.introspect($0, caller: caller) }
+            guard let caller = context.access else { return FhirBlocksRouter.bridge(Self.introspectionUnauthenticated()) }
+            return try await FhirBlocksRouter.handle(request, context: context, limit: Self.formLimit) { await introspect($0, caller: caller) }
         }
+    }
+
+    // MARK: Handlers
+
+    /// `POST /oauth/token`: `client_credentials` with a `private_key_jwt` client assertion
+    /// (SMART backend services), or `authorization_code` (a VACA code) with one; for SMART
+    /// public clients `authorization_code` with a PKCE `code_verifier` and `refresh_token`.
+    func token(_ request: ServiceRequest) async -> ServiceResponse {
+        do {
+            try await refreshLedger()
+            let form = try FormBody.parse(request.body, mode: configuration.mode, literalPlusFields: ["client_assertion"])
+            guard let grantType = form.value["grant_type"] else { throw SMOACError.malformedRequest("\"grant_type\" is missing") }
+            // SMART clients of /oauth/register (public, or with their own assertion key): a code
+            // from /oauth/authorize with its PKCE verifier, or a refresh token.
+            if grantType == "refresh_token" || (grantType == "authorization_code" && !assertsRegisteredCsi(form.value)) {
+                let response = grantType == "refresh_token" ? try await refresh(form.value, body: request.body)
+                    : try await exchangePublicCode(form.value, body: request.body)
+                return ServiceResponse(headers: [("Cache-Control", "no-store"), ("Pragma", "no-cache")], body: response.jsonBytes)
+            }
+            guard grantType == "client_credentials" || grantType == "authorization_code" else { throw SMOACError.unsupportedGrantType }
+            guard form.value["client_assertion_type"] == VacaAuthRequest.jwtBearerAssertionType else {
+                throw SMOACError.invalidClient("client_assertion_type must be \(VacaAuthRequest.jwtBearerAssertionType)")
+            }
+            guard let assertionText = form.value["client_assertion"], !assertionText.isEmpty else {
+                throw SMOACError.invalidClient("\"client_assertion\" is missing")
+            }
+            let verified = try await tokens.verifyAssertion(assertionText, purpose: .clientAuthentication, body: request.body, quirks: form.quirks)
+            if let clientID = form.value["client_id"], CsiGuid(clientID) != verified.issuer {
+                throw SMOACError.invalidClient("client_id does not match the assertion's issuer")
+            }
+            let token: AccessToken
+            if grantType == "authorization_code" {
+                guard let presented = form.value["code"], !presented.isEmpty else { throw SMOACError.malformedRequest("\"code\" is missing") }
+                let taken: AuthorizationCode?
+                do {
+                    taken = try await store.take(presented)
+                } catch {
+                    throw SMOACError.storageFailure(error.description)
+                }
+                token = try await tokens.mintToken(code: taken, presentedCode: presented, assertion: verified, quirks: form.quirks, body: request.body)
+            } else {
+                guard let scope = form.value["scope"], !scope.isEmpty else { throw SMOACError.invalidScope("\"scope\" is missing") }
+                var patient: CsiGuid?
+                if let text = form.value["patient"] {
+                    guard let parsed = CsiGuid(text) else { throw SMOACError.malformedRequest("\"patient\" is not a 36-character UUID") }
+                    patient = parsed
+                }
+                let instant = now
+                let code: AuthorizationCode
+                do {
+                    code = try random { generator throws(SMOACError) in
+                        try tokens.authorizer.issueCode(for: verified, requestedScope: scope, patient: patient, ledger: ledger, now: instant, using: &generator)
+                    }
+                } catch {
+                    await auditFailure(.tokenIssued, agent: verified.issuer.rawValue, error: error, quirks: form.quirks, body: request.body)
+                    // RFC 6749 §5.2 has no access_denied at the token endpoint: nothing held is invalid_scope.
+                    if case .accessDenied(let reason) = error { throw SMOACError.invalidScope(reason) }
+                    throw error
+                }
+                token = try await tokens.mintToken(code: code, presentedCode: code.code, assertion: verified, quirks: form.quirks, body: request.body)
+            }
+            return ServiceResponse(headers: [("Cache-Control", "no-store"), ("Pragma", "no-cache")], body: token.response(at: token.issuedAt).jsonBytes)
+        } catch let error as SMOACError {
+            return .error(error)
+        } catch {
+            return .error(.malformedRequest("unreadable request"))
+        }
+    }
+
+    /// `POST /oauth/introspect` (RFC 7662). The caller authenticates with any active bearer
+    /// token, and learns about a token only if it was issued to the caller's own client or the
+    /// caller is one of the server's auditors (``ServerConfiguration/auditors``); any other
+    /// token is `{"active": false}`, as if unknown (RFC 7662 §2.2: a server may decline to
+    /// describe a token to a caller not entitled to it).
+    func introspect(_ request: ServiceRequest) async -> ServiceResponse {
+        guard let caller = await trustLedger.bearer(authorization: request.headers["authorization"]) else { return Self.introspectionUnauthenticated() }
+        return await introspect(request, caller: caller)
+    }
+
+    /// The answer to an introspection request without an active bearer token.
+    static func introspectionUnauthenticated() -> ServiceResponse {
+        .error(.invalidClient("introspection needs an active bearer token"))
+    }
+
+    /// `POST /oauth/introspect` for a caller already authenticated (``BearerAuthenticationMiddleware``).
+    func introspect(_ request: ServiceRequest, caller: BearerAccess) async -> ServiceResponse {
+        let form: FormBody
+        do {
+            form = try FormBody.parse(request.body, mode: .strict).value
+        } catch {
+            return .error(error)
+        }
+        guard let presented = form["token"], !presented.isEmpty else { return .error(.malformedRequest("\"token\" is missing")) }
+        var answer = IntrospectionResponse.inactive
+        let callerClient = caller.token.client
+        if let stored = try? await store.token(hash: AccessToken.hash(of: presented)), !stored.revoked,
+           stored.client == callerClient || configuration.auditors.contains(callerClient) {
+            answer = stored.accessToken(presented: presented).introspection(at: now, ledger: ledger)
+        }
+        var change = TrustChange()
+        change.auditEntries = [PendingAuditEntry(entry: AuditEntry(type: .tokenIntrospected, recorded: now, agent: callerClient.rawValue,
+                                                                   patient: answer.patient, tokenID: caller.token.id,
+                                                                   reason: answer.active ? nil : "inactive"))]
+        do {
+            try await commit(change)
+        } catch {
+            return .error(error)
+        }
+        return ServiceResponse(headers: [("Cache-Control", "no-store")], body: answer.jsonBytes)
+    }
+
+    /// `POST /oauth/revoke` (RFC 7009): revokes the access or refresh token given in the form.
+    /// Revoking a refresh token revokes its family: the permissions its approval wrote, so the
+    /// refresh token, every refresh token rotated from it and every access token issued from
+    /// that approval stop working at once (RFC 7009 §2.1). `token_type_hint` only orders the
+    /// lookups: a missing, unknown or wrong hint still finds the token. Always 200 (an unknown
+    /// token included) unless the form has no token or the store fails.
+    func revoke(_ request: ServiceRequest) async -> ServiceResponse {
+        guard let form = try? FormBody.parse(request.body, mode: .strict).value, let presented = form["token"], !presented.isEmpty else {
+            return .error(.malformedRequest("\"token\" is missing"))
+        }
+        let hash = AccessToken.hash(of: presented)
+        _ = try? await refreshLedger()
+        let refreshFirst = form["token_type_hint"] == "refresh_token"
+        do {
+            if refreshFirst {
+                if try await revokeRefreshToken(hash: hash) == false { try await revokeAccessToken(hash: hash) }
+            } else {
+                if try await revokeAccessToken(hash: hash) == false { try await revokeRefreshToken(hash: hash) }
+            }
+        } catch {
+            return .error(error)
+        }
+        return ServiceResponse(body: Array("{}".utf8))
+    }
+
+    /// Revokes the access token whose SHA-256 is `hash`; returns whether one is stored.
+    @discardableResult
+    private func revokeAccessToken(hash: String) async throws(SMOACError) -> Bool {
+        let found: StoredAccessToken?
+        do {
+            found = try await store.token(hash: hash)
+        } catch {
+            throw .storageFailure(error.description)
+        }
+        guard let stored = found else { return false }
+        guard !stored.revoked else { return true }
+        var change = TrustChange()
+        change.revokedTokenHashes = [hash]
+        change.auditEntries = [PendingAuditEntry(entry: AuditEntry(type: .permissionRevoke, recorded: now, agent: stored.client.rawValue,
+                                                                   patient: stored.patient.rawValue, tokenID: stored.id, reason: "token-revoked"))]
+        try await commit(change)
+        return true
+    }
+
+    /// Revokes the family of the refresh token whose SHA-256 is `hash` (the permissions it rests
+    /// on); returns whether one is stored.
+    @discardableResult
+    private func revokeRefreshToken(hash: String) async throws(SMOACError) -> Bool {
+        let found: StoredRefreshToken?
+        do {
+            found = try await store.refreshToken(hash: hash)
+        } catch {
+            throw .storageFailure(error.description)
+        }
+        guard let stored = found else { return false }
+        try await revokeFamily(of: stored.permissionIDs, client: stored.client, patient: stored.patient, reason: "refresh-token-revoked",
+                               outcome: .success)
+        return true
     }
 }

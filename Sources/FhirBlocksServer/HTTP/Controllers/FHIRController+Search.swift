@@ -7,7 +7,7 @@ import FhirBlocksStore
 /// (token, date, reference and string), `_count`, `_sort`, key-based paging through absolute
 /// `next` links and an accurate `total`. Every result passes the scope and label filters and
 /// is audited before it is sent.
-extension TrustService {
+extension FHIRController {
     /// Searches stored resources of `type` (not Consent or AuditEvent, which the server builds).
     func searchStored(type: String, request: ServiceRequest, access: BearerAccess) async -> ServiceResponse {
         let parameters: [(name: String, value: String)]

@@ -4,7 +4,7 @@ import FhirBlocksStore
 
 /// RFC 7591 dynamic client registration for SMART clients (`POST /oauth/register`): public
 /// ones, and confidential ones with an inline P-256 key (`private_key_jwt`).
-extension TrustService {
+extension SmartAuthorizationController {
     /// The largest registration body accepted (bytes).
     static let maximumRegistrationBody = 16 * 1024
 
@@ -20,7 +20,7 @@ extension TrustService {
     /// keeps or one address makes per second (`429`). Anyone may register, so registrations are
     /// counted in the audit log (`RefusalTally`), not logged one by one; clients never
     /// approved are forgotten after `unapprovedClientLifetimeSeconds` (24 hours).
-    public func registerClient(_ request: ServiceRequest) async -> ServiceResponse {
+    func registerClient(_ request: ServiceRequest) async -> ServiceResponse {
         guard request.body.count <= Self.maximumRegistrationBody else {
             return Self.registrationError(.invalidClientMetadata("the request is larger than \(Self.maximumRegistrationBody) bytes"))
         }
@@ -61,7 +61,7 @@ extension TrustService {
         } catch {
             return .error(error)
         }
-        auditLog.refusals.record(.clientRegistration, reason: "registered", outcome: .success)
+        committer.auditLog.refusals.record(.clientRegistration, reason: "registered", outcome: .success)
         var object = JSONObject()
         object.append("client_id", client.clientID.rawValue)
         object.append("client_id_issued_at", .number(String(instant.secondsSince1970)))

@@ -7,7 +7,7 @@ import FhirBlocksStore
 /// with the PKCE `code_verifier` (a code from `/oauth/authorize`), and `refresh_token`
 /// (rotating). A public client names itself with `client_id`; a confidential one
 /// authenticates with a `private_key_jwt` client assertion signed with its registered key.
-extension TrustService {
+extension SmartAuthorizationController {
     /// `grant_type=authorization_code`: the client (see `smartClient(_:)`), `code`,
     /// `redirect_uri` and `code_verifier`. The code is single use and bound to the client, the
     /// redirect URI and the PKCE challenge; a failed exchange (another client's included) kills
@@ -186,7 +186,7 @@ extension TrustService {
             return client
         case (let key?, let assertion?):
             do {
-                _ = try await AssertionValidator(policy: AssertionPolicy(audiences: audiences), mode: configuration.mode)
+                _ = try await AssertionValidator(policy: AssertionPolicy(audiences: tokens.audiences), mode: configuration.mode)
                     .validate(assertion, key: key, registeredDeviceId: nil, purpose: .clientAuthentication, now: now, store: store)
             } catch {
                 let failure = error.smoacError(purpose: .clientAuthentication)
@@ -218,7 +218,7 @@ extension TrustService {
         let instant = now
         let token = AccessToken(token: random { VACAAuthorizer.randomToken(using: &$0) }, id: random { VACAAuthorizer.randomToken(using: &$0) },
                                 client: client, patient: patient, scope: scope, permissionIDs: permissionIDs, issuedAt: instant,
-                                expiresAt: instant.adding(seconds: authorizer.tokenLifetimeSeconds))
+                                expiresAt: instant.adding(seconds: tokens.authorizer.tokenLifetimeSeconds))
         change.tokens.append(StoredAccessToken(token))
         var refreshToken: String?
         if offline {
@@ -251,7 +251,7 @@ extension TrustService {
         let ledger = self.ledger
         let live = permissionIDs.filter { ledger.permissions[$0]?.revokedAt == nil }
         guard !live.isEmpty else {
-            if outcome != .success { auditLog.refusals.record(.permissionRevoke, reason: reason) }
+            if outcome != .success { committer.auditLog.refusals.record(.permissionRevoke, reason: reason) }
             return
         }
         var change = TrustChange()

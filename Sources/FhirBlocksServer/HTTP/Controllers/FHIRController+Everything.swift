@@ -9,7 +9,7 @@ import FhirBlocksStore
 /// permission, scope and label filters or is skipped, and batches are read until the page is
 /// full (and one more resource is known to follow) or the compartment ends. `total` is given
 /// only when the whole compartment fits the first page (counting every page would read it all).
-extension TrustService {
+extension FHIRController {
     /// `GET /fhir/Patient/{id}/$everything`: the stored resources of the token's compartment the
     /// token may read, one page at a time. An id outside the compartment answers 404, like an
     /// unknown one.

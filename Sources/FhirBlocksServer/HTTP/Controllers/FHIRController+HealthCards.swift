@@ -20,17 +20,10 @@ import SmartHealthCards
 /// would sign only such data is refused with 422 and an OperationOutcome (`business-rule`).
 /// With no card sources the server signs nothing (501, as without an issuer key) and does not
 /// advertise the operation.
-extension TrustService {
+extension FHIRController {
     /// Whether the server issues cards: it has an issuer key, an `https` base URL and card
     /// sources.
     var issuesHealthCards: Bool { discovery.issuesHealthCards }
-
-    /// The configured card sources that are not registered clients. `health serve` refuses to
-    /// start with any: in compat mode a client may choose its csiGuid, so a listed but
-    /// unregistered GUID could be registered by anyone, and its writes signed.
-    public var unregisteredCardSources: [CsiGuid] {
-        configuration.cardSources.filter { registration($0) == nil }.sorted { $0.rawValue < $1.rawValue }
-    }
 
     /// Whether a path segment names the operation (`$` may come percent-encoded).
     static func isHealthCardsIssue(_ segment: String) -> Bool {
@@ -52,11 +45,6 @@ extension TrustService {
         reference written after it); the Patient's identity claims too. Data written by the patient's wallet or by other apps is \
         never signed: it is left off the card, and a request that would sign only such data is refused (422 OperationOutcome).
         """
-
-    /// `/.well-known/jwks.json`: the issuer key's public JWK (`kid` its RFC 7638 thumbprint,
-    /// `use` sig, `alg` ES256), open to every origin as the card spec requires. 404 when the
-    /// server has no issuer key.
-    public func healthCardsJWKS() -> ServiceResponse { HealthCardsController.jwks(cardIssuerKey) }
 
     /// `POST /fhir/Patient/{id}/$health-cards-issue` with a `Parameters` body.
     func issueHealthCards(patientID: String, body: [UInt8], access: BearerAccess) async -> ServiceResponse {

@@ -7,7 +7,7 @@ import ModelsR4
 /// compartment storage and reads, enforcing the token's scopes, confidentiality ceiling and
 /// sensitivity set against each resource's `meta.security`. A resource the token may not see
 /// answers exactly like an absent one.
-extension TrustService {
+extension FHIRController {
     /// The answer to a FHIR request without an active bearer token: 401 with
     /// `WWW-Authenticate`, before anything about the path is looked at.
     static func fhirUnauthenticated() -> ServiceResponse {
@@ -32,18 +32,11 @@ extension TrustService {
     /// without an active token.
     func readByID(type: String, id: String, resolved: BearerResolution?) async -> ServiceResponse {
         if let resolved, let answer = await readConfirmingBearer(type: type, id: id, resolved: resolved) { return answer }
-        guard let access = await bearer(authorization: resolved?.header) else { return Self.fhirUnauthenticated() }
+        guard let access = await trustLedger.bearer(authorization: resolved?.header) else { return Self.fhirUnauthenticated() }
         return await read(type: type, id: id, access: access)
     }
 
     static let fhirJSON = "application/fhir+json"
-
-    /// Whether the token is the patient's own wallet's (its client is the patient, a wallet):
-    /// nothing in the compartment is kept from it, and it sees every Consent and AuditEvent
-    /// about itself. A grantee's token never is, whatever its labels.
-    func isOwnerToken(_ access: BearerAccess) -> Bool {
-        access.token.client == access.token.patient && ledger.wallets.contains(access.token.client)
-    }
 
     /// Whether any grant covers the type and interaction at all (independent of any resource).
     func covers(_ grants: [PermissionScope], type: String, interaction: AccessRights) -> Bool {
@@ -178,7 +171,7 @@ extension TrustService {
                 // The patient's wallet sees every permission about it; a grantee only those it
                 // granted or received, not the other grantees'.
                 let client = access.token.client
-                let isPatient = isOwnerToken(access)
+                let isPatient = trustLedger.isOwnerToken(access)
                 let permissions = ledger.permissions.values
                     .filter { $0.patient == access.token.patient && (isPatient || $0.grantee == client || $0.grantor == client) }
                     .sorted { $0.grantedAt < $1.grantedAt }
@@ -189,7 +182,7 @@ extension TrustService {
                     matches.append(ConsentBuilder.consent(for: permission, active: active))
                 }
             case "AuditEvent":
-                matches = await auditEvents(patient: access.token.patient, reader: auditReader(access))
+                matches = await auditEvents(patient: access.token.patient, reader: trustLedger.auditReader(access))
             default:
                 break   // stored resources: searchStored (TrustService+Search.swift)
             }
@@ -295,7 +288,7 @@ extension TrustService {
         // one, so a grantee may not create with a client-chosen id: both answer 405, FHIR's
         // answer when update-as-create is not allowed, and the grantee creates with POST. The
         // patient's own wallet keeps update-as-create (nothing of its own is kept from it).
-        if pathID != nil, existing == nil || !existingVisible, !isOwnerToken(access) {
+        if pathID != nil, existing == nil || !existingVisible, !trustLedger.isOwnerToken(access) {
             try? await auditAccess(access, resources: ["\(type)/\(id)"], outcome: .minorFailure, reason: "update_create_not_allowed", action: attempted)
             return Self.outcome(status: 405, code: "not-supported",
                                 "a grantee may not create a \(type) with a client-chosen id; create it with POST")

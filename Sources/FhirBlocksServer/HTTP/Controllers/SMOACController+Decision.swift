@@ -4,29 +4,17 @@ import FhirBlocksStore
 
 /// The wallet's side of SMART standalone launch: `permission/decideAuthorization`, a signed
 /// request naming the user code the app's authorization page shows.
-extension TrustService {
+extension SMOACController {
     /// The scopes that are not resource or label scopes but are granted when asked for and
     /// chosen: the standalone patient context and refresh tokens.
     static let launchScopes = ["launch/patient", "offline_access"]
-
-    /// How many times the per-caller guess rate all callers together may name codes that do
-    /// not wait (see ``totalGuessRate(_:)``).
-    static let guessExposureFactor: Double = 10
-
-    /// The rate of wrong user codes from everyone together: ``guessExposureFactor`` times the
-    /// per-wallet and per-address rate. It bounds how many guesses any one pending request is
-    /// exposed to in its lifetime (burst + lifetime × rate), however many wallets and addresses
-    /// the guesser has; a code that waits is never slowed down by it.
-    static func totalGuessRate(_ perCaller: RateLimit) -> RateLimit {
-        RateLimit(perSecond: perCaller.perSecond * guessExposureFactor, burst: perCaller.burst * guessExposureFactor)
-    }
 
     /// Approves (requested ∩ chosen scopes, for the chosen window, as permissions from the
     /// wallet to the app that the ledger enforces like any other) or declines. Refused: not a
     /// wallet (403), a code that is unknown, expired or already decided, by this wallet or by
     /// another (404, one answer for all of them), nothing of the requested scope chosen (400);
     /// naming codes that do not wait faster than ``ServerConfiguration/decisionGuessRate`` per
-    /// wallet or per address, or faster than ``totalGuessRate(_:)`` from everyone (429).
+    /// wallet or per address, or faster than ``RateLimits/totalGuessRate(_:)`` from everyone (429).
     /// Decisions are audited; refusals are counted (``RefusalTally``): wallets register
     /// themselves, so an entry per refusal would let anyone grow the log.
     func decideAuthorization(_ body: [UInt8], quirks: [CompatQuirk]) async throws(SMOACError) -> ServiceResponse {

@@ -6,7 +6,7 @@ import FhirBlocksStore
 /// SMART App Launch 2.0 standalone launch, `GET /oauth/authorize` (RFC 6749 §4.1 with RFC 7636
 /// PKCE S256): the patient approves with their wallet by a short user code, not with a password
 /// the server keeps.
-extension TrustService {
+extension SmartAuthorizationController {
     /// The FHIR base URL an `/authorize` request's `aud` must name.
     var fhirBaseURL: String { "\(baseURL)/fhir" }
 
@@ -21,7 +21,7 @@ extension TrustService {
     /// that reloads itself, or with `Accept: application/json` `{"user_code","expires_in","interval"}`.
     /// Its outcome is redirected with `state`: once the wallet decided, `code` (or
     /// `error=access_denied`), and `access_denied` when it expired unanswered.
-    public func authorize(_ request: ServiceRequest) async -> ServiceResponse {
+    func authorize(_ request: ServiceRequest) async -> ServiceResponse {
         let wantsJSON = request.headers["accept"]?.lowercased().contains("application/json") ?? false
         func refuse(_ error: String, _ message: String, status: Int = 400, retryAfter: Int? = nil) -> ServiceResponse {
             countRefusal(error)
@@ -113,7 +113,7 @@ extension TrustService {
     /// Counts a refused `/authorize` request (anonymous: counted, not logged per request; each
     /// checkpoint period writes one audit entry per reason, as for other unverified callers).
     private func countRefusal(_ reason: String) {
-        auditLog.refusals.record(.authorizationRequested, reason: reason)
+        committer.auditLog.refusals.record(.authorizationRequested, reason: reason)
         metrics.unverifiedRefusals(reason: reason)
     }
 
@@ -137,7 +137,7 @@ extension TrustService {
         } catch .conflict {
             return try await store.smartAuthorization(id: id)
         }
-        auditLog.refusals.record(.authorizationRequested, reason: "requested", outcome: .success)
+        committer.auditLog.refusals.record(.authorizationRequested, reason: "requested", outcome: .success)
         return authorization
     }
 
@@ -149,13 +149,13 @@ extension TrustService {
         var updated = authorization
         updated.status = .codeIssued
         updated.codeHash = AccessToken.hash(of: code)
-        updated.codeExpiresAt = instant.adding(seconds: authorizer.codeLifetimeSeconds)
+        updated.codeExpiresAt = instant.adding(seconds: tokens.authorizer.codeLifetimeSeconds)
         var change = TrustChange()
         change.smartAuthorizations = [SmartAuthorizationWrite(updated, expecting: .approved)]
         change.auditEntries = [PendingAuditEntry(entry: AuditEntry(type: .codeIssued, recorded: instant, agent: authorization.client.rawValue,
                                                                    patient: authorization.patient?.rawValue,
                                                                    permissionIDs: authorization.permissionIDs.map(\.rawValue),
-                                                                   tokenID: Self.identifier(of: code), scope: authorization.grantedScope?.text))]
+                                                                   tokenID: AuditDigest.identifier(of: code), scope: authorization.grantedScope?.text))]
         do {
             try await storeCommit(change)
         } catch .conflict {
