@@ -10,8 +10,8 @@ import NIOCore
 /// ``StatusController``), most as Hummingbird `RouteCollection`s. A handler receives the
 /// request already routed (its path parameters in the context) and, on the groups that take a
 /// bearer token, already authenticated (``BearerAuthenticationMiddleware``: the caller's access
-/// in ``FhirBlocksRequestContext/authentication``), and calls one ``TrustService`` endpoint through
-/// ``ServiceRequest``/``ServiceResponse``. A path no route serves answers Hummingbird's 404
+/// in ``FhirBlocksRequestContext/authentication``), and answers with its controller's handler
+/// through ``ServiceRequest``/``ServiceResponse``. A path no route serves answers Hummingbird's 404
 /// (under `/fhir`, the FHIR controller's own catch-all route answers instead).
 enum FhirBlocksRouter {
     static func make(service: TrustService, logger: Logger) -> Router<FhirBlocksRequestContext> {
