@@ -144,13 +144,70 @@ struct SharePageTests {
                 #expect(server.recipients.withLock { $0 }.last == "Alice")
                 #expect(try await fixture.store.clinicalRecordCount() == 0)
 
-                let form = "csrf=\(csrf)&link=\(Self.formValue("https://viewer.example/viewer#" + link))&passcode=2468&recipient=Alice"
-                let imported = try await client.send(.post, "/share/import", cookie: cookie, form: form)
+                // The preview keeps what it fetched: its Import form names it, and carries neither the link nor the passcode.
+                let token = try #require(Self.hidden("opened", in: preview.body), "\(preview.body)")
+                #expect(!preview.body.contains("name=\"passcode\" value=\"2468\"") && !preview.body.contains("name=\"link\" value="))
+                let manifestRequests = server.recipients.withLock { $0.count }
+                let imported = try await client.send(.post, "/share/import", cookie: cookie, form: "csrf=\(csrf)&opened=\(token)")
                 #expect(imported.status == .ok, "\(imported.body)")
                 #expect(imported.body.contains("Imported the shared records"), "\(imported.body)")
+                // Importing did not open the link again: one manifest request (the preview's) for this import.
+                #expect(server.recipients.withLock { $0.count } == manifestRequests)
+                // A preview is imported once.
+                let again = try await client.send(.post, "/share/import", cookie: cookie, form: "csrf=\(csrf)&opened=\(token)")
+                #expect(again.status == .unprocessableContent && again.body.contains("This preview is no longer kept"), "\(again.body)")
+                #expect(server.recipients.withLock { $0.count } == manifestRequests)
             }
             #expect(try await fixture.store.clinicalRecordCount() == 1)
         }
+    }
+
+    @Test("each preview then Import sends exactly one manifest request; a preview kept for one session and store is not imported by another, nor by a made-up token")
+    func importOpensOnce() async throws {
+        let fixture = try await WebTestFixture.make(days: 1)
+        try await Self.withLinkServer { server, key in
+            let link = try server.link(key: key, label: "Once")
+            try await fixture.withClient { client in
+                let cookie = try await client.startSession()
+                let csrf = client.csrf(cookie)
+                var tokens: [String] = []
+                for round in 1...3 {
+                    let preview = try await client.send(.post, "/share/open", cookie: cookie,
+                                                        multipart: MultipartBody().field("csrf", csrf).field("link", link).field("passcode", "2468")
+                                                            .field("recipient", "Alice").closed)
+                    #expect(preview.status == .ok, "\(preview.body)")
+                    let token = try #require(Self.hidden("opened", in: preview.body))
+                    tokens.append(token)
+                    let imported = try await client.send(.post, "/share/import", cookie: cookie, form: "csrf=\(csrf)&opened=\(token)")
+                    #expect(imported.status == .ok, "\(imported.body)")
+                    #expect(server.recipients.withLock { $0.count } == round, "round \(round)")
+                }
+                #expect(Set(tokens).count == 3)
+                // Another session (its own CSRF token) cannot import this session's preview.
+                let preview = try await client.send(.post, "/share/open", cookie: cookie,
+                                                    multipart: MultipartBody().field("csrf", csrf).field("link", link).field("passcode", "2468")
+                                                        .field("recipient", "Alice").closed)
+                let token = try #require(Self.hidden("opened", in: preview.body))
+                let otherFixture = try await WebTestFixture.make(days: 1)
+                try await otherFixture.withClient { other in
+                    let otherCookie = try await other.startSession()
+                    let refused = try await other.send(.post, "/share/import", cookie: otherCookie, form: "csrf=\(other.csrf(otherCookie))&opened=\(token)")
+                    #expect(refused.status == .unprocessableContent && refused.body.contains("This preview is no longer kept"), "\(refused.body)")
+                }
+                #expect(try await otherFixture.store.clinicalRecordCount() == 0)
+                // Still kept for its own session.
+                #expect(try await client.send(.post, "/share/import", cookie: cookie, form: "csrf=\(csrf)&opened=\(token)").status == .ok)
+                let madeUp = try await client.send(.post, "/share/import", cookie: cookie, form: "csrf=\(csrf)&opened=\(String(repeating: "0", count: 64))")
+                #expect(madeUp.status == .unprocessableContent)
+                #expect(server.recipients.withLock { $0.count } == 4)
+            }
+        }
+    }
+
+    /// The value of the hidden input `name` in `html`.
+    static func hidden(_ name: String, in html: String) -> String? {
+        guard let start = html.range(of: "name=\"\(name)\" value=\"") else { return nil }
+        return String(html[start.upperBound...].prefix { $0 != "\"" })
     }
 
     @Test("a link's QR image is read and previewed",

@@ -8,9 +8,11 @@ import SmartHealthLinks
 
 /// The Share page's routes: `GET /share`; `POST /share/create` (with a wallet: `ShareLinks.create`
 /// of HealthSharing, the created link shown once with its QR code, never put in an address);
-/// `POST /share/revoke`; `POST /share/open` (a pasted link or its QR image, previewed through
-/// `SharedLinkOpener`, as `health share open` does) and `POST /share/import` (the link opened
-/// again and stored through the records importer). Every form carries the session's CSRF token.
+/// `POST /share/revoke`; `POST /share/update` (a long-term link re-encrypted with today's
+/// content); `POST /share/open` (a pasted link or its QR image, opened once and previewed through
+/// `SharedLinkOpener`, as `health share open` does; what it fetched is kept in `ShareOpenedLinks`)
+/// and `POST /share/import` (the kept preview stored through the records importer: the link is
+/// not opened a second time). Every form carries the session's CSRF token.
 extension HealthWebApp {
     func addShareRoutes(to router: Router<BasicRequestContext>) {
         router.get("/share") { request, _ in
@@ -52,6 +54,21 @@ extension HealthWebApp {
                 return Self.redirect("/share?problem=" + Self.queryValue("The link was not revoked: \(error.description)"))
             }
         }
+        router.post("/share/update") { request, _ in
+            let form = try await formFields(request)
+            guard let links = shareLinks() else {
+                throw HTTPError(.notFound, message: "No wallet is connected: start health ui with --identity FILE --server URL; nothing was updated.")
+            }
+            guard let id = form["id"], !id.isEmpty else {
+                return Self.redirect("/share?problem=" + Self.queryValue("The form did not name a link; nothing was updated."))
+            }
+            do throws(ShareError) {
+                _ = try await links.update(id: id)
+                return Self.redirect("/share?changed=" + Self.queryValue("The link now carries today's records."))
+            } catch {
+                return Self.redirect("/share?problem=" + Self.queryValue("The link was not updated: \(error.description)"))
+            }
+        }
         router.post("/share/open") { request, _ in
             let form = try await multipartForm(request)
             let recipient = Self.recipientName(form["recipient"])
@@ -77,20 +94,20 @@ extension HealthWebApp {
             } catch {
                 return try await shareProblem(Self.openProblem(error), csrf: csrf(request))
             }
+            // Kept for the Import button: importing takes these files, never opens the link again.
+            let token = ShareOpenedLinks.shared.keep(opened, store: store, session: csrf(request), now: clock())
             return try await pages.page(title: "Share", section: .share,
-                                        content: ShareView(text: sampleText()).preview(opened, linkText: linkText, passcode: passcode,
-                                                                                       recipient: recipient, csrf: csrf(request)))
+                                        content: ShareView(text: sampleText()).preview(opened, token: token, csrf: csrf(request)))
         }
         router.post("/share/import") { request, _ in
             let form = try await formFields(request)
-            let passcode = form["passcode"] ?? ""
+            guard let opened = ShareOpenedLinks.shared.take(form["opened"] ?? "", store: store, session: csrf(request), now: clock()) else {
+                return try await shareProblem("This preview is no longer kept (a preview is imported once, within 30 minutes): open the link again; nothing was imported.",
+                                              csrf: csrf(request))
+            }
             let report: HealthRecordImportReport
             do throws(SharedLinkOpenError) {
-                let link = try SharedLinkOpener.parse(form["link"] ?? "")
-                let opener = SharedLinkOpener(verifier: currentVerifier())
-                let opened = try await opener.open(link, recipient: Self.recipientName(form["recipient"]),
-                                                   passcode: passcode.isEmpty ? nil : passcode, now: clock())
-                report = try await opener.importFiles(opened, into: store, now: clock())
+                report = try await SharedLinkOpener(verifier: currentVerifier()).importFiles(opened, into: store, now: clock())
             } catch {
                 return try await shareProblem(Self.openProblem(error), csrf: csrf(request))
             }
@@ -110,7 +127,21 @@ extension HealthWebApp {
             if count > 0 { categories.append(.init(id: type.identifier, name: RecordsView.categoryName(type), count: count)) }
         }
         categories.sort { $0.name < $1.name }
-        let cardCount = try await CardsView(store: store, pages: pages, text: text).cards().count
+        var records: [ShareView.Pick] = []
+        for type in HKObjectType.allClinicalTypes.sorted(by: { RecordsView.categoryName($0) < RecordsView.categoryName($1) }) {
+            let found = try await HKSampleQueryDescriptor(predicates: [.clinicalRecord(type: type)],
+                                                          sortDescriptors: [SortDescriptor(\HKClinicalRecord.startDate, order: .reverse)])
+                .result(for: store)
+            records += found.prefix(ShareView.picksPerGroup).map {
+                ShareView.Pick(id: $0.uuid.uuidString, name: $0.displayName, detail: RecordsView.categoryName(type) + ", " + String(text.date($0.startDate).prefix(10)))
+            }
+        }
+        let storedCards = try await CardsView(store: store, pages: pages, text: text).cards()
+        let cardCount = storedCards.count
+        let cards = storedCards.prefix(ShareView.picksPerGroup).map {
+            ShareView.Pick(id: $0.uuid.uuidString, name: $0.itemNames.first ?? "Health card",
+                           detail: Self.issuerName($0.issuerIdentifier) + ", " + String(text.date($0.startDate).prefix(10)))
+        }
         var links: Result<[SharedLinkRecord], SharingWalletProblem>?
         if let shareLinks = shareLinks() {
             do {
@@ -119,7 +150,8 @@ extension HealthWebApp {
                 links = .failure(SharingWalletProblem("Your links could not be read: \(error.description)"))
             }
         }
-        return ShareView(text: text).index(connected: wallet != nil, categories: categories, cardCount: cardCount, links: links, csrf: csrf)
+        return ShareView(text: text).index(connected: wallet != nil, categories: categories, records: records, cards: Array(cards),
+                                           cardCount: cardCount, links: links, csrf: csrf)
     }
 
     /// The person's links through the wallet, when `health ui` has one.
@@ -135,6 +167,12 @@ extension HealthWebApp {
     static func openProblem(_ error: SharedLinkOpenError) -> String {
         if case .refused(.passcodeRequired) = error { return "This link is protected by a passcode: give it in the form." }
         return error.description
+    }
+
+    /// A card issuer as the picking list names it: its host (an issuer's whole address is one long
+    /// word that would widen the form past a phone's screen), else the identifier as it is.
+    static func issuerName(_ identifier: String) -> String {
+        URL(string: identifier)?.host ?? identifier
     }
 
     /// The reader's name as the form gave it, else a neutral one.

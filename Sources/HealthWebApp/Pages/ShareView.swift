@@ -21,12 +21,25 @@ struct ShareView {
         let count: Int
     }
 
+    /// One record or card the form offers on its own.
+    struct Pick {
+        let id: String
+        let name: String
+        let detail: String
+    }
+
+    /// The most single records of one category, and single cards, the form lists (the newest).
+    static let picksPerGroup = 50
+
     /// The page: the create form (with a wallet), my links (or why they could not be read), the open form.
-    func index(connected: Bool, categories: [Category], cardCount: Int, links: Result<[SharedLinkRecord], SharingWalletProblem>?,
-               csrf: String) -> String {
+    func index(connected: Bool, categories: [Category], records: [Pick], cards: [Pick], cardCount: Int,
+               links: Result<[SharedLinkRecord], SharingWalletProblem>?, csrf: String) -> String {
+        func picks(_ list: [Pick]) -> [[String: Any]] { list.map { ["id": $0.id, "name": $0.name, "detail": $0.detail] } }
         var context: [String: Any] = [
             "connected": connected, "csrf": csrf, "cardCount": cardCount,
             "categories": categories.map { ["id": $0.id, "name": $0.name, "count": $0.count] },
+            "records": picks(records), "hasRecords": !records.isEmpty, "cards": picks(cards), "hasCards": !cards.isEmpty,
+            "attemptsDefault": ShareCreateForm.defaultAttempts, "attemptsMax": ShareCreateForm.maximumAttempts,
             "expiries": ShareCreateForm.expiries.map { ["value": $0.value, "label": $0.label, "selected": $0.value == "30d"] },
             "labelMax": ShareOptions.maximumLabelLength,
         ]
@@ -50,9 +63,9 @@ struct ShareView {
                                 "passcode": link.record.flags.contains("P")])
     }
 
-    /// An opened link's preview, with the form that imports it (the link and passcode sent again:
-    /// the page keeps nothing between requests).
-    func preview(_ opened: OpenedSharedLink, linkText: String, passcode: String, recipient: String, csrf: String) -> String {
+    /// An opened link's preview, with the form that imports it: the form carries the token of the
+    /// files the preview fetched (kept by `ShareOpenedLinks`), so Import does not open the link again.
+    func preview(_ opened: OpenedSharedLink, token: String, csrf: String) -> String {
         let files: [[String: Any]] = opened.reports.map { report in
             var file: [String: Any] = ["number": report.number, "type": Self.typeName(report.contentType), "valid": report.valid]
             if let problem = report.problem { file["problem"] = problem }
@@ -74,7 +87,7 @@ struct ShareView {
         }
         return Self.render("preview", [
             "label": opened.link.label ?? "", "files": files, "count": files.count, "allValid": opened.allValid, "csrf": csrf,
-            "link": linkText, "passcode": passcode, "recipient": recipient, "expires": opened.link.expiration.map {
+            "opened": token, "expires": opened.link.expiration.map {
                 text.date(Date(timeIntervalSince1970: Double($0)))
             } ?? "",
         ])
@@ -88,8 +101,16 @@ struct ShareView {
             "id": record.id, "label": record.label ?? "(no label)", "created": text.date(record.created),
             "expires": record.expires.map { text.date($0) } ?? "never", "status": record.status, "active": record.status == "active",
             "passcode": record.flags.contains("P") ? "yes" : "no", "files": record.fileCount, "accesses": accesses,
+            "kind": Self.kindName(record.flags), "updatable": record.status == "active" && record.flags.contains("L"),
             "opened": accesses.isEmpty ? "no one yet" : "", "hasAccesses": !accesses.isEmpty,
         ]
+    }
+
+    /// How a link opens, from its flags.
+    static func kindName(_ flags: String) -> String {
+        if flags.contains("U") { return "direct" }
+        if flags.contains("L") { return "long-term" }
+        return "fixed"
     }
 
     static func outcomeName(_ outcome: String) -> String {
@@ -99,6 +120,8 @@ struct ShareView {
         case "refused-locked": "was refused: the link is locked"
         case "refused-expired": "was refused: the link expired"
         case "refused-revoked": "was refused: the link was revoked"
+        case "passcode-missing": "gave no passcode"
+        case "too-many-requests": "asked again too soon"
         default: outcome
         }
     }
@@ -143,14 +166,26 @@ struct ShareView {
         <p>The files are encrypted here; the server keeps only what it cannot read. Whoever has the link (and the passcode) can read them until it expires or you revoke it.</p>
         <form method="post" action="/share/create" class="fields" aria-labelledby="share-heading">
         <input type="hidden" name="csrf" value="{{csrf}}">
-        <fieldset><legend>What to share</legend>
+        <span></span><fieldset><legend>What to share</legend>
         <p><label><input type="checkbox" name="summary" value="yes" checked> A patient summary: allergies, medications, problems, immunizations and results</label></p>
-        {{#categories}}<p><label><input type="checkbox" name="type-{{id}}" value="yes"> {{name}} ({{count}})</label></p>{{/categories}}
-        <p><label><input type="checkbox" name="cards" value="yes"> My health cards ({{cardCount}})</label></p>
+        {{#categories}}<p><label><input type="checkbox" name="type-{{id}}" value="yes"> All {{name}} ({{count}})</label></p>{{/categories}}
+        <p><label><input type="checkbox" name="cards" value="yes"> All my health cards ({{cardCount}})</label></p>
+        {{#hasRecords}}<details class="picks"><summary>Or choose single records</summary>
+        {{#records}}<p><label><input type="checkbox" name="record-{{id}}" value="yes"> {{name}} <span class="muted">({{detail}})</span></label></p>{{/records}}
+        </details>{{/hasRecords}}
+        {{#hasCards}}<details class="picks"><summary>Or choose single health cards</summary>
+        {{#cards}}<p><label><input type="checkbox" name="card-{{id}}" value="yes"> {{name}} <span class="muted">({{detail}})</span></label></p>{{/cards}}
+        </details>{{/hasCards}}
         </fieldset>
         <label for="share-passcode">Passcode (optional; give it separately)</label><input id="share-passcode" name="passcode" autocomplete="off" maxlength="100">
+        <label for="share-attempts">Wrong passcodes allowed</label><input id="share-attempts" name="attempts" type="number" inputmode="numeric" min="1" max="{{attemptsMax}}" placeholder="{{attemptsDefault}}">
         <label for="share-expiry">Expires</label><select id="share-expiry" name="expiry">{{#expiries}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/expiries}}</select>
         <label for="share-label">Label (the reader sees it)</label><input id="share-label" name="label" maxlength="{{labelMax}}">
+        <span></span><fieldset><legend>How the link opens</legend>
+        <p><label><input type="radio" name="kind" value="fixed" checked> Fixed: what you choose now</label></p>
+        <p><label><input type="radio" name="kind" value="long-term"> Long-term: you can update it with today's records (flag L)</label></p>
+        <p><label><input type="radio" name="kind" value="direct"> Direct: one file, opened without a list of files; no passcode (flag U)</label></p>
+        </fieldset>
         <span></span><button type="submit">Create the link</button>
         </form>
         <h3 id="links-heading">My links</h3>
@@ -158,11 +193,13 @@ struct ShareView {
         {{#linksRead}}{{^hasLinks}}<p>You have not shared a link yet.</p>{{/hasLinks}}{{/linksRead}}
         {{#hasLinks}}
         <div class="scroll"><table aria-labelledby="links-heading">
-        <thead><tr><th scope="col">Label</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col">Passcode</th><th scope="col">Status</th><th scope="col">Opened by</th><th scope="col"><span class="visually-hidden">Revoke</span></th></tr></thead>
-        <tbody>{{#links}}<tr><th scope="row">{{label}}</th><td>{{created}}</td><td>{{expires}}</td><td>{{passcode}}</td><td>{{status}}</td>
+        <thead><tr><th scope="col">Label</th><th scope="col">Created</th><th scope="col">Expires</th><th scope="col">Passcode</th><th scope="col">Kind</th><th scope="col">Status</th><th scope="col">Opened by</th><th scope="col"><span class="visually-hidden">Actions</span></th></tr></thead>
+        <tbody>{{#links}}<tr><th scope="row">{{label}}</th><td>{{created}}</td><td>{{expires}}</td><td>{{passcode}}</td><td>{{kind}}</td><td>{{status}}</td>
         <td>{{opened}}{{#hasAccesses}}<ul class="accesses">{{#accesses}}<li>{{recipient}} {{outcome}}, {{at}}</li>{{/accesses}}</ul>{{/hasAccesses}}</td>
-        <td>{{#active}}<form method="post" action="/share/revoke" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="id" value="{{id}}">
-        <button type="submit" aria-label="Revoke the link {{label}}">Revoke</button></form>{{/active}}</td></tr>{{/links}}</tbody>
+        <td>{{#updatable}}<form method="post" action="/share/update" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="id" value="{{id}}">
+        <button type="submit" aria-label="Update the link {{label}} with today's records">Update</button></form>{{/updatable}}
+        {{#active}}<form method="post" action="/share/revoke" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="id" value="{{id}}">
+        <button type="submit" class="delete" aria-label="Revoke the link {{label}}">Revoke</button></form>{{/active}}</td></tr>{{/links}}</tbody>
         </table></div>
         {{/hasLinks}}
         {{/connected}}
@@ -208,8 +245,7 @@ struct ShareView {
         </li>{{/files}}</ul>
         {{^allValid}}<p class="problem" role="alert">Some of these files do not verify: they are not stored; the others are.</p>{{/allValid}}
         <form method="post" action="/share/import" class="fields">
-        <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="link" value="{{link}}">
-        <input type="hidden" name="passcode" value="{{passcode}}"><input type="hidden" name="recipient" value="{{recipient}}">
+        <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="opened" value="{{opened}}">
         <span></span><button type="submit">Import into my records</button>
         </form>
         <p><a href="/share">Back to Share</a></p>

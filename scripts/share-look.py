@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""The Share page of `health ui` (with a wallet) in real headless Chromium (Debian's
+/usr/bin/chromium through Playwright), for Tests/healthTests/UIShareTests.swift: the page, a
+created link (its QR code) and a preview of an opened link, at 1280 and 390 px in the light and
+the dark theme, with the page's own forms (no script on the page).
+
+Usage: share-look.py START_URL SCREENSHOT_DIR
+  START_URL       the URL `health ui` printed (with its one-time secret)
+  SCREENSHOT_DIR  where share-{page,created,preview}-{1280,390}-{light,dark}.png go
+
+For each view it reports console errors, failed or foreign requests, whether the page scrolls
+sideways, text smaller than 11 CSS px, text whose contrast is under 4.5:1, and the scripts on the
+page. Prints one JSON report on standard output; the Swift test judges it.
+"""
+import json
+import re
+import sys
+from urllib.parse import urlsplit
+
+from playwright.sync_api import sync_playwright
+
+SMALL_TEXT = """() => {
+  const found = [];
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode, element = node.parentElement;
+    if (!element || !node.textContent.trim() || element.closest('.skip')) continue;
+    const box = element.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) continue;
+    let size = parseFloat(getComputedStyle(element).fontSize);
+    if (element instanceof SVGElement && element.getScreenCTM()) {
+      const m = element.getScreenCTM();
+      size *= Math.hypot(m.a, m.b);
+    }
+    if (size < 10.95) found.push(element.tagName + ' ' + size.toFixed(1) + 'px: ' + node.textContent.trim().slice(0, 30));
+  }
+  return found;
+}"""
+
+LOW_CONTRAST = """() => {
+  const parse = text => { const v = text.match(/[\\d.]+/g); return v ? v.map(Number) : [0, 0, 0, 0]; };
+  const lum = ([r, g, b]) => { const c = [r, g, b].map(x => { x /= 255; return x <= 0.04045 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); });
+                                return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]; };
+  const background = element => {
+    for (let e = element; e; e = e.parentElement) {
+      const v = parse(getComputedStyle(e).backgroundColor);
+      if (v.length < 4 || v[3] > 0.5) return v;
+    }
+    return [255, 255, 255];
+  };
+  const found = [], seen = new Set();
+  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+  while (walker.nextNode()) {
+    const node = walker.currentNode, element = node.parentElement;
+    if (!element || !node.textContent.trim() || seen.has(element) || element.closest('.skip')) continue;
+    seen.add(element);
+    const box = element.getBoundingClientRect();
+    if (box.width === 0 || box.height === 0) continue;
+    const style = getComputedStyle(element);
+    const ink = parse(element instanceof SVGElement ? style.fill : style.color);
+    const back = background(element instanceof SVGElement ? element.closest('svg') : element);
+    const [a, b] = [lum(ink), lum(back)];
+    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+    if (ratio < 4.5) found.push(element.tagName + ' ' + ratio.toFixed(2) + ': ' + node.textContent.trim().slice(0, 30));
+  }
+  return found;
+}"""
+
+
+
+def measure(page, problems):
+    page.wait_for_load_state("networkidle")
+    return {
+        "problems": list(problems),
+        "overflow": page.evaluate("document.documentElement.scrollWidth > window.innerWidth + 1"),
+        "wide": page.evaluate("""() => [...document.querySelectorAll('body *')].filter(e => !e.closest('.scroll') && e.getBoundingClientRect().right > window.innerWidth + 1)
+                                  .map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right) + ': '
+                                       + (e.textContent || '').trim().slice(0, 40)).slice(0, 10)"""),
+        "smallText": page.evaluate(SMALL_TEXT), "lowContrast": page.evaluate(LOW_CONTRAST),
+        "scripts": page.locator("script").count(),
+    }
+
+
+def main():
+    start_url, shots = sys.argv[1:3]
+    origin = "{0.scheme}://{0.netloc}".format(urlsplit(start_url))
+    report = {"views": {}, "screenshots": []}
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        page = context.new_page()
+        problems = []
+        page.on("request", lambda request: problems.append("foreign: " + request.url) if not request.url.startswith(origin) else None)
+        page.on("console", lambda message: problems.append("console " + message.type + ": " + message.text)
+                if message.type in ("error", "warning") else None)
+        page.on("pageerror", lambda error: problems.append("page error: " + str(error)))
+        page.on("requestfailed", lambda request: problems.append("failed: " + request.url))
+        page.goto(start_url)
+        page.wait_for_load_state("networkidle")
+        link = None
+        for width in (1280, 390):
+            for scheme in ("light", "dark"):
+                page.set_viewport_size({"width": width, "height": 900})
+                page.emulate_media(color_scheme=scheme)
+                suffix = "%d-%s" % (width, scheme)
+
+                problems.clear()
+                page.goto(origin + "/share")
+                page.eval_on_selector_all("details.picks", "els => els.forEach(e => e.open = true)")
+                report["views"]["page " + suffix] = measure(page, problems)
+                file = "%s/share-page-%s.png" % (shots, suffix)
+                page.screenshot(path=file, full_page=True)
+                report["screenshots"].append(file)
+
+                # Create a link with the page's own form: a single record, a passcode, long-term.
+                problems.clear()
+                page.uncheck("input[name=summary]")
+                page.check("details.picks input[name^='record-']")
+                page.fill("#share-passcode", "2468")
+                page.fill("#share-attempts", "5")
+                page.fill("#share-label", "For Dr. Lee (%s)" % suffix)
+                page.check("input[name=kind][value='long-term']")
+                page.click("form[action='/share/create'] button[type=submit]")
+                page.wait_for_selector("#created-heading")
+                report["views"]["created " + suffix] = measure(page, problems)
+                link = page.input_value("#created-link")
+                file = "%s/share-created-%s.png" % (shots, suffix)
+                page.screenshot(path=file, full_page=True)
+                report["screenshots"].append(file)
+
+                # Open it with the page's open form: the preview.
+                problems.clear()
+                page.goto(origin + "/share")
+                page.fill("#open-link", link)
+                page.fill("#open-passcode", "2468")
+                page.fill("#open-recipient", "Dr. Lee")
+                page.click("form[action='/share/open'] button[type=submit]")
+                page.wait_for_selector("#preview-heading")
+                view = measure(page, problems)
+                view["heading"] = page.text_content("#preview-heading")
+                report["views"]["preview " + suffix] = view
+                file = "%s/share-preview-%s.png" % (shots, suffix)
+                page.screenshot(path=file, full_page=True)
+                report["screenshots"].append(file)
+        browser.close()
+    print(json.dumps(report))
+
+
+if __name__ == "__main__":
+    main()
