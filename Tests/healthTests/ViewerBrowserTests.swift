@@ -108,6 +108,127 @@ struct ViewerBrowserTests {
         #expect(listed.filter { $0 == "Dr. Díaz opened" }.count == 2, "\(listed)")
     }
 
+    @Test("the viewer of one server opens links of another on plain-HTTP loopback (requests to those two only); malformed links (a table and a seeded fuzz) end in a message, never a script error or a request; an expired link is said without a request; a revoked link's 404 is said; a long-term link is polled after Retry-After, a too-early second open is told to wait (429), and the updated content is shown",
+          .enabled(if: UICommandTests.browser != nil, "needs Debian's chromium and Playwright in OPENHEALTHKIT_PEERS_VENV (scripts/test.sh installs both)"))
+    func viewerCases() async throws {
+        let python = try #require(UICommandTests.browser)
+        let viewerRunner = CommandRunner(), linkRunner = CommandRunner()
+        defer {
+            viewerRunner.remove()
+            linkRunner.remove()
+        }
+        let viewerServer = try await ServeCommandTests.Server.start(viewerRunner)
+        defer {
+            viewerServer.process.terminate()
+            viewerServer.process.waitUntilExit()
+        }
+        let linkServer = try await ServeCommandTests.Server.start(linkRunner)
+        defer {
+            linkServer.process.terminate()
+            linkServer.process.waitUntilExit()
+        }
+        let identityPath = linkRunner.folder.appendingPathComponent("w.json").path
+        let registered = try await linkRunner.run(["wallet", "register", "--server", linkServer.url, "--identity", identityPath, "--first-name", "Alice"])
+        try #require(registered.status == 0, "\(registered.error)")
+
+        var generator = SystemRandomNumberGenerator()
+        func newKey() -> [UInt8] { (0..<32).map { _ in UInt8.random(in: 0...255, using: &generator) } }
+        func summaryFile(_ text: String, key: [UInt8]) throws -> [SharedLinkFile] {
+            [SharedLinkFile(contentType: SHLContentType.fhirJSON,
+                            jwe: try SHLFile.encrypt(Array(text.utf8), contentType: SHLContentType.fhirJSON, key: key, compress: true))]
+        }
+        let updatedSummary = Self.summary.replacingOccurrences(of: "Peanut allergy", with: "Shellfish allergy")
+        let client = try FhirBlocksClient(baseURL: linkServer.url)
+        let wallet = WalletClient(client: client, identity: try CsiIdentity.load(from: identityPath))
+        let plainKey = newKey(), revokedKey = newKey(), longKey = newKey()
+        let plain: SharedLinkRecord, revoked: SharedLinkRecord, longTerm: SharedLinkRecord
+        do {
+            plain = try await wallet.createLink(SharedLinkRequest(files: try summaryFile(Self.summary, key: plainKey), label: "Plain"))
+            revoked = try await wallet.createLink(SharedLinkRequest(files: try summaryFile(Self.summary, key: revokedKey)))
+            try await wallet.revokeLink(id: revoked.id)
+            longTerm = try await wallet.createLink(SharedLinkRequest(files: try summaryFile(Self.summary, key: longKey), label: "Kept current",
+                                                                     longTerm: true))
+        } catch {
+            try? await client.shutdown()
+            throw error
+        }
+        let yesterday = Int64(Date().timeIntervalSince1970) - 86_400
+        let shots = UICommandTests.packageRoot.appendingPathComponent(".build/ui-screenshots")
+        try FileManager.default.createDirectory(at: shots, withIntermediateDirectories: true)
+        let marker = viewerRunner.folder.appendingPathComponent("long-term-shown")
+        let config: [String: Any] = [
+            "viewer": viewerServer.url + "/viewer", "shots": shots.path, "manifest": plain.manifestURL, "key": Self.base64url(plainKey),
+            "valid": SHLink.link(try SHLinkPayload(url: plain.manifestURL, key: plainKey, label: "Plain")),
+            "expired": SHLink.link(try SHLinkPayload(url: plain.manifestURL, key: plainKey, expiration: yesterday, label: "Old")),
+            "revoked": SHLink.link(try SHLinkPayload(url: revoked.manifestURL, key: revokedKey)),
+            "longTerm": SHLink.link(try SHLinkPayload(url: longTerm.manifestURL, key: longKey, flags: [.longTerm], label: "Kept current")),
+            "marker": marker.path,
+        ]
+        let configFile = viewerRunner.folder.appendingPathComponent("viewer-cases.json")
+        try JSONSerialization.data(withJSONObject: config).write(to: configFile)
+        let errors = viewerRunner.folder.appendingPathComponent("viewer-cases.log")
+        let arguments = [UICommandTests.packageRoot.appendingPathComponent("scripts/viewer-cases.py").path, configFile.path]
+        async let browsed = UICommandTests.runBrowserScript(python, arguments, errors: errors)
+        // Once the long-term link's first content shows, its files change (as health share update does).
+        var waited = 0
+        while !FileManager.default.fileExists(atPath: marker.path) && waited < 600 {
+            try await Task.sleep(for: .milliseconds(500))
+            waited += 1
+        }
+        do {
+            _ = try await wallet.updateLink(id: longTerm.id, files: try summaryFile(updatedSummary, key: longKey))
+            try await client.shutdown()
+        } catch {
+            try? await client.shutdown()
+            _ = try? await browsed
+            throw error
+        }
+        let output = try await browsed
+        try #require(output.status == 0, "\((try? String(contentsOf: errors, encoding: .utf8)) ?? "")")
+        let report = try #require(try JSONSerialization.jsonObject(with: output.out) as? [String: Any])
+
+        let malformed = report["malformed"] as? [[String: Any]] ?? []
+        #expect(malformed.count >= 25)
+        for row in malformed { #expect(row["ok"] as? Bool == true, "\(row)") }
+        let fuzz = report["fuzz"] as? [String: Any] ?? [:]
+        #expect(fuzz["cases"] as? Int == 160)
+        #expect((fuzz["failures"] as? [Any])?.isEmpty == true, "\(fuzz["failures"] ?? "")")
+
+        let expired = report["expired"] as? [String: Any] ?? [:]
+        #expect(expired["state"] as? String == "problem")
+        #expect((expired["message"] as? String)?.hasPrefix("This link expired on ") == true, "\(expired)")
+        #expect((expired["fetched"] as? [String])?.isEmpty == true, "\(expired)")
+        #expect((expired["problems"] as? [String])?.isEmpty == true, "\(expired)")
+
+        let gone = report["revoked"] as? [String: Any] ?? [:]
+        #expect(gone["message"] as? String == "This link is no longer active: it expired, was revoked, or was locked after too many wrong passcodes.",
+                "\(gone)")
+        #expect((gone["problems"] as? [String])?.isEmpty == true, "\(gone)")
+
+        let loopback = report["loopback"] as? [String: Any] ?? [:]
+        #expect((loopback["text"] as? String)?.contains("Peanut allergy") == true, "\(loopback)")
+        #expect((loopback["problems"] as? [String])?.isEmpty == true, "\(loopback)")
+        #expect((loopback["elsewhere"] as? [String])?.isEmpty == true, "\(loopback)")
+        #expect((loopback["requests"] as? [String])?.contains("POST \(plain.manifestURL)") == true, "\(loopback)")
+        #expect((loopback["csp"] as? String)?.contains("connect-src 'self' https: http://127.0.0.1:* http://localhost:*;") == true, "\(loopback)")
+
+        let polled = report["longTerm"] as? [String: Any] ?? [:]
+        #expect((polled["firstText"] as? String)?.contains("Peanut allergy") == true, "\(polled)")
+        #expect((polled["firstUpdates"] as? String)?.contains("This link can change") == true, "\(polled)")
+        #expect((polled["secondStatus"] as? String)?.contains("The link's server asks to wait") == true, "\(polled)")
+        #expect(polled["secondShown"] as? Bool == false, "\(polled)")
+        #expect((polled["secondProblems"] as? [String])?.isEmpty == true, "\(polled)")
+        #expect((polled["updatedText"] as? String)?.contains("Shellfish allergy") == true, "\(polled)")
+        #expect((polled["updatedText"] as? String)?.contains("Peanut allergy") == false, "\(polled)")
+        #expect((polled["updatedUpdates"] as? String)?.hasPrefix("Updated: the link's content changed.") == true, "\(polled)")
+        #expect((polled["problems"] as? [String])?.isEmpty == true, "\(polled)")
+        #expect(polled["overflow"] as? Bool == false)
+        // The server saw the early second open as too many requests, and no other refusal.
+        let listed = try await Self.accesses(server: linkServer.url, identityPath: identityPath)
+        #expect(listed.contains("Dr. Díaz too-many-requests"), "\(listed)")
+        #expect(listed.contains("Dr. Díaz refused-revoked"), "\(listed)")
+    }
+
     /// Who opened the link and how, as the wallet lists it.
     static func accesses(server: String, identityPath: String) async throws -> [String] {
         let client = try FhirBlocksClient(baseURL: server)

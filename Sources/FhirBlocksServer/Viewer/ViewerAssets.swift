@@ -32,6 +32,7 @@ enum ViewerAssets {
 <input id="passcode" name="passcode" type="password" autocomplete="off"></p>
 <p><button id="open" type="submit">Open the records</button> <span id="status" role="status"></span></p>
 </form>
+<p id="updates" class="quiet" role="status" hidden></p>
 <div id="content" hidden></div>
 </main>
 </body>
@@ -93,18 +94,40 @@ enum ViewerAssets {
     return out;
   }
 
+  // Whether the viewer may contact `url`: HTTPS, or plain HTTP on this machine's loopback
+  // (127.0.0.1, localhost: a server the reader runs), or this page's own server. The content
+  // security policy's connect-src allows the same and nothing else.
+  function reachable(url) {
+    if (url.username || url.password) return false;
+    if (url.protocol === "https:") return true;
+    if (url.origin === location.origin) return true;
+    return url.protocol === "http:" && (url.hostname === "127.0.0.1" || url.hostname === "localhost");
+  }
+
   // The link in the fragment: shlink:/ then base64url JSON {url, key, exp?, flag?, label?, v?}.
-  function readLink() {
-    const fragment = decodeURIComponent(location.hash.slice(1));
+  // Every malformed link is a clear message (an Error whose message is shown), never a script error.
+  function readLink(hash) {
+    let fragment;
+    try {
+      fragment = decodeURIComponent(String(hash).replace(/^#/, ""));
+    } catch (e) {
+      throw new Error("The link is damaged: its address holds broken %-escapes.");
+    }
     const start = fragment.indexOf("shlink:/");
     if (start < 0) throw new Error("This address holds no SMART Health Link (it should end in #shlink:/…).");
+    const encoded = fragment.slice(start + "shlink:/".length).trim();
+    if (!encoded) throw new Error("The link is damaged: it ends after shlink:/.");
+    if (encoded.length > 65536) throw new Error("The link is damaged: it is too long to be a link.");
     let payload;
     try {
-      payload = JSON.parse(utf8.decode(base64urlBytes(fragment.slice(start + "shlink:/".length).trim())));
+      payload = JSON.parse(utf8.decode(base64urlBytes(encoded)));
     } catch (e) {
       throw new Error("The link is damaged: its payload is not readable.");
     }
-    if (!payload || typeof payload.url !== "string" || typeof payload.key !== "string") {
+    if (!payload || typeof payload !== "object" || Array.isArray(payload)) {
+      throw new Error("The link is damaged: its payload is not a set of fields.");
+    }
+    if (typeof payload.url !== "string" || typeof payload.key !== "string") {
       throw new Error("The link is damaged: it has no address or no key.");
     }
     let url;
@@ -113,19 +136,36 @@ enum ViewerAssets {
     } catch (e) {
       throw new Error("The link is damaged: its address is not a URL.");
     }
-    if (url.protocol !== "https:" && url.origin !== location.origin) {
-      throw new Error("The link's address is not HTTPS: it is not opened.");
+    if (!reachable(url)) {
+      throw new Error("The link's address is not HTTPS (nor a server on this machine): it is not opened.");
     }
     if (payload.url.length > 128) throw new Error("The link's address is longer than 128 characters: it is not opened.");
-    const key = base64urlBytes(payload.key);
+    let key;
+    try {
+      key = base64urlBytes(payload.key);
+    } catch (e) {
+      throw new Error("The link is damaged: its key is not base64url.");
+    }
     if (key.length !== 32) throw new Error("The link is damaged: its key is not 32 bytes.");
+    const flags = typeof payload.flag === "string" ? payload.flag : "";
+    if (flags.includes("U") && flags.includes("P")) {
+      throw new Error("The link is damaged: a direct link (U) cannot ask a passcode (P).");
+    }
+    // exp is a hint in epoch seconds; anything but a finite number is ignored.
+    const exp = typeof payload.exp === "number" && Number.isFinite(payload.exp) ? payload.exp : null;
     return {
       url: payload.url,
       key: key,
-      exp: typeof payload.exp === "number" ? payload.exp : null,
-      flags: typeof payload.flag === "string" ? payload.flag : "",
+      exp: exp,
+      flags: flags,
       label: typeof payload.label === "string" ? payload.label.slice(0, 80) : null,
     };
+  }
+
+  // The day an epoch-seconds instant falls on (YYYY-MM-DD), or null when it is out of range.
+  function dayOf(seconds) {
+    const date = new Date(seconds * 1000);
+    return Number.isNaN(date.getTime()) ? null : date.toISOString().slice(0, 10);
   }
 
   async function decrypt(jwe, keyBytes) {
@@ -168,6 +208,17 @@ enum ViewerAssets {
     }
     const first = (concept.coding || [])[0];
     return first ? [first.system, first.code].filter(Boolean).join(" ") : null;
+  }
+
+  // A status concept (clinicalStatus): its words, else its bare code (the code system's address says nothing to a reader).
+  function statusText(concept) {
+    if (!concept) return null;
+    if (concept.text) return concept.text;
+    for (const coding of concept.coding || []) {
+      if (coding.display) return coding.display;
+    }
+    const first = (concept.coding || [])[0];
+    return first && first.code ? String(first.code) : null;
   }
 
   function dateText(value) {
@@ -245,7 +296,7 @@ enum ViewerAssets {
         const reactions = (resource.reaction || []).flatMap((r) => (r.manifestation || []).map(codeText)).filter(Boolean);
         if (reactions.length) details.push("reaction: " + reactions.join(", "));
         if (resource.criticality) details.push("criticality: " + resource.criticality);
-        const status = codeText(resource.clinicalStatus);
+        const status = statusText(resource.clinicalStatus);
         if (status) details.push(status);
         const when = periodText(resource, ["onsetDateTime", "onsetPeriod", "recordedDate"]);
         if (when) details.push("since " + when);
@@ -263,7 +314,7 @@ enum ViewerAssets {
       }
       case "Condition": {
         title = codeText(resource.code) || "A problem";
-        const status = codeText(resource.clinicalStatus);
+        const status = statusText(resource.clinicalStatus);
         if (status) details.push(status);
         const when = periodText(resource, ["onsetDateTime", "onsetPeriod", "recordedDate"]);
         if (when) details.push("since " + when);
@@ -385,7 +436,7 @@ enum ViewerAssets {
         } catch (e) {
           return null;
         }
-        if (url.protocol !== "https:" && url.origin !== location.origin) return null;
+        if (!reachable(url)) return null;
         try {
           const response = await fetch(url.href, { credentials: "omit", referrerPolicy: "no-referrer" });
           if (!response.ok) return null;
@@ -475,15 +526,35 @@ enum ViewerAssets {
     return response;
   }
 
+  // Seconds a Retry-After header asks for (delta seconds or an HTTP date), kept between 1 s and an hour.
+  function retryAfter(response, fallback) {
+    const value = response.headers.get("Retry-After");
+    let seconds = NaN;
+    if (value && /^\s*\d+\s*$/.test(value)) seconds = Number(value);
+    else if (value) seconds = (Date.parse(value) - Date.now()) / 1000;
+    if (!Number.isFinite(seconds)) seconds = fallback;
+    return Math.min(3600, Math.max(1, Math.ceil(seconds)));
+  }
+
+  // The server asks to wait (429): the caller waits `seconds` and asks again.
+  function busy(seconds) {
+    const error = new Error("The link's server asks to wait " + seconds + (seconds === 1 ? " second" : " seconds") + " before asking again.");
+    error.wait = seconds;
+    return error;
+  }
+
+  // Fetches the link's files: { files, poll } where poll is the seconds to wait before asking a
+  // long-term (L) link again, or null when the link's files no longer change.
   async function open(link, passcode, recipient) {
     const files = [];
     if (link.flags.includes("U")) {
       const address = link.url + (link.url.includes("?") ? "&" : "?") + "recipient=" + encodeURIComponent(recipient);
       const response = await fetchText(address, { method: "GET" });
       if (response.status === 404) throw new Error("This link is no longer active: it expired or was revoked.");
+      if (response.status === 429) throw busy(retryAfter(response, 60));
       if (!response.ok) throw new Error("The link's server answered " + response.status + ".");
       files.push({ contentType: null, jwe: await response.text() });
-      return files;
+      return { files: files, poll: null };
     }
     const body = { recipient: recipient };
     if (link.flags.includes("P")) body.passcode = passcode;
@@ -495,13 +566,14 @@ enum ViewerAssets {
       try {
         left = (await response.json()).remainingAttempts;
       } catch (e) { /* no count */ }
-      const error = new Error(typeof left === "number"
+      const error = new Error(Number.isInteger(left) && left >= 0
         ? "Wrong passcode: " + left + (left === 1 ? " attempt remains" : " attempts remain") + " before the link locks."
         : "Wrong passcode.");
       error.retry = true;
       throw error;
     }
     if (response.status === 404) throw new Error("This link is no longer active: it expired, was revoked, or was locked after too many wrong passcodes.");
+    if (response.status === 429) throw busy(retryAfter(response, 60));
     if (!response.ok) throw new Error("The link's server answered " + response.status + ".");
     let manifest;
     try {
@@ -509,7 +581,9 @@ enum ViewerAssets {
     } catch (e) {
       throw new Error("The link's server did not answer with a list of files.");
     }
-    for (const file of Array.isArray(manifest.files) ? manifest.files : []) {
+    if (!manifest || typeof manifest !== "object") throw new Error("The link's server did not answer with a list of files.");
+    const listed = Array.isArray(manifest.files) ? manifest.files.filter((file) => file && typeof file === "object") : [];
+    for (const file of listed) {
       if (typeof file.embedded === "string") {
         files.push({ contentType: file.contentType, jwe: file.embedded });
       } else if (typeof file.location === "string") {
@@ -519,7 +593,7 @@ enum ViewerAssets {
         } catch (e) {
           throw new Error("The link's server listed a file at an address that is not a URL.");
         }
-        if (address.protocol !== "https:" && address.origin !== window.location.origin) {
+        if (!reachable(address)) {
           throw new Error("The link's server listed a file at an address that is not HTTPS.");
         }
         const answer = await fetchText(address.href, { method: "GET" });
@@ -527,7 +601,10 @@ enum ViewerAssets {
         files.push({ contentType: file.contentType, jwe: await answer.text() });
       }
     }
-    return files;
+    // A long-term link is asked again while a file can change, after the Retry-After the server sent.
+    const changing = link.flags.includes("L") &&
+      (manifest.status === "can-change" || listed.some((file) => file.status === "can-change" || file.status === undefined));
+    return { files: files, poll: changing ? retryAfter(response, 60) : null };
   }
 
   async function show(link, files) {
@@ -555,34 +632,99 @@ enum ViewerAssets {
     content.hidden = false;
   }
 
+  // How the page says when it looks for updates of a long-term link.
+  function waitText(seconds) {
+    return seconds < 90 ? seconds + " seconds" : Math.round(seconds / 60) + " minutes";
+  }
+
   function start() {
     let link;
     try {
-      link = readLink();
+      link = readLink(location.hash);
     } catch (e) {
       showError(e.message);
       return;
     }
     $("label").textContent = link.label ? "“" + link.label + "”" : "Shared health records";
+    // The link's exp is checked before anything is fetched: an expired link is never asked for.
     if (link.exp !== null && link.exp * 1000 < Date.now()) {
-      showError("This link expired on " + new Date(link.exp * 1000).toISOString().slice(0, 10) + ".");
+      const day = dayOf(link.exp);
+      showError("This link expired" + (day ? " on " + day : "") + ": it is not opened.");
+      document.body.setAttribute("data-state", "expired");
       return;
     }
     const form = $("ask");
     $("passcode-field").hidden = !link.flags.includes("P");
     $("passcode").required = link.flags.includes("P");
     form.hidden = false;
+    let shownFiles = null;
+    let timer = null;
+    let versions = 0;
+
+    // Asks the server (again), shows the files when they changed, and schedules the next look for
+    // a long-term link; a 429 waits its Retry-After; a link no longer active stops the polling.
+    async function fetchAndShow(passcode, recipient, first) {
+      const updates = $("updates");
+      try {
+        const result = await open(link, passcode, recipient);
+        const key = JSON.stringify(result.files.map((file) => file.jwe));
+        if (key !== shownFiles) {
+          shownFiles = key;
+          versions += 1;
+          await show(link, result.files);
+          document.body.setAttribute("data-version", String(versions));
+          form.hidden = true;
+          $("status").textContent = "";
+        }
+        const checked = new Date().toLocaleTimeString();
+        if (result.poll !== null) {
+          updates.textContent = (versions > 1 ? "Updated: the link's content changed. " : "") +
+            "This link can change: checked at " + checked + "; looking again in " + waitText(result.poll) + ".";
+          updates.hidden = false;
+          timer = setTimeout(() => later(passcode, recipient, false), result.poll * 1000);
+        } else if (!first) {
+          updates.textContent = "Checked at " + checked + ": this link's content no longer changes.";
+        }
+        return true;
+      } catch (e) {
+        if (e.wait) {
+          const text = e.message + " Looking again in " + waitText(e.wait) + ".";
+          if (first && shownFiles === null) $("status").textContent = text;
+          else {
+            updates.textContent = text;
+            updates.hidden = false;
+          }
+          document.body.setAttribute("data-waited", String(e.wait));
+          timer = setTimeout(() => later(passcode, recipient, first && shownFiles === null), e.wait * 1000);
+          return false;
+        }
+        if (first && shownFiles === null) throw e;
+        updates.textContent = e.message;
+        updates.hidden = false;
+        return false;
+      }
+    }
+
+    // A scheduled look: its refusal is shown as the form's would be.
+    function later(passcode, recipient, first) {
+      fetchAndShow(passcode, recipient, first).catch((e) => {
+        $("status").textContent = "";
+        showError(e.message);
+        if (!e.retry) form.hidden = true;
+      });
+    }
+
     form.addEventListener("submit", async (event) => {
       event.preventDefault();
+      if (timer !== null) clearTimeout(timer);
       const button = $("open");
       button.disabled = true;
       $("problem").hidden = true;
       $("status").textContent = "Opening…";
+      const passcode = $("passcode").value;
+      const recipient = $("recipient").value.trim() || "Someone";
       try {
-        const files = await open(link, $("passcode").value, $("recipient").value.trim() || "Someone");
-        $("status").textContent = "";
-        form.hidden = true;
-        await show(link, files);
+        await fetchAndShow(passcode, recipient, true);
       } catch (e) {
         $("status").textContent = "";
         showError(e.message);

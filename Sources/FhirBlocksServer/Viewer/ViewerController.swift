@@ -8,11 +8,15 @@ import NIOCore
 /// script fetches the manifest and files, decrypts them with WebCrypto and shows them in words.
 ///
 /// The content security policy allows scripts and styles from this server only, and requests to
-/// this server or over HTTPS (a link hosted elsewhere, an issuer's key set for verifying cards).
+/// this server, over HTTPS (a link hosted elsewhere, an issuer's key set for verifying cards), or
+/// over plain HTTP to this machine's loopback (`127.0.0.1`, `localhost`: a links server the reader
+/// runs, as `health serve` does by default). The script itself contacts only the link's manifest
+/// address, the file locations its manifest lists and card issuers' key sets, under the same rule.
 struct ViewerController {
     /// The policy of the page and its assets.
     static let contentSecurityPolicy =
-        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self' https:; "
+        "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        + "connect-src 'self' https: http://127.0.0.1:* http://localhost:*; "
         + "base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
     func addRoutes<Context: RequestContext>(to router: Router<Context>) {
