@@ -11,6 +11,9 @@ public struct AuditEventSummary: Sendable, Hashable {
     public var subtype: String?
     /// `outcome`: "0" for success, else the failure's code.
     public var outcome: String?
+    /// `outcomeDesc`: the outcome in a few words (a shared link request's outcome code,
+    /// `wrong-passcode`, ...; how many requests an aggregate entry counts).
+    public var outcomeDescription: String?
     /// The requesting agent: its reference, else its identifier's value, else its display.
     public var who: String?
     /// Each entity's reference (identifier value or display when there is none; `"?"` when unreadable).
@@ -22,6 +25,7 @@ public struct AuditEventSummary: Sendable, Hashable {
         action = event["action"]?.stringValue
         subtype = event["subtype"]?.arrayValue?.first?.objectValue?["code"]?.stringValue
         outcome = event["outcome"]?.stringValue
+        outcomeDescription = event["outcomeDesc"]?.stringValue
         let agents = event["agent"]?.arrayValue ?? []
         who = agents.first { $0.objectValue?["requestor"] == .bool(true) }.flatMap { Self.reference($0.objectValue?["who"]) }
         what = (event["entity"]?.arrayValue ?? []).map { Self.reference($0.objectValue?["what"]) ?? "?" }

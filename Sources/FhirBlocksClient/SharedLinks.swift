@@ -79,6 +79,46 @@ public struct SharedLinkAccess: Sendable, Hashable {
         self.at = at
         self.outcome = outcome
     }
+
+    /// Whether the request opened the link (its manifest or file was served).
+    public var opened: Bool { outcome == "opened" }
+
+    /// ``outcome`` in words, as the sharer reads it: "opened the link", "was refused: wrong
+    /// passcode", ...; an outcome this client does not know is shown as the server wrote it.
+    public var outcomeWords: String { Self.words(outcome: outcome) }
+
+    /// An access log outcome (or a `shared-link-access` audit entry's reason) in words.
+    /// - Parameter outcome: The server's outcome code: `opened`, `wrong-passcode`, ...
+    /// - Returns: What happened, as a phrase after the recipient's name.
+    public static func words(outcome: String) -> String {
+        switch outcome {
+        case "opened": "opened the link"
+        case "wrong-passcode": "was refused: wrong passcode"
+        case "passcode-missing": "was refused: no passcode given"
+        case "refused-locked": "was refused: the link is locked after too many wrong passcodes"
+        case "refused-expired": "was refused: the link had expired"
+        case "refused-revoked": "was refused: the link had been revoked"
+        case "too-many-requests": "was refused: asked again too soon"
+        default: "was refused (\(outcome))"
+        }
+    }
+}
+
+/// One page of a wallet's links (`GET /shl-links`), newest first.
+public struct SharedLinkPage: Sendable, Hashable {
+    /// The links of the page.
+    public var links: [SharedLinkRecord]
+    /// The cursor of the next (older) page; nil on the last page.
+    public var next: String?
+
+    /// Creates a page.
+    /// - Parameters:
+    ///   - links: The links of the page.
+    ///   - next: The cursor of the next page, nil on the last.
+    public init(links: [SharedLinkRecord], next: String?) {
+        self.links = links
+        self.next = next
+    }
 }
 
 /// A link the server hosts for the wallet, as the management endpoints describe it.
@@ -101,7 +141,8 @@ public struct SharedLinkRecord: Sendable, Hashable {
     public var remainingAttempts: Int?
     /// How many files the link serves.
     public var fileCount: Int
-    /// The latest requests for the link, newest first, at most 100.
+    /// The latest requests for the link, newest first: its latest 100 openings and its latest
+    /// 100 refusals (so refusals never hide who opened it).
     public var accesses: [SharedLinkAccess]
 
     /// Creates a record.
@@ -135,6 +176,14 @@ extension WalletClient {
     /// The management endpoints' path (`/shl-links`, with the wallet's bearer token).
     static let sharedLinksPath = "shl-links"
 
+    /// The `error` code with which the server refuses to create a link because its public URL
+    /// would make the link's manifest URL longer than the links specification's 128 characters
+    /// (HTTP 409; its `error_description` says how long the public URL may be).
+    public static let publicURLTooLongError = "public_url_too_long"
+
+    /// The most pages ``links()`` follows (at 500 links a page).
+    static let maximumLinkPages = 2_000
+
     /// `POST /shl-links`: asks the server to host a new link with `request`'s files and settings.
     /// - Parameter request: The encrypted files and the link's settings.
     /// - Returns: The link as the server keeps it (its id and manifest URL among others).
@@ -156,17 +205,41 @@ extension WalletClient {
         return try Self.record(JSONReader(body: response.body, endpoint: path))
     }
 
-    /// `GET /shl-links`: the links this wallet created, newest first.
+    /// `GET /shl-links`: the links this wallet created, newest first, every page of them.
     /// - Returns: Every link of the wallet, with its state and latest accesses.
     public func links() async throws(FhirBlocksClientError) -> [SharedLinkRecord] {
-        let path = Self.sharedLinksPath
-        let response = try await session.client.successfulExchange(.GET, path, bearer: try await token().accessToken)
-        let body = try JSONReader(body: response.body, endpoint: path)
+        var records: [SharedLinkRecord] = []
+        var cursor: String?
+        var seen: Set<String> = []
+        for _ in 0..<Self.maximumLinkPages {
+            let page = try await linksPage(cursor: cursor)
+            records += page.links
+            guard let next = page.next else { return records }
+            guard seen.insert(next).inserted else {
+                throw .malformedResponse(endpoint: Self.sharedLinksPath, reason: "the pages' \"next\" cursors go round in a circle")
+            }
+            cursor = next
+        }
+        throw .malformedResponse(endpoint: Self.sharedLinksPath, reason: "more than \(Self.maximumLinkPages) pages of links")
+    }
+
+    /// `GET /shl-links[?cursor=…]`: one page of the links this wallet created, newest first.
+    /// - Parameter cursor: The cursor of the page (a previous page's ``SharedLinkPage/next``);
+    ///   nil for the newest links.
+    /// - Returns: The page's links and the next page's cursor.
+    public func linksPage(cursor: String? = nil) async throws(FhirBlocksClientError) -> SharedLinkPage {
+        var query: [(String, String)] = []
+        if let cursor {
+            guard !cursor.isEmpty, cursor.utf8.count <= 128 else { throw .invalidRequest("a links cursor has 1 to 128 characters") }
+            query.append(("cursor", cursor))
+        }
+        let response = try await session.client.successfulExchange(.GET, Self.sharedLinksPath, query: query, bearer: try await token().accessToken)
+        let body = try JSONReader(body: response.body, endpoint: Self.sharedLinksPath)
         var records: [SharedLinkRecord] = []
         for (index, element) in try body.array("links").enumerated() {
             records.append(try Self.record(body.reader(element, context: "links[\(index)]")))
         }
-        return records
+        return SharedLinkPage(links: records, next: try body.optionalString("next"))
     }
 
     /// `PUT /shl-links/{id}`: replaces the files of one of this wallet's links (a long-term link's
@@ -240,5 +313,14 @@ extension WalletClient {
                                 label: try reader.optionalString("label"), expires: expires, created: try date(reader, "created"),
                                 status: try reader.string("status"), remainingAttempts: remaining, fileCount: try reader.integer("fileCount"),
                                 accesses: accesses)
+    }
+}
+
+extension FhirBlocksClientError {
+    /// Whether the server refused to create a link because its public URL is too long for a
+    /// link's manifest URL (`WalletClient.publicURLTooLongError`).
+    public var isPublicURLTooLong: Bool {
+        if case .http(_, 409, WalletClient.publicURLTooLongError, _) = self { return true }
+        return false
     }
 }

@@ -16,9 +16,9 @@ extension PostgresTrustStore {
         try await rows(LinkSQL.link(id: id)).first.map(Self.sharedLink)
     }
 
-    public func sharedLinks(owner: CsiGuid, limit: Int) async throws(TrustStoreError) -> [StoredSharedLink] {
+    public func sharedLinks(owner: CsiGuid, limit: Int, after: SharedLinkListPosition?) async throws(TrustStoreError) -> [StoredSharedLink] {
         var links: [StoredSharedLink] = []
-        for row in try await rows(LinkSQL.links(owner: owner, limit: limit)) { links.append(try Self.sharedLink(row)) }
+        for row in try await rows(LinkSQL.links(owner: owner, limit: limit, after: after)) { links.append(try Self.sharedLink(row)) }
         return links
     }
 

@@ -13,8 +13,8 @@ extension SQLiteTrustStore {
         try await pointRead { db in try Self.fetchOne(db, LinkSQL.link(id: id)).map(Self.sharedLink) }
     }
 
-    public func sharedLinks(owner: CsiGuid, limit: Int) async throws(TrustStoreError) -> [StoredSharedLink] {
-        try await read { db in try Self.fetchAll(db, LinkSQL.links(owner: owner, limit: limit)).map(Self.sharedLink) }
+    public func sharedLinks(owner: CsiGuid, limit: Int, after: SharedLinkListPosition?) async throws(TrustStoreError) -> [StoredSharedLink] {
+        try await read { db in try Self.fetchAll(db, LinkSQL.links(owner: owner, limit: limit, after: after)).map(Self.sharedLink) }
     }
 
     public func sharedLinkFiles(id: String) async throws(TrustStoreError) -> [StoredSharedLinkFile] {

@@ -16,8 +16,10 @@ public protocol LinkStore: Sendable {
     func createSharedLink(_ link: StoredSharedLink, files: [StoredSharedLinkFile]) async throws(TrustStoreError)
     /// The link with this id, if any (revoked and expired ones included).
     func sharedLink(id: String) async throws(TrustStoreError) -> StoredSharedLink?
-    /// The links `owner` created, newest first, at most `limit`.
-    func sharedLinks(owner: CsiGuid, limit: Int) async throws(TrustStoreError) -> [StoredSharedLink]
+    /// The links `owner` created, newest first (by creation time, then id), at most `limit`,
+    /// starting after `after` (a page's last link; nil for the newest): pages that follow each
+    /// other by their last link list every link once, however many there are.
+    func sharedLinks(owner: CsiGuid, limit: Int, after: SharedLinkListPosition?) async throws(TrustStoreError) -> [StoredSharedLink]
     /// A link's files, in order.
     func sharedLinkFiles(id: String) async throws(TrustStoreError) -> [StoredSharedLinkFile]
     /// One file of a link by its position (from 0), if there.
@@ -34,9 +36,14 @@ public protocol LinkStore: Sendable {
     func reserveSharedLinkAttempt(id: String) async throws(TrustStoreError) -> Int?
     /// Gives back an attempt ``reserveSharedLinkAttempt(id:)`` took (the passcode was right).
     func returnSharedLinkAttempt(id: String) async throws(TrustStoreError)
-    /// Appends to a link's access log; the log keeps the latest ``LinkSQL/accessLogLimit`` entries a link.
+    /// Appends to a link's access log on its own. The log keeps the latest
+    /// ``LinkSQL/openedLogLimit`` openings and, apart from them, the latest
+    /// ``LinkSQL/refusalLogLimit`` refusals of a link, so refusals never push an opening out.
+    /// (The server records a manifest request with its audit entry in one transaction instead:
+    /// ``TrustChange/sharedLinkAccesses``.)
     func recordSharedLinkAccess(_ access: StoredSharedLinkAccess) async throws(TrustStoreError)
-    /// A link's latest accesses, newest first, at most `limit`.
+    /// A link's latest accesses, newest first: its latest `limit` openings and its latest
+    /// `limit` other requests (refusals), merged by time.
     func sharedLinkAccesses(id: String, limit: Int) async throws(TrustStoreError) -> [StoredSharedLinkAccess]
     /// Keeps file locations handed out in a manifest, after deleting those expired at `now`.
     func addSharedLinkLocations(_ locations: [SharedLinkLocation], now: Timestamp) async throws(TrustStoreError)
@@ -98,6 +105,30 @@ public struct StoredSharedLink: Sendable, Hashable {
     }
 }
 
+/// Where a page of a wallet's links ended: the last link listed (its creation time and id, the
+/// order the links are listed in), from which the next page starts.
+public struct SharedLinkListPosition: Sendable, Hashable {
+    /// The last listed link's creation time.
+    public var createdAt: Timestamp
+    /// The last listed link's id.
+    public var id: String
+
+    /// Creates a position.
+    /// - Parameters:
+    ///   - createdAt: The last listed link's creation time.
+    ///   - id: The last listed link's id.
+    public init(createdAt: Timestamp, id: String) {
+        self.createdAt = createdAt
+        self.id = id
+    }
+
+    /// The position just after `link`.
+    /// - Parameter link: The last link of a page.
+    public init(after link: StoredSharedLink) {
+        self.init(createdAt: link.createdAt, id: link.id)
+    }
+}
+
 /// One encrypted file of a hosted link.
 public struct StoredSharedLinkFile: Sendable, Hashable {
     /// Its content type.
@@ -125,6 +156,9 @@ public struct StoredSharedLinkAccess: Sendable, Hashable {
     public var at: Timestamp
     /// What was answered (`opened`, `wrong-passcode`, `refused-locked`, ...).
     public var outcome: String
+
+    /// Whether the link was opened (its manifest or file served), as opposed to a refusal.
+    public var opened: Bool { outcome == LinkSQL.openedOutcome }
 
     /// Creates an entry.
     /// - Parameters:

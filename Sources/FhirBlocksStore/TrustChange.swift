@@ -40,6 +40,9 @@ public struct TrustChange: Sendable {
     public var unapprovedSmartClientsRegisteredBefore: Timestamp?
     /// Refresh tokens issued (stored by hash).
     public var refreshTokens: [StoredRefreshToken] = []
+    /// Requests for SMART Health Links to keep in their access logs (``LinkSQL/recordAccess(_:)``),
+    /// in the same transaction as the audit entries that record them: both or neither.
+    public var sharedLinkAccesses: [StoredSharedLinkAccess] = []
 
     /// An empty change.
     public init() {}
@@ -64,7 +67,7 @@ public struct TrustChange: Sendable {
         issuedGuids.isEmpty && issuedGuidsExpiringBefore == nil && registrations.isEmpty && permissions.isEmpty && revocations.isEmpty && tokens.isEmpty
             && revokedTokenHashes.isEmpty && resources.isEmpty && auditEntries.isEmpty && checkpoints.isEmpty
             && smartClients.isEmpty && smartAuthorizations.isEmpty && smartAuthorizationsExpiringBefore == nil && refreshTokens.isEmpty
-            && pendingSmartAuthorizationsExpiredBefore == nil && unapprovedSmartClientsRegisteredBefore == nil
+            && pendingSmartAuthorizationsExpiredBefore == nil && unapprovedSmartClientsRegisteredBefore == nil && sharedLinkAccesses.isEmpty
     }
 }
 

@@ -96,7 +96,7 @@ enum ShareCLI {
         } else {
             lines.append("Opened: \(record.accesses.count) request\(record.accesses.count == 1 ? "" : "s")")
             for access in record.accesses.prefix(accesses) {
-                lines.append("  \(formatter.date(access.at))  \(access.recipient)  \(access.outcome)")
+                lines.append("  \(formatter.date(access.at))  \(access.recipient) \(access.outcomeWords)")
             }
             if record.accesses.count > accesses { lines.append("  … \(record.accesses.count - accesses) more (--json lists them all)") }
         }

@@ -1,12 +1,18 @@
 import ArgumentParser
 import FHIRCore
 import FhirBlocksClient
+import Foundation
+import HealthPresentation
 
 /// `health wallet audit --server URL --identity FILE [--json]`.
 struct WalletAuditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "audit",
-        abstract: "Show who did what with the patient's data (the server's AuditEvents about this wallet).")
+        abstract: "Show who did what with the patient's data (the server's AuditEvents about this wallet).",
+        discussion: """
+            Each request for one of your shared links is a line in words: when, who (the name the \
+            recipient gave), and whether they opened the link or why they were refused.
+            """)
 
     @OptionGroup var server: FhirBlocksServerOption
     @OptionGroup var identity: FhirBlocksIdentityOption
@@ -25,14 +31,30 @@ struct WalletAuditCommand: AsyncParsableCommand {
         }
         let events = (bundle.objectValue?["entry"]?.arrayValue ?? []).compactMap { $0.objectValue?["resource"]?.objectValue }
         print("\(events.count) audit event\(events.count == 1 ? "" : "s")")
-        for event in events { print(Self.line(event)) }
+        let formatter = HealthFormatter()
+        for event in events { print(Self.line(event, formatter: formatter)) }
     }
 
-    /// `recorded action subtype outcome who → what, …`.
-    static func line(_ event: JSONObject) -> String {
+    /// `recorded action subtype outcome who → what, …`; a shared link request in words.
+    static func line(_ event: JSONObject, formatter: HealthFormatter) -> String {
         let summary = AuditEventSummary(event)
+        if summary.subtype == "shared-link-access" { return linkLine(summary, formatter: formatter) }
         let outcome = summary.outcome.map { $0 == "0" ? "ok" : "failed(\($0))" } ?? "?"
         return "\(summary.recorded ?? "?") \(summary.action ?? "?") \(summary.subtype ?? "?") \(outcome) \(summary.who ?? "?")"
             + (summary.what.isEmpty ? "" : " → " + summary.what.joined(separator: ", "))
+    }
+
+    /// `2026-11-29 07:05 UTC  Dr. Lee opened the link (shared link AbCdEfGh…)`, or `… was
+    /// refused: wrong passcode (…)`: when, the recipient's name, the outcome in words.
+    static func linkLine(_ summary: AuditEventSummary, formatter: HealthFormatter) -> String {
+        let when = summary.recorded.flatMap(date).map(formatter.date) ?? summary.recorded ?? "at an unknown time"
+        let outcome = summary.succeeded ? SharedLinkAccess.words(outcome: "opened") : summary.outcomeDescription.map(SharedLinkAccess.words) ?? "was refused"
+        let link = summary.what.first { $0.hasPrefix("shl/") }.map { "shared link \($0.dropFirst(4))…" } ?? "a shared link"
+        return "\(when)  \(summary.who ?? "someone") \(outcome) (\(link))"
+    }
+
+    /// An AuditEvent's `recorded` instant (with or without fractional seconds).
+    static func date(_ text: String) -> Date? {
+        (try? Date(text, strategy: Date.ISO8601FormatStyle(includingFractionalSeconds: true))) ?? (try? Date(text, strategy: .iso8601))
     }
 }

@@ -32,9 +32,11 @@ struct ShareLinkCommandTests {
         let wallet: [String]
         let other: String
 
-        static func start() async throws -> Fixture {
+        /// A `health serve` on `database` (its data folder's SQLite file when nil), a registered
+        /// wallet and a store with the bundle's records.
+        static func start(database: String? = nil) async throws -> Fixture {
             let runner = CommandRunner()
-            let server = try await ServeCommandTests.Server.start(runner)
+            let server = try await ServeCommandTests.Server.start(runner, database: database)
             let identity = runner.folder.appendingPathComponent("w.json").path
             let registered = try await runner.run(["wallet", "register", "--server", server.url, "--identity", identity,
                                                    "--first-name", "Ana", "--last-name", "Ruiz", "--birth-date", "1980-02-03"])
@@ -67,9 +69,17 @@ struct ShareLinkCommandTests {
         }
     }
 
-    @Test("create with a QR image, open the image into another store: the records are equal; list shows the access; revoke: open exits 1")
-    func createOpenListRevoke() async throws {
-        let fixture = try await Fixture.start()
+    /// Lines of `health wallet audit` (in UTC) about shared links.
+    static func linkAuditLines(_ fixture: Fixture) async throws -> [String] {
+        let audit = try await fixture.runner.run(["wallet", "audit"] + fixture.wallet, environment: ["TZ": "UTC"])
+        #expect(audit.status == 0, "\(audit.error)")
+        return audit.output.split(separator: "\n").map(String.init).filter { $0.contains("(shared link ") }
+    }
+
+    @Test("create with a QR image, open the image into another store: the records are equal; list shows the access; revoke: open exits 1; wallet audit says who opened it, when, and why others were refused (on SQLite, and PostgreSQL when OPENHEALTHKIT_POSTGRES_URL is set)",
+          arguments: ServeCommandTests.backends)
+    func createOpenListRevoke(backend: String) async throws {
+        let fixture = try await Fixture.start(database: try await ServeCommandTests.database(for: backend))
         defer { fixture.stop() }
         let image = fixture.runner.folder.appendingPathComponent("link.png").path
         let created = try await fixture.run(["share", "create"] + fixture.wallet
@@ -112,13 +122,29 @@ struct ShareLinkCommandTests {
         let accesses = try #require(entry["accesses"] as? [[String: Any]])
         #expect(accesses.contains { $0["recipient"] as? String == "Dr. Lee" && $0["outcome"] as? String == "opened" }, "\(accesses)")
         let text = try await fixture.run(["share", "list"] + fixture.wallet)
-        #expect(text.status == 0 && text.output.contains("ID: \(id)") && text.output.contains("Dr. Lee") && text.output.contains("Passcode attempts left: 9"),
+        #expect(text.status == 0 && text.output.contains("ID: \(id)") && text.output.contains("Dr. Lee opened the link")
+                    && text.output.contains("Dr. Lee was refused: wrong passcode") && text.output.contains("Passcode attempts left: 9"),
                 "\(text.output)")
 
         let revoked = try await fixture.run(["share", "revoke", id] + fixture.wallet)
         #expect(revoked.status == 0, "\(revoked.output)\(revoked.error)")
-        let after = try await fixture.run(["share", "open", link, "--passcode", "4711"])
+        let after = try await fixture.run(["share", "open", link, "--passcode", "4711", "--recipient", "Front desk"])
         #expect(after.status == 1, "\(after.output)\(after.error)")
+
+        // The wallet's audit log in words, oldest first: when (in the person's zone), who, and what happened.
+        let audit = try await Self.linkAuditLines(fixture)
+        let when = #"\d{4}-\d{2}-\d{2} \d{2}:\d{2} UTC  "#
+        let link8 = NSRegularExpression.escapedPattern(for: String(id.prefix(8)))
+        let expected = [
+            "Dr. Lee was refused: wrong passcode",
+            "Dr. Lee opened the link",
+            "Front desk was refused: the link had been revoked",
+        ]
+        #expect(audit.count == expected.count, "\(audit)")
+        for (line, words) in zip(audit, expected) {
+            let pattern = try Regex(when + NSRegularExpression.escapedPattern(for: words) + #" \(shared link "# + link8 + #"…\)"#)
+            #expect(line.wholeMatch(of: pattern) != nil, "\(line)")
+        }
         let status = try await fixture.run(["share", "list"] + fixture.wallet + ["--json"])
         #expect(status.output.contains("\"revoked\""), "\(status.output)")
         // Revoking it again: the server refuses (1).

@@ -204,7 +204,12 @@ public struct AuditEntry: Sendable, Hashable {
         event.append("action", action)
         event.append("recorded", recorded.wireText)
         event.append("outcome", String(outcome.rawValue))
-        if let count { event.append("outcomeDesc", "\(count) requests refused") }
+        if let count {
+            event.append("outcomeDesc", "\(count) requests refused")
+        } else if type == .sharedLinkAccess, let reason {
+            // A link request's outcome code (`wrong-passcode`, `refused-expired`, …): the sharer reads why it was refused.
+            event.append("outcomeDesc", reason)
+        }
         var agents: [JSONValue] = []
         var requestor = JSONObject()
         requestor.append("who", identifierReference(agent))

@@ -17,6 +17,7 @@ enum FhirBlocksRouter {
     static func make(service: TrustService, logger: Logger) -> Router<FhirBlocksRequestContext> {
         let router = Router(context: FhirBlocksRequestContext.self)
         router.add(middleware: RequestMetricsMiddleware(metrics: service.metrics))
+        router.add(middleware: SharedLinkHeadersMiddleware())
         router.add(middleware: RateLimitMiddleware(service: service))
         router.add(middleware: LogRequestsMiddleware(.debug))
         router.addRoutes(FHIRController(service: service).routes, atPath: "fhir")

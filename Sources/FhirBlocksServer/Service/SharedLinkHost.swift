@@ -3,7 +3,6 @@ import ExactJSON
 import FhirBlocks
 import FhirBlocksStore
 import SmartHealthLinks
-import Synchronization
 
 /// SMART Health Links hosted for registered wallets (issue 37; docs/smart-health-links.md): the
 /// links specification's server (`POST /shl/{id}` manifests, `GET /shl/{id}?recipient=` for `U`
@@ -48,11 +47,52 @@ final class SharedLinkHost: Sendable {
     /// The longest manifest URL (the links specification's limit).
     static let maximumManifestURLLength = 128
 
-    /// When each (link, recipient) last opened a long-term link, for the polling limit.
-    private let lastPolls = Mutex<[String: Timestamp]>([:])
+    /// Who polled each long-term link lately, for the polling limit (bounded, per link).
+    let polls: SharedLinkPollLimiter
 
-    init(service: TrustService) {
+    init(service: TrustService, polls: SharedLinkPollLimiter = SharedLinkPollLimiter(intervalSeconds: SharedLinkHost.pollInterval)) {
         self.service = service
+        self.polls = polls
+    }
+
+    /// Why the server refuses to host a link for a well-formed request: its own configuration.
+    enum HostingRefusal: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The server's public URL makes a manifest URL longer than the links specification's
+        /// 128 characters (`manifestURLLength` with a 43-character id).
+        case publicURLTooLong(manifestURLLength: Int)
+
+        /// The `error` code of the answer, as clients match it.
+        var errorCode: String {
+            switch self {
+            case .publicURLTooLong: "public_url_too_long"
+            }
+        }
+
+        var description: String {
+            switch self {
+            case .publicURLTooLong(let length):
+                "this server's public URL is too long to host links: a link's manifest URL ({public-url}/shl/ and a 43-character id) "
+                    + "would have \(length) characters, and the links specification allows at most \(SharedLinkHost.maximumManifestURLLength); "
+                    + "start the server with a public URL of at most \(SharedLinkHost.maximumPublicURLLength) characters "
+                    + "(this one has \(length - SharedLinkHost.manifestURLSuffixLength))"
+            }
+        }
+
+        /// The answer: 409 (the request is fine; the server's configuration conflicts with it).
+        var response: ServiceResponse {
+            .json(SharedLinkHost.errorBody(errorCode, description), status: 409, headers: [("Cache-Control", "no-store")])
+        }
+    }
+
+    /// What a manifest URL adds to the public URL: `/shl/` and a 43-character id.
+    static let manifestURLSuffixLength = "/shl/".count + 43
+    /// The longest public URL whose manifest URLs fit the links specification's 128 characters.
+    static let maximumPublicURLLength = maximumManifestURLLength - manifestURLSuffixLength
+
+    /// The refusal to host links at all with this server's public URL, nil when links fit.
+    func hostingRefusal() -> HostingRefusal? {
+        let length = service.baseURL.count + Self.manifestURLSuffixLength
+        return length > Self.maximumManifestURLLength ? .publicURLTooLong(manifestURLLength: length) : nil
     }
 
     // MARK: Public link endpoints
@@ -93,10 +133,12 @@ final class SharedLinkHost: Sendable {
         id.utf8.count == 43 && id.utf8.allSatisfy(Base64URL.isAlphabet)
     }
 
-    /// Why a link does not answer now, nil when it is active (the passcode aside).
+    /// Why a link does not answer now, nil when it is active (the passcode aside): revoked,
+    /// expired, or locked (no passcode attempt left).
     func refusal(_ link: StoredSharedLink, now: Timestamp) -> String? {
         if link.revokedAt != nil { return "refused-revoked" }
         if let expires = link.expiresAt, expires <= now { return "refused-expired" }
+        if link.attemptsLeft == 0 { return "refused-locked" }
         return nil
     }
 
@@ -119,12 +161,23 @@ final class SharedLinkHost: Sendable {
         if let refused = refusal(link, now: now) {
             return await refuse(link, recipient: request.recipient, outcome: refused, now: now)
         }
-        let flags = SHLinkFlags(letters: link.flags)
-        if flags.contains(.longTerm), let wait = pollWait(id: id, recipient: request.recipient, now: now) {
+        guard SHLinkFlags(letters: link.flags).contains(.longTerm) else { return await serveManifest(link, request: request, now: now) }
+        if case .wait(let seconds) = polls.reserve(link: id, recipient: request.recipient, now: now) {
             await log(link, recipient: request.recipient, outcome: "too-many-requests", now: now)
             return Self.publicJSON(Self.errorBody("too_many_requests", "poll this link at most every \(Self.pollInterval) seconds"),
-                                   status: 429, headers: [("Retry-After", String(wait))])
+                                   status: 429, headers: [("Retry-After", String(seconds))])
         }
+        let answer = await serveManifest(link, request: request, now: now)
+        // Only a manifest served counts as a poll: after a wrong passcode or a failure the
+        // recipient may try again at once.
+        if answer.status != 200 { polls.cancel(link: id, recipient: request.recipient, at: now) }
+        return answer
+    }
+
+    /// The manifest of active link `link` (the polling limit passed), after its passcode.
+    private func serveManifest(_ link: StoredSharedLink, request: SHLManifestRequest, now: Timestamp) async -> ServiceResponse {
+        let id = link.id
+        let flags = SHLinkFlags(letters: link.flags)
         if let stored = link.passcodeHash {
             if let refusal = await checkPasscode(request.passcode, stored: stored, link: link, recipient: request.recipient, now: now) {
                 return refusal
@@ -170,7 +223,6 @@ final class SharedLinkHost: Sendable {
         if flags.contains(.longTerm) {
             manifest.append("status", "can-change")
             headers.append(("Retry-After", String(Self.pollInterval)))
-            notePoll(id: id, recipient: request.recipient, now: now)
         }
         return Self.publicJSON(.object(manifest), headers: headers)
     }
@@ -292,49 +344,28 @@ final class SharedLinkHost: Sendable {
         return Self.notActive()
     }
 
-    /// Keeps the access in the link's log and as an audit entry about the wallet; false when
-    /// either could not be stored.
+    /// Keeps the access in the link's log and as an audit entry about the wallet, in one
+    /// transaction (``FhirBlocksStore/TrustChange/sharedLinkAccesses``): both are stored or
+    /// neither; false when they could not be.
     @discardableResult
     private func log(_ link: StoredSharedLink, recipient: String, outcome: String, now: Timestamp) async -> Bool {
-        let opened = outcome == "opened"
-        let entry = AuditEntry(type: .sharedLinkAccess, recorded: now, outcome: opened ? .success : .minorFailure, agent: recipient,
-                               patient: link.owner.rawValue, resources: ["shl/" + link.id.prefix(8)], reason: opened ? nil : outcome)
-        var stored = true
+        let access = StoredSharedLinkAccess(linkID: link.id, recipient: recipient, at: now, outcome: outcome)
+        var change = TrustChange()
+        change.auditEntries = [PendingAuditEntry(entry: Self.auditEntry(access, owner: link.owner))]
+        change.sharedLinkAccesses = [access]
         do {
-            try await service.store.recordSharedLinkAccess(StoredSharedLinkAccess(linkID: link.id, recipient: recipient, at: now, outcome: outcome))
+            _ = try await service.commit(change)
+            return true
         } catch {
-            stored = false
-        }
-        do {
-            _ = try await service.appendAuditEntry(entry)
-        } catch {
-            stored = false
-        }
-        return stored
-    }
-
-    /// The seconds `recipient` must still wait before polling long-term link `id` again, nil
-    /// when it may.
-    private func pollWait(id: String, recipient: String, now: Timestamp) -> Int64? {
-        let key = id + "\n" + recipient
-        return lastPolls.withLock { polls -> Int64? in
-            guard let last = polls[key] else { return nil }
-            let elapsed = now.milliseconds(since: last)
-            let interval = Self.pollInterval * 1000
-            guard elapsed < interval else { return nil }
-            return max(1, (interval - elapsed + 999) / 1000)
+            return false
         }
     }
 
-    private func notePoll(id: String, recipient: String, now: Timestamp) {
-        let key = id + "\n" + recipient
-        lastPolls.withLock { polls in
-            if polls.count >= 10_000 {
-                let cutoff = now.adding(seconds: -Self.pollInterval)
-                polls = polls.filter { $0.value > cutoff }
-            }
-            polls[key] = now
-        }
+    /// The audit entry about the wallet of a request for its link: the recipient as agent, the
+    /// link by its id's first 8 characters, and a refusal's outcome as its reason.
+    static func auditEntry(_ access: StoredSharedLinkAccess, owner: CsiGuid) -> AuditEntry {
+        AuditEntry(type: .sharedLinkAccess, recorded: access.at, outcome: access.opened ? .success : .minorFailure, agent: access.recipient,
+                   patient: owner.rawValue, resources: ["shl/" + access.linkID.prefix(8)], reason: access.opened ? nil : access.outcome)
     }
 
     // MARK: Management (the wallet)
@@ -352,13 +383,15 @@ final class SharedLinkHost: Sendable {
         return .success(client)
     }
 
-    /// `POST /shl-links`: a new link for the wallet.
+    /// `POST /shl-links`: a new link for the wallet (409 `public_url_too_long` when this
+    /// server's public URL makes manifest URLs longer than 128 characters).
     func create(_ request: ServiceRequest) async -> ServiceResponse {
         let owner: CsiGuid
         switch await authenticatedOwner(request) {
         case .success(let wallet): owner = wallet
         case .failure(let error): return .error(error)
         }
+        if let refusal = hostingRefusal() { return refusal.response }
         let now = service.now
         let body: JSONObjectFields
         let files: [StoredSharedLinkFile]
@@ -396,11 +429,6 @@ final class SharedLinkHost: Sendable {
             return .error(.malformedRequest("a label has at most \(SHLink.maximumLabelLength) characters"))
         }
         let id = SHLink.newManifestID()
-        let manifestURL = service.baseURL + "/shl/" + id
-        guard manifestURL.count <= Self.maximumManifestURLLength else {
-            return .error(.malformedRequest("this server's public URL is too long for a link: its manifest URL would have \(manifestURL.count) "
-                                            + "characters, more than \(Self.maximumManifestURLLength)"))
-        }
         var hash: String?
         if let passcode {
             guard let made = await SharedLinkPasscode.hash(passcode) else { return .error(.storageFailure("the passcode could not be hashed")) }
@@ -421,23 +449,48 @@ final class SharedLinkHost: Sendable {
         return .json(record(link, accesses: [], now: now), status: 201, headers: [("Cache-Control", "no-store")])
     }
 
-    /// `GET /shl-links`: the wallet's links, newest first, each with its latest accesses.
+    /// `GET /shl-links[?cursor=…]`: one page of the wallet's links, newest first, each with
+    /// its latest accesses: at most ``maximumListed``, and `next` (the cursor of the following
+    /// page) when more follow.
     func list(_ request: ServiceRequest) async -> ServiceResponse {
         let owner: CsiGuid
         switch await authenticatedOwner(request) {
         case .success(let wallet): owner = wallet
         case .failure(let error): return .error(error)
         }
+        var after: SharedLinkListPosition?
+        if let cursor = request.query["cursor"] {
+            guard let position = Self.position(cursor: cursor) else { return .error(.malformedRequest("cursor is not a cursor this server wrote")) }
+            after = position
+        }
         let now = service.now
         do {
+            var links = try await service.store.sharedLinks(owner: owner, limit: Self.maximumListed + 1, after: after)
+            let more = links.count > Self.maximumListed
+            if more { links.removeLast(links.count - Self.maximumListed) }
             var records: [JSONValue] = []
-            for link in try await service.store.sharedLinks(owner: owner, limit: Self.maximumListed) {
+            for link in links {
                 records.append(record(link, accesses: try await service.store.sharedLinkAccesses(id: link.id, limit: Self.accessesListed), now: now))
             }
-            return .json(.object(JSONObject(members: [JSONMember(key: "links", value: .array(records))])), headers: [("Cache-Control", "no-store")])
+            var page = JSONObject(members: [JSONMember(key: "links", value: .array(records))])
+            if more, let last = links.last { page.append("next", Self.cursor(SharedLinkListPosition(after: last))) }
+            return .json(.object(page), headers: [("Cache-Control", "no-store")])
         } catch {
             return .error(.storageFailure("the links could not be read"))
         }
+    }
+
+    /// The cursor of the page after `position`: `{created milliseconds}.{id}`.
+    static func cursor(_ position: SharedLinkListPosition) -> String {
+        "\(position.createdAt.millisecondsSince1970).\(position.id)"
+    }
+
+    /// The position a ``cursor(_:)`` names, nil for any other text.
+    static func position(cursor: String) -> SharedLinkListPosition? {
+        let parts = cursor.split(separator: ".", omittingEmptySubsequences: false)
+        guard parts.count == 2, (1...19).contains(parts[0].utf8.count), parts[0].utf8.allSatisfy({ (48...57).contains($0) }),
+              let milliseconds = Int64(parts[0]), isLinkID(String(parts[1])) else { return nil }
+        return SharedLinkListPosition(createdAt: Timestamp(millisecondsSince1970: milliseconds), id: String(parts[1]))
     }
 
     /// `PUT /shl-links/{id}` `{"files": […]}`: the link's new files (a long-term link's update).

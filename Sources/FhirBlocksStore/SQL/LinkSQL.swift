@@ -18,8 +18,15 @@ public enum LinkSQL {
         }
     }
 
-    /// How many access log entries a link keeps (the oldest are deleted beyond).
-    public static let accessLogLimit = 1_000
+    /// How many openings (outcome ``openedOutcome``) a link's access log keeps (the oldest are
+    /// deleted beyond).
+    public static let openedLogLimit = 1_000
+    /// How many refusals (every other outcome) a link's access log keeps, apart from its
+    /// openings: however many wrong passcodes or refused requests arrive, they only push out
+    /// older refusals, so the owner still sees who opened the link.
+    public static let refusalLogLimit = 1_000
+    /// The outcome of a request that opened the link.
+    public static let openedOutcome = "opened"
 
     /// The columns a link is read as, in order: id, owner, flags, label, expires_at,
     /// created_at, updated_at, passcode_hash, attempts_left, revoked_at, and its file count.
@@ -66,10 +73,18 @@ public enum LinkSQL {
         SQLStatement("SELECT \(linkColumns) FROM shared_link l WHERE l.id = ?", [.text(id)])
     }
 
-    /// `owner`'s links, newest first.
-    public static func links(owner: CsiGuid, limit: Int) -> SQLStatement {
-        SQLStatement("SELECT \(linkColumns) FROM shared_link l WHERE l.owner = ? ORDER BY l.created_at DESC, l.id DESC LIMIT ?",
-                     [.text(owner.rawValue), .integer(Int64(limit))])
+    /// `owner`'s links, newest first (creation time, then id, both descending), after `after`
+    /// when given: a keyset page (the `shared_link_owner` index), stable while links are added.
+    public static func links(owner: CsiGuid, limit: Int, after: SharedLinkListPosition?) -> SQLStatement {
+        guard let after else {
+            return SQLStatement("SELECT \(linkColumns) FROM shared_link l WHERE l.owner = ? ORDER BY l.created_at DESC, l.id DESC LIMIT ?",
+                                [.text(owner.rawValue), .integer(Int64(limit))])
+        }
+        let created = SQLValue.integer(after.createdAt.millisecondsSince1970)
+        return SQLStatement("""
+            SELECT \(linkColumns) FROM shared_link l WHERE l.owner = ? AND (l.created_at < ? OR (l.created_at = ? AND l.id < ?))
+            ORDER BY l.created_at DESC, l.id DESC LIMIT ?
+            """, [.text(owner.rawValue), created, created, .text(after.id), .integer(Int64(limit))])
     }
 
     /// A link's files (content_type, jwe) in order.
@@ -98,9 +113,10 @@ public enum LinkSQL {
     /// their order.
     private static let accessSequence = Atomic<UInt64>(0)
 
-    /// Appends an access and deletes the link's entries beyond the latest ``accessLogLimit``.
-    /// Its id is the time in milliseconds and this process's sequence number, zero-padded,
-    /// then random hex: ids sort in the order the accesses were recorded.
+    /// Appends an access and deletes the link's entries of the same kind (openings, or
+    /// refusals) beyond the latest ``openedLogLimit`` or ``refusalLogLimit``: refusals never
+    /// delete an opening. Its id is the time in milliseconds and this process's sequence number,
+    /// zero-padded, then random hex: ids sort in the order the accesses were recorded.
     public static func recordAccess(_ access: StoredSharedLinkAccess) -> [SQLStatement] {
         var generator = SystemRandomNumberGenerator()
         func padded(_ number: some BinaryInteger, _ width: Int) -> String {
@@ -109,20 +125,30 @@ public enum LinkSQL {
         }
         let sequence = accessSequence.wrappingAdd(1, ordering: .relaxed).newValue
         let id = padded(max(0, access.at.millisecondsSince1970), 15) + "-" + padded(sequence, 20) + "-" + String(generator.next() as UInt64, radix: 16)
+        let kind = access.opened ? "outcome = ?" : "outcome <> ?"
+        let limit = access.opened ? openedLogLimit : refusalLogLimit
         return [
             SQLStatement("INSERT INTO shared_link_access (id, link_id, recipient, at, outcome) VALUES (?, ?, ?, ?, ?)",
                          [.text(id), .text(access.linkID), .text(access.recipient), .integer(access.at.millisecondsSince1970), .text(access.outcome)]),
             SQLStatement("""
-                DELETE FROM shared_link_access WHERE link_id = ? AND id NOT IN
-                    (SELECT id FROM shared_link_access WHERE link_id = ? ORDER BY at DESC, id DESC LIMIT ?)
-                """, [.text(access.linkID), .text(access.linkID), .integer(Int64(accessLogLimit))]),
+                DELETE FROM shared_link_access WHERE link_id = ? AND \(kind) AND id NOT IN
+                    (SELECT id FROM shared_link_access WHERE link_id = ? AND \(kind) ORDER BY at DESC, id DESC LIMIT ?)
+                """, [.text(access.linkID), .text(openedOutcome), .text(access.linkID), .text(openedOutcome), .integer(Int64(limit))]),
         ]
     }
 
-    /// A link's latest accesses (recipient, at, outcome), newest first.
+    /// A link's latest accesses (recipient, at, outcome), newest first: its latest `limit`
+    /// openings and its latest `limit` refusals, merged (so a flood of refusals hides no opening).
     public static func accesses(id: String, limit: Int) -> SQLStatement {
-        SQLStatement("SELECT recipient, at, outcome FROM shared_link_access WHERE link_id = ? ORDER BY at DESC, id DESC LIMIT ?",
-                     [.text(id), .integer(Int64(limit))])
+        SQLStatement("""
+            SELECT recipient, at, outcome FROM (
+                SELECT * FROM (SELECT id, recipient, at, outcome FROM shared_link_access WHERE link_id = ? AND outcome = ?
+                               ORDER BY at DESC, id DESC LIMIT ?) AS opened
+                UNION ALL
+                SELECT * FROM (SELECT id, recipient, at, outcome FROM shared_link_access WHERE link_id = ? AND outcome <> ?
+                               ORDER BY at DESC, id DESC LIMIT ?) AS refused
+            ) AS accesses ORDER BY at DESC, id DESC
+            """, [.text(id), .text(openedOutcome), .integer(Int64(limit)), .text(id), .text(openedOutcome), .integer(Int64(limit))])
     }
 
     /// Deletes the locations expired at `now`, then inserts `locations`.

@@ -102,6 +102,7 @@ public enum TrustSQL {
             writes.append(Write(SQLStatement("INSERT INTO checkpoint (tree_size, note) VALUES (?, ?) ON CONFLICT (tree_size) DO NOTHING",
                                              [.integer(Int64(checkpoint.treeSize)), .text(checkpoint.note)])))
         }
+        for access in change.sharedLinkAccesses { writes += LinkSQL.recordAccess(access).map { Write($0) } }
         return writes
     }
 

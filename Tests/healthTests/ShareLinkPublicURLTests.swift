@@ -1,0 +1,112 @@
+import AsyncHTTPClient
+import Foundation
+import HTTPTypes
+import Hummingbird
+import Logging
+import NIOCore
+import NIOHTTP1
+import Synchronization
+import Testing
+import TestSupport
+
+/// `health share create` against a `health serve` whose public URL is too long for a link's
+/// manifest URL (`{public-url}/shl/{id}`, at most 128 characters): the server refuses to host
+/// the link and the command says why in words. The public URL has a path, as behind a reverse
+/// proxy; the test runs that proxy on loopback (it strips the path and forwards to the server).
+@Suite("health share create: a public URL too long for links")
+struct ShareLinkPublicURLTests {
+    /// A reverse proxy on 127.0.0.1 that serves `/{any segment}/…` from `target/…`.
+    final class PathProxy: Sendable {
+        let target: String
+        let task = Mutex<Task<Void, any Error>?>(nil)
+
+        init(target: String) {
+            self.target = target
+        }
+
+        /// Starts the proxy; returns its port.
+        func start() async throws -> Int {
+            let router = Router()
+            router.add(middleware: Forward(target: target))
+            var logger = Logger(label: "share-public-url-proxy")
+            logger.logLevel = .error
+            let (ports, continuation) = AsyncStream.makeStream(of: Int.self)
+            let application = Application(router: router, configuration: ApplicationConfiguration(address: .hostname("127.0.0.1", port: 0)),
+                                          onServerRunning: { channel in continuation.yield(channel.localAddress?.port ?? 0) }, logger: logger)
+            task.withLock { $0 = Task { try await application.runService() } }
+            var iterator = ports.makeAsyncIterator()
+            guard let port = await iterator.next(), port > 0 else { throw ServeCommandTests.TestFailure("the proxy did not start") }
+            return port
+        }
+
+        func stop() async {
+            let running = task.withLock { $0 }
+            running?.cancel()
+            _ = await running?.result
+        }
+
+        /// Every request: its path without its first segment, sent on to the target; the answer back.
+        struct Forward: RouterMiddleware {
+            typealias Context = BasicRequestContext
+            let target: String
+
+            func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+                let segments = request.uri.path.split(separator: "/", maxSplits: 1, omittingEmptySubsequences: false)
+                guard segments.count == 2, segments[0].isEmpty, let slash = segments[1].firstIndex(of: "/") else { return Response(status: .notFound) }
+                let rest = segments[1][slash...]
+                var outgoing = HTTPClientRequest(url: target + rest + (request.uri.query.map { "?" + $0 } ?? ""))
+                outgoing.method = .init(rawValue: request.method.rawValue)
+                for field in request.headers where !["host", "content-length", "transfer-encoding", "connection"].contains(field.name.canonicalName) {
+                    outgoing.headers.add(name: field.name.rawName, value: field.value)
+                }
+                var request = request
+                outgoing.body = .bytes(try await request.collectBody(upTo: 32 << 20))
+                let answer = try await HTTPClient.shared.execute(outgoing, timeout: .seconds(60))
+                var fields = HTTPFields()
+                for header in answer.headers {
+                    guard let name = HTTPField.Name(header.name), !["content-length", "transfer-encoding", "connection"].contains(name.canonicalName) else {
+                        continue
+                    }
+                    fields.append(HTTPField(name: name, value: header.value))
+                }
+                let body = try await answer.body.collect(upTo: 32 << 20)
+                return Response(status: HTTPResponse.Status(code: Int(answer.status.code)), headers: fields, body: ResponseBody(byteBuffer: body))
+            }
+        }
+    }
+
+    @Test("a public URL of 81 characters: share create exits 1 and says the public URL is too long, at most 80 characters")
+    func createSaysThePublicURLIsTooLong() async throws {
+        let runner = CommandRunner()
+        defer { runner.remove() }
+        let port = try ServeHealthCardsTests.freePort()
+        let proxy = PathProxy(target: "http://127.0.0.1:\(port)")
+        let proxyPort = try await proxy.start()
+        let origin = "http://127.0.0.1:\(proxyPort)/"
+        let publicURL = origin + String(repeating: "p", count: 81 - origin.count)
+        #expect(publicURL.count == 81)
+        let server = try await ServeCommandTests.Server.start(runner, port: port, arguments: ["--public-url", publicURL])
+        try await withTeardown({
+            server.process.terminate()
+            server.process.waitUntilExit()
+            await proxy.stop()
+        }) {
+            #expect(server.url == publicURL)
+            let identity = runner.folder.appendingPathComponent("w.json").path
+            let wallet = ["--server", publicURL, "--identity", identity]
+            let registered = try await runner.run(["wallet", "register"] + wallet + ["--first-name", "Ana", "--last-name", "Ruiz", "--birth-date", "1980-02-03"])
+            try #require(registered.status == 0, "\(registered.error)")
+            let file = runner.folder.appendingPathComponent("bundle.json")
+            try Data(ShareLinkCommandTests.bundle.utf8).write(to: file)
+            try #require(try await runner.run(["records", "import", file.path]).status == 0)
+
+            let created = try await runner.run(["share", "create"] + wallet + ["--records", "conditionRecord"])
+            #expect(created.status == 1, "\(created.output)\(created.error)")
+            #expect(created.output.isEmpty, "no link on standard output")
+            #expect(created.error.contains("public URL is too long to host links") && created.error.contains("at most 80 characters")
+                        && created.error.contains("(this one has 81)"), "\(created.error)")
+            let listed = try await runner.run(["share", "list"] + wallet)
+            #expect(listed.status == 0 && listed.output.contains("No shared links."), "\(listed.output)\(listed.error)")
+        }
+    }
+}
