@@ -88,7 +88,7 @@ struct TypePageTests {
             sortDescriptors: []).result(for: fixture.store)
         #expect(all.count == 213) // and the fixture's 3 of today
         let starts = Dictionary(uniqueKeysWithValues: all.map { ($0.uuid, $0.startDate) })
-        let pages = try await fixture.withClient { client in
+        let (pages, odd) = try await fixture.withClient { client in
             let cookie = try await client.startSession()
             var pages: [[UUID]] = []
             var path: String? = "/browse/\(Self.steps.identifier)?period=week"
@@ -99,7 +99,8 @@ struct TypePageTests {
                 path = Self.older(page.body)
                 if path == nil { #expect(page.body.contains("the last page of this period")) }
             }
-            return pages
+            // A cursor that is not a number is ignored: the newest page.
+            return (pages, try await client.send(.get, "/browse/\(Self.steps.identifier)?period=week&before=nan", cookie: cookie))
         }
         let listed = pages.flatMap { $0 }
         #expect(pages.count == 5)
@@ -107,10 +108,6 @@ struct TypePageTests {
         #expect(listed.count == all.count && Set(listed) == Set(all.map(\.uuid)))
         let times = listed.compactMap { starts[$0] }
         #expect(times.count == listed.count && zip(times, times.dropFirst()).allSatisfy { $0 >= $1 })
-        // A cursor that is not a number is ignored: the newest page.
-        let odd = try await fixture.withClient { client in
-            try await client.send(.get, "/browse/\(Self.steps.identifier)?period=week&before=nan", cookie: try await client.startSession())
-        }
         #expect(Self.uuids(odd.body) == pages.first)
     }
 
