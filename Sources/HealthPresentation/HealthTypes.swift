@@ -91,7 +91,7 @@ public enum HealthTypes {
     /// HealthKit's Swift name of a type's identifier: `bodyMass`, `sleepAnalysis`, `workout`.
     public static func swiftName(of type: HKSampleType) -> String {
         let prefixes = ["HKQuantityTypeIdentifier", "HKCategoryTypeIdentifier", "HKCorrelationTypeIdentifier",
-                        "HKClinicalTypeIdentifier", "HKDataType", "HK"]
+                        "HKClinicalTypeIdentifier", "HKMedicationDoseEventTypeIdentifier", "HKDataType", "HK"]
         var name = type.identifier
         if type is HKWorkoutType { return "workout" }
         for prefix in prefixes where name.hasPrefix(prefix) {
