@@ -379,6 +379,9 @@ let package = Package(
                 "ExactJSON",
                 "FhirBlocks",
                 "FhirBlocksClient",
+                // The Apple Health import from the page.
+                "AppleHealthExport",
+                "AppleHealthClinicalRecords",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 // multipart/form-data uploads (cards, QR images, FHIR files); Vapor itself is not used.

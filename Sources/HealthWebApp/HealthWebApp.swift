@@ -79,10 +79,10 @@ public struct HealthWebApp: Sendable {
             let end = request.uri.queryParameters["end"].flatMap { SummaryPeriod.day(String($0), calendar: calendar) }
             return try await pages.page(title: "Summary", section: .summary, content: summaryContent(period: period, now: end ?? clock()))
         }
-        router.get("/browse") { _, _ in
+        router.get("/browse") { request, _ in
             let text = try await sampleText()
             return try await pages.page(title: "Browse", section: .browse,
-                                        content: BrowseView(store: store, pages: pages, text: text).index())
+                                        content: BrowseView(store: store, pages: pages, text: text).index(search: request.uri.queryParameters["q"].map(String.init)))
         }
         router.get("/browse/:type") { request, context in
             let type = try sampleType(context)
@@ -98,6 +98,8 @@ public struct HealthWebApp: Sendable {
             return pages.page(title: SampleText.name(of: type), section: .browse, content: content, notice: notice)
         }
         addRecentlyDeletedRoutes(to: router)
+        addDataRoutes(to: router)
+        addAppleHealthImportRoutes(to: router)
         addRecordsImportRoutes(to: router)
         addCardRoutes(to: router)
         addJobRoutes(to: router)

@@ -8,15 +8,8 @@ struct BrowseView {
     let store: HKHealthStore
     let pages: PageRenderer
     let text: SampleText
-    func index() async throws -> String {
-        let newest = try await StoreCatalog.newestSamples(in: store)
-        let groups: [[String: Any]] = TypeGroup.allCases.compactMap { group in
-            let types = newest.map(\.sampleType).filter { TypeGroup.of($0.identifier) == group }
-                .sorted { SampleText.name(of: $0) < SampleText.name(of: $1) }
-            guard !types.isEmpty else { return nil }
-            return ["id": group.rawValue, "name": group.name,
-                    "types": types.map { ["name": SampleText.name(of: $0), "href": StoreCatalog.href($0)] }]
-        }
-        return pages.render("browse", ["groups": groups])
+    /// Every type the store knows, grouped, with a search (`TypeGroup.index`).
+    func index(search: String? = nil) async throws -> String {
+        TypeGroup.index(newest: try await StoreCatalog.newestSamples(in: store), text: text, search: search)
     }
 }

@@ -45,6 +45,7 @@ struct ProfileView {
             ["index": index, "number": index + 1, "name": contact?.name ?? "", "relationship": contact?.relationship ?? "",
              "phone": contact?.phone ?? "", "isNew": contact == nil]
         }
+        let records = try await ProfileRecords.render(store: store, profile: profile)
         return pages.render("profile", [
             "csrf": csrf, "isEmpty": profile.isEmpty, "fields": fields, "contacts": contacts, "hasContacts": !contacts.isEmpty,
             "givenName": profile.givenName, "familyName": profile.familyName, "birthDate": birth ?? "",
@@ -53,7 +54,7 @@ struct ProfileView {
             "organDonor": Self.organDonor.map { ["value": $0.1, "label": $0.2, "selected": $0.0 == id.organDonor] },
             "conditions": id.conditions.joined(separator: "\n"), "allergies": id.allergies.joined(separator: "\n"),
             "medications": id.medications.joined(separator: "\n"), "notes": id.notes, "rows": rows,
-        ])
+        ]) + records
     }
 
     /// `YYYY-MM-DD` of a date of birth.

@@ -78,6 +78,11 @@ enum Stylesheet {
         details > summary { cursor: pointer; }
         .cardbody { display: flex; flex-wrap: wrap; gap: 1em; align-items: flex-start; } .cardbody dl { flex: 1 1 18em; min-width: 0; }
         svg.qr { width: 100%; max-width: 240px; height: auto; background: #ffffff; }
+        form.search { display: flex; flex-wrap: wrap; align-items: center; gap: .4em .6em; margin: 0 0 1em; } form.search input { flex: 1 1 12em; }
+        form.search button { background: var(--accent); color: var(--on-accent); }
+        ul.latest { list-style: none; margin: 0 0 .5em; padding: 0; } ul.latest li { padding: .35em 0; border-bottom: 1px solid var(--rule); }
+        .latest-value { font-weight: 600; } a.add { margin-left: .5em; white-space: nowrap; }
+        form.fields .amount { display: flex; gap: .4em; min-width: 0; } form.fields .amount input { flex: 1 1 6em; }
         """
 
     static let icon = """
