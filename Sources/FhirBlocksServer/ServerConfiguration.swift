@@ -63,6 +63,9 @@ public struct ServerConfiguration: Sendable {
     /// never what the patient's wallet or another app wrote. Empty (the default): the server
     /// signs nothing and does not advertise card issuing.
     public var cardSources: Set<CsiGuid> = []
+    /// Bulk Data export: how long a job and its files are kept after it was asked for, in
+    /// seconds (24 h by default; `health serve --export-retention`).
+    public var exportRetentionSeconds: Int64 = 86_400
 
     /// Creates a configuration.
     public init(mode: ProtocolMode = .strict, publicURL: String? = nil, labelPolicy: LabelPolicy = .default, replayPolicy: ReplayPolicy = .default,

@@ -58,6 +58,8 @@ struct ServeCommand: AsyncParsableCommand {
             help: ArgumentHelp("Stop a FHIR search's database statement after this many seconds and answer 503 (0: no limit).",
                                valueName: "SECONDS"))
     var searchTimeBudget: Double = 10
+    @Option(name: .customLong("export-retention"), help: "Keep Bulk Data export jobs and their files this many hours (default 24).")
+    var exportRetentionHours: Double = 24
     @Option(name: .customLong("max-connections"), help: "Open connections in all.") var maximumConnections = ConnectionLimits.default.maximumConnections
     @Option(name: .customLong("max-connections-per-address"), help: "Open connections from one IP address.")
     var maximumConnectionsPerAddress = ConnectionLimits.default.maximumConnectionsPerAddress
@@ -87,6 +89,8 @@ struct ServeCommand: AsyncParsableCommand {
         configuration.cardSources = cardSourceGuids
         guard searchTimeBudget >= 0, searchTimeBudget <= 86_400 else { throw UsageError("--search-time-budget must be 0…86400 seconds") }
         configuration.searchTimeBudget = searchTimeBudget > 0 ? .milliseconds(Int64((searchTimeBudget * 1000).rounded(.up))) : nil
+        guard exportRetentionHours > 0, exportRetentionHours <= 24 * 365 else { throw UsageError("--export-retention must be more than 0 and at most 8760 hours") }
+        configuration.exportRetentionSeconds = Int64((exportRetentionHours * 3600).rounded(.up))
         let tls = try tlsConfiguration()
         if tls == nil, let problem = configuration.transportProblem(host: host) { throw UsageError(problem) }
         let limits = ConnectionLimits(idleTimeoutSeconds: idleTimeout, maximumConnections: maximumConnections,

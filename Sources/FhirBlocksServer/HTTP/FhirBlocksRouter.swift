@@ -21,6 +21,9 @@ enum FhirBlocksRouter {
         router.add(middleware: RateLimitMiddleware(service: service))
         router.add(middleware: LogRequestsMiddleware(.debug))
         router.addRoutes(FHIRController(service: service).routes, atPath: "fhir")
+        let bulkExport = BulkExportController(service: service)
+        router.addRoutes(bulkExport.kickoffRoutes, atPath: "fhir")
+        router.addRoutes(bulkExport.jobRoutes, atPath: "bulk-export")
         StatusController(metrics: service.metrics).addRoutes(to: router)
         let smoac = SMOACController(service: service).routes
         router.addRoutes(smoac)

@@ -1,0 +1,240 @@
+import ExactJSON
+import FhirBlocks
+import FhirBlocksStore
+import HTTPTypes
+import Hummingbird
+import NIOCore
+
+/// Bulk Data export (Bulk Data Access IG v2), every route behind ``BearerAuthenticationMiddleware``
+/// with the `required` policy (401 without an active token):
+///
+/// | path | GET | DELETE |
+/// |---|---|---|
+/// | `/fhir/Patient/$export` | kick-off: the patients whose wallets granted the client | – |
+/// | `/fhir/$export` | kick-off, the server's auditors only (403 otherwise): the same patients | – |
+/// | `/bulk-export/{job}` | status: 202 with `X-Progress` and `Retry-After`, then 200 with the manifest | cancel: the job and its files deleted (202) |
+/// | `/bulk-export/{job}/{Type}.ndjson` | one file, `application/fhir+ndjson`, streamed chunk by chunk from the store | – |
+///
+/// A kick-off needs `Prefer: respond-async` (and an `Accept`, when sent, of FHIR JSON); it
+/// answers 202 with `Content-Location` (the status URL). Its parameters are
+/// ``BulkExportParameters``'s: an unsupported one is refused with 400, or under
+/// `Prefer: handling=lenient` ignored and named in the 202's OperationOutcome. The job is
+/// stored (``ExportStore``), so any server on the same database answers its status and files,
+/// and it is run by ``BulkExportRunner``. A job, its status and its files are the asking
+/// client's only: any other token gets 404.
+struct BulkExportController {
+    let service: TrustService
+    let runner: BulkExportRunner
+
+    init(service: TrustService) {
+        self.service = service
+        runner = BulkExportRunner(service: service)
+    }
+
+    /// The manifest's and the files' media types.
+    static let ndjson = "application/fhir+ndjson"
+
+    /// The kick-off routes, to add at `/fhir`.
+    var kickoffRoutes: RouteCollection<FhirBlocksRequestContext> {
+        let routes = RouteCollection(context: FhirBlocksRequestContext.self)
+        let group = protected(routes)
+        let controller = self
+        group.get("Patient/$export") { request, context in await controller.kickoff(request, context, kind: "patient") }
+        group.get("$export") { request, context in await controller.kickoff(request, context, kind: "system") }
+        return routes
+    }
+
+    /// The status and file routes, to add at `/bulk-export`.
+    var jobRoutes: RouteCollection<FhirBlocksRequestContext> {
+        let routes = RouteCollection(context: FhirBlocksRequestContext.self)
+        let group = protected(routes)
+        let controller = self
+        group.get("{job}") { _, context in await controller.status(context) }
+        group.delete("{job}") { _, context in await controller.cancel(context) }
+        group.get("{job}/{file}") { _, context in await controller.file(context) }
+        return routes
+    }
+
+    private func protected(_ routes: RouteCollection<FhirBlocksRequestContext>) -> RouterGroup<FhirBlocksRequestContext> {
+        routes.group().add(middleware: BearerAuthenticationMiddleware(
+            service: service, policy: .required(refusal: FHIRController.fhirUnauthenticated(), bodyLimit: service.configuration.maximumBodySize)))
+    }
+
+    // MARK: Kick-off
+
+    func kickoff(_ request: Request, _ context: FhirBlocksRequestContext, kind: String) async -> Response {
+        guard let access = context.access else { return FhirBlocksRouter.bridge(FHIRController.fhirUnauthenticated()) }
+        let prefer = Self.header(request, "prefer").lowercased()
+        guard prefer.contains("respond-async") else { return Self.outcome(400, "invalid", "a kick-off needs Prefer: respond-async") }
+        let accept = Self.header(request, "accept").lowercased()
+        guard accept.isEmpty || accept.contains("application/fhir+json") || accept.contains("application/json") || accept.contains("*/*") else {
+            return Self.outcome(400, "invalid", "a kick-off answers application/fhir+json only")
+        }
+        let parameters: BulkExportParameters
+        do {
+            parameters = try BulkExportParameters(query: request.uri.query ?? "", lenient: prefer.contains("handling=lenient"))
+        } catch {
+            return Self.outcome(400, "not-supported", error.reason)
+        }
+        if kind == "system", !service.configuration.auditors.contains(access.token.client) {
+            return Self.outcome(403, "forbidden", "a system-level export is for the server's auditors only")
+        }
+        await runner.resumeClaimable()
+        let instant = service.now
+        let base = service.baseURL
+        var generator = SystemRandomNumberGenerator()
+        let id = (0..<2).map { _ in Self.hex(generator.next() as UInt64) }.joined()
+        let query = request.uri.query.map { "?" + $0 } ?? ""
+        let job = StoredExportJob(id: id, client: access.token.client, tokenID: access.token.id, scope: access.scopeText, kind: kind,
+                                  request: base + request.uri.path + query, types: parameters.types, since: parameters.since,
+                                  transactionTime: instant, expiresAt: instant.adding(seconds: service.configuration.exportRetentionSeconds))
+        do {
+            try await service.store.createExportJob(job)
+        } catch {
+            return Self.outcome(500, "exception", "the export job could not be stored")
+        }
+        runner.start(id)
+        let diagnostics = parameters.ignored.isEmpty ? "the export was accepted"
+            : "the export was accepted; ignored: " + parameters.ignored.joined(separator: ", ")
+        return Self.outcome(202, "informational", diagnostics, severity: "information", headers: [("Content-Location", "\(base)/bulk-export/\(id)")])
+    }
+
+    // MARK: Status, cancel, files
+
+    /// The caller's job named by the route, or the answer (401, 404, 500) to give instead.
+    private func callersJob(_ context: FhirBlocksRequestContext) async -> Result<StoredExportJob, ResponseError> {
+        guard let access = context.access else { return .failure(ResponseError(FhirBlocksRouter.bridge(FHIRController.fhirUnauthenticated()))) }
+        let id = context.parameters.get("job") ?? ""
+        let job: StoredExportJob?
+        do {
+            job = try await service.store.exportJob(id: id)
+        } catch {
+            return .failure(ResponseError(Self.outcome(500, "exception", "storage failure")))
+        }
+        guard let job, job.client == access.token.client, service.now < job.expiresAt else {
+            return .failure(ResponseError(Self.outcome(404, "not-found", "unknown export job")))
+        }
+        return .success(job)
+    }
+
+    func status(_ context: FhirBlocksRequestContext) async -> Response {
+        let job: StoredExportJob
+        switch await callersJob(context) {
+        case .success(let found): job = found
+        case .failure(let answer): return answer.response
+        }
+        switch job.status {
+        case .queued, .running:
+            // A job no server holds (queued, or its server stopped) is taken here.
+            if job.status == .queued || (job.leaseUntil.map { $0 < service.now } ?? true) { runner.start(job.id) }
+            var fields = HTTPFields()
+            Self.add(&fields, "X-Progress", job.progress ?? (job.status == .queued ? "queued" : "running"))
+            Self.add(&fields, "Retry-After", "1")
+            return Response(status: .accepted, headers: fields)
+        case .failed:
+            return Self.outcome(500, "exception", job.error ?? "the export failed")
+        case .completed:
+            let outputs: [ExportOutput]
+            do {
+                outputs = try await service.store.exportOutputs(id: job.id)
+            } catch {
+                return Self.outcome(500, "exception", "storage failure")
+            }
+            let base = service.baseURL
+            var manifest = JSONObject()
+            manifest.append("transactionTime", job.transactionTime.wireText)
+            manifest.append("request", job.request)
+            manifest.append("requiresAccessToken", .bool(true))
+            manifest.append("output", .array(outputs.sorted { $0.type < $1.type }.map { output in
+                var item = JSONObject()
+                item.append("type", output.type)
+                item.append("url", "\(base)/bulk-export/\(job.id)/\(output.type).ndjson")
+                item.append("count", .number(String(output.count)))
+                return .object(item)
+            }))
+            manifest.append("error", .array([]))
+            var fields = HTTPFields()
+            Self.add(&fields, "Content-Type", "application/json")
+            Self.add(&fields, "Expires", job.expiresAt.wireText)
+            return Response(status: .ok, headers: fields, body: ResponseBody(byteBuffer: ByteBuffer(bytes: JSONWriter.serialize(.object(manifest)))))
+        }
+    }
+
+    func cancel(_ context: FhirBlocksRequestContext) async -> Response {
+        let job: StoredExportJob
+        switch await callersJob(context) {
+        case .success(let found): job = found
+        case .failure(let answer): return answer.response
+        }
+        do {
+            guard try await service.store.deleteExportJob(id: job.id) else { return Self.outcome(404, "not-found", "unknown export job") }
+        } catch {
+            return Self.outcome(500, "exception", "storage failure")
+        }
+        return Self.outcome(202, "informational", "the export was cancelled and its files deleted", severity: "information")
+    }
+
+    func file(_ context: FhirBlocksRequestContext) async -> Response {
+        let job: StoredExportJob
+        switch await callersJob(context) {
+        case .success(let found): job = found
+        case .failure(let answer): return answer.response
+        }
+        let name = context.parameters.get("file") ?? ""
+        let type = name.hasSuffix(".ndjson") ? String(name.dropLast(7)) : ""
+        guard job.status == .completed, ResourceScope(type) != nil,
+              let output = try? await service.store.exportOutputs(id: job.id).first(where: { $0.type == type }) else {
+            return Self.outcome(404, "not-found", "unknown export file")
+        }
+        let store = service.store
+        let id = job.id
+        var fields = HTTPFields()
+        Self.add(&fields, "Content-Type", Self.ndjson)
+        // One chunk read from the store at a time, written, and let go.
+        return Response(status: .ok, headers: fields, body: ResponseBody { writer in
+            for sequence in 0..<output.chunks {
+                guard let bytes = try await store.exportChunk(id: id, type: type, sequence: sequence) else {
+                    throw BulkExportFileMissing()
+                }
+                try await writer.write(ByteBuffer(bytes: bytes))
+            }
+            try await writer.finish(nil)
+        })
+    }
+
+    // MARK: Helpers
+
+    /// The values of the header `name`, joined by commas.
+    static func header(_ request: Request, _ name: String) -> String {
+        request.headers.filter { $0.name.canonicalName == name }.map(\.value).joined(separator: ", ")
+    }
+
+    static func add(_ fields: inout HTTPFields, _ name: String, _ value: String) {
+        if let fieldName = HTTPField.Name(name) { fields.append(HTTPField(name: fieldName, value: value)) }
+    }
+
+    static func outcome(_ status: Int, _ code: String, _ diagnostics: String, severity: String? = nil, headers: [(String, String)] = []) -> Response {
+        var issue = JSONObject()
+        issue.append("severity", severity ?? (status >= 500 ? "fatal" : "error"))
+        issue.append("code", code)
+        issue.append("diagnostics", diagnostics)
+        var outcome = JSONObject()
+        outcome.append("resourceType", "OperationOutcome")
+        outcome.append("issue", .array([.object(issue)]))
+        return FhirBlocksRouter.bridge(.json(.object(outcome), status: status, contentType: FHIRController.fhirJSON, headers: headers))
+    }
+
+    static func hex(_ value: UInt64) -> String {
+        let text = String(value, radix: 16)
+        return String(repeating: "0", count: 16 - text.count) + text
+    }
+
+    /// A response to give instead of a job.
+    struct ResponseError: Error {
+        let response: Response
+        init(_ response: Response) { self.response = response }
+    }
+}
+
+/// A chunk the manifest counted was not in the store (the job was deleted while the file was sent).
+struct BulkExportFileMissing: Error {}

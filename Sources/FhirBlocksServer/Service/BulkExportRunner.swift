@@ -1,0 +1,192 @@
+import FhirBlocks
+import FhirBlocksStore
+import Logging
+import Synchronization
+
+/// Runs Bulk Data export jobs (``ExportStore``) on this server: takes a job's lease, reads the
+/// compartments of the patients whose wallets granted the job's client, one batch of stored
+/// resources at a time, keeps each resource the client may read, and appends it as an NDJSON
+/// line to its type's file, a chunk at a time (``chunkSize``), so no file is ever held whole.
+///
+/// Who may see what is decided exactly as for a read by id: each patient's grants are what a
+/// backend token of the job's scope would carry for that patient (the token's own scope
+/// intersected with the patient's permissions in force, `ScopeRequest` and
+/// `PermissionLedger.tokenGrants`, as the token endpoint issues them), and each resource passes
+/// `FHIRController.visible(stored:type:interaction:grants:)`, the read path's filter. Each
+/// patient's export is one audit entry (the types exported, and how many of each), committed before
+/// the job completes, so nothing is served that was not audited.
+///
+/// A job is renewed (its lease and progress) after each patient and chunk; a cancelled job
+/// (deleted) or one another server took over stops at the next renewal. A job whose server
+/// stopped is resumed from nothing by whichever server next sees it claimable
+/// (``resumeClaimable()``).
+final class BulkExportRunner: Sendable {
+    /// The bytes of NDJSON lines one chunk holds before it is stored (a line is never split).
+    static let chunkSize = 256 << 10
+    /// The resources one store read asks for.
+    static let batchSize = 500
+    /// How long a lease lasts without renewal, in seconds.
+    static let leaseSeconds: Int64 = 120
+
+    let service: TrustService
+    /// The FHIR endpoint's decisions (what a read by id may see) and audit entries.
+    let fhir: FHIRController
+    /// This runner's lease owner name: random, one per process and router.
+    let owner: String
+    /// The jobs this runner is working on.
+    private let running = Mutex<Set<String>>([])
+
+    init(service: TrustService) {
+        self.service = service
+        fhir = FHIRController(service: service)
+        var generator = SystemRandomNumberGenerator()
+        owner = "runner-" + String(generator.next() as UInt64, radix: 16)
+    }
+
+    /// Starts working on job `id` in a task of its own, unless this runner already is; the
+    /// task returns at once when the job cannot be claimed.
+    func start(_ id: String) {
+        let inserted = running.withLock { $0.insert(id).inserted }
+        guard inserted else { return }
+        Task { [self] in
+            await run(id)
+            running.withLock { _ = $0.remove(id) }
+        }
+    }
+
+    /// Starts every job the store says may be claimed (queued, or its lease ran out), and
+    /// deletes the expired ones.
+    func resumeClaimable() async {
+        let instant = service.now
+        _ = try? await service.store.deleteExpiredExportJobs(now: instant)
+        for id in (try? await service.store.claimableExportJobs(now: instant)) ?? [] { start(id) }
+    }
+
+    /// Whether this runner is working on job `id`.
+    func isRunning(_ id: String) -> Bool { running.withLock { $0.contains(id) } }
+
+    // MARK: Work
+
+    private func leaseEnd() -> Timestamp { service.now.adding(seconds: Self.leaseSeconds) }
+
+    private func run(_ id: String) async {
+        let store = service.store
+        do {
+            guard try await store.claimExportJob(id: id, owner: owner, now: service.now, leaseUntil: leaseEnd()),
+                  let job = try await store.exportJob(id: id) else { return }
+            let outcome = try await write(job)
+            switch outcome {
+            case .completed:
+                _ = try await store.finishExportJob(id: id, owner: owner, status: .completed, error: nil, at: service.now)
+            case .stopped:
+                return
+            }
+        } catch {
+            service.logger.error("a bulk export job failed", metadata: ["job": "\(id.prefix(8))", "reason": "\(error)"])
+            _ = try? await store.finishExportJob(id: id, owner: owner, status: .failed, error: "the export failed in the store", at: service.now)
+        }
+    }
+
+    private enum Outcome {
+        case completed
+        /// Cancelled, or taken over by another server.
+        case stopped
+    }
+
+    /// Writes the job's files; `.stopped` as soon as the job is no longer this runner's.
+    private func write(_ job: StoredExportJob) async throws -> Outcome {
+        try await fhir.refreshLedger()
+        let instant = service.now
+        let ledger = service.ledger
+        let patients = Set(ledger.held(by: job.client, at: instant).filter { $0.scope != .auditor }.map(\.patient))
+            .sorted { $0.rawValue < $1.rawValue }
+        var files = FileChunks(jobID: job.id)
+        for (position, patient) in patients.enumerated() {
+            guard let access = patientAccess(job, patient: patient, ledger: ledger, at: instant) else { continue }
+            var counts: [String: Int] = [:]
+            var after: (type: String, id: String)?
+            while true {
+                let records = try await service.store.resources(patient: patient, after: after, limit: Self.batchSize)
+                for record in records {
+                    after = (record.type, record.id)
+                    guard job.types.isEmpty || job.types.contains(record.type),
+                          job.since.map({ !(record.lastUpdated < $0) }) ?? true,
+                          FHIRController.isDelimitedObject(record.json), !record.json.contains(UInt8(ascii: "\n")),
+                          fhir.visible(stored: record.json, type: record.type, interaction: .read, grants: access.grants) else { continue }
+                    counts[record.type, default: 0] += 1
+                    if let full = files.append(record.json, type: record.type) {
+                        guard try await service.store.appendExportChunk(full, owner: owner, progress: Self.progress(position, patients.count),
+                                                                        leaseUntil: leaseEnd()) else { return .stopped }
+                    }
+                }
+                if records.count < Self.batchSize { break }
+            }
+            if !counts.isEmpty {
+                let types = counts.keys.sorted()
+                var change = TrustChange()
+                let summary = "bulk-export " + types.map { "\($0)=\(counts[$0] ?? 0)" }.joined(separator: " ")
+                change.auditEntries = [fhir.accessEntry(access, resources: types, outcome: .success, reason: summary, action: "R")]
+                try await fhir.storeCommit(change)
+            }
+            guard try await service.store.renewExportJob(id: job.id, owner: owner, progress: Self.progress(position + 1, patients.count),
+                                                         leaseUntil: leaseEnd()) else { return .stopped }
+        }
+        for chunk in files.drain() {
+            guard try await service.store.appendExportChunk(chunk, owner: owner, progress: "writing files", leaseUntil: leaseEnd()) else { return .stopped }
+        }
+        return .completed
+    }
+
+    /// `X-Progress`: how many of the patients are done.
+    static func progress(_ done: Int, _ total: Int) -> String {
+        "\(done) of \(total) patients exported"
+    }
+
+    /// What a backend token of the job's scope would grant over `patient`'s data at `instant`
+    /// (nil when nothing): the scope ∩ the permissions the client holds from the patient, as
+    /// the token endpoint issues it, then the grants the ledger backs, as every request checks them.
+    private func patientAccess(_ job: StoredExportJob, patient: CsiGuid, ledger: PermissionLedger, at instant: Timestamp) -> TrustService.BearerAccess? {
+        let held = ledger.held(by: job.client, patient: patient, at: instant).filter { $0.scope != .auditor }
+        let (granted, permissionIDs) = ScopeRequest(job.scope).grant(heldPermissions: held, policy: service.configuration.labelPolicy)
+        guard !granted.isEmpty else { return nil }
+        let token = StoredAccessToken(tokenHash: "", id: job.tokenID, client: job.client, patient: patient, scope: granted, permissionIDs: permissionIDs,
+                                      issuedAt: instant, expiresAt: instant.adding(seconds: Self.leaseSeconds))
+        let grants = token.accessToken(presented: "").grants(at: instant, ledger: ledger)
+        guard !grants.isEmpty else { return nil }
+        return TrustService.BearerAccess(token: token, grants: grants, quirks: [], scopeText: granted.text)
+    }
+}
+
+/// The chunks of a job's files being filled: one buffer per type, handed out once it holds
+/// ``BulkExportRunner/chunkSize`` bytes.
+struct FileChunks {
+    let jobID: String
+    private var buffers: [String: (sequence: Int, lines: Int, bytes: [UInt8])] = [:]
+
+    init(jobID: String) {
+        self.jobID = jobID
+    }
+
+    /// Appends one line (and its line feed) to `type`'s file; returns the chunk to store when the buffer is full.
+    mutating func append(_ line: [UInt8], type: String) -> ExportChunk? {
+        var buffer = buffers[type] ?? (0, 0, [])
+        if buffer.bytes.isEmpty { buffer.bytes.reserveCapacity(BulkExportRunner.chunkSize + line.count + 1) }
+        buffer.bytes.append(contentsOf: line)
+        buffer.bytes.append(UInt8(ascii: "\n"))
+        buffer.lines += 1
+        guard buffer.bytes.count >= BulkExportRunner.chunkSize else {
+            buffers[type] = buffer
+            return nil
+        }
+        buffers[type] = (buffer.sequence + 1, 0, [])
+        return ExportChunk(jobID: jobID, type: type, sequence: buffer.sequence, lineCount: buffer.lines, bytes: buffer.bytes)
+    }
+
+    /// The partly filled chunks, by type, emptying the buffers.
+    mutating func drain() -> [ExportChunk] {
+        defer { buffers = [:] }
+        return buffers.sorted { $0.key < $1.key }.compactMap { type, buffer in
+            buffer.lines == 0 ? nil : ExportChunk(jobID: jobID, type: type, sequence: buffer.sequence, lineCount: buffer.lines, bytes: buffer.bytes)
+        }
+    }
+}
