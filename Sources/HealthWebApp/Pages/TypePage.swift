@@ -12,7 +12,7 @@ struct TypePage {
     let text: SampleText
 
     static let template = """
-        <p><a href="/browse">All types</a> · <a href="/recently-deleted">Recently deleted</a></p>
+        <p><a href="/browse">All types</a> · <a href="/recently-deleted">Recently deleted</a> · <a href="/browse/{{typeName}}/add">Add data</a></p>
         <nav aria-label="Period" class="periods"><ul>
         {{#periods}}<li><a href="{{href}}"{{#current}} aria-current="true"{{/current}}>{{label}}</a></li>{{/periods}}
         </ul></nav>
