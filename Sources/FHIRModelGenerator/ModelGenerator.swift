@@ -56,6 +56,7 @@ public struct ModelGenerator {
             types, taken: taken, release: release,
             constrained: package.constrainedDataTypes.filter { package.structureDefinitions[$0.value] != nil })
         files["ElementDefinitions.swift"] = ValidationTableEmitter.file(types: types, package: package, codeEnums: builder.codeEnums)
+        files["Runtime.swift"] = RuntimeEmitter.file(release: release)
         return files
     }
 

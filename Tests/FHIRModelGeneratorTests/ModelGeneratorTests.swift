@@ -61,6 +61,43 @@ struct ModelGeneratorTests {
     }
 }
 
+/// The runtime the two models modules share is written once: FHIRCore holds what is generic, and
+/// what binds a version's types (`FHIRPrimitive`, `Element`, `Resource`, `FHIRValidator`…) is one
+/// template in the generator, emitted as each module's `Generated/Runtime.swift`.
+@Suite("Models runtime written once")
+struct ModelsRuntimeTests {
+    @Test("ModelsR4 and ModelsDSTU2 hold no hand-written Swift, only the generator's output")
+    func modelsModulesAreOnlyGenerated() throws {
+        let root = try #require(GeneratorFixtures.repositoryRoot)
+        for module in ["ModelsR4", "ModelsDSTU2"] {
+            let folder = root.appendingPathComponent("Sources/\(module)")
+            let files = try FileManager.default.subpathsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".swift") }
+            #expect(!files.isEmpty)
+            #expect(files.filter { !$0.hasPrefix("Generated/") }.isEmpty, "\(module): \(files.filter { !$0.hasPrefix("Generated/") })")
+            #expect(files.contains("Generated/Runtime.swift"))
+        }
+    }
+
+    @Test("the R4 and DSTU2 runtimes differ only in the version they name")
+    func runtimesDifferOnlyByVersion() throws {
+        let root = try #require(GeneratorFixtures.repositoryRoot)
+        func runtime(_ module: String) throws -> [String] {
+            try String(contentsOf: root.appendingPathComponent("Sources/\(module)/Generated/Runtime.swift"), encoding: .utf8)
+                .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        }
+        let r4 = try runtime("ModelsR4")
+        let dstu2 = try runtime("ModelsDSTU2")
+        #expect(r4.count == dstu2.count)
+        let differing = zip(r4, dstu2).filter { $0 != $1 }
+        // The two header lines, the module named by `import`, and the validator's three mentions of its version.
+        #expect(differing.count == 7, "\(differing)")
+        for (line, other) in differing {
+            #expect(line.contains("R4") || line.contains("4.0.1") || line.contains("fhir-generate-models`"), "\(line)")
+            #expect(other.contains("DSTU2") || other.contains("1.0.2") || other.contains("--release dstu2"), "\(other)")
+        }
+    }
+}
+
 enum GeneratorFixtures {
     static let skipReason: Comment = """
         the FHIR R4 definitions were not found: set OPENHEALTHKIT_SHARED or put shared/ beside the \

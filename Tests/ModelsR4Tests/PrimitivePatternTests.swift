@@ -30,3 +30,24 @@ struct PrimitivePatternTests {
         }
     }
 }
+
+// The names these tests hold the primitive checks to: the R4 validator's table (ModelsR4's
+// `FHIRValidator.elementTable`, whose checks are FHIRCore's `FHIRElementTable`).
+typealias ElementTable = FHIRElementTable
+
+extension FHIRElementTable {
+    /// The R4 table.
+    static var r4: FHIRElementTable { FHIRValidator.elementTable }
+}
+
+enum PrimitivePattern {
+    /// Whether `text` is a valid `type` by the validator's checks (the R4 table's regexes).
+    static func matches(_ text: String, type: String, regexes: [String: String]) -> Bool {
+        FHIRValidator.elementTable.primitiveMatches(text, type: type)
+    }
+
+    /// Whether `text` matches `type`'s R4 regex; nil when the type has none.
+    static func regexMatches(_ text: String, type: String) -> Bool? {
+        FHIRValidator.elementTable.regexMatches(text, type: type)
+    }
+}
