@@ -38,14 +38,14 @@
 #   scripts/bench.sh --check [SUITE]      # runs the suite (default: store) and compares each figure
 #                                         # with the stored baseline (`benchmark baseline check stored`):
 #                                         # exit 0 when none fell past its threshold; exit 2 when one
-#                                         # did, with a table "Deviations worse than threshold" naming
+#                                         # did, with the plugin's "Threshold deviations for TARGET:BENCHMARK"
+#                                         # tables and then one line per figure past its threshold naming
 #                                         # the benchmark, the figure (wall clock, throughput…), the
-#                                         # percentile, the baseline's and this run's values, and a
-#                                         # closing line per fallen figure; improvements are listed too
+#                                         # percentile, the baseline's and this run's values
 #   scripts/bench.sh --update-baseline [SUITE]   # runs the suite and stores its figures as the baseline
 #
 # The thresholds are in the benchmarks' code (`thresholds:` in their configuration; the store
-# benchmarks allow a 25 % fall of the median); a benchmark without them gets ordo-one/benchmark's
+# and page benchmarks allow a 25 % fall of the median); a benchmark without them gets ordo-one/benchmark's
 # default (5 % at p25, p50 and p75). A baseline is the machine's it was measured on: store it
 # again (--update-baseline) on another machine, or after a change that is meant to cost time,
 # and commit it with the change. The store and page benchmarks have stored baselines.
@@ -148,23 +148,30 @@ if [ "$mode" = "check" ]; then
         }
     done
     status=0
-    swift package --package-path Benchmarks benchmark baseline check stored "${targets[@]}" --no-progress "$@" | tee "$output" || status=$?
+    swift package --package-path Benchmarks benchmark baseline check stored "${targets[@]}" --no-progress "$@" 2>&1 | tee "$output" || status=$?
     echo ""
+    # The plugin ends with "error: benchmarkThresholdRegression" (exit 1) when a figure fell and
+    # prints "… is BETTER than …" when some only improved; exit 2 here means a figure fell.
+    if grep -q "benchmarkThresholdRegression\|is WORSE than" "$output"; then
+        status=2
+    elif [ "$status" -ne 0 ] && grep -q "is BETTER than" "$output"; then
+        status=4
+    fi
     case "$status" in
         0) echo "bench --check: no figure fell past its threshold against the stored baseline" ;;
         4) echo "bench --check: no figure fell; some improved past their threshold (--update-baseline to keep them)"; status=0 ;;
         2)
-            # One line per fallen figure, from the "Deviations worse than threshold" tables: the
-            # table's title names the benchmark and the figure.
+            # One line per figure past its threshold, from the "Threshold deviations for
+            # TARGET:BENCHMARK" tables: the header row names the figure, each pNN row gives the
+            # baseline's value, this run's, the difference and the threshold.
             awk '
                 function trim(text) { gsub(/^ +| +$/, "", text); return text }
-                /^Deviations worse than threshold for / { worse = 1; bench = substr($0, 37); next }
-                /^Deviations better than threshold for / { worse = 0; next }
-                worse && /│/ {
+                /^Threshold deviations for / { bench = substr($0, 26); next }
+                bench != "" && /│/ {
                     n = split($0, cells, "│")
                     first = trim(cells[2])
                     if (first ~ /^p[0-9]+$/) {
-                        printf "  fell: %s: %s at %s: baseline %s, this run %s (difference %s, threshold %s)\n",
+                        printf "  past its threshold: %s: %s at %s: baseline %s, this run %s (difference %s %%, threshold %s %%)\n",
                             bench, metric, first, trim(cells[3]), trim(cells[4]), trim(cells[5]), trim(cells[6])
                     } else if (first != "") {
                         metric = first

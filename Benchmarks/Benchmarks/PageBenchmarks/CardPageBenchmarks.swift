@@ -12,14 +12,14 @@ func cardPageBenchmarks(_ configuration: Benchmark.Configuration) {
         let label = size.formatted()
         Benchmark("Cards page: the newest 50 (\(label) cards)", configuration: configuration) { benchmark in
             let fixture = try await CardPageFixture.shared(size)
-            try await fixture.check(try await page(fixture.origin + "/cards", headers: fixture.headers))
+            try fixture.check(try await page(fixture.origin + "/cards", headers: fixture.headers))
             for _ in benchmark.scaledIterations {
                 blackHole(try await page(fixture.origin + "/cards", headers: fixture.headers))
             }
         }
         Benchmark("Cards page: 50 from the middle by the Older link's cursor (\(label) cards)", configuration: configuration) { benchmark in
             let fixture = try await CardPageFixture.shared(size)
-            try await fixture.check(try await page(fixture.origin + fixture.middle, headers: fixture.headers))
+            try fixture.check(try await page(fixture.origin + fixture.middle, headers: fixture.headers))
             for _ in benchmark.scaledIterations {
                 blackHole(try await page(fixture.origin + fixture.middle, headers: fixture.headers))
             }
