@@ -13,71 +13,21 @@ sideways, text smaller than 11 CSS px, text whose contrast is under 4.5:1, and t
 page. Prints one JSON report on standard output; the Swift test judges it.
 """
 import json
-import re
 import sys
 from urllib.parse import urlsplit
 
 from playwright.sync_api import sync_playwright
 
-SMALL_TEXT = """() => {
-  const found = [];
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  while (walker.nextNode()) {
-    const node = walker.currentNode, element = node.parentElement;
-    if (!element || !node.textContent.trim() || element.closest('.skip')) continue;
-    const box = element.getBoundingClientRect();
-    if (box.width === 0 || box.height === 0) continue;
-    let size = parseFloat(getComputedStyle(element).fontSize);
-    if (element instanceof SVGElement && element.getScreenCTM()) {
-      const m = element.getScreenCTM();
-      size *= Math.hypot(m.a, m.b);
-    }
-    if (size < 10.95) found.push(element.tagName + ' ' + size.toFixed(1) + 'px: ' + node.textContent.trim().slice(0, 30));
-  }
-  return found;
-}"""
-
-LOW_CONTRAST = """() => {
-  const parse = text => { const v = text.match(/[\\d.]+/g); return v ? v.map(Number) : [0, 0, 0, 0]; };
-  const lum = ([r, g, b]) => { const c = [r, g, b].map(x => { x /= 255; return x <= 0.04045 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); });
-                                return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]; };
-  const background = element => {
-    for (let e = element; e; e = e.parentElement) {
-      const v = parse(getComputedStyle(e).backgroundColor);
-      if (v.length < 4 || v[3] > 0.5) return v;
-    }
-    return [255, 255, 255];
-  };
-  const found = [], seen = new Set();
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  while (walker.nextNode()) {
-    const node = walker.currentNode, element = node.parentElement;
-    if (!element || !node.textContent.trim() || seen.has(element) || element.closest('.skip')) continue;
-    seen.add(element);
-    const box = element.getBoundingClientRect();
-    if (box.width === 0 || box.height === 0) continue;
-    const style = getComputedStyle(element);
-    const ink = parse(element instanceof SVGElement ? style.fill : style.color);
-    const back = background(element instanceof SVGElement ? element.closest('svg') : element);
-    const [a, b] = [lum(ink), lum(back)];
-    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
-    if (ratio < 4.5) found.push(element.tagName + ' ' + ratio.toFixed(2) + ': ' + node.textContent.trim().slice(0, 30));
-  }
-  return found;
-}"""
-
+from page_checks import look, watch
 
 
 def measure(page, problems):
     page.wait_for_load_state("networkidle")
     return {
-        "problems": list(problems),
-        "overflow": page.evaluate("document.documentElement.scrollWidth > window.innerWidth + 1"),
+        **look(page, problems),
         "wide": page.evaluate("""() => [...document.querySelectorAll('body *')].filter(e => !e.closest('.scroll') && e.getBoundingClientRect().right > window.innerWidth + 1)
                                   .map(e => e.tagName + '.' + e.className + ' ' + Math.round(e.getBoundingClientRect().right) + ': '
                                        + (e.textContent || '').trim().slice(0, 40)).slice(0, 10)"""),
-        "smallText": page.evaluate(SMALL_TEXT), "lowContrast": page.evaluate(LOW_CONTRAST),
-        "scripts": page.locator("script").count(),
     }
 
 
@@ -90,11 +40,7 @@ def main():
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         page = context.new_page()
         problems = []
-        page.on("request", lambda request: problems.append("foreign: " + request.url) if not request.url.startswith(origin) else None)
-        page.on("console", lambda message: problems.append("console " + message.type + ": " + message.text)
-                if message.type in ("error", "warning") else None)
-        page.on("pageerror", lambda error: problems.append("page error: " + str(error)))
-        page.on("requestfailed", lambda request: problems.append("failed: " + request.url))
+        watch(page, origin, problems)
         page.goto(start_url)
         page.wait_for_load_state("networkidle")
         link = None

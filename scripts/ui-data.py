@@ -11,22 +11,13 @@ Usage: ui-data.py START_URL SCREENSHOT_DIR EXPORT_ZIP
 Prints one JSON report.
 """
 import json
-import os
 import sys
 from urllib.parse import urlsplit
 
 from playwright.sync_api import sync_playwright
 
-# The measurements of ui-look.py (the same text-size and contrast rules), read from it.
-_look = open(os.path.join(os.path.dirname(os.path.abspath(__file__)), "ui-look.py"), encoding="utf-8").read()
+from page_checks import look, watch
 
-
-def _constant(name):
-    return _look.split(name + ' = """', 1)[1].split('"""', 1)[0].replace("\\\\", "\\")
-
-
-SMALL_TEXT = _constant("SMALL_TEXT")
-LOW_CONTRAST = _constant("LOW_CONTRAST")
 WEIGHT = "/browse/HKQuantityTypeIdentifierBodyMass"
 
 start_url, shots, export_zip = sys.argv[1:4]
@@ -51,11 +42,7 @@ with sync_playwright() as playwright:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     problems = []
-    page.on("request", lambda request: problems.append("foreign: " + request.url) if not request.url.startswith(origin) else None)
-    page.on("console", lambda message: problems.append("console " + message.type + ": " + message.text)
-            if message.type in ("error", "warning") else None)
-    page.on("pageerror", lambda error: problems.append("page error: " + str(error)))
-    page.on("requestfailed", lambda request: problems.append("failed: " + request.url))
+    watch(page, origin, problems)
     page.goto(start_url)
     page.wait_for_load_state("networkidle")
 
@@ -150,12 +137,7 @@ with sync_playwright() as playwright:
                 response = page.goto(origin + path)
                 page.wait_for_load_state("networkidle")
                 page.eval_on_selector_all("details", "els => els.forEach(e => e.open = true)")
-                report["look"]["%s %d %s" % (name, width, scheme)] = {
-                    "status": response.status if response else 0, "problems": list(problems),
-                    "overflow": page.evaluate("document.documentElement.scrollWidth > window.innerWidth + 1"),
-                    "smallText": page.evaluate(SMALL_TEXT), "lowContrast": page.evaluate(LOW_CONTRAST),
-                    "scripts": page.locator("script").count(),
-                }
+                report["look"]["%s %d %s" % (name, width, scheme)] = {"status": response.status if response else 0, **look(page, problems)}
                 if name in ("browse", "add-weight", "add-workout", "import-summary", "profile") and (scheme == "light" or name == "browse"):
                     page.eval_on_selector_all("details", "els => els.forEach(e => e.open = false)")
                     file = "%s/data-%s-%d-%s.png" % (shots, name, width, scheme)

@@ -19,52 +19,7 @@ from urllib.parse import urlsplit
 
 from playwright.sync_api import sync_playwright
 
-SMALL_TEXT = """() => {
-  const found = [];
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  while (walker.nextNode()) {
-    const node = walker.currentNode, element = node.parentElement;
-    if (!element || !node.textContent.trim() || element.closest('.skip')) continue;
-    const box = element.getBoundingClientRect();
-    if (box.width === 0 || box.height === 0) continue;
-    let size = parseFloat(getComputedStyle(element).fontSize);
-    if (element instanceof SVGElement && element.getScreenCTM()) {
-      const m = element.getScreenCTM();
-      size *= Math.hypot(m.a, m.b);
-    }
-    if (size < 10.95) found.push(element.tagName + ' ' + size.toFixed(1) + 'px: ' + node.textContent.trim().slice(0, 30));
-  }
-  return found;
-}"""
-
-LOW_CONTRAST = """() => {
-  const parse = text => { const v = text.match(/[\\d.]+/g); return v ? v.map(Number) : [0, 0, 0, 0]; };
-  const lum = ([r, g, b]) => { const c = [r, g, b].map(x => { x /= 255; return x <= 0.04045 ? x / 12.92 : Math.pow((x + 0.055) / 1.055, 2.4); });
-                                return 0.2126 * c[0] + 0.7152 * c[1] + 0.0722 * c[2]; };
-  const background = element => {
-    for (let e = element; e; e = e.parentElement) {
-      const v = parse(getComputedStyle(e).backgroundColor);
-      if (v.length < 4 || v[3] > 0.5) return v;
-    }
-    return [255, 255, 255];
-  };
-  const found = [], seen = new Set();
-  const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
-  while (walker.nextNode()) {
-    const node = walker.currentNode, element = node.parentElement;
-    if (!element || !node.textContent.trim() || seen.has(element) || element.closest('.skip')) continue;
-    seen.add(element);
-    const box = element.getBoundingClientRect();
-    if (box.width === 0 || box.height === 0) continue;
-    const style = getComputedStyle(element);
-    const ink = parse(element instanceof SVGElement ? style.fill : style.color);
-    const back = background(element instanceof SVGElement ? element.closest('svg') : element);
-    const [a, b] = [lum(ink), lum(back)];
-    const ratio = (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
-    if (ratio < 4.5) found.push(element.tagName + ' ' + ratio.toFixed(2) + ': ' + node.textContent.trim().slice(0, 30));
-  }
-  return found;
-}"""
+from page_checks import look, watch
 
 start_url, shots, expected_today, type_path = sys.argv[1:5]
 expected = json.loads(expected_today)
@@ -78,12 +33,7 @@ with sync_playwright() as playwright:
     context = browser.new_context(viewport={"width": 1280, "height": 900})
     page = context.new_page()
     problems = []
-    page.on("request", lambda request: problems.append("foreign: " + request.url) if not request.url.startswith(origin) else None)
-    page.on("console", lambda message: problems.append("console " + message.type + ": " + message.text)
-            if message.type in ("error", "warning") else None)
-    page.on("pageerror", lambda error: problems.append("page error: " + str(error)))
-    page.on("requestfailed", lambda request: problems.append("failed: " + request.url))
-    page.on("response", lambda response: problems.append("HTTP %d: %s" % (response.status, response.url)) if response.status >= 400 else None)
+    watch(page, origin, problems, http_errors=True)
     page.goto(start_url)
     page.wait_for_load_state("networkidle")
     # Today's numbers, as the page shows them.
@@ -101,12 +51,7 @@ with sync_playwright() as playwright:
                 # Open every <details> so that the tables inside are measured too.
                 page.eval_on_selector_all("details", "els => els.forEach(e => e.open = true)")
                 key = "%s %d %s" % (path, width, scheme)
-                report["pages"][key] = {
-                    "status": response.status if response else 0, "problems": list(problems),
-                    "overflow": page.evaluate("document.documentElement.scrollWidth > window.innerWidth + 1"),
-                    "smallText": page.evaluate(SMALL_TEXT), "lowContrast": page.evaluate(LOW_CONTRAST),
-                    "scripts": page.locator("script").count(),
-                }
+                report["pages"][key] = {"status": response.status if response else 0, **look(page, problems)}
                 name = {"/": "today", type_path: "type", "/records": "records"}.get(path)
                 if name:
                     page.eval_on_selector_all("details", "els => els.forEach(e => e.open = false)")
