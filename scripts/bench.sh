@@ -48,7 +48,8 @@
 # and page benchmarks allow a 25 % fall of the median); a benchmark without them gets ordo-one/benchmark's
 # default (5 % at p25, p50 and p75). A baseline is the machine's it was measured on: store it
 # again (--update-baseline) on another machine, or after a change that is meant to cost time,
-# and commit it with the change. The store and page benchmarks have stored baselines.
+# and commit it with the change. Only the page benchmarks have a stored baseline so far
+# (`--check pages`); `--check` without a suite (the store) says that none is stored.
 #
 # The first run builds the benchmark package in release mode (several minutes on 2 cores);
 # the store run takes about 8 minutes, the cards run about 3. Not part of CI.
