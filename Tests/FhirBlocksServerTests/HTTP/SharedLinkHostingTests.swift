@@ -52,7 +52,12 @@ struct SharedLinkHostingTests {
     static func with(_ backend: TestBackend, _ body: (Setup) async throws -> Void) async throws {
         let world = try await TestWorld.make(backend, publicURL: nil)
         let server = try await RunningServer.start(world.service)
-        let client = try FhirBlocksClient(baseURL: server.baseURL)
+        // The client reads the server's scripted clock as its own, so the assertions it dates
+        // never drift ahead of a server clock that stands still while the test waits for the
+        // machine (a real clock drifted past the 60 s skew on a loaded CI machine); and the
+        // answers may take long there (30 parallel scrypt checks, pages of 500 links).
+        let client = try FhirBlocksClient(baseURL: server.baseURL, configuration: FhirBlocksClientConfiguration(requestTimeout: .seconds(300)),
+                                          clock: ServerClock(localClock: { world.clock.now }))
         try await withTeardown({ try? await client.shutdown(); await server.stop(); await world.close() }) {
             try await client.synchronizeClock()
             let wallet = try await WalletClient.register(client: client, claims: PatientClaims(dateOfBirth: "1970-01-01", firstName: "Alice",
