@@ -44,7 +44,7 @@ import Testing
             request.body = .bytes(ByteBuffer(bytes: body))
             request.headers.add(name: "Content-Type", value: contentType)
         }
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(20))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(300))
         return (Int(response.status.code), Array(try await response.body.collect(upTo: 8 << 20).readableBytesView))
     }
 

@@ -251,7 +251,7 @@ struct ViewerBrowserTests {
         let signingKey = try P256.Signing.PrivateKey(rawRepresentation: d)
         var request = HTTPClientRequest(url: issuer + "/.well-known/jwks.json")
         request.method = .GET
-        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(20))
+        let response = try await HTTPClient.shared.execute(request, timeout: .seconds(300))
         let keySet = try JSONParser.parse(Array(try await response.body.collect(upTo: 1 << 20).readableBytesView))
         let kid = try #require(keySet["keys"]?.arrayValue?.first?["kid"]?.stringValue)
         let payload = #"{"iss":"\#(issuer)","nbf":\#(Int(Date().timeIntervalSince1970) - 60),"vc":{"type":["https://smarthealth.cards#health-card","https://smarthealth.cards#immunization"],"credentialSubject":{"fhirVersion":"4.0.1","fhirBundle":\#(cardBundle)}}}"#
