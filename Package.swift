@@ -160,11 +160,9 @@ let package = Package(
             dependencies: [
                 "CommonSupport",
                 "ExactJSON",
-                "CSystemZlib",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "X509", package: "swift-certificates"),
                 .product(name: "SwiftASN1", package: "swift-asn1"),
-                .product(name: "ExtrasBase64", package: "swift-extras-base64"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -186,7 +184,6 @@ let package = Package(
             dependencies: [
                 "CommonSupport",
                 "HTTPClientPolicy",
-                "SmartHealthLinks",
                 "SmartHealthCards",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
@@ -264,7 +261,6 @@ let package = Package(
                 "CommonSupport",
                 "ExactJSON",
                 .product(name: "Crypto", package: "swift-crypto"),
-                .product(name: "ExtrasBase64", package: "swift-extras-base64"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -356,11 +352,8 @@ let package = Package(
                 "RecordsSync",
                 "SmartHealthLinks",
                 "SmartHealthCards",
-                "QRCode",
                 "ExactJSON",
-                "FhirBlocks",
                 "FhirBlocksClient",
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -473,8 +466,7 @@ let package = Package(
         ),
         .testTarget(
             name: "HealthRecordsTests",
-            dependencies: ["TestSupport", "HealthRecords", "OpenHealthKit", "SmartHealthCards", "FHIRCore", "ModelsR4", "ModelsDSTU2",
-                           .product(name: "Crypto", package: "swift-crypto")],
+            dependencies: ["TestSupport", "HealthRecords", "OpenHealthKit", "SmartHealthCards", "FHIRCore", "ModelsR4", "ModelsDSTU2"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
@@ -486,12 +478,10 @@ let package = Package(
                            .product(name: "Logging", package: "swift-log")],
             swiftSettings: swiftSettings
         ),
-        .testTarget(name: "AppleHealthExportTests", dependencies: ["TestSupport", "AppleHealthExport", "AppleHealthExportGenerator", "OpenHealthKit",
-                                                                  .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+        .testTarget(name: "AppleHealthExportTests", dependencies: ["TestSupport", "AppleHealthExport", "AppleHealthExportGenerator", "OpenHealthKit"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "AppleHealthClinicalRecordsTests",
-                    dependencies: ["TestSupport", "AppleHealthClinicalRecords", "AppleHealthExport", "AppleHealthExportGenerator", "OpenHealthKit",
-                                   .product(name: "ZIPFoundation", package: "ZIPFoundation")],
+                    dependencies: ["TestSupport", "AppleHealthClinicalRecords", "AppleHealthExport", "AppleHealthExportGenerator", "OpenHealthKit"],
                     swiftSettings: swiftSettings),
         .testTarget(name: "SampleSignaturesTests", dependencies: ["TestSupport", "SampleSignatures", .product(name: "Crypto", package: "swift-crypto"),
                                                             .product(name: "SwiftASN1", package: "swift-asn1")],
@@ -520,11 +510,8 @@ let package = Package(
                 "HTTPClientPolicy",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "X509", package: "swift-certificates"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
         ),
@@ -534,11 +521,7 @@ let package = Package(
                 "SmartHealthCardsHTTPS",
                 "SmartHealthCards",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
-                .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
-                .product(name: "NIOSSL", package: "swift-nio-ssl"),
-                .product(name: "X509", package: "swift-certificates"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             swiftSettings: swiftSettings
@@ -608,7 +591,7 @@ let package = Package(
         ),
         .testTarget(
             name: "FhirBlocksDeploymentTests",
-            dependencies: ["TestSupport", "FhirBlocksDeployment", "FhirBlocksServer", "FhirBlocks", "SmartHealthCards"],
+            dependencies: ["FhirBlocksDeployment", "FhirBlocksServer", "FhirBlocks", "SmartHealthCards"],
             swiftSettings: swiftSettings
         ),
         .testTarget(
