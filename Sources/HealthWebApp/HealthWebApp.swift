@@ -82,7 +82,8 @@ public struct HealthWebApp: Sendable {
         router.get("/browse") { request, _ in
             let text = try await sampleText()
             return try await pages.page(title: "Browse", section: .browse,
-                                        content: BrowseView(store: store, pages: pages, text: text).index(search: request.uri.queryParameters["q"].map(String.init)))
+                                        content: BrowseView(store: store, pages: pages, text: text)
+                                            .index(search: request.uri.queryParameters["q"].map(String.init), now: clock()))
         }
         router.get("/browse/:type") { request, context in
             let type = try sampleType(context)
@@ -94,7 +95,10 @@ public struct HealthWebApp: Sendable {
             let period = query["period"].flatMap { SummaryPeriod(rawValue: String($0)) } ?? .week
             let end = query["end"].flatMap { SummaryPeriod.day(String($0), calendar: calendar) } ?? clock()
             let content = try await TypePage(store: store, pages: pages, text: text).render(
-                type, period: period, end: end, before: query["before"].flatMap { TypePageSamples.cursor(String($0)) }, csrf: csrf(request), today: clock())
+                type, period: period, end: end, before: query["before"].flatMap { TypePageSamples.cursor(String($0)) },
+                after: query["after"].flatMap { TypePageSamples.cursor(String($0)) },
+                order: query["order"].flatMap { TypePage.NightOrder(rawValue: String($0)) },
+                csrf: csrf(request), today: clock())
             return pages.page(title: SampleText.name(of: type), section: .browse, content: content, notice: notice)
         }
         addRecentlyDeletedRoutes(to: router)
@@ -114,13 +118,16 @@ public struct HealthWebApp: Sendable {
             let notice = request.uri.queryParameters["changed"].map { "Access of \($0) changed; it applies to the app's next query." }
             return try await pages.page(title: "Sharing", section: .sharing,
                                         content: SharingView(store: store, pages: pages, text: sampleText()).render(csrf: csrf(request))
-                                            + walletSection(csrf: csrf(request), auditCursor: request.uri.queryParameters["auditBefore"].flatMap { Int(String($0)) }),
+                                            + walletSection(csrf: csrf(request),
+                                                            auditCursor: request.uri.queryParameters["auditBefore"].flatMap { Int(String($0)) }),
                                         notice: notice ?? request.uri.queryParameters["walletChanged"].map(String.init),
                                         problem: request.uri.queryParameters["walletProblem"].map(String.init))
         }
         router.post("/sharing/revoke") { request, _ in
             let form = try await formFields(request)
-            guard let bundle = form["bundle"], !bundle.isEmpty else { throw HTTPError(.badRequest, message: "The form did not name an app; nothing was changed.") }
+            guard let bundle = form["bundle"], !bundle.isEmpty else {
+                throw HTTPError(.badRequest, message: "The form did not name an app; nothing was changed.")
+            }
             try store.revokeAppAuthorization(bundleIdentifier: bundle)
             return Self.redirect("/sharing?changed=\(Self.queryValue(bundle))")
         }
@@ -178,9 +185,11 @@ public struct HealthWebApp: Sendable {
     public func summaryContent(period: SummaryPeriod, now: Date) async throws -> String {
         let report = try await SummaryReport.load(from: store, period: period, now: now, calendar: calendar)
         let text = try await sampleText()
-        let latest = try await StoreCatalog.newestSamples(in: store).map {
-            LatestValue(name: SampleText.name(of: $0.sampleType), href: StoreCatalog.href($0.sampleType), value: text.value(of: $0),
-                        date: text.date($0.startDate))
+        var latest: [LatestValue] = []
+        for sample in try await StoreCatalog.newestSamples(in: store) where TypeGroup.listed(sample.sampleType) {
+            let headline = try await TypeHeadline.load(sample.sampleType, newest: sample, in: store, now: clock(), text: text)
+            latest.append(LatestValue(name: SampleText.name(of: sample.sampleType), href: StoreCatalog.href(sample.sampleType), value: headline.value,
+                                      date: headline.when))
         }
         return SummaryView(pages: pages, text: text).render(report, latest: latest, today: clock())
     }

@@ -19,8 +19,9 @@ struct BrowseIndexTests {
         }
         #expect(page.body.contains("<form method=\"get\" action=\"/browse\" class=\"search\" role=\"search\">"))
         #expect(!page.body.contains("<script"))
-        // Every sample type is on the page (a link to its page, or to Add data for one without data).
-        for type in HKObjectType.allSampleTypes {
+        // Every sample type is on the page (a link to its page, or to Add data for one without data),
+        // but the parts of a blood-pressure reading, reached from its page.
+        for type in HKObjectType.allSampleTypes where TypeGroup.listed(type) {
             #expect(page.body.contains("\"/browse/\(type.identifier)\"") || page.body.contains("\"/browse/\(type.identifier)/add\"")
                     || page.body.contains("<li>\(SampleText.name(of: type))</li>"), "\(type.identifier)")
         }
@@ -28,15 +29,15 @@ struct BrowseIndexTests {
         let shown = try #require(page.body.range(of: "<a href=\"/browse/HKQuantityTypeIdentifierBodyMass\">Weight</a>"))
         let line = page.body[shown.upperBound...].prefix { $0 != "\n" }
         let kilograms = (weight as? HKQuantitySample)?.quantity.doubleValue(for: .gramUnit(with: .kilo)) ?? 0
-        #expect(line.contains("<span class=\"latest-value\">\(String(format: "%.1f", kilograms)) kg</span>"), "\(line)")
+        #expect(line.contains("<span class=\"latest-value\" data-value=\"\(SVGChart.n(kilograms))\">\(String(format: "%.1f", kilograms)) kg</span>"), "\(line)")
         #expect(line.contains("2025-11-26 07:00 UTC") && line.contains("href=\"/browse/HKQuantityTypeIdentifierBodyMass/add\""), "\(line)")
         // Within Body Measurements, Weight (with data) comes before Height (without, offered for adding).
         let body = try #require(page.body.range(of: ">Body Measurements</h2>"))
         let section = page.body[body.upperBound...].prefix { $0 != "§" }
         let weightAt = try #require(section.range(of: ">Weight</a>")), heightAt = try #require(section.range(of: "aria-label=\"Add Height\">Height</a>"))
         #expect(weightAt.lowerBound < heightAt.lowerBound)
-        // Steps, heart rate, weight, sleep and blood pressure (the correlation and its two members).
-        #expect(page.body.contains("7 of \(HKObjectType.allSampleTypes.count) types have data."))
+        // Steps, heart rate, weight, sleep and blood pressure (one reading; its two parts are not listed on their own).
+        #expect(page.body.contains("5 of \(HKObjectType.allSampleTypes.count - 2) types have data."))
     }
 
     @Test("the search box narrows the list by the names people use, HealthKit's names or the group; no match says so")

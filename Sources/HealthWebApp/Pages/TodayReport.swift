@@ -8,10 +8,17 @@ import OpenHealthKit
 public struct TodayReport: Sendable {
     /// Today: from the start of the day to the start of the next.
     public let day: DateInterval
-    /// Today's sums, in the order of ``totalTypes``; nil for a type with no samples today.
+    /// Today's sums, in the order of ``totalTypes``, all sources merged; for a type with no samples
+    /// today yet, the sum of the last day with samples (its day in ``totalDays``); nil for a type
+    /// with no samples at all.
     public var totals: [HKQuantity?] = []
-    /// Last night's sleep in hours by stage, in the order of ``SummaryReport/sleepStages``; nil without sleep samples.
+    /// The day each of ``totals`` counts (today, or the last day with samples); nil with no total.
+    public var totalDays: [Date?] = []
+    /// Last night's sleep in hours by stage, in the order of ``SummaryReport/sleepStages``; without
+    /// sleep last night, the last night with sleep (its day in ``sleepNight``); nil without sleep samples.
     public var sleepHours: [Double]?
+    /// The day the night of ``sleepHours`` ends on (today for last night).
+    public var sleepNight: Date?
     /// The newest heart rate, resting heart rate and weight samples, in the order of ``latestTypes``.
     public var latest: [HKQuantitySample?] = []
     /// The newest blood pressure reading (systolic and diastolic together).
@@ -37,14 +44,14 @@ public struct TodayReport: Sendable {
         let start = calendar.startOfDay(for: now)
         let end = calendar.date(byAdding: .day, value: 1, to: start) ?? start.addingTimeInterval(86_400)
         var report = TodayReport(day: DateInterval(start: start, end: end))
-        let today = HKQuery.predicateForSamples(withStart: start, end: end)
         for type in totalTypes {
-            let statistics = try await HKStatisticsQueryDescriptor(predicate: .quantitySample(type: type, predicate: today),
-                                                                   options: .cumulativeSum).result(for: store)
-            report.totals.append(statistics?.sumQuantity())
+            let total = try await TypeHeadline.dayTotal(type, in: store, now: now, calendar: calendar)
+            report.totals.append(total?.sum)
+            report.totalDays.append(total?.day)
         }
-        let nights = try await SummaryReport.sleepByNight(store, report.day, calendar)
-        report.sleepHours = nights[start]
+        let night = try await TypeHeadline.lastNight(in: store, now: now, calendar: calendar)
+        report.sleepHours = night?.hours
+        report.sleepNight = night?.night
         for type in latestTypes {
             report.latest.append(try await newest(.quantitySample(type: type), in: store))
         }

@@ -29,7 +29,9 @@ struct TodayView {
 
     static let tile = """
         <a class="card tile" href="{{href}}" data-kind="{{kind}}"><span class="tile-name">{{name}}</span>
-        {{#hasValue}}<span class="tile-value"{{#number}} data-value="{{number}}"{{/number}}{{#systolic}} data-systolic="{{systolic}}" data-diastolic="{{diastolic}}"{{/systolic}}>{{value}}</span>{{/hasValue}}
+        {{#when}}<span class="tile-when{{#past}} past{{/past}}">{{when}}</span>{{/when}}
+        {{#hasValue}}<span class="tile-value"{{#number}} data-value="{{number}}"{{/number}}{{#day}} data-day="{{day}}"{{/day}}\
+        {{#systolic}} data-systolic="{{systolic}}" data-diastolic="{{diastolic}}"{{/systolic}}>{{value}}</span>{{/hasValue}}
         {{^hasValue}}<span class="tile-value muted">–</span>{{/hasValue}}
         <span class="muted">{{note}}</span>
         {{#hasParts}}<ul class="tile-more">{{#parts}}<li>{{.}}</li>{{/parts}}</ul>{{/hasParts}}</a>
@@ -38,20 +40,28 @@ struct TodayView {
     func render(_ report: TodayReport) -> String {
         let formatter = text.formatter
         var totals: [[String: Any]] = []
-        for (type, sum) in zip(TodayReport.totalTypes, report.totals) {
+        let today = report.day.start
+        for (index, type) in TodayReport.totalTypes.enumerated() {
             let unit = formatter.displayUnit(for: type)
+            let sum = index < report.totals.count ? report.totals[index] : nil
+            let day = index < report.totalDays.count ? report.totalDays[index] : nil
+            let when = day.map { TypeHeadline.dayLabel($0, now: today, text: text) }
+            let note = when.map { $0 == "Today" ? "Today, all sources merged." : "Nothing recorded today yet; the last day with data." }
+                ?? "Nothing recorded today."
             totals.append(tile(type, kind: type.identifier, value: sum.map { formatter.quantity($0, of: type) },
-                               number: sum.map { HealthFormatter.personNumber($0, unit: unit) },
-                               note: sum == nil ? "Nothing recorded today." : "Today, all sources merged."))
+                               number: sum.map { HealthFormatter.personNumber($0, unit: unit) }, note: note,
+                               extra: day.map { ["day": String(text.date($0).prefix(10)), "when": when ?? "", "past": $0 != today] } ?? [:]))
         }
         var latest: [[String: Any]] = []
         let sleepType = HKCategoryType(.sleepAnalysis)
         if let hours = report.sleepHours {
             let stages = SummaryReport.sleepStages
-            let asleep = zip(stages, hours).filter { $0.0.name != "Awake" }.map(\.1).reduce(0, +)
+            let asleep = TypeHeadline.asleep(hours)
             let parts = zip(stages, hours).filter { $0.1 > 0 }.map { "\($0.0.name): \(SampleText.duration($0.1 * 3600))" }
+            let night = report.sleepNight.map { TypeHeadline.nightLabel($0, now: today, text: text) } ?? "Last night"
             latest.append(tile(sleepType, kind: "sleep", value: SampleText.duration(asleep * 3600), number: asleep,
-                               note: "Asleep last night.", parts: parts))
+                               note: night == "Last night" ? "Asleep last night." : "Asleep; nothing recorded last night.", parts: parts,
+                               extra: report.sleepNight.map { ["day": String(text.date($0).prefix(10)), "when": night, "past": $0 != today] } ?? [:]))
         } else {
             latest.append(tile(sleepType, kind: "sleep", value: nil, number: nil, note: "No sleep recorded last night."))
         }
@@ -78,10 +88,10 @@ struct TodayView {
     }
 
     private func tile(_ type: HKSampleType, kind: String, value: String?, number: Double?, note: String, parts: [String] = [],
-                      extra: [String: String] = [:]) -> [String: Any] {
+                      extra: [String: Any] = [:]) -> [String: Any] {
         var tile: [String: Any] = ["href": StoreCatalog.href(type), "kind": kind, "name": SampleText.name(of: type), "hasValue": value != nil,
                                    "value": value ?? "", "number": number.map { SVGChart.n($0) } ?? false, "note": note,
-                                   "parts": parts, "hasParts": !parts.isEmpty]
+                                   "parts": parts, "hasParts": !parts.isEmpty, "day": false, "when": false, "past": false]
         tile.merge(extra) { $1 }
         return tile
     }

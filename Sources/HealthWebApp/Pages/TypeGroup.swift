@@ -69,32 +69,44 @@ enum TypeGroup: String, CaseIterable, Sendable {
         return allCases.first { members[$0]?.contains(name) == true } ?? .other
     }
 
+    /// The quantity types of a blood-pressure reading: reached from the Blood Pressure page, not
+    /// listed on their own (the Health app shows a reading as one value, "120/80 mmHg").
+    static let bloodPressureParts = [HKQuantityType(.bloodPressureSystolic), HKQuantityType(.bloodPressureDiastolic)]
+
+    /// Whether Browse and the trends list a type on its own (every type but the parts of a blood-pressure reading).
+    static func listed(_ type: HKSampleType) -> Bool {
+        !bloodPressureParts.contains { $0.identifier == type.identifier }
+    }
+
     /// Whether a type answers a search: its name on the page, its everyday names, HealthKit's name
     /// or identifier, or its group's name, containing the words typed (case and accents ignored).
     static func matches(_ type: HKSampleType, search: String) -> Bool {
         let words = search.split(whereSeparator: \.isWhitespace).map { $0.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil) }
         guard !words.isEmpty else { return true }
         let entry = HealthTypes.entry(for: type)
-        let haystack = ([SampleText.name(of: type), type.displayName, entry.swiftName, type.identifier, of(type.identifier).name]
+        // Blood pressure also answers to the names of its parts (systolic, diastolic).
+        let parts = type.identifier == HKCorrelationTypeIdentifier.bloodPressure.rawValue ? bloodPressureParts.map { SampleText.name(of: $0) } : []
+        let haystack = ([SampleText.name(of: type), type.displayName, entry.swiftName, type.identifier, of(type.identifier).name] + parts
                         + entry.everydayNames.map { $0.replacingOccurrences(of: "-", with: " ") })
             .joined(separator: " ").folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
         return words.allSatisfy { haystack.contains($0) }
     }
 
     /// The Browse page's content: every sample type the store knows, in the Health app's groups;
-    /// in each group the types with data first, with their latest value and its date, then the
-    /// others, each with "Add data"; a search box (a GET form) narrows the list.
+    /// in each group the types with data first, with what the Health app shows for them (a day's
+    /// total, a night's sleep, the latest value) and when it is from, then the others, each with
+    /// "Add data"; a search box (a GET form) narrows the list. The parts of a blood-pressure
+    /// reading are not listed on their own.
     /// - Parameters:
-    ///   - newest: the newest sample of each type that has one (`StoreCatalog.newestSamples`).
-    ///   - text: how values and dates are written.
+    ///   - headlines: the headline of each type with data, by identifier (``TypeHeadline``).
     ///   - search: the words typed in the search box (nil or empty: every type).
-    static func index(newest: [HKSample], text: SampleText, search: String?) -> String {
+    static func index(headlines latest: [String: TypeHeadline], search: String?) -> String {
         // A GET form writes spaces as `+`.
         let search = String((search ?? "").replacingOccurrences(of: "+", with: " ").trimmingCharacters(in: .whitespacesAndNewlines).prefix(100))
-        let latest = Dictionary(newest.map { ($0.sampleType.identifier, $0) }, uniquingKeysWith: { first, _ in first })
+        let listedTypes = HKObjectType.allSampleTypes.filter(listed)
         var shown = 0
         let groups: [[String: Any]] = allCases.compactMap { group in
-            let types = HKObjectType.allSampleTypes.filter { of($0.identifier) == group && matches($0, search: search) }
+            let types = listedTypes.filter { of($0.identifier) == group && matches($0, search: search) }
             guard !types.isEmpty else { return nil }
             let withData = types.filter { latest[$0.identifier] != nil }.sorted { SampleText.name(of: $0) < SampleText.name(of: $1) }
             let without = types.filter { latest[$0.identifier] == nil }.sorted { SampleText.name(of: $0) < SampleText.name(of: $1) }
@@ -102,9 +114,9 @@ enum TypeGroup: String, CaseIterable, Sendable {
             return [
                 "id": group.rawValue, "name": group.name,
                 "withData": withData.map { type -> [String: Any] in
-                    let sample = latest[type.identifier]
+                    let headline = latest[type.identifier]
                     return ["name": SampleText.name(of: type), "href": StoreCatalog.href(type), "addHref": addHref(type),
-                            "value": sample.map(text.value(of:)) ?? "", "date": sample.map { text.date($0.startDate) } ?? "",
+                            "value": headline?.value ?? "", "date": headline?.when ?? "", "number": headline?.number.map { SVGChart.n($0) } ?? false,
                             "addable": AddDataInput.kind(of: type) != nil]
                 },
                 "hasWithData": !withData.isEmpty,
@@ -116,7 +128,7 @@ enum TypeGroup: String, CaseIterable, Sendable {
             ]
         }
         let summary = search.isEmpty
-            ? "\(newest.count) of \(HKObjectType.allSampleTypes.count) types have data."
+            ? "\(latest.count) of \(listedTypes.count) types have data."
             : "\(shown) type\(shown == 1 ? "" : "s") match “\(search)”."
         return render(["groups": groups, "search": search, "searching": !search.isEmpty, "summary": summary, "nothing": groups.isEmpty])
     }
@@ -147,13 +159,15 @@ enum TypeGroup: String, CaseIterable, Sendable {
         <h2 id="group-{{id}}">{{name}}</h2>
         {{#hasWithData}}
         <ul class="latest">
-        {{#withData}}<li><a href="{{href}}">{{name}}</a> <span class="latest-value">{{value}}</span> <span class="muted">{{date}}</span>{{#addable}} <a class="add" href="{{addHref}}" aria-label="Add {{name}}">Add</a>{{/addable}}</li>
+        {{#withData}}<li><a href="{{href}}">{{name}}</a> <span class="latest-value"{{#number}} data-value="{{number}}"{{/number}}>{{value}}</span>\
+         <span class="muted">{{date}}</span>{{#addable}} <a class="add" href="{{addHref}}" aria-label="Add {{name}}">Add</a>{{/addable}}</li>
         {{/withData}}
         </ul>
         {{/hasWithData}}
         {{#hasWithout}}
         <details{{#open}} open{{/open}}><summary>No data yet: {{withoutCount}} more</summary>
-        <ul class="types">{{#without}}<li>{{#addable}}<a href="{{addHref}}" aria-label="Add {{name}}">{{name}}</a>{{/addable}}{{^addable}}{{name}}{{/addable}}</li>{{/without}}</ul>
+        <ul class="types">{{#without}}<li>\
+        {{#addable}}<a href="{{addHref}}" aria-label="Add {{name}}">{{name}}</a>{{/addable}}{{^addable}}{{name}}{{/addable}}</li>{{/without}}</ul>
         </details>
         {{/hasWithout}}
         </section>

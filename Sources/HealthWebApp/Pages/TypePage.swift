@@ -1,5 +1,6 @@
 import Foundation
 import HealthPresentation
+import Mustache
 import OpenHealthKit
 
 /// A type's page: a period (day, week, month, year) with previous and next steps through time,
@@ -13,6 +14,8 @@ struct TypePage {
 
     static let template = """
         <p><a href="/browse">All types</a> · <a href="/recently-deleted">Recently deleted</a> · <a href="/browse/{{typeName}}/add">Add data</a></p>
+        {{#hasParts}}<p>Each reading is one value, systolic over diastolic. Its parts on their own:\
+         {{#parts}}<a href="{{href}}">{{name}}</a>{{^last}} · {{/last}}{{/parts}}</p>{{/hasParts}}
         <nav aria-label="Period" class="periods"><ul>
         {{#periods}}<li><a href="{{href}}"{{#current}} aria-current="true"{{/current}}>{{label}}</a></li>{{/periods}}
         </ul></nav>
@@ -20,6 +23,7 @@ struct TypePage {
         <span class="range">{{range}}</span>
         {{#next}}<a href="{{next}}">Next {{periodName}} →</a>{{/next}}{{^next}}<span></span>{{/next}}</nav>
         {{{chart}}}
+        {{{nights}}}
         <section class="card" aria-labelledby="samples-heading">
         <h2 id="samples-heading">{{samplesTitle}}</h2>
         <p>{{countText}}</p>
@@ -33,8 +37,10 @@ struct TypePage {
         <button type="submit" class="delete" aria-label="Delete the sample of {{start}}">Delete</button></form></td></tr>{{/samples}}
         </tbody></table></div>
         {{/hasSamples}}
-        {{#paged}}<nav aria-label="Pages of samples" class="steps">{{#newest}}<a href="{{newest}}">← Newest samples</a>{{/newest}}{{^newest}}<span></span>{{/newest}}
-        <span></span>{{#older}}<a href="{{older}}" rel="next">Older samples →</a>{{/older}}{{^older}}<span></span>{{/older}}</nav>{{/paged}}
+        {{#paged}}<nav aria-label="Pages of samples" class="steps">
+        {{#newest}}<a href="{{newest}}">⇤ Newest samples</a>{{/newest}}{{^newest}}<span></span>{{/newest}}
+        {{#newer}}<a href="{{newer}}" rel="prev">← Newer samples</a>{{/newer}}{{^newer}}<span></span>{{/newer}}
+        {{#older}}<a href="{{older}}" rel="next">Older samples →</a>{{/older}}{{^older}}<span></span>{{/older}}</nav>{{/paged}}
         {{#hasSamples}}
         <details><summary>Delete the samples of some days</summary>
         <form method="get" action="/browse/{{typeName}}/delete" class="fields">
@@ -52,10 +58,13 @@ struct TypePage {
     ///   - type: the type shown.
     ///   - period: the period.
     ///   - end: the period's last day.
-    ///   - before: the cursor of the samples' page (nil: the newest).
+    ///   - before: the cursor of an older page of samples (nil: the newest, or a newer page).
+    ///   - after: the cursor of a newer page of samples (nil: the newest, or an older page).
+    ///   - order: how the sleep page ranks its nights (nil: newest first).
     ///   - csrf: the session's CSRF token.
     ///   - today: what "today" is (there is no next period after it).
-    func render(_ type: HKSampleType, period: SummaryPeriod, end: Date, before: Date?, csrf: String, today: Date) async throws -> String {
+    func render(_ type: HKSampleType, period: SummaryPeriod, end: Date, before: Date?, after: Date? = nil, order: NightOrder? = nil, csrf: String,
+                today: Date) async throws -> String {
         let calendar = text.calendar
         let interval = period.interval(endingAt: min(end, today), calendar: calendar)
         let base = "/browse/\(type.identifier)"
@@ -63,7 +72,7 @@ struct TypePage {
         let lastDay = interval.end.addingTimeInterval(-1)
         let steps = period.steps(from: interval, today: today, calendar: calendar)
         let chart = try await self.chart(type, period: period, interval: interval)
-        let page = try await TypePageSamples.read(type, in: interval, before: before, from: store)
+        let page = try await TypePageSamples.read(type, in: interval, before: before, after: after, from: store)
         var columns = ["When", "Value", "Source"]
         var rows: [[String: Any]] = []
         if type is HKWorkoutType {
@@ -81,6 +90,11 @@ struct TypePage {
         } else {
             countText = "Newest first, \(TypePageSamples.pageSize) a page" + (page.next == nil ? "; the last page of this period." : ".")
         }
+        // A blood-pressure reading's two quantity types are reached from its page (Browse lists the reading once).
+        let parts: [[String: Any]] = type.identifier == HKCorrelationTypeIdentifier.bloodPressure.rawValue
+            ? TypeGroup.bloodPressureParts.enumerated().map { ["href": StoreCatalog.href($0.element), "name": SampleText.name(of: $0.element),
+                                                              "last": $0.offset == TypeGroup.bloodPressureParts.count - 1] }
+            : []
         let range = period == .day ? String(text.date(lastDay).prefix(10))
             : "\(text.date(interval.start).prefix(10)) to \(text.date(lastDay).prefix(10))"
         return pages.render("type", [
@@ -89,10 +103,70 @@ struct TypePage {
             "periodName": period.rawValue, "range": range, "chart": chart,
             "samplesTitle": type is HKWorkoutType ? "Workouts" : "Samples",
             "columns": columns, "samples": rows, "hasSamples": !rows.isEmpty, "countText": countText, "csrf": csrf, "typeName": type.identifier,
-            "paged": before != nil || page.next != nil,
-            "newest": before == nil ? false : link(period, lastDay),
+            "paged": page.newer != nil || page.next != nil || before != nil,
+            "newest": page.newer == nil ? false : link(period, lastDay),
+            "newer": page.newer.map { "\(link(period, lastDay))&after=\(TypePageSamples.cursorText($0))" } ?? false,
             "older": page.next.map { "\(link(period, lastDay))&before=\(TypePageSamples.cursorText($0))" } ?? false,
+            "parts": parts, "hasParts": !parts.isEmpty,
+            "nights": type.identifier == HKCategoryTypeIdentifier.sleepAnalysis.rawValue
+                ? try await nights(period: period, interval: interval, order: order ?? .newest, link: link(period, lastDay)) : "",
         ])
+    }
+
+    /// How the sleep page ranks the nights of its period.
+    enum NightOrder: String, CaseIterable, Sendable {
+        case newest, longest, shortest
+    }
+
+    static let nightsTemplate = """
+        <section class="card" aria-labelledby="nights-heading">
+        <h2 id="nights-heading">Nights</h2>
+        {{#hasNights}}
+        <nav aria-label="Order of nights" class="periods"><ul>
+        {{#orders}}<li><a href="{{href}}"{{#current}} aria-current="true"{{/current}}>{{label}}</a></li>{{/orders}}
+        </ul></nav>
+        <div class="scroll"><table class="nights">
+        <thead><tr><th scope="col">Night ending</th><th scope="col">Asleep</th><th scope="col">Awake</th></tr></thead>
+        <tbody>{{#nights}}<tr data-night="{{day}}" data-asleep="{{asleep}}">\
+        <td>{{day}}</td><td>{{asleepText}}</td><td>{{awakeText}}</td></tr>{{/nights}}</tbody>
+        </table></div>
+        {{/hasNights}}
+        {{^hasNights}}<p>{{empty}}</p>{{/hasNights}}
+        </section>
+        """
+
+    /// The sleep page's nights of the period (not a year's: choose a month to rank its nights),
+    /// each with its time asleep and awake, newest, longest or shortest first.
+    private func nights(period: SummaryPeriod, interval: DateInterval, order: NightOrder, link: String) async throws -> String {
+        guard period != .year else {
+            return Self.renderNights(["hasNights": false, "empty": "Choose a month to rank its nights."])
+        }
+        let awake = SummarySleep.stages.firstIndex { $0.name == "Awake" } ?? SummarySleep.stages.count
+        let nights = try await SummarySleep.nights(store, interval, text.calendar).map { (day: $0.key, asleep: TypeHeadline.asleep($0.value),
+                                                                                         awake: awake < $0.value.count ? $0.value[awake] : 0) }
+        let ranked: [(day: Date, asleep: Double, awake: Double)]
+        switch order {
+        case .newest: ranked = nights.sorted { $0.day > $1.day }
+        case .longest: ranked = nights.sorted { $0.asleep != $1.asleep ? $0.asleep > $1.asleep : $0.day > $1.day }
+        case .shortest: ranked = nights.sorted { $0.asleep != $1.asleep ? $0.asleep < $1.asleep : $0.day > $1.day }
+        }
+        return Self.renderNights([
+            "hasNights": !ranked.isEmpty, "empty": "No sleep in this period.",
+            "orders": NightOrder.allCases.map { ["href": "\(link)&order=\($0.rawValue)", "label": $0.rawValue.capitalized + " first",
+                                                 "current": $0 == order] as [String: Any] },
+            "nights": ranked.map { ["day": String(text.date($0.day).prefix(10)), "asleep": SVGChart.n($0.asleep),
+                                    "asleepText": SampleText.duration($0.asleep * 3600), "awakeText": SampleText.duration($0.awake * 3600)] },
+        ])
+    }
+
+    private static let nightsLibrary: MustacheLibrary = {
+        var library = MustacheLibrary()
+        try? library.register(nightsTemplate, named: "nights")
+        return library
+    }()
+
+    private static func renderNights(_ context: [String: Any]) -> String {
+        nightsLibrary.render(context, withTemplate: "nights") ?? ""
     }
 
     private func row(_ sample: HKSample, cells: [String]) -> [String: Any] {
@@ -124,7 +198,8 @@ struct TypePage {
             let cumulative = quantityType.aggregationStyle == .cumulative
             let unit = text.formatter.displayUnit(for: quantityType)
             let unitLabel = HealthUnits.label(for: unit, type: quantityType)
-            let collection = try await SummaryReport.collection(store, quantityType, cumulative ? .cumulativeSum : [.discreteAverage, .discreteMin, .discreteMax],
+            let collection = try await SummaryReport.collection(store, quantityType,
+                                                                 cumulative ? .cumulativeSum : [.discreteAverage, .discreteMin, .discreteMax],
                                                                  period, interval)
             let points = starts.map { start -> ChartPoint in
                 let statistics = collection.statistics(for: start)
@@ -134,11 +209,15 @@ struct TypePage {
                                   low: statistics?.minimumQuantity()?.doubleValue(for: unit), high: statistics?.maximumQuantity()?.doubleValue(for: unit))
             }
             let name = SampleText.name(of: type)
-            let number = { (value: Double?) in value.map { NumberText.format($0, decimals: HealthFormatter.decimals(for: quantityType, unit: unit, number: $0)) } ?? "–" }
+            let number = { (value: Double?) in
+                value.map { NumberText.format($0, decimals: HealthFormatter.decimals(for: quantityType, unit: unit, number: $0)) } ?? "–"
+            }
             if cumulative {
                 let title = "\(name), total per \(per) (\(unitLabel))"
                 return render(id: "type", title: title, caption: "\(name) each \(each), all sources merged without double counting.",
-                              svg: SVGChart.bars(points, id: "type", title: title), points: points, columns: [column, unitLabel]) { [$0.label, number($0.value)] }
+                              svg: SVGChart.bars(points, id: "type", title: title), points: points, columns: [column, unitLabel]) {
+                    [$0.label, number($0.value)]
+                }
             }
             let title = "\(name) per \(per) (\(unitLabel))"
             return render(id: "type", title: title, caption: "Each \(each)'s lowest to highest (bar) and average (dot), in \(unitLabel).",
@@ -151,10 +230,14 @@ struct TypePage {
             let stages = SummaryReport.sleepStages
             let title = period == .year ? "Average night per month by stage" : "Sleep per night by stage"
             return render(id: "type", title: title,
-                          caption: "Hours by stage: " + stages.enumerated().map { "\($0.element.name) (\(["purple", "dark blue", "light blue", "teal", "grey"][$0.offset]))" }
+                          caption: "Hours by stage: " + stages.enumerated().map {
+                              "\($0.element.name) (\(["purple", "dark blue", "light blue", "teal", "grey"][$0.offset]))"
+                          }
                             .joined(separator: ", ") + ". Overlapping sources are counted once, the watch's first.",
                           svg: SVGChart.stacked(points, series: stages.map(\.name), id: "type", title: title),
-                          points: points.map { ChartPoint(label: $0.label, value: $0.segments.isEmpty ? nil : $0.segments.reduce(0, +), segments: $0.segments) },
+                          points: points.map {
+                              ChartPoint(label: $0.label, value: $0.segments.isEmpty ? nil : $0.segments.reduce(0, +), segments: $0.segments)
+                          },
                           columns: [period == .year ? "Month" : "Night ending"] + stages.map { "\($0.name) (h)" }) { point in
                 [point.label] + stages.indices.map { $0 < point.segments.count ? String(format: "%.1f", point.segments[$0]) : "–" }
             }

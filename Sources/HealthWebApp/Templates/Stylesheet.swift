@@ -13,9 +13,11 @@ enum Stylesheet {
             --s0: #b39ddb; --s1: #5c6bc0; --s2: #64b5f6; --s3: #4db6ac; --s4: #9e9e9e; }
         }
         * { box-sizing: border-box; }
-        body { margin: 0; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: var(--bg); line-height: 1.45; overflow-wrap: break-word; }
+        body { margin: 0; font-family: system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: var(--ink); background: var(--bg);
+          line-height: 1.45; overflow-wrap: break-word; }
         .skip { position: absolute; left: -999px; } .skip:focus { left: 1em; top: 1em; background: var(--surface); padding: .5em; z-index: 2; }
-        header { background: var(--surface); border-bottom: 1px solid var(--line); padding: .5em 1em; display: flex; flex-wrap: wrap; align-items: center; gap: .5em 1.5em; }
+        header { background: var(--surface); border-bottom: 1px solid var(--line); padding: .5em 1em; display: flex; flex-wrap: wrap;
+          align-items: center; gap: .5em 1.5em; }
         .brand { font-weight: 700; margin: 0; }
         nav ul { list-style: none; margin: 0; padding: 0; display: flex; flex-wrap: wrap; gap: .25em .75em; }
         a { color: var(--accent); } a:focus-visible, button:focus-visible, summary:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
@@ -32,6 +34,12 @@ enum Stylesheet {
         a.tile { text-decoration: none; color: var(--ink); } a.tile:hover .tile-name, a.tile:focus-visible .tile-name { text-decoration: underline; }
         a.tile .tile-name { color: var(--accent); }
         .trend-up { color: var(--ok-ink); } .trend-down { color: var(--problem-ink); }
+        .tile-when { font-size: .9em; font-weight: 600; color: var(--muted); }
+        .tile-when.past { align-self: flex-start; background: var(--notice); color: var(--ink); border-radius: 4px; padding: 0 .4em; }
+        @media (max-width: 40em) { table.stack thead { display: none; } table.stack, table.stack tbody, table.stack tr { display: block; }
+          table.stack tr { padding: .4em 0; border-bottom: 1px solid var(--rule); }
+          .scroll table.stack th, .scroll table.stack td { display: block; border: 0; padding: .1em 0; white-space: normal; }
+          table.stack td[data-label]::before { content: attr(data-label) ": "; color: var(--muted); } }
         figure { margin: 0; } figcaption { color: var(--muted); font-size: .9em; }
         svg.chart { width: 100%; height: auto; display: block; }
         svg line.grid { stroke: var(--rule); stroke-width: 1; }
@@ -44,13 +52,15 @@ enum Stylesheet {
         table { border-collapse: collapse; width: 100%; font-size: .95em; }
         th, td { text-align: left; padding: .3em .5em; border-bottom: 1px solid var(--rule); vertical-align: top; }
         .scroll td, .scroll th { white-space: nowrap; } .scroll td.wrap { white-space: normal; min-width: 12em; }
-        .periods ul { gap: .5em; } .periods a { display: inline-block; padding: .3em .8em; border: 1px solid var(--line); border-radius: 999px; background: var(--surface); }
+        .periods ul { gap: .5em; } .periods a { display: inline-block; padding: .3em .8em; border: 1px solid var(--line); border-radius: 999px;
+          background: var(--surface); }
         .periods a[aria-current] { background: var(--accent); color: var(--on-accent); border-color: var(--accent); }
         .steps { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: center; gap: .5em 1em; margin: .5em 0 1em; }
         .steps .range { font-weight: 600; }
         .types { columns: 2 14em; padding-left: 1.2em; }
         .notice { background: var(--notice); border: 1px solid var(--accent); padding: .5em 1em; border-radius: 6px; }
-        button { font: inherit; padding: .3em .9em; border-radius: 6px; border: 1px solid var(--accent); background: var(--surface); color: var(--accent); cursor: pointer; }
+        button { font: inherit; padding: .3em .9em; border-radius: 6px; border: 1px solid var(--accent); background: var(--surface);
+          color: var(--accent); cursor: pointer; }
         button.primary, form.fields button, form.upload button { background: var(--accent); color: var(--on-accent); border-color: var(--accent); }
         form button.delete { background: var(--surface); color: var(--danger); border-color: var(--danger); }
         form button.danger { background: var(--danger); color: var(--on-danger); border-color: var(--danger); }
@@ -59,18 +69,23 @@ enum Stylesheet {
         form.actions { display: flex; flex-wrap: wrap; align-items: center; gap: .5em 1.5em; margin-top: 1em; }
         details > form.fields { margin-top: .75em; }
         ul.deleted { list-style: none; margin: 0; padding: 0; } .muted { color: var(--muted); font-size: .9em; }
-        ul.deleted li { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: center; gap: .5em 1em; padding: .6em 0; border-bottom: 1px solid var(--rule); }
+        ul.deleted li { display: flex; flex-wrap: wrap; justify-content: space-between; align-items: center; gap: .5em 1em; padding: .6em 0;
+          border-bottom: 1px solid var(--rule); }
         .problem { background: var(--problem); border: 1px solid var(--danger); color: var(--problem-ink); padding: .5em 1em; border-radius: 6px; }
         .verified { background: var(--ok); border: 1px solid var(--ok-ink); color: var(--ok-ink); padding: .5em 1em; border-radius: 6px; }
         form.fields { display: grid; grid-template-columns: minmax(8em, max-content) minmax(0, 24em); gap: .4em 1em; align-items: center; }
         @media (max-width: 40em) { form.fields { grid-template-columns: minmax(0, 1fr); } form.fields > span:empty { display: none; } }
-        form.profile fieldset { grid-column: 1 / -1; display: grid; grid-template-columns: minmax(8em, max-content) minmax(0, 24em); gap: .4em 1em; align-items: center; margin: .4em 0 0; padding: .5em 0 .6em; border: 0; border-top: 1px solid var(--line); }
-        form.profile legend { font-weight: 600; padding: .3em 0; } form.profile textarea { font: inherit; padding: .2em .4em; border: 1px solid var(--field); border-radius: 4px; max-width: 100%; background: var(--surface); color: var(--ink); }
+        form.profile fieldset { grid-column: 1 / -1; display: grid; grid-template-columns: minmax(8em, max-content) minmax(0, 24em); gap: .4em 1em;
+          align-items: center; margin: .4em 0 0; padding: .5em 0 .6em; border: 0; border-top: 1px solid var(--line); }
+        form.profile legend { font-weight: 600; padding: .3em 0; } form.profile textarea { font: inherit; padding: .2em .4em;
+          border: 1px solid var(--field); border-radius: 4px; max-width: 100%; background: var(--surface); color: var(--ink); }
         ul.contacts { margin: 0; padding-left: 1.2em; }
-        @media (max-width: 40em) { form.profile, form.profile fieldset, dl.fields.medical { grid-template-columns: minmax(0, 1fr); } form.profile label { margin-top: .3em; } dl.fields.medical dd { margin-bottom: .4em; } }
+        @media (max-width: 40em) { form.profile, form.profile fieldset, dl.fields.medical { grid-template-columns: minmax(0, 1fr); }
+          form.profile label { margin-top: .3em; } dl.fields.medical dd { margin-bottom: .4em; } }
         form.inline { display: inline-block; margin: .25em .5em .25em 0; }
         td code { overflow-wrap: anywhere; word-break: break-all; }
-        input, select { font: inherit; padding: .2em .4em; border: 1px solid var(--field); border-radius: 4px; background: var(--surface); color: var(--ink); max-width: 100%; min-width: 0; }
+        input, select { font: inherit; padding: .2em .4em; border: 1px solid var(--field); border-radius: 4px; background: var(--surface);
+          color: var(--ink); max-width: 100%; min-width: 0; }
         dl.fields { display: grid; grid-template-columns: minmax(8em, max-content) minmax(0, 1fr); gap: .3em 1em; margin: 0; }
         @media (max-width: 40em) { dl.fields { grid-template-columns: minmax(0, 1fr); } dl.fields dd { margin-bottom: .4em; } }
         dl.fields dt { font-weight: 600; } dl.fields dd { margin: 0; overflow-wrap: anywhere; }
