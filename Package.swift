@@ -230,7 +230,7 @@ let package = Package(
         ),
         .target(
             name: "HealthRecords",
-            dependencies: ["OpenHealthKit", "SmartHealthCards", "FHIRCore", "ModelsR4", "ModelsDSTU2"],
+            dependencies: ["CommonSupport", "OpenHealthKit", "SmartHealthCards", "FHIRCore", "ModelsR4", "ModelsDSTU2"],
             swiftSettings: swiftSettings
         ),
         // The SMART on FHIR client of `health records connect|sync|connections`: discovery,

@@ -210,7 +210,10 @@ public struct AppleHealthExportGenerator: Sendable {
 
     /// The clinical record file ``full()`` refers to, and its resource (FHIR R4).
     public static let clinicalRecord = (name: "Observation-7C1A.json", json: """
-        {"resourceType":"Observation","id":"7C1A","status":"final",        "category":[{"coding":[{"system":"http://terminology.hl7.org/CodeSystem/observation-category","code":"laboratory"}]}],        "code":{"coding":[{"system":"http://loinc.org","code":"2345-7","display":"Glucose"}],"text":"Glucose"},        "effectiveDateTime":"2020-09-30T08:00:00Z","valueQuantity":{"value":96,"unit":"mg/dL","system":"http://unitsofmeasure.org","code":"mg/dL"}}
+        {"resourceType":"Observation","id":"7C1A","status":"final",        \
+        "category":[{"coding":[{"system":"http://terminology.hl7.org/CodeSystem/observation-category","code":"laboratory"}]}],        \
+        "code":{"coding":[{"system":"http://loinc.org","code":"2345-7","display":"Glucose"}],"text":"Glucose"},        \
+        "effectiveDateTime":"2020-09-30T08:00:00Z","valueQuantity":{"value":96,"unit":"mg/dL","system":"http://unitsofmeasure.org","code":"mg/dL"}}
         """)
 
     /// An export with every element kind the importer reads, and some it does not: records of
@@ -234,23 +237,32 @@ public struct AppleHealthExportGenerator: Sendable {
         export.raw(pressureMember("HKQuantityTypeIdentifierBloodPressureSystolic", "121", indent: " "))
         export.raw(pressureMember("HKQuantityTypeIdentifierBloodPressureDiastolic", "79", indent: " "))
         export.raw("""
-             <Correlation type="HKCorrelationTypeIdentifierBloodPressure" sourceName="Omron" sourceVersion="2.1" creationDate="2020-10-03 08:00:00 -0400" startDate="2020-10-03 08:00:00 -0400" endDate="2020-10-03 08:00:00 -0400">
+             <Correlation type="HKCorrelationTypeIdentifierBloodPressure" sourceName="Omron" sourceVersion="2.1" creationDate="2020-10-03 08:00:00 -0400" \
+            startDate="2020-10-03 08:00:00 -0400" endDate="2020-10-03 08:00:00 -0400">
             \(pressureMember("HKQuantityTypeIdentifierBloodPressureSystolic", "121", indent: "  "))
             \(pressureMember("HKQuantityTypeIdentifierBloodPressureDiastolic", "79", indent: "  "))
              </Correlation>
-             <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30.5" durationUnit="min" sourceName="Jane’s Apple Watch" sourceVersion="7.0" device="\(watch)" creationDate="2020-10-04 07:31:00 +0100" startDate="2020-10-04 07:00:00 +0100" endDate="2020-10-04 07:31:00 +0100">
+             <Workout workoutActivityType="HKWorkoutActivityTypeRunning" duration="30.5" durationUnit="min" sourceName="Jane’s Apple Watch" \
+            sourceVersion="7.0" device="\(watch)" creationDate="2020-10-04 07:31:00 +0100" startDate="2020-10-04 07:00:00 +0100" \
+            endDate="2020-10-04 07:31:00 +0100">
               <MetadataEntry key="HKIndoorWorkout" value="0"/>
               <MetadataEntry key="HKWeatherTemperature" value="61 degF"/>
               <WorkoutEvent type="HKWorkoutEventTypePause" date="2020-10-04 07:10:00 +0100" duration="0.5" durationUnit="min"/>
               <WorkoutEvent type="HKWorkoutEventTypeResume" date="2020-10-04 07:10:30 +0100"/>
-              <WorkoutStatistics type="HKQuantityTypeIdentifierActiveEnergyBurned" startDate="2020-10-04 07:00:00 +0100" endDate="2020-10-04 07:31:00 +0100" sum="312.5" unit="kcal"/>
-              <WorkoutStatistics type="HKQuantityTypeIdentifierDistanceWalkingRunning" startDate="2020-10-04 07:00:00 +0100" endDate="2020-10-04 07:31:00 +0100" sum="5.2" unit="km"/>
-              <WorkoutRoute sourceName="Jane’s Apple Watch" sourceVersion="7.0" creationDate="2020-10-04 07:31:00 +0100" startDate="2020-10-04 07:00:00 +0100" endDate="2020-10-04 07:31:00 +0100">
+              <WorkoutStatistics type="HKQuantityTypeIdentifierActiveEnergyBurned" startDate="2020-10-04 07:00:00 +0100" endDate="2020-10-04 07:31:00 +0100" \
+            sum="312.5" unit="kcal"/>
+              <WorkoutStatistics type="HKQuantityTypeIdentifierDistanceWalkingRunning" startDate="2020-10-04 07:00:00 +0100" \
+            endDate="2020-10-04 07:31:00 +0100" sum="5.2" unit="km"/>
+              <WorkoutRoute sourceName="Jane’s Apple Watch" sourceVersion="7.0" creationDate="2020-10-04 07:31:00 +0100" \
+            startDate="2020-10-04 07:00:00 +0100" endDate="2020-10-04 07:31:00 +0100">
                <FileReference path="/workout-routes/route_2020-10-04_7.31am.gpx"/>
               </WorkoutRoute>
              </Workout>
-             <ActivitySummary dateComponents="2020-10-04" activeEnergyBurned="400" activeEnergyBurnedGoal="500" activeEnergyBurnedUnit="Cal" appleMoveTime="0" appleMoveTimeGoal="0" appleExerciseTime="31" appleExerciseTimeGoal="30" appleStandHours="11" appleStandHoursGoal="12"/>
-             <ClinicalRecord type="HKClinicalTypeIdentifierLabResultRecord" identifier="7C1A" sourceName="Mercy Hospital" sourceURL="https://fhir.mercy.example/r4/Observation/7C1A" fhirVersion="4.0.1" receivedDate="2020-10-05 10:00:00 +0100" resourceFilePath="/clinical-records/\(clinicalRecord.name)"/>
+             <ActivitySummary dateComponents="2020-10-04" activeEnergyBurned="400" activeEnergyBurnedGoal="500" activeEnergyBurnedUnit="Cal" appleMoveTime="0" \
+            appleMoveTimeGoal="0" appleExerciseTime="31" appleExerciseTimeGoal="30" appleStandHours="11" appleStandHoursGoal="12"/>
+             <ClinicalRecord type="HKClinicalTypeIdentifierLabResultRecord" identifier="7C1A" sourceName="Mercy Hospital" \
+            sourceURL="https://fhir.mercy.example/r4/Observation/7C1A" fhirVersion="4.0.1" receivedDate="2020-10-05 10:00:00 +0100" \
+            resourceFilePath="/clinical-records/\(clinicalRecord.name)"/>
             """)
         return export
     }
@@ -299,7 +311,8 @@ public struct AppleHealthExportGenerator: Sendable {
     public static func gpx(_ points: [RoutePoint]) -> String {
         var text = """
             <?xml version="1.0" encoding="UTF-8"?>
-            <gpx version="1.1" creator="Apple Health Export" xmlns="http://www.topografix.com/GPX/1/1"             xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+            <gpx version="1.1" creator="Apple Health Export" xmlns="http://www.topografix.com/GPX/1/1"             \
+            xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
              <metadata>
               <time>2020-10-04T06:31:00Z</time>
              </metadata>
@@ -318,11 +331,9 @@ public struct AppleHealthExportGenerator: Sendable {
 
     /// `seconds` since 1970 as GPX writes times (UTC, `Z`).
     public static func isoDate(_ seconds: Int) -> String {
-        let day = seconds.quotientAndRemainder(dividingBy: 86_400)
-        let date = CivilCalendar.civilDate(daysSinceEpoch: day.quotient)
-        let time = day.remainder
-        func two(_ value: Int) -> String { CivilCalendar.padded(value, width: 2) }
-        return "\(date.year)-\(two(date.month))-\(two(date.day))T\(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60))Z"
+        var bytes: [UInt8] = []
+        ISODateText.append(secondsSince1970: seconds, to: &bytes)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// The route of ``full()``'s workout: its file name under `workout-routes/` and 120 points

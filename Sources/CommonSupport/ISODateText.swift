@@ -24,6 +24,35 @@ package enum ISODateText {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// A calendar date as `YYYY-MM-DD`, written as C's `%04d-%02d-%02d` writes it: each part
+    /// zero-padded to its width, a negative part with its sign inside the width (`-001`), a wider
+    /// part with all its digits. What dates of birth and day keys are written with.
+    /// - Parameters:
+    ///   - year: The year (proleptic Gregorian).
+    ///   - month: The month, 1–12.
+    ///   - day: The day of the month, 1–31.
+    package static func string(year: Int, month: Int, day: Int) -> String {
+        field(year, width: 4) + "-" + field(month, width: 2) + "-" + field(day, width: 2)
+    }
+
+    /// The UTC calendar day of `seconds` since 1970-01-01T00:00:00Z as `YYYY-MM-DD` (the date part
+    /// of ``string(secondsSince1970:)``); not finite, or beyond what a day count holds: the number
+    /// itself.
+    package static func dayString(secondsSince1970 seconds: Double) -> String {
+        guard seconds.isFinite, abs(seconds) < 1e15 else { return "\(seconds)" }
+        let days = Int(seconds.rounded(.down)).quotientAndRemainder(dividingBy: 86_400)
+        let civil = CivilCalendar.civilDate(daysSinceEpoch: days.remainder < 0 ? days.quotient - 1 : days.quotient)
+        return string(year: civil.year, month: civil.month, day: civil.day)
+    }
+
+    /// `value` as `%0<width>d` writes it: zero-padded to `width` characters, the sign counted.
+    private static func field(_ value: Int, width: Int) -> String {
+        let sign = value < 0 ? "-" : ""
+        let digits = String(value.magnitude)
+        let padding = max(0, width - sign.count - digits.count)
+        return sign + String(repeating: "0", count: padding) + digits
+    }
+
     /// Appends `seconds` since 1970-01-01T00:00:00Z as UTF-8 `YYYY-MM-DDThh:mm:ssZ`, or with
     /// `.SSS` before the `Z` when `millisecond` (0–999) is given; a year outside 0000–9999 is
     /// written with all its digits, or its sign (`-0001`).

@@ -1,3 +1,4 @@
+import CommonSupport
 import FHIRCore
 import Foundation
 import OpenHealthKit
@@ -47,7 +48,7 @@ public struct HealthRecordPerson: Sendable, Hashable {
         self.init(givenNames: given, familyName: profile.familyName.isEmpty ? nil : profile.familyName,
                   birthDate: profile.dateOfBirth.flatMap { components in
                       guard let year = components.year, let month = components.month, let day = components.day else { return nil }
-                      return String(format: "%04d-%02d-%02d", year, month, day)
+                      return ISODateText.string(year: year, month: month, day: day)
                   })
     }
 

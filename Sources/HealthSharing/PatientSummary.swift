@@ -1,3 +1,4 @@
+import CommonSupport
 import ExactJSON
 import Foundation
 import OpenHealthKit
@@ -206,7 +207,7 @@ public enum PatientSummary {
     static func birthDate(_ components: DateComponents) -> String? {
         guard let year = components.year, let month = components.month, let day = components.day,
               (1...9999).contains(year), (1...12).contains(month), (1...31).contains(day) else { return nil }
-        return String(format: "%04d-%02d-%02d", year, month, day)
+        return ISODateText.string(year: year, month: month, day: day)
     }
 
     // MARK: - Pieces
@@ -244,10 +245,6 @@ public enum PatientSummary {
     }
 
     static func instant(_ date: Date) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
-        let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
-        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", parts.year ?? 1970, parts.month ?? 1, parts.day ?? 1,
-                      parts.hour ?? 0, parts.minute ?? 0, parts.second ?? 0)
+        ISODateText.string(secondsSince1970: date.timeIntervalSince1970)
     }
 }

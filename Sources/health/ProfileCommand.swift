@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommonSupport
 import FHIRCore
 import Foundation
 import HealthRecords
@@ -324,7 +325,7 @@ enum ProfileText {
 
     static func dateText(_ components: DateComponents?) -> String? {
         guard let components, let year = components.year, let month = components.month, let day = components.day else { return nil }
-        return String(format: "%04d-%02d-%02d", year, month, day)
+        return ISODateText.string(year: year, month: month, day: day)
     }
 
     static func lines(_ profile: HKOwnerProfile) -> [String] {
@@ -395,7 +396,9 @@ enum ProfileHint {
         if let family = person.familyName { command += " --family-name \(quoted(family))" }
         // Only a date of the form YYYY-MM-DD goes into the command: the Patient's text is not to be run.
         if let birthDate = person.birthDate, birthDate.utf8.count == 10,
-           birthDate.utf8.enumerated().allSatisfy({ $0.offset == 4 || $0.offset == 7 ? $0.element == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0.element) }) {
+           birthDate.utf8.enumerated().allSatisfy({
+               $0.offset == 4 || $0.offset == 7 ? $0.element == UInt8(ascii: "-") : (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0.element)
+           }) {
             command += " --birth-date \(birthDate)"
         }
         printError("hint: this store has no profile yet, so it does not say whose records it keeps. The records are of \(person.description); "

@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommonSupport
 import FHIRCore
 import FhirBlocksClient
 import Foundation
@@ -43,7 +44,7 @@ enum ShareCLI {
 
     /// An instant as JSON writes it: ISO 8601 in UTC.
     static func iso(_ date: Date) -> String {
-        date.formatted(.iso8601)
+        ISODateText.string(secondsSince1970: date.timeIntervalSince1970)
     }
 
     /// The flags in words: `P` passcode, `L` long-term, `U` direct.

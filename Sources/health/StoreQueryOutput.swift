@@ -1,4 +1,5 @@
 import ArgumentParser
+import CommonSupport
 import Foundation
 import HealthPresentation
 import OpenHealthKit
@@ -68,7 +69,7 @@ enum QueryOutput {
             object["issuer"] = record.issuerIdentifier
             var subject: [String: Any] = ["fullName": record.subject.fullName]
             if let birth = record.subject.dateOfBirthComponents, let year = birth.year, let month = birth.month, let day = birth.day {
-                subject["dateOfBirth"] = String(format: "%04d-%02d-%02d", year, month, day)
+                subject["dateOfBirth"] = ISODateText.string(year: year, month: month, day: day)
             }
             object["subject"] = subject
             object["issuedDate"] = isoDate(record.issuedDate)
@@ -155,7 +156,7 @@ enum ActivitySummaryListing {
     /// The day of a summary, `2026-11-20`.
     static func dayText(_ summary: HKActivitySummary) -> String {
         let day = summary.dateComponents(for: Calendar.current)
-        return String(format: "%04d-%02d-%02d", day.year ?? 0, day.month ?? 0, day.day ?? 0)
+        return ISODateText.string(year: day.year ?? 0, month: day.month ?? 0, day: day.day ?? 0)
     }
 
     /// A table line: `2026-11-20  Move 420/500 kcal  Exercise 32/30 min  Stand 10/12 h`.

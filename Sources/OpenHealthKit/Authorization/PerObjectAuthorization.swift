@@ -1,3 +1,4 @@
+import CommonSupport
 import Foundation
 import GRDB
 
@@ -59,7 +60,7 @@ extension TerminalAuthorizationProvider {
         write("\"\(printable(request.appName))\" (\(printable(request.bundleIdentifier))) would like to read your "
                + "\(HealthTypeNames.displayName(for: request.typeIdentifier)):\n")
         for (index, object) in request.objects.enumerated() {
-            let date = object.startDate.formatted(.iso8601.year().month().day())
+            let date = ISODateText.dayString(secondsSince1970: object.startDate.timeIntervalSince1970)
             let shared = request.alreadyShared.contains(object.uuid) ? " (shared)" : ""
             write("  \(index + 1). \(date) \(PerObjectReadDescription.describe(object))\(shared)\n")
         }

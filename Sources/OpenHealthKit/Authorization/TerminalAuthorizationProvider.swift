@@ -1,3 +1,4 @@
+import CommonSupport
 import Foundation
 
 /// Asks a person on the terminal, one question per type, like HealthKit's permission sheet.
@@ -48,7 +49,7 @@ public struct TerminalAuthorizationProvider: AuthorizationProvider {
         }
         write("\"\(printable(request.appName))\" (\(printable(request.bundleIdentifier))) asks for your verifiable health records, once:\n")
         for (index, record) in request.records.enumerated() {
-            let date = record.relevantDate.formatted(.iso8601.year().month().day())
+            let date = ISODateText.dayString(secondsSince1970: record.relevantDate.timeIntervalSince1970)
             let items = record.itemNames.map(printable).joined(separator: ", ")
             write("  \(index + 1). \(date) \(items) (issuer \(printable(record.issuerIdentifier)))\n")
         }

@@ -1,3 +1,4 @@
+import CommonSupport
 import Foundation
 
 extension HKHealthStore {
@@ -110,6 +111,6 @@ extension HKHealthStore {
               calendar.dateComponents([.year, .month, .day], from: date) == DateComponents(year: year, month: month, day: day) else {
             throw HKError(.errorInvalidArgument, "a date of birth needs a valid year, month and day")
         }
-        return String(format: "%04d-%02d-%02d", year, month, day)
+        return ISODateText.string(year: year, month: month, day: day)
     }
 }
