@@ -1,3 +1,4 @@
+import CommonSupport
 import Foundation
 import OpenHealthKit
 
@@ -352,9 +353,7 @@ private struct ImportRun {
     /// nothing and adds nothing; kept when the export already has one.
     private func identify(_ metadata: inout [String: Any], _ digest: [UInt8]) {
         guard metadata[HKMetadataKeySyncIdentifier] == nil || metadata[HKMetadataKeySyncVersion] == nil else { return }
-        let hex = Array("0123456789abcdef")
-        let text = String(digest.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] })
-        metadata[HKMetadataKeySyncIdentifier] = AppleHealthImporter.syncIdentifierPrefix + text
+        metadata[HKMetadataKeySyncIdentifier] = AppleHealthImporter.syncIdentifierPrefix + HexText.encode(digest)
         metadata[HKMetadataKeySyncVersion] = 1
     }
 

@@ -1,3 +1,4 @@
+import CommonSupport
 import Crypto
 import Foundation
 import OpenHealthKit
@@ -95,9 +96,8 @@ struct ElectrocardiogramCSV {
     /// again stores nothing).
     func electrocardiogram(digest: [UInt8]) throws -> HKElectrocardiogram {
         let end = recorded.addingTimeInterval(Double(microvolts.count) / samplingFrequency)
-        let hex = Array("0123456789abcdef")
         var metadata: [String: Any] = [
-            HKMetadataKeySyncIdentifier: AppleHealthImporter.syncIdentifierPrefix + "ecg:" + String(digest.flatMap { [hex[Int($0 >> 4)], hex[Int($0 & 15)]] }),
+            HKMetadataKeySyncIdentifier: AppleHealthImporter.syncIdentifierPrefix + "ecg:" + HexText.encode(digest),
             HKMetadataKeySyncVersion: 1,
         ]
         if let version = softwareVersion, let number = Double(version), number.isFinite { metadata[HKMetadataKeyAppleECGAlgorithmVersion] = number }

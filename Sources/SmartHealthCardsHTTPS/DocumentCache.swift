@@ -67,11 +67,7 @@ actor DocumentCache {
 
     /// The file name used for `url`: lower-case hex SHA-256 of its UTF-8 bytes, plus `.json`.
     static func fileName(for url: String) -> String {
-        let hex = SHA256.hash(data: Array(url.utf8)).map { byte in
-            let digits = Array("0123456789abcdef".utf8)
-            return String(decoding: [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]], as: UTF8.self)
-        }
-        return hex.joined() + ".json"
+        HexText.encode(SHA256.hash(data: Array(url.utf8))) + ".json"
     }
 
     private func fileURL(for url: String) -> URL? {

@@ -64,7 +64,7 @@ enum Fixtures {
     }
 
     static func token(client: CsiGuid, patient: CsiGuid, permissions: [PermissionID], at time: Timestamp = t0) throws -> StoredAccessToken {
-        let hash = (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+        let hash = Hex.encode((0..<32).map { _ in UInt8.random(in: 0...255) })
         return StoredAccessToken(tokenHash: hash, id: UUID().uuidString, client: client, patient: patient, scope: try grantedScope(),
                                  permissionIDs: permissions, issuedAt: time, expiresAt: time.adding(seconds: 3600))
     }
