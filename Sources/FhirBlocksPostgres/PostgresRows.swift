@@ -154,9 +154,7 @@ enum PostgresRows {
                                   offline: offline, codeHash: codeHash, codeExpiresAt: codeExpiresAt.map { Timestamp(millisecondsSince1970: $0) })
     }
 
-    /// The columns ``refreshToken(_:)`` reads, in order.
-    static let refreshTokenColumns = "token_hash, authorization_id, client, patient, scope, permission_ids, issued_at, expires_at, used"
-
+    /// A refresh token row, its columns in ``TrustSQL/refreshTokenColumns``' order.
     static func refreshToken(_ row: PostgresRow) throws(TrustStoreError) -> StoredRefreshToken {
         let table = "refresh_token"
         let (hash, authorizationID, client, patient, scope, permissionIDs, issuedAt, expiresAt, used) =

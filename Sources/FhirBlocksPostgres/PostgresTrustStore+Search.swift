@@ -73,28 +73,11 @@ extension PostgresTrustStore {
 
 /// Keeps `fhir_search_token` and `fhir_search_date` in step with `fhir_resource`.
 enum PostgresSearchIndex {
-    /// Replaces the index rows of `record`'s resource with its current values (one statement
-    /// per table, the values as arrays).
+    /// Replaces the index rows of `record`'s resource with its current values
+    /// (``SearchIndexSQL/writes(_:dialect:hullSpan:)``, up to 64 rows a statement).
     static func write(_ record: FHIRResourceRecord, on connection: PostgresConnection, logger: Logger) async throws {
-        let (patient, type, id) = (record.patient.rawValue, record.type, record.id)
-        try await connection.query("DELETE FROM fhir_search_token WHERE patient = \(patient) AND type = \(type) AND id = \(id)", logger: logger)
-        try await connection.query("DELETE FROM fhir_search_date WHERE patient = \(patient) AND type = \(type) AND id = \(id)", logger: logger)
-        let entries = SearchIndexEntries(record: record)
-        if !entries.tokens.isEmpty {
-            try await connection.query("""
-                INSERT INTO fhir_search_token (patient, type, id, param, system, code, hull_low, hull_high, hull_single, hull_span)
-                SELECT \(patient), \(type), \(id), *, \(entries.dateHull?.low)::bigint, \(entries.dateHull?.high)::bigint,
-                    \(entries.dateHullIsSingle ? 1 : 0)::integer, \(entries.dateHull.map(SearchSQL.hullSpan))::integer
-                FROM unnest(\(entries.tokens.map(\.parameter))::text[], \(entries.tokens.map(\.token.system))::text[],
-                    \(entries.tokens.map(\.token.code))::text[])
-                """, logger: logger)
-        }
-        if !entries.dates.isEmpty {
-            try await connection.query("""
-                INSERT INTO fhir_search_date (patient, type, id, param, low, high)
-                SELECT \(patient), \(type), \(id), * FROM unnest(\(entries.dates.map(\.parameter))::text[],
-                    \(entries.dates.map(\.range.low))::bigint[], \(entries.dates.map(\.range.high))::bigint[])
-                """, logger: logger)
+        for statement in SearchIndexSQL.writes(record, dialect: .postgres) {
+            try await connection.query(PostgresTrustStore.query(statement), logger: logger)
         }
     }
 

@@ -44,25 +44,21 @@ extension PostgresTrustStore {
         }
     }
 
-    /// One statement: the row is locked, marked used and returned as it was, so exactly one
-    /// caller sees `used == false`.
+    /// ``TrustSQL/useRefreshToken(hash:)`` (the row is locked, marked used and returned as it
+    /// was, to exactly one caller: a concurrent update waits for it, then finds `used` set), then,
+    /// when it marked nothing, the token as stored (``TrustSQL/refreshToken(hash:)``).
     public func useRefreshToken(hash: String) async throws(TrustStoreError) -> StoredRefreshToken? {
         try await withConnection { connection, logger in
-            let rows = try await connection.query("""
-                UPDATE refresh_token AS t SET used = true
-                FROM (SELECT token_hash, used FROM refresh_token WHERE token_hash = \(hash) FOR UPDATE) AS old
-                WHERE t.token_hash = old.token_hash
-                RETURNING t.token_hash, t.authorization_id, t.client, t.patient, t.scope, t.permission_ids, t.issued_at, t.expires_at, old.used
-                """, logger: logger).collect()
+            let marked = try await connection.query(Self.query(TrustSQL.useRefreshToken(hash: hash)), logger: logger).collect()
+            if let row = marked.first { return try PostgresRows.refreshToken(row) }
+            let rows = try await connection.query(Self.query(TrustSQL.refreshToken(hash: hash)), logger: logger).collect()
             return try rows.first.map(PostgresRows.refreshToken)
         }
     }
 
     public func refreshToken(hash: String) async throws(TrustStoreError) -> StoredRefreshToken? {
         try await withConnection { connection, logger in
-            let rows = try await connection.query("""
-                SELECT \(unescaped: PostgresRows.refreshTokenColumns) FROM refresh_token WHERE token_hash = \(hash)
-                """, logger: logger).collect()
+            let rows = try await connection.query(Self.query(TrustSQL.refreshToken(hash: hash)), logger: logger).collect()
             return try rows.first.map(PostgresRows.refreshToken)
         }
     }

@@ -174,29 +174,12 @@ extension SQLiteTrustStore {
 
 /// Keeps `fhir_search_token` and `fhir_search_date` in step with `fhir_resource`.
 enum SQLiteSearchIndex {
-    /// Replaces the index rows of `record`'s resource with its current values (without
-    /// `hull_span` only in the migration to v6, before the column exists).
+    /// Replaces the index rows of `record`'s resource with its current values
+    /// (``SearchIndexSQL/writes(_:dialect:hullSpan:)``, each statement prepared once per
+    /// connection; without `hull_span` only in the migration to v6, before the column exists).
     static func write(_ record: FHIRResourceRecord, in db: Database, hullSpan: Bool = true) throws {
-        let key: StatementArguments = [record.patient.rawValue, record.type, record.id]
-        try db.cachedStatement(sql: "DELETE FROM fhir_search_token WHERE patient = ? AND type = ? AND id = ?").execute(arguments: key)
-        try db.cachedStatement(sql: "DELETE FROM fhir_search_date WHERE patient = ? AND type = ? AND id = ?").execute(arguments: key)
-        let entries = SearchIndexEntries(record: record)
-        let insertToken = try db.cachedStatement(sql: hullSpan ? """
-            INSERT INTO fhir_search_token (patient, type, id, param, system, code, hull_low, hull_high, hull_single, hull_span)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """ : """
-            INSERT INTO fhir_search_token (patient, type, id, param, system, code, hull_low, hull_high, hull_single) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-            """)
-        let span = entries.dateHull.map(SearchSQL.hullSpan)
-        for entry in entries.tokens {
-            var arguments = key + [entry.parameter, entry.token.system, entry.token.code,
-                                   entries.dateHull?.low, entries.dateHull?.high, entries.dateHullIsSingle ? 1 : 0]
-            if hullSpan { arguments += [span] }
-            try insertToken.execute(arguments: arguments)
-        }
-        let insertDate = try db.cachedStatement(sql: "INSERT INTO fhir_search_date (patient, type, id, param, low, high) VALUES (?, ?, ?, ?, ?, ?)")
-        for entry in entries.dates {
-            try insertDate.execute(arguments: key + [entry.parameter, entry.range.low, entry.range.high])
+        for statement in SearchIndexSQL.writes(record, dialect: .sqlite, hullSpan: hullSpan) {
+            try db.cachedStatement(sql: statement.sql).execute(arguments: SQLiteTrustStore.arguments(statement.arguments))
         }
     }
 

@@ -33,19 +33,19 @@ extension SQLiteTrustStore {
         }
     }
 
-    /// Read and mark in one write transaction, so exactly one caller sees `used == false`.
+    /// ``TrustSQL/useRefreshToken(hash:)``, then, when it marked nothing, the token as stored
+    /// (``TrustSQL/refreshToken(hash:)``), in one write transaction: exactly one caller sees
+    /// `used == false`.
     public func useRefreshToken(hash: String) async throws(TrustStoreError) -> StoredRefreshToken? {
         try await write { db -> StoredRefreshToken? in
-            guard let row = try Row.fetchOne(db, sql: "SELECT * FROM refresh_token WHERE token_hash = ?", arguments: [hash]) else { return nil }
-            let token = try SQLiteTrustRows.refreshToken(row)
-            if !token.used { try db.execute(sql: "UPDATE refresh_token SET used = 1 WHERE token_hash = ?", arguments: [hash]) }
-            return token
+            if let row = try Self.fetchOne(db, TrustSQL.useRefreshToken(hash: hash)) { return try SQLiteTrustRows.refreshToken(row) }
+            return try Self.fetchOne(db, TrustSQL.refreshToken(hash: hash)).map(SQLiteTrustRows.refreshToken)
         }
     }
 
     public func refreshToken(hash: String) async throws(TrustStoreError) -> StoredRefreshToken? {
         try await read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM refresh_token WHERE token_hash = ?", arguments: [hash]).map(SQLiteTrustRows.refreshToken)
+            try Self.fetchOne(db, TrustSQL.refreshToken(hash: hash)).map(SQLiteTrustRows.refreshToken)
         }
     }
 }

@@ -1,7 +1,8 @@
 /// The two databases the stores run on, and every way the SQL they are given differs between
 /// them: column types, placeholders, booleans, how a list of strings is stored, SQLite's
-/// `WITHOUT ROWID`, and the planner fences of a search. ``TrustSchema``, ``TrustSQL`` and
-/// ``SearchSQL`` write their SQL once and ask the dialect for these.
+/// `WITHOUT ROWID`, how many rows an insert carries, and the planner fences of a search.
+/// ``TrustSchema``, ``TrustSQL``, ``SearchIndexSQL`` and ``SearchSQL`` write their SQL once and
+/// ask the dialect for these.
 public enum SQLDialect: Sendable, Hashable, CaseIterable {
     /// SQLite through GRDB (`FhirBlocksSQLite`).
     case sqlite
@@ -60,6 +61,19 @@ public enum SQLDialect: Sendable, Hashable, CaseIterable {
             }
         }
         return numbered
+    }
+
+    // MARK: Rows a statement inserts
+
+    /// How many rows one `INSERT … VALUES` of ``SearchIndexSQL`` carries: 1 on SQLite, whose
+    /// store prepares the one-row statement once per connection and runs it per row (no round
+    /// trip, and one cached statement per table); 64 on PostgreSQL, where every statement is a
+    /// round trip (at most 640 values a statement, far below its 65,535).
+    public var rowsPerInsert: Int {
+        switch self {
+        case .sqlite: 1
+        case .postgres: 64
+        }
     }
 
     // MARK: Search planner fences

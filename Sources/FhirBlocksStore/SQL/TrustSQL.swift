@@ -239,6 +239,27 @@ public enum TrustSQL {
             + Array(repeating: "(?, ?, ?, ?)", count: rows).joined(separator: ", ")
     }
 
+    // MARK: Refresh tokens
+
+    /// The columns a refresh token row is read as, in order.
+    public static let refreshTokenColumns = "token_hash, authorization_id, client, patient, scope, permission_ids, issued_at, expires_at, used"
+
+    /// Marks the refresh token `hash` used if it is not yet, in one statement, and returns its
+    /// row as it was (``refreshTokenColumns``, `used` false): of concurrent callers exactly one
+    /// gets the row, since each update waits for the one before it and then finds `used` set.
+    /// No row for a token already used or never stored: ``refreshToken(hash:)`` then says which.
+    public static func useRefreshToken(hash: String) -> SQLStatement {
+        SQLStatement("""
+            UPDATE refresh_token SET used = ? WHERE token_hash = ? AND used = ?
+            RETURNING token_hash, authorization_id, client, patient, scope, permission_ids, issued_at, expires_at, NOT used AS used
+            """, [.boolean(true), .text(hash), .boolean(false)])
+    }
+
+    /// The refresh token `hash` (``refreshTokenColumns``), if stored.
+    public static func refreshToken(hash: String) -> SQLStatement {
+        SQLStatement("SELECT \(refreshTokenColumns) FROM refresh_token WHERE token_hash = ?", [.text(hash)])
+    }
+
     // MARK: Nonces and authorization codes
 
     /// Claims a nonce: a row comes back for a new key or an expired one (which is taken over),
