@@ -167,7 +167,7 @@ public struct SharedLinkOpener: Sendable {
                                                            allowOtherPerson: allowOtherPerson))
         var report = HealthRecordImportReport()
         for (index, file) in opened.files.enumerated()
-        where [SHLContentType.smartHealthCard, SHLContentType.fhirJSON].contains(SHLContentType.mediaType(of: file.contentType)) {
+        where [SHLContentType.smartHealthCard, SHLContentType.fhirJSON].contains(SHLContentType.mediaType(of: Self.contentType(of: file))) {
             do {
                 try await importer.importInput(file.content, named: "file \(index + 1)", into: &report)
             } catch {
@@ -184,8 +184,9 @@ public struct SharedLinkOpener: Sendable {
     ///   - verifier: How its cards are verified.
     /// - Returns: The file's report.
     public static func describe(_ file: SHLReceivedFile, number: Int, verifier: SHCVerifier) async -> SharedLinkFileReport {
-        var report = SharedLinkFileReport(number: number, contentType: file.contentType, bytes: file.content.count, valid: true)
-        switch SHLContentType.mediaType(of: file.contentType) {
+        let contentType = contentType(of: file)
+        var report = SharedLinkFileReport(number: number, contentType: contentType, bytes: file.content.count, valid: true)
+        switch SHLContentType.mediaType(of: contentType) {
         case SHLContentType.smartHealthCard?:
             let cards: [SHCInput.Card]
             do {
@@ -218,6 +219,19 @@ public struct SharedLinkOpener: Sendable {
             break
         }
         return report
+    }
+}
+
+extension SharedLinkOpener {
+    /// A file's content type: the manifest's or the JWE's `cty`; without either (the IG's own `U`
+    /// link example encrypts its IPS Bundle without `cty`), read from the content: a JSON object
+    /// with `verifiableCredential` is a card file, one with `resourceType` a FHIR resource.
+    static func contentType(of file: SHLReceivedFile) -> String? {
+        if let contentType = file.contentType { return contentType }
+        guard let object = (try? JSONParser.parse(file.content))?.objectValue else { return nil }
+        if object["verifiableCredential"] != nil { return SHLContentType.smartHealthCard }
+        if object["resourceType"]?.stringValue != nil { return SHLContentType.fhirJSON }
+        return nil
     }
 }
 

@@ -81,7 +81,8 @@ public enum SHLReceiveError: Error, Sendable, Equatable, CustomStringConvertible
         case .passcodeRequired:
             "This link is protected by a passcode: give it with --passcode."
         case .wrongPasscode(let remaining?):
-            remaining == 1 ? "Wrong passcode: 1 attempt remains before the link locks."
+            remaining == 0 ? "Wrong passcode: no attempts remain; the link is now locked."
+                : remaining == 1 ? "Wrong passcode: 1 attempt remains before the link locks."
                 : "Wrong passcode: \(remaining) attempts remain before the link locks."
         case .wrongPasscode(nil):
             "Wrong passcode."
